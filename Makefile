@@ -1,0 +1,131 @@
+# Build of the driving-simulator platform.
+#
+#   make            every executable into bin/
+#   make test       unit tests (cmocka) then integration tests (real processes, loopback)
+#   make run        a session with the default scenario (headless when there is no display)
+#   make bench      benchmarks, each beside its baseline, printing the ratio
+#   make asan       the whole test suite under AddressSanitizer + UBSan
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS each (default 30)
+#
+# Layout the rules rely on (add files, not rules):
+#   common/*.c               -> build/libsim.a, the shared library (prefix sim_)
+#   <dir>/main.c             -> bin/<dir>, built from every .c in <dir>;
+#                               <dir>/module.mk may set <dir>_PKGS (extra pkg-config names)
+#   tests/unit/test_*.c      -> unit tests;  tests/integration/test_*.c -> integration tests
+#   tests/support/*.c        -> helpers linked into every test
+#   bench/bench_*.c          -> benchmarks;  fuzz/fuzz_*.c -> libFuzzer targets
+
+# Public targets first check the Debian packages (installing them as root) and then
+# re-enter make, so that pkg-config is asked only once the packages are there.
+ifndef SIM_DEPS_OK
+.DEFAULT_GOAL := all
+Makefile: ;
+%:: FORCE
+	@sh scripts/deps.sh
+	@$(MAKE) --no-print-directory SIM_DEPS_OK=1 $@
+.PHONY: FORCE
+FORCE: ;
+else
+
+BUILD    ?= build
+BIN      ?= bin
+SANITIZE ?=
+FUZZ_SECONDS ?= 30
+SCENARIO ?= scenarios/lane-change.json
+
+PKG_CORE := libuv libcjson nanomsg sqlite3
+PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo
+pc_cflags = $(shell pkg-config --cflags $(1))
+pc_libs   = $(shell pkg-config --libs $(1))
+
+WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wvla
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS := -std=c17 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Icommon -MMD -MP \
+              $(call pc_cflags,$(PKG_ALL))
+ALL_LDFLAGS := $(LDFLAGS)
+ifneq ($(SANITIZE),)
+ALL_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ALL_LDFLAGS += -fsanitize=address,undefined
+endif
+ifneq ($(WERROR),)
+ALL_CFLAGS += -Werror
+endif
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
+LIB        := $(BUILD)/libsim.a
+
+EXES := $(patsubst %/main.c,%,$(wildcard */main.c))
+-include $(wildcard */module.mk)
+
+SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/*.c))
+UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+INTEG_TESTS := $(patsubst tests/integration/%.c,$(BUILD)/tests/%,$(wildcard tests/integration/test_*.c))
+BENCHES     := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/bench_*.c))
+TEST_LIBS   := $(call pc_libs,$(PKG_ALL) cmocka) -lm -lpthread
+
+.PHONY: all test unit integration run bench asan fuzz clean
+.SECONDARY:
+all: $(addprefix $(BIN)/,$(EXES))
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+define exe_rule
+$(BIN)/$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(1)/*.c)) $(LIB)
+	@mkdir -p $(BIN)
+	$(CC) $(ALL_LDFLAGS) -o $$@ $$^ $(call pc_libs,$(PKG_CORE) $($(1)_PKGS)) -lm -lpthread
+endef
+$(foreach e,$(EXES),$(eval $(call exe_rule,$(e))))
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SUPPORT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
+$(BUILD)/tests/%: $(BUILD)/tests/integration/%.o $(SUPPORT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(SUPPORT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
+
+unit: $(UNIT_TESTS)
+	@sh scripts/run-tests.sh unit $(UNIT_TESTS)
+integration: all $(INTEG_TESTS)
+	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh integration $(INTEG_TESTS)
+test: all $(UNIT_TESTS) $(INTEG_TESTS)
+	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(UNIT_TESTS) $(INTEG_TESTS)
+
+run: all
+	$(BIN)/simctl run $(SCENARIO)
+
+bench: all $(BENCHES)
+	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-bench.sh $(BENCHES)
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin SANITIZE=1 CFLAGS="-O1 -g" test
+
+# Fuzz targets: libsim rebuilt by clang with coverage instrumentation.
+FUZZ_CC     := clang
+FUZZ_FLAGS  := -std=c17 -D_GNU_SOURCE -g -O1 -Icommon -fsanitize=fuzzer-no-link,address,undefined \
+               $(call pc_cflags,$(PKG_ALL))
+FUZZ_OBJ    := $(COMMON_SRC:%.c=$(BUILD)/fuzzlib/%.o)
+FUZZERS     := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
+$(BUILD)/fuzzlib/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
+$(BUILD)/fuzz/%: fuzz/%.c $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(call pc_libs,$(PKG_ALL)) -lm -lpthread
+fuzz: $(FUZZERS)
+	@sh scripts/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
+
+clean:
+	rm -rf build bin
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+endif

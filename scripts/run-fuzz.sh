@@ -1,0 +1,21 @@
+#!/bin/sh
+# Runs each libFuzzer target for the given number of seconds, starting from the seed
+# corpus in fuzz/corpus/<name>/ (copied, so the repository's seeds stay as they are).
+# Exit status 1 when a target finds a crash, leak or timeout.
+set -u
+secs=$1; shift
+status=0
+for f in "$@"; do
+    name=$(basename "$f")
+    work=$(mktemp -d)
+    [ -d "fuzz/corpus/$name" ] && cp -r "fuzz/corpus/$name/." "$work/" 2>/dev/null
+    echo "== $name for ${secs}s"
+    if ! "$f" -max_total_time="$secs" -max_len=70000 -print_final_stats=1 \
+            -artifact_prefix="build/fuzz/$name-" "$work" >"build/fuzz/$name.log" 2>&1; then
+        status=1
+        echo "$name FAILED: see build/fuzz/$name.log"
+    fi
+    tail -n 8 "build/fuzz/$name.log"
+    rm -rf "$work"
+done
+exit $status
