@@ -18,6 +18,8 @@ typedef struct {
     long count, limit;
     const char *topic;  /* send: what to publish */
     cJSON *payload;
+    char **prefixes;    /* tap: what was asked for (membership news arrives regardless) */
+    int n_prefixes;
     int status;
 } bus_tool;
 
@@ -46,6 +48,10 @@ static void on_tap_message(sim_bus *bus, const char *topic, const cJSON *msg, co
                            void *user)
 {
     bus_tool *b = user;
+    bool wanted = b->n_prefixes == 0;
+    for (int i = 0; i < b->n_prefixes && !wanted; i++)
+        wanted = strncmp(topic, b->prefixes[i], strlen(b->prefixes[i])) == 0;
+    if (!wanted) return;
     fwrite(line, 1, len, stdout);
     fputc('\n', stdout);
     fflush(stdout);
@@ -101,7 +107,7 @@ int simctl_cmd_tap(int argc, char **argv)
     char host[256];
     int port;
     if (parse_bus(bus, host, sizeof host, &port)) return 2;
-    bus_tool b = {.limit = count};
+    bus_tool b = {.limit = count, .prefixes = argv + 1, .n_prefixes = npos};
     sim_bus_options o = {.name = "simctl-tap", .host = host, .port = port, .token = token,
                          .subscribe = npos ? (const char *const *)argv + 1 : NULL, .n_subscribe = (size_t)npos,
                          .on_message = on_tap_message};
