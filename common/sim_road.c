@@ -614,6 +614,37 @@ void sim_roadnet_free(sim_roadnet *net)
     memset(net, 0, sizeof *net);
 }
 
+static bool links_to(const sim_road_link *l, sim_link_kind kind, int index)
+{
+    return l->kind == kind && l->index == index;
+}
+
+/* Junction j holds a connection between incoming road a and connecting road b. */
+static bool junction_joins(const sim_roadnet *net, int j, int a, int b)
+{
+    const sim_junction *jn = &net->junctions[j];
+    for (int c = 0; c < jn->n_conns; c++)
+        if ((jn->conns[c].incoming == a && jn->conns[c].connecting == b) ||
+            (jn->conns[c].incoming == b && jn->conns[c].connecting == a))
+            return true;
+    return false;
+}
+
+bool sim_roadnet_connected(const sim_roadnet *net, int a, int b)
+{
+    if (a < 0 || b < 0 || a >= net->n_roads || b >= net->n_roads) return false;
+    const sim_road *ra = &net->roads[a], *rb = &net->roads[b];
+    if (links_to(&ra->pred, SIM_LINK_ROAD, b) || links_to(&ra->succ, SIM_LINK_ROAD, b) ||
+        links_to(&rb->pred, SIM_LINK_ROAD, a) || links_to(&rb->succ, SIM_LINK_ROAD, a))
+        return true;
+    const sim_road_link *ends[4] = {&ra->pred, &ra->succ, &rb->pred, &rb->succ};
+    for (int i = 0; i < 4; i++)
+        if (ends[i]->kind == SIM_LINK_JUNCTION && ends[i]->index >= 0 &&
+            ends[i]->index < net->n_junctions && junction_joins(net, ends[i]->index, a, b))
+            return true;
+    return false;
+}
+
 int sim_roadnet_find_road(const sim_roadnet *net, const char *id)
 {
     for (int i = 0; i < net->n_roads; i++)

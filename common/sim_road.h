@@ -166,6 +166,9 @@ int sim_roadnet_build_index(sim_roadnet *net, sim_error *err);
 /* Frees everything the network owns and zeroes it. */
 void sim_roadnet_free(sim_roadnet *net);
 void sim_road_free(sim_road *r);
+/* Whether a vehicle can drive from road a onto road b: an end-to-end link either way,
+ * or b is a connecting road of a junction that a enters (or the reverse). */
+bool sim_roadnet_connected(const sim_roadnet *net, int a, int b);
 /* Index of the road or junction with this id, or -1. */
 int sim_roadnet_find_road(const sim_roadnet *net, const char *id);
 int sim_roadnet_find_junction(const sim_roadnet *net, const char *id);

@@ -322,3 +322,18 @@ void sim_terrain_eval(const sim_terrain *t, double x, double y, sim_terrain_samp
         out->surface = t->surface_default;
     }
 }
+
+static const char *const surface_names[SIM_SURFACE_COUNT] = {
+    "asphalt", "grass", "gravel", "sand", "snow", "ice", "water"};
+
+const char *sim_surface_name(int surface)
+{
+    return surface >= 0 && surface < SIM_SURFACE_COUNT ? surface_names[surface] : "unknown";
+}
+
+int sim_surface_parse(const char *name)
+{
+    for (int i = 0; i < SIM_SURFACE_COUNT; i++)
+        if (strcmp(surface_names[i], name) == 0) return i;
+    return -1;
+}

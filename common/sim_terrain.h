@@ -77,6 +77,10 @@ typedef enum {
     SIM_SURFACE_COUNT
 } sim_surface;
 
+/* "asphalt", "grass", ... as used in files; parse returns -1 for an unknown name. */
+const char *sim_surface_name(int surface);
+int sim_surface_parse(const char *name);
+
 /* The terrain. Plain struct: the caller may fill it directly, but sim_terrain_init
  * checks it. It owns its grids (free with sim_terrain_free). */
 typedef struct sim_terrain {
