@@ -2,6 +2,7 @@
 #include "sim_terrain.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +168,85 @@ int sim_grid_read_f32(const char *path, int nx, int ny, sim_grid *out, sim_error
         }
     }
     free(data);
+    return SIM_OK;
+}
+
+/* Integer hash (murmur3 finaliser) of a lattice point in one octave. */
+static uint32_t lattice_hash(uint32_t seed, int octave, int x, int y)
+{
+    uint32_t h = seed * 0x9E3779B1u ^ (uint32_t)x * 0x85EBCA77u ^ (uint32_t)y * 0xC2B2AE3Du ^
+                 (uint32_t)octave * 0x27D4EB2Fu;
+    h ^= h >> 16;
+    h *= 0x85EBCA6Bu;
+    h ^= h >> 13;
+    h *= 0xC2B2AE35u;
+    h ^= h >> 16;
+    return h;
+}
+
+/* Gradient noise at (x, y) in lattice units: dot products with hashed unit gradients
+ * at the four corners, blended with the quintic fade 6t^5 - 15t^4 + 10t^3. */
+static double gradient_noise(uint32_t seed, int octave, double x, double y)
+{
+    double fx = floor(x), fy = floor(y);
+    int ix = (int)fx, iy = (int)fy;
+    double tx = x - fx, ty = y - fy, c[4];
+    for (int k = 0; k < 4; k++) {
+        int dx = k & 1, dy = k >> 1;
+        double a = lattice_hash(seed, octave, ix + dx, iy + dy) * (2.0 * M_PI / 4294967296.0);
+        c[k] = cos(a) * (tx - dx) + sin(a) * (ty - dy);
+    }
+    double ux = tx * tx * tx * (tx * (tx * 6 - 15) + 10), uy = ty * ty * ty * (ty * (ty * 6 - 15) + 10);
+    double top = c[0] + ux * (c[1] - c[0]), bot = c[2] + ux * (c[3] - c[2]);
+    return top + uy * (bot - top);
+}
+
+int sim_grid_fractal(sim_grid *out, int nx, int ny, uint32_t seed, int octaves, double period,
+                     double persistence, sim_error *err)
+{
+    out->nx = out->ny = 0;
+    out->v = NULL;
+    if (octaves < 1 || octaves > 16 || !(period >= 1.0 && period <= 1e6) ||
+        !(persistence > 0.0 && persistence <= 1.0))
+        return sim_error_set(err, SIM_ERANGE, "fractal noise: octaves %d, period %g, persistence "
+                             "%g: expected 1..16, 1..1e6 and (0, 1]", octaves, period, persistence);
+    int rc = sim_grid_alloc(out, nx, ny, err);
+    if (rc) return rc;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            double f = 1.0 / period, a = 1.0, v = 0.0;
+            for (int o = 0; o < octaves; o++, f *= 2.0, a *= persistence)
+                v += a * gradient_noise(seed, o, i * f, j * f);
+            out->v[(size_t)j * (size_t)nx + (size_t)i] = v;
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+    double span = hi > lo ? hi - lo : 1.0;
+    for (size_t k = 0; k < (size_t)nx * (size_t)ny; k++) out->v[k] = (out->v[k] - lo) / span;
+    return SIM_OK;
+}
+
+int sim_grid_encode_pgm16(const sim_grid *g, unsigned char **buf, size_t *len, sim_error *err)
+{
+    char head[48];
+    int hn = snprintf(head, sizeof head, "P5\n%d %d\n65535\n", g->nx, g->ny);
+    size_t n = (size_t)hn + (size_t)g->nx * (size_t)g->ny * 2;
+    unsigned char *b = malloc(n);
+    if (!b) return sim_error_set(err, SIM_ENOMEM, "PGM encoding: out of memory");
+    memcpy(b, head, (size_t)hn);
+    unsigned char *d = b + hn;
+    for (int r = 0; r < g->ny; r++) {
+        const double *row = g->v + (size_t)(g->ny - 1 - r) * (size_t)g->nx;
+        for (int c = 0; c < g->nx; c++) {
+            double v = fmin(fmax(row[c], 0.0), 1.0);
+            unsigned s = (unsigned)lround(v * 65535.0);
+            *d++ = (unsigned char)(s >> 8);
+            *d++ = (unsigned char)(s & 0xff);
+        }
+    }
+    *buf = b;
+    *len = n;
     return SIM_OK;
 }
 

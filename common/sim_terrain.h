@@ -58,6 +58,18 @@ int sim_grid_read_f32(const char *path, int nx, int ny, sim_grid *out, sim_error
 int sim_grid_alloc(sim_grid *g, int nx, int ny, sim_error *err);
 void sim_grid_free(sim_grid *g);
 
+/* Fills a new nx x ny grid with seeded fractal gradient noise, normalised to [0, 1]:
+ * `octaves` layers of 2-D gradient (Perlin-style) noise, the first with a feature
+ * size of `period` grid points, each next one at twice the frequency and
+ * `persistence` times the amplitude. Deterministic: the same arguments give the same
+ * values (no global random state; lattice gradients come from an integer hash of
+ * seed, octave and lattice point). */
+int sim_grid_fractal(sim_grid *out, int nx, int ny, uint32_t seed, int octaves, double period,
+                     double persistence, sim_error *err);
+/* Encodes g (values clamped to [0, 1]) as a 16-bit binary PGM (maxval 65535, top row
+ * = northern edge) into a new buffer the caller frees. */
+int sim_grid_encode_pgm16(const sim_grid *g, unsigned char **buf, size_t *len, sim_error *err);
+
 /* Evaluates the uniform cubic B-spline whose control points are g's values at the
  * lattice coordinates (u, v) (u = column, v = row, in grid units), with clamp-to-edge
  * beyond the map. Writes the value and its partial derivatives d/du, d/dv (either
