@@ -29,7 +29,8 @@
 #include "sim_error.h"
 #include "sim_terrain.h"
 
-#define SIM_CLOTHOID_STEP 2.0 /* m between clothoid table points */
+#define SIM_CLOTHOID_STEP 2.0     /* m between clothoid table points */
+#define SIM_GEOM_MAX_LENGTH 1e6   /* m, longest single geometry accepted */
 
 typedef enum { SIM_GEOM_LINE, SIM_GEOM_ARC, SIM_GEOM_CLOTHOID } sim_geom_type;
 
@@ -53,6 +54,10 @@ int sim_geom_prepare(sim_geom *g, sim_error *err);
 /* Pose at local arc length t in [0, length] (clamped): position and heading. */
 void sim_geom_eval(const sim_geom *g, double t, double *x, double *y, double *hdg);
 void sim_geom_free(sim_geom *g);
+/* Memory a geometry will take, in units (clothoid table points plus spatial-index
+ * pieces; about 60 bytes each), computed from type, length and curvatures before
+ * sim_geom_prepare: loaders use it to bound what a file can make them allocate. */
+double sim_geom_cost(const sim_geom *g);
 
 typedef enum { SIM_MARK_NONE, SIM_MARK_SOLID, SIM_MARK_DASHED } sim_mark_type;
 typedef enum {
@@ -180,7 +185,8 @@ typedef struct sim_road_pose {
 } sim_road_pose;
 
 /* (s, d) on road -> world pose. s outside [0, length] is SIM_ERANGE (pose of the
- * clamped s still written). */
+ * clamped s still written); a road without geometry is SIM_EINVAL (pose at the
+ * origin). */
 int sim_road_pose_at(const sim_roadnet *net, int road, double s, double d, sim_road_pose *out);
 
 /* Where a lateral offset falls in a road's lane layout. */

@@ -64,12 +64,14 @@ void sim_diag_add(sim_diag *d, const char *fmt, ...)
 #define PATH_MAX_LEN 160
 #define JOIN_TOL 0.01       /* m: segments and linked roads must meet this closely */
 #define HEADING_TOL 0.01    /* rad */
+#define GEOM_BUDGET 2e6     /* sim_geom_cost units per scenario (about 120 MB at most) */
 
 typedef struct ld {
     const char *file;
     const char *base_dir;
     sim_diag *diag;
     int errors;
+    double geom_cost;   /* sum of sim_geom_cost so far */
     sim_scenario *sc;
 } ld;
 
@@ -531,6 +533,14 @@ static void load_segments(ld *L, sim_road *r, const cJSON *segs, const char *pat
         g->type = (sim_geom_type)type;
         g->s0 = s;
         g->x0 = x, g->y0 = y, g->hdg0 = h;
+        double cost = sim_geom_cost(g);
+        if (!(L->geom_cost + cost <= GEOM_BUDGET)) {
+            err_at(L, p, "found a geometry needing %.3g units (length %g m, curvature up to "
+                   "%g 1/m), expected the scenario's roads to need at most %g in all",
+                   cost, g->length, fmax(fabs(g->k0), fabs(g->k1)), GEOM_BUDGET);
+            continue;
+        }
+        L->geom_cost += cost;
         sim_error e = {0};
         if (sim_geom_prepare(g, &e)) {
             err_at(L, p, "%s", e.msg);
