@@ -447,6 +447,7 @@ int sim_roadnet_locate_brute(const sim_roadnet *net, double x, double y, sim_roa
 typedef struct chunk {
     int road, geom;
     double a, b;
+    double box[4]; /* lane area's bounding box: xmin, ymin, xmax, ymax */
 } chunk;
 
 struct sim_roadnet_index {
@@ -458,7 +459,7 @@ struct sim_roadnet_index {
     int n_chunks;
 };
 
-#define INDEX_CELL 32.0
+#define INDEX_CELL 16.0
 #define INDEX_MAX_CELLS (1 << 22)
 
 static void index_free(struct sim_roadnet_index *ix)
@@ -512,8 +513,9 @@ int sim_roadnet_build_index(sim_roadnet *net, sim_error *err)
             double cl;
             int m = piece_chunks(g, &cl);
             for (int c = 0; c < m; c++, n++) {
-                ix->chunks[n] = (chunk){ri, gi, c * cl, c + 1 == m ? g->length : (c + 1) * cl};
+                ix->chunks[n] = (chunk){ri, gi, c * cl, c + 1 == m ? g->length : (c + 1) * cl, {0}};
                 chunk_box(net, &ix->chunks[n], boxes[n]);
+                memcpy(ix->chunks[n].box, boxes[n], sizeof boxes[n]);
                 ext[0] = fmin(ext[0], boxes[n][0]);
                 ext[1] = fmin(ext[1], boxes[n][1]);
                 ext[2] = fmax(ext[2], boxes[n][2]);
@@ -579,12 +581,23 @@ int sim_roadnet_locate(const sim_roadnet *net, double x, double y, sim_road_loc 
     if (fi >= 0 && fj >= 0 && fi < ix->nx && fj < ix->ny) {
         size_t c = (size_t)(int)fj * (size_t)ix->nx + (size_t)(int)fi;
         cand best = {.road = -1};
+        const sim_geom *done = NULL;
         for (int k = ix->start[c]; k < ix->start[c + 1]; k++) {
             const chunk *ch = &ix->chunks[ix->items[k]];
+            /* Outside the piece's lane area: it cannot hold the point. */
+            if (x < ch->box[0] || y < ch->box[1] || x > ch->box[2] || y > ch->box[3]) continue;
             const sim_road *r = &net->roads[ch->road];
             const sim_geom *g = &r->geoms[ch->geom];
             proj p;
-            project_piece(g, x, y, ch->a, ch->b, &p);
+            if (g->type == SIM_GEOM_CLOTHOID) {
+                project_piece(g, x, y, ch->a, ch->b, &p);
+            } else {
+                /* Lines and arcs project in closed form onto the whole piece; its
+                 * chunks sit next to each other in the cell, so once is enough. */
+                if (g == done) continue;
+                done = g;
+                project_piece(g, x, y, 0.0, g->length, &p);
+            }
             consider(r, ch->road, g, &p, &best);
         }
         if (best.road >= 0 && best.on) {
