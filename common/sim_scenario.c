@@ -392,7 +392,9 @@ static void load_terrain(ld *L, const cJSON *t)
     int w = 0, h = 0;
     char p[PATH_MAX_LEN];
     get_str(L, t, path, "heightmap", true, NULL, &file);
-    int fmt_default = file && strlen(file) > 4 && strcmp(file + strlen(file) - 4, ".pgm") == 0 ? 0 : 1;
+    /* Raw float32 only when the name says it is not a .pgm (a missing name is
+     * already an error; do not pile width/height errors onto it). */
+    int fmt_default = file && (strlen(file) < 4 || strcmp(file + strlen(file) - 4, ".pgm") != 0);
     int fmt = get_enum(L, t, path, "format", fmt_default, formats);
     if (fmt == 1) {
         get_int(L, t, path, "width", true, 0, 1, SIM_GRID_MAX_SIDE, &w);
@@ -884,6 +886,12 @@ static void load_junctions(ld *L, const cJSON *root)
             int ct = get_enum(L, co, q, "contact", SIM_CONTACT_START, contacts);
             if (cn->incoming < 0 || cn->connecting < 0 || ct < 0) continue;
             cn->contact = (sim_contact)ct;
+            const sim_road *in = &net->roads[cn->incoming];
+            if (!(in->succ.kind == SIM_LINK_JUNCTION && in->succ.index == i) &&
+                !(in->pred.kind == SIM_LINK_JUNCTION && in->pred.index == i))
+                err_at(L, kpath(c, q, "incoming"), "road \"%s\" links to no junction \"%s\", "
+                       "expected its predecessor or successor to be {\"junction\": \"%s\"}",
+                       in->id, j->id ? j->id : "?", j->id ? j->id : "?");
             if (net->roads[cn->connecting].junction != i)
                 err_at(L, kpath(c, q, "connecting"), "road \"%s\" has no \"junction\": \"%s\", "
                        "expected a connecting road of this junction",

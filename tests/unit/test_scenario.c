@@ -214,6 +214,45 @@ static void syntax_errors_give_line_and_column(void **state)
     sim_diag_free(&d);
 }
 
+static void junction_and_route_errors(void **state)
+{
+    /* Road a enters junction j through connecting road c; road b is not linked to j,
+     * road d is a plain road used as a wrong "connecting" road; agent route a -> b is
+     * not connected. */
+    const char *js =
+        "{\"name\":\"j\",\"roads\":["
+        "{\"id\":\"a\",\"start\":{\"x\":0,\"y\":0},\"segments\":[{\"type\":\"line\",\"length\":50}],"
+        "\"lanes\":{\"right\":[{\"width\":3}]},\"successor\":{\"junction\":\"j\"}},"
+        "{\"id\":\"c\",\"junction\":\"j\",\"start\":{\"x\":50,\"y\":0},\"segments\":[{\"type\":\"line\",\"length\":10}],"
+        "\"lanes\":{\"right\":[{\"width\":3}]},\"predecessor\":{\"road\":\"a\",\"contact\":\"end\"}},"
+        "{\"id\":\"b\",\"start\":{\"x\":0,\"y\":50},\"segments\":[{\"type\":\"line\",\"length\":50}],"
+        "\"lanes\":{\"right\":[{\"width\":3}]}},"
+        "{\"id\":\"d\",\"start\":{\"x\":0,\"y\":90},\"segments\":[{\"type\":\"line\",\"length\":50}],"
+        "\"lanes\":{\"right\":[{\"width\":3}]},\"predecessor\":{\"junction\":\"k\"}}],"
+        "\"junctions\":[{\"id\":\"j\",\"connections\":["
+        "{\"incoming\":\"a\",\"connecting\":\"c\",\"lanes\":[[-1,-1],[-2,-1]]},"
+        "{\"incoming\":\"b\",\"connecting\":\"d\"},"
+        "{\"incoming\":\"x\",\"connecting\":\"c\"}]}],"
+        "\"traffic\":{\"agents\":[{\"id\":\"v\",\"start\":{\"road\":\"a\",\"s\":1,\"lane\":-1},"
+        "\"route\":[\"a\",\"c\",\"b\"],\"desired_speed_kmh\":50}]}}";
+    static const char *const expect[] = {
+        "m.json: roads[3].predecessor.junction: found \"k\", expected the id of a junction",
+        "m.json: junctions[0].connections[0].lanes[1]: found lane -2, expected a lane of road \"a\"",
+        "m.json: junctions[0].connections[1].incoming: road \"b\" links to no junction \"j\", "
+        "expected its predecessor or successor to be {\"junction\": \"j\"}",
+        "m.json: junctions[0].connections[1].connecting: road \"d\" has no \"junction\": \"j\", "
+        "expected a connecting road of this junction",
+        "m.json: junctions[0].connections[2].incoming: found \"x\", expected the id of a road",
+        "m.json: traffic.agents[0].route[2]: found \"b\", expected a road connected to \"c\"",
+    };
+    sim_diag d = {0};
+    sim_scenario *sc;
+    assert_int_equal(sim_scenario_parse(js, strlen(js), "m.json", NULL, &sc, &d), SIM_EINVAL);
+    assert_int_equal(d.n, (int)(sizeof expect / sizeof expect[0]));
+    for (int i = 0; i < d.n; i++) assert_string_equal(d.msgs[i], expect[i]);
+    sim_diag_free(&d);
+}
+
 static void diag_caps_messages(void **state)
 {
     sim_diag d = {0};
@@ -233,6 +272,7 @@ int main(void)
         cmocka_unit_test(ground_under_roads_and_terrain),
         cmocka_unit_test(invalid_scenario_reports_every_error),
         cmocka_unit_test(syntax_errors_give_line_and_column),
+        cmocka_unit_test(junction_and_route_errors),
         cmocka_unit_test(diag_caps_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
