@@ -262,11 +262,13 @@ static int geom_at(const sim_road *r, double s)
     return lo;
 }
 
-/* Piecewise cubic Hermite through the profile with centred-difference slopes. */
-static double profile_z(const sim_road *r, double s)
+/* Piecewise cubic Hermite through the profile with centred-difference slopes;
+ * writes dz/ds to *slope. */
+static double profile_z(const sim_road *r, double s, double *slope)
 {
     int n = r->n_elev;
     const double *S = r->elev_s, *Z = r->elev_z;
+    *slope = 0.0;
     if (n == 0) return 0.0;
     if (n == 1 || s <= S[0]) return Z[0];
     if (s >= S[n - 1]) return Z[n - 1];
@@ -276,6 +278,8 @@ static double profile_z(const sim_road *r, double s)
     double m0 = i > 0 ? (Z[i + 1] - Z[i - 1]) / (S[i + 1] - S[i - 1]) : (Z[1] - Z[0]) / h;
     double m1 = i + 2 < n ? (Z[i + 2] - Z[i]) / (S[i + 2] - S[i]) : (Z[i + 1] - Z[i]) / h;
     double u2 = u * u, u3 = u2 * u;
+    *slope = ((6 * u2 - 6 * u) * Z[i] + (3 * u2 - 4 * u + 1) * h * m0 + (-6 * u2 + 6 * u) * Z[i + 1] +
+              (3 * u2 - 2 * u) * h * m1) / h;
     return (2 * u3 - 3 * u2 + 1) * Z[i] + (u3 - 2 * u2 + u) * h * m0 +
            (-2 * u3 + 3 * u2) * Z[i + 1] + (u3 - u2) * h * m1;
 }
@@ -294,7 +298,8 @@ static void road_point(const sim_road *r, double s, double d, double *x, double 
 
 static double height_at(const sim_roadnet *net, const sim_road *r, double s, double x, double y)
 {
-    if (r->elev_mode == SIM_ELEV_PROFILE) return profile_z(r, s);
+    double slope;
+    if (r->elev_mode == SIM_ELEV_PROFILE) return profile_z(r, s, &slope);
     return net->terrain ? sim_terrain_height(net->terrain, x, y) : 0.0;
 }
 
@@ -304,6 +309,31 @@ double sim_road_height(const sim_roadnet *net, int road, double s, double d)
     double x, y, h;
     road_point(r, fmin(fmax(s, 0.0), r->length), d, &x, &y, &h);
     return height_at(net, r, s, x, y);
+}
+
+double sim_road_surface(const sim_roadnet *net, int road, double s, double d, double n[3])
+{
+    const sim_road *r = &net->roads[road];
+    double x, y, h;
+    s = fmin(fmax(s, 0.0), r->length);
+    road_point(r, s, d, &x, &y, &h);
+    if (r->elev_mode == SIM_ELEV_PROFILE) {
+        /* Grade g along the heading, level across: n = (-g cos h, -g sin h, 1) / |.|. */
+        double g, z = profile_z(r, s, &g), inv = 1.0 / sqrt(1.0 + g * g);
+        n[0] = -g * cos(h) * inv;
+        n[1] = -g * sin(h) * inv;
+        n[2] = inv;
+        return z;
+    }
+    if (net->terrain) {
+        sim_terrain_sample smp;
+        sim_terrain_eval(net->terrain, x, y, &smp);
+        memcpy(n, smp.n, sizeof smp.n);
+        return smp.z;
+    }
+    n[0] = n[1] = 0.0;
+    n[2] = 1.0;
+    return 0.0;
 }
 
 int sim_road_pose_at(const sim_roadnet *net, int road, double s, double d, sim_road_pose *out)

@@ -237,6 +237,9 @@ int sim_roadnet_locate_brute(const sim_roadnet *net, double x, double y, sim_roa
 /* Road surface height at (s, d): the terrain below the point, or the road's own
  * profile (piecewise cubic Hermite through its points, flat beyond the ends). */
 double sim_road_height(const sim_roadnet *net, int road, double s, double d);
+/* The same height, and the surface's unit normal there: the terrain's normal, or for
+ * a profile the normal of its grade along the road, level across it (analytic). */
+double sim_road_surface(const sim_roadnet *net, int road, double s, double d, double n[3]);
 
 /* Names used in files, and parsing them back (-1 when unknown). */
 const char *sim_mark_name(sim_mark_type m);

@@ -1560,26 +1560,10 @@ void sim_scenario_ground(const sim_scenario *sc, double x, double y, sim_ground 
         const sim_road *r = &sc->net.roads[loc.road];
         out->on_road = true;
         out->road = loc.road;
-        out->z = loc.z;
+        out->z = sim_road_surface(&sc->net, loc.road, loc.s, loc.d, out->n);
         const sim_surface_zone *z = sim_road_zone_at(r, loc.s);
         out->friction = z ? z->friction : sc->road_friction;
         out->surface = z ? z->surface : SIM_SURFACE_ASPHALT;
-        if (r->elev_mode == SIM_ELEV_TERRAIN && sc->terrain) {
-            sim_terrain_sample smp;
-            sim_terrain_eval(sc->terrain, x, y, &smp);
-            memcpy(out->n, smp.n, sizeof out->n);
-        } else if (r->elev_mode == SIM_ELEV_PROFILE) {
-            /* Grade along the road, level across it. */
-            double e = 0.05;
-            double g = (sim_road_height(&sc->net, loc.road, loc.s + e, loc.d) -
-                        sim_road_height(&sc->net, loc.road, loc.s - e, loc.d)) / (2 * e);
-            double inv = 1.0 / sqrt(1.0 + g * g);
-            out->n[0] = -g * cos(loc.heading) * inv;
-            out->n[1] = -g * sin(loc.heading) * inv;
-            out->n[2] = inv;
-        } else {
-            out->n[2] = 1.0;
-        }
         return;
     }
     if (sc->terrain) {

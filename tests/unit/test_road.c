@@ -265,6 +265,22 @@ static void elevation_profile(void **state)
     NEAR(sim_road_height(&net, 0, 100, 0), 10, 1e-12);
     NEAR(sim_road_height(&net, 0, 37, 2), 3.7, 1e-12);
     NEAR(sim_road_height(&net, 0, 250, 0), 20, 0); /* flat beyond the last point */
+    /* Analytic normal of the grade: 0.1 along +x on collinear points. */
+    double n[3];
+    NEAR(sim_road_surface(&net, 0, 50, 1, n), 5, 1e-12);
+    NEAR(n[0], -0.1 / sqrt(1.01), 1e-12);
+    NEAR(n[1], 0, 1e-15);
+    NEAR(n[2], 1 / sqrt(1.01), 1e-12);
+    /* A crest: the Hermite slope agrees with finite differences of the height. */
+    r->elev_z[2] = 0;
+    for (double s = 5; s < 200; s += 13.7) {
+        double e = 1e-5, g = (sim_road_height(&net, 0, s + e, 0) - sim_road_height(&net, 0, s - e, 0)) / (2 * e);
+        sim_road_surface(&net, 0, s, 0, n);
+        NEAR(-n[0] / n[2], g, 1e-7);
+    }
+    NEAR(sim_road_height(&net, 0, 100, 0), 10, 1e-12);
+    sim_road_surface(&net, 0, 100, 0, n);
+    NEAR(n[0], 0, 1e-12); /* top of the crest: level */
     sim_roadnet_free(&net);
 }
 

@@ -133,7 +133,7 @@ static void ground_under_roads_and_terrain(void **state)
     sim_scenario_ground(sc, p.x, p.y, &g);
     assert_int_equal(g.road, 1);
     NEAR(g.z, 6.0, 1e-9);
-    NEAR(g.n[2], 1 / sqrt(1 + 0.04 * 0.04), 1e-6);
+    NEAR(g.n[2], 1 / sqrt(1 + 0.04 * 0.04), 1e-12);
     char *json = sim_scenario_where_json(sc, 50, -2);
     assert_string_equal(json, "{\"road\":\"a\",\"s\":50,\"d\":-2,\"lane\":-1,\"on_road\":true,"
                               "\"distance\":0,\"z\":3}");
