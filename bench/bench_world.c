@@ -2,7 +2,9 @@
  *   terrain: B-spline height + analytic normal (sim_terrain_eval) vs bilinear
  *            interpolation with its (piecewise constant) gradient normal;
  *   roads:   indexed (x, y) -> road, s, d, lane (sim_roadnet_locate) vs the
- *            brute-force search over every road piece (sim_roadnet_locate_brute).
+ *            brute-force search over every road piece (sim_roadnet_locate_brute);
+ *   ground:  what a wheel touches (sim_scenario_ground: road surface or terrain) at
+ *            points near the rural road, half of them off it, vs the bare terrain.
  * Prints rates per second on one core and the ratio subject / baseline. Scenario
  * files are read from $SIM_ROOT (default "."). */
 #include <math.h>
@@ -125,6 +127,46 @@ static void bench_roads(const char *root, const char *file)
     sim_scenario_free(sc);
 }
 
+static void bench_ground(const char *root)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/scenarios/rural.json", root);
+    sim_diag d = {0};
+    sim_scenario *sc;
+    if (sim_scenario_load(path, &sc, &d)) exit(1);
+    enum { N = 1 << 18 };
+    double *pts = malloc(sizeof(double) * 2 * N);
+    const sim_road *rd = &sc->net.roads[0];
+    for (int k = 0; k < N; k++) {
+        sim_road_pose p; /* within 2 x the road's half width: about half on it */
+        sim_road_pose_at(&sc->net, 0, urand() * rd->length, (urand() - 0.5) * 4 * rd->left_width, &p);
+        pts[2 * k] = p.x, pts[2 * k + 1] = p.y;
+    }
+    double sum = 0, rate[2];
+    int on = 0;
+    for (int which = 0; which < 2; which++) {
+        double t0 = now();
+        for (int k = 0; k < N; k++) {
+            if (which == 0) {
+                sim_ground g;
+                sim_scenario_ground(sc, pts[2 * k], pts[2 * k + 1], &g);
+                sum += g.z + g.friction;
+                on += g.on_road;
+            } else {
+                sim_terrain_sample smp;
+                sim_terrain_eval(sc->terrain, pts[2 * k], pts[2 * k + 1], &smp);
+                sum += smp.z + smp.friction;
+            }
+        }
+        rate[which] = N / (now() - t0);
+    }
+    printf("ground contact rural    road+terrain %6.2f M/s   terrain-only baseline %8.2f M/s   ratio %.2f"
+           "   (%.0f %% on the road, checksum %.3g)\n", rate[0] / 1e6, rate[1] / 1e6, rate[0] / rate[1],
+           100.0 * on / N, sum);
+    free(pts);
+    sim_scenario_free(sc);
+}
+
 int main(void)
 {
     const char *root = getenv("SIM_ROOT");
@@ -133,5 +175,6 @@ int main(void)
     bench_roads(root, "motorway.json");
     bench_roads(root, "town.json");
     bench_roads(root, "rural.json");
+    bench_ground(root);
     return 0;
 }

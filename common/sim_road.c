@@ -602,11 +602,15 @@ nomem:
     return sim_error_set(err, SIM_ENOMEM, "road index: out of memory");
 }
 
-int sim_roadnet_locate(const sim_roadnet *net, double x, double y, sim_road_loc *out)
+/* The indexed search; on a miss, the nearest road by brute force when `nearest`. */
+static int locate(const sim_roadnet *net, double x, double y, bool nearest, sim_road_loc *out)
 {
     const struct sim_roadnet_index *ix = net->index;
     if (net->n_roads == 0) return SIM_ENOTFOUND;
-    if (!ix) return sim_roadnet_locate_brute(net, x, y, out);
+    if (!ix) {
+        int rc = sim_roadnet_locate_brute(net, x, y, out);
+        return rc || nearest || out->on_road ? rc : SIM_ENOTFOUND;
+    }
     double fi = (x - ix->x0) / ix->cell, fj = (y - ix->y0) / ix->cell;
     if (fi >= 0 && fj >= 0 && fi < ix->nx && fj < ix->ny) {
         size_t c = (size_t)(int)fj * (size_t)ix->nx + (size_t)(int)fi;
@@ -636,7 +640,17 @@ int sim_roadnet_locate(const sim_roadnet *net, double x, double y, sim_road_loc 
         }
     }
     /* Off every road's lanes: the nearest road, by searching them all. */
-    return sim_roadnet_locate_brute(net, x, y, out);
+    return nearest ? sim_roadnet_locate_brute(net, x, y, out) : SIM_ENOTFOUND;
+}
+
+int sim_roadnet_locate(const sim_roadnet *net, double x, double y, sim_road_loc *out)
+{
+    return locate(net, x, y, true, out);
+}
+
+int sim_roadnet_locate_on_road(const sim_roadnet *net, double x, double y, sim_road_loc *out)
+{
+    return locate(net, x, y, false, out);
 }
 
 /* ---- ownership and lookup --------------------------------------------------- */

@@ -230,6 +230,11 @@ typedef struct sim_road_loc {
  * its outer border) is reported with on_road false. Returns SIM_ENOTFOUND when the
  * network has no roads. */
 int sim_roadnet_locate(const sim_roadnet *net, double x, double y, sim_road_loc *out);
+/* Only roads whose lanes contain the point, through the index alone: SIM_ENOTFOUND
+ * (out then meaningless) when the point is on no road. For hot paths that need not know the
+ * nearest road off-road (ground contact, traffic), whose misses would otherwise pay
+ * for a search of every road. */
+int sim_roadnet_locate_on_road(const sim_roadnet *net, double x, double y, sim_road_loc *out);
 /* Same, by testing every geometry of every road (no index): the reference for tests
  * and the benchmark baseline. */
 int sim_roadnet_locate_brute(const sim_roadnet *net, double x, double y, sim_road_loc *out);

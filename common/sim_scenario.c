@@ -156,6 +156,12 @@ static void check_keys(ld *L, const cJSON *obj, const char *path, const char *co
     cJSON_ArrayForEach(it, obj)
     {
         if (!it->string || it->string[0] == '_') continue;
+        for (const cJSON *prev = obj->child; prev != it; prev = prev->next)
+            if (prev->string && strcmp(prev->string, it->string) == 0) {
+                char p[PATH_MAX_LEN];
+                err_at(L, kpath(p, path, it->string), "found this field twice, expected it once");
+                break;
+            }
         bool ok = false;
         for (const char *const *a = allowed; *a; a++)
             if (strcmp(*a, it->string) == 0) ok = true;
@@ -955,7 +961,12 @@ static void load_pois(ld *L, const cJSON *root)
         kpath(q, p, "position");
         if (is_obj(L, pos, q)) {
             check_keys(L, pos, q, pkeys);
-            if (cJSON_GetObjectItemCaseSensitive(pos, "road")) {
+            bool by_road = cJSON_GetObjectItemCaseSensitive(pos, "road") != NULL;
+            if (by_road && (cJSON_GetObjectItemCaseSensitive(pos, "x") ||
+                            cJSON_GetObjectItemCaseSensitive(pos, "y")))
+                err_at(L, q, "found both x/y and road, expected one form: {\"x\", \"y\"} or "
+                       "{\"road\", \"s\", \"d\"}");
+            if (by_road) {
                 poi->road = get_road_ref(L, pos, q, "road", true);
                 get_s(L, pos, q, "s", true, 0, poi->road, &poi->s);
                 get_num(L, pos, q, "d", false, 0, NUM_ANY, 0, 0, &poi->d);
@@ -1556,7 +1567,7 @@ void sim_scenario_ground(const sim_scenario *sc, double x, double y, sim_ground 
     memset(out, 0, sizeof *out);
     out->road = -1;
     sim_road_loc loc;
-    if (sc->net.n_roads > 0 && sim_roadnet_locate(&sc->net, x, y, &loc) == 0 && loc.on_road) {
+    if (sim_roadnet_locate_on_road(&sc->net, x, y, &loc) == 0) {
         const sim_road *r = &sc->net.roads[loc.road];
         out->on_road = true;
         out->road = loc.road;

@@ -325,7 +325,13 @@ static void locate_indexed_matches_brute_force(void **state)
     NEAR(l.lane.center_d, -1.75, 0);
     assert_true(l.on_road);
     NEAR(l.heading, M_PI / 2, 1e-12);
+    sim_road_loc fast;
+    assert_int_equal(sim_roadnet_locate_on_road(&net, 62, -50, &fast), 0);
+    assert_int_equal(fast.road, 1);
+    NEAR(fast.s, 100, 1e-9);
     /* Off-road: 10 m left of road a's left border at s = 30 -> nearest road a. */
+    assert_int_equal(sim_roadnet_locate_on_road(&net, 30, 13.5, &fast), SIM_ENOTFOUND);
+    assert_int_equal(sim_roadnet_locate_on_road(&net, 1e6, 1e6, &fast), SIM_ENOTFOUND);
     assert_int_equal(sim_roadnet_locate(&net, 30, 13.5, &l), 0);
     assert_int_equal(l.road, 0);
     assert_false(l.on_road);

@@ -203,6 +203,16 @@ static void syntax_errors_give_line_and_column(void **state)
     assert_int_equal(sim_scenario_parse("[]", 2, "a.json", NULL, &sc, &d), SIM_EINVAL);
     assert_string_equal(d.msgs[0], "a.json: (top level): found an array of 0 elements, expected an object");
     sim_diag_free(&d);
+    const char *dup = "{\"name\":\"a\",\"name\":\"b\",\"roads\":[],"
+                      "\"pois\":[{\"id\":\"p\",\"category\":\"fuel\",\"position\":{\"x\":1,\"y\":2,\"road\":\"r\",\"s\":0}}]}";
+    assert_int_equal(sim_scenario_parse(dup, strlen(dup), "d.json", NULL, &sc, &d), SIM_EINVAL);
+    assert_int_equal(d.n, 4);
+    assert_string_equal(d.msgs[0], "d.json: name: found this field twice, expected it once");
+    assert_string_equal(d.msgs[1], "d.json: roads: found an empty array, expected at least one road");
+    assert_string_equal(d.msgs[2], "d.json: pois[0].position: found both x/y and road, expected one "
+                                   "form: {\"x\", \"y\"} or {\"road\", \"s\", \"d\"}");
+    assert_string_equal(d.msgs[3], "d.json: pois[0].position.road: found \"r\", expected the id of a road");
+    sim_diag_free(&d);
     /* Not NUL-terminated: only len bytes are read. */
     char buf[4] = {'{', '}', 'x', 'x'};
     assert_int_equal(sim_scenario_parse(buf, 2, "n.json", NULL, &sc, &d), SIM_EINVAL);
