@@ -7,8 +7,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim_scenario.h"
 
@@ -263,6 +265,61 @@ static void junction_and_route_errors(void **state)
     sim_diag_free(&d);
 }
 
+/* Writes len bytes to dir/name. */
+static void put_file(const char *dir, const char *name, const void *data, size_t len)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    fclose(f);
+}
+
+static void raw_terrain_and_friction_map(void **state)
+{
+    char dir[] = "/tmp/test_scenario_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    /* 3x2 float32 grid, all 2.0 except one; friction PGM 3x2 all white (-> max). */
+    float h[6] = {2, 2, 2, 2, 2, 2};
+    put_file(dir, "h.f32", h, sizeof h);
+    static const unsigned char fr[] = "P5 3 2 255\n\xff\xff\xff\xff\xff\xff";
+    put_file(dir, "f.pgm", fr, sizeof fr - 1);
+    const char *js =
+        "{\"name\":\"raw\",\"terrain\":{\"heightmap\":\"h.f32\",\"width\":3,\"height\":2,"
+        "\"spacing\":10,\"height_scale\":1.5,\"height_offset\":-1,"
+        "\"friction\":{\"map\":\"f.pgm\",\"min\":0.2,\"max\":0.7},\"surface\":\"gravel\"},"
+        "\"roads\":[{\"id\":\"a\",\"start\":{\"x\":0,\"y\":0},"
+        "\"segments\":[{\"type\":\"line\",\"length\":5}],\"lanes\":{\"right\":[{\"width\":3}]}}]}";
+    sim_diag d = {0};
+    sim_scenario *sc;
+    assert_int_equal(sim_scenario_parse(js, strlen(js), "raw.json", dir, &sc, &d), 0);
+    sim_ground g;
+    sim_scenario_ground(sc, 15, 50, &g); /* off the road */
+    NEAR(g.z, -1 + 1.5 * 2, 1e-12);
+    NEAR(g.friction, 0.7, 1e-12);
+    assert_int_equal(g.surface, SIM_SURFACE_GRAVEL);
+    sim_scenario_free(sc);
+    /* Wrong size: the raw reader's message, under the field's path. */
+    const char *bad = "{\"name\":\"raw\",\"terrain\":{\"heightmap\":\"h.f32\",\"width\":4,\"height\":2,"
+                      "\"spacing\":10},\"roads\":[{\"id\":\"a\",\"start\":{\"x\":0,\"y\":0},"
+                      "\"segments\":[{\"type\":\"line\",\"length\":5}],\"lanes\":{\"right\":[{\"width\":3}]}}]}";
+    assert_int_equal(sim_scenario_parse(bad, strlen(bad), "raw.json", dir, &sc, &d), SIM_EINVAL);
+    assert_int_equal(d.n, 1);
+    char expect[512];
+    snprintf(expect, sizeof expect, "raw.json: terrain.heightmap: found \"h.f32\", expected a "
+             "readable float32 height map (%s/h.f32: raw float32 grid of 24 bytes: expected 32 "
+             "(4x2 x 4))", dir);
+    assert_string_equal(d.msgs[0], expect);
+    sim_diag_free(&d);
+    char path[256];
+    snprintf(path, sizeof path, "%s/h.f32", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/f.pgm", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void diag_caps_messages(void **state)
 {
     sim_diag d = {0};
@@ -283,6 +340,7 @@ int main(void)
         cmocka_unit_test(invalid_scenario_reports_every_error),
         cmocka_unit_test(syntax_errors_give_line_and_column),
         cmocka_unit_test(junction_and_route_errors),
+        cmocka_unit_test(raw_terrain_and_friction_map),
         cmocka_unit_test(diag_caps_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
