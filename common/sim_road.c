@@ -226,9 +226,9 @@ bool sim_road_lane_at(const sim_road *r, double d, sim_lane_info *info)
 
 bool sim_road_lane_center(const sim_road *r, int lane, double *d)
 {
+    if (lane == 0 || lane > r->n_left || lane < -r->n_right) return false;
     const sim_lane *lanes = lane > 0 ? r->left : r->right;
-    int n = lane > 0 ? r->n_left : r->n_right, want = abs(lane);
-    if (lane == 0 || want > n) return false;
+    int want = lane > 0 ? lane : -lane; /* safe: lane >= -n_right */
     double inner = 0.0;
     for (int k = 0; k < want - 1; k++) inner += lanes[k].width;
     double c = inner + 0.5 * lanes[want - 1].width;

@@ -64,6 +64,7 @@ void sim_diag_add(sim_diag *d, const char *fmt, ...)
 #define PATH_MAX_LEN 160
 #define JOIN_TOL 0.01       /* m: segments and linked roads must meet this closely */
 #define HEADING_TOL 0.01    /* rad */
+#define WORLD_MAX 1e7       /* m: road start coordinates lie within +-WORLD_MAX */
 #define GEOM_BUDGET 2e6     /* sim_geom_cost units per scenario (about 120 MB at most) */
 
 typedef struct ld {
@@ -234,6 +235,16 @@ static bool get_int(ld *L, const cJSON *obj, const char *path, const char *key, 
         return false;
     }
     *out = (int)x;
+    return true;
+}
+
+/* A JSON value that is a lane id: an integer in [-100, 100] (no road has more). */
+static bool json_lane(const cJSON *v, int *out)
+{
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= -100 && v->valuedouble <= 100) ||
+        v->valuedouble != floor(v->valuedouble))
+        return false;
+    *out = (int)v->valuedouble;
     return true;
 }
 
@@ -838,8 +849,9 @@ static void load_roads(ld *L, const cJSON *root)
         kpath(q, p, "start");
         if (is_obj(L, st, q)) {
             check_keys(L, st, q, skeys);
-            get_num(L, st, q, "x", true, 0, NUM_ANY, 0, 0, &x);
-            get_num(L, st, q, "y", true, 0, NUM_ANY, 0, 0, &y);
+            /* Bounded so that extents and the spatial index stay finite. */
+            get_num(L, st, q, "x", true, 0, NUM_RANGE, -WORLD_MAX, WORLD_MAX, &x);
+            get_num(L, st, q, "y", true, 0, NUM_RANGE, -WORLD_MAX, WORLD_MAX, &y);
             get_num(L, st, q, "heading_deg", false, 0, NUM_ANY, 0, 0, &hd);
         }
         const cJSON *segs = get_arr(L, ro, p, "segments", true);
@@ -910,14 +922,13 @@ static void load_junctions(ld *L, const cJSON *root)
                 char e[PATH_MAX_LEN];
                 ipath(e, kpath(c, q, "lanes"), m);
                 double d;
+                int from, to;
                 if (!cJSON_IsArray(pr) || cJSON_GetArraySize(pr) != 2 ||
-                    !cJSON_IsNumber(cJSON_GetArrayItem(pr, 0)) ||
-                    !cJSON_IsNumber(cJSON_GetArrayItem(pr, 1))) {
-                    err_found(L, e, pr, "[from_lane, to_lane]");
+                    !json_lane(cJSON_GetArrayItem(pr, 0), &from) ||
+                    !json_lane(cJSON_GetArrayItem(pr, 1), &to)) {
+                    err_found(L, e, pr, "[from_lane, to_lane] (lane ids)");
                     continue;
                 }
-                int from = (int)cJSON_GetArrayItem(pr, 0)->valuedouble;
-                int to = (int)cJSON_GetArrayItem(pr, 1)->valuedouble;
                 if (!sim_road_lane_center(&net->roads[cn->incoming], from, &d)) {
                     err_at(L, e, "found lane %d, expected a lane of road \"%s\"", from,
                            net->roads[cn->incoming].id);
@@ -1152,14 +1163,15 @@ static void load_triggers(ld *L, const cJSON *root)
             for (int k = 0; k < nl; k++) {
                 const cJSON *it = cJSON_GetArrayItem(ls, k);
                 double d;
+                int lane;
                 char lp[PATH_MAX_LEN];
                 ipath(q, kpath(lp, p, "lanes"), k);
-                if (!cJSON_IsNumber(it) || (t->road >= 0 &&
-                    !sim_road_lane_center(&sc->net.roads[t->road], (int)it->valuedouble, &d))) {
+                if (!json_lane(it, &lane) || (t->road >= 0 &&
+                    !sim_road_lane_center(&sc->net.roads[t->road], lane, &d))) {
                     err_found(L, q, it, "a lane id of the trigger's road");
                     continue;
                 }
-                t->lanes[t->n_lanes++] = (int)it->valuedouble;
+                t->lanes[t->n_lanes++] = lane;
             }
         }
         const char *by;

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,8 @@ static void lanes_and_marks(void **state)
     NEAR(d, -5.0, 0);
     assert_false(sim_road_lane_center(&r, 2, &d));
     assert_false(sim_road_lane_center(&r, 0, &d));
+    assert_false(sim_road_lane_center(&r, INT_MIN, &d)); /* found by the fuzzer */
+    assert_false(sim_road_lane_center(&r, -3, &d));
     sim_speed_limit lim[2] = {{0, 50, 13.9}, {50, 100, 27.8}};
     r.limits = lim;
     r.n_limits = 2;
