@@ -1635,6 +1635,7 @@ char *sim_scenario_where_json(const sim_scenario *sc, double x, double y)
         cJSON_AddNullToObject(o, "road");
     }
     cJSON_AddNumberToObject(o, "z", mm(g.z));
+    if (sc->terrain) cJSON_AddNumberToObject(o, "terrain_z", mm(sim_terrain_height(sc->terrain, x, y)));
     char *out = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return out;

@@ -197,7 +197,8 @@ void sim_scenario_ground(const sim_scenario *sc, double x, double y, sim_ground 
  * sim_scenario_validate loads path and returns 0 when it is valid, else the load's
  * error code with every message in diag. sim_scenario_where_json writes, as one JSON
  * object, what is at (x, y): {"road": id or null, "s", "d", "lane", "on_road",
- * "distance", "z"} with z the ground height (road surface or terrain). The string is
+ * "distance", "z", "terrain_z"} with z the ground height (road surface where a road's
+ * lanes are, else terrain) and terrain_z the terrain's (only when there is terrain). The string is
  * new (caller frees); NULL when out of memory. */
 int sim_scenario_validate(const char *path, sim_diag *diag);
 char *sim_scenario_where_json(const sim_scenario *sc, double x, double y);

@@ -138,11 +138,11 @@ static void ground_under_roads_and_terrain(void **state)
     NEAR(g.n[2], 1 / sqrt(1 + 0.04 * 0.04), 1e-12);
     char *json = sim_scenario_where_json(sc, 50, -2);
     assert_string_equal(json, "{\"road\":\"a\",\"s\":50,\"d\":-2,\"lane\":-1,\"on_road\":true,"
-                              "\"distance\":0,\"z\":3}");
+                              "\"distance\":0,\"z\":3,\"terrain_z\":3}");
     free(json);
     json = sim_scenario_where_json(sc, 50, -30);
     assert_string_equal(json, "{\"road\":\"a\",\"s\":50,\"d\":-30,\"lane\":0,\"on_road\":false,"
-                              "\"distance\":23.5,\"z\":3}");
+                              "\"distance\":23.5,\"z\":3,\"terrain_z\":3}");
     free(json);
     sim_scenario_free(sc);
 }
