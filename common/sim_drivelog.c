@@ -76,10 +76,11 @@ struct sim_drivelog_writer {
     char *path;
     sqlite3_stmt *ins_sample, *ins_event, *ins_message, *ins_meta;
     vec samples, events, messages, meta; /* pending rows */
-    size_t max_pending;
+    size_t max_pending, batch_rows;
     double flush_s;
     double last_flush; /* monotonic s of the last commit attempt; < 0 before any */
     uint64_t committed;
+    bool failing; /* the last tick's commit failed */
 };
 
 struct sim_drivelog_reader {
@@ -333,6 +334,7 @@ int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options 
     }
     w->flush_s = (opts && opts->flush_ms > 0 ? opts->flush_ms : 100) / 1000.0;
     w->max_pending = opts && opts->max_pending ? opts->max_pending : 1000000;
+    w->batch_rows = opts && opts->batch_rows ? opts->batch_rows : 4096;
     w->last_flush = -1;
     int rc = sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
@@ -591,11 +593,16 @@ int sim_drivelog_flush(sim_drivelog_writer *w, sim_error *err)
 
 int sim_drivelog_tick(sim_drivelog_writer *w, double now_s, sim_error *err)
 {
-    if (pending_rows(w) == 0) return 0;
+    size_t n = pending_rows(w);
+    if (n == 0) return 0;
+    /* A failed commit is retried at the interval, not at every row. */
+    bool full = n >= w->batch_rows && !w->failing;
     /* 1 us of slack: 5.1 - 5.0 is 0.0999... in binary. */
-    if (w->last_flush >= 0 && now_s - w->last_flush < w->flush_s - 1e-6) return 0;
+    if (!full && w->last_flush >= 0 && now_s - w->last_flush < w->flush_s - 1e-6) return 0;
     w->last_flush = now_s;
-    return sim_drivelog_flush(w, err);
+    int ret = sim_drivelog_flush(w, err);
+    w->failing = ret != 0;
+    return ret;
 }
 
 size_t sim_drivelog_pending(const sim_drivelog_writer *w) { return pending_rows(w); }

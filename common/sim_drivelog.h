@@ -79,6 +79,8 @@ typedef struct sim_drivelog_writer sim_drivelog_writer;
 
 typedef struct sim_drivelog_write_options {
     int flush_ms;        /* commit interval for sim_drivelog_tick; 0: 100 */
+    size_t batch_rows;   /* sim_drivelog_tick also commits once this many rows are
+                            pending, which bounds the time one commit takes; 0: 4096 */
     size_t max_pending;  /* rows held while commits fail; 0: 1,000,000 */
     bool fsync_each;     /* synchronous=FULL: each commit survives power loss too.
                             false: NORMAL, each commit survives a killed process */
@@ -109,7 +111,8 @@ int sim_drivelog_append_message(sim_drivelog_writer *w, int64_t run, double t, c
 int sim_drivelog_flush(sim_drivelog_writer *w, sim_error *err);
 
 /* Commits when something is pending and at least flush_ms have passed since the last
- * commit. now_s: a monotonic clock in seconds (e.g. uv_now / 1000.0). */
+ * commit, or when batch_rows are pending. now_s: a monotonic clock in seconds (e.g.
+ * uv_now / 1000.0). */
 int sim_drivelog_tick(sim_drivelog_writer *w, double now_s, sim_error *err);
 
 size_t sim_drivelog_pending(const sim_drivelog_writer *w);

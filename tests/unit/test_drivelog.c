@@ -280,7 +280,7 @@ static void tick_commits_at_the_interval(void **state)
     fixture *f = *state;
     sim_error err = {0};
     sim_drivelog_writer *w;
-    sim_drivelog_write_options o = {.flush_ms = 100};
+    sim_drivelog_write_options o = {.flush_ms = 100, .batch_rows = 3};
     assert_int_equal(sim_drivelog_writer_open(f->path, &o, &w, &err), 0);
     sim_drivelog_sample s;
     make_sample(&s, 1, 0);
@@ -295,6 +295,14 @@ static void tick_commits_at_the_interval(void **state)
     assert_int_equal(sim_drivelog_tick(w, 5.1, &err), 0);
     assert_int_equal(sim_drivelog_pending(w), 0);
     assert_int_equal(sim_drivelog_committed(w), 2);
+    /* 3 rows pending (batch_rows) commit without waiting for the interval. */
+    for (int i = 2; i < 5; i++) {
+        s.tick = i;
+        assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+        assert_int_equal(sim_drivelog_tick(w, 5.101, &err), 0);
+    }
+    assert_int_equal(sim_drivelog_pending(w), 0);
+    assert_int_equal(sim_drivelog_committed(w), 5);
     assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
 }
 
