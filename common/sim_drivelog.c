@@ -7,11 +7,13 @@
 #include "sim_drivelog.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -649,6 +651,8 @@ int sim_drivelog_reader_open(const char *path, sim_drivelog_reader **out, sim_er
 {
     *out = NULL;
     if (!path || !path[0]) return sim_error_set(err, SIM_EINVAL, "drive log: empty path");
+    if (access(path, F_OK) != 0)
+        return sim_error_set(err, SIM_ENOTFOUND, "drive log %s: %s", path, strerror(errno));
     sim_drivelog_reader *r = calloc(1, sizeof *r);
     if (!r || !(r->path = dup_str(path))) {
         free(r);
@@ -688,15 +692,16 @@ void sim_drivelog_reader_close(sim_drivelog_reader *r)
 }
 
 /* Prepares a SELECT with "WHERE (?1 < 0 OR run = ?1) AND t BETWEEN ?2 AND ?3" bound to
- * range; infinities are bound as the largest doubles so BETWEEN stays well defined. */
+ * range, widened by 1 ns each side so that "--to 1.2" keeps the sample logged at
+ * 120 * 0.01 = 1.2000000000000002; infinities are bound as huge finite doubles. */
 static int prepare_range(sim_drivelog_reader *r, const char *sql, sim_drivelog_range range,
                          sqlite3_stmt **st, sim_error *err)
 {
     int rc = sqlite3_prepare_v2(r->db, sql, -1, st, NULL);
     if (rc != SQLITE_OK) return db_error(err, r->db, rc, r->path, "query");
     sqlite3_bind_int64(*st, 1, range.run);
-    sqlite3_bind_double(*st, 2, isinf(range.t_from) && range.t_from < 0 ? -1e300 : range.t_from);
-    sqlite3_bind_double(*st, 3, isinf(range.t_to) && range.t_to > 0 ? 1e300 : range.t_to);
+    sqlite3_bind_double(*st, 2, isinf(range.t_from) ? -1e300 : range.t_from - 1e-9);
+    sqlite3_bind_double(*st, 3, isinf(range.t_to) ? 1e300 : range.t_to + 1e-9);
     return 0;
 }
 

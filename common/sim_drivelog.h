@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim_error.h"
 
@@ -129,8 +130,8 @@ int sim_drivelog_writer_close(sim_drivelog_writer *w, sim_error *err);
 
 typedef struct sim_drivelog_reader sim_drivelog_reader;
 
-/* A selection of rows: run < 0 means every run; t_from/t_to bound t inclusively
- * (use -INFINITY/INFINITY for no bound). */
+/* A selection of rows: run < 0 means every run; t_from/t_to bound t inclusively, with
+ * 1 ns of slack for rounding (use -INFINITY/INFINITY for no bound). */
 typedef struct sim_drivelog_range {
     int64_t run;
     double t_from, t_to;
@@ -177,6 +178,27 @@ typedef int (*sim_drivelog_message_cb)(int64_t run, double t, const char *topic,
 int sim_drivelog_read_messages(sim_drivelog_reader *r, sim_drivelog_range range,
                                const char *topic_prefix, sim_drivelog_message_cb cb,
                                void *user, sim_error *err);
+
+/* ---- CSV export (sim_drivelog_csv.c) ----
+ * One header row with the column names of the table, then one line per row. Fields
+ * are quoted as RFC 4180 says (a field with a comma, quote, CR or LF is put in double
+ * quotes, quotes doubled), lines end in CRLF, numbers use '.' whatever the locale and
+ * the shortest text that reads back to the same double, NULL is an empty field. R's
+ * read.csv, pandas.read_csv and spreadsheets read the files as they are. */
+
+int sim_drivelog_samples_csv(FILE *f, const sim_drivelog_sample *s, size_t n, sim_error *err);
+int sim_drivelog_events_csv(FILE *f, const sim_drivelog_event *e, size_t n, sim_error *err);
+
+/* Resolves a --from/--to bound: a time in seconds ("12.5"), or "sector:ID" /
+ * "task:ID", which mean the first (is_to false) or last (is_to true) t of the samples
+ * of that sector or task in run (< 0: any). */
+int sim_drivelog_parse_bound(sim_drivelog_reader *r, const char *text, bool is_to, int64_t run,
+                             double *t, sim_error *err);
+
+/* Writes dir/samples.csv and dir/events.csv for the range; dir must exist. Files are
+ * written under a temporary name and renamed, so a failed export leaves no half file. */
+int sim_drivelog_export_csv(sim_drivelog_reader *r, sim_drivelog_range range, const char *dir,
+                            sim_error *err);
 
 /* ---- naming ---- */
 

@@ -458,7 +458,8 @@ static void bad_files_are_refused(void **state)
 
     /* A missing file is not created by the reader. */
     snprintf(path, sizeof path, "%s/missing.sqlite", f->dir);
-    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), SIM_EIO);
+    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), SIM_ENOTFOUND);
+    assert_non_null(strstr(err.msg, "No such file"));
     assert_int_equal(access(path, F_OK), -1);
 }
 
