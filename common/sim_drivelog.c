@@ -742,6 +742,25 @@ int sim_drivelog_read_samples(sim_drivelog_reader *r, sim_drivelog_range range,
     return 0;
 }
 
+int sim_drivelog_read_last(sim_drivelog_reader *r, sim_drivelog_sample *out, sim_error *err)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT %s FROM samples ORDER BY run DESC, tick DESC LIMIT 1",
+             SAMPLE_COLUMNS);
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(r->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) return db_error(err, r->db, rc, r->path, "reading the last sample");
+    rc = sqlite3_step(st);
+    int ret = 0;
+    if (rc == SQLITE_ROW) column_sample(st, out);
+    else if (rc == SQLITE_DONE)
+        ret = sim_error_set(err, SIM_ENOTFOUND, "drive log %s: no samples", r->path);
+    else
+        ret = db_error(err, r->db, rc, r->path, "reading the last sample");
+    sqlite3_finalize(st);
+    return ret;
+}
+
 void sim_drivelog_events_free(sim_drivelog_event *events, size_t n)
 {
     for (size_t i = 0; events && i < n; i++) {

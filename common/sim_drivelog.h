@@ -149,6 +149,9 @@ void sim_drivelog_reader_close(sim_drivelog_reader *r);
  * is 0. */
 int sim_drivelog_read_samples(sim_drivelog_reader *r, sim_drivelog_range range,
                               sim_drivelog_sample **out, size_t *n, sim_error *err);
+/* The sample with the highest (run, tick): where a resumed recording goes on.
+ * SIM_ENOTFOUND when the log has no samples. */
+int sim_drivelog_read_last(sim_drivelog_reader *r, sim_drivelog_sample *out, sim_error *err);
 /* Events in the range ordered by run, t, then insertion order. */
 int sim_drivelog_read_events(sim_drivelog_reader *r, sim_drivelog_range range,
                              sim_drivelog_event **out, size_t *n, sim_error *err);

@@ -5,9 +5,14 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+#include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_drivelog.h"
 
@@ -69,5 +74,202 @@ int simctl_cmd_export(int argc, char **argv)
         return usage_error && ret == SIM_EINVAL ? 2 : 1;
     }
     printf("%s/samples.csv\n%s/events.csv\n", csv, csv);
+    return 0;
+}
+
+/* ---- replay ---- */
+
+typedef struct replay {
+    uv_loop_t *loop;
+    sim_bus *bus;
+    uv_timer_t timer;
+    sim_drivelog_sample *s;
+    double *rt;         /* replay clock of each sample: t made continuous across runs */
+    size_t n, next;     /* samples; index of the next one to publish */
+    double speed;
+    bool started, paused, done;
+    double anchor_rt;   /* replay clock at anchor_ms */
+    uint64_t anchor_ms; /* loop time when the clock was last anchored */
+    uint64_t published;
+} replay;
+
+static double replay_clock(const replay *p)
+{
+    if (p->paused || !p->started) return p->anchor_rt;
+    return p->anchor_rt + (double)(uv_now(p->loop) - p->anchor_ms) / 1000.0 * p->speed;
+}
+
+static void anchor(replay *p, double rt)
+{
+    p->anchor_rt = rt;
+    p->anchor_ms = uv_now(p->loop);
+}
+
+static void publish_sample(replay *p, const sim_drivelog_sample *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    struct {
+        const char *k;
+        double v;
+    } f[] = {{"speed", s->speed}, {"heading", s->heading}, {"yaw_rate", s->yaw_rate},
+             {"rpm", s->rpm},     {"s", s->s},             {"d", s->d},
+             {"accel", s->accel}, {"wheel_angle", s->wheel_angle}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!isnan(f[i].v)) cJSON_AddNumberToObject(o, f[i].k, f[i].v);
+    if (!isnan(s->x) && !isnan(s->y) && !isnan(s->z)) {
+        double xyz[3] = {s->x, s->y, s->z};
+        cJSON_AddItemToObject(o, "pos", cJSON_CreateDoubleArray(xyz, 3));
+    }
+    if (s->gear != SIM_DRIVELOG_NULL_INT) cJSON_AddNumberToObject(o, "gear", s->gear);
+    if (s->lane != SIM_DRIVELOG_NULL_INT) cJSON_AddNumberToObject(o, "lane", s->lane);
+    cJSON_AddNumberToObject(o, "run", (double)s->run);
+    cJSON_AddBoolToObject(o, "replay", true);
+    if (sim_bus_publish(p->bus, "vehicle.state", s->t, o) == 0) p->published++;
+    cJSON_Delete(o);
+}
+
+static void finish(replay *p)
+{
+    if (p->done) return;
+    p->done = true;
+    uv_timer_stop(&p->timer);
+    uv_close((uv_handle_t *)&p->timer, NULL);
+    sim_bus_close(p->bus);
+}
+
+/* Publishes every sample due by the replay clock, then sleeps until the next is due. */
+static void on_replay_timer(uv_timer_t *t)
+{
+    replay *p = t->data;
+    if (p->paused || p->done) return;
+    double now = replay_clock(p);
+    while (p->next < p->n && p->rt[p->next] <= now + 1e-9) publish_sample(p, &p->s[p->next++]);
+    if (p->next >= p->n) {
+        finish(p);
+        return;
+    }
+    double wait_ms = (p->rt[p->next] - now) / p->speed * 1000.0;
+    uv_timer_start(&p->timer, on_replay_timer, wait_ms < 1 ? 1 : (uint64_t)ceil(wait_ms), 0);
+}
+
+static void on_replay_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    replay *p = user;
+    if (!welcome || p->started || p->done) return;
+    p->started = true;
+    anchor(p, p->rt[0]);
+    on_replay_timer(&p->timer);
+}
+
+/* Operator control through the dispatcher: pause, resume, seek {t}, stop. */
+static void on_replay_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
+                              size_t len, void *user)
+{
+    replay *p = user;
+    if (p->done) return;
+    if (strcmp(topic, "control.pause") == 0 && !p->paused) {
+        anchor(p, replay_clock(p));
+        p->paused = true;
+        uv_timer_stop(&p->timer);
+    } else if (strcmp(topic, "control.resume") == 0 && p->paused) {
+        p->paused = false;
+        anchor(p, p->anchor_rt);
+        on_replay_timer(&p->timer);
+    } else if (strcmp(topic, "control.seek") == 0) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
+        if (!cJSON_IsNumber(t)) {
+            fprintf(stderr, "simctl replay: control.seek without a number t, ignored\n");
+            return;
+        }
+        /* The first sample at or after t (of the run being shown when runs repeat t). */
+        size_t i = 0;
+        int64_t run = p->s[p->next < p->n ? p->next : p->n - 1].run;
+        while (i < p->n && (p->s[i].run != run || p->s[i].t < t->valuedouble - 1e-9)) i++;
+        if (i == p->n) i = p->n - 1;
+        p->next = i;
+        anchor(p, p->rt[i]);
+        if (!p->paused) on_replay_timer(&p->timer);
+        else publish_sample(p, &p->s[i]); /* show where the seek landed */
+    } else if (strcmp(topic, "control.stop") == 0) {
+        finish(p);
+    }
+}
+
+int simctl_cmd_replay(int argc, char **argv)
+{
+    const char *from = NULL, *to = NULL, *bus = "127.0.0.1:7700", *token = NULL;
+    double speed = 1.0;
+    int run = -1;
+    sim_opt opts[] = {
+        {"speed", SIM_OPT_DOUBLE, &speed, "X", "playback speed, 1 = real time (default)"},
+        {"run", SIM_OPT_INT, &run, "N", "only run N; default all runs one after another"},
+        {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start here"},
+        {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "stop here"},
+        {"bus", SIM_OPT_STRING, &bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "bus token"},
+    };
+    const char *usage = "simctl replay LOG [--speed X] [--run N] [--from ...] [--to ...]";
+    const char *desc = "Publishes a drive log's states as vehicle.state at their logged times; "
+                       "control.pause/resume/seek/stop steer it.";
+    size_t n_opts = sizeof opts / sizeof opts[0];
+    int npos = 0;
+    int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    if (npos != 1 || !(speed > 0) || isinf(speed)) {
+        fprintf(stderr, "simctl replay: %s\n", npos != 1 ? "expected one LOG file" : "--speed must be > 0");
+        sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
+        return 2;
+    }
+    sim_error err = {0};
+    char host[256];
+    int port;
+    if (sim_bus_parse_endpoint(bus, host, sizeof host, &port, &err)) {
+        fprintf(stderr, "simctl replay: --bus: %s\n", err.msg);
+        return 2;
+    }
+    replay p = {.speed = speed};
+    sim_drivelog_reader *r = NULL;
+    sim_drivelog_range range = sim_drivelog_range_all();
+    range.run = run;
+    int ret = sim_drivelog_reader_open(argv[1], &r, &err);
+    bool usage_error = false;
+    if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
+    if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
+    usage_error = ret != 0 && r != NULL;
+    if (!ret) ret = sim_drivelog_read_samples(r, range, &p.s, &p.n, &err);
+    sim_drivelog_reader_close(r);
+    if (!ret && p.n == 0) ret = sim_error_set(&err, SIM_ENOTFOUND, "%s: no samples in the range", argv[1]);
+    if (!ret && !(p.rt = malloc(p.n * sizeof *p.rt))) ret = sim_error_set(&err, SIM_ENOMEM, "out of memory");
+    if (ret) {
+        fprintf(stderr, "simctl replay: %s\n", err.msg);
+        free(p.s);
+        return usage_error && ret == SIM_EINVAL ? 2 : 1;
+    }
+    p.rt[0] = p.s[0].t;
+    for (size_t i = 1; i < p.n; i++) {
+        double dt = p.s[i].run == p.s[i - 1].run ? p.s[i].t - p.s[i - 1].t : 0;
+        p.rt[i] = p.rt[i - 1] + (dt > 0 ? dt : 0.01);
+    }
+    p.loop = uv_default_loop();
+    uv_timer_init(p.loop, &p.timer);
+    p.timer.data = &p;
+    const char *const sub[] = {"control."};
+    sim_bus_options bo = {.name = "replay", .host = host, .port = port, .token = token,
+                          .subscribe = sub, .n_subscribe = 1, .on_message = on_replay_message,
+                          .on_state = on_replay_state, .user = &p};
+    if (sim_bus_open(p.loop, &bo, &p.bus, &err)) {
+        fprintf(stderr, "simctl replay: %s\n", err.msg);
+        uv_close((uv_handle_t *)&p.timer, NULL);
+        uv_run(p.loop, UV_RUN_DEFAULT);
+        free(p.s);
+        free(p.rt);
+        return 1;
+    }
+    fprintf(stderr, "simctl replay: %zu states from %s at %gx\n", p.n, argv[1], speed);
+    uv_run(p.loop, UV_RUN_DEFAULT);
+    printf("replayed %llu of %zu states\n", (unsigned long long)p.published, p.n);
+    free(p.s);
+    free(p.rt);
     return 0;
 }

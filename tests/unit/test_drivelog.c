@@ -179,6 +179,10 @@ static void round_trip(void **state)
     assert_int_equal(sim_drivelog_read_meta(r, "nope", buf, sizeof buf, &err), SIM_ENOTFOUND);
     assert_non_null(strstr(err.msg, "'nope'"));
 
+    sim_drivelog_sample last;
+    assert_int_equal(sim_drivelog_read_last(r, &last, &err), 0);
+    assert_same_sample(&last, &in[5]);
+
     int64_t *runs;
     assert_int_equal(sim_drivelog_read_runs(r, &runs, &n, &err), 0);
     assert_int_equal(n, 2);
@@ -420,6 +424,11 @@ static void pending_limit(void **state)
     assert_non_null(strstr(err.msg, "2 rows pending"));
     assert_int_equal(sim_drivelog_append_event(w, 0, 2, NULL, "b", NULL, &err), SIM_EINVAL);
     assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    sim_drivelog_sample last;
+    assert_int_equal(sim_drivelog_read_last(r, &last, &err), SIM_ENOTFOUND); /* events only */
+    sim_drivelog_reader_close(r);
 }
 
 static void bad_files_are_refused(void **state)
