@@ -40,7 +40,7 @@ pc_libs   = $(shell pkg-config --libs $(1))
 
 WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wvla
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS := -std=c17 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Icommon -MMD -MP \
+ALL_CFLAGS := -std=c17 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Icommon -Itests/support -MMD -MP \
               $(call pc_cflags,$(PKG_ALL))
 ALL_LDFLAGS := $(LDFLAGS)
 ifneq ($(SANITIZE),)
