@@ -53,6 +53,9 @@ typedef struct recorder {
     uint64_t last_error_ms;        /* when log.error was last published */
     uint64_t bad_messages;
     bool stopping;
+    bool resumed;        /* this process resumed an unfinished file */
+    bool welcomed;       /* the first welcome has been seen */
+    uint64_t skip;       /* backlog messages still to discard (see on_state) */
 } recorder;
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
@@ -133,13 +136,15 @@ static void clear_error(recorder *r)
     publish_status(r);
 }
 
-/* An event of the recorder itself (started, resumed, stopped). */
-static void recorder_event(recorder *r, const char *name)
+/* An event of the recorder itself (started, resumed, stopped, backlog_...); count < 0:
+ * none. */
+static void recorder_event_count(recorder *r, const char *name, double count)
 {
     char json[512], when[32];
     utc_now(when, sizeof when);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "utc", when);
+    if (count >= 0) cJSON_AddNumberToObject(o, "count", count);
     cJSON_AddNumberToObject(o, "pid", (double)getpid());
     cJSON_AddStringToObject(o, "version", SIM_VERSION);
     if (!cJSON_PrintPreallocated(o, json, sizeof json, false)) json[0] = '\0';
@@ -149,6 +154,8 @@ static void recorder_event(recorder *r, const char *name)
         report_error(r, &err);
 }
 
+static void recorder_event(recorder *r, const char *name) { recorder_event_count(r, name, -1); }
+
 /* ---- bus input ---- */
 
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
@@ -156,6 +163,10 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
 {
     recorder *r = user;
     if (r->stopping) return;
+    if (r->skip) {
+        r->skip--;
+        return;
+    }
     sim_error err = {0};
     int ret = sim_recording_feed(&r->rec, r->w, topic, msg, line, len, &err);
     if (ret == SIM_EINVAL) {
@@ -177,6 +188,31 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
     recorder *r = user;
     if (welcome) {
         fprintf(stderr, "recorder: joined the bus, writing %s\n", sim_drivelog_path(r->w));
+        /* The dispatcher hands over what it kept for "recorder" while none was there.
+         * It belongs to this file when this process resumed it or has been here before
+         * (a lost connection); a fresh file must not start with the tail of an older
+         * drive, so a new recorder's first backlog is discarded (and said so). */
+        const cJSON *bl = cJSON_GetObjectItemCaseSensitive(welcome, "backlog");
+        const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(welcome, "backlog_dropped");
+        double n = cJSON_IsNumber(bl) ? bl->valuedouble : 0;
+        if (n > 0 && !r->welcomed && !r->resumed) {
+            r->skip = (uint64_t)n;
+            recorder_event_count(r, "backlog_discarded", n);
+            fprintf(stderr, "recorder: discarding a backlog of %.0f messages from before this file\n", n);
+        } else if (n > 0) {
+            recorder_event_count(r, "backlog", n);
+            if (cJSON_IsNumber(dropped) && dropped->valuedouble > 0) {
+                /* The backlog overflowed: part of the drive is missing from the log. */
+                recorder_event_count(r, "backlog_dropped", dropped->valuedouble);
+                sim_error err = {.code = SIM_ERANGE};
+                snprintf(err.msg, sizeof err.msg,
+                         "%s: the dispatcher's backlog dropped %.0f messages while the recorder was away:"
+                         " the log has a gap", sim_drivelog_path(r->w), dropped->valuedouble);
+                report_error(r, &err);
+                r->error[0] = '\0'; /* reported once; writing itself works */
+            }
+        }
+        r->welcomed = true;
         publish_status(r);
     } else {
         fprintf(stderr, "recorder: lost the bus, reconnecting\n");
@@ -446,6 +482,7 @@ int main(int argc, char **argv)
         return 1;
     }
     fprintf(stderr, "recorder: %s %s\n", resumed ? "resumed" : "created", sim_drivelog_path(r.w));
+    r.resumed = resumed;
 
     r.loop = uv_default_loop();
     sim_bus_options bo = {.name = "recorder", .host = host, .port = port, .token = o->token,

@@ -62,12 +62,14 @@ static int teardown(void **state)
     return rc == 0 ? 0 : -1;
 }
 
-static pid_t start_recorder(fixture *f, const char *out)
+static pid_t start_subject(fixture *f, const char *out, const char *subject)
 {
-    char *argv[] = {"recorder", "--out", (char *)out, "--study", "it", "--subject", "s1",
+    char *argv[] = {"recorder", "--out", (char *)out, "--study", "it", "--subject", (char *)subject,
                     "--bus", f->bus, NULL};
     return ts_spawn(argv, false);
 }
+
+static pid_t start_recorder(fixture *f, const char *out) { return start_subject(f, out, "s1"); }
 
 /* Waits until the recorder has joined: its first log.status. */
 static void wait_joined(fixture *f)
@@ -109,7 +111,8 @@ static void send_tick(fixture *f, int run, int k, bool paused)
                 "\"d\":-1.75,\"lane\":-1}", ++f->seq, t, k, k + 1000 * run, run + 1, k);
 }
 
-static char *only_log(const char *dir)
+/* The one log file in dir/it whose name starts with prefix. */
+static char *only_log_of(const char *dir, const char *prefix)
 {
     static char path[512];
     char sub[128];
@@ -119,7 +122,8 @@ static char *only_log(const char *dir)
     int n = 0;
     struct dirent *e;
     while ((e = readdir(d)))
-        if (strstr(e->d_name, ".sqlite") && !strstr(e->d_name, ".sqlite-")) {
+        if (strstr(e->d_name, ".sqlite") && !strstr(e->d_name, ".sqlite-") &&
+            strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
             snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
             n++;
         }
@@ -127,6 +131,8 @@ static char *only_log(const char *dir)
     assert_int_equal(n, 1); /* the restarted recorder resumed the same file */
     return path;
 }
+
+static char *only_log(const char *dir) { return only_log_of(dir, ""); }
 
 static void killed_mid_drive_loses_nothing(void **state)
 {
@@ -223,6 +229,49 @@ static void killed_mid_drive_loses_nothing(void **state)
     sim_drivelog_reader_close(r);
 }
 
+/* A recorder that stopped cleanly leaves a backlog behind (the dispatcher keeps one for
+ * the durable name); the next subject's recorder starts a new file and must not log the
+ * previous drive's tail in it. */
+static void new_file_discards_an_old_backlog(void **state)
+{
+    fixture *f = *state;
+    pid_t rec = start_subject(f, f->dir, "first");
+    assert_true(rec > 0);
+    wait_joined(f);
+    for (int k = 0; k < 50; k++) send_tick(f, 0, k, false);
+    ts_sleep_ms(100);
+    int status = ts_stop(rec, SIGTERM, 5000);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    for (int k = 50; k < 100; k++) send_tick(f, 0, k, false); /* nobody there: backlog */
+    rec = start_subject(f, f->dir, "second");
+    assert_true(rec > 0);
+    wait_joined(f);
+    for (int k = 100; k < 150; k++) send_tick(f, 0, k, false);
+    ts_sleep_ms(100);
+    status = ts_stop(rec, SIGTERM, 5000);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    sim_error err = {0};
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(only_log_of(f->dir, "second-"), &r, &err), 0);
+    sim_drivelog_sample *s;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
+    assert_int_equal(n, 50);
+    assert_int_equal(s[0].tick, 100);
+    free(s);
+    sim_drivelog_event *e;
+    assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &e, &n, &err), 0);
+    bool said = false;
+    for (size_t i = 0; i < n; i++) {
+        said |= !strcmp(e[i].kind, "recorder") && !strcmp(e[i].name, "backlog_discarded") &&
+                strstr(e[i].json, "\"count\":151") != NULL;
+    }
+    assert_true(said); /* 50 ticks x 3 messages, and dispatcher.left of the first */
+    sim_drivelog_events_free(e, n);
+    sim_drivelog_reader_close(r);
+}
+
 static void unwritable_directory_is_loud(void **state)
 {
     fixture *f = *state;
@@ -244,6 +293,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(killed_mid_drive_loses_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(new_file_discards_an_old_backlog, setup, teardown),
         cmocka_unit_test_setup_teardown(unwritable_directory_is_loud, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
