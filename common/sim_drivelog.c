@@ -631,9 +631,9 @@ int sim_drivelog_writer_close(sim_drivelog_writer *w, sim_error *err)
 {
     if (!w) return 0;
     size_t n = pending_rows(w);
-    int ret = sim_drivelog_flush(w, err);
-    if (ret) sim_error_set(err, ret, "drive log %s: %zu rows lost at close: %s", w->path, n,
-                           err ? err->msg : "commit failed");
+    sim_error cause = {0};
+    int ret = sim_drivelog_flush(w, &cause);
+    if (ret) sim_error_set(err, ret, "drive log %s: %zu rows lost at close: %s", w->path, n, cause.msg);
     /* Fold the WAL into the main file so the log is one self-contained file. */
     else sqlite3_wal_checkpoint_v2(w->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
     writer_free(w);

@@ -409,6 +409,22 @@ static void disk_full_keeps_rows(void **state)
     assert_int_equal(sim_drivelog_committed(w), 3001);
     assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM samples"), 3001);
+
+    /* Closing while the disk is still full says how many rows are lost. */
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    for (int i = 3001; i <= 6000; i++) {
+        make_sample(&s, 1, i);
+        assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+    }
+    lim.rlim_cur = 4096; /* below the current file size: nothing more fits */
+    prev = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    rc = sim_drivelog_writer_close(w, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, prev);
+    assert_int_equal(rc, SIM_EIO);
+    assert_non_null(strstr(err.msg, "3000 rows lost at close"));
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM samples"), 3001);
 }
 
 static void pending_limit(void **state)
