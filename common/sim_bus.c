@@ -2,6 +2,7 @@
  * (see sim_bus.h and docs/protocol.md). */
 #include "sim_bus.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,9 @@ static void schedule_reconnect(sim_bus *bus)
 int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_error *err)
 {
     *out = NULL;
+    /* A dispatcher that goes away must not kill the module with SIGPIPE; write errors
+     * are handled (reconnect) instead. */
+    signal(SIGPIPE, SIG_IGN);
     if (!o->name || !*o->name) return sim_error_set(err, SIM_EINVAL, "bus: a module name is required");
     sim_bus *bus = calloc(1, sizeof *bus);
     if (!bus) return sim_error_set(err, SIM_ENOMEM, "bus: out of memory");
@@ -339,15 +343,29 @@ uint64_t sim_bus_dropped(const sim_bus *bus)
     return bus->dropped;
 }
 
+static void on_shutdown(uv_shutdown_t *req, int status)
+{
+    uv_handle_t *tcp = (uv_handle_t *)req->handle;
+    free(req);
+    uv_close(tcp, on_handle_closed);
+}
+
 void sim_bus_close(sim_bus *bus)
 {
     if (!bus || bus->closing) return;
+    bool graceful = bus->state == BUS_READY || bus->state == BUS_HELLO_SENT;
     bus->closing = true;
     bus->state = BUS_CLOSING;
     uv_timer_stop(&bus->retry);
     uv_close((uv_handle_t *)&bus->retry, on_handle_closed);
     if (bus->tcp) {
-        uv_close((uv_handle_t *)bus->tcp, on_handle_closed);
+        /* Messages already published still go out: shutdown waits for queued writes. */
+        uv_shutdown_t *req = graceful ? malloc(sizeof *req) : NULL;
+        uv_read_stop((uv_stream_t *)bus->tcp);
+        if (!req || uv_shutdown(req, (uv_stream_t *)bus->tcp, on_shutdown) != 0) {
+            free(req);
+            uv_close((uv_handle_t *)bus->tcp, on_handle_closed);
+        }
         bus->tcp = NULL;
     }
 }
