@@ -420,11 +420,6 @@ static void announce_fatal(const options *o, const char *host, int port, const c
     uv_loop_close(&loop);
 }
 
-static void close_all(uv_handle_t *h, void *arg)
-{
-    if (!uv_is_closing(h)) uv_close(h, NULL);
-}
-
 int main(int argc, char **argv)
 {
     recorder r;
@@ -524,8 +519,14 @@ int main(int argc, char **argv)
         status = 1;
     }
     r.w = NULL;
+    /* Close our own handles; the bus closes its own (closing them here too would
+     * close a handle twice). */
     sim_bus_close(r.bus);
-    uv_walk(r.loop, close_all, NULL);
+    uv_close((uv_handle_t *)&r.tick_timer, NULL);
+    uv_close((uv_handle_t *)&r.status_timer, NULL);
+    uv_close((uv_handle_t *)&r.after_io, NULL);
+    uv_close((uv_handle_t *)&r.sigint, NULL);
+    uv_close((uv_handle_t *)&r.sigterm, NULL);
     uv_run(r.loop, UV_RUN_DEFAULT);
     uv_loop_close(r.loop);
     fprintf(stderr, "recorder: stopped, %" PRIu64 " rows\n", rows);
