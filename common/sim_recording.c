@@ -130,6 +130,41 @@ static void parse_state(sim_recording *rec, const cJSON *msg, field_check *fc)
     if (task) copy_id(rec->task, task);
 }
 
+void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc)
+{
+    rec->scenario = sc;
+}
+
+static bool in_range(int road, double s_start, double s_end, const sim_road_loc *loc)
+{
+    double lo = s_start < s_end ? s_start : s_end, hi = s_start < s_end ? s_end : s_start;
+    return road == loc->road && loc->s >= lo && loc->s <= hi;
+}
+
+void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
+{
+    sim_road_loc loc;
+    if (isnan(s->x) || isnan(s->y) || sim_roadnet_locate(&sc->net, s->x, s->y, &loc) != 0) return;
+    if (isnan(s->s)) s->s = loc.s;
+    if (isnan(s->d)) s->d = loc.d;
+    if (s->lane == SIM_DRIVELOG_NULL_INT && loc.lane.lane != 0) s->lane = loc.lane.lane;
+    s->sector[0] = s->task[0] = '\0';
+    s->lat_dev = NAN;
+    for (int i = 0; i < sc->n_sectors; i++)
+        if (in_range(sc->sectors[i].road, sc->sectors[i].s_start, sc->sectors[i].s_end, &loc)) {
+            copy_id(s->sector, sc->sectors[i].id);
+            break;
+        }
+    for (int i = 0; i < sc->n_tasks; i++) {
+        const sim_task *t = &sc->tasks[i];
+        if (in_range(t->road, t->s_start, t->s_end, &loc)) {
+            copy_id(s->task, t->id);
+            s->lat_dev = loc.d - sim_task_ideal_d(t, loc.s);
+            break;
+        }
+    }
+}
+
 /* Writes the sample when the newest tick and state share a time on the grid. */
 static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
 {
@@ -154,6 +189,7 @@ static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
     s.clutch = rec->clutch;
     copy_id(s.sector, rec->sector);
     copy_id(s.task, rec->task);
+    if (rec->scenario) sim_recording_locate(rec->scenario, &s);
     int ret = sim_drivelog_append_sample(w, &s, err);
     if (ret) return ret;
     rec->samples++;

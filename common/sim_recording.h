@@ -11,9 +11,13 @@
  * sector and task marks, run starts and pauses (docs/drivelog.md lists them), each
  * with the message's own line as its JSON.
  * With record_all every message also goes to the messages table.
+ * With a scenario (sim_recording_set_scenario) each sample's position is located on
+ * the scenario's roads: the test sector and task whose road and s-range contain it
+ * name the sample's sector and task, and lat_dev is the located d minus the task's
+ * ideal d at s. Without one these come from the messages (docs/drivelog.md).
  *
- * Ownership: the caller owns the sim_recording (plain struct, no allocation) and the
- * writer, which must outlive the calls. */
+ * Ownership: the caller owns the sim_recording (plain struct, no allocation), the
+ * writer and the scenario, which must outlive the calls. */
 #ifndef SIM_RECORDING_H
 #define SIM_RECORDING_H
 
@@ -25,6 +29,7 @@
 
 #include "sim_drivelog.h"
 #include "sim_error.h"
+#include "sim_scenario.h"
 
 #define SIM_RECORDING_PERIOD 0.01 /* s between sample rows */
 
@@ -51,11 +56,20 @@ typedef struct sim_recording {
     double last_speed;
     char sector[SIM_DRIVELOG_ID_MAX], task[SIM_DRIVELOG_ID_MAX];
     uint64_t samples, events, messages; /* rows handed to the writer */
+    const sim_scenario *scenario;       /* NULL: none */
 } sim_recording;
 
 /* run: the run to assume until the first sim.tick (the last run of a resumed file, or
  * -1 for a new one). */
 void sim_recording_init(sim_recording *rec, bool record_all, int64_t run);
+
+/* Locates samples in sc from now on (NULL: stop). */
+void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc);
+
+/* Fills s->sector, s->task and s->lat_dev (and s, d, lane when they are NULL) from
+ * the sample's x, y located in sc. Leaves them as they are when x or y is NULL or sc
+ * has no roads. */
+void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s);
 
 /* Feeds one bus message (its parsed form and its raw line). Rows go to w. Messages of
  * no interest are ignored; a message with a field of the wrong type is logged as far as

@@ -24,6 +24,7 @@
 #include "sim_drivelog.h"
 #include "sim_error.h"
 #include "sim_recording.h"
+#include "sim_scenario.h"
 #include "sim_sha256.h"
 
 #ifndef SIM_VERSION
@@ -46,6 +47,7 @@ typedef struct recorder {
     sim_bus *bus;
     sim_drivelog_writer *w;
     sim_recording rec;
+    sim_scenario *scenario; /* --scenario, for sectors, tasks and lat_dev; NULL: none */
     uv_timer_t tick_timer, status_timer;
     uv_check_t after_io; /* asks for a commit after each round of reading */
     uv_signal_t sigint, sigterm;
@@ -358,6 +360,7 @@ static int open_log(recorder *r, bool *resumed, sim_error *err)
     sim_drivelog_write_options wo = {.flush_ms = o->flush_ms, .fsync_each = o->fsync};
     if ((ret = sim_drivelog_writer_open(path, &wo, &r->w, err))) return ret;
     sim_recording_init(&r->rec, o->all, run);
+    sim_recording_set_scenario(&r->rec, r->scenario);
     r->rec.t = t;
     if (*resumed) {
         char when[32];
@@ -469,10 +472,21 @@ int main(int argc, char **argv)
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
+    if (o->scenario) {
+        sim_diag diag = {0};
+        int lrc = sim_scenario_load(o->scenario, &r.scenario, &diag);
+        for (int i = 0; i < diag.n; i++) fprintf(stderr, "recorder: %s\n", diag.msgs[i]);
+        sim_diag_free(&diag);
+        if (lrc) {
+            fprintf(stderr, "recorder: cannot use scenario %s (%s)\n", o->scenario, sim_error_name(lrc));
+            return 2;
+        }
+    }
     bool resumed = false;
     if (open_log(&r, &resumed, &err)) {
         fprintf(stderr, "recorder: ERROR: %s\n", err.msg);
         sim_drivelog_writer_close(r.w, NULL);
+        sim_scenario_free(r.scenario);
         announce_fatal(o, host, port, err.msg);
         return 1;
     }
@@ -488,6 +502,7 @@ int main(int argc, char **argv)
     if (sim_bus_open(r.loop, &bo, &r.bus, &err)) {
         fprintf(stderr, "recorder: %s\n", err.msg);
         sim_drivelog_writer_close(r.w, NULL);
+        sim_scenario_free(r.scenario);
         return 1;
     }
     uv_timer_init(r.loop, &r.tick_timer);
@@ -529,6 +544,7 @@ int main(int argc, char **argv)
     uv_close((uv_handle_t *)&r.sigterm, NULL);
     uv_run(r.loop, UV_RUN_DEFAULT);
     uv_loop_close(r.loop);
+    sim_scenario_free(r.scenario);
     fprintf(stderr, "recorder: stopped, %" PRIu64 " rows\n", rows);
     return status;
 }
