@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "sim_drivelog.h"
+#include "sim_sha256.h"
 #include "test_support.h"
 
 enum { RUN0_TICKS = 1000, RUN1_TICKS = 200, KILL_AT = 450, RESTART_AT = 700, PAUSE_AT = 300 };
@@ -62,10 +63,15 @@ static int teardown(void **state)
     return rc == 0 ? 0 : -1;
 }
 
+/* The recorder with the lane-change scenario: a straight road along +x from (0, 0),
+ * sector S1 and task T1 from s = 100, the ideal line in lane -2 (d = -5.25) until the
+ * first lane change at s = 250. */
 static pid_t start_subject(fixture *f, const char *out, const char *subject)
 {
+    char scenario[512];
+    snprintf(scenario, sizeof scenario, "%s", ts_root("scenarios/lane-change.json"));
     char *argv[] = {"recorder", "--out", (char *)out, "--study", "it", "--subject", (char *)subject,
-                    "--bus", f->bus, NULL};
+                    "--bus", f->bus, "--scenario", scenario, NULL};
     return ts_spawn(argv, false);
 }
 
@@ -197,6 +203,13 @@ static void killed_mid_drive_loses_nothing(void **state)
         assert_true(s[i].x == k + 1000 * run);
         assert_int_equal(s[i].gear, run + 1);
     }
+    /* Located on the scenario's road (x = s, y = d = 0): outside the sector at s = 50,
+     * in S1/T1 at s = 200, 5.25 m left of the ideal line. */
+    assert_string_equal(s[50].sector, "");
+    assert_true(isnan(s[50].lat_dev));
+    assert_string_equal(s[200].sector, "S1");
+    assert_string_equal(s[200].task, "T1");
+    assert_true(fabs(s[200].lat_dev - 5.25) < 1e-9);
     /* Controls pair with the state of the same tick (sent just before it). */
     assert_true(fabs(s[89].steer_wheel - 89 * M_PI / 180) < 1e-12);
     assert_true(s[500].throttle == 0.25);
@@ -222,7 +235,10 @@ static void killed_mid_drive_loses_nothing(void **state)
     assert_int_equal(restarts, 1);
     assert_int_equal(runs, 2);
     sim_drivelog_events_free(e, n);
-    char end[64];
+    char end[128], hex[65];
+    assert_int_equal(sim_sha256_file(ts_root("scenarios/lane-change.json"), hex, &err), 0);
+    assert_int_equal(sim_drivelog_read_meta(r, "scenario_file_sha256", end, sizeof end, &err), 0);
+    assert_string_equal(end, hex);
     assert_int_equal(sim_drivelog_read_meta(r, "end_utc", end, sizeof end, &err), 0);
     assert_int_equal(sim_drivelog_read_meta(r, "subject", end, sizeof end, &err), 0);
     assert_string_equal(end, "s1");
