@@ -934,7 +934,7 @@ int sim_drivelog_read_messages(sim_drivelog_reader *r, sim_drivelog_range range,
     int ret = prepare_range(r,
                             "SELECT run, t, topic, line FROM messages WHERE (?1 < 0 OR run = ?1)"
                             " AND t BETWEEN ?2 AND ?3 AND substr(topic, 1, length(?4)) = ?4"
-                            " ORDER BY id",
+                            " ORDER BY run, t, id",
                             range, &st, err);
     if (ret) return ret;
     sqlite3_bind_text(st, 4, topic_prefix ? topic_prefix : "", -1, SQLITE_STATIC);

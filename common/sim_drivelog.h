@@ -174,8 +174,8 @@ int sim_drivelog_span(sim_drivelog_reader *r, int64_t run, bool task, const char
 int sim_drivelog_find_gaps(sim_drivelog_reader *r, int64_t run, int64_t (*pairs)[2],
                            size_t max, size_t *n_gaps, sim_error *err);
 
-/* Raw messages (--all logs) of one topic prefix ("" for all) in the range, in order,
- * handed to cb one by one; cb returns nonzero to stop. */
+/* Raw messages (--all logs) of one topic prefix ("" for all) in the range, ordered by
+ * run, t and arrival, handed to cb one by one; cb returns nonzero to stop. */
 typedef int (*sim_drivelog_message_cb)(int64_t run, double t, const char *topic,
                                        const char *line, size_t len, void *user);
 int sim_drivelog_read_messages(sim_drivelog_reader *r, sim_drivelog_range range,

@@ -79,13 +79,24 @@ int simctl_cmd_export(int argc, char **argv)
 
 /* ---- replay ---- */
 
+/* One thing to publish: a logged sample (sent as vehicle.state) or, from a log made
+ * with --all, a raw state message sent as it was. */
+typedef struct replay_item {
+    int64_t run;
+    double t;
+    double rt; /* replay clock: t made continuous across runs */
+    const sim_drivelog_sample *sample;
+    char *line;
+    size_t len;
+} replay_item;
+
 typedef struct replay {
     uv_loop_t *loop;
     sim_bus *bus;
     uv_timer_t timer;
-    sim_drivelog_sample *s;
-    double *rt;         /* replay clock of each sample: t made continuous across runs */
-    size_t n, next;     /* samples; index of the next one to publish */
+    sim_drivelog_sample *samples;
+    replay_item *items;
+    size_t n, cap, next; /* items; index of the next one to publish */
     double speed;
     bool started, paused, done;
     double anchor_rt;   /* replay clock at anchor_ms */
@@ -128,6 +139,12 @@ static void publish_sample(replay *p, const sim_drivelog_sample *s)
     cJSON_Delete(o);
 }
 
+static void publish_item(replay *p, const replay_item *it)
+{
+    if (it->sample) publish_sample(p, it->sample);
+    else if (sim_bus_send_line(p->bus, it->line, it->len) == 0) p->published++;
+}
+
 static void finish(replay *p)
 {
     if (p->done) return;
@@ -137,18 +154,18 @@ static void finish(replay *p)
     sim_bus_close(p->bus);
 }
 
-/* Publishes every sample due by the replay clock, then sleeps until the next is due. */
+/* Publishes everything due by the replay clock, then sleeps until the next is due. */
 static void on_replay_timer(uv_timer_t *t)
 {
     replay *p = t->data;
     if (p->paused || p->done) return;
     double now = replay_clock(p);
-    while (p->next < p->n && p->rt[p->next] <= now + 1e-9) publish_sample(p, &p->s[p->next++]);
+    while (p->next < p->n && p->items[p->next].rt <= now + 1e-9) publish_item(p, &p->items[p->next++]);
     if (p->next >= p->n) {
         finish(p);
         return;
     }
-    double wait_ms = (p->rt[p->next] - now) / p->speed * 1000.0;
+    double wait_ms = (p->items[p->next].rt - now) / p->speed * 1000.0;
     uv_timer_start(&p->timer, on_replay_timer, wait_ms < 1 ? 1 : (uint64_t)ceil(wait_ms), 0);
 }
 
@@ -157,7 +174,7 @@ static void on_replay_state(sim_bus *bus, const cJSON *welcome, void *user)
     replay *p = user;
     if (!welcome || p->started || p->done) return;
     p->started = true;
-    anchor(p, p->rt[0]);
+    anchor(p, p->items[0].rt);
     on_replay_timer(&p->timer);
 }
 
@@ -181,18 +198,56 @@ static void on_replay_message(sim_bus *bus, const char *topic, const cJSON *msg,
             fprintf(stderr, "simctl replay: control.seek without a number t, ignored\n");
             return;
         }
-        /* The first sample at or after t (of the run being shown when runs repeat t). */
+        /* The first item at or after t, in the run being shown (runs repeat t). */
+        int64_t run = p->items[p->next < p->n ? p->next : p->n - 1].run;
         size_t i = 0;
-        int64_t run = p->s[p->next < p->n ? p->next : p->n - 1].run;
-        while (i < p->n && (p->s[i].run != run || p->s[i].t < t->valuedouble - 1e-9)) i++;
+        while (i < p->n && (p->items[i].run != run || p->items[i].t < t->valuedouble - 1e-9)) i++;
         if (i == p->n) i = p->n - 1;
         p->next = i;
-        anchor(p, p->rt[i]);
+        anchor(p, p->items[i].rt);
         if (!p->paused) on_replay_timer(&p->timer);
-        else publish_sample(p, &p->s[i]); /* show where the seek landed */
+        else publish_item(p, &p->items[i]); /* show where the seek landed */
     } else if (strcmp(topic, "control.stop") == 0) {
         finish(p);
     }
+}
+
+static replay_item *push_item(replay *p)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 1024;
+        replay_item *items = realloc(p->items, cap * sizeof *items);
+        if (!items) return NULL;
+        p->items = items;
+        p->cap = cap;
+    }
+    replay_item *it = &p->items[p->n++];
+    memset(it, 0, sizeof *it);
+    return it;
+}
+
+/* Collects the raw messages of state topics (names ending in ".state"). */
+static int collect_state_message(int64_t run, double t, const char *topic, const char *line,
+                                 size_t len, void *user)
+{
+    replay *p = user;
+    size_t tl = strlen(topic);
+    if (tl < 6 || strcmp(topic + tl - 6, ".state") != 0) return 0;
+    replay_item *it = push_item(p);
+    if (!it || !(it->line = malloc(len + 1))) return 1;
+    memcpy(it->line, line, len);
+    it->line[len] = '\0';
+    it->len = len;
+    it->run = run;
+    it->t = t;
+    return 0;
+}
+
+static void replay_free(replay *p)
+{
+    for (size_t i = 0; i < p->n; i++) free(p->items[i].line);
+    free(p->items);
+    free(p->samples);
 }
 
 int simctl_cmd_replay(int argc, char **argv)
@@ -200,16 +255,20 @@ int simctl_cmd_replay(int argc, char **argv)
     const char *from = NULL, *to = NULL, *bus = "127.0.0.1:7700", *token = NULL;
     double speed = 1.0;
     int run = -1;
+    bool use_samples = false;
     sim_opt opts[] = {
         {"speed", SIM_OPT_DOUBLE, &speed, "X", "playback speed, 1 = real time (default)"},
         {"run", SIM_OPT_INT, &run, "N", "only run N; default all runs one after another"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start here"},
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "stop here"},
+        {"samples", SIM_OPT_FLAG, &use_samples, NULL,
+         "publish the samples as vehicle.state even when the log holds raw messages (--all)"},
         {"bus", SIM_OPT_STRING, &bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "bus token"},
     };
-    const char *usage = "simctl replay LOG [--speed X] [--run N] [--from ...] [--to ...]";
-    const char *desc = "Publishes a drive log's states as vehicle.state at their logged times; "
+    const char *usage = "simctl replay LOG [--speed X] [--run N] [--from ...] [--to ...] [--samples]";
+    const char *desc = "Publishes a drive log's states at their logged times: the raw state messages "
+                       "of a log recorded with --all, else the samples as vehicle.state. "
                        "control.pause/resume/seek/stop steer it.";
     size_t n_opts = sizeof opts / sizeof opts[0];
     int npos = 0;
@@ -233,23 +292,38 @@ int simctl_cmd_replay(int argc, char **argv)
     sim_drivelog_range range = sim_drivelog_range_all();
     range.run = run;
     int ret = sim_drivelog_reader_open(argv[1], &r, &err);
-    bool usage_error = false;
     if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
     if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
-    usage_error = ret != 0 && r != NULL;
-    if (!ret) ret = sim_drivelog_read_samples(r, range, &p.s, &p.n, &err);
+    bool usage_error = ret != 0 && r != NULL;
+    if (!ret && !use_samples)
+        ret = sim_drivelog_read_messages(r, range, "", collect_state_message, &p, &err);
+    bool raw = p.n > 0;
+    size_t n_samples = 0;
+    if (!ret && !raw) {
+        ret = sim_drivelog_read_samples(r, range, &p.samples, &n_samples, &err);
+        for (size_t i = 0; !ret && i < n_samples; i++) {
+            replay_item *it = push_item(&p);
+            if (!it) ret = sim_error_set(&err, SIM_ENOMEM, "out of memory");
+            else {
+                it->sample = &p.samples[i];
+                it->run = p.samples[i].run;
+                it->t = p.samples[i].t;
+            }
+        }
+    }
     sim_drivelog_reader_close(r);
-    if (!ret && p.n == 0) ret = sim_error_set(&err, SIM_ENOTFOUND, "%s: no samples in the range", argv[1]);
-    if (!ret && !(p.rt = malloc(p.n * sizeof *p.rt))) ret = sim_error_set(&err, SIM_ENOMEM, "out of memory");
+    if (!ret && p.n == 0) ret = sim_error_set(&err, SIM_ENOTFOUND, "%s: nothing to replay in the range", argv[1]);
     if (ret) {
         fprintf(stderr, "simctl replay: %s\n", err.msg);
-        free(p.s);
+        replay_free(&p);
         return usage_error && ret == SIM_EINVAL ? 2 : 1;
     }
-    p.rt[0] = p.s[0].t;
+    /* One clock across runs: within a run the logged t, from one run to the next one
+     * sample period. */
+    p.items[0].rt = p.items[0].t;
     for (size_t i = 1; i < p.n; i++) {
-        double dt = p.s[i].run == p.s[i - 1].run ? p.s[i].t - p.s[i - 1].t : 0;
-        p.rt[i] = p.rt[i - 1] + (dt > 0 ? dt : 0.01);
+        double dt = p.items[i].run == p.items[i - 1].run ? p.items[i].t - p.items[i - 1].t : 0.01;
+        p.items[i].rt = p.items[i - 1].rt + (dt > 0 ? dt : 0);
     }
     p.loop = uv_default_loop();
     uv_timer_init(p.loop, &p.timer);
@@ -262,14 +336,13 @@ int simctl_cmd_replay(int argc, char **argv)
         fprintf(stderr, "simctl replay: %s\n", err.msg);
         uv_close((uv_handle_t *)&p.timer, NULL);
         uv_run(p.loop, UV_RUN_DEFAULT);
-        free(p.s);
-        free(p.rt);
+        replay_free(&p);
         return 1;
     }
-    fprintf(stderr, "simctl replay: %zu states from %s at %gx\n", p.n, argv[1], speed);
+    fprintf(stderr, "simctl replay: %zu %s from %s at %gx\n", p.n, raw ? "raw state messages" : "samples",
+            argv[1], speed);
     uv_run(p.loop, UV_RUN_DEFAULT);
-    printf("replayed %llu of %zu states\n", (unsigned long long)p.published, p.n);
-    free(p.s);
-    free(p.rt);
+    printf("replayed %llu of %zu\n", (unsigned long long)p.published, p.n);
+    replay_free(&p);
     return 0;
 }

@@ -145,6 +145,63 @@ static int read_states(ts_conn *c, int *next, int count, int timeout_ms)
     return got;
 }
 
+static bool is_dispatcher(const char *line)
+{
+    static const char prefix[] = "{\"topic\":\"dispatcher.";
+    return strncmp(line, prefix, sizeof prefix - 1) == 0;
+}
+
+/* A log recorded with --all: replay sends the raw state messages (vehicle and traffic)
+ * as they were logged, in the order of their simulation time. */
+static void replay_raw_messages(void **state)
+{
+    fixture *f = *state;
+    if (!has_command("replay")) skip();
+    char path[160];
+    snprintf(path, sizeof path, "%s/all.sqlite", f->dir);
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(path, NULL, &w, NULL), 0);
+    char lines[20][160];
+    for (int k = 0; k < 10; k++) {
+        double t = k * 0.01;
+        snprintf(lines[2 * k], sizeof lines[0],
+                 "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":%d,\"t\":%g,\"speed\":%d}", k, t, k);
+        snprintf(lines[2 * k + 1], sizeof lines[0],
+                 "{\"topic\":\"traffic.state\",\"src\":\"traffic\",\"seq\":%d,\"t\":%g,\"agents\":[]}", k, t);
+        /* traffic first in the table: replay orders by t, then arrival */
+        assert_int_equal(sim_drivelog_append_message(w, 0, t, "traffic.state", "traffic", k, lines[2 * k + 1],
+                                                     strlen(lines[2 * k + 1]), NULL), 0);
+        assert_int_equal(sim_drivelog_append_message(w, 0, t, "vehicle.state", "physics", k, lines[2 * k],
+                                                     strlen(lines[2 * k]), NULL), 0);
+        const char *tick = "{\"topic\":\"sim.tick\"}"; /* not a state: not replayed */
+        assert_int_equal(sim_drivelog_append_message(w, 0, t, "sim.tick", NULL, -1, tick, strlen(tick), NULL), 0);
+    }
+    assert_int_equal(sim_drivelog_writer_close(w, NULL), 0);
+
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char bus[32];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    ts_conn *tap = ts_join(d.port, "tap", "[\"vehicle.\",\"traffic.\",\"sim.\"]", NULL);
+    assert_non_null(tap);
+    char *argv[] = {"simctl", "replay", path, "--bus", bus, "--speed", "10", NULL};
+    pid_t pid = ts_spawn(argv, false);
+    assert_true(pid > 0);
+    char line[4096];
+    for (int i = 0; i < 20; i++) {
+        do /* dispatcher.joined/left reach everyone */
+            assert_true(ts_read_line(tap, line, sizeof line, 5000) > 0);
+        while (is_dispatcher(line));
+        assert_string_equal(line, lines[i % 2 == 0 ? i + 1 : i - 1]); /* traffic, vehicle, ... */
+    }
+    int status = ts_stop(pid, 0, 5000);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    while (ts_read_line(tap, line, sizeof line, 100) > 0) /* no sim.tick */
+        assert_true(is_dispatcher(line));
+    ts_close(tap);
+    ts_dispatcher_stop(&d);
+}
+
 static void replay_with_pause(void **state)
 {
     fixture *f = *state;
@@ -180,6 +237,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(export_by_sector, setup, teardown),
         cmocka_unit_test_setup_teardown(replay_with_pause, setup, teardown),
+        cmocka_unit_test_setup_teardown(replay_raw_messages, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
