@@ -130,6 +130,18 @@ static void parse_state(sim_recording *rec, const cJSON *msg, field_check *fc)
     if (task) copy_id(rec->task, task);
 }
 
+void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last)
+{
+    rec->run = last->run;
+    rec->t = last->t;
+    rec->last_valid = true;
+    rec->last_run = last->run;
+    rec->last_tick = last->tick;
+    rec->last_speed = last->speed;
+    copy_id(rec->loc_sector, last->sector);
+    copy_id(rec->loc_task, last->task);
+}
+
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc)
 {
     rec->scenario = sc;
@@ -165,6 +177,37 @@ void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
     }
 }
 
+static int event(sim_recording *rec, sim_drivelog_writer *w, double t, const char *kind,
+                 const char *name, const char *line, size_t len, sim_error *err);
+
+/* A sector or task start/end found by locating samples in the scenario: an event like
+ * the one a sector.* / task.* message gives, with the id and the road s. */
+static int located_event(sim_recording *rec, sim_drivelog_writer *w, const sim_drivelog_sample *s,
+                         const char *kind, const char *name, const char *id, sim_error *err)
+{
+    char json[256];
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return sim_error_set(err, SIM_ENOMEM, "recorder: out of memory");
+    cJSON_AddStringToObject(o, "id", id);
+    if (!isnan(s->s)) cJSON_AddNumberToObject(o, "s", s->s);
+    cJSON_AddBoolToObject(o, "located", true);
+    bool ok = cJSON_PrintPreallocated(o, json, sizeof json, false);
+    cJSON_Delete(o);
+    if (!ok) return sim_error_set(err, SIM_ETOOBIG, "recorder: %s event for '%s' too long", kind, id);
+    return event(rec, w, s->t, kind, name, json, strlen(json), err);
+}
+
+static int located_change(sim_recording *rec, sim_drivelog_writer *w, const sim_drivelog_sample *s,
+                          const char *kind, char last[SIM_DRIVELOG_ID_MAX], const char *now,
+                          sim_error *err)
+{
+    if (strcmp(last, now) == 0) return 0;
+    int ret = last[0] ? located_event(rec, w, s, kind, "end", last, err) : 0;
+    if (!ret && now[0]) ret = located_event(rec, w, s, kind, "start", now, err);
+    if (!ret) copy_id(last, now);
+    return ret;
+}
+
 /* Writes the sample when the newest tick and state share a time on the grid. */
 static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
 {
@@ -189,8 +232,13 @@ static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
     s.clutch = rec->clutch;
     copy_id(s.sector, rec->sector);
     copy_id(s.task, rec->task);
-    if (rec->scenario) sim_recording_locate(rec->scenario, &s);
-    int ret = sim_drivelog_append_sample(w, &s, err);
+    int ret = 0;
+    if (rec->scenario) {
+        sim_recording_locate(rec->scenario, &s);
+        ret = located_change(rec, w, &s, "sector", rec->loc_sector, s.sector, err);
+        if (!ret) ret = located_change(rec, w, &s, "task", rec->loc_task, s.task, err);
+    }
+    if (!ret) ret = sim_drivelog_append_sample(w, &s, err);
     if (ret) return ret;
     rec->samples++;
     rec->last_valid = true;
@@ -256,6 +304,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
                 bool newer = new_run > rec->run;
                 rec->run = new_run;
                 rec->last_valid = false;
+                rec->loc_sector[0] = rec->loc_task[0] = '\0';
                 if (newer) ret = event(rec, w, t, "run", "start", line, len, err);
             }
             bool p = cJSON_IsTrue(paused);

@@ -14,7 +14,8 @@
  * With a scenario (sim_recording_set_scenario) each sample's position is located on
  * the scenario's roads: the test sector and task whose road and s-range contain it
  * name the sample's sector and task, and lat_dev is the located d minus the task's
- * ideal d at s. Without one these come from the messages (docs/drivelog.md).
+ * ideal d at s; entering and leaving them are `sector`/`task` `start`/`end` events.
+ * Without a scenario these come from the messages (docs/drivelog.md).
  *
  * Ownership: the caller owns the sim_recording (plain struct, no allocation), the
  * writer and the scenario, which must outlive the calls. */
@@ -57,11 +58,17 @@ typedef struct sim_recording {
     char sector[SIM_DRIVELOG_ID_MAX], task[SIM_DRIVELOG_ID_MAX];
     uint64_t samples, events, messages; /* rows handed to the writer */
     const sim_scenario *scenario;       /* NULL: none */
+    /* sector and task of the last located sample, for their start/end events */
+    char loc_sector[SIM_DRIVELOG_ID_MAX], loc_task[SIM_DRIVELOG_ID_MAX];
 } sim_recording;
 
 /* run: the run to assume until the first sim.tick (the last run of a resumed file, or
  * -1 for a new one). */
 void sim_recording_init(sim_recording *rec, bool record_all, int64_t run);
+
+/* Goes on after the last sample of a resumed log: its run, time, sector and task, so
+ * that acceleration and sector events continue without a jump. */
+void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last);
 
 /* Locates samples in sc from now on (NULL: stop). */
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc);

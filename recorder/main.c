@@ -344,24 +344,20 @@ static int open_log(recorder *r, bool *resumed, sim_error *err)
     char old[4096];
     *resumed = o->resume_within > 0 && find_resumable(o, dir, prefix, old, sizeof old);
     if (*resumed) snprintf(path, sizeof path, "%s", old);
-    int64_t run = -1;
-    double t = 0;
+    sim_drivelog_sample last;
+    bool have_last = false;
     if (*resumed) {
         sim_drivelog_reader *rd;
         if (sim_drivelog_reader_open(path, &rd, NULL) == 0) {
-            sim_drivelog_sample last;
-            if (sim_drivelog_read_last(rd, &last, NULL) == 0) {
-                run = last.run;
-                t = last.t;
-            }
+            have_last = sim_drivelog_read_last(rd, &last, NULL) == 0;
             sim_drivelog_reader_close(rd);
         }
     }
     sim_drivelog_write_options wo = {.flush_ms = o->flush_ms, .fsync_each = o->fsync};
     if ((ret = sim_drivelog_writer_open(path, &wo, &r->w, err))) return ret;
-    sim_recording_init(&r->rec, o->all, run);
+    sim_recording_init(&r->rec, o->all, -1);
     sim_recording_set_scenario(&r->rec, r->scenario);
-    r->rec.t = t;
+    if (have_last) sim_recording_resume(&r->rec, &last);
     if (*resumed) {
         char when[32];
         utc_now(when, sizeof when);

@@ -7,7 +7,10 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim_recording.h"
 
@@ -72,10 +75,68 @@ static void sector_task_and_deviation(void **state)
     sim_scenario_free(sc);
 }
 
+static void feed(sim_recording *rec, sim_drivelog_writer *w, const char *line)
+{
+    cJSON *m = cJSON_Parse(line);
+    assert_non_null(m);
+    sim_error err = {0};
+    assert_int_equal(sim_recording_feed(rec, w, cJSON_GetObjectItem(m, "topic")->valuestring, m,
+                                        line, strlen(line), &err), 0);
+    cJSON_Delete(m);
+}
+
+/* Driving along the road from s = 95 to 305 at 1 m per sample: sector S1 starts at
+ * s = 100 and ends after 300, task T1 spans 120..280; each change is one event. */
+static void sector_and_task_events(void **state)
+{
+    sim_scenario *sc = NULL;
+    assert_int_equal(sim_scenario_parse(SCENARIO, strlen(SCENARIO), "test", NULL, &sc, NULL), 0);
+    char dir[] = "/tmp/test_recording_world.XXXXXX", path[64], cmd[80];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/log.sqlite", dir);
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(path, NULL, &w, NULL), 0);
+    sim_recording rec;
+    sim_recording_init(&rec, false, -1);
+    sim_recording_set_scenario(&rec, sc);
+    for (int k = 0; k <= 210; k++) {
+        char line[256];
+        snprintf(line, sizeof line, "{\"topic\":\"sim.tick\",\"t\":%.2f,\"run\":0}", k * 0.01);
+        feed(&rec, w, line);
+        snprintf(line, sizeof line, "{\"topic\":\"vehicle.state\",\"t\":%.2f,\"pos\":[%d,-1.75,0]}",
+                 k * 0.01, 95 + k);
+        feed(&rec, w, line);
+    }
+    assert_int_equal(sim_drivelog_writer_close(w, NULL), 0);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(path, &r, NULL), 0);
+    sim_drivelog_event *e;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &e, &n, NULL), 0);
+    const char *want[][3] = {{"run", "start", NULL},
+                             {"sector", "start", "{\"id\":\"S1\",\"s\":100,\"located\":true}"},
+                             {"task", "start", "{\"id\":\"T1\",\"s\":120,\"located\":true}"},
+                             {"task", "end", "{\"id\":\"T1\",\"s\":281,\"located\":true}"},
+                             {"sector", "end", "{\"id\":\"S1\",\"s\":301,\"located\":true}"}};
+    assert_int_equal(n, 5);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(e[i].kind, want[i][0]);
+        assert_string_equal(e[i].name, want[i][1]);
+        if (want[i][2]) assert_string_equal(e[i].json, want[i][2]);
+    }
+    assert_true(fabs(e[1].t - 0.05) < 1e-9); /* s = 100 at tick 5 */
+    sim_drivelog_events_free(e, n);
+    sim_drivelog_reader_close(r);
+    sim_scenario_free(sc);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sector_task_and_deviation),
+        cmocka_unit_test(sector_and_task_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
