@@ -65,6 +65,18 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
             }
             cJSON_AddNumberToObject(req, "kmh", v);
         }
+    } else if (!strcmp(cmd, "seek")) {
+        want = 1;
+        if (npos >= 1) {
+            char *end;
+            double v = strtod(pos[0], &end);
+            if (*end || v < 0) {
+                snprintf(why, why_size, "seek: '%s' is not a time in seconds >= 0", pos[0]);
+                cJSON_Delete(req);
+                return NULL;
+            }
+            cJSON_AddNumberToObject(req, "t", v);
+        }
     } else if (!strcmp(cmd, "hud")) {
         want = 1;
         if (npos >= 1) cJSON_AddStringToObject(req, "text", pos[0]);

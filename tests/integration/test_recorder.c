@@ -25,11 +25,11 @@
 
 enum { RUN0_TICKS = 1000, RUN1_TICKS = 200, KILL_AT = 450, RESTART_AT = 700, PAUSE_AT = 300 };
 
-/* The kill lands this long after the last burst of messages, when the recorder has read
- * and committed them. With 0 the kill catches messages in the recorder's socket buffer,
- * which only a dispatcher that replays what it had recently *sent* to a durable module
- * can bring back (docs/drivelog.md, "Losing nothing"). */
-#define QUIET_BEFORE_KILL_MS 100
+/* The kill lands right after a burst of messages, so some are still in the recorder's
+ * socket buffer or uncommitted: the dispatcher hands a durable module what it had
+ * recently sent it again, and the recorder ignores what it already has
+ * (docs/drivelog.md, "Losing nothing"). */
+#define QUIET_BEFORE_KILL_MS 0
 
 typedef struct fixture {
     ts_dispatcher d;
@@ -280,10 +280,14 @@ static void new_file_discards_an_old_backlog(void **state)
     assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &e, &n, &err), 0);
     bool said = false;
     for (size_t i = 0; i < n; i++) {
-        said |= !strcmp(e[i].kind, "recorder") && !strcmp(e[i].name, "backlog_discarded") &&
-                strstr(e[i].json, "\"count\":151") != NULL;
+        const char *c = strstr(e[i].json, "\"count\":");
+        said |= !strcmp(e[i].kind, "recorder") && !strcmp(e[i].name, "backlog_discarded") && c &&
+                atoi(c + 8) >= 151;
     }
-    assert_true(said); /* 50 ticks x 3 messages, and dispatcher.left of the first */
+    /* At least the 50 ticks x 3 messages sent while nobody was there, and
+     * dispatcher.left of the first; the dispatcher also re-sends what the first
+     * recorder was sent last. */
+    assert_true(said);
     sim_drivelog_events_free(e, n);
     sim_drivelog_reader_close(r);
 }
