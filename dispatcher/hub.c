@@ -27,6 +27,8 @@
 /* What a durable module was last sent is kept this long (bytes): on a sudden loss the
  * dispatcher cannot know what the module processed, so it hands these over again. */
 #define RESEND_KEEP (2 * 1024 * 1024)
+/* The newest error report per (topic, module) is kept for the operator's status. */
+#define MAX_RETAINED 16
 
 typedef struct msgbuf {
     uint32_t refs;
@@ -85,8 +87,17 @@ struct conn {
     double in_rate, out_rate;
 };
 
+typedef struct retained {
+    char topic[MAX_TOPIC + 1];
+    char src[MAX_NAME + 1];
+    cJSON *msg;
+    uint64_t at_ms;
+} retained;
+
 struct hub {
     uv_loop_t *loop;
+    retained errors[MAX_RETAINED];
+    size_t n_errors;
     uv_tcp_t listener;
     uv_timer_t stats_timer;
     hub_config cfg;
@@ -666,6 +677,40 @@ static void handle_hello(conn *c, const cJSON *msg)
     }
 }
 
+/* Module error reports (topics ending in ".error", e.g. log.error for a full disk)
+ * are routed like any message and also kept, newest per topic and module, so that
+ * `simctl status` shows them to the operator however they were missed. */
+static void retain_error(hub *h, conn *c, const char *topic, const char *line, size_t len)
+{
+    cJSON *msg = cJSON_ParseWithLength(line, len);
+    if (!msg) return;
+    retained *slot = NULL;
+    for (size_t i = 0; i < h->n_errors; i++)
+        if (!strcmp(h->errors[i].topic, topic) && !strcmp(h->errors[i].src, c->name)) slot = &h->errors[i];
+    if (!slot && h->n_errors < MAX_RETAINED) slot = &h->errors[h->n_errors++];
+    if (!slot) { /* full: replace the oldest */
+        slot = &h->errors[0];
+        for (size_t i = 1; i < h->n_errors; i++)
+            if (h->errors[i].at_ms < slot->at_ms) slot = &h->errors[i];
+    }
+    cJSON_Delete(slot->msg);
+    snprintf(slot->topic, sizeof slot->topic, "%s", topic);
+    snprintf(slot->src, sizeof slot->src, "%s", c->name);
+    slot->msg = msg;
+    slot->at_ms = uv_now(h->loop);
+}
+
+cJSON *hub_errors(hub *h)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < h->n_errors; i++) {
+        cJSON *o = cJSON_Duplicate(h->errors[i].msg, 1);
+        cJSON_AddNumberToObject(o, "age_s", (double)(uv_now(h->loop) - h->errors[i].at_ms) / 1000.0);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
 static int on_line(const char *line, size_t len, void *user)
 {
     conn *c = user;
@@ -693,6 +738,8 @@ static int on_line(const char *line, size_t len, void *user)
         send_error(c, "topics beginning with \"dispatcher.\" are reserved for the dispatcher; line dropped");
     } else {
         if (strcmp(topic, "sim.tick") == 0 && t == t) h->sim_t = t;
+        size_t tl = strlen(topic);
+        if (tl > 6 && strcmp(topic + tl - 6, ".error") == 0) retain_error(h, c, topic, line, len);
         msgbuf *m = msg_new(line, len, topic, is_state_topic(h, topic));
         if (m) {
             route(h, m, c, false);
@@ -869,6 +916,7 @@ void hub_close(hub *h)
 void hub_free(hub *h)
 {
     if (!h) return;
+    for (size_t i = 0; i < h->n_errors; i++) cJSON_Delete(h->errors[i].msg);
     for (size_t i = 0; i < h->n_state_patterns; i++) free(h->state_patterns[i]);
     free(h->token);
     free(h);

@@ -143,9 +143,12 @@ static int request_and_print(const char *url, const char *token, cJSON *req, boo
         const cJSON *errors = cJSON_GetObjectItem(r, "errors");
         const cJSON *e;
         cJSON_ArrayForEach(e, errors) {
-            char *s = cJSON_PrintUnformatted(e);
-            printf("ERROR %s\n", s);
-            free(s);
+            const cJSON *src = cJSON_GetObjectItem(e, "src"), *what = cJSON_GetObjectItem(e, "error");
+            char *raw = cJSON_IsString(what) ? NULL : cJSON_PrintUnformatted(e);
+            printf("ERROR from %s (%s, %.0f s ago): %s\n", cJSON_IsString(src) ? src->valuestring : "?",
+                   cJSON_GetObjectItem(e, "topic")->valuestring, cJSON_GetObjectItem(e, "age_s")->valuedouble,
+                   raw ? raw : what->valuestring);
+            free(raw);
         }
     } else if (ok) {
         printf("%s\n", reply);
