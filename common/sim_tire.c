@@ -1,0 +1,148 @@
+/* sim_tire: the tyre models of the full vehicle model (see sim_tire.h).
+ *
+ * The Magic Formula follows Pacejka, "Tyre and Vehicle Dynamics" (2006), section 4.3
+ * (MF 5.2), keeping the pure-slip terms without camber, shifts or turn slip: the
+ * coefficients of the book's 205/60R15 example apply directly. Combined slip uses the
+ * normalised-slip friction ellipse: each slip is divided by the slip where its pure
+ * force peaks, the two are combined into one resultant slip s, and each pure curve is
+ * read at s and shared by direction. At full sliding the forces lie on the ellipse with
+ * the two peak forces as semi-axes, as section 5.7 of the car-model paper asks. */
+#include "sim_tire.h"
+
+#include <math.h>
+
+double sim_magic_formula(double x, double B, double C, double D, double E)
+{
+    double bx = B * x;
+    return D * sin(C * atan(bx - E * (bx - atan(bx))));
+}
+
+/* The u = Bx where the Magic Formula peaks: C atan(u - E(u - atan u)) = pi/2. Newton's
+ * method on g(u) = u - E(u - atan u) - tan(pi / 2C); g is monotonic for E <= 1. */
+static double mf_peak_u(double C, double E)
+{
+    if (C <= 1.0)
+        return 1e3; /* no peak: the curve rises monotonically */
+    double target = tan(M_PI / (2.0 * C));
+    double u = target;
+    for (int i = 0; i < 8; i++) {
+        double g = u - E * (u - atan(u)) - target;
+        double dg = 1.0 - E * (1.0 - 1.0 / (1.0 + u * u));
+        if (dg < 1e-6)
+            dg = 1e-6;
+        u -= g / dg;
+        if (u < 1e-6)
+            u = 1e-6;
+    }
+    return u;
+}
+
+static double clamp_e(double e) { return e > 1.0 ? 1.0 : e; }
+
+/* Coefficients of the two pure-slip curves at one load. */
+typedef struct mf_curves {
+    double bx, cx, dx, ex;
+    double by, cy, dy, ey;
+    double dfz;
+} mf_curves;
+
+static mf_curves mf_at_load(const sim_tire_params *p, double fz, double mu_road)
+{
+    mf_curves m;
+    double dfz = (fz - p->fz0) / p->fz0;
+    m.dfz = dfz;
+    m.cx = p->pcx1;
+    m.dx = (p->pdx1 + p->pdx2 * dfz) * p->lambda_mux * mu_road * fz;
+    m.ex = clamp_e(p->pex1 + p->pex2 * dfz);
+    double kx = fz * (p->pkx1 + p->pkx2 * dfz) * exp(p->pkx3 * dfz);
+    m.bx = m.dx > 1e-9 ? kx / (m.cx * m.dx) : 0.0;
+    m.cy = p->pcy1;
+    m.dy = (p->pdy1 + p->pdy2 * dfz) * p->lambda_muy * mu_road * fz;
+    m.ey = clamp_e(p->pey1 + p->pey2 * dfz);
+    double ky = p->pky1 * p->fz0 * sin(2.0 * atan(fz / (p->pky2 * p->fz0)));
+    m.by = m.dy > 1e-9 ? ky / (m.cy * m.dy) : 0.0;
+    return m;
+}
+
+static double brush_mu(const sim_tire_params *p, double fz, double mu_road)
+{
+    double mu = p->brush_mu * (1.0 + p->brush_mu_load * (fz - p->fz0) / p->fz0);
+    return (mu > 0.05 ? mu : 0.05) * mu_road;
+}
+
+void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak, double *slip_y_peak)
+{
+    double kp, sp;
+    if (fz < 1.0)
+        fz = 1.0;
+    if (p->model == SIM_TIRE_BRUSH) {
+        double mu = brush_mu(p, fz, 1.0);
+        kp = 3.0 * mu / p->brush_cx;
+        sp = 3.0 * mu / p->brush_cy;
+    } else {
+        mf_curves m = mf_at_load(p, fz, 1.0);
+        kp = mf_peak_u(m.cx, m.ex) / m.bx;
+        sp = tan(fmin(mf_peak_u(m.cy, m.ey) / m.by, 1.4));
+    }
+    if (kappa_peak)
+        *kappa_peak = kp;
+    if (slip_y_peak)
+        *slip_y_peak = sp;
+}
+
+static sim_tire_forces eval_brush(const sim_tire_params *p, double fz, double kappa,
+                                  double slip_y, double mu_road)
+{
+    sim_tire_forces f = {0, 0, 0};
+    double mu = brush_mu(p, fz, mu_road);
+    double limit = 3.0 * mu * fz;
+    double tx = p->brush_cx * fz * kappa / limit;   /* theta * sigma, per direction */
+    double ty = p->brush_cy * fz * slip_y / limit;
+    double t = hypot(tx, ty);
+    if (t < 1e-12)
+        return f;
+    /* Parabolic pressure: F = mu Fz (1 - (1 - t)^3) until the whole patch slides. */
+    double one_minus = t < 1.0 ? 1.0 - t : 0.0;
+    double fmag = mu * fz * (1.0 - one_minus * one_minus * one_minus);
+    f.fx = fmag * tx / t;
+    f.fy = fmag * ty / t;
+    f.mz = -mu * fz * p->brush_half_length * ty * one_minus * one_minus * one_minus;
+    return f;
+}
+
+sim_tire_forces sim_tire_eval(const sim_tire_params *p, double fz, double kappa, double slip_y,
+                              double mu_road)
+{
+    sim_tire_forces f = {0, 0, 0};
+    if (!(fz > 0.0) || !(mu_road > 0.0))
+        return f;
+    if (p->model == SIM_TIRE_BRUSH)
+        return eval_brush(p, fz, kappa, slip_y, mu_road);
+
+    mf_curves m = mf_at_load(p, fz, mu_road);
+    double kp = mf_peak_u(m.cx, m.ex) / m.bx;
+    double ap = mf_peak_u(m.cy, m.ey) / m.by; /* peak slip angle, rad */
+    if (ap > 1.4)
+        ap = 1.4;
+    double sp = tan(ap);
+    double nx = kappa / kp, ny = slip_y / sp;
+    double s = hypot(nx, ny);
+    if (s < 1e-12)
+        return f;
+    double fx0 = sim_magic_formula(s * kp, m.bx, m.cx, m.dx, m.ex);
+    double alpha = atan(s * sp);
+    double fy0 = sim_magic_formula(alpha, m.by, m.cy, m.dy, m.ey);
+    f.fx = fx0 * nx / s;
+    f.fy = fy0 * ny / s;
+
+    /* Pneumatic trail: Dt cos(Ct atan(Bt a - Et (Bt a - atan(Bt a)))) cos a. It falls
+     * to zero as the patch slides, which lightens the steering near the limit. */
+    double dfz = m.dfz;
+    double bt = p->qbz1 + p->qbz2 * dfz + p->qbz3 * dfz * dfz;
+    double dt = fz * (p->qdz1 + p->qdz2 * dfz) * p->radius / p->fz0;
+    double et = clamp_e(p->qez1 + p->qez2 * dfz);
+    double ba = bt * alpha;
+    double trail = dt * cos(p->qcz1 * atan(ba - et * (ba - atan(ba)))) * cos(alpha);
+    f.mz = -trail * f.fy;
+    return f;
+}
