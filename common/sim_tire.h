@@ -38,7 +38,14 @@ typedef struct sim_tire_params {
     double brush_mu;          /* friction coefficient at fz0 (times the road's) */
     double brush_mu_load;     /* change of brush_mu per unit (fz - fz0)/fz0 (negative) */
     double brush_half_length; /* m, half contact length a (for Mz) */
+    /* Derived by sim_tire_prepare (0 = not prepared: computed on every call): where the
+     * pure-slip curves peak, as B times slip. Caching them saves two Newton solves
+     * with an atan per iteration on each evaluation. */
+    double peak_ux, peak_uy;
 } sim_tire_params;
+
+/* Fills the derived fields above; call after changing the coefficients. */
+void sim_tire_prepare(sim_tire_params *p);
 
 typedef struct sim_tire_forces {
     double fx, fy, mz;
@@ -48,12 +55,17 @@ typedef struct sim_tire_forces {
  * (1 = the surface the coefficients were measured on). */
 sim_tire_forces sim_tire_eval(const sim_tire_params *p, double fz, double kappa, double slip_y,
                               double mu_road);
+/* The same without the aligning moment (mz = 0), for the integration's inner loop. */
+sim_tire_forces sim_tire_eval_forces(const sim_tire_params *p, double fz, double kappa,
+                                     double slip_y, double mu_road);
 
 /* The slips where pure longitudinal and pure lateral force peak at load fz (kappa and
- * tan of the slip angle). Used by the friction ellipse and by ABS. */
+ * tan of the slip angle: the Magic Formula 5.2 reads its lateral curve at
+ * alpha* = tan(alpha)). Used by the friction ellipse and by ABS. */
 void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak, double *slip_y_peak);
 
-/* Pacejka's Magic Formula y = D sin(C atan(Bx - E(Bx - atan(Bx)))). */
+/* Pacejka's Magic Formula y = D sin(C atan(Bx - E(Bx - atan(Bx)))), for C < 3 (to
+ * about 1e-9 D: polynomial atan and sin, see sim_tire.c). */
 double sim_magic_formula(double x, double B, double C, double D, double E);
 
 #endif

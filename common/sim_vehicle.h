@@ -179,6 +179,7 @@ typedef struct sim_vehicle {
     /* light-model extras */
     double side_speed;        /* simple model: outward drift velocity, m/s */
     double steer_angle;       /* simple and wall models: road-wheel angle, rad */
+    double steer_target[2];   /* full model: front road-wheel angles the steering seeks */
 } sim_vehicle;
 
 typedef struct sim_wheel_state {

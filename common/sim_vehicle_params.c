@@ -397,6 +397,7 @@ int sim_vehicle_params_parse(const char *json, size_t len, const char *file,
     cJSON_Delete(root);
     if (!rc)
         rc = sim_vehicle_params_validate(&p, file, err);
+    sim_tire_prepare(&p.tire);
     if (!rc)
         *out = p;
     return rc;
