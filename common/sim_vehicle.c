@@ -198,7 +198,11 @@ void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *pro
                          const sim_ground *ground, const sim_box *boxes, size_t n_boxes)
 {
     sim_vec3 zero = {0, 0, 0};
-    for (int k = 0; k < 8; k++) {
+    /* While the body is upright its top corners stay above its bottom ones, so only a
+     * car on its side or roof needs them tested against the ground. */
+    sim_quat qu = {y[3], y[4], y[5], y[6]};
+    int corners = sim_quat_rotate(qu, sim_v3(0, 0, 1)).z > 0.5 ? 4 : 8;
+    for (int k = 0; k < corners; k++) {
         sim_vec3 c = box_corner(y, p, k);
         sim_ground_sample g;
         if (!sim_vehicle_ground_at(ground, c.x, c.y, &g))
@@ -653,8 +657,11 @@ static void full_step(sim_vehicle *v, const sim_ground *ground, const sim_box *b
     double driven = 0.5 * (v->y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN] +
                            v->y[SIM_VY_WHEEL(d0 + 1) + SIM_VW_SPIN]);
     sim_vehicle_update_gear(v, &v->in, driven, dt);
-    sim_vehicle_ackermann(&v->p, v->in.steer * v->p.steer_max, &v->steer_target[0],
-                          &v->steer_target[1]);
+    if (v->in.steer != v->steer_input) { /* atan2 twice: only when the input moves */
+        v->steer_input = v->in.steer;
+        sim_vehicle_ackermann(&v->p, v->in.steer * v->p.steer_max, &v->steer_target[0],
+                              &v->steer_target[1]);
+    }
     full_ctx ctx = {v, ground, NULL};
     sim_integrator_step(v->integrator, full_deriv, &ctx, v->t, dt, v->y, SIM_VEHICLE_STATE_LEN,
                         v->work);

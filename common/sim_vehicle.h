@@ -180,6 +180,7 @@ typedef struct sim_vehicle {
     double side_speed;        /* simple model: outward drift velocity, m/s */
     double steer_angle;       /* simple and wall models: road-wheel angle, rad */
     double steer_target[2];   /* full model: front road-wheel angles the steering seeks */
+    double steer_input;       /* full model: the input steer_target was computed for */
 } sim_vehicle;
 
 typedef struct sim_wheel_state {
