@@ -43,6 +43,13 @@ static sim_quat state_quat(const double *s) { return (sim_quat){s[3], s[4], s[5]
 void sim_rigid_derivative(const sim_rigid_props *props, const double *s, sim_vec3 force_world,
                           sim_vec3 torque_body, double *d)
 {
+    sim_quat q = sim_quat_normalize(state_quat(s));
+    sim_rigid_derivative_body(props, s, sim_quat_unrotate(q, force_world), torque_body, d);
+}
+
+void sim_rigid_derivative_body(const sim_rigid_props *props, const double *s, sim_vec3 fb,
+                               sim_vec3 torque_body, double *d)
+{
     sim_quat q = state_quat(s);
     sim_vec3 w = sim_v3(s[10], s[11], s[12]);
     /* dr/dt = v */
@@ -56,7 +63,6 @@ void sim_rigid_derivative(const sim_rigid_props *props, const double *s, sim_vec
     d[5] = 0.5 * dq.y;
     d[6] = 0.5 * dq.z;
     /* dv/dt = F/m, with the mass resolved along body axes (see sim_rigid_props). */
-    sim_vec3 fb = sim_quat_unrotate(q, force_world);
     sim_vec3 ab = sim_v3(fb.x / props->mass_xy, fb.y / props->mass_xy, fb.z / props->mass_z);
     sim_vec3 a = sim_quat_rotate(q, ab);
     d[7] = a.x;

@@ -81,6 +81,9 @@ typedef struct sim_rigid_props {
  * through the centre of mass) and torque (body frame) acting on it. */
 void sim_rigid_derivative(const sim_rigid_props *props, const double *state, sim_vec3 force_world,
                           sim_vec3 torque_body, double *deriv);
+/* The same with the force given in the body frame. */
+void sim_rigid_derivative_body(const sim_rigid_props *props, const double *state,
+                               sim_vec3 force_body, sim_vec3 torque_body, double *deriv);
 
 /* Applies impulse j (world, N s) at world point p to a body state in place. */
 void sim_rigid_apply_impulse(const sim_rigid_props *props, double *state, sim_vec3 p, sim_vec3 j);

@@ -16,6 +16,16 @@ typedef enum sim_tire_model {
     SIM_TIRE_BRUSH = 1,   /* brush model with a parabolic pressure distribution */
 } sim_tire_model;
 
+/* A normalised Magic Formula curve as cubic Hermite nodes over u in [0, U_MAX]. */
+#define SIM_TIRE_CURVE_NODES 513
+#define SIM_TIRE_CURVE_U_MAX 32.0
+typedef struct sim_tire_curve {
+    double c, e;   /* shape and curvature it was made for */
+    int ready;
+    double value[SIM_TIRE_CURVE_NODES];
+    double slope[SIM_TIRE_CURVE_NODES];
+} sim_tire_curve;
+
 typedef struct sim_tire_params {
     sim_tire_model model;
     double radius;            /* m, unloaded */
@@ -38,10 +48,13 @@ typedef struct sim_tire_params {
     double brush_mu;          /* friction coefficient at fz0 (times the road's) */
     double brush_mu_load;     /* change of brush_mu per unit (fz - fz0)/fz0 (negative) */
     double brush_half_length; /* m, half contact length a (for Mz) */
-    /* Derived by sim_tire_prepare (0 = not prepared: computed on every call): where the
-     * pure-slip curves peak, as B times slip. Caching them saves two Newton solves
-     * with an atan per iteration on each evaluation. */
+    /* Derived by sim_tire_prepare (zero = not prepared: computed on every call):
+     * where the pure-slip curves peak (as B times slip), and the two normalised curves
+     * sin(C atan(u - E(u - atan u))) tabulated over u = B slip, which keeps
+     * transcendental functions out of the integration's inner loop. Used while
+     * pex2 and pey2 are 0 (E independent of load). */
     double peak_ux, peak_uy;
+    sim_tire_curve curve_x, curve_y;
 } sim_tire_params;
 
 /* Fills the derived fields above; call after changing the coefficients. */
@@ -64,8 +77,7 @@ sim_tire_forces sim_tire_eval_forces(const sim_tire_params *p, double fz, double
  * alpha* = tan(alpha)). Used by the friction ellipse and by ABS. */
 void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak, double *slip_y_peak);
 
-/* Pacejka's Magic Formula y = D sin(C atan(Bx - E(Bx - atan(Bx)))), for C < 3 (to
- * about 1e-9 D: polynomial atan and sin, see sim_tire.c). */
+/* Pacejka's Magic Formula y = D sin(C atan(Bx - E(Bx - atan(Bx)))). */
 double sim_magic_formula(double x, double B, double C, double D, double E);
 
 #endif

@@ -302,6 +302,9 @@ static double tire_peak_mu(const sim_tire_params *t)
 
 static void full_deriv(void *vctx, double time, double h, const double *y, double *dy)
 {
+    /* Forces, torques and velocities are worked in the body frame (x forward, y left,
+     * z up): the suspension axis is then just z and most products drop out; only the
+     * wheel centres (for the ground) and the ground normals cross frames. */
     const full_ctx *ctx = vctx;
     const sim_vehicle *v = ctx->v;
     const sim_vehicle_params *p = &v->p;
@@ -309,13 +312,12 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     sim_rigid_props props = sim_vehicle_chassis_props(p, true);
     sim_quat q = sim_quat_normalize((sim_quat){y[3], y[4], y[5], y[6]});
     sim_vec3 pos = sim_v3(y[0], y[1], y[2]);
-    sim_vec3 vel = sim_v3(y[7], y[8], y[9]);
-    sim_vec3 ez = sim_quat_rotate(q, sim_v3(0, 0, 1));
-    sim_vec3 w_world = sim_quat_rotate(q, sim_v3(y[10], y[11], y[12]));
-    sim_vec3 gvec = sim_v3(0, 0, -SIM_GRAVITY);
-    sim_vec3 force = {0, 0, 0}, torque = {0, 0, 0};
+    sim_vec3 vb = sim_quat_unrotate(q, sim_v3(y[7], y[8], y[9]));
+    sim_vec3 wb = sim_v3(y[10], y[11], y[12]);
+    sim_vec3 gb = sim_quat_unrotate(q, sim_v3(0, 0, -SIM_GRAVITY));
+    sim_vec3 force = {0, 0, 0}, torque = {0, 0, 0}; /* body frame */
     double susp[SIM_WHEELS], travel[SIM_WHEELS], wheel_rel[SIM_WHEELS];
-    sim_vec3 centre[SIM_WHEELS], vcentre[SIM_WHEELS], arm[SIM_WHEELS];
+    sim_vec3 arm[SIM_WHEELS], vcentre[SIM_WHEELS];
     double other_torque[SIM_WHEELS], fz_all[SIM_WHEELS], kappa_all[SIM_WHEELS];
     double fade_x_all[SIM_WHEELS];
     double cx_slope, cy_slope;
@@ -327,14 +329,11 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         const double *wy = y + SIM_VY_WHEEL(i);
         const sim_suspension_params *s = i < 2 ? &p->susp_front : &p->susp_rear;
         travel[i] = wy[SIM_VW_TRAVEL];
-        sim_vec3 rb = v->hardpoint[i];
-        rb.z += travel[i];
-        arm[i] = sim_quat_rotate(q, rb);
-        centre[i] = sim_v3_add(pos, arm[i]);
-        sim_vec3 vpt = sim_v3_add(vel, sim_v3_cross(w_world, arm[i]));
-        double vpt_z = sim_v3_dot(vpt, ez);
-        wheel_rel[i] = wy[SIM_VW_VEL] - vpt_z;
-        vcentre[i] = sim_v3_madd(vpt, ez, wheel_rel[i]);
+        arm[i] = v->hardpoint[i];
+        arm[i].z += travel[i];
+        sim_vec3 vpt = sim_v3_add(vb, sim_v3_cross(wb, arm[i]));
+        wheel_rel[i] = wy[SIM_VW_VEL] - vpt.z;
+        vcentre[i] = sim_v3(vpt.x, vpt.y, wy[SIM_VW_VEL]);
         susp[i] = suspension_force(s, travel[i], wheel_rel[i]);
         dy[SIM_VY_WHEEL(i) + SIM_VW_TRAVEL] = wheel_rel[i];
     }
@@ -353,24 +352,26 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         double *dw = dy + SIM_VY_WHEEL(i);
         double spin = wy[SIM_VW_SPIN], ux = wy[SIM_VW_UX], uy = wy[SIM_VW_UY];
         double delta = i < 2 ? y[SIM_VY_STEER(i)] : 0.0;
-        sim_vec3 fwd = sim_quat_rotate(q, sim_v3(cos(delta), sin(delta), 0.0));
-        wheel_eval we = {.centre = centre[i], .steer = delta};
+        sim_vec3 centre = sim_v3_add(pos, sim_quat_rotate(q, arm[i]));
+        wheel_eval we = {.centre = centre, .steer = delta};
         sim_ground_sample g;
         double fz = 0.0, fx = 0.0, fy = 0.0, mz = 0.0, r_eff = tp->radius, ax = 0.0;
         double kappa = ux / tp->relaxation_x, sy = uy / tp->relaxation_y;
         double dux = -ux * 50.0, duy = -uy * 50.0; /* airborne: the tread relaxes */
         double fade = 0.0;
-        sim_vec3 n = ez;
         bool contact = false;
-        if (sim_vehicle_ground_at(ctx->ground, centre[i].x, centre[i].y, &g)) {
-            n = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
-            double dist = (centre[i].z - g.height) * n.z;
+        if (sim_vehicle_ground_at(ctx->ground, centre.x, centre.y, &g)) {
+            double dist = (centre.z - g.height) * g.normal[2];
             double pen = tp->radius - dist;
             if (pen > 0.0) {
                 contact = true;
-                sim_vec3 fg = sim_v3_madd(fwd, n, -sim_v3_dot(fwd, n));
+                sim_vec3 n = sim_quat_unrotate(q, sim_v3(g.normal[0], g.normal[1], g.normal[2]));
+                double sd = delta != 0.0 ? sin(delta) : 0.0, cd = delta != 0.0 ? cos(delta) : 1.0;
+                /* Wheel heading projected on the ground plane, and its left side. */
+                sim_vec3 fg = sim_v3(cd, sd, 0.0);
+                fg = sim_v3_madd(fg, n, -sim_v3_dot(fg, n));
                 double fl = sim_v3_len(fg);
-                fg = fl > 1e-9 ? sim_v3_scale(fg, 1.0 / fl) : sim_quat_rotate(q, sim_v3(1, 0, 0));
+                fg = fl > 1e-9 ? sim_v3_scale(fg, 1.0 / fl) : sim_v3(1, 0, 0);
                 sim_vec3 lg = sim_v3_cross(n, fg);
                 double vx = sim_v3_dot(vcentre[i], fg), vy = sim_v3_dot(vcentre[i], lg);
                 double vn = sim_v3_dot(vcentre[i], n);
@@ -414,25 +415,24 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
                 }
                 sim_vec3 ft = sim_v3_add(sim_v3_add(sim_v3_scale(fg, fx), sim_v3_scale(lg, fy)),
                                          sim_v3_scale(n, fz));
-                /* Horizontal (body x-y) part to the chassis at the contact point. */
-                double ftz = sim_v3_dot(ft, ez);
-                sim_vec3 fh = sim_v3_madd(ft, ez, -ftz);
-                sim_vec3 cp = sim_v3_madd(centre[i], n, -dist);
+                /* The horizontal (body x-y) part goes to the chassis at the contact
+                 * point; the vertical part to the wheel. */
+                sim_vec3 fh = sim_v3(ft.x, ft.y, 0.0);
+                sim_vec3 cp = sim_v3_madd(arm[i], n, -dist);
                 force = sim_v3_add(force, fh);
-                torque = sim_v3_add(torque, sim_v3_cross(sim_v3_sub(cp, pos), fh));
-                dw[SIM_VW_VEL] = (ftz - susp[i]) / p->unsprung_mass + sim_v3_dot(gvec, ez);
+                torque = sim_v3_add(torque, sim_v3_cross(cp, fh));
+                dw[SIM_VW_VEL] = (ft.z - susp[i]) / p->unsprung_mass + gb.z;
                 we.friction = g.friction;
                 we.roughness = g.roughness;
             }
         }
         if (!contact)
-            dw[SIM_VW_VEL] = -susp[i] / p->unsprung_mass + sim_v3_dot(gvec, ez);
+            dw[SIM_VW_VEL] = -susp[i] / p->unsprung_mass + gb.z;
         dw[SIM_VW_UX] = dux;
         dw[SIM_VW_UY] = duy;
         /* Suspension force pushes the chassis along its z axis at the wheel. */
-        sim_vec3 fs = sim_v3_scale(ez, susp[i]);
-        force = sim_v3_add(force, fs);
-        torque = sim_v3_add(torque, sim_v3_cross(arm[i], fs));
+        force.z += susp[i];
+        torque = sim_v3_add(torque, sim_v3(arm[i].y * susp[i], -arm[i].x * susp[i], 0.0));
         /* Rolling resistance as a torque against the spin, smooth through zero. */
         double vr = spin * r_eff;
         double rr = tp->rolling_resistance * fz * r_eff * vr / (fabs(vr) + 0.1);
@@ -510,16 +510,14 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     dy[SIM_VY_STEER(1)] = (v->steer_target[1] - y[SIM_VY_STEER(1)]) / p->steer_time;
 
     /* Air drag at the COG. */
-    double speed = sim_v3_len(vel);
-    force = sim_v3_madd(force, vel, -0.5 * p->air_density * p->drag_coefficient *
-                                        p->frontal_area * speed);
+    double speed = sim_v3_len(vb);
+    force = sim_v3_madd(force, vb, -0.5 * p->air_density * p->drag_coefficient *
+                                       p->frontal_area * speed);
 
-    sim_rigid_derivative(&props, y, force, sim_quat_unrotate(q, torque), dy);
+    sim_rigid_derivative_body(&props, y, force, torque, dy);
     /* Gravity as an acceleration: the sprung mass vertically, the whole car
      * horizontally, matching the per-axis masses. */
-    dy[7] += gvec.x;
-    dy[8] += gvec.y;
-    dy[9] += gvec.z;
+    dy[9] -= SIM_GRAVITY;
     if (ctx->out) {
         ctx->out->clutch = eng;
         ctx->out->accel_world = sim_v3(dy[7], dy[8], dy[9]);
