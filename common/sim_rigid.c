@@ -11,7 +11,8 @@ sim_quat sim_quat_normalize(sim_quat q)
     double n = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
     if (!(n > 0.0))
         return (sim_quat){1, 0, 0, 0};
-    return (sim_quat){q.w / n, q.x / n, q.y / n, q.z / n};
+    double inv = 1.0 / n;
+    return (sim_quat){q.w * inv, q.x * inv, q.y * inv, q.z * inv};
 }
 
 sim_quat sim_quat_from_euler(double roll, double pitch, double yaw)

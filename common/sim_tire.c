@@ -180,6 +180,19 @@ static sim_tire_forces eval_brush(const sim_tire_params *p, double fz, double ka
     return f;
 }
 
+/* Pneumatic trail at slip tan(alpha) = alpha_t: Dt cos(Ct atan(Bt a - Et (Bt a -
+ * atan(Bt a)))) cos(alpha). It falls to zero as the patch slides, which lightens the
+ * steering near the limit. */
+static double pneumatic_trail(const sim_tire_params *p, double fz, double dfz, double alpha_t)
+{
+    double bt = p->qbz1 + p->qbz2 * dfz + p->qbz3 * dfz * dfz;
+    double dt = fz * (p->qdz1 + p->qdz2 * dfz) * p->radius / p->fz0;
+    double et = clamp_e(p->qez1 + p->qez2 * dfz);
+    double ba = bt * alpha_t;
+    double cos_alpha = 1.0 / sqrt(1.0 + alpha_t * alpha_t);
+    return dt * cos(p->qcz1 * atan(ba - et * (ba - atan(ba)))) * cos_alpha;
+}
+
 static sim_tire_forces eval(const sim_tire_params *p, double fz, double kappa, double slip_y,
                             double mu_road, bool moment)
 {
@@ -190,6 +203,20 @@ static sim_tire_forces eval(const sim_tire_params *p, double fz, double kappa, d
         return eval_brush(p, fz, kappa, slip_y, mu_road);
 
     mf_curves m = mf_at_load(p, fz, mu_road);
+    if (p->curve_x.ready && p->curve_y.ready && p->pex2 == 0.0 && p->pey2 == 0.0) {
+        /* Prepared tyre, the same algebra with the divisions folded away: with
+         * normalised slips n = slip B / u_peak the curves are read at s u_peak. */
+        double nx = kappa * m.bx / p->peak_ux, ny = slip_y * m.by / p->peak_uy;
+        double s = sqrt(nx * nx + ny * ny);
+        if (s < 1e-12)
+            return f;
+        double inv = 1.0 / s;
+        f.fx = m.dx * curve_eval(&p->curve_x, s * p->peak_ux) * nx * inv;
+        f.fy = m.dy * curve_eval(&p->curve_y, s * p->peak_uy) * ny * inv;
+        if (moment)
+            f.mz = -pneumatic_trail(p, fz, m.dfz, s * p->peak_uy / m.by) * f.fy;
+        return f;
+    }
     double kp = peak_ux(p, m.ex) / m.bx;
     double sp = peak_uy(p, m.ey) / m.by;
     double nx = kappa / kp, ny = slip_y / sp;
@@ -205,16 +232,7 @@ static sim_tire_forces eval(const sim_tire_params *p, double fz, double kappa, d
     if (!moment)
         return f;
 
-    /* Pneumatic trail: Dt cos(Ct atan(Bt a - Et (Bt a - atan(Bt a)))) cos a. It falls
-     * to zero as the patch slides, which lightens the steering near the limit. */
-    double dfz = m.dfz;
-    double bt = p->qbz1 + p->qbz2 * dfz + p->qbz3 * dfz * dfz;
-    double dt = fz * (p->qdz1 + p->qdz2 * dfz) * p->radius / p->fz0;
-    double et = clamp_e(p->qez1 + p->qez2 * dfz);
-    double ba = bt * alpha;
-    double cos_alpha = 1.0 / sqrt(1.0 + alpha * alpha);
-    double trail = dt * cos(p->qcz1 * atan(ba - et * (ba - atan(ba)))) * cos_alpha;
-    f.mz = -trail * f.fy;
+    f.mz = -pneumatic_trail(p, fz, m.dfz, alpha) * f.fy;
     return f;
 }
 

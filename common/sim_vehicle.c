@@ -25,10 +25,10 @@ int sim_ground_plane_sample(void *ctx, double x, double y, sim_ground_sample *ou
 {
     const sim_ground_plane *pl = ctx;
     out->height = pl->z0 + pl->slope_x * x + pl->slope_y * y;
-    double n = sqrt(pl->slope_x * pl->slope_x + pl->slope_y * pl->slope_y + 1.0);
-    out->normal[0] = -pl->slope_x / n;
-    out->normal[1] = -pl->slope_y / n;
-    out->normal[2] = 1.0 / n;
+    double inv = 1.0 / sqrt(pl->slope_x * pl->slope_x + pl->slope_y * pl->slope_y + 1.0);
+    out->normal[0] = -pl->slope_x * inv;
+    out->normal[1] = -pl->slope_y * inv;
+    out->normal[2] = inv;
     out->friction = pl->friction;
     out->roughness = pl->roughness;
     return 0;
@@ -288,8 +288,9 @@ static void tire_slopes(const sim_tire_params *t, double *cx, double *cy)
         *cx = t->brush_cx;
         *cy = t->brush_cy;
     } else {
+        double x = 1.0 / t->pky2; /* Ky at fz0: pky1 sin(2 atan x) = pky1 2x / (1 + x^2) */
         *cx = t->pkx1;
-        *cy = t->pky1 * sin(2.0 * atan(1.0 / t->pky2));
+        *cy = t->pky1 * 2.0 * x / (1.0 + x * x);
     }
 }
 
