@@ -259,6 +259,74 @@ static void bounces_off_a_box(void **state)
     free(v);
 }
 
+/* Upside down above the road, the body box lands on its roof and rests there: it
+ * neither falls through the ground nor gains energy. */
+static void rests_on_its_roof(void **state)
+{
+    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle *v = new_car(&g, 0.0, 0, 0.0);
+    sim_quat q = sim_quat_from_euler(M_PI, 0.0, 0.0);
+    v->y[2] = 1.5;
+    v->y[3] = q.w;
+    v->y[4] = q.x;
+    v->y[5] = q.y;
+    v->y[6] = q.z;
+    sim_vehicle_controls c = {.gear = 0};
+    double zmin = 10.0;
+    for (int i = 0; i < 3000; i++) {
+        assert_int_equal(sim_vehicle_step(v, &c, &g, NULL, 0, DT), 0);
+        zmin = fmin(zmin, v->y[2]);
+    }
+    /* roof: box top 0.26 + 0.63 m above the COG */
+    double roof = params.box_offset.z + params.box_half.z;
+    printf("upside down: COG settles at %.3f m (roof %.2f m above it), lowest %.3f m\n", v->y[2],
+           roof, zmin);
+    assert_true(zmin > roof - 0.05);
+    assert_true(fabs(v->y[2] - roof) < 0.03);
+    assert_true(fabs(v->y[9]) < 0.05);
+    free(v);
+}
+
+/* The three integrators agree on the 0-100 km/h time within 1 %, and the brush tyre
+ * model brakes from 100 km/h in a plausible distance too. */
+static void integrators_and_tyre_models_agree(void **state)
+{
+    sim_ground g = sim_ground_from_plane(&flat);
+    double t100[3];
+    for (int m = 0; m < 3; m++) {
+        sim_vehicle *v = malloc(sizeof(*v));
+        sim_vehicle_start st = {0, 0, 0, 0, 1};
+        sim_error err = {0};
+        assert_int_equal(sim_vehicle_init(v, &params, SIM_VEHICLE_FULL, (sim_integrator)m, &g, &st, &err), 0);
+        sim_vehicle_controls c = {.throttle = 1.0, .gear = 1, .automatic = true};
+        int n = 0;
+        while (speed_of(v, &g) < 100.0 * KMH && n < 20000) {
+            step(v, &c, &g, 10);
+            n += 10;
+        }
+        t100[m] = n * DT;
+        free(v);
+    }
+    printf("0-100 km/h (automatic): euler %.2f s, midpoint %.2f s, rk4 %.2f s\n", t100[0], t100[1], t100[2]);
+    assert_true(fabs(t100[0] - t100[2]) / t100[2] < 0.01 && fabs(t100[1] - t100[2]) / t100[2] < 0.01);
+
+    sim_vehicle_params brush = params;
+    brush.tire.model = SIM_TIRE_BRUSH;
+    sim_vehicle *v = malloc(sizeof(*v));
+    sim_vehicle_start st = {0, 0, 0, 100.0 * KMH, 0};
+    sim_error err = {0};
+    assert_int_equal(sim_vehicle_init(v, &brush, SIM_VEHICLE_FULL, SIM_INTEGRATOR_MIDPOINT, &g, &st, &err), 0);
+    sim_vehicle_controls c = {.brake = 1.0, .gear = 0};
+    int n = 0;
+    while (speed_of(v, &g) > 0.01 && n < 10000) {
+        step(v, &c, &g, 1);
+        n++;
+    }
+    printf("brush tyres, 100-0 km/h: %.1f m\n", v->y[0]);
+    assert_true(v->y[0] > 35.0 && v->y[0] < 45.0);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +339,8 @@ int main(void)
         cmocka_unit_test(turns_the_way_it_is_steered),
         cmocka_unit_test(is_deterministic),
         cmocka_unit_test(bounces_off_a_box),
+        cmocka_unit_test(rests_on_its_roof),
+        cmocka_unit_test(integrators_and_tyre_models_agree),
     };
     return cmocka_run_group_tests(tests, load_params, NULL);
 }
