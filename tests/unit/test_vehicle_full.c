@@ -213,6 +213,27 @@ static void turns_the_way_it_is_steered(void **state)
     }
 }
 
+/* Reverse gear drives backwards; the simple and wall models too. */
+static void reverses_in_reverse_gear(void **state)
+{
+    sim_ground g = sim_ground_from_plane(&flat);
+    for (int m = 0; m < 3; m++) {
+        sim_vehicle *v = malloc(sizeof(*v));
+        sim_vehicle_start st = {0, 0, 0, 0, 0};
+        sim_error err = {0};
+        assert_int_equal(sim_vehicle_init(v, &params, (sim_vehicle_model)m, SIM_INTEGRATOR_MIDPOINT,
+                                          &g, &st, &err), 0);
+        sim_vehicle_controls c = {.gear = -1, .throttle = 0.4};
+        step(v, &c, &g, 3000);
+        double sp = speed_of(v, &g);
+        printf("%s model, reverse, 3 s at 40 %% throttle: %.2f m/s\n",
+               sim_vehicle_model_name((sim_vehicle_model)m), sp);
+        assert_true(sp < -1.0 && sp > -15.0);
+        assert_true(v->y[0] < -1.0);
+        free(v);
+    }
+}
+
 /* Same inputs, same state, bit for bit; a copy of a vehicle continues identically. */
 static void is_deterministic(void **state)
 {
@@ -337,6 +358,7 @@ int main(void)
         cmocka_unit_test(coasts_like_the_hand_solution),
         cmocka_unit_test(stays_on_slope_with_brakes),
         cmocka_unit_test(turns_the_way_it_is_steered),
+        cmocka_unit_test(reverses_in_reverse_gear),
         cmocka_unit_test(is_deterministic),
         cmocka_unit_test(bounces_off_a_box),
         cmocka_unit_test(rests_on_its_roof),
