@@ -34,12 +34,12 @@ int sim_ground_plane_sample(void *ctx, double x, double y, sim_ground_sample *ou
     return 0;
 }
 
-sim_ground sim_ground_from_plane(sim_ground_plane *plane)
+sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane)
 {
-    return (sim_ground){sim_ground_plane_sample, plane};
+    return (sim_vehicle_ground){sim_ground_plane_sample, plane};
 }
 
-bool sim_vehicle_ground_at(const sim_ground *g, double x, double y, sim_ground_sample *out)
+bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out)
 {
     if (!g || !g->sample || g->sample(g->ctx, x, y, out) != 0)
         return false;
@@ -195,7 +195,7 @@ static bool point_in_box(sim_vec3 w, sim_vec3 centre, sim_quat q, sim_vec3 half,
 }
 
 void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *props, double *y,
-                         const sim_ground *ground, const sim_box *boxes, size_t n_boxes)
+                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes)
 {
     sim_vec3 zero = {0, 0, 0};
     /* While the body is upright its top corners stay above its bottom ones, so only a
@@ -254,7 +254,7 @@ typedef struct full_eval {
 
 typedef struct full_ctx {
     const sim_vehicle *v;
-    const sim_ground *ground;
+    const sim_vehicle_ground *ground;
     full_eval *out; /* NULL while integrating */
 } full_ctx;
 
@@ -529,21 +529,23 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
 /* Quaternion whose rotation maps body x to fwd and body z to up (both unit, orthogonal). */
 static sim_quat quat_from_axes(sim_vec3 fx, sim_vec3 fz)
 {
+    /* Rotation matrix with columns fx, fy, fz; m_rc = column c's component r. */
     sim_vec3 fy = sim_v3_cross(fz, fx);
     double m00 = fx.x, m11 = fy.y, m22 = fz.z, tr = m00 + m11 + m22;
+    double m01 = fy.x, m02 = fz.x, m10 = fx.y, m12 = fz.y, m20 = fx.z, m21 = fy.z;
     sim_quat q;
     if (tr > 0) {
         double s = sqrt(tr + 1.0) * 2;
-        q = (sim_quat){0.25 * s, (fz.y - fy.z) / s, (fx.z - fz.x) / s, (fy.x - fx.y) / s};
+        q = (sim_quat){0.25 * s, (m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s};
     } else if (m00 > m11 && m00 > m22) {
         double s = sqrt(1.0 + m00 - m11 - m22) * 2;
-        q = (sim_quat){(fz.y - fy.z) / s, 0.25 * s, (fy.x + fx.y) / s, (fz.x + fx.z) / s};
+        q = (sim_quat){(m21 - m12) / s, 0.25 * s, (m01 + m10) / s, (m02 + m20) / s};
     } else if (m11 > m22) {
         double s = sqrt(1.0 + m11 - m00 - m22) * 2;
-        q = (sim_quat){(fx.z - fz.x) / s, (fy.x + fx.y) / s, 0.25 * s, (fz.y + fy.z) / s};
+        q = (sim_quat){(m02 - m20) / s, (m01 + m10) / s, 0.25 * s, (m12 + m21) / s};
     } else {
         double s = sqrt(1.0 + m22 - m00 - m11) * 2;
-        q = (sim_quat){(fy.x - fx.y) / s, (fz.x + fx.z) / s, (fz.y + fy.z) / s, 0.25 * s};
+        q = (sim_quat){(m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s};
     }
     return sim_quat_normalize(q);
 }
@@ -562,7 +564,7 @@ static double static_travel(const sim_suspension_params *s, double load)
 }
 
 int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_model model,
-                     sim_integrator integrator, const sim_ground *ground,
+                     sim_integrator integrator, const sim_vehicle_ground *ground,
                      const sim_vehicle_start *start, sim_error *err)
 {
     if (!v || !p || !start)
@@ -609,8 +611,9 @@ int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_mo
         g.normal[2] = 1.0;
     }
     sim_vec3 n = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
+    /* Forward: in the ground plane, seen from above along the heading. */
     sim_vec3 h = sim_v3(cos(start->heading), sin(start->heading), 0.0);
-    sim_vec3 fwd = sim_v3_madd(h, n, -sim_v3_dot(h, n));
+    sim_vec3 fwd = sim_v3(h.x, h.y, -sim_v3_dot(h, n) / n.z);
     fwd = sim_v3_scale(fwd, 1.0 / sim_v3_len(fwd));
     sim_quat q = quat_from_axes(fwd, n);
     sim_vec3 pos = sim_v3_madd(sim_v3(start->x, start->y, g.height), n, p->cog_height);
@@ -649,7 +652,7 @@ static bool all_finite(const double *y, size_t n)
     return true;
 }
 
-static void full_step(sim_vehicle *v, const sim_ground *ground, const sim_box *boxes,
+static void full_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,
                       size_t n_boxes, double dt)
 {
     int d0 = v->p.drive == SIM_DRIVE_REAR ? SIM_WHEEL_RL : SIM_WHEEL_FL;
@@ -685,7 +688,7 @@ static void full_step(sim_vehicle *v, const sim_ground *ground, const sim_box *b
 
 static double clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
-int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_ground *ground,
+int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_vehicle_ground *ground,
                      const sim_box *boxes, size_t n_boxes, double dt)
 {
     if (!v || !c || !(dt > 0.0) || dt > 0.1 || (n_boxes > 0 && !boxes))
@@ -712,7 +715,7 @@ int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_gr
     return 0;
 }
 
-void sim_vehicle_get_state(const sim_vehicle *v, const sim_ground *ground, sim_vehicle_state *out)
+void sim_vehicle_get_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out)
 {
     memset(out, 0, sizeof(*out));
     if (v->model == SIM_VEHICLE_SIMPLE) {

@@ -35,10 +35,10 @@ typedef struct sim_ground_sample {
  * wheel is then airborne). Must be pure for determinism. */
 typedef int (*sim_ground_fn)(void *ctx, double x, double y, sim_ground_sample *out);
 
-typedef struct sim_ground {
+typedef struct sim_vehicle_ground {
     sim_ground_fn sample;
     void *ctx;
-} sim_ground;
+} sim_vehicle_ground;
 
 /* An infinite plane z = z0 + slope_x x + slope_y y, for tests and scenario-less runs. */
 typedef struct sim_ground_plane {
@@ -47,8 +47,8 @@ typedef struct sim_ground_plane {
 } sim_ground_plane;
 
 int sim_ground_plane_sample(void *plane, double x, double y, sim_ground_sample *out);
-/* A sim_ground reading the plane (borrowed: it must outlive the sim_ground's use). */
-sim_ground sim_ground_from_plane(sim_ground_plane *plane);
+/* A sim_vehicle_ground reading the plane (borrowed: it must outlive the sim_vehicle_ground's use). */
+sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane);
 
 /* A traffic vehicle or other obstacle: an oriented box moving without rotation during a
  * step; the ego car bounces off it (it is not pushed: traffic moves on its own). */
@@ -218,18 +218,18 @@ typedef struct sim_vehicle_state {
 /* Sets the vehicle up at rest on the ground (suspension at its static travel) at start.
  * The parameters are copied. */
 int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_model model,
-                     sim_integrator integrator, const sim_ground *ground,
+                     sim_integrator integrator, const sim_vehicle_ground *ground,
                      const sim_vehicle_start *start, sim_error *err);
 
 /* Advances by dt (s) with controls c held, on ground, bouncing off boxes (may be NULL
  * with n_boxes 0). Returns 0, or SIM_ERANGE if the state stopped being finite (the
  * vehicle is then unchanged). */
-int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_ground *ground,
+int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_vehicle_ground *ground,
                      const sim_box *boxes, size_t n_boxes, double dt);
 
 /* The observable state (forces are evaluated at the current state; cheap enough for
  * the publish rate, not needed per step). */
-void sim_vehicle_get_state(const sim_vehicle *v, const sim_ground *ground, sim_vehicle_state *out);
+void sim_vehicle_get_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out);
 
 /* ---- force feedback (ffb.command) ---- */
 

@@ -23,10 +23,10 @@ sim_rigid_props sim_vehicle_chassis_props(const sim_vehicle_params *p, bool spli
 /* Body-box collisions with the ground and with boxes, by impulses on the chassis part
  * of the state (13 doubles). */
 void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *props, double *chassis,
-                         const sim_ground *ground, const sim_box *boxes, size_t n_boxes);
+                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes);
 
 /* Samples the ground; returns false where there is none. The normal is unit length. */
-bool sim_vehicle_ground_at(const sim_ground *g, double x, double y, sim_ground_sample *out);
+bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out);
 
 /* Automatic or manual gear choice before a step, shared by all models. */
 void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, double driven_omega,
@@ -47,13 +47,13 @@ double sim_vehicle_brake_force(const sim_vehicle_params *p, double pedal);
 sim_quat sim_vehicle_ground_quat(double yaw, const double n[3]);
 
 /* Light models (sim_vehicle_simple.c, sim_vehicle_wall.c). */
-void sim_vehicle_simple_init(sim_vehicle *v, const sim_ground *ground, const sim_vehicle_start *s);
-void sim_vehicle_simple_step(sim_vehicle *v, const sim_ground *ground, const sim_box *boxes,
+void sim_vehicle_simple_init(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_vehicle_start *s);
+void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,
                              size_t n_boxes, double dt);
-void sim_vehicle_simple_state(const sim_vehicle *v, const sim_ground *ground, sim_vehicle_state *out);
-void sim_vehicle_wall_step(sim_vehicle *v, const sim_ground *ground, const sim_box *boxes,
+void sim_vehicle_simple_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out);
+void sim_vehicle_wall_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,
                            size_t n_boxes, double dt);
-void sim_vehicle_wall_state(const sim_vehicle *v, const sim_ground *ground, sim_vehicle_state *out);
+void sim_vehicle_wall_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out);
 
 /* Fills the pose and velocity part of a state from the chassis (13 doubles). */
 void sim_vehicle_state_from_chassis(const double *chassis, sim_vehicle_state *out);

@@ -65,7 +65,7 @@ static double steer_limit(const sim_vehicle_params *p, double speed)
     return p->simple_steer_max_low + a * (p->simple_steer_max_high - p->simple_steer_max_low);
 }
 
-static void place_on_ground(sim_vehicle *v, const sim_ground *ground, double x, double yy,
+static void place_on_ground(sim_vehicle *v, const sim_vehicle_ground *ground, double x, double yy,
                             double heading)
 {
     sim_ground_sample g = {.height = 0.0, .normal = {0, 0, 1}, .friction = 1.0};
@@ -84,13 +84,13 @@ static void place_on_ground(sim_vehicle *v, const sim_ground *ground, double x, 
     v->y[6] = q.z;
 }
 
-void sim_vehicle_simple_init(sim_vehicle *v, const sim_ground *ground, const sim_vehicle_start *s)
+void sim_vehicle_simple_init(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_vehicle_start *s)
 {
     place_on_ground(v, ground, s->x, s->y, s->heading);
     v->side_speed = 0.0;
 }
 
-void sim_vehicle_simple_step(sim_vehicle *v, const sim_ground *ground, const sim_box *boxes,
+void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,
                              size_t n_boxes, double dt)
 {
     const sim_vehicle_params *p = &v->p;
@@ -159,7 +159,7 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_ground *ground, const sim
     }
 }
 
-void sim_vehicle_simple_state(const sim_vehicle *v, const sim_ground *ground, sim_vehicle_state *out)
+void sim_vehicle_simple_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out)
 {
     const sim_vehicle_params *p = &v->p;
     sim_vehicle_state_from_chassis(v->y, out);

@@ -27,7 +27,7 @@ static sim_vec3 wheel_point(const double *y, const sim_vehicle *v, int i, sim_qu
     return sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_quat_rotate(q, hp));
 }
 
-void sim_vehicle_wall_step(sim_vehicle *v, const sim_ground *ground, const sim_box *boxes,
+void sim_vehicle_wall_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,
                            size_t n_boxes, double dt)
 {
     const sim_vehicle_params *p = &v->p;
@@ -124,7 +124,7 @@ void sim_vehicle_wall_step(sim_vehicle *v, const sim_ground *ground, const sim_b
     y[SIM_VY_ENGINE] = rpm / SIM_RPM_PER_RAD_S;
 }
 
-void sim_vehicle_wall_state(const sim_vehicle *v, const sim_ground *ground, sim_vehicle_state *out)
+void sim_vehicle_wall_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out)
 {
     const sim_vehicle_params *p = &v->p;
     sim_vehicle_state_from_chassis(v->y, out);

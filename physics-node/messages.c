@@ -50,8 +50,13 @@ cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_contr
     if (road && road->valid) {
         cJSON_AddNumberToObject(o, "s", road->s);
         cJSON_AddNumberToObject(o, "d", road->d);
-        cJSON_AddNumberToObject(o, "lane", road->lane);
-        cJSON_AddNumberToObject(o, "lane_offset", road->lane_offset);
+        if (road->lane != 0) {
+            cJSON_AddNumberToObject(o, "lane", road->lane);
+            cJSON_AddNumberToObject(o, "lane_offset", road->lane_offset);
+        } else {
+            cJSON_AddNullToObject(o, "lane");
+            cJSON_AddNullToObject(o, "lane_offset");
+        }
     } else {
         cJSON_AddNullToObject(o, "s");
         cJSON_AddNullToObject(o, "d");

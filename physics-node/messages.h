@@ -14,8 +14,9 @@
 /* Road-relative position of the car (from the world model), when it is on a road. */
 typedef struct pn_road_pos {
     bool valid;
+    int road;           /* road index in the scenario */
     double s, d;        /* m; d left positive */
-    int lane;           /* OpenDRIVE-style id */
+    int lane;           /* OpenDRIVE-style id; 0 outside every lane */
     double lane_offset; /* m from the lane's centre, left positive */
 } pn_road_pos;
 

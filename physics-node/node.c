@@ -22,11 +22,18 @@ static void publish(pn_node *n, const char *topic, cJSON *payload)
 static void publish_tick(pn_node *n)
 {
     sim_vehicle_state s;
-    const sim_ground *g = pn_world_ground(n->world);
+    const sim_vehicle_ground *g = pn_world_ground(n->world);
     sim_vehicle_get_state(&n->car, g, &s);
     pn_road_pos road;
     pn_world_road(n->world, s.pos[0], s.pos[1], &road);
     publish(n, "vehicle.state", pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
+    if (!n->ended && pn_world_at_end(n->world, &road)) {
+        n->ended = true; /* once per run: simctl ends a session "until end" on it */
+        cJSON *e = cJSON_CreateObject();
+        if (e)
+            cJSON_AddStringToObject(e, "reason", "the end of the last test sector");
+        publish(n, "sim.end", e);
+    }
     sim_ffb_output f = sim_vehicle_ffb(&n->ffb, &s, n->in.steer);
     publish(n, "ffb.command", pn_ffb_json(&f));
     publish(n, "sim.tick", pn_tick_json(n->tick, tick_time(n), 1.0 / n->cfg.publish_hz, n->run,
@@ -38,7 +45,7 @@ static void publish_tick(pn_node *n)
 /* Steps the car one publish period and publishes the new tick. */
 static void advance(pn_node *n)
 {
-    const sim_ground *g = pn_world_ground(n->world);
+    const sim_vehicle_ground *g = pn_world_ground(n->world);
     for (int k = 0; k < n->steps_per_tick; k++) {
         int rc = sim_vehicle_step(&n->car, &n->in, g, n->boxes, n->n_boxes, n->dt);
         if (rc != 0) {
@@ -64,6 +71,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     n->in = (sim_vehicle_controls){.automatic = true, .gear = st.gear > 0 ? st.gear : 1};
     n->n_boxes = 0;
     n->tick = 0;
+    n->ended = false;
     return 0;
 }
 

@@ -25,7 +25,6 @@ typedef struct pn_config {
     sim_integrator integrator;
     int rate_hz, publish_hz;
     bool lockstep;
-    double max_time;          /* s of simulated time to stop at (< 0: none) */
 } pn_config;
 
 typedef struct pn_node {
@@ -44,6 +43,7 @@ typedef struct pn_node {
     uint64_t tick;                /* n of the latest published tick */
     int run;                      /* increments on restart */
     bool paused, stopping, started;
+    bool ended;                   /* sim.end published in this run */
     /* lockstep: participants by name and whether they acknowledged the latest tick */
     struct {
         int id;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -29,6 +30,16 @@ static double num(const cJSON *o, const char *name)
 {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, name);
     return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+static pid_t start_physics2(const ts_dispatcher *d, const char *a1, const char *a2, const char *a3,
+                           const char *a4, const char *a5)
+{
+    char bus[32];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d->port);
+    char *argv[] = {"physics-node", "--bus", bus, "--vehicle", (char *)ts_root("vehicles/bmw-318i.json"),
+                    (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, NULL};
+    return ts_spawn(argv, false);
 }
 
 /* One lockstep session: a driver with full throttle and a little steering answers
@@ -171,6 +182,77 @@ static void real_time_is_paced(void **state)
     ts_dispatcher_stop(&d);
 }
 
+/* A scenario's start point, road position and end: on a short straight road the car
+ * starts in lane -1 at s = 20, reports s, d and the lane as it drives, and sim.end
+ * comes once it passes the end of the last test sector (s = 40). */
+static void drives_on_a_scenario_road(void **state)
+{
+    char path[] = "/tmp/physics-scenario-XXXXXX.json";
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    const char *json =
+        "{\"format\": 1, \"name\": \"short\", \"roads\": [{\"id\": \"r\", "
+        "\"start\": {\"x\": 100, \"y\": 50, \"heading_deg\": 90}, "
+        "\"segments\": [{\"type\": \"line\", \"length\": 200}], "
+        "\"lanes\": {\"right\": [{\"width\": 3.5, \"mark\": \"dashed\"}, {\"width\": 3.5, \"mark\": \"solid\"}]}}], "
+        "\"start_points\": [{\"name\": \"a\", \"road\": \"r\", \"s\": 20, \"lane\": -1, \"speed_kmh\": 20}], "
+        "\"sectors\": [{\"id\": \"S\", \"road\": \"r\", \"s_start\": 20, \"s_end\": 40}]}";
+    assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+    close(fd);
+
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *drv = ts_join(d.port, "driver", "[\"sim.\",\"vehicle.state\"]", "\"lockstep\":true");
+    pid_t pid = start_physics2(&d, "--lockstep", "--scenario", path, "--start", "a");
+    bool ended = false;
+    double s0 = NAN, s_last = NAN;
+    char line[70000];
+    for (int n = 0; n < 800 && !ended; n++) {
+        cJSON *st = ts_expect_topic(drv, "vehicle.state", 5000, NULL, 0);
+        assert_non_null(st);
+        s_last = num(st, "s");
+        if (n == 0) {
+            s0 = s_last;
+            const cJSON *pos = cJSON_GetObjectItem(st, "pos");
+            assert_true(fabs(cJSON_GetArrayItem(pos, 0)->valuedouble - (100 + 1.75)) < 0.05);
+            assert_true(fabs(cJSON_GetArrayItem(pos, 1)->valuedouble - 70) < 0.05);
+            assert_true(fabs(num(st, "heading") - M_PI / 2) < 0.01);
+        }
+        assert_int_equal((int)num(st, "lane"), -1);
+        assert_true(fabs(num(st, "d") + 1.75) < 0.3 && fabs(num(st, "lane_offset")) < 0.3);
+        cJSON_Delete(st);
+        /* sim.end (if any) comes before this tick's sim.tick */
+        for (;;) {
+            int len = ts_read_line(drv, line, sizeof line, 5000);
+            assert_true(len > 0);
+            if (strstr(line, "\"topic\":\"sim.end\"")) {
+                ended = true;
+                continue;
+            }
+            if (strstr(line, "\"topic\":\"sim.tick\""))
+                break;
+        }
+        char msg[160];
+        snprintf(msg, sizeof msg, "{\"topic\":\"input.controls\",\"src\":\"driver\",\"throttle\":0.5}");
+        assert_true(ts_send_line(drv, msg));
+        snprintf(msg, sizeof msg, "{\"topic\":\"sim.ack\",\"src\":\"driver\",\"n\":%d}", n);
+        assert_true(ts_send_line(drv, msg));
+    }
+    printf("scenario road: s from %.2f to %.2f, sim.end %s\n", s0, s_last, ended ? "seen" : "missing");
+    assert_true(fabs(s0 - 20.0) < 0.05);
+    assert_true(ended && s_last >= 40.0 && s_last < 42.0);
+    assert_int_equal(ts_stop(pid, SIGTERM, 3000), 0);
+    ts_close(drv);
+    ts_dispatcher_stop(&d);
+
+    /* an unknown start point is refused, naming the known ones */
+    char *argv[] = {"physics-node", "--scenario", path, "--start", "nowhere", NULL};
+    pid = ts_spawn(argv, false);
+    int st = ts_stop(pid, 0, 3000);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    unlink(path);
+}
+
 static void rejects_bad_options(void **state)
 {
     char *a1[] = {"physics-node", "--model", "fancy", NULL};
@@ -194,6 +276,7 @@ int main(void)
         cmocka_unit_test(lockstep_runs_are_byte_identical),
         cmocka_unit_test(waits_pauses_and_restarts),
         cmocka_unit_test(real_time_is_paced),
+        cmocka_unit_test(drives_on_a_scenario_road),
         cmocka_unit_test(rejects_bad_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,7 +32,7 @@ static int load_params(void **state)
     return rc;
 }
 
-static sim_vehicle *new_car(const sim_ground *g, double speed, int gear, double heading)
+static sim_vehicle *new_car(const sim_vehicle_ground *g, double speed, int gear, double heading)
 {
     sim_vehicle *v = malloc(sizeof(*v));
     assert_non_null(v);
@@ -43,13 +43,13 @@ static sim_vehicle *new_car(const sim_ground *g, double speed, int gear, double 
     return v;
 }
 
-static void step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_ground *g, int n)
+static void step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_vehicle_ground *g, int n)
 {
     for (int i = 0; i < n; i++)
         assert_int_equal(sim_vehicle_step(v, c, g, NULL, 0, DT), 0);
 }
 
-static double speed_of(const sim_vehicle *v, const sim_ground *g)
+static double speed_of(const sim_vehicle *v, const sim_vehicle_ground *g)
 {
     sim_vehicle_state s;
     sim_vehicle_get_state(v, g, &s);
@@ -69,7 +69,7 @@ static double driven_omega(const sim_vehicle *v)
  * sheet: 9.3 s. */
 static void accelerates_0_100_like_data_sheet(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *v = new_car(&g, 0.0, 1, 0.0);
     sim_vehicle_controls c = {.throttle = 1.0, .gear = 1};
     double t = 0.0;
@@ -89,7 +89,7 @@ static void accelerates_0_100_like_data_sheet(void **state)
  * speeds up from below and slows down from above, both ending within 5 %. */
 static void reaches_top_speed_of_data_sheet(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle_controls c = {.throttle = 1.0, .gear = 5};
     double start[2] = {200.0 * KMH, 228.0 * KMH}, end[2];
     for (int k = 0; k < 2; k++) {
@@ -107,7 +107,7 @@ static void reaches_top_speed_of_data_sheet(void **state)
 /* Full braking from 100 km/h on dry asphalt (ABS): 35-42 m. */
 static void brakes_100_0_within_35_42_m(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *v = new_car(&g, 100.0 * KMH, 0, 0.0);
     sim_vehicle_controls c = {.brake = 1.0, .gear = 0};
     double x0 = v->y[0];
@@ -127,7 +127,7 @@ static void brakes_100_0_within_35_42_m(void **state)
  * largest steady lateral acceleration lies between 0.8 and 1.0 g. */
 static void corners_up_to_0_8_to_1_0_g(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     double target = 80.0 * KMH;
     sim_vehicle *v = new_car(&g, target, 3, 0.0);
     sim_vehicle_controls c = {.gear = 3};
@@ -158,7 +158,7 @@ static void corners_up_to_0_8_to_1_0_g(void **state)
  * slip, so it must agree within 1.5 %. */
 static void coasts_like_the_hand_solution(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *v = new_car(&g, 100.0 * KMH, 0, 0.0);
     sim_vehicle_controls c = {.gear = 0};
     step(v, &c, &g, 10000);
@@ -176,7 +176,7 @@ static void coasts_like_the_hand_solution(void **state)
 static void stays_on_slope_with_brakes(void **state)
 {
     sim_ground_plane slope = {0, 0.15, 0, 1.0, 0.0};
-    sim_ground g = sim_ground_from_plane(&slope);
+    sim_vehicle_ground g = sim_ground_from_plane(&slope);
     for (int dir = 0; dir < 2; dir++) {
         sim_vehicle *v = new_car(&g, 0.0, 0, dir ? M_PI : 0.0); /* facing up, then down */
         sim_vehicle_controls c = {.brake = 0.6, .gear = 0};
@@ -194,7 +194,7 @@ static void stays_on_slope_with_brakes(void **state)
 /* The car turns the way it is steered (left = positive yaw rate) slow and fast. */
 static void turns_the_way_it_is_steered(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     const double speeds[] = {10.0 * KMH, 50.0 * KMH, 130.0 * KMH};
     const int gears[] = {1, 3, 5};
     for (int k = 0; k < 3; k++) {
@@ -213,10 +213,41 @@ static void turns_the_way_it_is_steered(void **state)
     }
 }
 
+/* The car starts where and how it is told: position, heading (every quadrant), and on
+ * a slope with its body along the ground's normal, for each model. */
+static void starts_where_told(void **state)
+{
+    sim_ground_plane slope = {0.5, 0.1, -0.05, 1.0, 0.0};
+    sim_vehicle_ground g = sim_ground_from_plane(&slope);
+    const double headings[] = {0.0, 1.0, 2.5, -2.0, -0.7, M_PI};
+    for (int m = 0; m < 3; m++) {
+        for (int k = 0; k < 6; k++) {
+            sim_vehicle *v = malloc(sizeof(*v));
+            sim_vehicle_start st = {12.0, -7.0, headings[k], 0.0, 1};
+            sim_error err = {0};
+            assert_int_equal(sim_vehicle_init(v, &params, (sim_vehicle_model)m, SIM_INTEGRATOR_MIDPOINT,
+                                              &g, &st, &err), 0);
+            sim_vehicle_state s;
+            sim_vehicle_get_state(v, &g, &s);
+            double dh = remainder(s.heading - headings[k], 2 * M_PI);
+            assert_true(fabs(dh) < 1e-9);
+            assert_true(fabs(s.pos[0] - 12.0) < 0.1 && fabs(s.pos[1] + 7.0) < 0.1);
+            double ground = 0.5 + 0.1 * s.pos[0] - 0.05 * s.pos[1];
+            assert_true(fabs(s.pos[2] - ground - params.cog_height) < 0.01);
+            /* body up along the normal */
+            sim_quat q = {s.quat[0], s.quat[1], s.quat[2], s.quat[3]};
+            sim_vec3 up = sim_quat_rotate(q, sim_v3(0, 0, 1));
+            double nn = sqrt(1 + 0.01 + 0.0025);
+            assert_true(fabs(up.x + 0.1 / nn) < 1e-9 && fabs(up.y - 0.05 / nn) < 1e-9);
+            free(v);
+        }
+    }
+}
+
 /* Reverse gear drives backwards; the simple and wall models too. */
 static void reverses_in_reverse_gear(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     for (int m = 0; m < 3; m++) {
         sim_vehicle *v = malloc(sizeof(*v));
         sim_vehicle_start st = {0, 0, 0, 0, 0};
@@ -237,7 +268,7 @@ static void reverses_in_reverse_gear(void **state)
 /* Same inputs, same state, bit for bit; a copy of a vehicle continues identically. */
 static void is_deterministic(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *a = new_car(&g, 0.0, 1, 0.0), *b = new_car(&g, 0.0, 1, 0.0);
     sim_vehicle_controls c = {.gear = 1, .automatic = true};
     for (int i = 0; i < 3000; i++) {
@@ -261,7 +292,7 @@ static void is_deterministic(void **state)
  * it and bounces back; bad inputs leave the state finite. */
 static void bounces_off_a_box(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *v = new_car(&g, 10.0, 1, 0.0);
     sim_box box = {.center = {6.0, 0.0, 0.75}, .heading = 0.0, .half = {2.2, 0.9, 0.75}};
     sim_vehicle_controls c = {.gear = 0};
@@ -284,7 +315,7 @@ static void bounces_off_a_box(void **state)
  * neither falls through the ground nor gains energy. */
 static void rests_on_its_roof(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *v = new_car(&g, 0.0, 0, 0.0);
     sim_quat q = sim_quat_from_euler(M_PI, 0.0, 0.0);
     v->y[2] = 1.5;
@@ -312,7 +343,7 @@ static void rests_on_its_roof(void **state)
  * model brakes from 100 km/h in a plausible distance too. */
 static void integrators_and_tyre_models_agree(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     double t100[3];
     for (int m = 0; m < 3; m++) {
         sim_vehicle *v = malloc(sizeof(*v));
@@ -358,6 +389,7 @@ int main(void)
         cmocka_unit_test(coasts_like_the_hand_solution),
         cmocka_unit_test(stays_on_slope_with_brakes),
         cmocka_unit_test(turns_the_way_it_is_steered),
+        cmocka_unit_test(starts_where_told),
         cmocka_unit_test(reverses_in_reverse_gear),
         cmocka_unit_test(is_deterministic),
         cmocka_unit_test(bounces_off_a_box),

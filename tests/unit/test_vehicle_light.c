@@ -30,7 +30,7 @@ static int load_params(void **state)
     return sim_vehicle_params_load(path, &params, &err);
 }
 
-static sim_vehicle *new_car(sim_vehicle_model m, const sim_ground *g, double speed, int gear)
+static sim_vehicle *new_car(sim_vehicle_model m, const sim_vehicle_ground *g, double speed, int gear)
 {
     sim_vehicle *v = malloc(sizeof(*v));
     assert_non_null(v);
@@ -40,7 +40,7 @@ static sim_vehicle *new_car(sim_vehicle_model m, const sim_ground *g, double spe
     return v;
 }
 
-static void run(sim_vehicle *v, const sim_vehicle_controls *c, const sim_ground *g, int n,
+static void run(sim_vehicle *v, const sim_vehicle_controls *c, const sim_vehicle_ground *g, int n,
                 sim_vehicle_state *s)
 {
     for (int i = 0; i < n; i++)
@@ -53,7 +53,7 @@ static void run(sim_vehicle *v, const sim_vehicle_controls *c, const sim_ground 
  * yaw rate = v tan(delta) / L. */
 static void simple_steering_limit_and_circle(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     const double kmh[] = {30, 60, 100}, deg[] = {10.5, 7.0, 3.5};
     for (int k = 0; k < 3; k++) {
         sim_vehicle *v = new_car(SIM_VEHICLE_SIMPLE, &g, kmh[k] * KMH, 0);
@@ -74,7 +74,7 @@ static void simple_steering_limit_and_circle(void **state)
  * drag, over the mass. One step from 50 km/h in third at full throttle by hand. */
 static void simple_longitudinal_by_hand(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     double v0 = 50.0 * KMH;
     sim_vehicle *v = new_car(SIM_VEHICLE_SIMPLE, &g, v0, 3);
     sim_vehicle_controls c = {.throttle = 1.0, .gear = 3};
@@ -114,7 +114,7 @@ static void simple_longitudinal_by_hand(void **state)
  * outside of its circle; at 30 km/h on the same circle it does not. */
 static void simple_centrifugal_shift(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *v = new_car(SIM_VEHICLE_SIMPLE, &g, 100 * KMH, 0);
     sim_vehicle_controls c = {.steer = 1.0, .gear = 0};
     sim_vehicle_state s;
@@ -132,7 +132,7 @@ static void simple_centrifugal_shift(void **state)
 static void simple_follows_terrain(void **state)
 {
     sim_ground_plane slope = {1.0, 0.1, 0.0, 1.0, 0.0};
-    sim_ground g = sim_ground_from_plane(&slope);
+    sim_vehicle_ground g = sim_ground_from_plane(&slope);
     sim_vehicle *v = new_car(SIM_VEHICLE_SIMPLE, &g, 10.0, 0);
     sim_vehicle_controls c = {.gear = 0};
     sim_vehicle_state s;
@@ -147,7 +147,7 @@ static void simple_follows_terrain(void **state)
  * walking pace the walls hold the wheels sideways exactly. */
 static void wall_settles_and_holds_sideways(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *v = new_car(SIM_VEHICLE_WALL, &g, 0.0, 1);
     sim_vehicle_controls c = {.gear = 1};
     sim_vehicle_state s;
@@ -176,7 +176,7 @@ static void wall_settles_and_holds_sideways(void **state)
  * wheels through the walls: a sharp turn at high speed slides far more than at low. */
 static void wall_slides_at_high_speed(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     double slip[2];
     const double kmh[2] = {40, 280};
     for (int k = 0; k < 2; k++) {
@@ -196,7 +196,7 @@ static void wall_slides_at_high_speed(void **state)
 /* Every model is deterministic and survives garbage controls. */
 static void light_models_deterministic(void **state)
 {
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     for (int m = SIM_VEHICLE_SIMPLE; m <= SIM_VEHICLE_WALL; m++) {
         sim_vehicle *a = new_car((sim_vehicle_model)m, &g, 0.0, 1);
         sim_vehicle *b = new_car((sim_vehicle_model)m, &g, 0.0, 1);
@@ -251,7 +251,7 @@ static void ffb_centres_and_rumbles(void **state)
     assert_true(o.rumble > 0.0 && o.rumble <= 1.0 && o.rumble_hz > 4.0);
 
     /* From the full model in a left turn: the wheel is pulled back right (negative). */
-    sim_ground g = sim_ground_from_plane(&flat);
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
     sim_vehicle *v = new_car(SIM_VEHICLE_FULL, &g, 60 * KMH, 3);
     sim_vehicle_controls c = {.gear = 3, .throttle = 0.2, .steer = 0.05};
     run(v, &c, &g, 2000, &s);
