@@ -31,7 +31,7 @@ static double run(const sim_vehicle_params *p, sim_vehicle_model m, sim_integrat
                   double *checksum)
 {
     sim_ground_plane plane = {0, 0, 0, 1.0, 0.0};
-    sim_ground g = sim_ground_from_plane(&plane);
+    sim_vehicle_ground g = sim_ground_from_plane(&plane);
     static sim_vehicle v;
     double best = INFINITY;
     for (int r = 0; r < REPEATS; r++) {

@@ -9,7 +9,8 @@
  *   SIM_VEHICLE_WALL    imaginary-wall impulse model (Kang and Cho).
  *
  * Ownership: a sim_vehicle is plain storage owned by the caller (no heap, no globals,
- * copyable: a copy continues bit-identically). It keeps its own copy of the parameters.
+ * copyable: a copy continues bit-identically; about 20 KB, mostly the tyre's tabulated
+ * curves, so keep it static or on the heap). It keeps its own copy of the parameters.
  * The ground and the obstacle boxes are borrowed for the duration of one call. */
 #ifndef SIM_VEHICLE_H
 #define SIM_VEHICLE_H

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     static sim_vehicle v;
     sim_ground_plane plane = {0, 0.05, 0, 1.0, 0.2};
-    sim_ground g = sim_ground_from_plane(&plane);
+    sim_vehicle_ground g = sim_ground_from_plane(&plane);
     for (int m = 0; m < 3; m++) {
         sim_vehicle_start st = {0, 0, 0.5, 10.0, 1};
         if (sim_vehicle_init(&v, &p, (sim_vehicle_model)m, SIM_INTEGRATOR_MIDPOINT, &g, &st, &err))
