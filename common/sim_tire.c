@@ -128,6 +128,10 @@ void sim_tire_prepare(sim_tire_params *p)
 {
     p->peak_ux = mf_peak_u(p->pcx1, clamp_e(p->pex1));
     p->peak_uy = mf_peak_u(p->pcy1, clamp_e(p->pey1));
+    p->inv_peak_ux = 1.0 / p->peak_ux;
+    p->inv_peak_uy = 1.0 / p->peak_uy;
+    p->inv_fz0 = 1.0 / p->fz0;
+    p->inv_ky_load = 1.0 / (p->pky2 * p->fz0);
     curve_make(&p->curve_x, p->pcx1, clamp_e(p->pex1));
     curve_make(&p->curve_y, p->pcy1, clamp_e(p->pey1));
 }
@@ -193,6 +197,37 @@ static double pneumatic_trail(const sim_tire_params *p, double fz, double dfz, d
     return dt * cos(p->qcz1 * atan(ba - et * (ba - atan(ba)))) * cos_alpha;
 }
 
+/* A prepared tyre: mf_at_load's algebra with the divisions folded together (this is
+ * the integration's inner loop). With the normalised slips n = slip B / u_peak the
+ * curves are read at s u_peak, s = |n|; B = K / (C D) for both directions share one
+ * division. */
+static sim_tire_forces eval_prepared(const sim_tire_params *p, double fz, double kappa,
+                                     double slip_y, double mu_road, bool moment)
+{
+    sim_tire_forces f = {0, 0, 0};
+    double dfz = (fz - p->fz0) * p->inv_fz0;
+    double dx = (p->pdx1 + p->pdx2 * dfz) * p->lambda_mux * mu_road * fz;
+    double dy = (p->pdy1 + p->pdy2 * dfz) * p->lambda_muy * mu_road * fz;
+    if (!(dx > 1e-9) || !(dy > 1e-9))
+        return f;
+    double kx = fz * (p->pkx1 + p->pkx2 * dfz) * exp(p->pkx3 * dfz);
+    double x = fz * p->inv_ky_load, x1 = 1.0 + x * x;
+    double ky2 = p->pky1 * p->fz0 * 2.0 * x; /* Ky = ky2 / x1 */
+    double cdx = p->pcx1 * dx, cdy = p->pcy1 * dy;
+    double inv = 1.0 / (cdx * cdy * x1);
+    double bx = kx * cdy * x1 * inv, by = ky2 * cdx * inv;
+    double nx = kappa * bx * p->inv_peak_ux, ny = slip_y * by * p->inv_peak_uy;
+    double s = sqrt(nx * nx + ny * ny);
+    if (s < 1e-12)
+        return f;
+    double inv_s = 1.0 / s;
+    f.fx = dx * curve_eval(&p->curve_x, s * p->peak_ux) * nx * inv_s;
+    f.fy = dy * curve_eval(&p->curve_y, s * p->peak_uy) * ny * inv_s;
+    if (moment)
+        f.mz = -pneumatic_trail(p, fz, dfz, s * p->peak_uy / by) * f.fy;
+    return f;
+}
+
 static sim_tire_forces eval(const sim_tire_params *p, double fz, double kappa, double slip_y,
                             double mu_road, bool moment)
 {
@@ -202,21 +237,9 @@ static sim_tire_forces eval(const sim_tire_params *p, double fz, double kappa, d
     if (p->model == SIM_TIRE_BRUSH)
         return eval_brush(p, fz, kappa, slip_y, mu_road);
 
+    if (p->curve_x.ready && p->curve_y.ready && p->pex2 == 0.0 && p->pey2 == 0.0)
+        return eval_prepared(p, fz, kappa, slip_y, mu_road, moment);
     mf_curves m = mf_at_load(p, fz, mu_road);
-    if (p->curve_x.ready && p->curve_y.ready && p->pex2 == 0.0 && p->pey2 == 0.0) {
-        /* Prepared tyre, the same algebra with the divisions folded away: with
-         * normalised slips n = slip B / u_peak the curves are read at s u_peak. */
-        double nx = kappa * m.bx / p->peak_ux, ny = slip_y * m.by / p->peak_uy;
-        double s = sqrt(nx * nx + ny * ny);
-        if (s < 1e-12)
-            return f;
-        double inv = 1.0 / s;
-        f.fx = m.dx * curve_eval(&p->curve_x, s * p->peak_ux) * nx * inv;
-        f.fy = m.dy * curve_eval(&p->curve_y, s * p->peak_uy) * ny * inv;
-        if (moment)
-            f.mz = -pneumatic_trail(p, fz, m.dfz, s * p->peak_uy / m.by) * f.fy;
-        return f;
-    }
     double kp = peak_ux(p, m.ex) / m.bx;
     double sp = peak_uy(p, m.ey) / m.by;
     double nx = kappa / kp, ny = slip_y / sp;

@@ -54,6 +54,7 @@ typedef struct sim_tire_params {
      * transcendental functions out of the integration's inner loop. Used while
      * pex2 and pey2 are 0 (E independent of load). */
     double peak_ux, peak_uy;
+    double inv_peak_ux, inv_peak_uy, inv_fz0, inv_ky_load; /* 1/peak_u, 1/fz0, 1/(pky2 fz0) */
     sim_tire_curve curve_x, curve_y;
 } sim_tire_params;
 
