@@ -48,7 +48,7 @@ typedef struct sim_ground_plane {
 } sim_ground_plane;
 
 int sim_ground_plane_sample(void *plane, double x, double y, sim_ground_sample *out);
-/* A sim_vehicle_ground reading the plane (borrowed: it must outlive the sim_vehicle_ground's use). */
+/* A sim_vehicle_ground reading the plane (borrowed: the plane must outlive it). */
 sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane);
 
 /* A traffic vehicle or other obstacle: an oriented box moving without rotation during a
@@ -216,15 +216,17 @@ typedef struct sim_vehicle_state {
     sim_wheel_state wheel[SIM_WHEELS];
 } sim_vehicle_state;
 
-/* Sets the vehicle up at rest on the ground (suspension at its static travel) at start.
- * The parameters are copied. */
+/* Sets the vehicle up on the ground at the start pose (body along the ground's normal,
+ * suspension at its static travel), moving at start->speed with wheels and engine
+ * matched. The parameters are copied. */
 int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_model model,
                      sim_integrator integrator, const sim_vehicle_ground *ground,
                      const sim_vehicle_start *start, sim_error *err);
 
-/* Advances by dt (s) with controls c held, on ground, bouncing off boxes (may be NULL
- * with n_boxes 0). Returns 0, or SIM_ERANGE if the state stopped being finite (the
- * vehicle is then unchanged). */
+/* Advances by dt (s) with controls c held (out-of-range or non-finite inputs are
+ * clamped or zeroed), on ground, bouncing off boxes (may be NULL with n_boxes 0).
+ * Returns 0; SIM_EINVAL for dt outside (0, 0.1] or NULL arguments; SIM_ERANGE if the
+ * state stopped being finite (the vehicle is then unchanged). */
 int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_vehicle_ground *ground,
                      const sim_box *boxes, size_t n_boxes, double dt);
 
