@@ -265,6 +265,48 @@ static void reverses_in_reverse_gear(void **state)
     }
 }
 
+/* Split friction: ice under the left wheels, asphalt under the right. */
+static int split_mu(void *ctx, double x, double y, sim_ground_sample *out)
+{
+    out->height = 0.0;
+    out->normal[0] = out->normal[1] = 0.0;
+    out->normal[2] = 1.0;
+    out->friction = y > 0.0 ? 0.1 : 1.0;
+    out->roughness = 0.0;
+    return 0;
+}
+
+/* On split friction the open differential gives both rear wheels the torque the wheel
+ * on ice can take, and that one spins; the limited-slip differential sends torque to
+ * the wheel on asphalt and the car pulls away faster. */
+static void limited_slip_beats_open_on_split_friction(void **state)
+{
+    sim_vehicle_ground g = {split_mu, NULL};
+    double v[2], spin_ratio[2];
+    for (int k = 0; k < 2; k++) {
+        sim_vehicle_params p = params;
+        p.diff.type = k ? SIM_DIFF_LSD : SIM_DIFF_OPEN;
+        p.diff.lsd_viscous = 60.0;
+        p.diff.lsd_max = 600.0;
+        p.brakes.abs_enabled = false;
+        sim_vehicle *car = malloc(sizeof(*car));
+        sim_vehicle_start st = {0, 0, 0, 0, 1};
+        sim_error err = {0};
+        assert_int_equal(sim_vehicle_init(car, &p, SIM_VEHICLE_FULL, SIM_INTEGRATOR_MIDPOINT, &g, &st, &err), 0);
+        sim_vehicle_controls c = {.throttle = 1.0, .gear = 1};
+        step(car, &c, &g, 3000);
+        sim_vehicle_state s;
+        sim_vehicle_get_state(car, &g, &s);
+        v[k] = s.speed;
+        spin_ratio[k] = s.wheel[SIM_WHEEL_RL].omega / fmax(s.wheel[SIM_WHEEL_RR].omega, 1e-3);
+        free(car);
+    }
+    printf("split friction, 3 s full throttle: open %.2f m/s (left/right spin %.2f), "
+           "LSD %.2f m/s (%.2f)\n", v[0], spin_ratio[0], v[1], spin_ratio[1]);
+    assert_true(v[1] > 1.2 * v[0]);
+    assert_true(spin_ratio[0] > spin_ratio[1]);
+}
+
 /* Same inputs, same state, bit for bit; a copy of a vehicle continues identically. */
 static void is_deterministic(void **state)
 {
@@ -390,6 +432,7 @@ int main(void)
         cmocka_unit_test(stays_on_slope_with_brakes),
         cmocka_unit_test(turns_the_way_it_is_steered),
         cmocka_unit_test(starts_where_told),
+        cmocka_unit_test(limited_slip_beats_open_on_split_friction),
         cmocka_unit_test(reverses_in_reverse_gear),
         cmocka_unit_test(is_deterministic),
         cmocka_unit_test(bounces_off_a_box),
