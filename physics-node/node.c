@@ -125,6 +125,52 @@ static void add_peer(pn_node *n, const cJSON *p)
     n->n_peers++;
 }
 
+static void note_present(pn_node *n, const cJSON *p)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(p, "id");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
+    if (!cJSON_IsNumber(id) || !cJSON_IsString(name) || n->n_present == PN_MAX_PEERS)
+        return;
+    n->present[n->n_present].id = id->valueint;
+    snprintf(n->present[n->n_present].name, sizeof(n->present[0].name), "%s", name->valuestring);
+    n->n_present++;
+}
+
+static void forget_present(pn_node *n, int id)
+{
+    for (int i = 0; i < n->n_present; i++)
+        if (n->present[i].id == id)
+            n->present[i--] = n->present[--n->n_present];
+}
+
+/* Whether every module named in --wait-for has joined. */
+static bool awaited_present(const pn_node *n)
+{
+    const char *w = n->cfg.wait_for;
+    while (w && *w) {
+        size_t len = strcspn(w, ",");
+        bool found = len == 0;
+        for (int i = 0; i < n->n_present && !found; i++)
+            found = strlen(n->present[i].name) == len && strncmp(n->present[i].name, w, len) == 0;
+        if (!found)
+            return false;
+        w += len + (w[len] == ',');
+    }
+    return true;
+}
+
+static void anchor_clock(pn_node *n);
+
+static void start_clock_if_ready(pn_node *n)
+{
+    if (n->started || !awaited_present(n))
+        return;
+    n->started = true;
+    anchor_clock(n);
+    publish_tick(n); /* tick 0 */
+    schedule(n);
+}
+
 static void remove_peer(pn_node *n, int id)
 {
     for (int i = 0; i < n->n_peers; i++) {
@@ -224,10 +270,14 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         n->n_boxes = pn_boxes_from_json(msg, n->boxes, PN_MAX_BOXES);
     } else if (strcmp(topic, "dispatcher.joined") == 0) {
         add_peer(n, msg);
+        note_present(n, msg);
+        start_clock_if_ready(n);
     } else if (strcmp(topic, "dispatcher.left") == 0) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
-        if (cJSON_IsNumber(id))
+        if (cJSON_IsNumber(id)) {
             remove_peer(n, id->valueint);
+            forget_present(n, id->valueint);
+        }
         schedule(n);
     }
 }
@@ -239,14 +289,18 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
         return;
     /* (Re)connected: the participants are those the dispatcher lists now. */
     n->n_peers = 0;
+    n->n_present = 0;
     const cJSON *peers = cJSON_GetObjectItemCaseSensitive(welcome, "peers");
     const cJSON *p;
-    cJSON_ArrayForEach(p, peers) add_peer(n, p);
-    if (!n->started) {
-        n->started = true;
-        anchor_clock(n);
+    cJSON_ArrayForEach(p, peers) {
+        add_peer(n, p);
+        note_present(n, p);
     }
-    /* Tick 0 at the start, or the current tick again for whoever missed it. */
+    if (!n->started) {
+        start_clock_if_ready(n);
+        return;
+    }
+    /* After a reconnection: the current tick again for whoever missed it. */
     publish_tick(n);
     schedule(n);
 }

@@ -25,6 +25,10 @@ typedef struct pn_config {
     sim_integrator integrator;
     int rate_hz, publish_hz;
     bool lockstep;
+    /* Comma-separated module names (e.g. "recorder,input"): the clock starts only when
+     * all of them have joined, so that a reproducible run does not depend on who came
+     * up first. NULL: start at once. */
+    const char *wait_for;
 } pn_config;
 
 typedef struct pn_node {
@@ -51,6 +55,12 @@ typedef struct pn_node {
         bool acked;
     } peers[PN_MAX_PEERS];
     int n_peers;
+    /* every module present (for wait_for), by connection id */
+    struct {
+        int id;
+        char name[64];
+    } present[PN_MAX_PEERS];
+    int n_present;
     uv_timer_t timer;             /* real-time pacing */
     uv_idle_t idle;               /* lockstep: steps the next tick outside callbacks */
     uint64_t t0_ns;               /* wall clock of tick 0 of this run (real time) */

@@ -269,6 +269,34 @@ static void rejects_bad_options(void **state)
     }
 }
 
+/* --wait-for: the clock does not start until the named modules are there, so tick 0
+ * is the first thing a late driver and recorder see. */
+static void clock_waits_for_named_modules(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *obs = ts_join(d.port, "observer", "[\"sim.tick\"]", NULL);
+    pid_t pid = start_physics2(&d, "--lockstep", "--wait-for", "recorder,input", NULL, NULL);
+    char line[4096];
+    /* physics joins, but no tick comes while recorder and input are missing. */
+    cJSON *j = ts_expect_topic(obs, "dispatcher.joined", 3000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    ts_conn *rec = ts_join(d.port, "recorder", "[\"nothing.\"]", NULL);
+    assert_null(ts_expect_topic(obs, "sim.tick", 400, line, sizeof line));
+    ts_conn *in = ts_join(d.port, "input", "[\"sim.tick\"]", "\"lockstep\":true");
+    cJSON *t = ts_expect_topic(obs, "sim.tick", 3000, NULL, 0);
+    assert_non_null(t);
+    assert_true(num(t, "n") == 0);
+    cJSON_Delete(t);
+    ts_close(in);
+    ts_close(rec);
+    ts_close(obs);
+    int st = ts_stop(pid, SIGTERM, 3000);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ts_dispatcher_stop(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +306,7 @@ int main(void)
         cmocka_unit_test(real_time_is_paced),
         cmocka_unit_test(drives_on_a_scenario_road),
         cmocka_unit_test(rejects_bad_options),
+        cmocka_unit_test(clock_waits_for_named_modules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
