@@ -117,6 +117,17 @@ void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, doub
     v->gear_hold = v->gear_hold > dt ? v->gear_hold - dt : 0.0;
 }
 
+void sim_vehicle_light_state(const sim_vehicle *v, sim_vehicle_state *out)
+{
+    sim_vehicle_state_from_chassis(v->y, out);
+    out->t = v->t;
+    out->rpm = v->y[SIM_VY_ENGINE] * SIM_RPM_PER_RAD_S;
+    out->gear = v->gear;
+    out->clutch = v->shift_timer > 0.0 ? 0.0 : 1.0;
+    out->steer_angle = v->steer_angle;
+    out->accel_body[1] = out->speed * out->yaw_rate;
+}
+
 void sim_vehicle_state_from_chassis(const double *y, sim_vehicle_state *out)
 {
     sim_quat q = sim_quat_normalize((sim_quat){y[3], y[4], y[5], y[6]});

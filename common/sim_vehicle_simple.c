@@ -153,22 +153,14 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, c
         sim_rigid_props props = sim_vehicle_chassis_props(p, false);
         sim_vehicle_collide(p, &props, y, NULL, boxes, n_boxes);
         y[10] = y[11] = 0.0;
-        double fwd = y[7] * nc + y[8] * ns, side = -y[7] * ns + y[8] * nc;
-        v->side_speed = side;
-        (void)fwd;
+        v->side_speed = -y[7] * ns + y[8] * nc;
     }
 }
 
 void sim_vehicle_simple_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out)
 {
     const sim_vehicle_params *p = &v->p;
-    sim_vehicle_state_from_chassis(v->y, out);
-    out->t = v->t;
-    out->rpm = v->y[SIM_VY_ENGINE] * SIM_RPM_PER_RAD_S;
-    out->gear = v->gear;
-    out->clutch = v->shift_timer > 0.0 ? 0.0 : 1.0;
-    out->steer_angle = v->steer_angle;
-    out->accel_body[1] = out->speed * out->yaw_rate;
+    sim_vehicle_light_state(v, out);
     sim_quat q = {out->quat[0], out->quat[1], out->quat[2], out->quat[3]};
     double b = p->wheelbase - p->cog_to_front;
     for (int i = 0; i < SIM_WHEELS; i++) {

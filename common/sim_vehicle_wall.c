@@ -127,13 +127,7 @@ void sim_vehicle_wall_step(sim_vehicle *v, const sim_vehicle_ground *ground, con
 void sim_vehicle_wall_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out)
 {
     const sim_vehicle_params *p = &v->p;
-    sim_vehicle_state_from_chassis(v->y, out);
-    out->t = v->t;
-    out->rpm = v->y[SIM_VY_ENGINE] * SIM_RPM_PER_RAD_S;
-    out->gear = v->gear;
-    out->clutch = v->shift_timer > 0.0 ? 0.0 : 1.0;
-    out->steer_angle = v->steer_angle;
-    out->accel_body[1] = out->speed * out->yaw_rate;
+    sim_vehicle_light_state(v, out);
     sim_quat q = {out->quat[0], out->quat[1], out->quat[2], out->quat[3]};
     for (int i = 0; i < SIM_WHEELS; i++) {
         sim_vec3 c = wheel_point(v->y, v, i, q);
