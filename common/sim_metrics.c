@@ -549,7 +549,7 @@ int sim_metrics_compute(const sim_metrics_samples *smp, const sim_metrics_task *
     r->length = r->s_end - r->s_start;
     r->duration = P.any ? r->t_end - r->t_start : 0;
     r->mdev = r->length > 0 ? r->abs_e_integral / r->length : NAN;
-    qsort(r->events, r->n_events, sizeof *r->events, event_cmp);
+    if (r->n_events > 1) qsort(r->events, r->n_events, sizeof *r->events, event_cmp);
     for (size_t k = 0; k < r->n_events; k++) {
         const sim_metrics_event *ev = &r->events[k];
         if (ev->kind == SIM_METRICS_TUBE) {
