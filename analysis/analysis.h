@@ -1,0 +1,182 @@
+/* analysis: internal interfaces of the offline analysis tool (bin/analysis).
+ *
+ *   drive.c     a drive in memory (columns, events, meta) and its readers
+ *   scenario.c  what analysis needs of a scenario: tasks, ideal paths, lane marks, limits
+ *   compute.c   one drive + scenario -> per-task sim_metrics results and diagnostics
+ *   plot.c      cairo figures (PNG and SVG): lateral position, timeline, map
+ *   report.c    metrics.json, tasks.csv, events.csv, report.html of one drive
+ *   batch.c     every drive under a folder, in parallel: study.csv and a study page
+ *
+ * Ownership: every struct here owns the arrays and strings it points to and is released
+ * by its *_free function. */
+#ifndef ANALYSIS_H
+#define ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sim_error.h"
+#include "sim_metrics.h"
+
+/* ---- drive ---- */
+
+/* Sample columns, named as in the drive log's samples table (and its CSV export). */
+enum {
+    AN_RUN, AN_TICK, AN_T, AN_SPEED, AN_ACCEL, AN_HEADWAY, AN_THW, AN_LATDEV, AN_LANE,
+    AN_S, AN_D, AN_X, AN_Y, AN_Z, AN_HEADING, AN_YAWRATE, AN_STEER, AN_WHEEL,
+    AN_THROTTLE, AN_BRAKE, AN_CLUTCH, AN_GEAR, AN_RPM, AN_NCOL
+};
+extern const char *const an_column_names[AN_NCOL];
+
+typedef struct an_event {
+    int run;
+    double t;
+    char *kind, *name, *json; /* json may be NULL */
+} an_event;
+
+typedef struct an_drive {
+    char *path;             /* the file or folder it was read from */
+    size_t n;               /* samples */
+    double *col[AN_NCOL];   /* each n long; a column the log lacks is all NAN */
+    an_event *events;
+    size_t n_events;
+    char **meta_key, **meta_val;
+    size_t n_meta;
+} an_drive;
+
+/* Reads a drive: a folder or a samples.csv path of the CSV export (samples.csv,
+ * events.csv, optional meta.csv with key,value), or a drive log (.sqlite) when the
+ * library has the drive-log reader. Samples are sorted by (run, tick or t). */
+int an_drive_load(const char *path, an_drive *out, sim_error *err);
+void an_drive_free(an_drive *dr);
+const char *an_drive_meta(const an_drive *dr, const char *key); /* NULL: missing */
+
+/* Writes dr as the CSV export (samples.csv, events.csv, meta.csv) into dir. */
+int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err);
+
+/* Allocates n samples, all columns NAN, no events or meta. */
+int an_drive_alloc(an_drive *dr, size_t n, sim_error *err);
+int an_drive_add_event(an_drive *dr, int run, double t, const char *kind, const char *name,
+                       const char *json, sim_error *err);
+int an_drive_set_meta(an_drive *dr, const char *key, const char *val, sim_error *err);
+
+/* ---- scenario ---- */
+
+typedef struct an_task {
+    char *id;
+    double s_start, s_end;       /* m */
+    double tube_half_width;      /* m */
+    sim_metrics_point *ideal;    /* ideal path */
+    size_t n_ideal;
+    bool reactions;              /* stimuli (triggers, HUD) in the task get reaction times */
+} an_task;
+
+typedef struct an_limit {
+    double s_start, s_end, speed; /* m, m, m/s */
+} an_limit;
+
+typedef struct an_scenario {
+    char *path, *name;
+    double vehicle_width;         /* m */
+    double *border_d;             /* lane borders of the road, d ascending, m */
+    bool *border_marked;          /* a mark lies on that border */
+    size_t n_borders;
+    an_limit *limits;
+    size_t n_limits;
+    an_task *tasks;
+    size_t n_tasks;
+} an_scenario;
+
+int an_scenario_load(const char *path, an_scenario *out, sim_error *err);
+void an_scenario_free(an_scenario *sc);
+/* The marks bounding the lane that holds d (NAN where that border has no mark). */
+void an_scenario_marks(const an_scenario *sc, double d, double *left, double *right);
+/* Speed limit at s, m/s (NAN: none). */
+double an_scenario_limit(const an_scenario *sc, double s);
+
+/* ---- computation ---- */
+
+typedef struct an_task_result {
+    const an_task *task;
+    int run;
+    size_t i0, i1;               /* sample range [i0, i1) given to sim_metrics */
+    int status;                  /* 0 ok, else a SIM_E* code (see message) */
+    char message[640];           /* what is wrong ("" when nothing) */
+    double *mark_left, *mark_right; /* marks of the ideal lane at samples i0..i1-1 */
+    sim_metrics_result m;
+} an_task_result;
+
+typedef struct an_result {
+    const an_drive *drive;
+    const an_scenario *scenario;
+    char study[64], subject[64], scenario_name[64];
+    char **warnings;             /* drive-level problems (gaps, missing columns) */
+    size_t n_warnings;
+    an_task_result *tasks;       /* one per (run, task) */
+    size_t n_tasks;
+    double *limit;               /* speed limit at each sample, m/s (drive-long) */
+} an_result;
+
+/* Computes every task of every run. Problems with a task are recorded in it and in the
+ * warnings; only failures to allocate return an error. */
+int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_error *err);
+void an_result_free(an_result *res);
+int an_result_warn(an_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- outputs ---- */
+
+/* Names of the per-task metrics, in the order of tasks.csv and study.csv. */
+size_t an_metric_count(void);
+const char *an_metric_name(size_t k);
+double an_metric_value(const an_task_result *tr, size_t k);
+
+/* Writes the CSV header (prefix columns given) or one row of the task metrics. */
+void an_csv_string(FILE *f, const char *s); /* quoted when needed */
+
+int an_report_write(const an_result *res, const char *dir, bool plots, sim_error *err);
+
+/* ---- plots ---- */
+
+typedef enum { AN_PNG, AN_SVG } an_format;
+
+int an_plot_lateral(const an_result *res, const an_task_result *tr, const char *path,
+                    an_format fmt, sim_error *err);
+int an_plot_timeline(const an_result *res, const an_task_result *tr, const char *path,
+                     an_format fmt, sim_error *err);
+int an_plot_map(const an_result *res, int run, const char *path, an_format fmt, sim_error *err);
+
+/* A distribution plot: one box per group with every value as a dot. */
+int an_plot_boxes(const char *title, const char *ylabel, const char *const *groups,
+                  size_t n_groups, const double *const *values, const size_t *n_values,
+                  const char *path, an_format fmt, sim_error *err);
+
+/* ---- batch ---- */
+
+typedef struct an_batch_opts {
+    const char *dir, *out, *scenario; /* scenario may be NULL: from each log's meta */
+    int jobs;                          /* worker processes; 0: number of cores */
+    bool plots;                        /* per-drive reports with plots */
+} an_batch_opts;
+
+int an_batch(const an_batch_opts *o, sim_error *err);
+
+/* Loads a drive, its scenario (override or from meta), computes and writes the report
+ * into dir. Shared by report and batch. */
+int an_report_one(const char *log, const char *scenario, const char *dir, bool plots,
+                  an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, sim_error *err);
+
+/* ---- synthetic data (synth.c) ---- */
+
+#include <stdint.h>
+/* A Lane Change Test style scenario file with n_tasks tasks. */
+int an_synth_scenario(const char *path, int n_tasks, double task_len, double period,
+                      uint64_t seed, sim_error *err);
+/* A drive of seconds at rate Hz through sc by a synthetic subject; dr is allocated. */
+int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t seed,
+                   const char *subject, const char *scenario_file, an_drive *dr, sim_error *err);
+
+/* mkdir -p */
+int an_mkdirs(const char *dir, sim_error *err);
+
+#endif

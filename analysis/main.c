@@ -1,0 +1,199 @@
+/* analysis: offline lane-deviation metrics, plots and reports of logged drives.
+ *
+ *   analysis report LOG... [--out DIR] [--scenario FILE] [--no-plots]
+ *   analysis batch DIR --out DIR [--scenario FILE] [--jobs N] [--no-plots]
+ *   analysis synth --out DIR [--subjects N] [--minutes M] [--tasks N] [--seed S]
+ *
+ * A LOG is a drive log's CSV export (a folder with samples.csv, events.csv, meta.csv).
+ * The scenario comes from the log's meta unless --scenario names one. */
+#include "analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_cli.h"
+
+static const char *base_name(const char *p)
+{
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') n--;
+    const char *b = p + n;
+    while (b > p && b[-1] != '/') b--;
+    return b;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    const char *out = "analysis-out", *scenario = NULL;
+    bool no_plots = false;
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &out, "DIR", "where the report goes (default analysis-out); one "
+                                             "sub-folder per log when given several"},
+        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario file (default: the log's meta)"},
+        {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "tables and page only, no figures"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis report LOG... [options]",
+                           "Metrics, plots and report.html of each drive log (CSV export folder).",
+                           opts, 3, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc) return 2;
+    if (npos < 1) {
+        fprintf(stderr, "analysis report: expected at least one LOG\n");
+        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 3, stderr);
+        return 2;
+    }
+    int failed = 0;
+    for (int k = 0; k < npos; k++) {
+        const char *log = argv[2 + k];
+        char dir[4200];
+        if (npos == 1) snprintf(dir, sizeof dir, "%s", out);
+        else snprintf(dir, sizeof dir, "%s/%s", out, base_name(log));
+        sim_error err = {0};
+        an_result res;
+        an_drive dr;
+        an_scenario sc;
+        if (an_report_one(log, scenario, dir, !no_plots, &res, &dr, &sc, &err)) {
+            fprintf(stderr, "analysis: %s: %s\n", log, err.msg);
+            failed++;
+            continue;
+        }
+        for (size_t w = 0; w < res.n_warnings; w++)
+            fprintf(stderr, "analysis: %s: %s\n", log, res.warnings[w]);
+        printf("%s: %zu task result%s -> %s/report.html\n", log, res.n_tasks,
+               res.n_tasks == 1 ? "" : "s", dir);
+        an_result_free(&res);
+        an_scenario_free(&sc);
+        an_drive_free(&dr);
+    }
+    return failed ? 1 : 0;
+}
+
+static int cmd_batch(int argc, char **argv)
+{
+    an_batch_opts o = {0};
+    const char *out = NULL;
+    int jobs = 0;
+    bool no_plots = false;
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &out, "DIR", "where study.csv, study.html and the drives' reports go"},
+        {"scenario", SIM_OPT_STRING, &o.scenario, "FILE", "scenario for every drive (default: each log's meta)"},
+        {"jobs", SIM_OPT_INT, &jobs, "N", "worker processes (default: number of cores)"},
+        {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "per-drive tables only, no figures"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis batch DIR --out DIR [options]",
+                           "Every drive log under DIR, in parallel: study.csv and a study page.",
+                           opts, 4, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc) return 2;
+    if (npos != 1 || !out) {
+        fprintf(stderr, "analysis batch: expected one DIR and --out DIR\n");
+        sim_cli_print_usage("analysis batch DIR --out DIR [options]", NULL, opts, 4, stderr);
+        return 2;
+    }
+    if (jobs < 0) {
+        fprintf(stderr, "analysis batch: --jobs %d: expected >= 0\n", jobs);
+        return 2;
+    }
+    o.dir = argv[2];
+    o.out = out;
+    o.jobs = jobs;
+    o.plots = !no_plots;
+    sim_error err = {0};
+    rc = an_batch(&o, &err);
+    if (rc < 0) {
+        fprintf(stderr, "analysis batch: %s\n", err.msg);
+        return 1;
+    }
+    return rc; /* 1 when some drive failed */
+}
+
+static int cmd_synth(int argc, char **argv)
+{
+    const char *out = NULL;
+    int subjects = 3, tasks = 6, seed = 1;
+    double minutes = 3;
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &out, "DIR", "folder for scenario.json and one CSV drive per subject"},
+        {"subjects", SIM_OPT_INT, &subjects, "N", "number of drives (default 3)"},
+        {"minutes", SIM_OPT_DOUBLE, &minutes, "M", "length of each drive at 100 Hz (default 3)"},
+        {"tasks", SIM_OPT_INT, &tasks, "N", "tasks in the scenario (default 6)"},
+        {"seed", SIM_OPT_INT, &seed, "S", "random seed (default 1)"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis synth --out DIR [options]",
+                           "Writes a synthetic lane-change study to try the analysis on.", opts,
+                           5, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc) return 2;
+    if (!out || npos || subjects < 1 || subjects > 10000 || tasks < 1 || tasks > 1000 ||
+        !(minutes > 0) || minutes > 600) {
+        fprintf(stderr, "analysis synth: expected --out DIR, 1..10000 subjects, 1..1000 tasks, "
+                        "0 < minutes <= 600\n");
+        return 2;
+    }
+    sim_error err = {0};
+    char path[4200];
+    if (an_mkdirs(out, &err)) {
+        fprintf(stderr, "analysis synth: %s\n", err.msg);
+        return 1;
+    }
+    /* Tasks spread over the distance driven at 60 km/h. */
+    double length = minutes * 60 * 60 / 3.6 - 200, period = length / tasks;
+    snprintf(path, sizeof path, "%s/scenario.json", out);
+    an_scenario sc;
+    if (an_synth_scenario(path, tasks, period * 0.8, period, (uint64_t)seed, &err) ||
+        an_scenario_load(path, &sc, &err)) {
+        fprintf(stderr, "analysis synth: %s\n", err.msg);
+        return 1;
+    }
+    for (int k = 0; k < subjects; k++) {
+        char subj[32];
+        snprintf(subj, sizeof subj, "S%02d", k + 1);
+        an_drive dr;
+        snprintf(path, sizeof path, "%s/%s", out, subj);
+        if (an_synth_drive(&sc, minutes * 60, 100, (uint64_t)(seed * 1000 + k), subj,
+                           "scenario.json", &dr, &err) ||
+            an_drive_write_csv(&dr, path, &err)) {
+            fprintf(stderr, "analysis synth: %s\n", err.msg);
+            an_drive_free(&dr);
+            an_scenario_free(&sc);
+            return 1;
+        }
+        an_drive_free(&dr);
+    }
+    an_scenario_free(&sc);
+    printf("%d synthetic drive%s in %s (scenario %s/scenario.json)\n", subjects,
+           subjects == 1 ? "" : "s", out, out);
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: analysis COMMAND [options]\n\n"
+          "  report LOG... [--out DIR]     metrics, plots and report.html of drive logs\n"
+          "  batch DIR --out DIR           every drive under DIR: study.csv and study.html\n"
+          "  synth --out DIR               a synthetic study to try it on\n\n"
+          "'analysis COMMAND --help' describes each command's options.\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "report")) return cmd_report(argc, argv);
+    if (!strcmp(argv[1], "batch")) return cmd_batch(argc, argv);
+    if (!strcmp(argv[1], "synth")) return cmd_synth(argc, argv);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "analysis: unknown command \"%s\"\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
