@@ -232,7 +232,10 @@ static int read_part(const an_batch_opts *o, const char *path, size_t idx, table
             if ((line[0] == 'E' || line[0] == 'W') && line[1] == '\t') {
                 line[strcspn(line, "\n")] = 0;
                 if (tty) fputs("\r\033[K", stdout), fflush(stdout);
-                fprintf(stderr, "analysis: %s: %s%s\n", path, line[0] == 'E' ? "" : "", line + 2);
+                const char *msg = line + 2;
+                size_t pl = strlen(path);
+                if (strncmp(msg, path, pl) == 0 && msg[pl] == ':') msg += pl + 2; /* named already */
+                fprintf(stderr, "analysis: %s: %s\n", path, msg);
                 if (line[0] == 'E') {
                     failed = true;
                     snprintf(status, sizeof status, "error: %.580s", line + 2);

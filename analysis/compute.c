@@ -127,6 +127,8 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
         }
     }
     (void)found_end;
+    for (size_t i = i0; i < r1 && !found_end; i++)
+        if (s[i] > smax) smax = s[i]; /* the run's furthest s, for the messages */
     tr->i0 = i0;
     tr->i1 = i1;
     size_t n = i1 - i0;
@@ -188,8 +190,9 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     if (n < 2) {
         tr->status = SIM_ENOTFOUND;
         snprintf(tr->message, sizeof tr->message,
-                 "task %s never started in run %d (%zu samples in its s-range %.1f..%.1f m)",
-                 task->id, run, n, task->s_start, task->s_end);
+                 "task %.60s never started in run %d: the samples stop at s = %.1f m, before "
+                 "the task's start at s = %.1f m",
+                 task->id, run, smax, task->s_start);
     } else if ((tr->status = sim_metrics_compute(&smp, &mt, &tr->m, &err)) != 0) {
         snprintf(tr->message, sizeof tr->message, "task %.60s, run %d: %.400s", task->id, run, err.msg);
     } else if (!tr->m.started || tr->m.length <= 0) {

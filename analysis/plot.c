@@ -260,8 +260,8 @@ static void axes_draw(axes *a, const char *xlabel, const char *ylabel, bool xtic
         fmt_tick(buf, sizeof buf, v, st);
         text_at(cr, a->x - 6, py, 11, buf, 1.0, 0.5);
     }
-    st = nice_step(a->x1 - a->x0, xt);
-    for (double v = ceil(a->x0 / st - 1e-9) * st; v <= a->x1 + st * 1e-9; v += st) {
+    st = nice_step(a->x1 - a->x0, xt > 0 ? xt : 1);
+    for (double v = ceil(a->x0 / st - 1e-9) * st; xt > 0 && v <= a->x1 + st * 1e-9; v += st) {
         double px = ax_px(a, v);
         set_rgb(cr, C_GRID);
         cairo_move_to(cr, px, a->y);
@@ -909,7 +909,7 @@ int an_plot_boxes(const char *ttl, const char *ylabel, const char *const *groups
     axes a = {cr, 76, 44, W - 76 - 20, H - 44 - 64, 0, (double)(n_groups ? n_groups : 1), lo, hi};
     title(cr, a.x, 14, ttl);
     /* y grid and axis only; groups label the x axis. */
-    axes_draw(&a, "task", ylabel, false, 1000, 5);
+    axes_draw(&a, NULL, ylabel, false, 0, 5);
     double slot = a.w / (double)(n_groups ? n_groups : 1);
     for (size_t g = 0; g < n_groups; g++) {
         double cx = a.x + slot * ((double)g + 0.5);
