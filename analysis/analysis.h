@@ -134,7 +134,16 @@ double an_metric_value(const an_task_result *tr, size_t k);
 /* Writes the CSV header (prefix columns given) or one row of the task metrics. */
 void an_csv_string(FILE *f, const char *s); /* quoted when needed */
 
-int an_report_write(const an_result *res, const char *dir, bool plots, sim_error *err);
+/* Seconds spent in each phase of a report (for --timing and the benchmark). */
+typedef struct an_timing {
+    double load, compute, tables, figures, html;
+} an_timing;
+
+double an_now(void); /* monotonic clock, s */
+
+/* tm may be NULL; when given, its tables, figures and html are filled. */
+int an_report_write(const an_result *res, const char *dir, bool plots, an_timing *tm,
+                    sim_error *err);
 
 /* ---- plots ---- */
 
@@ -164,7 +173,8 @@ int an_batch(const an_batch_opts *o, sim_error *err);
 /* Loads a drive, its scenario (override or from meta), computes and writes the report
  * into dir. Shared by report and batch. */
 int an_report_one(const char *log, const char *scenario, const char *dir, bool plots,
-                  an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, sim_error *err);
+                  an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
+                  sim_error *err);
 
 /* ---- synthetic data (synth.c) ---- */
 

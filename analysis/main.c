@@ -28,22 +28,23 @@ static const char *base_name(const char *p)
 static int cmd_report(int argc, char **argv)
 {
     const char *out = "analysis-out", *scenario = NULL;
-    bool no_plots = false;
+    bool no_plots = false, timing = false;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &out, "DIR", "where the report goes (default analysis-out); one "
                                              "sub-folder per log when given several"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario file (default: the log's meta)"},
         {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "tables and page only, no figures"},
+        {"timing", SIM_OPT_FLAG, &timing, NULL, "print the seconds spent in each phase"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis report LOG... [options]",
                            "Metrics, plots and report.html of each drive log (CSV export folder).",
-                           opts, 3, argc, argv, 2, &npos);
+                           opts, 4, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (npos < 1) {
         fprintf(stderr, "analysis report: expected at least one LOG\n");
-        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 3, stderr);
+        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 4, stderr);
         return 2;
     }
     int failed = 0;
@@ -56,7 +57,8 @@ static int cmd_report(int argc, char **argv)
         an_result res;
         an_drive dr;
         an_scenario sc;
-        if (an_report_one(log, scenario, dir, !no_plots, &res, &dr, &sc, &err)) {
+        an_timing tm = {0};
+        if (an_report_one(log, scenario, dir, !no_plots, &res, &dr, &sc, &tm, &err)) {
             fprintf(stderr, "analysis: %s: %s\n", log, err.msg);
             failed++;
             continue;
@@ -65,6 +67,9 @@ static int cmd_report(int argc, char **argv)
             fprintf(stderr, "analysis: %s: %s\n", log, res.warnings[w]);
         printf("%s: %zu task result%s -> %s/report.html\n", log, res.n_tasks,
                res.n_tasks == 1 ? "" : "s", dir);
+        if (timing)
+            printf("timing: samples %zu load %.4f compute %.4f tables %.4f figures %.4f html %.4f s\n",
+                   dr.n, tm.load, tm.compute, tm.tables, tm.figures, tm.html);
         an_result_free(&res);
         an_scenario_free(&sc);
         an_drive_free(&dr);

@@ -9,6 +9,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 
 /* A file-name-safe copy of s. */
 static void safe_name(char *out, size_t n, const char *s)
@@ -331,49 +334,129 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
     return 0;
 }
 
+/* One figure to draw: kind 0 lateral, 1 timeline, 2 map. */
+typedef struct fig_job {
+    int kind;
+    const an_task_result *tr;
+    int run;
+    an_format fmt;
+    char path[4400];
+} fig_job;
+
+typedef struct fig_pool {
+    const an_result *res;
+    fig_job *jobs;
+    size_t n;
+    size_t next;          /* next job to take, under lock */
+    pthread_mutex_t lock;
+    int rc;               /* first failure */
+    sim_error err;
+} fig_pool;
+
+static void *fig_worker(void *arg)
+{
+    fig_pool *P = arg;
+    for (;;) {
+        pthread_mutex_lock(&P->lock);
+        size_t k = P->next < P->n && P->rc == 0 ? P->next++ : P->n;
+        pthread_mutex_unlock(&P->lock);
+        if (k >= P->n) return NULL;
+        fig_job *j = &P->jobs[k];
+        sim_error e = {0};
+        int rc = j->kind == 0   ? an_plot_lateral(P->res, j->tr, j->path, j->fmt, &e)
+                 : j->kind == 1 ? an_plot_timeline(P->res, j->tr, j->path, j->fmt, &e)
+                                : an_plot_map(P->res, j->run, j->path, j->fmt, &e);
+        if (rc) {
+            pthread_mutex_lock(&P->lock);
+            if (!P->rc) P->rc = rc, P->err = e;
+            pthread_mutex_unlock(&P->lock);
+        }
+    }
+}
+
+/* Every figure of the report. They are independent, so they are drawn by a few threads
+ * (cairo is thread-safe across separate surfaces): the page waits for the slowest
+ * figure, not for their sum. */
 static int plot_all(const an_result *res, const char *dir, sim_error *err)
 {
-    char path[4400], name[160];
     static const an_format fmts[] = {AN_PNG, AN_SVG};
     static const char *ext[] = {"png", "svg"};
+    fig_pool P = {.res = res};
+    P.jobs = calloc(6 * res->n_tasks + 2, sizeof *P.jobs);
+    if (!P.jobs) return sim_error_set(err, SIM_ENOMEM, "out of memory");
     bool seen[64] = {0};
+    char name[160];
     for (size_t k = 0; k < res->n_tasks; k++) {
         const an_task_result *tr = &res->tasks[k];
         safe_name(name, sizeof name, tr->task->id);
         for (int x = 0; x < 2; x++) {
-            int rc = 0;
             if (!(tr->status && tr->m.length <= 0)) {
-                snprintf(path, sizeof path, "%s/lateral-%s-r%d.%s", dir, name, tr->run, ext[x]);
-                rc = an_plot_lateral(res, tr, path, fmts[x], err);
-                if (!rc) {
-                    snprintf(path, sizeof path, "%s/timeline-%s-r%d.%s", dir, name, tr->run, ext[x]);
-                    rc = an_plot_timeline(res, tr, path, fmts[x], err);
-                }
+                fig_job *j = &P.jobs[P.n++];
+                *j = (fig_job){.kind = 0, .tr = tr, .run = tr->run, .fmt = fmts[x]};
+                snprintf(j->path, sizeof j->path, "%s/lateral-%s-r%d.%s", dir, name, tr->run, ext[x]);
+                j = &P.jobs[P.n++];
+                *j = (fig_job){.kind = 1, .tr = tr, .run = tr->run, .fmt = fmts[x]};
+                snprintf(j->path, sizeof j->path, "%s/timeline-%s-r%d.%s", dir, name, tr->run, ext[x]);
             }
-            if (!rc && tr->run >= 0 && tr->run < 64 && !seen[tr->run]) {
-                snprintf(path, sizeof path, "%s/map-r%d.%s", dir, tr->run, ext[x]);
-                rc = an_plot_map(res, tr->run, path, fmts[x], err);
+            if (tr->run >= 0 && tr->run < 64 && !seen[tr->run]) {
+                fig_job *j = &P.jobs[P.n++];
+                *j = (fig_job){.kind = 2, .tr = tr, .run = tr->run, .fmt = fmts[x]};
+                snprintf(j->path, sizeof j->path, "%s/map-r%d.%s", dir, tr->run, ext[x]);
             }
-            if (rc) return rc;
         }
         if (tr->run >= 0 && tr->run < 64) seen[tr->run] = true;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nt = cores > 1 ? (size_t)cores : 1;
+    if (nt > 8) nt = 8;
+    if (nt > P.n) nt = P.n;
+    pthread_t th[8];
+    size_t started = 0;
+    pthread_mutex_init(&P.lock, NULL);
+    for (size_t k = 1; k < nt; k++)
+        if (pthread_create(&th[k], NULL, fig_worker, &P) == 0) started = k;
+        else break;
+    fig_worker(&P); /* this thread draws too */
+    for (size_t k = 1; k <= started; k++) pthread_join(th[k], NULL);
+    pthread_mutex_destroy(&P.lock);
+    free(P.jobs);
+    if (P.rc) {
+        if (err) *err = P.err;
+        return P.rc;
     }
     return 0;
 }
 
-int an_report_write(const an_result *res, const char *dir, bool plots, sim_error *err)
+double an_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int an_report_write(const an_result *res, const char *dir, bool plots, an_timing *tm,
+                    sim_error *err)
 {
     int rc = an_mkdirs(dir, err);
     if (rc) return rc;
     char path[4200];
+    double t0 = an_now();
     snprintf(path, sizeof path, "%s/metrics.json", dir);
     if ((rc = write_json(res, path, err))) return rc;
     snprintf(path, sizeof path, "%s/tasks.csv", dir);
     if ((rc = write_tasks_csv(res, path, err))) return rc;
     snprintf(path, sizeof path, "%s/events.csv", dir);
     if ((rc = write_events_csv(res, path, err))) return rc;
+    double t1 = an_now();
     if (plots && (rc = plot_all(res, dir, err))) return rc;
-    return write_html(res, dir, plots, err);
+    double t2 = an_now();
+    rc = write_html(res, dir, plots, err);
+    if (tm) {
+        tm->tables = t1 - t0;
+        tm->figures = t2 - t1;
+        tm->html = an_now() - t2;
+    }
+    return rc;
 }
 
 /* The scenario of a drive: the override, else the log's meta "scenario" as given, next
@@ -417,11 +500,13 @@ static int find_scenario(const an_drive *dr, const char *override, char *out, si
 }
 
 int an_report_one(const char *log, const char *scenario, const char *dir, bool plots,
-                  an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, sim_error *err)
+                  an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
+                  sim_error *err)
 {
     an_drive dr;
     an_scenario sc;
     an_result res;
+    double t0 = an_now();
     int rc = an_drive_load(log, &dr, err);
     if (rc) return rc;
     char scpath[4200];
@@ -431,9 +516,11 @@ int an_report_one(const char *log, const char *scenario, const char *dir, bool p
         an_drive_free(&dr);
         return rc;
     }
+    double t1 = an_now();
     rc = an_compute(&dr, &sc, &res, err);
+    if (tm) tm->load = t1 - t0, tm->compute = an_now() - t1;
     if (!rc) {
-        rc = dir ? an_report_write(&res, dir, plots, err) : 0;
+        rc = dir ? an_report_write(&res, dir, plots, tm, err) : 0;
         if (keep && !rc) {
             /* The caller takes all three; res points at the caller's copies. */
             *keep_drive = dr;
