@@ -47,13 +47,50 @@ double sim_metrics_ideal_at(const sim_metrics_point *p, size_t n, double s, size
     return p[k].d + (p[k + 1].d - p[k].d) * (s - p[k].s) / ds;
 }
 
-/* Whether the ideal path keeps its lane at s (constant d around s). */
-static bool ideal_keeps(const sim_metrics_point *p, size_t n, double s, size_t *cursor)
+/* A cursor on the ideal path: the segment [lo, hi) last used, with its line, so that
+ * the ascending queries of a pass cost one multiply-add each (the division is paid once
+ * per segment). */
+typedef struct ideal_cur {
+    bool valid, keeps;
+    double lo, hi, d0, slope;
+    size_t k;
+} ideal_cur;
+
+static void ideal_seek_segment(const sim_metrics_point *p, size_t n, double s, ideal_cur *c)
 {
-    if (n < 2 || s < p[0].s) return true;
-    size_t k = ideal_seek(p, n, s, cursor);
-    if (k + 1 >= n) return true;
-    return fabs(p[k + 1].d - p[k].d) <= KEEP_EPS;
+    c->valid = true;
+    c->slope = 0;
+    c->keeps = true;
+    if (n < 2 || s < p[0].s) {
+        c->lo = -INFINITY;
+        c->hi = n < 2 ? INFINITY : p[0].s;
+        c->d0 = p[0].d;
+        return;
+    }
+    size_t k = c->k < n && s >= p[c->k].s ? c->k : 0;
+    while (k + 1 < n && p[k + 1].s <= s) k++;
+    c->k = k;
+    if (k + 1 >= n) {
+        c->lo = p[n - 1].s;
+        c->hi = INFINITY;
+        c->d0 = p[n - 1].d;
+        return;
+    }
+    c->lo = p[k].s;
+    c->hi = p[k + 1].s;
+    c->d0 = p[k].d;
+    c->slope = (p[k + 1].d - p[k].d) / (c->hi - c->lo);
+    c->keeps = fabs(p[k + 1].d - p[k].d) <= KEEP_EPS;
+}
+
+/* d_ideal(s) and whether the ideal path keeps its lane there (constant d on the segment
+ * holding s; before the first and after the last point it does). */
+static inline double ideal_eval(const sim_metrics_point *p, size_t n, double s, ideal_cur *c,
+                                bool *keeps)
+{
+    if (!(c->valid && s >= c->lo && s < c->hi)) ideal_seek_segment(p, n, s, c);
+    *keeps = c->keeps;
+    return c->slope == 0 ? c->d0 : c->d0 + c->slope * (s - c->lo);
 }
 
 /* ---- growable arrays owned by the result ---- */
@@ -268,7 +305,8 @@ static void sample_stats(const sim_metrics_samples *smp, const sim_metrics_task 
                          sim_metrics_result *r)
 {
     const double *t = smp->t, *s = smp->s, *d = smp->d;
-    size_t n = smp->n, cur_i = 0, cur_k = 0;
+    size_t n = smp->n;
+    ideal_cur cur_i = {0};
     double smax = -INFINITY;
     /* Sums shifted by the first value keep the variance accurate (no cancellation). */
     double e_sh = NAN, e_sum = 0, e_sq = 0;
@@ -281,8 +319,9 @@ static void sample_stats(const sim_metrics_samples *smp, const sim_metrics_task 
         if (smax < task->s_start) continue;
         if (smax > task->s_end) break;
         r->n_samples++;
-        if (ideal_keeps(task->ideal, task->n_ideal, smax, &cur_k)) {
-            double e = d[i] - sim_metrics_ideal_at(task->ideal, task->n_ideal, smax, &cur_i);
+        bool keeps;
+        double e = d[i] - ideal_eval(task->ideal, task->n_ideal, smax, &cur_i, &keeps);
+        if (keeps) {
             if (n_e == 0) e_sh = e;
             e_sum += e - e_sh;
             e_sq += (e - e_sh) * (e - e_sh);
@@ -300,18 +339,20 @@ static void sample_stats(const sim_metrics_samples *smp, const sim_metrics_task 
         double h = smp->headway ? smp->headway[i] : NAN;
         if (!isfinite(h)) continue;
         r->headway_min = min_nan(r->headway_min, h);
-        if (isfinite(v) && v > 0) r->thw_min = min_nan(r->thw_min, h / v);
-        double c = NAN;
+        /* Minima compared as products, dividing only for a new minimum. */
+        if (isfinite(v) && v > 0 && (isnan(r->thw_min) || h < r->thw_min * v)) r->thw_min = h / v;
+        double num = NAN, den = 1; /* closing speed = num / den */
         if (smp->closing) {
-            c = smp->closing[i];
+            num = smp->closing[i];
         } else {
             /* Central difference of the headway, one-sided where a neighbour is missing. */
             const double *hw = smp->headway;
             size_t a = (i > 0 && isfinite(hw[i - 1])) ? i - 1 : i;
             size_t b = (i + 1 < n && isfinite(hw[i + 1])) ? i + 1 : i;
-            if (b != a && t[b] > t[a]) c = -(hw[b] - hw[a]) / (t[b] - t[a]);
+            if (b != a && t[b] > t[a]) num = hw[a] - hw[b], den = t[b] - t[a];
         }
-        if (isfinite(c) && c > 0) r->ttc_min = min_nan(r->ttc_min, h / c);
+        if (isfinite(num) && num > 0 && (isnan(r->ttc_min) || h * den < r->ttc_min * num))
+            r->ttc_min = h * den / num;
     }
     r->n_lane_keeping = n_e;
     if (n_e) {
@@ -376,7 +417,7 @@ typedef struct pass {
     sim_metrics_result *r;
     size_t cap;
     ev_acc tube, mark;
-    size_t cur_keep;
+    ideal_cur cur_keep;
     bool any;
 } pass;
 
@@ -417,7 +458,8 @@ static int sub_interval(pass *P, size_t i, double s0, double s1, double e0, doub
 
     /* The sub-interval lies within one ideal segment: keeping is constant on it. */
     double sm = s0 + ds * 0.5 * (la + lb);
-    bool keeps = marks && ideal_keeps(P->task->ideal, P->task->n_ideal, sm, &P->cur_keep);
+    bool keeps = false;
+    if (marks) ideal_eval(P->task->ideal, P->task->n_ideal, sm, &P->cur_keep, &keeps);
     sim_metrics_result *r = P->r;
     for (int c = 0; c < nc; c++) {
         double lp = cuts[c], lq = cuts[c + 1];
@@ -449,13 +491,15 @@ static int interval_pass(pass *P)
     const size_t ni = task->n_ideal;
     sim_metrics_result *r = P->r;
     const double S0 = task->s_start, S1 = task->s_end;
-    size_t cur_i = 0, k_next = 0;
+    size_t k_next = 0;
+    ideal_cur cur_i = {0};
     double sa = smp->s[0];
-    double ea = smp->d[0] - sim_metrics_ideal_at(ip, ni, sa, &cur_i);
+    bool kp;
+    double ea = smp->d[0] - ideal_eval(ip, ni, sa, &cur_i, &kp);
     r->started = sa <= S0;
     for (size_t i = 0; i + 1 < smp->n; i++) {
         double sb = smp->s[i + 1] > sa ? smp->s[i + 1] : sa; /* running maximum */
-        double eb = smp->d[i + 1] - sim_metrics_ideal_at(ip, ni, sb, &cur_i);
+        double eb = smp->d[i + 1] - ideal_eval(ip, ni, sb, &cur_i, &kp);
         double ds = sb - sa;
         double la = 0, lb = 1;
         bool inside;
