@@ -155,6 +155,9 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
                      an_format fmt, sim_error *err);
 int an_plot_map(const an_result *res, int run, const char *path, an_format fmt, sim_error *err);
 
+/* The figure of docs/metrics.md: a hand-made task with its events and areas marked. */
+int an_plot_definitions(const char *path, an_format fmt, sim_error *err);
+
 /* A distribution plot: one box per group with every value as a dot. */
 int an_plot_boxes(const char *title, const char *ylabel, const char *const *groups,
                   size_t n_groups, const double *const *values, const size_t *n_values,

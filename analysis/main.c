@@ -177,12 +177,38 @@ static int cmd_synth(int argc, char **argv)
     return 0;
 }
 
+static int cmd_figure(int argc, char **argv)
+{
+    const char *out = "docs/img/metrics-definitions";
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &out, "BASE", "path without extension (default docs/img/metrics-definitions)"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis figure [--out BASE]",
+                           "Draws the definitions figure of docs/metrics.md as BASE.png and BASE.svg.",
+                           opts, 1, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc || npos) return 2;
+    char path[4200];
+    sim_error err = {0};
+    for (int x = 0; x < 2; x++) {
+        snprintf(path, sizeof path, "%s.%s", out, x ? "svg" : "png");
+        if (an_plot_definitions(path, x ? AN_SVG : AN_PNG, &err)) {
+            fprintf(stderr, "analysis figure: %s\n", err.msg);
+            return 1;
+        }
+    }
+    printf("%s.png, %s.svg\n", out, out);
+    return 0;
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: analysis COMMAND [options]\n\n"
           "  report LOG... [--out DIR]     metrics, plots and report.html of drive logs\n"
           "  batch DIR --out DIR           every drive under DIR: study.csv and study.html\n"
-          "  synth --out DIR               a synthetic study to try it on\n\n"
+          "  synth --out DIR               a synthetic study to try it on\n"
+          "  figure [--out BASE]           the definitions figure of docs/metrics.md\n\n"
           "'analysis COMMAND --help' describes each command's options.\n",
           f);
 }
@@ -196,6 +222,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(argv[1], "report")) return cmd_report(argc, argv);
     if (!strcmp(argv[1], "batch")) return cmd_batch(argc, argv);
     if (!strcmp(argv[1], "synth")) return cmd_synth(argc, argv);
+    if (!strcmp(argv[1], "figure")) return cmd_figure(argc, argv);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
         return 0;

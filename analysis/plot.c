@@ -1014,3 +1014,156 @@ int an_plot_boxes(const char *ttl, const char *ylabel, const char *const *groups
     }
     return canvas_close(&cv, err);
 }
+
+/* ---- the definitions figure of docs/metrics.md ---- */
+
+static void circle(cairo_t *cr, double x, double y, double r, bool filled)
+{
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+    if (filled) cairo_fill(cr);
+    else {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_fill_preserve(cr);
+        set_rgb(cr, C_TEXT);
+        cairo_set_line_width(cr, 1.3);
+        cairo_stroke(cr);
+    }
+}
+
+int an_plot_definitions(const char *path, an_format fmt, sim_error *err)
+{
+    /* A hand-made task: ideal path d = 0, h = 0.5 m, marks at +-1.75 m, car 1.8 m wide;
+     * samples every 8 m (the last at 100 m, where the task ends). */
+    static const double S[] = {0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 100};
+    static const double E[] = {0.2, 0.35, 0.9, 1.3, 1.0, 0.4, 0.1, -0.45, -0.8, -0.6, -0.2, 0.3, 0.7, 0.8};
+    enum { NS = sizeof S / sizeof S[0] };
+    double T[NS], ML[NS], MR[NS];
+    for (int i = 0; i < NS; i++) T[i] = S[i] / 10, ML[i] = 1.75, MR[i] = -1.75;
+    static const sim_metrics_point ideal[] = {{0, 0}};
+    sim_metrics_samples smp = {.n = NS, .t = T, .s = S, .d = E, .mark_left = ML, .mark_right = MR};
+    sim_metrics_task task;
+    sim_metrics_task_init(&task);
+    task.s_start = 0;
+    task.s_end = 100;
+    task.ideal = ideal;
+    task.n_ideal = 1;
+    task.tube_half_width = 0.5;
+    sim_metrics_result m;
+    int rc = sim_metrics_compute(&smp, &task, &m, err);
+    if (rc) return rc;
+    canvas cv;
+    if ((rc = canvas_open(&cv, path, fmt, 1000, 470, err))) {
+        sim_metrics_result_free(&m);
+        return rc;
+    }
+    cairo_t *cr = cv.cr;
+    axes a = {cr, 70, 56, 1000 - 70 - 24, 470 - 56 - 58, 0, 100, -2.5, 2.75};
+    title(cr, a.x, 12, "Deviation events, local areas and lane-mark events of one task");
+    {
+        const char *labels[] = {"driven d (samples)", "ideal path", "tube \xc2\xb1h", "lane mark",
+                                "local area", "severe (body over mark)", "body edge d + w/2"};
+        rgb cols[] = {C_DRIVEN, C_IDEAL, C_TUBE, C_MARK, C_AREA, C_SEVERE, C_SEVERE};
+        int st[] = {0, 1, 3, 1, 3, 3, 1};
+        legend(cr, a.x, 40, labels, cols, st, 7);
+    }
+    axes_draw(&a, "distance along the road s (m)", "lateral position d (m)", true, 10, 9);
+    axes_clip(&a);
+    set_rgba(cr, C_TUBE, 0.35);
+    cairo_rectangle(cr, a.x, ax_py(&a, 0.5), a.w, ax_py(&a, -0.5) - ax_py(&a, 0.5));
+    cairo_fill(cr);
+    /* Local areas: the polygon between e and 0 over each event. */
+    for (size_t k = 0; k < m.n_events; k++) {
+        const sim_metrics_event *ev = &m.events[k];
+        set_rgba(cr, ev->kind == SIM_METRICS_MARK ? C_SEVERE : C_AREA, ev->kind == SIM_METRICS_MARK ? 0.5 : 0.55);
+        cairo_move_to(cr, ax_px(&a, ev->s_start), ax_py(&a, 0));
+        for (int i = 0; i + 1 < NS; i++) {
+            if (S[i + 1] <= ev->s_start || S[i] >= ev->s_end) continue;
+            double sa = fmax(S[i], ev->s_start), sb = fmin(S[i + 1], ev->s_end);
+            double ea = E[i] + (E[i + 1] - E[i]) * (sa - S[i]) / (S[i + 1] - S[i]);
+            double eb = E[i] + (E[i + 1] - E[i]) * (sb - S[i]) / (S[i + 1] - S[i]);
+            cairo_line_to(cr, ax_px(&a, sa), ax_py(&a, ea));
+            cairo_line_to(cr, ax_px(&a, sb), ax_py(&a, eb));
+        }
+        cairo_line_to(cr, ax_px(&a, ev->s_end), ax_py(&a, 0));
+        cairo_close_path(cr);
+        cairo_fill(cr);
+    }
+    double dash[] = {8, 5};
+    cairo_set_line_width(cr, 1.4);
+    set_rgb(cr, C_MARK);
+    cairo_set_dash(cr, dash, 2, 0);
+    for (int q = -1; q <= 1; q += 2) {
+        cairo_move_to(cr, a.x, ax_py(&a, 1.75 * q));
+        cairo_line_to(cr, a.x + a.w, ax_py(&a, 1.75 * q));
+    }
+    cairo_stroke(cr);
+    set_rgb(cr, C_IDEAL);
+    cairo_move_to(cr, a.x, ax_py(&a, 0));
+    cairo_line_to(cr, a.x + a.w, ax_py(&a, 0));
+    cairo_stroke(cr);
+    double dot[] = {2, 3};
+    cairo_set_dash(cr, dot, 2, 0);
+    set_rgba(cr, C_SEVERE, 0.8);
+    for (int i = 0; i < NS; i++) {
+        double px = ax_px(&a, S[i]), py = ax_py(&a, E[i] + 0.9);
+        if (i) cairo_line_to(cr, px, py);
+        else cairo_move_to(cr, px, py);
+    }
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    cairo_set_line_width(cr, 1.8);
+    set_rgb(cr, C_DRIVEN);
+    polyline(&a, S, E, NS);
+    for (int i = 0; i < NS; i++) circle(cr, ax_px(&a, S[i]), ax_py(&a, E[i]), 3.2, true);
+    cairo_restore(cr);
+    /* Crossing points (open circles) with their names, the zero crossing, and labels. */
+    char buf[96];
+    int q = 0;
+    for (size_t k = 0; k < m.n_events; k++) {
+        const sim_metrics_event *ev = &m.events[k];
+        if (ev->kind != SIM_METRICS_TUBE) continue;
+        q++;
+        double ya = ev->side > 0 ? 0.5 : -0.5;
+        circle(cr, ax_px(&a, ev->s_start), ax_py(&a, ya), 4.5, false);
+        double ly = ax_py(&a, ya) + 16; /* names below the crossing points */
+        snprintf(buf, sizeof buf, "a%d", q);
+        text_at(cr, ax_px(&a, ev->s_start) - 4, ly, 12, buf, 1, 0.5);
+        if (!ev->open_end) {
+            circle(cr, ax_px(&a, ev->s_end), ax_py(&a, ya), 4.5, false);
+            snprintf(buf, sizeof buf, "b%d", q);
+            text_at(cr, ax_px(&a, ev->s_end) + 4, ly, 12, buf, 0, 0.5);
+        }
+        double sm = 0.5 * (ev->s_start + ev->s_end);
+        snprintf(buf, sizeof buf, "A_local,%d = %.2f m\xc2\xb2%s", q, ev->area,
+                 ev->open_end ? " (open at the task end)" : "");
+        set_rgb(cr, C_TEXT);
+        if (ev->open_end)
+            text_at(cr, a.x + a.w - 4, ax_py(&a, 2.45), 12, buf, 1, 0.5);
+        else
+            text_at(cr, ax_px(&a, sm), ax_py(&a, ev->side > 0 ? 2.45 : -2.25), 12, buf, 0.5, 0.5);
+    }
+    /* The zero crossing inside the interval [48, 56]: the integral of |e| splits there. */
+    double sz = 48 + 8 * 0.1 / 0.55;
+    set_rgb(cr, C_TEXT);
+    cairo_set_line_width(cr, 1.5);
+    double zx = ax_px(&a, sz), zy = ax_py(&a, 0);
+    cairo_move_to(cr, zx - 5, zy - 5);
+    cairo_line_to(cr, zx + 5, zy + 5);
+    cairo_move_to(cr, zx - 5, zy + 5);
+    cairo_line_to(cr, zx + 5, zy - 5);
+    cairo_stroke(cr);
+    text_at(cr, zx - 6, ax_py(&a, -0.27), 11, "e = 0 inside an interval: |e| is split there", 1, 0.5);
+    for (size_t k = 0; k < m.n_events; k++)
+        if (m.events[k].kind == SIM_METRICS_MARK) {
+            snprintf(buf, sizeof buf, "lane-mark event (severe), %.2f m\xc2\xb2", m.events[k].area);
+            set_rgb(cr, C_SEVERE);
+            text_at(cr, ax_px(&a, m.events[k].s_end) + 60, ax_py(&a, 1.75) - 10, 11.5, buf, 0, 0.5);
+        }
+    snprintf(buf, sizeof buf, "A_global = \xce\xa3 A_local,i = %.2f m\xc2\xb2    MDEV = \xe2\x88\xab|e| ds / L = %.3f m",
+             m.area_global, m.mdev);
+    set_rgb(cr, C_TEXT);
+    text_at(cr, a.x + a.w, 12, 12, buf, 1, 1.0);
+    sim_metrics_result_free(&m);
+    return canvas_close(&cv, err);
+}

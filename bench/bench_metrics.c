@@ -25,7 +25,7 @@ static double now(void)
 }
 
 #define N 2000000
-#define REPS 5
+#define REPS 9
 
 static double col[11][N];
 static sim_metrics_point ideal[2 * (N / 1800) + 2];

@@ -143,8 +143,28 @@ static void acc_extend_max(ev_acc *a, double e, double s)
 /* Feeds one piece. eligible: this kind of event can exist here (always for the tube;
  * lane-mark events only where the ideal path keeps its lane and the marks are known).
  * outside: the predicate holds on the whole piece. */
-static int acc_feed(ev_acc *a, sim_metrics_result *r, size_t *cap, bool eligible,
-                    bool outside, const piece *p)
+static int acc_feed_slow(ev_acc *a, sim_metrics_result *r, size_t *cap, bool eligible,
+                         bool outside, const piece *p);
+
+/* The common cases inline: inside with no event open, or outside with one open. */
+static inline int acc_feed(ev_acc *a, sim_metrics_result *r, size_t *cap, bool eligible,
+                           bool outside, const piece *p)
+{
+    if (eligible && a->prev_eligible && outside == a->open) {
+        if (outside) {
+            a->ev.area += p->area;
+            a->ev.area_time += p->area_time;
+            a->ev.s_end = p->s1;
+            a->ev.t_end = p->t1;
+            if (fabs(p->e1) > a->ev.max_abs_e) acc_extend_max(a, p->e1, p->s1);
+        }
+        return 0;
+    }
+    return acc_feed_slow(a, r, cap, eligible, outside, p);
+}
+
+static int acc_feed_slow(ev_acc *a, sim_metrics_result *r, size_t *cap, bool eligible,
+                         bool outside, const piece *p)
 {
     int rc = 0;
     if (!eligible) {
