@@ -206,6 +206,18 @@ static void add_zero(double *cuts, int *nc, double f0, double f1, double la, dou
     }
 }
 
+/* a + (b - a) * lam that returns a and b exactly at 0 and 1 and never leaves [a, b]:
+ * a + (b - a) rounds to something else than b when a and b differ in magnitude by more
+ * than the precision, which would make pieces overlap. */
+static inline double lerp(double a, double b, double lam)
+{
+    if (lam <= 0) return a;
+    if (lam >= 1) return b;
+    double v = a + (b - a) * lam;
+    double lo = a < b ? a : b, hi = a < b ? b : a;
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
 /* Measure of lam in [la, lb] where g0 + (g1 - g0) * lam > 0. */
 static double positive_measure(double g0, double g1, double la, double lb)
 {
@@ -447,7 +459,7 @@ static int sub_interval(pass *P, size_t i, double s0, double s1, double e0, doub
 {
     const sim_metrics_samples *smp = P->smp;
     const double h = P->task->tube_half_width, hw = 0.5 * P->task->vehicle_width;
-    const double t0 = smp->t[i], dt = smp->t[i + 1] - t0, ds = s1 - s0, de = e1 - e0;
+    const double t0 = smp->t[i], t1 = smp->t[i + 1], ds = s1 - s0;
     double cuts[8];
     int nc = 0;
     cuts[nc++] = la;
@@ -484,9 +496,9 @@ static int sub_interval(pass *P, size_t i, double s0, double s1, double e0, doub
     for (int c = 0; c < nc; c++) {
         double lp = cuts[c], lq = cuts[c + 1];
         piece p = {
-            .s0 = s0 + ds * lp, .s1 = s0 + ds * lq,
-            .t0 = t0 + dt * lp, .t1 = t0 + dt * lq,
-            .e0 = e0 + de * lp, .e1 = e0 + de * lq,
+            .s0 = lerp(s0, s1, lp), .s1 = lerp(s0, s1, lq),
+            .t0 = lerp(t0, t1, lp), .t1 = lerp(t0, t1, lq),
+            .e0 = lerp(e0, e1, lp), .e1 = lerp(e0, e1, lq),
         };
         double mean_abs = 0.5 * (fabs(p.e0) + fabs(p.e1)), lm = 0.5 * (lp + lq);
         p.area = mean_abs * (p.s1 - p.s0);
@@ -494,7 +506,7 @@ static int sub_interval(pass *P, size_t i, double s0, double s1, double e0, doub
         r->abs_e_integral += p.area;
         if (fabs(p.e0) > r->max_abs_e) r->max_abs_e = fabs(p.e0);
         if (fabs(p.e1) > r->max_abs_e) r->max_abs_e = fabs(p.e1);
-        bool tube_out = fabs(e0 + de * lm) > h;
+        bool tube_out = fabs(0.5 * (p.e0 + p.e1)) > h;
         bool mark_out = keeps && (fl0 + (fl1 - fl0) * lm > 0 || fr0 + (fr1 - fr0) * lm > 0);
         int rc = acc_feed(&P->tube, r, &P->cap, true, tube_out, &p);
         if (!rc) rc = acc_feed(&P->mark, r, &P->cap, keeps, mark_out, &p);
@@ -534,13 +546,13 @@ static int interval_pass(pass *P)
             double dt = smp->t[i + 1] - smp->t[i];
             if (!P->any) {
                 P->any = true;
-                r->s_start = sa + ds * la;
-                r->t_start = smp->t[i] + dt * la;
+                r->s_start = lerp(sa, sb, la);
+                r->t_start = lerp(smp->t[i], smp->t[i + 1], la);
             }
-            r->s_end = sa + ds * lb;
-            r->t_end = smp->t[i] + dt * lb;
+            r->s_end = lerp(sa, sb, lb);
+            r->t_end = lerp(smp->t[i], smp->t[i + 1], lb);
             /* Cut at the ideal path's points inside (s(la), s(lb)). */
-            double s_lo = sa + ds * la, s_hi = sa + ds * lb, lc = la;
+            double s_lo = lerp(sa, sb, la), s_hi = lerp(sa, sb, lb), lc = la;
             while (k_next < ni && ip[k_next].s <= s_lo) k_next++;
             for (size_t k = k_next; k < ni && ip[k].s < s_hi; k++) {
                 double lk = (ip[k].s - sa) / ds;
