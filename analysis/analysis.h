@@ -142,6 +142,9 @@ typedef struct an_timing {
 double an_now(void); /* monotonic clock, s */
 
 /* tm may be NULL; when given, its tables, figures and html are filled. */
+/* The style sheet shared by report.html and study.html (inline: pages work offline). */
+extern const char an_html_style[];
+
 int an_report_write(const an_result *res, const char *dir, bool plots, an_timing *tm,
                     sim_error *err);
 

@@ -306,8 +306,6 @@ static void html_esc(FILE *f, const char *s)
     }
 }
 
-extern const char an_html_style[];
-
 /* Study page: per-task distributions across subjects of the main metrics, then every
  * drive with its status and a link to its report. */
 static int write_study_html(const an_batch_opts *o, const table *t, const list *drives,

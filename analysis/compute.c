@@ -113,22 +113,18 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     tr->task = task;
     tr->run = run;
     /* [i0, i1): from the last sample at or before the start to the first at or after the
-     * end, by the running maximum of s as in sim_metrics. */
+     * end, by the running maximum of s as in sim_metrics. When the end is not reached,
+     * smax ends as the run's furthest s, which the messages quote. */
     double smax = -INFINITY;
     size_t i0 = r0, i1 = r1;
-    bool found_end = false;
     for (size_t i = r0; i < r1; i++) {
         if (s[i] > smax) smax = s[i];
         if (smax <= task->s_start) i0 = i;
         if (smax >= task->s_end) {
             i1 = i + 1;
-            found_end = true;
             break;
         }
     }
-    (void)found_end;
-    for (size_t i = i0; i < r1 && !found_end; i++)
-        if (s[i] > smax) smax = s[i]; /* the run's furthest s, for the messages */
     tr->i0 = i0;
     tr->i1 = i1;
     size_t n = i1 - i0;

@@ -231,6 +231,51 @@ static void batch_goes_on_past_broken_drives(void **state)
     free(html);
 }
 
+/* The same constant offset written differently: CRLF line ends, columns in another
+ * order with extra ones the analysis ignores, a quoted field, the ideal path as points
+ * and the scenario given by flag. d = 0.8 m left of the ideal path over s = 0..50 m at
+ * 10 m/s, h = 0.5: one event over the whole task, area 0.8 * 50 = 40 m^2, MDEV 0.8. */
+static void inputs_in_other_shapes(void **state)
+{
+    char p[700], dir[512];
+    snprintf(dir, sizeof dir, "%s/shapes", tmp);
+    mkdir(dir, 0777);
+    snprintf(p, sizeof p, "%s/samples.csv", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("d,extra,s,t,\"note\"\r\n", f);
+    for (int i = 0; i <= 50; i++) fprintf(f, "%.1f,x,%d,%.1f,\"a,\"\"b\"\"\"\r\n", 0.8, i, i / 10.0);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/sc.json", tmp);
+    write_text(p, "{\"roads\": [{\"id\": \"r\", \"lanes\": {\"left\": [{\"width\": 4}]}}],\n"
+                  " \"tasks\": [{\"id\": \"P\", \"s_start\": 0, \"s_end\": 50, \"ideal\": [[0, 0], [50, 0]]}]}\n");
+    assert_int_equal(run("report %s --scenario %s/sc.json --out %s/rs --no-plots > /dev/null", dir, tmp, tmp), 0);
+    snprintf(p, sizeof p, "%s/rs/tasks.csv", tmp);
+    char *txt = read_text(p);
+    assert_non_null(txt);
+    /* area_global_m2 is the 12th metric column after task,run,status. */
+    assert_non_null(strstr(txt, "\nP,0,ok,1,1,0,50,0,5,50,5,51,1,0,40,4,0,40,0.8,0.8,0,"));
+    free(txt);
+
+    /* A scenario with a syntax error: the message gives line and column. */
+    snprintf(p, sizeof p, "%s/broken.json", tmp);
+    write_text(p, "{\"roads\": [\n  {\"id\": \"r\",, }\n]}\n");
+    assert_int_equal(run("report %s --scenario %s --out %s/rb 2> %s/err2.txt", dir, p, tmp, tmp), 1);
+    snprintf(p, sizeof p, "%s/err2.txt", tmp);
+    txt = read_text(p);
+    assert_non_null(strstr(txt, "broken.json:2:"));
+    assert_non_null(strstr(txt, "JSON syntax error"));
+    free(txt);
+    /* A scenario whose task has no ideal path: named by its JSON path. */
+    snprintf(p, sizeof p, "%s/noideal.json", tmp);
+    write_text(p, "{\"roads\": [{\"id\": \"r\", \"lanes\": {}}], \"tasks\": [{\"id\": \"P\", \"s_start\": 0, \"s_end\": 5}]}");
+    assert_int_equal(run("report %s --scenario %s --out %s/rb 2> %s/err3.txt", dir, p, tmp, tmp), 1);
+    snprintf(p, sizeof p, "%s/err3.txt", tmp);
+    txt = read_text(p);
+    assert_non_null(strstr(txt, "noideal.json: tasks[0]: expected \"ideal\""));
+    free(txt);
+}
+
 static void command_line(void **state)
 {
     assert_int_equal(run("--help > /dev/null"), 0);
@@ -246,6 +291,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(report_of_hand_solved_drive),
         cmocka_unit_test(batch_goes_on_past_broken_drives),
+        cmocka_unit_test(inputs_in_other_shapes),
         cmocka_unit_test(command_line),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
