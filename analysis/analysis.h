@@ -63,37 +63,38 @@ int an_drive_set_meta(an_drive *dr, const char *key, const char *val, sim_error 
 
 /* ---- scenario ---- */
 
+#include "sim_scenario.h"
+
+/* A task as the metrics need it. */
 typedef struct an_task {
-    char *id;
+    const char *id;              /* belongs to the scenario */
+    int road;                    /* road index in the world model */
     double s_start, s_end;       /* m */
     double tube_half_width;      /* m */
-    sim_metrics_point *ideal;    /* ideal path */
+    sim_metrics_point *ideal;    /* ideal path (owned) */
     size_t n_ideal;
-    bool reactions;              /* stimuli (triggers, HUD) in the task get reaction times */
+    bool reactions;              /* triggers in the task: stimuli get reaction times */
 } an_task;
 
-typedef struct an_limit {
-    double s_start, s_end, speed; /* m, m, m/s */
-} an_limit;
-
+/* The world model's scenario (sim_scenario_load) and its tasks in metric form. */
 typedef struct an_scenario {
-    char *path, *name;
-    double vehicle_width;         /* m */
-    double *border_d;             /* lane borders of the road, d ascending, m */
-    bool *border_marked;          /* a mark lies on that border */
-    size_t n_borders;
-    an_limit *limits;
-    size_t n_limits;
+    sim_scenario *world;         /* owned */
+    const char *name;            /* belongs to world */
+    double vehicle_width;        /* m (the scenario does not say; --vehicle-width) */
     an_task *tasks;
     size_t n_tasks;
 } an_scenario;
 
-int an_scenario_load(const char *path, an_scenario *out, sim_error *err);
+/* Loads and validates the scenario through the world model; err holds the first of
+ * its messages (file, JSON path, found, expected) and how many there were. */
+int an_scenario_load(const char *path, double vehicle_width, an_scenario *out, sim_error *err);
 void an_scenario_free(an_scenario *sc);
-/* The marks bounding the lane that holds d (NAN where that border has no mark). */
-void an_scenario_marks(const an_scenario *sc, double d, double *left, double *right);
-/* Speed limit at s, m/s (NAN: none). */
-double an_scenario_limit(const an_scenario *sc, double s);
+/* The marks bounding the lane of road that holds d (NAN where that border has none). */
+void an_scenario_marks(const an_scenario *sc, int road, double d, double *left, double *right);
+/* Speed limit on road at s, m/s (NAN: none). */
+double an_scenario_limit(const an_scenario *sc, int road, double s);
+/* The marked lane borders of a road, d ascending (up to max); solid[k] false: dashed. */
+size_t an_scenario_borders(const an_scenario *sc, int road, double *d, bool *solid, size_t max);
 
 /* ---- computation ---- */
 
@@ -104,6 +105,7 @@ typedef struct an_task_result {
     int status;                  /* 0 ok, else a SIM_E* code (see message) */
     char message[640];           /* what is wrong ("" when nothing) */
     double *mark_left, *mark_right; /* marks of the ideal lane at samples i0..i1-1 */
+    double *limit;               /* speed limit at samples i0..i1-1, m/s (NAN: none) */
     sim_metrics_result m;
 } an_task_result;
 
@@ -115,7 +117,6 @@ typedef struct an_result {
     size_t n_warnings;
     an_task_result *tasks;       /* one per (run, task) */
     size_t n_tasks;
-    double *limit;               /* speed limit at each sample, m/s (drive-long) */
 } an_result;
 
 /* Computes every task of every run. Problems with a task are recorded in it and in the
@@ -170,6 +171,7 @@ int an_plot_boxes(const char *title, const char *ylabel, const char *const *grou
 
 typedef struct an_batch_opts {
     const char *dir, *out, *scenario; /* scenario may be NULL: from each log's meta */
+    double vehicle_width;              /* m */
     int jobs;                          /* worker processes; 0: number of cores */
     bool plots;                        /* per-drive reports with plots */
 } an_batch_opts;
@@ -178,16 +180,18 @@ int an_batch(const an_batch_opts *o, sim_error *err);
 
 /* Loads a drive, its scenario (override or from meta), computes and writes the report
  * into dir. Shared by report and batch. */
-int an_report_one(const char *log, const char *scenario, const char *dir, bool plots,
+int an_report_one(const char *log, const char *scenario, double vehicle_width,
+                  const char *dir, bool plots,
                   an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
                   sim_error *err);
 
 /* ---- synthetic data (synth.c) ---- */
 
 #include <stdint.h>
-/* A Lane Change Test style scenario file with n_tasks tasks. */
+/* A Lane Change Test style scenario file (world-model format) with n_tasks tasks on
+ * one winding three-lane road of the given length. */
 int an_synth_scenario(const char *path, int n_tasks, double task_len, double period,
-                      uint64_t seed, sim_error *err);
+                      double road_len, uint64_t seed, sim_error *err);
 /* A drive of seconds at rate Hz through sc by a synthetic subject; dr is allocated. */
 int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t seed,
                    const char *subject, const char *scenario_file, an_drive *dr, sim_error *err);

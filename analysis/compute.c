@@ -37,9 +37,9 @@ void an_result_free(an_result *res)
         sim_metrics_result_free(&res->tasks[k].m);
         free(res->tasks[k].mark_left);
         free(res->tasks[k].mark_right);
+        free(res->tasks[k].limit);
     }
     free(res->tasks);
-    free(res->limit);
     memset(res, 0, sizeof *res);
 }
 
@@ -130,12 +130,19 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     size_t n = i1 - i0;
     tr->mark_left = malloc((n ? n : 1) * sizeof(double));
     tr->mark_right = malloc((n ? n : 1) * sizeof(double));
-    if (!tr->mark_left || !tr->mark_right) return SIM_ENOMEM;
+    tr->limit = malloc((n ? n : 1) * sizeof(double));
+    if (!tr->mark_left || !tr->mark_right || !tr->limit) return SIM_ENOMEM;
+    /* The marks depend on the lane, which changes only at the ideal path's points: the
+     * lookup is repeated only when d_ideal moves. */
     size_t cur = 0;
+    double last_di = NAN, ml = NAN, mr = NAN;
     for (size_t i = 0; i < n; i++) {
         double sm = s[i0 + i];
         double di = sim_metrics_ideal_at(task->ideal, task->n_ideal, sm, &cur);
-        an_scenario_marks(sc, di, &tr->mark_left[i], &tr->mark_right[i]);
+        if (di != last_di) an_scenario_marks(sc, task->road, di, &ml, &mr), last_di = di;
+        tr->mark_left[i] = ml;
+        tr->mark_right[i] = mr;
+        tr->limit[i] = an_scenario_limit(sc, task->road, sm);
     }
     sim_metrics_samples smp = {
         .n = n,
@@ -143,7 +150,7 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
         .s = s + i0,
         .d = dr->col[AN_D] + i0,
         .speed = dr->col[AN_SPEED] + i0,
-        .speed_limit = res->limit + i0,
+        .speed_limit = tr->limit,
         .headway = dr->col[AN_HEADWAY] + i0,
         .steer = dr->col[AN_STEER] + i0,
         .throttle = dr->col[AN_THROTTLE] + i0,
@@ -218,9 +225,6 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
     copy_meta(dr, "subject", out->subject, sizeof out->subject, "");
     snprintf(out->scenario_name, sizeof out->scenario_name, "%s", sc->name);
     int rc = 0;
-    out->limit = malloc((dr->n ? dr->n : 1) * sizeof *out->limit);
-    if (!out->limit) goto oom;
-    for (size_t i = 0; i < dr->n; i++) out->limit[i] = an_scenario_limit(sc, dr->col[AN_S][i]);
     if (dr->n < 2 && an_result_warn(out, "no samples: the drive has %zu sample%s", dr->n,
                                     dr->n == 1 ? "" : "s"))
         goto oom;

@@ -29,22 +29,24 @@ static int cmd_report(int argc, char **argv)
 {
     const char *out = "analysis-out", *scenario = NULL;
     bool no_plots = false, timing = false;
+    double width = 1.8;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &out, "DIR", "where the report goes (default analysis-out); one "
                                              "sub-folder per log when given several"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario file (default: the log's meta)"},
         {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "tables and page only, no figures"},
         {"timing", SIM_OPT_FLAG, &timing, NULL, "print the seconds spent in each phase"},
+        {"vehicle-width", SIM_OPT_DOUBLE, &width, "M", "car width for lane-mark events (default 1.8)"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis report LOG... [options]",
                            "Metrics, plots and report.html of each drive log (CSV export folder).",
-                           opts, 4, argc, argv, 2, &npos);
+                           opts, 5, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (npos < 1) {
         fprintf(stderr, "analysis report: expected at least one LOG\n");
-        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 4, stderr);
+        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 5, stderr);
         return 2;
     }
     int failed = 0;
@@ -58,7 +60,7 @@ static int cmd_report(int argc, char **argv)
         an_drive dr;
         an_scenario sc;
         an_timing tm = {0};
-        if (an_report_one(log, scenario, dir, !no_plots, &res, &dr, &sc, &tm, &err)) {
+        if (an_report_one(log, scenario, width, dir, !no_plots, &res, &dr, &sc, &tm, &err)) {
             fprintf(stderr, "analysis: %s: %s\n", log, err.msg);
             failed++;
             continue;
@@ -79,7 +81,7 @@ static int cmd_report(int argc, char **argv)
 
 static int cmd_batch(int argc, char **argv)
 {
-    an_batch_opts o = {0};
+    an_batch_opts o = {.vehicle_width = 1.8};
     const char *out = NULL;
     int jobs = 0;
     bool no_plots = false;
@@ -88,16 +90,17 @@ static int cmd_batch(int argc, char **argv)
         {"scenario", SIM_OPT_STRING, &o.scenario, "FILE", "scenario for every drive (default: each log's meta)"},
         {"jobs", SIM_OPT_INT, &jobs, "N", "worker processes (default: number of cores)"},
         {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "per-drive tables only, no figures"},
+        {"vehicle-width", SIM_OPT_DOUBLE, &o.vehicle_width, "M", "car width for lane-mark events (default 1.8)"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis batch DIR --out DIR [options]",
                            "Every drive log under DIR, in parallel: study.csv and a study page.",
-                           opts, 4, argc, argv, 2, &npos);
+                           opts, 5, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (npos != 1 || !out) {
         fprintf(stderr, "analysis batch: expected one DIR and --out DIR\n");
-        sim_cli_print_usage("analysis batch DIR --out DIR [options]", NULL, opts, 4, stderr);
+        sim_cli_print_usage("analysis batch DIR --out DIR [options]", NULL, opts, 5, stderr);
         return 2;
     }
     if (jobs < 0) {
@@ -151,8 +154,8 @@ static int cmd_synth(int argc, char **argv)
     double length = minutes * 60 * 60 / 3.6 - 200, period = length / tasks;
     snprintf(path, sizeof path, "%s/scenario.json", out);
     an_scenario sc;
-    if (an_synth_scenario(path, tasks, period * 0.8, period, (uint64_t)seed, &err) ||
-        an_scenario_load(path, &sc, &err)) {
+    if (an_synth_scenario(path, tasks, period * 0.8, period, length * 1.2 + 600, (uint64_t)seed, &err) ||
+        an_scenario_load(path, 1.8, &sc, &err)) {
         fprintf(stderr, "analysis synth: %s\n", err.msg);
         return 1;
     }

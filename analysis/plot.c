@@ -512,7 +512,7 @@ int an_plot_lateral(const an_result *res, const an_task_result *tr, const char *
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < task->n_ideal; k++) {
         double l, r;
-        an_scenario_marks(sc, task->ideal[k].d, &l, &r);
+        an_scenario_marks(sc, task->road, task->ideal[k].d, &l, &r);
         double dl = isfinite(l) ? l : task->ideal[k].d + 1.75, dr = isfinite(r) ? r : task->ideal[k].d - 1.75;
         if (dr < lo) lo = dr;
         if (dl > hi) hi = dl;
@@ -544,16 +544,17 @@ int an_plot_lateral(const an_result *res, const an_task_result *tr, const char *
     ideal_path_rev(&a, task, s0, s1, -task->tube_half_width);
     cairo_close_path(cr);
     cairo_fill(cr);
-    /* Lane marks (the road's marked borders). */
+    /* Lane marks (the road's marked borders), solid or dashed as on the road. */
+    double bd[64];
+    bool solid[64];
+    size_t nb = an_scenario_borders(sc, task->road, bd, solid, 64);
     cairo_set_line_width(cr, 1.4);
     double dash[] = {9, 6};
     set_rgb(cr, C_MARK);
-    for (size_t k = 0; k < sc->n_borders; k++) {
-        if (!sc->border_marked[k]) continue;
-        cairo_set_dash(cr, k == 0 || k + 1 == sc->n_borders ? NULL : dash,
-                       k == 0 || k + 1 == sc->n_borders ? 0 : 2, 0);
-        cairo_move_to(cr, a.x, ax_py(&a, sc->border_d[k]));
-        cairo_line_to(cr, a.x + a.w, ax_py(&a, sc->border_d[k]));
+    for (size_t k = 0; k < nb; k++) {
+        cairo_set_dash(cr, dash, solid[k] ? 0 : 2, 0);
+        cairo_move_to(cr, a.x, ax_py(&a, bd[k]));
+        cairo_line_to(cr, a.x + a.w, ax_py(&a, bd[k]));
         cairo_stroke(cr);
     }
     cairo_set_dash(cr, NULL, 0, 0);
@@ -618,7 +619,8 @@ static rgb event_colour(const an_event *e)
 static bool event_shown(const an_event *e)
 {
     return strcmp(e->kind, "button") == 0 || strcmp(e->kind, "trigger") == 0 ||
-           strcmp(e->kind, "control") == 0 || strcmp(e->kind, "hud") == 0;
+           strcmp(e->kind, "control") == 0 || strcmp(e->kind, "hud") == 0 ||
+           strcmp(e->kind, "mark") == 0 || strcmp(e->kind, "traffic") == 0;
 }
 
 static void range_of(const double *y, size_t n, double *lo, double *hi)
@@ -652,7 +654,7 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
         e[i] = dr->col[AN_D][i0 + i] - sim_metrics_ideal_at(task->ideal, task->n_ideal, smax, &cur);
         kmh[i] = dr->col[AN_SPEED][i0 + i] * 3.6;
         deg[i] = dr->col[AN_STEER][i0 + i] * 180 / M_PI;
-        lim[i] = res->limit[i0 + i] * 3.6;
+        lim[i] = tr->limit[i] * 3.6;
     }
     const double W = 1100, H = 820;
     canvas cv;

@@ -219,7 +219,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
     const char *rows[][2] = {{"log", res->drive->path},
                              {"study", res->study},
                              {"subject", res->subject},
-                             {"scenario", res->scenario->path}};
+                             {"scenario file", res->scenario->world->path}};
     for (size_t k = 0; k < 4; k++) {
         fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l\">", rows[k][0]);
         html_text(f, rows[k][1]);
@@ -467,7 +467,8 @@ static int find_scenario(const an_drive *dr, const char *override, char *out, si
         snprintf(out, n, "%s", override);
         return 0;
     }
-    const char *sc = an_drive_meta(dr, "scenario");
+    const char *sc = an_drive_meta(dr, "scenario_file"); /* as the recorder writes it */
+    if (!sc || !*sc) sc = an_drive_meta(dr, "scenario");
     if (!sc || !*sc)
         return sim_error_set(err, SIM_ENOTFOUND,
                              "%s: the log's meta names no scenario; give one with --scenario FILE", dr->path);
@@ -499,7 +500,8 @@ static int find_scenario(const an_drive *dr, const char *override, char *out, si
                          dr->path, sc);
 }
 
-int an_report_one(const char *log, const char *scenario, const char *dir, bool plots,
+int an_report_one(const char *log, const char *scenario, double vehicle_width,
+                  const char *dir, bool plots,
                   an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
                   sim_error *err)
 {
@@ -511,7 +513,7 @@ int an_report_one(const char *log, const char *scenario, const char *dir, bool p
     if (rc) return rc;
     char scpath[4200];
     rc = find_scenario(&dr, scenario, scpath, sizeof scpath, err);
-    if (!rc) rc = an_scenario_load(scpath, &sc, err);
+    if (!rc) rc = an_scenario_load(scpath, vehicle_width, &sc, err);
     if (rc) {
         an_drive_free(&dr);
         return rc;

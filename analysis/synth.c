@@ -25,39 +25,72 @@ static double rnd(rng *r) /* uniform [0, 1) */
     return (double)(r->s >> 11) / 9007199254740992.0;
 }
 
-/* Writes the scenario: n_tasks tasks of task_len m every period m from s = 100, each
- * changing lanes at irregular places with 30 m ramps. */
+/* Writes the scenario in the world model's format: one winding road (lines and arcs of
+ * 700 m radius, alternating left and right) with three 3.5 m lanes right of the
+ * reference line, 60 km/h; n_tasks tasks of task_len m every period m from s = 100,
+ * each changing lanes at irregular places with 30 m ramps and a HUD sign (trigger)
+ * 40 m before each change. */
 int an_synth_scenario(const char *path, int n_tasks, double task_len, double period,
-                      uint64_t seed, sim_error *err)
+                      double road_len, uint64_t seed, sim_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
     rng r = {seed * 2654435761u + 17};
-    fprintf(f, "{\n  \"name\": \"synthetic-lane-change\",\n  \"vehicle\": {\"width\": 1.8},\n"
-               "  \"roads\": [{\"id\": \"main\", \"center_mark\": \"solid\",\n"
-               "    \"lanes\": {\"right\": [{\"width\": 3.5, \"mark\": \"dashed\"}, {\"width\": 3.5, "
-               "\"mark\": \"dashed\"}, {\"width\": 3.5, \"mark\": \"solid\"}]},\n"
-               "    \"speed_limits\": [{\"s_start\": 0, \"s_end\": 1e9, \"kmh\": 60}]}],\n"
-               "  \"tasks\": [\n");
+    fprintf(f, "{\n  \"format\": 1,\n  \"name\": \"synthetic-lane-change\",\n"
+               "  \"description\": \"written by analysis synth\",\n"
+               "  \"roads\": [{\"id\": \"main\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 0},\n"
+               "    \"segments\": [");
+    double acc = 0;
+    for (int k = 0; acc < road_len; k++) {
+        if (k % 2 == 0) fprintf(f, "%s{\"type\": \"line\", \"length\": 300}", k ? ", " : "");
+        else fprintf(f, ", {\"type\": \"arc\", \"length\": 300, \"radius\": %d}", k % 4 == 1 ? 700 : -700);
+        acc += 300;
+    }
+    fprintf(f, "],\n    \"lanes\": {\"center_mark\": \"solid\", \"right\": [{\"width\": 3.5, \"mark\": \"dashed\"}, "
+               "{\"width\": 3.5, \"mark\": \"dashed\"}, {\"width\": 3.5, \"mark\": \"solid\"}]},\n"
+               "    \"speed_limits\": [{\"s_start\": 0, \"speed_kmh\": 60}]}],\n");
+    /* Tasks first into a buffer of lane changes, so that the triggers can follow them. */
+    size_t cap = 1024, nch = 0;
+    double *chs = malloc(cap * sizeof *chs);
+    if (!chs) {
+        fclose(f);
+        return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    }
+    fputs("  \"tasks\": [\n", f);
     int lane = -2;
     for (int k = 0; k < n_tasks; k++) {
         double s0 = 100 + k * period, s1 = s0 + task_len;
         fprintf(f, "    {\"id\": \"T%02d\", \"road\": \"main\", \"s_start\": %.1f, \"s_end\": %.1f, "
-                   "\"tube_half_width\": 0.5, \"reactions\": true,\n      \"ideal_lane\": {\"lane\": %d, \"changes\": [",
+                   "\"tube_half_width\": 0.5,\n      \"ideal\": {\"start_lane\": %d, \"lane_changes\": [",
                 k + 1, s0, s1, lane);
         double s = s0 + 60 + 60 * rnd(&r);
         bool first = true;
         while (s + 30 < s1 - 40) {
             int to;
             do to = -1 - (int)(3 * rnd(&r)); while (to == lane);
-            fprintf(f, "%s{\"s\": %.1f, \"lane\": %d, \"ramp\": 30}", first ? "" : ", ", s, to);
+            fprintf(f, "%s{\"s\": %.1f, \"to_lane\": %d, \"ramp_length\": 30}", first ? "" : ", ", s, to);
             first = false;
             lane = to;
+            if (nch == cap) {
+                double *nc = realloc(chs, (cap *= 2) * sizeof *chs);
+                if (!nc) break;
+                chs = nc;
+            }
+            chs[nch++] = s * 16 + (-to); /* s and the lane, packed */
             s += 110 + 120 * rnd(&r);
         }
         fprintf(f, "]}}%s\n", k + 1 < n_tasks ? "," : "");
     }
+    fputs("  ],\n  \"triggers\": [\n", f);
+    for (size_t k = 0; k < nch; k++) {
+        double s = floor(chs[k] / 16);
+        int to = -(int)(chs[k] - s * 16);
+        fprintf(f, "    {\"id\": \"sign%zu\", \"road\": \"main\", \"s_start\": %.1f, \"s_end\": %.1f, "
+                   "\"action\": {\"type\": \"hud_text\", \"text\": \"change to lane %d\", \"duration_s\": 3}}%s\n",
+                k + 1, s - 40, s - 39, to, k + 1 < nch ? "," : "");
+    }
     fputs("  ]\n}\n", f);
+    free(chs);
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
     return 0;
 }
@@ -83,7 +116,8 @@ static double wander_at(const wander *w, double t)
     return v;
 }
 
-/* The road's reference line: heading 0.35 sin(s / 500), integrated per sample. */
+/* Positions come from the scenario's road (sim_road_pose_at); the path is offset by d
+ * along the road's normal. */
 int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t seed,
                    const char *subject, const char *scenario_file, an_drive *dr, sim_error *err)
 {
@@ -118,9 +152,13 @@ int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t 
         df += vf * dt;
         double w0 = wander_at(&lat, t), w1 = wander_at(&lat, t + dt), w2 = wander_at(&lat, t + 2 * dt);
         double d = df + w0;
-        hdg_ref = 0.35 * sin(s / 500);
-        x += v * dt * cos(hdg_ref);
-        y += v * dt * sin(hdg_ref);
+        sim_road_pose ref, ahead;
+        sim_road_pose_at(&sc->world->net, tk->road, s, 0, &ref);
+        sim_road_pose_at(&sc->world->net, tk->road, s + 1, 0, &ahead);
+        double kappa = remainder(ahead.heading - ref.heading, 2 * M_PI); /* per metre */
+        hdg_ref = ref.heading;
+        x = ref.x;
+        y = ref.y;
         double dd = (vf + (w1 - w0) / dt) / v;                 /* dd/ds */
         double ddd = (af + (w2 - 2 * w1 + w0) / (dt * dt)) / (v * v); /* d2d/ds2 */
         double *c[AN_NCOL];
@@ -141,9 +179,9 @@ int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t 
         *c[AN_Y] = y + d * cos(hdg_ref);
         *c[AN_Z] = 0;
         *c[AN_HEADING] = hdg_ref + atan(dd);
-        *c[AN_YAWRATE] = v * (0.35 / 500 * cos(s / 500) + ddd);
+        *c[AN_YAWRATE] = v * (kappa + ddd);
         /* Bicycle model: wheel angle = wheelbase * curvature; wheel = 15 x that. */
-        double wheel = atan(2.7 * (0.35 / 500 * cos(s / 500) + ddd));
+        double wheel = atan(2.7 * (kappa + ddd));
         *c[AN_WHEEL] = wheel;
         *c[AN_STEER] = 15 * wheel;
         *c[AN_THROTTLE] = a > 0 ? fmin(1, 0.2 + a / 2) : 0.2 * fmax(0, 1 + a);

@@ -637,8 +637,9 @@ int sim_metrics_compute(const sim_metrics_samples *smp, const sim_metrics_task *
             r->area_marks += ev->area;
         }
     }
-    if (!smp->headway || !smp->speed) r->time_thw_below = NAN;
-    if (!smp->speed || !smp->speed_limit) r->time_over_limit = NAN;
+    /* Without any speed (or car ahead) the times are undefined rather than zero. */
+    if (!smp->headway || !smp->speed || isnan(r->headway_min)) r->time_thw_below = NAN;
+    if (!smp->speed || !smp->speed_limit || isnan(r->speed_min)) r->time_over_limit = NAN;
     return 0;
 }
 

@@ -52,12 +52,14 @@ static char *read_text(const char *path)
 }
 
 static const char scenario_json[] =
-    "{\"name\": \"hand\", \"vehicle\": {\"width\": 1.8},\n"
-    " \"roads\": [{\"id\": \"r\", \"lanes\": {\"right\": [{\"width\": 3.5, \"mark\": \"dashed\"},"
+    "{\"format\": 1, \"name\": \"hand\",\n"
+    " \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 0},"
+    " \"segments\": [{\"type\": \"line\", \"length\": 1000}],"
+    " \"lanes\": {\"right\": [{\"width\": 3.5, \"mark\": \"dashed\"},"
     " {\"width\": 3.5, \"mark\": \"dashed\"}, {\"width\": 3.5, \"mark\": \"solid\"}]},"
-    " \"speed_limits\": [{\"s_start\": 0, \"s_end\": 1000, \"kmh\": 30}]}],\n"
+    " \"speed_limits\": [{\"s_start\": 0, \"s_end\": 1000, \"speed_kmh\": 30}]}],\n"
     " \"tasks\": [{\"id\": \"T1\", \"road\": \"r\", \"s_start\": 0, \"s_end\": 100,"
-    " \"tube_half_width\": 0.5, \"ideal_lane\": {\"lane\": -2}}]}\n";
+    " \"tube_half_width\": 0.5, \"ideal\": {\"start_lane\": -2, \"lane_changes\": []}}]}\n";
 
 static void write_drive(const char *dir, int n_samples, const char *subject)
 {
@@ -233,8 +235,11 @@ static void batch_goes_on_past_broken_drives(void **state)
 
 /* The same constant offset written differently: CRLF line ends, columns in another
  * order with extra ones the analysis ignores, a quoted field, the ideal path as points
- * and the scenario given by flag. d = 0.8 m left of the ideal path over s = 0..50 m at
- * 10 m/s, h = 0.5: one event over the whole task, area 0.8 * 50 = 40 m^2, MDEV 0.8. */
+ * and the scenario given by flag. One 4 m lane left of the reference line, the ideal
+ * path on its centre (d = 2), the car at d = 2.8 over s = 0..50 m at 10 m/s, h = 0.5:
+ * one event over the whole task, area 0.8 * 50 = 40 m^2 (4 m*s), MDEV 0.8; the body
+ * (1.9..3.7 m) stays inside the lane's marks (0 and 4 m): no lane-mark event. No speed
+ * or headway column: those measures are empty. */
 static void inputs_in_other_shapes(void **state)
 {
     char p[700], dir[512];
@@ -244,17 +249,19 @@ static void inputs_in_other_shapes(void **state)
     FILE *f = fopen(p, "w");
     assert_non_null(f);
     fputs("d,extra,s,t,\"note\"\r\n", f);
-    for (int i = 0; i <= 50; i++) fprintf(f, "%.1f,x,%d,%.1f,\"a,\"\"b\"\"\"\r\n", 0.8, i, i / 10.0);
+    for (int i = 0; i <= 50; i++) fprintf(f, "%.1f,x,%d,%.1f,\"a,\"\"b\"\"\"\r\n", 2.8, i, i / 10.0);
     fclose(f);
     snprintf(p, sizeof p, "%s/sc.json", tmp);
-    write_text(p, "{\"roads\": [{\"id\": \"r\", \"lanes\": {\"left\": [{\"width\": 4}]}}],\n"
-                  " \"tasks\": [{\"id\": \"P\", \"s_start\": 0, \"s_end\": 50, \"ideal\": [[0, 0], [50, 0]]}]}\n");
+    write_text(p, "{\"name\": \"p\", \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 0, \"y\": 0}, \"segments\": "
+                  "[{\"type\": \"line\", \"length\": 60}], \"lanes\": {\"left\": [{\"width\": 4}]}}],\n"
+                  " \"tasks\": [{\"id\": \"P\", \"road\": \"r\", \"s_start\": 0, \"s_end\": 50, "
+                  "\"tube_half_width\": 0.5, \"ideal\": {\"points\": [[0, 2], [50, 2]]}}]}\n");
     assert_int_equal(run("report %s --scenario %s/sc.json --out %s/rs --no-plots > /dev/null", dir, tmp, tmp), 0);
     snprintf(p, sizeof p, "%s/rs/tasks.csv", tmp);
     char *txt = read_text(p);
     assert_non_null(txt);
     /* area_global_m2 is the 12th metric column after task,run,status. */
-    assert_non_null(strstr(txt, "\nP,0,ok,1,1,0,50,0,5,50,5,51,1,0,40,4,0,40,0.8,0.8,0,"));
+    assert_non_null(strstr(txt, "\nP,0,ok,1,1,0,50,0,5,50,5,51,1,0,40,4,0,40,0.8,0.8,0,,,,,,,,,,0,,,"));
     free(txt);
 
     /* A scenario with a syntax error: the message gives line and column. */
@@ -266,13 +273,17 @@ static void inputs_in_other_shapes(void **state)
     assert_non_null(strstr(txt, "broken.json:2:"));
     assert_non_null(strstr(txt, "JSON syntax error"));
     free(txt);
-    /* A scenario whose task has no ideal path: named by its JSON path. */
+    /* A scenario whose task has no ideal path: the world model's message, with the
+     * file and the JSON path. */
     snprintf(p, sizeof p, "%s/noideal.json", tmp);
-    write_text(p, "{\"roads\": [{\"id\": \"r\", \"lanes\": {}}], \"tasks\": [{\"id\": \"P\", \"s_start\": 0, \"s_end\": 5}]}");
+    write_text(p, "{\"name\": \"p\", \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 0, \"y\": 0}, \"segments\": "
+                  "[{\"type\": \"line\", \"length\": 60}], \"lanes\": {\"left\": [{\"width\": 4}]}}],"
+                  " \"tasks\": [{\"id\": \"P\", \"road\": \"r\", \"s_start\": 0, \"s_end\": 5, \"tube_half_width\": 1}]}");
     assert_int_equal(run("report %s --scenario %s --out %s/rb 2> %s/err3.txt", dir, p, tmp, tmp), 1);
     snprintf(p, sizeof p, "%s/err3.txt", tmp);
     txt = read_text(p);
-    assert_non_null(strstr(txt, "noideal.json: tasks[0]: expected \"ideal\""));
+    assert_non_null(strstr(txt, "noideal.json"));
+    assert_non_null(strstr(txt, "tasks[0].ideal"));
     free(txt);
 }
 

@@ -1,0 +1,84 @@
+/* sim_file: whole-file reads and path joining for the world model (see sim_file.h). */
+#include "sim_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int sim_file_read(const char *path, char **data, size_t *len, sim_error *err)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    /* Only regular files: a device or FIFO named by mistake (or by a fuzzer) could
+     * block or never end. */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return sim_error_set(err, SIM_EIO, "%s: not a regular file", path);
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        fclose(f);
+        return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
+    }
+    /* Read in growing chunks rather than trusting the size from stat, which may
+     * change under us. */
+    for (;;) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+        if (n == cap) {
+            if (cap >= SIM_FILE_MAX) {
+                free(buf);
+                fclose(f);
+                return sim_error_set(err, SIM_ETOOBIG, "%s: larger than %zu bytes", path,
+                                     (size_t)SIM_FILE_MAX);
+            }
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    int bad = ferror(f);
+    int saved = errno;
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return sim_error_set(err, SIM_EIO, "%s: read failed: %s", path, strerror(saved));
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return SIM_OK;
+}
+
+char *sim_file_join(const char *dir, const char *rel)
+{
+    if (!dir || !*dir || rel[0] == '/') return strdup(rel);
+    size_t a = strlen(dir), b = strlen(rel);
+    char *out = malloc(a + b + 2);
+    if (!out) return NULL;
+    memcpy(out, dir, a);
+    out[a] = '/';
+    memcpy(out + a + 1, rel, b + 1);
+    return out;
+}
+
+char *sim_file_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return strdup(".");
+    if (slash == path) return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
