@@ -10,6 +10,7 @@
 
 #include <cairo.h>
 #include <fontconfig/fontconfig.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,24 +123,26 @@ static int cmd_batch(int argc, char **argv)
 
 static int cmd_synth(int argc, char **argv)
 {
-    const char *out = NULL;
+    const char *out = NULL, *scenario = NULL;
     int subjects = 3, tasks = 6, seed = 1;
-    double minutes = 3;
+    double minutes = 0;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &out, "DIR", "folder for scenario.json and one CSV drive per subject"},
+        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "drive this scenario's tasks instead of writing one"},
         {"subjects", SIM_OPT_INT, &subjects, "N", "number of drives (default 3)"},
-        {"minutes", SIM_OPT_DOUBLE, &minutes, "M", "length of each drive at 100 Hz (default 3)"},
-        {"tasks", SIM_OPT_INT, &tasks, "N", "tasks in the scenario (default 6)"},
+        {"minutes", SIM_OPT_DOUBLE, &minutes, "M", "length of each drive at 100 Hz (default 3, or "
+                                                   "through the scenario's last task)"},
+        {"tasks", SIM_OPT_INT, &tasks, "N", "tasks in a written scenario (default 6)"},
         {"seed", SIM_OPT_INT, &seed, "S", "random seed (default 1)"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis synth --out DIR [options]",
                            "Writes a synthetic lane-change study to try the analysis on.", opts,
-                           5, argc, argv, 2, &npos);
+                           6, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (!out || npos || subjects < 1 || subjects > 10000 || tasks < 1 || tasks > 1000 ||
-        !(minutes > 0) || minutes > 600) {
+        !(minutes >= 0) || minutes > 600) {
         fprintf(stderr, "analysis synth: expected --out DIR, 1..10000 subjects, 1..1000 tasks, "
                         "0 < minutes <= 600\n");
         return 2;
@@ -150,22 +153,38 @@ static int cmd_synth(int argc, char **argv)
         fprintf(stderr, "analysis synth: %s\n", err.msg);
         return 1;
     }
-    /* Tasks spread over the distance driven at 60 km/h. */
-    double length = minutes * 60 * 60 / 3.6 - 200, period = length / tasks;
-    snprintf(path, sizeof path, "%s/scenario.json", out);
     an_scenario sc;
-    if (an_synth_scenario(path, tasks, period * 0.8, period, length * 1.2 + 600, (uint64_t)seed, &err) ||
-        an_scenario_load(path, 1.8, &sc, &err)) {
-        fprintf(stderr, "analysis synth: %s\n", err.msg);
-        return 1;
+    const char *scfile = scenario;
+    if (scenario) {
+        if (an_scenario_load(scenario, 1.8, &sc, &err)) {
+            fprintf(stderr, "analysis synth: %s\n", err.msg);
+            return 1;
+        }
+        if (minutes == 0) {
+            /* Through the last task's end at about 60 km/h, and a little further. */
+            double end = 0;
+            for (size_t k = 0; k < sc.n_tasks; k++) end = fmax(end, sc.tasks[k].s_end);
+            minutes = (end + 150) / (60 / 3.6) / 60;
+        }
+    } else {
+        if (minutes == 0) minutes = 3;
+        /* Tasks spread over the distance driven at 60 km/h. */
+        double length = minutes * 60 * 60 / 3.6 - 200, period = length / tasks;
+        snprintf(path, sizeof path, "%s/scenario.json", out);
+        scfile = "scenario.json";
+        if (an_synth_scenario(path, tasks, period * 0.8, period, length * 1.2 + 600, (uint64_t)seed, &err) ||
+            an_scenario_load(path, 1.8, &sc, &err)) {
+            fprintf(stderr, "analysis synth: %s\n", err.msg);
+            return 1;
+        }
     }
     for (int k = 0; k < subjects; k++) {
         char subj[32];
         snprintf(subj, sizeof subj, "S%02d", k + 1);
         an_drive dr;
         snprintf(path, sizeof path, "%s/%s", out, subj);
-        if (an_synth_drive(&sc, minutes * 60, 100, (uint64_t)(seed * 1000 + k), subj,
-                           "scenario.json", &dr, &err) ||
+        if (an_synth_drive(&sc, minutes * 60, 100, (uint64_t)(seed * 1000 + k), subj, scfile,
+                           &dr, &err) ||
             an_drive_write_csv(&dr, path, &err)) {
             fprintf(stderr, "analysis synth: %s\n", err.msg);
             an_drive_free(&dr);
@@ -175,8 +194,8 @@ static int cmd_synth(int argc, char **argv)
         an_drive_free(&dr);
     }
     an_scenario_free(&sc);
-    printf("%d synthetic drive%s in %s (scenario %s/scenario.json)\n", subjects,
-           subjects == 1 ? "" : "s", out, out);
+    printf("%d synthetic drive%s in %s (scenario %s%s%s)\n", subjects, subjects == 1 ? "" : "s",
+           out, scenario ? "" : out, scenario ? "" : "/", scfile);
     return 0;
 }
 

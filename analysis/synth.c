@@ -229,7 +229,7 @@ int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t 
     snprintf(sd, sizeof sd, "%llu", (unsigned long long)seed);
     if ((rc = an_drive_set_meta(dr, "study", "synthetic", err)) ||
         (rc = an_drive_set_meta(dr, "subject", subject, err)) ||
-        (rc = an_drive_set_meta(dr, "scenario", scenario_file, err)) ||
+        (rc = an_drive_set_meta(dr, "scenario_file", scenario_file, err)) ||
         (rc = an_drive_set_meta(dr, "seed", sd, err)) ||
         (rc = an_drive_set_meta(dr, "version", "analysis synth", err)))
         return rc;
