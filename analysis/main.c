@@ -68,8 +68,9 @@ static int cmd_report(int argc, char **argv)
         }
         for (size_t w = 0; w < res.n_warnings; w++)
             fprintf(stderr, "analysis: %s: %s\n", log, res.warnings[w]);
-        printf("%s: %zu task result%s -> %s/report.html\n", log, res.n_tasks,
-               res.n_tasks == 1 ? "" : "s", dir);
+        printf("%s: %zu task result%s -> %s/report.html (open it in a browser, e.g. "
+               "xdg-open %s/report.html)\n",
+               log, res.n_tasks, res.n_tasks == 1 ? "" : "s", dir, dir);
         if (timing)
             printf("timing: samples %zu load %.4f compute %.4f tables %.4f figures %.4f html %.4f s\n",
                    dr.n, tm.load, tm.compute, tm.tables, tm.figures, tm.html);
