@@ -961,6 +961,14 @@ int an_plot_boxes(const char *ttl, const char *ylabel, const char *const *groups
     title(cr, a.x, 14, ttl);
     /* y grid and axis only; groups label the x axis. */
     axes_draw(&a, NULL, ylabel, false, 0, 5);
+    bool any = false;
+    for (size_t g = 0; g < n_groups && !any; g++)
+        for (size_t k = 0; k < n_values[g] && !any; k++) any = isfinite(values[g][k]);
+    if (!any) {
+        set_rgb(cr, C_AXIS);
+        text_at(cr, a.x + a.w / 2, a.y + a.h / 2, 13, "no values: no task of the study has this measure",
+                0.5, 0.5);
+    }
     double slot = a.w / (double)(n_groups ? n_groups : 1);
     for (size_t g = 0; g < n_groups; g++) {
         double cx = a.x + slot * ((double)g + 0.5);
