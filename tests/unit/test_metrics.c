@@ -498,6 +498,53 @@ static void reaction_times(void **state)
     sim_metrics_result_free(&r);
 }
 
+/* |e| touching h without crossing it does not split an event: e = 0.8, 0.5, 0.8 at
+ * s = 0, 10, 20 (h = 0.5) is one event over [0, 20] with area 2 * (0.8 + 0.5)/2 * 10 = 13. */
+static void touching_the_tube_is_one_event(void **state)
+{
+    const double s[] = {0, 10, 20}, d[] = {0.8, 0.5, 0.8}, t[] = {0, 1, 2};
+    setup(3, s, d, t, 0, 20, 0.5);
+    sim_metrics_result r = compute();
+    assert_int_equal(r.n_events, 1);
+    NEAR(r.events[0].area, 13.0);
+    NEAR(r.events[0].s_end, 20.0);
+    sim_metrics_result_free(&r);
+}
+
+/* A lane-mark event under way when the ideal lane change ends starts there (open_start).
+ * Ideal (0,0) (10,0) (20,-3.5) (100,-3.5): the ideal path changes lanes on [10,20) and
+ * then keeps lane -2 (marks at -1.75 and -5.25). The driver is late: d = -1 at s = 20,
+ * -3.5 at s = 40, so d = -1 - 0.125 (s - 20) and e = 2.5 - 0.125 (s - 20). The body's
+ * left edge d + 0.9 is over the mark at -1.75 until d = -2.65, s = 20 + 1.65/0.125 = 33.2.
+ * Event [20, 33.2], open at its start, area (2.5 + 0.85)/2 * 13.2 = 22.11, left side. */
+static void lane_mark_event_open_after_lane_change(void **state)
+{
+    static const sim_metrics_point ideal[] = {{0, 0}, {10, 0}, {20, -3.5}, {100, -3.5}};
+    const double s[] = {0, 10, 20, 40, 100}, d[] = {0, 0, -1, -3.5, -3.5}, t[] = {0, 1, 2, 4, 10};
+    setup(5, s, d, t, 0, 100, 0.5);
+    D.task.ideal = ideal;
+    D.task.n_ideal = 4;
+    for (int i = 0; i < 5; i++) {
+        D.ml[i] = s[i] <= 10 ? 1.75 : -1.75;
+        D.mr[i] = s[i] <= 10 ? -1.75 : -5.25;
+    }
+    D.smp.mark_left = D.ml;
+    D.smp.mark_right = D.mr;
+    sim_metrics_result r = compute();
+    assert_int_equal(r.n_mark_events, 1);
+    const sim_metrics_event *mk = NULL;
+    for (size_t k = 0; k < r.n_events; k++)
+        if (r.events[k].kind == SIM_METRICS_MARK) mk = &r.events[k];
+    assert_non_null(mk);
+    assert_true(mk->open_start);
+    assert_false(mk->open_end);
+    NEAR(mk->s_start, 20.0);
+    NEAR(mk->s_end, 33.2);
+    NEAR(mk->area, (2.5 + 0.85) / 2 * 13.2);
+    assert_int_equal(mk->side, 1);
+    sim_metrics_result_free(&r);
+}
+
 /* Bad input is refused with a message naming the sample and field. */
 static void rejects_bad_input(void **state)
 {
@@ -539,6 +586,8 @@ int main(void)
         cmocka_unit_test(headway_and_ttc),
         cmocka_unit_test(speed_statistics),
         cmocka_unit_test(reaction_times),
+        cmocka_unit_test(touching_the_tube_is_one_event),
+        cmocka_unit_test(lane_mark_event_open_after_lane_change),
         cmocka_unit_test(rejects_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
