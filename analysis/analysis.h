@@ -45,11 +45,15 @@ typedef struct an_drive {
     size_t n_meta;
 } an_drive;
 
-/* Reads a drive: a folder or a samples.csv path of the CSV export (samples.csv,
- * events.csv, optional meta.csv with key,value), or a drive log (.sqlite) when the
- * library has the drive-log reader. Samples are sorted by (run, tick or t). */
+/* Reads a drive: a drive log (SQLite, through sim_drivelog), or a folder or samples.csv
+ * path of its CSV export (samples.csv, events.csv, optional meta.csv with key,value).
+ * Samples are sorted by (run, tick or t). */
 int an_drive_load(const char *path, an_drive *out, sim_error *err);
 void an_drive_free(an_drive *dr);
+/* Reads a drive log (SQLite) through sim_drivelog (logread.c). */
+int an_drive_load_log(const char *path, an_drive *out, sim_error *err);
+/* Writes dr as a drive log (SQLite) at path, replacing a file there. */
+int an_drive_write_log(const an_drive *dr, const char *path, sim_error *err);
 const char *an_drive_meta(const an_drive *dr, const char *key); /* NULL: missing */
 
 /* Writes dr as the CSV export (samples.csv, events.csv, meta.csv) into dir. */

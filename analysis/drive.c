@@ -385,10 +385,11 @@ int an_drive_load(const char *path, an_drive *out, sim_error *err)
     } else if (!exists(path)) {
         return sim_error_set(err, SIM_ENOTFOUND, "%s: no such file or folder", path);
     } else {
-        return sim_error_set(err, SIM_EINVAL,
-                             "%s: not a CSV export (expected a folder with samples.csv); "
-                             "SQLite drive logs need the drive-log reader (sim_drivelog)",
-                             path);
+        /* A drive log file: the drive-log reader says when it is not one. */
+        int rc = an_drive_load_log(path, out, err);
+        if (rc) return rc;
+        sort_samples(out);
+        return 0;
     }
     char p[4200];
     snprintf(p, sizeof p, "%s/samples.csv", dir);

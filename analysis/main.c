@@ -4,8 +4,10 @@
  *   analysis batch DIR --out DIR [--scenario FILE] [--jobs N] [--no-plots]
  *   analysis synth --out DIR [--subjects N] [--minutes M] [--tasks N] [--seed S]
  *
- * A LOG is a drive log's CSV export (a folder with samples.csv, events.csv, meta.csv).
- * The scenario comes from the log's meta unless --scenario names one. */
+ * A LOG is a drive log (SQLite, read through sim_drivelog) or its CSV export (a folder
+ * with samples.csv and events.csv, as `simctl export LOG --csv DIR` writes it). The
+ * scenario comes from the log's meta (scenario_file) unless --scenario names one; a CSV
+ * export carries no meta, so it needs --scenario. */
 #include "analysis.h"
 
 #include <cairo.h>
@@ -41,7 +43,7 @@ static int cmd_report(int argc, char **argv)
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis report LOG... [options]",
-                           "Metrics, plots and report.html of each drive log (CSV export folder).",
+                           "Metrics, plots and report.html of each drive log (.sqlite or CSV export folder).",
                            opts, 5, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
@@ -127,19 +129,21 @@ static int cmd_synth(int argc, char **argv)
     const char *out = NULL, *scenario = NULL;
     int subjects = 3, tasks = 6, seed = 1;
     double minutes = 0;
+    bool sqlite = false;
     sim_opt opts[] = {
-        {"out", SIM_OPT_STRING, &out, "DIR", "folder for scenario.json and one CSV drive per subject"},
+        {"out", SIM_OPT_STRING, &out, "DIR", "folder for scenario.json and one drive per subject"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "drive this scenario's tasks instead of writing one"},
         {"subjects", SIM_OPT_INT, &subjects, "N", "number of drives (default 3)"},
         {"minutes", SIM_OPT_DOUBLE, &minutes, "M", "length of each drive at 100 Hz (default 3, or "
                                                    "through the scenario's last task)"},
         {"tasks", SIM_OPT_INT, &tasks, "N", "tasks in a written scenario (default 6)"},
         {"seed", SIM_OPT_INT, &seed, "S", "random seed (default 1)"},
+        {"sqlite", SIM_OPT_FLAG, &sqlite, NULL, "write drive logs (SQLite) instead of CSV exports"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis synth --out DIR [options]",
                            "Writes a synthetic lane-change study to try the analysis on.", opts,
-                           6, argc, argv, 2, &npos);
+                           7, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (!out || npos || subjects < 1 || subjects > 10000 || tasks < 1 || tasks > 1000 ||
@@ -183,10 +187,10 @@ static int cmd_synth(int argc, char **argv)
         char subj[32];
         snprintf(subj, sizeof subj, "S%02d", k + 1);
         an_drive dr;
-        snprintf(path, sizeof path, "%s/%s", out, subj);
+        snprintf(path, sizeof path, "%s/%s%s", out, subj, sqlite ? ".sqlite" : "");
         if (an_synth_drive(&sc, minutes * 60, 100, (uint64_t)(seed * 1000 + k), subj, scfile,
                            &dr, &err) ||
-            an_drive_write_csv(&dr, path, &err)) {
+            (sqlite ? an_drive_write_log(&dr, path, &err) : an_drive_write_csv(&dr, path, &err))) {
             fprintf(stderr, "analysis synth: %s\n", err.msg);
             an_drive_free(&dr);
             an_scenario_free(&sc);

@@ -287,6 +287,40 @@ static void inputs_in_other_shapes(void **state)
     free(txt);
 }
 
+/* A drive log (SQLite, written through sim_drivelog) and its CSV export by simctl give
+ * the same task table. */
+static void drive_log_and_its_export_agree(void **state)
+{
+    assert_int_equal(run("synth --out %s/sq --subjects 1 --minutes 1 --tasks 2 --sqlite > /dev/null", tmp), 0);
+    assert_int_equal(run("report %s/sq/S01.sqlite --out %s/sqr --no-plots > /dev/null", tmp, tmp), 0);
+    char cmd[1200];
+    const char *bdir = getenv("SIM_BIN");
+    snprintf(cmd, sizeof cmd, "'%.500s/simctl' export %s/sq/S01.sqlite --csv %s/sqx > /dev/null",
+             bdir ? bdir : "bin", tmp, tmp);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(run("report %s/sqx --scenario %s/sq/scenario.json --out %s/sqxr --no-plots > /dev/null",
+                         tmp, tmp, tmp), 0);
+    char p[700];
+    snprintf(p, sizeof p, "%s/sqr/tasks.csv", tmp);
+    char *a = read_text(p);
+    snprintf(p, sizeof p, "%s/sqxr/tasks.csv", tmp);
+    char *b = read_text(p);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(strstr(a, "\nT01,0,ok,1,1,"));
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    /* A file that is not a drive log is refused by the drive-log reader, by name. */
+    snprintf(p, sizeof p, "%s/junk.sqlite", tmp);
+    write_text(p, "not a database at all");
+    assert_int_equal(run("report %s --scenario %s/sq/scenario.json --out %s/jr 2> %s/err4.txt", p, tmp, tmp, tmp), 1);
+    snprintf(p, sizeof p, "%s/err4.txt", tmp);
+    char *e = read_text(p);
+    assert_non_null(strstr(e, "junk.sqlite"));
+    free(e);
+}
+
 static void command_line(void **state)
 {
     assert_int_equal(run("--help > /dev/null"), 0);
@@ -303,6 +337,7 @@ int main(void)
         cmocka_unit_test(report_of_hand_solved_drive),
         cmocka_unit_test(batch_goes_on_past_broken_drives),
         cmocka_unit_test(inputs_in_other_shapes),
+        cmocka_unit_test(drive_log_and_its_export_agree),
         cmocka_unit_test(command_line),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
