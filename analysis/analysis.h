@@ -107,6 +107,7 @@ typedef struct an_task_result {
     int run;
     size_t i0, i1;               /* sample range [i0, i1) given to sim_metrics */
     int status;                  /* 0 ok, else a SIM_E* code (see message) */
+    bool computed;               /* m holds metrics (false: the task has no samples) */
     char message[640];           /* what is wrong ("" when nothing) */
     double *mark_left, *mark_right; /* marks of the ideal lane at samples i0..i1-1 */
     double *limit;               /* speed limit at samples i0..i1-1, m/s (NAN: none) */

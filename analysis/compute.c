@@ -190,7 +190,11 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
         mt.n_buttons = nb;
     }
     sim_error err = {0};
-    if (n < 2) {
+    if (r1 == r0) {
+        tr->status = SIM_ENOTFOUND;
+        snprintf(tr->message, sizeof tr->message, "task %.60s never started: the drive has no samples",
+                 task->id);
+    } else if (n < 2) {
         tr->status = SIM_ENOTFOUND;
         snprintf(tr->message, sizeof tr->message,
                  "task %.60s never started in run %d: the samples stop at s = %.1f m, before "
@@ -198,18 +202,21 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
                  task->id, run, smax, task->s_start);
     } else if ((tr->status = sim_metrics_compute(&smp, &mt, &tr->m, &err)) != 0) {
         snprintf(tr->message, sizeof tr->message, "task %.60s, run %d: %.400s", task->id, run, err.msg);
-    } else if (!tr->m.started || tr->m.length <= 0) {
-        tr->status = SIM_ENOTFOUND;
-        snprintf(tr->message, sizeof tr->message,
-                 "task %s never started in run %d: its samples begin at s = %.1f m, after the "
-                 "task's start at s = %.1f m",
-                 task->id, run, s[r0], task->s_start);
-    } else if (!tr->m.ended) {
-        tr->status = SIM_ERANGE;
-        snprintf(tr->message, sizeof tr->message,
-                 "task %s never ended in run %d: the samples stop at s = %.1f m, before the "
-                 "task's end at s = %.1f m (metrics cover %.1f m)",
-                 task->id, run, tr->m.s_end, task->s_end, tr->m.length);
+    } else {
+        tr->computed = true;
+        if (!tr->m.started || tr->m.length <= 0) {
+            tr->status = SIM_ENOTFOUND;
+            snprintf(tr->message, sizeof tr->message,
+                     "task %.60s never started in run %d: its samples begin at s = %.1f m, after "
+                     "the task's start at s = %.1f m",
+                     task->id, run, s[r0], task->s_start);
+        } else if (!tr->m.ended) {
+            tr->status = SIM_ERANGE;
+            snprintf(tr->message, sizeof tr->message,
+                     "task %.60s never ended in run %d: the samples stop at s = %.1f m, before "
+                     "the task's end at s = %.1f m (metrics cover %.1f m)",
+                     task->id, run, tr->m.s_end, task->s_end, tr->m.length);
+        }
     }
     free(stim);
     free(btn);
@@ -240,8 +247,17 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
                 goto oom;
         }
     }
-    /* Runs: consecutive samples with the same run number. */
+    /* Runs: consecutive samples with the same run number. A drive without samples still
+     * lists its tasks (as never started), so that a study table shows the gap. */
     size_t r0 = 0;
+    if (dr->n == 0) {
+        out->tasks = calloc(sc->n_tasks ? sc->n_tasks : 1, sizeof *out->tasks);
+        if (!out->tasks) goto oom;
+        for (size_t k = 0; k < sc->n_tasks; k++) {
+            an_task_result *tr = &out->tasks[out->n_tasks++];
+            if (task_in_run(out, dr, sc, &sc->tasks[k], 0, 0, 0, tr)) goto oom;
+        }
+    }
     while (r0 < dr->n) {
         size_t r1 = r0;
         int run = (int)dr->col[AN_RUN][r0];
@@ -321,6 +337,8 @@ double an_metric_value(const an_task_result *tr, size_t k)
 {
     if (k >= an_metric_count()) return NAN;
     const metric_def *md = &metrics[k];
+    /* A task without samples has no measures, only the fact that it did not start. */
+    if (!tr->computed) return md->type == 'b' ? 0 : NAN;
     const sim_metrics_result *m = &tr->m;
     if (md->offset >= (size_t)-2) {
         double sum = 0, mx = NAN;

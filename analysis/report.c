@@ -254,6 +254,10 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
         html_text(f, tr->task->id);
         fprintf(f, "</td><td>%d</td><td class=\"%s\">%s</td><td>", tr->run, tr->status ? "bad" : "",
                 tr->status ? sim_error_name(tr->status) : "ok");
+        if (!tr->computed) {
+            fputs("&ndash;</td><td colspan=\"13\" class=\"l muted\">no samples in the task</td></tr>\n", f);
+            continue;
+        }
         html_num(f, m->length, 1);
         fputs("</td><td>", f);
         html_num(f, m->duration, 2);
@@ -282,7 +286,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
             html_text(f, tr->message);
             fputs("</div>\n", f);
         }
-        if (tr->status && tr->m.length <= 0) continue;
+        if (!tr->computed || tr->m.length <= 0) continue;
         if (plots) {
             char name[160], base[200];
             safe_name(name, sizeof name, tr->task->id);
@@ -317,7 +321,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
         }
         fputs("</table>\n", f);
     }
-    if (plots) {
+    if (plots && res->drive->n > 0) {
         bool seen[64] = {0};
         for (size_t k = 0; k < res->n_tasks; k++) {
             int run = res->tasks[k].run;
@@ -390,7 +394,7 @@ static int plot_all(const an_result *res, const char *dir, sim_error *err)
         const an_task_result *tr = &res->tasks[k];
         safe_name(name, sizeof name, tr->task->id);
         for (int x = 0; x < 2; x++) {
-            if (!(tr->status && tr->m.length <= 0)) {
+            if (tr->computed && tr->m.length > 0) {
                 fig_job *j = &P.jobs[P.n++];
                 *j = (fig_job){.kind = 0, .tr = tr, .run = tr->run, .fmt = fmts[x]};
                 snprintf(j->path, sizeof j->path, "%s/lateral-%s-r%d.%s", dir, name, tr->run, ext[x]);
@@ -398,7 +402,7 @@ static int plot_all(const an_result *res, const char *dir, sim_error *err)
                 *j = (fig_job){.kind = 1, .tr = tr, .run = tr->run, .fmt = fmts[x]};
                 snprintf(j->path, sizeof j->path, "%s/timeline-%s-r%d.%s", dir, name, tr->run, ext[x]);
             }
-            if (tr->run >= 0 && tr->run < 64 && !seen[tr->run]) {
+            if (tr->run >= 0 && tr->run < 64 && !seen[tr->run] && res->drive->n > 0) {
                 fig_job *j = &P.jobs[P.n++];
                 *j = (fig_job){.kind = 2, .tr = tr, .run = tr->run, .fmt = fmts[x]};
                 snprintf(j->path, sizeof j->path, "%s/map-r%d.%s", dir, tr->run, ext[x]);
