@@ -1,0 +1,207 @@
+/* analysis: internal interfaces of the offline analysis tool (bin/analysis).
+ *
+ *   drive.c     a drive in memory (columns, events, meta) and its readers
+ *   scenario.c  what analysis needs of a scenario: tasks, ideal paths, lane marks, limits
+ *   compute.c   one drive + scenario -> per-task sim_metrics results and diagnostics
+ *   plot.c      cairo figures (PNG and SVG): lateral position, timeline, map
+ *   report.c    metrics.json, tasks.csv, events.csv, report.html of one drive
+ *   batch.c     every drive under a folder, in parallel: study.csv and a study page
+ *
+ * Ownership: every struct here owns the arrays and strings it points to and is released
+ * by its *_free function. */
+#ifndef ANALYSIS_H
+#define ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sim_error.h"
+#include "sim_metrics.h"
+
+/* ---- drive ---- */
+
+/* Sample columns, named as in the drive log's samples table (and its CSV export). */
+enum {
+    AN_RUN, AN_TICK, AN_T, AN_SPEED, AN_ACCEL, AN_HEADWAY, AN_THW, AN_LATDEV, AN_LANE,
+    AN_S, AN_D, AN_X, AN_Y, AN_Z, AN_HEADING, AN_YAWRATE, AN_STEER, AN_WHEEL,
+    AN_THROTTLE, AN_BRAKE, AN_CLUTCH, AN_GEAR, AN_RPM, AN_NCOL
+};
+extern const char *const an_column_names[AN_NCOL];
+
+typedef struct an_event {
+    int run;
+    double t;
+    char *kind, *name, *json; /* json may be NULL */
+} an_event;
+
+typedef struct an_drive {
+    char *path;             /* the file or folder it was read from */
+    size_t n;               /* samples */
+    double *col[AN_NCOL];   /* each n long; a column the log lacks is all NAN */
+    an_event *events;
+    size_t n_events;
+    char **meta_key, **meta_val;
+    size_t n_meta;
+} an_drive;
+
+/* Reads a drive: a drive log (SQLite, through sim_drivelog), or a folder or samples.csv
+ * path of its CSV export (samples.csv, events.csv, optional meta.csv with key,value).
+ * Samples are sorted by (run, tick or t). */
+int an_drive_load(const char *path, an_drive *out, sim_error *err);
+void an_drive_free(an_drive *dr);
+/* Reads a drive log (SQLite) through sim_drivelog (logread.c). */
+int an_drive_load_log(const char *path, an_drive *out, sim_error *err);
+/* Writes dr as a drive log (SQLite) at path, replacing a file there. */
+int an_drive_write_log(const an_drive *dr, const char *path, sim_error *err);
+const char *an_drive_meta(const an_drive *dr, const char *key); /* NULL: missing */
+
+/* Writes dr as the CSV export (samples.csv, events.csv, meta.csv) into dir. */
+int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err);
+
+/* Allocates n samples, all columns NAN, no events or meta. */
+int an_drive_alloc(an_drive *dr, size_t n, sim_error *err);
+int an_drive_add_event(an_drive *dr, int run, double t, const char *kind, const char *name,
+                       const char *json, sim_error *err);
+int an_drive_set_meta(an_drive *dr, const char *key, const char *val, sim_error *err);
+
+/* ---- scenario ---- */
+
+#include "sim_scenario.h"
+
+/* A task as the metrics need it. */
+typedef struct an_task {
+    const char *id;              /* belongs to the scenario */
+    int road;                    /* road index in the world model */
+    double s_start, s_end;       /* m */
+    double tube_half_width;      /* m */
+    sim_metrics_point *ideal;    /* ideal path (owned) */
+    size_t n_ideal;
+    bool reactions;              /* triggers in the task: stimuli get reaction times */
+} an_task;
+
+/* The world model's scenario (sim_scenario_load) and its tasks in metric form. */
+typedef struct an_scenario {
+    sim_scenario *world;         /* owned */
+    const char *name;            /* belongs to world */
+    double vehicle_width;        /* m (the scenario does not say; --vehicle-width) */
+    an_task *tasks;
+    size_t n_tasks;
+} an_scenario;
+
+/* Loads and validates the scenario through the world model; err holds the first of
+ * its messages (file, JSON path, found, expected) and how many there were. */
+int an_scenario_load(const char *path, double vehicle_width, an_scenario *out, sim_error *err);
+void an_scenario_free(an_scenario *sc);
+/* The marks bounding the lane of road that holds d (NAN where that border has none). */
+void an_scenario_marks(const an_scenario *sc, int road, double d, double *left, double *right);
+/* Speed limit on road at s, m/s (NAN: none). */
+double an_scenario_limit(const an_scenario *sc, int road, double s);
+/* The marked lane borders of a road, d ascending (up to max); solid[k] false: dashed. */
+size_t an_scenario_borders(const an_scenario *sc, int road, double *d, bool *solid, size_t max);
+
+/* ---- computation ---- */
+
+typedef struct an_task_result {
+    const an_task *task;
+    int run;
+    size_t i0, i1;               /* sample range [i0, i1) given to sim_metrics */
+    int status;                  /* 0 ok, else a SIM_E* code (see message) */
+    bool computed;               /* m holds metrics (false: the task has no samples) */
+    char message[640];           /* what is wrong ("" when nothing) */
+    double *mark_left, *mark_right; /* marks of the ideal lane at samples i0..i1-1 */
+    double *limit;               /* speed limit at samples i0..i1-1, m/s (NAN: none) */
+    sim_metrics_result m;
+} an_task_result;
+
+typedef struct an_result {
+    const an_drive *drive;
+    const an_scenario *scenario;
+    char study[64], subject[64], scenario_name[64];
+    char **warnings;             /* drive-level problems (gaps, missing columns) */
+    size_t n_warnings;
+    an_task_result *tasks;       /* one per (run, task) */
+    size_t n_tasks;
+} an_result;
+
+/* Computes every task of every run. Problems with a task are recorded in it and in the
+ * warnings; only failures to allocate return an error. */
+int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_error *err);
+void an_result_free(an_result *res);
+int an_result_warn(an_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- outputs ---- */
+
+/* Names of the per-task metrics, in the order of tasks.csv and study.csv. */
+size_t an_metric_count(void);
+const char *an_metric_name(size_t k);
+double an_metric_value(const an_task_result *tr, size_t k);
+
+/* Writes the CSV header (prefix columns given) or one row of the task metrics. */
+void an_csv_string(FILE *f, const char *s); /* quoted when needed */
+
+/* Seconds spent in each phase of a report (for --timing and the benchmark). */
+typedef struct an_timing {
+    double load, compute, tables, figures, html;
+} an_timing;
+
+double an_now(void); /* monotonic clock, s */
+
+/* tm may be NULL; when given, its tables, figures and html are filled. */
+/* The style sheet shared by report.html and study.html (inline: pages work offline). */
+extern const char an_html_style[];
+
+int an_report_write(const an_result *res, const char *dir, bool plots, an_timing *tm,
+                    sim_error *err);
+
+/* ---- plots ---- */
+
+typedef enum { AN_PNG, AN_SVG } an_format;
+
+int an_plot_lateral(const an_result *res, const an_task_result *tr, const char *path,
+                    an_format fmt, sim_error *err);
+int an_plot_timeline(const an_result *res, const an_task_result *tr, const char *path,
+                     an_format fmt, sim_error *err);
+int an_plot_map(const an_result *res, int run, const char *path, an_format fmt, sim_error *err);
+
+/* The figure of docs/metrics.md: a hand-made task with its events and areas marked. */
+int an_plot_definitions(const char *path, an_format fmt, sim_error *err);
+
+/* A distribution plot: one box per group with every value as a dot. */
+int an_plot_boxes(const char *title, const char *ylabel, const char *const *groups,
+                  size_t n_groups, const double *const *values, const size_t *n_values,
+                  const char *path, an_format fmt, sim_error *err);
+
+/* ---- batch ---- */
+
+typedef struct an_batch_opts {
+    const char *dir, *out, *scenario; /* scenario may be NULL: from each log's meta */
+    double vehicle_width;              /* m */
+    int jobs;                          /* worker processes; 0: number of cores */
+    bool plots;                        /* per-drive reports with plots */
+} an_batch_opts;
+
+int an_batch(const an_batch_opts *o, sim_error *err);
+
+/* Loads a drive, its scenario (override or from meta), computes and writes the report
+ * into dir. Shared by report and batch. */
+int an_report_one(const char *log, const char *scenario, double vehicle_width,
+                  const char *dir, bool plots,
+                  an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
+                  sim_error *err);
+
+/* ---- synthetic data (synth.c) ---- */
+
+#include <stdint.h>
+/* A Lane Change Test style scenario file (world-model format) with n_tasks tasks on
+ * one winding three-lane road of the given length. */
+int an_synth_scenario(const char *path, int n_tasks, double task_len, double period,
+                      double road_len, uint64_t seed, sim_error *err);
+/* A drive of seconds at rate Hz through sc by a synthetic subject; dr is allocated. */
+int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t seed,
+                   const char *subject, const char *scenario_file, an_drive *dr, sim_error *err);
+
+/* mkdir -p */
+int an_mkdirs(const char *dir, sim_error *err);
+
+#endif

@@ -1,0 +1,362 @@
+/* compute: one drive and its scenario -> the metrics of every task in every run.
+ *
+ * The drive is split into runs (a restart starts a new run); each run is checked for
+ * missing samples (gaps in the tick sequence), and each task of the scenario is located
+ * in it by its s-range and handed to sim_metrics with the lane marks of its ideal lane
+ * and the speed limits along the road. Stimuli for reaction times are the run's
+ * trigger and HUD events inside the task; responses are button presses, steering and
+ * braking. What is wrong with a drive or a task is written down, not fatal. */
+#include "analysis.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int an_result_warn(an_result *res, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char **nw = realloc(res->warnings, (res->n_warnings + 1) * sizeof *nw);
+    if (!nw) return SIM_ENOMEM;
+    res->warnings = nw;
+    if (!(nw[res->n_warnings] = strdup(buf))) return SIM_ENOMEM;
+    res->n_warnings++;
+    return 0;
+}
+
+void an_result_free(an_result *res)
+{
+    if (!res) return;
+    for (size_t k = 0; k < res->n_warnings; k++) free(res->warnings[k]);
+    free(res->warnings);
+    for (size_t k = 0; k < res->n_tasks; k++) {
+        sim_metrics_result_free(&res->tasks[k].m);
+        free(res->tasks[k].mark_left);
+        free(res->tasks[k].mark_right);
+        free(res->tasks[k].limit);
+    }
+    free(res->tasks);
+    memset(res, 0, sizeof *res);
+}
+
+static void copy_meta(const an_drive *dr, const char *key, char *buf, size_t size, const char *dflt)
+{
+    const char *v = an_drive_meta(dr, key);
+    snprintf(buf, size, "%s", v && *v ? v : dflt);
+}
+
+/* Reports gaps in run [r0, r1): by tick when the log has ticks, else by time steps over
+ * 1.5 times the median step. */
+static int check_gaps(an_result *res, const an_drive *dr, int run, size_t r0, size_t r1)
+{
+    const double *tick = dr->col[AN_TICK], *t = dr->col[AN_T];
+    size_t gaps = 0;
+    double first_a = 0, first_b = 0, missing = 0;
+    bool by_tick = !isnan(tick[r0]);
+    double step = 0;
+    if (!by_tick && r1 - r0 > 2) {
+        /* Median of the first (up to) 101 steps is a robust nominal period. */
+        double st[101];
+        size_t m = 0;
+        for (size_t i = r0 + 1; i < r1 && m < 101; i++) st[m++] = t[i] - t[i - 1];
+        for (size_t a = 1; a < m; a++)
+            for (size_t b = a; b > 0 && st[b - 1] > st[b]; b--) {
+                double x = st[b];
+                st[b] = st[b - 1];
+                st[b - 1] = x;
+            }
+        step = st[m / 2];
+    }
+    for (size_t i = r0 + 1; i < r1; i++) {
+        bool gap;
+        double lost;
+        if (by_tick) {
+            lost = tick[i] - tick[i - 1] - 1;
+            gap = lost > 0;
+        } else {
+            gap = step > 0 && t[i] - t[i - 1] > 1.5 * step;
+            lost = gap ? round((t[i] - t[i - 1]) / step) - 1 : 0;
+        }
+        if (!gap) continue;
+        if (gaps++ == 0) first_a = t[i - 1], first_b = t[i];
+        missing += lost;
+    }
+    if (gaps)
+        return an_result_warn(res,
+                              "missing samples: run %d has %zu gap%s (%.0f samples missing), the "
+                              "first between t = %.2f s and t = %.2f s; metrics interpolate across them",
+                              run, gaps, gaps > 1 ? "s" : "", missing, first_a, first_b);
+    return 0;
+}
+
+static bool is_stimulus(const an_event *e)
+{
+    return strcmp(e->kind, "trigger") == 0 || strcmp(e->kind, "hud") == 0 ||
+           (strcmp(e->kind, "control") == 0 && strcmp(e->name, "hud") == 0);
+}
+
+static bool is_press(const an_event *e)
+{
+    return strcmp(e->kind, "button") == 0 &&
+           !(e->json && (strstr(e->json, "\"pressed\":false") || strstr(e->json, "\"pressed\": false")));
+}
+
+static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc,
+                       const an_task *task, int run, size_t r0, size_t r1, an_task_result *tr)
+{
+    const double *s = dr->col[AN_S];
+    memset(tr, 0, sizeof *tr);
+    tr->task = task;
+    tr->run = run;
+    /* [i0, i1): from the last sample at or before the start to the first at or after the
+     * end, by the running maximum of s as in sim_metrics. When the end is not reached,
+     * smax ends as the run's furthest s, which the messages quote. */
+    double smax = -INFINITY;
+    size_t i0 = r0, i1 = r1;
+    for (size_t i = r0; i < r1; i++) {
+        if (s[i] > smax) smax = s[i];
+        if (smax <= task->s_start) i0 = i;
+        if (smax >= task->s_end) {
+            i1 = i + 1;
+            break;
+        }
+    }
+    tr->i0 = i0;
+    tr->i1 = i1;
+    size_t n = i1 - i0;
+    tr->mark_left = malloc((n ? n : 1) * sizeof(double));
+    tr->mark_right = malloc((n ? n : 1) * sizeof(double));
+    tr->limit = malloc((n ? n : 1) * sizeof(double));
+    if (!tr->mark_left || !tr->mark_right || !tr->limit) return SIM_ENOMEM;
+    /* The marks depend on the lane, which changes only at the ideal path's points: the
+     * lookup is repeated only when d_ideal moves. */
+    size_t cur = 0;
+    double last_di = NAN, ml = NAN, mr = NAN;
+    for (size_t i = 0; i < n; i++) {
+        double sm = s[i0 + i];
+        double di = sim_metrics_ideal_at(task->ideal, task->n_ideal, sm, &cur);
+        if (di != last_di) an_scenario_marks(sc, task->road, di, &ml, &mr), last_di = di;
+        tr->mark_left[i] = ml;
+        tr->mark_right[i] = mr;
+        tr->limit[i] = an_scenario_limit(sc, task->road, sm);
+    }
+    sim_metrics_samples smp = {
+        .n = n,
+        .t = dr->col[AN_T] + i0,
+        .s = s + i0,
+        .d = dr->col[AN_D] + i0,
+        .speed = dr->col[AN_SPEED] + i0,
+        .speed_limit = tr->limit,
+        .headway = dr->col[AN_HEADWAY] + i0,
+        .steer = dr->col[AN_STEER] + i0,
+        .throttle = dr->col[AN_THROTTLE] + i0,
+        .brake = dr->col[AN_BRAKE] + i0,
+        .mark_left = tr->mark_left,
+        .mark_right = tr->mark_right,
+    };
+    sim_metrics_task mt;
+    sim_metrics_task_init(&mt);
+    mt.s_start = task->s_start;
+    mt.s_end = task->s_end;
+    mt.ideal = task->ideal;
+    mt.n_ideal = task->n_ideal;
+    mt.tube_half_width = task->tube_half_width;
+    mt.vehicle_width = sc->vehicle_width;
+    /* Stimuli inside the task's time span and every button press of the run. */
+    double *stim = NULL, *btn = NULL;
+    size_t ns = 0, nb = 0;
+    if (task->reactions && n >= 2) {
+        stim = malloc((dr->n_events + 1) * sizeof *stim);
+        btn = malloc((dr->n_events + 1) * sizeof *btn);
+        if (!stim || !btn) {
+            free(stim);
+            free(btn);
+            return SIM_ENOMEM;
+        }
+        double ta = smp.t[0], tb = smp.t[n - 1];
+        for (size_t k = 0; k < dr->n_events; k++) {
+            const an_event *e = &dr->events[k];
+            if (e->run != run) continue;
+            if (is_stimulus(e) && e->t >= ta && e->t <= tb) stim[ns++] = e->t;
+            if (is_press(e)) btn[nb++] = e->t;
+        }
+        mt.stimulus_t = stim;
+        mt.n_stimuli = ns;
+        mt.button_t = btn;
+        mt.n_buttons = nb;
+    }
+    sim_error err = {0};
+    if (r1 == r0) {
+        tr->status = SIM_ENOTFOUND;
+        snprintf(tr->message, sizeof tr->message, "task %.60s never started: the drive has no samples",
+                 task->id);
+    } else if (n < 2) {
+        tr->status = SIM_ENOTFOUND;
+        snprintf(tr->message, sizeof tr->message,
+                 "task %.60s never started in run %d: the samples stop at s = %.1f m, before "
+                 "the task's start at s = %.1f m",
+                 task->id, run, smax, task->s_start);
+    } else if ((tr->status = sim_metrics_compute(&smp, &mt, &tr->m, &err)) != 0) {
+        snprintf(tr->message, sizeof tr->message, "task %.60s, run %d: %.400s", task->id, run, err.msg);
+    } else {
+        tr->computed = true;
+        if (!tr->m.started || tr->m.length <= 0) {
+            tr->status = SIM_ENOTFOUND;
+            snprintf(tr->message, sizeof tr->message,
+                     "task %.60s never started in run %d: its samples begin at s = %.1f m, after "
+                     "the task's start at s = %.1f m",
+                     task->id, run, s[r0], task->s_start);
+        } else if (!tr->m.ended) {
+            tr->status = SIM_ERANGE;
+            snprintf(tr->message, sizeof tr->message,
+                     "task %.60s never ended in run %d: the samples stop at s = %.1f m, before "
+                     "the task's end at s = %.1f m (metrics cover %.1f m)",
+                     task->id, run, tr->m.s_end, task->s_end, tr->m.length);
+        }
+    }
+    free(stim);
+    free(btn);
+    return tr->status == SIM_ENOMEM ? SIM_ENOMEM : 0;
+}
+
+int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->drive = dr;
+    out->scenario = sc;
+    copy_meta(dr, "study", out->study, sizeof out->study, "");
+    copy_meta(dr, "subject", out->subject, sizeof out->subject, "");
+    snprintf(out->scenario_name, sizeof out->scenario_name, "%s", sc->name);
+    int rc = 0;
+    if (dr->n < 2 && an_result_warn(out, "no samples: the drive has %zu sample%s", dr->n,
+                                    dr->n == 1 ? "" : "s"))
+        goto oom;
+    static const int need[] = {AN_T, AN_S, AN_D};
+    for (size_t q = 0; q < 3 && dr->n; q++) {
+        size_t bad = 0, first = 0;
+        for (size_t i = 0; i < dr->n; i++)
+            if (!isfinite(dr->col[need[q]][i]) && bad++ == 0) first = i;
+        if (bad) {
+            if (an_result_warn(out, "column %s is empty in %zu samples (first at row %zu): the "
+                               "tasks holding them are not computed",
+                               an_column_names[need[q]], bad, first + 1))
+                goto oom;
+        }
+    }
+    /* Runs: consecutive samples with the same run number. A drive without samples still
+     * lists its tasks (as never started), so that a study table shows the gap. */
+    size_t r0 = 0;
+    if (dr->n == 0) {
+        out->tasks = calloc(sc->n_tasks ? sc->n_tasks : 1, sizeof *out->tasks);
+        if (!out->tasks) goto oom;
+        for (size_t k = 0; k < sc->n_tasks; k++) {
+            an_task_result *tr = &out->tasks[out->n_tasks++];
+            if (task_in_run(out, dr, sc, &sc->tasks[k], 0, 0, 0, tr)) goto oom;
+        }
+    }
+    while (r0 < dr->n) {
+        size_t r1 = r0;
+        int run = (int)dr->col[AN_RUN][r0];
+        while (r1 < dr->n && (int)dr->col[AN_RUN][r1] == run) r1++;
+        if (check_gaps(out, dr, run, r0, r1)) goto oom;
+        an_task_result *nt = realloc(out->tasks, (out->n_tasks + sc->n_tasks) * sizeof *nt);
+        if (!nt) goto oom;
+        out->tasks = nt;
+        for (size_t k = 0; k < sc->n_tasks; k++) {
+            an_task_result *tr = &out->tasks[out->n_tasks++];
+            rc = task_in_run(out, dr, sc, &sc->tasks[k], run, r0, r1, tr);
+            if (rc) goto oom;
+            if (tr->message[0] && an_result_warn(out, "%s", tr->message)) goto oom;
+        }
+        r0 = r1;
+    }
+    return 0;
+oom:
+    an_result_free(out);
+    return sim_error_set(err, SIM_ENOMEM, "%s: out of memory computing metrics", dr->path);
+}
+
+/* ---- the metric table shared by tasks.csv, study.csv and the study page ---- */
+
+typedef struct metric_def {
+    const char *name;
+    size_t offset; /* into sim_metrics_result; SIZE_MAX: computed below */
+    char type;     /* 'd' double, 'z' size_t, 'b' bool */
+} metric_def;
+
+#define M(name, field, type) {name, offsetof(sim_metrics_result, field), type}
+static const metric_def metrics[] = {
+    M("started", started, 'b'),
+    M("ended", ended, 'b'),
+    M("s_start_m", s_start, 'd'),
+    M("s_end_m", s_end, 'd'),
+    M("t_start_s", t_start, 'd'),
+    M("t_end_s", t_end, 'd'),
+    M("length_m", length, 'd'),
+    M("duration_s", duration, 'd'),
+    M("n_samples", n_samples, 'z'),
+    M("n_tube_events", n_tube_events, 'z'),
+    M("n_mark_events", n_mark_events, 'z'),
+    M("area_global_m2", area_global, 'd'),
+    M("area_global_time_ms", area_global_time, 'd'),
+    M("area_marks_m2", area_marks, 'd'),
+    M("abs_e_integral_m2", abs_e_integral, 'd'),
+    M("mdev_m", mdev, 'd'),
+    M("max_abs_e_m", max_abs_e, 'd'),
+    M("sdlp_m", sdlp, 'd'),
+    M("speed_mean_ms", speed_mean, 'd'),
+    M("speed_sd_ms", speed_sd, 'd'),
+    M("speed_min_ms", speed_min, 'd'),
+    M("speed_max_ms", speed_max, 'd'),
+    M("time_over_limit_s", time_over_limit, 'd'),
+    M("headway_min_m", headway_min, 'd'),
+    M("thw_min_s", thw_min, 'd'),
+    M("ttc_min_s", ttc_min, 'd'),
+    M("time_thw_below_1s_s", time_thw_below, 'd'),
+    M("n_stimuli", n_reactions, 'z'),
+    {"rt_mean_s", (size_t)-1, 'd'},
+    {"rt_max_s", (size_t)-2, 'd'},
+};
+#undef M
+
+size_t an_metric_count(void)
+{
+    return sizeof metrics / sizeof metrics[0];
+}
+
+const char *an_metric_name(size_t k)
+{
+    return k < an_metric_count() ? metrics[k].name : NULL;
+}
+
+double an_metric_value(const an_task_result *tr, size_t k)
+{
+    if (k >= an_metric_count()) return NAN;
+    const metric_def *md = &metrics[k];
+    /* A task without samples has no measures, only the fact that it did not start. */
+    if (!tr->computed) return md->type == 'b' ? 0 : NAN;
+    const sim_metrics_result *m = &tr->m;
+    if (md->offset >= (size_t)-2) {
+        double sum = 0, mx = NAN;
+        size_t n = 0;
+        for (size_t q = 0; q < m->n_reactions; q++) {
+            double rt = m->reactions[q].rt;
+            if (isnan(rt)) continue;
+            sum += rt;
+            n++;
+            if (isnan(mx) || rt > mx) mx = rt;
+        }
+        if (md->offset == (size_t)-1) return n ? sum / (double)n : NAN;
+        return mx;
+    }
+    const char *p = (const char *)m + md->offset;
+    switch (md->type) {
+    case 'b': return *(const bool *)p ? 1 : 0;
+    case 'z': return (double)*(const size_t *)p;
+    default: return *(const double *)p;
+    }
+}

@@ -1,0 +1,122 @@
+/* logread: a drive log (SQLite, written by the recorder) into an an_drive, through the
+ * drive-log reader of the common library (sim_drivelog), which alone knows the schema. */
+#include "analysis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_drivelog.h"
+
+/* Meta keys the recorder writes that a report shows; a missing key is skipped. */
+static const char *const meta_keys[] = {
+    "study", "subject", "scenario_file", "scenario_file_sha256", "vehicle_file",
+    "vehicle_file_sha256", "software", "software_version", "seed", "start_utc", "end_utc",
+    "resumed_utc", "sample_rate_hz", "schema_version",
+};
+
+static double int_or_nan(int32_t v)
+{
+    return v == SIM_DRIVELOG_NULL_INT ? NAN : (double)v;
+}
+
+int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    sim_drivelog_reader *rd = NULL;
+    int rc = sim_drivelog_reader_open(path, &rd, err);
+    if (rc) return rc;
+    sim_drivelog_sample *smp = NULL;
+    sim_drivelog_event *ev = NULL;
+    size_t n = 0, ne = 0;
+    rc = sim_drivelog_read_samples(rd, sim_drivelog_range_all(), &smp, &n, err);
+    if (!rc) rc = sim_drivelog_read_events(rd, sim_drivelog_range_all(), &ev, &ne, err);
+    if (!rc) rc = an_drive_alloc(out, n, err);
+    for (size_t i = 0; !rc && i < n; i++) {
+        const sim_drivelog_sample *s = &smp[i];
+        double *const *c = out->col;
+        c[AN_RUN][i] = (double)s->run;
+        c[AN_TICK][i] = (double)s->tick;
+        c[AN_T][i] = s->t;
+        c[AN_SPEED][i] = s->speed;
+        c[AN_ACCEL][i] = s->accel;
+        c[AN_HEADWAY][i] = s->headway_dist;
+        c[AN_THW][i] = s->headway_time;
+        c[AN_LATDEV][i] = s->lat_dev;
+        c[AN_LANE][i] = int_or_nan(s->lane);
+        c[AN_S][i] = s->s;
+        c[AN_D][i] = s->d;
+        c[AN_X][i] = s->x;
+        c[AN_Y][i] = s->y;
+        c[AN_Z][i] = s->z;
+        c[AN_HEADING][i] = s->heading;
+        c[AN_YAWRATE][i] = s->yaw_rate;
+        c[AN_STEER][i] = s->steer_wheel;
+        c[AN_WHEEL][i] = s->wheel_angle;
+        c[AN_THROTTLE][i] = s->throttle;
+        c[AN_BRAKE][i] = s->brake;
+        c[AN_CLUTCH][i] = s->clutch;
+        c[AN_GEAR][i] = int_or_nan(s->gear);
+        c[AN_RPM][i] = s->rpm;
+    }
+    for (size_t k = 0; !rc && k < ne; k++)
+        rc = an_drive_add_event(out, (int)ev[k].run, ev[k].t, ev[k].kind, ev[k].name, ev[k].json, err);
+    char buf[4096];
+    for (size_t k = 0; !rc && k < sizeof meta_keys / sizeof meta_keys[0]; k++) {
+        sim_error e2 = {0};
+        if (sim_drivelog_read_meta(rd, meta_keys[k], buf, sizeof buf, &e2) == 0)
+            rc = an_drive_set_meta(out, meta_keys[k], buf, err);
+    }
+    if (!rc && !(out->path = strdup(path))) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
+    free(smp);
+    sim_drivelog_events_free(ev, ne);
+    sim_drivelog_reader_close(rd);
+    if (rc) an_drive_free(out);
+    return rc;
+}
+
+int an_drive_write_log(const an_drive *dr, const char *path, sim_error *err)
+{
+    sim_drivelog_writer *w = NULL;
+    remove(path);
+    int rc = sim_drivelog_writer_open(path, NULL, &w, err);
+    if (rc) return rc;
+    for (size_t k = 0; !rc && k < dr->n_meta; k++)
+        rc = sim_drivelog_set_meta(w, dr->meta_key[k], dr->meta_val[k], err);
+    for (size_t i = 0; !rc && i < dr->n; i++) {
+        sim_drivelog_sample s;
+        sim_drivelog_sample_init(&s);
+        double *const *c = dr->col;
+        s.run = (int64_t)c[AN_RUN][i];
+        s.tick = isnan(c[AN_TICK][i]) ? (int64_t)i : (int64_t)c[AN_TICK][i];
+        s.t = c[AN_T][i];
+        s.speed = c[AN_SPEED][i];
+        s.accel = c[AN_ACCEL][i];
+        s.headway_dist = c[AN_HEADWAY][i];
+        s.headway_time = c[AN_THW][i];
+        s.lat_dev = c[AN_LATDEV][i];
+        s.lane = isnan(c[AN_LANE][i]) ? SIM_DRIVELOG_NULL_INT : (int32_t)c[AN_LANE][i];
+        s.s = c[AN_S][i];
+        s.d = c[AN_D][i];
+        s.x = c[AN_X][i];
+        s.y = c[AN_Y][i];
+        s.z = c[AN_Z][i];
+        s.heading = c[AN_HEADING][i];
+        s.yaw_rate = c[AN_YAWRATE][i];
+        s.steer_wheel = c[AN_STEER][i];
+        s.wheel_angle = c[AN_WHEEL][i];
+        s.throttle = c[AN_THROTTLE][i];
+        s.brake = c[AN_BRAKE][i];
+        s.clutch = c[AN_CLUTCH][i];
+        s.gear = isnan(c[AN_GEAR][i]) ? SIM_DRIVELOG_NULL_INT : (int32_t)c[AN_GEAR][i];
+        s.rpm = c[AN_RPM][i];
+        rc = sim_drivelog_append_sample(w, &s, err);
+        if (!rc && i % 10000 == 9999) rc = sim_drivelog_flush(w, err);
+    }
+    for (size_t k = 0; !rc && k < dr->n_events; k++) {
+        const an_event *e = &dr->events[k];
+        rc = sim_drivelog_append_event(w, e->run, e->t, e->kind, e->name, e->json, err);
+    }
+    int rc2 = sim_drivelog_writer_close(w, rc ? NULL : err);
+    return rc ? rc : rc2;
+}

@@ -1,0 +1,269 @@
+/* analysis: offline lane-deviation metrics, plots and reports of logged drives.
+ *
+ *   analysis report LOG... [--out DIR] [--scenario FILE] [--no-plots]
+ *   analysis batch DIR --out DIR [--scenario FILE] [--jobs N] [--no-plots]
+ *   analysis synth --out DIR [--subjects N] [--minutes M] [--tasks N] [--seed S]
+ *
+ * A LOG is a drive log (SQLite, read through sim_drivelog) or its CSV export (a folder
+ * with samples.csv and events.csv, as `simctl export LOG --csv DIR` writes it). The
+ * scenario comes from the log's meta (scenario_file) unless --scenario names one; a CSV
+ * export carries no meta, so it needs --scenario. */
+#include "analysis.h"
+
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_cli.h"
+
+static const char *base_name(const char *p)
+{
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') n--;
+    const char *b = p + n;
+    while (b > p && b[-1] != '/') b--;
+    return b;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    const char *out = "analysis-out", *scenario = NULL;
+    bool no_plots = false, timing = false;
+    double width = 1.8;
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &out, "DIR", "where the report goes (default analysis-out); one "
+                                             "sub-folder per log when given several"},
+        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario file (default: the log's meta)"},
+        {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "tables and page only, no figures"},
+        {"timing", SIM_OPT_FLAG, &timing, NULL, "print the seconds spent in each phase"},
+        {"vehicle-width", SIM_OPT_DOUBLE, &width, "M", "car width for lane-mark events (default 1.8)"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis report LOG... [options]",
+                           "Metrics, plots and report.html of each drive log (.sqlite or CSV export folder).",
+                           opts, 5, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc) return 2;
+    if (npos < 1) {
+        fprintf(stderr, "analysis report: expected at least one LOG\n");
+        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 5, stderr);
+        return 2;
+    }
+    int failed = 0;
+    for (int k = 0; k < npos; k++) {
+        const char *log = argv[2 + k];
+        char dir[4200];
+        if (npos == 1) snprintf(dir, sizeof dir, "%s", out);
+        else snprintf(dir, sizeof dir, "%s/%s", out, base_name(log));
+        sim_error err = {0};
+        an_result res;
+        an_drive dr;
+        an_scenario sc;
+        an_timing tm = {0};
+        if (an_report_one(log, scenario, width, dir, !no_plots, &res, &dr, &sc, &tm, &err)) {
+            fprintf(stderr, "analysis: %s: %s\n", log, err.msg);
+            failed++;
+            continue;
+        }
+        for (size_t w = 0; w < res.n_warnings; w++)
+            fprintf(stderr, "analysis: %s: %s\n", log, res.warnings[w]);
+        printf("%s: %zu task result%s -> %s/report.html (open it in a browser, e.g. "
+               "xdg-open %s/report.html)\n",
+               log, res.n_tasks, res.n_tasks == 1 ? "" : "s", dir, dir);
+        if (timing)
+            printf("timing: samples %zu load %.4f compute %.4f tables %.4f figures %.4f html %.4f s\n",
+                   dr.n, tm.load, tm.compute, tm.tables, tm.figures, tm.html);
+        an_result_free(&res);
+        an_scenario_free(&sc);
+        an_drive_free(&dr);
+    }
+    return failed ? 1 : 0;
+}
+
+static int cmd_batch(int argc, char **argv)
+{
+    an_batch_opts o = {.vehicle_width = 1.8};
+    const char *out = NULL;
+    int jobs = 0;
+    bool no_plots = false;
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &out, "DIR", "where study.csv, study.html and the drives' reports go"},
+        {"scenario", SIM_OPT_STRING, &o.scenario, "FILE", "scenario for every drive (default: each log's meta)"},
+        {"jobs", SIM_OPT_INT, &jobs, "N", "worker processes (default: number of cores)"},
+        {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "per-drive tables only, no figures"},
+        {"vehicle-width", SIM_OPT_DOUBLE, &o.vehicle_width, "M", "car width for lane-mark events (default 1.8)"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis batch DIR --out DIR [options]",
+                           "Every drive log under DIR, in parallel: study.csv and a study page.",
+                           opts, 5, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc) return 2;
+    if (npos != 1 || !out) {
+        fprintf(stderr, "analysis batch: expected one DIR and --out DIR\n");
+        sim_cli_print_usage("analysis batch DIR --out DIR [options]", NULL, opts, 5, stderr);
+        return 2;
+    }
+    if (jobs < 0) {
+        fprintf(stderr, "analysis batch: --jobs %d: expected >= 0\n", jobs);
+        return 2;
+    }
+    o.dir = argv[2];
+    o.out = out;
+    o.jobs = jobs;
+    o.plots = !no_plots;
+    sim_error err = {0};
+    rc = an_batch(&o, &err);
+    if (rc < 0) {
+        fprintf(stderr, "analysis batch: %s\n", err.msg);
+        return 1;
+    }
+    return rc; /* 1 when some drive failed */
+}
+
+static int cmd_synth(int argc, char **argv)
+{
+    const char *out = NULL, *scenario = NULL;
+    int subjects = 3, tasks = 6, seed = 1;
+    double minutes = 0;
+    bool sqlite = false;
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &out, "DIR", "folder for scenario.json and one drive per subject"},
+        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "drive this scenario's tasks instead of writing one"},
+        {"subjects", SIM_OPT_INT, &subjects, "N", "number of drives (default 3)"},
+        {"minutes", SIM_OPT_DOUBLE, &minutes, "M", "length of each drive at 100 Hz (default 3, or "
+                                                   "through the scenario's last task)"},
+        {"tasks", SIM_OPT_INT, &tasks, "N", "tasks in a written scenario (default 6)"},
+        {"seed", SIM_OPT_INT, &seed, "S", "random seed (default 1)"},
+        {"sqlite", SIM_OPT_FLAG, &sqlite, NULL, "write drive logs (SQLite) instead of CSV exports"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis synth --out DIR [options]",
+                           "Writes a synthetic lane-change study to try the analysis on.", opts,
+                           7, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc) return 2;
+    if (!out || npos || subjects < 1 || subjects > 10000 || tasks < 1 || tasks > 1000 ||
+        !(minutes >= 0) || minutes > 600) {
+        fprintf(stderr, "analysis synth: expected --out DIR, 1..10000 subjects, 1..1000 tasks, "
+                        "0 < minutes <= 600\n");
+        return 2;
+    }
+    sim_error err = {0};
+    char path[4200];
+    if (an_mkdirs(out, &err)) {
+        fprintf(stderr, "analysis synth: %s\n", err.msg);
+        return 1;
+    }
+    an_scenario sc;
+    const char *scfile = scenario;
+    if (scenario) {
+        if (an_scenario_load(scenario, 1.8, &sc, &err)) {
+            fprintf(stderr, "analysis synth: %s\n", err.msg);
+            return 1;
+        }
+        if (minutes == 0) {
+            /* Through the last task's end at about 60 km/h, and a little further. */
+            double end = 0;
+            for (size_t k = 0; k < sc.n_tasks; k++) end = fmax(end, sc.tasks[k].s_end);
+            minutes = (end + 150) / (60 / 3.6) / 60;
+        }
+    } else {
+        if (minutes == 0) minutes = 3;
+        /* Tasks spread over the distance driven at 60 km/h. */
+        double length = minutes * 60 * 60 / 3.6 - 200, period = length / tasks;
+        snprintf(path, sizeof path, "%s/scenario.json", out);
+        scfile = "scenario.json";
+        if (an_synth_scenario(path, tasks, period * 0.8, period, length * 1.2 + 600, (uint64_t)seed, &err) ||
+            an_scenario_load(path, 1.8, &sc, &err)) {
+            fprintf(stderr, "analysis synth: %s\n", err.msg);
+            return 1;
+        }
+    }
+    for (int k = 0; k < subjects; k++) {
+        char subj[32];
+        snprintf(subj, sizeof subj, "S%02d", k + 1);
+        an_drive dr;
+        snprintf(path, sizeof path, "%s/%s%s", out, subj, sqlite ? ".sqlite" : "");
+        if (an_synth_drive(&sc, minutes * 60, 100, (uint64_t)(seed * 1000 + k), subj, scfile,
+                           &dr, &err) ||
+            (sqlite ? an_drive_write_log(&dr, path, &err) : an_drive_write_csv(&dr, path, &err))) {
+            fprintf(stderr, "analysis synth: %s\n", err.msg);
+            an_drive_free(&dr);
+            an_scenario_free(&sc);
+            return 1;
+        }
+        an_drive_free(&dr);
+    }
+    an_scenario_free(&sc);
+    printf("%d synthetic drive%s in %s (scenario %s%s%s)\n", subjects, subjects == 1 ? "" : "s",
+           out, scenario ? "" : out, scenario ? "" : "/", scfile);
+    return 0;
+}
+
+static int cmd_figure(int argc, char **argv)
+{
+    const char *out = "docs/img/metrics-definitions";
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &out, "BASE", "path without extension (default docs/img/metrics-definitions)"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis figure [--out BASE]",
+                           "Draws the definitions figure of docs/metrics.md as BASE.png and BASE.svg.",
+                           opts, 1, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc || npos) return 2;
+    char path[4200];
+    sim_error err = {0};
+    for (int x = 0; x < 2; x++) {
+        snprintf(path, sizeof path, "%s.%s", out, x ? "svg" : "png");
+        if (an_plot_definitions(path, x ? AN_SVG : AN_PNG, &err)) {
+            fprintf(stderr, "analysis figure: %s\n", err.msg);
+            return 1;
+        }
+    }
+    printf("%s.png, %s.svg\n", out, out);
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: analysis COMMAND [options]\n\n"
+          "  report LOG... [--out DIR]     metrics, plots and report.html of drive logs\n"
+          "  batch DIR --out DIR           every drive under DIR: study.csv and study.html\n"
+          "  synth --out DIR               a synthetic study to try it on\n"
+          "  figure [--out BASE]           the definitions figure of docs/metrics.md\n\n"
+          "'analysis COMMAND --help' describes each command's options.\n",
+          f);
+}
+
+static int dispatch(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "report")) return cmd_report(argc, argv);
+    if (!strcmp(argv[1], "batch")) return cmd_batch(argc, argv);
+    if (!strcmp(argv[1], "synth")) return cmd_synth(argc, argv);
+    if (!strcmp(argv[1], "figure")) return cmd_figure(argc, argv);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "analysis: unknown command \"%s\"\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* Drop cairo's and fontconfig's caches so that leak checkers see a clean exit. */
+    cairo_debug_reset_static_data();
+    FcFini();
+    return rc;
+}

@@ -1,0 +1,544 @@
+/* report: the outputs of one drive: metrics.json, tasks.csv, events.csv, the figures
+ * (PNG and SVG) and report.html, a single page that shows it all and needs nothing but
+ * the files beside it (no network, no scripts). */
+#include "analysis.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <pthread.h>
+#include <unistd.h>
+
+/* A file-name-safe copy of s. */
+static void safe_name(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < n; s++)
+        out[k++] = (isalnum((unsigned char)*s) || *s == '-' || *s == '_' || *s == '.') ? *s : '_';
+    out[k] = 0;
+}
+
+static void put_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.10g", v);
+}
+
+static cJSON *num_or_null(double v)
+{
+    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static const char *kind_name(int kind)
+{
+    return kind == SIM_METRICS_MARK ? "lane_mark" : "tube";
+}
+
+static cJSON *event_json(const sim_metrics_event *ev)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", kind_name(ev->kind));
+    cJSON_AddBoolToObject(o, "severe", ev->kind == SIM_METRICS_MARK);
+    cJSON_AddStringToObject(o, "side", ev->side > 0 ? "left" : "right");
+    cJSON_AddItemToObject(o, "s_start_m", num_or_null(ev->s_start));
+    cJSON_AddItemToObject(o, "s_end_m", num_or_null(ev->s_end));
+    cJSON_AddItemToObject(o, "t_start_s", num_or_null(ev->t_start));
+    cJSON_AddItemToObject(o, "t_end_s", num_or_null(ev->t_end));
+    cJSON_AddItemToObject(o, "length_m", num_or_null(ev->s_end - ev->s_start));
+    cJSON_AddItemToObject(o, "duration_s", num_or_null(ev->t_end - ev->t_start));
+    cJSON_AddItemToObject(o, "area_m2", num_or_null(ev->area));
+    cJSON_AddItemToObject(o, "area_time_ms", num_or_null(ev->area_time));
+    cJSON_AddItemToObject(o, "max_abs_e_m", num_or_null(ev->max_abs_e));
+    cJSON_AddItemToObject(o, "s_max_m", num_or_null(ev->s_max));
+    cJSON_AddBoolToObject(o, "open_start", ev->open_start);
+    cJSON_AddBoolToObject(o, "open_end", ev->open_end);
+    return o;
+}
+
+static int write_json(const an_result *res, const char *path, sim_error *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *drive = cJSON_AddObjectToObject(root, "drive");
+    cJSON_AddStringToObject(drive, "log", res->drive->path ? res->drive->path : "");
+    cJSON_AddStringToObject(drive, "study", res->study);
+    cJSON_AddStringToObject(drive, "subject", res->subject);
+    cJSON_AddStringToObject(drive, "scenario", res->scenario_name);
+    cJSON_AddNumberToObject(drive, "samples", (double)res->drive->n);
+    cJSON *meta = cJSON_AddObjectToObject(drive, "meta");
+    for (size_t k = 0; k < res->drive->n_meta; k++)
+        cJSON_AddStringToObject(meta, res->drive->meta_key[k], res->drive->meta_val[k]);
+    cJSON *warn = cJSON_AddArrayToObject(root, "warnings");
+    for (size_t k = 0; k < res->n_warnings; k++)
+        cJSON_AddItemToArray(warn, cJSON_CreateString(res->warnings[k]));
+    cJSON *tasks = cJSON_AddArrayToObject(root, "tasks");
+    for (size_t k = 0; k < res->n_tasks; k++) {
+        const an_task_result *tr = &res->tasks[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "task", tr->task->id);
+        cJSON_AddNumberToObject(o, "run", tr->run);
+        cJSON_AddStringToObject(o, "status", tr->status ? sim_error_name(tr->status) : "ok");
+        if (tr->message[0]) cJSON_AddStringToObject(o, "message", tr->message);
+        cJSON_AddNumberToObject(o, "tube_half_width_m", tr->task->tube_half_width);
+        cJSON *m = cJSON_AddObjectToObject(o, "metrics");
+        for (size_t q = 0; q < an_metric_count(); q++)
+            cJSON_AddItemToObject(m, an_metric_name(q), num_or_null(an_metric_value(tr, q)));
+        cJSON *evs = cJSON_AddArrayToObject(o, "events");
+        for (size_t q = 0; q < tr->m.n_events; q++) cJSON_AddItemToArray(evs, event_json(&tr->m.events[q]));
+        cJSON *rx = cJSON_AddArrayToObject(o, "reactions");
+        for (size_t q = 0; q < tr->m.n_reactions; q++) {
+            const sim_metrics_reaction *r = &tr->m.reactions[q];
+            cJSON *ro = cJSON_CreateObject();
+            cJSON_AddItemToObject(ro, "t_stimulus_s", num_or_null(r->t_stimulus));
+            cJSON_AddItemToObject(ro, "rt_s", num_or_null(r->rt));
+            cJSON_AddItemToObject(ro, "rt_steer_s", num_or_null(r->rt_steer));
+            cJSON_AddItemToObject(ro, "rt_brake_s", num_or_null(r->rt_brake));
+            cJSON_AddItemToObject(ro, "rt_button_s", num_or_null(r->rt_button));
+            cJSON_AddItemToArray(rx, ro);
+        }
+        cJSON_AddItemToArray(tasks, o);
+    }
+    char *txt = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!txt) return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(txt);
+        return sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
+    }
+    fputs(txt, f);
+    fputc('\n', f);
+    free(txt);
+    if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
+    return 0;
+}
+
+static int write_tasks_csv(const an_result *res, const char *path, sim_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
+    fputs("task,run,status", f);
+    for (size_t q = 0; q < an_metric_count(); q++) fprintf(f, ",%s", an_metric_name(q));
+    fputs(",message\n", f);
+    for (size_t k = 0; k < res->n_tasks; k++) {
+        const an_task_result *tr = &res->tasks[k];
+        an_csv_string(f, tr->task->id);
+        fprintf(f, ",%d,%s", tr->run, tr->status ? sim_error_name(tr->status) : "ok");
+        for (size_t q = 0; q < an_metric_count(); q++) {
+            fputc(',', f);
+            put_num(f, an_metric_value(tr, q));
+        }
+        fputc(',', f);
+        an_csv_string(f, tr->message);
+        fputc('\n', f);
+    }
+    if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
+    return 0;
+}
+
+static int write_events_csv(const an_result *res, const char *path, sim_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
+    fputs("task,run,event,kind,severe,side,s_start_m,s_end_m,t_start_s,t_end_s,length_m,"
+          "duration_s,area_m2,area_time_ms,max_abs_e_m,s_max_m,open_start,open_end\n", f);
+    for (size_t k = 0; k < res->n_tasks; k++) {
+        const an_task_result *tr = &res->tasks[k];
+        for (size_t q = 0; q < tr->m.n_events; q++) {
+            const sim_metrics_event *ev = &tr->m.events[q];
+            an_csv_string(f, tr->task->id);
+            fprintf(f, ",%d,%zu,%s,%d,%s", tr->run, q + 1, kind_name(ev->kind),
+                    ev->kind == SIM_METRICS_MARK, ev->side > 0 ? "left" : "right");
+            const double v[] = {ev->s_start, ev->s_end, ev->t_start, ev->t_end,
+                                ev->s_end - ev->s_start, ev->t_end - ev->t_start, ev->area,
+                                ev->area_time, ev->max_abs_e, ev->s_max};
+            for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) {
+                fputc(',', f);
+                put_num(f, v[j]);
+            }
+            fprintf(f, ",%d,%d\n", ev->open_start, ev->open_end);
+        }
+    }
+    if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
+    return 0;
+}
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static void html_num(FILE *f, double v, int dec)
+{
+    if (isfinite(v)) fprintf(f, "%.*f", dec, v);
+    else fputs("&ndash;", f);
+}
+
+const char an_html_style[] =
+    "<style>body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;margin:24px auto;"
+    "max-width:1180px;color:#222;line-height:1.4}h1{font-size:22px}h2{font-size:18px;"
+    "border-bottom:1px solid #ccc;padding-bottom:4px;margin-top:32px}table{border-collapse:"
+    "collapse;font-size:13px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 8px;"
+    "text-align:right}th{background:#f4f4f4}td.l,th.l{text-align:left}img{max-width:100%;"
+    "border:1px solid #eee;margin:6px 0}.warn{background:#fff4e0;border-left:4px solid #e89"
+    "a20;padding:6px 10px;margin:4px 0}.bad{color:#b00}.muted{color:#777;font-size:12px}"
+    "</style>\n";
+
+static void html_figure(FILE *f, const char *base, const char *alt)
+{
+    fprintf(f, "<p><img src=\"%s.png\" alt=\"", base);
+    html_text(f, alt);
+    fprintf(f, "\"><br><span class=\"muted\">vector: <a href=\"%s.svg\">%s.svg</a></span></p>\n",
+            base, base);
+}
+
+static int write_html(const an_result *res, const char *dir, bool plots, sim_error *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<title>Drive report</title>\n", f);
+    fputs(an_html_style, f);
+    fputs("</head><body>\n<h1>Drive report: ", f);
+    html_text(f, res->subject[0] ? res->subject : "(no subject)");
+    fputs(" &middot; ", f);
+    html_text(f, res->scenario_name);
+    fputs("</h1>\n<table>", f);
+    const char *rows[][2] = {{"log", res->drive->path},
+                             {"study", res->study},
+                             {"subject", res->subject},
+                             {"scenario file", res->scenario->world->path}};
+    for (size_t k = 0; k < 4; k++) {
+        fprintf(f, "<tr><th class=\"l\">%s</th><td class=\"l\">", rows[k][0]);
+        html_text(f, rows[k][1]);
+        fputs("</td></tr>", f);
+    }
+    for (size_t k = 0; k < res->drive->n_meta; k++) {
+        const char *key = res->drive->meta_key[k];
+        if (!strcmp(key, "study") || !strcmp(key, "subject")) continue;
+        fputs("<tr><th class=\"l\">", f);
+        html_text(f, key);
+        fputs("</th><td class=\"l\">", f);
+        html_text(f, res->drive->meta_val[k]);
+        fputs("</td></tr>", f);
+    }
+    fprintf(f, "<tr><th class=\"l\">samples</th><td class=\"l\">%zu</td></tr></table>\n", res->drive->n);
+    for (size_t k = 0; k < res->n_warnings; k++) {
+        fputs("<div class=\"warn\">", f);
+        html_text(f, res->warnings[k]);
+        fputs("</div>\n", f);
+    }
+    fputs("<p>Definitions: docs/metrics.md. Data: <a href=\"metrics.json\">metrics.json</a>, "
+          "<a href=\"tasks.csv\">tasks.csv</a>, <a href=\"events.csv\">events.csv</a>.</p>\n", f);
+    fputs("<h2>Tasks</h2>\n<table><tr><th class=\"l\">task</th><th>run</th><th>status</th>"
+          "<th>length (m)</th><th>duration (s)</th><th>events</th><th>severe</th>"
+          "<th>A<sub>global</sub> (m&sup2;)</th><th>A<sub>global</sub> (m&middot;s)</th>"
+          "<th>MDEV (m)</th><th>SDLP (m)</th><th>max |e| (m)</th><th>mean speed (km/h)</th>"
+          "<th>over limit (s)</th><th>min THW (s)</th><th>min TTC (s)</th><th>mean RT (s)</th></tr>\n", f);
+    for (size_t k = 0; k < res->n_tasks; k++) {
+        const an_task_result *tr = &res->tasks[k];
+        const sim_metrics_result *m = &tr->m;
+        fputs("<tr><td class=\"l\">", f);
+        html_text(f, tr->task->id);
+        fprintf(f, "</td><td>%d</td><td class=\"%s\">%s</td><td>", tr->run, tr->status ? "bad" : "",
+                tr->status ? sim_error_name(tr->status) : "ok");
+        if (!tr->computed) {
+            fputs("&ndash;</td><td colspan=\"13\" class=\"l muted\">no samples in the task</td></tr>\n", f);
+            continue;
+        }
+        html_num(f, m->length, 1);
+        fputs("</td><td>", f);
+        html_num(f, m->duration, 2);
+        fprintf(f, "</td><td>%zu</td><td>%zu</td><td>", m->n_tube_events, m->n_mark_events);
+        const double v[] = {m->area_global, m->area_global_time, m->mdev, m->sdlp, m->max_abs_e,
+                            m->speed_mean * 3.6, m->time_over_limit, m->thw_min, m->ttc_min};
+        const int dec[] = {2, 2, 3, 3, 3, 1, 2, 2, 2};
+        for (size_t j = 0; j < 9; j++) {
+            html_num(f, v[j], dec[j]);
+            fputs("</td><td>", f);
+        }
+        size_t rt_idx = 0;
+        for (size_t q = 0; q < an_metric_count(); q++)
+            if (!strcmp(an_metric_name(q), "rt_mean_s")) rt_idx = q;
+        html_num(f, an_metric_value(tr, rt_idx), 2);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    for (size_t k = 0; k < res->n_tasks; k++) {
+        const an_task_result *tr = &res->tasks[k];
+        fputs("<h2>Task ", f);
+        html_text(f, tr->task->id);
+        fprintf(f, " &middot; run %d</h2>\n", tr->run);
+        if (tr->message[0]) {
+            fputs("<div class=\"warn\">", f);
+            html_text(f, tr->message);
+            fputs("</div>\n", f);
+        }
+        if (!tr->computed || tr->m.length <= 0) continue;
+        if (plots) {
+            char name[160], base[200];
+            safe_name(name, sizeof name, tr->task->id);
+            snprintf(base, sizeof base, "lateral-%s-r%d", name, tr->run);
+            html_figure(f, base, "lateral position against s");
+            snprintf(base, sizeof base, "timeline-%s-r%d", name, tr->run);
+            html_figure(f, base, "deviation and controls over time");
+        }
+        if (tr->m.n_events == 0) {
+            fputs("<p>No deviation events.</p>\n", f);
+            continue;
+        }
+        fputs("<table><tr><th>#</th><th class=\"l\">kind</th><th class=\"l\">side</th>"
+              "<th>s start (m)</th><th>s end (m)</th><th>t start (s)</th><th>duration (s)</th>"
+              "<th>length (m)</th><th>area (m&sup2;)</th><th>area (m&middot;s)</th>"
+              "<th>max |e| (m)</th><th class=\"l\">note</th></tr>\n", f);
+        for (size_t q = 0; q < tr->m.n_events; q++) {
+            const sim_metrics_event *ev = &tr->m.events[q];
+            fprintf(f, "<tr><td>%zu</td><td class=\"l%s\">%s</td><td class=\"l\">%s</td><td>", q + 1,
+                    ev->kind == SIM_METRICS_MARK ? " bad" : "",
+                    ev->kind == SIM_METRICS_MARK ? "lane mark (severe)" : "tube",
+                    ev->side > 0 ? "left" : "right");
+            const double v[] = {ev->s_start, ev->s_end, ev->t_start, ev->t_end - ev->t_start,
+                                ev->s_end - ev->s_start, ev->area, ev->area_time, ev->max_abs_e};
+            const int dec[] = {1, 1, 2, 2, 1, 3, 3, 3};
+            for (size_t j = 0; j < 8; j++) {
+                html_num(f, v[j], dec[j]);
+                fputs("</td><td>", f);
+            }
+            fprintf(f, "</td><td class=\"l\">%s%s</td></tr>\n",
+                    ev->open_start ? "open at start " : "", ev->open_end ? "open at end" : "");
+        }
+        fputs("</table>\n", f);
+    }
+    if (plots && res->drive->n > 0) {
+        bool seen[64] = {0};
+        for (size_t k = 0; k < res->n_tasks; k++) {
+            int run = res->tasks[k].run;
+            if (run < 0 || run >= 64 || seen[run]) continue;
+            seen[run] = true;
+            fprintf(f, "<h2>Map &middot; run %d</h2>\n", run);
+            char base[64];
+            snprintf(base, sizeof base, "map-r%d", run);
+            html_figure(f, base, "top-down map of the driven path");
+        }
+    }
+    fputs("</body></html>\n", f);
+    if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
+    return 0;
+}
+
+/* One figure to draw: kind 0 lateral, 1 timeline, 2 map. */
+typedef struct fig_job {
+    int kind;
+    const an_task_result *tr;
+    int run;
+    an_format fmt;
+    char path[4400];
+} fig_job;
+
+typedef struct fig_pool {
+    const an_result *res;
+    fig_job *jobs;
+    size_t n;
+    size_t next;          /* next job to take, under lock */
+    pthread_mutex_t lock;
+    int rc;               /* first failure */
+    sim_error err;
+} fig_pool;
+
+static void *fig_worker(void *arg)
+{
+    fig_pool *P = arg;
+    for (;;) {
+        pthread_mutex_lock(&P->lock);
+        size_t k = P->next < P->n && P->rc == 0 ? P->next++ : P->n;
+        pthread_mutex_unlock(&P->lock);
+        if (k >= P->n) return NULL;
+        fig_job *j = &P->jobs[k];
+        sim_error e = {0};
+        int rc = j->kind == 0   ? an_plot_lateral(P->res, j->tr, j->path, j->fmt, &e)
+                 : j->kind == 1 ? an_plot_timeline(P->res, j->tr, j->path, j->fmt, &e)
+                                : an_plot_map(P->res, j->run, j->path, j->fmt, &e);
+        if (rc) {
+            pthread_mutex_lock(&P->lock);
+            if (!P->rc) P->rc = rc, P->err = e;
+            pthread_mutex_unlock(&P->lock);
+        }
+    }
+}
+
+/* Every figure of the report. They are independent, so they are drawn by a few threads
+ * (cairo is thread-safe across separate surfaces): the page waits for the slowest
+ * figure, not for their sum. */
+static int plot_all(const an_result *res, const char *dir, sim_error *err)
+{
+    static const an_format fmts[] = {AN_PNG, AN_SVG};
+    static const char *ext[] = {"png", "svg"};
+    fig_pool P = {.res = res};
+    P.jobs = calloc(6 * res->n_tasks + 2, sizeof *P.jobs);
+    if (!P.jobs) return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    bool seen[64] = {0};
+    char name[160];
+    for (size_t k = 0; k < res->n_tasks; k++) {
+        const an_task_result *tr = &res->tasks[k];
+        safe_name(name, sizeof name, tr->task->id);
+        for (int x = 0; x < 2; x++) {
+            if (tr->computed && tr->m.length > 0) {
+                fig_job *j = &P.jobs[P.n++];
+                *j = (fig_job){.kind = 0, .tr = tr, .run = tr->run, .fmt = fmts[x]};
+                snprintf(j->path, sizeof j->path, "%s/lateral-%s-r%d.%s", dir, name, tr->run, ext[x]);
+                j = &P.jobs[P.n++];
+                *j = (fig_job){.kind = 1, .tr = tr, .run = tr->run, .fmt = fmts[x]};
+                snprintf(j->path, sizeof j->path, "%s/timeline-%s-r%d.%s", dir, name, tr->run, ext[x]);
+            }
+            if (tr->run >= 0 && tr->run < 64 && !seen[tr->run] && res->drive->n > 0) {
+                fig_job *j = &P.jobs[P.n++];
+                *j = (fig_job){.kind = 2, .tr = tr, .run = tr->run, .fmt = fmts[x]};
+                snprintf(j->path, sizeof j->path, "%s/map-r%d.%s", dir, tr->run, ext[x]);
+            }
+        }
+        if (tr->run >= 0 && tr->run < 64) seen[tr->run] = true;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t nt = cores > 1 ? (size_t)cores : 1;
+    if (nt > 8) nt = 8;
+    if (nt > P.n) nt = P.n;
+    pthread_t th[8];
+    size_t started = 0;
+    pthread_mutex_init(&P.lock, NULL);
+    for (size_t k = 1; k < nt; k++)
+        if (pthread_create(&th[k], NULL, fig_worker, &P) == 0) started = k;
+        else break;
+    fig_worker(&P); /* this thread draws too */
+    for (size_t k = 1; k <= started; k++) pthread_join(th[k], NULL);
+    pthread_mutex_destroy(&P.lock);
+    free(P.jobs);
+    if (P.rc) {
+        if (err) *err = P.err;
+        return P.rc;
+    }
+    return 0;
+}
+
+double an_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int an_report_write(const an_result *res, const char *dir, bool plots, an_timing *tm,
+                    sim_error *err)
+{
+    int rc = an_mkdirs(dir, err);
+    if (rc) return rc;
+    char path[4200];
+    double t0 = an_now();
+    snprintf(path, sizeof path, "%s/metrics.json", dir);
+    if ((rc = write_json(res, path, err))) return rc;
+    snprintf(path, sizeof path, "%s/tasks.csv", dir);
+    if ((rc = write_tasks_csv(res, path, err))) return rc;
+    snprintf(path, sizeof path, "%s/events.csv", dir);
+    if ((rc = write_events_csv(res, path, err))) return rc;
+    double t1 = an_now();
+    if (plots && (rc = plot_all(res, dir, err))) return rc;
+    double t2 = an_now();
+    rc = write_html(res, dir, plots, err);
+    if (tm) {
+        tm->tables = t1 - t0;
+        tm->figures = t2 - t1;
+        tm->html = an_now() - t2;
+    }
+    return rc;
+}
+
+/* The scenario of a drive: the override, else the log's meta "scenario" as given, next
+ * to the log, or under scenarios/ by its base name. */
+static int find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err)
+{
+    if (override) {
+        snprintf(out, n, "%s", override);
+        return 0;
+    }
+    const char *sc = an_drive_meta(dr, "scenario_file"); /* as the recorder writes it */
+    if (!sc || !*sc) sc = an_drive_meta(dr, "scenario");
+    if (!sc || !*sc)
+        return sim_error_set(err, SIM_ENOTFOUND,
+                             "%s: the log's meta names no scenario; give one with --scenario FILE", dr->path);
+    FILE *f;
+    if ((f = fopen(sc, "r"))) {
+        fclose(f);
+        snprintf(out, n, "%s", sc);
+        return 0;
+    }
+    const char *base = strrchr(sc, '/') ? strrchr(sc, '/') + 1 : sc;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", dr->path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    else snprintf(dir, sizeof dir, ".");
+    snprintf(out, n, "%s/%s", dir, base);
+    if ((f = fopen(out, "r"))) {
+        fclose(f);
+        return 0;
+    }
+    snprintf(out, n, "scenarios/%s", base);
+    if ((f = fopen(out, "r"))) {
+        fclose(f);
+        return 0;
+    }
+    return sim_error_set(err, SIM_ENOTFOUND,
+                         "%s: scenario \"%s\" (from the log's meta) not found as given, next to "
+                         "the log, or in scenarios/; give one with --scenario FILE",
+                         dr->path, sc);
+}
+
+int an_report_one(const char *log, const char *scenario, double vehicle_width,
+                  const char *dir, bool plots,
+                  an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
+                  sim_error *err)
+{
+    an_drive dr;
+    an_scenario sc;
+    an_result res;
+    double t0 = an_now();
+    int rc = an_drive_load(log, &dr, err);
+    if (rc) return rc;
+    char scpath[4200];
+    rc = find_scenario(&dr, scenario, scpath, sizeof scpath, err);
+    if (!rc) rc = an_scenario_load(scpath, vehicle_width, &sc, err);
+    if (rc) {
+        an_drive_free(&dr);
+        return rc;
+    }
+    double t1 = an_now();
+    rc = an_compute(&dr, &sc, &res, err);
+    if (tm) tm->load = t1 - t0, tm->compute = an_now() - t1;
+    if (!rc) {
+        rc = dir ? an_report_write(&res, dir, plots, tm, err) : 0;
+        if (keep && !rc) {
+            /* The caller takes all three; res points at the caller's copies. */
+            *keep_drive = dr;
+            *keep_sc = sc;
+            *keep = res;
+            keep->drive = keep_drive;
+            keep->scenario = keep_sc; /* the task pointers point into the same heap arrays */
+            return 0;
+        }
+        an_result_free(&res);
+    }
+    an_scenario_free(&sc);
+    an_drive_free(&dr);
+    return rc;
+}

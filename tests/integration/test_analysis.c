@@ -1,0 +1,344 @@
+/* Integration tests of bin/analysis: a drive solved by hand goes through `analysis
+ * report` (CSV export in, metrics.json, tasks.csv, events.csv, figures and report.html
+ * out), and `analysis batch` meets a study with broken drives.
+ *
+ * The drive: a straight road with three 3.5 m lanes right of d = 0 (marks at 0, -3.5,
+ * -7, -10.5), task T1 on s = 0..100 m keeping lane -2 (centre d = -5.25), h = 0.5 m,
+ * car 1.8 m wide. The car runs at 10 m/s (s = 10 t, a sample per metre) on the lane
+ * centre except for a triangular excursion to the left: e rises linearly from 0 at
+ * s = 40 to 2 m at s = 50 and is back to 0 at s = 60.
+ *   deviation event: |e| > 0.5 from s = 42.5 to 57.5 (15 m, 1.5 s);
+ *   local area = triangle 0.5 * 20 * 2 = 20 minus two corners 0.5 * 2.5 * 0.5 = 0.625
+ *   each: 18.75 m^2 (over time: / 10 m/s = 1.875 m*s); MDEV = 20 / 100 = 0.2 m;
+ *   lane mark: the left edge e + 0.9 passes the mark 1.75 m left of the centre when
+ *   e = 0.85: s = 44.25 to 55.75, area 2 * (0.85 + 2) / 2 * 5.75 = 16.3875 m^2. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char tmp[256];
+static char bin[512];
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    size_t got = fread(b, 1, (size_t)n, f);
+    b[got] = 0;
+    fclose(f);
+    return b;
+}
+
+static const char scenario_json[] =
+    "{\"format\": 1, \"name\": \"hand\",\n"
+    " \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 0},"
+    " \"segments\": [{\"type\": \"line\", \"length\": 1000}],"
+    " \"lanes\": {\"right\": [{\"width\": 3.5, \"mark\": \"dashed\"},"
+    " {\"width\": 3.5, \"mark\": \"dashed\"}, {\"width\": 3.5, \"mark\": \"solid\"}]},"
+    " \"speed_limits\": [{\"s_start\": 0, \"s_end\": 1000, \"speed_kmh\": 30}]}],\n"
+    " \"tasks\": [{\"id\": \"T1\", \"road\": \"r\", \"s_start\": 0, \"s_end\": 100,"
+    " \"tube_half_width\": 0.5, \"ideal\": {\"start_lane\": -2, \"lane_changes\": []}}]}\n";
+
+static void write_drive(const char *dir, int n_samples, const char *subject)
+{
+    char p[512];
+    mkdir(dir, 0777);
+    snprintf(p, sizeof p, "%s/samples.csv", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("run,tick,t,speed,s,d,x,y,steer_wheel,throttle,brake\n", f);
+    for (int i = 0; i < n_samples; i++) {
+        double s = i, e = s <= 40 ? 0 : s <= 50 ? 0.2 * (s - 40) : s <= 60 ? 2 - 0.2 * (s - 50) : 0;
+        fprintf(f, "0,%d,%.2f,10,%g,%.17g,%g,%.17g,0,0.2,0\n", i, i / 10.0, s, -5.25 + e, s, -5.25 + e);
+    }
+    fclose(f);
+    snprintf(p, sizeof p, "%s/events.csv", dir);
+    write_text(p, "run,t,kind,name,json\n0,3.5,trigger,lane_sign,\"{\"\"id\"\":\"\"T1\"\"}\"\n"
+                  "0,4.2,button,menu_select,\"{\"\"pressed\"\":true}\"\n");
+    snprintf(p, sizeof p, "%s/meta.csv", dir);
+    char meta[256];
+    snprintf(meta, sizeof meta, "key,value\nstudy,hand\nsubject,%s\nscenario,scenario.json\n", subject);
+    write_text(p, meta);
+}
+
+static int setup(void **state)
+{
+    const char *b = getenv("SIM_BIN");
+    snprintf(bin, sizeof bin, "%s/analysis", b ? b : "bin");
+    snprintf(tmp, sizeof tmp, "/tmp/test_analysis.XXXXXX");
+    if (!mkdtemp(tmp)) return -1;
+    char p[512];
+    snprintf(p, sizeof p, "%s/study", tmp);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/study/scenario.json", tmp);
+    write_text(p, scenario_json);
+    snprintf(p, sizeof p, "%s/study/A", tmp);
+    write_drive(p, 101, "A");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int run(const char *fmt, ...)
+{
+    char args[1500], cmd[2200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "'%s' %s", bin, args);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v)) fail_msg("metrics.json: %s missing", key);
+    return v->valuedouble;
+}
+
+static void near(double got, double want, const char *what)
+{
+    if (!(fabs(got - want) <= 1e-9 * fmax(1, fabs(want))))
+        fail_msg("%s: got %.15g, expected %.15g", what, got, want);
+}
+
+static void report_of_hand_solved_drive(void **state)
+{
+    assert_int_equal(run("report %s/study/A --out %s/rep > /dev/null", tmp, tmp), 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/rep/metrics.json", tmp);
+    char *txt = read_text(p);
+    assert_non_null(txt);
+    cJSON *root = cJSON_Parse(txt);
+    free(txt);
+    assert_non_null(root);
+    const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(root, "tasks");
+    assert_int_equal(cJSON_GetArraySize(tasks), 1);
+    const cJSON *t1 = cJSON_GetArrayItem(tasks, 0);
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(t1, "metrics");
+    near(num(m, "area_global_m2"), 18.75, "area_global");
+    near(num(m, "area_global_time_ms"), 1.875, "area_global_time");
+    near(num(m, "mdev_m"), 0.2, "mdev");
+    near(num(m, "n_tube_events"), 1, "tube events");
+    near(num(m, "n_mark_events"), 1, "mark events");
+    near(num(m, "area_marks_m2"), 16.3875, "area_marks");
+    near(num(m, "time_over_limit_s"), 10.0, "10 m/s over 30 km/h all along");
+    const cJSON *evs = cJSON_GetObjectItemCaseSensitive(t1, "events");
+    assert_int_equal(cJSON_GetArraySize(evs), 2);
+    const cJSON *ev = cJSON_GetArrayItem(evs, 0);
+    near(num(ev, "s_start_m"), 42.5, "event start");
+    near(num(ev, "s_end_m"), 57.5, "event end");
+    near(num(ev, "duration_s"), 1.5, "event duration");
+    ev = cJSON_GetArrayItem(evs, 1);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(ev, "kind")->valuestring, "lane_mark");
+    near(num(ev, "s_start_m"), 44.25, "mark start");
+    /* The trigger at 3.5 s is answered by the button 0.7 s later (no steering or brake). */
+    const cJSON *rx = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t1, "reactions"), 0);
+    assert_null(rx); /* the task asks for no reaction times */
+    cJSON_Delete(root);
+
+    /* Tables: a header and one row per task / event. */
+    snprintf(p, sizeof p, "%s/rep/tasks.csv", tmp);
+    txt = read_text(p);
+    assert_non_null(txt);
+    assert_non_null(strstr(txt, "\nT1,0,ok,1,1,0,100,"));
+    free(txt);
+    snprintf(p, sizeof p, "%s/rep/events.csv", tmp);
+    txt = read_text(p);
+    assert_non_null(strstr(txt, "\nT1,0,1,tube,0,left,42.5,57.5,"));
+    assert_non_null(strstr(txt, "\nT1,0,2,lane_mark,1,left,44.25,55.75,"));
+    free(txt);
+    /* Figures: PNG signature, SVG root element; the page refers to them. */
+    const char *figs[] = {"lateral-T1-r0", "timeline-T1-r0", "map-r0"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(p, sizeof p, "%s/rep/%s.png", tmp, figs[k]);
+        txt = read_text(p);
+        assert_non_null(txt);
+        assert_memory_equal(txt, "\x89PNG\r\n\x1a\n", 8);
+        free(txt);
+        snprintf(p, sizeof p, "%s/rep/%s.svg", tmp, figs[k]);
+        txt = read_text(p);
+        assert_non_null(txt);
+        assert_non_null(strstr(txt, "<svg"));
+        free(txt);
+    }
+    snprintf(p, sizeof p, "%s/rep/report.html", tmp);
+    txt = read_text(p);
+    assert_non_null(strstr(txt, "src=\"lateral-T1-r0.png\""));
+    assert_null(strstr(txt, "http://"));
+    assert_null(strstr(txt, "https://"));
+    free(txt);
+}
+
+static void batch_goes_on_past_broken_drives(void **state)
+{
+    char p[512];
+    /* B stops at s = 70: T1 never ends. C's samples file is corrupt. */
+    snprintf(p, sizeof p, "%s/study/B", tmp);
+    write_drive(p, 71, "B");
+    snprintf(p, sizeof p, "%s/study/C", tmp);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/study/C/samples.csv", tmp);
+    write_text(p, "run,tick,t,s,d\n0,0,0,0,oops\n");
+    int rc = run("batch %s/study --out %s/b --jobs 2 > %s/out.txt 2> %s/err.txt", tmp, tmp, tmp, tmp);
+    assert_int_equal(rc, 1); /* one drive failed */
+    snprintf(p, sizeof p, "%s/err.txt", tmp);
+    char *err = read_text(p);
+    assert_non_null(strstr(err, "study/C"));
+    assert_non_null(strstr(err, "is not a number"));
+    assert_non_null(strstr(err, "study/B: task T1 never ended in run 0"));
+    free(err);
+    snprintf(p, sizeof p, "%s/b/study.csv", tmp);
+    char *csv = read_text(p);
+    assert_non_null(csv);
+    assert_true(strncmp(csv, "study,subject,scenario,drive,run,task,status,", 45) == 0);
+    assert_non_null(strstr(csv, "\nhand,A,hand,A,0,T1,ok,1,1,"));
+    assert_non_null(strstr(csv, "\nhand,B,hand,B,0,T1,out of range,1,0,"));
+    int rows = 0;
+    for (char *q = csv; *q; q++) rows += *q == '\n';
+    assert_int_equal(rows, 3); /* header, A, B */
+    free(csv);
+    snprintf(p, sizeof p, "%s/b/study.html", tmp);
+    char *html = read_text(p);
+    assert_non_null(strstr(html, "study-area_global_m2.png"));
+    free(html);
+}
+
+/* The same constant offset written differently: CRLF line ends, columns in another
+ * order with extra ones the analysis ignores, a quoted field, the ideal path as points
+ * and the scenario given by flag. One 4 m lane left of the reference line, the ideal
+ * path on its centre (d = 2), the car at d = 2.8 over s = 0..50 m at 10 m/s, h = 0.5:
+ * one event over the whole task, area 0.8 * 50 = 40 m^2 (4 m*s), MDEV 0.8; the body
+ * (1.9..3.7 m) stays inside the lane's marks (0 and 4 m): no lane-mark event. No speed
+ * or headway column: those measures are empty. */
+static void inputs_in_other_shapes(void **state)
+{
+    char p[700], dir[512];
+    snprintf(dir, sizeof dir, "%s/shapes", tmp);
+    mkdir(dir, 0777);
+    snprintf(p, sizeof p, "%s/samples.csv", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("d,extra,s,t,\"note\"\r\n", f);
+    for (int i = 0; i <= 50; i++) fprintf(f, "%.1f,x,%d,%.1f,\"a,\"\"b\"\"\"\r\n", 2.8, i, i / 10.0);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/sc.json", tmp);
+    write_text(p, "{\"name\": \"p\", \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 0, \"y\": 0}, \"segments\": "
+                  "[{\"type\": \"line\", \"length\": 60}], \"lanes\": {\"left\": [{\"width\": 4}]}}],\n"
+                  " \"tasks\": [{\"id\": \"P\", \"road\": \"r\", \"s_start\": 0, \"s_end\": 50, "
+                  "\"tube_half_width\": 0.5, \"ideal\": {\"points\": [[0, 2], [50, 2]]}}]}\n");
+    assert_int_equal(run("report %s --scenario %s/sc.json --out %s/rs --no-plots > /dev/null", dir, tmp, tmp), 0);
+    snprintf(p, sizeof p, "%s/rs/tasks.csv", tmp);
+    char *txt = read_text(p);
+    assert_non_null(txt);
+    /* area_global_m2 is the 12th metric column after task,run,status. */
+    assert_non_null(strstr(txt, "\nP,0,ok,1,1,0,50,0,5,50,5,51,1,0,40,4,0,40,0.8,0.8,0,,,,,,,,,,0,,,"));
+    free(txt);
+
+    /* A scenario with a syntax error: the message gives line and column. */
+    snprintf(p, sizeof p, "%s/broken.json", tmp);
+    write_text(p, "{\"roads\": [\n  {\"id\": \"r\",, }\n]}\n");
+    assert_int_equal(run("report %s --scenario %s --out %s/rb 2> %s/err2.txt", dir, p, tmp, tmp), 1);
+    snprintf(p, sizeof p, "%s/err2.txt", tmp);
+    txt = read_text(p);
+    assert_non_null(strstr(txt, "broken.json:2:"));
+    assert_non_null(strstr(txt, "JSON syntax error"));
+    free(txt);
+    /* A scenario whose task has no ideal path: the world model's message, with the
+     * file and the JSON path. */
+    snprintf(p, sizeof p, "%s/noideal.json", tmp);
+    write_text(p, "{\"name\": \"p\", \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 0, \"y\": 0}, \"segments\": "
+                  "[{\"type\": \"line\", \"length\": 60}], \"lanes\": {\"left\": [{\"width\": 4}]}}],"
+                  " \"tasks\": [{\"id\": \"P\", \"road\": \"r\", \"s_start\": 0, \"s_end\": 5, \"tube_half_width\": 1}]}");
+    assert_int_equal(run("report %s --scenario %s --out %s/rb 2> %s/err3.txt", dir, p, tmp, tmp), 1);
+    snprintf(p, sizeof p, "%s/err3.txt", tmp);
+    txt = read_text(p);
+    assert_non_null(strstr(txt, "noideal.json"));
+    assert_non_null(strstr(txt, "tasks[0].ideal"));
+    free(txt);
+}
+
+/* A drive log (SQLite, written through sim_drivelog) and its CSV export by simctl give
+ * the same task table. */
+static void drive_log_and_its_export_agree(void **state)
+{
+    assert_int_equal(run("synth --out %s/sq --subjects 1 --minutes 1 --tasks 2 --sqlite > /dev/null", tmp), 0);
+    assert_int_equal(run("report %s/sq/S01.sqlite --out %s/sqr --no-plots > /dev/null", tmp, tmp), 0);
+    char cmd[1200];
+    const char *bdir = getenv("SIM_BIN");
+    snprintf(cmd, sizeof cmd, "'%.500s/simctl' export %s/sq/S01.sqlite --csv %s/sqx > /dev/null",
+             bdir ? bdir : "bin", tmp, tmp);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(run("report %s/sqx --scenario %s/sq/scenario.json --out %s/sqxr --no-plots > /dev/null",
+                         tmp, tmp, tmp), 0);
+    char p[700];
+    snprintf(p, sizeof p, "%s/sqr/tasks.csv", tmp);
+    char *a = read_text(p);
+    snprintf(p, sizeof p, "%s/sqxr/tasks.csv", tmp);
+    char *b = read_text(p);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(strstr(a, "\nT01,0,ok,1,1,"));
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    /* A file that is not a drive log is refused by the drive-log reader, by name. */
+    snprintf(p, sizeof p, "%s/junk.sqlite", tmp);
+    write_text(p, "not a database at all");
+    assert_int_equal(run("report %s --scenario %s/sq/scenario.json --out %s/jr 2> %s/err4.txt", p, tmp, tmp, tmp), 1);
+    snprintf(p, sizeof p, "%s/err4.txt", tmp);
+    char *e = read_text(p);
+    assert_non_null(strstr(e, "junk.sqlite"));
+    free(e);
+}
+
+static void command_line(void **state)
+{
+    assert_int_equal(run("--help > /dev/null"), 0);
+    assert_int_equal(run("report --help > /dev/null"), 0);
+    assert_int_equal(run("report --bogus x 2> /dev/null"), 2);
+    assert_int_equal(run("frobnicate 2> /dev/null"), 2);
+    assert_int_equal(run("batch 2> /dev/null"), 2);
+    assert_int_equal(run("report %s/nope --out %s/n 2> /dev/null", tmp, tmp), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(report_of_hand_solved_drive),
+        cmocka_unit_test(batch_goes_on_past_broken_drives),
+        cmocka_unit_test(inputs_in_other_shapes),
+        cmocka_unit_test(drive_log_and_its_export_agree),
+        cmocka_unit_test(command_line),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
