@@ -2,8 +2,9 @@
  * sim_input_map.h; the file format is documented in docs/input.md). */
 #include "sim_input_map.h"
 
+#include "sim_file.h"
+
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,37 +389,12 @@ int sim_input_map_parse(const char *text, size_t len, sim_input_map *out, sim_er
 
 int sim_input_map_load(const char *path, sim_input_map *out, sim_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = SIM_OK;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= (1u << 20)) {
-                rc = sim_error_set(err, SIM_ETOOBIG, "%s: expected a file under 1 MiB", path);
-                break;
-            }
-            cap = cap ? cap * 2 : 4096;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                rc = sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
-                break;
-            }
-            buf = nb;
-        }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0) {
-            if (ferror(f)) rc = sim_error_set(err, SIM_EIO, "%s: read error", path);
-            break;
-        }
-    }
-    fclose(f);
-    if (rc == SIM_OK) {
-        rc = sim_input_map_parse(buf ? buf : "", len, out, err);
-        if (rc) sim_error_prefix(err, "%s", path);
-    }
+    char *buf;
+    size_t len;
+    int rc = sim_file_read(path, 1u << 20, &buf, &len, err);
+    if (rc) return rc;
+    rc = sim_input_map_parse(buf, len, out, err);
+    if (rc) sim_error_prefix(err, "%s", path);
     free(buf);
     return rc;
 }
