@@ -329,7 +329,7 @@ int sim_driver_replay_load(const char *path, sim_driver_replay *out, sim_error *
 {
     char *buf;
     size_t len;
-    int rc = sim_file_read(path, (size_t)1 << 30, &buf, &len, err);
+    int rc = sim_file_read(path, &buf, &len, err);
     if (rc) return rc;
     rc = sim_driver_replay_parse(buf, len, out, err);
     if (rc) sim_error_prefix(err, "%s", path);

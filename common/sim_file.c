@@ -1,4 +1,4 @@
-/* sim_file: whole-file reads (see sim_file.h). */
+/* sim_file: whole-file reads and path joining for the world model (see sim_file.h). */
 #include "sim_file.h"
 
 #include <errno.h>
@@ -6,45 +6,70 @@
 #include <stdlib.h>
 #include <string.h>
 
-int sim_file_read(const char *path, size_t max_bytes, char **out, size_t *len_out, sim_error *err)
+int sim_file_read(const char *path, char **data, size_t *len, sim_error *err)
 {
+    *data = NULL;
+    *len = 0;
     FILE *f = fopen(path, "rb");
-    if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = SIM_OK;
+    if (!f)
+        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        fclose(f);
+        return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
+    }
+    /* Read in growing chunks rather than trusting fseek/ftell, so pipes work too. */
     for (;;) {
-        if (len + 1 >= cap) {
-            if (cap > max_bytes) {
-                rc = sim_error_set(err, SIM_ETOOBIG, "%s: expected at most %zu bytes", path,
-                                   max_bytes);
-                break;
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+        if (n == cap) {
+            if (cap >= SIM_FILE_MAX) {
+                free(buf);
+                fclose(f);
+                return sim_error_set(err, SIM_ETOOBIG, "%s: larger than %zu bytes", path,
+                                     (size_t)SIM_FILE_MAX);
             }
-            size_t nc = cap ? cap * 2 : 4096;
-            char *nb = realloc(buf, nc);
+            char *nb = realloc(buf, cap * 2 + 1);
             if (!nb) {
-                rc = sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
-                break;
+                free(buf);
+                fclose(f);
+                return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
             }
             buf = nb;
-            cap = nc;
-        }
-        size_t n = fread(buf + len, 1, cap - 1 - len, f);
-        len += n;
-        if (n == 0) {
-            if (ferror(f)) rc = sim_error_set(err, SIM_EIO, "%s: read error", path);
-            break;
+            cap *= 2;
         }
     }
+    int bad = ferror(f);
+    int saved = errno;
     fclose(f);
-    if (rc == SIM_OK && len > max_bytes)
-        rc = sim_error_set(err, SIM_ETOOBIG, "%s: expected at most %zu bytes", path, max_bytes);
-    if (rc) {
+    if (bad) {
         free(buf);
-        return rc;
+        return sim_error_set(err, SIM_EIO, "%s: read failed: %s", path, strerror(saved));
     }
-    buf[len] = '\0';
-    *out = buf;
-    *len_out = len;
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
     return SIM_OK;
+}
+
+char *sim_file_join(const char *dir, const char *rel)
+{
+    if (!dir || !*dir || rel[0] == '/') return strdup(rel);
+    size_t a = strlen(dir), b = strlen(rel);
+    char *out = malloc(a + b + 2);
+    if (!out) return NULL;
+    memcpy(out, dir, a);
+    out[a] = '/';
+    memcpy(out + a + 1, rel, b + 1);
+    return out;
+}
+
+char *sim_file_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return strdup(".");
+    if (slash == path) return strdup("/");
+    return strndup(path, (size_t)(slash - path));
 }

@@ -1,4 +1,7 @@
-/* sim_file: reading a whole (text) file into memory, for the loaders in libsim. */
+/* sim_file: reading a whole file into memory, with errors that name the file.
+ *
+ * The world model loads scenario JSON and height maps through this one helper so that
+ * every "cannot read" message looks the same. */
 #ifndef SIM_FILE_H
 #define SIM_FILE_H
 
@@ -6,9 +9,23 @@
 
 #include "sim_error.h"
 
-/* Reads the file at path into a new buffer (*out, NUL-terminated, length *len without
- * the NUL; the caller frees it with free()). Files over max_bytes are refused with
- * SIM_ETOOBIG. Errors name the path. */
-int sim_file_read(const char *path, size_t max_bytes, char **out, size_t *len, sim_error *err);
+/* Upper bound on what sim_file_read accepts (1 GiB): a guard against reading a device
+ * or a wrong path into memory. */
+#define SIM_FILE_MAX ((size_t)1 << 30)
+
+/* Reads all of `path` into a new buffer (*data, NUL-terminated for convenience; *len
+ * excludes the NUL). The caller owns *data and frees it with free(). Returns 0,
+ * SIM_EIO (missing/unreadable, message names the file and strerror), SIM_ETOOBIG or
+ * SIM_ENOMEM. */
+int sim_file_read(const char *path, char **data, size_t *len, sim_error *err);
+
+/* Joins a directory and a relative path into a new string ("dir/rel"); returns rel
+ * copied when it is absolute or dir is NULL/empty. Caller frees; NULL when out of
+ * memory. */
+char *sim_file_join(const char *dir, const char *rel);
+
+/* A new string holding the directory part of path ("." when it has none). Caller
+ * frees; NULL when out of memory. */
+char *sim_file_dirname(const char *path);
 
 #endif

@@ -391,7 +391,7 @@ int sim_input_map_load(const char *path, sim_input_map *out, sim_error *err)
 {
     char *buf;
     size_t len;
-    int rc = sim_file_read(path, 1u << 20, &buf, &len, err);
+    int rc = sim_file_read(path, &buf, &len, err);
     if (rc) return rc;
     rc = sim_input_map_parse(buf, len, out, err);
     if (rc) sim_error_prefix(err, "%s", path);
