@@ -40,7 +40,7 @@ pc_libs   = $(shell pkg-config --libs $(1))
 
 WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wvla
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS := -std=c17 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Icommon -MMD -MP \
+ALL_CFLAGS := -std=c17 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Icommon -Itests/support -MMD -MP \
               $(call pc_cflags,$(PKG_ALL))
 ALL_LDFLAGS := $(LDFLAGS)
 ifneq ($(SANITIZE),)
@@ -68,30 +68,34 @@ TEST_LIBS   := $(call pc_libs,$(PKG_ALL) cmocka) -lm -lpthread
 .SECONDARY:
 all: $(addprefix $(BIN)/,$(EXES))
 
+# V=1 shows the full command lines.
+Q := $(if $(V),,@)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  CC $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 define exe_rule
 $(BIN)/$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(1)/*.c)) $(LIB)
 	@mkdir -p $(BIN)
-	$(CC) $(ALL_LDFLAGS) -o $$@ $$^ $(call pc_libs,$(PKG_CORE) $($(1)_PKGS)) -lm -lpthread
+	@$(if $(V),,echo "  LD $$@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $$@ $$^ $(call pc_libs,$(PKG_CORE) $($(1)_PKGS)) -lm -lpthread
 endef
 $(foreach e,$(EXES),$(eval $(call exe_rule,$(e))))
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/integration/%.o $(SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
 
 unit: $(UNIT_TESTS)
 	@sh scripts/run-tests.sh unit $(UNIT_TESTS)

@@ -6,6 +6,8 @@
  * away. Messages published while disconnected are dropped and counted (the bus is
  * live data; durable modules get a backlog from the dispatcher instead).
  *
+ * sim_bus_open sets SIGPIPE to ignored for the process (write errors are handled).
+ *
  * Ownership: sim_bus_open allocates the sim_bus; sim_bus_close frees it once its
  * handles are closed (the loop must run afterwards for that). Strings in the options
  * are copied. The cJSON passed to on_message belongs to the bus and is valid only
@@ -65,8 +67,9 @@ int sim_bus_send_line(sim_bus *bus, const char *line, size_t len);
 bool sim_bus_connected(const sim_bus *bus);
 uint64_t sim_bus_dropped(const sim_bus *bus);
 
-/* Starts closing: stops reconnecting, closes the socket and timers; the memory is
- * freed from a close callback, so keep running the loop. NULL is allowed. */
+/* Starts closing: stops reconnecting; messages already published are still sent
+ * (TCP shutdown), then the socket and timers close and the memory is freed from a
+ * close callback, so keep running the loop. NULL is allowed. */
 void sim_bus_close(sim_bus *bus);
 
 /* Parses "HOST:PORT" (IPv4 or name, or "[v6]:PORT"); host is written to host_out. */

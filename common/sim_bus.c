@@ -1,0 +1,371 @@
+/* sim_bus: the module side of the bus: connect, hello, receive, publish, reconnect
+ * (see sim_bus.h and docs/protocol.md). */
+#include "sim_bus.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_line.h"
+
+#define RECONNECT_FIRST_MS 50
+#define RECONNECT_MAX_MS 500
+
+typedef enum { BUS_IDLE, BUS_CONNECTING, BUS_HELLO_SENT, BUS_READY, BUS_CLOSING } bus_state;
+
+struct sim_bus {
+    uv_loop_t *loop;
+    uv_tcp_t *tcp;          /* NULL between connections; freed in its close callback */
+    uv_timer_t retry;
+    uv_connect_t connect_req;
+    bus_state state;
+    bool closing;
+    int open_handles;       /* handles opened and not yet closed */
+    unsigned retry_ms;
+
+    char *name, *host, *token;
+    char **subscribe;
+    size_t n_subscribe;
+    bool subscribe_none, lockstep, durable;
+    int port;
+    sim_bus_message_cb on_message;
+    sim_bus_state_cb on_state;
+    void *user;
+
+    sim_linebuf lines;
+    uint64_t seq;
+    uint64_t dropped;
+    char readbuf[65536];    /* one read is outstanding at a time */
+};
+
+typedef struct {
+    uv_write_t req;
+    char data[];
+} write_req;
+
+static void start_connect(sim_bus *bus);
+static void schedule_reconnect(sim_bus *bus);
+
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+int sim_bus_parse_endpoint(const char *text, char *host_out, size_t host_size, int *port_out,
+                           sim_error *err)
+{
+    if (!text || !*text) return sim_error_set(err, SIM_EINVAL, "empty endpoint: expected HOST:PORT");
+    const char *colon = strrchr(text, ':');
+    const char *host = text;
+    size_t host_len;
+    if (text[0] == '[') {
+        const char *close = strchr(text, ']');
+        if (!close || close[1] != ':')
+            return sim_error_set(err, SIM_EINVAL, "'%s': expected [IPv6]:PORT", text);
+        host = text + 1;
+        host_len = (size_t)(close - host);
+        colon = close + 1;
+    } else {
+        if (!colon) return sim_error_set(err, SIM_EINVAL, "'%s': expected HOST:PORT", text);
+        host_len = (size_t)(colon - text);
+    }
+    char *end = NULL;
+    long port = strtol(colon + 1, &end, 10);
+    if (!colon[1] || *end || port < 1 || port > 65535)
+        return sim_error_set(err, SIM_EINVAL, "'%s': port must be 1..65535", text);
+    if (host_len == 0 || host_len >= host_size)
+        return sim_error_set(err, SIM_EINVAL, "'%s': missing or overlong host", text);
+    memcpy(host_out, host, host_len);
+    host_out[host_len] = '\0';
+    *port_out = (int)port;
+    return SIM_OK;
+}
+
+static void free_bus(sim_bus *bus)
+{
+    free(bus->name);
+    free(bus->host);
+    free(bus->token);
+    for (size_t i = 0; i < bus->n_subscribe; i++) free(bus->subscribe[i]);
+    free(bus->subscribe);
+    sim_linebuf_free(&bus->lines);
+    free(bus);
+}
+
+/* Every handle the bus opens (the retry timer, each connection's TCP handle) is
+ * counted; the bus is freed when it is closing and the last one has closed, so a late
+ * close callback of a lost connection never sees freed memory. */
+static void on_handle_closed(uv_handle_t *h)
+{
+    sim_bus *bus = h->data;
+    if (h != (uv_handle_t *)&bus->retry) free(h);
+    if (--bus->open_handles == 0 && bus->closing) free_bus(bus);
+}
+
+static void on_write_done(uv_write_t *req, int status)
+{
+    free(req);
+}
+
+static int write_raw(sim_bus *bus, const char *data, size_t len)
+{
+    if (!bus->tcp || (bus->state != BUS_READY && bus->state != BUS_HELLO_SENT)) {
+        bus->dropped++;
+        return SIM_ECLOSED;
+    }
+    write_req *w = malloc(sizeof *w + len + 1);
+    if (!w) return SIM_ENOMEM;
+    memcpy(w->data, data, len);
+    w->data[len] = '\n';
+    uv_buf_t buf = uv_buf_init(w->data, (unsigned)len + 1);
+    if (uv_write(&w->req, (uv_stream_t *)bus->tcp, &buf, 1, on_write_done) != 0) {
+        free(w);
+        bus->dropped++;
+        return SIM_ECLOSED;
+    }
+    return SIM_OK;
+}
+
+static void lose_connection(sim_bus *bus)
+{
+    bool was_ready = bus->state == BUS_READY;
+    if (bus->tcp) {
+        uv_close((uv_handle_t *)bus->tcp, on_handle_closed);
+        bus->tcp = NULL;
+    }
+    bus->lines.len = 0;
+    bus->lines.overflow = false;
+    if (bus->closing) return;
+    bus->state = BUS_IDLE;
+    if (was_ready && bus->on_state) bus->on_state(bus, NULL, bus->user);
+    schedule_reconnect(bus);
+}
+
+static int on_line(const char *line, size_t len, void *user)
+{
+    sim_bus *bus = user;
+    cJSON *msg;
+    const char *topic;
+    if (sim_msg_parse(line, len, &msg, &topic, NULL) != SIM_OK) return 0; /* not ours to judge */
+    if (bus->state == BUS_HELLO_SENT && strcmp(topic, "dispatcher.welcome") == 0) {
+        bus->state = BUS_READY;
+        bus->retry_ms = RECONNECT_FIRST_MS;
+        if (bus->on_state) bus->on_state(bus, msg, bus->user);
+    } else if (bus->on_message) {
+        bus->on_message(bus, topic, msg, line, len, bus->user);
+    }
+    cJSON_Delete(msg);
+    /* A callback may have closed the bus; stop delivering then. */
+    return bus->closing ? 1 : 0;
+}
+
+static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+    sim_bus *bus = h->data;
+    buf->base = bus->readbuf;
+    buf->len = sizeof bus->readbuf;
+}
+
+static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+    sim_bus *bus = s->data;
+    if (nread > 0) {
+        int rc = sim_linebuf_feed(&bus->lines, buf->base, (size_t)nread, on_line, bus);
+        if (rc == SIM_LINE_TOO_LONG && !bus->closing) lose_connection(bus);
+    } else if (nread < 0) {
+        if (!bus->closing) lose_connection(bus);
+    }
+}
+
+static void send_hello(sim_bus *bus)
+{
+    cJSON *hello = cJSON_CreateObject();
+    cJSON_AddStringToObject(hello, "topic", "hello");
+    cJSON_AddStringToObject(hello, "name", bus->name);
+    if (bus->subscribe || bus->subscribe_none) {
+        cJSON *arr = cJSON_AddArrayToObject(hello, "subscribe");
+        for (size_t i = 0; i < bus->n_subscribe; i++)
+            cJSON_AddItemToArray(arr, cJSON_CreateString(bus->subscribe[i]));
+    }
+    if (bus->lockstep) cJSON_AddTrueToObject(hello, "lockstep");
+    if (bus->durable) cJSON_AddTrueToObject(hello, "durable");
+    if (bus->token) cJSON_AddStringToObject(hello, "token", bus->token);
+    char *text = cJSON_PrintUnformatted(hello);
+    cJSON_Delete(hello);
+    if (text) {
+        bus->state = BUS_HELLO_SENT;
+        write_raw(bus, text, strlen(text));
+        free(text);
+    }
+}
+
+static void on_connect(uv_connect_t *req, int status)
+{
+    sim_bus *bus = req->data;
+    if (bus->closing) return;
+    if (status != 0) {
+        lose_connection(bus);
+        return;
+    }
+    uv_tcp_nodelay(bus->tcp, 1);
+    bus->state = BUS_CONNECTING;
+    send_hello(bus);
+    uv_read_start((uv_stream_t *)bus->tcp, alloc_cb, on_read);
+}
+
+static void start_connect(sim_bus *bus)
+{
+    struct sockaddr_storage addr;
+    memset(&addr, 0, sizeof addr);
+    if (uv_ip4_addr(bus->host, bus->port, (struct sockaddr_in *)&addr) != 0 &&
+        uv_ip6_addr(bus->host, bus->port, (struct sockaddr_in6 *)&addr) != 0) {
+        /* A name: resolve synchronously; the bus is configured with loopback or an
+         * address nearly always, and this happens only on (re)connect. */
+        uv_getaddrinfo_t gai;
+        struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM};
+        char port[16];
+        snprintf(port, sizeof port, "%d", bus->port);
+        if (uv_getaddrinfo(bus->loop, &gai, NULL, bus->host, port, &hints) != 0 || !gai.addrinfo) {
+            schedule_reconnect(bus);
+            return;
+        }
+        memcpy(&addr, gai.addrinfo->ai_addr, gai.addrinfo->ai_addrlen);
+        uv_freeaddrinfo(gai.addrinfo);
+    }
+    bus->tcp = malloc(sizeof *bus->tcp);
+    if (!bus->tcp) {
+        schedule_reconnect(bus);
+        return;
+    }
+    uv_tcp_init(bus->loop, bus->tcp);
+    bus->open_handles++;
+    bus->tcp->data = bus;
+    bus->connect_req.data = bus;
+    bus->state = BUS_CONNECTING;
+    if (uv_tcp_connect(&bus->connect_req, bus->tcp, (struct sockaddr *)&addr, on_connect) != 0)
+        lose_connection(bus);
+}
+
+static void on_retry(uv_timer_t *t)
+{
+    sim_bus *bus = t->data;
+    if (!bus->closing) start_connect(bus);
+}
+
+static void schedule_reconnect(sim_bus *bus)
+{
+    uv_timer_start(&bus->retry, on_retry, bus->retry_ms, 0);
+    bus->retry_ms = bus->retry_ms * 2 > RECONNECT_MAX_MS ? RECONNECT_MAX_MS : bus->retry_ms * 2;
+}
+
+int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_error *err)
+{
+    *out = NULL;
+    /* A dispatcher that goes away must not kill the module with SIGPIPE; write errors
+     * are handled (reconnect) instead. */
+    signal(SIGPIPE, SIG_IGN);
+    if (!o->name || !*o->name) return sim_error_set(err, SIM_EINVAL, "bus: a module name is required");
+    sim_bus *bus = calloc(1, sizeof *bus);
+    if (!bus) return sim_error_set(err, SIM_ENOMEM, "bus: out of memory");
+    bus->loop = loop;
+    bus->name = strdup(o->name);
+    bus->host = strdup(o->host ? o->host : SIM_BUS_DEFAULT_HOST);
+    bus->token = dup_or_null(o->token);
+    bus->port = o->port ? o->port : SIM_BUS_DEFAULT_PORT;
+    bus->subscribe_none = o->subscribe_none;
+    bus->lockstep = o->lockstep;
+    bus->durable = o->durable;
+    bus->on_message = o->on_message;
+    bus->on_state = o->on_state;
+    bus->user = o->user;
+    bus->retry_ms = RECONNECT_FIRST_MS;
+    if (o->subscribe && o->n_subscribe) {
+        bus->subscribe = calloc(o->n_subscribe, sizeof *bus->subscribe);
+        if (bus->subscribe) {
+            bus->n_subscribe = o->n_subscribe;
+            for (size_t i = 0; i < o->n_subscribe; i++) bus->subscribe[i] = strdup(o->subscribe[i]);
+        }
+    }
+    if (!bus->name || !bus->host || sim_linebuf_init(&bus->lines, SIM_BUS_MAX_LINE) != SIM_OK) {
+        free_bus(bus);
+        return sim_error_set(err, SIM_ENOMEM, "bus: out of memory");
+    }
+    uv_timer_init(loop, &bus->retry);
+    bus->open_handles++;
+    bus->retry.data = bus;
+    start_connect(bus);
+    *out = bus;
+    return SIM_OK;
+}
+
+int sim_bus_publish(sim_bus *bus, const char *topic, double t, const cJSON *payload)
+{
+    if (bus->state != BUS_READY) {
+        bus->dropped++;
+        return SIM_ECLOSED;
+    }
+    cJSON *msg = cJSON_CreateObject();
+    if (!msg) return SIM_ENOMEM;
+    cJSON_AddStringToObject(msg, "topic", topic);
+    cJSON_AddStringToObject(msg, "src", bus->name);
+    cJSON_AddNumberToObject(msg, "seq", (double)++bus->seq);
+    cJSON_AddNumberToObject(msg, "t", t);
+    if (payload) {
+        /* References: the payload's items are printed, not copied or freed. */
+        for (const cJSON *it = payload->child; it; it = it->next)
+            cJSON_AddItemReferenceToObject(msg, it->string, (cJSON *)it);
+    }
+    char *text = cJSON_PrintUnformatted(msg);
+    cJSON_Delete(msg);
+    if (!text) return SIM_ENOMEM;
+    int rc = write_raw(bus, text, strlen(text));
+    free(text);
+    return rc;
+}
+
+int sim_bus_send_line(sim_bus *bus, const char *line, size_t len)
+{
+    if (bus->state != BUS_READY) {
+        bus->dropped++;
+        return SIM_ECLOSED;
+    }
+    return write_raw(bus, line, len);
+}
+
+bool sim_bus_connected(const sim_bus *bus)
+{
+    return bus && bus->state == BUS_READY;
+}
+
+uint64_t sim_bus_dropped(const sim_bus *bus)
+{
+    return bus->dropped;
+}
+
+static void on_shutdown(uv_shutdown_t *req, int status)
+{
+    uv_handle_t *tcp = (uv_handle_t *)req->handle;
+    free(req);
+    uv_close(tcp, on_handle_closed);
+}
+
+void sim_bus_close(sim_bus *bus)
+{
+    if (!bus || bus->closing) return;
+    bool graceful = bus->state == BUS_READY || bus->state == BUS_HELLO_SENT;
+    bus->closing = true;
+    bus->state = BUS_CLOSING;
+    uv_timer_stop(&bus->retry);
+    uv_close((uv_handle_t *)&bus->retry, on_handle_closed);
+    if (bus->tcp) {
+        /* Messages already published still go out: shutdown waits for queued writes. */
+        uv_shutdown_t *req = graceful ? malloc(sizeof *req) : NULL;
+        uv_read_stop((uv_stream_t *)bus->tcp);
+        if (!req || uv_shutdown(req, (uv_stream_t *)bus->tcp, on_shutdown) != 0) {
+            free(req);
+            uv_close((uv_handle_t *)bus->tcp, on_handle_closed);
+        }
+        bus->tcp = NULL;
+    }
+}

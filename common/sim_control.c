@@ -1,0 +1,90 @@
+/* sim_control: validation of operator commands (see sim_control.h). */
+#include "sim_control.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const sim_control_commands[] = {"pause", "resume", "restart", "speed_limit", "hud",
+                                            "traffic", "light", "sound", "stop", "status", NULL};
+
+static int need_string(const cJSON *req, const char *cmd, const char *field, sim_error *err,
+                       const cJSON **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, field);
+    if (!cJSON_IsString(v) || !v->valuestring)
+        return sim_error_set(err, SIM_EINVAL, "%s: \"%s\" must be a string%s", cmd, field,
+                             v ? "" : " (missing)");
+    *out = v;
+    return SIM_OK;
+}
+
+static int opt_bool(const cJSON *req, const char *cmd, const char *field, sim_error *err, int *present)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(req, field);
+    *present = v != NULL;
+    if (v && !cJSON_IsBool(v))
+        return sim_error_set(err, SIM_EINVAL, "%s: \"%s\" must be true or false", cmd, field);
+    return SIM_OK;
+}
+
+int sim_control_validate(const cJSON *req, const char **cmd_out, sim_error *err)
+{
+    if (!cJSON_IsObject(req)) return sim_error_set(err, SIM_EINVAL, "a request must be a JSON object");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(req, "cmd");
+    if (!cJSON_IsString(c) || !c->valuestring)
+        return sim_error_set(err, SIM_EINVAL, "missing \"cmd\" (a string naming the command)");
+    const char *cmd = c->valuestring;
+    int known = 0;
+    for (size_t i = 0; sim_control_commands[i]; i++)
+        if (strcmp(cmd, sim_control_commands[i]) == 0) known = 1;
+    if (!known)
+        return sim_error_set(err, SIM_EINVAL,
+                             "unknown command \"%.64s\" (expected pause, resume, restart, speed_limit, "
+                             "hud, traffic, light, sound, stop or status)", cmd);
+    const cJSON *v;
+    int rc, present;
+    if (strcmp(cmd, "restart") == 0) {
+        if ((rc = need_string(req, cmd, "at", err, &v))) return rc;
+        if (!v->valuestring[0]) return sim_error_set(err, SIM_EINVAL, "restart: \"at\" must name a start point");
+    } else if (strcmp(cmd, "speed_limit") == 0) {
+        v = cJSON_GetObjectItemCaseSensitive(req, "kmh");
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 || v->valuedouble > 1000)
+            return sim_error_set(err, SIM_EINVAL, "speed_limit: \"kmh\" must be a number from 0 (no limit) to 1000");
+    } else if (strcmp(cmd, "hud") == 0) {
+        if ((rc = need_string(req, cmd, "text", err, &v))) return rc;
+        if (strlen(v->valuestring) > 1024)
+            return sim_error_set(err, SIM_EINVAL, "hud: \"text\" is longer than 1024 bytes");
+    } else if (strcmp(cmd, "traffic") == 0) {
+        int has_freeze;
+        if ((rc = opt_bool(req, cmd, "freeze", err, &has_freeze))) return rc;
+        v = cJSON_GetObjectItemCaseSensitive(req, "density");
+        if (v && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1)))
+            return sim_error_set(err, SIM_EINVAL, "traffic: \"density\" must be a number from 0 to 1");
+        if (!v && !has_freeze)
+            return sim_error_set(err, SIM_EINVAL, "traffic: give \"density\" (0..1) or \"freeze\" (true/false)");
+    } else if (strcmp(cmd, "light") == 0) {
+        if ((rc = need_string(req, cmd, "mode", err, &v))) return rc;
+        if (strcmp(v->valuestring, "day") && strcmp(v->valuestring, "dusk") && strcmp(v->valuestring, "night"))
+            return sim_error_set(err, SIM_EINVAL, "light: \"mode\" must be \"day\", \"dusk\" or \"night\", not \"%.32s\"",
+                                 v->valuestring);
+    } else if (strcmp(cmd, "sound") == 0) {
+        if ((rc = opt_bool(req, cmd, "on", err, &present))) return rc;
+        if (!present) return sim_error_set(err, SIM_EINVAL, "sound: \"on\" must be true or false (missing)");
+    }
+    if (cmd_out) *cmd_out = cmd;
+    return SIM_OK;
+}
+
+int sim_control_parse(const char *text, size_t len, cJSON **out, const char **cmd, sim_error *err)
+{
+    *out = NULL;
+    cJSON *req = cJSON_ParseWithLength(text, len);
+    if (!req) return sim_error_set(err, SIM_EINVAL, "request is not valid JSON");
+    int rc = sim_control_validate(req, cmd, err);
+    if (rc) {
+        cJSON_Delete(req);
+        return rc;
+    }
+    *out = req;
+    return SIM_OK;
+}

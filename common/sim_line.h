@@ -1,0 +1,44 @@
+/* sim_line: NDJSON framing and the bus header check, shared by the dispatcher and the
+ * bus client (and fuzzed: fuzz/fuzz_line.c).
+ *
+ * A sim_linebuf accumulates bytes from a stream and hands out complete lines. It never
+ * grows past max_line + 1 bytes: a line longer than max_line is reported as
+ * SIM_LINE_TOO_LONG and the caller decides (the dispatcher closes the connection). */
+#ifndef SIM_LINE_H
+#define SIM_LINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim_error.h"
+
+typedef struct sim_linebuf {
+    char *data;      /* owned; capacity max_line + 1 */
+    size_t len;      /* bytes held (an incomplete line) */
+    size_t max_line;
+    bool overflow;   /* the current line is over max_line: discard until its newline */
+} sim_linebuf;
+
+int sim_linebuf_init(sim_linebuf *lb, size_t max_line);
+void sim_linebuf_free(sim_linebuf *lb);
+
+enum { SIM_LINE_OK = 0, SIM_LINE_TOO_LONG = 1 };
+
+/* Called once per complete line: line points at its bytes without the newline and
+ * without a trailing '\r'; it is valid only during the call. Empty lines are skipped.
+ * Return non-zero to stop feeding (the remaining input is dropped). */
+typedef int (*sim_line_cb)(const char *line, size_t len, void *user);
+
+/* Feeds bytes. Returns SIM_LINE_OK, or SIM_LINE_TOO_LONG as soon as a line exceeds
+ * max_line (nothing more is delivered from this call); a callback's non-zero return
+ * is passed through as the return value. */
+int sim_linebuf_feed(sim_linebuf *lb, const char *bytes, size_t n, sim_line_cb cb, void *user);
+
+/* The header check every bus line passes: a JSON object with a string "topic".
+ * On success *out is the parsed object (caller frees with cJSON_Delete) and *topic
+ * points into it. On failure err says what was wrong, in words. */
+int sim_msg_parse(const char *line, size_t len, cJSON **out, const char **topic, sim_error *err);
+
+#endif

@@ -1,0 +1,18 @@
+/* control: the operator's nanomsg REQ/REP endpoint; validated commands become
+ * control.<cmd> messages on the bus (docs/protocol.md). */
+#ifndef DISPATCHER_CONTROL_H
+#define DISPATCHER_CONTROL_H
+
+#include <uv.h>
+
+#include "hub.h"
+#include "sim_error.h"
+
+typedef struct control control;
+
+/* on_stop is called after a "stop" command was published (the dispatcher then exits). */
+int control_open(uv_loop_t *loop, hub *h, const char *url, const char *token,
+                 void (*on_stop)(void *), void *user, control **out, sim_error *err);
+void control_close(control *c);
+
+#endif

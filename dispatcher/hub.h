@@ -1,0 +1,41 @@
+/* hub: the dispatcher's core: connections, hello, routing, bounded send queues,
+ * latest-value state topics, durable backlogs and statistics (docs/protocol.md).
+ * One hub per process, owned by main.c; everything runs on one libuv loop. */
+#ifndef DISPATCHER_HUB_H
+#define DISPATCHER_HUB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+#include "sim_error.h"
+
+typedef struct hub hub;
+
+typedef struct hub_config {
+    const char *host;           /* listen address */
+    int port;
+    const char *token;          /* NULL: none required */
+    size_t queue_limit;         /* bytes per connection before overflow handling */
+    size_t backlog_limit;       /* bytes kept for an absent durable module */
+    const char *state_topics;   /* comma-separated patterns: "*.state,sim.tick" */
+    double stats_interval;      /* seconds between dispatcher.stats */
+} hub_config;
+
+int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err);
+/* The port actually bound (useful with port 0). */
+int hub_port(const hub *h);
+/* Publishes a message made by the dispatcher itself: src/seq/t are added. fields is
+ * borrowed. */
+void hub_publish(hub *h, const char *topic, const cJSON *fields);
+/* The modules array for dispatcher.stats and the control endpoint's "status". Caller frees. */
+cJSON *hub_status(hub *h);
+/* Closes every connection and the listener; the loop then ends. */
+void hub_close(hub *h);
+/* Frees the hub after hub_close once the loop has run its close callbacks. */
+void hub_free(hub *h);
+
+#endif

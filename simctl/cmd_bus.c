@@ -1,0 +1,171 @@
+/* simctl tap / simctl send: watch the bus live, or put one message on it. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "sim_bus.h"
+#include "sim_cli.h"
+#include "simctl.h"
+
+typedef struct {
+    uv_loop_t *loop;
+    sim_bus *bus;
+    uv_signal_t sigint;
+    uv_timer_t timer;
+    long count, limit;
+    const char *topic;  /* send: what to publish */
+    cJSON *payload;
+    char **prefixes;    /* tap: what was asked for (membership news arrives regardless) */
+    int n_prefixes;
+    int status;
+} bus_tool;
+
+static void finish(bus_tool *b, int status)
+{
+    b->status = status;
+    sim_bus_close(b->bus);
+    b->bus = NULL;
+    if (!uv_is_closing((uv_handle_t *)&b->sigint)) uv_close((uv_handle_t *)&b->sigint, NULL);
+    if (!uv_is_closing((uv_handle_t *)&b->timer)) uv_close((uv_handle_t *)&b->timer, NULL);
+}
+
+static void on_sigint(uv_signal_t *s, int signum)
+{
+    finish(s->data, 0);
+}
+
+static void on_timeout(uv_timer_t *t)
+{
+    bus_tool *b = t->data;
+    fprintf(stderr, "simctl: %s\n", b->topic ? "could not reach the dispatcher in time" : "timeout");
+    finish(b, b->topic ? 1 : 0);
+}
+
+static void on_tap_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len,
+                           void *user)
+{
+    bus_tool *b = user;
+    bool wanted = b->n_prefixes == 0;
+    for (int i = 0; i < b->n_prefixes && !wanted; i++)
+        wanted = strncmp(topic, b->prefixes[i], strlen(b->prefixes[i])) == 0;
+    if (!wanted) return;
+    fwrite(line, 1, len, stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+    if (b->limit > 0 && ++b->count >= b->limit) finish(b, 0);
+}
+
+static int parse_bus(const char *text, char *host, size_t host_size, int *port)
+{
+    sim_error err;
+    if (sim_bus_parse_endpoint(text, host, host_size, port, &err) != SIM_OK) {
+        fprintf(stderr, "simctl: --bus %s\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int run_tool(bus_tool *b, sim_bus_options *o, double timeout)
+{
+    sim_error err;
+    b->loop = uv_default_loop();
+    o->user = b;
+    if (sim_bus_open(b->loop, o, &b->bus, &err) != SIM_OK) {
+        fprintf(stderr, "simctl: %s\n", err.msg);
+        return 1;
+    }
+    uv_signal_init(b->loop, &b->sigint);
+    b->sigint.data = b;
+    uv_signal_start(&b->sigint, on_sigint, SIGINT);
+    uv_timer_init(b->loop, &b->timer);
+    b->timer.data = b;
+    if (timeout > 0) uv_timer_start(&b->timer, on_timeout, (uint64_t)(timeout * 1000), 0);
+    uv_run(b->loop, UV_RUN_DEFAULT);
+    return b->status;
+}
+
+int simctl_cmd_tap(int argc, char **argv)
+{
+    const char *bus = SIMCTL_DEFAULT_BUS, *token = NULL;
+    int count = 0;
+    double timeout = 0;
+    sim_opt opts[] = {
+        {"bus", SIM_OPT_STRING, &bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "token, when the dispatcher requires one"},
+        {"count", SIM_OPT_INT, &count, "N", "exit after N messages"},
+        {"timeout", SIM_OPT_DOUBLE, &timeout, "S", "exit after S seconds"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("simctl tap [PREFIX...] [--count N] [--timeout S]",
+                           "Prints bus messages live, one JSON line each (all topics, or those starting with a PREFIX).",
+                           opts, 4, argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    char host[256];
+    int port;
+    if (parse_bus(bus, host, sizeof host, &port)) return 2;
+    bus_tool b = {.limit = count, .prefixes = argv + 1, .n_prefixes = npos};
+    sim_bus_options o = {.name = "simctl-tap", .host = host, .port = port, .token = token,
+                         .subscribe = npos ? (const char *const *)argv + 1 : NULL, .n_subscribe = (size_t)npos,
+                         .on_message = on_tap_message};
+    return run_tool(&b, &o, timeout);
+}
+
+static void on_send_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    bus_tool *b = user;
+    if (!welcome) return;
+    int rc = sim_bus_publish(bus, b->topic, 0, b->payload);
+    finish(b, rc == SIM_OK ? 0 : 1);
+}
+
+static void on_send_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len,
+                            void *user)
+{
+    if (strcmp(topic, "dispatcher.error") == 0) {
+        fprintf(stderr, "simctl: dispatcher: %s\n", cJSON_GetObjectItem(msg, "error")->valuestring);
+        finish(user, 1);
+    }
+}
+
+int simctl_cmd_send(int argc, char **argv)
+{
+    const char *bus = SIMCTL_DEFAULT_BUS, *token = NULL;
+    double timeout = 3;
+    sim_opt opts[] = {
+        {"bus", SIM_OPT_STRING, &bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "token, when the dispatcher requires one"},
+        {"timeout", SIM_OPT_DOUBLE, &timeout, "S", "give up after S seconds (default 3)"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("simctl send TOPIC [JSON]",
+                           "Publishes one message: TOPIC with the fields of the JSON object (src, seq, t are added).",
+                           opts, 3, argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    if (npos < 1 || npos > 2) {
+        fprintf(stderr, "simctl send: expected TOPIC and optionally a JSON object\n");
+        return 2;
+    }
+    bus_tool b = {.topic = argv[1]};
+    if (npos == 2) {
+        b.payload = cJSON_Parse(argv[2]);
+        if (!cJSON_IsObject(b.payload)) {
+            fprintf(stderr, "simctl send: the payload must be a JSON object, e.g. '{\"text\":\"hi\"}'\n");
+            cJSON_Delete(b.payload);
+            return 2;
+        }
+    }
+    char host[256];
+    int port;
+    if (parse_bus(bus, host, sizeof host, &port)) return 2;
+    static const char *const none[] = {"dispatcher.error"};
+    sim_bus_options o = {.name = "simctl-send", .host = host, .port = port, .token = token, .subscribe = none,
+                         .n_subscribe = 1, .on_message = on_send_message, .on_state = on_send_state};
+    rc = run_tool(&b, &o, timeout);
+    cJSON_Delete(b.payload);
+    return rc;
+}

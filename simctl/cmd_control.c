@@ -1,0 +1,192 @@
+/* simctl pause|resume|restart|speed-limit|hud|traffic|light|sound|stop|status:
+ * operator commands through the dispatcher's control endpoint (nanomsg REQ). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <nanomsg/nn.h>
+#include <nanomsg/reqrep.h>
+
+#include "sim_cli.h"
+#include "sim_control.h"
+#include "simctl.h"
+
+char *simctl_control_request(const char *url, const char *request, int timeout_ms, char *err, size_t err_size)
+{
+    int s = nn_socket(AF_SP, NN_REQ);
+    if (s < 0) {
+        snprintf(err, err_size, "nanomsg: %s", nn_strerror(nn_errno()));
+        return NULL;
+    }
+    nn_setsockopt(s, NN_SOL_SOCKET, NN_RCVTIMEO, &timeout_ms, sizeof timeout_ms);
+    nn_setsockopt(s, NN_SOL_SOCKET, NN_SNDTIMEO, &timeout_ms, sizeof timeout_ms);
+    char *out = NULL;
+    if (nn_connect(s, url) < 0 || nn_send(s, request, strlen(request), 0) < 0) {
+        snprintf(err, err_size, "%s: %s", url, nn_strerror(nn_errno()));
+    } else {
+        char *buf = NULL;
+        int n = nn_recv(s, &buf, NN_MSG, 0);
+        if (n < 0) {
+            snprintf(err, err_size, "no reply from %s within %d ms (is the dispatcher running?)", url, timeout_ms);
+        } else {
+            out = malloc((size_t)n + 1);
+            memcpy(out, buf, (size_t)n);
+            out[n] = '\0';
+            nn_freemsg(buf);
+        }
+    }
+    nn_close(s);
+    return out;
+}
+
+/* Turns "simctl speed-limit 80" etc. into the request object. */
+static cJSON *build_request(const char *sub, int npos, char **pos, char *why, size_t why_size)
+{
+    cJSON *req = cJSON_CreateObject();
+    char cmd[32];
+    snprintf(cmd, sizeof cmd, "%s", sub);
+    for (char *p = cmd; *p; p++)
+        if (*p == '-') *p = '_';
+    cJSON_AddStringToObject(req, "cmd", cmd);
+    int want = 0;
+    if (!strcmp(cmd, "restart")) {
+        want = 1;
+        if (npos >= 1) cJSON_AddStringToObject(req, "at", pos[0]);
+    } else if (!strcmp(cmd, "speed_limit")) {
+        want = 1;
+        if (npos >= 1) {
+            char *end;
+            double v = strtod(pos[0], &end);
+            if (*end) {
+                snprintf(why, why_size, "speed-limit: '%s' is not a number (km/h; 0 clears)", pos[0]);
+                cJSON_Delete(req);
+                return NULL;
+            }
+            cJSON_AddNumberToObject(req, "kmh", v);
+        }
+    } else if (!strcmp(cmd, "hud")) {
+        want = 1;
+        if (npos >= 1) cJSON_AddStringToObject(req, "text", pos[0]);
+    } else if (!strcmp(cmd, "light")) {
+        want = 1;
+        if (npos >= 1) cJSON_AddStringToObject(req, "mode", pos[0]);
+    } else if (!strcmp(cmd, "sound")) {
+        want = 1;
+        if (npos >= 1) {
+            if (strcmp(pos[0], "on") && strcmp(pos[0], "off")) {
+                snprintf(why, why_size, "sound: expected 'on' or 'off', got '%s'", pos[0]);
+                cJSON_Delete(req);
+                return NULL;
+            }
+            cJSON_AddBoolToObject(req, "on", !strcmp(pos[0], "on"));
+        }
+    } else if (!strcmp(cmd, "traffic")) {
+        /* simctl traffic density 0.5 | freeze | unfreeze */
+        want = -1;
+        for (int i = 0; i < npos; i++) {
+            if (!strcmp(pos[i], "freeze")) cJSON_AddTrueToObject(req, "freeze");
+            else if (!strcmp(pos[i], "unfreeze")) cJSON_AddFalseToObject(req, "freeze");
+            else if (!strcmp(pos[i], "density") && i + 1 < npos) {
+                cJSON_AddNumberToObject(req, "density", strtod(pos[++i], NULL));
+            } else {
+                snprintf(why, why_size, "traffic: expected 'density X', 'freeze' or 'unfreeze', got '%s'", pos[i]);
+                cJSON_Delete(req);
+                return NULL;
+            }
+        }
+    }
+    if (want >= 0 && npos != want) {
+        snprintf(why, why_size, "%s takes %d argument%s, got %d", sub, want, want == 1 ? "" : "s", npos);
+        cJSON_Delete(req);
+        return NULL;
+    }
+    return req;
+}
+
+static int request_and_print(const char *url, const char *token, cJSON *req, bool table)
+{
+    if (token) cJSON_AddStringToObject(req, "token", token);
+    char *text = cJSON_PrintUnformatted(req);
+    char err[512];
+    char *reply = simctl_control_request(url, text, 3000, err, sizeof err);
+    free(text);
+    if (!reply) {
+        fprintf(stderr, "simctl: %s\n", err);
+        return 1;
+    }
+    cJSON *r = cJSON_Parse(reply);
+    int ok = cJSON_IsTrue(cJSON_GetObjectItem(r, "ok"));
+    if (table && ok) {
+        printf("%-4s %-16s %10s %10s %10s %12s %s\n", "id", "module", "in/s", "out/s", "dropped", "queued(B)", "flags");
+        const cJSON *m;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItem(r, "modules")) {
+            printf("%-4d %-16s %10.1f %10.1f %10.0f %12.0f %s%s\n", cJSON_GetObjectItem(m, "id")->valueint,
+                   cJSON_GetObjectItem(m, "name")->valuestring, cJSON_GetObjectItem(m, "in_rate")->valuedouble,
+                   cJSON_GetObjectItem(m, "out_rate")->valuedouble, cJSON_GetObjectItem(m, "dropped")->valuedouble,
+                   cJSON_GetObjectItem(m, "queued_bytes")->valuedouble,
+                   cJSON_IsTrue(cJSON_GetObjectItem(m, "lockstep")) ? "lockstep " : "",
+                   cJSON_IsTrue(cJSON_GetObjectItem(m, "durable")) ? "durable" : "");
+        }
+        const cJSON *errors = cJSON_GetObjectItem(r, "errors");
+        const cJSON *e;
+        cJSON_ArrayForEach(e, errors) {
+            char *s = cJSON_PrintUnformatted(e);
+            printf("ERROR %s\n", s);
+            free(s);
+        }
+    } else if (ok) {
+        printf("%s\n", reply);
+    } else {
+        const cJSON *e = cJSON_GetObjectItem(r, "error");
+        fprintf(stderr, "simctl: %s\n", cJSON_IsString(e) ? e->valuestring : reply);
+    }
+    cJSON_Delete(r);
+    free(reply);
+    return ok ? 0 : 1;
+}
+
+int simctl_cmd_control(int argc, char **argv)
+{
+    const char *url = SIMCTL_DEFAULT_CONTROL, *token = NULL;
+    sim_opt opts[] = {
+        {"control", SIM_OPT_STRING, &url, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "token, when the dispatcher requires one"},
+    };
+    char usage[128];
+    snprintf(usage, sizeof usage, "simctl %s [ARGS] [--control URL] [--token T]", argv[0]);
+    int npos = 0;
+    int rc = sim_cli_parse(usage, "Sends an operator command to the running session.", opts, 2, argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    char why[256];
+    cJSON *req = build_request(argv[0], npos, argv + 1, why, sizeof why);
+    if (!req) {
+        fprintf(stderr, "simctl: %s\n", why);
+        return 2;
+    }
+    rc = request_and_print(url, token, req, false);
+    cJSON_Delete(req);
+    return rc;
+}
+
+int simctl_cmd_status(int argc, char **argv)
+{
+    const char *url = SIMCTL_DEFAULT_CONTROL, *token = NULL;
+    bool json = false;
+    sim_opt opts[] = {
+        {"control", SIM_OPT_STRING, &url, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "token, when the dispatcher requires one"},
+        {"json", SIM_OPT_FLAG, &json, NULL, "print the reply as JSON"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("simctl status [--json]", "Modules joined, message rates, drops and errors.", opts, 3,
+                           argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    cJSON *req = cJSON_CreateObject();
+    cJSON_AddStringToObject(req, "cmd", "status");
+    rc = request_and_print(url, token, req, !json);
+    cJSON_Delete(req);
+    return rc;
+}

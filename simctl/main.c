@@ -1,0 +1,74 @@
+/* simctl: the operator's and experimenter's command line: run a session, watch and
+ * talk to the bus, send operator commands, and work with scenarios and drive logs. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "simctl.h"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *args;
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"run", simctl_cmd_run, "[SCENARIO] [--headless] [--lockstep] [--driver D] [--until end|S] [--out DIR]",
+     "start a session: dispatcher and modules, supervised"},
+    {"tap", simctl_cmd_tap, "[PREFIX...]", "print bus messages live"},
+    {"send", simctl_cmd_send, "TOPIC [JSON]", "publish one message"},
+    {"status", simctl_cmd_status, "[--json]", "modules joined, message rates, drops, errors"},
+    {"pause", simctl_cmd_control, "", "freeze simulation time"},
+    {"resume", simctl_cmd_control, "", "continue"},
+    {"restart", simctl_cmd_control, "AT", "restart at the named start point"},
+    {"speed-limit", simctl_cmd_control, "KMH", "set the speed limit shown (0 clears)"},
+    {"hud", simctl_cmd_control, "TEXT", "show TEXT on the head-up display"},
+    {"traffic", simctl_cmd_control, "density X | freeze | unfreeze", "traffic density and freezing"},
+    {"light", simctl_cmd_control, "day|dusk|night", "light mode"},
+    {"sound", simctl_cmd_control, "on|off", "sound on or off"},
+    {"stop", simctl_cmd_control, "", "end the session"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: simctl COMMAND [ARGS] [--help]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char left[96];
+        snprintf(left, sizeof left, "%s %s", commands[i].name, commands[i].args);
+        fprintf(f, "  %-44s %s\n", left, commands[i].summary);
+    }
+    fprintf(f, "\nOperator commands take --control URL (default %s) and --token T;\n"
+               "bus commands take --bus HOST:PORT (default %s) and --token T.\n",
+            SIMCTL_DEFAULT_CONTROL, SIMCTL_DEFAULT_BUS);
+}
+
+const char *simctl_bin_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (!dir[0]) {
+        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+        if (n <= 0) {
+            snprintf(dir, sizeof dir, "bin");
+        } else {
+            dir[n] = '\0';
+            char *slash = strrchr(dir, '/');
+            if (slash) *slash = '\0';
+        }
+    }
+    return dir;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "simctl: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,32 @@
+/* simctl: the operator's and experimenter's command line. Each subcommand lives in
+ * its own file (cmd_*.c) as int simctl_cmd_<name>(int argc, char **argv), where
+ * argv[0] is the subcommand; the return value is the exit status. */
+#ifndef SIMCTL_H
+#define SIMCTL_H
+
+#include <stdbool.h>
+
+/* Options every bus- or control-facing subcommand accepts. */
+typedef struct simctl_conn_opts {
+    const char *bus;     /* HOST:PORT of the dispatcher */
+    const char *control; /* nanomsg URL of the control endpoint */
+    const char *token;
+} simctl_conn_opts;
+
+#define SIMCTL_DEFAULT_BUS "127.0.0.1:7700"
+#define SIMCTL_DEFAULT_CONTROL "tcp://127.0.0.1:7701"
+
+int simctl_cmd_run(int argc, char **argv);
+int simctl_cmd_tap(int argc, char **argv);
+int simctl_cmd_send(int argc, char **argv);
+int simctl_cmd_control(int argc, char **argv);
+int simctl_cmd_status(int argc, char **argv);
+
+/* Sends one request to the control endpoint and returns the reply (caller frees) or
+ * NULL with a message in err. */
+char *simctl_control_request(const char *url, const char *request, int timeout_ms, char *err, size_t err_size);
+
+/* Directory of the running executable (for finding sibling executables). */
+const char *simctl_bin_dir(void);
+
+#endif

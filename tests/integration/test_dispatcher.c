@@ -1,0 +1,450 @@
+/* Integration tests of the dispatcher: a real bin/dispatcher on free loopback ports,
+ * spoken to through plain TCP sockets and a nanomsg REQ socket, as any module or
+ * operator tool would. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <nanomsg/nn.h>
+#include <nanomsg/reqrep.h>
+
+#include "test_support.h"
+
+static char line[1 << 17];
+
+/* The next line whose topic is not a dispatcher.* announcement (joined/left reach
+ * every module). Returns its length, 0 on timeout, -1 on close. */
+static int read_payload(ts_conn *c, char *out, size_t size, int timeout_ms)
+{
+    double end = ts_now_ms() + timeout_ms;
+    for (;;) {
+        int left = (int)(end - ts_now_ms());
+        if (left <= 0) return 0;
+        int n = ts_read_line(c, out, size, left);
+        if (n <= 0) return n;
+        if (!strstr(out, "\"topic\":\"dispatcher.")) return n;
+    }
+}
+
+static int setup(void **state)
+{
+    ts_dispatcher *d = calloc(1, sizeof *d);
+    if (!ts_dispatcher_start(d, NULL)) return -1;
+    *state = d;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    ts_dispatcher *d = *state;
+    int st = ts_dispatcher_stop(d);
+    free(d);
+    /* Every test ends with the dispatcher still alive and exiting cleanly on SIGTERM. */
+    return (st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) ? 0 : -1;
+}
+
+static void forwards_unchanged_to_subscribers_only(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *a = ts_join(d->port, "a", "[\"input.\"]", NULL);
+    ts_conn *b = ts_join(d->port, "b", "[\"vehicle.\"]", NULL);
+    ts_conn *all = ts_join(d->port, "all", NULL, NULL);
+    ts_conn *pub = ts_join(d->port, "pub", "[]", NULL);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(all);
+    assert_non_null(pub);
+    /* Spacing, key order and number format must survive: the bytes are forwarded. */
+    const char *msg = "{ \"topic\":\"input.controls\",  \"steer\":1.50e0,\"src\":\"pub\",\"seq\":7 }";
+    assert_true(ts_send_line(pub, msg));
+    assert_true(read_payload(a, line, sizeof line, 2000) > 0);
+    assert_string_equal(line, msg);
+    cJSON *m = ts_expect_topic(all, "input.controls", 2000, line, sizeof line);
+    assert_non_null(m);
+    cJSON_Delete(m);
+    assert_string_equal(line, msg);
+    /* b subscribed elsewhere and the sender never gets its own message back. */
+    assert_int_equal(read_payload(b, line, sizeof line, 200), 0);
+    assert_int_equal(read_payload(pub, line, sizeof line, 200), 0);
+    /* CRLF line ends are accepted; the \r is not forwarded. */
+    assert_true(ts_send(pub, "{\"topic\":\"vehicle.state\",\"speed\":3}\r\n", 37));
+    assert_true(read_payload(b, line, sizeof line, 2000) > 0);
+    assert_string_equal(line, "{\"topic\":\"vehicle.state\",\"speed\":3}");
+    ts_close(a);
+    ts_close(b);
+    ts_close(all);
+    ts_close(pub);
+}
+
+static void welcome_joined_and_left(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *watcher = ts_join(d->port, "watcher", "[\"nothing.\"]", NULL);
+    assert_non_null(watcher);
+    ts_conn *c = ts_connect(d->port);
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"physics\",\"lockstep\":true}");
+    cJSON *w = ts_expect_topic(c, "dispatcher.welcome", 2000, NULL, 0);
+    assert_non_null(w);
+    assert_int_equal(cJSON_GetObjectItem(w, "protocol")->valueint, 1);
+    const cJSON *peers = cJSON_GetObjectItem(w, "peers");
+    assert_int_equal(cJSON_GetArraySize(peers), 1);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(peers, 0), "name")->valuestring, "watcher");
+    int id = cJSON_GetObjectItem(w, "id")->valueint;
+    cJSON_Delete(w);
+    /* Membership news reaches modules whatever they subscribed to. */
+    cJSON *j = ts_expect_topic(watcher, "dispatcher.joined", 2000, NULL, 0);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "name")->valuestring, "physics");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "lockstep")));
+    assert_int_equal(cJSON_GetObjectItem(j, "id")->valueint, id);
+    cJSON_Delete(j);
+    ts_close(c);
+    cJSON *l = ts_expect_topic(watcher, "dispatcher.left", 2000, NULL, 0);
+    assert_non_null(l);
+    assert_int_equal(cJSON_GetObjectItem(l, "id")->valueint, id);
+    assert_string_equal(cJSON_GetObjectItem(l, "name")->valuestring, "physics");
+    cJSON_Delete(l);
+    ts_close(watcher);
+}
+
+static void expect_error(ts_conn *c, const char *needle)
+{
+    cJSON *e = ts_expect_topic(c, "dispatcher.error", 2000, NULL, 0);
+    assert_non_null(e);
+    const char *text = cJSON_GetObjectItem(e, "error")->valuestring;
+    if (!strstr(text, needle)) fail_msg("error '%s' does not mention '%s'", text, needle);
+    cJSON_Delete(e);
+}
+
+static void bad_lines_are_answered_and_dropped(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *rx = ts_join(d->port, "rx", NULL, NULL);
+    ts_conn *c = ts_connect(d->port);
+    ts_send_line(c, "{\"topic\":\"x.before\"}");
+    expect_error(c, "first message must be");
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"bad\",\"subscribe\":\"x\"}");
+    expect_error(c, "\"subscribe\" must be an array");
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"ok\"}");
+    cJSON *w = ts_expect_topic(c, "dispatcher.welcome", 2000, NULL, 0);
+    assert_non_null(w);
+    cJSON_Delete(w);
+    ts_send_line(c, "this is not json");
+    expect_error(c, "not valid JSON");
+    ts_send_line(c, "[1,2,3]");
+    expect_error(c, "must be a JSON object");
+    ts_send_line(c, "{\"topic\":42}");
+    expect_error(c, "\"topic\" must be a non-empty string");
+    ts_send_line(c, "{\"no_topic\":1}");
+    expect_error(c, "missing \"topic\"");
+    ts_send_line(c, "{\"topic\":\"a\"} {\"topic\":\"b\"}");
+    expect_error(c, "unexpected data after");
+    ts_send_line(c, "{\"topic\":\"dispatcher.fake\"}");
+    expect_error(c, "reserved");
+    const char bin[] = {'\x00', '\xff', '\xfe', '{', '\x01', '\n'};
+    ts_send(c, bin, sizeof bin);
+    expect_error(c, "not valid JSON");
+    /* The connection stays usable, and nothing bad was forwarded. */
+    ts_send_line(c, "{\"topic\":\"x.after\"}");
+    cJSON *m = ts_expect_topic(rx, "x.after", 2000, NULL, 0);
+    assert_non_null(m);
+    cJSON_Delete(m);
+    ts_close(c);
+    ts_close(rx);
+}
+
+static void overlong_line_closes_only_that_connection(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *rx = ts_join(d->port, "rx", "[\"x.\"]", NULL);
+    ts_conn *c = ts_join(d->port, "big", NULL, NULL);
+    size_t n = 1 << 20;
+    char *big = malloc(n + 1);
+    memset(big, 'a', n);
+    big[n] = '\n';
+    ts_send(c, big, n + 1);
+    free(big);
+    expect_error(c, "longer than 65536");
+    /* Then the connection is closed by the dispatcher. */
+    int r;
+    do r = ts_read_line(c, line, sizeof line, 2000);
+    while (r > 0);
+    assert_int_equal(r, -1);
+    ts_close(c);
+    /* A line of exactly 65536 bytes is still fine. */
+    ts_conn *ok = ts_join(d->port, "ok", "[]", NULL);
+    char *exact = malloc(65537);
+    memset(exact, ' ', 65536);
+    memcpy(exact, "{\"topic\":\"x.exact\"}", 19);
+    exact[65536] = '\n';
+    ts_send(ok, exact, 65537);
+    free(exact);
+    cJSON *m = ts_expect_topic(rx, "x.exact", 2000, NULL, 0);
+    assert_non_null(m);
+    cJSON_Delete(m);
+    /* Half a line, then a disconnect. */
+    ts_conn *half = ts_join(d->port, "half", NULL, NULL);
+    ts_send(half, "{\"topic\":\"x.ha", 14);
+    ts_close(half);
+    ts_send_line(ok, "{\"topic\":\"x.still\"}");
+    m = ts_expect_topic(rx, "x.still", 2000, NULL, 0);
+    assert_non_null(m);
+    cJSON_Delete(m);
+    ts_close(ok);
+    ts_close(rx);
+}
+
+static int nn_request(const char *url, const char *req, char *out, size_t out_size)
+{
+    int s = nn_socket(AF_SP, NN_REQ);
+    int timeout = 3000;
+    nn_setsockopt(s, NN_SOL_SOCKET, NN_RCVTIMEO, &timeout, sizeof timeout);
+    if (nn_connect(s, url) < 0) return -1;
+    nn_send(s, req, strlen(req), 0);
+    char *buf = NULL;
+    int n = nn_recv(s, &buf, NN_MSG, 0);
+    if (n >= 0) {
+        snprintf(out, out_size, "%.*s", n, buf);
+        nn_freemsg(buf);
+    }
+    nn_close(s);
+    return n;
+}
+
+static void control_endpoint_publishes_commands(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *rx = ts_join(d->port, "physics", "[\"control.\"]", NULL);
+    char reply[4096];
+    assert_true(nn_request(d->control_url, "{\"cmd\":\"speed_limit\",\"kmh\":80}", reply, sizeof reply) > 0);
+    assert_string_equal(reply, "{\"ok\":true}");
+    cJSON *m = ts_expect_topic(rx, "control.speed_limit", 2000, NULL, 0);
+    assert_non_null(m);
+    assert_int_equal(cJSON_GetObjectItem(m, "kmh")->valueint, 80);
+    assert_string_equal(cJSON_GetObjectItem(m, "src")->valuestring, "dispatcher");
+    assert_null(cJSON_GetObjectItem(m, "cmd"));
+    cJSON_Delete(m);
+    assert_true(nn_request(d->control_url, "{\"cmd\":\"restart\"}", reply, sizeof reply) > 0);
+    assert_string_equal(reply, "{\"ok\":false,\"error\":\"restart: \\\"at\\\" must be a string (missing)\"}");
+    assert_true(nn_request(d->control_url, "{\"cmd\":\"light\",\"mode\":\"noon\"}", reply, sizeof reply) > 0);
+    assert_non_null(strstr(reply, "\"ok\":false"));
+    assert_true(nn_request(d->control_url, "not json", reply, sizeof reply) > 0);
+    assert_string_equal(reply, "{\"ok\":false,\"error\":\"request is not valid JSON\"}");
+    assert_true(nn_request(d->control_url, "{\"cmd\":\"status\"}", reply, sizeof reply) > 0);
+    cJSON *st = cJSON_Parse(reply);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(st, "ok")));
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "modules"), 0), "name")->valuestring,
+                        "physics");
+    cJSON_Delete(st);
+    /* Invalid commands are never published. */
+    assert_int_equal(read_payload(rx, line, sizeof line, 200), 0);
+    ts_close(rx);
+}
+
+/* One consumer stops reading while another receives 1 kHz traffic: the reader misses
+ * nothing, the stalled consumer's state topics are latest-value (drops counted), and a
+ * stalled consumer of non-state topics is cut off at the queue bound. */
+static void slow_consumer_never_stalls_others(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *reader = ts_join(d->port, "reader", "[\"vehicle.\",\"log.\"]", NULL);
+    ts_conn *stalled = ts_join(d->port, "stalled", "[\"vehicle.\",\"dispatcher.stats\"]", NULL);
+    ts_conn *pub = ts_join(d->port, "physics", "[]", NULL);
+    /* Shrink the stalled consumer's receive buffer so that the dispatcher feels it soon. */
+    static char pad[8000];
+    memset(pad, 'x', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    const int N = 3000;
+    static char msg[8200];
+    double worst = 0;
+    for (int i = 0; i < N; i++) {
+        snprintf(msg, sizeof msg, "{\"topic\":\"vehicle.state\",\"i\":%d,\"pad\":\"%s\"}", i, pad);
+        double t0 = ts_now_ms();
+        ts_send_line(pub, msg);
+        assert_true(read_payload(reader, line, sizeof line, 2000) > 0);
+        double dt = ts_now_ms() - t0;
+        if (dt > worst) worst = dt;
+        cJSON *m = cJSON_Parse(line);
+        assert_int_equal(cJSON_GetObjectItem(m, "i")->valueint, i);
+        cJSON_Delete(m);
+        if (i % 10 == 0) ts_sleep_ms(1);
+    }
+    /* In bounds: far below the 2 s the read allowed (a stall would show as seconds). */
+    assert_true(worst < 500.0);
+    /* The stalled one now reads: it gets the newest state, having dropped older ones. */
+    int last = -1, got = 0;
+    cJSON *stats = NULL;
+    double end = ts_now_ms() + 3000;
+    while (ts_now_ms() < end && last != N - 1) {
+        if (read_payload(stalled, line, sizeof line, 500) <= 0) continue;
+        cJSON *m = cJSON_Parse(line);
+        if (strcmp(cJSON_GetObjectItem(m, "topic")->valuestring, "vehicle.state") == 0) {
+            int i = cJSON_GetObjectItem(m, "i")->valueint;
+            assert_true(i > last);
+            last = i;
+            got++;
+        }
+        cJSON_Delete(m);
+    }
+    assert_int_equal(last, N - 1);
+    assert_true(got < N); /* something was dropped while it was behind */
+    /* dispatcher.stats reports the drops of that connection. */
+    int dropped = -1;
+    end = ts_now_ms() + 3000;
+    while (dropped < 0 && (stats = ts_expect_topic(stalled, "dispatcher.stats", 1500, NULL, 0))) {
+        cJSON *c;
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(stats, "connections"))
+            if (strcmp(cJSON_GetObjectItem(c, "name")->valuestring, "stalled") == 0)
+                dropped = cJSON_GetObjectItem(c, "dropped")->valueint;
+        cJSON_Delete(stats);
+    }
+    assert_int_equal(dropped, N - got);
+    ts_close(reader);
+    ts_close(stalled);
+    ts_close(pub);
+}
+
+static void stalled_consumer_of_events_is_disconnected(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    const char *args[] = {"--queue-kib", "64", NULL};
+    assert_true(ts_dispatcher_start(&d, args));
+    ts_conn *stalled = ts_join(d.port, "stalled", "[\"log.\"]", NULL);
+    ts_conn *reader = ts_join(d.port, "reader", "[\"log.\",\"dispatcher.left\"]", NULL);
+    ts_conn *pub = ts_join(d.port, "pub", "[]", NULL);
+    /* It never reads again: a small receive buffer stops the kernel from hiding that. */
+    int small = 4096;
+    setsockopt(stalled->fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    cJSON *j = ts_expect_topic(reader, "dispatcher.joined", 2000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    char msg[1200];
+    char pad[1001];
+    memset(pad, 'y', 1000);
+    pad[1000] = '\0';
+    bool left = false;
+    for (int i = 0; i < 20000 && !left; i++) {
+        snprintf(msg, sizeof msg, "{\"topic\":\"log.mark\",\"i\":%d,\"pad\":\"%s\"}", i, pad);
+        ts_send_line(pub, msg);
+        assert_true(ts_read_line(reader, line, sizeof line, 2000) > 0);
+        cJSON *m = cJSON_Parse(line);
+        if (strcmp(cJSON_GetObjectItem(m, "topic")->valuestring, "dispatcher.left") == 0) {
+            assert_string_equal(cJSON_GetObjectItem(m, "name")->valuestring, "stalled");
+            assert_string_equal(cJSON_GetObjectItem(m, "reason")->valuestring, "send queue overflow");
+            left = true;
+        } else {
+            assert_int_equal(cJSON_GetObjectItem(m, "i")->valueint, i);
+        }
+        cJSON_Delete(m);
+    }
+    assert_true(left);
+    ts_close(stalled);
+    ts_close(reader);
+    ts_close(pub);
+    int st = ts_dispatcher_stop(&d);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static void durable_module_gets_its_backlog(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *rec = ts_join(d->port, "recorder", "[\"vehicle.\"]", "\"durable\":true");
+    ts_conn *pub = ts_join(d->port, "physics", "[]", NULL);
+    char msg[256];
+    ts_send_line(pub, "{\"topic\":\"vehicle.state\",\"i\":0}");
+    assert_true(read_payload(rec, line, sizeof line, 2000) > 0);
+    ts_close(rec); /* as if killed */
+    ts_sleep_ms(100);
+    for (int i = 1; i <= 500; i++) {
+        snprintf(msg, sizeof msg, "{\"topic\":\"vehicle.state\",\"i\":%d}", i);
+        ts_send_line(pub, msg);
+    }
+    ts_sleep_ms(100);
+    rec = ts_connect(d->port);
+    ts_send_line(rec, "{\"topic\":\"hello\",\"name\":\"recorder\",\"subscribe\":[\"vehicle.\"],\"durable\":true}");
+    cJSON *w = ts_expect_topic(rec, "dispatcher.welcome", 2000, NULL, 0);
+    assert_non_null(w);
+    assert_int_equal(cJSON_GetObjectItem(w, "backlog")->valueint, 500);
+    assert_int_equal(cJSON_GetObjectItem(w, "backlog_dropped")->valueint, 0);
+    cJSON_Delete(w);
+    /* Live messages after the backlog keep their order behind it. */
+    for (int i = 501; i <= 600; i++) {
+        snprintf(msg, sizeof msg, "{\"topic\":\"vehicle.state\",\"i\":%d}", i);
+        ts_send_line(pub, msg);
+    }
+    for (int i = 1; i <= 600; i++) {
+        assert_true(read_payload(rec, line, sizeof line, 2000) > 0);
+        cJSON *m = cJSON_Parse(line);
+        assert_int_equal(cJSON_GetObjectItem(m, "i")->valueint, i);
+        cJSON_Delete(m);
+    }
+    ts_close(rec);
+    ts_close(pub);
+}
+
+static void token_is_required_when_set(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    const char *args[] = {"--token", "s3cret", NULL};
+    assert_true(ts_dispatcher_start(&d, args));
+    ts_conn *c = ts_connect(d.port);
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"x\"}");
+    expect_error(c, "requires a \"token\"");
+    assert_int_equal(ts_read_line(c, line, sizeof line, 2000), -1);
+    ts_close(c);
+    c = ts_connect(d.port);
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"x\",\"token\":\"guess\"}");
+    expect_error(c, "wrong token");
+    ts_close(c);
+    c = ts_join(d.port, "x", NULL, "\"token\":\"s3cret\"");
+    assert_non_null(c);
+    ts_close(c);
+    char reply[512];
+    assert_true(nn_request(d.control_url, "{\"cmd\":\"pause\"}", reply, sizeof reply) > 0);
+    assert_non_null(strstr(reply, "requires a \\\"token\\\""));
+    assert_true(nn_request(d.control_url, "{\"cmd\":\"pause\",\"token\":\"s3cret\"}", reply, sizeof reply) > 0);
+    assert_string_equal(reply, "{\"ok\":true}");
+    ts_dispatcher_stop(&d);
+}
+
+static void refuses_non_loopback_without_token(void **state)
+{
+    (void)state;
+    char *argv[] = {"dispatcher", "--listen", "0.0.0.0:7799", "--control", "none", NULL};
+    pid_t pid = ts_spawn(argv, false);
+    int st = ts_stop(pid, 0, 3000);
+    /* ts_stop with signal 0 only waits. */
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 2);
+    char *argv2[] = {"dispatcher", "--bogus", NULL};
+    st = ts_stop(ts_spawn(argv2, false), 0, 3000);
+    assert_int_equal(WEXITSTATUS(st), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(forwards_unchanged_to_subscribers_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(welcome_joined_and_left, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_lines_are_answered_and_dropped, setup, teardown),
+        cmocka_unit_test_setup_teardown(overlong_line_closes_only_that_connection, setup, teardown),
+        cmocka_unit_test_setup_teardown(control_endpoint_publishes_commands, setup, teardown),
+        cmocka_unit_test_setup_teardown(slow_consumer_never_stalls_others, setup, teardown),
+        cmocka_unit_test(stalled_consumer_of_events_is_disconnected),
+        cmocka_unit_test_setup_teardown(durable_module_gets_its_backlog, setup, teardown),
+        cmocka_unit_test(token_is_required_when_set),
+        cmocka_unit_test(refuses_non_loopback_without_token),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

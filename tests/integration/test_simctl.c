@@ -1,0 +1,190 @@
+/* Integration tests of simctl: tap/send/operator commands against a real dispatcher,
+ * the supervisor of `simctl run` (a module killed with -9 is back within a second,
+ * Ctrl-C ends the session with status 0), and bus clients reconnecting by themselves
+ * when the dispatcher restarts under them. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+static int run_simctl(const char *const *args, char *out, size_t out_size)
+{
+    char cmd[4096];
+    int n = snprintf(cmd, sizeof cmd, "%s", ts_bin("simctl"));
+    for (size_t i = 0; args[i]; i++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " '%s'", args[i]);
+    snprintf(cmd + n, sizeof cmd - (size_t)n, " 2>&1");
+    FILE *p = popen(cmd, "r");
+    size_t got = out ? fread(out, 1, out_size - 1, p) : 0;
+    if (out) out[got] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void send_tap_and_operator_commands(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char bus[64], out[8192];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    ts_conn *obs = ts_join(d.port, "observer", "[\"x.\",\"control.\"]", NULL);
+    assert_non_null(obs);
+
+    const char *send[] = {"send", "x.hello", "{\"a\":[1,2],\"b\":\"z\"}", "--bus", bus, NULL};
+    assert_int_equal(run_simctl(send, out, sizeof out), 0);
+    cJSON *m = ts_expect_topic(obs, "x.hello", 2000, NULL, 0);
+    assert_non_null(m);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(m, "a")), 2);
+    assert_string_equal(cJSON_GetObjectItem(m, "src")->valuestring, "simctl-send");
+    assert_int_equal(cJSON_GetObjectItem(m, "seq")->valueint, 1);
+    cJSON_Delete(m);
+    const char *bad[] = {"send", "x.y", "[1]", "--bus", bus, NULL};
+    assert_int_equal(run_simctl(bad, out, sizeof out), 2);
+
+    const char *hud[] = {"hud", "Turn left", "--control", d.control_url, NULL};
+    assert_int_equal(run_simctl(hud, out, sizeof out), 0);
+    m = ts_expect_topic(obs, "control.hud", 2000, NULL, 0);
+    assert_non_null(m);
+    assert_string_equal(cJSON_GetObjectItem(m, "text")->valuestring, "Turn left");
+    cJSON_Delete(m);
+    const char *sl[] = {"speed-limit", "80", "--control", d.control_url, NULL};
+    assert_int_equal(run_simctl(sl, out, sizeof out), 0);
+    m = ts_expect_topic(obs, "control.speed_limit", 2000, NULL, 0);
+    assert_non_null(m);
+    assert_int_equal(cJSON_GetObjectItem(m, "kmh")->valueint, 80);
+    cJSON_Delete(m);
+    const char *tr[] = {"traffic", "density", "0.5", "freeze", "--control", d.control_url, NULL};
+    assert_int_equal(run_simctl(tr, out, sizeof out), 0);
+    m = ts_expect_topic(obs, "control.traffic", 2000, NULL, 0);
+    assert_true(cJSON_GetObjectItem(m, "density")->valuedouble == 0.5);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(m, "freeze")));
+    cJSON_Delete(m);
+    const char *light[] = {"light", "noon", "--control", d.control_url, NULL};
+    assert_int_equal(run_simctl(light, out, sizeof out), 1);
+    assert_non_null(strstr(out, "\"day\", \"dusk\" or \"night\""));
+    const char *restart[] = {"restart", "--control", d.control_url, NULL};
+    assert_int_equal(run_simctl(restart, out, sizeof out), 2);
+    const char *unknown[] = {"frobnicate", NULL};
+    assert_int_equal(run_simctl(unknown, out, sizeof out), 2);
+    const char *status[] = {"status", "--control", d.control_url, NULL};
+    assert_int_equal(run_simctl(status, out, sizeof out), 0);
+    assert_non_null(strstr(out, "observer"));
+
+    /* tap prints exactly what passes. */
+    char tapcmd[512];
+    snprintf(tapcmd, sizeof tapcmd, "%s tap x. --count 1 --timeout 5 --bus %s", ts_bin("simctl"), bus);
+    FILE *tap = popen(tapcmd, "r");
+    ts_sleep_ms(300);
+    ts_conn *pub = ts_join(d.port, "pub", "[]", NULL);
+    ts_send_line(pub, "{\"topic\":\"x.tapped\",\"v\":  1}");
+    char line[256] = "";
+    assert_non_null(fgets(line, sizeof line, tap));
+    assert_string_equal(line, "{\"topic\":\"x.tapped\",\"v\":  1}\n");
+    assert_int_equal(WEXITSTATUS(pclose(tap)), 0);
+    ts_close(pub);
+    ts_close(obs);
+    ts_dispatcher_stop(&d);
+}
+
+/* A bus client (simctl tap, which uses sim_bus) reconnects by itself when the
+ * dispatcher is restarted on the same port. */
+static void clients_reconnect_after_dispatcher_restart(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char bus[64], listen[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", d.port);
+    char *tap_argv[] = {"simctl", "tap", "nothing.", "--bus", bus, "--timeout", "20", NULL};
+    pid_t tap = ts_spawn(tap_argv, false);
+    ts_conn *obs = ts_join(d.port, "observer", "[]", NULL);
+    cJSON *j = ts_expect_topic(obs, "dispatcher.joined", 3000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    ts_close(obs);
+    ts_stop(d.pid, SIGKILL, 2000);
+    ts_sleep_ms(300);
+    char *argv[] = {"dispatcher", "--listen", listen, "--control", "none", NULL};
+    d.pid = ts_spawn(argv, false);
+    assert_true(ts_wait_port(d.port, 2000));
+    double t0 = ts_now_ms();
+    obs = ts_join(d.port, "observer", "[]", NULL);
+    j = ts_expect_topic(obs, "dispatcher.joined", 3000, NULL, 0);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "name")->valuestring, "simctl-tap");
+    cJSON_Delete(j);
+    assert_true(ts_now_ms() - t0 < 1000.0);
+    ts_close(obs);
+    ts_stop(tap, SIGINT, 2000);
+    ts_dispatcher_stop(&d);
+}
+
+static pid_t child_named(pid_t parent, const char *exe)
+{
+    char path[128], buf[4096];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", parent, parent);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    for (char *tok = strtok(buf, " \n"); tok; tok = strtok(NULL, " \n")) {
+        char comm[256] = "";
+        snprintf(path, sizeof path, "/proc/%s/comm", tok);
+        FILE *c = fopen(path, "r");
+        if (!c) continue;
+        if (fgets(comm, sizeof comm, c)) comm[strcspn(comm, "\n")] = '\0';
+        fclose(c);
+        if (strcmp(comm, exe) == 0) return (pid_t)atoi(tok);
+    }
+    return -1;
+}
+
+static void run_restarts_killed_modules_and_stops_on_ctrl_c(void **state)
+{
+    int port = ts_free_port(), cport = ts_free_port();
+    char bus[64], control[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", cport);
+    char *argv[] = {"simctl", "run", (char *)ts_root("Makefile"), "--interactive", "--no-analysis",
+                    "--driver", "script", "--bus", bus, "--control", control, "--out", "/tmp/simctl-test-out", NULL};
+    pid_t run = ts_spawn(argv, false);
+    assert_true(ts_wait_port(port, 3000));
+    pid_t disp = -1;
+    for (int i = 0; i < 100 && disp < 0; i++, ts_sleep_ms(20)) disp = child_named(run, "dispatcher");
+    assert_true(disp > 0);
+    kill(disp, SIGKILL);
+    double t0 = ts_now_ms();
+    ts_sleep_ms(50);
+    pid_t again = -1;
+    while (ts_now_ms() - t0 < 1000 && (again < 0 || again == disp)) {
+        again = child_named(run, "dispatcher");
+        ts_sleep_ms(10);
+    }
+    assert_true(again > 0 && again != disp);
+    assert_true(ts_wait_port(port, 1000 - (int)(ts_now_ms() - t0) > 0 ? 1000 - (int)(ts_now_ms() - t0) : 1));
+    int st = ts_stop(run, SIGINT, 8000);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    /* Nothing is left behind. */
+    assert_false(ts_wait_port(port, 200));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(send_tap_and_operator_commands),
+        cmocka_unit_test(clients_reconnect_after_dispatcher_restart),
+        cmocka_unit_test(run_restarts_killed_modules_and_stops_on_ctrl_c),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

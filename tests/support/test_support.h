@@ -1,0 +1,63 @@
+/* test_support: helpers for tests that start the real executables: free loopback
+ * ports, spawning and stopping processes, and line-oriented TCP clients with
+ * timeouts. Executables are found in $SIM_BIN (set by make), repo files under
+ * $SIM_ROOT. */
+#ifndef TEST_SUPPORT_H
+#define TEST_SUPPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <cjson/cJSON.h>
+
+/* A port that was free a moment ago on 127.0.0.1. */
+int ts_free_port(void);
+/* Path of an executable in $SIM_BIN (static buffer per call slot; copy if kept). */
+const char *ts_bin(const char *name);
+/* Path of a file under $SIM_ROOT. */
+const char *ts_root(const char *rel);
+/* fork+exec argv[0] resolved through ts_bin; stdout to /dev/null unless keep_stdout;
+ * stderr inherited. Returns the pid or -1. */
+pid_t ts_spawn(char *const argv[], bool keep_stdout);
+/* Sends sig and waits up to timeout_ms; returns the exit status as from waitpid
+ * (or -1 on timeout, after which the process is killed with SIGKILL). */
+int ts_stop(pid_t pid, int sig, int timeout_ms);
+/* Waits until something accepts TCP connections on 127.0.0.1:port. */
+bool ts_wait_port(int port, int timeout_ms);
+/* Milliseconds from a monotonic clock. */
+double ts_now_ms(void);
+void ts_sleep_ms(int ms);
+
+typedef struct ts_conn {
+    int fd;
+    size_t len;
+    char buf[1 << 17];
+} ts_conn;
+
+/* Connects to 127.0.0.1:port; NULL on failure. Free with ts_close. */
+ts_conn *ts_connect(int port);
+void ts_close(ts_conn *c);
+/* Writes all bytes; false on error. */
+bool ts_send(ts_conn *c, const char *data, size_t len);
+bool ts_send_line(ts_conn *c, const char *line);
+/* Reads one line (without newline) into out; returns its length, 0 on timeout,
+ * -1 when the peer closed. Lines longer than out_size are truncated. */
+int ts_read_line(ts_conn *c, char *out, size_t out_size, int timeout_ms);
+/* Reads lines until one has the given topic; returns it parsed (caller frees) or NULL
+ * on timeout/close. If raw is non-NULL the line is copied there. */
+cJSON *ts_expect_topic(ts_conn *c, const char *topic, int timeout_ms, char *raw, size_t raw_size);
+/* Connects, says hello and waits for the welcome. subscribe_json may be NULL (all). */
+ts_conn *ts_join(int port, const char *name, const char *subscribe_json, const char *extra_json);
+
+/* A dispatcher on free ports, started and waited for. */
+typedef struct ts_dispatcher {
+    pid_t pid;
+    int port;
+    int control_port;
+    char control_url[64];
+} ts_dispatcher;
+bool ts_dispatcher_start(ts_dispatcher *d, const char *const *extra_args);
+int ts_dispatcher_stop(ts_dispatcher *d);
+
+#endif
