@@ -1,0 +1,13 @@
+/* calibrate: `input-node --calibrate`, an interactive walk through a wheel's set-up.
+ *
+ * Asks the person at the wheel to centre it, turn it fully left and right, press
+ * each pedal and each button in turn, reads which axis or button moved, and writes
+ * the mapping file (docs/input.md) for that device, matched by its GUID and name. */
+#ifndef INPUT_NODE_CALIBRATE_H
+#define INPUT_NODE_CALIBRATE_H
+
+/* Runs on stdin/stdout with SDL's joystick subsystem initialised; returns the
+ * process exit status (0 written, 1 failed, 2 usage). */
+int calibrate_run(const char *out_path, int device_index);
+
+#endif

@@ -1,0 +1,44 @@
+/* script: the scripted driver of the input node.
+ *
+ * Either follows a scenario's ideal path (the start point's road from the start on,
+ * laterally at the ideal lane d_ideal(s) of the tasks on that road, turned into
+ * world-frame points through the road geometry) at the road's speed limit or a given
+ * speed, using sim_driver and the vehicle.state feedback; or replays a recorded input
+ * stream against simulation time. The node owns the struct. */
+#ifndef INPUT_NODE_SCRIPT_H
+#define INPUT_NODE_SCRIPT_H
+
+#include <stdbool.h>
+
+#include "sim_controls.h"
+#include "sim_driver.h"
+#include "sim_error.h"
+
+typedef struct node_script {
+    bool replaying;
+    sim_driver_replay replay;
+    sim_driver_path path;
+    double *limit;          /* speed limit (m/s, 0 none) at each path point; owned */
+    sim_driver drv;
+    double target_override; /* m/s; 0: the speed limits */
+    sim_controls last;      /* controls for the latest vehicle state */
+} node_script;
+
+typedef struct script_options {
+    const char *scenario;   /* scenario file (path following) */
+    const char *start;      /* start point name; NULL: the first */
+    const char *replay;     /* NDJSON of input.controls: replay instead */
+    double target_kmh;      /* > 0: this speed instead of the speed limits */
+} script_options;
+
+int script_open(node_script *sc, const script_options *o, sim_error *err);
+void script_close(node_script *sc);
+
+/* A new vehicle state: the path follower computes its controls. */
+void script_on_state(node_script *sc, const sim_driver_obs *obs);
+/* The controls at simulation time t. */
+void script_controls(node_script *sc, double t, sim_controls *out);
+/* The run restarted (the car was put back at a start point). */
+void script_restart(node_script *sc);
+
+#endif

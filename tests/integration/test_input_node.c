@@ -1,0 +1,253 @@
+/* Integration tests of bin/input-node through a real bin/dispatcher on loopback:
+ * a virtual wheel (SDL_JoystickAttachVirtual inside the node, driven by the hidden
+ * --virtual-test-script option) must come out as the right input.controls and
+ * input.button, survive being unplugged and plugged in again, and lockstep replay
+ * must answer each sim.tick with the recorded controls and then sim.ack. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+#define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+
+/* What a test started, so that teardown stops it even after a failed assertion. */
+static pid_t g_node;
+static ts_dispatcher g_disp;
+static ts_conn *g_conn;
+static char g_file[64];
+
+static int teardown(void **state)
+{
+    if (g_node > 0) ts_stop(g_node, SIGKILL, 1000);
+    g_node = 0;
+    if (g_disp.pid > 0) ts_dispatcher_stop(&g_disp);
+    g_disp.pid = 0;
+    ts_close(g_conn);
+    g_conn = NULL;
+    if (g_file[0]) unlink(g_file);
+    g_file[0] = '\0';
+    return 0;
+}
+
+/* Writes text to a new temporary file named in g_file. */
+static void write_file(const char *text)
+{
+    snprintf(g_file, sizeof g_file, "/tmp/test_input_node_XXXXXX");
+    int fd = mkstemp(g_file);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    assert_true(cJSON_IsNumber(v));
+    return v->valuedouble;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* The default mapping (no mapping file matches the virtual wheel): axis 0 steering
+ * over 900 degrees, axes 2/3/1 throttle/brake/clutch released at +32767, button 5 the
+ * left indicator, hat 0 up the menu. */
+static const char wheel_script[] =
+    "wheel axes 4 buttons 12 hats 1\n"
+    "0.00 axis 1 32767\n"
+    "0.00 axis 2 32767\n"
+    "0.00 axis 3 32767\n"
+    "0.40 axis 0 -32768   # fully left\n"
+    "0.40 axis 2 -32768   # throttle floored\n"
+    "0.80 button 5 1\n"
+    "1.00 button 5 0\n"
+    "1.10 hat 0 1\n"
+    "1.20 hat 0 0\n"
+    "1.40 detach\n"
+    "1.80 attach\n"
+    "1.80 axis 1 32767\n"
+    "1.80 axis 2 32767\n"
+    "1.80 axis 3 -32768   # brake floored\n"
+    "1.80 axis 0 32767    # fully right\n";
+
+enum { WAIT_LEFT, WAIT_IND_ON, WAIT_IND_OFF, WAIT_MENU_ON, WAIT_MENU_OFF, WAIT_RELEASED,
+       WAIT_RIGHT, DONE };
+
+static void virtual_wheel_end_to_end(void **state)
+{
+    write_file(wheel_script);
+    assert_true(ts_dispatcher_start(&g_disp, NULL));
+    ts_conn *tap = g_conn = ts_join(g_disp.port, "tap", "[\"input.\"]", NULL);
+    assert_non_null(tap);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
+    char *argv[] = {"input-node", "--bus", bus, "--device", "auto", "--mapping-dir",
+                    "/nonexistent", "--virtual-test-script", g_file, NULL};
+    g_node = ts_spawn(argv, false);
+    assert_true(g_node > 0);
+
+    /* Walk through the expected story; every step must be seen in order. */
+    int phase = WAIT_LEFT;
+    long last_seq = 0;
+    double end = ts_now_ms() + 8000;
+    static char line[1 << 16];
+    while (phase != DONE && ts_now_ms() < end) {
+        if (ts_read_line(tap, line, sizeof line, 200) <= 0) continue;
+        cJSON *m = cJSON_Parse(line);
+        assert_non_null(m);
+        if (strncmp(str(m, "topic"), "input.", 6) != 0) { /* dispatcher.* news */
+            cJSON_Delete(m);
+            continue;
+        }
+        assert_string_equal(str(m, "src"), "input");
+        long seq = (long)num(m, "seq");
+        assert_true(seq > last_seq); /* one sender, increasing */
+        last_seq = seq;
+        const char *topic = str(m, "topic");
+        if (strcmp(topic, "input.controls") == 0) {
+            double steer = num(m, "steer"), deg = num(m, "steer_deg");
+            double thr = num(m, "throttle"), brk = num(m, "brake"), clu = num(m, "clutch");
+            NEAR(deg, steer * 450.0, 1e-9);
+            if (phase == WAIT_LEFT && steer == 1.0 && thr == 1.0) {
+                NEAR(deg, 450.0, 0);
+                NEAR(brk, 0.0, 0);
+                NEAR(clu, 0.0, 0);
+                phase = WAIT_IND_ON;
+            } else if (phase == WAIT_RELEASED && steer == 0 && thr == 0 && brk == 0 && clu == 0) {
+                phase = WAIT_RIGHT; /* unplugged: everything released */
+            } else if (phase == WAIT_RIGHT && steer == -1.0 && brk == 1.0) {
+                NEAR(deg, -450.0, 0);
+                NEAR(thr, 0.0, 0);
+                phase = DONE;
+            }
+        } else if (strcmp(topic, "input.button") == 0) {
+            const char *role = str(m, "role");
+            bool pressed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "pressed"));
+            if (phase == WAIT_IND_ON && strcmp(role, "indicator_left") == 0 && pressed)
+                phase = WAIT_IND_OFF;
+            else if (phase == WAIT_IND_OFF && strcmp(role, "indicator_left") == 0 && !pressed)
+                phase = WAIT_MENU_ON;
+            else if (phase == WAIT_MENU_ON && strcmp(role, "menu_up") == 0 && pressed)
+                phase = WAIT_MENU_OFF;
+            else if (phase == WAIT_MENU_OFF && strcmp(role, "menu_up") == 0 && !pressed)
+                phase = WAIT_RELEASED;
+            else
+                fail_msg("unexpected input.button %s in phase %d", line, phase);
+        }
+        cJSON_Delete(m);
+    }
+    assert_int_equal(phase, DONE);
+    /* SIGTERM: the node fades its force feedback out and exits cleanly. */
+    int st = ts_stop(g_node, SIGTERM, 3000);
+    g_node = 0;
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+static const char replay_text[] =
+    "{\"topic\":\"input.controls\",\"t\":0.0,\"steer\":0.1,\"steer_deg\":45,\"throttle\":0.2,\"brake\":0}\n"
+    "{\"topic\":\"input.controls\",\"t\":0.05,\"steer\":-0.3,\"steer_deg\":-135,\"throttle\":0,\"brake\":0.5,\"gear\":2}\n";
+
+static void lockstep_replay_answers_every_tick(void **state)
+{
+    write_file(replay_text);
+    assert_true(ts_dispatcher_start(&g_disp, NULL));
+    /* The test plays the physics node. */
+    ts_conn *phys = g_conn =
+        ts_join(g_disp.port, "physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]", NULL);
+    assert_non_null(phys);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
+    char *argv[] = {"input-node", "--bus", bus, "--driver", "script", "--replay", g_file,
+                    "--lockstep", NULL};
+    g_node = ts_spawn(argv, false);
+    assert_true(g_node > 0);
+    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
+    assert_non_null(j);
+    assert_string_equal(str(j, "name"), "input");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "lockstep")));
+    cJSON_Delete(j);
+
+    static char line[1 << 16];
+    for (int n = 0; n < 10; n++) {
+        char tick[160];
+        snprintf(tick, sizeof tick,
+                 "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":%d,\"t\":%.2f,\"n\":%d,"
+                 "\"dt\":0.01,\"run\":0,\"paused\":false}",
+                 n + 1, n * 0.01, n);
+        assert_true(ts_send_line(phys, tick));
+        /* Exactly the controls for this tick, then the ack: nothing else between. */
+        assert_true(ts_read_line(phys, line, sizeof line, 3000) > 0);
+        cJSON *c = cJSON_Parse(line);
+        assert_string_equal(str(c, "topic"), "input.controls");
+        NEAR(num(c, "t"), n * 0.01, 1e-12);
+        if (n < 5) {
+            NEAR(num(c, "steer"), 0.1, 0);
+            NEAR(num(c, "steer_deg"), 45, 0);
+            NEAR(num(c, "throttle"), 0.2, 0);
+            assert_null(cJSON_GetObjectItemCaseSensitive(c, "gear"));
+        } else {
+            NEAR(num(c, "steer"), -0.3, 0);
+            NEAR(num(c, "brake"), 0.5, 0);
+            NEAR(num(c, "gear"), 2, 0);
+        }
+        cJSON_Delete(c);
+        assert_true(ts_read_line(phys, line, sizeof line, 3000) > 0);
+        cJSON *a = cJSON_Parse(line);
+        assert_string_equal(str(a, "topic"), "sim.ack");
+        NEAR(num(a, "n"), n, 0);
+        cJSON_Delete(a);
+    }
+    /* No tick, no controls: lockstep publishes nothing on its own. */
+    assert_int_equal(ts_read_line(phys, line, sizeof line, 300), 0);
+    int st = ts_stop(g_node, SIGTERM, 3000);
+    g_node = 0;
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+static int run_status(char *const argv[])
+{
+    pid_t p = ts_spawn(argv, false);
+    int st = -1;
+    waitpid(p, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void bad_options_exit_2(void **state)
+{
+    char *a[] = {"input-node", "--device", "banana", NULL};
+    assert_int_equal(run_status(a), 2);
+    char *b[] = {"input-node", "--device", "keyboard", "--driver", "script", NULL};
+    assert_int_equal(run_status(b), 2);
+    char *c[] = {"input-node", "--rate-hz", "0", NULL};
+    assert_int_equal(run_status(c), 2);
+    char *e[] = {"input-node", "--no-such-flag", NULL};
+    assert_int_equal(run_status(e), 2);
+    /* The script without a scenario or replay is refused before touching the bus. */
+    char *f[] = {"input-node", "--driver", "script", "--bus", "127.0.0.1:1", NULL};
+    assert_int_equal(run_status(f), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(virtual_wheel_end_to_end, teardown),
+        cmocka_unit_test_teardown(lockstep_replay_answers_every_tick, teardown),
+        cmocka_unit_test(bad_options_exit_2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
