@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim_input_map.h"
 #include "test_support.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
@@ -219,6 +221,96 @@ static void lockstep_replay_answers_every_tick(void **state)
     assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* A mapping file in --mapping-dir matched by the device's name replaces the default:
+ * here steering inverted over 540 degrees, a combined pedal axis, the horn on
+ * button 2, and an H-shifter. */
+static const char custom_map[] =
+    "{\"format\":\"sim-input-map/1\",\"name\":\"test\",\"match\":{\"name\":\"virtual TEST wheel\"},"
+    "\"steering_range_deg\":540,"
+    "\"axes\":{\"steer\":{\"axis\":0,\"invert\":true},\"pedals\":{\"axis\":1}},"
+    "\"buttons\":{\"horn\":2},\"hshifter\":{\"gears\":[6,7,8],\"reverse\":9}}";
+
+static const char custom_script[] =
+    "wheel axes 2 buttons 12 hats 0\n"
+    "0.30 axis 0 -32768\n"
+    "0.30 axis 1 32767\n"
+    "0.30 button 7 1\n"
+    "0.60 button 2 1\n";
+
+static void mapping_file_matched_by_name(void **state)
+{
+    char dir[] = "/tmp/test_input_maps_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char map_path[128], script_path[128];
+    snprintf(map_path, sizeof map_path, "%s/test.json", dir);
+    snprintf(script_path, sizeof script_path, "%s/script.txt", dir);
+    FILE *f = fopen(map_path, "w");
+    fputs(custom_map, f);
+    fclose(f);
+    f = fopen(script_path, "w");
+    fputs(custom_script, f);
+    fclose(f);
+    assert_true(ts_dispatcher_start(&g_disp, NULL));
+    ts_conn *tap = g_conn = ts_join(g_disp.port, "tap", "[\"input.\"]", NULL);
+    assert_non_null(tap);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
+    char *argv[] = {"input-node", "--bus", bus, "--driver", "wheel", "--mapping-dir", dir,
+                    "--virtual-test-script", script_path, NULL};
+    g_node = ts_spawn(argv, false);
+    assert_true(g_node > 0);
+    bool controls_ok = false, horn = false;
+    double end = ts_now_ms() + 6000;
+    static char line[1 << 16];
+    while (!(controls_ok && horn) && ts_now_ms() < end) {
+        if (ts_read_line(tap, line, sizeof line, 200) <= 0) continue;
+        cJSON *m = cJSON_Parse(line);
+        const char *topic = str(m, "topic");
+        if (strcmp(topic, "input.controls") == 0 && num(m, "steer") == -1.0) {
+            /* Inverted: raw minimum is right; 540 degrees lock to lock; the combined
+             * axis at its maximum is full brake; shifter button 7 is second gear. */
+            NEAR(num(m, "steer_deg"), -270, 0);
+            NEAR(num(m, "brake"), 1, 0);
+            NEAR(num(m, "throttle"), 0, 0);
+            NEAR(num(m, "gear"), 2, 0);
+            controls_ok = true;
+        } else if (strcmp(topic, "input.button") == 0) {
+            assert_string_equal(str(m, "role"), "horn");
+            assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "pressed")));
+            horn = true;
+        }
+        cJSON_Delete(m);
+    }
+    assert_true(controls_ok);
+    assert_true(horn);
+    unlink(map_path);
+    unlink(script_path);
+    rmdir(dir);
+}
+
+/* Every mapping shipped in config/input loads. */
+static void shipped_mappings_load(void **state)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", ts_root("config/input"));
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strstr(e->d_name, ".json")) continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        sim_input_map m;
+        sim_error err = {0};
+        if (sim_input_map_load(path, &m, &err)) fail_msg("%s", err.msg);
+        assert_true(m.axes[SIM_AXIS_STEER].used);
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 1);
+}
+
 static int run_status(char *const argv[])
 {
     pid_t p = ts_spawn(argv, false);
@@ -247,6 +339,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(virtual_wheel_end_to_end, teardown),
         cmocka_unit_test_teardown(lockstep_replay_answers_every_tick, teardown),
+        cmocka_unit_test_teardown(mapping_file_matched_by_name, teardown),
+        cmocka_unit_test(shipped_mappings_load),
         cmocka_unit_test(bad_options_exit_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
