@@ -25,9 +25,10 @@ void sim_error_prefix(sim_error *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
-    char joined[SIM_ERROR_MSG_MAX];
+    /* Truncation is fine: the start (the prefix and the message's beginning) matters most. */
+    char joined[2 * SIM_ERROR_MSG_MAX + 2];
     snprintf(joined, sizeof joined, "%s: %s", prefix, err->msg);
-    memcpy(err->msg, joined, sizeof err->msg);
+    snprintf(err->msg, sizeof err->msg, "%.*s", (int)(sizeof err->msg - 1), joined);
 }
 
 const char *sim_error_name(int code)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int sim_file_read(const char *path, char **data, size_t *len, sim_error *err)
 {
@@ -13,13 +14,21 @@ int sim_file_read(const char *path, char **data, size_t *len, sim_error *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    /* Only regular files: a device or FIFO named by mistake (or by a fuzzer) could
+     * block or never end. */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return sim_error_set(err, SIM_EIO, "%s: not a regular file", path);
+    }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     if (!buf) {
         fclose(f);
         return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
     }
-    /* Read in growing chunks rather than trusting fseek/ftell, so pipes work too. */
+    /* Read in growing chunks rather than trusting the size from stat, which may
+     * change under us. */
     for (;;) {
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;

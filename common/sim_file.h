@@ -15,7 +15,8 @@
 
 /* Reads all of `path` into a new buffer (*data, NUL-terminated for convenience; *len
  * excludes the NUL). The caller owns *data and frees it with free(). Returns 0,
- * SIM_EIO (missing/unreadable, message names the file and strerror), SIM_ETOOBIG or
+ * SIM_EIO (missing, unreadable or not a regular file; the message names the
+ * file and the reason), SIM_ETOOBIG or
  * SIM_ENOMEM. */
 int sim_file_read(const char *path, char **data, size_t *len, sim_error *err);
 

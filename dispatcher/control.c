@@ -4,6 +4,8 @@
  * request is waiting, so a uv_poll on it keeps everything on the hub's loop. */
 #include "control.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,13 +65,15 @@ static void handle_request(control *c, const char *text, size_t len)
         cJSON_AddItemToObject(ok, "modules", hub_status(c->h));
         reply(c, ok);
     } else {
+        /* cmd points into req, whose "cmd" item is removed before publishing. */
         char topic[80];
         snprintf(topic, sizeof topic, "control.%s", cmd);
+        bool is_stop = strcmp(cmd, "stop") == 0;
         cJSON_DeleteItemFromObjectCaseSensitive(req, "token");
         cJSON_DeleteItemFromObjectCaseSensitive(req, "cmd");
         hub_publish(c->h, topic, req);
         reply(c, ok);
-        if (strcmp(cmd, "stop") == 0 && c->on_stop) c->on_stop(c->user);
+        if (is_stop && c->on_stop) c->on_stop(c->user);
     }
     cJSON_Delete(ok);
     cJSON_Delete(req);

@@ -19,6 +19,7 @@
 #define MAX_NAME 64
 #define MAX_SUBS 64
 #define MAX_PREFIX 256
+#define MAX_TOPIC 255
 #define MAX_STATE_PATTERNS 16
 #define MAX_IOV 256
 #define READ_BUF_SIZE (256 * 1024)
@@ -643,33 +644,35 @@ static int on_line(const char *line, size_t len, void *user)
 {
     conn *c = user;
     hub *h = c->h;
-    cJSON *msg;
-    const char *topic;
+    char topic[MAX_TOPIC + 1];
+    double t;
     sim_error err;
     c->in_msgs++;
-    if (sim_msg_parse(line, len, &msg, &topic, &err) != SIM_OK) {
+    /* Validated and routed without building a tree: only hello is parsed in full. */
+    if (sim_msg_scan(line, len, topic, sizeof topic, &t, &err) != SIM_OK) {
         send_error(c, err.msg);
         return 0;
     }
     if (!c->said_hello) {
-        if (strcmp(topic, "hello") == 0) handle_hello(c, msg);
-        else send_error(c, "the first message must be {\"topic\":\"hello\",\"name\":...}; line dropped");
+        if (strcmp(topic, "hello") == 0) {
+            cJSON *msg = cJSON_ParseWithLength(line, len);
+            if (msg) handle_hello(c, msg);
+            cJSON_Delete(msg);
+        } else {
+            send_error(c, "the first message must be {\"topic\":\"hello\",\"name\":...}; line dropped");
+        }
     } else if (strcmp(topic, "hello") == 0) {
         send_error(c, "hello was already said on this connection; line dropped");
     } else if (strncmp(topic, "dispatcher.", 11) == 0) {
         send_error(c, "topics beginning with \"dispatcher.\" are reserved for the dispatcher; line dropped");
     } else {
-        if (strcmp(topic, "sim.tick") == 0) {
-            const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
-            if (cJSON_IsNumber(t)) h->sim_t = t->valuedouble;
-        }
+        if (strcmp(topic, "sim.tick") == 0 && t == t) h->sim_t = t;
         msgbuf *m = msg_new(line, len, topic, is_state_topic(h, topic));
         if (m) {
             route(h, m, c, false);
             msg_unref(m);
         }
     }
-    cJSON_Delete(msg);
     return c->closing ? 1 : 0;
 }
 

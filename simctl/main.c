@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_world.h"
 #include "simctl.h"
 
 typedef struct {
@@ -29,6 +30,8 @@ static const command commands[] = {
     {"light", simctl_cmd_control, "day|dusk|night", "light mode"},
     {"sound", simctl_cmd_control, "on|off", "sound on or off"},
     {"stop", simctl_cmd_control, "", "end the session"},
+    {"validate", simctl_cmd_validate, "FILE...", "check scenario files; exit 0 only when all are valid"},
+    {"where", simctl_cmd_where, "FILE X Y", "road, s, d, lane and terrain height at a point, as JSON"},
 };
 
 static void usage(FILE *f)

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "sim_input_map.h"
+#include "sim_road.h"
+#include "sim_scenario.h"
 #include "test_support.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
@@ -311,6 +313,107 @@ static void shipped_mappings_load(void **state)
     assert_true(n >= 1);
 }
 
+/* One lockstep drive of the scripted driver against a stand-in for physics (a
+ * kinematic bicycle with a toy drivetrain, stepped here) from the lane-change track's
+ * "sector2" start at 60 km/h. Returns the FNV-1a hash of every input.controls line
+ * and fills the final arc length and speed and the largest deviation from task T2's
+ * ideal lane. */
+static uint64_t script_drive(const sim_scenario *sc, const char *scen, int ticks, double *s_out,
+                             double *v_out, double *max_dev_out)
+{
+    const sim_start_point *st = &sc->starts[sim_scenario_find_start(sc, "sector2")];
+    const sim_task *task = &sc->tasks[sim_scenario_find_task(sc, "T2")];
+    assert_true(ts_dispatcher_start(&g_disp, NULL));
+    ts_conn *phys = g_conn =
+        ts_join(g_disp.port, "physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]", NULL);
+    assert_non_null(phys);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
+    char *argv[] = {"input-node", "--bus", bus, "--driver", "script", "--scenario", (char *)scen,
+                    "--start", "sector2", "--lockstep", NULL};
+    g_node = ts_spawn(argv, false);
+    assert_true(g_node > 0);
+    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+
+    /* Rear axle 1.35 m behind the reported position, wheelbase 2.7 m, steering ratio
+     * 15 (the scripted driver's defaults). */
+    static const double ratios[] = {0, 3.5, 2.1, 1.4, 1.0, 0.8, 0.65};
+    const double b = 1.35, L = 2.7, ratio = 15, dt = 0.02;
+    double psi = st->heading, xr = st->x - b * cos(psi), yr = st->y - b * sin(psi);
+    double v = st->speed, max_dev = 0, t = 0;
+    int gear = 3;
+    uint64_t hash = 1469598103934665603ull;
+    static char line[1 << 16];
+    for (int n = 0; n < ticks; n++, t += dt) {
+        double rpm = v / 0.31 * 60 / (2 * M_PI) * ratios[gear] * 3.9;
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":%d,\"t\":%.3f,"
+                 "\"speed\":%.17g,\"pos\":[%.17g,%.17g,0],\"heading\":%.17g,\"yaw_rate\":0,"
+                 "\"gear\":%d,\"rpm\":%.17g}",
+                 2 * n + 1, t, v, xr + b * cos(psi), yr + b * sin(psi), psi, gear, rpm);
+        assert_true(ts_send_line(phys, msg));
+        snprintf(msg, sizeof msg,
+                 "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":%d,\"t\":%.3f,\"n\":%d,"
+                 "\"dt\":%g,\"run\":0,\"paused\":false}",
+                 2 * n + 2, t, n, dt);
+        assert_true(ts_send_line(phys, msg));
+        assert_true(ts_read_line(phys, line, sizeof line, 3000) > 0);
+        for (const char *p = line; *p; p++) hash = (hash ^ (uint8_t)*p) * 1099511628211ull;
+        cJSON *c = cJSON_Parse(line);
+        assert_string_equal(str(c, "topic"), "input.controls");
+        double delta = num(c, "steer_deg") / ratio * M_PI / 180;
+        double acc = 3.0 * num(c, "throttle") - 8.0 * num(c, "brake") - 0.2 - 0.0004 * v * v;
+        const cJSON *g = cJSON_GetObjectItemCaseSensitive(c, "gear");
+        if (cJSON_IsNumber(g)) gear = g->valueint;
+        assert_true(gear >= 1 && gear <= 6);
+        cJSON_Delete(c);
+        cJSON *a = ts_expect_topic(phys, "sim.ack", 3000, NULL, 0);
+        assert_non_null(a);
+        NEAR(num(a, "n"), n, 0);
+        cJSON_Delete(a);
+        xr += v * cos(psi) * dt;
+        yr += v * sin(psi) * dt;
+        psi += v / L * tan(delta) * dt;
+        v = fmax(0, v + acc * dt);
+        double s, d, dist;
+        bool inside;
+        sim_road_project(&sc->net.roads[task->road], xr + b * cos(psi), yr + b * sin(psi), &s, &d,
+                         &dist, &inside);
+        if (s >= task->s_start && s <= task->s_end)
+            max_dev = fmax(max_dev, fabs(d - sim_task_ideal_d(task, s)));
+        *s_out = s;
+    }
+    *v_out = v;
+    *max_dev_out = max_dev;
+    teardown(NULL);
+    return hash;
+}
+
+/* The scripted driver follows the ideal lane through the first two lane changes of
+ * task T2 inside the driving tube at the speed limit, and two runs answer every tick
+ * with byte-identical input.controls. */
+static void lockstep_script_follows_ideal_lane(void **state)
+{
+    const char *scen = ts_root("scenarios/lane-change.json");
+    sim_scenario *sc = NULL;
+    assert_int_equal(sim_scenario_load(scen, &sc, NULL), SIM_OK);
+    const sim_task *task = &sc->tasks[sim_scenario_find_task(sc, "T2")];
+    double s, v, dev, s2, v2, dev2;
+    uint64_t h1 = script_drive(sc, scen, 1300, &s, &v, &dev);
+    printf("# scripted driver: s %.1f m, speed %.2f m/s, max deviation in T2 %.3f m\n", s, v, dev);
+    assert_true(s > 1760 + 60);         /* past the second lane change and its ramp */
+    assert_true(dev < 0.5);             /* half the tube (1.0 m each side) */
+    assert_true(dev < task->tube_half_width);
+    NEAR(v, 60 / 3.6, 0.3);
+    uint64_t h2 = script_drive(sc, scen, 1300, &s2, &v2, &dev2);
+    assert_true(h1 == h2);
+    assert_true(s == s2 && v == v2 && dev == dev2);
+    sim_scenario_free(sc);
+}
+
 static int run_status(char *const argv[])
 {
     pid_t p = ts_spawn(argv, false);
@@ -341,6 +444,7 @@ int main(void)
         cmocka_unit_test_teardown(lockstep_replay_answers_every_tick, teardown),
         cmocka_unit_test_teardown(mapping_file_matched_by_name, teardown),
         cmocka_unit_test(shipped_mappings_load),
+        cmocka_unit_test_teardown(lockstep_script_follows_ideal_lane, teardown),
         cmocka_unit_test(bad_options_exit_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

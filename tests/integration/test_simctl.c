@@ -179,12 +179,33 @@ static void run_restarts_killed_modules_and_stops_on_ctrl_c(void **state)
     assert_false(ts_wait_port(port, 200));
 }
 
+static void validate_and_where(void **state)
+{
+    char out[16384];
+    const char *ok[] = {"validate", ts_root("scenarios/lane-change.json"), ts_root("scenarios/motorway.json"),
+                        ts_root("scenarios/rural.json"), ts_root("scenarios/town.json"), NULL};
+    assert_int_equal(run_simctl(ok, out, sizeof out), 0);
+    const char *bad[] = {"validate", ts_root("tests/data/scenario_invalid.json"), NULL};
+    assert_int_equal(run_simctl(bad, out, sizeof out), 1);
+    assert_non_null(strstr(out, "scenario_invalid.json: roads[0].segments[1].length: found -5, expected a number > 0"));
+    const char *usage[] = {"validate", NULL};
+    assert_int_equal(run_simctl(usage, out, sizeof out), 2);
+    const char *where[] = {"where", ts_root("scenarios/lane-change.json"), "100", "-1.75", NULL};
+    assert_int_equal(run_simctl(where, out, sizeof out), 0);
+    cJSON *w = cJSON_Parse(out);
+    assert_non_null(w);
+    assert_string_equal(cJSON_GetObjectItem(w, "road")->valuestring, "track");
+    assert_true(cJSON_GetObjectItem(w, "s")->valuedouble == 100.0);
+    cJSON_Delete(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(send_tap_and_operator_commands),
         cmocka_unit_test(clients_reconnect_after_dispatcher_restart),
         cmocka_unit_test(run_restarts_killed_modules_and_stops_on_ctrl_c),
+        cmocka_unit_test(validate_and_where),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,419 @@
+/* sim_terrain: height maps as uniform cubic B-spline surfaces (see sim_terrain.h). */
+#include "sim_terrain.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_file.h"
+
+int sim_grid_alloc(sim_grid *g, int nx, int ny, sim_error *err)
+{
+    g->nx = g->ny = 0;
+    g->v = NULL;
+    if (nx < 1 || ny < 1 || nx > SIM_GRID_MAX_SIDE || ny > SIM_GRID_MAX_SIDE)
+        return sim_error_set(err, SIM_ERANGE, "grid size %dx%d: expected 1..%d points a side",
+                             nx, ny, SIM_GRID_MAX_SIDE);
+    g->v = calloc((size_t)nx * (size_t)ny, sizeof *g->v);
+    if (!g->v) return sim_error_set(err, SIM_ENOMEM, "grid %dx%d: out of memory", nx, ny);
+    g->nx = nx;
+    g->ny = ny;
+    return SIM_OK;
+}
+
+void sim_grid_free(sim_grid *g)
+{
+    if (!g) return;
+    free(g->v);
+    g->v = NULL;
+    g->nx = g->ny = 0;
+}
+
+/* Skips whitespace and '#' comments in a PNM header; returns the new position. */
+static size_t pgm_skip(const unsigned char *b, size_t len, size_t p)
+{
+    while (p < len) {
+        if (b[p] == '#') {
+            while (p < len && b[p] != '\n') p++;
+        } else if (b[p] == ' ' || b[p] == '\t' || b[p] == '\n' || b[p] == '\r' ||
+                   b[p] == '\v' || b[p] == '\f') {
+            p++;
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
+/* Reads one decimal header number (at most 65535*4 so it never overflows). */
+static int pgm_number(const unsigned char *b, size_t len, size_t *p, long *out)
+{
+    *p = pgm_skip(b, len, *p);
+    if (*p >= len || b[*p] < '0' || b[*p] > '9') return -1;
+    long v = 0;
+    while (*p < len && b[*p] >= '0' && b[*p] <= '9') {
+        v = v * 10 + (b[*p] - '0');
+        if (v > 1000000) return -1;
+        (*p)++;
+    }
+    *out = v;
+    return 0;
+}
+
+int sim_grid_parse_pgm(const unsigned char *buf, size_t len, const char *name, sim_grid *out,
+                       sim_error *err)
+{
+    out->nx = out->ny = 0;
+    out->v = NULL;
+    if (len < 2 || buf[0] != 'P' || buf[1] != '5')
+        return sim_error_set(err, SIM_EINVAL,
+                             "%s: not a binary PGM: expected magic \"P5\" at the start", name);
+    size_t p = 2;
+    long w, h, maxval;
+    if (pgm_number(buf, len, &p, &w) || pgm_number(buf, len, &p, &h) ||
+        pgm_number(buf, len, &p, &maxval))
+        return sim_error_set(err, SIM_EINVAL,
+                             "%s: bad PGM header: expected width, height and maxval", name);
+    if (w < 1 || h < 1 || w > SIM_GRID_MAX_SIDE || h > SIM_GRID_MAX_SIDE)
+        return sim_error_set(err, SIM_ERANGE, "%s: PGM size %ldx%ld: expected 1..%d a side",
+                             name, w, h, SIM_GRID_MAX_SIDE);
+    if (maxval < 1 || maxval > 65535)
+        return sim_error_set(err, SIM_EINVAL, "%s: PGM maxval %ld: expected 1..65535", name,
+                             maxval);
+    /* Exactly one whitespace byte separates the header from the samples. */
+    if (p >= len || !(buf[p] == ' ' || buf[p] == '\n' || buf[p] == '\r' || buf[p] == '\t'))
+        return sim_error_set(err, SIM_EINVAL, "%s: bad PGM header: no whitespace after maxval",
+                             name);
+    p++;
+    size_t bps = maxval > 255 ? 2 : 1;
+    size_t need = (size_t)w * (size_t)h * bps;
+    if (len - p < need)
+        return sim_error_set(err, SIM_EINVAL, "%s: PGM data truncated: found %zu bytes, "
+                             "expected %zu for %ldx%ld at %zu byte(s) per sample",
+                             name, len - p, need, w, h, bps);
+    int rc = sim_grid_alloc(out, (int)w, (int)h, err);
+    if (rc) return rc;
+    const unsigned char *d = buf + p;
+    double scale = 1.0 / (double)maxval;
+    int bad = 0;
+    for (long r = 0; r < h; r++) {
+        double *row = out->v + (size_t)(h - 1 - r) * (size_t)w; /* top row = north */
+        for (long c = 0; c < w; c++) {
+            size_t k = (size_t)r * (size_t)w + (size_t)c;
+            long s = bps == 2 ? ((long)d[2 * k] << 8 | d[2 * k + 1]) : d[k];
+            if (s > maxval) bad = 1;
+            row[c] = (double)s * scale;
+        }
+    }
+    if (bad) {
+        sim_grid_free(out);
+        return sim_error_set(err, SIM_EINVAL, "%s: PGM sample above maxval %ld", name, maxval);
+    }
+    return SIM_OK;
+}
+
+int sim_grid_read_pgm(const char *path, sim_grid *out, sim_error *err)
+{
+    char *data;
+    size_t len;
+    out->nx = out->ny = 0;
+    out->v = NULL;
+    int rc = sim_file_read(path, &data, &len, err);
+    if (rc) return rc;
+    rc = sim_grid_parse_pgm((const unsigned char *)data, len, path, out, err);
+    free(data);
+    return rc;
+}
+
+int sim_grid_read_f32(const char *path, int nx, int ny, sim_grid *out, sim_error *err)
+{
+    out->nx = out->ny = 0;
+    out->v = NULL;
+    if (nx < 1 || ny < 1 || nx > SIM_GRID_MAX_SIDE || ny > SIM_GRID_MAX_SIDE)
+        return sim_error_set(err, SIM_ERANGE, "%s: raw grid size %dx%d: expected 1..%d a side",
+                             path, nx, ny, SIM_GRID_MAX_SIDE);
+    char *data;
+    size_t len;
+    int rc = sim_file_read(path, &data, &len, err);
+    if (rc) return rc;
+    size_t need = (size_t)nx * (size_t)ny * 4;
+    if (len != need) {
+        free(data);
+        return sim_error_set(err, SIM_EINVAL,
+                             "%s: raw float32 grid of %zu bytes: expected %zu (%dx%d x 4)", path,
+                             len, need, nx, ny);
+    }
+    rc = sim_grid_alloc(out, nx, ny, err);
+    if (rc) {
+        free(data);
+        return rc;
+    }
+    const unsigned char *d = (const unsigned char *)data;
+    for (int r = 0; r < ny; r++) {
+        double *row = out->v + (size_t)(ny - 1 - r) * (size_t)nx;
+        for (int c = 0; c < nx; c++) {
+            size_t k = ((size_t)r * (size_t)nx + (size_t)c) * 4;
+            uint32_t bits = (uint32_t)d[k] | (uint32_t)d[k + 1] << 8 |
+                            (uint32_t)d[k + 2] << 16 | (uint32_t)d[k + 3] << 24;
+            float f;
+            memcpy(&f, &bits, sizeof f);
+            if (!isfinite(f)) {
+                free(data);
+                sim_grid_free(out);
+                return sim_error_set(err, SIM_EINVAL,
+                                     "%s: value at row %d column %d is not finite", path, r, c);
+            }
+            row[c] = f;
+        }
+    }
+    free(data);
+    return SIM_OK;
+}
+
+/* Integer hash (murmur3 finaliser) of a lattice point in one octave. */
+static uint32_t lattice_hash(uint32_t seed, int octave, int x, int y)
+{
+    uint32_t h = seed * 0x9E3779B1u ^ (uint32_t)x * 0x85EBCA77u ^ (uint32_t)y * 0xC2B2AE3Du ^
+                 (uint32_t)octave * 0x27D4EB2Fu;
+    h ^= h >> 16;
+    h *= 0x85EBCA6Bu;
+    h ^= h >> 13;
+    h *= 0xC2B2AE35u;
+    h ^= h >> 16;
+    return h;
+}
+
+/* Gradient noise at (x, y) in lattice units: dot products with hashed unit gradients
+ * at the four corners, blended with the quintic fade 6t^5 - 15t^4 + 10t^3. */
+static double gradient_noise(uint32_t seed, int octave, double x, double y)
+{
+    double fx = floor(x), fy = floor(y);
+    int ix = (int)fx, iy = (int)fy;
+    double tx = x - fx, ty = y - fy, c[4];
+    for (int k = 0; k < 4; k++) {
+        int dx = k & 1, dy = k >> 1;
+        double a = lattice_hash(seed, octave, ix + dx, iy + dy) * (2.0 * M_PI / 4294967296.0);
+        c[k] = cos(a) * (tx - dx) + sin(a) * (ty - dy);
+    }
+    double ux = tx * tx * tx * (tx * (tx * 6 - 15) + 10), uy = ty * ty * ty * (ty * (ty * 6 - 15) + 10);
+    double top = c[0] + ux * (c[1] - c[0]), bot = c[2] + ux * (c[3] - c[2]);
+    return top + uy * (bot - top);
+}
+
+int sim_grid_fractal(sim_grid *out, int nx, int ny, uint32_t seed, int octaves, double period,
+                     double persistence, sim_error *err)
+{
+    out->nx = out->ny = 0;
+    out->v = NULL;
+    if (octaves < 1 || octaves > 16 || !(period >= 1.0 && period <= 1e6) ||
+        !(persistence > 0.0 && persistence <= 1.0))
+        return sim_error_set(err, SIM_ERANGE, "fractal noise: octaves %d, period %g, persistence "
+                             "%g: expected 1..16, 1..1e6 and (0, 1]", octaves, period, persistence);
+    int rc = sim_grid_alloc(out, nx, ny, err);
+    if (rc) return rc;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            double f = 1.0 / period, a = 1.0, v = 0.0;
+            for (int o = 0; o < octaves; o++, f *= 2.0, a *= persistence)
+                v += a * gradient_noise(seed, o, i * f, j * f);
+            out->v[(size_t)j * (size_t)nx + (size_t)i] = v;
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+    double span = hi > lo ? hi - lo : 1.0;
+    for (size_t k = 0; k < (size_t)nx * (size_t)ny; k++) out->v[k] = (out->v[k] - lo) / span;
+    return SIM_OK;
+}
+
+int sim_grid_encode_pgm16(const sim_grid *g, unsigned char **buf, size_t *len, sim_error *err)
+{
+    char head[48];
+    int hn = snprintf(head, sizeof head, "P5\n%d %d\n65535\n", g->nx, g->ny);
+    size_t n = (size_t)hn + (size_t)g->nx * (size_t)g->ny * 2;
+    unsigned char *b = malloc(n);
+    if (!b) return sim_error_set(err, SIM_ENOMEM, "PGM encoding: out of memory");
+    memcpy(b, head, (size_t)hn);
+    unsigned char *d = b + hn;
+    for (int r = 0; r < g->ny; r++) {
+        const double *row = g->v + (size_t)(g->ny - 1 - r) * (size_t)g->nx;
+        for (int c = 0; c < g->nx; c++) {
+            double v = fmin(fmax(row[c], 0.0), 1.0);
+            unsigned s = (unsigned)lround(v * 65535.0);
+            *d++ = (unsigned char)(s >> 8);
+            *d++ = (unsigned char)(s & 0xff);
+        }
+    }
+    *buf = b;
+    *len = n;
+    return SIM_OK;
+}
+
+/* Uniform cubic B-spline basis on one span, local parameter t in [0, 1): weights of
+ * control points i-1, i, i+1, i+2 and their derivatives. */
+static inline void bspline_basis(double t, double b[4], double db[4])
+{
+    double t2 = t * t, t3 = t2 * t, s = 1.0 - t;
+    b[0] = s * s * s * (1.0 / 6.0);
+    b[1] = (3.0 * t3 - 6.0 * t2 + 4.0) * (1.0 / 6.0);
+    b[2] = (-3.0 * t3 + 3.0 * t2 + 3.0 * t + 1.0) * (1.0 / 6.0);
+    b[3] = t3 * (1.0 / 6.0);
+    db[0] = -0.5 * s * s;
+    db[1] = 1.5 * t2 - 2.0 * t;
+    db[2] = -1.5 * t2 + t + 0.5;
+    db[3] = 0.5 * t2;
+}
+
+static inline int clampi(int i, int lo, int hi)
+{
+    return i < lo ? lo : i > hi ? hi : i;
+}
+
+double sim_grid_spline(const sim_grid *g, double u, double v, double *du, double *dv)
+{
+    /* Beyond 2 cells outside, every control point involved is an edge copy: clamping
+     * the coordinate there changes nothing and keeps floor() in int range (NaN too:
+     * fmax/fmin return the non-NaN operand). */
+    u = fmin(fmax(u, -3.0), (double)g->nx + 2.0);
+    v = fmin(fmax(v, -3.0), (double)g->ny + 2.0);
+    double fu = floor(u), fv = floor(v);
+    int i = (int)fu, j = (int)fv;
+    double bu[4], dbu[4], bv[4], dbv[4];
+    bspline_basis(u - fu, bu, dbu);
+    bspline_basis(v - fv, bv, dbv);
+    const double *p[4];
+    double f = 0.0, fdu = 0.0, fdv = 0.0;
+    if (i >= 1 && i + 2 < g->nx && j >= 1 && j + 2 < g->ny) {
+        /* Interior: four contiguous rows, no clamping. */
+        for (int r = 0; r < 4; r++)
+            p[r] = g->v + (size_t)(j - 1 + r) * (size_t)g->nx + (size_t)(i - 1);
+        for (int r = 0; r < 4; r++) {
+            double row = bu[0] * p[r][0] + bu[1] * p[r][1] + bu[2] * p[r][2] + bu[3] * p[r][3];
+            double drow =
+                dbu[0] * p[r][0] + dbu[1] * p[r][1] + dbu[2] * p[r][2] + dbu[3] * p[r][3];
+            f += bv[r] * row;
+            fdv += dbv[r] * row;
+            fdu += bv[r] * drow;
+        }
+    } else {
+        int ci[4];
+        for (int c = 0; c < 4; c++) ci[c] = clampi(i - 1 + c, 0, g->nx - 1);
+        for (int r = 0; r < 4; r++) {
+            const double *rowp = g->v + (size_t)clampi(j - 1 + r, 0, g->ny - 1) * (size_t)g->nx;
+            double row = 0.0, drow = 0.0;
+            for (int c = 0; c < 4; c++) {
+                row += bu[c] * rowp[ci[c]];
+                drow += dbu[c] * rowp[ci[c]];
+            }
+            f += bv[r] * row;
+            fdv += dbv[r] * row;
+            fdu += bv[r] * drow;
+        }
+    }
+    if (du) *du = fdu;
+    if (dv) *dv = fdv;
+    return f;
+}
+
+int sim_terrain_init(sim_terrain *t, sim_grid *height, double origin_x, double origin_y,
+                     double spacing, sim_error *err)
+{
+    memset(t, 0, sizeof *t);
+    if (!height->v || height->nx < 1 || height->ny < 1) {
+        sim_grid_free(height);
+        return sim_error_set(err, SIM_EINVAL, "terrain: empty height grid");
+    }
+    if (!isfinite(spacing) || spacing <= 0.0 || !isfinite(origin_x) || !isfinite(origin_y)) {
+        sim_grid_free(height);
+        return sim_error_set(err, SIM_ERANGE,
+                             "terrain: spacing %g, origin (%g, %g): expected a finite spacing > 0 "
+                             "and a finite origin", spacing, origin_x, origin_y);
+    }
+    t->height = *height;
+    height->v = NULL;
+    height->nx = height->ny = 0;
+    t->origin_x = origin_x;
+    t->origin_y = origin_y;
+    t->spacing = spacing;
+    t->inv_spacing = 1.0 / spacing;
+    t->friction_default = 1.0;
+    t->surface_default = SIM_SURFACE_ASPHALT;
+    return SIM_OK;
+}
+
+int sim_terrain_set_friction(sim_terrain *t, sim_grid *friction, sim_error *err)
+{
+    if (friction->nx != t->height.nx || friction->ny != t->height.ny) {
+        int rc = sim_error_set(err, SIM_EINVAL,
+                               "terrain: friction map %dx%d: expected the height map's size %dx%d",
+                               friction->nx, friction->ny, t->height.nx, t->height.ny);
+        sim_grid_free(friction);
+        return rc;
+    }
+    sim_grid_free(&t->friction);
+    t->friction = *friction;
+    friction->v = NULL;
+    friction->nx = friction->ny = 0;
+    return SIM_OK;
+}
+
+void sim_terrain_free(sim_terrain *t)
+{
+    if (!t) return;
+    sim_grid_free(&t->height);
+    sim_grid_free(&t->friction);
+    free(t->surface);
+    t->surface = NULL;
+}
+
+double sim_terrain_height(const sim_terrain *t, double x, double y)
+{
+    return sim_grid_spline(&t->height, (x - t->origin_x) * t->inv_spacing,
+                           (y - t->origin_y) * t->inv_spacing, NULL, NULL);
+}
+
+double sim_terrain_property(const sim_terrain *t, const sim_grid *map, double x, double y)
+{
+    return sim_grid_spline(map, (x - t->origin_x) * t->inv_spacing,
+                           (y - t->origin_y) * t->inv_spacing, NULL, NULL);
+}
+
+void sim_terrain_eval(const sim_terrain *t, double x, double y, sim_terrain_sample *out)
+{
+    double u = (x - t->origin_x) * t->inv_spacing, v = (y - t->origin_y) * t->inv_spacing;
+    double du, dv;
+    out->z = sim_grid_spline(&t->height, u, v, &du, &dv);
+    out->dzdx = du * t->inv_spacing;
+    out->dzdy = dv * t->inv_spacing;
+    double inv = 1.0 / sqrt(1.0 + out->dzdx * out->dzdx + out->dzdy * out->dzdy);
+    out->n[0] = -out->dzdx * inv;
+    out->n[1] = -out->dzdy * inv;
+    out->n[2] = inv;
+    out->friction =
+        t->friction.v ? sim_grid_spline(&t->friction, u, v, NULL, NULL) : t->friction_default;
+    if (t->surface) {
+        int i = clampi((int)lround(fmin(fmax(u, -1.0), (double)t->height.nx)), 0,
+                       t->height.nx - 1);
+        int j = clampi((int)lround(fmin(fmax(v, -1.0), (double)t->height.ny)), 0,
+                       t->height.ny - 1);
+        out->surface = t->surface[(size_t)j * (size_t)t->height.nx + (size_t)i];
+    } else {
+        out->surface = t->surface_default;
+    }
+}
+
+static const char *const surface_names[SIM_SURFACE_COUNT] = {
+    "asphalt", "grass", "gravel", "sand", "snow", "ice", "water"};
+
+const char *sim_surface_name(int surface)
+{
+    return surface >= 0 && surface < SIM_SURFACE_COUNT ? surface_names[surface] : "unknown";
+}
+
+int sim_surface_parse(const char *name)
+{
+    for (int i = 0; i < SIM_SURFACE_COUNT; i++)
+        if (strcmp(surface_names[i], name) == 0) return i;
+    return -1;
+}

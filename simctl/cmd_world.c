@@ -1,0 +1,72 @@
+/* cmd_world: `simctl validate FILE...` and `simctl where FILE X Y`, thin wrappers
+ * over sim_scenario_validate and sim_scenario_where_json (see cmd_world.h). */
+#include "cmd_world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim_cli.h"
+#include "sim_scenario.h"
+
+/* Prints a diag's messages to stderr, one a line. */
+static void print_diag(const sim_diag *d)
+{
+    for (int i = 0; i < d->n; i++) fprintf(stderr, "%s\n", d->msgs[i]);
+    if (d->dropped) fprintf(stderr, "(%d more errors not shown)\n", d->dropped);
+}
+
+int simctl_cmd_validate(int argc, char **argv)
+{
+    static const char usage[] = "simctl validate FILE...";
+    int npos = 0;
+    int rc = sim_cli_parse(usage, "Load and check scenario files; every error names the file, "
+                           "the JSON path, what was found and what was expected.",
+                           NULL, 0, argc, argv, 1, &npos);
+    if (rc != SIM_CLI_OK) return rc == SIM_CLI_HELP ? 0 : 2;
+    if (npos < 1) {
+        fprintf(stderr, "simctl validate: expected at least one FILE\n");
+        sim_cli_print_usage(usage, NULL, NULL, 0, stderr);
+        return 2;
+    }
+    int status = 0;
+    for (int i = 1; i <= npos; i++) {
+        sim_diag d = {0};
+        if (sim_scenario_validate(argv[i], &d) == 0) {
+            printf("%s: ok\n", argv[i]);
+        } else {
+            print_diag(&d);
+            printf("%s: %d error(s)\n", argv[i], d.n + d.dropped);
+            status = 1;
+        }
+        sim_diag_free(&d);
+    }
+    return status;
+}
+
+int simctl_cmd_where(int argc, char **argv)
+{
+    static const char usage[] = "simctl where FILE X Y";
+    int npos = 0;
+    int rc = sim_cli_parse(usage, "Print, as JSON, the road, s, d, lane and ground height at "
+                           "world point (X, Y) in metres.", NULL, 0, argc, argv, 1, &npos);
+    if (rc != SIM_CLI_OK) return rc == SIM_CLI_HELP ? 0 : 2;
+    char *end1 = NULL, *end2 = NULL;
+    double x = npos == 3 ? strtod(argv[2], &end1) : 0, y = npos == 3 ? strtod(argv[3], &end2) : 0;
+    if (npos != 3 || !end1 || *end1 || end1 == argv[2] || !end2 || *end2 || end2 == argv[3]) {
+        fprintf(stderr, "simctl where: expected FILE X Y with X and Y numbers in metres\n");
+        sim_cli_print_usage(usage, NULL, NULL, 0, stderr);
+        return 2;
+    }
+    sim_diag d = {0};
+    sim_scenario *sc;
+    if (sim_scenario_load(argv[1], &sc, &d) != 0) {
+        print_diag(&d);
+        sim_diag_free(&d);
+        return 1;
+    }
+    char *json = sim_scenario_where_json(sc, x, y);
+    if (json) printf("%s\n", json);
+    free(json);
+    sim_scenario_free(sc);
+    return json ? 0 : 1;
+}
