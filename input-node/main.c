@@ -478,9 +478,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: --rate-hz expects 1..1000, got %d\n", rate_hz);
         return 2;
     }
-    if (replay || scenario) {
-        if (n.mode == MODE_AUTO && !have_display()) n.mode = MODE_SCRIPT;
-    }
     char dirbuf[1024];
     n.maps.file = mapping;
     n.maps.dir = mapping_dir ? mapping_dir : default_map_dir(dirbuf, sizeof dirbuf);
