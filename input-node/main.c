@@ -53,12 +53,14 @@ typedef struct node {
     double sim_t;          /* latest simulation time seen */
     bool sim_paused;
     sim_ffb ffb;
+    FILE *ffb_log;         /* --ffb-log: effects and events as NDJSON, or NULL */
     sim_controls controls;
     int gear_req;          /* sequential gear request from paddles/keys */
     bool gear_req_used;
     bool have_obs;
     sim_driver_obs obs;
-    uint64_t t0_ns, ticks;
+    uint64_t t0_ns, ticks; /* timer schedule */
+    double start_s;        /* when the node started, for --ffb-log times */
     double last_poll;      /* s, for the keyboard ramps */
     unsigned draw_count;
     bool exiting;
@@ -74,6 +76,42 @@ static double now_s(void)
 static void log_msg(const char *what)
 {
     fprintf(stderr, "input-node: %s\n", what);
+}
+
+/* ---- force feedback ------------------------------------------------------------- */
+
+/* Every FFB input goes through these two, so that --ffb-log sees what the fade state
+ * machine saw, with the node's own clock. */
+static void ffb_event(node *n, double now, sim_ffb_event ev)
+{
+    static const char *const names[] = {"bus_lost", "paused", "resumed", "stopped", "exit"};
+    sim_ffb_event_in(&n->ffb, now, ev);
+    if (n->ffb_log) fprintf(n->ffb_log, "{\"t\":%.6f,\"event\":\"%s\"}\n", now - n->start_s, names[ev]);
+}
+
+static void ffb_command(node *n, double now, const sim_ffb_command *c)
+{
+    sim_ffb_command_in(&n->ffb, now, c);
+    if (n->ffb_log)
+        fprintf(n->ffb_log, "{\"t\":%.6f,\"event\":\"command\",\"torque\":%g}\n",
+                now - n->start_s, c->torque);
+}
+
+/* Updates the fade and plays the effects; logs every update (not only changes, so
+ * that the log shows what was played at each instant). */
+static double ffb_play(node *n, double now)
+{
+    sim_ffb_effects fx;
+    sim_ffb_update(&n->ffb, now, &fx);
+    if (n->have_wheel) wheel_play(&n->wheel, &fx);
+    if (n->ffb_log) {
+        fprintf(n->ffb_log,
+                "{\"t\":%.6f,\"scale\":%.4f,\"level\":%d,\"dir_x\":%d,\"spring\":%d,"
+                "\"damper\":%d,\"saturation\":%u,\"rumble\":%d,\"period_ms\":%u}\n",
+                now - n->start_s, fx.scale, fx.constant_level, fx.dir_x, fx.spring_coeff,
+                fx.damper_coeff, fx.saturation, fx.periodic_magnitude, fx.periodic_period_ms);
+    }
+    return fx.scale;
 }
 
 /* ---- publishing ----------------------------------------------------------------- */
@@ -131,7 +169,7 @@ static void open_wheel(node *n, int index)
     n->gear_req_used = false;
     sim_ffb_init(&n->ffb, n->wheel.map.ffb_gain, n->wheel.map.ffb_torque_limit,
                  n->wheel.map.ffb_invert);
-    if (n->sim_paused) sim_ffb_event_in(&n->ffb, now_s(), SIM_FFB_PAUSED);
+    if (n->sim_paused) ffb_event(n, now_s(), SIM_FFB_PAUSED);
 }
 
 static void close_wheel(node *n, const char *why)
@@ -231,7 +269,7 @@ static void begin_exit(node *n, const char *why)
     fprintf(stderr, "input-node: exiting (%s), fading force feedback out\n", why);
     n->exiting = true;
     n->exit_t = now_s();
-    sim_ffb_event_in(&n->ffb, n->exit_t, SIM_FFB_EXIT);
+    ffb_event(n, n->exit_t, SIM_FFB_EXIT);
 }
 
 static void on_timer(uv_timer_t *t);
@@ -256,10 +294,8 @@ static void on_timer(uv_timer_t *t)
     double now = now_s();
     refresh(n, now);
     if (!n->lockstep && !n->exiting) publish_controls(n, n->sim_t);
-    sim_ffb_effects fx;
-    sim_ffb_update(&n->ffb, now, &fx);
-    if (n->have_wheel) wheel_play(&n->wheel, &fx);
-    if (n->exiting && (fx.scale <= 0 || now - n->exit_t > 0.2)) {
+    double scale = ffb_play(n, now);
+    if (n->exiting && (scale <= 0 || now - n->exit_t > 0.2)) {
         close_all(n);
         return;
     }
@@ -297,7 +333,7 @@ static void set_paused(node *n, bool paused)
 {
     if (paused == n->sim_paused) return;
     n->sim_paused = paused;
-    sim_ffb_event_in(&n->ffb, now_s(), paused ? SIM_FFB_PAUSED : SIM_FFB_RESUMED);
+    ffb_event(n, now_s(), paused ? SIM_FFB_PAUSED : SIM_FFB_RESUMED);
 }
 
 static void on_tick(node *n, const cJSON *msg)
@@ -327,7 +363,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         sim_ffb_command c;
         sim_error err = {0};
         if (sim_ffb_command_from_json(msg, &c, &err) == SIM_OK)
-            sim_ffb_command_in(&n->ffb, now, &c);
+            ffb_command(n, now, &c);
         else
             fprintf(stderr, "input-node: ignoring %s\n", err.msg);
     } else if (strcmp(topic, "sim.tick") == 0) {
@@ -342,14 +378,14 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         if (n->have_script) script_restart(&n->script);
         n->gear_req_used = false;
     } else if (strcmp(topic, "control.stop") == 0) {
-        sim_ffb_event_in(&n->ffb, now, SIM_FFB_STOPPED);
+        ffb_event(n, now, SIM_FFB_STOPPED);
         begin_exit(n, "control.stop");
     } else if (strcmp(topic, "dispatcher.left") == 0) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
         /* Physics gone: no more commands will come, fade now rather than after the
          * watchdog; commands from a restarted physics bring the force back. */
         if (cJSON_IsString(name) && strcmp(name->valuestring, "physics") == 0)
-            sim_ffb_event_in(&n->ffb, now, SIM_FFB_BUS_LOST);
+            ffb_event(n, now, SIM_FFB_BUS_LOST);
     }
 }
 
@@ -359,7 +395,7 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
     if (welcome) {
         log_msg("connected to the dispatcher");
     } else {
-        sim_ffb_event_in(&n->ffb, now_s(), SIM_FFB_BUS_LOST);
+        ffb_event(n, now_s(), SIM_FFB_BUS_LOST);
         if (!n->closed) log_msg("lost the dispatcher; reconnecting");
     }
 }
@@ -443,7 +479,7 @@ int main(int argc, char **argv)
 {
     const char *bus_ep = "127.0.0.1:7700", *token = NULL, *device = "auto", *driver = NULL;
     const char *mapping = NULL, *mapping_dir = NULL, *scenario = NULL, *start = NULL;
-    const char *replay = NULL, *vtest_file = NULL;
+    const char *replay = NULL, *vtest_file = NULL, *ffb_log = NULL;
     int rate_hz = 250;
     double target_kmh = 0;
     bool lockstep = false, calibrate = false;
@@ -463,6 +499,8 @@ int main(int argc, char **argv)
         {"replay", SIM_OPT_STRING, &replay, "FILE", "script: replay input.controls from NDJSON"},
         {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "answer every sim.tick (reproducible runs)"},
         {"calibrate", SIM_OPT_FLAG, &calibrate, NULL, "walk through the wheel set-up, write --mapping"},
+        {"ffb-log", SIM_OPT_STRING, &ffb_log, "FILE",
+         "write force-feedback effects and events as NDJSON (debugging, tests)"},
         {"virtual-test-script", SIM_OPT_STRING, &vtest_file, "FILE",
          "(tests) attach a virtual wheel and play FILE on it"},
     };
@@ -502,6 +540,12 @@ int main(int argc, char **argv)
         return rc;
     }
     sim_error err = {0};
+    n.start_s = now_s();
+    if (ffb_log && !(n.ffb_log = fopen(ffb_log, "w"))) {
+        fprintf(stderr, "input-node: --ffb-log %s: cannot open\n", ffb_log);
+        SDL_Quit();
+        return 1;
+    }
     if (vtest_file) {
         if (vtest_load(&n.vtest, vtest_file, &err) || vtest_start(&n.vtest, now_s(), &err)) {
             fprintf(stderr, "input-node: %s\n", err.msg);
@@ -578,6 +622,7 @@ int main(int argc, char **argv)
     if (n.have_kbd) kbd_close(&n.kbd);
     if (n.have_vtest) vtest_free(&n.vtest);
     if (n.have_script) script_close(&n.script);
+    if (n.ffb_log) fclose(n.ffb_log);
     uv_loop_close(n.loop);
     SDL_Quit();
     log_msg("stopped");

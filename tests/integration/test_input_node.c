@@ -74,18 +74,18 @@ static const char wheel_script[] =
     "0.00 axis 1 32767\n"
     "0.00 axis 2 32767\n"
     "0.00 axis 3 32767\n"
-    "0.40 axis 0 -32768   # fully left\n"
-    "0.40 axis 2 -32768   # throttle floored\n"
-    "0.80 button 5 1\n"
-    "1.00 button 5 0\n"
-    "1.10 hat 0 1\n"
-    "1.20 hat 0 0\n"
-    "1.40 detach\n"
-    "1.80 attach\n"
-    "1.80 axis 1 32767\n"
-    "1.80 axis 2 32767\n"
-    "1.80 axis 3 -32768   # brake floored\n"
-    "1.80 axis 0 32767    # fully right\n";
+    "0.20 axis 0 -32768   # fully left\n"
+    "0.20 axis 2 -32768   # throttle floored\n"
+    "0.40 button 5 1\n"
+    "0.50 button 5 0\n"
+    "0.55 hat 0 1\n"
+    "0.60 hat 0 0\n"
+    "0.70 detach\n"
+    "0.90 attach\n"
+    "0.90 axis 1 32767\n"
+    "0.90 axis 2 32767\n"
+    "0.90 axis 3 -32768   # brake floored\n"
+    "0.90 axis 0 32767    # fully right\n";
 
 enum { WAIT_LEFT, WAIT_IND_ON, WAIT_IND_OFF, WAIT_MENU_ON, WAIT_MENU_OFF, WAIT_RELEASED,
        WAIT_RIGHT, DONE };
@@ -414,6 +414,152 @@ static void lockstep_script_follows_ideal_lane(void **state)
     sim_scenario_free(sc);
 }
 
+/* Force feedback through the real node (the virtual wheel has no motor, so the node's
+ * --ffb-log shows what it would play, with its own clock): ffb.command torque 0.5
+ * plays at level 0.5 * 32767; the level is zero 90 ms after commands stop, 50 ms
+ * after physics pauses although commands keep coming, and 50 ms after SIGTERM, and the
+ * node exits only after that. */
+typedef struct ffb_line {
+    double t;
+    int level;     /* effect lines */
+    char event[16]; /* event lines: "command", "paused", ... ("" for effect lines) */
+} ffb_line;
+
+static void send_commands(ts_conn *c, int count, int *seq)
+{
+    for (int i = 0; i < count; i++) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "{\"topic\":\"ffb.command\",\"src\":\"physics\",\"seq\":%d,\"t\":0,\"torque\":0.5}",
+                 ++*seq);
+        assert_true(ts_send_line(c, msg));
+        ts_sleep_ms(10);
+    }
+}
+
+static void send_pause(ts_conn *c, bool paused, int *seq)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":%d,\"t\":0,\"n\":0,\"dt\":0.01,"
+             "\"run\":0,\"paused\":%s}",
+             ++*seq, paused ? "true" : "false");
+    assert_true(ts_send_line(c, msg));
+}
+
+/* Every effect line in [from, to) has level 0, and there is at least one. */
+static void assert_zero_between(const ffb_line *l, int n, double from, double to)
+{
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+        if (l[i].event[0] || l[i].t < from || l[i].t >= to) continue;
+        if (l[i].level != 0) fail_msg("level %d at %.4f s, expected 0 from %.4f s", l[i].level, l[i].t, from);
+        seen++;
+    }
+    assert_true(seen > 0);
+}
+
+static double event_time(const ffb_line *l, int n, const char *ev)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(l[i].event, ev) == 0) return l[i].t;
+    fail_msg("no %s event in the log", ev);
+    return 0;
+}
+
+static void ffb_fades_on_silence_pause_and_exit(void **state)
+{
+    write_file("wheel axes 4 buttons 12 hats 1\n");
+    char log_path[] = "/tmp/test_input_ffb_XXXXXX";
+    int fd = mkstemp(log_path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_true(ts_dispatcher_start(&g_disp, NULL));
+    ts_conn *phys = g_conn = ts_join(g_disp.port, "physics", "[\"dispatcher.joined\"]", NULL);
+    assert_non_null(phys);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
+    char *argv[] = {"input-node", "--bus", bus, "--driver", "wheel", "--mapping-dir", "/nonexistent",
+                    "--virtual-test-script", g_file, "--ffb-log", log_path, NULL};
+    g_node = ts_spawn(argv, false);
+    assert_true(g_node > 0);
+    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    int seq = 0;
+    send_commands(phys, 30, &seq); /* A: 0.3 s of commands */
+    ts_sleep_ms(300);              /* silence */
+    send_commands(phys, 20, &seq); /* B */
+    send_pause(phys, true, &seq);
+    send_commands(phys, 20, &seq); /* still coming while paused */
+    send_pause(phys, false, &seq);
+    send_commands(phys, 20, &seq); /* C */
+    kill(g_node, SIGTERM);
+    send_commands(phys, 10, &seq); /* commands after SIGTERM change nothing */
+    int st = ts_stop(g_node, SIGTERM, 3000);
+    g_node = 0;
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+
+    static ffb_line lines[20000];
+    int n = 0;
+    FILE *f = fopen(log_path, "r");
+    assert_non_null(f);
+    static char buf[512];
+    while (n < 20000 && fgets(buf, sizeof buf, f)) {
+        cJSON *m = cJSON_Parse(buf);
+        assert_non_null(m);
+        lines[n].t = num(m, "t");
+        snprintf(lines[n].event, sizeof lines[n].event, "%s", str(m, "event"));
+        if (!lines[n].event[0]) lines[n].level = (int)num(m, "level");
+        n++;
+        cJSON_Delete(m);
+    }
+    fclose(f);
+    unlink(log_path);
+
+    /* A: full level reached (0.5 * 32767 = 16383.5, gain 1, limit 0.8). */
+    double first_cmd = event_time(lines, n, "command");
+    double silence_from = 0, silence_to = 0;
+    bool full = false;
+    for (int i = 0, last = -1; i < n; i++) {
+        if (!lines[i].event[0] && lines[i].level == 16384) full = true;
+        if (strcmp(lines[i].event, "command") != 0) continue;
+        if (last >= 0 && lines[i].t - lines[last].t > 0.2 && silence_to == 0) {
+            silence_from = lines[last].t;
+            silence_to = lines[i].t;
+        }
+        last = i;
+    }
+    assert_true(full);
+    assert_true(silence_to > silence_from && silence_from > first_cmd);
+    /* Silence: fading (between 0 and full) within the first 90 ms, zero after. */
+    bool fading = false;
+    for (int i = 0; i < n; i++)
+        if (!lines[i].event[0] && lines[i].t > silence_from + 0.04 && lines[i].t < silence_from + 0.09 &&
+            lines[i].level > 0 && lines[i].level < 16384)
+            fading = true;
+    assert_true(fading);
+    assert_zero_between(lines, n, silence_from + 0.09, silence_to);
+    /* Pause: zero 50 ms after, until resumed, though commands kept coming. */
+    double tp = event_time(lines, n, "paused"), tr = event_time(lines, n, "resumed");
+    int cmds_paused = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(lines[i].event, "command") == 0 && lines[i].t > tp && lines[i].t < tr) cmds_paused++;
+    assert_true(cmds_paused > 5);
+    assert_zero_between(lines, n, tp + 0.05, tr);
+    /* Back to full after resuming, then zero 50 ms after the exit began, to the end. */
+    double te = event_time(lines, n, "exit");
+    full = false;
+    for (int i = 0; i < n; i++)
+        if (!lines[i].event[0] && lines[i].t > tr && lines[i].t < te && lines[i].level == 16384) full = true;
+    assert_true(full);
+    assert_zero_between(lines, n, te + 0.05, 1e9);
+    int last_effect = n - 1;
+    while (last_effect > 0 && lines[last_effect].event[0]) last_effect--;
+    assert_int_equal(lines[last_effect].level, 0);
+}
+
 static int run_status(char *const argv[])
 {
     pid_t p = ts_spawn(argv, false);
@@ -445,6 +591,7 @@ int main(void)
         cmocka_unit_test_teardown(mapping_file_matched_by_name, teardown),
         cmocka_unit_test(shipped_mappings_load),
         cmocka_unit_test_teardown(lockstep_script_follows_ideal_lane, teardown),
+        cmocka_unit_test_teardown(ffb_fades_on_silence_pause_and_exit, teardown),
         cmocka_unit_test(bad_options_exit_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
