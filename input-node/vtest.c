@@ -1,6 +1,7 @@
 /* vtest: scripted SDL virtual joystick for tests (see vtest.h). */
 #include "vtest.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +48,17 @@ int vtest_load(node_vtest *v, const char *path, sim_error *err)
         if (hash) *hash = '\0';
         if (strspn(line, " \t\r") == strlen(line)) continue;
         if (!header) {
-            if (sscanf(line, " wheel axes %d buttons %d hats %d", &v->naxes, &v->nbuttons,
-                       &v->nhats) != 3 || v->naxes < 0 || v->nbuttons < 0 || v->nhats < 0)
+            char word[16] = "";
+            if (sscanf(line, " %15s", word) == 1 && strcmp(word, "gamepad") == 0) {
+                v->gamepad = true;
+                v->naxes = SDL_CONTROLLER_AXIS_MAX;
+                v->nbuttons = SDL_CONTROLLER_BUTTON_MAX;
+            } else if (sscanf(line, " wheel axes %d buttons %d hats %d", &v->naxes, &v->nbuttons,
+                              &v->nhats) != 3 || v->naxes < 0 || v->nbuttons < 0 || v->nhats < 0) {
                 rc = sim_error_set(err, SIM_EINVAL,
-                                   "expected 'wheel axes N buttons N hats N' first, found '%s'", line);
+                                   "expected 'wheel axes N buttons N hats N' or 'gamepad' first, found '%s'",
+                                   line);
+            }
             header = true;
             continue;
         }
@@ -84,11 +92,16 @@ static int attach(node_vtest *v, sim_error *err)
     SDL_VirtualJoystickDesc d;
     SDL_zero(d);
     d.version = SDL_VIRTUAL_JOYSTICK_DESC_VERSION;
-    d.type = SDL_JOYSTICK_TYPE_WHEEL;
+    d.type = v->gamepad ? SDL_JOYSTICK_TYPE_GAMECONTROLLER : SDL_JOYSTICK_TYPE_WHEEL;
     d.naxes = (Uint16)v->naxes;
     d.nbuttons = (Uint16)v->nbuttons;
     d.nhats = (Uint16)v->nhats;
-    d.name = "sim virtual test wheel";
+    if (v->gamepad) {
+        /* With the masks SDL builds a game-controller mapping in its own order. */
+        d.axis_mask = (1u << SDL_CONTROLLER_AXIS_MAX) - 1;
+        d.button_mask = (1u << SDL_CONTROLLER_BUTTON_MAX) - 1;
+    }
+    d.name = v->gamepad ? "sim virtual test gamepad" : "sim virtual test wheel";
     int index = SDL_JoystickAttachVirtualEx(&d);
     if (index < 0) return sim_error_set(err, SIM_EIO, "virtual joystick: %s", SDL_GetError());
     v->js = SDL_JoystickOpen(index);

@@ -5,7 +5,9 @@
  * axes, buttons and hats at the script's times; the node then sees it exactly as a
  * hot-plugged wheel. Script, one step a line ('#' starts a comment):
  *
- *     wheel axes 4 buttons 12 hats 1     first line: the device
+ *     wheel axes 4 buttons 12 hats 1     first line: the device, or "gamepad" for
+ *                                        an SDL game controller (its standard
+ *                                        6 axes and 21 buttons, SDL's order)
  *     0.20 axis 0 -32768                 at 0.2 s: axis 0 to -32768
  *     0.50 button 5 1                    button 5 down (0: up)
  *     0.70 hat 0 1                       hat 0 to SDL_HAT_UP
@@ -36,6 +38,7 @@ typedef struct node_vtest {
     vtest_step *steps; /* owned */
     size_t n, next;
     int naxes, nbuttons, nhats;
+    bool gamepad;      /* attach as an SDL game controller */
     SDL_Joystick *js;  /* our handle on the attached device, NULL while detached */
     double t0;
 } node_vtest;

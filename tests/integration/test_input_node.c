@@ -560,6 +560,48 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
     assert_int_equal(lines[last_effect].level, 0);
 }
 
+/* A device SDL knows as a game controller, with no mapping file, gets SDL's layout:
+ * left stick steers over 360 degrees, the right trigger (raw axis 5) is the throttle,
+ * the left shoulder (button 9) the left indicator. */
+static void game_controller_layout(void **state)
+{
+    write_file("gamepad\n"
+               "0.00 axis 4 -32768\n"
+               "0.00 axis 5 -32768\n"
+               "0.20 axis 0 -32768\n"
+               "0.20 axis 5 32767\n"
+               "0.40 button 9 1\n");
+    assert_true(ts_dispatcher_start(&g_disp, NULL));
+    ts_conn *tap = g_conn = ts_join(g_disp.port, "tap", "[\"input.\"]", NULL);
+    assert_non_null(tap);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
+    char *argv[] = {"input-node", "--bus", bus, "--driver", "wheel", "--mapping-dir", "/nonexistent",
+                    "--virtual-test-script", g_file, NULL};
+    g_node = ts_spawn(argv, false);
+    assert_true(g_node > 0);
+    bool controls_ok = false, indicator = false;
+    double end = ts_now_ms() + 6000;
+    static char line[1 << 16];
+    while (!(controls_ok && indicator) && ts_now_ms() < end) {
+        if (ts_read_line(tap, line, sizeof line, 200) <= 0) continue;
+        cJSON *m = cJSON_Parse(line);
+        const char *topic = str(m, "topic");
+        if (strcmp(topic, "input.controls") == 0 && num(m, "steer") == 1.0 && num(m, "throttle") == 1.0) {
+            NEAR(num(m, "steer_deg"), 180, 0);
+            NEAR(num(m, "brake"), 0, 0);
+            controls_ok = true;
+        } else if (strcmp(topic, "input.button") == 0) {
+            assert_string_equal(str(m, "role"), "indicator_left");
+            assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "pressed")));
+            indicator = true;
+        }
+        cJSON_Delete(m);
+    }
+    assert_true(controls_ok);
+    assert_true(indicator);
+}
+
 static int run_status(char *const argv[])
 {
     pid_t p = ts_spawn(argv, false);
@@ -589,6 +631,7 @@ int main(void)
         cmocka_unit_test_teardown(virtual_wheel_end_to_end, teardown),
         cmocka_unit_test_teardown(lockstep_replay_answers_every_tick, teardown),
         cmocka_unit_test_teardown(mapping_file_matched_by_name, teardown),
+        cmocka_unit_test_teardown(game_controller_layout, teardown),
         cmocka_unit_test(shipped_mappings_load),
         cmocka_unit_test_teardown(lockstep_script_follows_ideal_lane, teardown),
         cmocka_unit_test_teardown(ffb_fades_on_silence_pause_and_exit, teardown),
