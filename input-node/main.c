@@ -36,6 +36,8 @@ typedef struct node {
     uv_signal_t sigint, sigterm;
     /* set-up */
     node_mode mode;
+    bool auto_keyboard;    /* --device auto fell back to the keyboard: a wheel plugged
+                              in later takes over */
     int device_index;      /* wheel to open at start; -1: the first */
     bool lockstep;
     uint64_t period_ns;
@@ -155,7 +157,7 @@ static void button_changed(node *n, sim_button_role role, bool pressed)
 
 static bool wants_wheel(const node *n)
 {
-    return n->mode == MODE_WHEEL || n->mode == MODE_AUTO;
+    return n->mode == MODE_WHEEL || n->mode == MODE_AUTO || n->auto_keyboard;
 }
 
 static void open_wheel(node *n, int index)
@@ -517,6 +519,15 @@ int main(int argc, char **argv)
         return 2;
     }
     char dirbuf[1024];
+    if (mapping && !calibrate) {
+        /* A broken mapping is a mistake to fix now, not at the next plug-in. */
+        sim_input_map check;
+        sim_error merr = {0};
+        if (sim_input_map_load(mapping, &check, &merr)) {
+            fprintf(stderr, "input-node: %s\n", merr.msg);
+            return 1;
+        }
+    }
     n.maps.file = mapping;
     n.maps.dir = mapping_dir ? mapping_dir : default_map_dir(dirbuf, sizeof dirbuf);
     n.lockstep = lockstep;
@@ -564,12 +575,14 @@ int main(int argc, char **argv)
         SDL_FlushEvent(SDL_JOYDEVICEADDED);
     }
     if (n.mode == MODE_AUTO && !n.have_wheel) {
-        if (have_display())
+        if (have_display()) {
             n.mode = MODE_KEYBOARD;
-        else if (replay || scenario)
+            n.auto_keyboard = true;
+        } else if (replay || scenario) {
             n.mode = MODE_SCRIPT;
-        else
+        } else {
             log_msg("no wheel, no display and no scenario: waiting for a wheel");
+        }
     }
     if (n.mode == MODE_KEYBOARD) {
         if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0 || kbd_open(&n.kbd, &err) != 0) {

@@ -620,6 +620,9 @@ static void bad_options_exit_2(void **state)
     assert_int_equal(run_status(c), 2);
     char *e[] = {"input-node", "--no-such-flag", NULL};
     assert_int_equal(run_status(e), 2);
+    /* A broken --mapping file is refused at start. */
+    char *g[] = {"input-node", "--mapping", "/nonexistent/map.json", "--bus", "127.0.0.1:1", NULL};
+    assert_int_equal(run_status(g), 1);
     /* The script without a scenario or replay is refused before touching the bus. */
     char *f[] = {"input-node", "--driver", "script", "--bus", "127.0.0.1:1", NULL};
     assert_int_equal(run_status(f), 1);
