@@ -209,12 +209,20 @@ static void shift(sim_driver *d, const sim_driver_obs *o)
 
 void sim_driver_step(sim_driver *d, const sim_driver_obs *o, sim_controls *out)
 {
+    if (!isfinite(o->t) || !isfinite(o->x) || !isfinite(o->y) || !isfinite(o->heading) ||
+        !isfinite(o->speed) || !isfinite(o->rpm)) {
+        /* A broken state is no ground to steer on: wheel straight, brake. */
+        memset(out, 0, sizeof *out);
+        out->brake = 1;
+        return;
+    }
     double dt = d->started ? o->t - d->last_t : 0.0;
     d->started = true;
     d->last_t = o->t;
     memset(out, 0, sizeof *out);
 
     double delta = pursuit(d, o);
+    if (!isfinite(delta)) delta = 0; /* degenerate parameters (a zero wheelbase) */
     double half = 0.5 * d->p.steering_range_deg;
     out->steer_deg = clamp(delta * 180.0 / M_PI * d->p.steering_ratio, -half, half);
     out->steer = out->steer_deg / half;

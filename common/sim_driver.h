@@ -92,7 +92,8 @@ void sim_driver_params_default(sim_driver_params *p);
 void sim_driver_init(sim_driver *d, const sim_driver_params *p, const sim_driver_path *path,
                      double target_speed);
 
-/* Controls for the observed state. */
+/* Controls for the observed state. A state with a non-finite field gets the wheel
+ * straight and full brake. */
 void sim_driver_step(sim_driver *d, const sim_driver_obs *obs, sim_controls *out);
 
 /* A recorded input stream: times (s, non-decreasing) and controls. Owns its arrays

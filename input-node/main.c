@@ -377,7 +377,11 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     } else if (strcmp(topic, "control.resume") == 0) {
         set_paused(n, false);
     } else if (strcmp(topic, "control.restart") == 0) {
-        if (n->have_script) script_restart(&n->script);
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
+        sim_error err = {0};
+        if (n->have_script &&
+            script_restart(&n->script, cJSON_IsString(at) ? at->valuestring : NULL, &err) != SIM_OK)
+            fprintf(stderr, "input-node: restart: %s\n", err.msg);
         n->gear_req_used = false;
     } else if (strcmp(topic, "control.stop") == 0) {
         ffb_event(n, now, SIM_FFB_STOPPED);

@@ -3,6 +3,7 @@
 #include "script.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 int script_open(node_script *scr, const script_options *o, sim_error *err)
 {
     memset(scr, 0, sizeof *scr);
+    scr->opts = *o;
+    snprintf(scr->start, sizeof scr->start, "%s", o->start ? o->start : "");
     if (o->replay) {
         scr->replaying = true;
         return sim_driver_replay_load(o->replay, &scr->replay, err);
@@ -72,9 +75,22 @@ void script_controls(node_script *scr, double t, sim_controls *out)
         *out = scr->last;
 }
 
-void script_restart(node_script *scr)
+int script_restart(node_script *scr, const char *at, sim_error *err)
 {
-    if (scr->replaying) return;
-    sim_driver_init(&scr->drv, &scr->drv.p, &scr->path, scr->drv.target_speed);
+    if (scr->replaying) return SIM_OK;
+    if (at && strcmp(at, scr->start) != 0) {
+        sim_driver_path path;
+        double *limit;
+        int rc = route_build(scr->opts.scenario, at, &path, &limit, err);
+        if (rc) return rc;
+        sim_driver_path_free(&scr->path);
+        free(scr->limit);
+        scr->path = path;
+        scr->limit = limit;
+        snprintf(scr->start, sizeof scr->start, "%s", at);
+    }
+    sim_driver_params p = scr->drv.p; /* init clears drv: copy its parameters first */
+    sim_driver_init(&scr->drv, &p, &scr->path, scr->drv.target_speed);
     memset(&scr->last, 0, sizeof scr->last);
+    return SIM_OK;
 }

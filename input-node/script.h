@@ -14,7 +14,16 @@
 #include "sim_driver.h"
 #include "sim_error.h"
 
+typedef struct script_options {
+    const char *scenario;   /* scenario file (path following) */
+    const char *start;      /* start point name; NULL: the first */
+    const char *replay;     /* NDJSON of input.controls: replay instead */
+    double target_kmh;      /* > 0: this speed instead of the speed limits */
+} script_options;
+
 typedef struct node_script {
+    script_options opts;    /* strings borrowed from the caller (argv) */
+    char start[128];        /* start point the path begins at ("": the first) */
     bool replaying;
     sim_driver_replay replay;
     sim_driver_path path;
@@ -24,13 +33,6 @@ typedef struct node_script {
     sim_controls last;      /* controls for the latest vehicle state */
 } node_script;
 
-typedef struct script_options {
-    const char *scenario;   /* scenario file (path following) */
-    const char *start;      /* start point name; NULL: the first */
-    const char *replay;     /* NDJSON of input.controls: replay instead */
-    double target_kmh;      /* > 0: this speed instead of the speed limits */
-} script_options;
-
 int script_open(node_script *sc, const script_options *o, sim_error *err);
 void script_close(node_script *sc);
 
@@ -38,7 +40,9 @@ void script_close(node_script *sc);
 void script_on_state(node_script *sc, const sim_driver_obs *obs);
 /* The controls at simulation time t. */
 void script_controls(node_script *sc, double t, sim_controls *out);
-/* The run restarted (the car was put back at a start point). */
-void script_restart(node_script *sc);
+/* The run restarted with the car at start point `at` (NULL: where it started): the
+ * path is rebuilt from there and the controller starts afresh. On an error (say, an
+ * unknown start point) the old path stays. at is copied. */
+int script_restart(node_script *sc, const char *at, sim_error *err);
 
 #endif

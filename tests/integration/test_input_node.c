@@ -602,6 +602,43 @@ static void game_controller_layout(void **state)
     assert_true(indicator);
 }
 
+/* control.restart {at} puts the car at another start point: the scripted driver
+ * rebuilds its path from there. Started at "sector2" (s 1400, lane -1), restarted at
+ * "start" (s 20, lane -2) with the car 1 m left of lane -2's centre at standstill, it
+ * steers right (back into lane -2) and pulls away; with the old path it would aim
+ * far ahead at lane -1 and steer slightly left. */
+static void restart_rebuilds_the_path(void **state)
+{
+    const char *scen = ts_root("scenarios/lane-change.json");
+    assert_true(ts_dispatcher_start(&g_disp, NULL));
+    ts_conn *phys = g_conn =
+        ts_join(g_disp.port, "physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]", NULL);
+    assert_non_null(phys);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
+    char *argv[] = {"input-node", "--bus", bus, "--driver", "script", "--scenario", (char *)scen,
+                    "--start", "sector2", "--lockstep", NULL};
+    g_node = ts_spawn(argv, false);
+    assert_true(g_node > 0);
+    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    assert_true(ts_send_line(phys, "{\"topic\":\"control.restart\",\"src\":\"dispatcher\",\"seq\":1,"
+                                   "\"t\":0,\"at\":\"start\"}"));
+    /* Lane -2's centre is at y = -5.25 on this straight road along +x. */
+    assert_true(ts_send_line(phys, "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":1,"
+                                   "\"t\":0,\"speed\":0,\"pos\":[20,-4.25,0],\"heading\":0,"
+                                   "\"yaw_rate\":0,\"gear\":1,\"rpm\":800}"));
+    assert_true(ts_send_line(phys, "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":2,\"t\":0,"
+                                   "\"n\":0,\"dt\":0.01,\"run\":1,\"paused\":false}"));
+    cJSON *c = ts_expect_topic(phys, "input.controls", 3000, NULL, 0);
+    assert_non_null(c);
+    assert_true(num(c, "steer") < -0.05);
+    assert_true(num(c, "throttle") > 0.1);
+    NEAR(num(c, "gear"), 1, 0);
+    cJSON_Delete(c);
+}
+
 static int run_status(char *const argv[])
 {
     pid_t p = ts_spawn(argv, false);
@@ -637,6 +674,7 @@ int main(void)
         cmocka_unit_test_teardown(game_controller_layout, teardown),
         cmocka_unit_test(shipped_mappings_load),
         cmocka_unit_test_teardown(lockstep_script_follows_ideal_lane, teardown),
+        cmocka_unit_test_teardown(restart_rebuilds_the_path, teardown),
         cmocka_unit_test_teardown(ffb_fades_on_silence_pause_and_exit, teardown),
         cmocka_unit_test(bad_options_exit_2),
     };

@@ -246,6 +246,27 @@ static void replay_holds_samples(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent/replay.ndjson: cannot open"));
 }
 
+static void broken_state_brakes(void **state)
+{
+    const double xy[] = {0, 0, 100, 0};
+    sim_driver_path path;
+    sim_error err;
+    assert_int_equal(sim_driver_path_set(&path, xy, 2, &err), SIM_OK);
+    sim_driver_params prm;
+    sim_driver_params_default(&prm);
+    sim_driver drv;
+    sim_driver_init(&drv, &prm, &path, 10);
+    sim_controls u;
+    sim_driver_obs o = {.t = 0, .x = NAN, .y = 0, .speed = 5, .rpm = 1000, .gear = 1};
+    sim_driver_step(&drv, &o, &u);
+    assert_true(u.steer == 0 && u.steer_deg == 0 && u.throttle == 0 && u.brake == 1);
+    o.x = 0;
+    o.speed = INFINITY;
+    sim_driver_step(&drv, &o, &u);
+    assert_true(u.brake == 1 && u.throttle == 0);
+    sim_driver_path_free(&path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +275,7 @@ int main(void)
         cmocka_unit_test(speed_controller_reaches_target_and_shifts),
         cmocka_unit_test(stops_at_the_end),
         cmocka_unit_test(replay_holds_samples),
+        cmocka_unit_test(broken_state_brakes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
