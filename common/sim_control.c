@@ -5,7 +5,7 @@
 #include <string.h>
 
 const char *const sim_control_commands[] = {"pause", "resume", "restart", "speed_limit", "hud",
-                                            "traffic", "light", "sound", "stop", "status", NULL};
+                                            "traffic", "light", "sound", "stop", "status", "seek", NULL};
 
 static int need_string(const cJSON *req, const char *cmd, const char *field, sim_error *err,
                        const cJSON **out)
@@ -40,7 +40,7 @@ int sim_control_validate(const cJSON *req, const char **cmd_out, sim_error *err)
     if (!known)
         return sim_error_set(err, SIM_EINVAL,
                              "unknown command \"%.64s\" (expected pause, resume, restart, speed_limit, "
-                             "hud, traffic, light, sound, stop or status)", cmd);
+                             "hud, traffic, light, sound, stop, status or seek)", cmd);
     const cJSON *v;
     int rc, present;
     if (strcmp(cmd, "restart") == 0) {
@@ -50,6 +50,10 @@ int sim_control_validate(const cJSON *req, const char **cmd_out, sim_error *err)
         v = cJSON_GetObjectItemCaseSensitive(req, "kmh");
         if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 || v->valuedouble > 1000)
             return sim_error_set(err, SIM_EINVAL, "speed_limit: \"kmh\" must be a number from 0 (no limit) to 1000");
+    } else if (strcmp(cmd, "seek") == 0) {
+        v = cJSON_GetObjectItemCaseSensitive(req, "t");
+        if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || !isfinite(v->valuedouble))
+            return sim_error_set(err, SIM_EINVAL, "seek: \"t\" must be a simulation time in seconds >= 0");
     } else if (strcmp(cmd, "hud") == 0) {
         if ((rc = need_string(req, cmd, "text", err, &v))) return rc;
         if (strlen(v->valuestring) > 1024)

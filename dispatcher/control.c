@@ -63,6 +63,7 @@ static void handle_request(control *c, const char *text, size_t len)
     cJSON_AddTrueToObject(ok, "ok");
     if (strcmp(cmd, "status") == 0) {
         cJSON_AddItemToObject(ok, "modules", hub_status(c->h));
+        cJSON_AddItemToObject(ok, "errors", hub_errors(c->h));
         reply(c, ok);
     } else {
         /* cmd points into req, whose "cmd" item is removed before publishing. */

@@ -24,11 +24,17 @@
 #define MAX_IOV 256
 #define READ_BUF_SIZE (256 * 1024)
 #define BACKLOG_CHUNK (256 * 1024)
+/* What a durable module was last sent is kept this long (bytes): on a sudden loss the
+ * dispatcher cannot know what the module processed, so it hands these over again. */
+#define RESEND_KEEP (2 * 1024 * 1024)
+/* The newest error report per (topic, module) is kept for the operator's status. */
+#define MAX_RETAINED 16
 
 typedef struct msgbuf {
     uint32_t refs;
     uint32_t len;       /* bytes of data, newline included */
     bool is_state;
+    bool direct;        /* addressed to one connection (welcome, error): never re-sent */
     char *topic;        /* points into the allocation, after data */
     char data[];
 } msgbuf;
@@ -76,12 +82,22 @@ struct conn {
     flight *inflight;     /* at most one write request at a time */
     size_t inflight_bytes;
     backlog *spill;       /* durable only: messages waiting beyond the queue bound */
+    msgvec sent;          /* durable only: the newest messages handed to the kernel */
     uint64_t in_msgs, out_msgs, dropped, last_in, last_out;
     double in_rate, out_rate;
 };
 
+typedef struct retained {
+    char topic[MAX_TOPIC + 1];
+    char src[MAX_NAME + 1];
+    cJSON *msg;
+    uint64_t at_ms;
+} retained;
+
 struct hub {
     uv_loop_t *loop;
+    retained errors[MAX_RETAINED];
+    size_t n_errors;
     uv_tcp_t listener;
     uv_timer_t stats_timer;
     hub_config cfg;
@@ -109,6 +125,7 @@ static msgbuf *msg_new(const char *line, size_t len, const char *topic, bool is_
     m->refs = 1;
     m->len = (uint32_t)len + 1;
     m->is_state = is_state;
+    m->direct = false;
     memcpy(m->data, line, len);
     m->data[len] = '\n';
     m->topic = m->data + len + 1;
@@ -311,6 +328,16 @@ static bool conn_enqueue(conn *c, msgbuf *m)
     return true;
 }
 
+/* A message leaves the queue for the kernel. Durable connections remember it. */
+static void retire(conn *c, msgbuf *m)
+{
+    c->out_msgs++;
+    if (c->durable && !m->direct) {
+        vec_push(&c->sent, m);
+        while (c->sent.bytes > RESEND_KEEP && vec_count(&c->sent) > 1) msg_unref(vec_pop(&c->sent));
+    }
+}
+
 static void on_write_done(uv_write_t *req, int status)
 {
     flight *f = (flight *)req;
@@ -369,8 +396,9 @@ static void conn_flush(conn *c)
             if (done >= rest) {
                 done -= rest;
                 c->first_offset = 0;
-                msg_unref(vec_pop(&c->pending));
-                c->out_msgs++;
+                vec_pop(&c->pending); /* m; its reference moves here */
+                retire(c, m);
+                msg_unref(m);
             } else {
                 c->first_offset += done;
                 done = 0;
@@ -397,7 +425,7 @@ static void conn_flush(conn *c)
             f->bufs[f->n] = uv_buf_init(m->data + off, m->len - (unsigned)off);
             bytes += m->len - off;
             f->n++;
-            c->out_msgs++;
+            retire(c, m);
         }
         c->inflight = f;
         c->inflight_bytes = bytes;
@@ -449,6 +477,7 @@ static void send_to(conn *c, const char *topic, const cJSON *fields)
     msgbuf *m = msg_new(text, strlen(text), topic, false);
     free(text);
     if (!m) return;
+    m->direct = true;
     conn_enqueue(c, m);
     msg_unref(m);
 }
@@ -510,13 +539,19 @@ static void conn_close(conn *c, const char *reason)
     if (c->prev) c->prev->next = c->next;
     else h->conns = c->next;
     if (c->next) c->next->prev = c->prev;
-    vec_clear(&c->pending);
     if (c->said_hello && c->durable && !h->closed) {
-        /* Keep what arrives while it is away; a spill still waiting is its start. */
+        /* Keep what arrives while it is away. It starts with what it was sent last
+         * (it may have died before processing it; durable modules ignore repeats),
+         * then what was queued, then the spill. */
         backlog *b = backlog_new(c->name, c->subs, c->n_subs, c->all);
         if (b) {
+            msgbuf *m;
+            while ((m = vec_pop(&c->sent))) {
+                backlog_add(h, b, m);
+                msg_unref(m);
+            }
+            for (size_t i = c->pending.head; i < c->pending.n; i++) backlog_add(h, b, c->pending.items[i]);
             if (c->spill) {
-                msgbuf *m;
                 while ((m = vec_pop(&c->spill->q))) {
                     backlog_add(h, b, m);
                     msg_unref(m);
@@ -527,6 +562,8 @@ static void conn_close(conn *c, const char *reason)
             h->backlogs = b;
         }
     }
+    vec_clear(&c->pending);
+    vec_clear(&c->sent);
     backlog_free(c->spill);
     c->spill = NULL;
     subs_free(c->subs, c->n_subs);
@@ -640,6 +677,40 @@ static void handle_hello(conn *c, const cJSON *msg)
     }
 }
 
+/* Module error reports (topics ending in ".error", e.g. log.error for a full disk)
+ * are routed like any message and also kept, newest per topic and module, so that
+ * `simctl status` shows them to the operator however they were missed. */
+static void retain_error(hub *h, conn *c, const char *topic, const char *line, size_t len)
+{
+    cJSON *msg = cJSON_ParseWithLength(line, len);
+    if (!msg) return;
+    retained *slot = NULL;
+    for (size_t i = 0; i < h->n_errors; i++)
+        if (!strcmp(h->errors[i].topic, topic) && !strcmp(h->errors[i].src, c->name)) slot = &h->errors[i];
+    if (!slot && h->n_errors < MAX_RETAINED) slot = &h->errors[h->n_errors++];
+    if (!slot) { /* full: replace the oldest */
+        slot = &h->errors[0];
+        for (size_t i = 1; i < h->n_errors; i++)
+            if (h->errors[i].at_ms < slot->at_ms) slot = &h->errors[i];
+    }
+    cJSON_Delete(slot->msg);
+    snprintf(slot->topic, sizeof slot->topic, "%s", topic);
+    snprintf(slot->src, sizeof slot->src, "%s", c->name);
+    slot->msg = msg;
+    slot->at_ms = uv_now(h->loop);
+}
+
+cJSON *hub_errors(hub *h)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < h->n_errors; i++) {
+        cJSON *o = cJSON_Duplicate(h->errors[i].msg, 1);
+        cJSON_AddNumberToObject(o, "age_s", (double)(uv_now(h->loop) - h->errors[i].at_ms) / 1000.0);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
 static int on_line(const char *line, size_t len, void *user)
 {
     conn *c = user;
@@ -667,6 +738,8 @@ static int on_line(const char *line, size_t len, void *user)
         send_error(c, "topics beginning with \"dispatcher.\" are reserved for the dispatcher; line dropped");
     } else {
         if (strcmp(topic, "sim.tick") == 0 && t == t) h->sim_t = t;
+        size_t tl = strlen(topic);
+        if (tl > 6 && strcmp(topic + tl - 6, ".error") == 0) retain_error(h, c, topic, line, len);
         msgbuf *m = msg_new(line, len, topic, is_state_topic(h, topic));
         if (m) {
             route(h, m, c, false);
@@ -843,6 +916,7 @@ void hub_close(hub *h)
 void hub_free(hub *h)
 {
     if (!h) return;
+    for (size_t i = 0; i < h->n_errors; i++) cJSON_Delete(h->errors[i].msg);
     for (size_t i = 0; i < h->n_state_patterns; i++) free(h->state_patterns[i]);
     free(h->token);
     free(h);

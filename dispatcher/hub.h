@@ -33,6 +33,9 @@ int hub_port(const hub *h);
 void hub_publish(hub *h, const char *topic, const cJSON *fields);
 /* The modules array for dispatcher.stats and the control endpoint's "status". Caller frees. */
 cJSON *hub_status(hub *h);
+/* The newest error report per topic and module (topics ending in ".error"), each with
+ * "age_s". Caller frees. */
+cJSON *hub_errors(hub *h);
 /* Closes every connection and the listener; the loop then ends. */
 void hub_close(hub *h);
 /* Frees the hub after hub_close once the loop has run its close callbacks. */

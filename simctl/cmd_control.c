@@ -65,6 +65,18 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
             }
             cJSON_AddNumberToObject(req, "kmh", v);
         }
+    } else if (!strcmp(cmd, "seek")) {
+        want = 1;
+        if (npos >= 1) {
+            char *end;
+            double v = strtod(pos[0], &end);
+            if (*end || v < 0) {
+                snprintf(why, why_size, "seek: '%s' is not a time in seconds >= 0", pos[0]);
+                cJSON_Delete(req);
+                return NULL;
+            }
+            cJSON_AddNumberToObject(req, "t", v);
+        }
     } else if (!strcmp(cmd, "hud")) {
         want = 1;
         if (npos >= 1) cJSON_AddStringToObject(req, "text", pos[0]);
@@ -131,9 +143,12 @@ static int request_and_print(const char *url, const char *token, cJSON *req, boo
         const cJSON *errors = cJSON_GetObjectItem(r, "errors");
         const cJSON *e;
         cJSON_ArrayForEach(e, errors) {
-            char *s = cJSON_PrintUnformatted(e);
-            printf("ERROR %s\n", s);
-            free(s);
+            const cJSON *src = cJSON_GetObjectItem(e, "src"), *what = cJSON_GetObjectItem(e, "error");
+            char *raw = cJSON_IsString(what) ? NULL : cJSON_PrintUnformatted(e);
+            printf("ERROR from %s (%s, %.0f s ago): %s\n", cJSON_IsString(src) ? src->valuestring : "?",
+                   cJSON_GetObjectItem(e, "topic")->valuestring, cJSON_GetObjectItem(e, "age_s")->valuedouble,
+                   raw ? raw : what->valuestring);
+            free(raw);
         }
     } else if (ok) {
         printf("%s\n", reply);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_log.h"
 #include "cmd_world.h"
 #include "simctl.h"
 
@@ -30,6 +31,9 @@ static const command commands[] = {
     {"light", simctl_cmd_control, "day|dusk|night", "light mode"},
     {"sound", simctl_cmd_control, "on|off", "sound on or off"},
     {"stop", simctl_cmd_control, "", "end the session"},
+    {"export", simctl_cmd_export, "LOG --csv DIR [--from X] [--to X]", "write a drive log's samples and events as CSV"},
+    {"replay", simctl_cmd_replay, "LOG [--speed X]", "publish a logged drive on the bus at its logged times"},
+    {"seek", simctl_cmd_control, "T", "replay: jump to simulation time T (s)"},
     {"validate", simctl_cmd_validate, "FILE...", "check scenario files; exit 0 only when all are valid"},
     {"where", simctl_cmd_where, "FILE X Y", "road, s, d, lane and terrain height at a point, as JSON"},
 };

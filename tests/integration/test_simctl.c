@@ -75,9 +75,13 @@ static void send_tap_and_operator_commands(void **state)
     assert_int_equal(run_simctl(restart, out, sizeof out), 2);
     const char *unknown[] = {"frobnicate", NULL};
     assert_int_equal(run_simctl(unknown, out, sizeof out), 2);
+    /* A module's error report stays visible in the operator's status. */
+    ts_send_line(obs, "{\"topic\":\"log.error\",\"src\":\"recorder\",\"error\":\"disk full: /logs\"}");
+    ts_sleep_ms(100);
     const char *status[] = {"status", "--control", d.control_url, NULL};
     assert_int_equal(run_simctl(status, out, sizeof out), 0);
     assert_non_null(strstr(out, "observer"));
+    assert_non_null(strstr(out, "ERROR from recorder (log.error, 0 s ago): disk full: /logs"));
 
     /* tap prints exactly what passes. */
     char tapcmd[512];

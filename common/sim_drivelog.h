@@ -1,0 +1,216 @@
+/* sim_drivelog: the drive-log file format, in one place (docs/drivelog.md).
+ *
+ * A drive log is one SQLite database per drive, in WAL mode, with the tables
+ *   samples  (run, tick) primary key: one row per sample period (10 ms) of simulation
+ *            time, aligned to ticks; a restart of the drive starts a new run.
+ *   events   time-stamped buttons, operator commands, triggers, sectors, modules.
+ *   meta     key/value: scenario and its hash, vehicle, version, seed, study, ...
+ *   messages every bus message, raw, when the recorder was asked for --all.
+ * The recorder writes through sim_drivelog_writer, analysis and replay read through
+ * sim_drivelog_reader, so nobody else spells a table or column name.
+ *
+ * Writer: append calls only copy the row into memory; sim_drivelog_tick (called from a
+ * timer) or sim_drivelog_flush inserts everything pending in one transaction with
+ * prepared statements. Rows are therefore committed at most flush_ms apart as long as
+ * the caller ticks at least that often, and a process killed with kill -9 leaves a
+ * valid database holding every transaction committed before it. A failed commit (disk
+ * full) is rolled back and its rows stay pending, so they are written once there is
+ * room again. Inserts are INSERT OR IGNORE on each table's natural key, so replaying
+ * the same messages twice (the dispatcher's backlog after a reconnect) adds nothing.
+ *
+ * NULL: a double field set to NAN, an int32 field set to SIM_DRIVELOG_NULL_INT or an
+ * empty string is stored as SQL NULL and read back the same way.
+ *
+ * Ownership: the writer and reader are allocated by their open functions and freed by
+ * their close functions. Strings passed in are copied. Arrays returned by the reader
+ * belong to the caller and are freed with free() (samples) or
+ * sim_drivelog_events_free (events, whose strings are owned by the array). */
+#ifndef SIM_DRIVELOG_H
+#define SIM_DRIVELOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim_error.h"
+
+#define SIM_DRIVELOG_SCHEMA_VERSION 1
+#define SIM_DRIVELOG_NULL_INT INT32_MIN
+#define SIM_DRIVELOG_ID_MAX 48 /* sector and task ids, including the terminating NUL */
+
+typedef struct sim_drivelog_sample {
+    int64_t run;          /* run number from sim.tick; a restart starts a new one */
+    int64_t tick;         /* sample index in the run: t = tick * sample period */
+    double t;             /* simulation time, s */
+    double speed;         /* m/s along the car's heading */
+    double accel;         /* m/s^2 along the heading */
+    double headway_dist;  /* m to the vehicle ahead in the same lane; NAN: none */
+    double headway_time;  /* s = headway_dist / speed; NAN: none */
+    double lat_dev;       /* m, left positive, from the task's ideal lane; NAN: unknown */
+    int32_t lane;         /* OpenDRIVE lane id */
+    double s, d;          /* m, road-relative */
+    double x, y, z;       /* m, world frame */
+    double heading;       /* rad, CCW from +x */
+    double yaw_rate;      /* rad/s */
+    double steer_wheel;   /* rad, steering wheel angle, left positive */
+    double wheel_angle;   /* rad, road-wheel steering angle, left positive */
+    double throttle, brake, clutch; /* 0..1 pedal positions */
+    int32_t gear;         /* -1 reverse, 0 neutral, 1.. forward */
+    double rpm;           /* engine speed, 1/min */
+    char sector[SIM_DRIVELOG_ID_MAX]; /* test sector id, "" outside any */
+    char task[SIM_DRIVELOG_ID_MAX];   /* task id, "" outside any */
+} sim_drivelog_sample;
+
+/* A sample with every field NULL (NAN, SIM_DRIVELOG_NULL_INT, ""), run/tick/t 0. */
+void sim_drivelog_sample_init(sim_drivelog_sample *s);
+
+typedef struct sim_drivelog_event {
+    int64_t run;
+    double t;   /* simulation time, s */
+    char *kind; /* "button", "control", "module", "traffic", "trigger", "sector",
+                   "task", "run", "recorder" (docs/drivelog.md) */
+    char *name; /* e.g. "indicator_left", "pause", "joined" */
+    char *json; /* the bus message or a JSON object describing the event; may be NULL */
+} sim_drivelog_event;
+
+/* ---- writer ---- */
+
+typedef struct sim_drivelog_writer sim_drivelog_writer;
+
+typedef struct sim_drivelog_write_options {
+    int flush_ms;        /* commit interval for sim_drivelog_tick; 0: 100 */
+    size_t batch_rows;   /* sim_drivelog_tick also commits once this many rows are
+                            pending, which bounds the time one commit takes; 0: 4096 */
+    size_t max_pending;  /* rows held while commits fail; 0: 1,000,000 */
+    bool fsync_each;     /* synchronous=FULL: each commit survives power loss too.
+                            false: NORMAL, each commit survives a killed process */
+} sim_drivelog_write_options;
+
+/* Opens path for writing, creating the file and schema when missing and keeping what
+ * is there otherwise (a restarted recorder resumes its file). A file that is not a
+ * drive log, or one of a newer schema, is refused. opts may be NULL. */
+int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options *opts,
+                             sim_drivelog_writer **out, sim_error *err);
+
+/* Sets a meta key; written with the next commit. Later values replace earlier ones. */
+int sim_drivelog_set_meta(sim_drivelog_writer *w, const char *key, const char *value,
+                          sim_error *err);
+
+int sim_drivelog_append_sample(sim_drivelog_writer *w, const sim_drivelog_sample *s,
+                               sim_error *err);
+/* kind and name required; json may be NULL. */
+int sim_drivelog_append_event(sim_drivelog_writer *w, int64_t run, double t, const char *kind,
+                              const char *name, const char *json, sim_error *err);
+/* A raw bus message for the messages table (--all). seq < 0: none. */
+int sim_drivelog_append_message(sim_drivelog_writer *w, int64_t run, double t, const char *topic,
+                                const char *src, int64_t seq, const char *line, size_t len,
+                                sim_error *err);
+
+/* Commits everything pending now. On failure (disk full, I/O error) the transaction is
+ * rolled back, the rows stay pending and the error names the file and the cause. */
+int sim_drivelog_flush(sim_drivelog_writer *w, sim_error *err);
+
+/* Commits when something is pending and at least flush_ms have passed since the last
+ * commit, or when batch_rows are pending. now_s: a monotonic clock in seconds (e.g.
+ * uv_now / 1000.0). */
+int sim_drivelog_tick(sim_drivelog_writer *w, double now_s, sim_error *err);
+
+size_t sim_drivelog_pending(const sim_drivelog_writer *w);
+/* Rows (samples, events and messages) this writer has stored; rows the database
+ * ignored as duplicates are not counted. */
+uint64_t sim_drivelog_committed(const sim_drivelog_writer *w);
+const char *sim_drivelog_path(const sim_drivelog_writer *w);
+
+/* Flushes, checkpoints the WAL into the database and closes. The writer is freed even
+ * when the final flush fails (the error says how many rows were lost). NULL allowed. */
+int sim_drivelog_writer_close(sim_drivelog_writer *w, sim_error *err);
+
+/* ---- reader ---- */
+
+typedef struct sim_drivelog_reader sim_drivelog_reader;
+
+/* A selection of rows: run < 0 means every run; t_from/t_to bound t inclusively, with
+ * 1 ns of slack for rounding (use -INFINITY/INFINITY for no bound). */
+typedef struct sim_drivelog_range {
+    int64_t run;
+    double t_from, t_to;
+} sim_drivelog_range;
+
+/* Everything: all runs, all times. */
+sim_drivelog_range sim_drivelog_range_all(void);
+
+/* Opens an existing drive log (also one left by a killed writer: its WAL is applied).
+ * Refuses files that are not drive logs. */
+int sim_drivelog_reader_open(const char *path, sim_drivelog_reader **out, sim_error *err);
+void sim_drivelog_reader_close(sim_drivelog_reader *r);
+
+/* Samples in the range ordered by run, tick. *out is malloc'ed (free()); NULL when *n
+ * is 0. */
+int sim_drivelog_read_samples(sim_drivelog_reader *r, sim_drivelog_range range,
+                              sim_drivelog_sample **out, size_t *n, sim_error *err);
+/* The sample with the highest (run, tick): where a resumed recording goes on.
+ * SIM_ENOTFOUND when the log has no samples. */
+int sim_drivelog_read_last(sim_drivelog_reader *r, sim_drivelog_sample *out, sim_error *err);
+/* Events in the range ordered by run, t, then insertion order. */
+int sim_drivelog_read_events(sim_drivelog_reader *r, sim_drivelog_range range,
+                             sim_drivelog_event **out, size_t *n, sim_error *err);
+void sim_drivelog_events_free(sim_drivelog_event *events, size_t n);
+
+/* Copies the value of key into buf. SIM_ENOTFOUND when the key is missing. */
+int sim_drivelog_read_meta(sim_drivelog_reader *r, const char *key, char *buf, size_t size,
+                           sim_error *err);
+/* Run numbers present in samples or events, ascending; *out malloc'ed. */
+int sim_drivelog_read_runs(sim_drivelog_reader *r, int64_t **out, size_t *n, sim_error *err);
+
+/* First and last t of the samples whose sector (or task, when task is true) equals id,
+ * in run (< 0: any). SIM_ENOTFOUND when no sample has it. */
+int sim_drivelog_span(sim_drivelog_reader *r, int64_t run, bool task, const char *id,
+                      double *t_from, double *t_to, sim_error *err);
+
+/* Ticks missing in run between its first and last sample, as (after, before) pairs of
+ * present ticks around each gap, up to max pairs; *n_gaps is the number of gaps found
+ * (may exceed max). For checking that a log has every sample period. */
+int sim_drivelog_find_gaps(sim_drivelog_reader *r, int64_t run, int64_t (*pairs)[2],
+                           size_t max, size_t *n_gaps, sim_error *err);
+
+/* Raw messages (--all logs) of one topic prefix ("" for all) in the range, ordered by
+ * run, t and arrival, handed to cb one by one; cb returns nonzero to stop. */
+typedef int (*sim_drivelog_message_cb)(int64_t run, double t, const char *topic,
+                                       const char *line, size_t len, void *user);
+int sim_drivelog_read_messages(sim_drivelog_reader *r, sim_drivelog_range range,
+                               const char *topic_prefix, sim_drivelog_message_cb cb,
+                               void *user, sim_error *err);
+
+/* ---- CSV export (sim_drivelog_csv.c) ----
+ * One header row with the column names of the table, then one line per row. Fields
+ * are quoted as RFC 4180 says (a field with a comma, quote, CR or LF is put in double
+ * quotes, quotes doubled), lines end in CRLF, numbers use '.' whatever the locale and
+ * the shortest text that reads back to the same double, NULL is an empty field. R's
+ * read.csv, pandas.read_csv and spreadsheets read the files as they are. */
+
+int sim_drivelog_samples_csv(FILE *f, const sim_drivelog_sample *s, size_t n, sim_error *err);
+int sim_drivelog_events_csv(FILE *f, const sim_drivelog_event *e, size_t n, sim_error *err);
+
+/* Resolves a --from/--to bound: a time in seconds ("12.5"), or "sector:ID" /
+ * "task:ID", which mean the first (is_to false) or last (is_to true) t of the samples
+ * of that sector or task in run (< 0: any). */
+int sim_drivelog_parse_bound(sim_drivelog_reader *r, const char *text, bool is_to, int64_t run,
+                             double *t, sim_error *err);
+
+/* Writes dir/samples.csv and dir/events.csv for the range; dir must exist. Files are
+ * written under a temporary name and renamed, so a failed export leaves no half file. */
+int sim_drivelog_export_csv(sim_drivelog_reader *r, sim_drivelog_range range, const char *dir,
+                            sim_error *err);
+
+/* ---- naming ---- */
+
+/* Writes "<dir>/<study>/<subject>-<scenario>-<YYYYmmddTHHMMSSZ>.sqlite" into buf, with
+ * scenario the base name of the scenario file without its extension ("none" when
+ * NULL) and characters outside [A-Za-z0-9._-] in study, subject and scenario replaced
+ * by '_'. unix_time: seconds since 1970 (UTC). */
+int sim_drivelog_make_path(char *buf, size_t size, const char *dir, const char *study,
+                           const char *subject, const char *scenario_file, int64_t unix_time,
+                           sim_error *err);
+
+#endif

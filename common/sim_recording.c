@@ -1,0 +1,368 @@
+/* sim_recording: bus messages to drive-log rows (see sim_recording.h). */
+#include "sim_recording.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Two simulation times closer than this are the same tick (they come from the same
+ * double in physics, but may pass through text with 17 digits). */
+#define SAME_T 1e-6
+
+void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->period = SIM_RECORDING_PERIOD;
+    rec->record_all = record_all;
+    rec->run = run;
+    rec->steer_wheel = rec->throttle = rec->brake = rec->clutch = NAN;
+    sim_drivelog_sample_init(&rec->state);
+}
+
+/* Field readers: a missing field is NULL; a field of the wrong type is NULL too and
+ * remembered in *bad (the first one) so the caller can say which. */
+typedef struct field_check {
+    const char *topic;
+    const char *bad;
+    const char *expected;
+    const char *found;
+} field_check;
+
+static const char *type_name(const cJSON *v)
+{
+    if (cJSON_IsBool(v)) return "a boolean";
+    if (cJSON_IsNumber(v)) return "a number";
+    if (cJSON_IsString(v)) return "a string";
+    if (cJSON_IsArray(v)) return "an array";
+    if (cJSON_IsObject(v)) return "an object";
+    return "null";
+}
+
+static void set_bad(field_check *fc, const char *key, const char *expected, const cJSON *v)
+{
+    if (fc->bad) return; /* the first one is reported */
+    fc->bad = key;
+    fc->expected = expected;
+    fc->found = v ? type_name(v) : "nothing";
+}
+
+static double num(const cJSON *msg, const char *key, field_check *fc)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, key);
+    if (!v || cJSON_IsNull(v)) return NAN;
+    if (cJSON_IsNumber(v)) return v->valuedouble;
+    set_bad(fc, key, "a number", v);
+    return NAN;
+}
+
+static int32_t integer(const cJSON *msg, const char *key, field_check *fc)
+{
+    double v = num(msg, key, fc);
+    if (isnan(v)) return SIM_DRIVELOG_NULL_INT;
+    if (v != floor(v) || fabs(v) > 1e9) {
+        if (!fc->bad) {
+            set_bad(fc, key, "an integer", NULL);
+            fc->found = "a number with a fraction or out of range";
+        }
+        return SIM_DRIVELOG_NULL_INT;
+    }
+    return (int32_t)v;
+}
+
+static const char *text(const cJSON *msg, const char *key, field_check *fc)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, key);
+    if (!v || cJSON_IsNull(v)) return NULL;
+    if (cJSON_IsString(v)) return v->valuestring;
+    set_bad(fc, key, "a string", v);
+    return NULL;
+}
+
+static void copy_id(char dst[SIM_DRIVELOG_ID_MAX], const char *src)
+{
+    snprintf(dst, SIM_DRIVELOG_ID_MAX, "%s", src ? src : "");
+}
+
+/* The first of several names a field may have (physics may call the road-wheel angle
+ * either; docs/drivelog.md lists what the recorder reads). */
+static double num_either(const cJSON *msg, const char *a, const char *b, field_check *fc)
+{
+    double v = num(msg, a, fc);
+    return isnan(v) ? num(msg, b, fc) : v;
+}
+
+static void parse_state(sim_recording *rec, const cJSON *msg, field_check *fc)
+{
+    sim_drivelog_sample *s = &rec->state;
+    sim_drivelog_sample_init(s);
+    s->speed = num(msg, "speed", fc);
+    s->accel = num(msg, "accel", fc);
+    s->heading = num(msg, "heading", fc);
+    s->yaw_rate = num(msg, "yaw_rate", fc);
+    s->gear = integer(msg, "gear", fc);
+    s->rpm = num(msg, "rpm", fc);
+    s->s = num(msg, "s", fc);
+    s->d = num(msg, "d", fc);
+    s->lane = integer(msg, "lane", fc);
+    s->wheel_angle = num_either(msg, "wheel_angle", "steer_angle", fc);
+    s->headway_dist = num(msg, "headway_dist", fc);
+    s->headway_time = num(msg, "headway_time", fc);
+    s->lat_dev = num(msg, "lat_dev", fc);
+    if (isnan(s->headway_time) && !isnan(s->headway_dist) && s->speed > 0.1)
+        s->headway_time = s->headway_dist / s->speed;
+    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(msg, "pos");
+    if (pos) {
+        double *xyz[3] = {&s->x, &s->y, &s->z};
+        bool ok = cJSON_IsArray(pos) && cJSON_GetArraySize(pos) == 3;
+        for (int i = 0; ok && i < 3; i++) {
+            const cJSON *c = cJSON_GetArrayItem(pos, i);
+            ok = cJSON_IsNumber(c);
+            if (ok) *xyz[i] = c->valuedouble;
+        }
+        if (!ok) {
+            s->x = s->y = s->z = NAN;
+            set_bad(fc, "pos", "an array of 3 numbers", pos);
+        }
+    }
+    const char *sector = text(msg, "sector", fc), *task = text(msg, "task", fc);
+    if (sector) copy_id(rec->sector, sector);
+    if (task) copy_id(rec->task, task);
+}
+
+void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last)
+{
+    rec->run = last->run;
+    rec->t = last->t;
+    rec->last_valid = true;
+    rec->last_run = last->run;
+    rec->last_tick = last->tick;
+    rec->last_speed = last->speed;
+    copy_id(rec->loc_sector, last->sector);
+    copy_id(rec->loc_task, last->task);
+}
+
+void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc)
+{
+    rec->scenario = sc;
+}
+
+static bool in_range(int road, double s_start, double s_end, const sim_road_loc *loc)
+{
+    double lo = s_start < s_end ? s_start : s_end, hi = s_start < s_end ? s_end : s_start;
+    return road == loc->road && loc->s >= lo && loc->s <= hi;
+}
+
+void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
+{
+    sim_road_loc loc;
+    if (isnan(s->x) || isnan(s->y) || sim_roadnet_locate(&sc->net, s->x, s->y, &loc) != 0) return;
+    if (isnan(s->s)) s->s = loc.s;
+    if (isnan(s->d)) s->d = loc.d;
+    if (s->lane == SIM_DRIVELOG_NULL_INT && loc.lane.lane != 0) s->lane = loc.lane.lane;
+    s->sector[0] = s->task[0] = '\0';
+    s->lat_dev = NAN;
+    for (int i = 0; i < sc->n_sectors; i++)
+        if (in_range(sc->sectors[i].road, sc->sectors[i].s_start, sc->sectors[i].s_end, &loc)) {
+            copy_id(s->sector, sc->sectors[i].id);
+            break;
+        }
+    for (int i = 0; i < sc->n_tasks; i++) {
+        const sim_task *t = &sc->tasks[i];
+        if (in_range(t->road, t->s_start, t->s_end, &loc)) {
+            copy_id(s->task, t->id);
+            s->lat_dev = loc.d - sim_task_ideal_d(t, loc.s);
+            break;
+        }
+    }
+}
+
+static int event(sim_recording *rec, sim_drivelog_writer *w, double t, const char *kind,
+                 const char *name, const char *line, size_t len, sim_error *err);
+
+/* A sector or task start/end found by locating samples in the scenario: an event like
+ * the one a sector.* / task.* message gives, with the id and the road s. */
+static int located_event(sim_recording *rec, sim_drivelog_writer *w, const sim_drivelog_sample *s,
+                         const char *kind, const char *name, const char *id, sim_error *err)
+{
+    char json[256];
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return sim_error_set(err, SIM_ENOMEM, "recorder: out of memory");
+    cJSON_AddStringToObject(o, "id", id);
+    if (!isnan(s->s)) cJSON_AddNumberToObject(o, "s", s->s);
+    cJSON_AddBoolToObject(o, "located", true);
+    bool ok = cJSON_PrintPreallocated(o, json, sizeof json, false);
+    cJSON_Delete(o);
+    if (!ok) return sim_error_set(err, SIM_ETOOBIG, "recorder: %s event for '%s' too long", kind, id);
+    return event(rec, w, s->t, kind, name, json, strlen(json), err);
+}
+
+static int located_change(sim_recording *rec, sim_drivelog_writer *w, const sim_drivelog_sample *s,
+                          const char *kind, char last[SIM_DRIVELOG_ID_MAX], const char *now,
+                          sim_error *err)
+{
+    if (strcmp(last, now) == 0) return 0;
+    int ret = last[0] ? located_event(rec, w, s, kind, "end", last, err) : 0;
+    if (!ret && now[0]) ret = located_event(rec, w, s, kind, "start", now, err);
+    if (!ret) copy_id(last, now);
+    return ret;
+}
+
+/* Writes the sample when the newest tick and state share a time on the grid. */
+static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
+{
+    if (!rec->tick_valid || !rec->state_valid || fabs(rec->tick_t - rec->state_t) > SAME_T)
+        return 0;
+    rec->tick_valid = rec->state_valid = false;
+    double t = rec->tick_t;
+    int64_t k = llround(t / rec->period);
+    if (fabs(t - (double)k * rec->period) > SAME_T) return 0; /* between grid points */
+    bool same_run = rec->last_valid && rec->last_run == rec->tick_run;
+    if (same_run && rec->last_tick == k) return 0; /* paused: the same state again */
+    sim_drivelog_sample s = rec->state;
+    s.run = rec->tick_run;
+    s.tick = k;
+    s.t = t;
+    if (isnan(s.accel) && same_run && rec->last_tick == k - 1 && !isnan(s.speed) &&
+        !isnan(rec->last_speed))
+        s.accel = (s.speed - rec->last_speed) / rec->period;
+    s.steer_wheel = rec->steer_wheel;
+    s.throttle = rec->throttle;
+    s.brake = rec->brake;
+    s.clutch = rec->clutch;
+    copy_id(s.sector, rec->sector);
+    copy_id(s.task, rec->task);
+    int ret = 0;
+    if (rec->scenario) {
+        sim_recording_locate(rec->scenario, &s);
+        ret = located_change(rec, w, &s, "sector", rec->loc_sector, s.sector, err);
+        if (!ret) ret = located_change(rec, w, &s, "task", rec->loc_task, s.task, err);
+    }
+    if (!ret) ret = sim_drivelog_append_sample(w, &s, err);
+    if (ret) return ret;
+    rec->samples++;
+    rec->last_valid = true;
+    rec->last_run = s.run;
+    rec->last_tick = k;
+    rec->last_speed = s.speed;
+    return 0;
+}
+
+static int event(sim_recording *rec, sim_drivelog_writer *w, double t, const char *kind,
+                 const char *name, const char *line, size_t len, sim_error *err)
+{
+    char *copy = NULL;
+    char small[1024];
+    const char *json = line;
+    /* The line is not NUL-terminated where it sits in the bus's buffer. */
+    if (len < sizeof small) {
+        memcpy(small, line, len);
+        small[len] = '\0';
+        json = small;
+    } else {
+        copy = malloc(len + 1);
+        if (!copy) return sim_error_set(err, SIM_ENOMEM, "recorder: out of memory");
+        memcpy(copy, line, len);
+        copy[len] = '\0';
+        json = copy;
+    }
+    int ret = sim_drivelog_append_event(w, rec->run, t, kind, name, json, err);
+    free(copy);
+    if (!ret) rec->events++;
+    return ret;
+}
+
+/* "sector.start" {id} and friends: sets or clears the current id and logs the mark. */
+static int mark(sim_recording *rec, sim_drivelog_writer *w, double t, const char *kind,
+                char current[SIM_DRIVELOG_ID_MAX], const char *what, const cJSON *msg,
+                field_check *fc, const char *line, size_t len, sim_error *err)
+{
+    const char *id = text(msg, "id", fc);
+    if (strcmp(what, "start") == 0) copy_id(current, id);
+    else if (strcmp(what, "end") == 0 && (!id || strcmp(id, current) == 0)) current[0] = '\0';
+    return event(rec, w, t, kind, what, line, len, err);
+}
+
+int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
+                       const cJSON *msg, const char *line, size_t len, sim_error *err)
+{
+    field_check fc = {.topic = topic};
+    double msg_t = num(msg, "t", &fc);
+    double t = isnan(msg_t) ? rec->t : msg_t;
+    int ret = 0;
+    if (strcmp(topic, "sim.tick") == 0) {
+        const cJSON *paused = cJSON_GetObjectItemCaseSensitive(msg, "paused");
+        int32_t run = integer(msg, "run", &fc);
+        if (isnan(msg_t)) {
+            set_bad(&fc, "t", "a number", cJSON_GetObjectItemCaseSensitive(msg, "t"));
+        } else {
+            rec->t = msg_t;
+            int64_t new_run = run == SIM_DRIVELOG_NULL_INT ? (rec->run < 0 ? 0 : rec->run) : run;
+            if (new_run != rec->run) {
+                /* Runs only grow (restart); a smaller one is a replayed backlog that
+                 * reaches back before a restart, whose start is already logged. */
+                bool newer = new_run > rec->run;
+                rec->run = new_run;
+                rec->last_valid = false;
+                rec->loc_sector[0] = rec->loc_task[0] = '\0';
+                if (newer) ret = event(rec, w, t, "run", "start", line, len, err);
+            }
+            bool p = cJSON_IsTrue(paused);
+            if (!ret && p != rec->paused)
+                ret = event(rec, w, t, "run", p ? "paused" : "resumed", line, len, err);
+            rec->paused = p;
+            rec->tick_valid = true;
+            rec->tick_t = msg_t;
+            rec->tick_run = rec->run;
+            if (!ret) ret = try_pair(rec, w, err);
+        }
+    } else if (strcmp(topic, "vehicle.state") == 0) {
+        if (isnan(msg_t)) {
+            set_bad(&fc, "t", "a number", cJSON_GetObjectItemCaseSensitive(msg, "t"));
+        } else {
+            rec->t = msg_t;
+            parse_state(rec, msg, &fc);
+            rec->state_valid = true;
+            rec->state_t = msg_t;
+            ret = try_pair(rec, w, err);
+        }
+    } else if (strcmp(topic, "input.controls") == 0) {
+        double deg = num(msg, "steer_deg", &fc);
+        rec->steer_wheel = deg * (M_PI / 180.0);
+        rec->throttle = num(msg, "throttle", &fc);
+        rec->brake = num(msg, "brake", &fc);
+        rec->clutch = num(msg, "clutch", &fc);
+        rec->controls_valid = true;
+    } else if (strcmp(topic, "input.button") == 0) {
+        const char *role = text(msg, "role", &fc);
+        ret = event(rec, w, t, "button", role ? role : "unknown", line, len, err);
+    } else if (strncmp(topic, "control.", 8) == 0 && topic[8]) {
+        ret = event(rec, w, t, "control", topic + 8, line, len, err);
+    } else if (strcmp(topic, "dispatcher.joined") == 0 || strcmp(topic, "dispatcher.left") == 0) {
+        ret = event(rec, w, t, "module", topic + 11, line, len, err);
+    } else if (strcmp(topic, "traffic.event") == 0) {
+        const char *name = text(msg, "event", &fc);
+        ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);
+    } else if (strncmp(topic, "trigger.", 8) == 0 && topic[8]) {
+        ret = event(rec, w, t, "trigger", topic + 8, line, len, err);
+    } else if (strncmp(topic, "sector.", 7) == 0 && topic[7]) {
+        ret = mark(rec, w, t, "sector", rec->sector, topic + 7, msg, &fc, line, len, err);
+    } else if (strncmp(topic, "task.", 5) == 0 && topic[5]) {
+        ret = mark(rec, w, t, "task", rec->task, topic + 5, msg, &fc, line, len, err);
+    } else if (strcmp(topic, "log.mark") == 0) {
+        const char *name = text(msg, "name", &fc);
+        ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);
+    }
+    if (!ret && rec->record_all) {
+        const cJSON *seq = cJSON_GetObjectItemCaseSensitive(msg, "seq");
+        const char *src = text(msg, "src", &fc);
+        ret = sim_drivelog_append_message(w, rec->run, t, topic, src,
+                                          cJSON_IsNumber(seq) ? (int64_t)seq->valuedouble : -1,
+                                          line, len, err);
+        if (!ret) rec->messages++;
+    }
+    if (!ret && fc.bad)
+        ret = sim_error_set(err, SIM_EINVAL, "%s: field '%s': expected %s, found %s", topic, fc.bad,
+                            fc.expected, fc.found);
+    return ret;
+}

@@ -1,0 +1,88 @@
+/* sim_recording: turns bus messages into drive-log rows (the recorder's logic, kept
+ * out of recorder/main.c so that tests drive it message by message).
+ *
+ * Samples: physics publishes `sim.tick` {n, t, run, paused} and `vehicle.state` at the
+ * same simulation times. A sample row is written when a tick and a state with the same
+ * t have both arrived (in either order) and t lies on the sample grid (a multiple of
+ * the sample period, 10 ms): key (run of the tick, round(t / period)). The driver's
+ * side comes from the newest `input.controls`. States repeated while paused map to the
+ * same key and are skipped, so a pause leaves no gap and no duplicate.
+ * Events: buttons, operator commands, module joins/losses, traffic events, triggers,
+ * sector and task marks, run starts and pauses (docs/drivelog.md lists them), each
+ * with the message's own line as its JSON.
+ * With record_all every message also goes to the messages table.
+ * With a scenario (sim_recording_set_scenario) each sample's position is located on
+ * the scenario's roads: the test sector and task whose road and s-range contain it
+ * name the sample's sector and task, and lat_dev is the located d minus the task's
+ * ideal d at s; entering and leaving them are `sector`/`task` `start`/`end` events.
+ * Without a scenario these come from the messages (docs/drivelog.md).
+ *
+ * Ownership: the caller owns the sim_recording (plain struct, no allocation), the
+ * writer and the scenario, which must outlive the calls. */
+#ifndef SIM_RECORDING_H
+#define SIM_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim_drivelog.h"
+#include "sim_error.h"
+#include "sim_scenario.h"
+
+#define SIM_RECORDING_PERIOD 0.01 /* s between sample rows */
+
+typedef struct sim_recording {
+    double period;      /* sample period, s */
+    bool record_all;    /* also keep every message (messages table) */
+    int64_t run;        /* current run; -1 until known */
+    double t;           /* newest simulation time seen */
+    bool paused;
+    /* the newest sim.tick not yet paired with a state */
+    bool tick_valid;
+    double tick_t;
+    int64_t tick_run;
+    /* the newest vehicle.state not yet paired with a tick */
+    bool state_valid;
+    double state_t;
+    sim_drivelog_sample state;
+    /* the newest input.controls */
+    bool controls_valid;
+    double steer_wheel, throttle, brake, clutch;
+    /* the last sample written, for acceleration by difference and duplicate skipping */
+    bool last_valid;
+    int64_t last_run, last_tick;
+    double last_speed;
+    char sector[SIM_DRIVELOG_ID_MAX], task[SIM_DRIVELOG_ID_MAX];
+    uint64_t samples, events, messages; /* rows handed to the writer */
+    const sim_scenario *scenario;       /* NULL: none */
+    /* sector and task of the last located sample, for their start/end events */
+    char loc_sector[SIM_DRIVELOG_ID_MAX], loc_task[SIM_DRIVELOG_ID_MAX];
+} sim_recording;
+
+/* run: the run to assume until the first sim.tick (the last run of a resumed file, or
+ * -1 for a new one). */
+void sim_recording_init(sim_recording *rec, bool record_all, int64_t run);
+
+/* Goes on after the last sample of a resumed log: its run, time, sector and task, so
+ * that acceleration and sector events continue without a jump. */
+void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last);
+
+/* Locates samples in sc from now on (NULL: stop). */
+void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc);
+
+/* Fills s->sector, s->task and s->lat_dev (and s, d, lane when they are NULL) from
+ * the sample's x, y located in sc. Leaves them as they are when x or y is NULL or sc
+ * has no roads. */
+void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s);
+
+/* Feeds one bus message (its parsed form and its raw line). Rows go to w. Messages of
+ * no interest are ignored; a message with a field of the wrong type is logged as far as
+ * it can be (the bad field is NULL) and SIM_EINVAL names it; append errors from the
+ * writer are passed on. */
+int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
+                       const cJSON *msg, const char *line, size_t len, sim_error *err);
+
+#endif

@@ -1,0 +1,546 @@
+/* recorder: the drive-log node. It joins the bus as a durable module, turns messages
+ * into drive-log rows (sim_recording) and commits them at most 100 ms apart
+ * (sim_drivelog). A restarted recorder resumes its unfinished file, and the
+ * dispatcher's backlog fills in what arrived while it was away; rows seen twice are
+ * stored once. Errors writing the log are published loudly as log.error.
+ * See docs/drivelog.md. */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+#include "sim_bus.h"
+#include "sim_cli.h"
+#include "sim_drivelog.h"
+#include "sim_error.h"
+#include "sim_recording.h"
+#include "sim_scenario.h"
+#include "sim_sha256.h"
+
+#ifndef SIM_VERSION
+#define SIM_VERSION "0.1.0-dev"
+#endif
+
+#define TICK_MS 5      /* idle timer asking the writer to commit (it commits at flush_ms) */
+#define STATUS_MS 1000 /* log.status period, and the least time between two log.error */
+
+typedef struct options {
+    const char *out, *study, *subject, *scenario, *vehicle, *bus, *token;
+    int seed;
+    bool all, fsync;
+    int flush_ms, resume_within;
+} options;
+
+typedef struct recorder {
+    options opt;
+    uv_loop_t *loop;
+    sim_bus *bus;
+    sim_drivelog_writer *w;
+    sim_recording rec;
+    sim_scenario *scenario; /* --scenario, for sectors, tasks and lat_dev; NULL: none */
+    uv_timer_t tick_timer, status_timer;
+    uv_check_t after_io; /* asks for a commit after each round of reading */
+    uv_signal_t sigint, sigterm;
+    char error[SIM_ERROR_MSG_MAX]; /* the current write error, "" when none */
+    uint64_t last_error_ms;        /* when log.error was last published */
+    uint64_t bad_messages;
+    bool stopping;
+    bool resumed;        /* this process resumed an unfinished file */
+    bool welcomed;       /* the first welcome has been seen */
+    uint64_t skip;       /* backlog messages still to discard (see on_state) */
+} recorder;
+
+static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
+                                        "dispatcher.joined", "dispatcher.left", "traffic.event",
+                                        "trigger.", "sector.", "task.", "log.mark"};
+
+static void utc_now(char *buf, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path, sim_error *err)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return sim_error_set(err, SIM_ETOOBIG, "%s: path too long", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return sim_error_set(err, SIM_EIO, "cannot create directory %s: %s", buf,
+                                     strerror(errno));
+            *p = c;
+            if (c == '\0') break;
+        }
+    }
+    return 0;
+}
+
+/* ---- bus output ---- */
+
+static void publish_status(recorder *r)
+{
+    if (!r->bus || !sim_bus_connected(r->bus)) return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "file", r->w ? sim_drivelog_path(r->w) : "");
+    cJSON_AddNumberToObject(p, "rows", r->w ? (double)sim_drivelog_committed(r->w) : 0);
+    cJSON_AddNumberToObject(p, "pending", r->w ? (double)sim_drivelog_pending(r->w) : 0);
+    cJSON_AddNumberToObject(p, "samples", (double)r->rec.samples);
+    cJSON_AddNumberToObject(p, "events", (double)r->rec.events);
+    cJSON_AddNumberToObject(p, "run", (double)r->rec.run);
+    cJSON_AddNumberToObject(p, "bad_messages", (double)r->bad_messages);
+    if (r->error[0]) cJSON_AddStringToObject(p, "error", r->error);
+    else cJSON_AddNullToObject(p, "error");
+    sim_bus_publish(r->bus, "log.status", r->rec.t, p);
+    cJSON_Delete(p);
+}
+
+/* A write error: on stderr and on the bus at once, then again every STATUS_MS while it
+ * lasts, so an operator cannot miss it. */
+static void report_error(recorder *r, const sim_error *err)
+{
+    uint64_t now = uv_now(r->loop);
+    bool changed = strcmp(r->error, err->msg) != 0;
+    snprintf(r->error, sizeof r->error, "%s", err->msg);
+    if (!changed && now - r->last_error_ms < STATUS_MS) return;
+    r->last_error_ms = now;
+    fprintf(stderr, "recorder: ERROR: %s\n", err->msg);
+    if (!r->bus || !sim_bus_connected(r->bus)) return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "file", r->w ? sim_drivelog_path(r->w) : "");
+    cJSON_AddStringToObject(p, "error", err->msg);
+    cJSON_AddNumberToObject(p, "pending", r->w ? (double)sim_drivelog_pending(r->w) : 0);
+    sim_bus_publish(r->bus, "log.error", r->rec.t, p);
+    cJSON_Delete(p);
+}
+
+static void clear_error(recorder *r)
+{
+    if (!r->error[0]) return;
+    fprintf(stderr, "recorder: writing again, error cleared (%s)\n", r->error);
+    r->error[0] = '\0';
+    publish_status(r);
+}
+
+/* An event of the recorder itself (started, resumed, stopped, backlog_...); count < 0:
+ * none. */
+static void recorder_event_count(recorder *r, const char *name, double count)
+{
+    char json[512], when[32];
+    utc_now(when, sizeof when);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "utc", when);
+    if (count >= 0) cJSON_AddNumberToObject(o, "count", count);
+    cJSON_AddNumberToObject(o, "pid", (double)getpid());
+    cJSON_AddStringToObject(o, "version", SIM_VERSION);
+    if (!cJSON_PrintPreallocated(o, json, sizeof json, false)) json[0] = '\0';
+    cJSON_Delete(o);
+    sim_error err = {0};
+    if (sim_drivelog_append_event(r->w, r->rec.run, r->rec.t, "recorder", name, json, &err))
+        report_error(r, &err);
+}
+
+static void recorder_event(recorder *r, const char *name) { recorder_event_count(r, name, -1); }
+
+/* ---- bus input ---- */
+
+static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
+                       size_t len, void *user)
+{
+    recorder *r = user;
+    if (r->stopping) return;
+    if (r->skip) {
+        r->skip--;
+        return;
+    }
+    sim_error err = {0};
+    int ret = sim_recording_feed(&r->rec, r->w, topic, msg, line, len, &err);
+    if (ret == SIM_EINVAL) {
+        /* Logged as far as it could be; say so, but not for every message. */
+        if (r->bad_messages++ % 1000 == 0)
+            fprintf(stderr, "recorder: bad message (%" PRIu64 " so far): %s\n", r->bad_messages,
+                    err.msg);
+    } else if (ret) {
+        report_error(r, &err);
+    }
+    if (strcmp(topic, "control.stop") == 0) {
+        r->stopping = true;
+        uv_stop(r->loop);
+    }
+}
+
+static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    recorder *r = user;
+    if (welcome) {
+        fprintf(stderr, "recorder: joined the bus, writing %s\n", sim_drivelog_path(r->w));
+        /* The dispatcher hands over what it kept for "recorder" while none was there.
+         * It belongs to this file when this process resumed it or has been here before
+         * (a lost connection); a fresh file must not start with the tail of an older
+         * drive, so a new recorder's first backlog is discarded (and said so). */
+        const cJSON *bl = cJSON_GetObjectItemCaseSensitive(welcome, "backlog");
+        const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(welcome, "backlog_dropped");
+        double n = cJSON_IsNumber(bl) ? bl->valuedouble : 0;
+        if (n > 0 && !r->welcomed && !r->resumed) {
+            r->skip = (uint64_t)n;
+            recorder_event_count(r, "backlog_discarded", n);
+            fprintf(stderr, "recorder: discarding a backlog of %.0f messages from before this file\n", n);
+        } else if (n > 0) {
+            recorder_event_count(r, "backlog", n);
+            if (cJSON_IsNumber(dropped) && dropped->valuedouble > 0) {
+                /* The backlog overflowed: part of the drive is missing from the log. */
+                recorder_event_count(r, "backlog_dropped", dropped->valuedouble);
+                sim_error err = {.code = SIM_ERANGE};
+                snprintf(err.msg, sizeof err.msg,
+                         "%s: the dispatcher's backlog dropped %.0f messages while the recorder was away:"
+                         " the log has a gap", sim_drivelog_path(r->w), dropped->valuedouble);
+                report_error(r, &err);
+                r->error[0] = '\0'; /* reported once; writing itself works */
+            }
+        }
+        r->welcomed = true;
+        publish_status(r);
+    } else {
+        fprintf(stderr, "recorder: lost the bus, reconnecting\n");
+    }
+}
+
+static void commit_due(recorder *r)
+{
+    sim_error err = {0};
+    if (sim_drivelog_tick(r->w, uv_now(r->loop) / 1000.0, &err)) report_error(r, &err);
+    else if (sim_drivelog_pending(r->w) == 0) clear_error(r);
+}
+
+static void on_tick(uv_timer_t *t) { commit_due(t->data); }
+static void on_after_io(uv_check_t *c) { commit_due(c->data); }
+
+static void on_status(uv_timer_t *t)
+{
+    recorder *r = t->data;
+    publish_status(r);
+    if (r->error[0]) {
+        sim_error err = {.code = SIM_EIO};
+        snprintf(err.msg, sizeof err.msg, "%s", r->error);
+        report_error(r, &err);
+    }
+}
+
+static void on_signal(uv_signal_t *s, int signum)
+{
+    recorder *r = s->data;
+    r->stopping = true;
+    uv_stop(r->loop);
+}
+
+/* ---- the log file ---- */
+
+/* Newest "<subject>-<scenario>-*.sqlite" in dir that has no end_utc and was written in
+ * the last resume_within seconds: the file of a recorder that died mid-drive. */
+static bool find_resumable(const options *o, const char *dir, const char *prefix, char *out,
+                           size_t size)
+{
+    DIR *d = opendir(dir);
+    if (!d) return false;
+    char best[1024] = "";
+    struct dirent *e;
+    size_t plen = strlen(prefix);
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, prefix, plen) != 0 || n < 7 || strcmp(e->d_name + n - 7, ".sqlite") != 0)
+            continue;
+        if (strcmp(e->d_name, best) > 0) snprintf(best, sizeof best, "%s", e->d_name);
+    }
+    closedir(d);
+    if (!best[0]) return false;
+    char path[4096 + 1024 + 2], wal[sizeof path + 4];
+    snprintf(path, sizeof path, "%s/%s", dir, best);
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    struct stat st, sw;
+    if (stat(path, &st) != 0) return false;
+    time_t mtime = st.st_mtime;
+    if (stat(wal, &sw) == 0 && sw.st_mtime > mtime) mtime = sw.st_mtime;
+    if (time(NULL) - mtime > o->resume_within) return false;
+    sim_drivelog_reader *rd;
+    if (sim_drivelog_reader_open(path, &rd, NULL)) return false;
+    char end[64];
+    bool open_file = sim_drivelog_read_meta(rd, "end_utc", end, sizeof end, NULL) == SIM_ENOTFOUND;
+    sim_drivelog_reader_close(rd);
+    return open_file && snprintf(out, size, "%s", path) < (int)size;
+}
+
+static int file_hash_meta(sim_drivelog_writer *w, const char *key, const char *file,
+                          sim_error *err)
+{
+    char hex[65], k[64];
+    int ret = sim_sha256_file(file, hex, err);
+    if (ret) return ret;
+    snprintf(k, sizeof k, "%s_sha256", key);
+    ret = sim_drivelog_set_meta(w, key, file, err);
+    return ret ? ret : sim_drivelog_set_meta(w, k, hex, err);
+}
+
+static int write_meta(recorder *r, sim_error *err)
+{
+    const options *o = &r->opt;
+    char when[32], buf[64];
+    utc_now(when, sizeof when);
+    int ret = 0;
+    struct {
+        const char *k, *v;
+    } kv[] = {{"schema_version", "1"},
+              {"software", "driving-simulator recorder"},
+              {"software_version", SIM_VERSION},
+              {"study", o->study},
+              {"subject", o->subject},
+              {"start_utc", when},
+              {"sample_period_s", "0.01"},
+              {"sample_rate_hz", "100"},
+              {"record_all", o->all ? "1" : "0"}};
+    for (size_t i = 0; !ret && i < sizeof kv / sizeof kv[0]; i++)
+        ret = sim_drivelog_set_meta(r->w, kv[i].k, kv[i].v, err);
+    snprintf(buf, sizeof buf, "%d", o->flush_ms);
+    if (!ret) ret = sim_drivelog_set_meta(r->w, "flush_ms", buf, err);
+    if (!ret && o->seed >= 0) {
+        snprintf(buf, sizeof buf, "%d", o->seed);
+        ret = sim_drivelog_set_meta(r->w, "seed", buf, err);
+    }
+    if (!ret && o->scenario) ret = file_hash_meta(r->w, "scenario_file", o->scenario, err);
+    if (!ret && o->vehicle) ret = file_hash_meta(r->w, "vehicle_file", o->vehicle, err);
+    return ret;
+}
+
+/* Opens (or resumes) the log file and sets r->rec up to go on where it left off. */
+static int open_log(recorder *r, bool *resumed, sim_error *err)
+{
+    const options *o = &r->opt;
+    char path[4096], dir[4096], prefix[512];
+    int ret = sim_drivelog_make_path(path, sizeof path, o->out, o->study, o->subject, o->scenario,
+                                     (int64_t)time(NULL), err);
+    if (ret) return ret;
+    /* dir and the "<subject>-<scenario>-" prefix, as make_path spelled them */
+    char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    const char *base = slash + 1;
+    const char *stamp = strrchr(base, '-');
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(stamp - base + 1), base);
+    if ((ret = make_dirs(dir, err))) return ret;
+    char old[4096];
+    *resumed = o->resume_within > 0 && find_resumable(o, dir, prefix, old, sizeof old);
+    if (*resumed) snprintf(path, sizeof path, "%s", old);
+    sim_drivelog_sample last;
+    bool have_last = false;
+    if (*resumed) {
+        sim_drivelog_reader *rd;
+        if (sim_drivelog_reader_open(path, &rd, NULL) == 0) {
+            have_last = sim_drivelog_read_last(rd, &last, NULL) == 0;
+            sim_drivelog_reader_close(rd);
+        }
+    }
+    sim_drivelog_write_options wo = {.flush_ms = o->flush_ms, .fsync_each = o->fsync};
+    if ((ret = sim_drivelog_writer_open(path, &wo, &r->w, err))) return ret;
+    sim_recording_init(&r->rec, o->all, -1);
+    sim_recording_set_scenario(&r->rec, r->scenario);
+    if (have_last) sim_recording_resume(&r->rec, &last);
+    if (*resumed) {
+        char when[32];
+        utc_now(when, sizeof when);
+        ret = sim_drivelog_set_meta(r->w, "resumed_utc", when, err);
+    } else {
+        ret = write_meta(r, err);
+    }
+    if (!ret) recorder_event(r, *resumed ? "resumed" : "started");
+    if (!ret) ret = sim_drivelog_flush(r->w, err);
+    return ret;
+}
+
+/* The log could not be opened: say so on the bus (briefly joining as recorder-error,
+ * so the durable name's backlog is left alone) as well as on stderr. */
+typedef struct fatal {
+    const char *msg;
+    sim_bus *bus;
+    uv_timer_t timer;
+} fatal;
+
+static void fatal_done(fatal *f)
+{
+    sim_bus_close(f->bus);
+    f->bus = NULL;
+    if (!uv_is_closing((uv_handle_t *)&f->timer)) uv_close((uv_handle_t *)&f->timer, NULL);
+}
+
+static void on_error_welcome(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    fatal *f = user;
+    if (!welcome || !f->bus) return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "file", "");
+    cJSON_AddStringToObject(p, "error", f->msg);
+    sim_bus_publish(bus, "log.error", 0, p);
+    cJSON_Delete(p);
+    fatal_done(f);
+}
+
+static void on_error_timeout(uv_timer_t *t)
+{
+    fatal *f = t->data;
+    if (f->bus) fatal_done(f);
+}
+
+/* Gives up after 2 s when no dispatcher answers. */
+static void announce_fatal(const options *o, const char *host, int port, const char *msg)
+{
+    uv_loop_t loop;
+    if (uv_loop_init(&loop)) return;
+    fatal f = {.msg = msg};
+    sim_bus_options bo = {.name = "recorder-error", .host = host, .port = port, .token = o->token,
+                          .subscribe_none = true, .on_state = on_error_welcome, .user = &f};
+    uv_timer_init(&loop, &f.timer);
+    f.timer.data = &f;
+    if (sim_bus_open(&loop, &bo, &f.bus, NULL) == 0) uv_timer_start(&f.timer, on_error_timeout, 2000, 0);
+    else uv_close((uv_handle_t *)&f.timer, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+    uv_loop_close(&loop);
+}
+
+int main(int argc, char **argv)
+{
+    recorder r;
+    memset(&r, 0, sizeof r);
+    options *o = &r.opt;
+    o->out = "logs";
+    o->bus = "127.0.0.1:7700";
+    o->seed = -1;
+    o->flush_ms = 10;
+    o->resume_within = 600;
+    sim_opt opts[] = {
+        {"out", SIM_OPT_STRING, &o->out, "DIR", "log directory (default logs); files go to DIR/STUDY/"},
+        {"study", SIM_OPT_STRING, &o->study, "NAME", "study name (required)"},
+        {"subject", SIM_OPT_STRING, &o->subject, "ID", "test person's id (required)"},
+        {"scenario", SIM_OPT_STRING, &o->scenario, "FILE", "scenario file: its name and SHA-256 go to meta"},
+        {"vehicle", SIM_OPT_STRING, &o->vehicle, "FILE", "vehicle file: its name and SHA-256 go to meta"},
+        {"seed", SIM_OPT_INT, &o->seed, "N", "the session's random seed, for meta"},
+        {"all", SIM_OPT_FLAG, &o->all, NULL, "also keep every bus message (messages table)"},
+        {"flush-ms", SIM_OPT_INT, &o->flush_ms, "MS", "longest time between commits, 1..100 (default 10)"},
+        {"fsync", SIM_OPT_FLAG, &o->fsync, NULL, "fsync every commit (survives power loss)"},
+        {"resume-within", SIM_OPT_INT, &o->resume_within, "S",
+         "resume an unfinished log written in the last S seconds (default 600; 0: never)"},
+        {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &o->token, "TOKEN", "bus token"},
+    };
+    const char *usage = "recorder --study NAME --subject ID [--out DIR] [--scenario FILE] [--all] [options]";
+    const char *desc = "Writes the drive log: 10 ms samples, events and meta in one SQLite file per drive.";
+    size_t n_opts = sizeof opts / sizeof opts[0];
+    int npos = 0;
+    int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    const char *problem = npos ? "unexpected argument" : !o->study ? "--study is required"
+                          : !o->subject ? "--subject is required"
+                          : o->flush_ms < 1 || o->flush_ms > 100 ? "--flush-ms must be 1..100"
+                          : NULL;
+    if (problem) {
+        fprintf(stderr, "recorder: %s\n", problem);
+        sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
+        return 2;
+    }
+    char host[256];
+    int port;
+    sim_error err = {0};
+    if (sim_bus_parse_endpoint(o->bus, host, sizeof host, &port, &err)) {
+        fprintf(stderr, "recorder: --bus: %s\n", err.msg);
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    if (o->scenario) {
+        sim_diag diag = {0};
+        int lrc = sim_scenario_load(o->scenario, &r.scenario, &diag);
+        for (int i = 0; i < diag.n; i++) fprintf(stderr, "recorder: %s\n", diag.msgs[i]);
+        sim_diag_free(&diag);
+        if (lrc) {
+            fprintf(stderr, "recorder: cannot use scenario %s (%s)\n", o->scenario, sim_error_name(lrc));
+            return 2;
+        }
+    }
+    bool resumed = false;
+    if (open_log(&r, &resumed, &err)) {
+        fprintf(stderr, "recorder: ERROR: %s\n", err.msg);
+        sim_drivelog_writer_close(r.w, NULL);
+        sim_scenario_free(r.scenario);
+        announce_fatal(o, host, port, err.msg);
+        return 1;
+    }
+    fprintf(stderr, "recorder: %s %s\n", resumed ? "resumed" : "created", sim_drivelog_path(r.w));
+    r.resumed = resumed;
+
+    r.loop = uv_default_loop();
+    sim_bus_options bo = {.name = "recorder", .host = host, .port = port, .token = o->token,
+                          .subscribe = o->all ? NULL : SUBSCRIBE,
+                          .n_subscribe = o->all ? 0 : sizeof SUBSCRIBE / sizeof SUBSCRIBE[0],
+                          .durable = true, .on_message = on_message, .on_state = on_state,
+                          .user = &r};
+    if (sim_bus_open(r.loop, &bo, &r.bus, &err)) {
+        fprintf(stderr, "recorder: %s\n", err.msg);
+        sim_drivelog_writer_close(r.w, NULL);
+        sim_scenario_free(r.scenario);
+        return 1;
+    }
+    uv_timer_init(r.loop, &r.tick_timer);
+    uv_timer_init(r.loop, &r.status_timer);
+    r.tick_timer.data = r.status_timer.data = &r;
+    uv_timer_start(&r.tick_timer, on_tick, TICK_MS, TICK_MS);
+    uv_timer_start(&r.status_timer, on_status, STATUS_MS, STATUS_MS);
+    uv_check_init(r.loop, &r.after_io);
+    r.after_io.data = &r;
+    uv_check_start(&r.after_io, on_after_io);
+    uv_signal_init(r.loop, &r.sigint);
+    uv_signal_init(r.loop, &r.sigterm);
+    r.sigint.data = r.sigterm.data = &r;
+    uv_signal_start(&r.sigint, on_signal, SIGINT);
+    uv_signal_start(&r.sigterm, on_signal, SIGTERM);
+
+    uv_run(r.loop, UV_RUN_DEFAULT);
+
+    /* Orderly end: the stop event, end_utc (marks the file finished, so it is not
+     * resumed), last commit and WAL checkpoint. */
+    recorder_event(&r, "stopped");
+    char when[32];
+    utc_now(when, sizeof when);
+    sim_drivelog_set_meta(r.w, "end_utc", when, NULL);
+    int status = 0;
+    uint64_t rows = sim_drivelog_committed(r.w) + sim_drivelog_pending(r.w);
+    if (sim_drivelog_writer_close(r.w, &err)) {
+        report_error(&r, &err);
+        status = 1;
+    }
+    r.w = NULL;
+    /* Close our own handles; the bus closes its own (closing them here too would
+     * close a handle twice). */
+    sim_bus_close(r.bus);
+    uv_close((uv_handle_t *)&r.tick_timer, NULL);
+    uv_close((uv_handle_t *)&r.status_timer, NULL);
+    uv_close((uv_handle_t *)&r.after_io, NULL);
+    uv_close((uv_handle_t *)&r.sigint, NULL);
+    uv_close((uv_handle_t *)&r.sigterm, NULL);
+    uv_run(r.loop, UV_RUN_DEFAULT);
+    uv_loop_close(r.loop);
+    sim_scenario_free(r.scenario);
+    fprintf(stderr, "recorder: stopped, %" PRIu64 " rows\n", rows);
+    return status;
+}

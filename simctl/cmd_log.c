@@ -1,0 +1,348 @@
+/* cmd_log: `simctl export LOG --csv DIR` and `simctl replay LOG` (see cmd_log.h). The
+ * work is in libsim (sim_drivelog); this file is argument handling and messages. */
+#include "cmd_log.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+#include "sim_bus.h"
+#include "sim_cli.h"
+#include "sim_drivelog.h"
+
+/* mkdir -p: every missing directory of path, then path itself. */
+static int make_dirs(const char *path, sim_error *err)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return sim_error_set(err, SIM_ETOOBIG, "%s: path too long", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return sim_error_set(err, SIM_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+            *p = c;
+            if (c == '\0') break;
+        }
+    }
+    return 0;
+}
+
+int simctl_cmd_export(int argc, char **argv)
+{
+    const char *csv = NULL, *from = NULL, *to = NULL;
+    int run = -1;
+    sim_opt opts[] = {
+        {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv and DIR/events.csv (required)"},
+        {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start at time T (s) or where the sector/task begins"},
+        {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "end at time T (s) or where the sector/task ends"},
+        {"run", SIM_OPT_INT, &run, "N", "only run N (a restart starts a new run); default all"},
+    };
+    const char *usage = "simctl export LOG --csv DIR [--from ...] [--to ...] [--run N]";
+    const char *desc = "Writes a drive log's samples and events as CSV files with a header row.";
+    size_t n_opts = sizeof opts / sizeof opts[0];
+    int npos = 0;
+    int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    if (npos != 1 || !csv) {
+        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "--csv DIR is required");
+        sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
+        return 2;
+    }
+    sim_error err = {0};
+    sim_drivelog_reader *r = NULL;
+    sim_drivelog_range range = sim_drivelog_range_all();
+    range.run = run;
+    int ret = sim_drivelog_reader_open(argv[1], &r, &err);
+    bool usage_error = false;
+    if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
+    if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
+    usage_error = ret != 0 && r != NULL;
+    if (!ret) ret = make_dirs(csv, &err);
+    if (!ret) ret = sim_drivelog_export_csv(r, range, csv, &err);
+    sim_drivelog_reader_close(r);
+    if (ret) {
+        fprintf(stderr, "simctl export: %s\n", err.msg);
+        return usage_error && ret == SIM_EINVAL ? 2 : 1;
+    }
+    printf("%s/samples.csv\n%s/events.csv\n", csv, csv);
+    return 0;
+}
+
+/* ---- replay ---- */
+
+/* One thing to publish: a logged sample (sent as vehicle.state) or, from a log made
+ * with --all, a raw state message sent as it was. */
+typedef struct replay_item {
+    int64_t run;
+    double t;
+    double rt; /* replay clock: t made continuous across runs */
+    const sim_drivelog_sample *sample;
+    char *line;
+    size_t len;
+} replay_item;
+
+typedef struct replay {
+    uv_loop_t *loop;
+    sim_bus *bus;
+    uv_timer_t timer;
+    sim_drivelog_sample *samples;
+    replay_item *items;
+    size_t n, cap, next; /* items; index of the next one to publish */
+    double speed;
+    bool started, paused, done;
+    double anchor_rt;   /* replay clock at anchor_ms */
+    uint64_t anchor_ms; /* loop time when the clock was last anchored */
+    uint64_t published;
+} replay;
+
+static double replay_clock(const replay *p)
+{
+    if (p->paused || !p->started) return p->anchor_rt;
+    return p->anchor_rt + (double)(uv_now(p->loop) - p->anchor_ms) / 1000.0 * p->speed;
+}
+
+static void anchor(replay *p, double rt)
+{
+    p->anchor_rt = rt;
+    p->anchor_ms = uv_now(p->loop);
+}
+
+static void publish_sample(replay *p, const sim_drivelog_sample *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    struct {
+        const char *k;
+        double v;
+    } f[] = {{"speed", s->speed}, {"heading", s->heading}, {"yaw_rate", s->yaw_rate},
+             {"rpm", s->rpm},     {"s", s->s},             {"d", s->d},
+             {"accel", s->accel}, {"wheel_angle", s->wheel_angle}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!isnan(f[i].v)) cJSON_AddNumberToObject(o, f[i].k, f[i].v);
+    if (!isnan(s->x) && !isnan(s->y) && !isnan(s->z)) {
+        double xyz[3] = {s->x, s->y, s->z};
+        cJSON_AddItemToObject(o, "pos", cJSON_CreateDoubleArray(xyz, 3));
+    }
+    if (s->gear != SIM_DRIVELOG_NULL_INT) cJSON_AddNumberToObject(o, "gear", s->gear);
+    if (s->lane != SIM_DRIVELOG_NULL_INT) cJSON_AddNumberToObject(o, "lane", s->lane);
+    cJSON_AddNumberToObject(o, "run", (double)s->run);
+    cJSON_AddBoolToObject(o, "replay", true);
+    if (sim_bus_publish(p->bus, "vehicle.state", s->t, o) == 0) p->published++;
+    cJSON_Delete(o);
+}
+
+static void publish_item(replay *p, const replay_item *it)
+{
+    if (it->sample) publish_sample(p, it->sample);
+    else if (sim_bus_send_line(p->bus, it->line, it->len) == 0) p->published++;
+}
+
+static void finish(replay *p)
+{
+    if (p->done) return;
+    p->done = true;
+    uv_timer_stop(&p->timer);
+    uv_close((uv_handle_t *)&p->timer, NULL);
+    sim_bus_close(p->bus);
+}
+
+/* Publishes everything due by the replay clock, then sleeps until the next is due. */
+static void on_replay_timer(uv_timer_t *t)
+{
+    replay *p = t->data;
+    if (p->paused || p->done) return;
+    double now = replay_clock(p);
+    while (p->next < p->n && p->items[p->next].rt <= now + 1e-9) publish_item(p, &p->items[p->next++]);
+    if (p->next >= p->n) {
+        finish(p);
+        return;
+    }
+    double wait_ms = (p->items[p->next].rt - now) / p->speed * 1000.0;
+    uv_timer_start(&p->timer, on_replay_timer, wait_ms < 1 ? 1 : (uint64_t)ceil(wait_ms), 0);
+}
+
+static void on_replay_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    replay *p = user;
+    if (!welcome || p->started || p->done) return;
+    p->started = true;
+    anchor(p, p->items[0].rt);
+    on_replay_timer(&p->timer);
+}
+
+/* Operator control through the dispatcher: pause, resume, seek {t}, stop. */
+static void on_replay_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
+                              size_t len, void *user)
+{
+    replay *p = user;
+    if (p->done) return;
+    if (strcmp(topic, "control.pause") == 0 && !p->paused) {
+        anchor(p, replay_clock(p));
+        p->paused = true;
+        uv_timer_stop(&p->timer);
+    } else if (strcmp(topic, "control.resume") == 0 && p->paused) {
+        p->paused = false;
+        anchor(p, p->anchor_rt);
+        on_replay_timer(&p->timer);
+    } else if (strcmp(topic, "control.seek") == 0) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
+        if (!cJSON_IsNumber(t)) {
+            fprintf(stderr, "simctl replay: control.seek without a number t, ignored\n");
+            return;
+        }
+        /* The first item at or after t, in the run being shown (runs repeat t). */
+        int64_t run = p->items[p->next < p->n ? p->next : p->n - 1].run;
+        size_t i = 0;
+        while (i < p->n && (p->items[i].run != run || p->items[i].t < t->valuedouble - 1e-9)) i++;
+        if (i == p->n) i = p->n - 1;
+        p->next = i;
+        anchor(p, p->items[i].rt);
+        if (!p->paused) on_replay_timer(&p->timer);
+        else publish_item(p, &p->items[i]); /* show where the seek landed */
+    } else if (strcmp(topic, "control.stop") == 0) {
+        finish(p);
+    }
+}
+
+static replay_item *push_item(replay *p)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 1024;
+        replay_item *items = realloc(p->items, cap * sizeof *items);
+        if (!items) return NULL;
+        p->items = items;
+        p->cap = cap;
+    }
+    replay_item *it = &p->items[p->n++];
+    memset(it, 0, sizeof *it);
+    return it;
+}
+
+/* Collects the raw messages of state topics (names ending in ".state"). */
+static int collect_state_message(int64_t run, double t, const char *topic, const char *line,
+                                 size_t len, void *user)
+{
+    replay *p = user;
+    size_t tl = strlen(topic);
+    if (tl < 6 || strcmp(topic + tl - 6, ".state") != 0) return 0;
+    replay_item *it = push_item(p);
+    if (!it || !(it->line = malloc(len + 1))) return 1;
+    memcpy(it->line, line, len);
+    it->line[len] = '\0';
+    it->len = len;
+    it->run = run;
+    it->t = t;
+    return 0;
+}
+
+static void replay_free(replay *p)
+{
+    for (size_t i = 0; i < p->n; i++) free(p->items[i].line);
+    free(p->items);
+    free(p->samples);
+}
+
+int simctl_cmd_replay(int argc, char **argv)
+{
+    const char *from = NULL, *to = NULL, *bus = "127.0.0.1:7700", *token = NULL;
+    double speed = 1.0;
+    int run = -1;
+    bool use_samples = false;
+    sim_opt opts[] = {
+        {"speed", SIM_OPT_DOUBLE, &speed, "X", "playback speed, 1 = real time (default)"},
+        {"run", SIM_OPT_INT, &run, "N", "only run N; default all runs one after another"},
+        {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start here"},
+        {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "stop here"},
+        {"samples", SIM_OPT_FLAG, &use_samples, NULL,
+         "publish the samples as vehicle.state even when the log holds raw messages (--all)"},
+        {"bus", SIM_OPT_STRING, &bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "bus token"},
+    };
+    const char *usage = "simctl replay LOG [--speed X] [--run N] [--from ...] [--to ...] [--samples]";
+    const char *desc = "Publishes a drive log's states at their logged times: the raw state messages "
+                       "of a log recorded with --all, else the samples as vehicle.state. "
+                       "control.pause/resume/seek/stop steer it.";
+    size_t n_opts = sizeof opts / sizeof opts[0];
+    int npos = 0;
+    int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    if (npos != 1 || !(speed > 0) || isinf(speed)) {
+        fprintf(stderr, "simctl replay: %s\n", npos != 1 ? "expected one LOG file" : "--speed must be > 0");
+        sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
+        return 2;
+    }
+    sim_error err = {0};
+    char host[256];
+    int port;
+    if (sim_bus_parse_endpoint(bus, host, sizeof host, &port, &err)) {
+        fprintf(stderr, "simctl replay: --bus: %s\n", err.msg);
+        return 2;
+    }
+    replay p = {.speed = speed};
+    sim_drivelog_reader *r = NULL;
+    sim_drivelog_range range = sim_drivelog_range_all();
+    range.run = run;
+    int ret = sim_drivelog_reader_open(argv[1], &r, &err);
+    if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
+    if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
+    bool usage_error = ret != 0 && r != NULL;
+    if (!ret && !use_samples)
+        ret = sim_drivelog_read_messages(r, range, "", collect_state_message, &p, &err);
+    bool raw = p.n > 0;
+    size_t n_samples = 0;
+    if (!ret && !raw) {
+        ret = sim_drivelog_read_samples(r, range, &p.samples, &n_samples, &err);
+        for (size_t i = 0; !ret && i < n_samples; i++) {
+            replay_item *it = push_item(&p);
+            if (!it) ret = sim_error_set(&err, SIM_ENOMEM, "out of memory");
+            else {
+                it->sample = &p.samples[i];
+                it->run = p.samples[i].run;
+                it->t = p.samples[i].t;
+            }
+        }
+    }
+    sim_drivelog_reader_close(r);
+    if (!ret && p.n == 0) ret = sim_error_set(&err, SIM_ENOTFOUND, "%s: nothing to replay in the range", argv[1]);
+    if (ret) {
+        fprintf(stderr, "simctl replay: %s\n", err.msg);
+        replay_free(&p);
+        return usage_error && ret == SIM_EINVAL ? 2 : 1;
+    }
+    /* One clock across runs: within a run the logged t, from one run to the next one
+     * sample period. */
+    p.items[0].rt = p.items[0].t;
+    for (size_t i = 1; i < p.n; i++) {
+        double dt = p.items[i].run == p.items[i - 1].run ? p.items[i].t - p.items[i - 1].t : 0.01;
+        p.items[i].rt = p.items[i - 1].rt + (dt > 0 ? dt : 0);
+    }
+    p.loop = uv_default_loop();
+    uv_timer_init(p.loop, &p.timer);
+    p.timer.data = &p;
+    const char *const sub[] = {"control."};
+    sim_bus_options bo = {.name = "replay", .host = host, .port = port, .token = token,
+                          .subscribe = sub, .n_subscribe = 1, .on_message = on_replay_message,
+                          .on_state = on_replay_state, .user = &p};
+    if (sim_bus_open(p.loop, &bo, &p.bus, &err)) {
+        fprintf(stderr, "simctl replay: %s\n", err.msg);
+        uv_close((uv_handle_t *)&p.timer, NULL);
+        uv_run(p.loop, UV_RUN_DEFAULT);
+        replay_free(&p);
+        return 1;
+    }
+    fprintf(stderr, "simctl replay: %zu %s from %s at %gx\n", p.n, raw ? "raw state messages" : "samples",
+            argv[1], speed);
+    uv_run(p.loop, UV_RUN_DEFAULT);
+    printf("replayed %llu of %zu\n", (unsigned long long)p.published, p.n);
+    replay_free(&p);
+    return 0;
+}

@@ -1,0 +1,520 @@
+/* Unit tests of sim_drivelog: round trip, duplicates, commit timing, a writer killed
+ * mid-write, disk full, unwritable and foreign files, naming. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "sim_drivelog.h"
+
+typedef struct fixture {
+    char dir[64];
+    char path[128];
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/test_drivelog.XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    snprintf(f->path, sizeof f->path, "%s/drive.sqlite", f->dir);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    int rc = system(cmd);
+    free(f);
+    return rc == 0 ? 0 : -1;
+}
+
+/* A sample whose every field is derived from (run, tick), so a read-back can be
+ * compared field by field; a few fields are NULL on odd ticks. */
+static void make_sample(sim_drivelog_sample *s, int64_t run, int64_t tick)
+{
+    sim_drivelog_sample_init(s);
+    s->run = run;
+    s->tick = tick;
+    s->t = tick * 0.01;
+    s->speed = 10.0 + tick * 0.125;
+    s->accel = 0.5;
+    if (tick % 2 == 0) {
+        s->headway_dist = 40.0 - tick;
+        s->headway_time = s->headway_dist / s->speed;
+        s->lane = -1;
+        snprintf(s->sector, sizeof s->sector, "S%lld", (long long)(tick / 4));
+    }
+    s->lat_dev = -0.25 * (double)tick;
+    s->s = 100.0 + tick;
+    s->d = -1.75;
+    s->x = 3.0 * tick;
+    s->y = -2.0 * tick;
+    s->z = 0.5;
+    s->heading = 0.1 * tick;
+    s->yaw_rate = 0.01;
+    s->steer_wheel = 0.2;
+    s->wheel_angle = 0.2 / 15.0;
+    s->throttle = 0.3;
+    s->brake = 0.0;
+    s->clutch = 1.0;
+    s->gear = 3;
+    s->rpm = 2500.0 + tick;
+    if (tick == 3) snprintf(s->task, sizeof s->task, "call-home");
+}
+
+static void assert_same_double(double a, double b)
+{
+    if (isnan(a) || isnan(b)) assert_true(isnan(a) && isnan(b));
+    else assert_true(a == b);
+}
+
+static void assert_same_sample(const sim_drivelog_sample *a, const sim_drivelog_sample *b)
+{
+    assert_int_equal(a->run, b->run);
+    assert_int_equal(a->tick, b->tick);
+    const double *da[] = {&a->t, &a->speed, &a->accel, &a->headway_dist, &a->headway_time,
+                          &a->lat_dev, &a->s, &a->d, &a->x, &a->y, &a->z, &a->heading,
+                          &a->yaw_rate, &a->steer_wheel, &a->wheel_angle, &a->throttle,
+                          &a->brake, &a->clutch, &a->rpm};
+    const double *db[] = {&b->t, &b->speed, &b->accel, &b->headway_dist, &b->headway_time,
+                          &b->lat_dev, &b->s, &b->d, &b->x, &b->y, &b->z, &b->heading,
+                          &b->yaw_rate, &b->steer_wheel, &b->wheel_angle, &b->throttle,
+                          &b->brake, &b->clutch, &b->rpm};
+    for (size_t i = 0; i < sizeof da / sizeof da[0]; i++) assert_same_double(*da[i], *db[i]);
+    assert_int_equal(a->lane, b->lane);
+    assert_int_equal(a->gear, b->gear);
+    assert_string_equal(a->sector, b->sector);
+    assert_string_equal(a->task, b->task);
+}
+
+static int64_t count_rows(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+static void round_trip(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    assert_int_equal(sim_drivelog_set_meta(w, "study", "pilot", &err), 0);
+    assert_int_equal(sim_drivelog_set_meta(w, "seed", "7", &err), 0);
+    assert_int_equal(sim_drivelog_set_meta(w, "seed", "8", &err), 0); /* replaces */
+    sim_drivelog_sample in[6];
+    for (int i = 0; i < 5; i++) make_sample(&in[i], 1, i);
+    make_sample(&in[5], 2, 0);
+    for (int i = 0; i < 6; i++) assert_int_equal(sim_drivelog_append_sample(w, &in[i], &err), 0);
+    assert_int_equal(sim_drivelog_append_event(w, 1, 0.02, "button", "horn",
+                                               "{\"role\":\"horn\",\"pressed\":true}", &err), 0);
+    assert_int_equal(sim_drivelog_append_event(w, 1, 0.01, "control", "pause", NULL, &err), 0);
+    assert_int_equal(sim_drivelog_append_event(w, 2, 0.0, "run", "restart", "{\"at\":\"A\"}", &err), 0);
+    const char *line = "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":4,\"t\":0.04}";
+    assert_int_equal(sim_drivelog_append_message(w, 1, 0.04, "vehicle.state", "physics", 4, line,
+                                                 strlen(line), &err), 0);
+    assert_int_equal(sim_drivelog_pending(w), 3 + 6 + 3 + 1);
+    assert_int_equal(sim_drivelog_flush(w, &err), 0);
+    assert_int_equal(sim_drivelog_pending(w), 0);
+    assert_int_equal(sim_drivelog_committed(w), 6 + 3 + 1);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    sim_drivelog_sample *out;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &out, &n, &err), 0);
+    assert_int_equal(n, 6);
+    for (int i = 0; i < 6; i++) assert_same_sample(&out[i], &in[i]);
+    free(out);
+
+    /* Run 1 between 0.01 and 0.03 s: ticks 1..3. */
+    sim_drivelog_range range = {.run = 1, .t_from = 0.01, .t_to = 0.03};
+    assert_int_equal(sim_drivelog_read_samples(r, range, &out, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(out[0].tick, 1);
+    assert_int_equal(out[2].tick, 3);
+    free(out);
+
+    sim_drivelog_event *ev;
+    assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &ev, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(ev[0].kind, "control"); /* ordered by run, then t */
+    assert_string_equal(ev[0].name, "pause");
+    assert_null(ev[0].json);
+    assert_true(ev[0].t == 0.01);
+    assert_string_equal(ev[1].name, "horn");
+    assert_string_equal(ev[1].json, "{\"role\":\"horn\",\"pressed\":true}");
+    assert_int_equal(ev[2].run, 2);
+    assert_string_equal(ev[2].json, "{\"at\":\"A\"}");
+    sim_drivelog_events_free(ev, n);
+
+    char buf[32];
+    assert_int_equal(sim_drivelog_read_meta(r, "seed", buf, sizeof buf, &err), 0);
+    assert_string_equal(buf, "8");
+    assert_int_equal(sim_drivelog_read_meta(r, "nope", buf, sizeof buf, &err), SIM_ENOTFOUND);
+    assert_non_null(strstr(err.msg, "'nope'"));
+
+    sim_drivelog_sample last;
+    assert_int_equal(sim_drivelog_read_last(r, &last, &err), 0);
+    assert_same_sample(&last, &in[5]);
+
+    int64_t *runs;
+    assert_int_equal(sim_drivelog_read_runs(r, &runs, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(runs[0], 1);
+    assert_int_equal(runs[1], 2);
+    free(runs);
+
+    /* Sector S0 covers ticks 0 and 2 of run 1 (odd ticks have no sector), task one tick. */
+    double t0, t1;
+    assert_int_equal(sim_drivelog_span(r, 1, false, "S0", &t0, &t1, &err), 0);
+    assert_true(t0 == 0.0 && t1 == 0.02);
+    assert_int_equal(sim_drivelog_span(r, -1, true, "call-home", &t0, &t1, &err), 0);
+    assert_true(t0 == 0.03 && t1 == 0.03);
+    assert_int_equal(sim_drivelog_span(r, 1, false, "S9", &t0, &t1, &err), SIM_ENOTFOUND);
+
+    size_t count = 0;
+    int64_t gaps[4][2];
+    assert_int_equal(sim_drivelog_find_gaps(r, 1, gaps, 4, &count, &err), 0);
+    assert_int_equal(count, 0);
+    sim_drivelog_reader_close(r);
+}
+
+static int count_cb(int64_t run, double t, const char *topic, const char *line, size_t len,
+                    void *user)
+{
+    size_t *n = user;
+    assert_string_equal(topic, "vehicle.state");
+    assert_int_equal(len, strlen(line));
+    (*n)++;
+    return 0;
+}
+
+static void duplicates_are_ignored(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    const char *line = "{\"topic\":\"vehicle.state\",\"seq\":1}";
+    for (int pass = 0; pass < 2; pass++) {
+        /* ticks 0..9 then, as a replayed backlog would, 5..14 */
+        for (int i = pass * 5; i < pass * 5 + 10; i++) {
+            sim_drivelog_sample s;
+            make_sample(&s, 1, i);
+            assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+        }
+        assert_int_equal(sim_drivelog_append_event(w, 1, 0.05, "button", "horn", "{}", &err), 0);
+        assert_int_equal(sim_drivelog_append_event(w, 1, 0.05, "control", "pause", NULL, &err), 0);
+        assert_int_equal(sim_drivelog_append_message(w, 1, 0.05, "vehicle.state", NULL, -1, line,
+                                                     strlen(line), &err), 0);
+        assert_int_equal(sim_drivelog_flush(w, &err), 0);
+    }
+    /* 15 distinct samples, 2 events, 1 message stored; the second pass added 5 + 0. */
+    assert_int_equal(sim_drivelog_committed(w), 15 + 2 + 1);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM samples"), 15);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM events"), 2);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    size_t n = 0;
+    assert_int_equal(sim_drivelog_read_messages(r, sim_drivelog_range_all(), "vehicle.", count_cb,
+                                                &n, &err), 0);
+    assert_int_equal(n, 1);
+    n = 0;
+    assert_int_equal(sim_drivelog_read_messages(r, sim_drivelog_range_all(), "input.", count_cb,
+                                                &n, &err), 0);
+    assert_int_equal(n, 0);
+    sim_drivelog_reader_close(r);
+}
+
+static void reopen_appends_and_gaps_are_found(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    int64_t ticks[] = {0, 1, 2, 6, 7, 10};
+    for (int part = 0; part < 2; part++) {
+        sim_drivelog_writer *w;
+        assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+        for (int i = part * 3; i < part * 3 + 3; i++) {
+            sim_drivelog_sample s;
+            make_sample(&s, 4, ticks[i]);
+            assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+        }
+        assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    }
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    int64_t gaps[1][2];
+    size_t n = 0;
+    assert_int_equal(sim_drivelog_find_gaps(r, 4, gaps, 1, &n, &err), 0);
+    assert_int_equal(n, 2); /* 2..6 and 7..10; only the first fits */
+    assert_int_equal(gaps[0][0], 2);
+    assert_int_equal(gaps[0][1], 6);
+    sim_drivelog_reader_close(r);
+}
+
+static void tick_commits_at_the_interval(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    sim_drivelog_write_options o = {.flush_ms = 100, .batch_rows = 3};
+    assert_int_equal(sim_drivelog_writer_open(f->path, &o, &w, &err), 0);
+    sim_drivelog_sample s;
+    make_sample(&s, 1, 0);
+    assert_int_equal(sim_drivelog_tick(w, 5.0, &err), 0); /* nothing pending: no commit */
+    assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+    assert_int_equal(sim_drivelog_tick(w, 5.0, &err), 0); /* first commit at once */
+    assert_int_equal(sim_drivelog_pending(w), 0);
+    s.tick = 1;
+    assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+    assert_int_equal(sim_drivelog_tick(w, 5.099, &err), 0);
+    assert_int_equal(sim_drivelog_pending(w), 1); /* 99 ms: not yet */
+    assert_int_equal(sim_drivelog_tick(w, 5.1, &err), 0);
+    assert_int_equal(sim_drivelog_pending(w), 0);
+    assert_int_equal(sim_drivelog_committed(w), 2);
+    /* 3 rows pending (batch_rows) commit without waiting for the interval. */
+    for (int i = 2; i < 5; i++) {
+        s.tick = i;
+        assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+        assert_int_equal(sim_drivelog_tick(w, 5.101, &err), 0);
+    }
+    assert_int_equal(sim_drivelog_pending(w), 0);
+    assert_int_equal(sim_drivelog_committed(w), 5);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+}
+
+/* The child writes ticks forever, flushing every 50 rows and telling the parent the
+ * highest committed tick; the parent kills it with SIGKILL (or it _exits with rows
+ * pending). Every committed row must be there, in a database that passes
+ * integrity_check. */
+static void killed_writer(fixture *f, bool sigkill)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        sim_drivelog_writer *w;
+        if (sim_drivelog_writer_open(f->path, NULL, &w, NULL)) _exit(3);
+        for (int64_t tick = 0;; tick++) {
+            sim_drivelog_sample s;
+            make_sample(&s, 1, tick);
+            if (sim_drivelog_append_sample(w, &s, NULL)) _exit(4);
+            if (tick % 50 == 49) {
+                if (sim_drivelog_flush(w, NULL)) _exit(5);
+                if (write(fds[1], &tick, sizeof tick) != sizeof tick) _exit(6);
+            }
+            if (!sigkill && tick == 1020) _exit(0); /* 21 rows appended, not committed */
+        }
+    }
+    close(fds[1]);
+    int64_t last = -1, tick;
+    while (read(fds[0], &tick, sizeof tick) == sizeof tick) {
+        last = tick;
+        if (sigkill && last >= 2000) {
+            kill(pid, SIGKILL);
+            break;
+        }
+    }
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (sigkill) assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    else assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    sim_error err = {0};
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    sim_drivelog_sample *out;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &out, &n, &err), 0);
+    assert_true((int64_t)n >= last + 1);
+    if (!sigkill) assert_int_equal(n, 1000);
+    for (size_t i = 0; i < n; i += 97) {
+        sim_drivelog_sample want;
+        make_sample(&want, 1, (int64_t)i);
+        assert_same_sample(&out[i], &want);
+    }
+    assert_int_equal(out[n - 1].tick, (int64_t)n - 1);
+    free(out);
+    size_t gaps = 1;
+    assert_int_equal(sim_drivelog_find_gaps(r, 1, NULL, 0, &gaps, &err), 0);
+    assert_int_equal(gaps, 0);
+    sim_drivelog_reader_close(r);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+}
+
+static void killed_with_sigkill(void **state) { killed_writer(*state, true); }
+static void exited_with_rows_pending(void **state) { killed_writer(*state, false); }
+
+/* A file-size limit makes the disk "full" for this process: the commit fails with an
+ * error naming the file, the rows stay pending, and once there is room they land. */
+static void disk_full_keeps_rows(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    sim_drivelog_sample s;
+    make_sample(&s, 1, 0);
+    assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+    assert_int_equal(sim_drivelog_flush(w, &err), 0);
+
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = 64 * 1024;
+    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    for (int i = 1; i <= 3000; i++) {
+        make_sample(&s, 1, i);
+        assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+    }
+    int rc = sim_drivelog_flush(w, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, prev);
+    assert_int_equal(rc, SIM_EIO);
+    assert_non_null(strstr(err.msg, f->path));
+    assert_non_null(strstr(err.msg, "commit of 3000 rows failed"));
+    assert_int_equal(sim_drivelog_pending(w), 3000);
+    assert_int_equal(sim_drivelog_flush(w, &err), 0);
+    assert_int_equal(sim_drivelog_committed(w), 3001);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM samples"), 3001);
+
+    /* Closing while the disk is still full says how many rows are lost. */
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    for (int i = 3001; i <= 6000; i++) {
+        make_sample(&s, 1, i);
+        assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+    }
+    lim.rlim_cur = 4096; /* below the current file size: nothing more fits */
+    prev = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    rc = sim_drivelog_writer_close(w, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, prev);
+    assert_int_equal(rc, SIM_EIO);
+    assert_non_null(strstr(err.msg, "3000 rows lost at close"));
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM samples"), 3001);
+}
+
+static void pending_limit(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    sim_drivelog_write_options o = {.max_pending = 2};
+    assert_int_equal(sim_drivelog_writer_open(f->path, &o, &w, &err), 0);
+    assert_int_equal(sim_drivelog_append_event(w, 0, 0, "a", "b", NULL, &err), 0);
+    assert_int_equal(sim_drivelog_append_event(w, 0, 1, "a", "b", NULL, &err), 0);
+    assert_int_equal(sim_drivelog_append_event(w, 0, 2, "a", "b", NULL, &err), SIM_ETOOBIG);
+    assert_non_null(strstr(err.msg, "2 rows pending"));
+    assert_int_equal(sim_drivelog_append_event(w, 0, 2, NULL, "b", NULL, &err), SIM_EINVAL);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    sim_drivelog_sample last;
+    assert_int_equal(sim_drivelog_read_last(r, &last, &err), SIM_ENOTFOUND); /* events only */
+    sim_drivelog_reader_close(r);
+}
+
+static void bad_files_are_refused(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w = (sim_drivelog_writer *)1;
+    char path[192];
+    snprintf(path, sizeof path, "%s/no/such/dir/x.sqlite", f->dir);
+    assert_int_equal(sim_drivelog_writer_open(path, NULL, &w, &err), SIM_EIO);
+    assert_null(w);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "directory missing or not writable"));
+
+    /* A text file. */
+    FILE *fp = fopen(f->path, "w");
+    assert_non_null(fp);
+    fputs("time,speed\n0,1\n this is a CSV file, not a database, and long enough to matter\n", fp);
+    fclose(fp);
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "not an SQLite database"));
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), SIM_EINVAL);
+    assert_null(r);
+
+    /* Some other SQLite database. */
+    unlink(f->path);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE t(x)", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "not a drive log"));
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "not a drive log"));
+
+    /* A missing file is not created by the reader. */
+    snprintf(path, sizeof path, "%s/missing.sqlite", f->dir);
+    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), SIM_ENOTFOUND);
+    assert_non_null(strstr(err.msg, "No such file"));
+    assert_int_equal(access(path, F_OK), -1);
+}
+
+static void log_names(void **state)
+{
+    char buf[256];
+    sim_error err = {0};
+    /* 1700000000 s = 2023-11-14 22:13:20 UTC */
+    assert_int_equal(sim_drivelog_make_path(buf, sizeof buf, "logs", "pilot study", "p/01",
+                                            "scenarios/lane-change.json", 1700000000, &err), 0);
+    assert_string_equal(buf, "logs/pilot_study/p_01-lane-change-20231114T221320Z.sqlite");
+    assert_int_equal(sim_drivelog_make_path(buf, sizeof buf, "/d", "s", "x", NULL, 0, &err), 0);
+    assert_string_equal(buf, "/d/s/x-none-19700101T000000Z.sqlite");
+    assert_int_equal(sim_drivelog_make_path(buf, 20, "logs", "s", "x", NULL, 0, &err), SIM_ETOOBIG);
+    assert_int_equal(sim_drivelog_make_path(buf, sizeof buf, "logs", "", "x", NULL, 0, &err), SIM_EINVAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(duplicates_are_ignored, setup, teardown),
+        cmocka_unit_test_setup_teardown(reopen_appends_and_gaps_are_found, setup, teardown),
+        cmocka_unit_test_setup_teardown(tick_commits_at_the_interval, setup, teardown),
+        cmocka_unit_test_setup_teardown(killed_with_sigkill, setup, teardown),
+        cmocka_unit_test_setup_teardown(exited_with_rows_pending, setup, teardown),
+        cmocka_unit_test_setup_teardown(disk_full_keeps_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(pending_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_files_are_refused, setup, teardown),
+        cmocka_unit_test(log_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
