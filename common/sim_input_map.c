@@ -512,6 +512,13 @@ static bool axis_present(const sim_input_map *m, const sim_input_raw *raw, sim_a
     return m->axes[r].used && m->axes[r].index < raw->n_axes;
 }
 
+/* A pedal role's position, 0 when the device lacks its axis. */
+static double pedal(const sim_input_map *m, const sim_input_raw *raw, sim_axis_role r)
+{
+    if (!axis_present(m, raw, r)) return 0.0;
+    return sim_axis_pedal(&m->axes[r], raw->axes[m->axes[r].index]);
+}
+
 static bool button_down(const sim_input_raw *raw, int b)
 {
     return b >= 0 && b < raw->n_buttons && raw->buttons[b];
@@ -527,17 +534,9 @@ void sim_input_map_apply(const sim_input_map *m, const sim_input_raw *raw, sim_c
         c.steer = -sim_axis_centered(a, raw->axes[a->index]);
     }
     c.steer_deg = c.steer * 0.5 * m->steering_range_deg;
-    static const struct {
-        sim_axis_role role;
-        size_t off;
-    } pedals[] = {{SIM_AXIS_THROTTLE, offsetof(sim_controls, throttle)},
-                  {SIM_AXIS_BRAKE, offsetof(sim_controls, brake)},
-                  {SIM_AXIS_CLUTCH, offsetof(sim_controls, clutch)}};
-    for (size_t i = 0; i < sizeof pedals / sizeof *pedals; i++) {
-        if (!axis_present(m, raw, pedals[i].role)) continue;
-        const sim_axis_map *a = &m->axes[pedals[i].role];
-        *(double *)((char *)&c + pedals[i].off) = sim_axis_pedal(a, raw->axes[a->index]);
-    }
+    c.throttle = pedal(m, raw, SIM_AXIS_THROTTLE);
+    c.brake = pedal(m, raw, SIM_AXIS_BRAKE);
+    c.clutch = pedal(m, raw, SIM_AXIS_CLUTCH);
     if (axis_present(m, raw, SIM_AXIS_PEDALS)) {
         const sim_axis_map *a = &m->axes[SIM_AXIS_PEDALS];
         double v = sim_axis_centered(a, raw->axes[a->index]);
