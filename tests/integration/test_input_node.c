@@ -43,6 +43,25 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Starts a dispatcher, joins it as `name` with the given subscriptions, and starts
+ * input-node on it with args (NULL-terminated) after --bus. All three are stopped by
+ * teardown. Returns the test's connection. */
+static ts_conn *start_session(const char *name, const char *subscribe, const char *const *args)
+{
+    assert_true(ts_dispatcher_start(&g_disp, NULL));
+    g_conn = ts_join(g_disp.port, name, subscribe, NULL);
+    assert_non_null(g_conn);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
+    char *argv[32] = {"input-node", "--bus", bus};
+    int n = 3;
+    while (*args && n < 31) argv[n++] = (char *)*args++;
+    argv[n] = NULL;
+    g_node = ts_spawn(argv, false);
+    assert_true(g_node > 0);
+    return g_conn;
+}
+
 /* Writes text to a new temporary file named in g_file. */
 static void write_file(const char *text)
 {
@@ -93,15 +112,9 @@ enum { WAIT_LEFT, WAIT_IND_ON, WAIT_IND_OFF, WAIT_MENU_ON, WAIT_MENU_OFF, WAIT_R
 static void virtual_wheel_end_to_end(void **state)
 {
     write_file(wheel_script);
-    assert_true(ts_dispatcher_start(&g_disp, NULL));
-    ts_conn *tap = g_conn = ts_join(g_disp.port, "tap", "[\"input.\"]", NULL);
-    assert_non_null(tap);
-    char bus[64];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
-    char *argv[] = {"input-node", "--bus", bus, "--device", "auto", "--mapping-dir",
-                    "/nonexistent", "--virtual-test-script", g_file, NULL};
-    g_node = ts_spawn(argv, false);
-    assert_true(g_node > 0);
+    ts_conn *tap = start_session("tap", "[\"input.\"]",
+        (const char *const[]){"--device", "auto", "--mapping-dir", "/nonexistent",
+                              "--virtual-test-script", g_file, NULL});
 
     /* Walk through the expected story; every step must be seen in order. */
     int phase = WAIT_LEFT;
@@ -168,17 +181,8 @@ static const char replay_text[] =
 static void lockstep_replay_answers_every_tick(void **state)
 {
     write_file(replay_text);
-    assert_true(ts_dispatcher_start(&g_disp, NULL));
-    /* The test plays the physics node. */
-    ts_conn *phys = g_conn =
-        ts_join(g_disp.port, "physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]", NULL);
-    assert_non_null(phys);
-    char bus[64];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
-    char *argv[] = {"input-node", "--bus", bus, "--driver", "script", "--replay", g_file,
-                    "--lockstep", NULL};
-    g_node = ts_spawn(argv, false);
-    assert_true(g_node > 0);
+    ts_conn *phys = start_session("physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]",
+        (const char *const[]){"--driver", "script", "--replay", g_file, "--lockstep", NULL});
     cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
     assert_non_null(j);
     assert_string_equal(str(j, "name"), "input");
@@ -252,15 +256,9 @@ static void mapping_file_matched_by_name(void **state)
     f = fopen(script_path, "w");
     fputs(custom_script, f);
     fclose(f);
-    assert_true(ts_dispatcher_start(&g_disp, NULL));
-    ts_conn *tap = g_conn = ts_join(g_disp.port, "tap", "[\"input.\"]", NULL);
-    assert_non_null(tap);
-    char bus[64];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
-    char *argv[] = {"input-node", "--bus", bus, "--driver", "wheel", "--mapping-dir", dir,
-                    "--virtual-test-script", script_path, NULL};
-    g_node = ts_spawn(argv, false);
-    assert_true(g_node > 0);
+    ts_conn *tap = start_session("tap", "[\"input.\"]",
+        (const char *const[]){"--driver", "wheel", "--mapping-dir", dir, "--virtual-test-script",
+                              script_path, NULL});
     bool controls_ok = false, horn = false;
     double end = ts_now_ms() + 6000;
     static char line[1 << 16];
@@ -323,16 +321,9 @@ static uint64_t script_drive(const sim_scenario *sc, const char *scen, int ticks
 {
     const sim_start_point *st = &sc->starts[sim_scenario_find_start(sc, "sector2")];
     const sim_task *task = &sc->tasks[sim_scenario_find_task(sc, "T2")];
-    assert_true(ts_dispatcher_start(&g_disp, NULL));
-    ts_conn *phys = g_conn =
-        ts_join(g_disp.port, "physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]", NULL);
-    assert_non_null(phys);
-    char bus[64];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
-    char *argv[] = {"input-node", "--bus", bus, "--driver", "script", "--scenario", (char *)scen,
-                    "--start", "sector2", "--lockstep", NULL};
-    g_node = ts_spawn(argv, false);
-    assert_true(g_node > 0);
+    ts_conn *phys = start_session("physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]",
+        (const char *const[]){"--driver", "script", "--scenario", scen, "--start", "sector2",
+                              "--lockstep", NULL});
     cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
     assert_non_null(j);
     cJSON_Delete(j);
@@ -474,15 +465,9 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
     int fd = mkstemp(log_path);
     assert_true(fd >= 0);
     close(fd);
-    assert_true(ts_dispatcher_start(&g_disp, NULL));
-    ts_conn *phys = g_conn = ts_join(g_disp.port, "physics", "[\"dispatcher.joined\"]", NULL);
-    assert_non_null(phys);
-    char bus[64];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
-    char *argv[] = {"input-node", "--bus", bus, "--driver", "wheel", "--mapping-dir", "/nonexistent",
-                    "--virtual-test-script", g_file, "--ffb-log", log_path, NULL};
-    g_node = ts_spawn(argv, false);
-    assert_true(g_node > 0);
+    ts_conn *phys = start_session("physics", "[\"dispatcher.joined\"]",
+        (const char *const[]){"--driver", "wheel", "--mapping-dir", "/nonexistent",
+                              "--virtual-test-script", g_file, "--ffb-log", log_path, NULL});
     cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
     assert_non_null(j);
     cJSON_Delete(j);
@@ -571,15 +556,9 @@ static void game_controller_layout(void **state)
                "0.20 axis 0 -32768\n"
                "0.20 axis 5 32767\n"
                "0.40 button 9 1\n");
-    assert_true(ts_dispatcher_start(&g_disp, NULL));
-    ts_conn *tap = g_conn = ts_join(g_disp.port, "tap", "[\"input.\"]", NULL);
-    assert_non_null(tap);
-    char bus[64];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
-    char *argv[] = {"input-node", "--bus", bus, "--driver", "wheel", "--mapping-dir", "/nonexistent",
-                    "--virtual-test-script", g_file, NULL};
-    g_node = ts_spawn(argv, false);
-    assert_true(g_node > 0);
+    ts_conn *tap = start_session("tap", "[\"input.\"]",
+        (const char *const[]){"--driver", "wheel", "--mapping-dir", "/nonexistent",
+                              "--virtual-test-script", g_file, NULL});
     bool controls_ok = false, indicator = false;
     double end = ts_now_ms() + 6000;
     static char line[1 << 16];
@@ -610,16 +589,9 @@ static void game_controller_layout(void **state)
 static void restart_rebuilds_the_path(void **state)
 {
     const char *scen = ts_root("scenarios/lane-change.json");
-    assert_true(ts_dispatcher_start(&g_disp, NULL));
-    ts_conn *phys = g_conn =
-        ts_join(g_disp.port, "physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]", NULL);
-    assert_non_null(phys);
-    char bus[64];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", g_disp.port);
-    char *argv[] = {"input-node", "--bus", bus, "--driver", "script", "--scenario", (char *)scen,
-                    "--start", "sector2", "--lockstep", NULL};
-    g_node = ts_spawn(argv, false);
-    assert_true(g_node > 0);
+    ts_conn *phys = start_session("physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]",
+        (const char *const[]){"--driver", "script", "--scenario", scen, "--start", "sector2",
+                              "--lockstep", NULL});
     cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
     assert_non_null(j);
     cJSON_Delete(j);
