@@ -462,6 +462,12 @@ static bool resolve_mode(const char *device, const char *driver, node *n)
     return true;
 }
 
+/* --calibrate with a test script: the steps for prompt k are due at "time" k. */
+static void on_calibrate_prompt(int k, void *user)
+{
+    vtest_run(user, (double)k);
+}
+
 /* Default mapping directory: config/input next to bin/ (the repository layout). */
 static const char *default_map_dir(char *buf, size_t size)
 {
@@ -549,12 +555,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "input-node: SDL: %s\n", SDL_GetError());
         return 1;
     }
+    sim_error err = {0};
     if (calibrate) {
-        rc = calibrate_run(mapping, n.device_index < 0 ? 0 : n.device_index);
+        /* A test script counts prompts instead of seconds here (see vtest.h). */
+        if (vtest_file && (vtest_load(&n.vtest, vtest_file, &err) || vtest_start(&n.vtest, 0, &err))) {
+            fprintf(stderr, "input-node: %s\n", err.msg);
+            SDL_Quit();
+            return 1;
+        }
+        rc = calibrate_run(mapping, n.device_index < 0 ? 0 : n.device_index,
+                           vtest_file ? on_calibrate_prompt : NULL, &n.vtest);
+        if (vtest_file) vtest_free(&n.vtest);
         SDL_Quit();
         return rc;
     }
-    sim_error err = {0};
     n.start_s = now_s();
     if (ffb_log && !(n.ffb_log = fopen(ffb_log, "w"))) {
         fprintf(stderr, "input-node: --ffb-log %s: cannot open\n", ffb_log);

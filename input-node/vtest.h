@@ -14,7 +14,8 @@
  *     1.00 detach                        unplug
  *     1.50 attach                        plug in again (values back at 0)
  *
- * Times are seconds from vtest_start, non-decreasing. */
+ * Times are seconds from vtest_start, non-decreasing. With --calibrate they count
+ * prompts instead: the steps with time <= k are applied when prompt k is shown. */
 #ifndef INPUT_NODE_VTEST_H
 #define INPUT_NODE_VTEST_H
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -611,6 +612,87 @@ static void restart_rebuilds_the_path(void **state)
     cJSON_Delete(c);
 }
 
+/* --calibrate on a virtual wheel: the test script moves it at each prompt (times
+ * count prompts in calibration), the answers come on stdin. Prompts: 1 centre,
+ * 2 left, 3 right, 4 throttle, 5 brake, 6 clutch (skipped), 7.. one per button role
+ * (indicator_left: button 4, indicator_right: hat left, the rest skipped), last the
+ * steering range. */
+static const char calib_script[] =
+    "wheel axes 4 buttons 12 hats 1\n"
+    "1 axis 0 100\n"
+    "1 axis 1 32767\n"
+    "1 axis 2 32767\n"
+    "1 axis 3 32767\n"
+    "2 axis 0 -32000\n"
+    "3 axis 0 31000\n"
+    "4 axis 0 100\n"
+    "4 axis 2 -32768\n"
+    "5 axis 2 32767\n"
+    "5 axis 3 -30000\n"
+    "6 axis 3 32767\n"
+    "7 button 4 1\n"
+    "8 button 4 0\n"
+    "8 hat 0 8\n"
+    "9 hat 0 0\n";
+
+static void calibrate_writes_mapping(void **state)
+{
+    write_file(calib_script);
+    char answers[] = "/tmp/test_input_answers_XXXXXX", out[] = "/tmp/test_input_map_XXXXXX";
+    int fd = mkstemp(answers);
+    assert_true(fd >= 0);
+    /* Enter for the five samples, s for the clutch, nothing for the two buttons
+     * pressed, Enter for the other ten roles, then the range. */
+    const char *text = "\n\n\n\n\ns\n\n\n\n\n\n\n\n\n\n\n540\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    fd = mkstemp(out);
+    assert_true(fd >= 0);
+    close(fd);
+    char *argv[] = {"input-node", "--calibrate", "--mapping", out, "--virtual-test-script", g_file,
+                    NULL};
+    int in = open(answers, O_RDONLY), saved = dup(0);
+    assert_true(in >= 0 && saved >= 0);
+    dup2(in, 0); /* the child's stdin */
+    g_node = ts_spawn(argv, false);
+    dup2(saved, 0);
+    close(saved);
+    close(in);
+    int st = -1;
+    waitpid(g_node, &st, 0);
+    g_node = 0;
+    unlink(answers);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+
+    sim_input_map m;
+    sim_error err = {0};
+    int rc = sim_input_map_load(out, &m, &err);
+    unlink(out);
+    if (rc) fail_msg("%s", err.msg);
+    assert_string_equal(m.match_name, "sim virtual test wheel");
+    assert_int_equal(strlen(m.match_guid), 32);
+    NEAR(m.steering_range_deg, 540, 0);
+    const sim_axis_map *a = &m.axes[SIM_AXIS_STEER];
+    assert_true(a->used && a->index == 0 && !a->invert);
+    assert_int_equal(a->raw_min, -32000);
+    assert_int_equal(a->raw_max, 31000);
+    a = &m.axes[SIM_AXIS_THROTTLE];
+    assert_true(a->used && a->index == 2 && a->invert);
+    assert_int_equal(a->raw_min, -32768);
+    assert_int_equal(a->raw_max, 32767);
+    a = &m.axes[SIM_AXIS_BRAKE];
+    assert_true(a->used && a->index == 3 && a->invert);
+    assert_int_equal(a->raw_min, -30000);
+    assert_false(m.axes[SIM_AXIS_CLUTCH].used);
+    assert_false(m.axes[SIM_AXIS_PEDALS].used);
+    const sim_button_ref *b = &m.buttons[SIM_BUTTON_INDICATOR_LEFT];
+    assert_true(b->used && b->button == 4);
+    b = &m.buttons[SIM_BUTTON_INDICATOR_RIGHT];
+    assert_true(b->used && b->button == -1 && b->hat == 0 && b->hat_mask == SIM_HAT_LEFT);
+    for (int r = SIM_BUTTON_HORN; r < SIM_BUTTON_ROLE_COUNT; r++) assert_false(m.buttons[r].used);
+}
+
 static int run_status(char *const argv[])
 {
     pid_t p = ts_spawn(argv, false);
@@ -648,6 +730,7 @@ int main(void)
         cmocka_unit_test_teardown(lockstep_script_follows_ideal_lane, teardown),
         cmocka_unit_test_teardown(restart_rebuilds_the_path, teardown),
         cmocka_unit_test_teardown(ffb_fades_on_silence_pause_and_exit, teardown),
+        cmocka_unit_test_teardown(calibrate_writes_mapping, teardown),
         cmocka_unit_test(bad_options_exit_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
