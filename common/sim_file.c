@@ -82,3 +82,21 @@ char *sim_file_dirname(const char *path)
     if (slash == path) return strdup("/");
     return strndup(path, (size_t)(slash - path));
 }
+
+int sim_file_mkdirs(const char *path, sim_error *err)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return sim_error_set(err, SIM_ETOOBIG, "%.64s...: path too long", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return sim_error_set(err, SIM_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+            *p = c;
+            if (c == '\0') break;
+        }
+    }
+    return 0;
+}

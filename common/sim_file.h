@@ -1,4 +1,5 @@
-/* sim_file: reading a whole file into memory, with errors that name the file.
+/* sim_file: reading a whole file into memory and making directories, with errors that
+ * name the file.
  *
  * The world model loads scenario JSON and height maps through this one helper so that
  * every "cannot read" message looks the same. */
@@ -28,5 +29,10 @@ char *sim_file_join(const char *dir, const char *rel);
 /* A new string holding the directory part of path ("." when it has none). Caller
  * frees; NULL when out of memory. */
 char *sim_file_dirname(const char *path);
+
+/* Creates path and every missing directory above it (mkdir -p), mode 0777 before the
+ * umask. Returns 0, SIM_ETOOBIG for a path over 4095 bytes, or SIM_EIO naming the
+ * directory that could not be made and why. */
+int sim_file_mkdirs(const char *path, sim_error *err);
 
 #endif

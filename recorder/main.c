@@ -22,6 +22,7 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_drivelog.h"
+#include "sim_file.h"
 #include "sim_error.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
@@ -70,26 +71,6 @@ static void utc_now(char *buf, size_t size)
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* mkdir -p */
-static int make_dirs(const char *path, sim_error *err)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return sim_error_set(err, SIM_ETOOBIG, "%s: path too long", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return sim_error_set(err, SIM_EIO, "cannot create directory %s: %s", buf,
-                                     strerror(errno));
-            *p = c;
-            if (c == '\0') break;
-        }
-    }
-    return 0;
 }
 
 /* ---- bus output ---- */
@@ -340,7 +321,7 @@ static int open_log(recorder *r, bool *resumed, sim_error *err)
     const char *base = slash + 1;
     const char *stamp = strrchr(base, '-');
     snprintf(prefix, sizeof prefix, "%.*s", (int)(stamp - base + 1), base);
-    if ((ret = make_dirs(dir, err))) return ret;
+    if ((ret = sim_file_mkdirs(dir, err))) return ret;
     char old[4096];
     *resumed = o->resume_within > 0 && find_resumable(o, dir, prefix, old, sizeof old);
     if (*resumed) snprintf(path, sizeof path, "%s", old);

@@ -15,25 +15,7 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_drivelog.h"
-
-/* mkdir -p: every missing directory of path, then path itself. */
-static int make_dirs(const char *path, sim_error *err)
-{
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-        return sim_error_set(err, SIM_ETOOBIG, "%s: path too long", path);
-    for (char *p = buf + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return sim_error_set(err, SIM_EIO, "cannot create directory %s: %s", buf, strerror(errno));
-            *p = c;
-            if (c == '\0') break;
-        }
-    }
-    return 0;
-}
+#include "sim_file.h"
 
 int simctl_cmd_export(int argc, char **argv)
 {
@@ -66,7 +48,7 @@ int simctl_cmd_export(int argc, char **argv)
     if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
     if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
     usage_error = ret != 0 && r != NULL;
-    if (!ret) ret = make_dirs(csv, &err);
+    if (!ret) ret = sim_file_mkdirs(csv, &err);
     if (!ret) ret = sim_drivelog_export_csv(r, range, csv, &err);
     sim_drivelog_reader_close(r);
     if (ret) {

@@ -258,6 +258,19 @@ static void slow_consumer_never_stalls_others(void **state)
     ts_dispatcher *d = *state;
     ts_conn *reader = ts_join(d->port, "reader", "[\"vehicle.\",\"log.\"]", NULL);
     ts_conn *stalled = ts_join(d->port, "stalled", "[\"vehicle.\",\"dispatcher.stats\"]", NULL);
+    /* And a real module process stopped with SIGSTOP. */
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d->port);
+    char *tap_argv[] = {"simctl", "tap", "vehicle.", "--bus", bus, NULL};
+    pid_t tap = ts_spawn(tap_argv, false);
+    cJSON *tj = ts_expect_topic(reader, "dispatcher.joined", 3000, NULL, 0);
+    while (tj && strcmp(cJSON_GetObjectItem(tj, "name")->valuestring, "simctl-tap") != 0) {
+        cJSON_Delete(tj);
+        tj = ts_expect_topic(reader, "dispatcher.joined", 3000, NULL, 0);
+    }
+    assert_non_null(tj);
+    cJSON_Delete(tj);
+    kill(tap, SIGSTOP);
     ts_conn *pub = ts_join(d->port, "physics", "[]", NULL);
     /* Shrink the stalled consumer's receive buffer so that the dispatcher feels it soon. */
     static char pad[8000];
@@ -280,6 +293,18 @@ static void slow_consumer_never_stalls_others(void **state)
     }
     /* In bounds: far below the 2 s the read allowed (a stall would show as seconds). */
     assert_true(worst < 500.0);
+    /* Memory stays bounded: 3000 x 8 KB went by two stalled consumers; the dispatcher
+     * keeps at most the queue bound per consumer, not the stream. */
+    char status_path[64], status_line[256];
+    snprintf(status_path, sizeof status_path, "/proc/%d/status", d->pid);
+    FILE *sf = fopen(status_path, "r");
+    long rss_kb = -1;
+    while (sf && fgets(status_line, sizeof status_line, sf))
+        if (strncmp(status_line, "VmRSS:", 6) == 0) rss_kb = atol(status_line + 6);
+    if (sf) fclose(sf);
+    assert_true(rss_kb > 0 && rss_kb < 64 * 1024);
+    kill(tap, SIGCONT);
+    ts_stop(tap, SIGINT, 2000);
     /* The stalled one now reads: it gets the newest state, having dropped older ones. */
     int last = -1, got = 0;
     cJSON *stats = NULL;

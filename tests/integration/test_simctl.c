@@ -159,12 +159,37 @@ static void run_restarts_killed_modules_and_stops_on_ctrl_c(void **state)
     char bus[64], control[64];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
     snprintf(control, sizeof control, "tcp://127.0.0.1:%d", cport);
-    char *argv[] = {"simctl", "run", (char *)ts_root("Makefile"), "--interactive", "--no-analysis",
-                    "--driver", "script", "--bus", bus, "--control", control, "--out", "/tmp/simctl-test-out", NULL};
+    char out_dir[] = "/tmp/simctl-run-XXXXXX";
+    assert_non_null(mkdtemp(out_dir));
+    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/lane-change.json"), "--interactive", "--no-analysis",
+                    "--driver", "script", "--bus", bus, "--control", control, "--out", out_dir, NULL};
     pid_t run = ts_spawn(argv, false);
     assert_true(ts_wait_port(port, 3000));
-    pid_t disp = -1;
-    for (int i = 0; i < 100 && disp < 0; i++, ts_sleep_ms(20)) disp = child_named(run, "dispatcher");
+
+    /* A module killed with -9: the others go on, dispatcher.left is seen, and the
+     * supervisor has it back within a second. */
+    ts_conn *obs = ts_join(port, "observer", "[\"nothing.\"]", NULL);
+    assert_non_null(obs);
+    pid_t rec = -1;
+    for (int i = 0; i < 150 && rec < 0; i++, ts_sleep_ms(20)) rec = child_named(run, "recorder");
+    if (rec > 0) {
+        ts_sleep_ms(300); /* let it join */
+        kill(rec, SIGKILL);
+        double t0 = ts_now_ms();
+        cJSON *left = ts_expect_topic(obs, "dispatcher.left", 2000, NULL, 0);
+        assert_non_null(left);
+        assert_string_equal(cJSON_GetObjectItem(left, "name")->valuestring, "recorder");
+        cJSON_Delete(left);
+        cJSON *back = ts_expect_topic(obs, "dispatcher.joined", 3000, NULL, 0);
+        assert_non_null(back);
+        assert_string_equal(cJSON_GetObjectItem(back, "name")->valuestring, "recorder");
+        cJSON_Delete(back);
+        assert_true(ts_now_ms() - t0 < 1000.0);
+    }
+    ts_close(obs);
+
+    /* The dispatcher itself killed: back within a second too. */
+    pid_t disp = child_named(run, "dispatcher");
     assert_true(disp > 0);
     kill(disp, SIGKILL);
     double t0 = ts_now_ms();
@@ -176,11 +201,14 @@ static void run_restarts_killed_modules_and_stops_on_ctrl_c(void **state)
     }
     assert_true(again > 0 && again != disp);
     assert_true(ts_wait_port(port, 1000 - (int)(ts_now_ms() - t0) > 0 ? 1000 - (int)(ts_now_ms() - t0) : 1));
-    int st = ts_stop(run, SIGINT, 8000);
+    int st = ts_stop(run, SIGINT, 10000);
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
     /* Nothing is left behind. */
     assert_false(ts_wait_port(port, 200));
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", out_dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void validate_and_where(void **state)

@@ -44,25 +44,20 @@ int ts_free_port(void)
     return ntohs(a.sin_port);
 }
 
-const char *ts_bin(const char *name)
+/* "$VAR/rel" in one of a few rotating buffers, so that a call can take several. */
+static const char *env_path(const char *var, const char *fallback, const char *rel)
 {
-    static char slots[4][1024];
+    static char slots[8][1024];
     static int next;
-    char *out = slots[next++ % 4];
-    const char *dir = getenv("SIM_BIN");
-    snprintf(out, sizeof slots[0], "%s/%s", dir ? dir : "bin", name);
+    char *out = slots[next++ % 8];
+    const char *dir = getenv(var);
+    snprintf(out, sizeof slots[0], "%s/%s", dir ? dir : fallback, rel);
     return out;
 }
 
-const char *ts_root(const char *rel)
-{
-    static char slots[4][1024];
-    static int next;
-    char *out = slots[next++ % 4];
-    const char *dir = getenv("SIM_ROOT");
-    snprintf(out, sizeof slots[0], "%s/%s", dir ? dir : ".", rel);
-    return out;
-}
+const char *ts_bin(const char *name) { return env_path("SIM_BIN", "bin", name); }
+
+const char *ts_root(const char *rel) { return env_path("SIM_ROOT", ".", rel); }
 
 pid_t ts_spawn(char *const argv[], bool keep_stdout)
 {
