@@ -324,7 +324,7 @@ static void on_vehicle_state(node *n, const cJSON *msg)
         .heading = num(msg, "heading", 0),
         .speed = num(msg, "speed", 0),
         .rpm = num(msg, "rpm", 0),
-        .gear = (int)num(msg, "gear", 0),
+        .gear = (int)fmax(-1, fmin(12, num(msg, "gear", 0))), /* garbage never overflows */
     };
     n->have_obs = true;
     if (n->obs.t > n->sim_t) n->sim_t = n->obs.t;
