@@ -487,175 +487,199 @@ static const char *default_map_dir(char *buf, size_t size)
     return buf;
 }
 
-int main(int argc, char **argv)
+/* Everything the command line sets; strings point into argv. */
+typedef struct node_options {
+    const char *bus, *token, *device, *driver, *mapping, *mapping_dir, *scenario, *start;
+    const char *replay, *vtest, *ffb_log;
+    int rate_hz;
+    double target_kmh;
+    bool lockstep, calibrate;
+} node_options;
+
+/* Parses and checks the options into n; returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, node_options *o, node *n)
 {
-    const char *bus_ep = "127.0.0.1:7700", *token = NULL, *device = "auto", *driver = NULL;
-    const char *mapping = NULL, *mapping_dir = NULL, *scenario = NULL, *start = NULL;
-    const char *replay = NULL, *vtest_file = NULL, *ffb_log = NULL;
-    int rate_hz = 250;
-    double target_kmh = 0;
-    bool lockstep = false, calibrate = false;
+    *o = (node_options){.bus = "127.0.0.1:7700", .device = "auto", .rate_hz = 250};
     const sim_opt opts[] = {
-        {"bus", SIM_OPT_STRING, &bus_ep, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
-        {"token", SIM_OPT_STRING, &token, "TOKEN", "token for the dispatcher"},
-        {"device", SIM_OPT_STRING, &device, "auto|N|keyboard|script",
+        {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &o->token, "TOKEN", "token for the dispatcher"},
+        {"device", SIM_OPT_STRING, &o->device, "auto|N|keyboard|script",
          "input device (default auto: a wheel, else the keyboard, else the script)"},
-        {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard", "who drives (overrides auto)"},
-        {"mapping", SIM_OPT_STRING, &mapping, "FILE", "device mapping (written by --calibrate)"},
-        {"mapping-dir", SIM_OPT_STRING, &mapping_dir, "DIR",
+        {"driver", SIM_OPT_STRING, &o->driver, "script|wheel|keyboard", "who drives (overrides auto)"},
+        {"mapping", SIM_OPT_STRING, &o->mapping, "FILE", "device mapping (written by --calibrate)"},
+        {"mapping-dir", SIM_OPT_STRING, &o->mapping_dir, "DIR",
          "mappings matched by GUID/name (default config/input)"},
-        {"rate-hz", SIM_OPT_INT, &rate_hz, "HZ", "input.controls rate (default 250)"},
-        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario whose ideal path the script follows"},
-        {"start", SIM_OPT_STRING, &start, "NAME", "start point for the script (default the first)"},
-        {"target-kmh", SIM_OPT_DOUBLE, &target_kmh, "KMH", "script speed (default the speed limits)"},
-        {"replay", SIM_OPT_STRING, &replay, "FILE", "script: replay input.controls from NDJSON"},
-        {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "answer every sim.tick (reproducible runs)"},
-        {"calibrate", SIM_OPT_FLAG, &calibrate, NULL, "walk through the wheel set-up, write --mapping"},
-        {"ffb-log", SIM_OPT_STRING, &ffb_log, "FILE",
+        {"rate-hz", SIM_OPT_INT, &o->rate_hz, "HZ", "input.controls rate (default 250)"},
+        {"scenario", SIM_OPT_STRING, &o->scenario, "FILE", "scenario whose ideal path the script follows"},
+        {"start", SIM_OPT_STRING, &o->start, "NAME", "start point for the script (default the first)"},
+        {"target-kmh", SIM_OPT_DOUBLE, &o->target_kmh, "KMH", "script speed (default the speed limits)"},
+        {"replay", SIM_OPT_STRING, &o->replay, "FILE", "script: replay input.controls from NDJSON"},
+        {"lockstep", SIM_OPT_FLAG, &o->lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+        {"calibrate", SIM_OPT_FLAG, &o->calibrate, NULL, "walk through the wheel set-up, write --mapping"},
+        {"ffb-log", SIM_OPT_STRING, &o->ffb_log, "FILE",
          "write force-feedback effects and events as NDJSON (debugging, tests)"},
-        {"virtual-test-script", SIM_OPT_STRING, &vtest_file, "FILE",
+        {"virtual-test-script", SIM_OPT_STRING, &o->vtest, "FILE",
          "(tests) attach a virtual wheel and play FILE on it"},
     };
-    const char *usage = "input-node [options]";
     const char *desc = "Publishes the driver's controls (wheel, keyboard or scripted driver) on the "
                        "bus and plays force feedback.";
-    int rc = sim_cli_parse(usage, desc, opts, sizeof opts / sizeof *opts, argc, argv, 1, NULL);
+    int rc = sim_cli_parse("input-node [options]", desc, opts, sizeof opts / sizeof *opts, argc,
+                           argv, 1, NULL);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
-    static node n;
-    if (!resolve_mode(device, driver, &n)) return 2;
-    if (rate_hz < 1 || rate_hz > 1000) {
-        fprintf(stderr, "error: --rate-hz expects 1..1000, got %d\n", rate_hz);
+    if (!resolve_mode(o->device, o->driver, n)) return 2;
+    if (o->rate_hz < 1 || o->rate_hz > 1000) {
+        fprintf(stderr, "error: --rate-hz expects 1..1000, got %d\n", o->rate_hz);
         return 2;
     }
-    char dirbuf[1024];
-    if (mapping && !calibrate) {
+    if (o->mapping && !o->calibrate) {
         /* A broken mapping is a mistake to fix now, not at the next plug-in. */
         sim_input_map check;
-        sim_error merr = {0};
-        if (sim_input_map_load(mapping, &check, &merr)) {
-            fprintf(stderr, "input-node: %s\n", merr.msg);
+        sim_error err = {0};
+        if (sim_input_map_load(o->mapping, &check, &err)) {
+            fprintf(stderr, "input-node: %s\n", err.msg);
             return 1;
         }
     }
-    n.maps.file = mapping;
-    n.maps.dir = mapping_dir ? mapping_dir : default_map_dir(dirbuf, sizeof dirbuf);
-    n.lockstep = lockstep;
-    n.period_ns = 1000000000ull / (uint64_t)rate_hz;
+    return -1;
+}
 
-    SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
-    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
-    bool want_video = n.mode == MODE_KEYBOARD || (n.mode == MODE_AUTO && have_display());
-    if (want_video && !have_display()) {
-        log_msg("no display: the keyboard window is offscreen (keys cannot reach it)");
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+/* Opens what drives: the test wheel, a wheel present now (later ones arrive as
+ * SDL_JOYDEVICEADDED), else by mode the keyboard window or the script. */
+static int start_driver(node *n, const node_options *o, sim_error *err)
+{
+    n->start_s = now_s();
+    if (o->ffb_log && !(n->ffb_log = fopen(o->ffb_log, "w")))
+        return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open", o->ffb_log);
+    int rc;
+    if (o->vtest) {
+        if ((rc = vtest_load(&n->vtest, o->vtest, err)) || (rc = vtest_start(&n->vtest, now_s(), err)))
+            return rc;
+        n->have_vtest = true;
     }
-    Uint32 sdl_flags = SDL_INIT_JOYSTICK | SDL_INIT_HAPTIC | SDL_INIT_GAMECONTROLLER | SDL_INIT_EVENTS;
-    if (SDL_Init(sdl_flags) != 0) {
-        fprintf(stderr, "input-node: SDL: %s\n", SDL_GetError());
-        return 1;
-    }
-    sim_error err = {0};
-    if (calibrate) {
-        /* A test script counts prompts instead of seconds here (see vtest.h). */
-        if (vtest_file && (vtest_load(&n.vtest, vtest_file, &err) || vtest_start(&n.vtest, 0, &err))) {
-            fprintf(stderr, "input-node: %s\n", err.msg);
-            SDL_Quit();
-            return 1;
-        }
-        rc = calibrate_run(mapping, n.device_index < 0 ? 0 : n.device_index,
-                           vtest_file ? on_calibrate_prompt : NULL, &n.vtest);
-        if (vtest_file) vtest_free(&n.vtest);
-        SDL_Quit();
-        return rc;
-    }
-    n.start_s = now_s();
-    if (ffb_log && !(n.ffb_log = fopen(ffb_log, "w"))) {
-        fprintf(stderr, "input-node: --ffb-log %s: cannot open\n", ffb_log);
-        SDL_Quit();
-        return 1;
-    }
-    if (vtest_file) {
-        if (vtest_load(&n.vtest, vtest_file, &err) || vtest_start(&n.vtest, now_s(), &err)) {
-            fprintf(stderr, "input-node: %s\n", err.msg);
-            SDL_Quit();
-            return 1;
-        }
-        n.have_vtest = true;
-    }
-    /* Pick the driver. Wheels present now are opened here; later ones arrive as
-     * SDL_JOYDEVICEADDED. */
     SDL_JoystickUpdate();
-    if (wants_wheel(&n) && SDL_NumJoysticks() > 0) {
-        int idx = n.device_index >= 0 ? n.device_index : 0;
-        if (idx < SDL_NumJoysticks()) open_wheel(&n, idx);
+    if (wants_wheel(n) && SDL_NumJoysticks() > 0) {
+        int idx = n->device_index >= 0 ? n->device_index : 0;
+        if (idx < SDL_NumJoysticks()) open_wheel(n, idx);
         /* The add events for devices present at start would open them again. */
         SDL_FlushEvent(SDL_JOYDEVICEADDED);
     }
-    if (n.mode == MODE_AUTO && !n.have_wheel) {
+    if (n->mode == MODE_AUTO && !n->have_wheel) {
         if (have_display()) {
-            n.mode = MODE_KEYBOARD;
-            n.auto_keyboard = true;
-        } else if (replay || scenario) {
-            n.mode = MODE_SCRIPT;
+            n->mode = MODE_KEYBOARD;
+            n->auto_keyboard = true;
+        } else if (o->replay || o->scenario) {
+            n->mode = MODE_SCRIPT;
         } else {
             log_msg("no wheel, no display and no scenario: waiting for a wheel");
         }
     }
-    if (n.mode == MODE_KEYBOARD) {
-        if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0 || kbd_open(&n.kbd, &err) != 0) {
-            fprintf(stderr, "input-node: keyboard: %s\n", err.msg[0] ? err.msg : SDL_GetError());
-            SDL_Quit();
-            return 1;
-        }
-        n.have_kbd = true;
+    if (n->mode == MODE_KEYBOARD) {
+        if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
+            return sim_error_set(err, SIM_EIO, "keyboard: %s", SDL_GetError());
+        if ((rc = kbd_open(&n->kbd, err))) return rc;
+        n->have_kbd = true;
     }
-    if (n.mode == MODE_SCRIPT) {
-        script_options so = {.scenario = scenario, .start = start, .replay = replay,
-                             .target_kmh = target_kmh};
-        if (script_open(&n.script, &so, &err)) {
-            fprintf(stderr, "input-node: %s\n", err.msg);
-            SDL_Quit();
-            return 1;
-        }
-        n.have_script = true;
+    if (n->mode == MODE_SCRIPT) {
+        script_options so = {.scenario = o->scenario, .start = o->start, .replay = o->replay,
+                             .target_kmh = o->target_kmh};
+        if ((rc = script_open(&n->script, &so, err))) return rc;
+        n->have_script = true;
     }
-    if (!n.have_wheel) sim_ffb_init(&n.ffb, 0, 0, false);
+    if (!n->have_wheel) sim_ffb_init(&n->ffb, 0, 0, false);
+    return SIM_OK;
+}
 
-    char host[256];
-    int port;
-    if (sim_bus_parse_endpoint(bus_ep, host, sizeof host, &port, &err)) {
-        fprintf(stderr, "error: --bus: %s\n", err.msg);
-        return 2;
-    }
-    n.loop = uv_default_loop();
+static int start_loop(node *n, const node_options *o, const char *host, int port, sim_error *err)
+{
+    n->loop = uv_default_loop();
     static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state",
                                        "dispatcher.left"};
-    sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = token,
+    sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
-                          .lockstep = lockstep, .on_message = on_message, .on_state = on_state,
-                          .user = &n};
-    if (sim_bus_open(n.loop, &bo, &n.bus, &err)) {
+                          .lockstep = o->lockstep, .on_message = on_message, .on_state = on_state,
+                          .user = n};
+    int rc = sim_bus_open(n->loop, &bo, &n->bus, err);
+    if (rc) return rc;
+    uv_timer_init(n->loop, &n->timer);
+    n->timer.data = n;
+    uv_signal_init(n->loop, &n->sigint);
+    uv_signal_init(n->loop, &n->sigterm);
+    n->sigint.data = n->sigterm.data = n;
+    uv_signal_start(&n->sigint, on_signal, SIGINT);
+    uv_signal_start(&n->sigterm, on_signal, SIGTERM);
+    n->t0_ns = uv_hrtime();
+    uv_timer_start(&n->timer, on_timer, 0, 0);
+    return SIM_OK;
+}
+
+/* Frees what start_driver opened (the wheel and the bus go in close_all). */
+static void free_driver(node *n)
+{
+    if (n->have_kbd) kbd_close(&n->kbd);
+    if (n->have_vtest) vtest_free(&n->vtest);
+    if (n->have_script) script_close(&n->script);
+    if (n->have_wheel) wheel_close(&n->wheel);
+    if (n->ffb_log) fclose(n->ffb_log);
+    n->have_kbd = n->have_vtest = n->have_script = n->have_wheel = false;
+    n->ffb_log = NULL;
+}
+
+/* --calibrate: the interactive set-up, no bus. */
+static int run_calibration(node *n, const node_options *o)
+{
+    sim_error err = {0};
+    /* A test script counts prompts instead of seconds here (see vtest.h). */
+    if (o->vtest && (vtest_load(&n->vtest, o->vtest, &err) || vtest_start(&n->vtest, 0, &err))) {
         fprintf(stderr, "input-node: %s\n", err.msg);
         return 1;
     }
-    uv_timer_init(n.loop, &n.timer);
-    n.timer.data = &n;
-    uv_signal_init(n.loop, &n.sigint);
-    uv_signal_init(n.loop, &n.sigterm);
-    n.sigint.data = n.sigterm.data = &n;
-    uv_signal_start(&n.sigint, on_signal, SIGINT);
-    uv_signal_start(&n.sigterm, on_signal, SIGTERM);
-    n.t0_ns = uv_hrtime();
-    uv_timer_start(&n.timer, on_timer, 0, 0);
-    uv_run(n.loop, UV_RUN_DEFAULT);
+    int rc = calibrate_run(o->mapping, n->device_index < 0 ? 0 : n->device_index,
+                           o->vtest ? on_calibrate_prompt : NULL, &n->vtest);
+    if (o->vtest) vtest_free(&n->vtest);
+    return rc;
+}
 
-    if (n.have_kbd) kbd_close(&n.kbd);
-    if (n.have_vtest) vtest_free(&n.vtest);
-    if (n.have_script) script_close(&n.script);
-    if (n.ffb_log) fclose(n.ffb_log);
-    uv_loop_close(n.loop);
+int main(int argc, char **argv)
+{
+    static node n;
+    node_options o;
+    int rc = parse_options(argc, argv, &o, &n);
+    if (rc >= 0) return rc;
+    char host[256], dirbuf[1024];
+    int port;
+    sim_error err = {0};
+    if (sim_bus_parse_endpoint(o.bus, host, sizeof host, &port, &err)) {
+        fprintf(stderr, "error: --bus: %s\n", err.msg);
+        return 2;
+    }
+    n.maps.file = o.mapping;
+    n.maps.dir = o.mapping_dir ? o.mapping_dir : default_map_dir(dirbuf, sizeof dirbuf);
+    n.lockstep = o.lockstep;
+    n.period_ns = 1000000000ull / (uint64_t)o.rate_hz;
+
+    SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+    if (n.mode == MODE_KEYBOARD && !have_display()) {
+        log_msg("no display: the keyboard window is offscreen (keys cannot reach it)");
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    }
+    if (SDL_Init(SDL_INIT_JOYSTICK | SDL_INIT_HAPTIC | SDL_INIT_GAMECONTROLLER | SDL_INIT_EVENTS)) {
+        fprintf(stderr, "input-node: SDL: %s\n", SDL_GetError());
+        return 1;
+    }
+    if (o.calibrate) {
+        rc = run_calibration(&n, &o);
+    } else if (start_driver(&n, &o, &err) || start_loop(&n, &o, host, port, &err)) {
+        fprintf(stderr, "input-node: %s\n", err.msg);
+        rc = 1;
+    } else {
+        uv_run(n.loop, UV_RUN_DEFAULT);
+        uv_loop_close(n.loop);
+        log_msg("stopped");
+        rc = 0;
+    }
+    free_driver(&n);
     SDL_Quit();
-    log_msg("stopped");
-    return 0;
+    return rc;
 }
