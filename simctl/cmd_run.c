@@ -354,16 +354,25 @@ int simctl_cmd_run(int argc, char **argv)
     arg2(c, "--listen", bus_addr);
     arg2(c, "--control", control);
     if (token) arg2(c, "--token", token);
-    /* Modules in start order; those not built yet are left out. */
-    static const char *const modules[] = {"recorder", "physics-node", "traffic-node", "input-node",
-                                          "context-server", "render-node"};
+    /* Modules in start order, with the names they join the bus under; those not built
+     * yet are left out. */
+    static const struct { const char *exe, *bus_name; } modules[] = {
+        {"recorder", "recorder"}, {"physics-node", "physics"}, {"traffic-node", "traffic"},
+        {"input-node", "input"}, {"context-server", "context"}, {"render-node", "render"}};
+    char wait_for[256] = "";
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
-        if (!exe_exists(modules[i])) continue;
-        c = add_child(&s, modules[i]);
+        if (!exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node")) continue;
+        size_t used = strlen(wait_for);
+        snprintf(wait_for + used, sizeof wait_for - used, "%s%s", used ? "," : "", modules[i].bus_name);
+    }
+    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
+        const char *exe = modules[i].exe;
+        if (!exe_exists(exe)) continue;
+        c = add_child(&s, exe);
         arg2(c, "--bus", bus_addr);
         if (token) arg2(c, "--token", token);
         arg2(c, "--scenario", scenario);
-        if (strcmp(modules[i], "recorder") == 0) {
+        if (strcmp(exe, "recorder") == 0) {
             char logs[1100];
             snprintf(logs, sizeof logs, "%s/logs", out);
             arg2(c, "--out", logs);
@@ -371,13 +380,18 @@ int simctl_cmd_run(int argc, char **argv)
             arg2(c, "--subject", subject);
             continue;
         }
-        if (lockstep && strcmp(modules[i], "context-server") != 0) arg(c, "--lockstep");
-        if (strcmp(modules[i], "physics-node") == 0 && vehicle) arg2(c, "--vehicle", vehicle);
-        if (strcmp(modules[i], "input-node") == 0) {
+        if (lockstep && strcmp(exe, "context-server") != 0) arg(c, "--lockstep");
+        if (strcmp(exe, "physics-node") == 0) {
+            if (vehicle) arg2(c, "--vehicle", vehicle);
+            /* The clock starts once everyone is there: a headless run is then the same
+             * every time, and the log starts at tick 0. */
+            if (wait_for[0]) arg2(c, "--wait-for", wait_for);
+        }
+        if (strcmp(exe, "input-node") == 0) {
             if (driver) arg2(c, "--driver", driver);
             else arg2(c, "--device", "auto");
         }
-        if (strcmp(modules[i], "render-node") == 0 && headless) arg(c, "--offscreen");
+        if (strcmp(exe, "render-node") == 0 && headless) arg(c, "--offscreen");
     }
 
     uv_signal_init(s.loop, &s.sigint);

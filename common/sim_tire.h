@@ -1,0 +1,84 @@
+/* sim_tire: steady-state tyre forces from slip (Pacejka Magic Formula or a brush
+ * model), combined slip by a friction ellipse, load sensitivity and aligning moment.
+ *
+ * Conventions (tyre frame: x forward along the wheel plane, y to its left, z up):
+ *   kappa  longitudinal slip, (omega r - vx) / |vx|: positive when driving.
+ *   slip_y lateral slip as tan of the slip angle, -vy / |vx|: positive when the contact
+ *          patch slides to the right, which makes a force to the left (+Fy).
+ *   Mz     aligning moment about z (positive CCW seen from above); for a positive slip
+ *          it is negative, turning the wheel back towards its direction of travel.
+ * All functions are pure. */
+#ifndef SIM_TIRE_H
+#define SIM_TIRE_H
+
+typedef enum sim_tire_model {
+    SIM_TIRE_PACEJKA = 0, /* Magic Formula 5.2, pure-slip subset without camber */
+    SIM_TIRE_BRUSH = 1,   /* brush model with a parabolic pressure distribution */
+} sim_tire_model;
+
+/* A normalised Magic Formula curve as cubic Hermite nodes over u in [0, U_MAX]. */
+#define SIM_TIRE_CURVE_NODES 513
+#define SIM_TIRE_CURVE_U_MAX 32.0
+typedef struct sim_tire_curve {
+    double c, e;   /* shape and curvature it was made for */
+    int ready;
+    double value[SIM_TIRE_CURVE_NODES];
+    double slope[SIM_TIRE_CURVE_NODES];
+} sim_tire_curve;
+
+typedef struct sim_tire_params {
+    sim_tire_model model;
+    double radius;            /* m, unloaded */
+    double vertical_stiffness;/* N/m */
+    double vertical_damping;  /* N s/m */
+    double relaxation_x;      /* m, longitudinal relaxation length */
+    double relaxation_y;      /* m, lateral relaxation length */
+    double rolling_resistance;/* coefficient f_r: rolling-resistance force / Fz */
+    double fz0;               /* N, nominal load of the Magic Formula coefficients */
+    double lambda_mux, lambda_muy; /* friction scaling (road/test-surface difference) */
+    /* Magic Formula pure longitudinal slip */
+    double pcx1, pdx1, pdx2, pex1, pex2, pkx1, pkx2, pkx3;
+    /* pure lateral slip */
+    double pcy1, pdy1, pdy2, pey1, pey2, pky1, pky2;
+    /* aligning moment (pneumatic trail and residual moment) */
+    double qbz1, qbz2, qbz3, qcz1, qdz1, qdz2, qez1, qez2;
+    /* brush model */
+    double brush_cx;          /* longitudinal slip stiffness per N of load (1/unit slip) */
+    double brush_cy;          /* cornering stiffness per N of load (1/rad) */
+    double brush_mu;          /* friction coefficient at fz0 (times the road's) */
+    double brush_mu_load;     /* change of brush_mu per unit (fz - fz0)/fz0 (negative) */
+    double brush_half_length; /* m, half contact length a (for Mz) */
+    /* Derived by sim_tire_prepare (zero = not prepared: computed on every call):
+     * where the pure-slip curves peak (as B times slip), and the two normalised curves
+     * sin(C atan(u - E(u - atan u))) tabulated over u = B slip, which keeps
+     * transcendental functions out of the integration's inner loop. Used while
+     * pex2 and pey2 are 0 (E independent of load). */
+    double peak_ux, peak_uy;
+    double inv_peak_ux, inv_peak_uy, inv_fz0, inv_ky_load; /* 1/peak_u, 1/fz0, 1/(pky2 fz0) */
+    sim_tire_curve curve_x, curve_y;
+} sim_tire_params;
+
+/* Fills the derived fields above; call after changing the coefficients. */
+void sim_tire_prepare(sim_tire_params *p);
+
+typedef struct sim_tire_forces {
+    double fx, fy, mz;
+} sim_tire_forces;
+
+/* Forces at vertical load fz (N, <= 0 gives zero) with road friction factor mu_road
+ * (1 = the surface the coefficients were measured on). */
+sim_tire_forces sim_tire_eval(const sim_tire_params *p, double fz, double kappa, double slip_y,
+                              double mu_road);
+/* The same without the aligning moment (mz = 0), for the integration's inner loop. */
+sim_tire_forces sim_tire_eval_forces(const sim_tire_params *p, double fz, double kappa,
+                                     double slip_y, double mu_road);
+
+/* The slips where pure longitudinal and pure lateral force peak at load fz (kappa and
+ * tan of the slip angle: the Magic Formula 5.2 reads its lateral curve at
+ * alpha* = tan(alpha)). Used by the friction ellipse and by ABS. */
+void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak, double *slip_y_peak);
+
+/* Pacejka's Magic Formula y = D sin(C atan(Bx - E(Bx - atan(Bx)))). */
+double sim_magic_formula(double x, double B, double C, double D, double E);
+
+#endif

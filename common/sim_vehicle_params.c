@@ -1,0 +1,441 @@
+/* sim_vehicle_params: the vehicle parameter file (JSON; docs/vehicle.md describes every
+ * field). A table maps each JSON path to a struct field with its unit conversion and
+ * allowed range, so that parsing, range checks and unknown-field errors come from one
+ * place; the few structured fields (torque curve, gear ratios, names) have their own
+ * code. Every field is required: a vehicle file is meant to be copied and edited, and a
+ * silently defaulted value would hide a typo. */
+#include "sim_vehicle.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { F_NUM, F_DEG, F_KMH, F_BOOL, F_VEC3 } field_kind;
+
+typedef struct field {
+    const char *path;
+    size_t offset;
+    field_kind kind;
+    double min, max; /* in file units */
+} field;
+
+#define P(m) offsetof(sim_vehicle_params, m)
+#define BIG DBL_MAX
+#define SUSP(side, base)                                                                        \
+    {"suspension." side ".spring_rate", base + offsetof(sim_suspension_params, spring_rate), F_NUM, 1, BIG}, \
+    {"suspension." side ".spring_cubic", base + offsetof(sim_suspension_params, spring_cubic), F_NUM, 0, BIG}, \
+    {"suspension." side ".preload", base + offsetof(sim_suspension_params, preload), F_NUM, 0, BIG}, \
+    {"suspension." side ".damping_bump", base + offsetof(sim_suspension_params, damping_bump), F_NUM, 0, BIG}, \
+    {"suspension." side ".damping_rebound", base + offsetof(sim_suspension_params, damping_rebound), F_NUM, 0, BIG}, \
+    {"suspension." side ".damping_knee", base + offsetof(sim_suspension_params, damping_knee), F_NUM, 1e-3, BIG}, \
+    {"suspension." side ".bump_travel", base + offsetof(sim_suspension_params, bump_travel), F_NUM, 0, 1}, \
+    {"suspension." side ".bump_rate", base + offsetof(sim_suspension_params, bump_rate), F_NUM, 0, BIG}, \
+    {"suspension." side ".droop_rate", base + offsetof(sim_suspension_params, droop_rate), F_NUM, 0, BIG}, \
+    {"suspension." side ".antiroll_rate", base + offsetof(sim_suspension_params, antiroll_rate), F_NUM, 0, BIG}
+#define TIRE(name, m, lo, hi) {"tire." name, P(tire) + offsetof(sim_tire_params, m), F_NUM, lo, hi}
+
+static const field fields[] = {
+    {"body.mass", P(mass), F_NUM, 50, 1e5},
+    {"body.unsprung_mass", P(unsprung_mass), F_NUM, 1, 1e3},
+    {"body.inertia", P(inertia), F_VEC3, 1, BIG},
+    {"body.cog_height", P(cog_height), F_NUM, 0.05, 5},
+    {"body.wheelbase", P(wheelbase), F_NUM, 0.5, 20},
+    {"body.cog_to_front", P(cog_to_front), F_NUM, 0, 20},
+    {"body.track_front", P(track_front), F_NUM, 0.3, 5},
+    {"body.track_rear", P(track_rear), F_NUM, 0.3, 5},
+    {"body.box_half", P(box_half), F_VEC3, 0.05, 20},
+    {"body.box_offset", P(box_offset), F_VEC3, -20, 20},
+    {"body.restitution", P(restitution), F_NUM, 0, 1},
+    {"body.friction", P(body_friction), F_NUM, 0, 5},
+    {"aero.drag_coefficient", P(drag_coefficient), F_NUM, 0, 5},
+    {"aero.frontal_area", P(frontal_area), F_NUM, 0, 50},
+    {"aero.air_density", P(air_density), F_NUM, 0, 5},
+    {"steering.max_angle_deg", P(steer_max), F_DEG, 1, 60},
+    {"steering.ackermann", P(ackermann), F_NUM, 0, 1},
+    {"steering.time_constant", P(steer_time), F_NUM, 1e-3, 2},
+    {"wheels.inertia_front", P(wheel_inertia_front), F_NUM, 0.05, 100},
+    {"wheels.inertia_rear", P(wheel_inertia_rear), F_NUM, 0.05, 100},
+    TIRE("radius", radius, 0.1, 2),
+    TIRE("vertical_stiffness", vertical_stiffness, 1e3, 1e8),
+    TIRE("vertical_damping", vertical_damping, 0, 1e6),
+    TIRE("relaxation_x", relaxation_x, 0.01, 5),
+    TIRE("relaxation_y", relaxation_y, 0.01, 5),
+    TIRE("rolling_resistance", rolling_resistance, 0, 0.5),
+    TIRE("pacejka.fz0", fz0, 100, 1e6),
+    TIRE("pacejka.lambda_mux", lambda_mux, 0.01, 5),
+    TIRE("pacejka.lambda_muy", lambda_muy, 0.01, 5),
+    TIRE("pacejka.pcx1", pcx1, 1.0, 3), TIRE("pacejka.pdx1", pdx1, 0.05, 5),
+    TIRE("pacejka.pdx2", pdx2, -2, 2), TIRE("pacejka.pex1", pex1, -20, 1),
+    TIRE("pacejka.pex2", pex2, -20, 20), TIRE("pacejka.pkx1", pkx1, 0.1, 200),
+    TIRE("pacejka.pkx2", pkx2, -200, 200), TIRE("pacejka.pkx3", pkx3, -20, 20),
+    TIRE("pacejka.pcy1", pcy1, 1.0, 3), TIRE("pacejka.pdy1", pdy1, 0.05, 5),
+    TIRE("pacejka.pdy2", pdy2, -2, 2), TIRE("pacejka.pey1", pey1, -20, 1),
+    TIRE("pacejka.pey2", pey2, -20, 20), TIRE("pacejka.pky1", pky1, 0.1, 200),
+    TIRE("pacejka.pky2", pky2, 0.1, 20),
+    TIRE("pacejka.qbz1", qbz1, -100, 100), TIRE("pacejka.qbz2", qbz2, -100, 100),
+    TIRE("pacejka.qbz3", qbz3, -100, 100), TIRE("pacejka.qcz1", qcz1, 0, 5),
+    TIRE("pacejka.qdz1", qdz1, -1, 1), TIRE("pacejka.qdz2", qdz2, -1, 1),
+    TIRE("pacejka.qez1", qez1, -100, 1), TIRE("pacejka.qez2", qez2, -100, 100),
+    TIRE("brush.cx", brush_cx, 0.1, 200), TIRE("brush.cy", brush_cy, 0.1, 200),
+    TIRE("brush.mu", brush_mu, 0.05, 5), TIRE("brush.mu_load", brush_mu_load, -2, 2),
+    TIRE("brush.half_length", brush_half_length, 0.005, 1),
+    SUSP("front", P(susp_front)),
+    SUSP("rear", P(susp_rear)),
+    {"engine.torque_max", P(engine.torque_max), F_NUM, 1, 1e5},
+    {"engine.inertia", P(engine.inertia), F_NUM, 0.01, 100},
+    {"engine.friction0", P(engine.friction0), F_NUM, 0, 1e4},
+    {"engine.friction1", P(engine.friction1), F_NUM, 0, 100},
+    {"engine.idle_rpm", P(engine.idle_rpm), F_NUM, 100, 5000},
+    {"engine.max_rpm", P(engine.max_rpm), F_NUM, 500, 30000},
+    {"clutch.torque_max", P(clutch.torque_max), F_NUM, 1, 1e5},
+    {"clutch.engage_rpm", P(clutch.engage_rpm), F_NUM, 100, 30000},
+    {"clutch.disengage_rpm", P(clutch.disengage_rpm), F_NUM, 0, 30000},
+    {"gearbox.reverse", P(gearbox.reverse_ratio), F_NUM, 0.1, 50},
+    {"gearbox.final_drive", P(gearbox.final_drive), F_NUM, 0.1, 50},
+    {"gearbox.efficiency", P(gearbox.efficiency), F_NUM, 0.1, 1},
+    {"gearbox.auto_efficiency", P(gearbox.auto_efficiency), F_NUM, 0.1, 1},
+    {"gearbox.shift_time", P(gearbox.shift_time), F_NUM, 0, 5},
+    {"gearbox.econ_rpm", P(auto_econ_rpm), F_NUM, 100, 30000},
+    {"differential.lsd_viscous", P(diff.lsd_viscous), F_NUM, 0, 1e4},
+    {"differential.lsd_max", P(diff.lsd_max), F_NUM, 0, 1e5},
+    {"brakes.torque_max_front", P(brakes.torque_max_front), F_NUM, 0, 1e5},
+    {"brakes.torque_max_rear", P(brakes.torque_max_rear), F_NUM, 0, 1e5},
+    {"brakes.abs", P(brakes.abs_enabled), F_BOOL, 0, 1},
+    {"simple.steer_max_low_deg", P(simple_steer_max_low), F_DEG, 0.1, 60},
+    {"simple.steer_max_high_deg", P(simple_steer_max_high), F_DEG, 0.1, 60},
+    {"simple.speed_low_kmh", P(simple_speed_low), F_KMH, 0, 500},
+    {"simple.speed_high_kmh", P(simple_speed_high), F_KMH, 0, 500},
+    {"simple.friction", P(simple_friction), F_NUM, 0.01, 5},
+    {"wall.mu_max", P(wall_mu_max), F_NUM, 0, 1},
+    {"wall.v_theta_kmh", P(wall_v_theta), F_KMH, 1, 2000},
+    {"wall.max_penetration", P(wall_max_penetration), F_NUM, 1e-3, 1},
+    {"wall.xi", P(wall_xi), F_NUM, 0, 10},
+};
+#define N_FIELDS (sizeof(fields) / sizeof(fields[0]))
+
+/* Paths handled by code below rather than the table. */
+static const char *const special[] = {"name", "tire.model", "engine.curve", "gearbox.ratios",
+                                      "differential.type", "drive"};
+#define N_SPECIAL (sizeof(special) / sizeof(special[0]))
+
+static const cJSON *get_path(const cJSON *root, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof(buf), "%s", path);
+    const cJSON *node = root;
+    for (char *save = NULL, *tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
+        if (!cJSON_IsObject(node))
+            return NULL;
+        node = cJSON_GetObjectItemCaseSensitive(node, tok);
+        if (!node)
+            return NULL;
+    }
+    return node;
+}
+
+static const char *kind_name(const cJSON *j)
+{
+    if (!j)
+        return "nothing";
+    if (cJSON_IsNumber(j))
+        return "a number";
+    if (cJSON_IsString(j))
+        return "a string";
+    if (cJSON_IsBool(j))
+        return "a boolean";
+    if (cJSON_IsArray(j))
+        return "an array";
+    if (cJSON_IsObject(j))
+        return "an object";
+    return "null";
+}
+
+static int bad(sim_error *err, const char *file, const char *path, const char *found,
+               const char *expected)
+{
+    return sim_error_set(err, SIM_EINVAL, "%s: %s: found %s, expected %s", file, path, found,
+                         expected);
+}
+
+static int number_in(const cJSON *j, const char *file, const char *path, double lo, double hi,
+                     double *out, sim_error *err)
+{
+    char exp[96];
+    snprintf(exp, sizeof(exp), "a number in [%g, %g]", lo, hi == BIG ? INFINITY : hi);
+    if (!cJSON_IsNumber(j))
+        return bad(err, file, path, kind_name(j), exp);
+    double x = j->valuedouble;
+    if (!isfinite(x) || x < lo || x > hi) {
+        char found[48];
+        snprintf(found, sizeof(found), "%g", x);
+        return bad(err, file, path, found, exp);
+    }
+    *out = x;
+    return 0;
+}
+
+/* Every key in the file must be a known field or section (catches misspellings). */
+static bool known_path(const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < N_FIELDS; i++)
+        if (strcmp(fields[i].path, path) == 0 ||
+            (strncmp(fields[i].path, path, n) == 0 && fields[i].path[n] == '.'))
+            return true;
+    for (size_t i = 0; i < N_SPECIAL; i++)
+        if (strcmp(special[i], path) == 0)
+            return true;
+    return strcmp(path, "comment") == 0 || (n > 8 && strcmp(path + n - 8, ".comment") == 0);
+}
+
+static int check_unknown(const cJSON *obj, const char *prefix, const char *file, sim_error *err)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, obj)
+    {
+        char path[160];
+        snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", c->string);
+        if (!known_path(path))
+            return bad(err, file, path, "an unknown field", "only the fields of docs/vehicle.md");
+        bool is_leaf_field = false;
+        for (size_t i = 0; i < N_FIELDS; i++)
+            if (strcmp(fields[i].path, path) == 0)
+                is_leaf_field = true;
+        if (cJSON_IsObject(c) && !is_leaf_field) {
+            int rc = check_unknown(c, path, file, err);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static int parse_field(const cJSON *root, const field *f, const char *file, sim_vehicle_params *out,
+                       sim_error *err)
+{
+    const cJSON *j = get_path(root, f->path);
+    char *base = (char *)out + f->offset;
+    if (f->kind == F_BOOL) {
+        if (!cJSON_IsBool(j))
+            return bad(err, file, f->path, kind_name(j), "true or false");
+        *(bool *)base = cJSON_IsTrue(j);
+        return 0;
+    }
+    if (f->kind == F_VEC3) {
+        if (!cJSON_IsArray(j) || cJSON_GetArraySize(j) != 3)
+            return bad(err, file, f->path, kind_name(j), "an array of 3 numbers");
+        double *d = (double *)base;
+        for (int k = 0; k < 3; k++) {
+            char path[160];
+            snprintf(path, sizeof(path), "%s[%d]", f->path, k);
+            int rc = number_in(cJSON_GetArrayItem(j, k), file, path, f->min, f->max, &d[k], err);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
+    double x;
+    int rc = number_in(j, file, f->path, f->min, f->max, &x, err);
+    if (rc)
+        return rc;
+    if (f->kind == F_DEG)
+        x *= M_PI / 180.0;
+    else if (f->kind == F_KMH)
+        x /= 3.6;
+    *(double *)base = x;
+    return 0;
+}
+
+static int parse_enum(const cJSON *root, const char *path, const char *const *names, int n,
+                      const char *file, int *out, sim_error *err)
+{
+    const cJSON *j = get_path(root, path);
+    char exp[128] = "one of";
+    for (int i = 0; i < n; i++) {
+        strncat(exp, i ? ", \"" : " \"", sizeof(exp) - strlen(exp) - 1);
+        strncat(exp, names[i], sizeof(exp) - strlen(exp) - 1);
+        strncat(exp, "\"", sizeof(exp) - strlen(exp) - 1);
+    }
+    if (!cJSON_IsString(j))
+        return bad(err, file, path, kind_name(j), exp);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(j->valuestring, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    char found[80];
+    snprintf(found, sizeof(found), "\"%.60s\"", j->valuestring);
+    return bad(err, file, path, found, exp);
+}
+
+static int parse_structured(const cJSON *root, const char *file, sim_vehicle_params *out,
+                            sim_error *err)
+{
+    const cJSON *name = get_path(root, "name");
+    if (!cJSON_IsString(name) || !*name->valuestring)
+        return bad(err, file, "name", kind_name(name), "a non-empty string");
+    snprintf(out->name, sizeof(out->name), "%s", name->valuestring);
+
+    static const char *const tire_models[] = {"pacejka", "brush"};
+    static const char *const diff_types[] = {"open", "lsd"};
+    static const char *const drives[] = {"rear", "front"};
+    int e, rc;
+    if ((rc = parse_enum(root, "tire.model", tire_models, 2, file, &e, err)))
+        return rc;
+    out->tire.model = (sim_tire_model)e;
+    if ((rc = parse_enum(root, "differential.type", diff_types, 2, file, &e, err)))
+        return rc;
+    out->diff.type = (sim_diff_type)e;
+    if ((rc = parse_enum(root, "drive", drives, 2, file, &e, err)))
+        return rc;
+    out->drive = (sim_drive_layout)e;
+
+    const cJSON *curve = get_path(root, "engine.curve");
+    int n = cJSON_IsArray(curve) ? cJSON_GetArraySize(curve) : -1;
+    if (n < 2 || n > SIM_ENGINE_MAX_POINTS) {
+        char exp[80];
+        snprintf(exp, sizeof(exp), "an array of 2..%d [rpm, factor] pairs", SIM_ENGINE_MAX_POINTS);
+        return bad(err, file, "engine.curve", n < 0 ? kind_name(curve) : "a wrong-sized array", exp);
+    }
+    out->engine.n_points = n;
+    for (int i = 0; i < n; i++) {
+        const cJSON *pt = cJSON_GetArrayItem(curve, i);
+        char path[64];
+        snprintf(path, sizeof(path), "engine.curve[%d]", i);
+        if (!cJSON_IsArray(pt) || cJSON_GetArraySize(pt) != 2)
+            return bad(err, file, path, kind_name(pt), "a [rpm, factor] pair");
+        snprintf(path, sizeof(path), "engine.curve[%d][0]", i);
+        if ((rc = number_in(cJSON_GetArrayItem(pt, 0), file, path, 0, 30000, &out->engine.curve_rpm[i], err)))
+            return rc;
+        if (i > 0 && out->engine.curve_rpm[i] <= out->engine.curve_rpm[i - 1])
+            return bad(err, file, path, "an rpm not above the previous point's", "ascending rpm");
+        snprintf(path, sizeof(path), "engine.curve[%d][1]", i);
+        if ((rc = number_in(cJSON_GetArrayItem(pt, 1), file, path, 0, 1, &out->engine.curve_factor[i], err)))
+            return rc;
+    }
+
+    const cJSON *ratios = get_path(root, "gearbox.ratios");
+    n = cJSON_IsArray(ratios) ? cJSON_GetArraySize(ratios) : -1;
+    if (n < 1 || n > SIM_GEARBOX_MAX_GEARS) {
+        char exp[80];
+        snprintf(exp, sizeof(exp), "an array of 1..%d gear ratios", SIM_GEARBOX_MAX_GEARS);
+        return bad(err, file, "gearbox.ratios", n < 0 ? kind_name(ratios) : "a wrong-sized array", exp);
+    }
+    out->gearbox.n_gears = n;
+    for (int i = 0; i < n; i++) {
+        char path[64];
+        snprintf(path, sizeof(path), "gearbox.ratios[%d]", i);
+        if ((rc = number_in(cJSON_GetArrayItem(ratios, i), file, path, 0.1, 50, &out->gearbox.ratio[i], err)))
+            return rc;
+        if (i > 0 && out->gearbox.ratio[i] >= out->gearbox.ratio[i - 1])
+            return bad(err, file, path, "a ratio not below the previous gear's",
+                       "descending ratios (first gear first)");
+    }
+    return 0;
+}
+
+int sim_vehicle_params_validate(const sim_vehicle_params *p, const char *file, sim_error *err)
+{
+    if (!file || !*file)
+        file = "vehicle";
+    if (!(p->cog_to_front > 0.0 && p->cog_to_front < p->wheelbase))
+        return bad(err, file, "body.cog_to_front", "a value outside the wheelbase",
+                   "0 < cog_to_front < body.wheelbase");
+    if (!(SIM_WHEELS * p->unsprung_mass < 0.5 * p->mass))
+        return bad(err, file, "body.unsprung_mass", "four wheels weighing half the car or more",
+                   "4 * unsprung_mass < body.mass / 2");
+    if (!(p->clutch.engage_rpm > p->clutch.disengage_rpm))
+        return bad(err, file, "clutch.engage_rpm", "a value not above clutch.disengage_rpm",
+                   "engage_rpm > disengage_rpm");
+    if (!(p->engine.max_rpm > p->engine.idle_rpm))
+        return bad(err, file, "engine.max_rpm", "a value not above engine.idle_rpm",
+                   "max_rpm > idle_rpm");
+    if (p->engine.n_points < 2 || p->gearbox.n_gears < 1 || p->gearbox.n_gears > SIM_GEARBOX_MAX_GEARS)
+        return bad(err, file, "engine.curve/gearbox.ratios", "too few points or gears",
+                   "at least 2 curve points and 1 gear");
+    if (!(p->simple_speed_high > p->simple_speed_low))
+        return bad(err, file, "simple.speed_high_kmh", "a value not above speed_low_kmh",
+                   "speed_high_kmh > speed_low_kmh");
+    if (!(p->mass > 0 && p->inertia.x > 0 && p->inertia.y > 0 && p->inertia.z > 0 &&
+          p->tire.radius > 0 && p->tire.relaxation_x > 0 && p->tire.relaxation_y > 0 &&
+          p->engine.inertia > 0 && p->steer_time > 0 && p->tire.fz0 > 0 &&
+          p->wheel_inertia_front > 0 && p->wheel_inertia_rear > 0 && p->unsprung_mass > 0))
+        return bad(err, file, "(parameters)", "a zero or negative mass, inertia or length",
+                   "positive values (is the struct filled?)");
+    return 0;
+}
+
+int sim_vehicle_params_parse(const char *json, size_t len, const char *file,
+                             sim_vehicle_params *out, sim_error *err)
+{
+    if (!file)
+        file = "vehicle";
+    if (!json || !out)
+        return sim_error_set(err, SIM_EINVAL, "%s: no text to parse", file);
+    cJSON *root = cJSON_ParseWithLength(json, len);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        long off = at && at >= json && at <= json + len ? (long)(at - json) : -1;
+        return sim_error_set(err, SIM_EINVAL, "%s: not valid JSON (near byte %ld), expected a JSON object",
+                             file, off);
+    }
+    sim_vehicle_params p;
+    memset(&p, 0, sizeof(p));
+    int rc = 0;
+    if (!cJSON_IsObject(root))
+        rc = bad(err, file, "(top level)", kind_name(root), "an object");
+    if (!rc)
+        rc = check_unknown(root, "", file, err);
+    for (size_t i = 0; !rc && i < N_FIELDS; i++)
+        rc = parse_field(root, &fields[i], file, &p, err);
+    if (!rc)
+        rc = parse_structured(root, file, &p, err);
+    cJSON_Delete(root);
+    if (!rc)
+        rc = sim_vehicle_params_validate(&p, file, err);
+    sim_tire_prepare(&p.tire);
+    if (!rc)
+        *out = p;
+    return rc;
+}
+
+int sim_vehicle_params_load(const char *path, sim_vehicle_params *out, sim_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc = 0;
+    for (;;) {
+        if (len == cap) {
+            if (cap >= (1u << 20)) {
+                rc = sim_error_set(err, SIM_ETOOBIG, "%s: over 1 MiB, expected a vehicle file", path);
+                break;
+            }
+            cap = cap ? cap * 2 : 16384;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                rc = sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
+                break;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = sim_error_set(err, SIM_EIO, "%s: read error", path);
+            break;
+        }
+    }
+    fclose(f);
+    if (!rc)
+        rc = sim_vehicle_params_parse(buf, len, path, out, err);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,194 @@
+/* sim_vehicle_simple: the longitudinal and transverse dynamics of the platform paper
+ * (Krueger et al., section 3.3), the light model for slow machines and for studies that
+ * want the original simulator's behaviour.
+ *
+ * Longitudinal: F_D = M_D / r_dyn, M_D = M_E i_D mu_D i_S mu_S, minus rolling friction
+ * F_R = mu F_W and air drag F_A = rho/2 c_w A v^2 (rho = 1.29 in the reference file);
+ * the propelling force over the mass gives the acceleration. Transverse: the steering
+ * input scales a speed-dependent maximum road-wheel angle (10.5 deg up to 40 km/h,
+ * 3.5 deg from 80 km/h, linear between); the car follows the circle of that steering
+ * angle; when the centrifugal force m v^2 / r exceeds the friction force, the excess
+ * shifts the car outward. The pose follows the ground under the car. */
+#include "sim_vehicle_impl.h"
+
+#include <string.h>
+
+double sim_vehicle_dynamic_radius(const sim_vehicle_params *p)
+{
+    double load = p->mass * SIM_GRAVITY / SIM_WHEELS;
+    return p->tire.radius - load / p->tire.vertical_stiffness / 3.0;
+}
+
+double sim_vehicle_brake_force(const sim_vehicle_params *p, double pedal)
+{
+    return 2.0 * (sim_brake_torque_max(&p->brakes, true, pedal) +
+                  sim_brake_torque_max(&p->brakes, false, pedal)) /
+           sim_vehicle_dynamic_radius(p);
+}
+
+double sim_vehicle_drive_force(const sim_vehicle *v, double speed, double throttle, double *rpm)
+{
+    const sim_vehicle_params *p = &v->p;
+    double r_dyn = sim_vehicle_dynamic_radius(p);
+    double ratio = sim_gearbox_ratio(&p->gearbox, v->gear); /* i_D i_S, signed */
+    double e_rpm = fabs(speed / r_dyn * ratio) * SIM_RPM_PER_RAD_S;
+    if (e_rpm < p->engine.idle_rpm)
+        e_rpm = p->engine.idle_rpm; /* the clutch slips at launch */
+    if (rpm)
+        *rpm = e_rpm;
+    if (ratio == 0.0 || v->shift_timer > 0.0 || v->in.clutch >= 1.0)
+        return 0.0;
+    double eta = p->gearbox.efficiency * (v->in.automatic ? p->gearbox.auto_efficiency : 1.0);
+    double me = throttle * p->engine.torque_max * sim_engine_curve(&p->engine, e_rpm);
+    return me * ratio * eta / r_dyn * (1.0 - v->in.clutch);
+}
+
+sim_quat sim_vehicle_ground_quat(double yaw, const double n[3])
+{
+    /* Pitch and roll that put body z along n, for the given heading. */
+    double c = cos(yaw), s = sin(yaw);
+    double nx = n[0] * c + n[1] * s, ny = -n[0] * s + n[1] * c; /* n in the yawed frame */
+    double pitch = atan2(nx, n[2]);
+    double roll = atan2(-ny, sqrt(nx * nx + n[2] * n[2]));
+    return sim_quat_from_euler(roll, pitch, yaw);
+}
+
+/* Maximum road-wheel angle at speed (paper 2, 3.3.2). */
+static double steer_limit(const sim_vehicle_params *p, double speed)
+{
+    double v = fabs(speed);
+    if (v <= p->simple_speed_low)
+        return p->simple_steer_max_low;
+    if (v >= p->simple_speed_high)
+        return p->simple_steer_max_high;
+    double a = (v - p->simple_speed_low) / (p->simple_speed_high - p->simple_speed_low);
+    return p->simple_steer_max_low + a * (p->simple_steer_max_high - p->simple_steer_max_low);
+}
+
+static void place_on_ground(sim_vehicle *v, const sim_vehicle_ground *ground, double x, double yy,
+                            double heading)
+{
+    sim_ground_sample g = {.height = 0.0, .normal = {0, 0, 1}, .friction = 1.0};
+    if (!sim_vehicle_ground_at(ground, x, yy, &g)) {
+        g.height = v->y[2] - v->p.cog_height;
+        g.normal[0] = g.normal[1] = 0.0;
+        g.normal[2] = 1.0;
+    }
+    sim_quat q = sim_vehicle_ground_quat(heading, g.normal);
+    v->y[0] = x;
+    v->y[1] = yy;
+    v->y[2] = g.height + v->p.cog_height;
+    v->y[3] = q.w;
+    v->y[4] = q.x;
+    v->y[5] = q.y;
+    v->y[6] = q.z;
+}
+
+void sim_vehicle_simple_init(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_vehicle_start *s)
+{
+    place_on_ground(v, ground, s->x, s->y, s->heading);
+    v->side_speed = 0.0;
+}
+
+void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,
+                             size_t n_boxes, double dt)
+{
+    const sim_vehicle_params *p = &v->p;
+    double *y = v->y;
+    double heading;
+    sim_quat_to_euler((sim_quat){y[3], y[4], y[5], y[6]}, NULL, NULL, &heading);
+    double c = cos(heading), s = sin(heading);
+    double speed = y[7] * c + y[8] * s;
+    double r_dyn = sim_vehicle_dynamic_radius(p);
+    sim_vehicle_update_gear(v, &v->in, speed / r_dyn, dt);
+
+    sim_ground_sample g = {.friction = 1.0};
+    if (!sim_vehicle_ground_at(ground, y[0], y[1], &g))
+        g.friction = 1.0;
+    double m = p->mass;
+    double rpm;
+    double fd = sim_vehicle_drive_force(v, speed, v->in.throttle, &rpm);
+    double resist = p->tire.rolling_resistance * m * SIM_GRAVITY +
+                    0.5 * p->air_density * p->drag_coefficient * p->frontal_area * speed * speed;
+    double grip = p->simple_friction * g.friction * m * SIM_GRAVITY;
+    double fb = sim_vehicle_brake_force(p, v->in.brake);
+    resist += fb < grip ? fb : grip;
+    /* Resistances oppose the motion; at a standstill they only cancel the drive. */
+    double dir = speed > 1e-6 ? 1.0 : speed < -1e-6 ? -1.0 : (fd > 0 ? 1.0 : fd < 0 ? -1.0 : 0.0);
+    double nv = speed + (fd - dir * resist) / m * dt;
+    if (dir != 0.0 && nv * dir < 0.0 && fd * dir <= resist)
+        nv = 0.0;
+    if (dir == 0.0 && fabs(fd) <= resist)
+        nv = 0.0;
+
+    /* Transverse: steering angle limited by speed; the car follows its circle. */
+    double delta = v->in.steer * steer_limit(p, nv);
+    double curvature = tan(delta) / p->wheelbase;
+    double yaw_rate = nv * curvature;
+    double fc = m * nv * nv * fabs(curvature);
+    if (fc > grip) {
+        /* Centrifugal force over friction: the excess pushes the car outward. */
+        double outward = curvature > 0 ? -1.0 : 1.0;
+        v->side_speed += outward * (fc - grip) / m * dt;
+    } else {
+        double dec = grip / m * dt; /* the tyres take the drift out again */
+        v->side_speed = fabs(v->side_speed) <= dec ? 0.0 : v->side_speed - (v->side_speed > 0 ? dec : -dec);
+    }
+    double nh = heading + yaw_rate * dt;
+    double nc = cos(nh), ns = sin(nh);
+    double vx = nv * nc - v->side_speed * ns, vy = nv * ns + v->side_speed * nc;
+    double z_before = y[2];
+    place_on_ground(v, ground, y[0] + vx * dt, y[1] + vy * dt, nh);
+    y[7] = vx;
+    y[8] = vy;
+    y[9] = (y[2] - z_before) / dt;
+    y[10] = y[11] = 0.0;
+    y[12] = yaw_rate;
+    v->steer_angle = delta;
+    for (int i = 0; i < SIM_WHEELS; i++)
+        y[SIM_VY_WHEEL(i) + SIM_VW_SPIN] = nv / r_dyn;
+    y[SIM_VY_ENGINE] = rpm / SIM_RPM_PER_RAD_S;
+    if (n_boxes > 0) {
+        /* Obstacles: bounce the velocity by impulses, then take speed and drift back. */
+        sim_rigid_props props = sim_vehicle_chassis_props(p, false);
+        sim_vehicle_collide(p, &props, y, NULL, boxes, n_boxes);
+        y[10] = y[11] = 0.0;
+        double fwd = y[7] * nc + y[8] * ns, side = -y[7] * ns + y[8] * nc;
+        v->side_speed = side;
+        (void)fwd;
+    }
+}
+
+void sim_vehicle_simple_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out)
+{
+    const sim_vehicle_params *p = &v->p;
+    sim_vehicle_state_from_chassis(v->y, out);
+    out->t = v->t;
+    out->rpm = v->y[SIM_VY_ENGINE] * SIM_RPM_PER_RAD_S;
+    out->gear = v->gear;
+    out->clutch = v->shift_timer > 0.0 ? 0.0 : 1.0;
+    out->steer_angle = v->steer_angle;
+    out->accel_body[1] = out->speed * out->yaw_rate;
+    sim_quat q = {out->quat[0], out->quat[1], out->quat[2], out->quat[3]};
+    double b = p->wheelbase - p->cog_to_front;
+    for (int i = 0; i < SIM_WHEELS; i++) {
+        bool front = i < 2;
+        double track = front ? p->track_front : p->track_rear;
+        sim_vec3 hp = sim_v3(front ? p->cog_to_front : -b, (i & 1) ? -0.5 * track : 0.5 * track,
+                             sim_vehicle_dynamic_radius(p) - p->cog_height);
+        sim_vec3 w = sim_v3_add(sim_v3(v->y[0], v->y[1], v->y[2]), sim_quat_rotate(q, hp));
+        sim_wheel_state *ws = &out->wheel[i];
+        ws->pos[0] = w.x;
+        ws->pos[1] = w.y;
+        ws->pos[2] = w.z;
+        ws->omega = v->y[SIM_VY_WHEEL(i) + SIM_VW_SPIN];
+        ws->steer = front ? v->steer_angle : 0.0;
+        ws->load = p->mass * SIM_GRAVITY / SIM_WHEELS;
+        ws->contact = true;
+        sim_ground_sample g;
+        if (sim_vehicle_ground_at(ground, w.x, w.y, &g)) {
+            ws->friction = g.friction;
+            ws->roughness = g.roughness;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/* messages: the physics node's bus payloads (docs/protocol.md): sim.tick,
+ * vehicle.state and ffb.command out; input.controls and traffic.state in. Encoders
+ * return a new cJSON object owned by the caller (NULL when out of memory). */
+#ifndef PHYSICS_MESSAGES_H
+#define PHYSICS_MESSAGES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim_vehicle.h"
+
+/* Road-relative position of the car (from the world model), when it is on a road. */
+typedef struct pn_road_pos {
+    bool valid;
+    int road;           /* road index in the scenario */
+    double s, d;        /* m; d left positive */
+    int lane;           /* OpenDRIVE-style id; 0 outside every lane */
+    double lane_offset; /* m from the lane's centre, left positive */
+} pn_road_pos;
+
+cJSON *pn_tick_json(uint64_t n, double t, double dt, int run, bool paused);
+cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
+                             const pn_road_pos *road, sim_vehicle_model model);
+cJSON *pn_ffb_json(const sim_ffb_output *f);
+
+/* Applies an input.controls message to *c: fields present and numeric replace the
+ * current ones (clamped); a missing "gear" means automatic. Returns false (c
+ * untouched) when the message is not usable. */
+bool pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c);
+
+/* Reads traffic.state {"vehicles":[{"pos":[x,y,z],"heading":h,"size":[l,w,h],
+ * "velocity":[vx,vy,vz]}]} into at most max boxes; returns how many. Entries without
+ * pos are skipped; size defaults to a car (4.5 x 1.8 x 1.5 m). */
+size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max);
+
+#endif

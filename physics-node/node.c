@@ -1,0 +1,354 @@
+/* node: the physics node's clock, lockstep bookkeeping and message handling (see
+ * node.h). Ticks are numbered from 0 at each start or restart; tick n is the state at
+ * t = n / publish_hz, so time is a product, never a running sum, and a rerun with the
+ * same inputs gives the same numbers. For each tick the node publishes vehicle.state
+ * and ffb.command first and sim.tick last, so that a lockstep driver that reacts to
+ * sim.tick already has the state it should react to. */
+#include "node.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static double tick_time(const pn_node *n) { return (double)n->tick / n->cfg.publish_hz; }
+
+static void publish(pn_node *n, const char *topic, cJSON *payload)
+{
+    if (!payload)
+        return;
+    sim_bus_publish(n->bus, topic, tick_time(n), payload);
+    cJSON_Delete(payload);
+}
+
+static void publish_tick(pn_node *n)
+{
+    sim_vehicle_state s;
+    const sim_vehicle_ground *g = pn_world_ground(n->world);
+    sim_vehicle_get_state(&n->car, g, &s);
+    pn_road_pos road;
+    pn_world_road(n->world, s.pos[0], s.pos[1], &road);
+    publish(n, "vehicle.state", pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
+    if (!n->ended && pn_world_at_end(n->world, &road)) {
+        n->ended = true; /* once per run: simctl ends a session "until end" on it */
+        cJSON *e = cJSON_CreateObject();
+        if (e)
+            cJSON_AddStringToObject(e, "reason", "the end of the last test sector");
+        publish(n, "sim.end", e);
+    }
+    sim_ffb_output f = sim_vehicle_ffb(&n->ffb, &s, n->in.steer);
+    publish(n, "ffb.command", pn_ffb_json(&f));
+    publish(n, "sim.tick", pn_tick_json(n->tick, tick_time(n), 1.0 / n->cfg.publish_hz, n->run,
+                                        n->paused));
+    for (int i = 0; i < n->n_peers; i++)
+        n->peers[i].acked = false;
+}
+
+/* Steps the car one publish period and publishes the new tick. */
+static void advance(pn_node *n)
+{
+    const sim_vehicle_ground *g = pn_world_ground(n->world);
+    for (int k = 0; k < n->steps_per_tick; k++) {
+        int rc = sim_vehicle_step(&n->car, &n->in, g, n->boxes, n->n_boxes, n->dt);
+        if (rc != 0) {
+            fprintf(stderr, "physics-node: step at t=%.3f refused (%s); the car holds its state\n",
+                    tick_time(n), sim_error_name(rc));
+            break;
+        }
+    }
+    n->tick++;
+    publish_tick(n);
+}
+
+static int start_car(pn_node *n, const char *start_name, sim_error *err)
+{
+    sim_vehicle_start st;
+    int rc = pn_world_start(n->world, start_name, &st, err);
+    if (rc)
+        return rc;
+    rc = sim_vehicle_init(&n->car, &n->params, n->cfg.model, n->cfg.integrator,
+                          pn_world_ground(n->world), &st, err);
+    if (rc)
+        return rc;
+    n->in = (sim_vehicle_controls){.automatic = true, .gear = st.gear > 0 ? st.gear : 1};
+    n->n_boxes = 0;
+    n->tick = 0;
+    n->ended = false;
+    return 0;
+}
+
+/* ---- lockstep ---- */
+
+static bool all_acked(const pn_node *n)
+{
+    for (int i = 0; i < n->n_peers; i++)
+        if (!n->peers[i].acked)
+            return false;
+    return true;
+}
+
+static void on_idle(uv_idle_t *h);
+
+static void schedule(pn_node *n)
+{
+    if (n->cfg.lockstep && n->started && !n->paused && !n->stopping && all_acked(n))
+        uv_idle_start(&n->idle, on_idle);
+}
+
+static void on_idle(uv_idle_t *h)
+{
+    pn_node *n = h->data;
+    uv_idle_stop(h);
+    if (!n->started || n->paused || n->stopping || !all_acked(n))
+        return;
+    advance(n);
+    schedule(n); /* with no participants: as fast as the loop turns */
+}
+
+static void add_peer(pn_node *n, const cJSON *p)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(p, "id");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
+    const cJSON *ls = cJSON_GetObjectItemCaseSensitive(p, "lockstep");
+    if (!cJSON_IsTrue(ls) || !cJSON_IsNumber(id) || !cJSON_IsString(name))
+        return;
+    for (int i = 0; i < n->n_peers; i++)
+        if (n->peers[i].id == id->valueint)
+            return;
+    if (n->n_peers == PN_MAX_PEERS) {
+        fprintf(stderr, "physics-node: over %d lockstep participants, not waiting for '%s'\n",
+                PN_MAX_PEERS, name->valuestring);
+        return;
+    }
+    n->peers[n->n_peers].id = id->valueint;
+    snprintf(n->peers[n->n_peers].name, sizeof(n->peers[0].name), "%s", name->valuestring);
+    /* A newcomer has not seen the current tick: it is waited for from the next one. */
+    n->peers[n->n_peers].acked = true;
+    n->n_peers++;
+}
+
+static void note_present(pn_node *n, const cJSON *p)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(p, "id");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
+    if (!cJSON_IsNumber(id) || !cJSON_IsString(name) || n->n_present == PN_MAX_PEERS)
+        return;
+    n->present[n->n_present].id = id->valueint;
+    snprintf(n->present[n->n_present].name, sizeof(n->present[0].name), "%s", name->valuestring);
+    n->n_present++;
+}
+
+static void forget_present(pn_node *n, int id)
+{
+    for (int i = 0; i < n->n_present; i++)
+        if (n->present[i].id == id)
+            n->present[i--] = n->present[--n->n_present];
+}
+
+/* Whether every module named in --wait-for has joined. */
+static bool awaited_present(const pn_node *n)
+{
+    const char *w = n->cfg.wait_for;
+    while (w && *w) {
+        size_t len = strcspn(w, ",");
+        bool found = len == 0;
+        for (int i = 0; i < n->n_present && !found; i++)
+            found = strlen(n->present[i].name) == len && strncmp(n->present[i].name, w, len) == 0;
+        if (!found)
+            return false;
+        w += len + (w[len] == ',');
+    }
+    return true;
+}
+
+static void anchor_clock(pn_node *n);
+
+static void start_clock_if_ready(pn_node *n)
+{
+    if (n->started || !awaited_present(n))
+        return;
+    n->started = true;
+    anchor_clock(n);
+    publish_tick(n); /* tick 0 */
+    schedule(n);
+}
+
+static void remove_peer(pn_node *n, int id)
+{
+    for (int i = 0; i < n->n_peers; i++) {
+        if (n->peers[i].id == id) {
+            n->peers[i] = n->peers[--n->n_peers];
+            return;
+        }
+    }
+}
+
+static void on_ack(pn_node *n, const cJSON *msg)
+{
+    const cJSON *tick = cJSON_GetObjectItemCaseSensitive(msg, "n");
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
+    if (!cJSON_IsNumber(tick) || !cJSON_IsString(src) || (uint64_t)tick->valuedouble != n->tick)
+        return; /* late or foreign acknowledgements do not count */
+    for (int i = 0; i < n->n_peers; i++)
+        if (strcmp(n->peers[i].name, src->valuestring) == 0)
+            n->peers[i].acked = true;
+    schedule(n);
+}
+
+/* ---- real time ---- */
+
+static void anchor_clock(pn_node *n)
+{
+    n->t0_ns = uv_hrtime();
+    n->tick0 = n->tick;
+}
+
+static void on_timer(uv_timer_t *t)
+{
+    pn_node *n = t->data;
+    if (!n->started || n->paused || n->stopping)
+        return;
+    uint64_t period_ns = 1000000000ull / (uint64_t)n->cfg.publish_hz;
+    uint64_t due = n->tick0 + (uv_hrtime() - n->t0_ns) / period_ns;
+    int budget = 5;
+    while (n->tick < due && budget-- > 0)
+        advance(n);
+    if (n->tick < due)
+        anchor_clock(n); /* too far behind: drop the lost time rather than spiral */
+}
+
+/* ---- messages ---- */
+
+static void stop_node(pn_node *n)
+{
+    if (n->stopping)
+        return;
+    n->stopping = true;
+    pn_node_close(n);
+}
+
+static void on_control(pn_node *n, const char *cmd, const cJSON *msg)
+{
+    if (strcmp(cmd, "pause") == 0 && !n->paused) {
+        n->paused = true;
+        publish(n, "sim.tick", pn_tick_json(n->tick, tick_time(n), 1.0 / n->cfg.publish_hz, n->run, true));
+    } else if (strcmp(cmd, "resume") == 0 && n->paused) {
+        n->paused = false;
+        anchor_clock(n);
+        publish(n, "sim.tick", pn_tick_json(n->tick, tick_time(n), 1.0 / n->cfg.publish_hz, n->run, false));
+        for (int i = 0; i < n->n_peers; i++)
+            n->peers[i].acked = true; /* the resume tick is not a new one to answer */
+        schedule(n);
+    } else if (strcmp(cmd, "restart") == 0) {
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
+        const char *name = cJSON_IsString(at) ? at->valuestring : n->cfg.start;
+        sim_error err = {0};
+        if (start_car(n, name, &err) != 0) {
+            fprintf(stderr, "physics-node: restart: %s\n", err.msg);
+            return;
+        }
+        n->run++;
+        n->paused = false;
+        anchor_clock(n);
+        publish_tick(n);
+    } else if (strcmp(cmd, "stop") == 0) {
+        stop_node(n);
+    }
+}
+
+static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
+                       size_t len, void *user)
+{
+    pn_node *n = user;
+    if (n->stopping)
+        return;
+    if (strcmp(topic, "input.controls") == 0) {
+        pn_controls_from_json(msg, &n->in);
+    } else if (strcmp(topic, "sim.ack") == 0) {
+        on_ack(n, msg);
+    } else if (strncmp(topic, "control.", 8) == 0) {
+        on_control(n, topic + 8, msg);
+    } else if (strcmp(topic, "traffic.state") == 0) {
+        n->n_boxes = pn_boxes_from_json(msg, n->boxes, PN_MAX_BOXES);
+    } else if (strcmp(topic, "dispatcher.joined") == 0) {
+        add_peer(n, msg);
+        note_present(n, msg);
+        start_clock_if_ready(n);
+    } else if (strcmp(topic, "dispatcher.left") == 0) {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+        if (cJSON_IsNumber(id)) {
+            remove_peer(n, id->valueint);
+            forget_present(n, id->valueint);
+        }
+        schedule(n);
+    }
+}
+
+static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    pn_node *n = user;
+    if (!welcome || n->stopping)
+        return;
+    /* (Re)connected: the participants are those the dispatcher lists now. */
+    n->n_peers = 0;
+    n->n_present = 0;
+    const cJSON *peers = cJSON_GetObjectItemCaseSensitive(welcome, "peers");
+    const cJSON *p;
+    cJSON_ArrayForEach(p, peers) {
+        add_peer(n, p);
+        note_present(n, p);
+    }
+    if (!n->started) {
+        start_clock_if_ready(n);
+        return;
+    }
+    /* After a reconnection: the current tick again for whoever missed it. */
+    publish_tick(n);
+    schedule(n);
+}
+
+int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *world,
+                 const sim_vehicle_params *params, const sim_bus_options *bus_opts, sim_error *err)
+{
+    memset(n, 0, sizeof(*n));
+    n->loop = loop;
+    n->cfg = *cfg;
+    n->world = world;
+    n->params = *params;
+    n->dt = 1.0 / cfg->rate_hz;
+    n->steps_per_tick = cfg->rate_hz / cfg->publish_hz;
+    sim_ffb_params_default(&n->ffb);
+    int rc = start_car(n, cfg->start, err);
+    if (rc)
+        return rc;
+    uv_timer_init(loop, &n->timer);
+    uv_idle_init(loop, &n->idle);
+    n->timer.data = n->idle.data = n;
+    sim_bus_options o = *bus_opts;
+    o.on_message = on_message;
+    o.on_state = on_state;
+    o.user = n;
+    o.lockstep = false; /* the clock's owner does not answer ticks */
+    rc = sim_bus_open(loop, &o, &n->bus, err);
+    if (rc) {
+        uv_close((uv_handle_t *)&n->timer, NULL);
+        uv_close((uv_handle_t *)&n->idle, NULL);
+        return rc;
+    }
+    if (!cfg->lockstep) {
+        uint64_t ms = 1000 / (uint64_t)cfg->publish_hz;
+        uv_timer_start(&n->timer, on_timer, ms ? ms : 1, ms ? ms : 1);
+    }
+    return 0;
+}
+
+void pn_node_close(pn_node *n)
+{
+    n->stopping = true;
+    if (n->bus) {
+        sim_bus_close(n->bus);
+        n->bus = NULL;
+        uv_timer_stop(&n->timer);
+        uv_idle_stop(&n->idle);
+        uv_close((uv_handle_t *)&n->timer, NULL);
+        uv_close((uv_handle_t *)&n->idle, NULL);
+    }
+}

@@ -1,0 +1,77 @@
+/* node: the physics node's clock and its bus conversation. It owns the ego vehicle
+ * and the simulation time: a fixed internal step (rate_hz), publishing sim.tick,
+ * vehicle.state and ffb.command every publish period; paced to the wall clock, or in
+ * lockstep, where tick n+1 is stepped only after every lockstep participant has
+ * answered tick n with sim.ack. */
+#ifndef PHYSICS_NODE_H
+#define PHYSICS_NODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "messages.h"
+#include "sim_bus.h"
+#include "sim_vehicle.h"
+#include "world.h"
+
+#define PN_MAX_PEERS 64
+#define PN_MAX_BOXES 64
+
+typedef struct pn_config {
+    const char *start;        /* start point name; NULL: the scenario's first */
+    sim_vehicle_model model;
+    sim_integrator integrator;
+    int rate_hz, publish_hz;
+    bool lockstep;
+    /* Comma-separated module names (e.g. "recorder,input"): the clock starts only when
+     * all of them have joined, so that a reproducible run does not depend on who came
+     * up first. NULL: start at once. */
+    const char *wait_for;
+} pn_config;
+
+typedef struct pn_node {
+    uv_loop_t *loop;
+    sim_bus *bus;
+    pn_config cfg;
+    pn_world *world;              /* borrowed */
+    sim_vehicle_params params;
+    sim_vehicle car;
+    sim_vehicle_controls in;
+    sim_ffb_params ffb;
+    sim_box boxes[PN_MAX_BOXES];
+    size_t n_boxes;
+    int steps_per_tick;
+    double dt;                    /* internal step, s */
+    uint64_t tick;                /* n of the latest published tick */
+    int run;                      /* increments on restart */
+    bool paused, stopping, started;
+    bool ended;                   /* sim.end published in this run */
+    /* lockstep: participants by name and whether they acknowledged the latest tick */
+    struct {
+        int id;
+        char name[64];
+        bool acked;
+    } peers[PN_MAX_PEERS];
+    int n_peers;
+    /* every module present (for wait_for), by connection id */
+    struct {
+        int id;
+        char name[64];
+    } present[PN_MAX_PEERS];
+    int n_present;
+    uv_timer_t timer;             /* real-time pacing */
+    uv_idle_t idle;               /* lockstep: steps the next tick outside callbacks */
+    uint64_t t0_ns;               /* wall clock of tick 0 of this run (real time) */
+    uint64_t tick0;               /* tick that t0_ns belongs to (after resume) */
+    int exit_code;
+} pn_node;
+
+/* Sets up the car at the start point and opens the bus. */
+int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *world,
+                 const sim_vehicle_params *params, const sim_bus_options *bus_opts, sim_error *err);
+/* Stops the clock and closes handles and the bus (the loop must run afterwards). */
+void pn_node_close(pn_node *n);
+
+#endif

@@ -1,0 +1,123 @@
+/* world: the physics node's view of the world model (see world.h). */
+#include "world.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_scenario.h"
+
+struct pn_world {
+    sim_scenario *sc;        /* NULL: flat plane */
+    sim_ground_plane plane;
+    sim_vehicle_ground ground;
+};
+
+/* Force-feedback roughness of each surface type (0 smooth .. 1 very rough). */
+static double surface_roughness(int surface)
+{
+    switch (surface) {
+    case SIM_SURFACE_GRASS: return 0.5;
+    case SIM_SURFACE_GRAVEL: return 0.8;
+    case SIM_SURFACE_SAND: return 0.4;
+    case SIM_SURFACE_SNOW: return 0.2;
+    case SIM_SURFACE_WATER: return 0.1;
+    default: return 0.0; /* asphalt, ice */
+    }
+}
+
+static int scenario_ground(void *ctx, double x, double y, sim_ground_sample *out)
+{
+    const pn_world *w = ctx;
+    sim_ground g;
+    sim_scenario_ground(w->sc, x, y, &g);
+    out->height = g.z;
+    out->normal[0] = g.n[0];
+    out->normal[1] = g.n[1];
+    out->normal[2] = g.n[2];
+    out->friction = g.friction;
+    out->roughness = surface_roughness(g.surface);
+    return 0;
+}
+
+int pn_world_open(const char *scenario, pn_world **out, sim_error *err)
+{
+    pn_world *w = calloc(1, sizeof(*w));
+    if (!w)
+        return sim_error_set(err, SIM_ENOMEM, "world: out of memory");
+    if (scenario) {
+        sim_diag diag = {0};
+        int rc = sim_scenario_load(scenario, &w->sc, &diag);
+        if (rc) {
+            sim_error_set(err, rc, "%s: %s%s", scenario, diag.n ? diag.msgs[0] : "cannot load",
+                          diag.n > 1 ? " (and more: see simctl validate)" : "");
+            sim_diag_free(&diag);
+            free(w);
+            return rc;
+        }
+        sim_diag_free(&diag);
+        w->ground = (sim_vehicle_ground){scenario_ground, w};
+    } else {
+        w->plane = (sim_ground_plane){0.0, 0.0, 0.0, 1.0, 0.0};
+        w->ground = sim_ground_from_plane(&w->plane);
+    }
+    *out = w;
+    return 0;
+}
+
+void pn_world_free(pn_world *w)
+{
+    if (!w)
+        return;
+    sim_scenario_free(w->sc);
+    free(w);
+}
+
+const sim_vehicle_ground *pn_world_ground(const pn_world *w) { return &w->ground; }
+
+int pn_world_start(const pn_world *w, const char *name, sim_vehicle_start *out, sim_error *err)
+{
+    if (!w->sc || w->sc->n_starts == 0) {
+        if (name && strcmp(name, "origin") != 0)
+            return sim_error_set(err, SIM_ENOTFOUND, "start point \"%s\": not found, expected: origin",
+                                 name);
+        *out = (sim_vehicle_start){0.0, 0.0, 0.0, 0.0, 1};
+        return 0;
+    }
+    int i = name ? sim_scenario_find_start(w->sc, name) : 0;
+    if (i < 0) {
+        char known[256] = "";
+        for (int k = 0; k < w->sc->n_starts; k++) {
+            size_t used = strlen(known);
+            snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "", w->sc->starts[k].name);
+        }
+        return sim_error_set(err, SIM_ENOTFOUND, "%s: start point \"%s\": not found, expected one of: %s",
+                             w->sc->path, name, known);
+    }
+    const sim_start_point *sp = &w->sc->starts[i];
+    *out = (sim_vehicle_start){sp->x, sp->y, sp->heading, sp->speed, 1};
+    return 0;
+}
+
+void pn_world_road(const pn_world *w, double x, double y, pn_road_pos *out)
+{
+    memset(out, 0, sizeof(*out));
+    sim_road_loc loc;
+    if (!w->sc || sim_roadnet_locate(&w->sc->net, x, y, &loc) != 0)
+        return;
+    out->valid = true;
+    out->road = loc.road;
+    out->s = loc.s;
+    out->d = loc.d;
+    out->lane = loc.on_road ? loc.lane.lane : 0;
+    out->lane_offset = loc.on_road ? loc.d - loc.lane.center_d : 0.0;
+}
+
+bool pn_world_at_end(const pn_world *w, const pn_road_pos *pos)
+{
+    if (!w->sc || w->sc->n_sectors == 0 || !pos->valid)
+        return false;
+    const sim_sector *last = &w->sc->sectors[w->sc->n_sectors - 1];
+    return pos->road == last->road && pos->s >= last->s_end;
+}
