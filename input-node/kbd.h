@@ -1,0 +1,30 @@
+/* kbd: keyboard driving for the input node, in a small SDL window.
+ *
+ * Arrows or WASD steer and work the pedals (C is the clutch), smoothed by
+ * sim_keyboard into plausible ramps; Q/E indicators, H horn, I/K/L/J (or Return and
+ * Backspace) the in-car menu, X/Z or PageUp/PageDown gears, P pause. The window shows
+ * the steering wheel position and the pedals as bars. The node owns the struct. */
+#ifndef INPUT_NODE_KBD_H
+#define INPUT_NODE_KBD_H
+
+#include <SDL.h>
+
+#include "sim_error.h"
+#include "sim_keyboard.h"
+
+typedef struct node_kbd {
+    SDL_Window *win;
+    sim_keyboard k;
+} node_kbd;
+
+/* Needs SDL's video subsystem initialised. */
+int kbd_open(node_kbd *kb, sim_error *err);
+void kbd_close(node_kbd *kb);
+/* Advances the ramps by dt with the keys held now. */
+void kbd_step(node_kbd *kb, double dt);
+/* Redraws the bars. */
+void kbd_draw(node_kbd *kb);
+/* The button role bound to a key, or -1. */
+int kbd_role_for_key(SDL_Keycode key);
+
+#endif

@@ -1,0 +1,685 @@
+/* input-node: the driver's devices on the bus (docs/input.md).
+ *
+ * Reads a steering wheel with pedals and buttons (SDL joystick, hot-plug), the
+ * keyboard (a small SDL window) or the scripted driver, and publishes input.controls
+ * at a fixed rate (or once per sim.tick in lockstep) and input.button on change.
+ * Plays ffb.command on the wheel's force-feedback motor, fading it to zero when
+ * commands stop, the bus goes away, physics pauses or stops, and on exit.
+ *
+ * One libuv loop: a timer at the publish rate pumps SDL's events and reads the
+ * devices; the bus client delivers messages on the same loop, so there is no
+ * locking anywhere. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <SDL.h>
+#include <uv.h>
+
+#include "calibrate.h"
+#include "kbd.h"
+#include "script.h"
+#include "sim_bus.h"
+#include "sim_cli.h"
+#include "sim_controls.h"
+#include "sim_ffb.h"
+#include "vtest.h"
+#include "wheel.h"
+
+typedef enum { MODE_AUTO, MODE_WHEEL, MODE_KEYBOARD, MODE_SCRIPT } node_mode;
+
+typedef struct node {
+    uv_loop_t *loop;
+    sim_bus *bus;
+    uv_timer_t timer;
+    uv_signal_t sigint, sigterm;
+    /* set-up */
+    node_mode mode;
+    bool auto_keyboard;    /* --device auto fell back to the keyboard: a wheel plugged
+                              in later takes over */
+    int device_index;      /* wheel to open at start; -1: the first */
+    bool lockstep;
+    uint64_t period_ns;
+    wheel_mapping_source maps;
+    /* devices and drivers */
+    node_wheel wheel;
+    bool have_wheel;
+    node_kbd kbd;
+    bool have_kbd;
+    node_vtest vtest;
+    bool have_vtest;
+    node_script script;
+    bool have_script;
+    /* state */
+    double sim_t;          /* latest simulation time seen */
+    bool sim_paused;
+    sim_ffb ffb;
+    FILE *ffb_log;         /* --ffb-log: effects and events as NDJSON, or NULL */
+    sim_controls controls;
+    int gear_req;          /* sequential gear request from paddles/keys */
+    bool gear_req_used;
+    bool have_obs;
+    sim_driver_obs obs;
+    uint64_t t0_ns, ticks; /* timer schedule */
+    double start_s;        /* when the node started, for --ffb-log times */
+    double last_poll;      /* s, for the keyboard ramps */
+    unsigned draw_count;
+    bool exiting;
+    double exit_t;
+    bool closed;
+} node;
+
+static double now_s(void)
+{
+    return (double)uv_hrtime() * 1e-9;
+}
+
+static void log_msg(const char *what)
+{
+    fprintf(stderr, "input-node: %s\n", what);
+}
+
+/* ---- force feedback ------------------------------------------------------------- */
+
+/* Every FFB input goes through these two, so that --ffb-log sees what the fade state
+ * machine saw, with the node's own clock. */
+static void ffb_event(node *n, double now, sim_ffb_event ev)
+{
+    static const char *const names[] = {"bus_lost", "paused", "resumed", "stopped", "exit"};
+    sim_ffb_event_in(&n->ffb, now, ev);
+    if (n->ffb_log) fprintf(n->ffb_log, "{\"t\":%.6f,\"event\":\"%s\"}\n", now - n->start_s, names[ev]);
+}
+
+static void ffb_command(node *n, double now, const sim_ffb_command *c)
+{
+    sim_ffb_command_in(&n->ffb, now, c);
+    if (n->ffb_log)
+        fprintf(n->ffb_log, "{\"t\":%.6f,\"event\":\"command\",\"torque\":%g}\n",
+                now - n->start_s, c->torque);
+}
+
+/* Updates the fade and plays the effects; logs every update (not only changes, so
+ * that the log shows what was played at each instant). */
+static double ffb_play(node *n, double now)
+{
+    sim_ffb_effects fx;
+    sim_ffb_update(&n->ffb, now, &fx);
+    if (n->have_wheel) wheel_play(&n->wheel, &fx);
+    if (n->ffb_log) {
+        fprintf(n->ffb_log,
+                "{\"t\":%.6f,\"scale\":%.4f,\"level\":%d,\"dir_x\":%d,\"spring\":%d,"
+                "\"damper\":%d,\"saturation\":%u,\"rumble\":%d,\"period_ms\":%u}\n",
+                now - n->start_s, fx.scale, fx.constant_level, fx.dir_x, fx.spring_coeff,
+                fx.damper_coeff, fx.saturation, fx.periodic_magnitude, fx.periodic_period_ms);
+    }
+    return fx.scale;
+}
+
+/* ---- publishing ----------------------------------------------------------------- */
+
+static void publish_controls(node *n, double t)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return;
+    sim_controls c = n->controls;
+    if (n->gear_req_used && !c.has_gear) {
+        c.gear = n->gear_req;
+        c.has_gear = true;
+    }
+    if (sim_controls_to_json(&c, o) == SIM_OK) sim_bus_publish(n->bus, "input.controls", t, o);
+    cJSON_Delete(o);
+}
+
+static void publish_button(node *n, sim_button_role role, bool pressed)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o && cJSON_AddStringToObject(o, "role", sim_button_role_name(role)) &&
+        cJSON_AddBoolToObject(o, "pressed", pressed))
+        sim_bus_publish(n->bus, "input.button", n->sim_t, o);
+    cJSON_Delete(o);
+}
+
+/* A button changed: published, and the gear paddles move the sequential request
+ * (from the gear the car reports, when it reports one). */
+static void button_changed(node *n, sim_button_role role, bool pressed)
+{
+    publish_button(n, role, pressed);
+    if (!pressed || (role != SIM_BUTTON_GEAR_UP && role != SIM_BUTTON_GEAR_DOWN)) return;
+    int base = n->gear_req_used ? n->gear_req : n->have_obs ? n->obs.gear : 1;
+    if (role == SIM_BUTTON_GEAR_UP && base < SIM_INPUT_MAX_GEARS) base++;
+    if (role == SIM_BUTTON_GEAR_DOWN && base > -1) base--;
+    n->gear_req = base;
+    n->gear_req_used = true;
+}
+
+/* ---- devices -------------------------------------------------------------------- */
+
+static bool wants_wheel(const node *n)
+{
+    return n->mode == MODE_WHEEL || n->mode == MODE_AUTO || n->auto_keyboard;
+}
+
+static void open_wheel(node *n, int index)
+{
+    sim_error err = {0};
+    if (wheel_open(&n->wheel, index, &n->maps, &err)) {
+        fprintf(stderr, "input-node: %s\n", err.msg);
+        return;
+    }
+    n->have_wheel = true;
+    n->gear_req_used = false;
+    sim_ffb_init(&n->ffb, n->wheel.map.ffb_gain, n->wheel.map.ffb_torque_limit,
+                 n->wheel.map.ffb_invert);
+    if (n->sim_paused) ffb_event(n, now_s(), SIM_FFB_PAUSED);
+}
+
+static void close_wheel(node *n, const char *why)
+{
+    if (!n->have_wheel) return;
+    fprintf(stderr, "input-node: %s %s\n", n->wheel.name, why);
+    wheel_close(&n->wheel);
+    n->have_wheel = false;
+    /* Released, as if the driver let go: a pulled wheel must not leave the car
+     * accelerating. */
+    memset(&n->controls, 0, sizeof n->controls);
+    for (int r = 0; r < SIM_BUTTON_ROLE_COUNT; r++)
+        if (n->wheel.pressed[r]) button_changed(n, (sim_button_role)r, false);
+    memset(n->wheel.pressed, 0, sizeof n->wheel.pressed);
+}
+
+static void begin_exit(node *n, const char *why);
+
+static void handle_sdl_event(node *n, const SDL_Event *e)
+{
+    switch (e->type) {
+    case SDL_JOYDEVICEADDED:
+        if (!n->have_wheel && wants_wheel(n)) {
+            open_wheel(n, e->jdevice.which);
+        } else {
+            const char *name = SDL_JoystickNameForIndex(e->jdevice.which);
+            fprintf(stderr, "input-node: %s plugged in (not used: %s)\n", name ? name : "a joystick",
+                    n->have_wheel ? "a wheel is in use" : "not in wheel mode");
+        }
+        break;
+    case SDL_JOYDEVICEREMOVED:
+        if (n->have_wheel && e->jdevice.which == n->wheel.id) {
+            close_wheel(n, "unplugged; waiting for a wheel");
+            /* Another one may still be there. */
+            if (SDL_NumJoysticks() > 0) open_wheel(n, 0);
+        }
+        break;
+    case SDL_KEYDOWN:
+    case SDL_KEYUP:
+        if (n->have_kbd && !e->key.repeat) {
+            int role = kbd_role_for_key(e->key.keysym.sym);
+            if (role >= 0) button_changed(n, (sim_button_role)role, e->type == SDL_KEYDOWN);
+        }
+        if (e->type == SDL_KEYDOWN && e->key.keysym.sym == SDLK_ESCAPE) begin_exit(n, "escape");
+        break;
+    case SDL_QUIT: begin_exit(n, "window closed"); break;
+    default: break;
+    }
+}
+
+/* Pumps SDL and brings n->controls up to date from whoever drives. */
+static void refresh(node *n, double now)
+{
+    if (n->have_vtest) vtest_run(&n->vtest, now);
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) handle_sdl_event(n, &e);
+    double dt = n->last_poll > 0 ? now - n->last_poll : 0;
+    n->last_poll = now;
+    if (n->have_wheel) {
+        sim_input_raw raw = wheel_read(&n->wheel);
+        sim_input_map_apply(&n->wheel.map, &raw, &n->controls);
+        for (int r = 0; r < SIM_BUTTON_ROLE_COUNT; r++) {
+            bool p = sim_input_map_pressed(&n->wheel.map, &raw, (sim_button_role)r);
+            if (p != n->wheel.pressed[r]) {
+                n->wheel.pressed[r] = p;
+                button_changed(n, (sim_button_role)r, p);
+            }
+        }
+    } else if (n->have_kbd) {
+        kbd_step(&n->kbd, dt);
+        sim_keyboard_controls(&n->kbd.k, 900, &n->controls);
+        if (++n->draw_count % 8 == 0) kbd_draw(&n->kbd);
+    } else if (n->have_script) {
+        script_controls(&n->script, n->sim_t, &n->controls);
+    }
+}
+
+/* ---- the loop ------------------------------------------------------------------- */
+
+static void close_all(node *n)
+{
+    if (n->closed) return;
+    n->closed = true;
+    uv_timer_stop(&n->timer);
+    uv_close((uv_handle_t *)&n->timer, NULL);
+    uv_close((uv_handle_t *)&n->sigint, NULL);
+    uv_close((uv_handle_t *)&n->sigterm, NULL);
+    if (n->have_wheel) wheel_close(&n->wheel);
+    n->have_wheel = false;
+    sim_bus_close(n->bus);
+    n->bus = NULL;
+}
+
+static void begin_exit(node *n, const char *why)
+{
+    if (n->exiting) return;
+    fprintf(stderr, "input-node: exiting (%s), fading force feedback out\n", why);
+    n->exiting = true;
+    n->exit_t = now_s();
+    ffb_event(n, n->exit_t, SIM_FFB_EXIT);
+}
+
+static void on_timer(uv_timer_t *t);
+
+static void arm(node *n)
+{
+    n->ticks++;
+    uint64_t due = n->t0_ns + n->ticks * n->period_ns, now = uv_hrtime();
+    /* Catch up without bursts when the loop was held up. */
+    if (due + 10 * n->period_ns < now) {
+        n->t0_ns = now;
+        n->ticks = 0;
+        due = now;
+    }
+    uint64_t ms = due > now ? (due - now) / 1000000 : 0;
+    uv_timer_start(&n->timer, on_timer, ms, 0);
+}
+
+static void on_timer(uv_timer_t *t)
+{
+    node *n = t->data;
+    double now = now_s();
+    refresh(n, now);
+    if (!n->lockstep && !n->exiting) publish_controls(n, n->sim_t);
+    double scale = ffb_play(n, now);
+    if (n->exiting && (scale <= 0 || now - n->exit_t > 0.2)) {
+        close_all(n);
+        return;
+    }
+    arm(n);
+}
+
+/* ---- bus -------------------------------------------------------------------------- */
+
+static double num(const cJSON *o, const char *k, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static void on_vehicle_state(node *n, const cJSON *msg)
+{
+    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(msg, "pos");
+    const cJSON *px = cJSON_GetArrayItem(pos, 0), *py = cJSON_GetArrayItem(pos, 1);
+    if (!cJSON_IsNumber(px) || !cJSON_IsNumber(py)) return;
+    n->obs = (sim_driver_obs){
+        .t = num(msg, "t", n->sim_t),
+        .x = px->valuedouble,
+        .y = py->valuedouble,
+        .heading = num(msg, "heading", 0),
+        .speed = num(msg, "speed", 0),
+        .rpm = num(msg, "rpm", 0),
+        .gear = (int)fmax(-1, fmin(12, num(msg, "gear", 0))), /* garbage never overflows */
+    };
+    n->have_obs = true;
+    if (n->obs.t > n->sim_t) n->sim_t = n->obs.t;
+    if (n->have_script) script_on_state(&n->script, &n->obs);
+}
+
+static void set_paused(node *n, bool paused)
+{
+    if (paused == n->sim_paused) return;
+    n->sim_paused = paused;
+    ffb_event(n, now_s(), paused ? SIM_FFB_PAUSED : SIM_FFB_RESUMED);
+}
+
+static void on_tick(node *n, const cJSON *msg)
+{
+    double t = num(msg, "t", n->sim_t);
+    const cJSON *nn = cJSON_GetObjectItemCaseSensitive(msg, "n");
+    n->sim_t = t;
+    set_paused(n, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "paused")));
+    if (!n->lockstep || !cJSON_IsNumber(nn)) return;
+    /* Our answer for tick n: the controls first, then the ack; the dispatcher keeps
+     * the order, so physics has them before it steps. */
+    refresh(n, now_s());
+    publish_controls(n, t);
+    cJSON *ack = cJSON_CreateObject();
+    if (ack && cJSON_AddNumberToObject(ack, "n", nn->valuedouble))
+        sim_bus_publish(n->bus, "sim.ack", t, ack);
+    cJSON_Delete(ack);
+}
+
+static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
+                       size_t len, void *user)
+{
+    node *n = user;
+    if (n->closed) return;
+    double now = now_s();
+    if (strcmp(topic, "ffb.command") == 0) {
+        sim_ffb_command c;
+        sim_error err = {0};
+        if (sim_ffb_command_from_json(msg, &c, &err) == SIM_OK)
+            ffb_command(n, now, &c);
+        else
+            fprintf(stderr, "input-node: ignoring %s\n", err.msg);
+    } else if (strcmp(topic, "sim.tick") == 0) {
+        on_tick(n, msg);
+    } else if (strcmp(topic, "vehicle.state") == 0) {
+        on_vehicle_state(n, msg);
+    } else if (strcmp(topic, "control.pause") == 0) {
+        set_paused(n, true);
+    } else if (strcmp(topic, "control.resume") == 0) {
+        set_paused(n, false);
+    } else if (strcmp(topic, "control.restart") == 0) {
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
+        sim_error err = {0};
+        if (n->have_script &&
+            script_restart(&n->script, cJSON_IsString(at) ? at->valuestring : NULL, &err) != SIM_OK)
+            fprintf(stderr, "input-node: restart: %s\n", err.msg);
+        n->gear_req_used = false;
+    } else if (strcmp(topic, "control.stop") == 0) {
+        ffb_event(n, now, SIM_FFB_STOPPED);
+        begin_exit(n, "control.stop");
+    } else if (strcmp(topic, "dispatcher.left") == 0) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
+        /* Physics gone: no more commands will come, fade now rather than after the
+         * watchdog; commands from a restarted physics bring the force back. */
+        if (cJSON_IsString(name) && strcmp(name->valuestring, "physics") == 0)
+            ffb_event(n, now, SIM_FFB_BUS_LOST);
+    }
+}
+
+static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    node *n = user;
+    if (welcome) {
+        log_msg("connected to the dispatcher");
+    } else {
+        ffb_event(n, now_s(), SIM_FFB_BUS_LOST);
+        if (!n->closed) log_msg("lost the dispatcher; reconnecting");
+    }
+}
+
+static void on_signal(uv_signal_t *s, int signum)
+{
+    begin_exit(s->data, signum == SIGINT ? "SIGINT" : "SIGTERM");
+}
+
+/* ---- set-up ----------------------------------------------------------------------- */
+
+static bool have_display(void)
+{
+    return getenv("DISPLAY") || getenv("WAYLAND_DISPLAY");
+}
+
+/* Resolves --device and --driver into a mode; false (with a message) when they
+ * disagree or are unknown. */
+static bool resolve_mode(const char *device, const char *driver, node *n)
+{
+    n->device_index = -1;
+    node_mode dev_mode = MODE_AUTO;
+    if (strcmp(device, "auto") == 0) {
+        dev_mode = MODE_AUTO;
+    } else if (strcmp(device, "keyboard") == 0) {
+        dev_mode = MODE_KEYBOARD;
+    } else if (strcmp(device, "script") == 0) {
+        dev_mode = MODE_SCRIPT;
+    } else {
+        char *end;
+        long idx = strtol(device, &end, 10);
+        if (*device == '\0' || *end || idx < 0 || idx > 255) {
+            fprintf(stderr, "error: --device expects auto, a device number, keyboard or script, got '%s'\n",
+                    device);
+            return false;
+        }
+        dev_mode = MODE_WHEEL;
+        n->device_index = (int)idx;
+    }
+    n->mode = dev_mode;
+    if (!driver) return true;
+    node_mode drv_mode;
+    if (strcmp(driver, "script") == 0)
+        drv_mode = MODE_SCRIPT;
+    else if (strcmp(driver, "keyboard") == 0)
+        drv_mode = MODE_KEYBOARD;
+    else if (strcmp(driver, "wheel") == 0)
+        drv_mode = MODE_WHEEL;
+    else {
+        fprintf(stderr, "error: --driver expects script, wheel or keyboard, got '%s'\n", driver);
+        return false;
+    }
+    if (dev_mode != MODE_AUTO && dev_mode != drv_mode) {
+        fprintf(stderr, "error: --device %s and --driver %s disagree\n", device, driver);
+        return false;
+    }
+    n->mode = drv_mode;
+    return true;
+}
+
+/* --calibrate with a test script: the steps for prompt k are due at "time" k. */
+static void on_calibrate_prompt(int k, void *user)
+{
+    vtest_run(user, (double)k);
+}
+
+/* Default mapping directory: config/input next to bin/ (the repository layout). */
+static const char *default_map_dir(char *buf, size_t size)
+{
+    const char *root = getenv("SIM_ROOT");
+    if (root) {
+        snprintf(buf, size, "%s/config/input", root);
+        return buf;
+    }
+    size_t len = size;
+    if (uv_exepath(buf, &len) != 0) return NULL;
+    char *slash = strrchr(buf, '/');
+    if (!slash) return NULL;
+    *slash = '\0'; /* .../bin */
+    slash = strrchr(buf, '/');
+    if (!slash) return NULL;
+    snprintf(slash, size - (size_t)(slash - buf), "/config/input");
+    return buf;
+}
+
+/* Everything the command line sets; strings point into argv. */
+typedef struct node_options {
+    const char *bus, *token, *device, *driver, *mapping, *mapping_dir, *scenario, *start;
+    const char *replay, *vtest, *ffb_log;
+    int rate_hz;
+    double target_kmh;
+    bool lockstep, calibrate;
+} node_options;
+
+/* Parses and checks the options into n; returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, node_options *o, node *n)
+{
+    *o = (node_options){.bus = "127.0.0.1:7700", .device = "auto", .rate_hz = 250};
+    const sim_opt opts[] = {
+        {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &o->token, "TOKEN", "token for the dispatcher"},
+        {"device", SIM_OPT_STRING, &o->device, "auto|N|keyboard|script",
+         "input device (default auto: a wheel, else the keyboard, else the script)"},
+        {"driver", SIM_OPT_STRING, &o->driver, "script|wheel|keyboard", "who drives (overrides auto)"},
+        {"mapping", SIM_OPT_STRING, &o->mapping, "FILE", "device mapping (written by --calibrate)"},
+        {"mapping-dir", SIM_OPT_STRING, &o->mapping_dir, "DIR",
+         "mappings matched by GUID/name (default config/input)"},
+        {"rate-hz", SIM_OPT_INT, &o->rate_hz, "HZ", "input.controls rate (default 250)"},
+        {"scenario", SIM_OPT_STRING, &o->scenario, "FILE", "scenario whose ideal path the script follows"},
+        {"start", SIM_OPT_STRING, &o->start, "NAME", "start point for the script (default the first)"},
+        {"target-kmh", SIM_OPT_DOUBLE, &o->target_kmh, "KMH", "script speed (default the speed limits)"},
+        {"replay", SIM_OPT_STRING, &o->replay, "FILE", "script: replay input.controls from NDJSON"},
+        {"lockstep", SIM_OPT_FLAG, &o->lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+        {"calibrate", SIM_OPT_FLAG, &o->calibrate, NULL, "walk through the wheel set-up, write --mapping"},
+        {"ffb-log", SIM_OPT_STRING, &o->ffb_log, "FILE",
+         "write force-feedback effects and events as NDJSON (debugging, tests)"},
+        {"virtual-test-script", SIM_OPT_STRING, &o->vtest, "FILE",
+         "(tests) attach a virtual wheel and play FILE on it"},
+    };
+    const char *desc = "Publishes the driver's controls (wheel, keyboard or scripted driver) on the "
+                       "bus and plays force feedback.";
+    int rc = sim_cli_parse("input-node [options]", desc, opts, sizeof opts / sizeof *opts, argc,
+                           argv, 1, NULL);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    if (!resolve_mode(o->device, o->driver, n)) return 2;
+    if (o->rate_hz < 1 || o->rate_hz > 1000) {
+        fprintf(stderr, "error: --rate-hz expects 1..1000, got %d\n", o->rate_hz);
+        return 2;
+    }
+    if (o->mapping && !o->calibrate) {
+        /* A broken mapping is a mistake to fix now, not at the next plug-in. */
+        sim_input_map check;
+        sim_error err = {0};
+        if (sim_input_map_load(o->mapping, &check, &err)) {
+            fprintf(stderr, "input-node: %s\n", err.msg);
+            return 1;
+        }
+    }
+    return -1;
+}
+
+/* Opens what drives: the test wheel, a wheel present now (later ones arrive as
+ * SDL_JOYDEVICEADDED), else by mode the keyboard window or the script. */
+static int start_driver(node *n, const node_options *o, sim_error *err)
+{
+    n->start_s = now_s();
+    if (o->ffb_log && !(n->ffb_log = fopen(o->ffb_log, "w")))
+        return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open", o->ffb_log);
+    int rc;
+    if (o->vtest) {
+        if ((rc = vtest_load(&n->vtest, o->vtest, err)) || (rc = vtest_start(&n->vtest, now_s(), err)))
+            return rc;
+        n->have_vtest = true;
+    }
+    SDL_JoystickUpdate();
+    if (wants_wheel(n) && SDL_NumJoysticks() > 0) {
+        int idx = n->device_index >= 0 ? n->device_index : 0;
+        if (idx < SDL_NumJoysticks()) open_wheel(n, idx);
+        /* The add events for devices present at start would open them again. */
+        SDL_FlushEvent(SDL_JOYDEVICEADDED);
+    }
+    if (n->mode == MODE_AUTO && !n->have_wheel) {
+        if (have_display()) {
+            n->mode = MODE_KEYBOARD;
+            n->auto_keyboard = true;
+        } else if (o->replay || o->scenario) {
+            n->mode = MODE_SCRIPT;
+        } else {
+            log_msg("no wheel, no display and no scenario: waiting for a wheel");
+        }
+    }
+    if (n->mode == MODE_KEYBOARD) {
+        if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
+            return sim_error_set(err, SIM_EIO, "keyboard: %s", SDL_GetError());
+        if ((rc = kbd_open(&n->kbd, err))) return rc;
+        n->have_kbd = true;
+    }
+    if (n->mode == MODE_SCRIPT) {
+        script_options so = {.scenario = o->scenario, .start = o->start, .replay = o->replay,
+                             .target_kmh = o->target_kmh};
+        if ((rc = script_open(&n->script, &so, err))) return rc;
+        n->have_script = true;
+    }
+    if (!n->have_wheel) sim_ffb_init(&n->ffb, 0, 0, false);
+    return SIM_OK;
+}
+
+static int start_loop(node *n, const node_options *o, const char *host, int port, sim_error *err)
+{
+    n->loop = uv_default_loop();
+    static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state",
+                                       "dispatcher.left"};
+    sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
+                          .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
+                          .lockstep = o->lockstep, .on_message = on_message, .on_state = on_state,
+                          .user = n};
+    int rc = sim_bus_open(n->loop, &bo, &n->bus, err);
+    if (rc) return rc;
+    uv_timer_init(n->loop, &n->timer);
+    n->timer.data = n;
+    uv_signal_init(n->loop, &n->sigint);
+    uv_signal_init(n->loop, &n->sigterm);
+    n->sigint.data = n->sigterm.data = n;
+    uv_signal_start(&n->sigint, on_signal, SIGINT);
+    uv_signal_start(&n->sigterm, on_signal, SIGTERM);
+    n->t0_ns = uv_hrtime();
+    uv_timer_start(&n->timer, on_timer, 0, 0);
+    return SIM_OK;
+}
+
+/* Frees what start_driver opened (the wheel and the bus go in close_all). */
+static void free_driver(node *n)
+{
+    if (n->have_kbd) kbd_close(&n->kbd);
+    if (n->have_vtest) vtest_free(&n->vtest);
+    if (n->have_script) script_close(&n->script);
+    if (n->have_wheel) wheel_close(&n->wheel);
+    if (n->ffb_log) fclose(n->ffb_log);
+    n->have_kbd = n->have_vtest = n->have_script = n->have_wheel = false;
+    n->ffb_log = NULL;
+}
+
+/* --calibrate: the interactive set-up, no bus. */
+static int run_calibration(node *n, const node_options *o)
+{
+    sim_error err = {0};
+    /* A test script counts prompts instead of seconds here (see vtest.h). */
+    if (o->vtest && (vtest_load(&n->vtest, o->vtest, &err) || vtest_start(&n->vtest, 0, &err))) {
+        fprintf(stderr, "input-node: %s\n", err.msg);
+        return 1;
+    }
+    int rc = calibrate_run(o->mapping, n->device_index < 0 ? 0 : n->device_index,
+                           o->vtest ? on_calibrate_prompt : NULL, &n->vtest);
+    if (o->vtest) vtest_free(&n->vtest);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static node n;
+    node_options o;
+    int rc = parse_options(argc, argv, &o, &n);
+    if (rc >= 0) return rc;
+    char host[256], dirbuf[1024];
+    int port;
+    sim_error err = {0};
+    if (sim_bus_parse_endpoint(o.bus, host, sizeof host, &port, &err)) {
+        fprintf(stderr, "error: --bus: %s\n", err.msg);
+        return 2;
+    }
+    n.maps.file = o.mapping;
+    n.maps.dir = o.mapping_dir ? o.mapping_dir : default_map_dir(dirbuf, sizeof dirbuf);
+    n.lockstep = o.lockstep;
+    n.period_ns = 1000000000ull / (uint64_t)o.rate_hz;
+
+    SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
+    if (n.mode == MODE_KEYBOARD && !have_display()) {
+        log_msg("no display: the keyboard window is offscreen (keys cannot reach it)");
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
+    }
+    if (SDL_Init(SDL_INIT_JOYSTICK | SDL_INIT_HAPTIC | SDL_INIT_GAMECONTROLLER | SDL_INIT_EVENTS)) {
+        fprintf(stderr, "input-node: SDL: %s\n", SDL_GetError());
+        return 1;
+    }
+    if (o.calibrate) {
+        rc = run_calibration(&n, &o);
+    } else if (start_driver(&n, &o, &err) || start_loop(&n, &o, host, port, &err)) {
+        fprintf(stderr, "input-node: %s\n", err.msg);
+        rc = 1;
+    } else {
+        uv_run(n.loop, UV_RUN_DEFAULT);
+        uv_loop_close(n.loop);
+        log_msg("stopped");
+        rc = 0;
+    }
+    free_driver(&n);
+    SDL_Quit();
+    return rc;
+}

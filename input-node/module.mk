@@ -1,0 +1,1 @@
+input-node_PKGS := sdl2

@@ -1,0 +1,15 @@
+/* route: the scripted driver's path from a scenario (the start point's road at the
+ * tasks' ideal lane, as world-frame points). */
+#ifndef INPUT_NODE_ROUTE_H
+#define INPUT_NODE_ROUTE_H
+
+#include "sim_driver.h"
+#include "sim_error.h"
+
+/* Loads the scenario and builds the path from start point `start` (NULL: the first)
+ * to the end of its road, with the speed limit (m/s, 0: none) at each point in a new
+ * array *limits (the caller frees it and the path). */
+int route_build(const char *scenario, const char *start, sim_driver_path *path, double **limits,
+                sim_error *err);
+
+#endif

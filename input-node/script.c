@@ -1,0 +1,96 @@
+/* script: scenario path following and input replay for the input node (see
+ * script.h). */
+#include "script.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route.h"
+
+#define DEFAULT_SPEED (50 / 3.6) /* where no speed limit is given */
+
+int script_open(node_script *scr, const script_options *o, sim_error *err)
+{
+    memset(scr, 0, sizeof *scr);
+    scr->opts = *o;
+    snprintf(scr->start, sizeof scr->start, "%s", o->start ? o->start : "");
+    if (o->replay) {
+        scr->replaying = true;
+        return sim_driver_replay_load(o->replay, &scr->replay, err);
+    }
+    if (!o->scenario)
+        return sim_error_set(err, SIM_EINVAL,
+                             "the scripted driver needs --scenario FILE (or --replay FILE)");
+    int rc = route_build(o->scenario, o->start, &scr->path, &scr->limit, err);
+    if (rc) {
+        script_close(scr);
+        return rc;
+    }
+    sim_driver_params p;
+    sim_driver_params_default(&p);
+    scr->target_override = o->target_kmh > 0 ? o->target_kmh / 3.6 : 0;
+    sim_driver_init(&scr->drv, &p, &scr->path, DEFAULT_SPEED);
+    return SIM_OK;
+}
+
+void script_close(node_script *scr)
+{
+    sim_driver_replay_free(&scr->replay);
+    if (scr->path.n) sim_driver_path_free(&scr->path);
+    free(scr->limit);
+    scr->limit = NULL;
+}
+
+/* Index of the path point at or before arc length s. */
+static size_t point_at(const sim_driver_path *p, double s)
+{
+    size_t lo = 0, hi = p->n - 1;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (p->s[mid] <= s)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void script_on_state(node_script *scr, const sim_driver_obs *obs)
+{
+    if (scr->replaying) return;
+    double limit = scr->limit[point_at(&scr->path, scr->drv.s)];
+    scr->drv.target_speed = scr->target_override > 0 ? scr->target_override
+                            : limit > 0              ? limit
+                                                     : DEFAULT_SPEED;
+    sim_driver_step(&scr->drv, obs, &scr->last);
+}
+
+void script_controls(node_script *scr, double t, sim_controls *out)
+{
+    if (scr->replaying)
+        sim_driver_replay_at(&scr->replay, t, out);
+    else
+        *out = scr->last;
+}
+
+int script_restart(node_script *scr, const char *at, sim_error *err)
+{
+    if (scr->replaying) return SIM_OK;
+    if (at && strcmp(at, scr->start) != 0) {
+        sim_driver_path path;
+        double *limit;
+        int rc = route_build(scr->opts.scenario, at, &path, &limit, err);
+        if (rc) return rc;
+        sim_driver_path_free(&scr->path);
+        free(scr->limit);
+        scr->path = path;
+        scr->limit = limit;
+        snprintf(scr->start, sizeof scr->start, "%s", at);
+    }
+    sim_driver_params p = scr->drv.p; /* init clears drv: copy its parameters first */
+    sim_driver_init(&scr->drv, &p, &scr->path, scr->drv.target_speed);
+    memset(&scr->last, 0, sizeof scr->last);
+    return SIM_OK;
+}

@@ -1,0 +1,48 @@
+/* script: the scripted driver of the input node.
+ *
+ * Either follows a scenario's ideal path (the start point's road from the start on,
+ * laterally at the ideal lane d_ideal(s) of the tasks on that road, turned into
+ * world-frame points through the road geometry) at the road's speed limit or a given
+ * speed, using sim_driver and the vehicle.state feedback; or replays a recorded input
+ * stream against simulation time. The node owns the struct. */
+#ifndef INPUT_NODE_SCRIPT_H
+#define INPUT_NODE_SCRIPT_H
+
+#include <stdbool.h>
+
+#include "sim_controls.h"
+#include "sim_driver.h"
+#include "sim_error.h"
+
+typedef struct script_options {
+    const char *scenario;   /* scenario file (path following) */
+    const char *start;      /* start point name; NULL: the first */
+    const char *replay;     /* NDJSON of input.controls: replay instead */
+    double target_kmh;      /* > 0: this speed instead of the speed limits */
+} script_options;
+
+typedef struct node_script {
+    script_options opts;    /* strings borrowed from the caller (argv) */
+    char start[128];        /* start point the path begins at ("": the first) */
+    bool replaying;
+    sim_driver_replay replay;
+    sim_driver_path path;
+    double *limit;          /* speed limit (m/s, 0 none) at each path point; owned */
+    sim_driver drv;
+    double target_override; /* m/s; 0: the speed limits */
+    sim_controls last;      /* controls for the latest vehicle state */
+} node_script;
+
+int script_open(node_script *sc, const script_options *o, sim_error *err);
+void script_close(node_script *sc);
+
+/* A new vehicle state: the path follower computes its controls. */
+void script_on_state(node_script *sc, const sim_driver_obs *obs);
+/* The controls at simulation time t. */
+void script_controls(node_script *sc, double t, sim_controls *out);
+/* The run restarted with the car at start point `at` (NULL: where it started): the
+ * path is rebuilt from there and the controller starts afresh. On an error (say, an
+ * unknown start point) the old path stays. at is copied. */
+int script_restart(node_script *sc, const char *at, sim_error *err);
+
+#endif
