@@ -47,6 +47,7 @@ struct session {
     bool ending;
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
     double until_t;         /* < 0: no time limit */
+    bool acks_ticks;        /* lockstep with a time limit: simctl holds the clock at until_t */
     bool until_end;
     char log_file[1024];
     int status;
@@ -235,7 +236,16 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
                 cJSON_IsString(r) ? r->valuestring : "?");
     } else if (strcmp(topic, "sim.tick") == 0) {
         const cJSON *t = cJSON_GetObjectItem(msg, "t");
-        if (s->until_t >= 0 && cJSON_IsNumber(t) && t->valuedouble >= s->until_t) end_session(s, "time reached");
+        if (s->until_t >= 0 && cJSON_IsNumber(t) && t->valuedouble >= s->until_t - 1e-9) {
+            end_session(s, "time reached");
+        } else if (s->acks_ticks && !s->ending) {
+            /* As a lockstep participant simctl lets the clock run up to until_t and no
+             * further, so "--until 60" logs exactly 60 s. */
+            cJSON *ack = cJSON_CreateObject();
+            cJSON_AddItemToObject(ack, "n", cJSON_Duplicate(cJSON_GetObjectItem(msg, "n"), 1));
+            sim_bus_publish(bus, "sim.ack", cJSON_IsNumber(t) ? t->valuedouble : 0, ack);
+            cJSON_Delete(ack);
+        }
     } else if (strcmp(topic, "sim.end") == 0) {
         if (s->until_end) end_session(s, "the scenario's end was reached");
     } else if (strcmp(topic, "control.stop") == 0) {
@@ -359,7 +369,9 @@ int simctl_cmd_run(int argc, char **argv)
     static const struct { const char *exe, *bus_name; } modules[] = {
         {"recorder", "recorder"}, {"physics-node", "physics"}, {"traffic-node", "traffic"},
         {"input-node", "input"}, {"context-server", "context"}, {"render-node", "render"}};
+    s.acks_ticks = lockstep && s.until_t >= 0;
     char wait_for[256] = "";
+    if (s.acks_ticks) snprintf(wait_for, sizeof wait_for, "simctl");
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
         if (!exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node")) continue;
         size_t used = strlen(wait_for);
@@ -406,7 +418,7 @@ int simctl_cmd_run(int argc, char **argv)
     for (int i = 0; i < s.n_children; i++) start_child(&s.children[i]);
 
     static const char *const watch[] = {"sim.tick", "sim.end", "control.stop", "log.status", "log.error"};
-    sim_bus_options bo = {.name = "simctl", .host = host, .port = port, .token = token, .subscribe = watch,
+    sim_bus_options bo = {.name = "simctl", .lockstep = s.acks_ticks, .host = host, .port = port, .token = token, .subscribe = watch,
                           .n_subscribe = 5, .on_message = on_bus_message, .user = &s};
     if (sim_bus_open(s.loop, &bo, &s.bus, &err) != SIM_OK) {
         fprintf(stderr, "simctl: %s\n", err.msg);
