@@ -296,7 +296,7 @@ int simctl_cmd_run(int argc, char **argv)
 {
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
-    const char *vehicle = NULL;
+    const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false;
     sim_opt opts[] = {
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
@@ -307,7 +307,8 @@ int simctl_cmd_run(int argc, char **argv)
         {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
         {"subject", SIM_OPT_STRING, &subject, "ID", "test person id for the drive log (default s01)"},
-        {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file for the physics node"},
+        {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
+        {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
@@ -390,11 +391,13 @@ int simctl_cmd_run(int argc, char **argv)
             arg2(c, "--out", logs);
             arg2(c, "--study", study);
             arg2(c, "--subject", subject);
+            arg2(c, "--vehicle", vehicle);
             continue;
         }
         if (lockstep && strcmp(exe, "context-server") != 0) arg(c, "--lockstep");
         if (strcmp(exe, "physics-node") == 0) {
-            if (vehicle) arg2(c, "--vehicle", vehicle);
+            arg2(c, "--vehicle", vehicle);
+            if (model) arg2(c, "--model", model);
             /* The clock starts once everyone is there: a headless run is then the same
              * every time, and the log starts at tick 0. */
             if (wait_for[0]) arg2(c, "--wait-for", wait_for);
