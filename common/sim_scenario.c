@@ -414,7 +414,8 @@ static void load_terrain(ld *L, const cJSON *t)
      * name is already an error; do not pile width/height errors onto it). */
     size_t flen = file ? strlen(file) : 0;
     const char *ext = flen >= 4 ? file + flen - 4 : "";
-    int fmt_default = !file || strcasecmp(ext, ".pgm") == 0 ? 0 : strcasecmp(ext, ".png") == 0 ? 2 : 1;
+    int fmt_default = !file || strcasecmp(ext, ".pgm") == 0   ? 0
+                      : strcasecmp(ext, ".png") == 0 ? 2 : 1; /* index in formats[] */
     int fmt = get_enum(L, t, path, "format", fmt_default, formats);
     if (fmt == 1) {
         get_int(L, t, path, "width", true, 0, 1, SIM_GRID_MAX_SIDE, &w);

@@ -243,7 +243,8 @@ int sim_grid_parse_png(const unsigned char *buf, size_t len, const char *name, s
 int sim_grid_parse_image(const unsigned char *buf, size_t len, const char *name, sim_grid *out,
                          sim_error *err)
 {
-    if (len >= 8 && png_sig_cmp(buf, 0, 8) == 0) return sim_grid_parse_png(buf, len, name, out, err);
+    if (len >= 8 && png_sig_cmp(buf, 0, 8) == 0)
+        return sim_grid_parse_png(buf, len, name, out, err);
     return sim_grid_parse_pgm(buf, len, name, out, err);
 }
 

@@ -30,8 +30,8 @@ int main(int argc, char **argv)
     };
     static const char usage[] = "heightmap --out FILE [options]";
     int npos = 0;
-    int rc = sim_cli_parse(usage, "Write a seeded fractal-noise height map (16-bit PGM or PNG, values "
-                           "spanning 0..65535; set metres with the scenario's height_scale).",
+    int rc = sim_cli_parse(usage, "Write a seeded fractal-noise height map (16-bit PGM or PNG, "
+                           "values spanning 0..65535; set metres with the scenario's height_scale).",
                            opts, sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc == SIM_CLI_ERROR) return 2;

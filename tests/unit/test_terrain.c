@@ -552,7 +552,8 @@ static void png_errors_name_the_file(void **state)
     /* No signature (a PGM given to the PNG reader). */
     static const unsigned char pgm[] = "P5 1 1 255\n\x01";
     assert_int_equal(sim_grid_parse_png(pgm, sizeof pgm - 1, "x.png", &g, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "x.png: not a PNG: expected the 8-byte PNG signature at the start");
+    assert_string_equal(err.msg,
+                        "x.png: not a PNG: expected the 8-byte PNG signature at the start");
     assert_int_equal(sim_grid_parse_png(png, 5, "short.png", &g, &err), SIM_EINVAL);
     free(png);
 
