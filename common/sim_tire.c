@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 double sim_magic_formula(double x, double B, double C, double D, double E)
 {
@@ -34,134 +35,203 @@ double sim_magic_formula(double x, double B, double C, double D, double E)
     return D * sin(C * atan(bx - E * (bx - atan(bx))));
 }
 
-#define ATAN_H (SIM_TIRE_ATAN_MAX / (SIM_TIRE_ATAN_NODES - 1))
-#define SIN_MAX M_PI_2
-#define SIN_H (SIN_MAX / (SIM_TIRE_SIN_NODES - 1))
+/* The inner loop's helpers must be inlined for the lookups of the two directions to
+ * overlap (GCC's heuristics otherwise keep the twice-called ones out of line: 20 %
+ * slower). */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
 
-/* Cubic Hermite interpolation on the nodes i h; 0 <= x < (nodes - 1) h. With the node
- * counts of sim_tire.h the error is below 1e-9 for atan and sin(C w), C <= 3 (h^4/384
- * times the fourth derivative), far inside the accuracy of any tyre data; a lookup is
- * several times cheaper than the libm call. */
-static double hermite(const double *v, const double *d, double h, double x)
+#define ATAN_H (SIM_TIRE_ATAN_MAX / (SIM_TIRE_ATAN_NODES - 1))
+#define SHAPE_H (SIM_TIRE_SHAPE_MAX / (SIM_TIRE_SHAPE_NODES - 1))
+#define LOAD_H ((SIM_TIRE_DFZ_MAX - SIM_TIRE_DFZ_MIN) / (SIM_TIRE_LOAD_NODES - 1))
+
+/* Cubic Hermite interpolation on the nodes i h at x = s h, 0 <= s < nodes - 1. With
+ * the node counts of sim_tire.h the error is below 1e-7 of the peak for atan and
+ * sin(C atan g), C <= 3 (h^4/384 times the fourth derivative; the tests measure it),
+ * far inside the accuracy of any tyre data; a lookup is several times cheaper than
+ * the libm calls. */
+HOT double hermite(const double (*vd)[2], double h, double s)
 {
-    double s = x / h;
     int i = (int)s;
     double t = s - i, t2 = t * t, t3 = t2 * t;
-    return (2 * t3 - 3 * t2 + 1) * v[i] + (t3 - 2 * t2 + t) * h * d[i] +
-           (3 * t2 - 2 * t3) * v[i + 1] + (t3 - t2) * h * d[i + 1];
+    return (2 * t3 - 3 * t2 + 1) * vd[i][0] + (t3 - 2 * t2 + t) * h * vd[i][1] +
+           (3 * t2 - 2 * t3) * vd[i + 1][0] + (t3 - t2) * h * vd[i + 1][1];
 }
 
 /* atan(x) for x >= 0 from the table; past its end pi/2 - atan(1/x) by its series (the
  * first term left out is below 2e-12 there). */
-static double table_atan(const sim_tire_tables *t, double x)
+HOT double table_atan(const sim_tire_tables *t, double x)
 {
     if (x < SIM_TIRE_ATAN_MAX)
-        return hermite(t->atan_v, t->atan_d, ATAN_H, x);
+        return hermite(t->atan, ATAN_H, x * (1.0 / ATAN_H));
     double r = 1.0 / x, r2 = r * r;
     return M_PI_2 - r * (1.0 - r2 * (1.0 / 3 - r2 * (1.0 / 5 - r2 * (1.0 / 7 - r2 / 9))));
 }
 
-static bool tables_fit(const sim_tire_params *p, bool lateral)
+static double clamp_e(double e) { return e > 1.0 ? 1.0 : e; }
+
+/* The coefficients the tables depend on, in the order of sim_tire_tables.key. */
+#define KEY_N 12
+static void table_key(const sim_tire_params *p, double key[KEY_N])
 {
-    const sim_tire_tables *t = &p->tables;
-    return t->ready && (lateral ? t->cy == p->pcy1 : t->cx == p->pcx1);
+    const double k[KEY_N] = {p->fz0,  p->pky2, p->pcx1, p->pcy1, p->pex1, p->pex2,
+                             p->pex3, p->pey1, p->pey2, p->pkx1, p->pkx2, p->pkx3};
+    for (int i = 0; i < KEY_N; i++)
+        key[i] = k[i];
 }
 
-/* The normalised curve sin(C atan(g)), g = u - E(u - atan u) = (1 - E) u + E atan u, for
- * u >= 0. g >= 0 there for every E <= 1, so atan(g) lies in [0, pi/2). */
-static double shape(const sim_tire_params *p, bool lateral, double u, double e)
+/* The tables when they were made for the current coefficients, else NULL (compared
+ * field by field: this runs on every evaluation). */
+HOT const sim_tire_tables *tables_of(const sim_tire_params *p)
 {
-    double c = lateral ? p->pcy1 : p->pcx1;
-    if (tables_fit(p, lateral)) {
-        const sim_tire_tables *t = &p->tables;
-        double w = table_atan(t, (1.0 - e) * u + e * table_atan(t, u));
-        if (w < SIN_MAX)
-            return lateral ? hermite(t->siny_v, t->siny_d, SIN_H, w)
-                           : hermite(t->sinx_v, t->sinx_d, SIN_H, w);
-        return sin(c * w);
+    const double *k = p->tables.key;
+    if (!p->tables.ready || k[0] != p->fz0 || k[1] != p->pky2 || k[2] != p->pcx1 ||
+        k[3] != p->pcy1 || k[4] != p->pex1 || k[5] != p->pex2 || k[6] != p->pex3 ||
+        k[7] != p->pey1 || k[8] != p->pey2 || k[9] != p->pkx1 || k[10] != p->pkx2 ||
+        k[11] != p->pkx3)
+        return NULL;
+    return &p->tables;
+}
+
+/* The normalised curves sin(C atan(g)), g = u - E(u - atan u) = (1 - E) u + E atan u, of
+ * both directions at ux, uy >= 0 (g >= 0 there for every E <= 1). One function for the
+ * two, so that it is inlined into its one caller and the two chains of lookups overlap. */
+static void shapes(const sim_tire_params *p, const sim_tire_tables *t, double ux, double ex,
+                   double uy, double ey, double *fx, double *fy)
+{
+    if (!t) {
+        *fx = sin(p->pcx1 * atan((1.0 - ex) * ux + ex * atan(ux)));
+        *fy = sin(p->pcy1 * atan((1.0 - ey) * uy + ey * atan(uy)));
+        return;
     }
-    return sin(c * atan((1.0 - e) * u + e * atan(u)));
+    double gx = (1.0 - ex) * ux + ex * table_atan(t, ux);
+    double gy = (1.0 - ey) * uy + ey * table_atan(t, uy);
+    *fx = gx < SIM_TIRE_SHAPE_MAX ? hermite(t->shape_x, SHAPE_H, gx * (1.0 / SHAPE_H))
+                                  : sin(p->pcx1 * table_atan(t, gx));
+    *fy = gy < SIM_TIRE_SHAPE_MAX ? hermite(t->shape_y, SHAPE_H, gy * (1.0 / SHAPE_H))
+                                  : sin(p->pcy1 * table_atan(t, gy));
 }
 
 /* The u = B x where the curve peaks: C atan(g(u)) = pi/2, i.e. g(u) = tan(pi / 2C).
  * g is increasing (g' = 1 - E + E / (1 + u^2) >= min(1, 1 - E) > 0) and convex for E < 0,
  * concave for 0 < E < 1, so Newton's method converges monotonically after its first
- * step; it starts at the peak of the nominal load, which a load-dependent E moves only
- * a little. C <= 1 has no peak (the curve rises for ever): a large u stands for it. */
-static double peak_u(const sim_tire_params *p, bool lateral, double e, double start)
+ * step (3 to 5 steps from a nearby start). C <= 1 has no peak (the curve rises for
+ * ever): a large u stands for it. */
+static double peak_u(double c, double e, double start)
 {
-    double c = lateral ? p->pcy1 : p->pcx1;
     if (c <= 1.0)
         return 1e3;
-    bool tab = tables_fit(p, lateral);
-    double target = tab ? (lateral ? p->tables.gy : p->tables.gx) : tan(M_PI / (2.0 * c));
+    double target = tan(M_PI / (2.0 * c));
     double u = start > 0.0 ? start : target;
-    for (int i = 0; i < 40; i++) {
-        double at = tab ? table_atan(&p->tables, u) : atan(u);
-        double g = (1.0 - e) * u + e * at - target;
+    for (int i = 0; i < 60; i++) {
+        double g = (1.0 - e) * u + e * atan(u) - target;
         double dg = 1.0 - e + e / (1.0 + u * u);
         double next = u - g / (dg > 1e-9 ? dg : 1e-9);
         next = next < 1e-6 ? 1e-6 : (next > 1e3 ? 1e3 : next);
         double step = fabs(next - u);
         u = next;
-        if (step <= 1e-12 * (1.0 + u))
+        if (step <= 1e-13 * (1.0 + u))
             break;
     }
     return u;
 }
 
-static double clamp_e(double e) { return e > 1.0 ? 1.0 : e; }
+/* du/dE of the peak, from g(u, E) = target: (u - atan u) / g'(u). */
+static double peak_u_by_e(double u, double e)
+{
+    return (u - atan(u)) / (1.0 - e + e / (1.0 + u * u));
+}
+
+static double kx_per_newton(const sim_tire_params *p, double dfz)
+{
+    return (p->pkx1 + p->pkx2 * dfz) * exp(p->pkx3 * dfz);
+}
+
+static double ex_at(const sim_tire_params *p, double dfz)
+{
+    return clamp_e(p->pex1 + dfz * (p->pex2 + dfz * p->pex3));
+}
+
+static double ey_at(const sim_tire_params *p, double dfz) { return clamp_e(p->pey1 + p->pey2 * dfz); }
 
 void sim_tire_prepare(sim_tire_params *p)
 {
     sim_tire_tables *t = &p->tables;
     t->ready = 0;
+    table_key(p, t->key);
+    t->inv_fz0 = 1.0 / p->fz0;
+    t->inv_ky_load = 1.0 / (p->pky2 * p->fz0);
     for (int i = 0; i < SIM_TIRE_ATAN_NODES; i++) {
         double x = i * ATAN_H;
-        t->atan_v[i] = atan(x);
-        t->atan_d[i] = 1.0 / (1.0 + x * x);
+        t->atan[i][0] = atan(x);
+        t->atan[i][1] = 1.0 / (1.0 + x * x);
     }
-    for (int i = 0; i < SIM_TIRE_SIN_NODES; i++) {
-        double w = i * SIN_H;
-        t->sinx_v[i] = sin(p->pcx1 * w);
-        t->sinx_d[i] = p->pcx1 * cos(p->pcx1 * w);
-        t->siny_v[i] = sin(p->pcy1 * w);
-        t->siny_d[i] = p->pcy1 * cos(p->pcy1 * w);
+    for (int i = 0; i < SIM_TIRE_SHAPE_NODES; i++) {
+        double g = i * SHAPE_H, w = atan(g), dw = 1.0 / (1.0 + g * g);
+        t->shape_x[i][0] = sin(p->pcx1 * w);
+        t->shape_x[i][1] = p->pcx1 * cos(p->pcx1 * w) * dw;
+        t->shape_y[i][0] = sin(p->pcy1 * w);
+        t->shape_y[i][1] = p->pcy1 * cos(p->pcy1 * w) * dw;
     }
-    t->cx = p->pcx1;
-    t->cy = p->pcy1;
-    t->gx = p->pcx1 > 1.0 ? tan(M_PI / (2.0 * p->pcx1)) : 0.0;
-    t->gy = p->pcy1 > 1.0 ? tan(M_PI / (2.0 * p->pcy1)) : 0.0;
+    double ux = 0.0, uy = 0.0;
+    for (int i = 0; i < SIM_TIRE_LOAD_NODES; i++) {
+        double dfz = SIM_TIRE_DFZ_MIN + i * LOAD_H;
+        double e3 = exp(p->pkx3 * dfz);
+        t->load[SIM_TIRE_LOAD_KX][i][0] = kx_per_newton(p, dfz);
+        t->load[SIM_TIRE_LOAD_KX][i][1] = p->pkx2 * e3 + (p->pkx1 + p->pkx2 * dfz) * p->pkx3 * e3;
+        /* curvature slopes, zero where E is clamped at 1 */
+        double ex = ex_at(p, dfz), ey = ey_at(p, dfz);
+        double dex = ex < 1.0 ? p->pex2 + 2.0 * p->pex3 * dfz : 0.0;
+        double dey = ey < 1.0 ? p->pey2 : 0.0;
+        ux = peak_u(p->pcx1, ex, ux);
+        uy = peak_u(p->pcy1, ey, uy);
+        t->load[SIM_TIRE_LOAD_PEAK_X][i][0] = ux;
+        t->load[SIM_TIRE_LOAD_PEAK_Y][i][0] = uy;
+        t->load[SIM_TIRE_LOAD_PEAK_X][i][1] = p->pcx1 > 1.0 && ux < 1e3 ? peak_u_by_e(ux, ex) * dex : 0.0;
+        t->load[SIM_TIRE_LOAD_PEAK_Y][i][1] = p->pcy1 > 1.0 && uy < 1e3 ? peak_u_by_e(uy, ey) * dey : 0.0;
+    }
     t->ready = 1;
-    p->peak_ux = peak_u(p, false, clamp_e(p->pex1), 0.0);
-    p->peak_uy = peak_u(p, true, clamp_e(p->pey1), 0.0);
 }
 
-/* The coefficients of the two pure-slip curves at one load. */
+/* The coefficients of the two pure-slip curves at one load and where they peak. The
+ * stiffnesses stay apart from B = K / (C D) so that the caller can fold the divisions:
+ * Ky = ky2 / x1. */
 typedef struct mf_load {
     double dfz;
-    double dx, ex, bx; /* longitudinal D, E, B */
-    double dy, ey, by; /* lateral */
+    double dx, ex, kx, upx;      /* longitudinal D, E, K and the peak's B x */
+    double dy, ey, ky2, x1, upy; /* lateral */
 } mf_load;
 
 /* False where the tyre has no grip or no stiffness at this load (no force). */
-static bool mf_at_load(const sim_tire_params *p, double fz, double mu_road, mf_load *m)
+HOT bool mf_at_load(const sim_tire_params *p, const sim_tire_tables *t, double fz,
+                              double mu_road, mf_load *m)
 {
-    double dfz = (fz - p->fz0) / p->fz0;
+    double dfz = t ? (fz - p->fz0) * t->inv_fz0 : (fz - p->fz0) / p->fz0;
     m->dfz = dfz;
     m->dx = (p->pdx1 + p->pdx2 * dfz) * p->lambda_mux * mu_road * fz;
     m->dy = (p->pdy1 + p->pdy2 * dfz) * p->lambda_muy * mu_road * fz;
-    double kx = fz * (p->pkx1 + p->pkx2 * dfz) * exp(p->pkx3 * dfz);
-    /* pKy1 Fz0 sin(2 atan(x)), with sin(2 atan x) = 2x / (1 + x^2). */
-    double x = fz / (p->pky2 * p->fz0);
-    double ky = p->pky1 * p->fz0 * 2.0 * x / (1.0 + x * x);
-    if (!(m->dx > 1e-9) || !(m->dy > 1e-9) || !(kx > 0.0) || !(ky > 0.0))
-        return false;
-    m->ex = clamp_e(p->pex1 + dfz * (p->pex2 + dfz * p->pex3));
-    m->ey = clamp_e(p->pey1 + p->pey2 * dfz);
-    m->bx = kx / (p->pcx1 * m->dx);
-    m->by = ky / (p->pcy1 * m->dy);
-    return true;
+    m->ex = ex_at(p, dfz);
+    m->ey = ey_at(p, dfz);
+    double kxn;
+    if (t && dfz >= SIM_TIRE_DFZ_MIN && dfz < SIM_TIRE_DFZ_MAX) {
+        double s = (dfz - SIM_TIRE_DFZ_MIN) * (1.0 / LOAD_H);
+        kxn = hermite(t->load[SIM_TIRE_LOAD_KX], LOAD_H, s);
+        m->upx = hermite(t->load[SIM_TIRE_LOAD_PEAK_X], LOAD_H, s);
+        m->upy = hermite(t->load[SIM_TIRE_LOAD_PEAK_Y], LOAD_H, s);
+    } else {
+        kxn = kx_per_newton(p, dfz);
+        m->upx = peak_u(p->pcx1, m->ex, 0.0);
+        m->upy = peak_u(p->pcy1, m->ey, 0.0);
+    }
+    m->kx = fz * kxn;
+    /* Ky = pKy1 Fz0 sin(2 atan(x)), with sin(2 atan x) = 2x / (1 + x^2). */
+    double x = t ? fz * t->inv_ky_load : fz / (p->pky2 * p->fz0);
+    m->ky2 = p->pky1 * p->fz0 * 2.0 * x;
+    m->x1 = 1.0 + x * x;
+    return m->dx > 1e-9 && m->dy > 1e-9 && m->kx > 0.0 && m->ky2 > 0.0;
 }
 
 static double brush_mu(const sim_tire_params *p, double fz, double mu_road)
@@ -180,9 +250,9 @@ void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak,
         double mu = brush_mu(p, fz, 1.0);
         kp = 3.0 * mu / p->brush_cx;
         sp = 3.0 * mu / p->brush_cy;
-    } else if (mf_at_load(p, fz, 1.0, &m)) {
-        kp = peak_u(p, false, m.ex, p->peak_ux) / m.bx;
-        sp = peak_u(p, true, m.ey, p->peak_uy) / m.by;
+    } else if (mf_at_load(p, tables_of(p), fz, 1.0, &m)) {
+        kp = m.upx * p->pcx1 * m.dx / m.kx;            /* u_peak / B */
+        sp = m.upy * p->pcy1 * m.dy * m.x1 / m.ky2;
     }
     if (kappa_peak)
         *kappa_peak = kp;
@@ -231,24 +301,29 @@ static sim_tire_forces eval(const sim_tire_params *p, double fz, double kappa, d
         return f;
     if (p->model == SIM_TIRE_BRUSH)
         return eval_brush(p, fz, kappa, slip_y, mu_road);
+    const sim_tire_tables *t = tables_of(p);
     mf_load m;
-    if (!mf_at_load(p, fz, mu_road, &m))
+    if (!mf_at_load(p, t, fz, mu_road, &m))
         return f;
     /* Normalised slips n = slip B / u_peak (1 at the pure-slip peak); both curves are
-     * read at s u_peak, s = |n|, and share their force by the direction of n. */
-    double upx = peak_u(p, false, m.ex, p->peak_ux);
-    double upy = peak_u(p, true, m.ey, p->peak_uy);
-    double nx = kappa * m.bx / upx, ny = slip_y * m.by / upy;
-    double s = sqrt(nx * nx + ny * ny);
-    if (s < 1e-12)
+     * read at s u_peak, s = |n|, and share their force by the direction of n. With
+     * B = K / (C D), n = (kappa Kx b, slip_y ky2 a) / (a b): the length and the
+     * direction come from q = |(kappa Kx b, slip_y ky2 a)| with two independent
+     * divisions. */
+    double a = p->pcx1 * m.dx * m.upx, b = p->pcy1 * m.dy * m.upy * m.x1;
+    double qx = kappa * m.kx * b, qy = slip_y * m.ky2 * a;
+    double q = sqrt(qx * qx + qy * qy), inv_ab = 1.0 / (a * b);
+    double s = q * inv_ab;
+    if (!(s >= 1e-12))
         return f;
-    double inv_s = 1.0 / s;
-    f.fx = m.dx * shape(p, false, s * upx, m.ex) * nx * inv_s;
-    f.fy = m.dy * shape(p, true, s * upy, m.ey) * ny * inv_s;
-    /* The trail is read at the equivalent lateral slip s tan(alpha_peak), which is
-     * |tan alpha| under pure side slip. */
+    double inv_q = 1.0 / q, cx, cy;
+    shapes(p, t, s * m.upx, m.ex, s * m.upy, m.ey, &cx, &cy);
+    f.fx = m.dx * cx * qx * inv_q;
+    f.fy = m.dy * cy * qy * inv_q;
+    /* The trail is read at the equivalent lateral slip s tan(alpha_peak) = s u_peak / B,
+     * which is |tan alpha| under pure side slip. */
     if (moment)
-        f.mz = -pneumatic_trail(p, fz, m.dfz, s * upy / m.by) * f.fy;
+        f.mz = -pneumatic_trail(p, fz, m.dfz, s * b / m.ky2) * f.fy;
     return f;
 }
 

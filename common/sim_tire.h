@@ -16,19 +16,28 @@ typedef enum sim_tire_model {
     SIM_TIRE_BRUSH = 1,   /* brush model with a parabolic pressure distribution */
 } sim_tire_model;
 
-/* Lookup tables that keep transcendental functions out of the integration's inner
- * loop (filled by sim_tire_prepare): atan over [0, SIM_TIRE_ATAN_MAX] and sin(C w) over
- * w in [0, pi/2] for the two shape factors, as cubic Hermite nodes (value and slope). */
-#define SIM_TIRE_ATAN_NODES 1025
+/* Lookup tables that keep transcendental functions and Newton solves out of the
+ * integration's inner loop (filled by sim_tire_prepare), as cubic Hermite nodes (value
+ * and slope, side by side for one cache line per lookup): atan over [0, SIM_TIRE_ATAN_MAX]; sin(C atan g) over g in
+ * [0, SIM_TIRE_SHAPE_MAX] for the two shape factors; and over the load, dfz = Fz/Fz0 - 1 in [SIM_TIRE_DFZ_MIN,
+ * SIM_TIRE_DFZ_MAX], the longitudinal stiffness per newton Kx/Fz and the two curves'
+ * peaks B x (which move with the load-dependent curvatures). Outside their ranges, or
+ * when the coefficients changed since, the functions compute instead. */
+#define SIM_TIRE_ATAN_NODES 513
 #define SIM_TIRE_ATAN_MAX 16.0
-#define SIM_TIRE_SIN_NODES 257
+#define SIM_TIRE_SHAPE_NODES 513
+#define SIM_TIRE_SHAPE_MAX 16.0
+#define SIM_TIRE_LOAD_NODES 257
+#define SIM_TIRE_DFZ_MIN -1.0
+#define SIM_TIRE_DFZ_MAX 3.0
+enum { SIM_TIRE_LOAD_KX, SIM_TIRE_LOAD_PEAK_X, SIM_TIRE_LOAD_PEAK_Y, SIM_TIRE_LOAD_N };
 typedef struct sim_tire_tables {
     int ready;
-    double cx, cy; /* the shape factors the sine tables were made for */
-    double gx, gy; /* tan(pi / 2C): g(u) at the peak of each curve */
-    double atan_v[SIM_TIRE_ATAN_NODES], atan_d[SIM_TIRE_ATAN_NODES];
-    double sinx_v[SIM_TIRE_SIN_NODES], sinx_d[SIM_TIRE_SIN_NODES];
-    double siny_v[SIM_TIRE_SIN_NODES], siny_d[SIM_TIRE_SIN_NODES];
+    double key[12]; /* the coefficients the tables were made for (Fz0, C, E, K terms) */
+    double inv_fz0, inv_ky_load; /* 1 / Fz0, 1 / (pKy2 Fz0) */
+    double atan[SIM_TIRE_ATAN_NODES][2];
+    double shape_x[SIM_TIRE_SHAPE_NODES][2], shape_y[SIM_TIRE_SHAPE_NODES][2];
+    double load[SIM_TIRE_LOAD_N][SIM_TIRE_LOAD_NODES][2];
 } sim_tire_tables;
 
 typedef struct sim_tire_params {
@@ -54,10 +63,7 @@ typedef struct sim_tire_params {
     double brush_mu;          /* friction coefficient at fz0 (times the road's) */
     double brush_mu_load;     /* change of brush_mu per unit (fz - fz0)/fz0 (negative) */
     double brush_half_length; /* m, half contact length a (for Mz) */
-    /* Derived by sim_tire_prepare (tables.ready = 0: not prepared, libm on every call):
-     * the lookup tables and, as the start of the per-call solve for load-dependent
-     * curvature, where the pure-slip curves peak at Fz0 (as B times slip). */
-    double peak_ux, peak_uy;
+    /* Derived by sim_tire_prepare (tables.ready = 0: not prepared, libm on every call). */
     sim_tire_tables tables;
 } sim_tire_params;
 
