@@ -48,17 +48,33 @@ double sim_magic_formula(double x, double B, double C, double D, double E)
 #define SHAPE_H (SIM_TIRE_SHAPE_MAX / (SIM_TIRE_SHAPE_NODES - 1))
 #define LOAD_H ((SIM_TIRE_DFZ_MAX - SIM_TIRE_DFZ_MIN) / (SIM_TIRE_LOAD_NODES - 1))
 
-/* Cubic Hermite interpolation on the nodes i h at x = s h, 0 <= s < nodes - 1. With
- * the node counts of sim_tire.h the error is below 1e-7 of the peak for atan and
- * sin(C atan g), C <= 3 (h^4/384 times the fourth derivative; the tests measure it),
- * far inside the accuracy of any tyre data; a lookup is several times cheaper than
- * the libm calls. */
-HOT double hermite(const double (*vd)[2], double h, double s)
+/* Cubic Hermite interpolation at x = s h, 0 <= s < nodes - 1, from the cubics of the
+ * intervals (cubic_fill). With the node counts of sim_tire.h the error is below 1e-7 of
+ * the peak for atan and sin(C atan g), C <= 3 (h^4/384 times the fourth derivative;
+ * the tests measure it), far inside the accuracy of any tyre data; a lookup is several
+ * times cheaper than the libm calls. */
+HOT double cubic(const double (*c)[4], double s)
 {
     int i = (int)s;
-    double t = s - i, t2 = t * t, t3 = t2 * t;
-    return (2 * t3 - 3 * t2 + 1) * vd[i][0] + (t3 - 2 * t2 + t) * h * vd[i][1] +
-           (3 * t2 - 2 * t3) * vd[i + 1][0] + (t3 - t2) * h * vd[i + 1][1];
+    double t = s - i;
+    return c[i][0] + t * (c[i][1] + t * (c[i][2] + t * c[i][3]));
+}
+
+/* A table's intervals from f's value and slope at the nodes x0 + i h. */
+typedef void node_fn(const sim_tire_params *p, double x, double *value, double *slope);
+static void cubic_fill(double (*c)[4], int nodes, double x0, double h, node_fn *f,
+                       const sim_tire_params *p)
+{
+    double v0, d0, v1, d1;
+    f(p, x0, &v0, &d0);
+    for (int i = 0; i + 1 < nodes; i++, v0 = v1, d0 = d1) {
+        f(p, x0 + (i + 1) * h, &v1, &d1);
+        double m0 = h * d0, m1 = h * d1;
+        c[i][0] = v0;
+        c[i][1] = m0;
+        c[i][2] = 3.0 * (v1 - v0) - 2.0 * m0 - m1;
+        c[i][3] = 2.0 * (v0 - v1) + m0 + m1;
+    }
 }
 
 /* atan(x) for x >= 0 from the table; past its end pi/2 - atan(1/x) by its series (the
@@ -66,7 +82,7 @@ HOT double hermite(const double (*vd)[2], double h, double s)
 HOT double table_atan(const sim_tire_tables *t, double x)
 {
     if (x < SIM_TIRE_ATAN_MAX)
-        return hermite(t->atan, ATAN_H, x * (1.0 / ATAN_H));
+        return cubic(t->atan, x * (1.0 / ATAN_H));
     double r = 1.0 / x, r2 = r * r;
     return M_PI_2 - r * (1.0 - r2 * (1.0 / 3 - r2 * (1.0 / 5 - r2 * (1.0 / 7 - r2 / 9))));
 }
@@ -109,23 +125,23 @@ static void shapes(const sim_tire_params *p, const sim_tire_tables *t, double ux
     }
     double gx = (1.0 - ex) * ux + ex * table_atan(t, ux);
     double gy = (1.0 - ey) * uy + ey * table_atan(t, uy);
-    *fx = gx < SIM_TIRE_SHAPE_MAX ? hermite(t->shape_x, SHAPE_H, gx * (1.0 / SHAPE_H))
+    *fx = gx < SIM_TIRE_SHAPE_MAX ? cubic(t->shape_x, gx * (1.0 / SHAPE_H))
                                   : sin(p->pcx1 * table_atan(t, gx));
-    *fy = gy < SIM_TIRE_SHAPE_MAX ? hermite(t->shape_y, SHAPE_H, gy * (1.0 / SHAPE_H))
+    *fy = gy < SIM_TIRE_SHAPE_MAX ? cubic(t->shape_y, gy * (1.0 / SHAPE_H))
                                   : sin(p->pcy1 * table_atan(t, gy));
 }
 
 /* The u = B x where the curve peaks: C atan(g(u)) = pi/2, i.e. g(u) = tan(pi / 2C).
  * g is increasing (g' = 1 - E + E / (1 + u^2) >= min(1, 1 - E) > 0) and convex for E < 0,
  * concave for 0 < E < 1, so Newton's method converges monotonically after its first
- * step (3 to 5 steps from a nearby start). C <= 1 has no peak (the curve rises for
- * ever): a large u stands for it. */
-static double peak_u(double c, double e, double start)
+ * step. C <= 1 has no peak (the curve rises for ever): a large u stands for it. Only
+ * sim_tire_prepare and unprepared or out-of-range evaluations solve it. */
+static double peak_u(double c, double e)
 {
     if (c <= 1.0)
         return 1e3;
     double target = tan(M_PI / (2.0 * c));
-    double u = start > 0.0 ? start : target;
+    double u = target;
     for (int i = 0; i < 60; i++) {
         double g = (1.0 - e) * u + e * atan(u) - target;
         double dg = 1.0 - e + e / (1.0 + u * u);
@@ -157,6 +173,55 @@ static double ex_at(const sim_tire_params *p, double dfz)
 
 static double ey_at(const sim_tire_params *p, double dfz) { return clamp_e(p->pey1 + p->pey2 * dfz); }
 
+/* The functions the tables hold, with their slopes. */
+static void node_atan(const sim_tire_params *p, double x, double *v, double *d)
+{
+    (void)p;
+    *v = atan(x);
+    *d = 1.0 / (1.0 + x * x);
+}
+
+static void node_shape(double c, double g, double *v, double *d)
+{
+    double w = atan(g);
+    *v = sin(c * w);
+    *d = c * cos(c * w) / (1.0 + g * g);
+}
+
+static void node_shape_x(const sim_tire_params *p, double g, double *v, double *d)
+{
+    node_shape(p->pcx1, g, v, d);
+}
+
+static void node_shape_y(const sim_tire_params *p, double g, double *v, double *d)
+{
+    node_shape(p->pcy1, g, v, d);
+}
+
+static void node_kx(const sim_tire_params *p, double dfz, double *v, double *d)
+{
+    *v = kx_per_newton(p, dfz);
+    *d = p->pkx2 * exp(p->pkx3 * dfz) + p->pkx3 * *v;
+}
+
+/* The peak's u at this load and du/d dfz = du/dE dE/d dfz (zero where E is clamped at
+ * 1 or the curve has no peak). */
+static void node_peak(double c, double e, double de, double *v, double *d)
+{
+    *v = peak_u(c, e);
+    *d = c > 1.0 && *v < 1e3 && e < 1.0 ? peak_u_by_e(*v, e) * de : 0.0;
+}
+
+static void node_peak_x(const sim_tire_params *p, double dfz, double *v, double *d)
+{
+    node_peak(p->pcx1, ex_at(p, dfz), p->pex2 + 2.0 * p->pex3 * dfz, v, d);
+}
+
+static void node_peak_y(const sim_tire_params *p, double dfz, double *v, double *d)
+{
+    node_peak(p->pcy1, ey_at(p, dfz), p->pey2, v, d);
+}
+
 void sim_tire_prepare(sim_tire_params *p)
 {
     sim_tire_tables *t = &p->tables;
@@ -164,35 +229,14 @@ void sim_tire_prepare(sim_tire_params *p)
     table_key(p, t->key);
     t->inv_fz0 = 1.0 / p->fz0;
     t->inv_ky_load = 1.0 / (p->pky2 * p->fz0);
-    for (int i = 0; i < SIM_TIRE_ATAN_NODES; i++) {
-        double x = i * ATAN_H;
-        t->atan[i][0] = atan(x);
-        t->atan[i][1] = 1.0 / (1.0 + x * x);
-    }
-    for (int i = 0; i < SIM_TIRE_SHAPE_NODES; i++) {
-        double g = i * SHAPE_H, w = atan(g), dw = 1.0 / (1.0 + g * g);
-        t->shape_x[i][0] = sin(p->pcx1 * w);
-        t->shape_x[i][1] = p->pcx1 * cos(p->pcx1 * w) * dw;
-        t->shape_y[i][0] = sin(p->pcy1 * w);
-        t->shape_y[i][1] = p->pcy1 * cos(p->pcy1 * w) * dw;
-    }
-    double ux = 0.0, uy = 0.0;
-    for (int i = 0; i < SIM_TIRE_LOAD_NODES; i++) {
-        double dfz = SIM_TIRE_DFZ_MIN + i * LOAD_H;
-        double e3 = exp(p->pkx3 * dfz);
-        t->load[SIM_TIRE_LOAD_KX][i][0] = kx_per_newton(p, dfz);
-        t->load[SIM_TIRE_LOAD_KX][i][1] = p->pkx2 * e3 + (p->pkx1 + p->pkx2 * dfz) * p->pkx3 * e3;
-        /* curvature slopes, zero where E is clamped at 1 */
-        double ex = ex_at(p, dfz), ey = ey_at(p, dfz);
-        double dex = ex < 1.0 ? p->pex2 + 2.0 * p->pex3 * dfz : 0.0;
-        double dey = ey < 1.0 ? p->pey2 : 0.0;
-        ux = peak_u(p->pcx1, ex, ux);
-        uy = peak_u(p->pcy1, ey, uy);
-        t->load[SIM_TIRE_LOAD_PEAK_X][i][0] = ux;
-        t->load[SIM_TIRE_LOAD_PEAK_Y][i][0] = uy;
-        t->load[SIM_TIRE_LOAD_PEAK_X][i][1] = p->pcx1 > 1.0 && ux < 1e3 ? peak_u_by_e(ux, ex) * dex : 0.0;
-        t->load[SIM_TIRE_LOAD_PEAK_Y][i][1] = p->pcy1 > 1.0 && uy < 1e3 ? peak_u_by_e(uy, ey) * dey : 0.0;
-    }
+    cubic_fill(t->atan, SIM_TIRE_ATAN_NODES, 0.0, ATAN_H, node_atan, p);
+    cubic_fill(t->shape_x, SIM_TIRE_SHAPE_NODES, 0.0, SHAPE_H, node_shape_x, p);
+    cubic_fill(t->shape_y, SIM_TIRE_SHAPE_NODES, 0.0, SHAPE_H, node_shape_y, p);
+    cubic_fill(t->load[SIM_TIRE_LOAD_KX], SIM_TIRE_LOAD_NODES, SIM_TIRE_DFZ_MIN, LOAD_H, node_kx, p);
+    cubic_fill(t->load[SIM_TIRE_LOAD_PEAK_X], SIM_TIRE_LOAD_NODES, SIM_TIRE_DFZ_MIN, LOAD_H,
+               node_peak_x, p);
+    cubic_fill(t->load[SIM_TIRE_LOAD_PEAK_Y], SIM_TIRE_LOAD_NODES, SIM_TIRE_DFZ_MIN, LOAD_H,
+               node_peak_y, p);
     t->ready = 1;
 }
 
@@ -207,7 +251,7 @@ typedef struct mf_load {
 
 /* False where the tyre has no grip or no stiffness at this load (no force). */
 HOT bool mf_at_load(const sim_tire_params *p, const sim_tire_tables *t, double fz,
-                              double mu_road, mf_load *m)
+                    double mu_road, mf_load *m)
 {
     double dfz = t ? (fz - p->fz0) * t->inv_fz0 : (fz - p->fz0) / p->fz0;
     m->dfz = dfz;
@@ -218,13 +262,13 @@ HOT bool mf_at_load(const sim_tire_params *p, const sim_tire_tables *t, double f
     double kxn;
     if (t && dfz >= SIM_TIRE_DFZ_MIN && dfz < SIM_TIRE_DFZ_MAX) {
         double s = (dfz - SIM_TIRE_DFZ_MIN) * (1.0 / LOAD_H);
-        kxn = hermite(t->load[SIM_TIRE_LOAD_KX], LOAD_H, s);
-        m->upx = hermite(t->load[SIM_TIRE_LOAD_PEAK_X], LOAD_H, s);
-        m->upy = hermite(t->load[SIM_TIRE_LOAD_PEAK_Y], LOAD_H, s);
+        kxn = cubic(t->load[SIM_TIRE_LOAD_KX], s);
+        m->upx = cubic(t->load[SIM_TIRE_LOAD_PEAK_X], s);
+        m->upy = cubic(t->load[SIM_TIRE_LOAD_PEAK_Y], s);
     } else {
         kxn = kx_per_newton(p, dfz);
-        m->upx = peak_u(p->pcx1, m->ex, 0.0);
-        m->upy = peak_u(p->pcy1, m->ey, 0.0);
+        m->upx = peak_u(p->pcx1, m->ex);
+        m->upy = peak_u(p->pcy1, m->ey);
     }
     m->kx = fz * kxn;
     /* Ky = pKy1 Fz0 sin(2 atan(x)), with sin(2 atan x) = 2x / (1 + x^2). */

@@ -17,12 +17,14 @@ typedef enum sim_tire_model {
 } sim_tire_model;
 
 /* Lookup tables that keep transcendental functions and Newton solves out of the
- * integration's inner loop (filled by sim_tire_prepare), as cubic Hermite nodes (value
- * and slope, side by side for one cache line per lookup): atan over [0, SIM_TIRE_ATAN_MAX]; sin(C atan g) over g in
- * [0, SIM_TIRE_SHAPE_MAX] for the two shape factors; and over the load, dfz = Fz/Fz0 - 1 in [SIM_TIRE_DFZ_MIN,
- * SIM_TIRE_DFZ_MAX], the longitudinal stiffness per newton Kx/Fz and the two curves'
- * peaks B x (which move with the load-dependent curvatures). Outside their ranges, or
- * when the coefficients changed since, the functions compute instead. */
+ * integration's inner loop (filled by sim_tire_prepare): atan over [0,
+ * SIM_TIRE_ATAN_MAX]; sin(C atan g) over g in [0, SIM_TIRE_SHAPE_MAX] for the two shape
+ * factors; and over the load, dfz = Fz/Fz0 - 1 in [SIM_TIRE_DFZ_MIN, SIM_TIRE_DFZ_MAX],
+ * the longitudinal stiffness per newton Kx/Fz and the two curves' peaks B x (which move
+ * with the load-dependent curvatures). Each interval holds the cubic Hermite
+ * interpolant between its two nodes (values and slopes of the function there) as
+ * c0 + c1 t + c2 t^2 + c3 t^3, t in [0, 1). Outside their ranges, or when the
+ * coefficients changed since, the functions compute instead. */
 #define SIM_TIRE_ATAN_NODES 513
 #define SIM_TIRE_ATAN_MAX 16.0
 #define SIM_TIRE_SHAPE_NODES 513
@@ -35,9 +37,9 @@ typedef struct sim_tire_tables {
     int ready;
     double key[12]; /* the coefficients the tables were made for (Fz0, C, E, K terms) */
     double inv_fz0, inv_ky_load; /* 1 / Fz0, 1 / (pKy2 Fz0) */
-    double atan[SIM_TIRE_ATAN_NODES][2];
-    double shape_x[SIM_TIRE_SHAPE_NODES][2], shape_y[SIM_TIRE_SHAPE_NODES][2];
-    double load[SIM_TIRE_LOAD_N][SIM_TIRE_LOAD_NODES][2];
+    double atan[SIM_TIRE_ATAN_NODES - 1][4];
+    double shape_x[SIM_TIRE_SHAPE_NODES - 1][4], shape_y[SIM_TIRE_SHAPE_NODES - 1][4];
+    double load[SIM_TIRE_LOAD_N][SIM_TIRE_LOAD_NODES - 1][4];
 } sim_tire_tables;
 
 typedef struct sim_tire_params {

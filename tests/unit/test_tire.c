@@ -108,9 +108,10 @@ static void load_sensitivity_and_road_friction(void **state)
     assert_true(z.fx == 0 && z.fy == 0);
 }
 
-/* The prepared tyre (lookup tables for atan and the sines, the peak solved from the
- * nominal load's) gives the libm formula's forces to 1e-6 of the load over the whole
- * slip range and loads from 1 to 9 kN, with the table's load-dependent curvatures. */
+/* The prepared tyre (lookup tables for atan, sin(C atan g), Kx/Fz and the peaks over
+ * the load) gives the libm formula's forces to 1e-6 of the load over the whole slip
+ * range and loads from 1 to 9 kN, with the table's load-dependent curvatures; past the
+ * load table (dfz > 3) it computes. */
 static void prepared_tables_match_formula(void **state)
 {
     sim_tire_params exact = book_tire(), fast = book_tire();
@@ -128,9 +129,13 @@ static void prepared_tables_match_formula(void **state)
     }
     printf("tabulated Magic Formula: worst error %.2e of Fz\n", worst);
     assert_true(worst < 1e-6);
-    /* far out (past the atan table) and at huge slips too */
-    sim_tire_forces e = sim_tire_eval(&exact, 6000, 30.0, 80.0, 1.0);
-    sim_tire_forces f = sim_tire_eval(&fast, 6000, 30.0, 80.0, 1.0);
+    sim_tire_forces e, f;
+    /* past the load table, and far out (past the atan table) at huge slips */
+    e = sim_tire_eval(&exact, 20000, 0.05, 0.1, 1.0);
+    f = sim_tire_eval(&fast, 20000, 0.05, 0.1, 1.0);
+    assert_true(fabs(e.fx - f.fx) < 1e-3 && fabs(e.fy - f.fy) < 1e-3);
+    e = sim_tire_eval(&exact, 6000, 30.0, 80.0, 1.0);
+    f = sim_tire_eval(&fast, 6000, 30.0, 80.0, 1.0);
     assert_true(fabs(e.fx - f.fx) < 6e-3 && fabs(e.fy - f.fy) < 6e-3);
     /* a shape factor changed after preparing falls back to the formula (tables made
      * for 1.193 would be off by several per cent of the load here) */
