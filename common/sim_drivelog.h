@@ -35,9 +35,11 @@
 
 #include "sim_error.h"
 
-#define SIM_DRIVELOG_SCHEMA_VERSION 1
+/* 1: the first format; 2: samples gained the road column (readers take both, a writer
+ * resuming a version-1 file adds the column and marks the file 2). */
+#define SIM_DRIVELOG_SCHEMA_VERSION 2
 #define SIM_DRIVELOG_NULL_INT INT32_MIN
-#define SIM_DRIVELOG_ID_MAX 48 /* sector and task ids, including the terminating NUL */
+#define SIM_DRIVELOG_ID_MAX 48 /* sector, task and road ids, including the terminating NUL */
 
 typedef struct sim_drivelog_sample {
     int64_t run;          /* run number from sim.tick; a restart starts a new one */
@@ -60,6 +62,8 @@ typedef struct sim_drivelog_sample {
     double rpm;           /* engine speed, 1/min */
     char sector[SIM_DRIVELOG_ID_MAX]; /* test sector id, "" outside any */
     char task[SIM_DRIVELOG_ID_MAX];   /* task id, "" outside any */
+    char road[SIM_DRIVELOG_ID_MAX];   /* id of the scenario road the sample was located on,
+                                         "" when unknown (schema 1 logs, no scenario) */
 } sim_drivelog_sample;
 
 /* A sample with every field NULL (NAN, SIM_DRIVELOG_NULL_INT, ""), run/tick/t 0. */
@@ -149,6 +153,15 @@ void sim_drivelog_reader_close(sim_drivelog_reader *r);
  * is 0. */
 int sim_drivelog_read_samples(sim_drivelog_reader *r, sim_drivelog_range range,
                               sim_drivelog_sample **out, size_t *n, sim_error *err);
+/* The same rows handed to cb one by one, in one sample that the reader owns and reuses
+ * (copy what you keep); cb returns nonzero to stop early (not an error). No array of
+ * samples is built, so an hour-long log is read into the caller's own layout (the
+ * analysis's columns) without holding it twice. */
+typedef int (*sim_drivelog_sample_cb)(const sim_drivelog_sample *s, void *user);
+int sim_drivelog_each_sample(sim_drivelog_reader *r, sim_drivelog_range range,
+                             sim_drivelog_sample_cb cb, void *user, sim_error *err);
+/* The file's schema version (PRAGMA user_version): 1 or SIM_DRIVELOG_SCHEMA_VERSION. */
+int sim_drivelog_schema_version(const sim_drivelog_reader *r);
 /* The sample with the highest (run, tick): where a resumed recording goes on.
  * SIM_ENOTFOUND when the log has no samples. */
 int sim_drivelog_read_last(sim_drivelog_reader *r, sim_drivelog_sample *out, sim_error *err);
