@@ -82,6 +82,7 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
         cJSON_AddStringToObject(o, "status", tr->status ? sim_error_name(tr->status) : "ok");
         if (tr->message[0]) cJSON_AddStringToObject(o, "message", tr->message);
         cJSON_AddNumberToObject(o, "tube_half_width_m", tr->task->tube_half_width);
+        cJSON_AddNumberToObject(o, "speed_margin_kmh", res->scenario->speed_margin * 3.6);
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         for (size_t q = 0; q < an_metric_count(); q++)
             cJSON_AddItemToObject(m, an_metric_name(q), num_or_null(an_metric_value(tr, q)));
@@ -504,7 +505,7 @@ static int find_scenario(const an_drive *dr, const char *override, char *out, si
                          dr->path, sc);
 }
 
-int an_report_one(const char *log, const char *scenario, double vehicle_width,
+int an_report_one(const char *log, const char *scenario, const an_params *params,
                   const char *dir, bool plots,
                   an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
                   sim_error *err)
@@ -517,7 +518,7 @@ int an_report_one(const char *log, const char *scenario, double vehicle_width,
     if (rc) return rc;
     char scpath[4200];
     rc = find_scenario(&dr, scenario, scpath, sizeof scpath, err);
-    if (!rc) rc = an_scenario_load(scpath, vehicle_width, &sc, err);
+    if (!rc) rc = an_scenario_load(scpath, params, &sc, err);
     if (rc) {
         an_drive_free(&dr);
         return rc;
