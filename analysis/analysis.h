@@ -42,7 +42,9 @@ extern const char *const an_id_names[AN_NIDS];
 typedef struct an_drive {
     char *path;             /* the file or folder it was read from */
     size_t n;               /* samples */
-    double *col[AN_NCOL];   /* each n long; a column the log lacks is all NAN */
+    /* Each n long; a column the file lacks is all NAN. A drive log is read with only the
+     * columns the analysis uses (an_drive_load_log); the others are NULL. */
+    double *col[AN_NCOL];
     /* Each n long, or NULL when the log has no such column (a version-1 log has no road,
      * a CSV file may have neither): index into labels, -1 where the sample has none. */
     int *ids[AN_NIDS];

@@ -400,6 +400,7 @@ static void sort_samples(an_drive *dr)
         size_t j = i;
         while (j > 0 && sample_cmp(dr, j - 1, j) > 0) {
             for (int c = 0; c < AN_NCOL; c++) {
+                if (!dr->col[c]) continue;
                 double tmp = dr->col[c][j];
                 dr->col[c][j] = dr->col[c][j - 1];
                 dr->col[c][j - 1] = tmp;
@@ -502,7 +503,7 @@ int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err)
     for (size_t i = 0; i < dr->n; i++) {
         for (int c = 0; c < AN_NCOL; c++) {
             if (c) fputc(',', f);
-            put_num(f, dr->col[c][i]);
+            if (dr->col[c]) put_num(f, dr->col[c][i]);
         }
         for (int c = 0; c < AN_NIDS; c++) {
             if (!dr->ids[c]) continue;

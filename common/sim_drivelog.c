@@ -44,14 +44,12 @@ static const char SCHEMA_SQL[] =
      * keying on the bytes without storing every message twice. */
     "CREATE UNIQUE INDEX IF NOT EXISTS messages_key ON messages(run, t, topic, hash);";
 
-/* The samples columns of schema 2 in table order; schema 1 lacks the last (road), which
- * a reader selects as NULL (SAMPLE_SELECT_V1) so that one decoder serves both. */
-#define SAMPLE_COLUMNS_V1                                                                  \
-    "run, tick, t, speed, accel, headway_dist, headway_time, lat_dev, lane, s, d, x, y, z," \
-    " heading, yaw_rate, steer_wheel, wheel_angle, throttle, brake, clutch, gear, rpm,"    \
-    " sector, task"
-static const char SAMPLE_COLUMNS[] = SAMPLE_COLUMNS_V1 ", road";
-static const char SAMPLE_SELECT_V1[] = SAMPLE_COLUMNS_V1 ", NULL AS road";
+/* The samples columns of schema 2 in table order (FIELDS below lists them again with
+ * their fields; the writer binds them in this order). */
+static const char SAMPLE_COLUMNS[] =
+    "run, tick, t, speed, accel, headway_dist, headway_time, lat_dev, lane, s, d, x, y, z,"
+    " heading, yaw_rate, steer_wheel, wheel_angle, throttle, brake, clutch, gear, rpm,"
+    " sector, task, road";
 
 typedef struct pending_event {
     int64_t run;
@@ -231,35 +229,81 @@ static void col_id(sqlite3_stmt *st, int i, char *out)
     out[n] = '\0';
 }
 
-static void column_sample(sqlite3_stmt *st, sim_drivelog_sample *s)
+/* Every samples column as a field of sim_drivelog_sample, in table order, for reading
+ * any subset of the columns with one decoder. Types: 'I' int64 (never NULL), 'i'
+ * int32, 'd' double, 's' id text. */
+typedef struct sample_field {
+    const char *name;
+    char type;
+    size_t off;
+} sample_field;
+
+#define F(name, type, field) {name, type, offsetof(sim_drivelog_sample, field)}
+static const sample_field FIELDS[] = {
+    F("run", 'I', run), F("tick", 'I', tick), F("t", 'd', t), F("speed", 'd', speed),
+    F("accel", 'd', accel), F("headway_dist", 'd', headway_dist),
+    F("headway_time", 'd', headway_time), F("lat_dev", 'd', lat_dev), F("lane", 'i', lane),
+    F("s", 'd', s), F("d", 'd', d), F("x", 'd', x), F("y", 'd', y), F("z", 'd', z),
+    F("heading", 'd', heading), F("yaw_rate", 'd', yaw_rate), F("steer_wheel", 'd', steer_wheel),
+    F("wheel_angle", 'd', wheel_angle), F("throttle", 'd', throttle), F("brake", 'd', brake),
+    F("clutch", 'd', clutch), F("gear", 'i', gear), F("rpm", 'd', rpm), F("sector", 's', sector),
+    F("task", 's', task), F("road", 's', road),
+};
+#undef F
+enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0], FIELD_ROAD = N_FIELDS - 1 };
+
+/* The columns a read selects: FIELDS indices in select order, and the select list. */
+typedef struct sample_sel {
+    int field[N_FIELDS];
+    int n;
+    bool all;
+    char sql[512];
+} sample_sel;
+
+/* Builds the selection of columns (NULL: all). run and tick are always read, since rows
+ * are identified by them. A version-1 file has no road column: it is selected as NULL. */
+static int sample_sel_make(const sim_drivelog_reader *r, const char *const *columns, size_t n,
+                           sample_sel *sel, sim_error *err)
 {
-    int i = 0;
-    s->run = sqlite3_column_int64(st, i++);
-    s->tick = sqlite3_column_int64(st, i++);
-    s->t = sqlite3_column_double(st, i++);
-    s->speed = col_double(st, i++);
-    s->accel = col_double(st, i++);
-    s->headway_dist = col_double(st, i++);
-    s->headway_time = col_double(st, i++);
-    s->lat_dev = col_double(st, i++);
-    s->lane = col_int(st, i++);
-    s->s = col_double(st, i++);
-    s->d = col_double(st, i++);
-    s->x = col_double(st, i++);
-    s->y = col_double(st, i++);
-    s->z = col_double(st, i++);
-    s->heading = col_double(st, i++);
-    s->yaw_rate = col_double(st, i++);
-    s->steer_wheel = col_double(st, i++);
-    s->wheel_angle = col_double(st, i++);
-    s->throttle = col_double(st, i++);
-    s->brake = col_double(st, i++);
-    s->clutch = col_double(st, i++);
-    s->gear = col_int(st, i++);
-    s->rpm = col_double(st, i++);
-    col_id(st, i++, s->sector);
-    col_id(st, i++, s->task);
-    col_id(st, i++, s->road);
+    bool want[N_FIELDS] = {0};
+    want[0] = want[1] = true;
+    for (size_t k = 0; k < N_FIELDS && !columns; k++) want[k] = true;
+    for (size_t k = 0; columns && k < n; k++) {
+        size_t f = 0;
+        while (f < N_FIELDS && strcmp(FIELDS[f].name, columns[k] ? columns[k] : "") != 0) f++;
+        if (f == N_FIELDS)
+            return sim_error_set(err, SIM_EINVAL,
+                                 "drive log %s: samples column '%s': no such column (docs/drivelog.md)",
+                                 r->path, columns[k] ? columns[k] : "(null)");
+        want[f] = true;
+    }
+    sel->n = 0;
+    sel->sql[0] = '\0';
+    size_t len = 0;
+    for (int f = 0; f < N_FIELDS; f++) {
+        if (!want[f]) continue;
+        sel->field[sel->n++] = f;
+        bool absent = f == FIELD_ROAD && r->version < 2;
+        len += (size_t)snprintf(sel->sql + len, sizeof sel->sql - len, "%s%s", len ? ", " : "",
+                                absent ? "NULL" : FIELDS[f].name);
+    }
+    sel->all = sel->n == N_FIELDS;
+    return 0;
+}
+
+static void column_sample(sqlite3_stmt *st, const sample_sel *sel, sim_drivelog_sample *s)
+{
+    if (!sel->all) sim_drivelog_sample_init(s);
+    for (int j = 0; j < sel->n; j++) {
+        const sample_field *f = &FIELDS[sel->field[j]];
+        char *p = (char *)s + f->off;
+        switch (f->type) {
+        case 'I': *(int64_t *)p = sqlite3_column_int64(st, j); break;
+        case 'i': *(int32_t *)p = col_int(st, j); break;
+        case 'd': *(double *)p = col_double(st, j); break;
+        default: col_id(st, j, p); break;
+        }
+    }
 }
 
 void sim_drivelog_sample_init(sim_drivelog_sample *s)
@@ -747,26 +791,26 @@ int sim_drivelog_schema_version(const sim_drivelog_reader *r)
     return r->version;
 }
 
-static const char *sample_select(const sim_drivelog_reader *r)
-{
-    return r->version >= 2 ? SAMPLE_COLUMNS : SAMPLE_SELECT_V1;
-}
-
 int sim_drivelog_each_sample(sim_drivelog_reader *r, sim_drivelog_range range,
+                             const char *const *columns, size_t n_columns,
                              sim_drivelog_sample_cb cb, void *user, sim_error *err)
 {
-    char sql[512];
+    sample_sel sel;
+    int ret = sample_sel_make(r, columns, n_columns, &sel, err);
+    if (ret) return ret;
+    char sql[700];
     snprintf(sql, sizeof sql,
              "SELECT %s FROM samples WHERE (?1 < 0 OR run = ?1) AND t BETWEEN ?2 AND ?3"
              " ORDER BY run, tick",
-             sample_select(r));
+             sel.sql);
     sqlite3_stmt *st;
-    int ret = prepare_range(r, sql, range, &st, err);
+    ret = prepare_range(r, sql, range, &st, err);
     if (ret) return ret;
     sim_drivelog_sample s;
+    sim_drivelog_sample_init(&s);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        column_sample(st, &s);
+        column_sample(st, &sel, &s);
         if (cb(&s, user)) {
             rc = SQLITE_DONE;
             break;
@@ -796,7 +840,7 @@ int sim_drivelog_read_samples(sim_drivelog_reader *r, sim_drivelog_range range,
     *out = NULL;
     *n = 0;
     sample_array a = {0};
-    int ret = sim_drivelog_each_sample(r, range, push_sample, &a, err);
+    int ret = sim_drivelog_each_sample(r, range, NULL, 0, push_sample, &a, err);
     if (!ret && a.oom)
         ret = sim_error_set(err, SIM_ENOMEM, "drive log %s: out of memory reading samples", r->path);
     vec v = a.v;
@@ -815,15 +859,17 @@ int sim_drivelog_read_samples(sim_drivelog_reader *r, sim_drivelog_range range,
 
 int sim_drivelog_read_last(sim_drivelog_reader *r, sim_drivelog_sample *out, sim_error *err)
 {
-    char sql[512];
+    sample_sel sel;
+    sample_sel_make(r, NULL, 0, &sel, NULL); /* all columns: cannot fail */
+    char sql[700];
     snprintf(sql, sizeof sql, "SELECT %s FROM samples ORDER BY run DESC, tick DESC LIMIT 1",
-             sample_select(r));
+             sel.sql);
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(r->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK) return db_error(err, r->db, rc, r->path, "reading the last sample");
     rc = sqlite3_step(st);
     int ret = 0;
-    if (rc == SQLITE_ROW) column_sample(st, out);
+    if (rc == SQLITE_ROW) column_sample(st, &sel, out);
     else if (rc == SQLITE_DONE)
         ret = sim_error_set(err, SIM_ENOTFOUND, "drive log %s: no samples", r->path);
     else
