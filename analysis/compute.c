@@ -175,7 +175,8 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     bool missing = false; /* by the task column: no sample of the run carries the id */
     if (label != -2) {
         int rc = 0;
-        missing = !select_by_column(res, dr, task, label, run, r0, r1, &i0, &i1, &s_start, &s_end, &rc);
+        missing = label < 0 ||
+                  !select_by_column(res, dr, task, label, run, r0, r1, &i0, &i1, &s_start, &s_end, &rc);
         if (rc) return SIM_ENOMEM;
         if (missing) i0 = i1 = r0;
         for (size_t i = i0; i < i1; i++)
@@ -298,10 +299,11 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
 }
 
 /* How each task's samples are found: by the logged task column when the drive has one
- * that names at least one of the scenario's tasks (the recorder located every sample on
- * the scenario's roads, so this is right on networks where several roads share an
- * s-range), else by the task's s-range. Returns per task its label in the drive (-1:
- * no sample carries it) or -2 for the s-range; NULL when out of memory. */
+ * that names at least one of the scenario's tasks, or a road column naming the
+ * scenario's roads (the recorder located every sample on them, so a task nobody's
+ * sample carries was not driven), else by the task's s-range. The column is right on
+ * networks where several roads share an s-range. Returns per task its label in the
+ * drive (-1: no sample carries it) or -2 for the s-range; NULL when out of memory. */
 static int *task_labels(an_result *res, const an_drive *dr, const an_scenario *sc)
 {
     int *labels = malloc((sc->n_tasks ? sc->n_tasks : 1) * sizeof *labels);
@@ -319,6 +321,12 @@ static int *task_labels(an_result *res, const an_drive *dr, const an_scenario *s
         int l = an_drive_label(dr, sc->tasks[k].id);
         labels[k] = l >= 0 && used[l] ? l : -1;
         match = match || labels[k] >= 0;
+    }
+    const int *road = dr->ids[AN_ID_ROAD];
+    const sim_roadnet *net = &sc->world->net;
+    for (int k = 0; road && !match && k < net->n_roads; k++) {
+        int l = an_drive_label(dr, net->roads[k].id);
+        for (size_t i = 0; l >= 0 && !match && i < dr->n; i++) match = road[i] == l;
     }
     if (!match) {
         for (size_t k = 0; k < sc->n_tasks; k++) labels[k] = -2;

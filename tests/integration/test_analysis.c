@@ -269,7 +269,9 @@ static void speed_margin_option(void **state)
  *   25.1); TC: its first sample (s = 0.5) follows one on road a, so the task is
  *   clipped there: length 30 - 0.5 = 29.5 m, area 29.5 m^2.
  * Found by s-range instead (the log without its task column), TB would be the pass over
- * road a: MDEV 0.2. */
+ * road a: MDEV 0.2. A scenario whose only task TD lies on a third road c that the car
+ * never drove: the samples' road ids are the scenario's, so TD was not driven (by its
+ * s-range 50..150 it would wrongly take road a's samples). */
 static void write_two_roads(const char *dir, bool with_ids, bool sqlite)
 {
     char p[400];
@@ -287,6 +289,15 @@ static void write_two_roads(const char *dir, bool with_ids, bool sqlite)
              "{\"id\": \"TB\", \"road\": \"b\", \"s_start\": 50, \"s_end\": 150, %s,"
              "{\"id\": \"TC\", \"road\": \"b\", \"s_start\": 0, \"s_end\": 30, %s]}\n",
              road, road, ideal, ideal, ideal);
+    write_text(p, sc);
+    snprintf(p, sizeof p, "%s/sc-c.json", dir);
+    snprintf(sc, sizeof sc,
+             "{\"name\": \"three\", \"roads\": ["
+             "{\"id\": \"a\", \"start\": {\"x\": 0, \"y\": 0}, %s,"
+             "{\"id\": \"b\", \"start\": {\"x\": 0, \"y\": 100}, %s,"
+             "{\"id\": \"c\", \"start\": {\"x\": 0, \"y\": 200}, %s],\n"
+             " \"tasks\": [{\"id\": \"TD\", \"road\": \"c\", \"s_start\": 50, \"s_end\": 150, %s]}\n",
+             road, road, road, ideal);
     write_text(p, sc);
     sim_drivelog_writer *w = NULL;
     FILE *f = NULL;
@@ -382,6 +393,15 @@ static void tasks_on_roads_sharing_an_s_range(void **state)
         near(num(tc, "ended"), 1, "TC ended");
         cJSON_Delete(root);
     }
+    /* The road column says where the car was: TD on road c was never driven. */
+    snprintf(in, sizeof in, "%s/two0 --scenario %s/two0/sc-c.json", tmp, tmp);
+    snprintf(out, sizeof out, "%s/two0/out-c", tmp);
+    cJSON *cr = report_json(in, out, false);
+    const cJSON *td = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cr, "tasks"), 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(td, "status")->valuestring, "not found");
+    assert_non_null(strstr(cJSON_GetObjectItemCaseSensitive(td, "message")->valuestring,
+                           "no sample carries its id"));
+    cJSON_Delete(cr);
     /* Without the task column the s-range finds road a's pass for TB. */
     snprintf(dir, sizeof dir, "%s/two2", tmp);
     write_two_roads(dir, false, false);
