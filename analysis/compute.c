@@ -3,9 +3,10 @@
  * The drive is split into runs (a restart starts a new run); each run is checked for
  * missing samples (gaps in the tick sequence), and each task of the scenario is located
  * in it (by the logged task column, else by its s-range) and handed to sim_metrics with
- * the lane marks of its ideal lane and the speed limits along the road. Stimuli for reaction times are the run's
- * trigger and HUD events inside the task; responses are button presses, steering and
- * braking. What is wrong with a drive or a task is written down, not fatal. */
+ * the lane marks of its ideal lane and the speed limits along the road. Stimuli for
+ * reaction times are the run's trigger and HUD events inside the task; responses are
+ * button presses, steering and braking. What is wrong with a drive or a task is written
+ * down, not fatal. */
 #include "analysis.h"
 
 #include <math.h>
@@ -105,6 +106,9 @@ static bool is_press(const an_event *e)
            !(e->json && (strstr(e->json, "\"pressed\":false") || strstr(e->json, "\"pressed\": false")));
 }
 
+/* A task's label (task_labels) when its samples are found by its s-range. */
+#define BY_S_RANGE (-2)
+
 /* How far along the road the car can get between samples j and j + 1: twice the logged
  * speed times the time step, plus 5 cm (70 m/s where no speed is logged). */
 static double step_tolerance(const an_drive *dr, size_t j)
@@ -173,10 +177,10 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     size_t i0 = r0, i1 = r1;
     double s_start = task->s_start, s_end = task->s_end;
     bool missing = false; /* by the task column: no sample of the run carries the id */
-    if (label != -2) {
+    if (label != BY_S_RANGE) {
         int rc = 0;
-        missing = label < 0 ||
-                  !select_by_column(res, dr, task, label, run, r0, r1, &i0, &i1, &s_start, &s_end, &rc);
+        missing = label < 0 || !select_by_column(res, dr, task, label, run, r0, r1, &i0, &i1,
+                                                 &s_start, &s_end, &rc);
         if (rc) return SIM_ENOMEM;
         if (missing) i0 = i1 = r0;
         for (size_t i = i0; i < i1; i++)
@@ -269,6 +273,11 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
         snprintf(tr->message, sizeof tr->message,
                  "task %.60s never started in run %d: no sample carries its id in the log's task column",
                  task->id, run);
+    } else if (n < 2 && label != BY_S_RANGE) {
+        tr->status = SIM_ENOTFOUND;
+        snprintf(tr->message, sizeof tr->message,
+                 "task %.60s in run %d: one sample (t = %.2f s) carries its id, too few for its metrics",
+                 task->id, run, dr->col[AN_T][i0]);
     } else if (n < 2) {
         tr->status = SIM_ENOTFOUND;
         snprintf(tr->message, sizeof tr->message,
@@ -303,7 +312,7 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
  * scenario's roads (the recorder located every sample on them, so a task nobody's
  * sample carries was not driven), else by the task's s-range. The column is right on
  * networks where several roads share an s-range. Returns per task its label in the
- * drive (-1: no sample carries it) or -2 for the s-range; NULL when out of memory. */
+ * drive (-1: no sample carries it) or BY_S_RANGE; NULL when out of memory. */
 static int *task_labels(an_result *res, const an_drive *dr, const an_scenario *sc)
 {
     int *labels = malloc((sc->n_tasks ? sc->n_tasks : 1) * sizeof *labels);
@@ -329,7 +338,7 @@ static int *task_labels(an_result *res, const an_drive *dr, const an_scenario *s
         for (size_t i = 0; l >= 0 && !match && i < dr->n; i++) match = road[i] == l;
     }
     if (!match) {
-        for (size_t k = 0; k < sc->n_tasks; k++) labels[k] = -2;
+        for (size_t k = 0; k < sc->n_tasks; k++) labels[k] = BY_S_RANGE;
         size_t first = 0;
         while (any_id && id[first] < 0) first++;
         if (any_id && an_result_warn(res, "the log's task column names no task of scenario %s "
@@ -377,7 +386,7 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
         if (!out->tasks) goto oom;
         for (size_t k = 0; k < sc->n_tasks; k++) {
             an_task_result *tr = &out->tasks[out->n_tasks++];
-            if (task_in_run(out, dr, sc, &sc->tasks[k], -2, 0, 0, 0, tr)) goto oom;
+            if (task_in_run(out, dr, sc, &sc->tasks[k], BY_S_RANGE, 0, 0, 0, tr)) goto oom;
         }
     }
     while (r0 < dr->n) {

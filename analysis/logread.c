@@ -101,7 +101,8 @@ int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
     /* road is in the list only where the file has it (an_id_names: task, road). */
     size_t n_names = N_LOADED + (out->ids[AN_ID_ROAD] ? AN_NIDS : AN_NIDS - 1);
     if (!rc)
-        rc = sim_drivelog_each_sample(rd, sim_drivelog_range_all(), names, n_names, take_sample, &L, err);
+        rc = sim_drivelog_each_sample(rd, sim_drivelog_range_all(), names, n_names, take_sample,
+                                      &L, err);
     if (!rc) rc = L.rc;
     if (!rc) rc = sim_drivelog_read_events(rd, sim_drivelog_range_all(), &ev, &ne, err);
     for (size_t k = 0; !rc && k < ne; k++)
