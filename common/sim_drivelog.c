@@ -734,9 +734,9 @@ int sim_drivelog_reader_open(const char *path, sim_drivelog_reader **out, sim_er
     }
     /* Read-write when allowed: opening a WAL database left by a killed writer needs to
      * write its -shm index. Without write access the file still opens read-only.
-     * NOMUTEX: a reader belongs to one thread (sim_drivelog.h), and in SQLite's default
-     * serialized mode every sqlite3_column_* call locks and unlocks the connection's
-     * mutex, which was a tenth of the time of reading a log. */
+     * NOMUTEX: a reader is used by one thread at a time (sim_drivelog.h), and in
+     * SQLite's default serialized mode every sqlite3_column_* call locks and unlocks the
+     * connection's mutex, which was a tenth of the time of reading a log. */
     int rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         sqlite3_close(r->db);

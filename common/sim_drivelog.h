@@ -21,6 +21,9 @@
  * NULL: a double field set to NAN, an int32 field set to SIM_DRIVELOG_NULL_INT or an
  * empty string is stored as SQL NULL and read back the same way.
  *
+ * Threads: a writer or reader is used by one thread at a time (the reader's connection
+ * is opened without SQLite's per-connection mutex); open one per thread.
+ *
  * Ownership: the writer and reader are allocated by their open functions and freed by
  * their close functions. Strings passed in are copied. Arrays returned by the reader
  * belong to the caller and are freed with free() (samples) or
