@@ -1,5 +1,6 @@
-/* route: the scripted driver's path from a scenario (the start point's road at the
- * tasks' ideal lane, as world-frame points). */
+/* route: the scripted driver's path from a scenario (from the start point along the
+ * road graph, straight on where it can, at the tasks' ideal lane, as world-frame
+ * points). */
 #ifndef INPUT_NODE_ROUTE_H
 #define INPUT_NODE_ROUTE_H
 
@@ -7,7 +8,7 @@
 #include "sim_error.h"
 
 /* Loads the scenario and builds the path from start point `start` (NULL: the first)
- * to the end of its road, with the speed limit (m/s, 0: none) at each point in a new
+ * along the road graph (see route.c), with the speed limit (m/s, 0: none) at each point in a new
  * array *limits (the caller frees it and the path). */
 int route_build(const char *scenario, const char *start, sim_driver_path *path, double **limits,
                 sim_error *err);

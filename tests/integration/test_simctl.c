@@ -254,13 +254,13 @@ static void validate_and_where(void **state)
 
 /* Runs a headless session for `until` seconds of simulated time into out_dir and
  * returns the path of its drive log (static buffer). */
-static const char *headless_run(const char *out_dir, const char *until)
+static const char *headless_run_of(const char *scenario, const char *out_dir, const char *until)
 {
     int port = ts_free_port(), cport = ts_free_port();
     char bus[64], control[64];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
     snprintf(control, sizeof control, "tcp://127.0.0.1:%d", cport);
-    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/lane-change.json"), "--headless", "--until",
+    char *argv[] = {"simctl", "run", (char *)ts_root(scenario), "--headless", "--until",
                     (char *)until, "--no-analysis", "--bus", bus, "--control", control, "--out", (char *)out_dir, NULL};
     int st = ts_stop(ts_spawn(argv, false), 0, 60000);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -272,6 +272,11 @@ static const char *headless_run(const char *out_dir, const char *until)
     pclose(p);
     path[strcspn(path, "\n")] = '\0';
     return path;
+}
+
+static const char *headless_run(const char *out_dir, const char *until)
+{
+    return headless_run_of("scenarios/lane-change.json", out_dir, until);
 }
 
 /* Every sample of a log as text, in order. */
@@ -329,6 +334,41 @@ static void headless_runs_are_exact_and_reproducible(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static double query_double(const char *log, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(log, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    double v = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* The scripted driver follows the road graph: through the town's junctions (slowing
+ * down for the turns) and from the motorway's on-ramp onto the motorway. */
+static void scripted_driver_follows_the_road_graph(void **state)
+{
+    char a[] = "/tmp/simctl-town-XXXXXX", b[] = "/tmp/simctl-mw-XXXXXX";
+    assert_non_null(mkdtemp(a));
+    assert_non_null(mkdtemp(b));
+    const char *town = headless_run_of("scenarios/town.json", a, "60");
+    /* Several streets and junction roads, never stuck, never off the roads. */
+    assert_true(query_double(town, "SELECT COUNT(DISTINCT road) FROM samples") >= 5);
+    assert_true(query_double(town, "SELECT MIN(speed) FROM samples WHERE t > 10") > 3.0);
+    assert_true(query_double(town, "SELECT COUNT(*) FROM samples WHERE road IS NULL OR road = ''") == 0);
+    /* It slows for the turns: well under the 50 km/h limit somewhere after the start. */
+    assert_true(query_double(town, "SELECT MIN(speed) FROM samples WHERE t > 10") < 40.0 / 3.6);
+    const char *mw = headless_run_of("scenarios/motorway.json", b, "60");
+    assert_true(query_double(mw, "SELECT COUNT(*) FROM samples WHERE road = 'mw_east'") > 0);
+    assert_true(query_double(mw, "SELECT MAX(speed) FROM samples") > 110.0 / 3.6);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", a, b);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +377,7 @@ int main(void)
         cmocka_unit_test(run_restarts_killed_modules_and_stops_on_ctrl_c),
         cmocka_unit_test(validate_and_where),
         cmocka_unit_test(headless_runs_are_exact_and_reproducible),
+        cmocka_unit_test(scripted_driver_follows_the_road_graph),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
