@@ -12,18 +12,20 @@ cd "$(dirname "$0")/.."
 # pkg-config for must be here: a name that is not stops the check (below), because on a
 # fresh machine nothing else would install it.
 PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libsqlite3-dev \
-sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev \
+sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
 zlib:zlib1g-dev fontconfig:libfontconfig-dev"
 # command -> Debian package (tools the build, the tests and fuzzing start)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
 sqlite3:sqlite3 Xvfb:xvfb"
 
-# The pkg-config names the modules add (<dir>_PKGS := ... in <dir>/module.mk).
+# The pkg-config names the Makefile (PKG_CORE, PKG_ALL) and the modules (<dir>_PKGS in
+# <dir>/module.mk) use; $(...) references to other lists are skipped.
 unknown=""
-for mk in */module.mk; do
+for mk in Makefile */module.mk; do
     [ -f "$mk" ] || continue
     # shellcheck disable=SC2013  # words, not lines: the names after :=
-    for pc in $(sed -n 's/^[A-Za-z0-9_.-]*_PKGS[[:space:]]*[:+?]*=//p' "$mk"); do
+    for pc in $(sed -n 's/^[A-Za-z0-9_.-]*PKG[A-Z_]*[[:space:]]*[:+?]*=//p' "$mk"); do
+        case $pc in \$*) continue ;; esac
         case " $PKGS " in
             *" $pc:"*) ;;
             *) unknown="$unknown $pc ($mk)" ;;
