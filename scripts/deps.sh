@@ -2,40 +2,74 @@
 # Checks that the Debian packages the build needs are present (through pkg-config and
 # a few commands) and installs the missing ones with apt-get when run as root; otherwise
 # it stops with the exact apt-get command to run. Called by the Makefile before
-# building, so `make test` and `make run` work as the first commands on a fresh machine.
+# building, so `make test` and `make run` work as the first commands on a fresh machine
+# (one that has only `make`, and `git` to clone). Verified in a debootstrap'd Debian 12
+# minbase chroot: see scripts/fresh-check.sh.
 set -eu
+cd "$(dirname "$0")/.."
 
-# pkg-config name -> Debian package
+# pkg-config name -> Debian package. Every name the Makefile or a <dir>/module.mk asks
+# pkg-config for must be here: a name that is not stops the check (below), because on a
+# fresh machine nothing else would install it.
 PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libsqlite3-dev \
-sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev"
-# command -> Debian package (tools the tests and fuzzing start)
+sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
+zlib:zlib1g-dev fontconfig:libfontconfig-dev"
+# command -> Debian package (tools the build, the tests and fuzzing start)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
 sqlite3:sqlite3 Xvfb:xvfb"
 
-missing=""
-command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
-for pair in $PKGS; do
-    pc=${pair%%:*}; deb=${pair#*:}
-    if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$pc" 2>/dev/null; then
-        missing="$missing $deb"
-    fi
+# The pkg-config names the Makefile (PKG_CORE, PKG_ALL) and the modules (<dir>_PKGS in
+# <dir>/module.mk) use; $(...) references to other lists are skipped.
+unknown=""
+for mk in Makefile */module.mk; do
+    [ -f "$mk" ] || continue
+    # shellcheck disable=SC2013  # words, not lines: the names after :=
+    for pc in $(sed -n 's/^[A-Za-z0-9_.-]*PKG[A-Z_]*[[:space:]]*[:+?]*=//p' "$mk"); do
+        case $pc in \$*) continue ;; esac
+        case " $PKGS " in
+            *" $pc:"*) ;;
+            *) unknown="$unknown $pc ($mk)" ;;
+        esac
+    done
 done
-for pair in $CMDS; do
-    cmd=${pair%%:*}; deb=${pair#*:}
-    command -v "$cmd" >/dev/null 2>&1 || missing="$missing $deb"
-done
-# libFuzzer's runtime for clang (make fuzz); Debian ships it separately.
-if command -v clang >/dev/null 2>&1; then
-    v=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)
-    if [ -n "$v" ] && ! ls /usr/lib/llvm-"$v"/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 \
-       && ! ls /usr/lib/llvm-"$v"/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1; then
-        missing="$missing libclang-rt-$v-dev"
-    fi
-else
-    missing="$missing libclang-rt-14-dev"
+if [ -n "$unknown" ]; then
+    echo "deps: scripts/deps.sh does not know the Debian package of these pkg-config names:$unknown" >&2
+    echo "deps: add each as NAME:DEBIAN-PACKAGE to PKGS in scripts/deps.sh" >&2
+    exit 1
 fi
 
-missing=$(echo "$missing" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
+# The version of clang that is, or would be, installed: its libFuzzer runtime is a
+# separate package (libclang-rt-N-dev), which clang only recommends.
+clang_version() {
+    if command -v clang >/dev/null 2>&1; then
+        clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1
+    else
+        apt-cache depends clang 2>/dev/null | sed -n 's/^ *Depends: clang-\([0-9]*\)$/\1/p' | head -n 1
+    fi
+}
+
+missing_packages() {
+    m=""
+    command -v pkg-config >/dev/null 2>&1 || m="pkg-config"
+    for pair in $PKGS; do
+        pc=${pair%%:*}; deb=${pair#*:}
+        if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$pc" 2>/dev/null; then
+            m="$m $deb"
+        fi
+    done
+    for pair in $CMDS; do
+        cmd=${pair%%:*}; deb=${pair#*:}
+        command -v "$cmd" >/dev/null 2>&1 || m="$m $deb"
+    done
+    v=$(clang_version)
+    [ -n "$v" ] || v=14     # Debian 12's clang, when apt-cache cannot tell
+    if ! ls /usr/lib/llvm-"$v"/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1; then
+        m="$m libclang-rt-$v-dev"
+    fi
+    echo "$m" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+
+missing=$(missing_packages)
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -44,8 +78,18 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq >&2
     # shellcheck disable=SC2086
     apt-get install -y -qq --no-install-recommends $missing >&2
+    still=$(missing_packages)
+    if [ -n "$still" ]; then
+        echo "deps: still missing after apt-get install: $still" >&2
+        exit 1
+    fi
+    echo "deps: installed $missing" >&2
     exit 0
 fi
 echo "deps: missing packages. Install them with:" >&2
-echo "    sudo apt-get install -y $missing" >&2
+if command -v sudo >/dev/null 2>&1; then
+    echo "    sudo apt-get install -y $missing" >&2
+else
+    echo "    su -c 'apt-get install -y $missing'" >&2
+fi
 exit 1

@@ -110,9 +110,10 @@ static void clients_reconnect_after_dispatcher_restart(void **state)
     char bus[64], listen[64];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
     snprintf(listen, sizeof listen, "127.0.0.1:%d", d.port);
+    /* The observer joins first: dispatcher.joined goes only to those already there. */
+    ts_conn *obs = ts_join(d.port, "observer", "[]", NULL);
     char *tap_argv[] = {"simctl", "tap", "nothing.", "--bus", bus, "--timeout", "20", NULL};
     pid_t tap = ts_spawn(tap_argv, false);
-    ts_conn *obs = ts_join(d.port, "observer", "[]", NULL);
     cJSON *j = ts_expect_topic(obs, "dispatcher.joined", 3000, NULL, 0);
     assert_non_null(j);
     cJSON_Delete(j);
