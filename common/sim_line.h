@@ -44,7 +44,7 @@ int sim_msg_parse(const char *line, size_t len, cJSON **out, const char **topic,
 /* The same check without building a tree: validates the whole line as JSON (RFC 8259
  * grammar, nesting at most 128 deep) and extracts the top-level "topic" string into
  * topic (NUL-terminated, escapes decoded; at most topic_size - 1 bytes, longer topics
- * are rejected) and, when t is non-NULL, the top-level number "t" (NaN if absent).
+ * are rejected) and, when t is non-NULL, the top-level number "t" (NaN if absent or when the line is rejected).
  * This is what the dispatcher runs on every line: it allocates nothing. */
 int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, double *t, sim_error *err);
 
