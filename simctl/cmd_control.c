@@ -31,8 +31,12 @@ char *simctl_control_request(const char *url, const char *request, int timeout_m
             snprintf(err, err_size, "no reply from %s within %d ms (is the dispatcher running?)", url, timeout_ms);
         } else {
             out = malloc((size_t)n + 1);
-            memcpy(out, buf, (size_t)n);
-            out[n] = '\0';
+            if (out) {
+                memcpy(out, buf, (size_t)n);
+                out[n] = '\0';
+            } else {
+                snprintf(err, err_size, "out of memory for the %d-byte reply", n);
+            }
             nn_freemsg(buf);
         }
     }
@@ -56,9 +60,8 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
     } else if (!strcmp(cmd, "speed_limit")) {
         want = 1;
         if (npos >= 1) {
-            char *end;
-            double v = strtod(pos[0], &end);
-            if (*end) {
+            double v;
+            if (!sim_cli_number(pos[0], &v)) {
                 snprintf(why, why_size, "speed-limit: '%s' is not a number (km/h; 0 clears)", pos[0]);
                 cJSON_Delete(req);
                 return NULL;
@@ -68,9 +71,8 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
     } else if (!strcmp(cmd, "seek")) {
         want = 1;
         if (npos >= 1) {
-            char *end;
-            double v = strtod(pos[0], &end);
-            if (*end || v < 0) {
+            double v;
+            if (!sim_cli_number(pos[0], &v) || v < 0) {
                 snprintf(why, why_size, "seek: '%s' is not a time in seconds >= 0", pos[0]);
                 cJSON_Delete(req);
                 return NULL;
@@ -100,7 +102,13 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
             if (!strcmp(pos[i], "freeze")) cJSON_AddTrueToObject(req, "freeze");
             else if (!strcmp(pos[i], "unfreeze")) cJSON_AddFalseToObject(req, "freeze");
             else if (!strcmp(pos[i], "density") && i + 1 < npos) {
-                cJSON_AddNumberToObject(req, "density", strtod(pos[++i], NULL));
+                double v;
+                if (!sim_cli_number(pos[++i], &v)) {
+                    snprintf(why, why_size, "traffic: density '%s' is not a number (0..1)", pos[i]);
+                    cJSON_Delete(req);
+                    return NULL;
+                }
+                cJSON_AddNumberToObject(req, "density", v);
             } else {
                 snprintf(why, why_size, "traffic: expected 'density X', 'freeze' or 'unfreeze', got '%s'", pos[i]);
                 cJSON_Delete(req);
@@ -116,10 +124,48 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
     return req;
 }
 
+/* Fields of the status reply, read defensively: the reply comes over the network and a
+ * missing or mistyped field prints as "?" or 0 instead of crashing simctl. */
+static const char *field_str(const cJSON *o, const char *key)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(j) ? j->valuestring : "?";
+}
+
+static double field_num(const cJSON *o, const char *key)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(j) ? j->valuedouble : 0;
+}
+
+static void print_status_table(const cJSON *r)
+{
+    printf("%-4s %-16s %10s %10s %10s %12s %s\n", "id", "module", "in/s", "out/s", "dropped", "queued(B)", "flags");
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "modules")) {
+        printf("%-4.0f %-16s %10.1f %10.1f %10.0f %12.0f %s%s\n", field_num(m, "id"), field_str(m, "name"),
+               field_num(m, "in_rate"), field_num(m, "out_rate"), field_num(m, "dropped"),
+               field_num(m, "queued_bytes"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "lockstep")) ? "lockstep " : "",
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "durable")) ? "durable" : "");
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "errors")) {
+        const cJSON *what = cJSON_GetObjectItemCaseSensitive(e, "error");
+        char *raw = cJSON_IsString(what) ? NULL : cJSON_PrintUnformatted(e);
+        printf("ERROR from %s (%s, %.0f s ago): %s\n", field_str(e, "src"), field_str(e, "topic"),
+               field_num(e, "age_s"), raw ? raw : cJSON_IsString(what) ? what->valuestring : "?");
+        free(raw);
+    }
+}
+
 static int request_and_print(const char *url, const char *token, cJSON *req, bool table)
 {
     if (token) cJSON_AddStringToObject(req, "token", token);
     char *text = cJSON_PrintUnformatted(req);
+    if (!text) {
+        fprintf(stderr, "simctl: out of memory\n");
+        return 1;
+    }
     char err[512];
     char *reply = simctl_control_request(url, text, 3000, err, sizeof err);
     free(text);
@@ -128,32 +174,13 @@ static int request_and_print(const char *url, const char *token, cJSON *req, boo
         return 1;
     }
     cJSON *r = cJSON_Parse(reply);
-    int ok = cJSON_IsTrue(cJSON_GetObjectItem(r, "ok"));
+    int ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok"));
     if (table && ok) {
-        printf("%-4s %-16s %10s %10s %10s %12s %s\n", "id", "module", "in/s", "out/s", "dropped", "queued(B)", "flags");
-        const cJSON *m;
-        cJSON_ArrayForEach(m, cJSON_GetObjectItem(r, "modules")) {
-            printf("%-4d %-16s %10.1f %10.1f %10.0f %12.0f %s%s\n", cJSON_GetObjectItem(m, "id")->valueint,
-                   cJSON_GetObjectItem(m, "name")->valuestring, cJSON_GetObjectItem(m, "in_rate")->valuedouble,
-                   cJSON_GetObjectItem(m, "out_rate")->valuedouble, cJSON_GetObjectItem(m, "dropped")->valuedouble,
-                   cJSON_GetObjectItem(m, "queued_bytes")->valuedouble,
-                   cJSON_IsTrue(cJSON_GetObjectItem(m, "lockstep")) ? "lockstep " : "",
-                   cJSON_IsTrue(cJSON_GetObjectItem(m, "durable")) ? "durable" : "");
-        }
-        const cJSON *errors = cJSON_GetObjectItem(r, "errors");
-        const cJSON *e;
-        cJSON_ArrayForEach(e, errors) {
-            const cJSON *src = cJSON_GetObjectItem(e, "src"), *what = cJSON_GetObjectItem(e, "error");
-            char *raw = cJSON_IsString(what) ? NULL : cJSON_PrintUnformatted(e);
-            printf("ERROR from %s (%s, %.0f s ago): %s\n", cJSON_IsString(src) ? src->valuestring : "?",
-                   cJSON_GetObjectItem(e, "topic")->valuestring, cJSON_GetObjectItem(e, "age_s")->valuedouble,
-                   raw ? raw : what->valuestring);
-            free(raw);
-        }
+        print_status_table(r);
     } else if (ok) {
         printf("%s\n", reply);
     } else {
-        const cJSON *e = cJSON_GetObjectItem(r, "error");
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "error");
         fprintf(stderr, "simctl: %s\n", cJSON_IsString(e) ? e->valuestring : reply);
     }
     cJSON_Delete(r);

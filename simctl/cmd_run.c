@@ -333,9 +333,7 @@ int simctl_cmd_run(int argc, char **argv)
         if (strcmp(until, "end") == 0) {
             s.until_end = true;
         } else {
-            char *end;
-            s.until_t = strtod(until, &end);
-            if (*end || s.until_t <= 0) {
+            if (!sim_cli_number(until, &s.until_t) || s.until_t <= 0) {
                 fprintf(stderr, "simctl run: --until expects 'end' or a number of seconds > 0, not '%s'\n", until);
                 return 2;
             }

@@ -50,9 +50,8 @@ int simctl_cmd_where(int argc, char **argv)
     int rc = sim_cli_parse(usage, "Print, as JSON, the road, s, d, lane and ground height at "
                            "world point (X, Y) in metres.", NULL, 0, argc, argv, 1, &npos);
     if (rc != SIM_CLI_OK) return rc == SIM_CLI_HELP ? 0 : 2;
-    char *end1 = NULL, *end2 = NULL;
-    double x = npos == 3 ? strtod(argv[2], &end1) : 0, y = npos == 3 ? strtod(argv[3], &end2) : 0;
-    if (npos != 3 || !end1 || *end1 || end1 == argv[2] || !end2 || *end2 || end2 == argv[3]) {
+    double x, y;
+    if (npos != 3 || !sim_cli_number(argv[2], &x) || !sim_cli_number(argv[3], &y)) {
         fprintf(stderr, "simctl where: expected FILE X Y with X and Y numbers in metres\n");
         sim_cli_print_usage(usage, NULL, NULL, 0, stderr);
         return 2;

@@ -15,6 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nanomsg/nn.h>
+#include <nanomsg/reqrep.h>
+#include <pthread.h>
+
 #include "test_support.h"
 
 static int run_simctl(const char *const *args, char *out, size_t out_size)
@@ -231,6 +235,62 @@ static void validate_and_where(void **state)
     cJSON_Delete(w);
 }
 
+/* Regression: numeric arguments were read with strtod unchecked or half-checked, so
+ * "traffic density abc" sent density 0, "speed-limit ''" cleared the limit and "nan"
+ * passed as a time. All are refused before anything is sent (no dispatcher here). */
+static void bad_numbers_are_refused(void **state)
+{
+    char out[8192];
+    const char *none = "tcp://127.0.0.1:1";
+    const char *cases[][6] = {
+        {"traffic", "density", "abc", "--control", none, NULL},
+        {"speed-limit", "", "--control", none, NULL},
+        {"speed-limit", "nan", "--control", none, NULL},
+        {"seek", "inf", "--control", none, NULL},
+        {"where", "x.json", "nan", "0", NULL},
+        {"run", "--until", "nan", NULL},
+    };
+    const char *expect[] = {"traffic: density 'abc' is not a number", "speed-limit: '' is not a number",
+                            "speed-limit: 'nan' is not a number", "seek: 'inf' is not a time",
+                            "simctl where: expected FILE X Y", "--until expects 'end' or a number"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(run_simctl(cases[i], out, sizeof out), 2);
+        if (!strstr(out, expect[i])) fail_msg("case %zu: %s", i, out);
+    }
+}
+
+/* A control endpoint answering a status request with entries that lack fields. */
+static void *fake_status_server(void *arg)
+{
+    int s = *(int *)arg;
+    char *req = NULL;
+    if (nn_recv(s, &req, NN_MSG, 0) >= 0) {
+        nn_freemsg(req);
+        const char *reply = "{\"ok\":true,\"modules\":[{},{\"name\":5}],\"errors\":[{},{\"error\":\"disk full\"}]}";
+        nn_send(s, reply, strlen(reply), 0);
+    }
+    return NULL;
+}
+
+/* Regression: the status table dereferenced every field of the reply unchecked, so a
+ * reply from another program or version on the control port crashed simctl. */
+static void status_survives_a_reply_without_fields(void **state)
+{
+    char url[128], out[8192];
+    snprintf(url, sizeof url, "ipc:///tmp/simctl-test-%d.ipc", (int)getpid());
+    int s = nn_socket(AF_SP, NN_REP);
+    assert_true(s >= 0);
+    assert_true(nn_bind(s, url) >= 0);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, fake_status_server, &s), 0);
+    const char *status[] = {"status", "--control", url, NULL};
+    assert_int_equal(run_simctl(status, out, sizeof out), 0);
+    pthread_join(th, NULL);
+    nn_close(s);
+    assert_non_null(strstr(out, "ERROR from ? (?, 0 s ago): disk full"));
+    assert_non_null(strstr(out, "0    ?"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +298,8 @@ int main(void)
         cmocka_unit_test(clients_reconnect_after_dispatcher_restart),
         cmocka_unit_test(run_restarts_killed_modules_and_stops_on_ctrl_c),
         cmocka_unit_test(validate_and_where),
+        cmocka_unit_test(bad_numbers_are_refused),
+        cmocka_unit_test(status_survives_a_reply_without_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
