@@ -460,6 +460,26 @@ static void refuses_non_loopback_without_token(void **state)
     assert_int_equal(WEXITSTATUS(st), 2);
 }
 
+/* Regression: --stats-interval 1e300 was accepted and converted to a uint64_t of
+ * milliseconds (undefined behaviour); a --control without a scheme was blamed on a
+ * missing token. Each bad value is refused on its own, with usage status 2. */
+static void refuses_out_of_range_options(void **state)
+{
+    (void)state;
+    char *cases[][5] = {
+        {"dispatcher", "--stats-interval", "1e300", NULL},
+        {"dispatcher", "--stats-interval", "0", NULL},
+        {"dispatcher", "--queue-kib", "8", NULL},
+        {"dispatcher", "--backlog-mib", "0", NULL},
+        {"dispatcher", "--control", "127.0.0.1:7701", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int st = ts_stop(ts_spawn(cases[i], false), 0, 3000);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +493,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(durable_module_gets_its_backlog, setup, teardown),
         cmocka_unit_test(token_is_required_when_set),
         cmocka_unit_test(refuses_non_loopback_without_token),
+        cmocka_unit_test(refuses_out_of_range_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
