@@ -50,8 +50,11 @@ int pn_world_open(const char *scenario, pn_world **out, sim_error *err)
         sim_diag diag = {0};
         int rc = sim_scenario_load(scenario, &w->sc, &diag);
         if (rc) {
-            sim_error_set(err, rc, "%s: %s%s", scenario, diag.n ? diag.msgs[0] : "cannot load",
-                          diag.n > 1 ? " (and more: see simctl validate)" : "");
+            /* The loader's messages name the file already. */
+            if (diag.n)
+                sim_error_set(err, rc, "%s%s", diag.msgs[0], diag.n > 1 ? " (and more: see simctl validate)" : "");
+            else
+                sim_error_set(err, rc, "%s: cannot load", scenario);
             sim_diag_free(&diag);
             free(w);
             return rc;

@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "test_support.h"
 
 static pid_t start_physics(const ts_dispatcher *d, const char *extra1, const char *extra2)
@@ -267,6 +269,27 @@ static void rejects_bad_options(void **state)
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), want[i]);
     }
+    /* Regressions: a FIFO as the vehicle file hung in fopen (now refused at once); a
+     * scenario error named the file twice ("x: x: cannot open"). */
+    char fifo[] = "/tmp/test_physics_fifo_XXXXXX";
+    assert_non_null(mkdtemp(fifo));
+    char path[64], cmd[256], out[1024];
+    snprintf(path, sizeof path, "%s/v.json", fifo);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(cmd, sizeof cmd, "timeout 5 %s --vehicle %s 2>&1; echo rc=$?", ts_bin("physics-node"), path);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    assert_non_null(strstr(out, "v.json: not a regular file"));
+    assert_non_null(strstr(out, "rc=1"));
+    unlink(path);
+    rmdir(fifo);
+    p = popen("timeout 5 \"$SIM_BIN/physics-node\" --vehicle \"$SIM_ROOT/vehicles/bmw-318i.json\" --scenario /nonexistent/s.json 2>&1", "r");
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    assert_string_equal(out, "physics-node: /nonexistent/s.json: cannot open: No such file or directory\n");
 }
 
 /* --wait-for: the clock does not start until the named modules are there, so tick 0
