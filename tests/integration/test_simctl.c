@@ -249,10 +249,15 @@ static void bad_numbers_are_refused(void **state)
         {"seek", "inf", "--control", none, NULL},
         {"where", "x.json", "nan", "0", NULL},
         {"run", "--until", "nan", NULL},
+        {"tap", "--timeout", "1e300", NULL},
+        {"send", "x.y", "--timeout", "-1", NULL},
+        {"tap", "--count", "-5", NULL},
     };
     const char *expect[] = {"traffic: density 'abc' is not a number", "speed-limit: '' is not a number",
                             "speed-limit: 'nan' is not a number", "seek: 'inf' is not a time",
-                            "simctl where: expected FILE X Y", "--until expects 'end' or a number"};
+                            "simctl where: expected FILE X Y", "--until expects 'end' or a number",
+                            "--timeout 1e+300: expected 0..31536000 seconds", "--timeout -1: expected",
+                            "--count -5: expected"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(run_simctl(cases[i], out, sizeof out), 2);
         if (!strstr(out, expect[i])) fail_msg("case %zu: %s", i, out);
