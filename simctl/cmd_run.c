@@ -72,6 +72,13 @@ static void on_restart_timer(uv_timer_t *t)
     if (!c->s->ending) start_child(c);
 }
 
+/* Tries again after the current back-off, which doubles up to RESTART_MAX_MS. */
+static void schedule_restart(child *c)
+{
+    uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
+    c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
+}
+
 static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
 {
     child *c = p->data;
@@ -87,8 +94,7 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
         fprintf(stderr, "simctl: %s exited with status %lld; restarting in %u ms\n", c->exe, (long long)status,
                 c->backoff_ms);
     c->restarts++;
-    uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
-    c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
+    schedule_restart(c);
 }
 
 static void start_child(child *c)
@@ -105,8 +111,7 @@ static void start_child(child *c)
     if (rc != 0) {
         fprintf(stderr, "simctl: cannot start %s: %s; retrying in %u ms\n", path, uv_strerror(rc), c->backoff_ms);
         uv_close((uv_handle_t *)&c->proc, NULL);
-        uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
-        c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
+        schedule_restart(c);
         return;
     }
     c->running = true;
