@@ -199,7 +199,13 @@ static char **subs_copy(char **subs, size_t n)
     if (!n) return NULL;
     char **out = calloc(n, sizeof *out);
     if (!out) return NULL;
-    for (size_t i = 0; i < n; i++) out[i] = strdup(subs[i]);
+    for (size_t i = 0; i < n; i++) {
+        /* A NULL entry would crash subs_match: all or nothing. */
+        if (!(out[i] = strdup(subs[i]))) {
+            subs_free(out, i);
+            return NULL;
+        }
+    }
     return out;
 }
 
@@ -228,7 +234,11 @@ static backlog *backlog_new(const char *name, char **subs, size_t n_subs, bool a
     if (!b) return NULL;
     snprintf(b->name, sizeof b->name, "%s", name);
     b->subs = subs_copy(subs, n_subs);
-    b->n_subs = b->subs ? n_subs : 0;
+    if (n_subs && !b->subs) { /* a backlog matching nothing would lose data silently */
+        free(b);
+        return NULL;
+    }
+    b->n_subs = n_subs;
     b->all = all;
     return b;
 }
@@ -620,13 +630,14 @@ static void handle_hello(conn *c, const cJSON *msg)
     }
     c->all = subs == NULL;
     if (n) {
-        c->subs = calloc((size_t)n, sizeof *c->subs);
+        char *list[MAX_SUBS];
+        int i = 0;
+        cJSON_ArrayForEach(it, subs) list[i++] = it->valuestring;
+        c->subs = subs_copy(list, (size_t)n);
         if (!c->subs) {
             conn_close(c, "out of memory");
             return;
         }
-        int i = 0;
-        cJSON_ArrayForEach(it, subs) c->subs[i++] = strdup(it->valuestring);
         c->n_subs = (size_t)n;
     }
     snprintf(c->name, sizeof c->name, "%s", name->valuestring);
