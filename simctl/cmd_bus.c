@@ -168,6 +168,11 @@ int simctl_cmd_send(int argc, char **argv)
         return 2;
     }
     if (check_timeout(timeout)) return 2;
+    if (!argv[1][0] || strncmp(argv[1], "dispatcher.", 11) == 0) {
+        fprintf(stderr, "simctl send: TOPIC '%s': expected a non-empty topic not beginning with \"dispatcher.\" "
+                        "(reserved)\n", argv[1]);
+        return 2;
+    }
     bus_tool b = {.topic = argv[1]};
     if (npos == 2) {
         b.payload = cJSON_Parse(argv[2]);
