@@ -711,6 +711,14 @@ static void bad_options_exit_2(void **state)
     assert_int_equal(run_status(c), 2);
     char *e[] = {"input-node", "--no-such-flag", NULL};
     assert_int_equal(run_status(e), 2);
+    /* Regressions: positional arguments were ignored and a negative or absurd
+     * --target-kmh taken silently. */
+    char *h[] = {"input-node", "stray", NULL};
+    assert_int_equal(run_status(h), 2);
+    char *i[] = {"input-node", "--target-kmh", "-5", NULL};
+    assert_int_equal(run_status(i), 2);
+    char *j[] = {"input-node", "--target-kmh", "1e300", NULL};
+    assert_int_equal(run_status(j), 2);
     /* A broken --mapping file is refused at start. */
     char *g[] = {"input-node", "--mapping", "/nonexistent/map.json", "--bus", "127.0.0.1:1", NULL};
     assert_int_equal(run_status(g), 1);
