@@ -226,6 +226,10 @@ int simctl_cmd_status(int argc, char **argv)
                            argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
+    if (npos) {
+        fprintf(stderr, "simctl status: unexpected argument '%s' (status takes options only)\n", argv[1]);
+        return 2;
+    }
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "cmd", "status");
     rc = request_and_print(url, token, req, !json);

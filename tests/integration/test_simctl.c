@@ -255,13 +255,15 @@ static void bad_numbers_are_refused(void **state)
         {"replay", "x.sqlite", "--speed", "1e-300", NULL},
         {"send", "", NULL},
         {"send", "dispatcher.joined", NULL},
+        {"status", "stray", NULL},
     };
     const char *expect[] = {"traffic: density 'abc' is not a number", "speed-limit: '' is not a number",
                             "speed-limit: 'nan' is not a number", "seek: 'inf' is not a time",
                             "simctl where: expected FILE X Y", "--until expects 'end' or a number",
                             "--timeout 1e+300: expected 0..31536000 seconds", "--timeout -1: expected",
                             "--count -5: expected", "--speed 1e-300: expected 0.001..1000",
-                            "TOPIC '': expected a non-empty topic", "TOPIC 'dispatcher.joined': expected"};
+                            "TOPIC '': expected a non-empty topic", "TOPIC 'dispatcher.joined': expected",
+                            "simctl status: unexpected argument 'stray'"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(run_simctl(cases[i], out, sizeof out), 2);
         if (!strstr(out, expect[i])) fail_msg("case %zu: %s", i, out);
