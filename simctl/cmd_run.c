@@ -15,6 +15,7 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "cmd_world.h"
 #include "simctl.h"
 
 #define MAX_ARGS 32
@@ -319,10 +320,18 @@ int simctl_cmd_run(int argc, char **argv)
         return 2;
     }
     const char *scenario = npos ? argv[1] : "scenarios/lane-change.json";
-    if (access(scenario, R_OK) != 0) {
-        fprintf(stderr, "simctl run: cannot read scenario '%s': %s\n", scenario, strerror(errno));
-        return 2;
+    /* Checked here, once: a scenario every module refuses would otherwise have the
+     * supervisor restart them all forever. */
+    sim_diag diag = {0};
+    sim_scenario *sc = NULL;
+    if (sim_scenario_load(scenario, &sc, &diag) != 0) {
+        simctl_print_diag(&diag);
+        fprintf(stderr, "simctl run: scenario '%s' cannot be used (see simctl validate)\n", scenario);
+        sim_diag_free(&diag);
+        return 1;
     }
+    sim_scenario_free(sc);
+    sim_diag_free(&diag);
     if (!headless && !interactive && !has_display()) headless = true;
     if (headless) {
         lockstep = true;

@@ -8,8 +8,7 @@
 #include "sim_cli.h"
 #include "sim_scenario.h"
 
-/* Prints a diag's messages to stderr, one a line. */
-static void print_diag(const sim_diag *d)
+void simctl_print_diag(const sim_diag *d)
 {
     for (int i = 0; i < d->n; i++) fprintf(stderr, "%s\n", d->msgs[i]);
     if (d->dropped) fprintf(stderr, "(%d more errors not shown)\n", d->dropped);
@@ -34,7 +33,7 @@ int simctl_cmd_validate(int argc, char **argv)
         if (sim_scenario_validate(argv[i], &d) == 0) {
             printf("%s: ok\n", argv[i]);
         } else {
-            print_diag(&d);
+            simctl_print_diag(&d);
             printf("%s: %d error(s)\n", argv[i], d.n + d.dropped);
             status = 1;
         }
@@ -59,7 +58,7 @@ int simctl_cmd_where(int argc, char **argv)
     sim_diag d = {0};
     sim_scenario *sc;
     if (sim_scenario_load(argv[1], &sc, &d) != 0) {
-        print_diag(&d);
+        simctl_print_diag(&d);
         sim_diag_free(&d);
         return 1;
     }

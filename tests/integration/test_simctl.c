@@ -226,6 +226,15 @@ static void validate_and_where(void **state)
     assert_non_null(strstr(out, "scenario_invalid.json: roads[0].segments[1].length: found -5, expected a number > 0"));
     const char *usage[] = {"validate", NULL};
     assert_int_equal(run_simctl(usage, out, sizeof out), 2);
+    /* Regression: run only checked that the scenario was readable, so a directory or
+     * an invalid file started a session whose modules failed and were restarted
+     * forever. It is loaded first now, and refused with the loader's messages. */
+    const char *run_dir[] = {"run", ts_root("scenarios"), "--headless", "--no-analysis", NULL};
+    assert_int_equal(run_simctl(run_dir, out, sizeof out), 1);
+    assert_non_null(strstr(out, "scenarios: not a regular file"));
+    const char *run_bad[] = {"run", ts_root("tests/data/scenario_invalid.json"), "--headless", NULL};
+    assert_int_equal(run_simctl(run_bad, out, sizeof out), 1);
+    assert_non_null(strstr(out, "roads[0].segments[1].length: found -5"));
     const char *where[] = {"where", ts_root("scenarios/lane-change.json"), "100", "-1.75", NULL};
     assert_int_equal(run_simctl(where, out, sizeof out), 0);
     cJSON *w = cJSON_Parse(out);
