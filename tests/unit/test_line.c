@@ -152,6 +152,8 @@ static void control_commands_are_validated(void **state)
     expect_control("{\"cmd\":\"sound\"}", "sound: \"on\" must be true or false (missing)");
     expect_control("{\"cmd\":\"hud\",\"text\":5}", "hud: \"text\" must be a string");
     expect_control("{}", "missing \"cmd\" (a string naming the command)");
+    expect_control("{\"cmd\":\"jump\"}", "unknown command \"jump\" (expected pause, resume, restart, speed_limit, "
+                                        "hud, traffic, light, sound, stop, status or seek)");
     expect_control("[]", "a request must be a JSON object");
 }
 
