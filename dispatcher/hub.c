@@ -865,15 +865,21 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     h->token = cfg->token ? strdup(cfg->token) : NULL;
     const char *patterns = cfg->state_topics ? cfg->state_topics : "*.state,sim.tick";
     char *copy = strdup(patterns), *save = NULL;
+    if (!copy || (cfg->token && !h->token)) {
+        free(copy);
+        hub_free(h);
+        return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    }
     for (char *p = strtok_r(copy, ",", &save); p && h->n_state_patterns < MAX_STATE_PATTERNS;
          p = strtok_r(NULL, ",", &save))
-        if (*p) h->state_patterns[h->n_state_patterns++] = strdup(p);
+        if (*p && (h->state_patterns[h->n_state_patterns] = strdup(p))) h->n_state_patterns++;
     free(copy);
 
+    /* Error paths below free through hub_free: the token and patterns are the hub's. */
     struct sockaddr_storage addr;
     if (uv_ip4_addr(cfg->host, cfg->port, (struct sockaddr_in *)&addr) != 0 &&
         uv_ip6_addr(cfg->host, cfg->port, (struct sockaddr_in6 *)&addr) != 0) {
-        free(h);
+        hub_free(h);
         return sim_error_set(err, SIM_EINVAL, "--listen: '%s' is not an IPv4 or IPv6 address", cfg->host);
     }
     uv_tcp_init(loop, &h->listener);
@@ -883,8 +889,7 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     if (rc != 0) {
         uv_close((uv_handle_t *)&h->listener, NULL);
         uv_run(loop, UV_RUN_NOWAIT);
-        free(h->token);
-        free(h);
+        hub_free(h);
         return sim_error_set(err, SIM_EIO, "cannot listen on %s:%d: %s", cfg->host, cfg->port, uv_strerror(rc));
     }
     uv_timer_init(loop, &h->stats_timer);
