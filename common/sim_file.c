@@ -76,6 +76,20 @@ int sim_file_read_max(const char *path, size_t max, char **data, size_t *len, si
     return SIM_OK;
 }
 
+void sim_file_line_col(const char *text, size_t offset, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
 char *sim_file_join(const char *dir, const char *rel)
 {
     if (!dir || !*dir || rel[0] == '/') return strdup(rel);

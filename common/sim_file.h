@@ -24,6 +24,10 @@ int sim_file_read(const char *path, char **data, size_t *len, sim_error *err);
 /* The same with a smaller bound: files over max bytes give SIM_ETOOBIG. */
 int sim_file_read_max(const char *path, size_t max, char **data, size_t *len, sim_error *err);
 
+/* Line and column (both from 1, the column in bytes) of byte offset in text, for
+ * messages about a syntax error in a file's contents. */
+void sim_file_line_col(const char *text, size_t offset, int *line, int *col);
+
 /* Joins a directory and a relative path into a new string ("dir/rel"); returns rel
  * copied when it is absolute or dir is NULL/empty. Caller frees; NULL when out of
  * memory. */

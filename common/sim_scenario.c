@@ -1386,21 +1386,6 @@ static void load_environment(ld *L, const cJSON *root)
 
 /* ---- entry points ------------------------------------------------------------- */
 
-/* Line and column (1-based, column in bytes) of byte offset pos. */
-static void line_col(const char *text, size_t pos, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < pos; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 int sim_scenario_parse(const char *text, size_t len, const char *name, const char *base_dir,
                        sim_scenario **out, sim_diag *diag)
 {
@@ -1419,7 +1404,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     }
     if (!root || pos < len) {
         int line, col;
-        line_col(text, pos, &line, &col);
+        sim_file_line_col(text, pos, &line, &col);
         char near[24];
         size_t k = 0;
         for (size_t i = pos; i < len && k < 16 && text[i] != '\n'; i++)

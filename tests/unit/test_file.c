@@ -112,6 +112,13 @@ static void joins_paths(void **state)
     free(s);
     assert_string_equal(s = sim_file_dirname("/c.json"), "/");
     free(s);
+    int line, col;
+    sim_file_line_col("ab\ncd\n\nxyz", 8, &line, &col); /* the 'y' */
+    assert_int_equal(line, 4);
+    assert_int_equal(col, 2);
+    sim_file_line_col("ab", 0, &line, &col);
+    assert_int_equal(line, 1);
+    assert_int_equal(col, 1);
 }
 
 int main(void)
