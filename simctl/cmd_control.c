@@ -1,5 +1,7 @@
 /* simctl pause|resume|restart|speed-limit|hud|traffic|light|sound|stop|status:
  * operator commands through the dispatcher's control endpoint (nanomsg REQ). */
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,18 @@ char *simctl_control_request(const char *url, const char *request, int timeout_m
     return out;
 }
 
-/* Turns "simctl speed-limit 80" etc. into the request object. */
+/* Adds key: the number in text, if it is one and >= min; false otherwise. */
+static bool add_number(cJSON *req, const char *key, const char *text, double min)
+{
+    double v;
+    if (!sim_cli_number(text, &v) || v < min) return false;
+    cJSON_AddNumberToObject(req, key, v);
+    return true;
+}
+
+/* Turns "simctl speed-limit 80" etc. into the request object; NULL with why filled
+ * when the arguments do not fit the command. The dispatcher validates the request
+ * again (sim_control): this is only for messages in the command line's own terms. */
 static cJSON *build_request(const char *sub, int npos, char **pos, char *why, size_t why_size)
 {
     cJSON *req = cJSON_CreateObject();
@@ -53,75 +66,63 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
     for (char *p = cmd; *p; p++)
         if (*p == '-') *p = '_';
     cJSON_AddStringToObject(req, "cmd", cmd);
-    int want = 0;
+    int want = 0; /* positional arguments expected; -1: any number */
+    const char *arg = npos >= 1 ? pos[0] : NULL;
     if (!strcmp(cmd, "restart")) {
         want = 1;
-        if (npos >= 1) cJSON_AddStringToObject(req, "at", pos[0]);
+        if (arg) cJSON_AddStringToObject(req, "at", arg);
     } else if (!strcmp(cmd, "speed_limit")) {
         want = 1;
-        if (npos >= 1) {
-            double v;
-            if (!sim_cli_number(pos[0], &v)) {
-                snprintf(why, why_size, "speed-limit: '%s' is not a number (km/h; 0 clears)", pos[0]);
-                cJSON_Delete(req);
-                return NULL;
-            }
-            cJSON_AddNumberToObject(req, "kmh", v);
+        if (arg && !add_number(req, "kmh", arg, -INFINITY)) {
+            snprintf(why, why_size, "speed-limit: '%s' is not a number (km/h; 0 clears)", arg);
+            goto bad;
         }
     } else if (!strcmp(cmd, "seek")) {
         want = 1;
-        if (npos >= 1) {
-            double v;
-            if (!sim_cli_number(pos[0], &v) || v < 0) {
-                snprintf(why, why_size, "seek: '%s' is not a time in seconds >= 0", pos[0]);
-                cJSON_Delete(req);
-                return NULL;
-            }
-            cJSON_AddNumberToObject(req, "t", v);
+        if (arg && !add_number(req, "t", arg, 0)) {
+            snprintf(why, why_size, "seek: '%s' is not a time in seconds >= 0", arg);
+            goto bad;
         }
     } else if (!strcmp(cmd, "hud")) {
         want = 1;
-        if (npos >= 1) cJSON_AddStringToObject(req, "text", pos[0]);
+        if (arg) cJSON_AddStringToObject(req, "text", arg);
     } else if (!strcmp(cmd, "light")) {
         want = 1;
-        if (npos >= 1) cJSON_AddStringToObject(req, "mode", pos[0]);
+        if (arg) cJSON_AddStringToObject(req, "mode", arg);
     } else if (!strcmp(cmd, "sound")) {
         want = 1;
-        if (npos >= 1) {
-            if (strcmp(pos[0], "on") && strcmp(pos[0], "off")) {
-                snprintf(why, why_size, "sound: expected 'on' or 'off', got '%s'", pos[0]);
-                cJSON_Delete(req);
-                return NULL;
-            }
-            cJSON_AddBoolToObject(req, "on", !strcmp(pos[0], "on"));
+        if (arg && strcmp(arg, "on") && strcmp(arg, "off")) {
+            snprintf(why, why_size, "sound: expected 'on' or 'off', got '%s'", arg);
+            goto bad;
         }
+        if (arg) cJSON_AddBoolToObject(req, "on", !strcmp(arg, "on"));
     } else if (!strcmp(cmd, "traffic")) {
         /* simctl traffic density 0.5 | freeze | unfreeze */
         want = -1;
         for (int i = 0; i < npos; i++) {
-            if (!strcmp(pos[i], "freeze")) cJSON_AddTrueToObject(req, "freeze");
-            else if (!strcmp(pos[i], "unfreeze")) cJSON_AddFalseToObject(req, "freeze");
-            else if (!strcmp(pos[i], "density") && i + 1 < npos) {
-                double v;
-                if (!sim_cli_number(pos[++i], &v)) {
+            if (!strcmp(pos[i], "freeze")) {
+                cJSON_AddTrueToObject(req, "freeze");
+            } else if (!strcmp(pos[i], "unfreeze")) {
+                cJSON_AddFalseToObject(req, "freeze");
+            } else if (!strcmp(pos[i], "density") && i + 1 < npos) {
+                if (!add_number(req, "density", pos[++i], -INFINITY)) {
                     snprintf(why, why_size, "traffic: density '%s' is not a number (0..1)", pos[i]);
-                    cJSON_Delete(req);
-                    return NULL;
+                    goto bad;
                 }
-                cJSON_AddNumberToObject(req, "density", v);
             } else {
                 snprintf(why, why_size, "traffic: expected 'density X', 'freeze' or 'unfreeze', got '%s'", pos[i]);
-                cJSON_Delete(req);
-                return NULL;
+                goto bad;
             }
         }
     }
     if (want >= 0 && npos != want) {
         snprintf(why, why_size, "%s takes %d argument%s, got %d", sub, want, want == 1 ? "" : "s", npos);
-        cJSON_Delete(req);
-        return NULL;
+        goto bad;
     }
     return req;
+bad:
+    cJSON_Delete(req);
+    return NULL;
 }
 
 /* Fields of the status reply, read defensively: the reply comes over the network and a
