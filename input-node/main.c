@@ -563,9 +563,9 @@ static int start_driver(node *n, const node_options *o, sim_error *err)
         return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open: %s", o->ffb_log, strerror(errno));
     int rc;
     if (o->vtest) {
-        if ((rc = vtest_load(&n->vtest, o->vtest, err)) || (rc = vtest_start(&n->vtest, now_s(), err)))
-            return rc;
-        n->have_vtest = true;
+        if ((rc = vtest_load(&n->vtest, o->vtest, err))) return rc;
+        n->have_vtest = true; /* before starting: free_driver frees it if the start fails */
+        if ((rc = vtest_start(&n->vtest, now_s(), err))) return rc;
     }
     SDL_JoystickUpdate();
     if (wants_wheel(n) && SDL_NumJoysticks() > 0) {
