@@ -18,7 +18,9 @@ typedef struct sim_linebuf {
     char *data;      /* owned; capacity max_line + 1 */
     size_t len;      /* bytes held (an incomplete line) */
     size_t max_line;
-    bool overflow;   /* the current line is over max_line: discard until its newline */
+    bool overflow;   /* a line went over max_line: every later feed returns
+                        SIM_LINE_TOO_LONG until the owner drops the stream and clears
+                        this (and len), as both the dispatcher and sim_bus do */
 } sim_linebuf;
 
 int sim_linebuf_init(sim_linebuf *lb, size_t max_line);
