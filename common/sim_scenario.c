@@ -1536,6 +1536,24 @@ int sim_scenario_find_start(const sim_scenario *sc, const char *name)
     return -1;
 }
 
+int sim_scenario_start_index(const sim_scenario *sc, const char *name, int *index, sim_error *err)
+{
+    int i = name ? sim_scenario_find_start(sc, name) : sc->n_starts > 0 ? 0 : -1;
+    if (i >= 0) {
+        *index = i;
+        return SIM_OK;
+    }
+    char known[256] = "";
+    for (int k = 0; k < sc->n_starts; k++) {
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof known - used, "%s\"%s\"", k ? ", " : "", sc->starts[k].name);
+    }
+    if (!name)
+        return sim_error_set(err, SIM_ENOTFOUND, "%s: start_points: none, expected at least one", sc->path);
+    return sim_error_set(err, SIM_ENOTFOUND, "%s: start_points: no start point named \"%s\", expected one of: %s",
+                         sc->path, name, known);
+}
+
 int sim_scenario_find_task(const sim_scenario *sc, const char *id)
 {
     for (int i = 0; i < sc->n_tasks; i++)

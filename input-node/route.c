@@ -30,10 +30,9 @@ static double ideal_d(const sim_scenario *sc, int road, double s, double *carry)
 static int build(const sim_scenario *sc, const char *start, sim_driver_path *path,
                  double **limits, sim_error *err)
 {
-    if (sc->n_starts < 1) return sim_error_set(err, SIM_EINVAL, "start_points: expected at least one");
-    int si = start ? sim_scenario_find_start(sc, start) : 0;
-    if (si < 0)
-        return sim_error_set(err, SIM_ENOTFOUND, "start_points: no start point named \"%s\"", start);
+    int si;
+    int rc = sim_scenario_start_index(sc, start, &si, err);
+    if (rc) return rc;
     const sim_start_point *st = &sc->starts[si];
     const sim_road *road = &sc->net.roads[st->road];
     double dir = st->lane > 0 ? -1.0 : 1.0;
@@ -58,11 +57,11 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
         lim[k++] = sim_road_speed_limit(road, s);
         if (s == end) break;
     }
-    int rc = sim_driver_path_set(path, xy, k, err);
+    rc = sim_driver_path_set(path, xy, k, err);
     free(xy);
     if (rc) {
         free(lim);
-        sim_error_prefix(err, "start point \"%s\"", st->name);
+        sim_error_prefix(err, "%s: start point \"%s\"", sc->path, st->name);
         return rc;
     }
     /* Points are 1 m apart, so sim_driver_path_set drops none and limits[i] stays
@@ -84,8 +83,7 @@ int route_build(const char *scenario, const char *start, sim_driver_path *path, 
         return rc;
     }
     sim_diag_free(&diag);
-    rc = build(sc, start, path, limits, err);
-    if (rc) sim_error_prefix(err, "%s", scenario);
+    rc = build(sc, start, path, limits, err); /* its messages name the file */
     sim_scenario_free(sc);
     return rc;
 }

@@ -88,16 +88,10 @@ int pn_world_start(const pn_world *w, const char *name, sim_vehicle_start *out, 
         *out = (sim_vehicle_start){0.0, 0.0, 0.0, 0.0, 1};
         return 0;
     }
-    int i = name ? sim_scenario_find_start(w->sc, name) : 0;
-    if (i < 0) {
-        char known[256] = "";
-        for (int k = 0; k < w->sc->n_starts; k++) {
-            size_t used = strlen(known);
-            snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "", w->sc->starts[k].name);
-        }
-        return sim_error_set(err, SIM_ENOTFOUND, "%s: start point \"%s\": not found, expected one of: %s",
-                             w->sc->path, name, known);
-    }
+    int i;
+    int rc = sim_scenario_start_index(w->sc, name, &i, err);
+    if (rc)
+        return rc;
     const sim_start_point *sp = &w->sc->starts[i];
     *out = (sim_vehicle_start){sp->x, sp->y, sp->heading, sp->speed, 1};
     return 0;

@@ -66,6 +66,14 @@ static void small_world_loads(void **state)
     NEAR(sc->starts[k].y, 1.75, 1e-9);
     NEAR(fabs(sc->starts[k].heading), M_PI, 1e-12);
     assert_int_equal(sim_scenario_find_start(sc, "nope"), -1);
+    int idx = -1;
+    sim_error serr = {0};
+    assert_int_equal(sim_scenario_start_index(sc, NULL, &idx, &serr), SIM_OK);
+    assert_int_equal(idx, 0);
+    assert_int_equal(sim_scenario_start_index(sc, "back", &idx, &serr), SIM_OK);
+    assert_int_equal(idx, k);
+    assert_int_equal(sim_scenario_start_index(sc, "nope", &idx, &serr), SIM_ENOTFOUND);
+    assert_non_null(strstr(serr.msg, ": start_points: no start point named \"nope\", expected one of: \"begin\", \"back\""));
     /* Traffic. */
     assert_int_equal(sc->traffic_seed, 7);
     assert_int_equal(sc->n_agents, 1);
