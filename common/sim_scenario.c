@@ -1481,6 +1481,19 @@ int sim_scenario_load(const char *path, sim_scenario **out, sim_diag *diag)
     return rc;
 }
 
+int sim_scenario_load_err(const char *path, sim_scenario **out, sim_error *err)
+{
+    sim_diag diag = {0};
+    int rc = sim_scenario_load(path, out, &diag);
+    if (rc && diag.n)
+        sim_error_set(err, rc, "%s%s", diag.msgs[0],
+                      diag.n + diag.dropped > 1 ? " (and more: see simctl validate)" : "");
+    else if (rc)
+        sim_error_set(err, rc, "%s: cannot load the scenario", path);
+    sim_diag_free(&diag);
+    return rc;
+}
+
 void sim_scenario_free(sim_scenario *sc)
 {
     if (!sc) return;

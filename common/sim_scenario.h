@@ -173,6 +173,10 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
                        sim_scenario **out, sim_diag *diag);
 void sim_scenario_free(sim_scenario *sc);
 
+/* sim_scenario_load for modules that report one message: err gets the first problem
+ * (it names the file) and says when there are more (simctl validate lists them). */
+int sim_scenario_load_err(const char *path, sim_scenario **out, sim_error *err);
+
 /* Index by id/name, or -1. */
 int sim_scenario_find_start(const sim_scenario *sc, const char *name);
 /* The start point a module was asked for: name, or the first when name is NULL.

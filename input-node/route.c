@@ -74,15 +74,8 @@ int route_build(const char *scenario, const char *start, sim_driver_path *path, 
                 sim_error *err)
 {
     sim_scenario *sc = NULL;
-    sim_diag diag = {0};
-    int rc = sim_scenario_load(scenario, &sc, &diag);
-    if (rc) {
-        sim_error_set(err, rc, "%s%s", diag.n > 0 ? diag.msgs[0] : "cannot load the scenario",
-                      diag.n > 1 ? " (and more: run simctl validate)" : "");
-        sim_diag_free(&diag);
-        return rc;
-    }
-    sim_diag_free(&diag);
+    int rc = sim_scenario_load_err(scenario, &sc, err);
+    if (rc) return rc;
     rc = build(sc, start, path, limits, err); /* its messages name the file */
     sim_scenario_free(sc);
     return rc;

@@ -47,19 +47,11 @@ int pn_world_open(const char *scenario, pn_world **out, sim_error *err)
     if (!w)
         return sim_error_set(err, SIM_ENOMEM, "world: out of memory");
     if (scenario) {
-        sim_diag diag = {0};
-        int rc = sim_scenario_load(scenario, &w->sc, &diag);
+        int rc = sim_scenario_load_err(scenario, &w->sc, err);
         if (rc) {
-            /* The loader's messages name the file already. */
-            if (diag.n)
-                sim_error_set(err, rc, "%s%s", diag.msgs[0], diag.n > 1 ? " (and more: see simctl validate)" : "");
-            else
-                sim_error_set(err, rc, "%s: cannot load", scenario);
-            sim_diag_free(&diag);
             free(w);
             return rc;
         }
-        sim_diag_free(&diag);
         w->ground = (sim_vehicle_ground){scenario_ground, w};
     } else {
         w->plane = (sim_ground_plane){0.0, 0.0, 0.0, 1.0, 0.0};
