@@ -35,10 +35,21 @@ typedef struct an_event {
     char *kind, *name, *json; /* json may be NULL */
 } an_event;
 
+/* Text columns of the samples (ids), stored as indices into an_drive.labels. */
+enum { AN_ID_TASK, AN_ID_ROAD, AN_NIDS };
+extern const char *const an_id_names[AN_NIDS];
+
 typedef struct an_drive {
     char *path;             /* the file or folder it was read from */
     size_t n;               /* samples */
-    double *col[AN_NCOL];   /* each n long; a column the log lacks is all NAN */
+    /* Each n long; a column the file lacks is all NAN. A drive log is read with only the
+     * columns the analysis uses (an_drive_load_log); the others are NULL. */
+    double *col[AN_NCOL];
+    /* Each n long, or NULL when the log has no such column (a version-1 log has no road,
+     * a CSV file may have neither): index into labels, -1 where the sample has none. */
+    int *ids[AN_NIDS];
+    char **labels;          /* distinct id strings of every id column */
+    size_t n_labels;
     an_event *events;
     size_t n_events;
     char **meta_key, **meta_val;
@@ -64,6 +75,13 @@ int an_drive_alloc(an_drive *dr, size_t n, sim_error *err);
 int an_drive_add_event(an_drive *dr, int run, double t, const char *kind, const char *name,
                        const char *json, sim_error *err);
 int an_drive_set_meta(an_drive *dr, const char *key, const char *val, sim_error *err);
+/* Gives dr the id column (all -1) when it has none yet. */
+int an_drive_add_ids(an_drive *dr, int which, sim_error *err);
+/* Sets sample i of id column which (that exists) to text ("" or NULL: none); the string
+ * is interned in labels. */
+int an_drive_set_id(an_drive *dr, int which, size_t i, const char *text, sim_error *err);
+/* Index of text in labels, -1 when no sample carries it. */
+int an_drive_label(const an_drive *dr, const char *text);
 
 /* ---- scenario ---- */
 
@@ -80,18 +98,28 @@ typedef struct an_task {
     bool reactions;              /* triggers in the task: stimuli get reaction times */
 } an_task;
 
+/* What the analyst chooses rather than the scenario (command-line options). */
+typedef struct an_params {
+    double vehicle_width;        /* m, for lane-mark events (--vehicle-width, 1.8) */
+    double speed_margin;         /* m/s over the limit for time_over_limit_margin_s
+                                    (--speed-margin-kmh, 3 km/h) */
+} an_params;
+
+an_params an_params_default(void);
+
 /* The world model's scenario (sim_scenario_load) and its tasks in metric form. */
 typedef struct an_scenario {
     sim_scenario *world;         /* owned */
     const char *name;            /* belongs to world */
     double vehicle_width;        /* m (the scenario does not say; --vehicle-width) */
+    double speed_margin;         /* m/s (an_params) */
     an_task *tasks;
     size_t n_tasks;
 } an_scenario;
 
 /* Loads and validates the scenario through the world model; err holds the first of
  * its messages (file, JSON path, found, expected) and how many there were. */
-int an_scenario_load(const char *path, double vehicle_width, an_scenario *out, sim_error *err);
+int an_scenario_load(const char *path, const an_params *p, an_scenario *out, sim_error *err);
 void an_scenario_free(an_scenario *sc);
 /* The marks bounding the lane of road that holds d (NAN where that border has none). */
 void an_scenario_marks(const an_scenario *sc, int road, double d, double *left, double *right);
@@ -176,7 +204,7 @@ int an_plot_boxes(const char *title, const char *ylabel, const char *const *grou
 
 typedef struct an_batch_opts {
     const char *dir, *out, *scenario; /* scenario may be NULL: from each log's meta */
-    double vehicle_width;              /* m */
+    an_params params;
     int jobs;                          /* worker processes; 0: number of cores */
     bool plots;                        /* per-drive reports with plots */
 } an_batch_opts;
@@ -185,7 +213,7 @@ int an_batch(const an_batch_opts *o, sim_error *err);
 
 /* Loads a drive, its scenario (override or from meta), computes and writes the report
  * into dir. Shared by report and batch. */
-int an_report_one(const char *log, const char *scenario, double vehicle_width,
+int an_report_one(const char *log, const char *scenario, const an_params *params,
                   const char *dir, bool plots,
                   an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
                   sim_error *err);

@@ -104,7 +104,7 @@ static void worker_one(const an_batch_opts *o, const char *path, size_t idx)
     an_result res;
     an_drive dr;
     an_scenario sc;
-    if (an_report_one(path, o->scenario, o->vehicle_width, dir, o->plots, &res, &dr, &sc, NULL, &err)) {
+    if (an_report_one(path, o->scenario, &o->params, dir, o->plots, &res, &dr, &sc, NULL, &err)) {
         fputs("E\t", f);
         put_clean(f, err.msg);
         fputc('\n', f);

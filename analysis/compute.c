@@ -2,10 +2,11 @@
  *
  * The drive is split into runs (a restart starts a new run); each run is checked for
  * missing samples (gaps in the tick sequence), and each task of the scenario is located
- * in it by its s-range and handed to sim_metrics with the lane marks of its ideal lane
- * and the speed limits along the road. Stimuli for reaction times are the run's
- * trigger and HUD events inside the task; responses are button presses, steering and
- * braking. What is wrong with a drive or a task is written down, not fatal. */
+ * in it (by the logged task column, else by its s-range) and handed to sim_metrics with
+ * the lane marks of its ideal lane and the speed limits along the road. Stimuli for
+ * reaction times are the run's trigger and HUD events inside the task; responses are
+ * button presses, steering and braking. What is wrong with a drive or a task is written
+ * down, not fatal. */
 #include "analysis.h"
 
 #include <math.h>
@@ -105,24 +106,96 @@ static bool is_press(const an_event *e)
            !(e->json && (strstr(e->json, "\"pressed\":false") || strstr(e->json, "\"pressed\": false")));
 }
 
+/* A task's label (task_labels) when its samples are found by its s-range. */
+#define BY_S_RANGE (-2)
+
+/* How far along the road the car can get between samples j and j + 1: twice the logged
+ * speed times the time step, plus 5 cm (70 m/s where no speed is logged). */
+static double step_tolerance(const an_drive *dr, size_t j)
+{
+    const double *v = dr->col[AN_SPEED], *t = dr->col[AN_T];
+    double speed = isfinite(v[j]) ? fabs(v[j]) : isfinite(v[j + 1]) ? fabs(v[j + 1]) : 70.0;
+    return 2.0 * speed * fabs(t[j + 1] - t[j]) + 0.05;
+}
+
+/* Whether samples j and j + 1 lie on the same road, so that the metrics may interpolate
+ * between them: by the road column where both have one, else by s moving no further
+ * than the car can in one step (a change of road puts s on another road's scale). */
+static bool continuous(const an_drive *dr, size_t j)
+{
+    const int *road = dr->ids[AN_ID_ROAD];
+    if (road && road[j] >= 0 && road[j + 1] >= 0) return road[j] == road[j + 1];
+    return fabs(dr->col[AN_S][j + 1] - dr->col[AN_S][j]) <= step_tolerance(dr, j);
+}
+
+/* Where a task's samples are found by the logged task column (see an_compute): the first
+ * stretch of consecutive samples of run [r0, r1) whose task id is label, plus the sample
+ * on either side when it is on the same road (for the crossing of the task's ends).
+ * When the sample outside is on another road (the task begins or ends at a junction),
+ * the task is clipped to the first or last sample inside, if that lies within one step
+ * of the task's end. Returns false when no sample carries the id. */
+static bool select_by_column(an_result *res, const an_drive *dr, const an_task *task, int label,
+                             int run, size_t r0, size_t r1, size_t *i0, size_t *i1,
+                             double *s_start, double *s_end, int *rc)
+{
+    const int *id = dr->ids[AN_ID_TASK];
+    const double *s = dr->col[AN_S];
+    size_t a = r0;
+    while (a < r1 && id[a] != label) a++;
+    if (a == r1) return false;
+    size_t b = a;
+    while (b < r1 && id[b] == label) b++;
+    size_t again = 0;
+    for (size_t i = b; i < r1; i++)
+        if (id[i] == label && id[i - 1] != label) again++;
+    if (again)
+        *rc = an_result_warn(res,
+                             "task %.60s is entered %zu more time%s in run %d after t = %.2f s; "
+                             "its metrics cover the first pass (t = %.2f s to %.2f s)",
+                             task->id, again, again > 1 ? "s" : "", run, dr->col[AN_T][b - 1],
+                             dr->col[AN_T][a], dr->col[AN_T][b - 1]);
+    *i0 = a;
+    *i1 = b;
+    *s_start = task->s_start;
+    *s_end = task->s_end;
+    if (a > r0 && continuous(dr, a - 1)) *i0 = a - 1;
+    else if (a > r0 && s[a] - task->s_start <= step_tolerance(dr, a - 1)) *s_start = s[a];
+    if (b < r1 && continuous(dr, b - 1)) *i1 = b + 1;
+    else if (b < r1 && task->s_end - s[b - 1] <= step_tolerance(dr, b - 1)) *s_end = s[b - 1];
+    return true;
+}
+
 static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc,
-                       const an_task *task, int run, size_t r0, size_t r1, an_task_result *tr)
+                       const an_task *task, int label, int run, size_t r0, size_t r1,
+                       an_task_result *tr)
 {
     const double *s = dr->col[AN_S];
     memset(tr, 0, sizeof *tr);
     tr->task = task;
     tr->run = run;
-    /* [i0, i1): from the last sample at or before the start to the first at or after the
-     * end, by the running maximum of s as in sim_metrics. When the end is not reached,
-     * smax ends as the run's furthest s, which the messages quote. */
     double smax = -INFINITY;
     size_t i0 = r0, i1 = r1;
-    for (size_t i = r0; i < r1; i++) {
-        if (s[i] > smax) smax = s[i];
-        if (smax <= task->s_start) i0 = i;
-        if (smax >= task->s_end) {
-            i1 = i + 1;
-            break;
+    double s_start = task->s_start, s_end = task->s_end;
+    bool missing = false; /* by the task column: no sample of the run carries the id */
+    if (label != BY_S_RANGE) {
+        int rc = 0;
+        missing = label < 0 || !select_by_column(res, dr, task, label, run, r0, r1, &i0, &i1,
+                                                 &s_start, &s_end, &rc);
+        if (rc) return SIM_ENOMEM;
+        if (missing) i0 = i1 = r0;
+        for (size_t i = i0; i < i1; i++)
+            if (s[i] > smax) smax = s[i];
+    } else {
+        /* [i0, i1): from the last sample at or before the start to the first at or after
+         * the end, by the running maximum of s as in sim_metrics. When the end is not
+         * reached, smax ends as the run's furthest s, which the messages quote. */
+        for (size_t i = r0; i < r1; i++) {
+            if (s[i] > smax) smax = s[i];
+            if (smax <= task->s_start) i0 = i;
+            if (smax >= task->s_end) {
+                i1 = i + 1;
+                break;
+            }
         }
     }
     tr->i0 = i0;
@@ -160,12 +233,13 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     };
     sim_metrics_task mt;
     sim_metrics_task_init(&mt);
-    mt.s_start = task->s_start;
-    mt.s_end = task->s_end;
+    mt.s_start = s_start;
+    mt.s_end = s_end;
     mt.ideal = task->ideal;
     mt.n_ideal = task->n_ideal;
     mt.tube_half_width = task->tube_half_width;
     mt.vehicle_width = sc->vehicle_width;
+    mt.speed_margin = sc->speed_margin;
     /* Stimuli inside the task's time span and every button press of the run. */
     double *stim = NULL, *btn = NULL;
     size_t ns = 0, nb = 0;
@@ -194,6 +268,16 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
         tr->status = SIM_ENOTFOUND;
         snprintf(tr->message, sizeof tr->message, "task %.60s never started: the drive has no samples",
                  task->id);
+    } else if (missing) {
+        tr->status = SIM_ENOTFOUND;
+        snprintf(tr->message, sizeof tr->message,
+                 "task %.60s never started in run %d: no sample carries its id in the log's task column",
+                 task->id, run);
+    } else if (n < 2 && label != BY_S_RANGE) {
+        tr->status = SIM_ENOTFOUND;
+        snprintf(tr->message, sizeof tr->message,
+                 "task %.60s in run %d: one sample (t = %.2f s) carries its id, too few for its metrics",
+                 task->id, run, dr->col[AN_T][i0]);
     } else if (n < 2) {
         tr->status = SIM_ENOTFOUND;
         snprintf(tr->message, sizeof tr->message,
@@ -209,7 +293,7 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
             snprintf(tr->message, sizeof tr->message,
                      "task %.60s never started in run %d: its samples begin at s = %.1f m, after "
                      "the task's start at s = %.1f m",
-                     task->id, run, s[r0], task->s_start);
+                     task->id, run, s[i0], task->s_start);
         } else if (!tr->m.ended) {
             tr->status = SIM_ERANGE;
             snprintf(tr->message, sizeof tr->message,
@@ -223,6 +307,51 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     return tr->status == SIM_ENOMEM ? SIM_ENOMEM : 0;
 }
 
+/* How each task's samples are found: by the logged task column when the drive has one
+ * that names at least one of the scenario's tasks, or a road column naming the
+ * scenario's roads (the recorder located every sample on them, so a task nobody's
+ * sample carries was not driven), else by the task's s-range. The column is right on
+ * networks where several roads share an s-range. Returns per task its label in the
+ * drive (-1: no sample carries it) or BY_S_RANGE; NULL when out of memory. */
+static int *task_labels(an_result *res, const an_drive *dr, const an_scenario *sc)
+{
+    int *labels = malloc((sc->n_tasks ? sc->n_tasks : 1) * sizeof *labels);
+    bool *used = calloc(dr->n_labels ? dr->n_labels : 1, sizeof *used);
+    if (!labels || !used) {
+        free(labels);
+        free(used);
+        return NULL;
+    }
+    const int *id = dr->ids[AN_ID_TASK];
+    bool any_id = false, match = false;
+    for (size_t i = 0; id && i < dr->n; i++)
+        if (id[i] >= 0) used[id[i]] = any_id = true;
+    for (size_t k = 0; k < sc->n_tasks; k++) {
+        int l = an_drive_label(dr, sc->tasks[k].id);
+        labels[k] = l >= 0 && used[l] ? l : -1;
+        match = match || labels[k] >= 0;
+    }
+    const int *road = dr->ids[AN_ID_ROAD];
+    const sim_roadnet *net = &sc->world->net;
+    for (int k = 0; road && !match && k < net->n_roads; k++) {
+        int l = an_drive_label(dr, net->roads[k].id);
+        for (size_t i = 0; l >= 0 && !match && i < dr->n; i++) match = road[i] == l;
+    }
+    if (!match) {
+        for (size_t k = 0; k < sc->n_tasks; k++) labels[k] = BY_S_RANGE;
+        size_t first = 0;
+        while (any_id && id[first] < 0) first++;
+        if (any_id && an_result_warn(res, "the log's task column names no task of scenario %s "
+                                     "(first id '%.60s'): tasks are found by their s-range",
+                                     sc->name, dr->labels[id[first]])) {
+            free(labels);
+            labels = NULL;
+        }
+    }
+    free(used);
+    return labels;
+}
+
 int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -232,6 +361,7 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
     copy_meta(dr, "subject", out->subject, sizeof out->subject, "");
     snprintf(out->scenario_name, sizeof out->scenario_name, "%s", sc->name);
     int rc = 0;
+    int *labels = NULL;
     if (dr->n < 2 && an_result_warn(out, "no samples: the drive has %zu sample%s", dr->n,
                                     dr->n == 1 ? "" : "s"))
         goto oom;
@@ -247,6 +377,7 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
                 goto oom;
         }
     }
+    if (!(labels = task_labels(out, dr, sc))) goto oom;
     /* Runs: consecutive samples with the same run number. A drive without samples still
      * lists its tasks (as never started), so that a study table shows the gap. */
     size_t r0 = 0;
@@ -255,7 +386,7 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
         if (!out->tasks) goto oom;
         for (size_t k = 0; k < sc->n_tasks; k++) {
             an_task_result *tr = &out->tasks[out->n_tasks++];
-            if (task_in_run(out, dr, sc, &sc->tasks[k], 0, 0, 0, tr)) goto oom;
+            if (task_in_run(out, dr, sc, &sc->tasks[k], BY_S_RANGE, 0, 0, 0, tr)) goto oom;
         }
     }
     while (r0 < dr->n) {
@@ -268,14 +399,16 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
         out->tasks = nt;
         for (size_t k = 0; k < sc->n_tasks; k++) {
             an_task_result *tr = &out->tasks[out->n_tasks++];
-            rc = task_in_run(out, dr, sc, &sc->tasks[k], run, r0, r1, tr);
+            rc = task_in_run(out, dr, sc, &sc->tasks[k], labels[k], run, r0, r1, tr);
             if (rc) goto oom;
             if (tr->message[0] && an_result_warn(out, "%s", tr->message)) goto oom;
         }
         r0 = r1;
     }
+    free(labels);
     return 0;
 oom:
+    free(labels);
     an_result_free(out);
     return sim_error_set(err, SIM_ENOMEM, "%s: out of memory computing metrics", dr->path);
 }
@@ -313,6 +446,7 @@ static const metric_def metrics[] = {
     M("speed_min_ms", speed_min, 'd'),
     M("speed_max_ms", speed_max, 'd'),
     M("time_over_limit_s", time_over_limit, 'd'),
+    M("time_over_limit_margin_s", time_over_limit_margin, 'd'),
     M("headway_min_m", headway_min, 'd'),
     M("thw_min_s", thw_min, 'd'),
     M("ttc_min_s", ttc_min, 'd'),

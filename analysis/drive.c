@@ -17,6 +17,8 @@ const char *const an_column_names[AN_NCOL] = {
     "throttle", "brake", "clutch", "gear", "rpm",
 };
 
+const char *const an_id_names[AN_NIDS] = {"task", "road"};
+
 int an_drive_alloc(an_drive *dr, size_t n, sim_error *err)
 {
     memset(dr, 0, sizeof *dr);
@@ -37,6 +39,9 @@ void an_drive_free(an_drive *dr)
     if (!dr) return;
     free(dr->path);
     for (int c = 0; c < AN_NCOL; c++) free(dr->col[c]);
+    for (int c = 0; c < AN_NIDS; c++) free(dr->ids[c]);
+    for (size_t k = 0; k < dr->n_labels; k++) free(dr->labels[k]);
+    free(dr->labels);
     for (size_t k = 0; k < dr->n_events; k++) {
         free(dr->events[k].kind);
         free(dr->events[k].name);
@@ -90,6 +95,43 @@ int an_drive_set_meta(an_drive *dr, const char *key, const char *val, sim_error 
     dr->n_meta++;
     if (!nk[dr->n_meta - 1] || !nv[dr->n_meta - 1])
         return sim_error_set(err, SIM_ENOMEM, "drive: out of memory for meta");
+    return 0;
+}
+
+int an_drive_add_ids(an_drive *dr, int which, sim_error *err)
+{
+    if (dr->ids[which]) return 0;
+    dr->ids[which] = malloc((dr->n ? dr->n : 1) * sizeof(int));
+    if (!dr->ids[which]) return sim_error_set(err, SIM_ENOMEM, "drive: out of memory for ids");
+    for (size_t i = 0; i < dr->n; i++) dr->ids[which][i] = -1;
+    return 0;
+}
+
+int an_drive_label(const an_drive *dr, const char *text)
+{
+    for (size_t k = 0; text && k < dr->n_labels; k++)
+        if (strcmp(dr->labels[k], text) == 0) return (int)k;
+    return -1;
+}
+
+int an_drive_set_id(an_drive *dr, int which, size_t i, const char *text, sim_error *err)
+{
+    if (!text || !text[0]) {
+        dr->ids[which][i] = -1;
+        return 0;
+    }
+    /* Consecutive samples mostly repeat the previous sample's id: try it first. */
+    int prev = i > 0 ? dr->ids[which][i - 1] : -1;
+    int k = prev >= 0 && strcmp(dr->labels[prev], text) == 0 ? prev : an_drive_label(dr, text);
+    if (k < 0) {
+        char **nl = realloc(dr->labels, (dr->n_labels + 1) * sizeof *nl);
+        if (!nl) return sim_error_set(err, SIM_ENOMEM, "drive: out of memory for ids");
+        dr->labels = nl;
+        if (!(nl[dr->n_labels] = strdup(text)))
+            return sim_error_set(err, SIM_ENOMEM, "drive: out of memory for ids");
+        k = (int)dr->n_labels++;
+    }
+    dr->ids[which][i] = k;
     return 0;
 }
 
@@ -229,10 +271,13 @@ static int load_samples_csv(const char *path, an_drive *dr, sim_error *err)
     }
     size_t ncols = c.n_fields < 256 ? c.n_fields : 256;
     bool have[AN_NCOL] = {0};
+    int idmap[AN_NIDS] = {-1, -1}; /* field of each id column */
     for (size_t f = 0; f < ncols; f++) {
         map[f] = -1;
         for (int k = 0; k < AN_NCOL; k++)
             if (strcmp(c.fields[f], an_column_names[k]) == 0) map[f] = k, have[k] = true;
+        for (int k = 0; k < AN_NIDS; k++)
+            if (strcmp(c.fields[f], an_id_names[k]) == 0) idmap[k] = (int)f;
     }
     static const int required[] = {AN_T, AN_S, AN_D};
     for (size_t q = 0; q < 3; q++)
@@ -245,6 +290,8 @@ static int load_samples_csv(const char *path, an_drive *dr, sim_error *err)
     size_t cap = 1;
     for (size_t i = c.pos; i < c.len; i++) cap += c.buf[i] == '\n';
     rc = an_drive_alloc(dr, cap, err);
+    for (int k = 0; !rc && k < AN_NIDS; k++)
+        if (idmap[k] >= 0) rc = an_drive_add_ids(dr, k, err);
     if (rc) {
         csv_close(&c);
         return rc;
@@ -268,6 +315,8 @@ static int load_samples_csv(const char *path, an_drive *dr, sim_error *err)
             }
             dr->col[map[f]][n] = v;
         }
+        for (int k = 0; rc >= 0 && k < AN_NIDS; k++)
+            if (idmap[k] >= 0) rc = an_drive_set_id(dr, k, n, c.fields[idmap[k]], err);
         if (rc < 0) break;
         n++;
     }
@@ -351,9 +400,16 @@ static void sort_samples(an_drive *dr)
         size_t j = i;
         while (j > 0 && sample_cmp(dr, j - 1, j) > 0) {
             for (int c = 0; c < AN_NCOL; c++) {
+                if (!dr->col[c]) continue;
                 double tmp = dr->col[c][j];
                 dr->col[c][j] = dr->col[c][j - 1];
                 dr->col[c][j - 1] = tmp;
+            }
+            for (int c = 0; c < AN_NIDS; c++) {
+                if (!dr->ids[c]) continue;
+                int tmp = dr->ids[c][j];
+                dr->ids[c][j] = dr->ids[c][j - 1];
+                dr->ids[c][j - 1] = tmp;
             }
             j--;
         }
@@ -441,11 +497,18 @@ int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err)
     FILE *f = fopen(p, "w");
     if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot create: %s", p, strerror(errno));
     for (int c = 0; c < AN_NCOL; c++) fprintf(f, "%s%s", c ? "," : "", an_column_names[c]);
+    for (int c = 0; c < AN_NIDS; c++)
+        if (dr->ids[c]) fprintf(f, ",%s", an_id_names[c]);
     fputc('\n', f);
     for (size_t i = 0; i < dr->n; i++) {
         for (int c = 0; c < AN_NCOL; c++) {
             if (c) fputc(',', f);
-            put_num(f, dr->col[c][i]);
+            if (dr->col[c]) put_num(f, dr->col[c][i]);
+        }
+        for (int c = 0; c < AN_NIDS; c++) {
+            if (!dr->ids[c]) continue;
+            fputc(',', f);
+            if (dr->ids[c][i] >= 0) an_csv_string(f, dr->labels[dr->ids[c][i]]);
         }
         fputc('\n', f);
     }

@@ -15,9 +15,70 @@ static const char *const meta_keys[] = {
     "resumed_utc", "sample_rate_hz", "schema_version",
 };
 
-static double int_or_nan(int32_t v)
+/* The columns the analysis uses (compute.c and plot.c), by the samples table's names:
+ * only these are read from a log, and only these are allocated. Reading the eleven
+ * others (pedal clutch, engine, attitude, ...) would cost decoding time and memory for
+ * nothing; an_drive.col is NULL for them. */
+static const struct {
+    int col;
+    const char *name;
+} loaded[] = {
+    {AN_RUN, "run"}, {AN_TICK, "tick"}, {AN_T, "t"}, {AN_SPEED, "speed"},
+    {AN_HEADWAY, "headway_dist"}, {AN_S, "s"}, {AN_D, "d"}, {AN_X, "x"}, {AN_Y, "y"},
+    {AN_STEER, "steer_wheel"}, {AN_THROTTLE, "throttle"}, {AN_BRAKE, "brake"},
+};
+enum { N_LOADED = sizeof loaded / sizeof loaded[0] };
+
+/* The reader hands samples over one by one; they go straight into the drive's columns,
+ * which double in size as needed (no array of row structs in between). */
+typedef struct loader {
+    an_drive *dr;
+    size_t cap;
+    sim_error *err;
+    int rc;
+} loader;
+
+static int grow(loader *L)
 {
-    return v == SIM_DRIVELOG_NULL_INT ? NAN : (double)v;
+    an_drive *dr = L->dr;
+    size_t cap = L->cap ? 2 * L->cap : 4096;
+    for (int k = 0; k < N_LOADED; k++) {
+        double *p = realloc(dr->col[loaded[k].col], cap * sizeof *p);
+        if (!p) return sim_error_set(L->err, SIM_ENOMEM, "%s: out of memory for samples", dr->path);
+        dr->col[loaded[k].col] = p;
+    }
+    for (int c = 0; c < AN_NIDS; c++) {
+        if (!dr->ids[c]) continue;
+        int *p = realloc(dr->ids[c], cap * sizeof *p);
+        if (!p) return sim_error_set(L->err, SIM_ENOMEM, "%s: out of memory for samples", dr->path);
+        dr->ids[c] = p;
+    }
+    L->cap = cap;
+    return 0;
+}
+
+static int take_sample(const sim_drivelog_sample *s, void *user)
+{
+    loader *L = user;
+    an_drive *dr = L->dr;
+    if (dr->n == L->cap && (L->rc = grow(L))) return 1;
+    size_t i = dr->n++;
+    double *const *c = dr->col;
+    c[AN_RUN][i] = (double)s->run;
+    c[AN_TICK][i] = (double)s->tick;
+    c[AN_T][i] = s->t;
+    c[AN_SPEED][i] = s->speed;
+    c[AN_HEADWAY][i] = s->headway_dist;
+    c[AN_S][i] = s->s;
+    c[AN_D][i] = s->d;
+    c[AN_X][i] = s->x;
+    c[AN_Y][i] = s->y;
+    c[AN_STEER][i] = s->steer_wheel;
+    c[AN_THROTTLE][i] = s->throttle;
+    c[AN_BRAKE][i] = s->brake;
+    L->rc = an_drive_set_id(dr, AN_ID_TASK, i, s->task, L->err);
+    if (!L->rc && dr->ids[AN_ID_ROAD]) L->rc = an_drive_set_id(dr, AN_ID_ROAD, i, s->road, L->err);
+    return L->rc != 0;
 }
 
 int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
@@ -26,39 +87,24 @@ int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
     sim_drivelog_reader *rd = NULL;
     int rc = sim_drivelog_reader_open(path, &rd, err);
     if (rc) return rc;
-    sim_drivelog_sample *smp = NULL;
     sim_drivelog_event *ev = NULL;
-    size_t n = 0, ne = 0;
-    rc = sim_drivelog_read_samples(rd, sim_drivelog_range_all(), &smp, &n, err);
+    size_t ne = 0;
+    if (!(out->path = strdup(path))) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
+    /* Every schema has the task column; the road column came with version 2. */
+    if (!rc) rc = an_drive_add_ids(out, AN_ID_TASK, err);
+    if (!rc && sim_drivelog_schema_version(rd) >= 2) rc = an_drive_add_ids(out, AN_ID_ROAD, err);
+    loader L = {.dr = out, .err = err};
+    if (!rc) rc = grow(&L);
+    const char *names[N_LOADED + AN_NIDS];
+    for (int k = 0; k < N_LOADED; k++) names[k] = loaded[k].name;
+    for (int k = 0; k < AN_NIDS; k++) names[N_LOADED + k] = an_id_names[k];
+    /* road is in the list only where the file has it (an_id_names: task, road). */
+    size_t n_names = N_LOADED + (out->ids[AN_ID_ROAD] ? AN_NIDS : AN_NIDS - 1);
+    if (!rc)
+        rc = sim_drivelog_each_sample(rd, sim_drivelog_range_all(), names, n_names, take_sample,
+                                      &L, err);
+    if (!rc) rc = L.rc;
     if (!rc) rc = sim_drivelog_read_events(rd, sim_drivelog_range_all(), &ev, &ne, err);
-    if (!rc) rc = an_drive_alloc(out, n, err);
-    for (size_t i = 0; !rc && i < n; i++) {
-        const sim_drivelog_sample *s = &smp[i];
-        double *const *c = out->col;
-        c[AN_RUN][i] = (double)s->run;
-        c[AN_TICK][i] = (double)s->tick;
-        c[AN_T][i] = s->t;
-        c[AN_SPEED][i] = s->speed;
-        c[AN_ACCEL][i] = s->accel;
-        c[AN_HEADWAY][i] = s->headway_dist;
-        c[AN_THW][i] = s->headway_time;
-        c[AN_LATDEV][i] = s->lat_dev;
-        c[AN_LANE][i] = int_or_nan(s->lane);
-        c[AN_S][i] = s->s;
-        c[AN_D][i] = s->d;
-        c[AN_X][i] = s->x;
-        c[AN_Y][i] = s->y;
-        c[AN_Z][i] = s->z;
-        c[AN_HEADING][i] = s->heading;
-        c[AN_YAWRATE][i] = s->yaw_rate;
-        c[AN_STEER][i] = s->steer_wheel;
-        c[AN_WHEEL][i] = s->wheel_angle;
-        c[AN_THROTTLE][i] = s->throttle;
-        c[AN_BRAKE][i] = s->brake;
-        c[AN_CLUTCH][i] = s->clutch;
-        c[AN_GEAR][i] = int_or_nan(s->gear);
-        c[AN_RPM][i] = s->rpm;
-    }
     for (size_t k = 0; !rc && k < ne; k++)
         rc = an_drive_add_event(out, (int)ev[k].run, ev[k].t, ev[k].kind, ev[k].name, ev[k].json, err);
     char buf[4096];
@@ -67,12 +113,16 @@ int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
         if (sim_drivelog_read_meta(rd, meta_keys[k], buf, sizeof buf, &e2) == 0)
             rc = an_drive_set_meta(out, meta_keys[k], buf, err);
     }
-    if (!rc && !(out->path = strdup(path))) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
-    free(smp);
     sim_drivelog_events_free(ev, ne);
     sim_drivelog_reader_close(rd);
     if (rc) an_drive_free(out);
     return rc;
+}
+
+/* Sample i of column c; NAN where the drive has no such column. */
+static double at(const an_drive *dr, int c, size_t i)
+{
+    return dr->col[c] ? dr->col[c][i] : NAN;
 }
 
 int an_drive_write_log(const an_drive *dr, const char *path, sim_error *err)
@@ -86,30 +136,33 @@ int an_drive_write_log(const an_drive *dr, const char *path, sim_error *err)
     for (size_t i = 0; !rc && i < dr->n; i++) {
         sim_drivelog_sample s;
         sim_drivelog_sample_init(&s);
-        double *const *c = dr->col;
-        s.run = (int64_t)c[AN_RUN][i];
-        s.tick = isnan(c[AN_TICK][i]) ? (int64_t)i : (int64_t)c[AN_TICK][i];
-        s.t = c[AN_T][i];
-        s.speed = c[AN_SPEED][i];
-        s.accel = c[AN_ACCEL][i];
-        s.headway_dist = c[AN_HEADWAY][i];
-        s.headway_time = c[AN_THW][i];
-        s.lat_dev = c[AN_LATDEV][i];
-        s.lane = isnan(c[AN_LANE][i]) ? SIM_DRIVELOG_NULL_INT : (int32_t)c[AN_LANE][i];
-        s.s = c[AN_S][i];
-        s.d = c[AN_D][i];
-        s.x = c[AN_X][i];
-        s.y = c[AN_Y][i];
-        s.z = c[AN_Z][i];
-        s.heading = c[AN_HEADING][i];
-        s.yaw_rate = c[AN_YAWRATE][i];
-        s.steer_wheel = c[AN_STEER][i];
-        s.wheel_angle = c[AN_WHEEL][i];
-        s.throttle = c[AN_THROTTLE][i];
-        s.brake = c[AN_BRAKE][i];
-        s.clutch = c[AN_CLUTCH][i];
-        s.gear = isnan(c[AN_GEAR][i]) ? SIM_DRIVELOG_NULL_INT : (int32_t)c[AN_GEAR][i];
-        s.rpm = c[AN_RPM][i];
+        s.run = (int64_t)at(dr, AN_RUN, i);
+        s.tick = isnan(at(dr, AN_TICK, i)) ? (int64_t)i : (int64_t)at(dr, AN_TICK, i);
+        s.t = at(dr, AN_T, i);
+        s.speed = at(dr, AN_SPEED, i);
+        s.accel = at(dr, AN_ACCEL, i);
+        s.headway_dist = at(dr, AN_HEADWAY, i);
+        s.headway_time = at(dr, AN_THW, i);
+        s.lat_dev = at(dr, AN_LATDEV, i);
+        s.lane = isnan(at(dr, AN_LANE, i)) ? SIM_DRIVELOG_NULL_INT : (int32_t)at(dr, AN_LANE, i);
+        s.s = at(dr, AN_S, i);
+        s.d = at(dr, AN_D, i);
+        s.x = at(dr, AN_X, i);
+        s.y = at(dr, AN_Y, i);
+        s.z = at(dr, AN_Z, i);
+        s.heading = at(dr, AN_HEADING, i);
+        s.yaw_rate = at(dr, AN_YAWRATE, i);
+        s.steer_wheel = at(dr, AN_STEER, i);
+        s.wheel_angle = at(dr, AN_WHEEL, i);
+        s.throttle = at(dr, AN_THROTTLE, i);
+        s.brake = at(dr, AN_BRAKE, i);
+        s.clutch = at(dr, AN_CLUTCH, i);
+        s.gear = isnan(at(dr, AN_GEAR, i)) ? SIM_DRIVELOG_NULL_INT : (int32_t)at(dr, AN_GEAR, i);
+        s.rpm = at(dr, AN_RPM, i);
+        char *const ids[AN_NIDS] = {s.task, s.road};
+        for (int k = 0; k < AN_NIDS; k++)
+            if (dr->ids[k] && dr->ids[k][i] >= 0)
+                snprintf(ids[k], SIM_DRIVELOG_ID_MAX, "%s", dr->labels[dr->ids[k][i]]);
         rc = sim_drivelog_append_sample(w, &s, err);
         if (!rc && i % 10000 == 9999) rc = sim_drivelog_flush(w, err);
     }

@@ -32,24 +32,28 @@ static int cmd_report(int argc, char **argv)
 {
     const char *out = "analysis-out", *scenario = NULL;
     bool no_plots = false, timing = false;
-    double width = 1.8;
+    an_params params = an_params_default();
+    double margin_kmh = params.speed_margin * 3.6;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &out, "DIR", "where the report goes (default analysis-out); one "
                                              "sub-folder per log when given several"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario file (default: the log's meta)"},
         {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "tables and page only, no figures"},
         {"timing", SIM_OPT_FLAG, &timing, NULL, "print the seconds spent in each phase"},
-        {"vehicle-width", SIM_OPT_DOUBLE, &width, "M", "car width for lane-mark events (default 1.8)"},
+        {"vehicle-width", SIM_OPT_DOUBLE, &params.vehicle_width, "M", "car width for lane-mark events (default 1.8)"},
+        {"speed-margin-kmh", SIM_OPT_DOUBLE, &margin_kmh, "KMH",
+         "tolerance of time_over_limit_margin_s over the speed limit (default 3)"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis report LOG... [options]",
                            "Metrics, plots and report.html of each drive log (.sqlite or CSV export folder).",
-                           opts, 5, argc, argv, 2, &npos);
+                           opts, 6, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
+    params.speed_margin = margin_kmh / 3.6;
     if (npos < 1) {
         fprintf(stderr, "analysis report: expected at least one LOG\n");
-        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 5, stderr);
+        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 6, stderr);
         return 2;
     }
     int failed = 0;
@@ -63,7 +67,7 @@ static int cmd_report(int argc, char **argv)
         an_drive dr;
         an_scenario sc;
         an_timing tm = {0};
-        if (an_report_one(log, scenario, width, dir, !no_plots, &res, &dr, &sc, &tm, &err)) {
+        if (an_report_one(log, scenario, &params, dir, !no_plots, &res, &dr, &sc, &tm, &err)) {
             fprintf(stderr, "analysis: %s: %s\n", log, err.msg);
             failed++;
             continue;
@@ -85,7 +89,8 @@ static int cmd_report(int argc, char **argv)
 
 static int cmd_batch(int argc, char **argv)
 {
-    an_batch_opts o = {.vehicle_width = 1.8};
+    an_batch_opts o = {.params = an_params_default()};
+    double margin_kmh = o.params.speed_margin * 3.6;
     const char *out = NULL;
     int jobs = 0;
     bool no_plots = false;
@@ -94,23 +99,26 @@ static int cmd_batch(int argc, char **argv)
         {"scenario", SIM_OPT_STRING, &o.scenario, "FILE", "scenario for every drive (default: each log's meta)"},
         {"jobs", SIM_OPT_INT, &jobs, "N", "worker processes (default: number of cores)"},
         {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "per-drive tables only, no figures"},
-        {"vehicle-width", SIM_OPT_DOUBLE, &o.vehicle_width, "M", "car width for lane-mark events (default 1.8)"},
+        {"vehicle-width", SIM_OPT_DOUBLE, &o.params.vehicle_width, "M", "car width for lane-mark events (default 1.8)"},
+        {"speed-margin-kmh", SIM_OPT_DOUBLE, &margin_kmh, "KMH",
+         "tolerance of time_over_limit_margin_s over the speed limit (default 3)"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis batch DIR --out DIR [options]",
                            "Every drive log under DIR, in parallel: study.csv and a study page.",
-                           opts, 5, argc, argv, 2, &npos);
+                           opts, 6, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (npos != 1 || !out) {
         fprintf(stderr, "analysis batch: expected one DIR and --out DIR\n");
-        sim_cli_print_usage("analysis batch DIR --out DIR [options]", NULL, opts, 5, stderr);
+        sim_cli_print_usage("analysis batch DIR --out DIR [options]", NULL, opts, 6, stderr);
         return 2;
     }
     if (jobs < 0) {
         fprintf(stderr, "analysis batch: --jobs %d: expected >= 0\n", jobs);
         return 2;
     }
+    o.params.speed_margin = margin_kmh / 3.6;
     o.dir = argv[2];
     o.out = out;
     o.jobs = jobs;
@@ -159,9 +167,10 @@ static int cmd_synth(int argc, char **argv)
         return 1;
     }
     an_scenario sc;
+    const an_params defaults = an_params_default();
     const char *scfile = scenario;
     if (scenario) {
-        if (an_scenario_load(scenario, 1.8, &sc, &err)) {
+        if (an_scenario_load(scenario, &defaults, &sc, &err)) {
             fprintf(stderr, "analysis synth: %s\n", err.msg);
             return 1;
         }
@@ -178,7 +187,7 @@ static int cmd_synth(int argc, char **argv)
         snprintf(path, sizeof path, "%s/scenario.json", out);
         scfile = "scenario.json";
         if (an_synth_scenario(path, tasks, period * 0.8, period, length * 1.2 + 600, (uint64_t)seed, &err) ||
-            an_scenario_load(path, 1.8, &sc, &err)) {
+            an_scenario_load(path, &defaults, &sc, &err)) {
             fprintf(stderr, "analysis synth: %s\n", err.msg);
             return 1;
         }

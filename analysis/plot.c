@@ -431,18 +431,33 @@ static task_view view_of(const an_result *res, const an_task_result *tr)
     return v;
 }
 
+/* Where the previous shade_between call began to draw: the sample interval and the
+ * running maximum of s before it. Events come in order of s_start and the running
+ * maximum never decreases, so no interval before it can reach a later event: each
+ * event costs its own samples, not the task's (that made the figure O(events x n)). */
+typedef struct shade_cursor {
+    size_t i;
+    double smax, sa; /* sa: the previous event's start (an earlier one restarts) */
+} shade_cursor;
+
 /* Shades the region between the driven d and the ideal path over [sa, sb]. */
-static void shade_between(axes *a, const task_view *v, const an_task *task, double sa, double sb)
+static void shade_between(axes *a, const task_view *v, const an_task *task, double sa, double sb,
+                          shade_cursor *sc)
 {
     cairo_t *cr = a->cr;
-    double smax = -INFINITY, last_px = 0;
+    if (sa < sc->sa) sc->i = 0, sc->smax = -INFINITY;
+    sc->sa = sa;
+    double smax = sc->smax, last_px = 0;
     bool started = false;
     size_t cur = 0;
-    for (size_t i = 0; i + 1 < v->n; i++) {
+    for (size_t i = sc->i; i + 1 < v->n; i++) {
         double s0 = v->s[i] > smax ? v->s[i] : smax;
         double s1 = v->s[i + 1] > s0 ? v->s[i + 1] : s0;
+        double before = smax;
         smax = s0;
-        if (s1 <= sa || s0 >= sb || s1 <= s0) continue;
+        if (s0 >= sb) break; /* s0 never decreases: nothing further reaches [sa, sb] */
+        if (s1 <= sa || s1 <= s0) continue;
+        if (!started) sc->i = i, sc->smax = before;
         double la = s0 < sa ? (sa - s0) / (s1 - s0) : 0, lb = s1 > sb ? (sb - s0) / (s1 - s0) : 1;
         double da = v->d[i] + (v->d[i + 1] - v->d[i]) * la, db = v->d[i] + (v->d[i + 1] - v->d[i]) * lb;
         double xa = s0 + (s1 - s0) * la, xb = s0 + (s1 - s0) * lb;
@@ -559,11 +574,12 @@ int an_plot_lateral(const an_result *res, const an_task_result *tr, const char *
     }
     cairo_set_dash(cr, NULL, 0, 0);
     /* Local areas; severe events in red underneath markers. */
+    shade_cursor scur = {0, -INFINITY, -INFINITY};
     for (size_t k = 0; k < tr->m.n_events; k++) {
         const sim_metrics_event *ev = &tr->m.events[k];
         set_rgba(cr, ev->kind == SIM_METRICS_MARK ? C_SEVERE : C_AREA,
                  ev->kind == SIM_METRICS_MARK ? 0.45 : 0.55);
-        shade_between(&a, &v, task, ev->s_start, ev->s_end);
+        shade_between(&a, &v, task, ev->s_start, ev->s_end, &scur);
     }
     /* Ideal path. */
     double dash2[] = {7, 4};
@@ -677,6 +693,7 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
     const char *ylab[NP] = {"deviation e (m)", "speed (km/h)", "headway (m)", "steering wheel (\xc2\xb0)", "pedals (0..1)"};
     double top = 84, bottom = 56, gap = 10, ph = (H - top - bottom - gap * (NP - 1)) / NP;
     axes ax[NP];
+    bool any_headway = false; /* a vehicle ahead at some sample of the task */
     for (int p = 0; p < NP; p++) {
         double lo = INFINITY, hi = -INFINITY;
         switch (p) {
@@ -690,7 +707,11 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
             range_of(lim, n, &lo, &hi);
             if (lo > 0 && lo < hi * 0.5) lo = 0;
             break;
-        case P_HEAD: range_of(dr->col[AN_HEADWAY] + i0, n, &lo, &hi); if (lo > 0) lo = 0; break;
+        case P_HEAD:
+            range_of(dr->col[AN_HEADWAY] + i0, n, &lo, &hi);
+            any_headway = hi >= lo;
+            if (lo > 0) lo = 0;
+            break;
         case P_STEER: range_of(deg, n, &lo, &hi); break;
         default: lo = 0, hi = 1; break;
         }
@@ -746,6 +767,21 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
             polyline(a, t, kmh, n);
             break;
         case P_HEAD:
+            if (!any_headway) {
+                /* An empty axis would read as a missing trace; say why it is empty, on
+                 * a white box so that event shading behind it does not hide it. */
+                const char *note = "no vehicle ahead in this task";
+                cairo_text_extents_t te;
+                cairo_set_font_size(cr, 12);
+                cairo_text_extents(cr, note, &te);
+                double cx = a->x + a->w / 2, cy = a->y + a->h / 2;
+                cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+                cairo_rectangle(cr, cx - te.x_advance / 2 - 8, cy - 11, te.x_advance + 16, 22);
+                cairo_fill(cr);
+                set_rgb(cr, C_TEXT);
+                text_at(cr, cx, cy + 4, 12, note, 0.5, 0);
+                break;
+            }
             set_rgb(cr, C_DRIVEN);
             polyline(a, t, dr->col[AN_HEADWAY] + i0, n);
             break;

@@ -82,6 +82,7 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
         cJSON_AddStringToObject(o, "status", tr->status ? sim_error_name(tr->status) : "ok");
         if (tr->message[0]) cJSON_AddStringToObject(o, "message", tr->message);
         cJSON_AddNumberToObject(o, "tube_half_width_m", tr->task->tube_half_width);
+        cJSON_AddNumberToObject(o, "speed_margin_kmh", res->scenario->speed_margin * 3.6);
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         for (size_t q = 0; q < an_metric_count(); q++)
             cJSON_AddItemToObject(m, an_metric_name(q), num_or_null(an_metric_value(tr, q)));
@@ -246,7 +247,9 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
           "<th>length (m)</th><th>duration (s)</th><th>events</th><th>severe</th>"
           "<th>A<sub>global</sub> (m&sup2;)</th><th>A<sub>global</sub> (m&middot;s)</th>"
           "<th>MDEV (m)</th><th>SDLP (m)</th><th>max |e| (m)</th><th>mean speed (km/h)</th>"
-          "<th>over limit (s)</th><th>min THW (s)</th><th>min TTC (s)</th><th>mean RT (s)</th></tr>\n", f);
+          "<th>over limit (s)</th>", f);
+    fprintf(f, "<th>over limit + %g km/h (s)</th>", res->scenario->speed_margin * 3.6);
+    fputs("<th>min THW (s)</th><th>min TTC (s)</th><th>mean RT (s)</th></tr>\n", f);
     for (size_t k = 0; k < res->n_tasks; k++) {
         const an_task_result *tr = &res->tasks[k];
         const sim_metrics_result *m = &tr->m;
@@ -255,7 +258,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
         fprintf(f, "</td><td>%d</td><td class=\"%s\">%s</td><td>", tr->run, tr->status ? "bad" : "",
                 tr->status ? sim_error_name(tr->status) : "ok");
         if (!tr->computed) {
-            fputs("&ndash;</td><td colspan=\"13\" class=\"l muted\">no samples in the task</td></tr>\n", f);
+            fputs("&ndash;</td><td colspan=\"14\" class=\"l muted\">no samples in the task</td></tr>\n", f);
             continue;
         }
         html_num(f, m->length, 1);
@@ -263,9 +266,10 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
         html_num(f, m->duration, 2);
         fprintf(f, "</td><td>%zu</td><td>%zu</td><td>", m->n_tube_events, m->n_mark_events);
         const double v[] = {m->area_global, m->area_global_time, m->mdev, m->sdlp, m->max_abs_e,
-                            m->speed_mean * 3.6, m->time_over_limit, m->thw_min, m->ttc_min};
-        const int dec[] = {2, 2, 3, 3, 3, 1, 2, 2, 2};
-        for (size_t j = 0; j < 9; j++) {
+                            m->speed_mean * 3.6, m->time_over_limit, m->time_over_limit_margin,
+                            m->thw_min, m->ttc_min};
+        const int dec[] = {2, 2, 3, 3, 3, 1, 2, 2, 2, 2};
+        for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) {
             html_num(f, v[j], dec[j]);
             fputs("</td><td>", f);
         }
@@ -504,7 +508,7 @@ static int find_scenario(const an_drive *dr, const char *override, char *out, si
                          dr->path, sc);
 }
 
-int an_report_one(const char *log, const char *scenario, double vehicle_width,
+int an_report_one(const char *log, const char *scenario, const an_params *params,
                   const char *dir, bool plots,
                   an_result *keep, an_drive *keep_drive, an_scenario *keep_sc, an_timing *tm,
                   sim_error *err)
@@ -517,7 +521,7 @@ int an_report_one(const char *log, const char *scenario, double vehicle_width,
     if (rc) return rc;
     char scpath[4200];
     rc = find_scenario(&dr, scenario, scpath, sizeof scpath, err);
-    if (!rc) rc = an_scenario_load(scpath, vehicle_width, &sc, err);
+    if (!rc) rc = an_scenario_load(scpath, params, &sc, err);
     if (rc) {
         an_drive_free(&dr);
         return rc;

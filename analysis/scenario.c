@@ -23,12 +23,20 @@ static bool task_has_stimuli(const sim_scenario *w, const sim_task *t)
     return false;
 }
 
-int an_scenario_load(const char *path, double vehicle_width, an_scenario *out, sim_error *err)
+an_params an_params_default(void)
+{
+    return (an_params){.vehicle_width = 1.8, .speed_margin = 3.0 / 3.6};
+}
+
+int an_scenario_load(const char *path, const an_params *p, an_scenario *out, sim_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (!(vehicle_width >= 0) || !isfinite(vehicle_width))
+    if (!(p->vehicle_width >= 0) || !isfinite(p->vehicle_width))
         return sim_error_set(err, SIM_EINVAL, "vehicle width %g: expected a finite number >= 0",
-                             vehicle_width);
+                             p->vehicle_width);
+    if (!(p->speed_margin >= 0) || !isfinite(p->speed_margin))
+        return sim_error_set(err, SIM_EINVAL, "speed margin %g km/h: expected a finite number >= 0",
+                             p->speed_margin * 3.6);
     sim_diag diag = {0};
     int rc = sim_scenario_load(path, &out->world, &diag);
     if (rc) {
@@ -43,7 +51,8 @@ int an_scenario_load(const char *path, double vehicle_width, an_scenario *out, s
     sim_diag_free(&diag);
     const sim_scenario *w = out->world;
     out->name = w->name && w->name[0] ? w->name : w->path;
-    out->vehicle_width = vehicle_width;
+    out->vehicle_width = p->vehicle_width;
+    out->speed_margin = p->speed_margin;
     if (w->n_tasks == 0) {
         an_scenario_free(out);
         return sim_error_set(err, SIM_EINVAL, "%s: tasks: found none, expected at least one task to analyse",

@@ -123,6 +123,8 @@ int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t 
 {
     size_t n = (size_t)(seconds * rate) + 1;
     int rc = an_drive_alloc(dr, n, err);
+    if (!rc) rc = an_drive_add_ids(dr, AN_ID_TASK, err);
+    if (!rc) rc = an_drive_add_ids(dr, AN_ID_ROAD, err);
     if (rc) return rc;
     rng r = {seed * 0x9E3779B97F4A7C15ULL + 1};
     double skill = 0.12 + 0.25 * rnd(&r); /* wander amplitude, m */
@@ -189,6 +191,11 @@ int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t 
         *c[AN_CLUTCH] = 0;
         *c[AN_GEAR] = 4;
         *c[AN_RPM] = v * 130;
+        /* The task and road the recorder would locate the sample on. */
+        bool in_task = s >= tk->s_start && s <= tk->s_end;
+        if ((rc = an_drive_set_id(dr, AN_ID_TASK, i, in_task ? tk->id : NULL, err)) ||
+            (rc = an_drive_set_id(dr, AN_ID_ROAD, i, sc->world->net.roads[tk->road].id, err)))
+            return rc;
     }
     /* Events: tasks, lane-change signs (stimuli) and the subject's button answers. */
     if ((rc = an_drive_add_event(dr, 0, 0, "control", "speed_limit", "{\"kmh\":60}", err))) return rc;

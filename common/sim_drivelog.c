@@ -29,7 +29,7 @@ static const char SCHEMA_SQL[] =
     " speed REAL, accel REAL, headway_dist REAL, headway_time REAL, lat_dev REAL,"
     " lane INTEGER, s REAL, d REAL, x REAL, y REAL, z REAL, heading REAL, yaw_rate REAL,"
     " steer_wheel REAL, wheel_angle REAL, throttle REAL, brake REAL, clutch REAL,"
-    " gear INTEGER, rpm REAL, sector TEXT, task TEXT,"
+    " gear INTEGER, rpm REAL, sector TEXT, task TEXT, road TEXT,"
     " PRIMARY KEY(run, tick)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS events("
     " id INTEGER PRIMARY KEY, run INTEGER NOT NULL, t REAL NOT NULL,"
@@ -44,11 +44,12 @@ static const char SCHEMA_SQL[] =
      * keying on the bytes without storing every message twice. */
     "CREATE UNIQUE INDEX IF NOT EXISTS messages_key ON messages(run, t, topic, hash);";
 
+/* The samples columns of schema 2 in table order (FIELDS below lists them again with
+ * their fields; the writer binds them in this order). */
 static const char SAMPLE_COLUMNS[] =
     "run, tick, t, speed, accel, headway_dist, headway_time, lat_dev, lane, s, d, x, y, z,"
     " heading, yaw_rate, steer_wheel, wheel_angle, throttle, brake, clutch, gear, rpm,"
-    " sector, task";
-enum { N_SAMPLE_COLUMNS = 25 };
+    " sector, task, road";
 
 typedef struct pending_event {
     int64_t run;
@@ -88,6 +89,7 @@ struct sim_drivelog_writer {
 struct sim_drivelog_reader {
     sqlite3 *db;
     char *path;
+    int version; /* the file's schema version */
 };
 
 static char *dup_str(const char *s)
@@ -198,53 +200,110 @@ static void bind_sample(sqlite3_stmt *st, const sim_drivelog_sample *s)
     bind_double(st, i++, s->rpm);
     bind_text(st, i++, s->sector);
     bind_text(st, i++, s->task);
+    bind_text(st, i++, s->road);
 }
 
+/* One sqlite3_column_value per column, then the value's own type and number: half the
+ * API calls of sqlite3_column_type followed by sqlite3_column_double (the reader reads
+ * hundreds of thousands of rows, and each column_* call is a separate API entry). */
 static double col_double(sqlite3_stmt *st, int i)
 {
-    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+    sqlite3_value *v = sqlite3_column_value(st, i);
+    return sqlite3_value_type(v) == SQLITE_NULL ? NAN : sqlite3_value_double(v);
 }
 
 static int32_t col_int(sqlite3_stmt *st, int i)
 {
-    return sqlite3_column_type(st, i) == SQLITE_NULL ? SIM_DRIVELOG_NULL_INT
-                                                     : (int32_t)sqlite3_column_int(st, i);
+    sqlite3_value *v = sqlite3_column_value(st, i);
+    return sqlite3_value_type(v) == SQLITE_NULL ? SIM_DRIVELOG_NULL_INT
+                                                : (int32_t)sqlite3_value_int(v);
 }
 
+/* Text into a fixed id buffer, cut to SIM_DRIVELOG_ID_MAX - 1 bytes as the writer does. */
 static void col_id(sqlite3_stmt *st, int i, char *out)
 {
     const unsigned char *v = sqlite3_column_text(st, i);
-    snprintf(out, SIM_DRIVELOG_ID_MAX, "%s", v ? (const char *)v : "");
+    size_t n = v ? (size_t)sqlite3_column_bytes(st, i) : 0;
+    if (n > SIM_DRIVELOG_ID_MAX - 1) n = SIM_DRIVELOG_ID_MAX - 1;
+    if (n) memcpy(out, v, n);
+    out[n] = '\0';
 }
 
-static void column_sample(sqlite3_stmt *st, sim_drivelog_sample *s)
+/* Every samples column as a field of sim_drivelog_sample, in table order, for reading
+ * any subset of the columns with one decoder. Types: 'I' int64 (never NULL), 'i'
+ * int32, 'd' double, 's' id text. */
+typedef struct sample_field {
+    const char *name;
+    char type;
+    size_t off;
+} sample_field;
+
+#define F(name, type, field) {name, type, offsetof(sim_drivelog_sample, field)}
+static const sample_field FIELDS[] = {
+    F("run", 'I', run), F("tick", 'I', tick), F("t", 'd', t), F("speed", 'd', speed),
+    F("accel", 'd', accel), F("headway_dist", 'd', headway_dist),
+    F("headway_time", 'd', headway_time), F("lat_dev", 'd', lat_dev), F("lane", 'i', lane),
+    F("s", 'd', s), F("d", 'd', d), F("x", 'd', x), F("y", 'd', y), F("z", 'd', z),
+    F("heading", 'd', heading), F("yaw_rate", 'd', yaw_rate), F("steer_wheel", 'd', steer_wheel),
+    F("wheel_angle", 'd', wheel_angle), F("throttle", 'd', throttle), F("brake", 'd', brake),
+    F("clutch", 'd', clutch), F("gear", 'i', gear), F("rpm", 'd', rpm), F("sector", 's', sector),
+    F("task", 's', task), F("road", 's', road),
+};
+#undef F
+enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0], FIELD_ROAD = N_FIELDS - 1 };
+
+/* The columns a read selects: FIELDS indices in select order, and the select list. */
+typedef struct sample_sel {
+    int field[N_FIELDS];
+    int n;
+    bool all;
+    char sql[512];
+} sample_sel;
+
+/* Builds the selection of columns (NULL: all). run and tick are always read, since rows
+ * are identified by them. A version-1 file has no road column: it is selected as NULL. */
+static int sample_sel_make(const sim_drivelog_reader *r, const char *const *columns, size_t n,
+                           sample_sel *sel, sim_error *err)
 {
-    int i = 0;
-    s->run = sqlite3_column_int64(st, i++);
-    s->tick = sqlite3_column_int64(st, i++);
-    s->t = sqlite3_column_double(st, i++);
-    s->speed = col_double(st, i++);
-    s->accel = col_double(st, i++);
-    s->headway_dist = col_double(st, i++);
-    s->headway_time = col_double(st, i++);
-    s->lat_dev = col_double(st, i++);
-    s->lane = col_int(st, i++);
-    s->s = col_double(st, i++);
-    s->d = col_double(st, i++);
-    s->x = col_double(st, i++);
-    s->y = col_double(st, i++);
-    s->z = col_double(st, i++);
-    s->heading = col_double(st, i++);
-    s->yaw_rate = col_double(st, i++);
-    s->steer_wheel = col_double(st, i++);
-    s->wheel_angle = col_double(st, i++);
-    s->throttle = col_double(st, i++);
-    s->brake = col_double(st, i++);
-    s->clutch = col_double(st, i++);
-    s->gear = col_int(st, i++);
-    s->rpm = col_double(st, i++);
-    col_id(st, i++, s->sector);
-    col_id(st, i++, s->task);
+    bool want[N_FIELDS] = {0};
+    want[0] = want[1] = true;
+    for (size_t k = 0; k < N_FIELDS && !columns; k++) want[k] = true;
+    for (size_t k = 0; columns && k < n; k++) {
+        size_t f = 0;
+        while (f < N_FIELDS && strcmp(FIELDS[f].name, columns[k] ? columns[k] : "") != 0) f++;
+        if (f == N_FIELDS)
+            return sim_error_set(err, SIM_EINVAL,
+                                 "drive log %s: samples column '%s': no such column (docs/drivelog.md)",
+                                 r->path, columns[k] ? columns[k] : "(null)");
+        want[f] = true;
+    }
+    sel->n = 0;
+    sel->sql[0] = '\0';
+    size_t len = 0;
+    for (int f = 0; f < N_FIELDS; f++) {
+        if (!want[f]) continue;
+        sel->field[sel->n++] = f;
+        bool absent = f == FIELD_ROAD && r->version < 2;
+        len += (size_t)snprintf(sel->sql + len, sizeof sel->sql - len, "%s%s", len ? ", " : "",
+                                absent ? "NULL" : FIELDS[f].name);
+    }
+    sel->all = sel->n == N_FIELDS;
+    return 0;
+}
+
+static void column_sample(sqlite3_stmt *st, const sample_sel *sel, sim_drivelog_sample *s)
+{
+    if (!sel->all) sim_drivelog_sample_init(s);
+    for (int j = 0; j < sel->n; j++) {
+        const sample_field *f = &FIELDS[sel->field[j]];
+        char *p = (char *)s + f->off;
+        switch (f->type) {
+        case 'I': *(int64_t *)p = sqlite3_column_int64(st, j); break;
+        case 'i': *(int32_t *)p = col_int(st, j); break;
+        case 'd': *(double *)p = col_double(st, j); break;
+        default: col_id(st, j, p); break;
+        }
+    }
 }
 
 void sim_drivelog_sample_init(sim_drivelog_sample *s)
@@ -256,7 +315,7 @@ void sim_drivelog_sample_init(sim_drivelog_sample *s)
     s->s = s->d = s->x = s->y = s->z = s->heading = s->yaw_rate = NAN;
     s->steer_wheel = s->wheel_angle = s->throttle = s->brake = s->clutch = s->rpm = NAN;
     s->lane = s->gear = SIM_DRIVELOG_NULL_INT;
-    s->sector[0] = s->task[0] = '\0';
+    s->sector[0] = s->task[0] = s->road[0] = '\0';
 }
 
 /* FNV-1a, 64 bits: the messages table's duplicate key (not a security hash). */
@@ -293,10 +352,11 @@ static int pragma_int(sqlite3 *db, const char *sql, int64_t *out)
 }
 
 /* Checks that db is a drive log this code can read (or, when may_create, an empty
- * file). Sets *empty when the file has no tables yet. */
-static int check_identity(sqlite3 *db, const char *path, bool *empty, sim_error *err)
+ * file). Sets *empty when the file has no tables yet and *schema to its version. */
+static int check_identity(sqlite3 *db, const char *path, bool *empty, int *schema, sim_error *err)
 {
     int64_t app = 0, version = 0, tables = 0;
+    *schema = SIM_DRIVELOG_SCHEMA_VERSION;
     int rc = pragma_int(db, "PRAGMA application_id", &app);
     if (rc == SQLITE_OK) rc = pragma_int(db, "PRAGMA user_version", &version);
     if (rc == SQLITE_OK)
@@ -312,6 +372,7 @@ static int check_identity(sqlite3 *db, const char *path, bool *empty, sim_error 
         return sim_error_set(err, SIM_EINVAL,
                              "drive log %s: schema version %lld is newer than this program's %d",
                              path, (long long)version, SIM_DRIVELOG_SCHEMA_VERSION);
+    *schema = version < 1 ? 1 : (int)version;
     return 0;
 }
 
@@ -348,7 +409,8 @@ int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options 
     /* A reader (simctl export during the drive) may hold the WAL briefly. */
     sqlite3_busy_timeout(w->db, 2000);
     bool empty = false;
-    int ret = check_identity(w->db, path, &empty, err);
+    int schema = 0;
+    int ret = check_identity(w->db, path, &empty, &schema, err);
     if (ret) goto fail;
     /* WAL: a commit appends to the -wal file; a killed writer leaves the last complete
      * commit as the state of the database, and readers never block the writer. */
@@ -377,10 +439,21 @@ int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options 
             sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
             goto fail;
         }
+    } else if (schema < SIM_DRIVELOG_SCHEMA_VERSION) {
+        /* A version-1 file being resumed: its samples gain the road column (NULL in the
+         * rows already there), so the whole file reads as version 2 from now on. */
+        char sql[160];
+        snprintf(sql, sizeof sql, "BEGIN;ALTER TABLE samples ADD COLUMN road TEXT;"
+                 "PRAGMA user_version=%d;COMMIT;", SIM_DRIVELOG_SCHEMA_VERSION);
+        ret = exec(w->db, sql, path, "upgrading the schema to version 2", err);
+        if (ret) {
+            sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
+            goto fail;
+        }
     }
     char sql[512];
     snprintf(sql, sizeof sql,
-             "INSERT OR IGNORE INTO samples(%s) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+             "INSERT OR IGNORE INTO samples(%s) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
              SAMPLE_COLUMNS);
     if ((ret = prepare(w->db, sql, &w->ins_sample, path, err)) ||
         (ret = prepare(w->db, "INSERT OR IGNORE INTO events(run, t, kind, name, json) VALUES(?,?,?,?,?)",
@@ -442,6 +515,7 @@ int sim_drivelog_append_sample(sim_drivelog_writer *w, const sim_drivelog_sample
     if (!p) return sim_error_set(err, SIM_ENOMEM, "drive log %s: out of memory", w->path);
     *p = *s;
     p->sector[SIM_DRIVELOG_ID_MAX - 1] = p->task[SIM_DRIVELOG_ID_MAX - 1] = '\0';
+    p->road[SIM_DRIVELOG_ID_MAX - 1] = '\0';
     return 0;
 }
 
@@ -659,21 +733,28 @@ int sim_drivelog_reader_open(const char *path, sim_drivelog_reader **out, sim_er
         return sim_error_set(err, SIM_ENOMEM, "drive log %s: out of memory", path);
     }
     /* Read-write when allowed: opening a WAL database left by a killed writer needs to
-     * write its -shm index. Without write access the file still opens read-only. */
-    int rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE, NULL);
+     * write its -shm index. Without write access the file still opens read-only.
+     * NOMUTEX: a reader is used by one thread at a time (sim_drivelog.h), and in
+     * SQLite's default serialized mode every sqlite3_column_* call locks and unlocks the
+     * connection's mutex, which was a tenth of the time of reading a log. */
+    int rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         sqlite3_close(r->db);
         r->db = NULL;
-        rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY, NULL);
+        rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
     }
     int ret = 0;
     bool empty = false;
     if (rc != SQLITE_OK) ret = db_error(err, r->db, rc, path, "cannot open");
     else {
         sqlite3_busy_timeout(r->db, 2000);
-        ret = check_identity(r->db, path, &empty, err);
+        ret = check_identity(r->db, path, &empty, &r->version, err);
         if (!ret && empty)
             ret = sim_error_set(err, SIM_EINVAL, "drive log %s: empty file, not a drive log", path);
+        /* Reads go through a memory map of the file instead of a read() into the page
+         * cache per page (an hour of driving is about 65 MB); SQLite falls back to
+         * read() where mapping is not possible. Failure to set it only costs speed. */
+        if (!ret) sqlite3_exec(r->db, "PRAGMA mmap_size=1073741824", NULL, NULL, NULL);
     }
     if (ret) {
         sim_drivelog_reader_close(r);
@@ -705,33 +786,67 @@ static int prepare_range(sim_drivelog_reader *r, const char *sql, sim_drivelog_r
     return 0;
 }
 
+int sim_drivelog_schema_version(const sim_drivelog_reader *r)
+{
+    return r->version;
+}
+
+int sim_drivelog_each_sample(sim_drivelog_reader *r, sim_drivelog_range range,
+                             const char *const *columns, size_t n_columns,
+                             sim_drivelog_sample_cb cb, void *user, sim_error *err)
+{
+    sample_sel sel;
+    int ret = sample_sel_make(r, columns, n_columns, &sel, err);
+    if (ret) return ret;
+    char sql[700];
+    snprintf(sql, sizeof sql,
+             "SELECT %s FROM samples WHERE (?1 < 0 OR run = ?1) AND t BETWEEN ?2 AND ?3"
+             " ORDER BY run, tick",
+             sel.sql);
+    sqlite3_stmt *st;
+    ret = prepare_range(r, sql, range, &st, err);
+    if (ret) return ret;
+    sim_drivelog_sample s;
+    sim_drivelog_sample_init(&s);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        column_sample(st, &sel, &s);
+        if (cb(&s, user)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : db_error(err, r->db, rc, r->path, "reading samples");
+}
+
+typedef struct sample_array {
+    vec v;
+    bool oom;
+} sample_array;
+
+static int push_sample(const sim_drivelog_sample *s, void *user)
+{
+    sample_array *a = user;
+    sim_drivelog_sample *p = vec_push(&a->v, sizeof *p);
+    if (!p) return a->oom = true;
+    *p = *s;
+    return 0;
+}
+
 int sim_drivelog_read_samples(sim_drivelog_reader *r, sim_drivelog_range range,
                               sim_drivelog_sample **out, size_t *n, sim_error *err)
 {
     *out = NULL;
     *n = 0;
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "SELECT %s FROM samples WHERE (?1 < 0 OR run = ?1) AND t BETWEEN ?2 AND ?3"
-             " ORDER BY run, tick",
-             SAMPLE_COLUMNS);
-    sqlite3_stmt *st;
-    int ret = prepare_range(r, sql, range, &st, err);
-    if (ret) return ret;
-    vec v = {0};
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        sim_drivelog_sample *s = vec_push(&v, sizeof *s);
-        if (!s) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        column_sample(st, s);
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
+    sample_array a = {0};
+    int ret = sim_drivelog_each_sample(r, range, NULL, 0, push_sample, &a, err);
+    if (!ret && a.oom)
+        ret = sim_error_set(err, SIM_ENOMEM, "drive log %s: out of memory reading samples", r->path);
+    vec v = a.v;
+    if (ret) {
         free(v.items);
-        return db_error(err, r->db, rc, r->path, "reading samples");
+        return ret;
     }
     *out = v.items;
     *n = v.n;
@@ -744,15 +859,17 @@ int sim_drivelog_read_samples(sim_drivelog_reader *r, sim_drivelog_range range,
 
 int sim_drivelog_read_last(sim_drivelog_reader *r, sim_drivelog_sample *out, sim_error *err)
 {
-    char sql[512];
+    sample_sel sel;
+    sample_sel_make(r, NULL, 0, &sel, NULL); /* all columns: cannot fail */
+    char sql[700];
     snprintf(sql, sizeof sql, "SELECT %s FROM samples ORDER BY run DESC, tick DESC LIMIT 1",
-             SAMPLE_COLUMNS);
+             sel.sql);
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(r->db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK) return db_error(err, r->db, rc, r->path, "reading the last sample");
     rc = sqlite3_step(st);
     int ret = 0;
-    if (rc == SQLITE_ROW) column_sample(st, out);
+    if (rc == SQLITE_ROW) column_sample(st, &sel, out);
     else if (rc == SQLITE_DONE)
         ret = sim_error_set(err, SIM_ENOTFOUND, "drive log %s: no samples", r->path);
     else

@@ -9,7 +9,7 @@
 
 static const char SAMPLES_HEADER[] =
     "run,tick,t,speed,accel,headway_dist,headway_time,lat_dev,lane,s,d,x,y,z,heading,"
-    "yaw_rate,steer_wheel,wheel_angle,throttle,brake,clutch,gear,rpm,sector,task\r\n";
+    "yaw_rate,steer_wheel,wheel_angle,throttle,brake,clutch,gear,rpm,sector,task,road\r\n";
 static const char EVENTS_HEADER[] = "run,t,kind,name,json\r\n";
 
 /* The shortest of %.15g..%.17g that reads back as v, so 0.1 stays "0.1" and nothing
@@ -87,6 +87,8 @@ int sim_drivelog_samples_csv(FILE *f, const sim_drivelog_sample *s, size_t n, si
         put_text(f, r->sector);
         fputc(',', f);
         put_text(f, r->task);
+        fputc(',', f);
+        put_text(f, r->road);
         fputs("\r\n", f);
     }
     return check_stream(f, "samples CSV", err);

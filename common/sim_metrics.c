@@ -21,6 +21,7 @@ void sim_metrics_task_init(sim_metrics_task *task)
     task->tube_half_width = 0.5;
     task->vehicle_width = 1.8;
     task->thw_limit = 1.0;
+    task->speed_margin = 3.0 / 3.6;
     task->rt_window = 10.0;
     task->rt_steer = 2.0 * M_PI / 180.0;
     task->rt_pedal = 0.1;
@@ -299,6 +300,9 @@ static int check_inputs(const sim_metrics_samples *smp, const sim_metrics_task *
     if (!(task->tube_half_width >= 0) || !isfinite(task->tube_half_width))
         return sim_error_set(err, SIM_EINVAL, "task: tube half width %g: expected finite >= 0",
                              task->tube_half_width);
+    if (!(task->speed_margin >= 0) || !isfinite(task->speed_margin))
+        return sim_error_set(err, SIM_EINVAL, "task: speed margin %g m/s: expected finite >= 0",
+                             task->speed_margin);
     if (!(task->vehicle_width >= 0) || !isfinite(task->vehicle_width))
         return sim_error_set(err, SIM_EINVAL, "task: vehicle width %g: expected finite >= 0",
                              task->vehicle_width);
@@ -566,10 +570,13 @@ static int interval_pass(pass *P)
             if (rc) return rc;
             /* Time over the speed limit and under the time-headway limit. */
             if (smp->speed && smp->speed_limit && isfinite(smp->speed_limit[i]) &&
-                isfinite(smp->speed[i]) && isfinite(smp->speed[i + 1]))
-                r->time_over_limit +=
-                    dt * positive_measure(smp->speed[i] - smp->speed_limit[i],
-                                          smp->speed[i + 1] - smp->speed_limit[i], la, lb);
+                isfinite(smp->speed[i]) && isfinite(smp->speed[i + 1])) {
+                double over0 = smp->speed[i] - smp->speed_limit[i];
+                double over1 = smp->speed[i + 1] - smp->speed_limit[i];
+                r->time_over_limit += dt * positive_measure(over0, over1, la, lb);
+                r->time_over_limit_margin +=
+                    dt * positive_measure(over0 - task->speed_margin, over1 - task->speed_margin, la, lb);
+            }
             if (smp->speed && smp->headway && isfinite(smp->headway[i]) &&
                 isfinite(smp->headway[i + 1]) && isfinite(smp->speed[i]) &&
                 isfinite(smp->speed[i + 1])) {
@@ -639,7 +646,8 @@ int sim_metrics_compute(const sim_metrics_samples *smp, const sim_metrics_task *
     }
     /* Without any speed (or car ahead) the times are undefined rather than zero. */
     if (!smp->headway || !smp->speed || isnan(r->headway_min)) r->time_thw_below = NAN;
-    if (!smp->speed || !smp->speed_limit || isnan(r->speed_min)) r->time_over_limit = NAN;
+    if (!smp->speed || !smp->speed_limit || isnan(r->speed_min))
+        r->time_over_limit = r->time_over_limit_margin = NAN;
     return 0;
 }
 

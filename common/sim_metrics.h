@@ -59,6 +59,7 @@ typedef struct sim_metrics_task {
     double tube_half_width;         /* h, m, >= 0 */
     double vehicle_width;           /* m, for lane-mark events */
     double thw_limit;               /* s: time with time headway under it is reported (1) */
+    double speed_margin;            /* m/s over the limit tolerated by time_over_limit_margin */
     /* Reaction times: each stimulus (trigger, HUD message) to the next response. */
     const double *stimulus_t;       /* times of stimuli, s (may be NULL when none) */
     size_t n_stimuli;
@@ -110,7 +111,8 @@ typedef struct sim_metrics_result {
     size_t n_lane_keeping;   /* samples behind sdlp */
 
     double speed_mean, speed_sd, speed_min, speed_max; /* m/s, population, per sample */
-    double time_over_limit;  /* s with speed above the limit in force */
+    double time_over_limit;  /* s with speed above the limit in force, by any amount */
+    double time_over_limit_margin; /* s with speed above the limit plus task.speed_margin */
 
     double headway_min;      /* m */
     double thw_min;          /* s: headway / speed */
@@ -123,8 +125,8 @@ typedef struct sim_metrics_result {
     size_t n_reactions;
 } sim_metrics_result;
 
-/* Sets the defaults: h 0.5 m (overwrite it), width 1.8 m, thw_limit 1 s, rt_window 10 s,
- * rt_steer 2 degrees, rt_pedal 0.1; everything else zero/NULL. */
+/* Sets the defaults: h 0.5 m (overwrite it), width 1.8 m, thw_limit 1 s, speed_margin
+ * 3 km/h, rt_window 10 s, rt_steer 2 degrees, rt_pedal 0.1; everything else zero/NULL. */
 void sim_metrics_task_init(sim_metrics_task *task);
 
 /* d_ideal(s) from the ideal path; *cursor (start at 0) speeds up ascending queries. */

@@ -161,6 +161,8 @@ void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
     if (isnan(s->d)) s->d = loc.d;
     if (s->lane == SIM_DRIVELOG_NULL_INT && loc.lane.lane != 0) s->lane = loc.lane.lane;
     s->sector[0] = s->task[0] = '\0';
+    copy_id(s->road, loc.road >= 0 && loc.road < sc->net.n_roads && sc->net.roads[loc.road].id
+                         ? sc->net.roads[loc.road].id : "");
     s->lat_dev = NAN;
     for (int i = 0; i < sc->n_sectors; i++)
         if (in_range(sc->sectors[i].road, sc->sectors[i].s_start, sc->sectors[i].s_end, &loc)) {

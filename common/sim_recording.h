@@ -73,7 +73,7 @@ void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last);
 /* Locates samples in sc from now on (NULL: stop). */
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc);
 
-/* Fills s->sector, s->task and s->lat_dev (and s, d, lane when they are NULL) from
+/* Fills s->sector, s->task, s->road and s->lat_dev (and s, d, lane when NULL) from
  * the sample's x, y located in sc. Leaves them as they are when x or y is NULL or sc
  * has no roads. */
 void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s);

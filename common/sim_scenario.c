@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sim_file.h"
 
@@ -400,7 +401,7 @@ static void load_terrain(ld *L, const cJSON *t)
     static const char *const keys[] = {"heightmap", "format", "width", "height", "spacing",
                                        "origin", "height_scale", "height_offset", "friction",
                                        "surface", NULL};
-    static const char *const formats[] = {"pgm", "f32", NULL};
+    static const char *const formats[] = {"pgm", "f32", "png", NULL};
     const char *path = "terrain";
     if (!is_obj(L, t, path)) return;
     check_keys(L, t, path, keys);
@@ -409,9 +410,12 @@ static void load_terrain(ld *L, const cJSON *t)
     int w = 0, h = 0;
     char p[PATH_MAX_LEN];
     get_str(L, t, path, "heightmap", true, NULL, &file);
-    /* Raw float32 only when the name says it is not a .pgm (a missing name is
-     * already an error; do not pile width/height errors onto it). */
-    int fmt_default = file && (strlen(file) < 4 || strcmp(file + strlen(file) - 4, ".pgm") != 0);
+    /* The format follows the name's extension, raw float32 for any other (a missing
+     * name is already an error; do not pile width/height errors onto it). */
+    size_t flen = file ? strlen(file) : 0;
+    const char *ext = flen >= 4 ? file + flen - 4 : "";
+    int fmt_default = !file || strcasecmp(ext, ".pgm") == 0   ? 0
+                      : strcasecmp(ext, ".png") == 0 ? 2 : 1; /* index in formats[] */
     int fmt = get_enum(L, t, path, "format", fmt_default, formats);
     if (fmt == 1) {
         get_int(L, t, path, "width", true, 0, 1, SIM_GRID_MAX_SIDE, &w);
@@ -453,11 +457,12 @@ static void load_terrain(ld *L, const cJSON *t)
     sim_error e = {0};
     int rc = !full ? sim_error_set(&e, SIM_ENOMEM, "out of memory")
              : fmt == 0 ? sim_grid_read_pgm(full, &g, &e)
+             : fmt == 2 ? sim_grid_read_png(full, &g, &e)
                         : sim_grid_read_f32(full, w, h, &g, &e);
     free(full);
     if (rc) {
         err_at(L, kpath(p, path, "heightmap"), "found \"%s\", expected a readable %s height "
-               "map (%s)", file, fmt == 0 ? "PGM" : "float32", e.msg);
+               "map (%s)", file, fmt == 0 ? "PGM" : fmt == 2 ? "PNG" : "float32", e.msg);
         return;
     }
     if (!ok) {
@@ -477,7 +482,8 @@ static void load_terrain(ld *L, const cJSON *t)
     L->sc->terrain = tr;
     if (fmap) {
         full = sim_file_join(L->base_dir, fmap);
-        rc = full ? sim_grid_read_pgm(full, &g, &e) : sim_error_set(&e, SIM_ENOMEM, "out of memory");
+        /* No format field here: PNG or PGM by the file's first bytes. */
+        rc = full ? sim_grid_read_image(full, &g, &e) : sim_error_set(&e, SIM_ENOMEM, "out of memory");
         free(full);
         if (!rc) {
             for (size_t k = 0; k < (size_t)g.nx * (size_t)g.ny; k++)

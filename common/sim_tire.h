@@ -12,19 +12,35 @@
 #define SIM_TIRE_H
 
 typedef enum sim_tire_model {
-    SIM_TIRE_PACEJKA = 0, /* Magic Formula 5.2, pure-slip subset without camber */
+    SIM_TIRE_PACEJKA = 0, /* Magic Formula (MF 5.2 / 6.1 pure slip), symmetric subset */
     SIM_TIRE_BRUSH = 1,   /* brush model with a parabolic pressure distribution */
 } sim_tire_model;
 
-/* A normalised Magic Formula curve as cubic Hermite nodes over u in [0, U_MAX]. */
-#define SIM_TIRE_CURVE_NODES 513
-#define SIM_TIRE_CURVE_U_MAX 32.0
-typedef struct sim_tire_curve {
-    double c, e;   /* shape and curvature it was made for */
+/* Lookup tables that keep transcendental functions and Newton solves out of the
+ * integration's inner loop (filled by sim_tire_prepare): atan over [0,
+ * SIM_TIRE_ATAN_MAX]; sin(C atan g) over g in [0, SIM_TIRE_SHAPE_MAX] for the two shape
+ * factors; and over the load, dfz = Fz/Fz0 - 1 in [SIM_TIRE_DFZ_MIN, SIM_TIRE_DFZ_MAX],
+ * the longitudinal stiffness per newton Kx/Fz and the two curves' peaks B x (which move
+ * with the load-dependent curvatures). Each interval holds the cubic Hermite
+ * interpolant between its two nodes (values and slopes of the function there) as
+ * c0 + c1 t + c2 t^2 + c3 t^3, t in [0, 1). Outside their ranges, or when the
+ * coefficients changed since, the functions compute instead. */
+#define SIM_TIRE_ATAN_NODES 513
+#define SIM_TIRE_ATAN_MAX 16.0
+#define SIM_TIRE_SHAPE_NODES 513
+#define SIM_TIRE_SHAPE_MAX 16.0
+#define SIM_TIRE_LOAD_NODES 257
+#define SIM_TIRE_DFZ_MIN -1.0
+#define SIM_TIRE_DFZ_MAX 3.0
+enum { SIM_TIRE_LOAD_KX, SIM_TIRE_LOAD_PEAK_X, SIM_TIRE_LOAD_PEAK_Y, SIM_TIRE_LOAD_N };
+typedef struct sim_tire_tables {
     int ready;
-    double value[SIM_TIRE_CURVE_NODES];
-    double slope[SIM_TIRE_CURVE_NODES];
-} sim_tire_curve;
+    double key[12]; /* the coefficients the tables were made for (Fz0, C, E, K terms) */
+    double inv_fz0, inv_ky_load; /* 1 / Fz0, 1 / (pKy2 Fz0) */
+    double atan[SIM_TIRE_ATAN_NODES - 1][4];
+    double shape_x[SIM_TIRE_SHAPE_NODES - 1][4], shape_y[SIM_TIRE_SHAPE_NODES - 1][4];
+    double load[SIM_TIRE_LOAD_N][SIM_TIRE_LOAD_NODES - 1][4];
+} sim_tire_tables;
 
 typedef struct sim_tire_params {
     sim_tire_model model;
@@ -37,10 +53,11 @@ typedef struct sim_tire_params {
     double fz0;               /* N, nominal load of the Magic Formula coefficients */
     double lambda_mux, lambda_muy; /* friction scaling (road/test-surface difference) */
     /* Magic Formula pure longitudinal slip */
-    double pcx1, pdx1, pdx2, pex1, pex2, pkx1, pkx2, pkx3;
-    /* pure lateral slip */
+    double pcx1, pdx1, pdx2, pex1, pex2, pex3, pkx1, pkx2, pkx3;
+    /* pure lateral slip; pdy1, pdy2 and pky1 with this file's signs (force opposing the
+     * slip, positive stiffness): a .tir file's ISO values change sign */
     double pcy1, pdy1, pdy2, pey1, pey2, pky1, pky2;
-    /* aligning moment (pneumatic trail and residual moment) */
+    /* aligning moment: pneumatic trail */
     double qbz1, qbz2, qbz3, qcz1, qdz1, qdz2, qez1, qez2;
     /* brush model */
     double brush_cx;          /* longitudinal slip stiffness per N of load (1/unit slip) */
@@ -48,14 +65,8 @@ typedef struct sim_tire_params {
     double brush_mu;          /* friction coefficient at fz0 (times the road's) */
     double brush_mu_load;     /* change of brush_mu per unit (fz - fz0)/fz0 (negative) */
     double brush_half_length; /* m, half contact length a (for Mz) */
-    /* Derived by sim_tire_prepare (zero = not prepared: computed on every call):
-     * where the pure-slip curves peak (as B times slip), and the two normalised curves
-     * sin(C atan(u - E(u - atan u))) tabulated over u = B slip, which keeps
-     * transcendental functions out of the integration's inner loop. Used while
-     * pex2 and pey2 are 0 (E independent of load). */
-    double peak_ux, peak_uy;
-    double inv_peak_ux, inv_peak_uy, inv_fz0, inv_ky_load; /* 1/peak_u, 1/fz0, 1/(pky2 fz0) */
-    sim_tire_curve curve_x, curve_y;
+    /* Derived by sim_tire_prepare (tables.ready = 0: not prepared, libm on every call). */
+    sim_tire_tables tables;
 } sim_tire_params;
 
 /* Fills the derived fields above; call after changing the coefficients. */
@@ -74,7 +85,7 @@ sim_tire_forces sim_tire_eval_forces(const sim_tire_params *p, double fz, double
                                      double slip_y, double mu_road);
 
 /* The slips where pure longitudinal and pure lateral force peak at load fz (kappa and
- * tan of the slip angle: the Magic Formula 5.2 reads its lateral curve at
+ * tan of the slip angle: the Magic Formula reads its lateral curve at
  * alpha* = tan(alpha)). Used by the friction ellipse and by ABS. */
 void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak, double *slip_y_peak);
 

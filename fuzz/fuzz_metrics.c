@@ -1,10 +1,12 @@
 /* Fuzz target: sim_metrics_compute on arbitrary samples and tasks.
  *
  * The input is read as little-endian doubles: a header (s-range, h, width, number of
- * ideal points), the ideal points, then samples of 8 columns (t, s, d, speed, headway,
- * steer, brake, mark offset). Whatever the numbers (NaN, infinities, time going back,
- * huge values), the computation either refuses them with a message or returns events
- * that make sense: inside the covered range, areas not negative. */
+ * ideal points and speed margin in bytes 32 and 33), the ideal points, then samples of 8
+ * columns (t, s, d, speed, headway, steer, brake, mark offset; the brake column is also
+ * the speed limit). Whatever the numbers (NaN, infinities, time going back, huge
+ * values), the computation either refuses them with a message or returns events that
+ * make sense: inside the covered range, areas not negative, and no more time over the
+ * limit plus a margin than over the limit. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < n; i++) ml[i] = c[7 * n + i], mr[i] = -c[7 * n + i];
     sim_metrics_samples smp = {.n = n, .t = c, .s = c + n, .d = c + 2 * n, .speed = c + 3 * n,
                                .headway = c + 4 * n, .steer = c + 5 * n, .brake = c + 6 * n,
+                               .speed_limit = c + 6 * n,
                                .mark_left = ml, .mark_right = mr};
     double stim[2] = {n ? c[0] : 0, n > 1 ? c[1] : 1};
     sim_metrics_task task;
@@ -53,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     task.n_ideal = ni;
     task.stimulus_t = stim;
     task.n_stimuli = 2;
+    task.speed_margin = data[33] / 10.0;
     sim_metrics_result r;
     sim_error err = {0};
     if (sim_metrics_compute(&smp, &task, &r, &err) == 0) {
@@ -61,6 +65,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!(ev->area >= 0) && !isnan(ev->area)) __builtin_trap();
             if (ev->s_start > ev->s_end) __builtin_trap();
         }
+        double over = r.time_over_limit, over_m = r.time_over_limit_margin;
+        if (isfinite(over) && isfinite(over_m) && over_m > over + 1e-9 * fabs(over) + 1e-12)
+            __builtin_trap();
         sim_metrics_result_free(&r);
     } else if (!err.msg[0]) {
         __builtin_trap(); /* every refusal explains itself */

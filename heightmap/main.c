@@ -1,20 +1,25 @@
-/* heightmap: writes a seeded fractal-noise height map as a 16-bit PGM, so that
- * scenarios ship their terrain as a reproducible command rather than an opaque
- * binary. Same options, same bytes. */
+/* heightmap: writes a seeded fractal-noise height map as a 16-bit PGM or PNG, so
+ * that scenarios ship their terrain as a reproducible command rather than an opaque
+ * binary. Same options, same samples (and, for PGM, the same bytes; PNG's compressed
+ * bytes depend on the zlib version). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "sim_cli.h"
 #include "sim_terrain.h"
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
+    const char *out = NULL, *format = NULL;
     int size = 257, height = 0, seed = 1, octaves = 6;
     double period = 64.0, persistence = 0.5;
     sim_opt opts[] = {
-        {"out", SIM_OPT_STRING, &out, "FILE", "PGM file to write (required)"},
+        {"out", SIM_OPT_STRING, &out, "FILE", "file to write (required)"},
+        {"format", SIM_OPT_STRING, &format, "pgm|png",
+         "16-bit PGM or PNG, default png when FILE ends in .png, else pgm"},
         {"size", SIM_OPT_INT, &size, "N", "points along x (and y unless --height), default 257"},
         {"height", SIM_OPT_INT, &height, "N", "points along y, default = --size"},
         {"seed", SIM_OPT_INT, &seed, "N", "random seed (>= 0), default 1"},
@@ -25,14 +30,19 @@ int main(int argc, char **argv)
     };
     static const char usage[] = "heightmap --out FILE [options]";
     int npos = 0;
-    int rc = sim_cli_parse(usage, "Write a seeded fractal-noise height map (16-bit PGM, values "
-                           "spanning 0..65535; set metres with the scenario's height_scale).",
+    int rc = sim_cli_parse(usage, "Write a seeded fractal-noise height map (16-bit PGM or PNG, "
+                           "values spanning 0..65535; set metres with the scenario's height_scale).",
                            opts, sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc == SIM_CLI_ERROR) return 2;
-    if (!out || npos != 0 || seed < 0) {
+    size_t olen = out ? strlen(out) : 0;
+    if (!format) format = olen >= 4 && strcasecmp(out + olen - 4, ".png") == 0 ? "png" : "pgm";
+    int png = strcmp(format, "png") == 0;
+    if (!out || npos != 0 || seed < 0 || (!png && strcmp(format, "pgm") != 0)) {
         fprintf(stderr, "error: %s\n", !out ? "--out FILE is required"
-                                           : npos ? "unexpected argument" : "--seed must be >= 0");
+                                       : npos ? "unexpected argument"
+                                       : seed < 0 ? "--seed must be >= 0"
+                                                  : "--format: expected pgm or png");
         sim_cli_print_usage(usage, NULL, opts, sizeof opts / sizeof opts[0], stderr);
         return 2;
     }
@@ -42,7 +52,7 @@ int main(int argc, char **argv)
     size_t len = 0;
     if (sim_grid_fractal(&g, size, height ? height : size, (uint32_t)seed, octaves, period,
                          persistence, &err) ||
-        sim_grid_encode_pgm16(&g, &buf, &len, &err)) {
+        (png ? sim_grid_encode_png16 : sim_grid_encode_pgm16)(&g, &buf, &len, &err)) {
         fprintf(stderr, "heightmap: %s\n", err.msg);
         sim_grid_free(&g);
         return 1;

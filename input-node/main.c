@@ -578,8 +578,10 @@ static int start_driver(node *n, const node_options *o, sim_error *err)
         if (have_display()) {
             n->mode = MODE_KEYBOARD;
             n->auto_keyboard = true;
+            log_msg("no wheel found: keyboard driving in a small window (arrows or WASD); a wheel plugged in is taken over");
         } else if (o->replay || o->scenario) {
             n->mode = MODE_SCRIPT;
+            log_msg("no wheel and no display: the scripted driver follows the scenario's ideal path");
         } else {
             log_msg("no wheel, no display and no scenario: waiting for a wheel");
         }

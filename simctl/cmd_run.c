@@ -48,6 +48,7 @@ struct session {
     bool ending;
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
     double until_t;         /* < 0: no time limit */
+    bool acks_ticks;        /* lockstep with a time limit: simctl holds the clock at until_t */
     bool until_end;
     char log_file[1024];
     int status;
@@ -241,7 +242,16 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
                 cJSON_IsString(r) ? r->valuestring : "?");
     } else if (strcmp(topic, "sim.tick") == 0) {
         const cJSON *t = cJSON_GetObjectItem(msg, "t");
-        if (s->until_t >= 0 && cJSON_IsNumber(t) && t->valuedouble >= s->until_t) end_session(s, "time reached");
+        if (s->until_t >= 0 && cJSON_IsNumber(t) && t->valuedouble >= s->until_t - 1e-9) {
+            end_session(s, "time reached");
+        } else if (s->acks_ticks && !s->ending) {
+            /* As a lockstep participant simctl lets the clock run up to until_t and no
+             * further, so "--until 60" logs exactly 60 s. */
+            cJSON *ack = cJSON_CreateObject();
+            cJSON_AddItemToObject(ack, "n", cJSON_Duplicate(cJSON_GetObjectItem(msg, "n"), 1));
+            sim_bus_publish(bus, "sim.ack", cJSON_IsNumber(t) ? t->valuedouble : 0, ack);
+            cJSON_Delete(ack);
+        }
     } else if (strcmp(topic, "sim.end") == 0) {
         if (s->until_end) end_session(s, "the scenario's end was reached");
     } else if (strcmp(topic, "control.stop") == 0) {
@@ -292,7 +302,7 @@ int simctl_cmd_run(int argc, char **argv)
 {
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
-    const char *vehicle = NULL;
+    const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false;
     sim_opt opts[] = {
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
@@ -303,7 +313,8 @@ int simctl_cmd_run(int argc, char **argv)
         {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
         {"subject", SIM_OPT_STRING, &subject, "ID", "test person id for the drive log (default s01)"},
-        {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file for the physics node"},
+        {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
+        {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
@@ -371,7 +382,9 @@ int simctl_cmd_run(int argc, char **argv)
     static const struct { const char *exe, *bus_name; } modules[] = {
         {"recorder", "recorder"}, {"physics-node", "physics"}, {"traffic-node", "traffic"},
         {"input-node", "input"}, {"context-server", "context"}, {"render-node", "render"}};
+    s.acks_ticks = lockstep && s.until_t >= 0;
     char wait_for[256] = "";
+    if (s.acks_ticks) snprintf(wait_for, sizeof wait_for, "simctl");
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
         if (!exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node")) continue;
         size_t used = strlen(wait_for);
@@ -390,11 +403,13 @@ int simctl_cmd_run(int argc, char **argv)
             arg2(c, "--out", logs);
             arg2(c, "--study", study);
             arg2(c, "--subject", subject);
+            arg2(c, "--vehicle", vehicle);
             continue;
         }
         if (lockstep && strcmp(exe, "context-server") != 0) arg(c, "--lockstep");
         if (strcmp(exe, "physics-node") == 0) {
-            if (vehicle) arg2(c, "--vehicle", vehicle);
+            arg2(c, "--vehicle", vehicle);
+            if (model) arg2(c, "--model", model);
             /* The clock starts once everyone is there: a headless run is then the same
              * every time, and the log starts at tick 0. */
             if (wait_for[0]) arg2(c, "--wait-for", wait_for);
@@ -418,7 +433,7 @@ int simctl_cmd_run(int argc, char **argv)
     for (int i = 0; i < s.n_children; i++) start_child(&s.children[i]);
 
     static const char *const watch[] = {"sim.tick", "sim.end", "control.stop", "log.status", "log.error"};
-    sim_bus_options bo = {.name = "simctl", .host = host, .port = port, .token = token, .subscribe = watch,
+    sim_bus_options bo = {.name = "simctl", .lockstep = s.acks_ticks, .host = host, .port = port, .token = token, .subscribe = watch,
                           .n_subscribe = 5, .on_message = on_bus_message, .user = &s};
     if (sim_bus_open(s.loop, &bo, &s.bus, &err) != SIM_OK) {
         fprintf(stderr, "simctl: %s\n", err.msg);

@@ -26,6 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim_drivelog.h"
+
 static char tmp[256];
 static char bin[512];
 
@@ -152,6 +154,8 @@ static void report_of_hand_solved_drive(void **state)
     near(num(m, "n_mark_events"), 1, "mark events");
     near(num(m, "area_marks_m2"), 16.3875, "area_marks");
     near(num(m, "time_over_limit_s"), 10.0, "10 m/s over 30 km/h all along");
+    /* 30 + 3 km/h is 9.17 m/s: still over it all along. */
+    near(num(m, "time_over_limit_margin_s"), 10.0, "10 m/s over 33 km/h all along");
     const cJSON *evs = cJSON_GetObjectItemCaseSensitive(t1, "events");
     assert_int_equal(cJSON_GetArraySize(evs), 2);
     const cJSON *ev = cJSON_GetArrayItem(evs, 0);
@@ -233,6 +237,181 @@ static void batch_goes_on_past_broken_drives(void **state)
     free(html);
 }
 
+/* The margin is an option: 10 m/s = 36 km/h is never over 30 + 7 km/h. */
+static void speed_margin_option(void **state)
+{
+    assert_int_equal(run("report %s/study/A --out %s/rm --no-plots --speed-margin-kmh 7 > /dev/null",
+                         tmp, tmp), 0);
+    char p[512];
+    snprintf(p, sizeof p, "%s/rm/metrics.json", tmp);
+    char *txt = read_text(p);
+    assert_non_null(txt);
+    cJSON *root = cJSON_Parse(txt);
+    free(txt);
+    const cJSON *t1 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "tasks"), 0);
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(t1, "metrics");
+    near(num(m, "time_over_limit_s"), 10.0, "over the limit");
+    near(num(m, "time_over_limit_margin_s"), 0.0, "over the limit + 7 km/h");
+    near(num(t1, "speed_margin_kmh"), 7.0, "margin recorded");
+    cJSON_Delete(root);
+    assert_int_equal(run("report %s/study/A --out %s/rm --speed-margin-kmh -1 2> /dev/null", tmp, tmp), 1);
+    assert_int_equal(run("report %s/study/A --out %s/rm --speed-margin-kmh x 2> /dev/null", tmp, tmp), 2);
+}
+
+/* Two parallel roads, a (y = 0) and b (y = 100), both straight, 200 m long, one 3.5 m
+ * lane right of the reference line; task TA on a and TB on b over the same s = 50..150,
+ * TC on b over s = 0..30, all keeping lane -1 (d = -1.75), h = 0.5. The car drives a
+ * at 10 m/s with e = +0.2 (samples at s = 0, 1, ..., 200), then b with e = -1.0 (samples
+ * at s = 0.5, 1.5, ..., 199.5: it comes onto b half a metre in). Only the task column
+ * tells TA's samples from TB's:
+ *   TA: MDEV 0.2, no event; TB: one event over the whole task, area 1.0 * 100 m^2,
+ *   MDEV 1.0, t from 25.05 s (s = 50 lies halfway between the samples at t = 25.0 and
+ *   25.1); TC: its first sample (s = 0.5) follows one on road a, so the task is
+ *   clipped there: length 30 - 0.5 = 29.5 m, area 29.5 m^2.
+ * Found by s-range instead (the log without its task column), TB would be the pass over
+ * road a: MDEV 0.2. A scenario whose only task TD lies on a third road c that the car
+ * never drove: the samples' road ids are the scenario's, so TD was not driven (by its
+ * s-range 50..150 it would wrongly take road a's samples). */
+static void write_two_roads(const char *dir, bool with_ids, bool sqlite)
+{
+    char p[400];
+    mkdir(dir, 0777);
+    snprintf(p, sizeof p, "%s/sc.json", dir);
+    const char *road = "\"segments\": [{\"type\": \"line\", \"length\": 200}], \"lanes\": "
+                       "{\"right\": [{\"width\": 3.5, \"mark\": \"solid\"}]}}";
+    const char *ideal = "\"tube_half_width\": 0.5, \"ideal\": {\"start_lane\": -1, \"lane_changes\": []}}";
+    char sc[2000];
+    snprintf(sc, sizeof sc,
+             "{\"name\": \"two\", \"roads\": ["
+             "{\"id\": \"a\", \"start\": {\"x\": 0, \"y\": 0}, %s,"
+             "{\"id\": \"b\", \"start\": {\"x\": 0, \"y\": 100}, %s],\n"
+             " \"tasks\": [{\"id\": \"TA\", \"road\": \"a\", \"s_start\": 50, \"s_end\": 150, %s,"
+             "{\"id\": \"TB\", \"road\": \"b\", \"s_start\": 50, \"s_end\": 150, %s,"
+             "{\"id\": \"TC\", \"road\": \"b\", \"s_start\": 0, \"s_end\": 30, %s]}\n",
+             road, road, ideal, ideal, ideal);
+    write_text(p, sc);
+    snprintf(p, sizeof p, "%s/sc-c.json", dir);
+    snprintf(sc, sizeof sc,
+             "{\"name\": \"three\", \"roads\": ["
+             "{\"id\": \"a\", \"start\": {\"x\": 0, \"y\": 0}, %s,"
+             "{\"id\": \"b\", \"start\": {\"x\": 0, \"y\": 100}, %s,"
+             "{\"id\": \"c\", \"start\": {\"x\": 0, \"y\": 200}, %s],\n"
+             " \"tasks\": [{\"id\": \"TD\", \"road\": \"c\", \"s_start\": 50, \"s_end\": 150, %s]}\n",
+             road, road, road, ideal);
+    write_text(p, sc);
+    sim_drivelog_writer *w = NULL;
+    FILE *f = NULL;
+    if (sqlite) {
+        snprintf(p, sizeof p, "%s/drive.sqlite", dir);
+        remove(p);
+        assert_int_equal(sim_drivelog_writer_open(p, NULL, &w, NULL), 0);
+    } else {
+        snprintf(p, sizeof p, "%s/samples.csv", dir);
+        f = fopen(p, "w");
+        assert_non_null(f);
+        fputs(with_ids ? "run,tick,t,speed,s,d,x,y,task,road\n" : "run,tick,t,speed,s,d,x,y\n", f);
+    }
+    for (int i = 0; i <= 400; i++) {
+        bool on_a = i <= 200;
+        double s = on_a ? i : i - 201 + 0.5, e = on_a ? 0.2 : -1.0, d = -1.75 + e;
+        const char *task = on_a ? (s >= 50 && s <= 150 ? "TA" : "")
+                                : (s >= 50 && s <= 150 ? "TB" : s <= 30 ? "TC" : "");
+        if (w) {
+            sim_drivelog_sample smp;
+            sim_drivelog_sample_init(&smp);
+            smp.tick = i;
+            smp.t = i * 0.1;
+            smp.speed = 10;
+            smp.s = s;
+            smp.d = d;
+            smp.x = s;
+            smp.y = (on_a ? 0 : 100) + d;
+            snprintf(smp.task, sizeof smp.task, "%s", task);
+            snprintf(smp.road, sizeof smp.road, "%s", on_a ? "a" : "b");
+            assert_int_equal(sim_drivelog_append_sample(w, &smp, NULL), 0);
+        } else {
+            fprintf(f, "0,%d,%.17g,10,%.17g,%.17g,%.17g,%.17g", i, i * 0.1, s, d, s, (on_a ? 0 : 100) + d);
+            if (with_ids) fprintf(f, ",%s,%s", task, on_a ? "a" : "b");
+            fputc('\n', f);
+        }
+    }
+    if (w) {
+        assert_int_equal(sim_drivelog_set_meta(w, "scenario_file", "sc.json", NULL), 0);
+        assert_int_equal(sim_drivelog_writer_close(w, NULL), 0);
+    } else {
+        fclose(f);
+    }
+}
+
+static const cJSON *task_metrics(const cJSON *root, const char *id)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(root, "tasks"))
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(t, "task")->valuestring, id) == 0)
+            return cJSON_GetObjectItemCaseSensitive(t, "metrics");
+    fail_msg("task %s missing from metrics.json", id);
+    return NULL;
+}
+
+static cJSON *report_json(const char *in, const char *out, bool plots)
+{
+    assert_int_equal(run("report %s --out %s %s > /dev/null", in, out, plots ? "" : "--no-plots"), 0);
+    char p[700];
+    snprintf(p, sizeof p, "%s/metrics.json", out);
+    char *txt = read_text(p);
+    assert_non_null(txt);
+    cJSON *root = cJSON_Parse(txt);
+    free(txt);
+    assert_non_null(root);
+    return root;
+}
+
+static void tasks_on_roads_sharing_an_s_range(void **state)
+{
+    char dir[300], in[700], out[400];
+    for (int variant = 0; variant < 2; variant++) { /* CSV export, drive log */
+        snprintf(dir, sizeof dir, "%s/two%d", tmp, variant);
+        write_two_roads(dir, true, variant == 1);
+        /* The drive log names its scenario in meta; the CSV folder is given one. */
+        if (variant == 1) snprintf(in, sizeof in, "%s/drive.sqlite", dir);
+        else snprintf(in, sizeof in, "%s --scenario %s/sc.json", dir, dir);
+        snprintf(out, sizeof out, "%s/out", dir);
+        cJSON *root = report_json(in, out, variant == 1);
+        const cJSON *ta = task_metrics(root, "TA"), *tb = task_metrics(root, "TB"),
+                    *tc = task_metrics(root, "TC");
+        near(num(ta, "mdev_m"), 0.2, "TA mdev");
+        near(num(ta, "length_m"), 100, "TA length");
+        near(num(ta, "n_tube_events"), 0, "TA events");
+        near(num(tb, "mdev_m"), 1.0, "TB mdev");
+        near(num(tb, "length_m"), 100, "TB length");
+        near(num(tb, "area_global_m2"), 100, "TB area");
+        near(num(tb, "t_start_s"), 25.05, "TB start");
+        near(num(tc, "s_start_m"), 0.5, "TC clipped start");
+        near(num(tc, "length_m"), 29.5, "TC length");
+        near(num(tc, "area_global_m2"), 29.5, "TC area");
+        near(num(tc, "started"), 1, "TC started");
+        near(num(tc, "ended"), 1, "TC ended");
+        cJSON_Delete(root);
+    }
+    /* The road column says where the car was: TD on road c was never driven. */
+    snprintf(in, sizeof in, "%s/two0 --scenario %s/two0/sc-c.json", tmp, tmp);
+    snprintf(out, sizeof out, "%s/two0/out-c", tmp);
+    cJSON *cr = report_json(in, out, false);
+    const cJSON *td = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cr, "tasks"), 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(td, "status")->valuestring, "not found");
+    assert_non_null(strstr(cJSON_GetObjectItemCaseSensitive(td, "message")->valuestring,
+                           "no sample carries its id"));
+    cJSON_Delete(cr);
+    /* Without the task column the s-range finds road a's pass for TB. */
+    snprintf(dir, sizeof dir, "%s/two2", tmp);
+    write_two_roads(dir, false, false);
+    snprintf(in, sizeof in, "%s --scenario %s/sc.json", dir, dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    cJSON *root = report_json(in, out, false);
+    near(num(task_metrics(root, "TB"), "mdev_m"), 0.2, "TB by s-range");
+    cJSON_Delete(root);
+}
+
 /* The same constant offset written differently: CRLF line ends, columns in another
  * order with extra ones the analysis ignores, a quoted field, the ideal path as points
  * and the scenario given by flag. One 4 m lane left of the reference line, the ideal
@@ -261,7 +440,7 @@ static void inputs_in_other_shapes(void **state)
     char *txt = read_text(p);
     assert_non_null(txt);
     /* area_global_m2 is the 12th metric column after task,run,status. */
-    assert_non_null(strstr(txt, "\nP,0,ok,1,1,0,50,0,5,50,5,51,1,0,40,4,0,40,0.8,0.8,0,,,,,,,,,,0,,,"));
+    assert_non_null(strstr(txt, "\nP,0,ok,1,1,0,50,0,5,50,5,51,1,0,40,4,0,40,0.8,0.8,0,,,,,,,,,,,0,,,"));
     free(txt);
 
     /* A scenario with a syntax error: the message gives line and column. */
@@ -336,6 +515,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(report_of_hand_solved_drive),
         cmocka_unit_test(batch_goes_on_past_broken_drives),
+        cmocka_unit_test(speed_margin_option),
+        cmocka_unit_test(tasks_on_roads_sharing_an_s_range),
         cmocka_unit_test(inputs_in_other_shapes),
         cmocka_unit_test(drive_log_and_its_export_agree),
         cmocka_unit_test(command_line),

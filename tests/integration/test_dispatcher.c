@@ -245,6 +245,17 @@ static void control_endpoint_publishes_commands(void **state)
     assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "modules"), 0), "name")->valuestring,
                         "physics");
     cJSON_Delete(st);
+    /* The operator's plain tool works as documented. */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "nanocat --req --connect %s --data '{\"cmd\":\"resume\"}' -A 2>&1", d->control_url);
+    FILE *p = popen(cmd, "r");
+    char got[256] = "";
+    assert_non_null(fgets(got, sizeof got, p));
+    pclose(p);
+    assert_string_equal(got, "{\"ok\":true}\n");
+    m = ts_expect_topic(rx, "control.resume", 2000, NULL, 0);
+    assert_non_null(m);
+    cJSON_Delete(m);
     /* Invalid commands are never published. */
     assert_int_equal(read_payload(rx, line, sizeof line, 200), 0);
     ts_close(rx);

@@ -1,5 +1,6 @@
 /* Integration test of bin/heightmap: same options give the same bytes, another seed
- * another map, bad options exit 2. */
+ * another map, bad options exit 2; PNG output (by extension or --format) holds the
+ * PGM's samples. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "sim_terrain.h"
 
 static int run(const char *args)
 {
@@ -56,8 +59,40 @@ static void same_seed_same_bytes(void **state)
     rmdir(dir);
 }
 
+static void png_holds_the_pgm_samples(void **state)
+{
+    char dir[] = "/tmp/heightmap_XXXXXX", args[512], pgm[300], png[300], raw[300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(pgm, sizeof pgm, "%s/m.pgm", dir);
+    snprintf(png, sizeof png, "%s/m.PNG", dir);
+    snprintf(raw, sizeof raw, "%s/m.dat", dir);
+    snprintf(args, sizeof args, "--size 40 --height 23 --seed 4 --out %s", pgm);
+    assert_int_equal(run(args), 0);
+    snprintf(args, sizeof args, "--size 40 --height 23 --seed 4 --out %s", png);
+    assert_int_equal(run(args), 0); /* by the extension, either case */
+    snprintf(args, sizeof args, "--size 40 --height 23 --seed 4 --format png --out %s", raw);
+    assert_int_equal(run(args), 0);
+    sim_grid a, b, c;
+    sim_error err = {0};
+    assert_int_equal(sim_grid_read_pgm(pgm, &a, &err), 0);
+    assert_int_equal(sim_grid_read_png(png, &b, &err), 0);
+    assert_int_equal(sim_grid_read_png(raw, &c, &err), 0);
+    assert_int_equal(b.nx, 40);
+    assert_int_equal(b.ny, 23);
+    assert_memory_equal(a.v, b.v, 40 * 23 * sizeof *a.v);
+    assert_memory_equal(a.v, c.v, 40 * 23 * sizeof *a.v);
+    sim_grid_free(&a);
+    sim_grid_free(&b);
+    sim_grid_free(&c);
+    snprintf(args, sizeof args, "--format jpg --out %s", raw);
+    assert_int_equal(run(args), 2);
+    unlink(pgm), unlink(png), unlink(raw);
+    rmdir(dir);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(same_seed_same_bytes)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(same_seed_same_bytes),
+                                       cmocka_unit_test(png_holds_the_pgm_samples)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,7 +107,7 @@ static void export_by_sector(void **state)
     assert_int_equal(simctl(ok), 0);
     snprintf(path, sizeof path, "%s/samples.csv", out);
     assert_int_equal(count_lines(path, first, sizeof first), 1 + 30);
-    assert_string_equal(first, "0,50,0.5,50,,,,,,,,100,1,0,0.25,,,,,,,3,,S1,\r\n");
+    assert_string_equal(first, "0,50,0.5,50,,,,,,,,100,1,0,0.25,,,,,,,3,,S1,,\r\n");
     snprintf(path, sizeof path, "%s/events.csv", out);
     assert_int_equal(count_lines(path, first, sizeof first), 1 + 1); /* the horn at 0.6 s */
     assert_string_equal(first, "0,0.6,button,horn,\"{\"\"pressed\"\":true}\"\r\n");

@@ -77,6 +77,7 @@ static void make_sample(sim_drivelog_sample *s, int64_t run, int64_t tick)
     s->gear = 3;
     s->rpm = 2500.0 + tick;
     if (tick == 3) snprintf(s->task, sizeof s->task, "call-home");
+    if (tick > 0) snprintf(s->road, sizeof s->road, tick < 5 ? "main street" : "r2");
 }
 
 static void assert_same_double(double a, double b)
@@ -102,6 +103,7 @@ static void assert_same_sample(const sim_drivelog_sample *a, const sim_drivelog_
     assert_int_equal(a->gear, b->gear);
     assert_string_equal(a->sector, b->sector);
     assert_string_equal(a->task, b->task);
+    assert_string_equal(a->road, b->road);
 }
 
 static int64_t count_rows(const char *path, const char *sql)
@@ -447,6 +449,124 @@ static void pending_limit(void **state)
     sim_drivelog_reader_close(r);
 }
 
+/* The version-1 schema as it was shipped (samples without road), written by hand. */
+static const char SCHEMA_V1[] =
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"
+    "CREATE TABLE samples(run INTEGER NOT NULL, tick INTEGER NOT NULL, t REAL NOT NULL,"
+    " speed REAL, accel REAL, headway_dist REAL, headway_time REAL, lat_dev REAL,"
+    " lane INTEGER, s REAL, d REAL, x REAL, y REAL, z REAL, heading REAL, yaw_rate REAL,"
+    " steer_wheel REAL, wheel_angle REAL, throttle REAL, brake REAL, clutch REAL,"
+    " gear INTEGER, rpm REAL, sector TEXT, task TEXT, PRIMARY KEY(run, tick)) WITHOUT ROWID;"
+    "CREATE TABLE events(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, t REAL NOT NULL,"
+    " kind TEXT NOT NULL, name TEXT NOT NULL, json TEXT);"
+    "CREATE UNIQUE INDEX events_key ON events(run, t, kind, name, ifnull(json, ''));"
+    "CREATE TABLE messages(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, t REAL NOT NULL,"
+    " topic TEXT NOT NULL, src TEXT, seq INTEGER, hash INTEGER NOT NULL, line TEXT NOT NULL);"
+    "CREATE UNIQUE INDEX messages_key ON messages(run, t, topic, hash);"
+    "INSERT INTO samples(run, tick, t, speed, s, d, sector, task) VALUES"
+    " (1, 0, 0.0, 12.5, 100.0, -1.5, 'S1', 'T1'), (1, 1, 0.01, 12.75, 100.125, -1.25, NULL, NULL);"
+    "PRAGMA application_id=1397312836;PRAGMA user_version=1;";
+
+static int stop_after_one(const sim_drivelog_sample *s, void *user)
+{
+    (void)s;
+    return ++*(int *)user >= 1;
+}
+
+/* Version-1 logs (no road column) read with an empty road, and a writer resuming one
+ * adds the column and marks the file version 2, keeping the old rows. */
+static void schema_1_logs_read_and_upgrade(void **state)
+{
+    fixture *f = *state;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, SCHEMA_V1, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    sim_error err = {0};
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    assert_int_equal(sim_drivelog_schema_version(r), 1);
+    sim_drivelog_sample *s;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(s[0].task, "T1");
+    assert_string_equal(s[0].sector, "S1");
+    assert_string_equal(s[0].road, "");
+    assert_true(s[1].s == 100.125 && s[1].d == -1.25 && s[1].task[0] == '\0');
+    assert_true(isnan(s[1].accel));
+    free(s);
+    int seen = 0;
+    assert_int_equal(
+        sim_drivelog_each_sample(r, sim_drivelog_range_all(), NULL, 0, stop_after_one, &seen, &err), 0);
+    assert_int_equal(seen, 1);
+    sim_drivelog_reader_close(r);
+
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    sim_drivelog_sample add;
+    make_sample(&add, 1, 2);
+    assert_int_equal(sim_drivelog_append_sample(w, &add, &err), 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    assert_int_equal(count_rows(f->path, "PRAGMA user_version"), SIM_DRIVELOG_SCHEMA_VERSION);
+
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    assert_int_equal(sim_drivelog_schema_version(r), 2);
+    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(s[0].task, "T1");
+    assert_string_equal(s[0].road, "");
+    assert_same_sample(&s[2], &add);
+    assert_string_equal(s[2].road, "main street");
+    free(s);
+    sim_drivelog_reader_close(r);
+}
+
+static int keep_samples(const sim_drivelog_sample *s, void *user)
+{
+    sim_drivelog_sample *out = user;
+    out[s->tick] = *s;
+    return 0;
+}
+
+/* Reading some columns fills those (and run, tick) and leaves the rest NULL. */
+static void some_columns(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    sim_drivelog_sample in[4], out[4];
+    for (int k = 0; k < 4; k++) {
+        make_sample(&in[k], 2, k);
+        assert_int_equal(sim_drivelog_append_sample(w, &in[k], &err), 0);
+    }
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    const char *cols[] = {"road", "speed", "task", "gear"};
+    assert_int_equal(sim_drivelog_each_sample(r, sim_drivelog_range_all(), cols, 4, keep_samples, out, &err), 0);
+    for (int k = 0; k < 4; k++) {
+        sim_drivelog_sample want;
+        sim_drivelog_sample_init(&want);
+        want.run = 2;
+        want.tick = k;
+        want.speed = in[k].speed;
+        want.gear = in[k].gear;
+        snprintf(want.task, sizeof want.task, "%s", in[k].task);
+        snprintf(want.road, sizeof want.road, "%s", in[k].road);
+        assert_true(out[k].t == 0); /* t is not NULL-able: left at 0 */
+        out[k].t = want.t;
+        assert_same_sample(&out[k], &want);
+    }
+    const char *bad[] = {"speed", "sped"};
+    assert_int_equal(sim_drivelog_each_sample(r, sim_drivelog_range_all(), bad, 2, keep_samples, out, &err),
+                     SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "'sped'"));
+    sim_drivelog_reader_close(r);
+}
+
 static void bad_files_are_refused(void **state)
 {
     fixture *f = *state;
@@ -514,6 +634,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(disk_full_keeps_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(pending_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(schema_1_logs_read_and_upgrade, setup, teardown),
+        cmocka_unit_test_setup_teardown(some_columns, setup, teardown),
         cmocka_unit_test(log_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

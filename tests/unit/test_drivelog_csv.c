@@ -59,6 +59,7 @@ static int setup(void **state)
             s.rpm = 3000.0;
             snprintf(s.sector, sizeof s.sector, i == 0 ? "S1" : "lane \"2\", left");
             snprintf(s.task, sizeof s.task, i == 2 ? "T1" : "");
+            snprintf(s.road, sizeof s.road, i == 0 ? "" : "r,1");
         }
         if (sim_drivelog_append_sample(w, &s, NULL)) return -1;
     }
@@ -99,7 +100,7 @@ static char *slurp(const char *dir, const char *name)
 
 static const char HEADER[] =
     "run,tick,t,speed,accel,headway_dist,headway_time,lat_dev,lane,s,d,x,y,z,heading,"
-    "yaw_rate,steer_wheel,wheel_angle,throttle,brake,clutch,gear,rpm,sector,task\r\n";
+    "yaw_rate,steer_wheel,wheel_angle,throttle,brake,clutch,gear,rpm,sector,task,road\r\n";
 
 static void exports_byte_exact(void **state)
 {
@@ -110,12 +111,12 @@ static void exports_byte_exact(void **state)
     snprintf(want, sizeof want, "%s%s", HEADER,
              /* shortest round-trip digits, as Python's repr() gives them */
              "1,0,0,16.5,-0.1,30.25,1.8333333333333333,0.1,-1,1000000,-1.75,123456.789,-0.000125,2,"
-             "3.141592653589793,0,-0.5,0.03333333333333333,0.3,0,1,3,3000,S1,\r\n"
-             "1,1,0.01,,,,,,,,,,,,,,,,,,,,,,\r\n"
+             "3.141592653589793,0,-0.5,0.03333333333333333,0.3,0,1,3,3000,S1,,\r\n"
+             "1,1,0.01,,,,,,,,,,,,,,,,,,,,,,,\r\n"
              "1,2,0.02,18.5,-0.1,30.25,1.635135135135135,0.1,-1,1000000,-1.75,123456.789,-0.000125,2,"
-             "3.141592653589793,0,-0.5,0.03333333333333333,0.3,0,1,3,3000,\"lane \"\"2\"\", left\",T1\r\n"
+             "3.141592653589793,0,-0.5,0.03333333333333333,0.3,0,1,3,3000,\"lane \"\"2\"\", left\",T1,\"r,1\"\r\n"
              "2,0,0,19.5,-0.1,30.25,1.5512820512820513,0.1,-1,1000000,-1.75,123456.789,-0.000125,2,"
-             "3.141592653589793,0,-0.5,0.03333333333333333,0.3,0,1,3,3000,\"lane \"\"2\"\", left\",\r\n");
+             "3.141592653589793,0,-0.5,0.03333333333333333,0.3,0,1,3,3000,\"lane \"\"2\"\", left\",,\"r,1\"\r\n");
     assert_string_equal(slurp(f->dir, "samples.csv"), want);
     assert_string_equal(slurp(f->dir, "events.csv"),
                         "run,t,kind,name,json\r\n"
@@ -149,7 +150,7 @@ static void bounds_by_time_and_sector(void **state)
     assert_int_equal(strncmp(s, HEADER, strlen(HEADER)), 0);
     s += strlen(HEADER);
     assert_int_equal(strncmp(s, "1,2,0.02,", 9), 0);
-    assert_non_null(strstr(s, "T1\r\n"));
+    assert_non_null(strstr(s, "T1,\"r,1\"\r\n"));
     assert_null(strstr(s + 1, "\r\n1,")); /* one row only */
     const char *e = slurp(f->dir, "events.csv");
     assert_string_equal(e, "run,t,kind,name,json\r\n"

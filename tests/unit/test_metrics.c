@@ -442,7 +442,9 @@ static void headway_and_ttc(void **state)
 
 /* Speed: 20, 21, ..., 30 m/s at t = 0..10 s (s integrated exactly: s = 20 t + t^2/2),
  * limit 25 m/s. Mean 25, population SD sqrt(sum (k-5)^2 / 11) = sqrt(110/11) = sqrt(10),
- * min 20, max 30; speed > 25 for t in (5, 10]: 5 s over the limit. */
+ * min 20, max 30; speed > 25 for t in (5, 10]: 5 s over the limit. With the default
+ * margin of 3 km/h (5/6 m/s) speed > 25 + 5/6 for t > 5 + 5/6: 25/6 s; with a margin of
+ * 2.5 m/s, 2.5 s; a margin of 6 m/s is never exceeded: 0 s. */
 static void speed_statistics(void **state)
 {
     double s[11], d[11], t[11];
@@ -457,8 +459,22 @@ static void speed_statistics(void **state)
     NEAR(r.speed_min, 20.0);
     NEAR(r.speed_max, 30.0);
     NEAR(r.time_over_limit, 5.0);
+    NEAR(r.time_over_limit_margin, 25.0 / 6.0);
     assert_true(isnan(r.headway_min));
     sim_metrics_result_free(&r);
+    D.task.speed_margin = 2.5;
+    r = compute();
+    NEAR(r.time_over_limit, 5.0);
+    NEAR(r.time_over_limit_margin, 2.5);
+    sim_metrics_result_free(&r);
+    D.task.speed_margin = 6.0;
+    r = compute();
+    assert_true(r.time_over_limit_margin == 0.0);
+    sim_metrics_result_free(&r);
+    D.task.speed_margin = -1.0;
+    sim_error err = {0};
+    assert_int_equal(sim_metrics_compute(&D.smp, &D.task, &r, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "speed margin"));
 }
 
 /* Reaction times. Samples every 0.1 s for 3 s. Steering 0 until 1.5 s, then 0.2 rad/s;

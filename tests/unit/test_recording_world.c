@@ -64,14 +64,16 @@ static void sector_task_and_deviation(void **state)
     assert_true(isnan(s.lat_dev));
     assert_int_equal(s.lane, -2);
 
-    locate(sc, 50, -1.0, &s); /* before everything */
+    locate(sc, 50, -1.0, &s); /* before everything, still on the road */
     assert_string_equal(s.sector, "");
+    assert_string_equal(s.road, "r");
     assert_true(isnan(s.lat_dev));
 
     sim_drivelog_sample_init(&s); /* no position: nothing located */
     snprintf(s.sector, sizeof s.sector, "X");
     sim_recording_locate(sc, &s);
     assert_string_equal(s.sector, "X");
+    assert_string_equal(s.road, "");
     sim_scenario_free(sc);
 }
 

@@ -336,6 +336,89 @@ static void raw_terrain_and_friction_map(void **state)
     rmdir(dir);
 }
 
+/* Loads a scenario whose terrain object is `terrain` (JSON) from dir; NULL on error
+ * with the messages in d. */
+static sim_scenario *parse_with_terrain(const char *dir, const char *terrain, sim_diag *d)
+{
+    char js[1024];
+    snprintf(js, sizeof js, "{\"name\":\"t\",\"terrain\":%s,\"roads\":[{\"id\":\"a\",\"start\":"
+             "{\"x\":0,\"y\":0},\"segments\":[{\"type\":\"line\",\"length\":5}],\"lanes\":"
+             "{\"right\":[{\"width\":3}]}}]}", terrain);
+    sim_scenario *sc = NULL;
+    sim_scenario_parse(js, strlen(js), "t.json", dir, &sc, d);
+    return sc;
+}
+
+static void png_terrain_equals_pgm_terrain(void **state)
+{
+    char dir[] = "/tmp/test_scenario_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    /* One 16-bit map written both ways; the PNG doubles as a friction map. */
+    sim_grid g;
+    assert_int_equal(sim_grid_fractal(&g, 17, 11, 3, 3, 5.0, 0.5, NULL), 0);
+    unsigned char *bp, *bn;
+    size_t lp, ln;
+    assert_int_equal(sim_grid_encode_pgm16(&g, &bp, &lp, NULL), 0);
+    assert_int_equal(sim_grid_encode_png16(&g, &bn, &ln, NULL), 0);
+    put_file(dir, "h.pgm", bp, lp);
+    put_file(dir, "h.png", bn, ln);
+    put_file(dir, "png-named.pgm", bn, ln);
+    free(bp);
+    free(bn);
+    sim_grid_free(&g);
+    sim_diag d = {0};
+    sim_scenario *a = parse_with_terrain(dir, "{\"heightmap\":\"h.pgm\",\"spacing\":4,"
+                                         "\"height_scale\":30,\"friction\":{\"map\":\"h.pgm\","
+                                         "\"min\":0.3,\"max\":0.9}}", &d);
+    /* .png: PNG by default; the friction map is recognised by its bytes. */
+    sim_scenario *b = parse_with_terrain(dir, "{\"heightmap\":\"h.png\",\"spacing\":4,"
+                                         "\"height_scale\":30,\"friction\":{\"map\":\"h.png\","
+                                         "\"min\":0.3,\"max\":0.9}}", &d);
+    sim_scenario *c = parse_with_terrain(dir, "{\"heightmap\":\"png-named.pgm\",\"format\":"
+                                         "\"png\",\"spacing\":4,\"height_scale\":30}", &d);
+    for (int i = 0; i < d.n; i++) print_error("%s\n", d.msgs[i]);
+    assert_int_equal(d.n, 0);
+    assert_true(a && b && c);
+    int varied = 0;
+    for (double x = -5; x < 75; x += 3.7)
+        for (double y = -5; y < 50; y += 2.9) {
+            sim_ground ga, gb, gc;
+            sim_scenario_ground(a, x, y, &ga);
+            sim_scenario_ground(b, x, y, &gb);
+            sim_scenario_ground(c, x, y, &gc);
+            assert_true(ga.z == gb.z && ga.z == gc.z && ga.friction == gb.friction);
+            varied += fabs(ga.z - 15.0) > 3.0;
+        }
+    assert_true(varied > 10); /* a real relief, not a flat map compared with itself */
+    sim_scenario_free(a);
+    sim_scenario_free(b);
+    sim_scenario_free(c);
+    /* A PNG under a .pgm name, read as PGM: both readers' findings named. */
+    assert_null(parse_with_terrain(dir, "{\"heightmap\":\"png-named.pgm\",\"spacing\":4}", &d));
+    assert_int_equal(d.n, 1);
+    char expect[512];
+    snprintf(expect, sizeof expect, "t.json: terrain.heightmap: found \"png-named.pgm\", "
+             "expected a readable PGM height map (%s/png-named.pgm: not a binary PGM: expected "
+             "magic \"P5\" at the start)", dir);
+    assert_string_equal(d.msgs[0], expect);
+    sim_diag_free(&d);
+    assert_null(parse_with_terrain(dir, "{\"heightmap\":\"h.pgm\",\"format\":\"png\","
+                                   "\"spacing\":4}", &d));
+    assert_int_equal(d.n, 1);
+    snprintf(expect, sizeof expect, "t.json: terrain.heightmap: found \"h.pgm\", expected a "
+             "readable PNG height map (%s/h.pgm: not a PNG: expected the 8-byte PNG signature "
+             "at the start)", dir);
+    assert_string_equal(d.msgs[0], expect);
+    sim_diag_free(&d);
+    const char *names[] = {"h.pgm", "h.png", "png-named.pgm"};
+    for (int i = 0; i < 3; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 static void diag_caps_messages(void **state)
 {
     sim_diag d = {0};
@@ -357,6 +440,7 @@ int main(void)
         cmocka_unit_test(syntax_errors_give_line_and_column),
         cmocka_unit_test(junction_and_route_errors),
         cmocka_unit_test(raw_terrain_and_friction_map),
+        cmocka_unit_test(png_terrain_equals_pgm_terrain),
         cmocka_unit_test(diag_caps_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,4 @@
-/* Unit tests of sim_terrain: PGM/raw loading, the B-spline surface's exact
+/* Unit tests of sim_terrain: PGM/PNG/raw loading, the B-spline surface's exact
  * reproduction of planes and quadratics, analytic normals, C2 continuity and the
  * documented edge behaviour. */
 #include <stdarg.h>
@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,6 +265,352 @@ static void friction_map_and_bad_init(void **state)
     assert_int_equal(sim_grid_alloc(&g, 0, 2, &err), SIM_ERANGE);
 }
 
+/* ---- PNG: files written here with libpng itself, independently of the encoder
+ * under test. ---- */
+
+typedef struct membuf {
+    unsigned char *b;
+    size_t n, cap;
+} membuf;
+
+static void membuf_write_raw(membuf *m, const void *d, size_t n)
+{
+    if (m->n + n > m->cap) {
+        m->cap = (m->n + n) * 2;
+        m->b = realloc(m->b, m->cap);
+        assert_non_null(m->b);
+    }
+    memcpy(m->b + m->n, d, n);
+    m->n += n;
+}
+
+static void membuf_write(png_structp png, png_bytep d, size_t n)
+{
+    membuf_write_raw(png_get_io_ptr(png), d, n);
+}
+
+static void membuf_flush(png_structp png) { (void)png; }
+
+/* A w x h PNG of the given bit depth, colour type and interlacing. `s` holds the
+ * samples, top row first, every channel of a pixel in turn (palette: the index);
+ * depths below 8 are packed here, 16-bit written big-endian as PNG says. `pal`
+ * (n_pal entries) and `trns` (n_trns alpha values) are for palette images. The
+ * caller frees the result. */
+static unsigned char *make_png(int w, int h, int depth, int type, int interlace,
+                               const unsigned *s, const png_color *pal, int n_pal,
+                               const unsigned char *trns, int n_trns, size_t *len)
+{
+    membuf m = {0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    assert_non_null(info);
+    if (setjmp(png_jmpbuf(png))) fail_msg("libpng could not write the test image");
+    png_set_write_fn(png, &m, membuf_write, membuf_flush);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, type,
+                 interlace ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (pal) png_set_PLTE(png, info, pal, n_pal);
+    if (trns) png_set_tRNS(png, info, trns, n_trns, NULL);
+    png_write_info(png, info);
+    int ch = type == PNG_COLOR_TYPE_GRAY || type == PNG_COLOR_TYPE_PALETTE ? 1
+             : type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : type == PNG_COLOR_TYPE_RGB ? 3 : 4;
+    size_t rowbytes = ((size_t)w * (size_t)ch * (size_t)depth + 7) / 8;
+    unsigned char *img = calloc((size_t)h, rowbytes);
+    png_bytep *rows = calloc((size_t)h, sizeof *rows);
+    assert_true(img && rows);
+    for (int r = 0; r < h; r++) {
+        rows[r] = img + (size_t)r * rowbytes;
+        for (int k = 0; k < w * ch; k++) {
+            unsigned v = s[(size_t)r * (size_t)w * (size_t)ch + (size_t)k];
+            if (depth == 16) {
+                rows[r][2 * k] = (unsigned char)(v >> 8);
+                rows[r][2 * k + 1] = (unsigned char)v;
+            } else {
+                int bit = k * depth; /* packed most significant bits first */
+                rows[r][bit / 8] |= (unsigned char)(v << (8 - depth - bit % 8));
+            }
+        }
+    }
+    png_write_image(png, rows);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    free(rows);
+    free(img);
+    *len = m.n;
+    return m.b;
+}
+
+/* Parses a PNG that must load, checks the size, and compares every value with
+ * expect[] (top row first) exactly. */
+static void assert_png_values(const unsigned char *b, size_t n, int w, int h, const double *expect)
+{
+    sim_grid g;
+    sim_error err = {0};
+    int rc = sim_grid_parse_png(b, n, "t.png", &g, &err);
+    if (rc) fail_msg("%s", err.msg);
+    assert_int_equal(g.nx, w);
+    assert_int_equal(g.ny, h);
+    for (int r = 0; r < h; r++)
+        for (int c = 0; c < w; c++)
+            if (g.v[(size_t)(h - 1 - r) * (size_t)w + (size_t)c] != expect[r * w + c])
+                fail_msg("row %d column %d: %.17g, expected %.17g", r, c,
+                         g.v[(size_t)(h - 1 - r) * (size_t)w + (size_t)c], expect[r * w + c]);
+    sim_grid_free(&g);
+}
+
+static void png_gives_the_pgm_grid(void **state)
+{
+    /* The 3x2 image of pgm_8_and_16_bit, as PNG: the same doubles, bit for bit. */
+    static const unsigned char p8[] = "P5 3 2 255\n\x00\x33\xff\x80\x01\x02";
+    const unsigned s8[] = {0x00, 0x33, 0xff, 0x80, 0x01, 0x02};
+    size_t n;
+    unsigned char *png = make_png(3, 2, 8, PNG_COLOR_TYPE_GRAY, 0, s8, NULL, 0, NULL, 0, &n);
+    sim_grid a, b;
+    assert_int_equal(sim_grid_parse_pgm(p8, sizeof p8 - 1, "a.pgm", &a, NULL), 0);
+    assert_int_equal(sim_grid_parse_png(png, n, "a.png", &b, NULL), 0);
+    assert_int_equal(b.nx, 3);
+    assert_int_equal(b.ny, 2);
+    assert_memory_equal(a.v, b.v, 6 * sizeof *a.v);
+    assert_true(b.v[4] == 0x33 / 255.0 && b.v[0] == 0x80 / 255.0);
+    sim_grid_free(&a);
+    sim_grid_free(&b);
+    free(png);
+
+    /* 16 bit at full precision: neighbouring samples 1 and 2, 0xfffe and 0xffff stay
+     * apart (an 8-bit conversion would merge them). Same grid, so same surface. */
+    static const unsigned char p16[] = "P5 4 3 65535\n"
+                                       "\x00\x00\x00\x01\x00\x02\x12\x34"
+                                       "\xfe\xdc\xff\xfe\xff\xff\x80\x00"
+                                       "\x00\xff\x01\x00\x7f\xff\x40\x01";
+    const unsigned s16[] = {0, 1, 2, 0x1234, 0xfedc, 0xfffe, 0xffff, 0x8000,
+                            0xff, 0x100, 0x7fff, 0x4001};
+    png = make_png(4, 3, 16, PNG_COLOR_TYPE_GRAY, 0, s16, NULL, 0, NULL, 0, &n);
+    double expect[12];
+    for (int k = 0; k < 12; k++) expect[k] = s16[k] / 65535.0;
+    assert_png_values(png, n, 4, 3, expect);
+    sim_terrain ta, tb;
+    assert_int_equal(sim_grid_parse_pgm(p16, sizeof p16 - 1, "b.pgm", &a, NULL), 0);
+    assert_int_equal(sim_grid_parse_png(png, n, "b.png", &b, NULL), 0);
+    assert_memory_equal(a.v, b.v, 12 * sizeof *a.v);
+    assert_int_equal(sim_terrain_init(&ta, &a, -3.0, 2.0, 5.0, NULL), 0);
+    assert_int_equal(sim_terrain_init(&tb, &b, -3.0, 2.0, 5.0, NULL), 0);
+    unsigned r = 5;
+    for (int k = 0; k < 50; k++) {
+        double x = -8.0 + rnd(&r) * 30.0, y = -3.0 + rnd(&r) * 25.0;
+        sim_terrain_sample sa, sb;
+        sim_terrain_eval(&ta, x, y, &sa);
+        sim_terrain_eval(&tb, x, y, &sb);
+        assert_true(sa.z == sb.z && sa.dzdx == sb.dzdx && sa.dzdy == sb.dzdy);
+    }
+    sim_terrain_free(&ta);
+    sim_terrain_free(&tb);
+    free(png);
+}
+
+static void png_colour_types_and_interlace(void **state)
+{
+    size_t n;
+    unsigned char *png;
+    /* Low bit depths: sample / (2^depth - 1), as PGM's sample / maxval. */
+    const unsigned s1[] = {1, 0, 1, 1, 0, 0, 0, 1, 1};
+    const double e1[] = {1, 0, 1, 1, 0, 0, 0, 1, 1};
+    png = make_png(9, 1, 1, PNG_COLOR_TYPE_GRAY, 0, s1, NULL, 0, NULL, 0, &n);
+    assert_png_values(png, n, 9, 1, e1);
+    free(png);
+    const unsigned s2[] = {0, 1, 2, 3, 3};
+    const double e2[] = {0, 1 / 3.0, 2 / 3.0, 1, 1};
+    png = make_png(5, 1, 2, PNG_COLOR_TYPE_GRAY, 0, s2, NULL, 0, NULL, 0, &n);
+    assert_png_values(png, n, 5, 1, e2);
+    free(png);
+    const unsigned s4[] = {0, 5, 15};
+    const double e4[] = {0, 5 / 15.0, 1};
+    png = make_png(3, 1, 4, PNG_COLOR_TYPE_GRAY, 0, s4, NULL, 0, NULL, 0, &n);
+    assert_png_values(png, n, 3, 1, e4);
+    free(png);
+
+    /* Alpha is ignored, whatever its value. */
+    const unsigned ga8[] = {10, 0, 200, 255, 255, 7};
+    const double ega8[] = {10 / 255.0, 200 / 255.0, 1};
+    png = make_png(3, 1, 8, PNG_COLOR_TYPE_GRAY_ALPHA, 0, ga8, NULL, 0, NULL, 0, &n);
+    assert_png_values(png, n, 3, 1, ega8);
+    free(png);
+    const unsigned ga16[] = {0x1234, 0, 0xfffe, 0xffff};
+    const double ega16[] = {0x1234 / 65535.0, 0xfffe / 65535.0};
+    png = make_png(2, 1, 16, PNG_COLOR_TYPE_GRAY_ALPHA, 0, ga16, NULL, 0, NULL, 0, &n);
+    assert_png_values(png, n, 2, 1, ega16);
+    free(png);
+
+    /* Grey stored as colour (R = G = B) reads as that grey, at 8 and 16 bit. */
+    const unsigned rgb8[] = {9, 9, 9, 250, 250, 250};
+    const double ergb8[] = {9 / 255.0, 250 / 255.0};
+    png = make_png(1, 2, 8, PNG_COLOR_TYPE_RGB, 0, rgb8, NULL, 0, NULL, 0, &n);
+    assert_png_values(png, n, 1, 2, ergb8);
+    free(png);
+    const unsigned rgba16[] = {0xabcd, 0xabcd, 0xabcd, 0, 1, 1, 1, 0xffff};
+    const double ergba16[] = {0xabcd / 65535.0, 1 / 65535.0};
+    png = make_png(2, 1, 16, PNG_COLOR_TYPE_RGB_ALPHA, 0, rgba16, NULL, 0, NULL, 0, &n);
+    assert_png_values(png, n, 2, 1, ergba16);
+    free(png);
+    /* A palette of greys, with transparency (ignored), 4-bit indices. */
+    const png_color pal[3] = {{0, 0, 0}, {128, 128, 128}, {255, 255, 255}};
+    const unsigned char trns[3] = {255, 0, 128};
+    const unsigned idx[] = {2, 1, 0, 1};
+    const double eidx[] = {1, 128 / 255.0, 0, 128 / 255.0};
+    png = make_png(2, 2, 4, PNG_COLOR_TYPE_PALETTE, 0, idx, pal, 3, trns, 3, &n);
+    assert_png_values(png, n, 2, 2, eidx);
+    free(png);
+
+    /* Adam7 interlacing: the same values as the plain file, on a size that leaves
+     * some passes empty for some rows. */
+    enum { W = 11, H = 9 };
+    unsigned si[W * H];
+    double ei[W * H];
+    for (int k = 0; k < W * H; k++) {
+        si[k] = (unsigned)(k * 2654435761u >> 16);
+        ei[k] = si[k] / 65535.0;
+    }
+    png = make_png(W, H, 16, PNG_COLOR_TYPE_GRAY, 1, si, NULL, 0, NULL, 0, &n);
+    assert_png_values(png, n, W, H, ei);
+    free(png);
+
+    /* Colour: refused, naming the first pixel that is not grey. */
+    const unsigned col[] = {5, 5, 5, 5, 5, 5, 1, 2, 3, 4, 4, 4};
+    png = make_png(2, 2, 8, PNG_COLOR_TYPE_RGB, 0, col, NULL, 0, NULL, 0, &n);
+    sim_grid g;
+    sim_error err = {0};
+    assert_int_equal(sim_grid_parse_png(png, n, "c.png", &g, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "c.png: PNG pixel at row 1 column 0 is not grey (R 1, G 2, B "
+                                 "3): expected R = G = B (save height maps as greyscale)");
+    assert_null(g.v);
+    assert_int_equal(g.nx, 0);
+    free(png);
+    const png_color red[2] = {{0, 0, 0}, {255, 0, 0}};
+    const unsigned ridx[] = {0, 1};
+    png = make_png(2, 1, 8, PNG_COLOR_TYPE_PALETTE, 0, ridx, red, 2, NULL, 0, &n);
+    assert_int_equal(sim_grid_parse_png(png, n, "p.png", &g, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "p.png: PNG pixel at row 0 column 1 is not grey (R 255, G 0, "
+                                 "B 0): expected R = G = B (save height maps as greyscale)");
+    free(png);
+}
+
+/* The signature and IHDR of a w x h 8-bit grey PNG (written by libpng, CRC and
+ * all), followed by the header of an IDAT chunk and no data: enough for the
+ * reader to see the size. */
+static unsigned char *png_header_only(int w, int h, size_t *len)
+{
+    membuf m = {0};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    assert_non_null(info);
+    if (setjmp(png_jmpbuf(png))) fail_msg("libpng could not write the test header");
+    png_set_write_fn(png, &m, membuf_write, membuf_flush);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_GRAY,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    png_destroy_write_struct(&png, &info);
+    membuf_write_raw(&m, "\0\0\x10\0IDAT", 8);
+    *len = m.n;
+    return m.b;
+}
+
+static void png_errors_name_the_file(void **state)
+{
+    size_t n;
+    unsigned s[64];
+    for (int k = 0; k < 64; k++) s[k] = (unsigned)(k * 977 % 65536);
+    unsigned char *png = make_png(8, 8, 16, PNG_COLOR_TYPE_GRAY, 0, s, NULL, 0, NULL, 0, &n);
+    sim_grid g;
+    sim_error err = {0};
+    /* Cut short inside the image data: the reader's message, nothing leaked (ASan). */
+    assert_int_equal(sim_grid_parse_png(png, n - 30, "cut.png", &g, &err), SIM_EINVAL);
+    char expect[256];
+    snprintf(expect, sizeof expect, "cut.png: bad PNG data: truncated: found %zu bytes, "
+             "expected more", n - 30);
+    assert_string_equal(err.msg, expect);
+    assert_null(g.v);
+    /* Only the IEND chunk missing: still truncated (the whole file is checked). */
+    assert_int_equal(sim_grid_parse_png(png, n - 12, "end.png", &g, &err), SIM_EINVAL);
+    snprintf(expect, sizeof expect, "end.png: bad PNG data: truncated: found %zu bytes, "
+             "expected more", n - 12);
+    assert_string_equal(err.msg, expect);
+    /* Corruption: one flipped bit in the compressed stream's header, then in the
+     * chunk's checksum; libpng's messages, named. The IDAT chunk starts after the
+     * signature (8) and IHDR (25): length, type, data, CRC. */
+    assert_memory_equal(png + 37, "IDAT", 4);
+    size_t idat_len = (size_t)png[33] << 24 | (size_t)png[34] << 16 | png[35] << 8 | png[36];
+    png[42] ^= 0x10;
+    assert_int_equal(sim_grid_parse_png(png, n, "zlib.png", &g, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "zlib.png: bad PNG data: IDAT: incorrect header check");
+    png[42] ^= 0x10;
+    png[41 + idat_len] ^= 0x01;
+    assert_int_equal(sim_grid_parse_png(png, n, "crc.png", &g, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "crc.png: bad PNG data: IDAT: CRC error");
+    assert_null(g.v);
+    png[41 + idat_len] ^= 0x01;
+    assert_int_equal(sim_grid_parse_png(png, n, "ok.png", &g, &err), 0);
+    sim_grid_free(&g);
+    /* No signature (a PGM given to the PNG reader). */
+    static const unsigned char pgm[] = "P5 1 1 255\n\x01";
+    assert_int_equal(sim_grid_parse_png(pgm, sizeof pgm - 1, "x.png", &g, &err), SIM_EINVAL);
+    assert_string_equal(err.msg,
+                        "x.png: not a PNG: expected the 8-byte PNG signature at the start");
+    assert_int_equal(sim_grid_parse_png(png, 5, "short.png", &g, &err), SIM_EINVAL);
+    free(png);
+
+    /* A header that promises more samples than the file could hold, and one beyond
+     * the size limit: refused before anything that size is allocated. (Only the
+     * header matters; libpng checks its CRC, so it is recomputed.) */
+    png = png_header_only(16000, 16000, &n);
+    assert_int_equal(n, 8 + 25 + 8);
+    assert_int_equal(sim_grid_parse_png(png, n, "big.png", &g, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "big.png: PNG of 16000x16000 needs 256000000 bytes of "
+                                 "samples, expected a file of at least 248062 bytes, found 41: "
+                                 "truncated");
+    free(png);
+    png = png_header_only(20000, 3, &n);
+    assert_int_equal(sim_grid_parse_png(png, n, "wide.png", &g, &err), SIM_ERANGE);
+    assert_string_equal(err.msg, "wide.png: PNG size 20000x3: expected 1..16384 a side");
+    assert_null(g.v);
+    free(png);
+
+    assert_int_equal(sim_grid_read_png("/nonexistent/x.png", &g, &err), SIM_EIO);
+    assert_string_equal(err.msg, "/nonexistent/x.png: cannot open: No such file or directory");
+}
+
+static void png_encoder_round_trip(void **state)
+{
+    /* The heightmap tool's PNG holds exactly the PGM's samples. */
+    sim_grid a, from_pgm, from_png;
+    assert_int_equal(sim_grid_fractal(&a, 21, 13, 9, 4, 6.0, 0.5, NULL), 0);
+    unsigned char *bp, *bn;
+    size_t lp, ln;
+    assert_int_equal(sim_grid_encode_pgm16(&a, &bp, &lp, NULL), 0);
+    assert_int_equal(sim_grid_encode_png16(&a, &bn, &ln, NULL), 0);
+    assert_memory_equal(bn, "\x89PNG\r\n\x1a\n", 8);
+    assert_int_equal(sim_grid_parse_pgm(bp, lp, "a.pgm", &from_pgm, NULL), 0);
+    assert_int_equal(sim_grid_parse_png(bn, ln, "a.png", &from_png, NULL), 0);
+    assert_int_equal(from_png.nx, 21);
+    assert_int_equal(from_png.ny, 13);
+    assert_memory_equal(from_pgm.v, from_png.v, 21 * 13 * sizeof *a.v);
+    /* parse_image tells them apart by their first bytes. */
+    sim_grid c;
+    assert_int_equal(sim_grid_parse_image(bn, ln, "a", &c, NULL), 0);
+    assert_memory_equal(c.v, from_png.v, 21 * 13 * sizeof *a.v);
+    sim_grid_free(&c);
+    assert_int_equal(sim_grid_parse_image(bp, lp, "a", &c, NULL), 0);
+    assert_memory_equal(c.v, from_pgm.v, 21 * 13 * sizeof *a.v);
+    sim_grid_free(&c);
+    free(bp);
+    free(bn);
+    sim_grid_free(&a);
+    sim_grid_free(&from_pgm);
+    sim_grid_free(&from_png);
+    sim_grid empty = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_grid_encode_png16(&empty, &bn, &ln, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "PNG encoding: grid 0x0: expected 1..16384 points a side");
+}
+
 /* FNV-1a over a byte buffer, to pin generated maps down to the byte. */
 static uint32_t fnv1a(const unsigned char *b, size_t n)
 {
@@ -327,6 +674,10 @@ int main(void)
         cmocka_unit_test(c2_across_cell_borders),
         cmocka_unit_test(edge_behaviour_is_clamp_to_edge),
         cmocka_unit_test(pgm_8_and_16_bit),
+        cmocka_unit_test(png_gives_the_pgm_grid),
+        cmocka_unit_test(png_colour_types_and_interlace),
+        cmocka_unit_test(png_errors_name_the_file),
+        cmocka_unit_test(png_encoder_round_trip),
         cmocka_unit_test(raw_float_grid),
         cmocka_unit_test(friction_map_and_bad_init),
         cmocka_unit_test(fractal_maps_are_deterministic),
