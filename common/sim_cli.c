@@ -26,6 +26,16 @@ void sim_cli_print_usage(const char *usage_line, const char *description, const 
     fprintf(f, "  %-28s %s\n", "--help", "show this help and exit");
 }
 
+bool sim_cli_number(const char *text, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
 static int set_value(const sim_opt *o, const char *value, char *why, size_t why_size)
 {
     char *end = NULL;
@@ -43,15 +53,12 @@ static int set_value(const sim_opt *o, const char *value, char *why, size_t why_
         *(int *)o->target = (int)v;
         return 0;
     }
-    case SIM_OPT_DOUBLE: {
-        double v = strtod(value, &end);
-        if (errno || end == value || *end || !isfinite(v)) {
+    case SIM_OPT_DOUBLE:
+        if (!sim_cli_number(value, (double *)o->target)) {
             snprintf(why, why_size, "--%s expects a number, got '%s'", o->name, value);
             return -1;
         }
-        *(double *)o->target = v;
         return 0;
-    }
     case SIM_OPT_FLAG:
         break;
     }

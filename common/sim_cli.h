@@ -28,6 +28,11 @@ enum { SIM_CLI_OK = 0, SIM_CLI_HELP = 1, SIM_CLI_ERROR = 2 };
 int sim_cli_parse(const char *usage_line, const char *description, const sim_opt *opts,
                   size_t n_opts, int argc, char **argv, int first, int *npos);
 
+/* Parses the whole of text as a finite number (strtod syntax, no trailing bytes, not
+ * empty, not nan or inf). Returns true and sets *out, else false with *out untouched.
+ * For positional arguments, which the option table does not cover. */
+bool sim_cli_number(const char *text, double *out);
+
 void sim_cli_print_usage(const char *usage_line, const char *description, const sim_opt *opts,
                          size_t n_opts, void *stream /* FILE* */);
 #endif

@@ -2,6 +2,7 @@
 #include "sim_control.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *const sim_control_commands[] = {"pause", "resume", "restart", "speed_limit", "hud",
@@ -37,10 +38,16 @@ int sim_control_validate(const cJSON *req, const char **cmd_out, sim_error *err)
     int known = 0;
     for (size_t i = 0; sim_control_commands[i]; i++)
         if (strcmp(cmd, sim_control_commands[i]) == 0) known = 1;
-    if (!known)
-        return sim_error_set(err, SIM_EINVAL,
-                             "unknown command \"%.64s\" (expected pause, resume, restart, speed_limit, "
-                             "hud, traffic, light, sound, stop, status or seek)", cmd);
+    if (!known) {
+        /* The list in the message comes from the table, so the two cannot disagree. */
+        char list[256] = "";
+        for (size_t i = 0; sim_control_commands[i]; i++) {
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : sim_control_commands[i + 1] ? ", " : " or ",
+                     sim_control_commands[i]);
+        }
+        return sim_error_set(err, SIM_EINVAL, "unknown command \"%.64s\" (expected %s)", cmd, list);
+    }
     const cJSON *v;
     int rc, present;
     if (strcmp(cmd, "restart") == 0) {

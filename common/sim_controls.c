@@ -52,11 +52,10 @@ int sim_controls_from_json(const cJSON *obj, sim_controls *out, sim_error *err)
         return rc;
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "gear");
     if (g) {
-        if (!cJSON_IsNumber(g) || g->valuedouble != floor(g->valuedouble) || g->valuedouble < -1 ||
-            g->valuedouble > 12)
-            return sim_error_set(err, SIM_EINVAL,
-                                 "gear: expected an integer in [-1, 12], found %s",
-                                 cJSON_IsNumber(g) ? "a fraction or out of range" : "a non-number");
+        if (!cJSON_IsNumber(g))
+            return sim_error_set(err, SIM_EINVAL, "gear: expected an integer in [-1, 12], found a non-number");
+        if (g->valuedouble != floor(g->valuedouble) || g->valuedouble < -1 || g->valuedouble > 12)
+            return sim_error_set(err, SIM_EINVAL, "gear: expected an integer in [-1, 12], found %g", g->valuedouble);
         c.gear = (int)g->valuedouble;
         c.has_gear = true;
     }

@@ -66,7 +66,7 @@ double sim_driver_path_length(const sim_driver_path *p)
     return p->s[p->n - 1];
 }
 
-void sim_driver_path_at(const sim_driver_path *p, double s, double *x, double *y)
+size_t sim_driver_path_segment(const sim_driver_path *p, double s)
 {
     /* Binary search for the segment [i, i+1] holding s; outside, the end segments. */
     size_t lo = 0, hi = p->n - 1;
@@ -77,6 +77,12 @@ void sim_driver_path_at(const sim_driver_path *p, double s, double *x, double *y
         else
             hi = mid;
     }
+    return lo;
+}
+
+void sim_driver_path_at(const sim_driver_path *p, double s, double *x, double *y)
+{
+    size_t lo = sim_driver_path_segment(p, s), hi = lo + 1;
     double len = p->s[hi] - p->s[lo];
     double u = (s - p->s[lo]) / len;
     *x = p->x[lo] + u * (p->x[hi] - p->x[lo]);

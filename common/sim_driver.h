@@ -31,6 +31,10 @@ int sim_driver_path_set(sim_driver_path *p, const double *xy, size_t n, sim_erro
 void sim_driver_path_free(sim_driver_path *p);
 double sim_driver_path_length(const sim_driver_path *p);
 
+/* The segment [i, i+1] holding arc length s, as i; the first segment (0) before the
+ * start and the last (n - 2) past the end. */
+size_t sim_driver_path_segment(const sim_driver_path *p, double s);
+
 /* Point at arc length s; before the start and past the end the first/last segment is
  * extended along its direction. */
 void sim_driver_path_at(const sim_driver_path *p, double s, double *x, double *y);

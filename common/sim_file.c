@@ -5,21 +5,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int sim_file_read(const char *path, char **data, size_t *len, sim_error *err)
 {
+    return sim_file_read_max(path, SIM_FILE_MAX, data, len, err);
+}
+
+int sim_file_read_max(const char *path, size_t max, char **data, size_t *len, sim_error *err)
+{
     *data = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
     /* Only regular files: a device or FIFO named by mistake (or by a fuzzer) could
-     * block or never end. */
+     * block or never end. O_NONBLOCK so that opening a FIFO does not itself wait for
+     * a writer before fstat can tell; a regular file ignores the flag. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
         return sim_error_set(err, SIM_EIO, "%s: not a regular file", path);
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(saved));
     }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
@@ -33,13 +47,12 @@ int sim_file_read(const char *path, char **data, size_t *len, sim_error *err)
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (got == 0) break;
+        if (n > max) {
+            free(buf);
+            fclose(f);
+            return sim_error_set(err, SIM_ETOOBIG, "%s: larger than %zu bytes", path, max);
+        }
         if (n == cap) {
-            if (cap >= SIM_FILE_MAX) {
-                free(buf);
-                fclose(f);
-                return sim_error_set(err, SIM_ETOOBIG, "%s: larger than %zu bytes", path,
-                                     (size_t)SIM_FILE_MAX);
-            }
             char *nb = realloc(buf, cap * 2 + 1);
             if (!nb) {
                 free(buf);
@@ -61,6 +74,20 @@ int sim_file_read(const char *path, char **data, size_t *len, sim_error *err)
     *data = buf;
     *len = n;
     return SIM_OK;
+}
+
+void sim_file_line_col(const char *text, size_t offset, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
 }
 
 char *sim_file_join(const char *dir, const char *rel)
@@ -86,14 +113,18 @@ char *sim_file_dirname(const char *path)
 int sim_file_mkdirs(const char *path, sim_error *err)
 {
     char buf[4096];
+    if (!path[0]) return sim_error_set(err, SIM_EINVAL, "empty directory name");
     if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
         return sim_error_set(err, SIM_ETOOBIG, "%.64s...: path too long", path);
     for (char *p = buf + 1;; p++) {
         if (*p == '/' || *p == '\0') {
             char c = *p;
             *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return sim_error_set(err, SIM_EIO, "cannot create directory %s: %s", buf, strerror(errno));
+            struct stat st;
+            /* EEXIST also for a file of that name: only a directory will do. */
+            if (mkdir(buf, 0777) != 0 && (errno != EEXIST || (stat(buf, &st) == 0 && !S_ISDIR(st.st_mode))))
+                return sim_error_set(err, SIM_EIO, "cannot create directory %s: %s", buf,
+                                     errno == EEXIST ? "a file of that name exists" : strerror(errno));
             *p = c;
             if (c == '\0') break;
         }

@@ -21,6 +21,13 @@
  * SIM_ENOMEM. */
 int sim_file_read(const char *path, char **data, size_t *len, sim_error *err);
 
+/* The same with a smaller bound: files over max bytes give SIM_ETOOBIG. */
+int sim_file_read_max(const char *path, size_t max, char **data, size_t *len, sim_error *err);
+
+/* Line and column (both from 1, the column in bytes) of byte offset in text, for
+ * messages about a syntax error in a file's contents. */
+void sim_file_line_col(const char *text, size_t offset, int *line, int *col);
+
 /* Joins a directory and a relative path into a new string ("dir/rel"); returns rel
  * copied when it is absolute or dir is NULL/empty. Caller frees; NULL when out of
  * memory. */
@@ -31,8 +38,9 @@ char *sim_file_join(const char *dir, const char *rel);
 char *sim_file_dirname(const char *path);
 
 /* Creates path and every missing directory above it (mkdir -p), mode 0777 before the
- * umask. Returns 0, SIM_ETOOBIG for a path over 4095 bytes, or SIM_EIO naming the
- * directory that could not be made and why. */
+ * umask. Returns 0, SIM_EINVAL for an empty path, SIM_ETOOBIG for a path over 4095
+ * bytes, or SIM_EIO naming the directory that could not be made and why (a file in
+ * the way included). */
 int sim_file_mkdirs(const char *path, sim_error *err);
 
 #endif

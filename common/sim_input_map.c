@@ -354,21 +354,6 @@ static int parse_doc(const cJSON *root, sim_input_map *m, sim_error *err)
     return SIM_OK;
 }
 
-/* Line and column (from 1) of offset in text, for JSON syntax errors. */
-static void line_col(const char *text, size_t offset, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < offset; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 int sim_input_map_parse(const char *text, size_t len, sim_input_map *out, sim_error *err)
 {
     const char *end = NULL;
@@ -376,7 +361,7 @@ int sim_input_map_parse(const char *text, size_t len, sim_input_map *out, sim_er
     if (!root) {
         int line, col;
         size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-        line_col(text, off, &line, &col);
+        sim_file_line_col(text, off, &line, &col);
         return sim_error_set(err, SIM_EINVAL, "line %d, column %d: expected valid JSON", line, col);
     }
     sim_input_map m;

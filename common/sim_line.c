@@ -251,6 +251,19 @@ bad:
     return false;
 }
 
+/* The value of the JSON number in p[0..n), which scan_number has checked. The line is
+ * not NUL-terminated, so strtod must not see it in place: it would read on past the
+ * line's end (hex digits, "p", "e" after an invalid number). Numbers longer than the
+ * buffer (nothing real sends them) read as NaN, as an absent "t" does. */
+static double number_value(const char *p, size_t n)
+{
+    char buf[512];
+    if (n >= sizeof buf) return NAN;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return strtod(buf, NULL);
+}
+
 static bool scan_literal(scanner *s, const char *word, size_t n)
 {
     if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0) {
@@ -328,6 +341,7 @@ int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, d
 {
     scanner s = {.p = line, .end = line + len, .start = line};
     bool have_topic = false, topic_not_string = false, seen_topic_key = false;
+    double t_found = NAN; /* handed out only when the whole line is valid */
     if (t) *t = NAN;
     skip_ws(&s);
     if (s.p >= s.end || *s.p != '{') {
@@ -383,7 +397,7 @@ int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, d
             } else if (key_len == 1 && key[0] == 't' && t && s.p < s.end && (*s.p == '-' || (*s.p >= '0' && *s.p <= '9'))) {
                 const char *num = s.p;
                 if (!scan_number(&s)) goto fail;
-                *t = strtod(num, NULL);
+                t_found = number_value(num, (size_t)(s.p - num));
             } else {
                 if (is_topic_key) topic_not_string = true;
                 if (!scan_value(&s, 1)) goto fail;
@@ -408,6 +422,7 @@ int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, d
     if (!have_topic)
         return sim_error_set(err, SIM_EINVAL, topic_not_string ? "\"topic\" must be a non-empty string"
                                                                 : "missing \"topic\" (a string)");
+    if (t) *t = t_found;
     return SIM_OK;
 fail:
     return sim_error_set(err, SIM_EINVAL, "not valid JSON: %s (at byte %zu)", s.fail ? s.fail : "syntax error",

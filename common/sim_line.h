@@ -18,7 +18,9 @@ typedef struct sim_linebuf {
     char *data;      /* owned; capacity max_line + 1 */
     size_t len;      /* bytes held (an incomplete line) */
     size_t max_line;
-    bool overflow;   /* the current line is over max_line: discard until its newline */
+    bool overflow;   /* a line went over max_line: every later feed returns
+                        SIM_LINE_TOO_LONG until the owner drops the stream and clears
+                        this (and len), as both the dispatcher and sim_bus do */
 } sim_linebuf;
 
 int sim_linebuf_init(sim_linebuf *lb, size_t max_line);
@@ -44,7 +46,7 @@ int sim_msg_parse(const char *line, size_t len, cJSON **out, const char **topic,
 /* The same check without building a tree: validates the whole line as JSON (RFC 8259
  * grammar, nesting at most 128 deep) and extracts the top-level "topic" string into
  * topic (NUL-terminated, escapes decoded; at most topic_size - 1 bytes, longer topics
- * are rejected) and, when t is non-NULL, the top-level number "t" (NaN if absent).
+ * are rejected) and, when t is non-NULL, the top-level number "t" (NaN if absent or when the line is rejected).
  * This is what the dispatcher runs on every line: it allocates nothing. */
 int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, double *t, sim_error *err);
 

@@ -1392,21 +1392,6 @@ static void load_environment(ld *L, const cJSON *root)
 
 /* ---- entry points ------------------------------------------------------------- */
 
-/* Line and column (1-based, column in bytes) of byte offset pos. */
-static void line_col(const char *text, size_t pos, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < pos; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 int sim_scenario_parse(const char *text, size_t len, const char *name, const char *base_dir,
                        sim_scenario **out, sim_diag *diag)
 {
@@ -1425,7 +1410,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     }
     if (!root || pos < len) {
         int line, col;
-        line_col(text, pos, &line, &col);
+        sim_file_line_col(text, pos, &line, &col);
         char near[24];
         size_t k = 0;
         for (size_t i = pos; i < len && k < 16 && text[i] != '\n'; i++)
@@ -1502,6 +1487,19 @@ int sim_scenario_load(const char *path, sim_scenario **out, sim_diag *diag)
     return rc;
 }
 
+int sim_scenario_load_err(const char *path, sim_scenario **out, sim_error *err)
+{
+    sim_diag diag = {0};
+    int rc = sim_scenario_load(path, out, &diag);
+    if (rc && diag.n)
+        sim_error_set(err, rc, "%s%s", diag.msgs[0],
+                      diag.n + diag.dropped > 1 ? " (and more: see simctl validate)" : "");
+    else if (rc)
+        sim_error_set(err, rc, "%s: cannot load the scenario", path);
+    sim_diag_free(&diag);
+    return rc;
+}
+
 void sim_scenario_free(sim_scenario *sc)
 {
     if (!sc) return;
@@ -1555,6 +1553,24 @@ int sim_scenario_find_start(const sim_scenario *sc, const char *name)
     for (int i = 0; i < sc->n_starts; i++)
         if (sc->starts[i].name && strcmp(sc->starts[i].name, name) == 0) return i;
     return -1;
+}
+
+int sim_scenario_start_index(const sim_scenario *sc, const char *name, int *index, sim_error *err)
+{
+    int i = name ? sim_scenario_find_start(sc, name) : sc->n_starts > 0 ? 0 : -1;
+    if (i >= 0) {
+        *index = i;
+        return SIM_OK;
+    }
+    char known[256] = "";
+    for (int k = 0; k < sc->n_starts; k++) {
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof known - used, "%s\"%s\"", k ? ", " : "", sc->starts[k].name);
+    }
+    if (!name)
+        return sim_error_set(err, SIM_ENOTFOUND, "%s: start_points: none, expected at least one", sc->path);
+    return sim_error_set(err, SIM_ENOTFOUND, "%s: start_points: no start point named \"%s\", expected one of: %s",
+                         sc->path, name, known);
 }
 
 int sim_scenario_find_task(const sim_scenario *sc, const char *id)

@@ -173,8 +173,16 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
                        sim_scenario **out, sim_diag *diag);
 void sim_scenario_free(sim_scenario *sc);
 
+/* sim_scenario_load for modules that report one message: err gets the first problem
+ * (it names the file) and says when there are more (simctl validate lists them). */
+int sim_scenario_load_err(const char *path, sim_scenario **out, sim_error *err);
+
 /* Index by id/name, or -1. */
 int sim_scenario_find_start(const sim_scenario *sc, const char *name);
+/* The start point a module was asked for: name, or the first when name is NULL.
+ * Returns 0 with *index set, or SIM_ENOTFOUND with a message naming the file, the
+ * name and the start points there are (the physics and input nodes say the same). */
+int sim_scenario_start_index(const sim_scenario *sc, const char *name, int *index, sim_error *err);
 int sim_scenario_find_task(const sim_scenario *sc, const char *id);
 
 /* Ideal lateral offset of a task at road arc length s (m, positive left). */

@@ -4,10 +4,10 @@
  * place; the few structured fields (torque curve, gear ratios, names) have their own
  * code. Every field is required: a vehicle file is meant to be copied and edited, and a
  * silently defaulted value would hide a typo. */
+#include "sim_file.h"
 #include "sim_vehicle.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,37 +406,12 @@ int sim_vehicle_params_parse(const char *json, size_t len, const char *file,
 
 int sim_vehicle_params_load(const char *path, sim_vehicle_params *out, sim_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = 0;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= (1u << 20)) {
-                rc = sim_error_set(err, SIM_ETOOBIG, "%s: over 1 MiB, expected a vehicle file", path);
-                break;
-            }
-            cap = cap ? cap * 2 : 16384;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                rc = sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
-                break;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = sim_error_set(err, SIM_EIO, "%s: read error", path);
-            break;
-        }
-    }
-    fclose(f);
-    if (!rc)
-        rc = sim_vehicle_params_parse(buf, len, path, out, err);
+    char *buf;
+    size_t len;
+    int rc = sim_file_read_max(path, 1u << 20, &buf, &len, err); /* a vehicle file is a few KiB */
+    if (rc)
+        return rc;
+    rc = sim_vehicle_params_parse(buf, len, path, out, err);
     free(buf);
     return rc;
 }

@@ -10,7 +10,10 @@
 
 typedef struct control control;
 
-/* on_stop is called after a "stop" command was published (the dispatcher then exits). */
+/* Binds url and serves requests on loop. *out is owned by the caller and released
+ * with control_close (asynchronously: the memory goes in the poll handle's close
+ * callback). The token is copied; h is borrowed and must outlive the control.
+ * on_stop is called after a "stop" command was published (the dispatcher then exits). */
 int control_open(uv_loop_t *loop, hub *h, const char *url, const char *token,
                  void (*on_stop)(void *), void *user, control **out, sim_error *err);
 void control_close(control *c);

@@ -199,7 +199,13 @@ static char **subs_copy(char **subs, size_t n)
     if (!n) return NULL;
     char **out = calloc(n, sizeof *out);
     if (!out) return NULL;
-    for (size_t i = 0; i < n; i++) out[i] = strdup(subs[i]);
+    for (size_t i = 0; i < n; i++) {
+        /* A NULL entry would crash subs_match: all or nothing. */
+        if (!(out[i] = strdup(subs[i]))) {
+            subs_free(out, i);
+            return NULL;
+        }
+    }
     return out;
 }
 
@@ -228,7 +234,11 @@ static backlog *backlog_new(const char *name, char **subs, size_t n_subs, bool a
     if (!b) return NULL;
     snprintf(b->name, sizeof b->name, "%s", name);
     b->subs = subs_copy(subs, n_subs);
-    b->n_subs = b->subs ? n_subs : 0;
+    if (n_subs && !b->subs) { /* a backlog matching nothing would lose data silently */
+        free(b);
+        return NULL;
+    }
+    b->n_subs = n_subs;
     b->all = all;
     return b;
 }
@@ -620,13 +630,14 @@ static void handle_hello(conn *c, const cJSON *msg)
     }
     c->all = subs == NULL;
     if (n) {
-        c->subs = calloc((size_t)n, sizeof *c->subs);
+        char *list[MAX_SUBS];
+        int i = 0;
+        cJSON_ArrayForEach(it, subs) list[i++] = it->valuestring;
+        c->subs = subs_copy(list, (size_t)n);
         if (!c->subs) {
             conn_close(c, "out of memory");
             return;
         }
-        int i = 0;
-        cJSON_ArrayForEach(it, subs) c->subs[i++] = strdup(it->valuestring);
         c->n_subs = (size_t)n;
     }
     snprintf(c->name, sizeof c->name, "%s", name->valuestring);
@@ -854,15 +865,21 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     h->token = cfg->token ? strdup(cfg->token) : NULL;
     const char *patterns = cfg->state_topics ? cfg->state_topics : "*.state,sim.tick";
     char *copy = strdup(patterns), *save = NULL;
+    if (!copy || (cfg->token && !h->token)) {
+        free(copy);
+        hub_free(h);
+        return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    }
     for (char *p = strtok_r(copy, ",", &save); p && h->n_state_patterns < MAX_STATE_PATTERNS;
          p = strtok_r(NULL, ",", &save))
-        if (*p) h->state_patterns[h->n_state_patterns++] = strdup(p);
+        if (*p && (h->state_patterns[h->n_state_patterns] = strdup(p))) h->n_state_patterns++;
     free(copy);
 
+    /* Error paths below free through hub_free: the token and patterns are the hub's. */
     struct sockaddr_storage addr;
     if (uv_ip4_addr(cfg->host, cfg->port, (struct sockaddr_in *)&addr) != 0 &&
         uv_ip6_addr(cfg->host, cfg->port, (struct sockaddr_in6 *)&addr) != 0) {
-        free(h);
+        hub_free(h);
         return sim_error_set(err, SIM_EINVAL, "--listen: '%s' is not an IPv4 or IPv6 address", cfg->host);
     }
     uv_tcp_init(loop, &h->listener);
@@ -872,8 +889,7 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     if (rc != 0) {
         uv_close((uv_handle_t *)&h->listener, NULL);
         uv_run(loop, UV_RUN_NOWAIT);
-        free(h->token);
-        free(h);
+        hub_free(h);
         return sim_error_set(err, SIM_EIO, "cannot listen on %s:%d: %s", cfg->host, cfg->port, uv_strerror(rc));
     }
     uv_timer_init(loop, &h->stats_timer);

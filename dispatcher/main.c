@@ -66,9 +66,9 @@ int main(int argc, char **argv)
         {"token", SIM_OPT_STRING, &token, "TOKEN", "required in every hello and request; mandatory off loopback"},
         {"state-topics", SIM_OPT_STRING, &state_topics, "PATTERNS",
          "latest-value topics, comma-separated (default *.state,sim.tick)"},
-        {"queue-kib", SIM_OPT_INT, &queue_kib, "KIB", "send queue bound per connection (default 4096)"},
-        {"backlog-mib", SIM_OPT_INT, &backlog_mib, "MIB", "backlog kept for an absent durable module (default 256)"},
-        {"stats-interval", SIM_OPT_DOUBLE, &stats_interval, "S", "seconds between dispatcher.stats (default 1)"},
+        {"queue-kib", SIM_OPT_INT, &queue_kib, "KIB", "send queue bound per connection, 16..1048576 (default 4096)"},
+        {"backlog-mib", SIM_OPT_INT, &backlog_mib, "MIB", "backlog kept for an absent durable module, 1..65536 (default 256)"},
+        {"stats-interval", SIM_OPT_DOUBLE, &stats_interval, "S", "seconds between dispatcher.stats, 0.01..3600 (default 1)"},
     };
     int npos = 0;
     int rc = sim_cli_parse("dispatcher [options]", "The bus hub: routes NDJSON messages between modules.",
@@ -79,8 +79,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "dispatcher: unexpected argument '%s'\n", argv[1]);
         return 2;
     }
-    if (queue_kib < 16 || backlog_mib < 1 || stats_interval <= 0) {
-        fprintf(stderr, "dispatcher: --queue-kib must be >= 16, --backlog-mib >= 1, --stats-interval > 0\n");
+    /* Upper bounds keep the byte counts (size_t shifts below) far from overflow. */
+    if (queue_kib < 16 || queue_kib > (1 << 20)) {
+        fprintf(stderr, "dispatcher: --queue-kib %d: expected 16..1048576 (KiB)\n", queue_kib);
+        return 2;
+    }
+    if (backlog_mib < 1 || backlog_mib > (1 << 16)) {
+        fprintf(stderr, "dispatcher: --backlog-mib %d: expected 1..65536 (MiB)\n", backlog_mib);
+        return 2;
+    }
+    if (stats_interval < 0.01 || stats_interval > 3600) {
+        fprintf(stderr, "dispatcher: --stats-interval %g: expected 0.01..3600 (s)\n", stats_interval);
         return 2;
     }
     char host[256];
@@ -91,6 +100,11 @@ int main(int argc, char **argv)
         return 2;
     }
     bool use_control = strcmp(control_url, "none") != 0;
+    if (use_control && !strstr(control_url, "://")) {
+        fprintf(stderr, "dispatcher: --control '%s': expected a nanomsg URL (tcp://HOST:PORT, ipc://PATH) or 'none'\n",
+                control_url);
+        return 2;
+    }
     if (!token && (!sim_net_is_loopback(host) || (use_control && !sim_net_url_is_loopback(control_url)))) {
         fprintf(stderr, "dispatcher: listening beyond loopback requires --token\n");
         return 2;

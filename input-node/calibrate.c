@@ -234,14 +234,16 @@ static int write_mapping(const sim_input_map *m, const char *path)
     char *text = doc ? cJSON_Print(doc) : NULL;
     cJSON_Delete(doc);
     FILE *f = text ? fopen(path, "w") : NULL;
-    int rc = 1;
+    int rc = 1, saved = text ? errno : ENOMEM;
     if (f) {
         bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+        saved = errno;
         if (fclose(f) == 0 && ok) rc = 0;
+        else if (ok) saved = errno;
     }
     free(text);
     if (rc)
-        fprintf(stderr, "input-node: cannot write %s\n", path);
+        fprintf(stderr, "input-node: cannot write the mapping %s: %s\n", path, strerror(saved));
     else
         printf("Wrote %s\n", path);
     return rc;

@@ -9,6 +9,7 @@
  * One libuv loop: a timer at the publish rate pumps SDL's events and reads the
  * devices; the bus client delivers messages on the same loop, so there is no
  * locking anywhere. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -523,13 +524,22 @@ static int parse_options(int argc, char **argv, node_options *o, node *n)
     };
     const char *desc = "Publishes the driver's controls (wheel, keyboard or scripted driver) on the "
                        "bus and plays force feedback.";
+    int npos = 0;
     int rc = sim_cli_parse("input-node [options]", desc, opts, sizeof opts / sizeof *opts, argc,
-                           argv, 1, NULL);
+                           argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
+    if (npos) {
+        fprintf(stderr, "error: unexpected argument '%s' (input-node takes options only)\n", argv[1]);
+        return 2;
+    }
     if (!resolve_mode(o->device, o->driver, n)) return 2;
     if (o->rate_hz < 1 || o->rate_hz > 1000) {
         fprintf(stderr, "error: --rate-hz expects 1..1000, got %d\n", o->rate_hz);
+        return 2;
+    }
+    if (o->target_kmh < 0 || o->target_kmh > 400) {
+        fprintf(stderr, "error: --target-kmh expects 0..400 (0: the speed limits), got %g\n", o->target_kmh);
         return 2;
     }
     if (o->mapping && !o->calibrate) {
@@ -550,12 +560,12 @@ static int start_driver(node *n, const node_options *o, sim_error *err)
 {
     n->start_s = now_s();
     if (o->ffb_log && !(n->ffb_log = fopen(o->ffb_log, "w")))
-        return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open", o->ffb_log);
+        return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open: %s", o->ffb_log, strerror(errno));
     int rc;
     if (o->vtest) {
-        if ((rc = vtest_load(&n->vtest, o->vtest, err)) || (rc = vtest_start(&n->vtest, now_s(), err)))
-            return rc;
-        n->have_vtest = true;
+        if ((rc = vtest_load(&n->vtest, o->vtest, err))) return rc;
+        n->have_vtest = true; /* before starting: free_driver frees it if the start fails */
+        if ((rc = vtest_start(&n->vtest, now_s(), err))) return rc;
     }
     SDL_JoystickUpdate();
     if (wants_wheel(n) && SDL_NumJoysticks() > 0) {

@@ -181,17 +181,16 @@ static void limit_for_curves(const double *xy, const double *ref, const int *leg
 static int build(const sim_scenario *sc, const char *start, sim_driver_path *path,
                  double **limits, sim_error *err)
 {
-    if (sc->n_starts < 1) return sim_error_set(err, SIM_EINVAL, "start_points: expected at least one");
-    int si = start ? sim_scenario_find_start(sc, start) : 0;
-    if (si < 0)
-        return sim_error_set(err, SIM_ENOTFOUND, "start_points: no start point named \"%s\"", start);
+    int si;
+    int rc = sim_scenario_start_index(sc, start, &si, err);
+    if (rc) return rc;
     const sim_start_point *st = &sc->starts[si];
     const sim_roadnet *net = &sc->net;
     route_leg cur = {.road = st->road, .lane = st->lane, .s0 = st->s, .dir = st->lane > 0 ? -1.0 : 1.0};
     double carry = st->d, driven = 0.0;
     int *visits = calloc((size_t)net->n_roads, sizeof *visits);
     path_buf b = {0};
-    int rc = visits ? SIM_OK : SIM_ENOMEM;
+    rc = visits ? SIM_OK : SIM_ENOMEM;
     for (int legs = 0; rc == SIM_OK && legs < ROUTE_MAX_LEGS && driven < ROUTE_MAX_M; legs++) {
         const sim_road *road = &net->roads[cur.road];
         double end = cur.dir > 0 ? road->length : 0.0;
@@ -224,7 +223,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
     free(b.leg);
     if (rc) {
         free(b.lim);
-        sim_error_prefix(err, "start point \"%s\"", st->name);
+        sim_error_prefix(err, "%s: start point \"%s\"", sc->path, st->name);
         return rc;
     }
     /* Points are 1 m apart (at most; a road's last step is shorter), so
@@ -237,17 +236,9 @@ int route_build(const char *scenario, const char *start, sim_driver_path *path, 
                 sim_error *err)
 {
     sim_scenario *sc = NULL;
-    sim_diag diag = {0};
-    int rc = sim_scenario_load(scenario, &sc, &diag);
-    if (rc) {
-        sim_error_set(err, rc, "%s%s", diag.n > 0 ? diag.msgs[0] : "cannot load the scenario",
-                      diag.n > 1 ? " (and more: run simctl validate)" : "");
-        sim_diag_free(&diag);
-        return rc;
-    }
-    sim_diag_free(&diag);
-    rc = build(sc, start, path, limits, err);
-    if (rc) sim_error_prefix(err, "%s", scenario);
+    int rc = sim_scenario_load_err(scenario, &sc, err);
+    if (rc) return rc;
+    rc = build(sc, start, path, limits, err); /* its messages name the file */
     sim_scenario_free(sc);
     return rc;
 }

@@ -43,24 +43,10 @@ void script_close(node_script *scr)
     scr->limit = NULL;
 }
 
-/* Index of the path point at or before arc length s. */
-static size_t point_at(const sim_driver_path *p, double s)
-{
-    size_t lo = 0, hi = p->n - 1;
-    while (hi - lo > 1) {
-        size_t mid = (lo + hi) / 2;
-        if (p->s[mid] <= s)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 void script_on_state(node_script *scr, const sim_driver_obs *obs)
 {
     if (scr->replaying) return;
-    double limit = scr->limit[point_at(&scr->path, scr->drv.s)];
+    double limit = scr->limit[sim_driver_path_segment(&scr->path, scr->drv.s)];
     scr->drv.target_speed = scr->target_override > 0 ? scr->target_override
                             : limit > 0              ? limit
                                                      : DEFAULT_SPEED;

@@ -42,7 +42,10 @@ int vtest_load(node_vtest *v, const char *path, sim_error *err)
     if (rc) return rc;
     size_t cap = 0, lineno = 0;
     bool header = false;
-    for (char *line = strtok(text, "\n"); line && rc == SIM_OK; line = strtok(NULL, "\n")) {
+    /* Line by line, blank ones included, so that lineno in messages is the file's. */
+    for (char *line = text, *next; line && rc == SIM_OK; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = '\0';
         lineno++;
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
@@ -54,9 +57,10 @@ int vtest_load(node_vtest *v, const char *path, sim_error *err)
                 v->naxes = SDL_CONTROLLER_AXIS_MAX;
                 v->nbuttons = SDL_CONTROLLER_BUTTON_MAX;
             } else if (sscanf(line, " wheel axes %d buttons %d hats %d", &v->naxes, &v->nbuttons,
-                              &v->nhats) != 3 || v->naxes < 0 || v->nbuttons < 0 || v->nhats < 0) {
+                              &v->nhats) != 3 || v->naxes < 0 || v->nbuttons < 0 || v->nhats < 0 ||
+                       v->naxes > 255 || v->nbuttons > 255 || v->nhats > 255) {
                 rc = sim_error_set(err, SIM_EINVAL,
-                                   "expected 'wheel axes N buttons N hats N' or 'gamepad' first, found '%s'",
+                                   "expected 'wheel axes N buttons N hats N' (N 0..255) or 'gamepad' first, found '%s'",
                                    line);
             }
             header = true;
@@ -73,7 +77,9 @@ int vtest_load(node_vtest *v, const char *path, sim_error *err)
         }
         vtest_step *s = &v->steps[v->n];
         if ((rc = parse_step(line, s, err))) break;
-        if (v->n > 0 && s->at < v->steps[v->n - 1].at)
+        if (!(s->at >= 0) || s->at > 1e6)
+            rc = sim_error_set(err, SIM_EINVAL, "time %g: expected seconds 0..1e6", s->at);
+        else if (v->n > 0 && s->at < v->steps[v->n - 1].at)
             rc = sim_error_set(err, SIM_EINVAL, "time %g: expected >= %g (the step before)", s->at,
                                v->steps[v->n - 1].at);
         v->n++;

@@ -185,8 +185,10 @@ static void on_ack(pn_node *n, const cJSON *msg)
 {
     const cJSON *tick = cJSON_GetObjectItemCaseSensitive(msg, "n");
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
-    if (!cJSON_IsNumber(tick) || !cJSON_IsString(src) || (uint64_t)tick->valuedouble != n->tick)
-        return; /* late or foreign acknowledgements do not count */
+    /* Compared as doubles: converting 0.5 or -0.9 to an integer made them acks of tick
+     * 0, and a negative or huge n made the conversion undefined. */
+    if (!cJSON_IsNumber(tick) || !cJSON_IsString(src) || tick->valuedouble != (double)n->tick)
+        return; /* late, foreign or malformed acknowledgements do not count */
     for (int i = 0; i < n->n_peers; i++)
         if (strcmp(n->peers[i].name, src->valuestring) == 0)
             n->peers[i].acked = true;

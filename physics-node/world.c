@@ -47,16 +47,11 @@ int pn_world_open(const char *scenario, pn_world **out, sim_error *err)
     if (!w)
         return sim_error_set(err, SIM_ENOMEM, "world: out of memory");
     if (scenario) {
-        sim_diag diag = {0};
-        int rc = sim_scenario_load(scenario, &w->sc, &diag);
+        int rc = sim_scenario_load_err(scenario, &w->sc, err);
         if (rc) {
-            sim_error_set(err, rc, "%s: %s%s", scenario, diag.n ? diag.msgs[0] : "cannot load",
-                          diag.n > 1 ? " (and more: see simctl validate)" : "");
-            sim_diag_free(&diag);
             free(w);
             return rc;
         }
-        sim_diag_free(&diag);
         w->ground = (sim_vehicle_ground){scenario_ground, w};
     } else {
         w->plane = (sim_ground_plane){0.0, 0.0, 0.0, 1.0, 0.0};
@@ -85,16 +80,10 @@ int pn_world_start(const pn_world *w, const char *name, sim_vehicle_start *out, 
         *out = (sim_vehicle_start){0.0, 0.0, 0.0, 0.0, 1};
         return 0;
     }
-    int i = name ? sim_scenario_find_start(w->sc, name) : 0;
-    if (i < 0) {
-        char known[256] = "";
-        for (int k = 0; k < w->sc->n_starts; k++) {
-            size_t used = strlen(known);
-            snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "", w->sc->starts[k].name);
-        }
-        return sim_error_set(err, SIM_ENOTFOUND, "%s: start point \"%s\": not found, expected one of: %s",
-                             w->sc->path, name, known);
-    }
+    int i;
+    int rc = sim_scenario_start_index(w->sc, name, &i, err);
+    if (rc)
+        return rc;
     const sim_start_point *sp = &w->sc->starts[i];
     *out = (sim_vehicle_start){sp->x, sp->y, sp->heading, sp->speed, 1};
     return 0;

@@ -400,6 +400,27 @@ static void announce_fatal(const options *o, const char *host, int port, const c
     uv_loop_close(&loop);
 }
 
+/* The checks the option table cannot make; false with why filled on the first that
+ * fails. pos: the positional arguments (there must be none). */
+static bool options_valid(const options *o, int npos, char **pos, char *why, size_t why_size)
+{
+    if (npos)
+        snprintf(why, why_size, "unexpected argument '%s'", pos[0]);
+    else if (!o->study || !o->study[0])
+        snprintf(why, why_size, "--study is required (a non-empty name)");
+    else if (!o->subject || !o->subject[0])
+        snprintf(why, why_size, "--subject is required (a non-empty id)");
+    else if (o->flush_ms < 1 || o->flush_ms > 100)
+        snprintf(why, why_size, "--flush-ms %d: expected 1..100", o->flush_ms);
+    else if (o->resume_within < 0)
+        snprintf(why, why_size, "--resume-within %d: expected seconds >= 0", o->resume_within);
+    else if (o->seed < -1)
+        snprintf(why, why_size, "--seed %d: expected a seed >= 0", o->seed);
+    else
+        return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     recorder r;
@@ -432,11 +453,8 @@ int main(int argc, char **argv)
     int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
-    const char *problem = npos ? "unexpected argument" : !o->study ? "--study is required"
-                          : !o->subject ? "--subject is required"
-                          : o->flush_ms < 1 || o->flush_ms > 100 ? "--flush-ms must be 1..100"
-                          : NULL;
-    if (problem) {
+    char problem[256];
+    if (!options_valid(o, npos, argv + 1, problem, sizeof problem)) {
         fprintf(stderr, "recorder: %s\n", problem);
         sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
         return 2;

@@ -68,6 +68,17 @@ static int parse_bus(const char *text, char *host, size_t host_size, int *port)
     return 0;
 }
 
+/* --timeout bounds: the milliseconds must fit the timer's uint64_t (1e300 s did not:
+ * undefined behaviour). Returns 0, or 2 (usage) after saying why. */
+static int check_timeout(double timeout)
+{
+    if (timeout < 0 || timeout > 86400 * 365) {
+        fprintf(stderr, "simctl: --timeout %g: expected 0..31536000 seconds (0: none)\n", timeout);
+        return 2;
+    }
+    return 0;
+}
+
 static int run_tool(bus_tool *b, sim_bus_options *o, double timeout)
 {
     sim_error err;
@@ -104,6 +115,11 @@ int simctl_cmd_tap(int argc, char **argv)
                            opts, 4, argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
+    if (count < 0) {
+        fprintf(stderr, "simctl tap: --count %d: expected a number of messages >= 0 (0: no limit)\n", count);
+        return 2;
+    }
+    if (check_timeout(timeout)) return 2;
     char host[256];
     int port;
     if (parse_bus(bus, host, sizeof host, &port)) return 2;
@@ -126,7 +142,8 @@ static void on_send_message(sim_bus *bus, const char *topic, const cJSON *msg, c
                             void *user)
 {
     if (strcmp(topic, "dispatcher.error") == 0) {
-        fprintf(stderr, "simctl: dispatcher: %s\n", cJSON_GetObjectItem(msg, "error")->valuestring);
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
+        fprintf(stderr, "simctl: dispatcher: %s\n", cJSON_IsString(e) ? e->valuestring : "(an error without text)");
         finish(user, 1);
     }
 }
@@ -148,6 +165,12 @@ int simctl_cmd_send(int argc, char **argv)
     if (rc != SIM_CLI_OK) return 2;
     if (npos < 1 || npos > 2) {
         fprintf(stderr, "simctl send: expected TOPIC and optionally a JSON object\n");
+        return 2;
+    }
+    if (check_timeout(timeout)) return 2;
+    if (!argv[1][0] || strncmp(argv[1], "dispatcher.", 11) == 0) {
+        fprintf(stderr, "simctl send: TOPIC '%s': expected a non-empty topic not beginning with \"dispatcher.\" "
+                        "(reserved)\n", argv[1]);
         return 2;
     }
     bus_tool b = {.topic = argv[1]};

@@ -1,5 +1,7 @@
 /* simctl pause|resume|restart|speed-limit|hud|traffic|light|sound|stop|status:
  * operator commands through the dispatcher's control endpoint (nanomsg REQ). */
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +33,12 @@ char *simctl_control_request(const char *url, const char *request, int timeout_m
             snprintf(err, err_size, "no reply from %s within %d ms (is the dispatcher running?)", url, timeout_ms);
         } else {
             out = malloc((size_t)n + 1);
-            memcpy(out, buf, (size_t)n);
-            out[n] = '\0';
+            if (out) {
+                memcpy(out, buf, (size_t)n);
+                out[n] = '\0';
+            } else {
+                snprintf(err, err_size, "out of memory for the %d-byte reply", n);
+            }
             nn_freemsg(buf);
         }
     }
@@ -40,7 +46,18 @@ char *simctl_control_request(const char *url, const char *request, int timeout_m
     return out;
 }
 
-/* Turns "simctl speed-limit 80" etc. into the request object. */
+/* Adds key: the number in text, if it is one and >= min; false otherwise. */
+static bool add_number(cJSON *req, const char *key, const char *text, double min)
+{
+    double v;
+    if (!sim_cli_number(text, &v) || v < min) return false;
+    cJSON_AddNumberToObject(req, key, v);
+    return true;
+}
+
+/* Turns "simctl speed-limit 80" etc. into the request object; NULL with why filled
+ * when the arguments do not fit the command. The dispatcher validates the request
+ * again (sim_control): this is only for messages in the command line's own terms. */
 static cJSON *build_request(const char *sub, int npos, char **pos, char *why, size_t why_size)
 {
     cJSON *req = cJSON_CreateObject();
@@ -49,77 +66,107 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
     for (char *p = cmd; *p; p++)
         if (*p == '-') *p = '_';
     cJSON_AddStringToObject(req, "cmd", cmd);
-    int want = 0;
+    int want = 0; /* positional arguments expected; -1: any number */
+    const char *arg = npos >= 1 ? pos[0] : NULL;
     if (!strcmp(cmd, "restart")) {
         want = 1;
-        if (npos >= 1) cJSON_AddStringToObject(req, "at", pos[0]);
+        if (arg) cJSON_AddStringToObject(req, "at", arg);
     } else if (!strcmp(cmd, "speed_limit")) {
         want = 1;
-        if (npos >= 1) {
-            char *end;
-            double v = strtod(pos[0], &end);
-            if (*end) {
-                snprintf(why, why_size, "speed-limit: '%s' is not a number (km/h; 0 clears)", pos[0]);
-                cJSON_Delete(req);
-                return NULL;
-            }
-            cJSON_AddNumberToObject(req, "kmh", v);
+        if (arg && !add_number(req, "kmh", arg, -INFINITY)) {
+            snprintf(why, why_size, "speed-limit: '%s' is not a number (km/h; 0 clears)", arg);
+            goto bad;
         }
     } else if (!strcmp(cmd, "seek")) {
         want = 1;
-        if (npos >= 1) {
-            char *end;
-            double v = strtod(pos[0], &end);
-            if (*end || v < 0) {
-                snprintf(why, why_size, "seek: '%s' is not a time in seconds >= 0", pos[0]);
-                cJSON_Delete(req);
-                return NULL;
-            }
-            cJSON_AddNumberToObject(req, "t", v);
+        if (arg && !add_number(req, "t", arg, 0)) {
+            snprintf(why, why_size, "seek: '%s' is not a time in seconds >= 0", arg);
+            goto bad;
         }
     } else if (!strcmp(cmd, "hud")) {
         want = 1;
-        if (npos >= 1) cJSON_AddStringToObject(req, "text", pos[0]);
+        if (arg) cJSON_AddStringToObject(req, "text", arg);
     } else if (!strcmp(cmd, "light")) {
         want = 1;
-        if (npos >= 1) cJSON_AddStringToObject(req, "mode", pos[0]);
+        if (arg) cJSON_AddStringToObject(req, "mode", arg);
     } else if (!strcmp(cmd, "sound")) {
         want = 1;
-        if (npos >= 1) {
-            if (strcmp(pos[0], "on") && strcmp(pos[0], "off")) {
-                snprintf(why, why_size, "sound: expected 'on' or 'off', got '%s'", pos[0]);
-                cJSON_Delete(req);
-                return NULL;
-            }
-            cJSON_AddBoolToObject(req, "on", !strcmp(pos[0], "on"));
+        if (arg && strcmp(arg, "on") && strcmp(arg, "off")) {
+            snprintf(why, why_size, "sound: expected 'on' or 'off', got '%s'", arg);
+            goto bad;
         }
+        if (arg) cJSON_AddBoolToObject(req, "on", !strcmp(arg, "on"));
     } else if (!strcmp(cmd, "traffic")) {
         /* simctl traffic density 0.5 | freeze | unfreeze */
         want = -1;
         for (int i = 0; i < npos; i++) {
-            if (!strcmp(pos[i], "freeze")) cJSON_AddTrueToObject(req, "freeze");
-            else if (!strcmp(pos[i], "unfreeze")) cJSON_AddFalseToObject(req, "freeze");
-            else if (!strcmp(pos[i], "density") && i + 1 < npos) {
-                cJSON_AddNumberToObject(req, "density", strtod(pos[++i], NULL));
+            if (!strcmp(pos[i], "freeze")) {
+                cJSON_AddTrueToObject(req, "freeze");
+            } else if (!strcmp(pos[i], "unfreeze")) {
+                cJSON_AddFalseToObject(req, "freeze");
+            } else if (!strcmp(pos[i], "density") && i + 1 < npos) {
+                if (!add_number(req, "density", pos[++i], -INFINITY)) {
+                    snprintf(why, why_size, "traffic: density '%s' is not a number (0..1)", pos[i]);
+                    goto bad;
+                }
             } else {
                 snprintf(why, why_size, "traffic: expected 'density X', 'freeze' or 'unfreeze', got '%s'", pos[i]);
-                cJSON_Delete(req);
-                return NULL;
+                goto bad;
             }
         }
     }
     if (want >= 0 && npos != want) {
         snprintf(why, why_size, "%s takes %d argument%s, got %d", sub, want, want == 1 ? "" : "s", npos);
-        cJSON_Delete(req);
-        return NULL;
+        goto bad;
     }
     return req;
+bad:
+    cJSON_Delete(req);
+    return NULL;
+}
+
+/* Fields of the status reply, read defensively: the reply comes over the network and a
+ * missing or mistyped field prints as "?" or 0 instead of crashing simctl. */
+static const char *field_str(const cJSON *o, const char *key)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(j) ? j->valuestring : "?";
+}
+
+static double field_num(const cJSON *o, const char *key)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(j) ? j->valuedouble : 0;
+}
+
+static void print_status_table(const cJSON *r)
+{
+    printf("%-4s %-16s %10s %10s %10s %12s %s\n", "id", "module", "in/s", "out/s", "dropped", "queued(B)", "flags");
+    const cJSON *m;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(r, "modules")) {
+        printf("%-4.0f %-16s %10.1f %10.1f %10.0f %12.0f %s%s\n", field_num(m, "id"), field_str(m, "name"),
+               field_num(m, "in_rate"), field_num(m, "out_rate"), field_num(m, "dropped"),
+               field_num(m, "queued_bytes"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "lockstep")) ? "lockstep " : "",
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "durable")) ? "durable" : "");
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "errors")) {
+        const cJSON *what = cJSON_GetObjectItemCaseSensitive(e, "error");
+        char *raw = cJSON_IsString(what) ? NULL : cJSON_PrintUnformatted(e);
+        printf("ERROR from %s (%s, %.0f s ago): %s\n", field_str(e, "src"), field_str(e, "topic"),
+               field_num(e, "age_s"), raw ? raw : cJSON_IsString(what) ? what->valuestring : "?");
+        free(raw);
+    }
 }
 
 static int request_and_print(const char *url, const char *token, cJSON *req, bool table)
 {
     if (token) cJSON_AddStringToObject(req, "token", token);
     char *text = cJSON_PrintUnformatted(req);
+    if (!text) {
+        fprintf(stderr, "simctl: out of memory\n");
+        return 1;
+    }
     char err[512];
     char *reply = simctl_control_request(url, text, 3000, err, sizeof err);
     free(text);
@@ -128,32 +175,13 @@ static int request_and_print(const char *url, const char *token, cJSON *req, boo
         return 1;
     }
     cJSON *r = cJSON_Parse(reply);
-    int ok = cJSON_IsTrue(cJSON_GetObjectItem(r, "ok"));
+    int ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok"));
     if (table && ok) {
-        printf("%-4s %-16s %10s %10s %10s %12s %s\n", "id", "module", "in/s", "out/s", "dropped", "queued(B)", "flags");
-        const cJSON *m;
-        cJSON_ArrayForEach(m, cJSON_GetObjectItem(r, "modules")) {
-            printf("%-4d %-16s %10.1f %10.1f %10.0f %12.0f %s%s\n", cJSON_GetObjectItem(m, "id")->valueint,
-                   cJSON_GetObjectItem(m, "name")->valuestring, cJSON_GetObjectItem(m, "in_rate")->valuedouble,
-                   cJSON_GetObjectItem(m, "out_rate")->valuedouble, cJSON_GetObjectItem(m, "dropped")->valuedouble,
-                   cJSON_GetObjectItem(m, "queued_bytes")->valuedouble,
-                   cJSON_IsTrue(cJSON_GetObjectItem(m, "lockstep")) ? "lockstep " : "",
-                   cJSON_IsTrue(cJSON_GetObjectItem(m, "durable")) ? "durable" : "");
-        }
-        const cJSON *errors = cJSON_GetObjectItem(r, "errors");
-        const cJSON *e;
-        cJSON_ArrayForEach(e, errors) {
-            const cJSON *src = cJSON_GetObjectItem(e, "src"), *what = cJSON_GetObjectItem(e, "error");
-            char *raw = cJSON_IsString(what) ? NULL : cJSON_PrintUnformatted(e);
-            printf("ERROR from %s (%s, %.0f s ago): %s\n", cJSON_IsString(src) ? src->valuestring : "?",
-                   cJSON_GetObjectItem(e, "topic")->valuestring, cJSON_GetObjectItem(e, "age_s")->valuedouble,
-                   raw ? raw : what->valuestring);
-            free(raw);
-        }
+        print_status_table(r);
     } else if (ok) {
         printf("%s\n", reply);
     } else {
-        const cJSON *e = cJSON_GetObjectItem(r, "error");
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(r, "error");
         fprintf(stderr, "simctl: %s\n", cJSON_IsString(e) ? e->valuestring : reply);
     }
     cJSON_Delete(r);
@@ -199,6 +227,10 @@ int simctl_cmd_status(int argc, char **argv)
                            argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
+    if (npos) {
+        fprintf(stderr, "simctl status: unexpected argument '%s' (status takes options only)\n", argv[1]);
+        return 2;
+    }
     cJSON *req = cJSON_CreateObject();
     cJSON_AddStringToObject(req, "cmd", "status");
     rc = request_and_print(url, token, req, !json);

@@ -147,7 +147,10 @@ static void on_replay_timer(uv_timer_t *t)
         finish(p);
         return;
     }
+    /* At most an hour per wait: a corrupt log's huge time must not overflow the
+     * conversion to the timer's uint64_t (undefined behaviour); the loop re-arms. */
     double wait_ms = (p->items[p->next].rt - now) / p->speed * 1000.0;
+    if (!(wait_ms <= 3600e3)) wait_ms = 3600e3;
     uv_timer_start(&p->timer, on_replay_timer, wait_ms < 1 ? 1 : (uint64_t)ceil(wait_ms), 0);
 }
 
@@ -239,7 +242,7 @@ int simctl_cmd_replay(int argc, char **argv)
     int run = -1;
     bool use_samples = false;
     sim_opt opts[] = {
-        {"speed", SIM_OPT_DOUBLE, &speed, "X", "playback speed, 1 = real time (default)"},
+        {"speed", SIM_OPT_DOUBLE, &speed, "X", "playback speed 0.001..1000, 1 = real time (default)"},
         {"run", SIM_OPT_INT, &run, "N", "only run N; default all runs one after another"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start here"},
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "stop here"},
@@ -257,8 +260,13 @@ int simctl_cmd_replay(int argc, char **argv)
     int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
-    if (npos != 1 || !(speed > 0) || isinf(speed)) {
-        fprintf(stderr, "simctl replay: %s\n", npos != 1 ? "expected one LOG file" : "--speed must be > 0");
+    if (npos != 1) {
+        fprintf(stderr, "simctl replay: expected one LOG file\n");
+        sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
+        return 2;
+    }
+    if (!(speed >= 0.001 && speed <= 1000)) {
+        fprintf(stderr, "simctl replay: --speed %g: expected 0.001..1000\n", speed);
         sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
         return 2;
     }

@@ -15,6 +15,7 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "cmd_world.h"
 #include "simctl.h"
 
 #define MAX_ARGS 32
@@ -73,6 +74,13 @@ static void on_restart_timer(uv_timer_t *t)
     if (!c->s->ending) start_child(c);
 }
 
+/* Tries again after the current back-off, which doubles up to RESTART_MAX_MS. */
+static void schedule_restart(child *c)
+{
+    uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
+    c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
+}
+
 static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
 {
     child *c = p->data;
@@ -88,8 +96,7 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
         fprintf(stderr, "simctl: %s exited with status %lld; restarting in %u ms\n", c->exe, (long long)status,
                 c->backoff_ms);
     c->restarts++;
-    uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
-    c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
+    schedule_restart(c);
 }
 
 static void start_child(child *c)
@@ -106,8 +113,7 @@ static void start_child(child *c)
     if (rc != 0) {
         fprintf(stderr, "simctl: cannot start %s: %s; retrying in %u ms\n", path, uv_strerror(rc), c->backoff_ms);
         uv_close((uv_handle_t *)&c->proc, NULL);
-        uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
-        c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
+        schedule_restart(c);
         return;
     }
     c->running = true;
@@ -325,10 +331,18 @@ int simctl_cmd_run(int argc, char **argv)
         return 2;
     }
     const char *scenario = npos ? argv[1] : "scenarios/lane-change.json";
-    if (access(scenario, R_OK) != 0) {
-        fprintf(stderr, "simctl run: cannot read scenario '%s': %s\n", scenario, strerror(errno));
-        return 2;
+    /* Checked here, once: a scenario every module refuses would otherwise have the
+     * supervisor restart them all forever. */
+    sim_diag diag = {0};
+    sim_scenario *sc = NULL;
+    if (sim_scenario_load(scenario, &sc, &diag) != 0) {
+        simctl_print_diag(&diag);
+        fprintf(stderr, "simctl run: scenario '%s' cannot be used (see simctl validate)\n", scenario);
+        sim_diag_free(&diag);
+        return 1;
     }
+    sim_scenario_free(sc);
+    sim_diag_free(&diag);
     if (!headless && !interactive && !has_display()) headless = true;
     if (headless) {
         lockstep = true;
@@ -344,9 +358,7 @@ int simctl_cmd_run(int argc, char **argv)
         if (strcmp(until, "end") == 0) {
             s.until_end = true;
         } else {
-            char *end;
-            s.until_t = strtod(until, &end);
-            if (*end || s.until_t <= 0) {
+            if (!sim_cli_number(until, &s.until_t) || s.until_t <= 0) {
                 fprintf(stderr, "simctl run: --until expects 'end' or a number of seconds > 0, not '%s'\n", until);
                 return 2;
             }

@@ -8,8 +8,7 @@
 #include "sim_cli.h"
 #include "sim_scenario.h"
 
-/* Prints a diag's messages to stderr, one a line. */
-static void print_diag(const sim_diag *d)
+void simctl_print_diag(const sim_diag *d)
 {
     for (int i = 0; i < d->n; i++) fprintf(stderr, "%s\n", d->msgs[i]);
     if (d->dropped) fprintf(stderr, "(%d more errors not shown)\n", d->dropped);
@@ -34,7 +33,7 @@ int simctl_cmd_validate(int argc, char **argv)
         if (sim_scenario_validate(argv[i], &d) == 0) {
             printf("%s: ok\n", argv[i]);
         } else {
-            print_diag(&d);
+            simctl_print_diag(&d);
             printf("%s: %d error(s)\n", argv[i], d.n + d.dropped);
             status = 1;
         }
@@ -50,9 +49,8 @@ int simctl_cmd_where(int argc, char **argv)
     int rc = sim_cli_parse(usage, "Print, as JSON, the road, s, d, lane and ground height at "
                            "world point (X, Y) in metres.", NULL, 0, argc, argv, 1, &npos);
     if (rc != SIM_CLI_OK) return rc == SIM_CLI_HELP ? 0 : 2;
-    char *end1 = NULL, *end2 = NULL;
-    double x = npos == 3 ? strtod(argv[2], &end1) : 0, y = npos == 3 ? strtod(argv[3], &end2) : 0;
-    if (npos != 3 || !end1 || *end1 || end1 == argv[2] || !end2 || *end2 || end2 == argv[3]) {
+    double x, y;
+    if (npos != 3 || !sim_cli_number(argv[2], &x) || !sim_cli_number(argv[3], &y)) {
         fprintf(stderr, "simctl where: expected FILE X Y with X and Y numbers in metres\n");
         sim_cli_print_usage(usage, NULL, NULL, 0, stderr);
         return 2;
@@ -60,7 +58,7 @@ int simctl_cmd_where(int argc, char **argv)
     sim_diag d = {0};
     sim_scenario *sc;
     if (sim_scenario_load(argv[1], &sc, &d) != 0) {
-        print_diag(&d);
+        simctl_print_diag(&d);
         sim_diag_free(&d);
         return 1;
     }

@@ -4,7 +4,12 @@
 #ifndef SIMCTL_CMD_WORLD_H
 #define SIMCTL_CMD_WORLD_H
 
+#include "sim_scenario.h"
+
 int simctl_cmd_validate(int argc, char **argv);
 int simctl_cmd_where(int argc, char **argv);
+
+/* Prints a loader's messages to stderr, one a line, and how many were left out. */
+void simctl_print_diag(const sim_diag *d);
 
 #endif

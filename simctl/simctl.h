@@ -4,14 +4,7 @@
 #ifndef SIMCTL_H
 #define SIMCTL_H
 
-#include <stdbool.h>
-
-/* Options every bus- or control-facing subcommand accepts. */
-typedef struct simctl_conn_opts {
-    const char *bus;     /* HOST:PORT of the dispatcher */
-    const char *control; /* nanomsg URL of the control endpoint */
-    const char *token;
-} simctl_conn_opts;
+#include <stddef.h>
 
 #define SIMCTL_DEFAULT_BUS "127.0.0.1:7700"
 #define SIMCTL_DEFAULT_CONTROL "tcp://127.0.0.1:7701"
@@ -26,7 +19,8 @@ int simctl_cmd_status(int argc, char **argv);
  * NULL with a message in err. */
 char *simctl_control_request(const char *url, const char *request, int timeout_ms, char *err, size_t err_size);
 
-/* Directory of the running executable (for finding sibling executables). */
+/* Directory of the running executable (for finding sibling executables): a static
+ * buffer filled on the first call, never to be freed. */
 const char *simctl_bin_dir(void);
 
 #endif

@@ -711,12 +711,46 @@ static void bad_options_exit_2(void **state)
     assert_int_equal(run_status(c), 2);
     char *e[] = {"input-node", "--no-such-flag", NULL};
     assert_int_equal(run_status(e), 2);
+    /* Regressions: positional arguments were ignored and a negative or absurd
+     * --target-kmh taken silently. */
+    char *h[] = {"input-node", "stray", NULL};
+    assert_int_equal(run_status(h), 2);
+    char *i[] = {"input-node", "--target-kmh", "-5", NULL};
+    assert_int_equal(run_status(i), 2);
+    char *j[] = {"input-node", "--target-kmh", "1e300", NULL};
+    assert_int_equal(run_status(j), 2);
     /* A broken --mapping file is refused at start. */
     char *g[] = {"input-node", "--mapping", "/nonexistent/map.json", "--bus", "127.0.0.1:1", NULL};
     assert_int_equal(run_status(g), 1);
     /* The script without a scenario or replay is refused before touching the bus. */
     char *f[] = {"input-node", "--driver", "script", "--bus", "127.0.0.1:1", NULL};
     assert_int_equal(run_status(f), 1);
+}
+
+/* Regression: the test-script reader split lines with strtok, which skips blank lines,
+ * so an error on line 4 after a blank line was reported as line 3; a NaN time passed. */
+static void test_script_errors_name_the_right_line(void **state)
+{
+    write_file("wheel axes 2 buttons 2 hats 0\n\n# comment\n0.1 bogus 1 2\n");
+    char cmd[512], out[1024];
+    snprintf(cmd, sizeof cmd, "%s --driver wheel --virtual-test-script %s --bus 127.0.0.1:1 2>&1; echo rc=$?",
+             ts_bin("input-node"), g_file);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    unlink(g_file);
+    if (!strstr(out, ": line 4: expected axis, button, hat, detach or attach, found 'bogus'") || !strstr(out, "rc=1"))
+        fail_msg("%s", out);
+    write_file("wheel axes 2 buttons 2 hats 0\nnan axis 0 5\n");
+    snprintf(cmd, sizeof cmd, "%s --driver wheel --virtual-test-script %s --bus 127.0.0.1:1 2>&1; echo rc=$?",
+             ts_bin("input-node"), g_file);
+    p = popen(cmd, "r");
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    unlink(g_file);
+    if (!strstr(out, ": line 2: time nan: expected seconds 0..1e6") || !strstr(out, "rc=1")) fail_msg("%s", out);
 }
 
 int main(void)
@@ -732,6 +766,7 @@ int main(void)
         cmocka_unit_test_teardown(ffb_fades_on_silence_pause_and_exit, teardown),
         cmocka_unit_test_teardown(calibrate_writes_mapping, teardown),
         cmocka_unit_test(bad_options_exit_2),
+        cmocka_unit_test(test_script_errors_name_the_right_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

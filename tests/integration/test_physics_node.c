@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "test_support.h"
 
 static pid_t start_physics(const ts_dispatcher *d, const char *extra1, const char *extra2)
@@ -87,6 +89,39 @@ static double drive_lockstep(int n_ticks, char *log, size_t log_size)
     assert_int_equal(ts_stop(pid, SIGTERM, 3000), 0);
     ts_dispatcher_stop(&d);
     return speed;
+}
+
+/* Regression: an ack's "n" was converted to an integer before the comparison, so
+ * n = 0.5 or -0.9 acknowledged tick 0 (and a huge or negative n was undefined
+ * behaviour). Only the exact tick number counts. */
+static void malformed_acks_do_not_count(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *drv = ts_join(d.port, "driver", "[\"sim.tick\"]", "\"lockstep\":true");
+    assert_non_null(drv);
+    pid_t pid = start_physics(&d, "--lockstep", NULL);
+    assert_true(pid > 0);
+    cJSON *tick = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    assert_non_null(tick);
+    assert_int_equal((int)num(tick, "n"), 0);
+    cJSON_Delete(tick);
+    const char *bad[] = {"0.5", "-0.9", "-1", "1e300", "\"0\""};
+    for (int i = 0; i < 5; i++) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "{\"topic\":\"sim.ack\",\"src\":\"driver\",\"seq\":%d,\"n\":%s}", i + 1, bad[i]);
+        assert_true(ts_send_line(drv, msg));
+    }
+    /* None of them moves the clock. */
+    assert_null(ts_expect_topic(drv, "sim.tick", 500, NULL, 0));
+    assert_true(ts_send_line(drv, "{\"topic\":\"sim.ack\",\"src\":\"driver\",\"seq\":9,\"n\":0}"));
+    tick = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    assert_non_null(tick);
+    assert_int_equal((int)num(tick, "n"), 1);
+    cJSON_Delete(tick);
+    ts_close(drv);
+    assert_int_equal(ts_stop(pid, SIGTERM, 3000), 0);
+    ts_dispatcher_stop(&d);
 }
 
 /* In lockstep the car moves only as the driver answers, and accelerates as told. */
@@ -267,6 +302,27 @@ static void rejects_bad_options(void **state)
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), want[i]);
     }
+    /* Regressions: a FIFO as the vehicle file hung in fopen (now refused at once); a
+     * scenario error named the file twice ("x: x: cannot open"). */
+    char fifo[] = "/tmp/test_physics_fifo_XXXXXX";
+    assert_non_null(mkdtemp(fifo));
+    char path[64], cmd[256], out[1024];
+    snprintf(path, sizeof path, "%s/v.json", fifo);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(cmd, sizeof cmd, "timeout 5 %s --vehicle %s 2>&1; echo rc=$?", ts_bin("physics-node"), path);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    assert_non_null(strstr(out, "v.json: not a regular file"));
+    assert_non_null(strstr(out, "rc=1"));
+    unlink(path);
+    rmdir(fifo);
+    p = popen("timeout 5 \"$SIM_BIN/physics-node\" --vehicle \"$SIM_ROOT/vehicles/bmw-318i.json\" --scenario /nonexistent/s.json 2>&1", "r");
+    n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    assert_string_equal(out, "physics-node: /nonexistent/s.json: cannot open: No such file or directory\n");
 }
 
 /* --wait-for: the clock does not start until the named modules are there, so tick 0
@@ -301,6 +357,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lockstep_follows_the_driver),
+        cmocka_unit_test(malformed_acks_do_not_count),
         cmocka_unit_test(lockstep_runs_are_byte_identical),
         cmocka_unit_test(waits_pauses_and_restarts),
         cmocka_unit_test(real_time_is_paced),

@@ -309,12 +309,33 @@ static void unwritable_directory_is_loud(void **state)
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 }
 
+/* Regression: an empty --study or --subject got past the option check and failed
+ * later as a write error (status 1, "dir, study and subject required"), and a negative
+ * --resume-within or --seed was taken silently. They are usage errors: status 2. */
+static void bad_options_are_usage_errors(void **state)
+{
+    (void)state;
+    char *cases[][9] = {
+        {"recorder", "--study", "", "--subject", "s1", "--out", "/tmp", NULL},
+        {"recorder", "--study", "a", "--subject", "", "--out", "/tmp", NULL},
+        {"recorder", "--study", "a", "--subject", "s1", "--resume-within", "-3", NULL},
+        {"recorder", "--study", "a", "--subject", "s1", "--seed", "-7", NULL},
+        {"recorder", "--study", "a", "--subject", "s1", "stray", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int st = ts_stop(ts_spawn(cases[i], false), 0, 3000);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(killed_mid_drive_loses_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(new_file_discards_an_old_backlog, setup, teardown),
         cmocka_unit_test_setup_teardown(unwritable_directory_is_loud, setup, teardown),
+        cmocka_unit_test(bad_options_are_usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

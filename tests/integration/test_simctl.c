@@ -15,6 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nanomsg/nn.h>
+#include <nanomsg/reqrep.h>
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "test_support.h"
@@ -244,6 +247,15 @@ static void validate_and_where(void **state)
     assert_non_null(strstr(out, "scenario_invalid.json: roads[0].segments[1].length: found -5, expected a number > 0"));
     const char *usage[] = {"validate", NULL};
     assert_int_equal(run_simctl(usage, out, sizeof out), 2);
+    /* Regression: run only checked that the scenario was readable, so a directory or
+     * an invalid file started a session whose modules failed and were restarted
+     * forever. It is loaded first now, and refused with the loader's messages. */
+    const char *run_dir[] = {"run", ts_root("scenarios"), "--headless", "--no-analysis", NULL};
+    assert_int_equal(run_simctl(run_dir, out, sizeof out), 1);
+    assert_non_null(strstr(out, "scenarios: not a regular file"));
+    const char *run_bad[] = {"run", ts_root("tests/data/scenario_invalid.json"), "--headless", NULL};
+    assert_int_equal(run_simctl(run_bad, out, sizeof out), 1);
+    assert_non_null(strstr(out, "roads[0].segments[1].length: found -5"));
     const char *where[] = {"where", ts_root("scenarios/lane-change.json"), "100", "-1.75", NULL};
     assert_int_equal(run_simctl(where, out, sizeof out), 0);
     cJSON *w = cJSON_Parse(out);
@@ -251,6 +263,73 @@ static void validate_and_where(void **state)
     assert_string_equal(cJSON_GetObjectItem(w, "road")->valuestring, "track");
     assert_true(cJSON_GetObjectItem(w, "s")->valuedouble == 100.0);
     cJSON_Delete(w);
+}
+
+/* Regression: numeric arguments were read with strtod unchecked or half-checked, so
+ * "traffic density abc" sent density 0, "speed-limit ''" cleared the limit and "nan"
+ * passed as a time. All are refused before anything is sent (no dispatcher here). */
+static void bad_numbers_are_refused(void **state)
+{
+    char out[8192];
+    const char *none = "tcp://127.0.0.1:1";
+    const char *cases[][6] = {
+        {"traffic", "density", "abc", "--control", none, NULL},
+        {"speed-limit", "", "--control", none, NULL},
+        {"speed-limit", "nan", "--control", none, NULL},
+        {"seek", "inf", "--control", none, NULL},
+        {"where", "x.json", "nan", "0", NULL},
+        {"run", "--until", "nan", NULL},
+        {"tap", "--timeout", "1e300", NULL},
+        {"send", "x.y", "--timeout", "-1", NULL},
+        {"tap", "--count", "-5", NULL},
+        {"replay", "x.sqlite", "--speed", "1e-300", NULL},
+        {"send", "", NULL},
+        {"send", "dispatcher.joined", NULL},
+        {"status", "stray", NULL},
+    };
+    const char *expect[] = {"traffic: density 'abc' is not a number", "speed-limit: '' is not a number",
+                            "speed-limit: 'nan' is not a number", "seek: 'inf' is not a time",
+                            "simctl where: expected FILE X Y", "--until expects 'end' or a number",
+                            "--timeout 1e+300: expected 0..31536000 seconds", "--timeout -1: expected",
+                            "--count -5: expected", "--speed 1e-300: expected 0.001..1000",
+                            "TOPIC '': expected a non-empty topic", "TOPIC 'dispatcher.joined': expected",
+                            "simctl status: unexpected argument 'stray'"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(run_simctl(cases[i], out, sizeof out), 2);
+        if (!strstr(out, expect[i])) fail_msg("case %zu: %s", i, out);
+    }
+}
+
+/* A control endpoint answering a status request with entries that lack fields. */
+static void *fake_status_server(void *arg)
+{
+    int s = *(int *)arg;
+    char *req = NULL;
+    if (nn_recv(s, &req, NN_MSG, 0) >= 0) {
+        nn_freemsg(req);
+        const char *reply = "{\"ok\":true,\"modules\":[{},{\"name\":5}],\"errors\":[{},{\"error\":\"disk full\"}]}";
+        nn_send(s, reply, strlen(reply), 0);
+    }
+    return NULL;
+}
+
+/* Regression: the status table dereferenced every field of the reply unchecked, so a
+ * reply from another program or version on the control port crashed simctl. */
+static void status_survives_a_reply_without_fields(void **state)
+{
+    char url[128], out[8192];
+    snprintf(url, sizeof url, "ipc:///tmp/simctl-test-%d.ipc", (int)getpid());
+    int s = nn_socket(AF_SP, NN_REP);
+    assert_true(s >= 0);
+    assert_true(nn_bind(s, url) >= 0);
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, fake_status_server, &s), 0);
+    const char *status[] = {"status", "--control", url, NULL};
+    assert_int_equal(run_simctl(status, out, sizeof out), 0);
+    pthread_join(th, NULL);
+    nn_close(s);
+    assert_non_null(strstr(out, "ERROR from ? (?, 0 s ago): disk full"));
+    assert_non_null(strstr(out, "0    ?"));
 }
 
 /* Runs a headless session for `until` seconds of simulated time into out_dir and
@@ -377,6 +456,8 @@ int main(void)
         cmocka_unit_test(clients_reconnect_after_dispatcher_restart),
         cmocka_unit_test(run_restarts_killed_modules_and_stops_on_ctrl_c),
         cmocka_unit_test(validate_and_where),
+        cmocka_unit_test(bad_numbers_are_refused),
+        cmocka_unit_test(status_survives_a_reply_without_fields),
         cmocka_unit_test(headless_runs_are_exact_and_reproducible),
         cmocka_unit_test(scripted_driver_follows_the_road_graph),
     };

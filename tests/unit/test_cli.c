@@ -49,6 +49,19 @@ static void rejects_unknown_and_bad_values(void **state)
     assert_int_equal(sim_cli_parse("prog", NULL, opts, 1, 2, a3, 1, NULL), SIM_CLI_ERROR);
 }
 
+static void whole_string_numbers(void **state)
+{
+    double v = 7;
+    assert_true(sim_cli_number("-2.5e1", &v));
+    assert_true(v == -25.0);
+    const char *bad[] = {"", " ", "abc", "1x", "nan", "inf", "-inf", "1e999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = 7;
+        assert_false(sim_cli_number(bad[i], &v));
+        assert_true(v == 7);
+    }
+}
+
 static void error_set_and_prefix(void **state)
 {
     sim_error err = {0};
@@ -64,6 +77,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parses_options_and_positionals),
         cmocka_unit_test(rejects_unknown_and_bad_values),
+        cmocka_unit_test(whole_string_numbers),
         cmocka_unit_test(error_set_and_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,11 @@ static void path_geometry(void **state)
     sim_driver_path_at(&p, -2, &x, &y);
     NEAR(x, -2, 1e-12);
     NEAR(y, 0, 1e-12);
+    /* Segments: [0, 10) is the first, from 10 on the second; clamped at both ends. */
+    assert_int_equal(sim_driver_path_segment(&p, -2), 0);
+    assert_int_equal(sim_driver_path_segment(&p, 9.99), 0);
+    assert_int_equal(sim_driver_path_segment(&p, 10), 1);
+    assert_int_equal(sim_driver_path_segment(&p, 25), 1);
     /* (4, 1) is 1 m left of the first leg at s = 4; (12, 7) is 2 m right of the second. */
     NEAR(sim_driver_path_project(&p, 4, 1, NULL, &d), 4, 1e-12);
     NEAR(d, 1, 1e-12);

@@ -96,6 +96,32 @@ static void scanner_accepts_and_rejects_like_the_protocol_says(void **state)
     assert_true(isnan(t));
 }
 
+/* Regression: "t" was converted with strtod on the line in place, which is not
+ * NUL-terminated, so a line ending in a number (or "0x...") was read past its end.
+ * The line sits in an allocation of exactly its length (ASan sees an over-read), and
+ * the bytes that follow it in a larger buffer must not change the result. */
+static void scanner_reads_t_within_the_line(void **state)
+{
+    const char *cases[] = {"{\"topic\":\"sim.tick\",\"t\":1", "{\"topic\":\"sim.tick\",\"t\":0x1"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t len = strlen(cases[i]);
+        char *exact = malloc(len);
+        assert_non_null(exact);
+        memcpy(exact, cases[i], len);
+        double t = 0;
+        char topic[32];
+        assert_int_equal(sim_msg_scan(exact, len, topic, sizeof topic, &t, NULL), SIM_EINVAL);
+        assert_true(isnan(t));
+        free(exact);
+    }
+    /* A valid line followed by digits in the same buffer: t is the line's own 2.5. */
+    const char *buf = "{\"topic\":\"sim.tick\",\"t\":2.5}99";
+    double t = 0;
+    char topic[32];
+    assert_int_equal(sim_msg_scan(buf, strlen(buf) - 2, topic, sizeof topic, &t, NULL), SIM_OK);
+    assert_true(t == 2.5);
+}
+
 static void expect_control(const char *req, const char *error)
 {
     cJSON *out = NULL;
@@ -126,6 +152,8 @@ static void control_commands_are_validated(void **state)
     expect_control("{\"cmd\":\"sound\"}", "sound: \"on\" must be true or false (missing)");
     expect_control("{\"cmd\":\"hud\",\"text\":5}", "hud: \"text\" must be a string");
     expect_control("{}", "missing \"cmd\" (a string naming the command)");
+    expect_control("{\"cmd\":\"jump\"}", "unknown command \"jump\" (expected pause, resume, restart, speed_limit, "
+                                        "hud, traffic, light, sound, stop, status or seek)");
     expect_control("[]", "a request must be a JSON object");
 }
 
@@ -154,6 +182,7 @@ int main(void)
         cmocka_unit_test(framing_across_reads_and_line_ends),
         cmocka_unit_test(framing_limit_is_exact),
         cmocka_unit_test(scanner_accepts_and_rejects_like_the_protocol_says),
+        cmocka_unit_test(scanner_reads_t_within_the_line),
         cmocka_unit_test(control_commands_are_validated),
         cmocka_unit_test(loopback_rule),
     };

@@ -66,6 +66,14 @@ static void small_world_loads(void **state)
     NEAR(sc->starts[k].y, 1.75, 1e-9);
     NEAR(fabs(sc->starts[k].heading), M_PI, 1e-12);
     assert_int_equal(sim_scenario_find_start(sc, "nope"), -1);
+    int idx = -1;
+    sim_error serr = {0};
+    assert_int_equal(sim_scenario_start_index(sc, NULL, &idx, &serr), SIM_OK);
+    assert_int_equal(idx, 0);
+    assert_int_equal(sim_scenario_start_index(sc, "back", &idx, &serr), SIM_OK);
+    assert_int_equal(idx, k);
+    assert_int_equal(sim_scenario_start_index(sc, "nope", &idx, &serr), SIM_ENOTFOUND);
+    assert_non_null(strstr(serr.msg, ": start_points: no start point named \"nope\", expected one of: \"begin\", \"back\""));
     /* Traffic. */
     assert_int_equal(sc->traffic_seed, 7);
     assert_int_equal(sc->n_agents, 1);
@@ -224,6 +232,14 @@ static void syntax_errors_give_line_and_column(void **state)
     assert_int_equal(sim_scenario_load("/nonexistent/s.json", &sc, &d), SIM_EIO);
     assert_string_equal(d.msgs[0], "/nonexistent/s.json: cannot open: No such file or directory");
     sim_diag_free(&d);
+    /* The one-message form the nodes use: the first problem, and a hint when more. */
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load_err("/nonexistent/s.json", &sc, &err), SIM_EIO);
+    assert_string_equal(err.msg, "/nonexistent/s.json: cannot open: No such file or directory");
+    assert_null(sc);
+    assert_int_equal(sim_scenario_load_err(INVALID, &sc, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "tests/data/scenario_invalid.json: terrain.spacing: found 0, expected a number > 0 "
+                                 "(and more: see simctl validate)");
 }
 
 static void junction_and_route_errors(void **state)
