@@ -229,7 +229,4 @@ int an_synth_scenario(const char *path, int n_tasks, double task_len, double per
 int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t seed,
                    const char *subject, const char *scenario_file, an_drive *dr, sim_error *err);
 
-/* mkdir -p */
-int an_mkdirs(const char *dir, sim_error *err);
-
 #endif

@@ -5,6 +5,7 @@
  * pipe; the parent draws the progress bar, prints each drive's problems as they come
  * and finally joins the parts into study.csv and study.html. Processes rather than
  * threads: a drive that crashes its worker costs that drive only, and is reported. */
+#include "sim_file.h"
 #include "analysis.h"
 
 #include <dirent.h>
@@ -412,6 +413,11 @@ int an_batch(const an_batch_opts *o, sim_error *err)
     struct stat st;
     if (stat(o->dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return sim_error_set(err, SIM_ENOTFOUND, "%s: not a folder", o->dir);
+    /* The output folder first: a wrong --out fails at once, not after the walk. */
+    char parts[4400];
+    snprintf(parts, sizeof parts, "%s/.parts", o->out);
+    int rc = sim_file_mkdirs(parts, err);
+    if (rc) return rc;
     if (walk(o->dir, outabs, &drives, 0)) {
         list_free(&drives);
         return sim_error_set(err, SIM_ENOMEM, "out of memory listing %s", o->dir);
@@ -423,13 +429,6 @@ int an_batch(const an_batch_opts *o, sim_error *err)
                              o->dir);
     }
     qsort(drives.v, drives.n, sizeof *drives.v, str_cmp);
-    char parts[4400];
-    snprintf(parts, sizeof parts, "%s/.parts", o->out);
-    int rc = an_mkdirs(parts, err);
-    if (rc) {
-        list_free(&drives);
-        return rc;
-    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t jobs = o->jobs > 0 ? (size_t)o->jobs : (size_t)(cores > 0 ? cores : 1);
     if (jobs > drives.n) jobs = drives.n;

@@ -3,6 +3,7 @@
  * The CSV export (simctl export LOG --csv DIR) is read by header name, so columns may
  * come in any order and columns the analysis does not use are skipped; an empty field
  * is NULL (NAN). Quoted fields follow RFC 4180 (events carry JSON with commas). */
+#include "sim_file.h"
 #include "analysis.h"
 
 #include <errno.h>
@@ -490,7 +491,7 @@ static void put_num(FILE *f, double v)
 
 int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err)
 {
-    int rc = an_mkdirs(dir, err);
+    int rc = sim_file_mkdirs(dir, err);
     if (rc) return rc;
     char p[4200];
     snprintf(p, sizeof p, "%s/samples.csv", dir);
@@ -537,21 +538,5 @@ int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err)
         fputc('\n', f);
     }
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", p);
-    return 0;
-}
-
-int an_mkdirs(const char *dir, sim_error *err)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *q = p + 1; *q; q++) {
-        if (*q != '/') continue;
-        *q = 0;
-        if (mkdir(p, 0777) && errno != EEXIST)
-            return sim_error_set(err, SIM_EIO, "%s: cannot create folder: %s", p, strerror(errno));
-        *q = '/';
-    }
-    if (mkdir(p, 0777) && errno != EEXIST)
-        return sim_error_set(err, SIM_EIO, "%s: cannot create folder: %s", p, strerror(errno));
     return 0;
 }

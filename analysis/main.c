@@ -8,6 +8,7 @@
  * with samples.csv and events.csv, as `simctl export LOG --csv DIR` writes it). The
  * scenario comes from the log's meta (scenario_file) unless --scenario names one; a CSV
  * export carries no meta, so it needs --scenario. */
+#include "sim_file.h"
 #include "analysis.h"
 
 #include <cairo.h>
@@ -68,7 +69,9 @@ static int cmd_report(int argc, char **argv)
         an_scenario sc;
         an_timing tm = {0};
         if (an_report_one(log, scenario, &params, dir, !no_plots, &res, &dr, &sc, &tm, &err)) {
-            fprintf(stderr, "analysis: %s: %s\n", log, err.msg);
+            /* Most messages name the drive already; say it once. */
+            if (strstr(err.msg, log)) fprintf(stderr, "analysis: %s\n", err.msg);
+            else fprintf(stderr, "analysis: %s: %s\n", log, err.msg);
             failed++;
             continue;
         }
@@ -162,7 +165,7 @@ static int cmd_synth(int argc, char **argv)
     }
     sim_error err = {0};
     char path[4200];
-    if (an_mkdirs(out, &err)) {
+    if (sim_file_mkdirs(out, &err)) {
         fprintf(stderr, "analysis synth: %s\n", err.msg);
         return 1;
     }
@@ -224,7 +227,11 @@ static int cmd_figure(int argc, char **argv)
                            "Draws the definitions figure of docs/metrics.md as BASE.png and BASE.svg.",
                            opts, 1, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
-    if (rc || npos) return 2;
+    if (rc) return 2;
+    if (npos) {
+        fprintf(stderr, "analysis figure: unexpected argument '%s'\n", argv[2]);
+        return 2;
+    }
     char path[4200];
     sim_error err = {0};
     for (int x = 0; x < 2; x++) {

@@ -1,6 +1,7 @@
 /* report: the outputs of one drive: metrics.json, tasks.csv, events.csv, the figures
  * (PNG and SVG) and report.html, a single page that shows it all and needs nothing but
  * the files beside it (no network, no scripts). */
+#include "sim_file.h"
 #include "analysis.h"
 
 #include <cjson/cJSON.h>
@@ -445,7 +446,7 @@ double an_now(void)
 int an_report_write(const an_result *res, const char *dir, bool plots, an_timing *tm,
                     sim_error *err)
 {
-    int rc = an_mkdirs(dir, err);
+    int rc = sim_file_mkdirs(dir, err);
     if (rc) return rc;
     char path[4200];
     double t0 = an_now();

@@ -37,18 +37,8 @@ int an_scenario_load(const char *path, const an_params *p, an_scenario *out, sim
     if (!(p->speed_margin >= 0) || !isfinite(p->speed_margin))
         return sim_error_set(err, SIM_EINVAL, "speed margin %g km/h: expected a finite number >= 0",
                              p->speed_margin * 3.6);
-    sim_diag diag = {0};
-    int rc = sim_scenario_load(path, &out->world, &diag);
-    if (rc) {
-        if (diag.n > 0)
-            sim_error_set(err, rc, "%s%s", diag.msgs[0],
-                          diag.n + diag.dropped > 1 ? " (and more: simctl validate lists them all)" : "");
-        else
-            sim_error_set(err, rc, "%s: cannot load the scenario", path);
-        sim_diag_free(&diag);
-        return rc;
-    }
-    sim_diag_free(&diag);
+    int rc = sim_scenario_load_err(path, &out->world, err);
+    if (rc) return rc;
     const sim_scenario *w = out->world;
     out->name = w->name && w->name[0] ? w->name : w->path;
     out->vehicle_width = p->vehicle_width;

@@ -2,6 +2,7 @@
  * that scenarios ship their terrain as a reproducible command rather than an opaque
  * binary. Same options, same samples (and, for PGM, the same bytes; PNG's compressed
  * bytes depend on the zlib version). */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,31 +40,40 @@ int main(int argc, char **argv)
     if (!format) format = olen >= 4 && strcasecmp(out + olen - 4, ".png") == 0 ? "png" : "pgm";
     int png = strcmp(format, "png") == 0;
     if (!out || npos != 0 || seed < 0 || (!png && strcmp(format, "pgm") != 0)) {
-        fprintf(stderr, "error: %s\n", !out ? "--out FILE is required"
-                                       : npos ? "unexpected argument"
-                                       : seed < 0 ? "--seed must be >= 0"
-                                                  : "--format: expected pgm or png");
+        if (!out) fprintf(stderr, "error: --out FILE is required\n");
+        else if (npos) fprintf(stderr, "error: unexpected argument '%s'\n", argv[1]);
+        else if (seed < 0) fprintf(stderr, "error: --seed must be >= 0, got %d\n", seed);
+        else fprintf(stderr, "error: --format: expected pgm or png, got '%s'\n", format);
         sim_cli_print_usage(usage, NULL, opts, sizeof opts / sizeof opts[0], stderr);
         return 2;
+    }
+    /* The file is opened first: a wrong path fails at once, not after the noise of a
+     * large map has been computed. */
+    FILE *f = fopen(out, "wb");
+    if (!f) {
+        fprintf(stderr, "heightmap: cannot write %s: %s\n", out, strerror(errno));
+        return 1;
     }
     sim_grid g;
     sim_error err = {0};
     unsigned char *buf = NULL;
     size_t len = 0;
-    if (sim_grid_fractal(&g, size, height ? height : size, (uint32_t)seed, octaves, period,
-                         persistence, &err) ||
-        (png ? sim_grid_encode_png16 : sim_grid_encode_pgm16)(&g, &buf, &len, &err)) {
-        fprintf(stderr, "heightmap: %s\n", err.msg);
-        sim_grid_free(&g);
-        return 1;
-    }
+    rc = sim_grid_fractal(&g, size, height ? height : size, (uint32_t)seed, octaves, period, persistence, &err);
+    if (rc == SIM_OK) rc = (png ? sim_grid_encode_png16 : sim_grid_encode_pgm16)(&g, &buf, &len, &err);
     sim_grid_free(&g);
-    FILE *f = fopen(out, "wb");
-    int ok = f && fwrite(buf, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = 0;
+    if (rc != SIM_OK) {
+        fclose(f);
+        remove(out);
+        fprintf(stderr, "heightmap: %s\n", err.msg);
+        /* Out-of-range options are usage errors, like the parser's. */
+        return rc == SIM_EINVAL || rc == SIM_ERANGE ? 2 : 1;
+    }
+    int ok = fwrite(buf, 1, len, f) == len;
+    int saved = errno;
+    if (fclose(f) != 0) ok = 0, saved = errno;
     free(buf);
     if (!ok) {
-        perror(out);
+        fprintf(stderr, "heightmap: cannot write %s: %s\n", out, strerror(saved));
         return 1;
     }
     return 0;
