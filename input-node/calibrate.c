@@ -11,6 +11,7 @@
 
 #include <SDL.h>
 
+#include "sim_cli.h"
 #include "sim_input_map.h"
 
 #define MAX_AXES 16
@@ -286,8 +287,14 @@ int calibrate_run(const char *out_path, int device_index, calibrate_hook hook, v
         if (buttons(&c, &m)) {
             prompt(&c, "Steering range lock to lock in degrees [900]: ");
             got g = wait_input(&c, false);
-            double range = g.kind == GOT_LINE ? atof(g.line) : 0;
-            if (range >= 90 && range <= 3600) m.steering_range_deg = range;
+            /* Enter keeps the default; anything else must be a number of degrees. */
+            double range = 0;
+            bool typed = g.kind == GOT_LINE && g.line[strspn(g.line, " \t\r\n")] != '\0';
+            if (typed && (!sim_cli_number(g.line, &range) || range < 90 || range > 3600))
+                fprintf(stderr, "input-node: '%s' is not a steering range of 90..3600 degrees; keeping %g\n",
+                        g.line, m.steering_range_deg);
+            else if (typed)
+                m.steering_range_deg = range;
             rc = write_mapping(&m, out_path);
         }
     }

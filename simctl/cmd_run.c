@@ -135,7 +135,12 @@ static child *add_child(session *s, const char *exe)
 
 static void arg(child *c, const char *a)
 {
-    if (c->argc < MAX_ARGS - 1) c->argv[c->argc++] = xstrdup(a);
+    if (c->argc >= MAX_ARGS - 1) {
+        /* A programming error (the table of arguments grew): say so, do not drop it. */
+        fprintf(stderr, "simctl: too many arguments for %s (over %d); '%s' left out\n", c->exe, MAX_ARGS - 1, a);
+        return;
+    }
+    c->argv[c->argc++] = xstrdup(a);
 }
 
 static void arg2(child *c, const char *flag, const char *value)
