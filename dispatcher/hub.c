@@ -737,6 +737,12 @@ static int on_line(const char *line, size_t len, void *user)
     }
     if (!c->said_hello) {
         if (strcmp(topic, "hello") == 0) {
+            /* cJSON would cut a string at an escaped NUL: a name or token with one
+             * would silently become another. */
+            if (memmem(line, len, "\\u0000", 6)) {
+                send_error(c, "hello: strings must not contain \\u0000");
+                return c->closing ? 1 : 0;
+            }
             cJSON *msg = cJSON_ParseWithLength(line, len);
             if (msg) handle_hello(c, msg);
             cJSON_Delete(msg);

@@ -134,6 +134,8 @@ static void bad_lines_are_answered_and_dropped(void **state)
     expect_error(c, "first message must be");
     ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"bad\",\"subscribe\":\"x\"}");
     expect_error(c, "\"subscribe\" must be an array");
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"rec\\u0000order\"}");
+    expect_error(c, "must not contain \\u0000");
     ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"ok\"}");
     cJSON *w = ts_expect_topic(c, "dispatcher.welcome", 2000, NULL, 0);
     assert_non_null(w);
