@@ -10,7 +10,10 @@ for f in "$@"; do
     work=$(mktemp -d)
     [ -d "fuzz/corpus/$name" ] && cp -r "fuzz/corpus/$name/." "$work/" 2>/dev/null
     echo "== $name for ${secs}s"
-    if ! "$f" -max_total_time="$secs" -max_len=70000 -print_final_stats=1 \
+    # rss_limit: a scenario may legitimately take its 120 MB road budget per input and
+    # ASan's quarantine keeps freed memory for a while; 2 GB (the default) was seen
+    # within reach in an 8 s run (1.5 GB), 4 GB is far above anything normal.
+    if ! "$f" -max_total_time="$secs" -max_len=70000 -print_final_stats=1 -rss_limit_mb=4096 \
             -artifact_prefix="build/fuzz/$name-" "$work" >"build/fuzz/$name.log" 2>&1; then
         status=1
         echo "$name FAILED: see build/fuzz/$name.log"
