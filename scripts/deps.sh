@@ -14,9 +14,10 @@ cd "$(dirname "$0")/.."
 PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libsqlite3-dev \
 sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
 zlib:zlib1g-dev fontconfig:libfontconfig-dev"
-# command -> Debian package (tools the build, the tests and fuzzing start)
+# command -> Debian package (tools the build, the tests and fuzzing start; Xvfb and
+# xdotool drive the keyboard window in tests/integration/test_keyboard_window.c)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
-sqlite3:sqlite3 Xvfb:xvfb"
+sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool"
 
 # The pkg-config names the Makefile (PKG_CORE, PKG_ALL) and the modules (<dir>_PKGS in
 # <dir>/module.mk) use; $(...) references to other lists are skipped.
