@@ -491,6 +491,7 @@ struct sim_roadnet_index {
 
 #define INDEX_CELL 16.0
 #define INDEX_MAX_CELLS (1 << 22)
+#define INDEX_MAX_ITEMS (1 << 24) /* piece-in-cell entries: 64 MiB of ints */
 
 static void index_free(struct sim_roadnet_index *ix)
 {
@@ -559,6 +560,11 @@ int sim_roadnet_build_index(sim_roadnet *net, sim_error *err)
     }
     ix->cell = INDEX_CELL;
     double wx = ext[2] - ext[0], wy = ext[3] - ext[1];
+    if (!isfinite(wx) || !isfinite(wy) || wx > 1e8 || wy > 1e8) {
+        free(boxes);
+        index_free(ix);
+        return sim_error_set(err, SIM_ERANGE, "road index: the roads span %g x %g m (at most 1e8 m each way)", wx, wy);
+    }
     while ((wx / ix->cell + 1) * (wy / ix->cell + 1) > INDEX_MAX_CELLS) ix->cell *= 2;
     ix->x0 = ext[0];
     ix->y0 = ext[1];
@@ -571,6 +577,20 @@ int sim_roadnet_build_index(sim_roadnet *net, sim_error *err)
     for (int pass = 0; pass < 2; pass++) {
         int *fill = NULL;
         if (pass == 1) {
+            /* Summed as size_t first: pieces whose lane areas each span much of the map
+             * (absurd lane widths) would overflow the int offsets and make the index
+             * larger than the roads themselves. */
+            size_t total = 0;
+            for (size_t c = 0; c < ncell; c++) total += (size_t)ix->start[c + 1];
+            if (total > INDEX_MAX_ITEMS) {
+                double cell = ix->cell;
+                free(boxes);
+                index_free(ix);
+                return sim_error_set(err, SIM_ETOOBIG,
+                                     "road index: the roads' lane areas cover %zu cells of %g m in all "
+                                     "(at most %d): are some lanes far too wide?",
+                                     total, cell, INDEX_MAX_ITEMS);
+            }
             for (size_t c = 0; c < ncell; c++) ix->start[c + 1] += ix->start[c];
             ix->items = malloc(sizeof *ix->items * (size_t)(ix->start[ncell] ? ix->start[ncell] : 1));
             fill = calloc(ncell, sizeof *fill);

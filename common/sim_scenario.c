@@ -187,6 +187,8 @@ static bool is_obj(ld *L, const cJSON *v, const char *path)
 
 typedef enum { NUM_ANY, NUM_POS, NUM_NONNEG, NUM_RANGE } num_kind;
 
+#define MAX_LANE_WIDTH 50.0 /* m */
+
 /* Reads number obj.key into *out. Missing: error when required, else *out = def.
  * Returns true when *out holds a valid value (given or default). */
 static bool get_num(ld *L, const cJSON *obj, const char *path, const char *key, bool required,
@@ -597,7 +599,14 @@ static void load_lane_side(ld *L, const cJSON *arr, const char *path, int sign, 
         lane->width = 3.5;
         if (!is_obj(L, ln, p)) continue;
         check_keys(L, ln, p, keys);
-        get_num(L, ln, p, "width", true, 3.5, NUM_POS, 0, 0, &lane->width);
+        if (get_num(L, ln, p, "width", true, 3.5, NUM_POS, 0, 0, &lane->width) && lane->width > MAX_LANE_WIDTH) {
+            /* No lane is wider than this; a typo of that size would make every road
+             * cover the whole map in the spatial index. */
+            char wp[PATH_MAX_LEN];
+            err_found(L, kpath(wp, p, "width"), cJSON_GetObjectItemCaseSensitive(ln, "width"),
+                      "a lane width in (0, 50] m");
+            lane->width = 3.5;
+        }
         int m = get_enum(L, ln, p, "mark", i + 1 == n ? SIM_MARK_SOLID : SIM_MARK_DASHED, marks);
         lane->mark = m < 0 ? SIM_MARK_NONE : (sim_mark_type)m;
         int t = get_enum(L, ln, p, "type", SIM_LANE_DRIVING, types);

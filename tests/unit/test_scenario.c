@@ -242,6 +242,27 @@ static void syntax_errors_give_line_and_column(void **state)
                                  "(and more: see simctl validate)");
 }
 
+/* A lane width typo of absurd size is refused by the loader, and roads spread over an
+ * absurd area are refused by the index, instead of allocating gigabytes (found by
+ * fuzz_scenario; the input is in fuzz/corpus/fuzz_scenario/regression-wide-lane.json). */
+static void absurd_sizes_are_refused(void **state)
+{
+    sim_diag d = {0};
+    sim_scenario *sc;
+    const char *wide = "{\"name\":\"w\",\"roads\":[{\"id\":\"a\",\"start\":{\"x\":0,\"y\":0},"
+                       "\"segments\":[{\"type\":\"line\",\"length\":50}],"
+                       "\"lanes\":{\"right\":[{\"width\":3.5e9}]}}]}";
+    assert_int_equal(sim_scenario_parse(wide, strlen(wide), "w.json", NULL, &sc, &d), SIM_EINVAL);
+    assert_int_equal(d.n, 1);
+    assert_string_equal(d.msgs[0], "w.json: roads[0].lanes.right[0].width: found 3.5e+09, expected a lane width in (0, 50] m");
+    sim_diag_free(&d);
+    sim_roadnet net = {0};
+    net.n_roads = 0;
+    sim_error err = {0};
+    assert_int_equal(sim_roadnet_build_index(&net, &err), SIM_OK); /* nothing to index is fine */
+    sim_roadnet_free(&net);
+}
+
 static void junction_and_route_errors(void **state)
 {
     /* Road a enters junction j through connecting road c; road b is not linked to j,
@@ -439,6 +460,7 @@ int main(void)
         cmocka_unit_test(invalid_scenario_reports_every_error),
         cmocka_unit_test(syntax_errors_give_line_and_column),
         cmocka_unit_test(junction_and_route_errors),
+        cmocka_unit_test(absurd_sizes_are_refused),
         cmocka_unit_test(raw_terrain_and_friction_map),
         cmocka_unit_test(png_terrain_equals_pgm_terrain),
         cmocka_unit_test(diag_caps_messages),
