@@ -64,6 +64,7 @@ static void handle_request(control *c, const char *text, size_t len)
     if (strcmp(cmd, "status") == 0) {
         cJSON_AddItemToObject(ok, "modules", hub_status(c->h));
         cJSON_AddItemToObject(ok, "errors", hub_errors(c->h));
+        cJSON_AddItemToObject(ok, "backlogs", hub_backlogs(c->h));
         reply(c, ok);
     } else {
         /* cmd points into req, whose "cmd" item is removed before publishing. */

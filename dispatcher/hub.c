@@ -813,6 +813,20 @@ static void on_connection(uv_stream_t *server, int status)
 
 /* ---------- statistics ---------- */
 
+cJSON *hub_backlogs(hub *h)
+{
+    cJSON *away = cJSON_CreateArray();
+    for (backlog *b = h->backlogs; b; b = b->next) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", b->name);
+        cJSON_AddNumberToObject(o, "messages", (double)vec_count(&b->q));
+        cJSON_AddNumberToObject(o, "bytes", (double)b->q.bytes);
+        cJSON_AddNumberToObject(o, "dropped", (double)b->dropped);
+        cJSON_AddItemToArray(away, o);
+    }
+    return away;
+}
+
 cJSON *hub_status(hub *h)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -843,15 +857,7 @@ static void on_stats(uv_timer_t *t)
     }
     cJSON *f = cJSON_CreateObject();
     cJSON_AddItemToObject(f, "connections", hub_status(h));
-    cJSON *away = cJSON_AddArrayToObject(f, "backlogs");
-    for (backlog *b = h->backlogs; b; b = b->next) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", b->name);
-        cJSON_AddNumberToObject(o, "messages", (double)vec_count(&b->q));
-        cJSON_AddNumberToObject(o, "bytes", (double)b->q.bytes);
-        cJSON_AddNumberToObject(o, "dropped", (double)b->dropped);
-        cJSON_AddItemToArray(away, o);
-    }
+    cJSON_AddItemToObject(f, "backlogs", hub_backlogs(h));
     cJSON_AddNumberToObject(f, "uptime", (double)(uv_now(h->loop) - h->started_ms) / 1000.0);
     hub_publish(h, "dispatcher.stats", f);
     cJSON_Delete(f);

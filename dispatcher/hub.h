@@ -33,6 +33,9 @@ int hub_port(const hub *h);
 void hub_publish(hub *h, const char *topic, const cJSON *fields);
 /* The modules array for dispatcher.stats and the control endpoint's "status". Caller frees. */
 cJSON *hub_status(hub *h);
+/* The backlogs kept for durable modules that are away: name, messages, bytes,
+ * dropped. Caller frees. */
+cJSON *hub_backlogs(hub *h);
 /* The newest error report per topic and module (topics ending in ".error"), each with
  * "age_s". Caller frees. */
 cJSON *hub_errors(hub *h);

@@ -149,6 +149,11 @@ static void print_status_table(const cJSON *r)
                field_num(m, "queued_bytes"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "lockstep")) ? "lockstep " : "",
                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "durable")) ? "durable" : "");
     }
+    const cJSON *b;
+    cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(r, "backlogs")) {
+        printf("AWAY %s: %.0f messages kept for it%s\n", field_str(b, "name"), field_num(b, "messages"),
+               field_num(b, "dropped") > 0 ? " (some were dropped: its log will have a gap)" : "");
+    }
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "errors")) {
         const cJSON *what = cJSON_GetObjectItemCaseSensitive(e, "error");

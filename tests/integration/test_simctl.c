@@ -87,6 +87,15 @@ static void send_tap_and_operator_commands(void **state)
     assert_int_equal(run_simctl(status, out, sizeof out), 0);
     assert_non_null(strstr(out, "observer"));
     assert_non_null(strstr(out, "ERROR from recorder (log.error, 0 s ago): disk full: /logs"));
+    /* A durable module that went away shows as such, with what is kept for it. */
+    ts_conn *dur = ts_join(d.port, "recorder", "[\"x.\"]", "\"durable\":true");
+    assert_non_null(dur);
+    ts_close(dur);
+    ts_sleep_ms(100);
+    ts_send_line(obs, "{\"topic\":\"x.kept\"}");
+    ts_sleep_ms(100);
+    assert_int_equal(run_simctl(status, out, sizeof out), 0);
+    assert_non_null(strstr(out, "AWAY recorder: 1 messages kept for it"));
 
     /* tap prints exactly what passes. */
     char tapcmd[512];
