@@ -8,7 +8,10 @@
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (default 30)
 #
 # Layout the rules rely on (add files, not rules):
-#   common/*.c               -> build/libsim.a, the shared library (prefix sim_)
+#   common/<component>/*.c   -> build/libsim.a, the shared library (prefix sim_); each
+#                               component's component.mk says which components (_USES) and
+#                               pkg-config names (_PKGS) it may use: only those are on its
+#                               include path, and scripts/check-layers.sh checks every include
 #   <dir>/main.c             -> bin/<dir>, built from every .c in <dir>;
 #                               <dir>/module.mk may set <dir>_PKGS (extra pkg-config names)
 #   tests/unit/test_*.c      -> unit tests;  tests/integration/test_*.c -> integration tests
@@ -38,10 +41,18 @@ PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo
 pc_cflags = $(shell pkg-config --cflags $(1))
 pc_libs   = $(shell pkg-config --libs $(1))
 
+COMPONENTS := $(patsubst common/%/component.mk,%,$(wildcard common/*/component.mk))
+include $(wildcard common/*/component.mk)
+COMMON_INC := $(addprefix -Icommon/,$(COMPONENTS))
+
 WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes -Wvla
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS := -std=c17 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Icommon -Itests/support -MMD -MP \
-              $(call pc_cflags,$(PKG_ALL))
+# LIB_CFLAGS and INC are set per directory below: a component compiles with its own
+# include path only, modules with the core packages and their module.mk's, the rest
+# (tests, benchmarks) with everything.
+INC        := $(COMMON_INC) -Itests/support
+LIB_CFLAGS := $(call pc_cflags,$(PKG_ALL))
+ALL_CFLAGS = -std=c17 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(INC) -MMD -MP $(LIB_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS)
 ifneq ($(SANITIZE),)
 ALL_CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -51,12 +62,23 @@ ifneq ($(WERROR),)
 ALL_CFLAGS += -Werror
 endif
 
-COMMON_SRC := $(wildcard common/*.c)
+COMMON_SRC := $(wildcard $(addsuffix /*.c,$(addprefix common/,$(COMPONENTS))))
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
 LIB        := $(BUILD)/libsim.a
 
 EXES := $(patsubst %/main.c,%,$(wildcard */main.c))
 -include $(wildcard */module.mk)
+
+define component_flags
+$(BUILD)/common/$(1)/%.o: INC := $(addprefix -Icommon/,$(1) $($(1)_USES))
+$(BUILD)/common/$(1)/%.o: LIB_CFLAGS := $(call pc_cflags,$($(1)_PKGS))
+endef
+$(foreach c,$(COMPONENTS),$(eval $(call component_flags,$(c))))
+define module_flags
+$(BUILD)/$(1)/%.o: INC := $(COMMON_INC)
+$(BUILD)/$(1)/%.o: LIB_CFLAGS := $(call pc_cflags,$(PKG_CORE) $($(1)_PKGS))
+endef
+$(foreach e,$(EXES),$(eval $(call module_flags,$(e))))
 
 SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/*.c))
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
@@ -101,8 +123,9 @@ unit: $(UNIT_TESTS)
 	@sh scripts/run-tests.sh unit $(UNIT_TESTS)
 integration: all $(INTEG_TESTS)
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh integration $(INTEG_TESTS)
+SCRIPT_TESTS := $(wildcard tests/scripts/test_*.sh)
 test: all $(UNIT_TESTS) $(INTEG_TESTS)
-	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(UNIT_TESTS) $(INTEG_TESTS)
+	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(SCRIPT_TESTS) $(UNIT_TESTS) $(INTEG_TESTS)
 
 run: all
 	$(BIN)/simctl run $(SCENARIO)
@@ -115,7 +138,7 @@ asan:
 
 # Fuzz targets: libsim rebuilt by clang with coverage instrumentation.
 FUZZ_CC     := clang
-FUZZ_FLAGS  := -std=c17 -D_GNU_SOURCE -g -O1 -Icommon -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_FLAGS  := -std=c17 -D_GNU_SOURCE -g -O1 $(COMMON_INC) -fsanitize=fuzzer-no-link,address,undefined \
                $(call pc_cflags,$(PKG_ALL))
 FUZZ_OBJ    := $(COMMON_SRC:%.c=$(BUILD)/fuzzlib/%.o)
 FUZZERS     := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))

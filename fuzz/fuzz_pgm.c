@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim_grid_image.h"
 #include "sim_terrain.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_grid_image.h"
 #include "sim_terrain.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

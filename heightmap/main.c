@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "sim_cli.h"
+#include "sim_grid_image.h"
 #include "sim_terrain.h"
 
 int main(int argc, char **argv)

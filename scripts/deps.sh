@@ -19,10 +19,11 @@ zlib:zlib1g-dev fontconfig:libfontconfig-dev"
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
 sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool"
 
-# The pkg-config names the Makefile (PKG_CORE, PKG_ALL) and the modules (<dir>_PKGS in
+# The pkg-config names the Makefile (PKG_CORE, PKG_ALL), the components (<c>_PKGS in
+# common/<c>/component.mk) and the modules (<dir>_PKGS in
 # <dir>/module.mk) use; $(...) references to other lists are skipped.
 unknown=""
-for mk in Makefile */module.mk; do
+for mk in Makefile */module.mk common/*/component.mk; do
     [ -f "$mk" ] || continue
     # shellcheck disable=SC2013  # words, not lines: the names after :=
     for pc in $(sed -n 's/^[A-Za-z0-9_.-]*PKG[A-Z_]*[[:space:]]*[:+?]*=//p' "$mk"); do

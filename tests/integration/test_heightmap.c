@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim_grid_image.h"
 #include "sim_terrain.h"
 
 static int run(const char *args)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sim_scenario.h"
+#include "sim_grid_image.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 #define SMALL "tests/data/scenario_small.json"

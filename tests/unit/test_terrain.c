@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim_grid_image.h"
 #include "sim_terrain.h"
 
 typedef double (*fn2)(double x, double y);

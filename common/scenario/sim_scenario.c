@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "sim_file.h"
+#include "sim_grid_image.h"
 
 /* ---- diagnostics -------------------------------------------------------------- */
 

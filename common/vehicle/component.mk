@@ -1,0 +1,4 @@
+# vehicle: rigid body, tyres, powertrain and the three vehicle models, pure (docs/vehicle.md).
+vehicle_USES := base
+vehicle_PKGS := libcjson
+vehicle_PURE := yes

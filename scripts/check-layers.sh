@@ -1,0 +1,118 @@
+#!/bin/sh
+# The layer check: holds every component of the shared library and every module to what
+# it may use, and fails naming each offending include.
+#   - common/<c>/component.mk lists the components (<c>_USES) and pkg-config names
+#     (<c>_PKGS) that <c> may include; a component marked <c>_PURE (vehicle, metrics,
+#     the world geometry, the new pure cores) may list no I/O library at all.
+#   - A module (a directory with main.c) includes its own headers and the shared
+#     library's, never another module's; library headers only from PKG_CORE in the
+#     Makefile plus its module.mk's <dir>_PKGS.
+# Usage: sh scripts/check-layers.sh [ROOT]   (ROOT defaults to the repository)
+set -u
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$root" || exit 2
+
+# Library header (prefix of the include's path) -> the pkg-config name it belongs to.
+header_pkg() {
+    case $1 in
+        uv.h|uv/*) echo libuv ;;
+        cjson/*) echo libcjson ;;
+        nanomsg/*) echo nanomsg ;;
+        sqlite3.h|sqlite3ext.h) echo sqlite3 ;;
+        png.h|pngconf.h) echo libpng ;;
+        SDL.h|SDL_*|SDL2/*) echo sdl2 ;;
+        epoxy/*|GL/*|GLES*/*|EGL/*) echo epoxy ;;
+        cairo.h|cairo-*|cairo/*) echo cairo ;;
+        zlib.h) echo zlib ;;
+        fontconfig/*) echo fontconfig ;;
+        libxml/*) echo libxml-2.0 ;;
+        cmocka.h) echo cmocka ;;
+        *) echo "" ;;
+    esac
+}
+# The libraries a pure component may not use: they mean I/O, a GUI or a network.
+IMPURE="libuv nanomsg sqlite3 sdl2 epoxy cairo libpng zlib fontconfig libxml-2.0"
+
+# Value of a make variable assignment `NAME := words` in a file (first match).
+mkvar() { sed -n "s/^$2[[:space:]]*[:+?]*=[[:space:]]*//p" "$1" | head -n 1; }
+contains() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+
+fail=0
+report() { echo "layers: $*"; fail=1; }
+
+# Which component owns each shared-library header.
+owner_of() {
+    for f in common/*/"$1"; do
+        [ -f "$f" ] || continue
+        f=${f#common/}; echo "${f%%/*}"; return
+    done
+}
+
+check_file_libs() {   # file allowed-pkgs who
+    grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*<[^>]*>' "$1" | sed 's/.*<\(.*\)>/\1/' |
+    while read -r h; do
+        pkg=$(header_pkg "$h")
+        [ -z "$pkg" ] && continue
+        contains "$2" "$pkg" || echo "$1: includes <$h> ($pkg), which $3 may not use (allowed: ${2:-none})"
+    done
+}
+
+for mk in common/*/component.mk; do
+    c=${mk#common/}; c=${c%/component.mk}
+    uses=$(mkvar "$mk" "${c}_USES")
+    pkgs=$(mkvar "$mk" "${c}_PKGS")
+    pure=$(mkvar "$mk" "${c}_PURE")
+    for u in $uses; do
+        [ -f "common/$u/component.mk" ] || report "$mk: ${c}_USES names '$u', which is no component"
+    done
+    if [ -n "$pure" ]; then
+        for p in $pkgs; do
+            contains "$IMPURE" "$p" && report "$mk: $c is pure but lists $p"
+        done
+        for u in $uses; do
+            [ "$u" = base ] && continue
+            [ -n "$(mkvar "common/$u/component.mk" "${u}_PURE")" ] ||
+                report "$mk: $c is pure but uses $u, which is not"
+        done
+    fi
+    for f in common/"$c"/*.c common/"$c"/*.h; do
+        [ -f "$f" ] || continue
+        out=$(check_file_libs "$f" "$pkgs" "component $c")
+        [ -n "$out" ] && report "$out"
+        for h in $(grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"' "$f" | sed 's/.*"\(.*\)"/\1/'); do
+            [ -f "common/$c/$h" ] && continue
+            o=$(owner_of "$h")
+            if [ -z "$o" ]; then
+                report "$f: includes \"$h\", which is in no component"
+            elif ! contains "$uses" "$o"; then
+                report "$f: includes \"$h\" from component $o, which $c may not use (${c}_USES: ${uses:-none})"
+            fi
+        done
+    done
+done
+
+core=$(mkvar Makefile PKG_CORE)
+for m in */main.c; do
+    d=${m%/main.c}
+    extra=""
+    [ -f "$d/module.mk" ] && extra=$(mkvar "$d/module.mk" "${d}_PKGS")
+    for f in "$d"/*.c "$d"/*.h; do
+        [ -f "$f" ] || continue
+        out=$(check_file_libs "$f" "$core $extra" "module $d")
+        [ -n "$out" ] && report "$out"
+        for h in $(grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"' "$f" | sed 's/.*"\(.*\)"/\1/'); do
+            [ -f "$d/$h" ] && continue
+            case $h in */*) report "$f: includes \"$h\" by path; modules include their own headers and the shared library's by name"; continue ;; esac
+            [ -n "$(owner_of "$h")" ] && continue
+            other=$(for g in */"$h"; do [ -f "$g" ] && echo "${g%%/*}"; done | head -n 1)
+            if [ -n "$other" ]; then
+                report "$f: includes \"$h\" of module $other; modules never include each other"
+            else
+                report "$f: includes \"$h\", which is neither in $d nor in the shared library"
+            fi
+        done
+    done
+done
+
+[ "$fail" = 0 ] && echo "layers: ok ($(ls -d common/*/ | wc -l) components, $(ls */main.c | wc -l) modules)"
+exit "$fail"
