@@ -12,7 +12,7 @@
 #include <nanomsg/nn.h>
 #include <nanomsg/reqrep.h>
 
-#include "sim_control.h"
+#include "sim_command.h"
 #include "sim_net.h"
 
 struct control {
@@ -47,7 +47,7 @@ static void handle_request(control *c, const char *text, size_t len)
     cJSON *req;
     const char *cmd;
     sim_error err;
-    if (sim_control_parse(text, len, &req, &cmd, &err) != SIM_OK) {
+    if (sim_command_parse(text, len, &req, &cmd, &err) != SIM_OK) {
         reply_error(c, err.msg);
         return;
     }

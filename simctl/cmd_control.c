@@ -11,7 +11,7 @@
 #include <nanomsg/reqrep.h>
 
 #include "sim_cli.h"
-#include "sim_control.h"
+#include "sim_command.h"
 #include "simctl.h"
 
 char *simctl_control_request(const char *url, const char *request, int timeout_ms, char *err, size_t err_size)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_control.h"
+#include "sim_command.h"
 #include "sim_line.h"
 #include "sim_net.h"
 
@@ -127,7 +127,7 @@ static void expect_control(const char *req, const char *error)
     cJSON *out = NULL;
     const char *cmd;
     sim_error err = {0};
-    int rc = sim_control_parse(req, strlen(req), &out, &cmd, &err);
+    int rc = sim_command_parse(req, strlen(req), &out, &cmd, &err);
     if (!error) {
         assert_int_equal(rc, SIM_OK);
         cJSON_Delete(out);

@@ -1,8 +1,8 @@
-/* sim_control: the operator's command list (docs/protocol.md, "Operator control
+/* sim_command: the operator's command list (docs/protocol.md, "Operator control
  * endpoint"), shared by the dispatcher, which validates requests, and simctl, which
- * builds them. Pure code, fuzzed by fuzz/fuzz_control.c. */
-#ifndef SIM_CONTROL_H
-#define SIM_CONTROL_H
+ * builds them. Pure code, fuzzed by fuzz/fuzz_command.c. */
+#ifndef SIM_COMMAND_H
+#define SIM_COMMAND_H
 
 #include <stddef.h>
 
@@ -13,12 +13,12 @@
 /* Parses and validates one request. On success *out is the request object (caller
  * frees) and *cmd points at its "cmd" string. Every failure names the field and what
  * was expected, e.g. "speed_limit: \"kmh\" must be a number >= 0". */
-int sim_control_parse(const char *text, size_t len, cJSON **out, const char **cmd, sim_error *err);
+int sim_command_parse(const char *text, size_t len, cJSON **out, const char **cmd, sim_error *err);
 
 /* Validates an already parsed request object (as above, without the JSON parse). */
-int sim_control_validate(const cJSON *req, const char **cmd, sim_error *err);
+int sim_command_validate(const cJSON *req, const char **cmd, sim_error *err);
 
 /* The names of all commands, NULL-terminated, for help texts. */
-extern const char *const sim_control_commands[];
+extern const char *const sim_command_names[];
 
 #endif

@@ -1,11 +1,11 @@
-/* sim_control: validation of operator commands (see sim_control.h). */
-#include "sim_control.h"
+/* sim_control: validation of operator commands (see sim_command.h). */
+#include "sim_command.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-const char *const sim_control_commands[] = {"pause", "resume", "restart", "speed_limit", "hud",
+const char *const sim_command_names[] = {"pause", "resume", "restart", "speed_limit", "hud",
                                             "traffic", "light", "sound", "stop", "status", "seek", NULL};
 
 static int need_string(const cJSON *req, const char *cmd, const char *field, sim_error *err,
@@ -28,7 +28,7 @@ static int opt_bool(const cJSON *req, const char *cmd, const char *field, sim_er
     return SIM_OK;
 }
 
-int sim_control_validate(const cJSON *req, const char **cmd_out, sim_error *err)
+int sim_command_validate(const cJSON *req, const char **cmd_out, sim_error *err)
 {
     if (!cJSON_IsObject(req)) return sim_error_set(err, SIM_EINVAL, "a request must be a JSON object");
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(req, "cmd");
@@ -36,15 +36,15 @@ int sim_control_validate(const cJSON *req, const char **cmd_out, sim_error *err)
         return sim_error_set(err, SIM_EINVAL, "missing \"cmd\" (a string naming the command)");
     const char *cmd = c->valuestring;
     int known = 0;
-    for (size_t i = 0; sim_control_commands[i]; i++)
-        if (strcmp(cmd, sim_control_commands[i]) == 0) known = 1;
+    for (size_t i = 0; sim_command_names[i]; i++)
+        if (strcmp(cmd, sim_command_names[i]) == 0) known = 1;
     if (!known) {
         /* The list in the message comes from the table, so the two cannot disagree. */
         char list[256] = "";
-        for (size_t i = 0; sim_control_commands[i]; i++) {
+        for (size_t i = 0; sim_command_names[i]; i++) {
             size_t used = strlen(list);
-            snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : sim_control_commands[i + 1] ? ", " : " or ",
-                     sim_control_commands[i]);
+            snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : sim_command_names[i + 1] ? ", " : " or ",
+                     sim_command_names[i]);
         }
         return sim_error_set(err, SIM_EINVAL, "unknown command \"%.64s\" (expected %s)", cmd, list);
     }
@@ -86,12 +86,12 @@ int sim_control_validate(const cJSON *req, const char **cmd_out, sim_error *err)
     return SIM_OK;
 }
 
-int sim_control_parse(const char *text, size_t len, cJSON **out, const char **cmd, sim_error *err)
+int sim_command_parse(const char *text, size_t len, cJSON **out, const char **cmd, sim_error *err)
 {
     *out = NULL;
     cJSON *req = cJSON_ParseWithLength(text, len);
     if (!req) return sim_error_set(err, SIM_EINVAL, "request is not valid JSON");
-    int rc = sim_control_validate(req, cmd, err);
+    int rc = sim_command_validate(req, cmd, err);
     if (rc) {
         cJSON_Delete(req);
         return rc;
