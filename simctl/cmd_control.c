@@ -57,7 +57,7 @@ static bool add_number(cJSON *req, const char *key, const char *text, double min
 
 /* Turns "simctl speed-limit 80" etc. into the request object; NULL with why filled
  * when the arguments do not fit the command. The dispatcher validates the request
- * again (sim_control): this is only for messages in the command line's own terms. */
+ * again (sim_command): this is only for messages in the command line's own terms. */
 static cJSON *build_request(const char *sub, int npos, char **pos, char *why, size_t why_size)
 {
     cJSON *req = cJSON_CreateObject();

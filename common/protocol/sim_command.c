@@ -1,4 +1,4 @@
-/* sim_control: validation of operator commands (see sim_command.h). */
+/* sim_command: validation of operator commands (see sim_command.h). */
 #include "sim_command.h"
 
 #include <math.h>
