@@ -28,13 +28,10 @@ static int opt_bool(const cJSON *req, const char *cmd, const char *field, sim_er
     return SIM_OK;
 }
 
-int sim_command_validate(const cJSON *req, const char **cmd_out, sim_error *err)
+/* The command's own fields of req (a request or a control.<cmd> message), checked for
+ * the named command. */
+static int validate_fields(const cJSON *req, const char *cmd, sim_error *err)
 {
-    if (!cJSON_IsObject(req)) return sim_error_set(err, SIM_EINVAL, "a request must be a JSON object");
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(req, "cmd");
-    if (!cJSON_IsString(c) || !c->valuestring)
-        return sim_error_set(err, SIM_EINVAL, "missing \"cmd\" (a string naming the command)");
-    const char *cmd = c->valuestring;
     int known = 0;
     for (size_t i = 0; sim_command_names[i]; i++)
         if (strcmp(cmd, sim_command_names[i]) == 0) known = 1;
@@ -82,7 +79,91 @@ int sim_command_validate(const cJSON *req, const char **cmd_out, sim_error *err)
         if ((rc = opt_bool(req, cmd, "on", err, &present))) return rc;
         if (!present) return sim_error_set(err, SIM_EINVAL, "sound: \"on\" must be true or false (missing)");
     }
+    return SIM_OK;
+}
+
+int sim_command_validate(const cJSON *req, const char **cmd_out, sim_error *err)
+{
+    if (!cJSON_IsObject(req)) return sim_error_set(err, SIM_EINVAL, "a request must be a JSON object");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(req, "cmd");
+    if (!cJSON_IsString(c) || !c->valuestring)
+        return sim_error_set(err, SIM_EINVAL, "missing \"cmd\" (a string naming the command)");
+    int rc = validate_fields(req, c->valuestring, err);
+    if (rc) return rc;
+    if (cmd_out) *cmd_out = c->valuestring;
+    return SIM_OK;
+}
+
+int sim_command_validate_message(const cJSON *msg, const char **cmd_out, sim_error *err)
+{
+    const cJSON *topic = cJSON_GetObjectItemCaseSensitive(msg, "topic");
+    if (!cJSON_IsObject(msg) || !cJSON_IsString(topic) || strncmp(topic->valuestring, "control.", 8) != 0)
+        return sim_error_set(err, SIM_EINVAL, "not a control.<cmd> message");
+    const char *cmd = topic->valuestring + 8;
+    int rc = validate_fields(msg, cmd, err);
+    if (rc) return rc;
     if (cmd_out) *cmd_out = cmd;
+    return SIM_OK;
+}
+
+/* Copies a string or integer field into dst as text ("" when absent or another type). */
+static void copy_text(const cJSON *obj, const char *key, char *dst, size_t cap)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    dst[0] = '\0';
+    if (cJSON_IsString(v)) snprintf(dst, cap, "%s", v->valuestring);
+    else if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble)
+        snprintf(dst, cap, "%lld", (long long)v->valuedouble);
+}
+
+void sim_command_ack_for(const cJSON *command_msg, bool ok, const char *error, sim_command_ack *out)
+{
+    memset(out, 0, sizeof *out);
+    const cJSON *topic = cJSON_GetObjectItemCaseSensitive(command_msg, "topic");
+    if (cJSON_IsString(topic) && strncmp(topic->valuestring, "control.", 8) == 0)
+        snprintf(out->cmd, sizeof out->cmd, "%s", topic->valuestring + 8);
+    copy_text(command_msg, "id", out->id, sizeof out->id);
+    out->ok = ok;
+    if (!ok) snprintf(out->error, sizeof out->error, "%s", error && error[0] ? error : "refused");
+}
+
+cJSON *sim_command_ack_encode(const sim_command_ack *a)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    cJSON_AddStringToObject(o, "cmd", a->cmd);
+    if (a->id[0]) cJSON_AddStringToObject(o, "id", a->id);
+    else cJSON_AddNullToObject(o, "id");
+    cJSON_AddBoolToObject(o, "ok", a->ok);
+    if (a->ok) cJSON_AddNullToObject(o, "error");
+    else cJSON_AddStringToObject(o, "error", a->error);
+    if (cJSON_GetArraySize(o) != 4) {   /* an allocation inside failed */
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+int sim_command_ack_decode(const cJSON *msg, sim_command_ack *out, sim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(msg, "cmd");
+    const cJSON *ok = cJSON_GetObjectItemCaseSensitive(msg, "ok");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
+    if (!cJSON_IsString(cmd) || !cmd->valuestring[0])
+        return sim_error_set(err, SIM_EINVAL, "control.ack: \"cmd\" must be a command name");
+    if (!cJSON_IsBool(ok)) return sim_error_set(err, SIM_EINVAL, "control.ack: \"ok\" must be true or false");
+    if (id && !cJSON_IsNull(id) && !cJSON_IsString(id) && !cJSON_IsNumber(id))
+        return sim_error_set(err, SIM_EINVAL, "control.ack: \"id\" must be the command's id or null");
+    if (e && !cJSON_IsNull(e) && !cJSON_IsString(e))
+        return sim_error_set(err, SIM_EINVAL, "control.ack: \"error\" must be a string or null");
+    if (cJSON_IsFalse(ok) && !cJSON_IsString(e))
+        return sim_error_set(err, SIM_EINVAL, "control.ack: a refusal (\"ok\": false) must say why in \"error\"");
+    snprintf(out->cmd, sizeof out->cmd, "%s", cmd->valuestring);
+    copy_text(msg, "id", out->id, sizeof out->id);
+    out->ok = cJSON_IsTrue(ok);
+    if (cJSON_IsString(e)) snprintf(out->error, sizeof out->error, "%s", e->valuestring);
     return SIM_OK;
 }
 
