@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim_bus.h"
+#include "sim_command.h"
 #include "sim_line.h"
 #include "sim_net.h"
 
@@ -76,6 +77,7 @@ struct conn {
     char **subs;          /* NULL with all=true: everything */
     size_t n_subs;
     bool all;
+    char acts_on[256];    /* ",pause,resume,": the commands it declared it acts on */
     sim_linebuf lines;
     msgvec pending;       /* queued, not yet handed to the kernel */
     size_t first_offset;  /* bytes of pending's first item already written */
@@ -108,6 +110,8 @@ struct hub {
     conn *dirty;
     backlog *backlogs;
     uint64_t next_id;
+    hub_ack_cb on_ack;
+    void *on_ack_user;
     uint64_t seq;
     double sim_t;
     uint64_t started_ms;
@@ -492,6 +496,25 @@ static void send_to(conn *c, const char *topic, const cJSON *fields)
     msg_unref(m);
 }
 
+void hub_set_ack_listener(hub *h, hub_ack_cb fn, void *user)
+{
+    h->on_ack = fn;
+    h->on_ack_user = user;
+}
+
+size_t hub_acting_on(const hub *h, const char *cmd, char (*names)[HUB_NAME_CAP], size_t cap)
+{
+    char key[40];
+    snprintf(key, sizeof key, ",%s,", cmd);
+    size_t n = 0;
+    for (const conn *c = h->conns; c; c = c->next) {
+        if (!c->said_hello || c->closing || !strstr(c->acts_on, key)) continue;
+        if (n < cap) snprintf(names[n], HUB_NAME_CAP, "%s", c->name);
+        n++;
+    }
+    return n < cap ? n : cap;
+}
+
 void hub_publish(hub *h, const char *topic, const cJSON *fields)
 {
     char *text = make_line(h, topic, fields);
@@ -529,7 +552,35 @@ static cJSON *conn_brief(const conn *c)
     cJSON_AddStringToObject(o, "name", c->name);
     cJSON_AddBoolToObject(o, "lockstep", c->lockstep);
     cJSON_AddBoolToObject(o, "durable", c->durable);
+    if (c->acts_on[0]) {
+        cJSON *a = cJSON_AddArrayToObject(o, "acts_on");
+        for (const char *p = c->acts_on + 1; *p; p += strcspn(p, ",") + 1) {
+            char name[32];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ","), p);
+            cJSON_AddItemToArray(a, cJSON_CreateString(name));
+        }
+    }
     return o;
+}
+
+/* hello's "acts_on": known command names, kept as ",a,b," in out; NULL or why not. */
+static const char *parse_acts_on(const cJSON *arr, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (!arr) return NULL;
+    if (!cJSON_IsArray(arr)) return "hello: \"acts_on\" must be an array of command names";
+    size_t used = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        bool known = false;
+        for (size_t i = 0; cJSON_IsString(it) && sim_command_names[i] && !known; i++)
+            known = strcmp(it->valuestring, sim_command_names[i]) == 0 && strcmp(it->valuestring, "status") != 0;
+        if (!known) return "hello: every \"acts_on\" entry must name an operator command (docs/protocol.md)";
+        int n = snprintf(out + used, cap - used, "%s%s,", used ? "" : ",", it->valuestring);
+        if (n < 0 || (size_t)n >= cap - used) return "hello: \"acts_on\" is too long";
+        used += (size_t)n;
+    }
+    return NULL;
 }
 
 static void conn_close(conn *c, const char *reason)
@@ -626,6 +677,11 @@ static void handle_hello(conn *c, const cJSON *msg)
     const cJSON *du = cJSON_GetObjectItemCaseSensitive(msg, "durable");
     if ((ls && !cJSON_IsBool(ls)) || (du && !cJSON_IsBool(du))) {
         send_error(c, "hello: \"lockstep\" and \"durable\" must be true or false");
+        return;
+    }
+    const char *why = parse_acts_on(cJSON_GetObjectItemCaseSensitive(msg, "acts_on"), c->acts_on, sizeof c->acts_on);
+    if (why) {
+        send_error(c, why);
         return;
     }
     c->all = subs == NULL;
@@ -761,6 +817,11 @@ static int on_line(const char *line, size_t len, void *user)
         if (m) {
             route(h, m, c, false);
             msg_unref(m);
+        }
+        if (h->on_ack && strcmp(topic, "control.ack") == 0) {
+            cJSON *msg = cJSON_ParseWithLength(line, len);
+            if (msg) h->on_ack(h->on_ack_user, c->name, msg);
+            cJSON_Delete(msg);
         }
     }
     return c->closing ? 1 : 0;

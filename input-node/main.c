@@ -23,6 +23,7 @@
 #include "script.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_command_bus.h"
 #include "sim_controls.h"
 #include "sim_ffb.h"
 #include "vtest.h"
@@ -356,6 +357,37 @@ static void on_tick(node *n, const cJSON *msg)
     cJSON_Delete(ack);
 }
 
+/* What the node acts on: the force feedback's pause and stop always; the scripted
+ * path follower also restarts with the run and obeys the operator's speed limit. */
+static const char *const ACTS_ON[] = {"pause", "resume", "stop", "restart", "speed_limit"};
+
+static size_t n_acts_on(const node *n)
+{
+    return n->have_script && !n->script.replaying ? 5 : 3;
+}
+
+static void on_command(node *n, double now, const cJSON *msg)
+{
+    const char *cmd = sim_command_receive(n->bus, n->sim_t, "input-node", ACTS_ON, n_acts_on(n), msg);
+    if (!cmd) return;
+    sim_error err = {0};
+    bool ok = true;
+    if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "resume") == 0) {
+        set_paused(n, strcmp(cmd, "pause") == 0);
+    } else if (strcmp(cmd, "restart") == 0) {
+        /* physics, which knows the scenario too, refuses an unknown start point */
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
+        ok = script_restart(&n->script, at->valuestring, &err) == SIM_OK;
+        n->gear_req_used = false;
+    } else if (strcmp(cmd, "speed_limit") == 0) {
+        script_speed_limit(&n->script, cJSON_GetObjectItemCaseSensitive(msg, "kmh")->valuedouble);
+    } else if (strcmp(cmd, "stop") == 0) {
+        ffb_event(n, now, SIM_FFB_STOPPED);
+        begin_exit(n, "control.stop");
+    }
+    sim_command_answer(n->bus, n->sim_t, "input-node", msg, ok, err.msg);
+}
+
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
                        size_t len, void *user)
 {
@@ -373,20 +405,8 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         on_tick(n, msg);
     } else if (strcmp(topic, "vehicle.state") == 0) {
         on_vehicle_state(n, msg);
-    } else if (strcmp(topic, "control.pause") == 0) {
-        set_paused(n, true);
-    } else if (strcmp(topic, "control.resume") == 0) {
-        set_paused(n, false);
-    } else if (strcmp(topic, "control.restart") == 0) {
-        const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
-        sim_error err = {0};
-        if (n->have_script &&
-            script_restart(&n->script, cJSON_IsString(at) ? at->valuestring : NULL, &err) != SIM_OK)
-            fprintf(stderr, "input-node: restart: %s\n", err.msg);
-        n->gear_req_used = false;
-    } else if (strcmp(topic, "control.stop") == 0) {
-        ffb_event(n, now, SIM_FFB_STOPPED);
-        begin_exit(n, "control.stop");
+    } else if (strncmp(topic, "control.", 8) == 0) {
+        on_command(n, now, msg);
     } else if (strcmp(topic, "dispatcher.left") == 0) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
         /* Physics gone: no more commands will come, fade now rather than after the
@@ -609,6 +629,7 @@ static int start_loop(node *n, const node_options *o, const char *host, int port
                                        "dispatcher.left"};
     sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
+                          .acts_on = ACTS_ON, .n_acts_on = n_acts_on(n),
                           .lockstep = o->lockstep, .on_message = on_message, .on_state = on_state,
                           .user = n};
     int rc = sim_bus_open(n->loop, &bo, &n->bus, err);

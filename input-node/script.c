@@ -46,10 +46,11 @@ void script_close(node_script *scr)
 void script_on_state(node_script *scr, const sim_driver_obs *obs)
 {
     if (scr->replaying) return;
-    double limit = scr->limit[sim_driver_path_segment(&scr->path, scr->drv.s)];
-    scr->drv.target_speed = scr->target_override > 0 ? scr->target_override
-                            : limit > 0              ? limit
-                                                     : DEFAULT_SPEED;
+    double limit = scr->operator_limit > 0 ? scr->operator_limit
+                   : scr->limit[sim_driver_path_segment(&scr->path, scr->drv.s)];
+    double v = scr->target_override > 0 ? scr->target_override : limit > 0 ? limit : DEFAULT_SPEED;
+    if (scr->operator_limit > 0 && v > scr->operator_limit) v = scr->operator_limit;
+    scr->drv.target_speed = v;
     sim_driver_step(&scr->drv, obs, &scr->last);
 }
 
@@ -59,6 +60,11 @@ void script_controls(node_script *scr, double t, sim_controls *out)
         sim_driver_replay_at(&scr->replay, t, out);
     else
         *out = scr->last;
+}
+
+void script_speed_limit(node_script *scr, double kmh)
+{
+    scr->operator_limit = kmh > 0 ? kmh / 3.6 : 0;
 }
 
 int script_restart(node_script *scr, const char *at, sim_error *err)

@@ -30,6 +30,7 @@ typedef struct node_script {
     double *limit;          /* speed limit (m/s, 0 none) at each path point; owned */
     sim_driver drv;
     double target_override; /* m/s; 0: the speed limits */
+    double operator_limit;  /* m/s from control.speed_limit; 0: the road's limits */
     sim_controls last;      /* controls for the latest vehicle state */
 } node_script;
 
@@ -40,6 +41,9 @@ void script_close(node_script *sc);
 void script_on_state(node_script *sc, const sim_driver_obs *obs);
 /* The controls at simulation time t. */
 void script_controls(node_script *sc, double t, sim_controls *out);
+/* control.speed_limit: kmh replaces the road's limits (0: back to them); a speed
+ * given with --target-kmh is capped by it. */
+void script_speed_limit(node_script *sc, double kmh);
 /* The run restarted with the car at start point `at` (NULL: where it started): the
  * path is rebuilt from there and the controller starts afresh. On an error (say, an
  * unknown start point) the old path stays. at is copied. */

@@ -106,7 +106,8 @@ int main(int argc, char **argv)
     uv_loop_t *loop = uv_default_loop();
     static const char *const subscribe[] = {"input.", "control.", "traffic.state", "sim.ack", "dispatcher."};
     sim_bus_options bo = {.name = "physics", .host = host, .port = port, .token = token,
-                          .subscribe = subscribe, .n_subscribe = sizeof subscribe / sizeof subscribe[0]};
+                          .subscribe = subscribe, .n_subscribe = sizeof subscribe / sizeof subscribe[0],
+                          .acts_on = pn_acts_on, .n_acts_on = pn_n_acts_on};
     if (pn_node_open(&a.node, loop, &cfg, world, &params, &bo, &err)) {
         fprintf(stderr, "physics-node: %s\n", err.msg);
         pn_world_free(world);

@@ -68,6 +68,10 @@ typedef struct pn_node {
     int exit_code;
 } pn_node;
 
+/* The operator commands the node acts on (its hello's acts_on). */
+extern const char *const pn_acts_on[];
+extern const size_t pn_n_acts_on;
+
 /* Sets up the car at the start point and opens the bus. */
 int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *world,
                  const sim_vehicle_params *params, const sim_bus_options *bus_opts, sim_error *err);

@@ -8,6 +8,8 @@
 
 #define SIMCTL_DEFAULT_BUS "127.0.0.1:7700"
 #define SIMCTL_DEFAULT_CONTROL "tcp://127.0.0.1:7701"
+/* tap: a dispatcher that has not welcomed us by then is taken as absent. */
+#define SIMCTL_JOIN_TIMEOUT_MS 3000
 
 int simctl_cmd_run(int argc, char **argv);
 int simctl_cmd_tap(int argc, char **argv);

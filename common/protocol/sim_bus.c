@@ -27,6 +27,8 @@ struct sim_bus {
     char *name, *host, *token;
     char **subscribe;
     size_t n_subscribe;
+    char **acts_on;
+    size_t n_acts_on;
     bool subscribe_none, lockstep, durable;
     int port;
     sim_bus_message_cb on_message;
@@ -50,6 +52,19 @@ static void schedule_reconnect(sim_bus *bus);
 static char *dup_or_null(const char *s)
 {
     return s ? strdup(s) : NULL;
+}
+
+/* Copies n strings (none when src is NULL); false when out of memory (what was
+ * copied is still recorded in *dst and *n_dst for the caller to free). */
+static bool copy_strings(const char *const *src, size_t n, char ***dst, size_t *n_dst)
+{
+    if (!src || !n) return true;
+    *dst = calloc(n, sizeof **dst);
+    if (!*dst) return false;
+    *n_dst = n;
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) ok = ((*dst)[i] = strdup(src[i])) != NULL && ok;
+    return ok;
 }
 
 int sim_bus_parse_endpoint(const char *text, char *host_out, size_t host_size, int *port_out,
@@ -89,6 +104,8 @@ static void free_bus(sim_bus *bus)
     free(bus->token);
     for (size_t i = 0; i < bus->n_subscribe; i++) free(bus->subscribe[i]);
     free(bus->subscribe);
+    for (size_t i = 0; i < bus->n_acts_on; i++) free(bus->acts_on[i]);
+    free(bus->acts_on);
     sim_linebuf_free(&bus->lines);
     free(bus);
 }
@@ -188,6 +205,11 @@ static void send_hello(sim_bus *bus)
         for (size_t i = 0; i < bus->n_subscribe; i++)
             cJSON_AddItemToArray(arr, cJSON_CreateString(bus->subscribe[i]));
     }
+    if (bus->n_acts_on) {
+        cJSON *arr = cJSON_AddArrayToObject(hello, "acts_on");
+        for (size_t i = 0; i < bus->n_acts_on; i++)
+            cJSON_AddItemToArray(arr, cJSON_CreateString(bus->acts_on[i]));
+    }
     if (bus->lockstep) cJSON_AddTrueToObject(hello, "lockstep");
     if (bus->durable) cJSON_AddTrueToObject(hello, "durable");
     if (bus->token) cJSON_AddStringToObject(hello, "token", bus->token);
@@ -280,14 +302,9 @@ int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_e
     bus->on_state = o->on_state;
     bus->user = o->user;
     bus->retry_ms = RECONNECT_FIRST_MS;
-    if (o->subscribe && o->n_subscribe) {
-        bus->subscribe = calloc(o->n_subscribe, sizeof *bus->subscribe);
-        if (bus->subscribe) {
-            bus->n_subscribe = o->n_subscribe;
-            for (size_t i = 0; i < o->n_subscribe; i++) bus->subscribe[i] = strdup(o->subscribe[i]);
-        }
-    }
-    if (!bus->name || !bus->host || sim_linebuf_init(&bus->lines, SIM_BUS_MAX_LINE) != SIM_OK) {
+    bool copied = copy_strings(o->subscribe, o->n_subscribe, &bus->subscribe, &bus->n_subscribe) &&
+                  copy_strings(o->acts_on, o->n_acts_on, &bus->acts_on, &bus->n_acts_on);
+    if (!copied || !bus->name || !bus->host || sim_linebuf_init(&bus->lines, SIM_BUS_MAX_LINE) != SIM_OK) {
         free_bus(bus);
         return sim_error_set(err, SIM_ENOMEM, "bus: out of memory");
     }

@@ -2,6 +2,7 @@
 #include "test_support.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -58,6 +59,26 @@ static const char *env_path(const char *var, const char *fallback, const char *r
 const char *ts_bin(const char *name) { return env_path("SIM_BIN", "bin", name); }
 
 const char *ts_root(const char *rel) { return env_path("SIM_ROOT", ".", rel); }
+
+int ts_run(const char *name, const char *const *args, char *out, size_t out_size)
+{
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof cmd, "'%s'", ts_bin(name));
+    for (size_t i = 0; args[i] && n < (int)sizeof cmd; i++) {
+        assert(!strchr(args[i], '\'')); /* quoted as they are */
+        n += snprintf(cmd + n, sizeof cmd - (size_t)n, " '%s'", args[i]);
+    }
+    if (n < (int)sizeof cmd) snprintf(cmd + n, sizeof cmd - (size_t)n, " 2>&1");
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    size_t got = 0, r;
+    while (out_size > 1 && (r = fread(out + got, 1, out_size - 1 - got, p)) > 0) got += r;
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {}
+    if (out_size) out[got] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
 
 pid_t ts_spawn(char *const argv[], bool keep_stdout)
 {
