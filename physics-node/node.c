@@ -345,6 +345,7 @@ int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *wo
     n->world = world;
     n->params = *params;
     n->dt = 1.0 / cfg->rate_hz;
+    n->run = cfg->first_run;
     n->steps_per_tick = cfg->rate_hz / cfg->publish_hz;
     sim_ffb_params_default(&n->ffb);
     int rc = start_car(n, cfg->start, err);

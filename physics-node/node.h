@@ -29,6 +29,9 @@ typedef struct pn_config {
      * all of them have joined, so that a reproducible run does not depend on who came
      * up first. NULL: start at once. */
     const char *wait_for;
+    /* The first run's number: a node restarted after a crash starts a new run rather
+     * than splice a second run 0 into the log. */
+    int first_run;
 } pn_config;
 
 typedef struct pn_node {

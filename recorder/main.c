@@ -3,6 +3,10 @@
  * (sim_drivelog). A restarted recorder resumes its unfinished file, and the
  * dispatcher's backlog fills in what arrived while it was away; rows seen twice are
  * stored once. Errors writing the log are published loudly as log.error.
+ * On SIGTERM or control.stop it first drains what is still on its way (until the bus
+ * has been quiet for DRAIN_QUIET_MS), so the end of a drive is never cut off; a new
+ * file that got no sample at all is removed rather than left empty. Ticks that stop
+ * arriving for --stall-ms (not paused) and losing the bus are logged as events.
  * See docs/drivelog.md. */
 #include <dirent.h>
 #include <errno.h>
@@ -34,12 +38,14 @@
 
 #define TICK_MS 5      /* idle timer asking the writer to commit (it commits at flush_ms) */
 #define STATUS_MS 1000 /* log.status period, and the least time between two log.error */
+#define DRAIN_QUIET_MS 150 /* stopping: the bus has said everything once quiet this long */
+#define DRAIN_MAX_MS 2500  /* ... or after this (simctl's patience is 3 s) */
 
 typedef struct options {
     const char *out, *study, *subject, *scenario, *vehicle, *bus, *token;
     int seed;
     bool all, fsync;
-    int flush_ms, resume_within;
+    int flush_ms, resume_within, stall_ms;
 } options;
 
 typedef struct recorder {
@@ -55,7 +61,11 @@ typedef struct recorder {
     char error[SIM_ERROR_MSG_MAX]; /* the current write error, "" when none */
     uint64_t last_error_ms;        /* when log.error was last published */
     uint64_t bad_messages;
-    bool stopping;
+    bool stopping;       /* no more messages: closing */
+    bool draining;       /* asked to stop: reading what is still on its way */
+    uint64_t drain_since_ms, last_msg_ms;
+    uint64_t last_tick_ms; /* wall clock of the newest sim.tick; 0: none yet */
+    bool tick_stalled;     /* a "stall" "ticks" event is open */
     bool resumed;        /* this process resumed an unfinished file */
     bool welcomed;       /* the first welcome has been seen */
     uint64_t skip;       /* backlog messages still to discard (see on_state) */
@@ -63,7 +73,7 @@ typedef struct recorder {
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
                                         "dispatcher.joined", "dispatcher.left", "traffic.event",
-                                        "trigger.", "sector.", "task.", "log.mark"};
+                                        "trigger.", "sector.", "task.", "log.mark", "session."};
 
 static void utc_now(char *buf, size_t size)
 {
@@ -139,6 +149,36 @@ static void recorder_event_count(recorder *r, const char *name, double count)
 
 static void recorder_event(recorder *r, const char *name) { recorder_event_count(r, name, -1); }
 
+/* Starts draining: stop once the bus has been quiet a moment (see on_tick). */
+static void begin_stop(recorder *r)
+{
+    if (r->draining || r->stopping) return;
+    r->draining = true;
+    r->drain_since_ms = r->last_msg_ms = uv_now(r->loop);
+}
+
+static void finish_stop(recorder *r)
+{
+    r->stopping = true;
+    uv_stop(r->loop);
+}
+
+/* A stall of the clock: no sim.tick for --stall-ms while the run is not paused (a
+ * stalled dispatcher, a hung physics node); logged once, and its end. */
+static void check_tick_stall(recorder *r)
+{
+    uint64_t now = uv_now(r->loop);
+    if (!r->last_tick_ms || r->rec.paused || r->tick_stalled || r->opt.stall_ms <= 0) return;
+    if (now - r->last_tick_ms < (uint64_t)r->opt.stall_ms) return;
+    r->tick_stalled = true;
+    char json[96];
+    snprintf(json, sizeof json, "{\"after_t\":%.17g,\"wall_ms\":%llu}", r->rec.t,
+             (unsigned long long)(now - r->last_tick_ms));
+    sim_error err = {0};
+    if (sim_drivelog_append_event(r->w, r->rec.run, r->rec.t, "stall", "ticks", json, &err)) report_error(r, &err);
+    fprintf(stderr, "recorder: no sim.tick for %d ms after t=%.3f: logged as a stall\n", r->opt.stall_ms, r->rec.t);
+}
+
 /* ---- bus input ---- */
 
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
@@ -146,6 +186,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
 {
     recorder *r = user;
     if (r->stopping) return;
+    r->last_msg_ms = uv_now(r->loop);
     if (r->skip) {
         r->skip--;
         return;
@@ -160,10 +201,18 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     } else if (ret) {
         report_error(r, &err);
     }
-    if (strcmp(topic, "control.stop") == 0) {
-        r->stopping = true;
-        uv_stop(r->loop);
+    if (strcmp(topic, "sim.tick") == 0) {
+        if (r->tick_stalled) {
+            sim_error e2 = {0};
+            char json[64];
+            snprintf(json, sizeof json, "{\"wall_ms\":%llu}", (unsigned long long)(r->last_msg_ms - r->last_tick_ms));
+            if (sim_drivelog_append_event(r->w, r->rec.run, r->rec.t, "stall", "ticks_end", json, &e2))
+                report_error(r, &e2);
+            r->tick_stalled = false;
+        }
+        r->last_tick_ms = r->last_msg_ms;
     }
+    if (strcmp(topic, "control.stop") == 0) begin_stop(r);
 }
 
 static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
@@ -195,10 +244,14 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
                 r->error[0] = '\0'; /* reported once; writing itself works */
             }
         }
+        if (r->welcomed) recorder_event(r, "bus_back");
         r->welcomed = true;
         publish_status(r);
     } else {
+        /* what was published meanwhile may be lost: analysis warns about this stretch */
+        recorder_event(r, "bus_lost");
         fprintf(stderr, "recorder: lost the bus, reconnecting\n");
+        if (r->draining) finish_stop(r);
     }
 }
 
@@ -209,7 +262,15 @@ static void commit_due(recorder *r)
     else if (sim_drivelog_pending(r->w) == 0) clear_error(r);
 }
 
-static void on_tick(uv_timer_t *t) { commit_due(t->data); }
+static void on_tick(uv_timer_t *t)
+{
+    recorder *r = t->data;
+    commit_due(r);
+    check_tick_stall(r);
+    uint64_t now = uv_now(r->loop);
+    if (r->draining && (now - r->last_msg_ms >= DRAIN_QUIET_MS || now - r->drain_since_ms >= DRAIN_MAX_MS))
+        finish_stop(r);
+}
 static void on_after_io(uv_check_t *c) { commit_due(c->data); }
 
 static void on_status(uv_timer_t *t)
@@ -226,8 +287,8 @@ static void on_status(uv_timer_t *t)
 static void on_signal(uv_signal_t *s, int signum)
 {
     recorder *r = s->data;
-    r->stopping = true;
-    uv_stop(r->loop);
+    if (r->draining) finish_stop(r); /* a second signal: now */
+    else begin_stop(r);
 }
 
 /* ---- the log file ---- */
@@ -414,6 +475,8 @@ static bool options_valid(const options *o, int npos, char **pos, char *why, siz
         snprintf(why, why_size, "--flush-ms %d: expected 1..100", o->flush_ms);
     else if (o->resume_within < 0)
         snprintf(why, why_size, "--resume-within %d: expected seconds >= 0", o->resume_within);
+    else if (o->stall_ms < 0 || o->stall_ms > 3600000)
+        snprintf(why, why_size, "--stall-ms %d: expected 0..3600000", o->stall_ms);
     else if (o->seed < -1)
         snprintf(why, why_size, "--seed %d: expected a seed >= 0", o->seed);
     else
@@ -431,6 +494,7 @@ int main(int argc, char **argv)
     o->seed = -1;
     o->flush_ms = 10;
     o->resume_within = 600;
+    o->stall_ms = 2000;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &o->out, "DIR", "log directory (default logs); files go to DIR/STUDY/"},
         {"study", SIM_OPT_STRING, &o->study, "NAME", "study name (required)"},
@@ -443,6 +507,8 @@ int main(int argc, char **argv)
         {"fsync", SIM_OPT_FLAG, &o->fsync, NULL, "fsync every commit (survives power loss)"},
         {"resume-within", SIM_OPT_INT, &o->resume_within, "S",
          "resume an unfinished log written in the last S seconds (default 600; 0: never)"},
+        {"stall-ms", SIM_OPT_INT, &o->stall_ms, "MS",
+         "log a stall when no sim.tick came for MS ms while not paused (default 2000; 0: never)"},
         {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &o->token, "TOKEN", "bus token"},
     };
@@ -517,7 +583,12 @@ int main(int argc, char **argv)
     uv_run(r.loop, UV_RUN_DEFAULT);
 
     /* Orderly end: the stop event, end_utc (marks the file finished, so it is not
-     * resumed), last commit and WAL checkpoint. */
+     * resumed), last commit and WAL checkpoint. A new file without a single sample
+     * (a session that ended before the clock ran) is removed instead: an empty log
+     * would only be picked up by analysis batch. */
+    bool empty = !resumed && r.rec.samples == 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", sim_drivelog_path(r.w));
     recorder_event(&r, "stopped");
     char when[32];
     utc_now(when, sizeof when);
@@ -529,6 +600,15 @@ int main(int argc, char **argv)
         status = 1;
     }
     r.w = NULL;
+    if (empty && status == 0) {
+        char side[4200];
+        unlink(path);
+        snprintf(side, sizeof side, "%s-wal", path);
+        unlink(side);
+        snprintf(side, sizeof side, "%s-shm", path);
+        unlink(side);
+        fprintf(stderr, "recorder: no sample was recorded; removed the empty log %s\n", path);
+    }
     /* Close our own handles; the bus closes its own (closing them here too would
      * close a handle twice). */
     sim_bus_close(r.bus);

@@ -1,7 +1,14 @@
 /* simctl run: starts a session (the dispatcher and every module that is built) as
  * child processes, supervises them (a module that dies is restarted with backoff, and
  * simctl says so), ends the session on Ctrl-C, on `--until`, or on the operator's
- * stop, and in a headless run hands the drive log to the analysis at the end. */
+ * stop, and in a headless run hands the drive log to the analysis at the end.
+ *
+ * Exit statuses of modules (docs/running-a-study.md): 0 is a normal end; 1 is a
+ * configuration error (a file that cannot be used, a device that is not there) and 2
+ * a usage error: neither gets better by trying again, so the session ends with the
+ * module's reason instead of restarting it. Anything else (a crash, a signal) is
+ * restarted; a restarted physics-node begins a new run (--run), and each crash and
+ * restart is published as session.module for the drive log. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +22,7 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_vehicle.h"
 #include "cmd_world.h"
 #include "simctl.h"
 
@@ -36,6 +44,7 @@ typedef struct child {
     unsigned backoff_ms;
     uint64_t started_ms;
     int restarts;
+    int run_arg;            /* physics-node: index of the --run value in argv; 0: none */
 } child;
 
 struct session {
@@ -52,6 +61,8 @@ struct session {
     bool until_end;
     char log_file[1024];
     int status;
+    int64_t last_run;       /* the newest run seen on sim.tick; -1: none yet */
+    double last_t;          /* its newest time */
 };
 
 static char *xstrdup(const char *s)
@@ -81,6 +92,23 @@ static void schedule_restart(child *c)
     c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
 }
 
+static void end_session(session *s, const char *why);
+
+/* session.module {module, what, status, signal, run}: a crash or restart for the
+ * drive log (the recorder logs it as a "session" event). */
+static void publish_module_event(session *s, const child *c, const char *what, int64_t status, int term_signal)
+{
+    if (!s->bus) return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "module", c->exe);
+    cJSON_AddStringToObject(p, "what", what);
+    cJSON_AddNumberToObject(p, "status", (double)status);
+    cJSON_AddNumberToObject(p, "signal", term_signal);
+    cJSON_AddNumberToObject(p, "run", (double)s->last_run);
+    sim_bus_publish(s->bus, "session.module", s->last_t, p);
+    cJSON_Delete(p);
+}
+
 static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
 {
     child *c = p->data;
@@ -88,6 +116,16 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     c->running = false;
     uv_close((uv_handle_t *)p, NULL);
     if (s->ending || c->stopping) return;
+    if (!term_signal && (status == 1 || status == 2)) {
+        /* its own message (above, on stderr) says what is wrong */
+        char why[160];
+        snprintf(why, sizeof why, "%s stopped with a %s error (exit status %lld); see its message above", c->exe,
+                 status == 1 ? "configuration" : "usage", (long long)status);
+        publish_module_event(s, c, "config_error", status, 0);
+        s->status = 1;
+        end_session(s, why);
+        return;
+    }
     uint64_t ran = uv_now(s->loop) - c->started_ms;
     if (ran >= STABLE_MS) c->backoff_ms = RESTART_FIRST_MS;
     if (term_signal)
@@ -95,7 +133,15 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     else
         fprintf(stderr, "simctl: %s exited with status %lld; restarting in %u ms\n", c->exe, (long long)status,
                 c->backoff_ms);
+    publish_module_event(s, c, "crashed", status, term_signal);
     c->restarts++;
+    if (c->run_arg && s->last_run >= 0) {
+        /* a new run, never a second run 0 spliced into the log */
+        char run[24];
+        snprintf(run, sizeof run, "%lld", (long long)s->last_run + 1);
+        free(c->argv[c->run_arg]);
+        c->argv[c->run_arg] = xstrdup(run);
+    }
     schedule_restart(c);
 }
 
@@ -118,6 +164,7 @@ static void start_child(child *c)
     }
     c->running = true;
     c->started_ms = uv_now(c->s->loop);
+    if (c->restarts) publish_module_event(c->s, c, "restarted", 0, 0);
 }
 
 static child *add_child(session *s, const char *exe)
@@ -247,6 +294,9 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
                 cJSON_IsString(r) ? r->valuestring : "?");
     } else if (strcmp(topic, "sim.tick") == 0) {
         const cJSON *t = cJSON_GetObjectItem(msg, "t");
+        const cJSON *run = cJSON_GetObjectItem(msg, "run");
+        if (cJSON_IsNumber(run) && run->valuedouble >= s->last_run) s->last_run = (int64_t)run->valuedouble;
+        if (cJSON_IsNumber(t)) s->last_t = t->valuedouble;
         if (s->until_t >= 0 && cJSON_IsNumber(t) && t->valuedouble >= s->until_t - 1e-9) {
             end_session(s, "time reached");
         } else if (s->acks_ticks && !s->ending) {
@@ -348,6 +398,13 @@ int simctl_cmd_run(int argc, char **argv)
     }
     sim_scenario_free(sc);
     sim_diag_free(&diag);
+    /* The vehicle file likewise: physics-node would refuse it at start. */
+    sim_vehicle_params vp;
+    sim_error verr;
+    if (sim_vehicle_params_load(vehicle, &vp, &verr) != SIM_OK) {
+        fprintf(stderr, "simctl run: %s\n", verr.msg);
+        return 1;
+    }
     if (!headless && !interactive && !has_display()) headless = true;
     if (headless) {
         lockstep = true;
@@ -358,7 +415,7 @@ int simctl_cmd_run(int argc, char **argv)
         fprintf(stderr, "simctl run: --driver must be script, wheel or keyboard, not '%s'\n", driver);
         return 2;
     }
-    session s = {.loop = uv_default_loop(), .until_t = -1};
+    session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
     if (until) {
         if (strcmp(until, "end") == 0) {
             s.until_end = true;
@@ -418,6 +475,8 @@ int simctl_cmd_run(int argc, char **argv)
             /* The clock starts once everyone is there: a headless run is then the same
              * every time, and the log starts at tick 0. */
             if (wait_for[0]) arg2(c, "--wait-for", wait_for);
+            arg2(c, "--run", "0");
+            c->run_arg = c->argc - 1;
         }
         if (strcmp(exe, "input-node") == 0) {
             if (driver) arg2(c, "--driver", driver);
