@@ -168,7 +168,7 @@ static void finish_stop(recorder *r)
 static void check_tick_stall(recorder *r)
 {
     uint64_t now = uv_now(r->loop);
-    if (!r->last_tick_ms || r->rec.paused || r->tick_stalled || r->opt.stall_ms <= 0) return;
+    if (!r->last_tick_ms || r->rec.paused || r->tick_stalled || r->draining || r->opt.stall_ms <= 0) return;
     if (now - r->last_tick_ms < (uint64_t)r->opt.stall_ms) return;
     r->tick_stalled = true;
     char json[96];
