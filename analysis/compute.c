@@ -108,15 +108,25 @@ static bool is_press(const an_event *e)
            !(e->json && (strstr(e->json, "\"pressed\":false") || strstr(e->json, "\"pressed\": false")));
 }
 
-/* Events that make a stretch of the log suspect (docs/drivelog.md): a module crashed
- * or was restarted, ticks never arrived, the clock or the controls stalled, the
- * recorder lost the bus or its backlog overflowed. */
-static bool is_suspect(const an_event *e)
+/* Events that make a task suspect (docs/drivelog.md). SUSPECT_RUN: the simulation
+ * itself was disturbed (a module other than the recorder crashed or restarted, the
+ * clock or the controls stalled, the bus was lost): everything after it in the run
+ * drove on from a different state. SUSPECT_SPAN: only the log lost something (ticks
+ * that never arrived, the recorder's own crash, its backlog overflowing): only a task
+ * whose span holds it is affected. */
+enum { NOT_SUSPECT, SUSPECT_SPAN, SUSPECT_RUN };
+
+static int suspect_kind(const an_event *e)
 {
-    return strcmp(e->kind, "session") == 0 || strcmp(e->kind, "gap") == 0 ||
-           (strcmp(e->kind, "stall") == 0 && !strstr(e->name, "_end")) ||
-           (strcmp(e->kind, "recorder") == 0 &&
-            (strcmp(e->name, "bus_lost") == 0 || strcmp(e->name, "backlog_dropped") == 0));
+    if (strcmp(e->kind, "session") == 0)
+        return e->json && strstr(e->json, "\"module\":\"recorder\"") ? SUSPECT_SPAN : SUSPECT_RUN;
+    if (strcmp(e->kind, "stall") == 0) return strstr(e->name, "_end") ? NOT_SUSPECT : SUSPECT_RUN;
+    if (strcmp(e->kind, "gap") == 0) return SUSPECT_SPAN;
+    if (strcmp(e->kind, "recorder") == 0) {
+        if (strcmp(e->name, "bus_lost") == 0) return SUSPECT_RUN;
+        if (strcmp(e->name, "backlog_dropped") == 0) return SUSPECT_SPAN;
+    }
+    return NOT_SUSPECT;
 }
 
 /* The operator's control.speed_limit events of a run, in time order: at t the limit
@@ -147,19 +157,22 @@ static size_t operator_limits(const an_drive *dr, int run, op_limit **out)
 }
 
 /* Marks a computed task as suspect when such an event falls in its time span (or
- * right after its last sample, where a crash that cut it short is stamped). */
+ * right after its last sample, where a crash that cut it short is stamped), or, for
+ * a disturbance of the simulation, anywhere before in its run. */
 static void flag_suspect(const an_drive *dr, an_task_result *tr)
 {
     if (tr->status || !tr->computed || tr->i1 <= tr->i0) return;
     double ta = dr->col[AN_T][tr->i0], tb = dr->col[AN_T][tr->i1 - 1] + 0.05;
     for (size_t k = 0; k < dr->n_events; k++) {
         const an_event *e = &dr->events[k];
-        if (e->run != tr->run || e->t < ta || e->t > tb || !is_suspect(e)) continue;
+        int kind = e->run == tr->run && e->t <= tb ? suspect_kind(e) : NOT_SUSPECT;
+        if (kind == NOT_SUSPECT || (kind == SUSPECT_SPAN && e->t < ta)) continue;
         tr->suspect = true;
         snprintf(tr->message, sizeof tr->message,
-                 "task %.60s, run %d: the log has a %.20s %.40s event at t = %.2f s inside the task "
+                 "task %.60s, run %d: the log has a %.20s %.40s event at t = %.2f s %s the task "
                  "(%.300s): its numbers may differ from an uninterrupted drive",
-                 tr->task->id, tr->run, e->kind, e->name, e->t, e->json ? e->json : "");
+                 tr->task->id, tr->run, e->kind, e->name, e->t, e->t < ta ? "before" : "inside",
+                 e->json ? e->json : "");
         return;
     }
 }

@@ -56,6 +56,7 @@ typedef struct node {
     /* state */
     double sim_t;          /* latest simulation time seen */
     bool sim_paused;
+    double sim_run;        /* run of the latest sim.tick; -1: none yet */
     sim_ffb ffb;
     FILE *ffb_log;         /* --ffb-log: effects and events as NDJSON, or NULL */
     sim_controls controls;
@@ -345,6 +346,15 @@ static void on_tick(node *n, const cJSON *msg)
     double t = num(msg, "t", n->sim_t);
     const cJSON *nn = cJSON_GetObjectItemCaseSensitive(msg, "n");
     n->sim_t = t;
+    double run = num(msg, "run", n->sim_run);
+    if (run != n->sim_run && n->sim_run >= 0 && n->have_script && !n->script.replaying) {
+        /* A new run without a restart command (physics restarted after a crash): the
+         * driver starts afresh, from the state of the run's first tick. */
+        sim_error err = {0};
+        if (script_restart(&n->script, NULL, &err) == SIM_OK && n->have_obs) script_on_state(&n->script, &n->obs);
+        n->gear_req_used = false;
+    }
+    n->sim_run = run;
     set_paused(n, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "paused")));
     if (!n->lockstep || !cJSON_IsNumber(nn)) return;
     /* Our answer for tick n: the controls first, then the ack; the dispatcher keeps
@@ -676,6 +686,7 @@ static int run_calibration(node *n, const node_options *o)
 int main(int argc, char **argv)
 {
     static node n;
+    n.sim_run = -1;
     node_options o;
     int rc = parse_options(argc, argv, &o, &n);
     if (rc >= 0) return rc;

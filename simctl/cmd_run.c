@@ -63,6 +63,10 @@ struct session {
     int status;
     int64_t last_run;       /* the newest run seen on sim.tick; -1: none yet */
     double last_t;          /* its newest time */
+    /* session.module events not yet published (the dispatcher itself was away) */
+    cJSON *unsent[16];
+    double unsent_t[16];
+    int n_unsent;
 };
 
 static char *xstrdup(const char *s)
@@ -98,15 +102,33 @@ static void end_session(session *s, const char *why);
  * drive log (the recorder logs it as a "session" event). */
 static void publish_module_event(session *s, const child *c, const char *what, int64_t status, int term_signal)
 {
-    if (!s->bus) return;
     cJSON *p = cJSON_CreateObject();
     cJSON_AddStringToObject(p, "module", c->exe);
     cJSON_AddStringToObject(p, "what", what);
     cJSON_AddNumberToObject(p, "status", (double)status);
     cJSON_AddNumberToObject(p, "signal", term_signal);
     cJSON_AddNumberToObject(p, "run", (double)s->last_run);
-    sim_bus_publish(s->bus, "session.module", s->last_t, p);
-    cJSON_Delete(p);
+    if (s->bus && sim_bus_publish(s->bus, "session.module", s->last_t, p) == SIM_OK) {
+        cJSON_Delete(p);
+    } else if (s->n_unsent < (int)(sizeof s->unsent / sizeof s->unsent[0])) {
+        /* kept for the next welcome: a crash of the dispatcher is news too */
+        s->unsent_t[s->n_unsent] = s->last_t;
+        s->unsent[s->n_unsent++] = p;
+    } else {
+        fprintf(stderr, "simctl: could not publish that %s %s (no bus)\n", c->exe, what);
+        cJSON_Delete(p);
+    }
+}
+
+static void on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    session *s = user;
+    if (!welcome) return;
+    for (int i = 0; i < s->n_unsent; i++) {
+        sim_bus_publish(bus, "session.module", s->unsent_t[i], s->unsent[i]);
+        cJSON_Delete(s->unsent[i]);
+    }
+    s->n_unsent = 0;
 }
 
 static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
@@ -498,7 +520,7 @@ int simctl_cmd_run(int argc, char **argv)
 
     static const char *const watch[] = {"sim.tick", "sim.end", "control.stop", "log.status", "log.error"};
     sim_bus_options bo = {.name = "simctl", .lockstep = s.acks_ticks, .host = host, .port = port, .token = token, .subscribe = watch,
-                          .n_subscribe = 5, .on_message = on_bus_message, .user = &s};
+                          .n_subscribe = 5, .on_message = on_bus_message, .on_state = on_bus_state, .user = &s};
     if (sim_bus_open(s.loop, &bo, &s.bus, &err) != SIM_OK) {
         fprintf(stderr, "simctl: %s\n", err.msg);
         end_session(&s, "no bus");
@@ -514,6 +536,7 @@ int simctl_cmd_run(int argc, char **argv)
     uv_run(s.loop, UV_RUN_DEFAULT);
     for (int i = 0; i < s.n_children; i++)
         for (int k = 0; k < s.children[i].argc; k++) free(s.children[i].argv[k]);
+    for (int i = 0; i < s.n_unsent; i++) cJSON_Delete(s.unsent[i]);
 
     if (headless && !no_analysis && s.log_file[0]) return run_analysis(s.log_file, out);
     return s.status;
