@@ -115,8 +115,10 @@ $(foreach e,$(EXES),$(eval $(call exe_rule,$(e))))
 # include path and linked with <dir>'s objects but main.o.
 define module_unit_tests
 $(BUILD)/tests/unit/test_$(subst -,_,$(1))_%.o: INC := $(COMMON_INC) -Itests/support -I$(1)
+$(BUILD)/tests/unit/test_$(subst -,_,$(1))_%.o: LIB_CFLAGS := $(call pc_cflags,$(PKG_ALL) $($(1)_PKGS))
 $(foreach t,$(wildcard tests/unit/test_$(subst -,_,$(1))_*.c),
-$(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(t)): $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(1)/main.c,$(wildcard $(1)/*.c))))
+$(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(t)): $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(1)/main.c,$(wildcard $(1)/*.c)))
+$(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(t)): TEST_LIBS := $(TEST_LIBS) $(call pc_libs,$($(1)_PKGS)))
 endef
 $(foreach e,$(EXES),$(eval $(call module_unit_tests,$(e))))
 
