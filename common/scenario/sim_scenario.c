@@ -64,6 +64,11 @@ void sim_diag_add(sim_diag *d, const char *fmt, ...)
 
 /* ---- entry points ------------------------------------------------------------- */
 
+static void diag_report(void *user, const char *msg)
+{
+    sim_diag_add(user, "%s", msg);
+}
+
 int sim_scenario_parse(const char *text, size_t len, const char *name, const char *base_dir,
                        sim_scenario **out, sim_diag *diag)
 {
@@ -72,32 +77,10 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
                                        "traffic", "triggers", "sectors", "tasks", "environment",
                                        "road_friction", NULL};
     *out = NULL;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    size_t pos = end && end >= text && end <= text + len ? (size_t)(end - text) : len;
-    if (root) {
-        /* Only whitespace may follow the value. */
-        while (pos < len && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r'))
-            pos++;
-    }
-    if (!root || pos < len) {
-        int line, col;
-        sim_file_line_col(text, pos, &line, &col);
-        char near[24];
-        size_t k = 0;
-        for (size_t i = pos; i < len && k < 16 && text[i] != '\n'; i++)
-            near[k++] = isprint((unsigned char)text[i]) ? text[i] : '?';
-        near[k] = '\0';
-        if (!root)
-            sim_diag_add(diag, "%s:%d:%d: JSON syntax error near \"%s\"%s", name, line, col, near,
-                         pos >= len ? " (unexpected end of input)" : "");
-        else
-            sim_diag_add(diag, "%s:%d:%d: unexpected text after the JSON value: \"%s\"", name,
-                         line, col, near);
-        cJSON_Delete(root);
-        return SIM_EINVAL;
-    }
-    ld L = {.file = name, .base_dir = base_dir, .diag = diag};
+    ld L = {.j = {.file = name, .report = diag_report, .user = diag}, .base_dir = base_dir};
+    cJSON *root;
+    int rc = sim_json_parse(&L.j, text, len, &root);
+    if (rc) return rc;
     sim_scenario *sc = calloc(1, sizeof *sc);
     if (!sc) {
         cJSON_Delete(root);
@@ -133,7 +116,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
         scn_load_environment(&L, root);
     }
     cJSON_Delete(root);
-    if (L.errors) {
+    if (L.j.errors) {
         sim_scenario_free(sc);
         return SIM_EINVAL;
     }
