@@ -245,6 +245,18 @@ int sim_json_num(sim_json *j, const cJSON *obj, const char *path, const char *ke
     return SIM_OK;
 }
 
+int sim_json_number(sim_json *j, const cJSON *v, const char *path, double lo, double hi,
+                    double *out)
+{
+    char want[96];
+    snprintf(want, sizeof want, "a number in [%g, %g]", lo, hi);
+    if (!cJSON_IsNumber(v)) return sim_json_found(j, path, v, want);
+    double x = v->valuedouble;
+    if (!(isfinite(x) && x >= lo && x <= hi)) return sim_json_bad_value(j, SIM_ERANGE, path, v, want);
+    *out = x;
+    return SIM_OK;
+}
+
 int sim_json_int(sim_json *j, const cJSON *obj, const char *path, const char *key, bool required,
                  int def, int lo, int hi, int *out)
 {
