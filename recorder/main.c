@@ -156,7 +156,6 @@ static void begin_stop(recorder *r)
     r->draining = true;
     r->drain_since_ms = r->last_msg_ms = uv_now(r->loop);
 }
-
 static void finish_stop(recorder *r)
 {
     r->stopping = true;

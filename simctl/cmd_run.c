@@ -9,6 +9,7 @@
  * module's reason instead of restarting it. Anything else (a crash, a signal) is
  * restarted; a restarted physics-node begins a new run (--run), and each crash and
  * restart is published as session.module for the drive log. */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
-#include "sim_vehicle.h"
+#include "sim_vehicle_file.h"
 #include "cmd_world.h"
 #include "simctl.h"
 
@@ -348,6 +349,29 @@ static bool has_display(void)
     return (d && *d) || (w && *w);
 }
 
+/* The newest .sqlite file in OUT/logs/STUDY into path ("" when none). */
+static void newest_log(const char *out, const char *study, char *path, size_t size)
+{
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/logs/%s", out, study);
+    DIR *d = opendir(dir);
+    time_t best = 0;
+    struct dirent *e;
+    path[0] = '\0';
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 8 || strcmp(e->d_name + n - 7, ".sqlite") != 0) continue;
+        char p[2400];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (stat(p, &st) == 0 && st.st_mtime >= best) {
+            best = st.st_mtime;
+            if (snprintf(path, size, "%s", p) >= (int)size) path[0] = '\0';
+        }
+    }
+    if (d) closedir(d);
+}
+
 static int run_analysis(const char *log_file, const char *out_dir)
 {
     if (!exe_exists("analysis")) return 0;
@@ -538,6 +562,10 @@ int simctl_cmd_run(int argc, char **argv)
         for (int k = 0; k < s.children[i].argc; k++) free(s.children[i].argv[k]);
     for (int i = 0; i < s.n_unsent; i++) cJSON_Delete(s.unsent[i]);
 
-    if (headless && !no_analysis && s.log_file[0]) return run_analysis(s.log_file, out);
+    /* A short session may end before simctl heard the recorder's log.status: the
+     * drive's log is then the newest in the study's folder. */
+    if (!s.log_file[0]) newest_log(out, study, s.log_file, sizeof s.log_file);
+    if (headless && !no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0)
+        return s.status ? s.status : run_analysis(s.log_file, out);
     return s.status;
 }
