@@ -435,14 +435,12 @@ int simctl_cmd_run(int argc, char **argv)
     /* Checked here, once: a scenario every module refuses would otherwise have the
      * supervisor restart them all forever. */
     sim_diag diag = {0};
-    sim_scenario *sc = NULL;
-    if (sim_scenario_load(scenario, &sc, &diag) != 0) {
+    if (simctl_session_scenario(scenario, &diag) != 0) {
         simctl_print_diag(&diag);
         fprintf(stderr, "simctl run: scenario '%s' cannot be used (see simctl validate)\n", scenario);
         sim_diag_free(&diag);
         return 1;
     }
-    sim_scenario_free(sc);
     sim_diag_free(&diag);
     /* The vehicle file likewise: physics-node would refuse it at start. */
     sim_vehicle_params vp;

@@ -247,10 +247,62 @@ static void bad_vehicle_file_is_refused_before_start(void **state)
     assert_int_equal(access(outdir, F_OK), -1);
 }
 
+/* short.json changed by fn, written to dir/name; the path (static buffer). */
+static const char *variant(const char *name, void (*fn)(cJSON *))
+{
+    static char path[256];
+    FILE *f = fopen(scenario, "r");
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    cJSON *sc = cJSON_Parse(text);
+    fn(sc);
+    char *out = cJSON_Print(sc);
+    cJSON_Delete(sc);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    fputs(out, f);
+    fclose(f);
+    free(out);
+    return path;
+}
+
+static void no_starts(cJSON *sc) { cJSON_DeleteItemFromObject(sc, "start_points"); }
+
+static void absurd_speed(cJSON *sc)
+{
+    cJSON *st = cJSON_GetArrayItem(cJSON_GetObjectItem(sc, "start_points"), 0);
+    cJSON_ReplaceItemInObject(st, "speed_kmh", cJSON_CreateNumber(1e308));
+}
+
+/* What would fail at start fails validation, naming the file and the field; simctl
+ * run refuses it before starting anything. */
+static void validation_catches_what_fails_at_start(void **state)
+{
+    char out[4096];
+    const char *path = variant("no-starts.json", no_starts);
+    const char *v1[] = {"validate", path, NULL};
+    assert_int_equal(ts_run("simctl", v1, out, sizeof out), 1);
+    char want[400];
+    snprintf(want, sizeof want, "%s: start_points: none, expected at least one", path);
+    assert_non_null(strstr(out, want));
+    const char *r1[] = {"run", path, "--headless", "--until", "1", "--out", dir, NULL};
+    assert_int_equal(ts_run("simctl", r1, out, sizeof out), 1);
+    assert_non_null(strstr(out, want));
+    assert_null(strstr(out, "joined"));
+
+    path = variant("fast.json", absurd_speed);
+    const char *v2[] = {"validate", path, NULL};
+    assert_int_equal(ts_run("simctl", v2, out, sizeof out), 1);
+    assert_non_null(strstr(out, "start_points[0].speed_kmh"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_vehicle_file_is_refused_before_start),
+        cmocka_unit_test(validation_catches_what_fails_at_start),
         cmocka_unit_test(configuration_error_ends_the_session),
         cmocka_unit_test(kill9_at_random_ticks_never_reports_wrong_numbers_as_ok),
     };
