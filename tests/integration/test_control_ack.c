@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -255,6 +257,119 @@ static void tap_without_dispatcher_or_with_wrong_token_fails(void **state)
     ts_dispatcher_stop(&d);
 }
 
+/* The module names in the reply line "CMD: done by NAME" of out, sorted, joined by
+ * commas into buf. */
+static const char *done_by(const char *out, const char *cmd, char *buf, size_t size)
+{
+    char names[8][32];
+    int n = 0;
+    char key[48];
+    snprintf(key, sizeof key, "%s: done by ", cmd);
+    for (const char *p = strstr(out, key); p && n < 8; p = strstr(p + 1, key)) {
+        p += strlen(key);
+        snprintf(names[n++], sizeof names[0], "%.*s", (int)strcspn(p, "\n"), p);
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (strcmp(names[j], names[i]) < 0) {
+                char t[32];
+                memcpy(t, names[i], 32);
+                memcpy(names[i], names[j], 32);
+                memcpy(names[j], t, 32);
+            }
+    buf[0] = 0;
+    for (int i = 0; i < n; i++) snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? "," : "", names[i]);
+    return buf;
+}
+
+/* Every command of docs/protocol.md's table, in a session of physics, the scripted
+ * driver and sound-node: each is acted on and acknowledged by exactly the modules
+ * the table names; those whose owners are not part of it (hud, light, traffic) get
+ * the honest refusal. The scripted driver keeps the operator's speed limit. */
+static void every_command_is_answered_by_its_owners(void **state)
+{
+    char dir[] = "/tmp/control-table-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char audio[128];
+    snprintf(audio, sizeof audio, "%s/audio.raw", dir);
+    setenv("SDL_AUDIODRIVER", "disk", 1);
+    setenv("SDL_DISKAUDIOFILE", audio, 1);
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    ts_conn *obs = ts_join(d.port, "observer", "[\"dispatcher.joined\",\"vehicle.state\"]", NULL);
+    const char *sc = ts_root("scenarios/lane-change.json");
+    char *phys[] = {"physics-node", "--bus", bus, "--vehicle", (char *)ts_root("vehicles/bmw-318i.json"), "--scenario",
+                    (char *)sc, "--lockstep", "--wait-for", "input", NULL};
+    char *input[] = {"input-node", "--bus", bus, "--driver", "script", "--scenario", (char *)sc, "--lockstep", NULL};
+    char *sound[] = {"sound-node", "--bus", bus, "--scenario", (char *)sc, NULL};
+    pid_t pids[3] = {ts_spawn(phys, false), ts_spawn(input, false), ts_spawn(sound, false)};
+    for (int joined = 0; joined < 3;) {
+        cJSON *j = ts_expect_topic(obs, "dispatcher.joined", 10000, NULL, 0);
+        assert_non_null(j);
+        const char *name = cJSON_GetObjectItem(j, "name")->valuestring;
+        joined += !strcmp(name, "physics") || !strcmp(name, "input") || !strcmp(name, "sound");
+        cJSON_Delete(j);
+    }
+    static const struct {
+        const char *a1, *a2;
+        int status;
+        const char *acted, *says;
+    } table[] = {
+        {"speed-limit", "30", 0, "input", NULL},
+        {"pause", NULL, 0, "input,physics,sound", NULL},
+        {"resume", NULL, 0, "input,physics,sound", NULL},
+        {"sound", "off", 0, "sound", NULL},
+        {"sound", "on", 0, "sound", NULL},
+        {"restart", "start", 0, "input,physics", NULL},
+        {"restart", "nowhere", 1, "", "REFUSED by physics"},
+        {"seek", "3", 1, "", "REFUSED by physics: a live session cannot jump in time"},
+        {"hud", "Left lane please", 1, "", "no module acts on hud"},
+        {"light", "night", 1, "", "no module acts on light"},
+        {"traffic", "freeze", 1, "", "no module acts on traffic"},
+    };
+    char out[4096], names[256];
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        const char *args[] = {table[i].a1, table[i].a2 ? table[i].a2 : "--control", table[i].a2 ? "--control" : d.control_url,
+                              table[i].a2 ? d.control_url : NULL, NULL};
+        int st = ts_run("simctl", args, out, sizeof out);
+        if (st != table[i].status || strcmp(done_by(out, strcmp(table[i].a1, "speed-limit") ? table[i].a1 : "speed_limit",
+                                                    names, sizeof names), table[i].acted) ||
+            (table[i].says && !strstr(out, table[i].says)))
+            fail_msg("simctl %s %s: status %d, done by '%s', expected %d, '%s' (%s); output:\n%s", table[i].a1,
+                     table[i].a2 ? table[i].a2 : "", st, names, table[i].status, table[i].acted,
+                     table[i].says ? table[i].says : "", out);
+    }
+    /* The restart began a new run with the operator's 30 km/h still in force: after
+     * 20 s of it the scripted driver holds 30 km/h (the road's limit is 60). */
+    double t_end = -1, vmax = 0, v = 0;
+    for (;;) {
+        cJSON *m = ts_expect_topic(obs, "vehicle.state", 10000, NULL, 0);
+        assert_non_null(m);
+        double t = cJSON_GetObjectItem(m, "t")->valuedouble;
+        v = cJSON_GetObjectItem(m, "speed")->valuedouble * 3.6;
+        cJSON_Delete(m);
+        if (t_end < 0 && t < 1) t_end = 30; /* the new run */
+        if (t_end > 0 && t > 15 && v > vmax) vmax = v;
+        if (t_end > 0 && t >= t_end) break;
+    }
+    assert_true(fabs(v - 30) < 2);
+    assert_true(vmax < 32);
+
+    const char *stop[] = {"stop", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", stop, out, sizeof out), 0);
+    assert_string_equal(done_by(out, "stop", names, sizeof names), "input,physics,sound");
+    for (int i = 0; i < 3; i++) {
+        int st = ts_stop(pids[i], 0, 5000);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    ts_close(obs);
+    ts_dispatcher_stop(&d);
+    unlink(audio);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +378,7 @@ int main(void)
         cmocka_unit_test(reply_lists_acted_refused_and_silent),
         cmocka_unit_test(send_stamps_simulation_time),
         cmocka_unit_test(tap_without_dispatcher_or_with_wrong_token_fails),
+        cmocka_unit_test(every_command_is_answered_by_its_owners),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
