@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,32 +79,6 @@ static void session_start(session *s, const char *name, const char *vehicle)
                     s->out, "--vehicle", (char *)(vehicle ? vehicle : ts_root("vehicles/bmw-318i.json")), NULL};
     s->simctl = ts_spawn(argv, false);
     assert_true(s->simctl > 0);
-}
-
-/* The pid of simctl's child running exe (comm), or -1. */
-static pid_t child_of(pid_t parent, const char *exe)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    pid_t found = -1;
-    while (d && (e = readdir(d)) && found < 0) {
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
-        char *open = strchr(buf, '('), *close = strrchr(buf, ')');
-        if (!open || !close) continue;
-        int ppid = 0;
-        char st;
-        if (sscanf(close + 1, " %c %d", &st, &ppid) != 2 || ppid != parent || st == 'Z') continue;
-        *close = 0;
-        if (strcmp(open + 1, exe) == 0) found = atoi(e->d_name);
-    }
-    if (d) closedir(d);
-    return found;
 }
 
 /* Reads the tasks.csv of a session's report: per row "task,run,status" and the
@@ -180,7 +153,7 @@ static void kill9_at_random_ticks_never_reports_wrong_numbers_as_ok(void **state
             cJSON_Delete(t);
             if (n >= at_tick) break;
         }
-        pid_t pid = child_of(s.simctl, victim);
+        pid_t pid = ts_child_of(s.simctl, victim);
         assert_true(pid > 0);
         kill(pid, SIGKILL);
         ts_close(obs);

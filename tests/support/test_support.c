@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -78,6 +79,31 @@ int ts_run(const char *name, const char *const *args, char *out, size_t out_size
     if (out_size) out[got] = '\0';
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+pid_t ts_child_of(pid_t parent, const char *exe)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = -1;
+    while (d && (e = readdir(d)) && found < 0) {
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+        if (!open || !close) continue;
+        int ppid = 0;
+        char st;
+        if (sscanf(close + 1, " %c %d", &st, &ppid) != 2 || ppid != parent || st == 'Z') continue;
+        *close = 0;
+        if (strcmp(open + 1, exe) == 0) found = atoi(e->d_name);
+    }
+    if (d) closedir(d);
+    return found;
 }
 
 pid_t ts_spawn(char *const argv[], bool keep_stdout)

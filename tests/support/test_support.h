@@ -24,6 +24,9 @@ pid_t ts_spawn(char *const argv[], bool keep_stdout);
  * stderr together into out (NUL-terminated, truncated to out_size); returns the exit
  * status, or -1 when it did not exit normally. */
 int ts_run(const char *name, const char *const *args, char *out, size_t out_size);
+/* The pid of a live child of parent whose command name is exe (as in
+ * /proc/PID/stat), or -1: for killing one module of a `simctl run`. */
+pid_t ts_child_of(pid_t parent, const char *exe);
 /* Sends sig and waits up to timeout_ms; returns the exit status as from waitpid
  * (or -1 on timeout, after which the process is killed with SIGKILL). */
 int ts_stop(pid_t pid, int sig, int timeout_ms);
