@@ -600,13 +600,11 @@ int main(int argc, char **argv)
     }
     r.w = NULL;
     if (empty && status == 0) {
-        char side[4200];
-        unlink(path);
-        snprintf(side, sizeof side, "%s-wal", path);
-        unlink(side);
-        snprintf(side, sizeof side, "%s-shm", path);
-        unlink(side);
-        fprintf(stderr, "recorder: no sample was recorded; removed the empty log %s\n", path);
+        if (sim_drivelog_remove(path) == 0)
+            fprintf(stderr, "recorder: no sample was recorded; removed the empty log %s\n", path);
+        else
+            fprintf(stderr, "recorder: no sample was recorded, but %s could not be removed: %s\n", path,
+                    strerror(errno));
     }
     /* Close our own handles; the bus closes its own (closing them here too would
      * close a handle twice). */

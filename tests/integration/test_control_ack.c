@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "test_audio.h"
 #include "test_support.h"
 
 typedef struct session {
@@ -288,12 +289,8 @@ static const char *done_by(const char *out, const char *cmd, char *buf, size_t s
  * the honest refusal. The scripted driver keeps the operator's speed limit. */
 static void every_command_is_answered_by_its_owners(void **state)
 {
-    char dir[] = "/tmp/control-table-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char audio[128];
-    snprintf(audio, sizeof audio, "%s/audio.raw", dir);
-    setenv("SDL_AUDIODRIVER", "disk", 1);
-    setenv("SDL_DISKAUDIOFILE", audio, 1);
+    char dir[64], audio[128];
+    assert_true(ta_disk_audio(dir, sizeof dir, audio, sizeof audio));
     ts_dispatcher d;
     assert_true(ts_dispatcher_start(&d, NULL));
     char bus[64];

@@ -77,12 +77,8 @@ static void play(const char *path, ts_conn *pub, double rpm, double *hz, double 
 
 static void audio_follows_rpm_and_commands(void **state)
 {
-    char dir[] = "/tmp/sound-node-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[128];
-    snprintf(path, sizeof path, "%s/out.raw", dir);
-    setenv("SDL_AUDIODRIVER", "disk", 1);
-    setenv("SDL_DISKAUDIOFILE", path, 1);
+    char dir[64], path[128];
+    assert_true(ta_disk_audio(dir, sizeof dir, path, sizeof path));
     ts_dispatcher d;
     assert_true(ts_dispatcher_start(&d, NULL));
     ts_conn *pub = ts_join(d.port, "physics", "[\"dispatcher.\",\"control.ack\"]", NULL);

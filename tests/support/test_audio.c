@@ -2,6 +2,18 @@
 #include "test_audio.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+bool ta_disk_audio(char *dir, size_t dir_size, char *path, size_t path_size)
+{
+    snprintf(dir, dir_size, "/tmp/sim-audio-XXXXXX");
+    if (!mkdtemp(dir)) return false;
+    snprintf(path, path_size, "%s/out.raw", dir);
+    setenv("SDL_AUDIODRIVER", "disk", 1);
+    setenv("SDL_DISKAUDIOFILE", path, 1);
+    return true;
+}
 
 double ta_rms(const int16_t *x, size_t n)
 {
