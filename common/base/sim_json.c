@@ -144,7 +144,8 @@ int sim_json_parse(sim_json *j, const char *text, size_t len, cJSON **out)
     near[k] = '\0';
     /* The position is part of the name: "file:line:col", as compilers write it. */
     char where[256];
-    snprintf(where, sizeof where, "%s%s%d:%d", j->file ? j->file : "", j->file ? ":" : "", line, col);
+    if (j->file) snprintf(where, sizeof where, "%s:%d:%d", j->file, line, col);
+    else snprintf(where, sizeof where, "line %d, column %d", line, col);
     const char *file = j->file;
     j->file = NULL;
     if (!root)
@@ -257,6 +258,18 @@ int sim_json_number(sim_json *j, const cJSON *v, const char *path, double lo, do
     return SIM_OK;
 }
 
+int sim_json_integer(sim_json *j, const cJSON *v, const char *path, int lo, int hi, int *out)
+{
+    char want[96];
+    snprintf(want, sizeof want, "an integer in [%d, %d]", lo, hi);
+    if (!cJSON_IsNumber(v)) return sim_json_found(j, path, v, want);
+    double x = v->valuedouble;
+    if (x != floor(x)) return sim_json_bad_value(j, SIM_EINVAL, path, v, want);
+    if (!(x >= lo && x <= hi)) return sim_json_bad_value(j, SIM_ERANGE, path, v, want);
+    *out = (int)x;
+    return SIM_OK;
+}
+
 int sim_json_int(sim_json *j, const cJSON *obj, const char *path, const char *key, bool required,
                  int def, int lo, int hi, int *out)
 {
@@ -265,12 +278,7 @@ int sim_json_int(sim_json *j, const cJSON *obj, const char *path, const char *ke
     *out = def;
     snprintf(want, sizeof want, "an integer in [%d, %d]", lo, hi);
     if (!v) return required ? sim_json_found(j, p, NULL, want) : SIM_OK;
-    if (!cJSON_IsNumber(v)) return sim_json_found(j, p, v, want);
-    double x = v->valuedouble;
-    if (x != floor(x)) return sim_json_bad_value(j, SIM_EINVAL, p, v, want);
-    if (!(x >= lo && x <= hi)) return sim_json_bad_value(j, SIM_ERANGE, p, v, want);
-    *out = (int)x;
-    return SIM_OK;
+    return sim_json_integer(j, v, p, lo, hi, out);
 }
 
 int sim_json_bool(sim_json *j, const cJSON *obj, const char *path, const char *key, bool required,

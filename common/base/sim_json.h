@@ -87,6 +87,8 @@ int sim_json_num(sim_json *j, const cJSON *obj, const char *path, const char *ke
 /* The value v itself (an array element, say) as a finite number in [lo, hi]. */
 int sim_json_number(sim_json *j, const cJSON *v, const char *path, double lo, double hi,
                     double *out);
+/* The value v itself as an integer (a number without a fraction) in [lo, hi]. */
+int sim_json_integer(sim_json *j, const cJSON *v, const char *path, int lo, int hi, int *out);
 /* An integer (a number without a fraction) in [lo, hi]. */
 int sim_json_int(sim_json *j, const cJSON *obj, const char *path, const char *key, bool required,
                  int def, int lo, int hi, int *out);
