@@ -25,6 +25,8 @@
 #include "sim_cli.h"
 #include "sim_controls.h"
 #include "sim_ffb.h"
+#include "sim_msg_sim.h"
+#include "sim_msg_vehicle.h"
 #include "vtest.h"
 #include "wheel.h"
 
@@ -121,14 +123,13 @@ static double ffb_play(node *n, double now)
 
 static void publish_controls(node *n, double t)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return;
     sim_controls c = n->controls;
     if (n->gear_req_used && !c.has_gear) {
         c.gear = n->gear_req;
         c.has_gear = true;
     }
-    if (sim_controls_to_json(&c, o) == SIM_OK) sim_bus_publish(n->bus, "input.controls", t, o);
+    cJSON *o = sim_msg_input_controls_encode(&c);
+    if (o) sim_bus_publish(n->bus, "input.controls", t, o);
     cJSON_Delete(o);
 }
 
@@ -307,25 +308,28 @@ static void on_timer(uv_timer_t *t)
 
 /* ---- bus -------------------------------------------------------------------------- */
 
-static double num(const cJSON *o, const char *k, double dflt)
+/* The envelope's simulation time (NAN when the sender gave none). */
+static double envelope_t(const cJSON *msg)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, "t");
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-static void on_vehicle_state(node *n, const cJSON *msg)
+static void on_vehicle_state(node *n, const cJSON *msg, double t)
 {
-    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(msg, "pos");
-    const cJSON *px = cJSON_GetArrayItem(pos, 0), *py = cJSON_GetArrayItem(pos, 1);
-    if (!cJSON_IsNumber(px) || !cJSON_IsNumber(py)) return;
+    sim_msg_vehicle_state st;
+    sim_error err = {0};
+    /* A state without a position is of no use to the scripted driver; one with a
+     * malformed field is not trusted at all. */
+    if (sim_msg_vehicle_state_decode(msg, &st, &err) || isnan(st.pos[0]) || isnan(st.pos[1])) return;
     n->obs = (sim_driver_obs){
-        .t = num(msg, "t", n->sim_t),
-        .x = px->valuedouble,
-        .y = py->valuedouble,
-        .heading = num(msg, "heading", 0),
-        .speed = num(msg, "speed", 0),
-        .rpm = num(msg, "rpm", 0),
-        .gear = (int)fmax(-1, fmin(12, num(msg, "gear", 0))), /* garbage never overflows */
+        .t = isnan(t) ? n->sim_t : t,
+        .x = st.pos[0],
+        .y = st.pos[1],
+        .heading = isnan(st.heading) ? 0 : st.heading,
+        .speed = isnan(st.speed) ? 0 : st.speed,
+        .rpm = isnan(st.rpm) ? 0 : st.rpm,
+        .gear = st.gear == SIM_MSG_NO_INT ? 0 : (int)fmax(-1, fmin(12, st.gear)), /* garbage never overflows */
     };
     n->have_obs = true;
     if (n->obs.t > n->sim_t) n->sim_t = n->obs.t;
@@ -339,19 +343,21 @@ static void set_paused(node *n, bool paused)
     ffb_event(n, now_s(), paused ? SIM_FFB_PAUSED : SIM_FFB_RESUMED);
 }
 
-static void on_tick(node *n, const cJSON *msg)
+static void on_tick(node *n, const cJSON *msg, double t_msg)
 {
-    double t = num(msg, "t", n->sim_t);
-    const cJSON *nn = cJSON_GetObjectItemCaseSensitive(msg, "n");
+    double t = isnan(t_msg) ? n->sim_t : t_msg;
+    sim_msg_tick tick;
+    sim_error err = {0};
+    bool ok = sim_msg_tick_decode(msg, &tick, &err) == SIM_OK;
     n->sim_t = t;
-    set_paused(n, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "paused")));
-    if (!n->lockstep || !cJSON_IsNumber(nn)) return;
+    set_paused(n, ok && tick.paused);
+    if (!n->lockstep || !ok || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n"))) return;
     /* Our answer for tick n: the controls first, then the ack; the dispatcher keeps
      * the order, so physics has them before it steps. */
     refresh(n, now_s());
     publish_controls(n, t);
     cJSON *ack = cJSON_CreateObject();
-    if (ack && cJSON_AddNumberToObject(ack, "n", nn->valuedouble))
+    if (ack && cJSON_AddNumberToObject(ack, "n", (double)tick.n))
         sim_bus_publish(n->bus, "sim.ack", t, ack);
     cJSON_Delete(ack);
 }
@@ -365,14 +371,14 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     if (strcmp(topic, "ffb.command") == 0) {
         sim_ffb_command c;
         sim_error err = {0};
-        if (sim_ffb_command_from_json(msg, &c, &err) == SIM_OK)
+        if (sim_msg_ffb_command_decode(msg, &c, &err) == SIM_OK)
             ffb_command(n, now, &c);
         else
             fprintf(stderr, "input-node: ignoring %s\n", err.msg);
     } else if (strcmp(topic, "sim.tick") == 0) {
-        on_tick(n, msg);
+        on_tick(n, msg, envelope_t(msg));
     } else if (strcmp(topic, "vehicle.state") == 0) {
-        on_vehicle_state(n, msg);
+        on_vehicle_state(n, msg, envelope_t(msg));
     } else if (strcmp(topic, "control.pause") == 0) {
         set_paused(n, true);
     } else if (strcmp(topic, "control.resume") == 0) {

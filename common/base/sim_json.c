@@ -250,7 +250,8 @@ int sim_json_number(sim_json *j, const cJSON *v, const char *path, double lo, do
                     double *out)
 {
     char want[96];
-    snprintf(want, sizeof want, "a number in [%g, %g]", lo, hi);
+    if (isinf(lo) && isinf(hi)) snprintf(want, sizeof want, "a number");
+    else snprintf(want, sizeof want, "a number in [%g, %g]", lo, hi);
     if (!cJSON_IsNumber(v)) return sim_json_found(j, path, v, want);
     double x = v->valuedouble;
     if (!(isfinite(x) && x >= lo && x <= hi)) return sim_json_bad_value(j, SIM_ERANGE, path, v, want);

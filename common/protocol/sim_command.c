@@ -55,9 +55,10 @@ static int validate_fields(const cJSON *req, const char *cmd, sim_error *err)
         if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 || v->valuedouble > 1000)
             return sim_error_set(err, SIM_EINVAL, "speed_limit: \"kmh\" must be a number from 0 (no limit) to 1000");
     } else if (strcmp(cmd, "seek") == 0) {
-        v = cJSON_GetObjectItemCaseSensitive(req, "t");
+        /* "to", not "t": the command travels as control.seek, whose envelope has its own t. */
+        v = cJSON_GetObjectItemCaseSensitive(req, "to");
         if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || !isfinite(v->valuedouble))
-            return sim_error_set(err, SIM_EINVAL, "seek: \"t\" must be a simulation time in seconds >= 0");
+            return sim_error_set(err, SIM_EINVAL, "seek: \"to\" must be a simulation time in seconds >= 0");
     } else if (strcmp(cmd, "hud") == 0) {
         if ((rc = need_string(req, cmd, "text", err, &v))) return rc;
         if (strlen(v->valuestring) > 1024)

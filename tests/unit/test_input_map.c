@@ -258,29 +258,30 @@ static void controls_json_round_trip_and_errors(void **state)
 {
     sim_controls c = {.steer = 0.25, .steer_deg = 112.5, .throttle = 0.5, .brake = 0,
                       .clutch = 1, .gear = -1, .has_gear = true};
-    cJSON *o = cJSON_CreateObject();
-    assert_int_equal(sim_controls_to_json(&c, o), SIM_OK);
+    cJSON *o = sim_msg_input_controls_encode(&c);
+    assert_non_null(o);
     char *s = cJSON_PrintUnformatted(o);
     assert_string_equal(s, "{\"steer\":0.25,\"steer_deg\":112.5,\"throttle\":0.5,\"brake\":0,"
                            "\"clutch\":1,\"gear\":-1}");
     free(s);
     sim_controls d;
     sim_error err = {0};
-    assert_int_equal(sim_controls_from_json(o, &d, &err), SIM_OK);
+    assert_int_equal(sim_msg_input_controls_decode(o, &d, &err), SIM_OK);
     assert_true(d.steer == 0.25 && d.steer_deg == 112.5 && d.throttle == 0.5 && d.clutch == 1);
     assert_true(d.has_gear && d.gear == -1);
     cJSON_Delete(o);
     o = cJSON_Parse("{\"steer\":0,\"throttle\":1.5,\"brake\":0}");
-    assert_int_equal(sim_controls_from_json(o, &d, &err), SIM_ERANGE);
-    assert_string_equal(err.msg, "throttle: expected a number in [0, 1], found 1.5");
+    assert_int_equal(sim_msg_input_controls_decode(o, &d, &err), SIM_ERANGE);
+    assert_string_equal(err.msg, "input.controls: throttle: found 1.5, expected a number in [0, 1]");
     cJSON_Delete(o);
+    /* Every field is optional in the message (docs/protocol.md): a missing one is absent. */
     o = cJSON_Parse("{\"throttle\":1,\"brake\":0}");
-    assert_int_equal(sim_controls_from_json(o, &d, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "steer: missing, expected a number in [-1, 1]");
+    assert_int_equal(sim_msg_input_controls_decode(o, &d, &err), SIM_OK);
+    assert_true(isnan(d.steer) && d.throttle == 1 && !d.has_gear);
     cJSON_Delete(o);
     o = cJSON_Parse("{\"steer\":0,\"throttle\":1,\"brake\":0,\"gear\":2.5}");
-    assert_int_equal(sim_controls_from_json(o, &d, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "gear: expected an integer in [-1, 12], found 2.5");
+    assert_int_equal(sim_msg_input_controls_decode(o, &d, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "input.controls: gear: found 2.5, expected an integer in [-1, 12]");
     cJSON_Delete(o);
 }
 
