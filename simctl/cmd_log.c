@@ -17,6 +17,7 @@
 #include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg_vehicle.h"
+#include "sim_recording.h"
 
 int simctl_cmd_export(int argc, char **argv)
 {
@@ -99,28 +100,11 @@ static void anchor(replay *p, double rt)
     p->anchor_ms = uv_now(p->loop);
 }
 
-/* A logged sample as vehicle.state: what the log holds of it, the run, and "replay". */
+/* A logged sample as vehicle.state (sim_recording_state_of_sample). */
 static void publish_sample(replay *p, const sim_drivelog_sample *s)
 {
     sim_msg_vehicle_state m;
-    sim_msg_vehicle_state_clear(&m);
-    m.speed = s->speed;
-    m.heading = s->heading;
-    m.yaw_rate = s->yaw_rate;
-    m.rpm = s->rpm;
-    m.s = s->s;
-    m.d = s->d;
-    m.accel = s->accel;
-    m.steer_angle = s->wheel_angle;
-    if (!isnan(s->x) && !isnan(s->y) && !isnan(s->z)) {
-        m.pos[0] = s->x;
-        m.pos[1] = s->y;
-        m.pos[2] = s->z;
-    }
-    if (s->gear != SIM_DRIVELOG_NULL_INT) m.gear = s->gear;
-    if (s->lane != SIM_DRIVELOG_NULL_INT) m.lane = s->lane;
-    m.run = (int)s->run;
-    m.replay = true;
+    sim_recording_state_of_sample(s, &m);
     cJSON *o = sim_msg_vehicle_state_encode(&m);
     if (o && sim_bus_publish(p->bus, "vehicle.state", s->t, o) == 0) p->published++;
     cJSON_Delete(o);

@@ -2,6 +2,7 @@
 #include "sim_recording.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,18 @@ static void copy_id(char dst[SIM_DRIVELOG_ID_MAX], const char *src)
     snprintf(dst, SIM_DRIVELOG_ID_MAX, "%s", src ? src : "");
 }
 
-static int32_t log_int(int v)
-{
-    return v == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)v;
-}
+/* Which vehicle.state field each sample column comes from (and goes back to in a
+ * replay): the one place that pairs the two. */
+#define PAIR(col, field) {offsetof(sim_drivelog_sample, col), offsetof(sim_msg_vehicle_state, field)}
+static const struct {
+    size_t sample, state;
+} REAL_PAIRS[] = {
+    PAIR(speed, speed), PAIR(accel, accel), PAIR(heading, heading), PAIR(yaw_rate, yaw_rate),
+    PAIR(rpm, rpm), PAIR(s, s), PAIR(d, d), PAIR(wheel_angle, steer_angle),
+    PAIR(headway_dist, headway_dist), PAIR(headway_time, headway_time), PAIR(lat_dev, lat_dev),
+    PAIR(x, pos[0]), PAIR(y, pos[1]), PAIR(z, pos[2]),
+}, INT_PAIRS[] = {PAIR(gear, gear), PAIR(lane, lane)};
+#undef PAIR
 
 static void parse_state(sim_recording *rec, const cJSON *msg, sim_error *bad)
 {
@@ -69,26 +78,32 @@ static void parse_state(sim_recording *rec, const cJSON *msg, sim_error *bad)
     sim_msg_vehicle_state_decode(msg, &m, first(bad));
     sim_drivelog_sample *s = &rec->state;
     sim_drivelog_sample_init(s);
-    s->speed = m.speed;
-    s->accel = m.accel;
-    s->heading = m.heading;
-    s->yaw_rate = m.yaw_rate;
-    s->gear = log_int(m.gear);
-    s->rpm = m.rpm;
-    s->s = m.s;
-    s->d = m.d;
-    s->lane = log_int(m.lane);
-    s->wheel_angle = m.steer_angle;
-    s->headway_dist = m.headway_dist;
-    s->headway_time = m.headway_time;
-    s->lat_dev = m.lat_dev;
+    for (size_t k = 0; k < sizeof REAL_PAIRS / sizeof *REAL_PAIRS; k++)
+        *(double *)((char *)s + REAL_PAIRS[k].sample) = *(const double *)((const char *)&m + REAL_PAIRS[k].state);
+    for (size_t k = 0; k < sizeof INT_PAIRS / sizeof *INT_PAIRS; k++) {
+        int v = *(const int *)((const char *)&m + INT_PAIRS[k].state);
+        *(int32_t *)((char *)s + INT_PAIRS[k].sample) = v == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)v;
+    }
     if (isnan(s->headway_time) && !isnan(s->headway_dist) && s->speed > 0.1)
         s->headway_time = s->headway_dist / s->speed;
-    s->x = m.pos[0];
-    s->y = m.pos[1];
-    s->z = m.pos[2];
     if (m.sector[0]) copy_id(rec->sector, m.sector);
     if (m.task[0]) copy_id(rec->task, m.task);
+}
+
+void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle_state *out)
+{
+    sim_msg_vehicle_state_clear(out);
+    for (size_t k = 0; k < sizeof REAL_PAIRS / sizeof *REAL_PAIRS; k++)
+        *(double *)((char *)out + REAL_PAIRS[k].state) = *(const double *)((const char *)s + REAL_PAIRS[k].sample);
+    for (size_t k = 0; k < sizeof INT_PAIRS / sizeof *INT_PAIRS; k++) {
+        int32_t v = *(const int32_t *)((const char *)s + INT_PAIRS[k].sample);
+        *(int *)((char *)out + INT_PAIRS[k].state) = v == SIM_DRIVELOG_NULL_INT ? SIM_MSG_NO_INT : v;
+    }
+    if (isnan(s->x) || isnan(s->y) || isnan(s->z)) out->pos[0] = out->pos[1] = out->pos[2] = NAN;
+    /* lat_dev, sector and task are the recorder's findings, not the car's state. */
+    out->lat_dev = NAN;
+    out->run = (int)s->run;
+    out->replay = true;
 }
 
 void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last)
@@ -256,7 +271,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     if (strcmp(topic, "sim.tick") == 0) {
         sim_msg_tick tick;
         sim_msg_tick_decode(msg, &tick, first(&bad));
-        int32_t run = log_int(tick.run);
+        int32_t run = tick.run == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)tick.run;
         if (isnan(msg_t)) {
             if (!bad.code) sim_error_set(&bad, SIM_EINVAL, "sim.tick: t: missing, expected a number");
         } else {
