@@ -158,35 +158,9 @@ int sim_json_parse(sim_json *j, const char *text, size_t len, cJSON **out)
     return SIM_EINVAL;
 }
 
-static int count(const char *const *names, int n)
-{
-    if (n >= 0) return n;
-    int k = 0;
-    while (names[k]) k++;
-    return k;
-}
-
-const char *sim_enum_list(const char *const *names, int n, char *buf, size_t size)
-{
-    n = count(names, n);
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
-    return buf;
-}
-
-int sim_enum_parse(const char *s, const char *const *names, int n)
-{
-    n = count(names, n);
-    for (int i = 0; s && i < n; i++)
-        if (strcmp(names[i], s) == 0) return i;
-    return -1;
-}
-
 int sim_json_keys(sim_json *j, const cJSON *obj, const char *path, const char *const *allowed, int n)
 {
-    n = count(allowed, n);
+    n = sim_enum_count(allowed, n);
     int rc = SIM_OK;
     char p[SIM_JSON_PATH_MAX];
     const cJSON *it;

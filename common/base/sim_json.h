@@ -23,6 +23,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "sim_enum.h"
 #include "sim_error.h"
 
 typedef struct sim_json {
@@ -108,11 +109,5 @@ int sim_json_enum(sim_json *j, const cJSON *obj, const char *path, const char *k
 /* An array member: *out NULL when missing and not required. */
 int sim_json_array(sim_json *j, const cJSON *obj, const char *path, const char *key,
                    bool required, const cJSON **out);
-
-/* The index of s among the n names (n < 0: NULL-terminated), -1 when absent: the one
- * way an enum's name is read, in files, messages and command lines. */
-int sim_enum_parse(const char *s, const char *const *names, int n);
-/* "a, b, c" into buf: the names an enum accepts, for messages. */
-const char *sim_enum_list(const char *const *names, int n, char *buf, size_t size);
 
 #endif

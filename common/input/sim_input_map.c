@@ -40,9 +40,7 @@ const char *sim_button_role_name(sim_button_role role)
 
 int sim_button_role_from_name(const char *name)
 {
-    for (int i = 0; name && i < SIM_BUTTON_ROLE_COUNT; i++)
-        if (strcmp(name, button_names[i]) == 0) return i;
-    return -1;
+    return sim_enum_parse(name, button_names, SIM_BUTTON_ROLE_COUNT);
 }
 
 static void axis_set(sim_axis_map *a, int index, bool invert, double dead_zone)

@@ -1,6 +1,8 @@
 /* sim_command: validation of operator commands (see sim_command.h). */
 #include "sim_command.h"
 
+#include "sim_enum.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,10 +34,7 @@ static int opt_bool(const cJSON *req, const char *cmd, const char *field, sim_er
  * the named command. */
 static int validate_fields(const cJSON *req, const char *cmd, sim_error *err)
 {
-    int known = 0;
-    for (size_t i = 0; sim_command_names[i]; i++)
-        if (strcmp(cmd, sim_command_names[i]) == 0) known = 1;
-    if (!known) {
+    if (sim_enum_parse(cmd, sim_command_names, -1) < 0) {
         /* The list in the message comes from the table, so the two cannot disagree. */
         char list[256] = "";
         for (size_t i = 0; sim_command_names[i]; i++) {
