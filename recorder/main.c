@@ -8,74 +8,37 @@
  * file that got no sample at all is removed rather than left empty. Ticks that stop
  * arriving for --stall-ms (not paused) and losing the bus are logged as events.
  * See docs/drivelog.md. */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <uv.h>
 
+#include "recorder.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_drivelog.h"
-#include "sim_file.h"
 #include "sim_error.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
-#include "sim_sha256.h"
-
-#ifndef SIM_VERSION
-#define SIM_VERSION "0.1.0-dev"
-#endif
 
 #define TICK_MS 5      /* idle timer asking the writer to commit (it commits at flush_ms) */
 #define STATUS_MS 1000 /* log.status period, and the least time between two log.error */
 #define DRAIN_QUIET_MS 150 /* stopping: the bus has said everything once quiet this long */
 #define DRAIN_MAX_MS 2500  /* ... or after this (simctl's patience is 3 s) */
 
-typedef struct options {
-    const char *out, *study, *subject, *scenario, *vehicle, *bus, *token;
-    int seed;
-    bool all, fsync;
-    int flush_ms, resume_within, stall_ms;
-} options;
-
-typedef struct recorder {
-    options opt;
-    uv_loop_t *loop;
-    sim_bus *bus;
-    sim_drivelog_writer *w;
-    sim_recording rec;
-    sim_scenario *scenario; /* --scenario, for sectors, tasks and lat_dev; NULL: none */
-    uv_timer_t tick_timer, status_timer;
-    uv_check_t after_io; /* asks for a commit after each round of reading */
-    uv_signal_t sigint, sigterm;
-    char error[SIM_ERROR_MSG_MAX]; /* the current write error, "" when none */
-    uint64_t last_error_ms;        /* when log.error was last published */
-    uint64_t bad_messages;
-    bool stopping;       /* no more messages: closing */
-    bool draining;       /* asked to stop: reading what is still on its way */
-    uint64_t drain_since_ms, last_msg_ms;
-    uint64_t last_tick_ms; /* wall clock of the newest sim.tick; 0: none yet */
-    bool tick_stalled;     /* a "stall" "ticks" event is open */
-    bool resumed;        /* this process resumed an unfinished file */
-    bool welcomed;       /* the first welcome has been seen */
-    uint64_t skip;       /* backlog messages still to discard (see on_state) */
-} recorder;
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
                                         "dispatcher.joined", "dispatcher.left", "traffic.event",
                                         "trigger.", "sector.", "task.", "log.mark", "session."};
 
-static void utc_now(char *buf, size_t size)
+void rec_utc_now(char *buf, size_t size)
 {
     time_t now = time(NULL);
     struct tm tm;
@@ -134,7 +97,7 @@ static void clear_error(recorder *r)
 static void recorder_event_count(recorder *r, const char *name, double count)
 {
     char json[512], when[32];
-    utc_now(when, sizeof when);
+    rec_utc_now(when, sizeof when);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "utc", when);
     if (count >= 0) cJSON_AddNumberToObject(o, "count", count);
@@ -147,7 +110,7 @@ static void recorder_event_count(recorder *r, const char *name, double count)
         report_error(r, &err);
 }
 
-static void recorder_event(recorder *r, const char *name) { recorder_event_count(r, name, -1); }
+void rec_event(recorder *r, const char *name) { recorder_event_count(r, name, -1); }
 
 /* Starts draining: stop once the bus has been quiet a moment (see on_tick). */
 static void begin_stop(recorder *r)
@@ -243,12 +206,12 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
                 r->error[0] = '\0'; /* reported once; writing itself works */
             }
         }
-        if (r->welcomed) recorder_event(r, "bus_back");
+        if (r->welcomed) rec_event(r, "bus_back");
         r->welcomed = true;
         publish_status(r);
     } else {
         /* what was published meanwhile may be lost: analysis warns about this stretch */
-        recorder_event(r, "bus_lost");
+        rec_event(r, "bus_lost");
         fprintf(stderr, "recorder: lost the bus, reconnecting\n");
         if (r->draining) finish_stop(r);
     }
@@ -288,176 +251,6 @@ static void on_signal(uv_signal_t *s, int signum)
     recorder *r = s->data;
     if (r->draining) finish_stop(r); /* a second signal: now */
     else begin_stop(r);
-}
-
-/* ---- the log file ---- */
-
-/* Newest "<subject>-<scenario>-*.sqlite" in dir that has no end_utc and was written in
- * the last resume_within seconds: the file of a recorder that died mid-drive. */
-static bool find_resumable(const options *o, const char *dir, const char *prefix, char *out,
-                           size_t size)
-{
-    DIR *d = opendir(dir);
-    if (!d) return false;
-    char best[1024] = "";
-    struct dirent *e;
-    size_t plen = strlen(prefix);
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (strncmp(e->d_name, prefix, plen) != 0 || n < 7 || strcmp(e->d_name + n - 7, ".sqlite") != 0)
-            continue;
-        if (strcmp(e->d_name, best) > 0) snprintf(best, sizeof best, "%s", e->d_name);
-    }
-    closedir(d);
-    if (!best[0]) return false;
-    char path[4096 + 1024 + 2], wal[sizeof path + 4];
-    snprintf(path, sizeof path, "%s/%s", dir, best);
-    snprintf(wal, sizeof wal, "%s-wal", path);
-    struct stat st, sw;
-    if (stat(path, &st) != 0) return false;
-    time_t mtime = st.st_mtime;
-    if (stat(wal, &sw) == 0 && sw.st_mtime > mtime) mtime = sw.st_mtime;
-    if (time(NULL) - mtime > o->resume_within) return false;
-    sim_drivelog_reader *rd;
-    if (sim_drivelog_reader_open(path, &rd, NULL)) return false;
-    char end[64];
-    bool open_file = sim_drivelog_read_meta(rd, "end_utc", end, sizeof end, NULL) == SIM_ENOTFOUND;
-    sim_drivelog_reader_close(rd);
-    return open_file && snprintf(out, size, "%s", path) < (int)size;
-}
-
-static int file_hash_meta(sim_drivelog_writer *w, const char *key, const char *file,
-                          sim_error *err)
-{
-    char hex[65], k[64];
-    int ret = sim_sha256_file(file, hex, err);
-    if (ret) return ret;
-    snprintf(k, sizeof k, "%s_sha256", key);
-    ret = sim_drivelog_set_meta(w, key, file, err);
-    return ret ? ret : sim_drivelog_set_meta(w, k, hex, err);
-}
-
-static int write_meta(recorder *r, sim_error *err)
-{
-    const options *o = &r->opt;
-    char when[32], buf[64];
-    utc_now(when, sizeof when);
-    int ret = 0;
-    struct {
-        const char *k, *v;
-    } kv[] = {{"schema_version", "1"},
-              {"software", "driving-simulator recorder"},
-              {"software_version", SIM_VERSION},
-              {"study", o->study},
-              {"subject", o->subject},
-              {"start_utc", when},
-              {"sample_period_s", "0.01"},
-              {"sample_rate_hz", "100"},
-              {"record_all", o->all ? "1" : "0"}};
-    for (size_t i = 0; !ret && i < sizeof kv / sizeof kv[0]; i++)
-        ret = sim_drivelog_set_meta(r->w, kv[i].k, kv[i].v, err);
-    snprintf(buf, sizeof buf, "%d", o->flush_ms);
-    if (!ret) ret = sim_drivelog_set_meta(r->w, "flush_ms", buf, err);
-    if (!ret && o->seed >= 0) {
-        snprintf(buf, sizeof buf, "%d", o->seed);
-        ret = sim_drivelog_set_meta(r->w, "seed", buf, err);
-    }
-    if (!ret && o->scenario) ret = file_hash_meta(r->w, "scenario_file", o->scenario, err);
-    if (!ret && o->vehicle) ret = file_hash_meta(r->w, "vehicle_file", o->vehicle, err);
-    return ret;
-}
-
-/* Opens (or resumes) the log file and sets r->rec up to go on where it left off. */
-static int open_log(recorder *r, bool *resumed, sim_error *err)
-{
-    const options *o = &r->opt;
-    char path[4096], dir[4096], prefix[512];
-    int ret = sim_drivelog_make_path(path, sizeof path, o->out, o->study, o->subject, o->scenario,
-                                     (int64_t)time(NULL), err);
-    if (ret) return ret;
-    /* dir and the "<subject>-<scenario>-" prefix, as make_path spelled them */
-    char *slash = strrchr(path, '/');
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    const char *base = slash + 1;
-    const char *stamp = strrchr(base, '-');
-    snprintf(prefix, sizeof prefix, "%.*s", (int)(stamp - base + 1), base);
-    if ((ret = sim_file_mkdirs(dir, err))) return ret;
-    char old[4096];
-    *resumed = o->resume_within > 0 && find_resumable(o, dir, prefix, old, sizeof old);
-    if (*resumed) snprintf(path, sizeof path, "%s", old);
-    sim_drivelog_sample last;
-    bool have_last = false;
-    if (*resumed) {
-        sim_drivelog_reader *rd;
-        if (sim_drivelog_reader_open(path, &rd, NULL) == 0) {
-            have_last = sim_drivelog_read_last(rd, &last, NULL) == 0;
-            sim_drivelog_reader_close(rd);
-        }
-    }
-    sim_drivelog_write_options wo = {.flush_ms = o->flush_ms, .fsync_each = o->fsync};
-    if ((ret = sim_drivelog_writer_open(path, &wo, &r->w, err))) return ret;
-    sim_recording_init(&r->rec, o->all, -1);
-    sim_recording_set_scenario(&r->rec, r->scenario);
-    if (have_last) sim_recording_resume(&r->rec, &last);
-    if (*resumed) {
-        char when[32];
-        utc_now(when, sizeof when);
-        ret = sim_drivelog_set_meta(r->w, "resumed_utc", when, err);
-    } else {
-        ret = write_meta(r, err);
-    }
-    if (!ret) recorder_event(r, *resumed ? "resumed" : "started");
-    if (!ret) ret = sim_drivelog_flush(r->w, err);
-    return ret;
-}
-
-/* The log could not be opened: say so on the bus (briefly joining as recorder-error,
- * so the durable name's backlog is left alone) as well as on stderr. */
-typedef struct fatal {
-    const char *msg;
-    sim_bus *bus;
-    uv_timer_t timer;
-} fatal;
-
-static void fatal_done(fatal *f)
-{
-    sim_bus_close(f->bus);
-    f->bus = NULL;
-    if (!uv_is_closing((uv_handle_t *)&f->timer)) uv_close((uv_handle_t *)&f->timer, NULL);
-}
-
-static void on_error_welcome(sim_bus *bus, const cJSON *welcome, void *user)
-{
-    fatal *f = user;
-    if (!welcome || !f->bus) return;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "file", "");
-    cJSON_AddStringToObject(p, "error", f->msg);
-    sim_bus_publish(bus, "log.error", 0, p);
-    cJSON_Delete(p);
-    fatal_done(f);
-}
-
-static void on_error_timeout(uv_timer_t *t)
-{
-    fatal *f = t->data;
-    if (f->bus) fatal_done(f);
-}
-
-/* Gives up after 2 s when no dispatcher answers. */
-static void announce_fatal(const options *o, const char *host, int port, const char *msg)
-{
-    uv_loop_t loop;
-    if (uv_loop_init(&loop)) return;
-    fatal f = {.msg = msg};
-    sim_bus_options bo = {.name = "recorder-error", .host = host, .port = port, .token = o->token,
-                          .subscribe_none = true, .on_state = on_error_welcome, .user = &f};
-    uv_timer_init(&loop, &f.timer);
-    f.timer.data = &f;
-    if (sim_bus_open(&loop, &bo, &f.bus, NULL) == 0) uv_timer_start(&f.timer, on_error_timeout, 2000, 0);
-    else uv_close((uv_handle_t *)&f.timer, NULL);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    uv_loop_close(&loop);
 }
 
 /* The checks the option table cannot make; false with why filled on the first that
@@ -543,11 +336,11 @@ int main(int argc, char **argv)
         }
     }
     bool resumed = false;
-    if (open_log(&r, &resumed, &err)) {
+    if (rec_open_log(&r, &resumed, &err)) {
         fprintf(stderr, "recorder: ERROR: %s\n", err.msg);
         sim_drivelog_writer_close(r.w, NULL);
         sim_scenario_free(r.scenario);
-        announce_fatal(o, host, port, err.msg);
+        rec_announce_fatal(o, host, port, err.msg);
         return 1;
     }
     fprintf(stderr, "recorder: %s %s\n", resumed ? "resumed" : "created", sim_drivelog_path(r.w));
@@ -588,9 +381,9 @@ int main(int argc, char **argv)
     bool empty = !resumed && r.rec.samples == 0;
     char path[4096];
     snprintf(path, sizeof path, "%s", sim_drivelog_path(r.w));
-    recorder_event(&r, "stopped");
+    rec_event(&r, "stopped");
     char when[32];
-    utc_now(when, sizeof when);
+    rec_utc_now(when, sizeof when);
     sim_drivelog_set_meta(r.w, "end_utc", when, NULL);
     int status = 0;
     uint64_t rows = sim_drivelog_committed(r.w) + sim_drivelog_pending(r.w);
