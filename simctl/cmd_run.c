@@ -9,6 +9,7 @@
  * module's reason instead of restarting it. Anything else (a crash, a signal) is
  * restarted; a restarted physics-node begins a new run (--run), and each crash and
  * restart is published as session.module for the drive log. */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -53,7 +54,7 @@ struct session {
     sim_bus *bus;
     uv_signal_t sigint, sigterm;
     uv_timer_t stop_timer;
-    child children[8];
+    child children[12];
     int n_children;
     bool ending;
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
@@ -192,6 +193,7 @@ static void start_child(child *c)
 
 static child *add_child(session *s, const char *exe)
 {
+    assert(s->n_children < (int)(sizeof s->children / sizeof s->children[0]));
     child *c = &s->children[s->n_children++];
     memset(c, 0, sizeof *c);
     c->s = s;
@@ -484,21 +486,25 @@ int simctl_cmd_run(int argc, char **argv)
     arg2(c, "--control", control);
     if (token) arg2(c, "--token", token);
     /* Modules in start order, with the names they join the bus under; those not built
-     * yet are left out. */
+     * yet are left out, and sound-node from a headless run (nobody listens; it does not
+     * take part in lockstep, so the clock never waits for it). */
     static const struct { const char *exe, *bus_name; } modules[] = {
         {"recorder", "recorder"}, {"physics-node", "physics"}, {"traffic-node", "traffic"},
-        {"input-node", "input"}, {"context-server", "context"}, {"render-node", "render"}};
+        {"input-node", "input"}, {"context-server", "context"}, {"render-node", "render"},
+        {"sound-node", "sound"}};
     s.acks_ticks = lockstep && s.until_t >= 0;
     char wait_for[256] = "";
     if (s.acks_ticks) snprintf(wait_for, sizeof wait_for, "simctl");
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
-        if (!exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node")) continue;
+        if (!exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node") ||
+            !strcmp(modules[i].exe, "sound-node"))
+            continue;
         size_t used = strlen(wait_for);
         snprintf(wait_for + used, sizeof wait_for - used, "%s%s", used ? "," : "", modules[i].bus_name);
     }
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
         const char *exe = modules[i].exe;
-        if (!exe_exists(exe)) continue;
+        if (!exe_exists(exe) || (headless && !strcmp(exe, "sound-node"))) continue;
         c = add_child(&s, exe);
         arg2(c, "--bus", bus_addr);
         if (token) arg2(c, "--token", token);
@@ -512,7 +518,7 @@ int simctl_cmd_run(int argc, char **argv)
             arg2(c, "--vehicle", vehicle);
             continue;
         }
-        if (lockstep && strcmp(exe, "context-server") != 0) arg(c, "--lockstep");
+        if (lockstep && strcmp(exe, "context-server") != 0 && strcmp(exe, "sound-node") != 0) arg(c, "--lockstep");
         if (strcmp(exe, "physics-node") == 0) {
             arg2(c, "--vehicle", vehicle);
             if (model) arg2(c, "--model", model);

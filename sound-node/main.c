@@ -4,12 +4,14 @@
  * control.sound (on/off), pauses with the simulation and acknowledges every command
  * it acts on (control.ack). The synthesis is sim_sound (common/sound); this file only
  * does the bus, the audio device and their hand-over under SDL's audio lock.
- * Exit status: 0 after stop or a signal, 1 when the scenario or the audio device
- * cannot be opened (a configuration error, not restarted by simctl run), 2 for
- * usage errors. */
+ * Without a sound card it runs silent (SDL's dummy driver) and refuses `sound on`
+ * saying so. Exit status: 0 after stop or a signal, 1 when the scenario cannot be read
+ * or the audio driver named in SDL_AUDIODRIVER does not work (a configuration error,
+ * not restarted by simctl run), 2 for usage errors. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <SDL.h>
@@ -31,6 +33,7 @@ typedef struct sound_node {
     sim_sound synth;  /* shared with the audio thread: touched under SDL_LockAudioDevice */
     double sim_t;
     bool closed;
+    char no_device[200]; /* why it plays into SDL's dummy driver; "" when it plays */
 } sound_node;
 
 static void on_audio(void *user, Uint8 *stream, int len)
@@ -74,8 +77,13 @@ static void on_command(sound_node *n, const cJSON *msg)
 {
     const char *cmd = sim_command_receive(n->bus, n->sim_t, "sound-node", ACTS_ON, N_ACTS_ON, msg);
     if (!cmd) return;
+    bool on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "on"));
+    if (strcmp(cmd, "sound") == 0 && on && n->no_device[0]) {
+        sim_command_answer(n->bus, n->sim_t, "sound-node", msg, false, n->no_device);
+        return;
+    }
     SDL_LockAudioDevice(n->dev);
-    if (strcmp(cmd, "sound") == 0) sim_sound_enable(&n->synth, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "on")));
+    if (strcmp(cmd, "sound") == 0) sim_sound_enable(&n->synth, on);
     else if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "resume") == 0) sim_sound_pause(&n->synth, cmd[0] == 'p');
     SDL_UnlockAudioDevice(n->dev);
     sim_command_answer(n->bus, n->sim_t, "sound-node", msg, true, NULL);
@@ -158,14 +166,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "sound-node: %s\n", err.msg);
         return 2;
     }
-    if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0) {
-        fprintf(stderr, "sound-node: SDL audio: %s\n", SDL_GetError());
-        return 1;
-    }
     SDL_AudioSpec want = {.freq = rate, .format = AUDIO_S16SYS, .channels = 1, .samples = 1024,
                           .callback = on_audio, .userdata = &n}, have;
-    n.dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0);
+    if (SDL_InitSubSystem(SDL_INIT_AUDIO) == 0) n.dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0);
+    if (!n.dev && !getenv("SDL_AUDIODRIVER")) {
+        /* No sound card need not stop a drive: the node stays, silent, and refuses
+         * control.sound with the reason, so the operator knows. */
+        snprintf(n.no_device, sizeof n.no_device, "no audio device (%s)", SDL_GetError());
+        fprintf(stderr, "sound-node: %s; running silent\n", n.no_device);
+        SDL_QuitSubSystem(SDL_INIT_AUDIO);
+        setenv("SDL_AUDIODRIVER", "dummy", 1);
+        if (SDL_InitSubSystem(SDL_INIT_AUDIO) == 0) n.dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0);
+    }
     if (!n.dev) {
+        /* a driver chosen by SDL_AUDIODRIVER that does not work is a configuration error */
         fprintf(stderr, "sound-node: no audio device: %s\n", SDL_GetError());
         SDL_Quit();
         return 1;

@@ -136,6 +136,12 @@ static void bad_scenario_is_a_configuration_error(void **state)
     const char *bad[] = {"--cylinders", "0", NULL};
     assert_int_equal(ts_run("sound-node", bad, out, sizeof out), 2);
     assert_non_null(strstr(out, "0 cylinders: expected 1..16"));
+    /* an audio driver asked for by name that does not work: configuration error */
+    setenv("SDL_AUDIODRIVER", "no-such-driver", 1);
+    const char *none[] = {"--bus", "127.0.0.1:1", NULL};
+    assert_int_equal(ts_run("sound-node", none, out, sizeof out), 1);
+    assert_non_null(strstr(out, "sound-node: no audio device"));
+    unsetenv("SDL_AUDIODRIVER");
 }
 
 int main(void)
