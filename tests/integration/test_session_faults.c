@@ -219,6 +219,54 @@ static void kill9_at_random_ticks_never_reports_wrong_numbers_as_ok(void **state
     assert_true(flagged > 0);
 }
 
+/* A dispatcher that stalls for 3 s in a real-time session: the car drives on, and
+ * the log marks the stall (no tick for over --stall-ms, controls that fell behind)
+ * instead of blaming the driver for what happened meanwhile. (The sleep is the stall
+ * under test, not a wait for an event.) */
+static void stalled_dispatcher_is_in_the_log(void **state)
+{
+    session s;
+    s.port = ts_free_port();
+    snprintf(s.bus, sizeof s.bus, "127.0.0.1:%d", s.port);
+    snprintf(s.control, sizeof s.control, "tcp://127.0.0.1:%d", ts_free_port());
+    snprintf(s.out, sizeof s.out, "%s/stall", dir);
+    char *argv[] = {"simctl", "run", scenario, "--interactive", "--driver", "script", "--until", "6", "--bus", s.bus,
+                    "--control", s.control, "--out", s.out, NULL};
+    s.simctl = ts_spawn(argv, false);
+    assert_true(ts_wait_port(s.port, 10000));
+    ts_conn *obs = ts_join(s.port, "observer", "[\"sim.tick\"]", NULL);
+    for (;;) {
+        cJSON *t = ts_expect_topic(obs, "sim.tick", 20000, NULL, 0);
+        assert_non_null(t);
+        double at = cJSON_GetObjectItem(t, "t")->valuedouble;
+        cJSON_Delete(t);
+        if (at >= 1.0) break;
+    }
+    ts_close(obs);
+    pid_t disp = ts_child_of(s.simctl, "dispatcher");
+    assert_true(disp > 0);
+    kill(disp, SIGSTOP);
+    ts_sleep_ms(3000);
+    kill(disp, SIGCONT);
+    assert_int_equal(session_wait(&s), 0);
+    sim_error err = {0};
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(log_of(s.out), &r, &err), 0);
+    sim_drivelog_event *e;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &e, &n, &err), 0);
+    int ticks = 0, controls = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(e[i].kind, "stall")) continue;
+        ticks += !strcmp(e[i].name, "ticks");
+        controls += !strcmp(e[i].name, "controls");
+    }
+    assert_int_equal(ticks, 1);
+    assert_true(controls >= 1);
+    sim_drivelog_events_free(e, n);
+    sim_drivelog_reader_close(r);
+}
+
 /* A module that exits with status 1 (here the recorder, whose log directory cannot
  * be made) ends the session with its reason; nothing is restarted in a loop and no
  * log file is left. */
@@ -310,6 +358,7 @@ int main(void)
         cmocka_unit_test(bad_vehicle_file_is_refused_before_start),
         cmocka_unit_test(validation_catches_what_fails_at_start),
         cmocka_unit_test(configuration_error_ends_the_session),
+        cmocka_unit_test(stalled_dispatcher_is_in_the_log),
         cmocka_unit_test(kill9_at_random_ticks_never_reports_wrong_numbers_as_ok),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
