@@ -32,6 +32,7 @@
 #define RESTART_FIRST_MS 100
 #define RESTART_MAX_MS 5000
 #define STABLE_MS 10000
+#define OPERATOR_STOP_GRACE_MS 1500 /* > the dispatcher's ack wait (500 ms) and its 200 ms linger */
 
 typedef struct session session;
 
@@ -54,6 +55,8 @@ struct session {
     sim_bus *bus;
     uv_signal_t sigint, sigterm;
     uv_timer_t stop_timer;
+    uv_timer_t operator_stop;   /* the grace after control.stop */
+    bool stopped_by_operator;   /* modules are exiting by themselves: do not restart them */
     child children[12];
     int n_children;
     bool ending;
@@ -139,7 +142,7 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     session *s = c->s;
     c->running = false;
     uv_close((uv_handle_t *)p, NULL);
-    if (s->ending || c->stopping) return;
+    if (s->ending || c->stopping || s->stopped_by_operator) return;
     if (!term_signal && (status == 1 || status == 2)) {
         /* its own message (above, on stderr) says what is wrong */
         char why[160];
@@ -279,6 +282,7 @@ static void shutdown_stage(session *s)
         s->bus = NULL;
     }
     uv_close((uv_handle_t *)&s->stop_timer, NULL);
+    uv_close((uv_handle_t *)&s->operator_stop, NULL);
     uv_close((uv_handle_t *)&s->sigint, NULL);
     uv_close((uv_handle_t *)&s->sigterm, NULL);
     for (int i = 0; i < s->n_children; i++) uv_close((uv_handle_t *)&s->children[i].restart_timer, NULL);
@@ -305,6 +309,11 @@ static void on_any_exit_check(uv_timer_t *t)
 static void on_signal(uv_signal_t *sig, int signum)
 {
     end_session(sig->data, signum == SIGINT ? "Ctrl-C" : "SIGTERM");
+}
+
+static void on_operator_stop(uv_timer_t *t)
+{
+    end_session(t->data, "operator's stop");
 }
 
 static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len,
@@ -335,7 +344,13 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
     } else if (strcmp(topic, "sim.end") == 0) {
         if (s->until_end) end_session(s, "the scenario's end was reached");
     } else if (strcmp(topic, "control.stop") == 0) {
-        end_session(s, "operator's stop");
+        /* Every module acts on stop by itself and the dispatcher still has to answer
+         * the operator (it waits up to --ack-wait-ms for the acks): give them a moment
+         * before closing whatever is left. */
+        if (!s->stopped_by_operator) {
+            s->stopped_by_operator = true;
+            uv_timer_start(&s->operator_stop, on_operator_stop, OPERATOR_STOP_GRACE_MS, 0);
+        }
     } else if (strcmp(topic, "log.status") == 0) {
         const cJSON *f = cJSON_GetObjectItem(msg, "file");
         if (cJSON_IsString(f)) snprintf(s->log_file, sizeof s->log_file, "%s", f->valuestring);
@@ -538,7 +553,8 @@ int simctl_cmd_run(int argc, char **argv)
     uv_signal_init(s.loop, &s.sigint);
     uv_signal_init(s.loop, &s.sigterm);
     uv_timer_init(s.loop, &s.stop_timer);
-    s.sigint.data = s.sigterm.data = s.stop_timer.data = &s;
+    uv_timer_init(s.loop, &s.operator_stop);
+    s.sigint.data = s.sigterm.data = s.stop_timer.data = s.operator_stop.data = &s;
     uv_signal_start(&s.sigint, on_signal, SIGINT);
     uv_signal_start(&s.sigterm, on_signal, SIGTERM);
 
