@@ -3,8 +3,8 @@
  * simctl says so), ends the session on Ctrl-C, on `--until`, or on the operator's
  * stop, and in a headless run hands the drive log to the analysis at the end.
  *
- * Exit statuses of modules (docs/running-a-study.md): 0 is a normal end; 1 is a
- * configuration error (a file that cannot be used, a device that is not there) and 2
+ * Exit statuses of modules (docs/running-a-study.md): 0 is a normal end (a module
+ * told to stop: the session ends with it); 1 is a configuration error (a file that cannot be used, a device that is not there) and 2
  * a usage error: neither gets better by trying again, so the session ends with the
  * module's reason instead of restarting it. Anything else (a crash, a signal) is
  * restarted; a restarted physics-node begins a new run (--run), and each crash and
@@ -102,6 +102,7 @@ static void schedule_restart(child *c)
 }
 
 static void end_session(session *s, const char *why);
+static void on_operator_stop(uv_timer_t *t);
 
 /* session.module {module, what, status, signal, run}: a crash or restart for the
  * drive log (the recorder logs it as a "session" event). */
@@ -143,6 +144,14 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     c->running = false;
     uv_close((uv_handle_t *)p, NULL);
     if (s->ending || c->stopping || s->stopped_by_operator) return;
+    if (!term_signal && status == 0) {
+        /* A module ends by itself only when told to (control.stop, which may reach it
+         * before simctl hears of it): the session is ending, nothing is restarted. */
+        fprintf(stderr, "simctl: %s ended (status 0); ending the session\n", c->exe);
+        s->stopped_by_operator = true;
+        uv_timer_start(&s->operator_stop, on_operator_stop, OPERATOR_STOP_GRACE_MS, 0);
+        return;
+    }
     if (!term_signal && (status == 1 || status == 2)) {
         /* its own message (above, on stderr) says what is wrong */
         char why[160];

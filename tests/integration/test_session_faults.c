@@ -267,6 +267,34 @@ static void stalled_dispatcher_is_in_the_log(void **state)
     sim_drivelog_reader_close(r);
 }
 
+/* The operator's stop on a running session: answered by every module that acts on
+ * it, then the session ends by itself (status 0) without restarting anyone. */
+static void operator_stop_ends_the_session(void **state)
+{
+    session s;
+    s.port = ts_free_port();
+    snprintf(s.bus, sizeof s.bus, "127.0.0.1:%d", s.port);
+    snprintf(s.control, sizeof s.control, "tcp://127.0.0.1:%d", ts_free_port());
+    snprintf(s.out, sizeof s.out, "%s/stop", dir);
+    char *argv[] = {"simctl", "run", scenario, "--interactive", "--driver", "script", "--until", "600", "--bus", s.bus,
+                    "--control", s.control, "--out", s.out, NULL};
+    s.simctl = ts_spawn(argv, false);
+    assert_true(ts_wait_port(s.port, 10000));
+    ts_conn *obs = ts_join(s.port, "observer", "[\"sim.tick\"]", NULL);
+    cJSON *t = ts_expect_topic(obs, "sim.tick", 20000, NULL, 0); /* the clock runs */
+    assert_non_null(t);
+    cJSON_Delete(t);
+    ts_close(obs);
+    char out[4096];
+    const char *stop[] = {"stop", "--control", s.control, NULL};
+    int st = ts_run("simctl", stop, out, sizeof out);
+    if (st != 0) fail_msg("simctl stop: status %d:\n%s", st, out);
+    assert_non_null(strstr(out, "stop: done by physics"));
+    assert_non_null(strstr(out, "stop: done by input"));
+    assert_non_null(strstr(out, "stop: ok"));
+    assert_int_equal(session_wait(&s), 0);
+}
+
 /* A module that exits with status 1 (here the recorder, whose log directory cannot
  * be made) ends the session with its reason; nothing is restarted in a loop and no
  * log file is left. */
@@ -359,6 +387,7 @@ int main(void)
         cmocka_unit_test(validation_catches_what_fails_at_start),
         cmocka_unit_test(configuration_error_ends_the_session),
         cmocka_unit_test(stalled_dispatcher_is_in_the_log),
+        cmocka_unit_test(operator_stop_ends_the_session),
         cmocka_unit_test(kill9_at_random_ticks_never_reports_wrong_numbers_as_ok),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
