@@ -189,7 +189,7 @@ static int request_and_print(const char *url, const char *token, cJSON *req, boo
         return 1;
     }
     char err[512];
-    char *reply = simctl_control_request(url, text, 3000, err, sizeof err);
+    char *reply = simctl_control_request(url, text, SIMCTL_CONTROL_TIMEOUT_MS, err, sizeof err);
     free(text);
     if (!reply) {
         fprintf(stderr, "simctl: %s\n", err);

@@ -217,7 +217,11 @@ static void replay_with_pause(void **state)
     assert_true(pid > 0);
     int next = 0;
     assert_int_equal(read_states(tap, &next, 20, 5000), 20);
-    assert_true(ts_send_line(tap, "{\"topic\":\"control.pause\",\"src\":\"test\"}"));
+    /* through the operator's endpoint: replay acts on it and says so */
+    char out[1024];
+    const char *pause[] = {"pause", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", pause, out, sizeof out), 0);
+    assert_non_null(strstr(out, "pause: done by replay"));
     /* A state or two may have been on the way; then nothing while paused. */
     read_states(tap, &next, 2, 100);
     int paused_at = next;
