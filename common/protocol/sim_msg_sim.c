@@ -17,12 +17,7 @@ static const sim_msg_field TICK[] = {
 
 cJSON *sim_msg_tick_encode(const sim_msg_tick *m)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (o && sim_msg_fields_encode(o, m, TICK, sizeof TICK / sizeof *TICK)) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
+    return sim_msg_fields_object(m, TICK, sizeof TICK / sizeof *TICK);
 }
 
 int sim_msg_tick_decode(const cJSON *msg, sim_msg_tick *out, sim_error *err)
