@@ -270,9 +270,13 @@ typedef struct full_ctx {
 } full_ctx;
 
 /* Low-speed tyre damping: below LOW_SPEED (m/s) the deflection spring of each tyre
- * gets a damper of DAMP_* seconds times its stiffness, fading out with speed. The
- * lateral one is near critical for the car's mass on its tyres; the longitudinal one
- * is smaller because it acts on the light wheel (stiff for explicit integration). */
+ * gets a damper of DAMP_* seconds times its stiffness, fading out with the larger of
+ * the wheel's rolling speed and the contact patch's total slip speed: a standing car
+ * stops rocking on its tyres, and a sliding one (a spin: little forward speed, much
+ * sideways) gets no extra force from it. The lateral one is near critical for the
+ * car's mass on its tyres; the longitudinal one is smaller because it acts on the
+ * light wheel (stiff for explicit integration). Tyre plus damper never leave the
+ * tyre's friction ellipse. */
 #define LOW_SPEED 5.0
 #define DAMP_X 0.02
 #define DAMP_Y 0.06
@@ -305,13 +309,6 @@ static void tire_slopes(const sim_tire_params *t, double *cx, double *cy)
     }
 }
 
-static double tire_peak_mu(const sim_tire_params *t)
-{
-    if (t->model == SIM_TIRE_BRUSH)
-        return t->brush_mu * 1.3;
-    return 1.3 * fmax(t->pdx1 * t->lambda_mux, t->pdy1 * t->lambda_muy);
-}
-
 static void full_deriv(void *vctx, double time, double h, const double *y, double *dy)
 {
     /* Forces, torques and velocities are worked in the body frame (x forward, y left,
@@ -334,7 +331,6 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     double fade_x_all[SIM_WHEELS];
     double cx_slope, cy_slope;
     tire_slopes(tp, &cx_slope, &cy_slope);
-    double mu_cap = tire_peak_mu(tp);
 
     /* Suspension: travel rates and spring/damper forces. */
     for (int i = 0; i < SIM_WHEELS; i++) {
@@ -415,14 +411,18 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
                 mz = tf.mz;
                 /* Below walking pace the deflection spring gets damping, or a standing
                  * car would rock on its tyres for ever. */
-                fade = ax < LOW_SPEED ? 1.0 - ax / LOW_SPEED : 0.0;
+                double vslip = sqrt(vsx * vsx + vsy * vsy);
+                double vfade = ax > vslip ? ax : vslip;
+                fade = vfade < LOW_SPEED ? 1.0 - vfade / LOW_SPEED : 0.0;
                 if (fade > 0.0) {
                     fx += DAMP_X * cx_slope * fz / tp->relaxation_x * vsx * fade;
                     fy += DAMP_Y * cy_slope * fz / tp->relaxation_y * vsy * fade;
-                    double lim = mu_cap * g.friction * fz, mag = sqrt(fx * fx + fy * fy);
-                    if (mag > lim) {
-                        fx *= lim / mag;
-                        fy *= lim / mag;
+                    double dx, dyp;
+                    sim_tire_peak_force(tp, fz, g.friction, &dx, &dyp);
+                    double e = (dx > 0.0 && dyp > 0.0) ? hypot(fx / dx, fy / dyp) : INFINITY;
+                    if (e > 1.0) {
+                        fx /= e;
+                        fy /= e;
                     }
                 }
                 sim_vec3 ft = sim_v3_add(sim_v3_add(sim_v3_scale(fg, fx), sim_v3_scale(lg, fy)),

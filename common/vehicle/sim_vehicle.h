@@ -180,6 +180,7 @@ typedef struct sim_vehicle {
     /* light-model extras */
     double side_speed;        /* simple model: outward drift velocity, m/s */
     double steer_angle;       /* simple and wall models: road-wheel angle, rad */
+    double accel_light[3];    /* simple and wall models: body-frame acceleration of the last step */
     double steer_target[2];   /* full model: front road-wheel angles the steering seeks */
     double steer_input;       /* full model: the input steer_target was computed for */
 } sim_vehicle;

@@ -39,6 +39,9 @@ void sim_vehicle_ackermann(const sim_vehicle_params *p, double delta, double *le
  * M_D = M_E i_D mu_D i_S mu_S, M_E from the torque curve at the speed the wheels
  * impose. Sets *rpm to that engine speed (at least idle). */
 double sim_vehicle_drive_force(const sim_vehicle *v, double speed, double throttle, double *rpm);
+/* The tyre's friction coefficient on the surface of its data (the larger peak factor
+ * D/Fz of the two directions at the nominal load): the wall model's Coulomb limit. */
+double sim_vehicle_tire_mu(const sim_vehicle_params *p);
 /* Dynamic wheel radius under the static load. */
 double sim_vehicle_dynamic_radius(const sim_vehicle_params *p);
 /* Total braking force (N) at the wheels at pedal 0..1 before friction limits. */
