@@ -34,9 +34,15 @@ int sim_ground_plane_sample(void *ctx, double x, double y, sim_ground_sample *ou
     return 0;
 }
 
+double sim_ground_plane_height(void *ctx, double x, double y)
+{
+    const sim_ground_plane *pl = ctx;
+    return pl->z0 + pl->slope_x * x + pl->slope_y * y;
+}
+
 sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane)
 {
-    return (sim_vehicle_ground){sim_ground_plane_sample, plane};
+    return (sim_vehicle_ground){sim_ground_plane_sample, plane, sim_ground_plane_height};
 }
 
 bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out)
@@ -95,7 +101,7 @@ void sim_vehicle_ackermann(const sim_vehicle_params *p, double delta, double *le
 }
 
 void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, double driven_omega,
-                             double dt)
+                             double lateral_accel, double dt)
 {
     const sim_vehicle_params *p = &v->p;
     int want = v->gear;
@@ -105,6 +111,16 @@ void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, doub
         else if (v->gear_hold <= 0.0 && v->shift_timer <= 0.0)
             want = sim_gearbox_auto_gear(&p->gearbox, &p->engine, v->gear, driven_omega,
                                          c->throttle, p->auto_econ_rpm);
+        /* In a fast turn a shift changes the driven wheels' torque at the limit of
+         * grip (a kick-down spins the car): hold the gear, as automatics with curve
+         * recognition do, unless the engine would hit its limiter or lug. */
+        if (want != v->gear && fabs(lateral_accel) > SIM_AUTO_HOLD_AY) {
+            double rpm = fabs(driven_omega * sim_gearbox_ratio(&p->gearbox, v->gear)) * SIM_RPM_PER_RAD_S;
+            bool limiter = want > v->gear && rpm >= 0.95 * p->engine.max_rpm;
+            bool lugging = want < v->gear && rpm < p->engine.idle_rpm + 400.0;
+            if (!limiter && !lugging)
+                want = v->gear;
+        }
     } else if (c->gear >= -1 && c->gear <= p->gearbox.n_gears) {
         want = c->gear;
     }
@@ -154,13 +170,18 @@ void sim_vehicle_state_from_chassis(const double *y, sim_vehicle_state *out)
 
 /* ---- body collisions by impulses ---- */
 
+/* Corner k of the body box relative to the COG, body frame. */
+static sim_vec3 box_offset_corner(const sim_vehicle_params *p, int k)
+{
+    return sim_v3(p->box_offset.x + ((k & 1) ? p->box_half.x : -p->box_half.x),
+                  p->box_offset.y + ((k & 2) ? p->box_half.y : -p->box_half.y),
+                  p->box_offset.z + ((k & 4) ? p->box_half.z : -p->box_half.z));
+}
+
 static sim_vec3 box_corner(const double *y, const sim_vehicle_params *p, int k)
 {
     sim_quat q = {y[3], y[4], y[5], y[6]};
-    sim_vec3 c = sim_v3(p->box_offset.x + ((k & 1) ? p->box_half.x : -p->box_half.x),
-                        p->box_offset.y + ((k & 2) ? p->box_half.y : -p->box_half.y),
-                        p->box_offset.z + ((k & 4) ? p->box_half.z : -p->box_half.z));
-    return sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_quat_rotate(q, c));
+    return sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_quat_rotate(q, box_offset_corner(p, k)));
 }
 
 /* One contact: point pt on the chassis, unit normal n pushing the chassis out, depth,
@@ -211,11 +232,15 @@ void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *pro
     sim_vec3 zero = {0, 0, 0};
     /* While the body is upright its top corners stay above its bottom ones, so only a
      * car on its side or roof needs them tested against the ground. */
-    sim_quat qu = {y[3], y[4], y[5], y[6]};
-    int corners = sim_quat_rotate(qu, sim_v3(0, 0, 1)).z > 0.5 ? 4 : 8;
+    sim_mat3 rot = sim_mat3_from_quat((sim_quat){y[3], y[4], y[5], y[6]});
+    int corners = rot.m[2][2] > 0.5 ? 4 : 8;
     for (int k = 0; k < corners; k++) {
-        sim_vec3 c = box_corner(y, p, k);
+        sim_vec3 c = sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_mat3_rotate(&rot, box_offset_corner(p, k)));
         sim_ground_sample g;
+        /* Clear of the ground (by height alone, where the ground can tell it): no
+         * contact, no full sample. */
+        if (ground && ground->height && !(ground->height(ground->ctx, c.x, c.y) > c.z))
+            continue;
         if (!sim_vehicle_ground_at(ground, c.x, c.y, &g))
             continue;
         sim_vec3 n = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
@@ -263,11 +288,39 @@ typedef struct full_eval {
     sim_vec3 accel_world;
 } full_eval;
 
+/* The ground under one wheel for a whole step: sampled once below the wheel centre at
+ * the step's start, and taken as its tangent plane by every evaluation within the step
+ * (the wheel moves a few centimetres in a step; the plane's height error is that
+ * squared over twice the road's radius of curvature, micrometres). A raycast vehicle
+ * likewise casts its rays once per step; sampling the terrain at every evaluation
+ * cost a third of the full model's time on a heightfield. */
+typedef struct ground_patch {
+    bool ok;                 /* false: no ground below this wheel in this step */
+    sim_vec3 p0;             /* the sampled ground point */
+    sim_ground_sample g;     /* its normal, friction, roughness */
+} ground_patch;
+
 typedef struct full_ctx {
     const sim_vehicle *v;
-    const sim_vehicle_ground *ground;
+    ground_patch patch[SIM_WHEELS];
     full_eval *out; /* NULL while integrating */
 } full_ctx;
+
+/* The patches under the wheels of the state y. */
+static void ground_patches(const sim_vehicle *v, const sim_vehicle_ground *ground, const double *y,
+                           ground_patch *patch)
+{
+    /* unit quaternion: every step ends normalising it */
+    sim_mat3 rot = sim_mat3_from_quat((sim_quat){y[3], y[4], y[5], y[6]});
+    for (int i = 0; i < SIM_WHEELS; i++) {
+        sim_vec3 arm = v->hardpoint[i];
+        arm.z += y[SIM_VY_WHEEL(i) + SIM_VW_TRAVEL];
+        sim_vec3 c = sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_mat3_rotate(&rot, arm));
+        ground_patch *gp = &patch[i];
+        gp->ok = sim_vehicle_ground_at(ground, c.x, c.y, &gp->g);
+        gp->p0 = sim_v3(c.x, c.y, gp->g.height);
+    }
+}
 
 /* Low-speed tyre damping: below LOW_SPEED (m/s) the deflection spring of each tyre
  * gets a damper of DAMP_* seconds times its stiffness, fading out with the larger of
@@ -309,6 +362,32 @@ static void tire_slopes(const sim_tire_params *t, double *cx, double *cy)
     }
 }
 
+/* sin and cos of front wheel i's angle delta from those at the step's start (the
+ * angle moves by a few milliradians within a step): the angle-sum formulas with the
+ * Taylor series of the difference e, whose first terms left out (e^4/24, e^5/120) are
+ * below 1e-11 for |e| <= 5 mrad; libm beyond. Rear wheels are straight. */
+static inline void steer_sin_cos(const sim_vehicle *v, int i, double delta, double *s, double *c)
+{
+    if (i >= 2) {
+        *s = 0.0;
+        *c = 1.0;
+        return;
+    }
+    const double *k = v->steer_trig[i];
+    double e = delta - k[0];
+    if (e == 0.0) {
+        *s = k[1];
+        *c = k[2];
+    } else if (fabs(e) <= 5e-3) {
+        double e2 = e * e, se = e * (1.0 - e2 * (1.0 / 6.0)), ce = 1.0 - 0.5 * e2;
+        *s = k[1] * ce + k[2] * se;
+        *c = k[2] * ce - k[1] * se;
+    } else {
+        *s = sin(delta);
+        *c = cos(delta);
+    }
+}
+
 static void full_deriv(void *vctx, double time, double h, const double *y, double *dy)
 {
     /* Forces, torques and velocities are worked in the body frame (x forward, y left,
@@ -319,11 +398,18 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     const sim_vehicle_params *p = &v->p;
     const sim_tire_params *tp = &p->tire;
     sim_rigid_props props = sim_vehicle_chassis_props(p, true);
-    sim_quat q = sim_quat_normalize((sim_quat){y[3], y[4], y[5], y[6]});
+    /* The integrator's intermediate states leave the quaternion off unit length by
+     * O(h^2); one Newton step of 1/sqrt (no division, no square root) brings it back
+     * to within the square of that. */
+    double qn = y[3] * y[3] + y[4] * y[4] + y[5] * y[5] + y[6] * y[6], qs = 1.5 - 0.5 * qn;
+    sim_quat q = {y[3] * qs, y[4] * qs, y[5] * qs, y[6] * qs};
+    if (!(fabs(qn - 1.0) < 1e-4))
+        q = sim_quat_normalize((sim_quat){y[3], y[4], y[5], y[6]});
+    sim_mat3 rot = sim_mat3_from_quat(q);
     sim_vec3 pos = sim_v3(y[0], y[1], y[2]);
-    sim_vec3 vb = sim_quat_unrotate(q, sim_v3(y[7], y[8], y[9]));
+    sim_vec3 vb = sim_mat3_unrotate(&rot, sim_v3(y[7], y[8], y[9]));
     sim_vec3 wb = sim_v3(y[10], y[11], y[12]);
-    sim_vec3 gb = sim_quat_unrotate(q, sim_v3(0, 0, -SIM_GRAVITY));
+    sim_vec3 gb = sim_v3_scale(sim_v3(rot.m[2][0], rot.m[2][1], rot.m[2][2]), -SIM_GRAVITY);
     sim_vec3 force = {0, 0, 0}, torque = {0, 0, 0}; /* body frame */
     double susp[SIM_WHEELS], travel[SIM_WHEELS], wheel_rel[SIM_WHEELS];
     sim_vec3 arm[SIM_WHEELS], vcentre[SIM_WHEELS];
@@ -360,7 +446,7 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         double *dw = dy + SIM_VY_WHEEL(i);
         double spin = wy[SIM_VW_SPIN], ux = wy[SIM_VW_UX], uy = wy[SIM_VW_UY];
         double delta = i < 2 ? y[SIM_VY_STEER(i)] : 0.0;
-        sim_vec3 centre = sim_v3_add(pos, sim_quat_rotate(q, arm[i]));
+        sim_vec3 centre = sim_v3_add(pos, sim_mat3_rotate(&rot, arm[i]));
         wheel_eval we = {.centre = centre, .steer = delta};
         sim_ground_sample g;
         double fz = 0.0, fx = 0.0, fy = 0.0, mz = 0.0, r_eff = tp->radius, ax = 0.0;
@@ -368,13 +454,16 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         double dux = -ux * 50.0, duy = -uy * 50.0; /* airborne: the tread relaxes */
         double fade = 0.0;
         bool contact = false;
-        if (sim_vehicle_ground_at(ctx->ground, centre.x, centre.y, &g)) {
-            double dist = (centre.z - g.height) * g.normal[2];
+        if (ctx->patch[i].ok) {
+            g = ctx->patch[i].g;
+            sim_vec3 gn = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
+            double dist = sim_v3_dot(sim_v3_sub(centre, ctx->patch[i].p0), gn);
             double pen = tp->radius - dist;
             if (pen > 0.0) {
                 contact = true;
-                sim_vec3 n = sim_quat_unrotate(q, sim_v3(g.normal[0], g.normal[1], g.normal[2]));
-                double sd = delta != 0.0 ? sin(delta) : 0.0, cd = delta != 0.0 ? cos(delta) : 1.0;
+                sim_vec3 n = sim_mat3_unrotate(&rot, gn);
+                double sd, cd;
+                steer_sin_cos(v, i, delta, &sd, &cd);
                 /* Wheel heading projected on the ground plane, and its left side. */
                 sim_vec3 fg = sim_v3(cd, sd, 0.0);
                 fg = sim_v3_madd(fg, n, -sim_v3_dot(fg, n));
@@ -411,9 +500,11 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
                 mz = tf.mz;
                 /* Below walking pace the deflection spring gets damping, or a standing
                  * car would rock on its tyres for ever. */
-                double vslip = sqrt(vsx * vsx + vsy * vsy);
-                double vfade = ax > vslip ? ax : vslip;
-                fade = vfade < LOW_SPEED ? 1.0 - vfade / LOW_SPEED : 0.0;
+                if (ax < LOW_SPEED) {
+                    double vslip = sqrt(vsx * vsx + vsy * vsy);
+                    double vfade = ax > vslip ? ax : vslip;
+                    fade = vfade < LOW_SPEED ? 1.0 - vfade / LOW_SPEED : 0.0;
+                }
                 if (fade > 0.0) {
                     fx += DAMP_X * cx_slope * fz / tp->relaxation_x * vsx * fade;
                     fy += DAMP_Y * cy_slope * fz / tp->relaxation_y * vsy * fade;
@@ -597,6 +688,7 @@ int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_mo
     v->last_dt = 1e-3;
     v->in.automatic = true;
     v->in.gear = start->gear;
+    v->steer_trig[0][2] = v->steer_trig[1][2] = 1.0; /* straight: sin 0, cos 1 */
 
     /* Geometry and static equilibrium. */
     double b = p->wheelbase - p->cog_to_front;
@@ -669,13 +761,25 @@ static void full_step(sim_vehicle *v, const sim_vehicle_ground *ground, const si
     int d0 = v->p.drive == SIM_DRIVE_REAR ? SIM_WHEEL_RL : SIM_WHEEL_FL;
     double driven = 0.5 * (v->y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN] +
                            v->y[SIM_VY_WHEEL(d0 + 1) + SIM_VW_SPIN]);
-    sim_vehicle_update_gear(v, &v->in, driven, dt);
+    /* Lateral acceleration for the automatic: yaw rate times forward speed. */
+    sim_quat q0 = {v->y[3], v->y[4], v->y[5], v->y[6]};
+    sim_vec3 vb0 = sim_quat_unrotate(q0, sim_v3(v->y[7], v->y[8], v->y[9]));
+    sim_vehicle_update_gear(v, &v->in, driven, v->y[12] * vb0.x, dt);
     if (v->in.steer != v->steer_input) { /* atan2 twice: only when the input moves */
         v->steer_input = v->in.steer;
         sim_vehicle_ackermann(&v->p, v->in.steer * v->p.steer_max, &v->steer_target[0],
                               &v->steer_target[1]);
     }
-    full_ctx ctx = {v, ground, NULL};
+    for (int i = 0; i < 2; i++) {
+        double d = v->y[SIM_VY_STEER(i)];
+        if (d != v->steer_trig[i][0]) {
+            v->steer_trig[i][0] = d;
+            v->steer_trig[i][1] = sin(d);
+            v->steer_trig[i][2] = cos(d);
+        }
+    }
+    full_ctx ctx = {.v = v, .out = NULL};
+    ground_patches(v, ground, v->y, ctx.patch);
     sim_integrator_step(v->integrator, full_deriv, &ctx, v->t, dt, v->y, SIM_VEHICLE_STATE_LEN,
                         v->work);
     sim_quat q = sim_quat_normalize((sim_quat){v->y[3], v->y[4], v->y[5], v->y[6]});
@@ -740,7 +844,8 @@ void sim_vehicle_get_state(const sim_vehicle *v, const sim_vehicle_ground *groun
     full_eval ev;
     memset(&ev, 0, sizeof(ev));
     double dy[SIM_VEHICLE_STATE_LEN];
-    full_ctx ctx = {v, ground, &ev};
+    full_ctx ctx = {.v = v, .out = &ev};
+    ground_patches(v, ground, v->y, ctx.patch);
     full_deriv(&ctx, v->t, v->last_dt, v->y, dy);
     sim_vehicle_state_from_chassis(v->y, out);
     out->t = v->t;

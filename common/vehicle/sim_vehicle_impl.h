@@ -28,9 +28,12 @@ void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *pro
 /* Samples the ground; returns false where there is none. The normal is unit length. */
 bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out);
 
-/* Automatic or manual gear choice before a step, shared by all models. */
+/* Automatic or manual gear choice before a step, shared by all models. lateral_accel
+ * (m/s^2, yaw rate times speed) makes the automatic hold its gear in a fast turn. */
 void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, double driven_omega,
-                             double dt);
+                             double lateral_accel, double dt);
+/* Above this lateral acceleration the automatic holds its gear (m/s^2). */
+#define SIM_AUTO_HOLD_AY (0.35 * SIM_GRAVITY)
 
 /* Road-wheel steering angles (Ackermann share applied) for a mean angle delta. */
 void sim_vehicle_ackermann(const sim_vehicle_params *p, double delta, double *left, double *right);

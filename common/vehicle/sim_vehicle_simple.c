@@ -107,7 +107,7 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, c
     double c = cos(heading), s = sin(heading);
     double speed = y[7] * c + y[8] * s;
     double r_dyn = sim_vehicle_dynamic_radius(p);
-    sim_vehicle_update_gear(v, &v->in, speed / r_dyn, dt);
+    sim_vehicle_update_gear(v, &v->in, speed / r_dyn, y[12] * speed, dt);
 
     sim_ground_sample g = {.friction = 1.0, .normal = {0, 0, 1}};
     if (!sim_vehicle_ground_at(ground, y[0], y[1], &g)) {

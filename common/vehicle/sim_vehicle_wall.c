@@ -166,7 +166,7 @@ void sim_vehicle_wall_step(sim_vehicle *v, const sim_vehicle_ground *ground, con
     sim_vec3 fwd_body = sim_quat_rotate(q, sim_v3(1, 0, 0));
     double speed = y[7] * fwd_body.x + y[8] * fwd_body.y + y[9] * fwd_body.z;
     double r_dyn = sim_vehicle_dynamic_radius(p);
-    sim_vehicle_update_gear(v, &v->in, speed / r_dyn, dt);
+    sim_vehicle_update_gear(v, &v->in, speed / r_dyn, y[12] * speed, dt);
 
     /* Forces over the step: gravity, air drag, and the rigid body's own rotation. */
     double rpm;

@@ -281,7 +281,7 @@ static int split_mu(void *ctx, double x, double y, sim_ground_sample *out)
  * the wheel on asphalt and the car pulls away faster. */
 static void limited_slip_beats_open_on_split_friction(void **state)
 {
-    sim_vehicle_ground g = {split_mu, NULL};
+    sim_vehicle_ground g = {split_mu, NULL, NULL};
     double v[2], spin_ratio[2];
     for (int k = 0; k < 2; k++) {
         sim_vehicle_params p = params;
