@@ -591,18 +591,28 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     }
     dy[SIM_VY_ENGINE] = (te - tc) / p->engine.inertia;
 
-    /* Brakes, with ABS holding the slip near the tyre's peak. */
+    /* Brakes, with ABS holding the slip near the tyre's peak: each front wheel on its
+     * own, the rear axle "select-low" (both rear wheels get the pressure of the one
+     * that would lock first, as in production ABS): on split friction the rear keeps
+     * its side grip and holds the car straight instead of braking it into a spin. */
+    double abs_share[SIM_WHEELS] = {1.0, 1.0, 1.0, 1.0};
+    if (p->brakes.abs_enabled && in->brake > 0.0) {
+        for (int i = 0; i < SIM_WHEELS; i++) {
+            if (fade_x_all[i] > 2.0 && fz_all[i] > 0.0) {
+                double kp;
+                sim_tire_peak_slip(tp, fz_all[i], &kp, NULL);
+                double x = (kappa_all[i] + 1.3 * kp) / (0.5 * kp);
+                abs_share[i] = x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x;
+            }
+        }
+        double low = fmin(abs_share[SIM_WHEEL_RL], abs_share[SIM_WHEEL_RR]);
+        abs_share[SIM_WHEEL_RL] = abs_share[SIM_WHEEL_RR] = low;
+    }
     for (int i = 0; i < SIM_WHEELS; i++) {
         bool front = i < 2;
         double iw = front ? p->wheel_inertia_front : p->wheel_inertia_rear;
         double spin = y[SIM_VY_WHEEL(i) + SIM_VW_SPIN];
-        double limit = sim_brake_torque_max(&p->brakes, front, in->brake);
-        if (p->brakes.abs_enabled && limit > 0.0 && fade_x_all[i] > 2.0 && fz_all[i] > 0.0) {
-            double kp;
-            sim_tire_peak_slip(tp, fz_all[i], &kp, NULL);
-            double x = (kappa_all[i] + 1.3 * kp) / (0.5 * kp);
-            limit *= x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x;
-        }
+        double limit = sim_brake_torque_max(&p->brakes, front, in->brake) * abs_share[i];
         double others = drive[i] + other_torque[i];
         double tb = sim_brake_torque(iw, spin, others, limit, h);
         dy[SIM_VY_WHEEL(i) + SIM_VW_SPIN] = (others + tb) / iw;
