@@ -141,7 +141,8 @@ void sim_vehicle_light_state(const sim_vehicle *v, sim_vehicle_state *out)
     out->gear = v->gear;
     out->clutch = v->shift_timer > 0.0 ? 0.0 : 1.0;
     out->steer_angle = v->steer_angle;
-    out->accel_body[1] = out->speed * out->yaw_rate;
+    for (int i = 0; i < 3; i++)
+        out->accel_body[i] = v->accel_light[i];
 }
 
 void sim_vehicle_state_from_chassis(const double *y, sim_vehicle_state *out)
@@ -835,6 +836,14 @@ int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_ve
     if (!all_finite(v->y, SIM_VEHICLE_STATE_LEN)) {
         memcpy(v->y, saved, sizeof(saved));
         return SIM_ERANGE;
+    }
+    if (v->model != SIM_VEHICLE_FULL) {
+        /* The light models' acceleration is what their velocity did in the step. */
+        sim_vec3 a = sim_v3((v->y[7] - saved[7]) / dt, (v->y[8] - saved[8]) / dt, (v->y[9] - saved[9]) / dt);
+        sim_vec3 ab = sim_quat_unrotate((sim_quat){v->y[3], v->y[4], v->y[5], v->y[6]}, a);
+        v->accel_light[0] = ab.x;
+        v->accel_light[1] = ab.y;
+        v->accel_light[2] = ab.z;
     }
     v->t += dt;
     return 0;

@@ -64,7 +64,8 @@ void sim_vehicle_wall_state(const sim_vehicle *v, const sim_vehicle_ground *grou
 /* Fills the pose and velocity part of a state from the chassis (13 doubles). */
 void sim_vehicle_state_from_chassis(const double *chassis, sim_vehicle_state *out);
 /* The part of a state the two light models fill alike: pose, time, engine, gear,
- * clutch (open while shifting), steering and the centripetal lateral acceleration. */
+ * clutch (open while shifting), steering and the body-frame acceleration of the last
+ * step. */
 void sim_vehicle_light_state(const sim_vehicle *v, sim_vehicle_state *out);
 
 #endif

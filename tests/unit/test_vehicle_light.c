@@ -199,6 +199,48 @@ static void wall_slides_near_v_theta(void **state)
     assert_true(slip[1] > 5 * slip[0] && slip[1] > 0.003);
 }
 
+/* The light models report their acceleration: forward while braking and while
+ * pulling away (it used to be 0), sideways on a steady circle (v^2 / r). */
+static void light_models_report_acceleration(void **state)
+{
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
+    for (int m = SIM_VEHICLE_SIMPLE; m <= SIM_VEHICLE_WALL; m++) {
+        sim_vehicle *v = new_car((sim_vehicle_model)m, &g, 50 * KMH, 0);
+        sim_vehicle_controls c = {.brake = 1.0, .gear = 0};
+        sim_vehicle_state s;
+        double ax = 0.0;
+        for (int i = 0; i < 100; i++) { /* mean of 0.1 s: the wall's suspension bobs */
+            run(v, &c, &g, 1, &s);
+            ax += s.accel_body[0] / 100;
+        }
+        sim_vehicle *w = new_car((sim_vehicle_model)m, &g, 0.0, 1);
+        c = (sim_vehicle_controls){.throttle = 1.0, .gear = 1};
+        double ax_go = 0.0;
+        run(w, &c, &g, 400, &s);
+        for (int i = 0; i < 100; i++) {
+            run(w, &c, &g, 1, &s);
+            ax_go += s.accel_body[0] / 100;
+        }
+        sim_vehicle *u = new_car((sim_vehicle_model)m, &g, 30 * KMH, 0);
+        c = (sim_vehicle_controls){.steer = 0.4, .gear = 0};
+        run(u, &c, &g, 3000, &s);
+        double ay = 0.0, want = 0.0;
+        for (int i = 0; i < 100; i++) {
+            run(u, &c, &g, 1, &s);
+            ay += s.accel_body[1] / 100;
+            want += s.speed * s.yaw_rate / 100;
+        }
+        printf("%s model: braking %.2f g, pulling away %.2f g, circle %.2f g (v r %.2f g)\n",
+               sim_vehicle_model_name((sim_vehicle_model)m), ax / 9.81, ax_go / 9.81, ay / 9.81, want / 9.81);
+        assert_true(ax < -0.7 * 9.81 && ax > -1.1 * 9.81);
+        assert_true(ax_go > 0.2 * 9.81);
+        assert_true(want > 0.1 * 9.81 && fabs(ay - want) < 0.05 * want);
+        free(v);
+        free(w);
+        free(u);
+    }
+}
+
 /* Every model is deterministic and survives garbage controls. */
 static void light_models_deterministic(void **state)
 {
@@ -275,6 +317,7 @@ int main(void)
         cmocka_unit_test(simple_follows_terrain),
         cmocka_unit_test(wall_settles_and_holds_sideways),
         cmocka_unit_test(wall_slides_near_v_theta),
+        cmocka_unit_test(light_models_report_acceleration),
         cmocka_unit_test(light_models_deterministic),
         cmocka_unit_test(model_names),
         cmocka_unit_test(ffb_centres_and_rumbles),
