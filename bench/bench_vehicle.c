@@ -33,6 +33,7 @@
 
 #include "sim_terrain.h"
 #include "sim_vehicle.h"
+#include "sim_vehicle_file.h"
 
 #define DT 1e-3
 
