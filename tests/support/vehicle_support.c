@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sim_vehicle_file.h"
 #include "sim_vehicle_impl.h"
 
 int vs_load_params(sim_vehicle_params *out)
