@@ -211,7 +211,8 @@ int main(int argc, char **argv)
     if (make_terrain(&terrain) != 0)
         return 1;
     sim_ground_plane plane = {0, 0, 0, 1.0, 0.0};
-    sim_vehicle_ground grounds[2] = {sim_ground_from_plane(&plane), {terrain_sample, &terrain, terrain_height}};
+    sim_vehicle_ground grounds[2] = {sim_ground_from_plane(&plane), {terrain_sample, &terrain, terrain_height, 0.0}};
+    grounds[1].max_slope = sim_terrain_max_slope(&terrain);
     const char *ground_names[2] = {"flat", "terrain"};
     struct {
         const char *name;

@@ -42,7 +42,10 @@ double sim_ground_plane_height(void *ctx, double x, double y)
 
 sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane)
 {
-    return (sim_vehicle_ground){sim_ground_plane_sample, plane, sim_ground_plane_height};
+    /* Its slope is its bound (a level plane's 0 would read "unknown"). */
+    double slope = sqrt(plane->slope_x * plane->slope_x + plane->slope_y * plane->slope_y);
+    return (sim_vehicle_ground){sim_ground_plane_sample, plane, sim_ground_plane_height,
+                                slope > 1e-9 ? slope : 1e-9};
 }
 
 bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out)
@@ -227,8 +230,36 @@ static bool point_in_box(sim_vec3 w, sim_vec3 centre, sim_quat q, sim_vec3 half,
     return true;
 }
 
+/* True when corner c is certainly above the ground: the ground rises at most max_slope
+ * per metre from where it was looked up last for this corner. Otherwise looks it up
+ * (height only where the ground offers that), remembers it in cache, and says whether
+ * c is above it. */
+static bool corner_clear(const sim_vehicle_ground *ground, sim_vec3 c, double *cache)
+{
+    if (cache && ground->max_slope > 0.0 && cache[2] == cache[2]) {
+        double d = sqrt((c.x - cache[0]) * (c.x - cache[0]) + (c.y - cache[1]) * (c.y - cache[1]));
+        if (c.z - cache[2] > ground->max_slope * d)
+            return true;
+    }
+    double h = NAN;
+    if (ground->height) {
+        h = ground->height(ground->ctx, c.x, c.y);
+    } else {
+        sim_ground_sample g;
+        if (sim_vehicle_ground_at(ground, c.x, c.y, &g))
+            h = g.height;
+    }
+    if (cache) {
+        cache[0] = c.x;
+        cache[1] = c.y;
+        cache[2] = h;
+    }
+    return !(h >= c.z); /* no ground (NaN) is clear too */
+}
+
 void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *props, double *y,
-                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes)
+                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes,
+                         double (*corner_ground)[3])
 {
     sim_vec3 zero = {0, 0, 0};
     /* While the body is upright its top corners stay above its bottom ones, so only a
@@ -238,9 +269,8 @@ void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *pro
     for (int k = 0; k < corners; k++) {
         sim_vec3 c = sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_mat3_rotate(&rot, box_offset_corner(p, k)));
         sim_ground_sample g;
-        /* Clear of the ground (by height alone, where the ground can tell it): no
-         * contact, no full sample. */
-        if (ground && ground->height && !(ground->height(ground->ctx, c.x, c.y) > c.z))
+        /* Clear of the ground: no contact, no full sample. */
+        if (!ground || corner_clear(ground, c, corner_ground && k < 4 ? corner_ground[k] : NULL))
             continue;
         if (!sim_vehicle_ground_at(ground, c.x, c.y, &g))
             continue;
@@ -700,6 +730,8 @@ int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_mo
     v->in.automatic = true;
     v->in.gear = start->gear;
     v->steer_trig[0][2] = v->steer_trig[1][2] = 1.0; /* straight: sin 0, cos 1 */
+    for (int k = 0; k < 4; k++)
+        v->corner_ground[k][2] = NAN; /* not looked up yet */
 
     /* Geometry and static equilibrium. */
     double b = p->wheelbase - p->cog_to_front;
@@ -799,7 +831,7 @@ static void full_step(sim_vehicle *v, const sim_vehicle_ground *ground, const si
     v->y[5] = q.y;
     v->y[6] = q.z;
     sim_rigid_props props = sim_vehicle_chassis_props(&v->p, true);
-    sim_vehicle_collide(&v->p, &props, v->y, ground, boxes, n_boxes);
+    sim_vehicle_collide(&v->p, &props, v->y, ground, boxes, n_boxes, v->corner_ground);
     /* Clutch lock-up (paper 5.3): once both sides turn alike the link holds until the
      * engine nears stall, the pedal is pressed or a shift opens it. */
     double ratio = sim_gearbox_ratio(&v->p.gearbox, v->gear);

@@ -45,6 +45,10 @@ typedef struct sim_vehicle_ground {
     /* Optional (NULL: sample is used): a cheaper height-only query for the body's
      * collision test, which needs the rest of a sample only where the body touches. */
     sim_ground_height_fn height;
+    /* Optional (0: unknown): an upper bound of the ground's slope |grad z| everywhere.
+     * With it the body's corners are not looked up while the ground cannot have risen
+     * to them since the last look-up (the results are the same, bit for bit). */
+    double max_slope;
 } sim_vehicle_ground;
 
 /* An infinite plane z = z0 + slope_x x + slope_y y, for tests and scenario-less runs. */
@@ -191,6 +195,7 @@ typedef struct sim_vehicle {
     double steer_target[2];   /* full model: front road-wheel angles the steering seeks */
     double steer_input;       /* full model: the input steer_target was computed for */
     double steer_trig[2][3];  /* full model: front angles at the step's start, their sin, cos */
+    double corner_ground[4][3]; /* body's bottom corners: last ground look-up x, y, z (z NaN: none) */
 } sim_vehicle;
 
 typedef struct sim_wheel_state {

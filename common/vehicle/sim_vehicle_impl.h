@@ -21,9 +21,11 @@ enum { SIM_VW_TRAVEL = 0, SIM_VW_VEL = 1, SIM_VW_SPIN = 2, SIM_VW_UX = 3, SIM_VW
 sim_rigid_props sim_vehicle_chassis_props(const sim_vehicle_params *p, bool split_unsprung);
 
 /* Body-box collisions with the ground and with boxes, by impulses on the chassis part
- * of the state (13 doubles). */
+ * of the state (13 doubles). corner_ground (may be NULL): the vehicle's look-up cache of
+ * its bottom corners (sim_vehicle.corner_ground). */
 void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *props, double *chassis,
-                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes);
+                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes,
+                         double (*corner_ground)[3]);
 
 /* Samples the ground; returns false where there is none. The normal is unit length. */
 bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out);

@@ -184,7 +184,7 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, c
     if (n_boxes > 0) {
         /* Obstacles: bounce the velocity by impulses, then take speed and drift back. */
         sim_rigid_props props = sim_vehicle_chassis_props(p, false);
-        sim_vehicle_collide(p, &props, y, NULL, boxes, n_boxes);
+        sim_vehicle_collide(p, &props, y, NULL, boxes, n_boxes, NULL);
         y[10] = y[11] = 0.0;
         v->side_speed = -y[7] * ns + y[8] * nc;
     }

@@ -213,7 +213,7 @@ void sim_vehicle_wall_step(sim_vehicle *v, const sim_vehicle_ground *ground, con
     y[4] = q.x;
     y[5] = q.y;
     y[6] = q.z;
-    sim_vehicle_collide(p, &props, y, ground, boxes, n_boxes);
+    sim_vehicle_collide(p, &props, y, ground, boxes, n_boxes, v->corner_ground);
     fwd_body = sim_quat_rotate(q, sim_v3(1, 0, 0));
     speed = y[7] * fwd_body.x + y[8] * fwd_body.y + y[9] * fwd_body.z;
     for (int i = 0; i < SIM_WHEELS; i++)

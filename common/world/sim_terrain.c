@@ -210,6 +210,21 @@ void sim_terrain_free(sim_terrain *t)
     t->surface = NULL;
 }
 
+double sim_terrain_max_slope(const sim_terrain *t)
+{
+    const sim_grid *g = &t->height;
+    double mx = 0.0, my = 0.0;
+    for (int j = 0; j < g->ny; j++)
+        for (int i = 0; i < g->nx; i++) {
+            double z = g->v[(size_t)j * (size_t)g->nx + (size_t)i];
+            if (i + 1 < g->nx)
+                mx = fmax(mx, fabs(g->v[(size_t)j * (size_t)g->nx + (size_t)i + 1] - z));
+            if (j + 1 < g->ny)
+                my = fmax(my, fabs(g->v[(size_t)(j + 1) * (size_t)g->nx + (size_t)i] - z));
+        }
+    return sqrt(mx * mx + my * my) * t->inv_spacing;
+}
+
 double sim_terrain_height(const sim_terrain *t, double x, double y)
 {
     return sim_grid_spline(&t->height, (x - t->origin_x) * t->inv_spacing,

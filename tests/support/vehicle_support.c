@@ -72,3 +72,14 @@ int vs_bumps_sample(void *ctx, double x, double y, sim_ground_sample *out)
     out->roughness = 0.0;
     return 0;
 }
+
+double vs_bumps_height(void *ctx, double x, double y)
+{
+    const double *b = ctx;
+    return b[0] * sin(2.0 * M_PI / b[1] * x) * sin(2.0 * M_PI / b[2] * y);
+}
+
+double vs_bumps_max_slope(const double *b)
+{
+    return b[0] * 2.0 * M_PI * sqrt(1.0 / (b[1] * b[1]) + 1.0 / (b[2] * b[2]));
+}

@@ -28,5 +28,8 @@ double vs_energy(const sim_vehicle *v);
 /* Bumps: z = a sin(2 pi x / lx) sin(2 pi y / ly) with its exact normal; ctx points at
  * a double[3] {a, lx, ly}; friction 1. */
 int vs_bumps_sample(void *ctx, double x, double y, sim_ground_sample *out);
+double vs_bumps_height(void *ctx, double x, double y);
+/* The bumps' largest slope, a 2 pi sqrt(1/lx^2 + 1/ly^2). */
+double vs_bumps_max_slope(const double *bumps);
 
 #endif

@@ -164,7 +164,7 @@ static void no_throttle_no_energy_gain(void **state)
     (void)state;
     sim_ground_plane flat = {0, 0, 0, 1.0, 0.0};
     double bump[3] = {0.05, 10.0, 14.0};
-    sim_vehicle_ground g = sim_ground_from_plane(&flat), bumpy = {vs_bumps_sample, bump, NULL};
+    sim_vehicle_ground g = sim_ground_from_plane(&flat), bumpy = {.sample = vs_bumps_sample, .ctx = bump};
     for (int m = 0; m < 3; m++) {
         double tol = m == SIM_VEHICLE_FULL ? 1000.0 : 600.0;
         for (int k = 0; k < 4; k++) {

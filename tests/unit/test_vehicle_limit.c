@@ -431,7 +431,7 @@ static split_result mu_split_stop(bool abs)
 {
     sim_vehicle_params p = params;
     p.brakes.abs_enabled = abs;
-    sim_vehicle_ground g = {split_mu, NULL, NULL};
+    sim_vehicle_ground g = {.sample = split_mu};
     sim_vehicle *v = car(&p, &g, 80 * KMH, 0);
     sim_vehicle_controls c = {.brake = 1.0};
     split_result r = {0};
