@@ -101,7 +101,7 @@ class Bus:
         self.dropped, self.reconnects = 0, 0
         self._sock, self._buf, self._pending = None, b"", collections.deque()
         self._batch, self._closed, self._next_request = None, False, 0
-        self._timeout = None
+        self._timeout, self._delay = None, backoff_min
 
     # ---- connection ----
 
@@ -169,23 +169,28 @@ class Bus:
         if self.on_state:
             self.on_state(self, None)
 
-    def _ensure(self):
-        """Connected after this, or False (closed, or reconnect off and lost)."""
+    def _ensure(self, deadline=None):
+        """Connected after this, or False: closed, lost with reconnect off, or still
+        away at deadline (time.monotonic(); None: keep trying)."""
         if self._sock is not None:
             return True
         if self._closed or not self.reconnect:
             return False
-        delay = self.backoff_min
         while not self._closed:
             try:
                 self._connect_once()
                 self.reconnects += 1
+                self._delay = self.backoff_min
                 return True
-            except BusError:
-                raise
             except OSError:
-                time.sleep(delay)
-                delay = min(delay * 2, self.backoff_max)
+                pass
+            wait = self._delay
+            self._delay = min(self._delay * 2, self.backoff_max)
+            if deadline is not None:
+                wait = min(wait, deadline - time.monotonic())
+                if wait <= 0:
+                    return False
+            time.sleep(wait)
         return False
 
     @property
@@ -242,7 +247,7 @@ class Bus:
         if self._pending:
             return self._pending.popleft()
         deadline = None if timeout is None else time.monotonic() + timeout
-        while self._ensure():
+        while self._ensure(deadline):
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
                 msg = self._read(left)
@@ -253,8 +258,6 @@ class Bus:
             if msg is not None:
                 return msg
             self._lost()
-            if deadline is not None and time.monotonic() >= deadline:
-                return None
         return None
 
     def messages(self, timeout=None):
@@ -272,8 +275,7 @@ class Bus:
         """The line publish would send (bytes, with the newline); advances seq."""
         if not isinstance(topic, str) or not topic or topic.startswith("dispatcher."):
             raise ValueError("publish: topic must be a non-empty string not starting with 'dispatcher.'")
-        self.seq += 1
-        msg = {"topic": topic, "src": self.name, "seq": self.seq, "t": self.t if t is None else t}
+        msg = {"topic": topic, "src": self.name, "seq": self.seq + 1, "t": self.t if t is None else t}
         for extra in (fields, kw):
             if extra:
                 for key in _RESERVED:
@@ -283,6 +285,7 @@ class Bus:
         line = _ENCODE(msg).encode()
         if len(line) > MAX_LINE:
             raise ValueError("publish %s: %d bytes, more than the bus's %d per message" % (topic, len(line), MAX_LINE))
+        self.seq += 1
         return line + b"\n"
 
     def publish(self, topic, fields=None, t=None, **kw):
