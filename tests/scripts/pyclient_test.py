@@ -68,26 +68,32 @@ class Session:
                         "--lockstep", "--scenario", SCENARIO] + extra)
 
     def spawn(self, argv, **kw):
-        p = subprocess.Popen(argv, stdout=kw.pop("stdout", subprocess.DEVNULL), stderr=subprocess.DEVNULL, **kw)
+        p = subprocess.Popen(argv, stdout=kw.pop("stdout", subprocess.DEVNULL), **kw)
         self.procs.append(p)
         return p
 
     def stop(self):
+        """Stops everything still running; returns [(argv0, status)] of those that
+        did not exit with 0 (a sanitizer's report, a crash, a hang)."""
         for p in reversed(self.procs):
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
+        bad = []
         for p in self.procs:
             try:
                 p.wait(10)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+            if p.returncode != 0:
+                bad.append((os.path.basename(p.args[1] if p.args[0] == sys.executable else p.args[0]), p.returncode))
+        return bad
 
 
 class SessionTest(unittest.TestCase):
     def session(self, *args, **kw):
         s = Session(*args, **kw)
-        self.addCleanup(s.stop)
+        self.addCleanup(lambda: self.assertEqual(s.stop(), [], "exit statuses"))
         return s
 
     def bus(self, session, name, **kw):

@@ -10,6 +10,7 @@ hud.text; any module may publish it (docs/protocol.md).
 """
 import argparse
 import os
+import signal
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -24,6 +25,7 @@ def main():
     args = ap.parse_args()
     host, _, port = args.bus.rpartition(":")
 
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # leave the bus cleanly when stopped
     shown, warning = None, False
     with simbus.Bus("hmi", host=host, port=int(port), token=args.token,
                     subscribe=["vehicle.state"]) as bus:
