@@ -92,9 +92,10 @@ static double angle_diff(double a, double b)
 }
 
 /* The lane of road `to` nearest to `lane` (same side), or 0 when it has none there. */
-static int nearest_lane(const sim_road *to, int lane)
+static int nearest_lane(const sim_road *to, double s, int lane)
 {
-    int n = lane < 0 ? to->n_right : to->n_left;
+    const sim_lane_section *ls = &to->sections[sim_road_section_at(to, s)];
+    int n = lane < 0 ? ls->n_right : ls->n_left;
     if (n == 0) return 0;
     int k = abs(lane) < n ? abs(lane) : n;
     return lane < 0 ? -k : k;
@@ -110,9 +111,9 @@ static bool next_by_road(const sim_roadnet *net, const sim_road_link *link, cons
     out->road = link->index;
     out->dir = link->contact == SIM_CONTACT_START ? 1.0 : -1.0;
     out->s0 = out->dir > 0 ? 0.0 : to->length;
-    out->lane = nearest_lane(to, lane);
+    out->lane = nearest_lane(to, out->s0, lane);
     /* Driving with the reference line means a right lane, against it a left one. */
-    if ((out->dir > 0) != (out->lane < 0)) out->lane = nearest_lane(to, -out->lane);
+    if ((out->dir > 0) != (out->lane < 0)) out->lane = nearest_lane(to, out->s0, -out->lane);
     return out->lane != 0;
 }
 
@@ -210,7 +211,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
         route_leg next = {0};
         if (rc || !next_leg(net, &cur, &next) || visits[next.road] >= 2) break;
         cur = next;
-        if (!sim_road_lane_center(&net->roads[cur.road], cur.lane, &carry)) break;
+        if (!sim_road_lane_center(&net->roads[cur.road], cur.s0, cur.lane, &carry)) break;
     }
     free(visits);
     if (rc == SIM_OK) {

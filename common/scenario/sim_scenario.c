@@ -365,10 +365,10 @@ static bool get_lane(ld *L, const cJSON *obj, const char *path, const char *key,
     if (!get_int(L, obj, path, key, required, 0, -100, 100, out)) return false;
     if (road < 0 || (!required && !cJSON_GetObjectItemCaseSensitive(obj, key))) return true;
     const sim_road *r = &L->sc->net.roads[road];
-    double d;
-    if (!sim_road_lane_center(r, *out, &d)) {
+    if (!sim_road_has_lane(r, *out)) {
         char ids[200] = "";
-        for (int k = r->n_left; k >= -r->n_right; k--) {
+        const sim_lane_section *ls = &r->sections[0];
+        for (int k = ls->n_left; k >= -ls->n_right; k--) {
             if (k == 0) continue;
             size_t len = strlen(ids);
             snprintf(ids + len, sizeof ids - len, "%s%d", len ? ", " : "", k);
@@ -626,13 +626,19 @@ static void load_lanes(ld *L, sim_road *r, const cJSON *lanes, const char *path)
     char p[PATH_MAX_LEN];
     const cJSON *left = get_arr(L, lanes, path, "left", false);
     const cJSON *right = get_arr(L, lanes, path, "right", false);
-    if (left) load_lane_side(L, left, kpath(p, path, "left"), 1, &r->left, &r->n_left, &r->left_width);
+    /* One lane section for the whole road (docs/scenario.md: the mapping). */
+    sim_lane_section *ls = r->sections ? r->sections : sim_road_single_section(r);
+    if (!ls) {
+        err_at(L, path, "out of memory");
+        return;
+    }
+    if (left) load_lane_side(L, left, kpath(p, path, "left"), 1, &ls->left, &ls->n_left, &r->left_width);
     if (right)
-        load_lane_side(L, right, kpath(p, path, "right"), -1, &r->right, &r->n_right, &r->right_width);
-    if (r->n_left + r->n_right == 0)
+        load_lane_side(L, right, kpath(p, path, "right"), -1, &ls->right, &ls->n_right, &r->right_width);
+    if (ls->n_left + ls->n_right == 0)
         err_at(L, path, "found no lanes, expected at least one lane in left or right");
     int m = get_enum(L, lanes, path, "center_mark", SIM_MARK_SOLID, marks);
-    r->center_mark = m < 0 ? SIM_MARK_SOLID : (sim_mark_type)m;
+    ls->center.mark = m < 0 ? SIM_MARK_SOLID : (sim_mark_type)m;
 }
 
 /* s_start/s_end of a stretch within [0, length], s_end defaulting to the end. */
@@ -937,7 +943,6 @@ static void load_junctions(ld *L, const cJSON *root)
                 const cJSON *pr = cJSON_GetArrayItem(ls, m);
                 char e[PATH_MAX_LEN];
                 ipath(e, kpath(c, q, "lanes"), m);
-                double d;
                 int from, to;
                 if (!cJSON_IsArray(pr) || cJSON_GetArraySize(pr) != 2 ||
                     !json_lane(cJSON_GetArrayItem(pr, 0), &from) ||
@@ -945,12 +950,12 @@ static void load_junctions(ld *L, const cJSON *root)
                     err_found(L, e, pr, "[from_lane, to_lane] (lane ids)");
                     continue;
                 }
-                if (!sim_road_lane_center(&net->roads[cn->incoming], from, &d)) {
+                if (!sim_road_has_lane(&net->roads[cn->incoming], from)) {
                     err_at(L, e, "found lane %d, expected a lane of road \"%s\"", from,
                            net->roads[cn->incoming].id);
                     continue;
                 }
-                if (!sim_road_lane_center(&net->roads[cn->connecting], to, &d)) {
+                if (!sim_road_has_lane(&net->roads[cn->connecting], to)) {
                     err_at(L, e, "found lane %d, expected a lane of road \"%s\"", to,
                            net->roads[cn->connecting].id);
                     continue;
@@ -1024,7 +1029,7 @@ static int load_place(ld *L, const cJSON *o, const char *p, double *s, int *lane
     int road = get_road_ref(L, o, p, "road", true);
     get_s(L, o, p, "s", true, 0, road, s);
     if (get_lane(L, o, p, "lane", true, road, lane) && road >= 0)
-        sim_road_lane_center(&L->sc->net.roads[road], *lane, d);
+        sim_road_lane_center(&L->sc->net.roads[road], *s, *lane, d);
     return road;
 }
 
@@ -1178,12 +1183,11 @@ static void load_triggers(ld *L, const cJSON *root)
         if (ls && (t->lanes = alloc_n(L, (size_t)nl, sizeof *t->lanes))) {
             for (int k = 0; k < nl; k++) {
                 const cJSON *it = cJSON_GetArrayItem(ls, k);
-                double d;
                 int lane;
                 char lp[PATH_MAX_LEN];
                 ipath(q, kpath(lp, p, "lanes"), k);
                 if (!json_lane(it, &lane) || (t->road >= 0 &&
-                    !sim_road_lane_center(&sc->net.roads[t->road], lane, &d))) {
+                    !sim_road_has_lane(&sc->net.roads[t->road], lane))) {
                     err_found(L, q, it, "a lane id of the trigger's road");
                     continue;
                 }
@@ -1252,7 +1256,7 @@ static void ideal_from_lane_changes(ld *L, sim_task *t, const cJSON *io, const c
     int lane;
     double d = 0;
     if (!get_lane(L, io, path, "start_lane", true, t->road, &lane) || !r) return;
-    sim_road_lane_center(r, lane, &d);
+    sim_road_lane_center(r, t->s_start, lane, &d);
     const cJSON *ch = get_arr(L, io, path, "lane_changes", false);
     int n = ch ? cJSON_GetArraySize(ch) : 0;
     t->ideal_s = alloc_n(L, (size_t)(2 * n + 1), sizeof(double));
@@ -1284,7 +1288,7 @@ static void ideal_from_lane_changes(ld *L, sim_task *t, const cJSON *io, const c
                    "task's s_end %g", ramp, t->s_end);
             continue;
         }
-        sim_road_lane_center(r, to, &nd);
+        sim_road_lane_center(r, s + ramp, to, &nd);
         if (s > last) { /* hold the lane up to the ramp's start */
             t->ideal_s[t->n_ideal] = s;
             t->ideal_d[t->n_ideal] = t->ideal_d[t->n_ideal - 1];
