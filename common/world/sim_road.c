@@ -144,7 +144,7 @@ int sim_road_pose_at(const sim_roadnet *net, int road, double s, double d, sim_r
     out->y = o.y;
     out->z = o.z;
     out->heading = atan2(o.ty, o.tx);
-    out->pitch = -atan2(o.tz, hypot(o.tx, o.ty));
+    out->pitch = -atan(o.tz);
     out->roll = o.roll;
     return rc;
 }

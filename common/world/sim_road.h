@@ -383,8 +383,9 @@ int sim_roadnet_lane_prev(const sim_roadnet *net, const sim_lane_ref *from, sim_
 
 /* A point on a road in world terms. heading: the direction of s of the surface curve
  * through the point (for t != 0 on a rolling road it differs slightly from the
- * reference line's); pitch positive nose down, roll positive right side down
- * (ISO 8855 / OpenDRIVE), rad. */
+ * reference line's); pitch: -atan of the height's change per metre of s at the point
+ * (positive nose down, as esmini); roll: the superelevation (positive right side
+ * down, ISO 8855 / OpenDRIVE); rad. */
 typedef struct sim_road_pose {
     double x, y, z, heading, pitch, roll;
 } sim_road_pose;

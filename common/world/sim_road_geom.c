@@ -59,16 +59,36 @@ static double p3(const double *c, double u) { return c[0] + u * (c[1] + u * (c[2
 static double p3d(const double *c, double u) { return c[1] + u * (2.0 * c[2] + 3.0 * u * c[3]); }
 static double p3dd(const double *c, double u) { return 2.0 * c[2] + 6.0 * u * c[3]; }
 
-/* Arc length of poly3 v(u) from u0 to u1 (Gauss-Legendre). */
-static double poly3_arc(const sim_geom *g, double u0, double u1)
+/* Gauss-Legendre over [a, b] cut into pieces of at most GL_PIECE: the integrands
+ * (square roots of polynomials) are smooth, and over 0.125 of the parameter five
+ * points leave errors far below 1e-9 m. */
+#define GL_PIECE 0.125
+static double integrate(double (*f)(const sim_geom *, double), const sim_geom *g, double a, double b)
 {
-    double half = 0.5 * (u1 - u0), mid = 0.5 * (u1 + u0), s = 0.0;
-    for (int i = 0; i < 5; i++) {
-        double v1 = p3d(g->poly, mid + half * gl_x[i]);
-        s += gl_w[i] * sqrt(1.0 + v1 * v1);
+    int m = (int)ceil(fabs(b - a) / GL_PIECE);
+    if (m < 1) m = 1;
+    double acc = 0.0, w = (b - a) / m;
+    for (int k = 0; k < m; k++) {
+        double half = 0.5 * w, mid = a + (k + 0.5) * w, s = 0.0;
+        for (int i = 0; i < 5; i++) s += gl_w[i] * f(g, mid + half * gl_x[i]);
+        acc += s * half;
     }
-    return s * half;
+    return acc;
 }
+
+static double poly3_speed(const sim_geom *g, double u)
+{
+    double v1 = p3d(g->poly, u);
+    return sqrt(1.0 + v1 * v1);
+}
+
+/* Arc length of poly3 v(u) from u0 to u1. */
+static double poly3_arc(const sim_geom *g, double u0, double u1) { return integrate(poly3_speed, g, u0, u1); }
+
+/* paramPoly3: speed |(u'(p), v'(p))| and arc length from p0 to p1 (Gauss-Legendre). */
+static double pp3_speed(const sim_geom *g, double p) { return hypot(p3d(g->poly, p), p3d(g->poly + 4, p)); }
+
+static double pp3_arc(const sim_geom *g, double p0, double p1) { return integrate(pp3_speed, g, p0, p1); }
 
 /* u at arc length target, starting from u0 where the arc length is s0: Newton on
  * L(u) - target with L' = sqrt(1 + v'^2) >= 1, which converges monotonically. */
@@ -107,10 +127,28 @@ int sim_geom_prepare(sim_geom *g, sim_error *err)
                              SIM_GEOM_MAX_LENGTH);
     if (g->type == SIM_GEOM_LINE) g->k0 = g->k1 = 0.0;
     if (g->type == SIM_GEOM_ARC) g->k1 = g->k0;
-    if (g->type != SIM_GEOM_CLOTHOID && g->type != SIM_GEOM_POLY3) return SIM_OK;
+    if (g->type == SIM_GEOM_LINE || g->type == SIM_GEOM_ARC) return SIM_OK;
     int n = (int)floor(g->length / SIM_CLOTHOID_STEP) + 2;
+    if (g->type == SIM_GEOM_PARAMPOLY3 && n < 16) n = 16;
     g->tab = malloc(sizeof *g->tab * 2 * (size_t)n);
     if (!g->tab) return sim_error_set(err, SIM_ENOMEM, "geometry table: out of memory");
+    if (g->type == SIM_GEOM_PARAMPOLY3) {
+        /* s is the curve's arc length scaled to the length attribute (as esmini does):
+         * tab[i] = arc length at p_i = i P / (n - 1), P = 1 (normalized) or length. */
+        double P = g->normalized ? 1.0 : g->length, acc = 0.0;
+        g->tab[0] = 0.0;
+        for (int i = 1; i < n; i++) {
+            acc += pp3_arc(g, P * (i - 1) / (n - 1), P * i / (n - 1));
+            g->tab[i] = acc;
+        }
+        g->n_tab = n;
+        if (!(acc > 0)) { /* a curve that does not move: p proportional to s */
+            free(g->tab);
+            g->tab = NULL;
+            g->n_tab = 0;
+        }
+        return SIM_OK;
+    }
     if (g->type == SIM_GEOM_POLY3) {
         /* tab[i] = u at arc length i * step (scaled so that the end falls on u_max when
          * u_max is given); tab[n-1] = u at the end. */
@@ -172,7 +210,26 @@ static double poly3_u(const sim_geom *g, double ds)
 static double pp3_param(const sim_geom *g, double ds)
 {
     ds = fmin(fmax(ds, 0.0), g->length);
-    return g->normalized ? ds / g->length : ds;
+    double P = g->normalized ? 1.0 : g->length;
+    if (!g->tab) return P * ds / g->length;
+    int n = g->n_tab;
+    double total = g->tab[n - 1], target = ds * total / g->length;
+    int lo = 0, hi = n - 2;
+    while (lo < hi) { /* last table point at or before target */
+        int mid = (lo + hi + 1) / 2;
+        if (g->tab[mid] <= target) lo = mid;
+        else hi = mid - 1;
+    }
+    double p0 = P * lo / (n - 1), p1 = P * (lo + 1) / (n - 1), p = p0;
+    if (g->tab[lo + 1] > g->tab[lo]) p = p0 + (p1 - p0) * (target - g->tab[lo]) / (g->tab[lo + 1] - g->tab[lo]);
+    for (int it = 0; it < 30; it++) {
+        double sp = pp3_speed(g, p);
+        if (!(sp > 1e-12)) break;
+        double dp = (g->tab[lo] + pp3_arc(g, p0, p) - target) / sp;
+        p = fmin(fmax(p - dp, p0), p1);
+        if (fabs(dp) < 1e-14 * (1.0 + P)) break;
+    }
+    return p;
 }
 
 void sim_geom_eval(const sim_geom *g, double t, double *x, double *y, double *hdg)
@@ -238,9 +295,9 @@ double sim_geom_curvature(const sim_geom *g, double t)
 double sim_geom_speed(const sim_geom *g, double t)
 {
     if (g->type != SIM_GEOM_PARAMPOLY3) return 1.0;
-    double p = pp3_param(g, t);
-    double sp = hypot(p3d(g->poly, p), p3d(g->poly + 4, p));
-    return g->normalized ? sp / g->length : sp;
+    if (g->tab) return g->tab[g->n_tab - 1] / g->length;
+    double P = g->normalized ? 1.0 : g->length;
+    return pp3_speed(g, pp3_param(g, t)) * P / g->length;
 }
 
 double sim_geom_max_curvature(const sim_geom *g)
@@ -256,9 +313,7 @@ double sim_geom_max_curvature(const sim_geom *g)
 double sim_geom_cost(const sim_geom *g)
 {
     double chunks = fmax(1.0, ceil(g->length / sim_chunk_length(g)));
-    double table = g->type == SIM_GEOM_CLOTHOID || g->type == SIM_GEOM_POLY3
-                       ? g->length / SIM_CLOTHOID_STEP + 2
-                       : 0;
+    double table = g->type == SIM_GEOM_LINE || g->type == SIM_GEOM_ARC ? 0 : g->length / SIM_CLOTHOID_STEP + 18;
     return chunks + table;
 }
 
