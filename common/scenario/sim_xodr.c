@@ -52,6 +52,21 @@ void xodr_unsupported(xodr_parser *P, const char *what)
     c->count = 1;
 }
 
+void xodr_skip(xodr_parser *P, const xmlNode *n)
+{
+    bool children = false;
+    for (const xmlNode *c = n->children; c; c = c->next) children |= c->type == XML_ELEMENT_NODE;
+    /* Containers (objects, signals, surface...) count what they hold; an empty one
+     * drops nothing. */
+    if (children && (xodr_is(n, "objects") || xodr_is(n, "signals") || xodr_is(n, "surface"))) {
+        for (const xmlNode *c = n->children; c; c = c->next)
+            if (c->type == XML_ELEMENT_NODE) xodr_unsupported(P, (const char *)c->name);
+        return;
+    }
+    if (!children && !n->properties) return;
+    xodr_unsupported(P, (const char *)n->name);
+}
+
 bool xodr_str(const xmlNode *n, const char *key, char *buf, size_t size)
 {
     xmlChar *v = xmlGetProp(n, (const xmlChar *)key);
@@ -191,7 +206,7 @@ static int read_plan_view(xodr_parser *P, const xmlNode *pv, sim_road *r)
     for (const xmlNode *c = pv->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE) continue;
         if (!xodr_is(c, "geometry")) {
-            xodr_unsupported(P, (const char *)c->name);
+            xodr_skip(P, c);
             continue;
         }
         sim_geom *g = &r->geoms[r->n_geoms];
@@ -210,7 +225,7 @@ static int read_link(xodr_parser *P, const xmlNode *ln, raw_link *pred, raw_link
     for (const xmlNode *c = ln->children; c; c = c->next) {
         raw_link *l = xodr_is(c, "predecessor") ? pred : xodr_is(c, "successor") ? succ : NULL;
         if (!l) {
-            if (c->type == XML_ELEMENT_NODE) xodr_unsupported(P, (const char *)c->name);
+            if (c->type == XML_ELEMENT_NODE) xodr_skip(P, c);
             continue;
         }
         char type[32] = "", contact[16] = "";
@@ -289,8 +304,8 @@ static int read_road(xodr_parser *P, const xmlNode *rn, sim_road *r, raw_link *p
             rc = xodr_read_polys(P, c, "superelevation", "s", &r->superelevation, &r->n_superelevation);
             P->rep->n_superelevation += r->n_superelevation;
             for (const xmlNode *k = c->children; k; k = k->next)
-                if (k->type == XML_ELEMENT_NODE && !xodr_is(k, "superelevation")) xodr_unsupported(P, (const char *)k->name);
-        } else xodr_unsupported(P, (const char *)c->name);
+                if (k->type == XML_ELEMENT_NODE && !xodr_is(k, "superelevation")) xodr_skip(P, k);
+        } else xodr_skip(P, c);
     }
     if (rc) return rc;
     if (!plan) return xodr_fail(P, rn, SIM_EINVAL, "has no <planView>, expected one");
@@ -348,7 +363,7 @@ static int read_junction(xodr_parser *P, const xmlNode *jn, sim_junction *j)
     for (const xmlNode *c = jn->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE) continue;
         if (!xodr_is(c, "connection")) {
-            xodr_unsupported(P, (const char *)c->name);
+            xodr_skip(P, c);
             continue;
         }
         int rc = read_connection(P, c, &j->conns[j->n_conns]);
@@ -424,7 +439,7 @@ static int read_header(xodr_parser *P, const xmlNode *h)
     P->rep->rev_minor = (int)min;
     for (const xmlNode *c = h->children; c; c = c->next) {
         if (!xodr_is(c, "geoReference")) {
-            if (c->type == XML_ELEMENT_NODE) xodr_unsupported(P, (const char *)c->name);
+            if (c->type == XML_ELEMENT_NODE) xodr_skip(P, c);
             continue;
         }
         xmlChar *t = xmlNodeGetContent(c);
@@ -460,7 +475,7 @@ static int read_document(xodr_parser *P, const xmlNode *root)
         bool road = xodr_is(c, "road"), junc = xodr_is(c, "junction");
         if (!road && !junc) {
             if (xodr_is(c, "header")) rc = read_header(P, c);
-            else if (c->type == XML_ELEMENT_NODE) xodr_unsupported(P, (const char *)c->name);
+            else if (c->type == XML_ELEMENT_NODE) xodr_skip(P, c);
             continue;
         }
         if (!xodr_str(c, "id", id, sizeof id)) {

@@ -139,7 +139,7 @@ static int read_lane(xodr_parser *P, const xmlNode *ln, sim_lane *l)
             if (!xodr_num(P, c, "sOffset", false, 0, &sp->s_offset) || !xodr_speed(P, c, &sp->speed)) return P->rc;
             l->n_speeds++;
         } else if (!xodr_is(c, "width") && !xodr_is(c, "roadMark")) {
-            xodr_unsupported(P, (const char *)c->name);
+            xodr_skip(P, c);
         }
     }
     if (l->n_widths == 0 && l->id != 0) {
@@ -195,7 +195,7 @@ static int read_section(xodr_parser *P, const xmlNode *sec, sim_lane_section *ls
         else if (xodr_is(c, "center")) {
             for (const xmlNode *k = c->children; k && !rc; k = k->next)
                 if (xodr_is(k, "lane")) rc = read_lane(P, k, &ls->center);
-        } else xodr_unsupported(P, (const char *)c->name);
+        } else xodr_skip(P, c);
     }
     if (!rc) P->rep->n_lanes += ls->n_left + ls->n_right;
     return rc;
@@ -212,7 +212,7 @@ int xodr_read_lanes(xodr_parser *P, const xmlNode *lanes, sim_road *r)
     for (const xmlNode *c = lanes->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE || xodr_is(c, "laneOffset")) continue;
         if (!xodr_is(c, "laneSection")) {
-            xodr_unsupported(P, (const char *)c->name);
+            xodr_skip(P, c);
             continue;
         }
         sim_lane_section *ls = &r->sections[r->n_sections++];

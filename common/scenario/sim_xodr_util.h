@@ -24,6 +24,9 @@ int xodr_fail(xodr_parser *P, const xmlNode *n, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Counts an element the model does not take. */
 void xodr_unsupported(xodr_parser *P, const char *what);
+/* Counts an element the model does not take by its name (a container by what it
+ * holds; an empty element without attributes drops nothing and is not counted). */
+void xodr_skip(xodr_parser *P, const xmlNode *n);
 /* Number attribute: false (error recorded) when required and missing or not a finite
  * number; *out = def when optional and missing. */
 bool xodr_num(xodr_parser *P, const xmlNode *n, const char *key, bool required, double def, double *out);

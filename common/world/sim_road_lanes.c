@@ -191,8 +191,37 @@ const sim_surface_zone *sim_road_zone_at(const sim_road *r, double s)
 
 static void put(sim_lane_ref *out, int max, int *n, int road, int section, int lane, int dir)
 {
+    for (int i = 0; i < *n && i < max; i++)
+        if (out[i].road == road && out[i].section == section && out[i].lane == lane && out[i].dir == dir) return;
     if (*n < max) out[*n] = (sim_lane_ref){road, section, lane, dir};
     (*n)++;
+}
+
+/* Into a junction from a road the junction lists as outgoing only: the connecting
+ * roads whose own link names our road at the end we leave from. */
+static void enter_backwards(const sim_roadnet *net, int junction, const sim_lane_ref *from, bool at_end,
+                            sim_lane_ref *out, int max, int *n)
+{
+    for (int ci = 0; ci < net->n_roads; ci++) {
+        const sim_road *c = &net->roads[ci];
+        if (c->junction != junction || ci == from->road) continue;
+        for (int e = 0; e < 2; e++) {
+            const sim_road_link *l = e ? &c->succ : &c->pred;
+            if (l->kind != SIM_LINK_ROAD || l->index != from->road ||
+                l->contact != (at_end ? SIM_CONTACT_END : SIM_CONTACT_START))
+                continue;
+            int sec = e ? c->n_sections - 1 : 0;
+            const sim_lane_section *ls = &c->sections[sec];
+            for (int id = -ls->n_right; id <= ls->n_left; id++) {
+                const sim_lane *cl = sim_road_lane(c, sec, id);
+                /* No lane link: the same id when both run the same way through the
+                 * contact, else the mirrored one. */
+                bool same = (e == 1) == (l->contact == SIM_CONTACT_START);
+                int link = e ? cl->succ : cl->pred, want = link ? link : (same ? id : -id);
+                if (id != 0 && want == from->lane) put(out, max, n, ci, sec, id, e ? -1 : 1);
+            }
+        }
+    }
 }
 
 /* The linked lane id, or when the file gives none the same id (or its mirror when the
@@ -239,6 +268,7 @@ static int lane_next(const sim_roadnet *net, const sim_lane_ref *from, sim_lane_
                 if (cn->lanes[k].from == from->lane && sim_road_lane(to, sec, cn->lanes[k].to))
                     put(out, max, &n, cn->connecting, sec, cn->lanes[k].to, at_start ? 1 : -1);
         }
+        enter_backwards(net, rl->index, from, from->dir > 0, out, max, &n);
     }
     /* Out of a connecting road: its own links above cover it (a connecting road links
      * to its roads like any other). */
