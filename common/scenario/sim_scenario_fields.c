@@ -44,8 +44,15 @@ int scn_get_road_ref(ld *L, const cJSON *obj, const char *path, const char *key,
                      bool required)
 {
     const char *id;
-    char p[PATH_MAX_LEN];
-    if (!scn_get_str(L, obj, path, key, required, NULL, &id) || !id) return -1;
+    char p[PATH_MAX_LEN], num[32];
+    /* OpenDRIVE road ids are often numbers: 5 names road "5". */
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble) {
+        snprintf(num, sizeof num, "%lld", (long long)v->valuedouble);
+        id = num;
+    } else if (!scn_get_str(L, obj, path, key, required, NULL, &id) || !id) {
+        return -1;
+    }
     int r = sim_roadnet_find_road(&L->sc->net, id);
     if (r < 0) scn_err_at(L, scn_kpath(p, path, key), "found \"%s\", expected the id of a road", id);
     return r;

@@ -12,6 +12,7 @@
 
 #include "sim_file.h"
 #include "sim_grid_image.h"
+#include "sim_xodr.h"
 
 /* ---- terrain -------------------------------------------------------------------- */
 
@@ -426,8 +427,43 @@ static void load_link(ld *L, int ri, const cJSON *ro, const char *path, const ch
                bx, by, succ ? "end" : "start", ax, ay, gap, JOIN_TOL);
 }
 
+/* "roads": {"opendrive": "file.xodr"}: the whole network from an OpenDRIVE file
+ * (relative to the scenario's folder); its junctions come with it. */
+static void load_opendrive(ld *L, const cJSON *root, const cJSON *ro)
+{
+    static const char *const keys[] = {"opendrive", NULL};
+    scn_check_keys(L, ro, "roads", keys);
+    if (cJSON_GetObjectItemCaseSensitive(root, "junctions"))
+        scn_err_at(L, "junctions", "found junctions beside an OpenDRIVE file, expected none (they come from the file)");
+    const char *file;
+    if (!scn_get_str(L, ro, "roads", "opendrive", true, NULL, &file) || !file) return;
+    char *full = sim_file_join(L->base_dir, file);
+    if (!full) {
+        scn_err_at(L, "roads.opendrive", "out of memory");
+        return;
+    }
+    sim_xodr_report rep;
+    sim_error e = {0};
+    sim_scenario *sc = L->sc;
+    if (sim_xodr_load(full, &sc->net, &rep, &e)) {
+        scn_err_at(L, "roads.opendrive", "%s", e.msg);
+        free(full);
+        return;
+    }
+    sc->net.terrain = sc->terrain;
+    sc->opendrive = full;
+    char buf[1024];
+    sim_xodr_unsupported_text(&rep, buf, sizeof buf);
+    if (buf[0] && !(sc->roads_warning = strdup(buf))) scn_err_at(L, "roads.opendrive", "out of memory");
+}
+
 void scn_load_roads(ld *L, const cJSON *root)
 {
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(root, "roads");
+    if (cJSON_IsObject(src)) {
+        load_opendrive(L, root, src);
+        return;
+    }
     static const char *const keys[] = {"id", "name", "start", "segments", "lanes",
                                        "speed_limits", "signs", "surface", "elevation",
                                        "predecessor", "successor", "junction", NULL};
@@ -500,6 +536,7 @@ void scn_load_roads(ld *L, const cJSON *root)
 
 void scn_load_junctions(ld *L, const cJSON *root)
 {
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "roads"))) return; /* from OpenDRIVE */
     static const char *const keys[] = {"id", "name", "connections", NULL};
     static const char *const ckeys[] = {"incoming", "connecting", "contact", "lanes", NULL};
     static const char *const contacts[] = {"start", "end", NULL};

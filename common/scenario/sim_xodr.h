@@ -51,4 +51,15 @@ int sim_xodr_parse(const char *buf, size_t len, const char *name, sim_roadnet *n
 /* "objects (12), signal (40), crossfall (1)" into buf; "" when nothing was skipped. */
 void sim_xodr_unsupported_text(const sim_xodr_report *rep, char *buf, size_t size);
 
+/* The starter scenario for an imported network (simctl import-xodr), as a new cJSON
+ * object the caller frees (NULL when out of memory or when no road has a drivable
+ * lane): {"name", "description", "roads": {"opendrive": xodr_ref}, "start_points": one
+ * on the first drivable lane in the direction of travel of each of the max_starts
+ * longest roads outside junctions, "sectors" and "tasks": one task keeping that lane
+ * along the longest such road (its ideal line the lane's centre every 5 m, as far as
+ * the lane goes)}. *task_road gets the task's road index (or -1). */
+struct cJSON;
+struct cJSON *sim_xodr_starter(const sim_roadnet *net, const char *name, const char *xodr_ref, int max_starts,
+                               int *task_road);
+
 #endif
