@@ -23,7 +23,7 @@
 #include "sim_scenario.h"
 #include "test_support.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+#include "ts_assert.h"
 
 /* What a test started, so that teardown stops it even after a failed assertion. */
 static pid_t g_node;

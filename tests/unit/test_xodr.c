@@ -15,7 +15,7 @@
 #include "sim_road.h"
 #include "sim_xodr.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+#include "ts_assert.h"
 
 static int parse(const char *xml, sim_roadnet *net, sim_xodr_report *rep, sim_error *err)
 {
