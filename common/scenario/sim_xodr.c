@@ -12,7 +12,7 @@
 
 #include "sim_file.h"
 
-#define GEOM_BUDGET 2e7   /* sim_geom_cost units per file (about 1.2 GB at most) */
+#define GEOM_BUDGET 4e6   /* sim_geom_cost units per file (Town03 needs about 2e3) */
 
 /* ---- helpers ---------------------------------------------------------------------- */
 

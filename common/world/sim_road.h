@@ -81,6 +81,8 @@ typedef struct sim_geom {
     double poly[8];       /* poly3: a b c d; paramPoly3: aU bU cU dU aV bV cV dV */
     bool normalized;      /* paramPoly3 pRange="normalized" (p in [0, 1]) */
     double u_max;         /* poly3: u at the end (set by sim_geom_prepare when 0) */
+    double pc[4];         /* derived by sim_geom_prepare for projection: line cos, sin of
+                             hdg0; arc centre x, y, start angle */
     int n_tab;            /* table (spiral: x, y; poly3: u) every SIM_CLOTHOID_STEP m; owned */
     double *tab;
 } sim_geom;
@@ -95,7 +97,8 @@ void sim_geom_eval(const sim_geom *g, double ds, double *x, double *y, double *h
 /* Curvature (1/m, positive left) at local arc length ds (spirals extrapolate). */
 double sim_geom_curvature(const sim_geom *g, double ds);
 void sim_geom_free(sim_geom *g);
-/* Memory a geometry will take, in units (table points plus spatial-index pieces;
+/* Memory and time a geometry will take, in units (table points, 16 each for the
+ * polynomial types whose points each need an integration, plus spatial-index pieces;
  * about 60 bytes each), computed from type, length and curvatures before
  * sim_geom_prepare: loaders use it to bound what a file can make them allocate. */
 double sim_geom_cost(const sim_geom *g);
