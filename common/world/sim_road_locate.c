@@ -399,24 +399,28 @@ int sim_roadnet_build_index(sim_roadnet *net, sim_error *err)
     size_t ncell = (size_t)ix->nx * (size_t)ix->ny;
     ix->start = calloc(ncell + 1, sizeof *ix->start);
     if (!ix->start) goto nomem;
+    /* The entries first, from the boxes alone: pieces whose lane areas each span much
+     * of the map (absurd lane widths) would take long to list, overflow the int
+     * offsets and make the index larger than the roads themselves. */
+    double total = 0;
+    for (int k = 0; k < n; k++) {
+        double ci = floor((boxes[k][2] - ix->x0) / ix->cell) - floor((boxes[k][0] - ix->x0) / ix->cell) + 1;
+        double cj = floor((boxes[k][3] - ix->y0) / ix->cell) - floor((boxes[k][1] - ix->y0) / ix->cell) + 1;
+        total += ci * cj;
+    }
+    if (total > INDEX_MAX_ITEMS) {
+        double cell = ix->cell;
+        free(boxes);
+        sim_roadnet_index_free(ix);
+        return sim_error_set(err, SIM_ETOOBIG,
+                             "road index: the roads' lane areas cover %.0f cells of %g m in all "
+                             "(at most %d): are some lanes far too wide?",
+                             total, cell, INDEX_MAX_ITEMS);
+    }
     /* Two passes: count per cell, then fill (compressed rows). */
     for (int pass = 0; pass < 2; pass++) {
         int *fill = NULL;
         if (pass == 1) {
-            /* Summed as size_t first: pieces whose lane areas each span much of the map
-             * (absurd lane widths) would overflow the int offsets and make the index
-             * larger than the roads themselves. */
-            size_t total = 0;
-            for (size_t c = 0; c < ncell; c++) total += (size_t)ix->start[c + 1];
-            if (total > INDEX_MAX_ITEMS) {
-                double cell = ix->cell;
-                free(boxes);
-                sim_roadnet_index_free(ix);
-                return sim_error_set(err, SIM_ETOOBIG,
-                                     "road index: the roads' lane areas cover %zu cells of %g m in all "
-                                     "(at most %d): are some lanes far too wide?",
-                                     total, cell, INDEX_MAX_ITEMS);
-            }
             for (size_t c = 0; c < ncell; c++) ix->start[c + 1] += ix->start[c];
             ix->items = malloc(sizeof *ix->items * (size_t)(ix->start[ncell] ? ix->start[ncell] : 1));
             fill = calloc(ncell, sizeof *fill);
