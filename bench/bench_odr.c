@@ -12,26 +12,16 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "sim_road.h"
 #include "sim_xodr.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
+
+static double now(void) { return bench_clock(CLOCK_THREAD_CPUTIME_ID); }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static double urand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
-}
+static double urand(void) { return bench_urand(&rng); }
 
 static double rate(const sim_roadnet *net, const double *pts, int n, bool brute, int rounds, int *on)
 {
