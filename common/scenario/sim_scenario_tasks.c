@@ -116,6 +116,7 @@ void scn_load_traffic(ld *L, const cJSON *root)
     static const char *const bkeys[] = {"headway_s", "max_accel", "max_decel", "min_gap",
                                         "politeness", "lane_changes", NULL};
     sim_scenario *sc = L->sc;
+    sc->traffic_seed = 1; /* the documented default, with or without a traffic section */
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "traffic");
     if (!t) return;
     if (!scn_is_obj(L, t, "traffic")) return;
