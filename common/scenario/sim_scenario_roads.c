@@ -646,6 +646,12 @@ void scn_load_junctions(ld *L, const cJSON *root)
                 cn->lanes[cn->n_lanes++] = (sim_lane_link){from, to};
             }
             j->n_conns++;
+            /* The connecting road must start where the incoming road ends. */
+            double gap = sim_roadnet_connection_gap(net, i, cn);
+            if (isfinite(gap) && gap > JOIN_TOL && net->roads[cn->incoming].n_geoms && net->roads[cn->connecting].n_geoms)
+                scn_err_at(L, q, "connecting road \"%s\" (%s) lies %.3f m from incoming road \"%s\", expected "
+                           "within %g m", net->roads[cn->connecting].id, cn->contact == SIM_CONTACT_END ? "end" : "start",
+                           gap, net->roads[cn->incoming].id, JOIN_TOL);
         }
     }
 }

@@ -317,6 +317,11 @@ void sim_lane_free(sim_lane *l);
 /* Whether a vehicle can drive from road a onto road b: an end-to-end link either way,
  * or b is a connecting road of a junction that a enters (or the reverse). */
 bool sim_roadnet_connected(const sim_roadnet *net, int a, int b);
+/* How far a junction connection's connecting road (at its contact end) lies from its
+ * incoming road's end at junction ji: the largest distance between the lane centres
+ * its lane links join (the reference lines when it has none), m. INFINITY when the
+ * incoming road does not link to junction ji. Loaders refuse large gaps. */
+double sim_roadnet_connection_gap(const sim_roadnet *net, int ji, const sim_connection *c);
 /* Index of the road or junction with this id, or -1. */
 int sim_roadnet_find_road(const sim_roadnet *net, const char *id);
 int sim_roadnet_find_junction(const sim_roadnet *net, const char *id);
