@@ -27,9 +27,11 @@
  *
  * Exactness: lines and arcs in closed form; spirals by Gauss-Legendre integration from
  * a table every SIM_CLOTHOID_STEP m; poly3 by a table of arc length against u refined
- * by Newton; paramPoly3 in closed form (p = ds for pRange arcLength, ds / length for
- * normalized). Positions are exact to 1e-9 m for lines and arcs and better than 1e-6 m
- * for the others; projection (x, y) -> (s, t) converges to 1e-9 m.
+ * by Newton; paramPoly3 at the parameter p whose arc length, scaled to the length
+ * attribute, is ds (esmini's reading of both pRange values; for a consistent file p is
+ * ds, or ds / length when normalized, to 1e-4 m). Positions are exact to 1e-9 m for
+ * lines and arcs and better than 1e-6 m for the others; projection (x, y) -> (s, t)
+ * converges to 1e-9 m.
  *
  * Building: a loader fills roads and junctions, then calls sim_roadnet_build_index,
  * which first finishes every road (sim_road_finish: section ends, widths per side,
