@@ -99,7 +99,7 @@ class Bus:
         self.connect_timeout, self.on_state = connect_timeout, on_state
         self.id, self.peers, self.t, self.seq = None, {}, 0.0, 0
         self.dropped, self.reconnects = 0, 0
-        self._sock, self._buf, self._pending = None, b"", collections.deque()
+        self._sock, self._buf, self._pos, self._pending = None, b"", 0, collections.deque()
         self._batch, self._closed, self._next_request = None, False, 0
         self._timeout, self._delay = None, backoff_min
 
@@ -132,7 +132,7 @@ class Bus:
             hello["durable"] = True
         if self.token is not None:
             hello["token"] = self.token
-        self._sock, self._buf, self._timeout = sock, b"", self.connect_timeout
+        self._sock, self._buf, self._pos, self._timeout = sock, b"", 0, self.connect_timeout
         try:
             sock.sendall(_ENCODE(hello).encode() + b"\n")
             while True:
@@ -216,9 +216,11 @@ class Bus:
         or raises socket.timeout."""
         sock = self._sock
         while True:
-            nl = self._buf.find(b"\n")
+            # _buf[_pos:] is unread: lines are cut by position, so a read holding many
+            # messages is not copied once per message.
+            nl = self._buf.find(b"\n", self._pos)
             if nl >= 0:
-                line, self._buf = self._buf[:nl], self._buf[nl + 1:]
+                line, self._pos = self._buf[self._pos:nl], nl + 1
                 if not line.strip():
                     continue
                 msg = json.loads(line)
@@ -239,7 +241,7 @@ class Bus:
             if not chunk:
                 return None
             _quickack(sock)
-            self._buf += chunk
+            self._buf, self._pos = self._buf[self._pos:] + chunk, 0
 
     def recv(self, timeout=None):
         """The next message (a dict), or None after timeout seconds (None: wait) or when
