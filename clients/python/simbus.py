@@ -483,8 +483,8 @@ class Control:
     def sound(self, on):
         return self.command("sound", on=bool(on))
 
-    def seek(self, t):
-        return self.command("seek", t=t)
+    def seek(self, to):
+        return self.command("seek", to=to)
 
     def stop(self):
         return self.command("stop")
