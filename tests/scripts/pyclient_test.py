@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -255,6 +256,32 @@ class Streaming(SessionTest):
                 got.append((msg["seq"], msg["i"]))
         self.assertEqual(got, [(i + 1, i) for i in range(5000)])
         self.assertEqual(talker.dropped, 0)
+
+
+    def test_request_returns_the_matching_reply_and_keeps_the_rest(self):
+        s = self.session()
+        asker = self.bus(s, "asker", subscribe=["py.reply", "py.news"])
+        answerer = self.bus(s, "answerer", subscribe=["py.request"])
+
+        def answer():
+            msg = answerer.recv(10)
+            while msg is not None and msg["topic"] != "py.request":
+                msg = answerer.recv(10)
+            answerer.publish("py.news", n=1)
+            answerer.publish("py.reply", id="someone-else", ok=False)
+            answerer.publish("py.reply", id=msg["id"], ok=True, sum=msg["a"] + msg["b"])
+            answerer.publish("py.news", n=2)
+
+        worker = threading.Thread(target=answer)
+        worker.start()
+        reply = asker.request("py.request", "py.reply", a=2, b=3)
+        worker.join(10)
+        self.assertEqual((reply["ok"], reply["sum"], reply["src"]), (True, 5, "answerer"))
+        rest = [(m["topic"], m.get("n", m.get("id"))) for m in asker.messages(timeout=1)
+                if m["topic"].startswith("py.")]
+        self.assertEqual(rest, [("py.news", 1), ("py.reply", "someone-else"), ("py.news", 2)])
+        with self.assertRaisesRegex(simbus.BusError, "no py.reply with id"):
+            asker.request("py.request", "py.reply", timeout=0.2)
 
 
 class Reconnect(SessionTest):
