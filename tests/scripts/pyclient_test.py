@@ -212,15 +212,27 @@ class Control(SessionTest):
     def test_commands_through_the_endpoint(self):
         s = self.session()
         watcher = self.bus(s, "watcher", subscribe=["control."])
+        seen = []
+
+        def act():
+            # The module that shows HUD text acts on control.hud and acknowledges it
+            # (docs/protocol.md); an endpoint that collects acks replies after it.
+            msg = watcher.recv(10)
+            seen.append(msg)
+            if msg is not None:
+                watcher.publish("control.ack", cmd="hud", id=msg.get("id"), ok=True, error=None)
+
         with simbus.Control(s.control) as ctl:
             status = ctl.status()
             self.assertEqual([m["name"] for m in status["modules"]], ["watcher"])
-            self.assertEqual(ctl.hud("Turn left"), {"ok": True})
+            actor = threading.Thread(target=act)
+            actor.start()
+            self.assertIs(ctl.hud("Turn left")["ok"], True)
+            actor.join(10)
             with self.assertRaisesRegex(simbus.CommandError, 'unknown command "bogus"'):
                 ctl.command("bogus")
-            self.assertEqual(ctl.request("speed_limit", kmh=-5)["ok"], False)
-        msg = watcher.recv(10)
-        self.assertEqual((msg["topic"], msg["src"], msg["text"]), ("control.hud", "dispatcher", "Turn left"))
+            self.assertIs(ctl.request("speed_limit", kmh=-5)["ok"], False)
+        self.assertEqual([(m["topic"], m["src"], m["text"]) for m in seen], [("control.hud", "dispatcher", "Turn left")])
         out = subprocess.run(example("operator.py", "--control", s.control, "status"), capture_output=True,
                              text=True, timeout=DEADLINE)
         self.assertEqual(out.returncode, 0, out.stderr)
