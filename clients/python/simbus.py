@@ -79,6 +79,8 @@ class Bus:
     backoff_max seconds); messages published meanwhile are dropped and counted in
     .dropped, as in the C client. on_state(bus, welcome): called after every
     (re)connection with the dispatcher.welcome dict, and with None when it is lost.
+    hello: further fields for the hello (a dict), for fields this module does not
+    know by name.
 
     Attributes: id (ours, from the welcome), peers {id: name} of the modules joined,
     t (the newest simulation time seen in sim.tick or vehicle.state, the default t of
@@ -87,16 +89,21 @@ class Bus:
 
     def __init__(self, name, host=DEFAULT_HOST, port=DEFAULT_PORT, subscribe=None,
                  token=None, lockstep=False, durable=False, reconnect=True,
-                 backoff_min=0.1, backoff_max=2.0, connect_timeout=10.0, on_state=None):
+                 backoff_min=0.1, backoff_max=2.0, connect_timeout=10.0, on_state=None,
+                 hello=None):
         if not isinstance(name, str) or not 1 <= len(name.encode()) <= 64:
             raise ValueError("Bus: name must be a string of 1 to 64 bytes")
+        hello = dict(hello or {})
+        for key in ("topic", "name", "subscribe", "lockstep", "durable", "token"):
+            if key in hello:
+                raise ValueError("Bus: hello field %r has its own parameter" % key)
         subscribe = None if subscribe is None else list(subscribe)
         if lockstep and subscribe is not None and not any("sim.tick".startswith(p) for p in subscribe):
             subscribe.append("sim.tick")
         self.name, self.host, self.port, self.token = name, host, int(port), token
         self.subscribe, self.lockstep, self.durable = subscribe, bool(lockstep), bool(durable)
         self.reconnect, self.backoff_min, self.backoff_max = reconnect, backoff_min, backoff_max
-        self.connect_timeout, self.on_state = connect_timeout, on_state
+        self.connect_timeout, self.on_state, self.hello = connect_timeout, on_state, hello
         self.id, self.peers, self.t, self.seq = None, {}, 0.0, 0
         self.dropped, self.reconnects = 0, 0
         self._sock, self._buf, self._pos, self._pending = None, b"", 0, collections.deque()
@@ -132,6 +139,7 @@ class Bus:
             hello["durable"] = True
         if self.token is not None:
             hello["token"] = self.token
+        hello.update(self.hello)
         self._sock, self._buf, self._pos, self._timeout = sock, b"", 0, self.connect_timeout
         try:
             sock.sendall(_ENCODE(hello).encode() + b"\n")

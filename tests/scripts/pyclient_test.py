@@ -123,6 +123,11 @@ class Encoding(unittest.TestCase):
             b.encode("x.y", v=float("nan"))
         self.assertEqual(b.seq, 0)
 
+    def test_hello_fields(self):
+        with self.assertRaisesRegex(ValueError, "hello field 'name' has its own parameter"):
+            simbus.Bus("m", hello={"name": "other"})
+        self.assertEqual(simbus.Bus("m", hello={"x": [1]}).hello, {"x": [1]})
+
     def test_lockstep_adds_sim_tick(self):
         self.assertEqual(simbus.Bus("m", lockstep=True, subscribe=["vehicle.state"]).subscribe,
                          ["vehicle.state", "sim.tick"])
