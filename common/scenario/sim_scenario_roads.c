@@ -12,6 +12,7 @@
 
 #include "sim_file.h"
 #include "sim_grid_image.h"
+#include "sim_xodr.h"
 
 /* ---- terrain -------------------------------------------------------------------- */
 
@@ -242,13 +243,19 @@ static void load_lanes(ld *L, sim_road *r, const cJSON *lanes, const char *path)
     char p[PATH_MAX_LEN];
     const cJSON *left = scn_get_arr(L, lanes, path, "left", false);
     const cJSON *right = scn_get_arr(L, lanes, path, "right", false);
-    if (left) load_lane_side(L, left, scn_kpath(p, path, "left"), 1, &r->left, &r->n_left, &r->left_width);
+    /* One lane section for the whole road (docs/scenario.md: the mapping). */
+    sim_lane_section *ls = r->sections ? r->sections : sim_road_single_section(r);
+    if (!ls) {
+        scn_err_at(L, path, "out of memory");
+        return;
+    }
+    if (left) load_lane_side(L, left, scn_kpath(p, path, "left"), 1, &ls->left, &ls->n_left, &r->left_width);
     if (right)
-        load_lane_side(L, right, scn_kpath(p, path, "right"), -1, &r->right, &r->n_right, &r->right_width);
-    if (r->n_left + r->n_right == 0)
+        load_lane_side(L, right, scn_kpath(p, path, "right"), -1, &ls->right, &ls->n_right, &r->right_width);
+    if (ls->n_left + ls->n_right == 0)
         scn_err_at(L, path, "found no lanes, expected at least one lane in left or right");
     int m = scn_get_enum(L, lanes, path, "center_mark", SIM_MARK_SOLID, marks);
-    r->center_mark = m < 0 ? SIM_MARK_SOLID : (sim_mark_type)m;
+    ls->center.mark = m < 0 ? SIM_MARK_SOLID : (sim_mark_type)m;
 }
 
 static void load_road_extras(ld *L, sim_road *r, int ri, const cJSON *ro, const char *path)
@@ -420,8 +427,43 @@ static void load_link(ld *L, int ri, const cJSON *ro, const char *path, const ch
                bx, by, succ ? "end" : "start", ax, ay, gap, JOIN_TOL);
 }
 
+/* "roads": {"opendrive": "file.xodr"}: the whole network from an OpenDRIVE file
+ * (relative to the scenario's folder); its junctions come with it. */
+static void load_opendrive(ld *L, const cJSON *root, const cJSON *ro)
+{
+    static const char *const keys[] = {"opendrive", NULL};
+    scn_check_keys(L, ro, "roads", keys);
+    if (cJSON_GetObjectItemCaseSensitive(root, "junctions"))
+        scn_err_at(L, "junctions", "found junctions beside an OpenDRIVE file, expected none (they come from the file)");
+    const char *file;
+    if (!scn_get_str(L, ro, "roads", "opendrive", true, NULL, &file) || !file) return;
+    char *full = sim_file_join(L->base_dir, file);
+    if (!full) {
+        scn_err_at(L, "roads.opendrive", "out of memory");
+        return;
+    }
+    sim_xodr_report rep;
+    sim_error e = {0};
+    sim_scenario *sc = L->sc;
+    if (sim_xodr_load(full, &sc->net, &rep, &e)) {
+        scn_err_at(L, "roads.opendrive", "%s", e.msg);
+        free(full);
+        return;
+    }
+    sc->net.terrain = sc->terrain;
+    sc->opendrive = full;
+    char buf[1024];
+    sim_xodr_unsupported_text(&rep, buf, sizeof buf);
+    if (buf[0] && !(sc->roads_warning = strdup(buf))) scn_err_at(L, "roads.opendrive", "out of memory");
+}
+
 void scn_load_roads(ld *L, const cJSON *root)
 {
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(root, "roads");
+    if (cJSON_IsObject(src)) {
+        load_opendrive(L, root, src);
+        return;
+    }
     static const char *const keys[] = {"id", "name", "start", "segments", "lanes",
                                        "speed_limits", "signs", "surface", "elevation",
                                        "predecessor", "successor", "junction", NULL};
@@ -494,6 +536,7 @@ void scn_load_roads(ld *L, const cJSON *root)
 
 void scn_load_junctions(ld *L, const cJSON *root)
 {
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "roads"))) return; /* from OpenDRIVE */
     static const char *const keys[] = {"id", "name", "connections", NULL};
     static const char *const ckeys[] = {"incoming", "connecting", "contact", "lanes", NULL};
     static const char *const contacts[] = {"start", "end", NULL};
@@ -538,7 +581,6 @@ void scn_load_junctions(ld *L, const cJSON *root)
                 const cJSON *pr = cJSON_GetArrayItem(ls, m);
                 char e[PATH_MAX_LEN];
                 scn_ipath(e, scn_kpath(c, q, "lanes"), m);
-                double d;
                 int from, to;
                 if (!cJSON_IsArray(pr) || cJSON_GetArraySize(pr) != 2 ||
                     !scn_json_lane(cJSON_GetArrayItem(pr, 0), &from) ||
@@ -546,12 +588,12 @@ void scn_load_junctions(ld *L, const cJSON *root)
                     scn_err_found(L, e, pr, "[from_lane, to_lane] (lane ids)");
                     continue;
                 }
-                if (!sim_road_lane_center(&net->roads[cn->incoming], from, &d)) {
+                if (!sim_road_has_lane(&net->roads[cn->incoming], from)) {
                     scn_err_at(L, e, "found lane %d, expected a lane of road \"%s\"", from,
                            net->roads[cn->incoming].id);
                     continue;
                 }
-                if (!sim_road_lane_center(&net->roads[cn->connecting], to, &d)) {
+                if (!sim_road_has_lane(&net->roads[cn->connecting], to)) {
                     scn_err_at(L, e, "found lane %d, expected a lane of road \"%s\"", to,
                            net->roads[cn->connecting].id);
                     continue;
