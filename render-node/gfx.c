@@ -65,7 +65,7 @@ static int compile(const char *path, GLenum kind, GLuint *out, sim_error *err)
     size_t len = 0;
     sim_error ferr = {0};
     if (sim_file_read(path, &src, &len, &ferr))
-        return sim_error_set(err, SIM_EIO, "shader %s: %s", path, ferr.msg);
+        return sim_error_set(err, SIM_EIO, "shader: %s", ferr.msg);
     GLuint s = glCreateShader(kind);
     const char *text = src;
     GLint n = (GLint)len, ok = 0;

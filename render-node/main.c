@@ -277,15 +277,24 @@ static int run_screenshot(rn_node *n, sim_error *err)
     rc = frame(n, &p, 0, n->o.screenshot, &st, err);
     if (!rc && n->o.stats_file) {
         char json[256];
-        snprintf(json, sizeof json, "{\"terrain_triangles\":%ld,\"draw_calls\":%d,\"terrain_blocks\":%d,\"culled\":%d}",
-                 st.triangles, st.draw_calls, st.terrain_blocks, st.culled);
+        snprintf(json, sizeof json,
+                 "{\"terrain_triangles\":%ld,\"draw_calls\":%d,\"terrain_blocks\":%d,\"culled\":%d,"
+                 "\"min_level\":%d,\"max_level\":%d,\"stitched\":%d}",
+                 st.triangles, st.draw_calls, st.terrain_blocks, st.culled, st.min_level, st.max_level, st.stitched);
         rc = write_stats(n, json, err);
     }
     return rc;
 }
 
 static void on_wait(uv_timer_t *t) { (void)t; }
-static void on_signal(uv_signal_t *s, int sig) { (void)sig; ((rn_node *)s->data)->stop = true; }
+static void on_signal(uv_signal_t *s, int sig)
+{
+    rn_node *n = s->data;
+    if (sig == SIGUSR1)
+        n->shot_now = true; /* kill -USR1: the next frame goes to --screenshot */
+    else
+        n->stop = true;
+}
 
 static int run_session(rn_node *n, sim_error *err)
 {
@@ -300,6 +309,10 @@ static int run_session(rn_node *n, sim_error *err)
     n->sigint.data = n->sigterm.data = n;
     uv_signal_start(&n->sigint, on_signal, SIGINT);
     uv_signal_start(&n->sigterm, on_signal, SIGTERM);
+    uv_signal_init(n->loop, &n->sigusr1);
+    n->sigusr1.data = n;
+    if (n->o.screenshot)
+        uv_signal_start(&n->sigusr1, on_signal, SIGUSR1);
     n->latency = malloc(RN_LATENCY_MAX * sizeof *n->latency);
     double period = 1.0 / (n->o.fps > 0 ? n->o.fps : 60), next = rn_now(), t0 = next;
     bool paced = n->o.no_vsync || n->o.offscreen || SDL_GL_GetSwapInterval() <= 0;
@@ -317,6 +330,8 @@ static int run_session(rn_node *n, sim_error *err)
         const char *shot = NULL;
         if (n->o.screenshot_at >= 0 && !n->shot_done && n->last_state_wall >= 0 && n->sim_t >= n->o.screenshot_at)
             shot = n->o.screenshot;
+        if (n->shot_now && n->o.screenshot)
+            shot = n->o.screenshot;
         int pending = n->n_pending;
         rn_frame_stats st;
         rc = frame(n, &p, now, shot, &st, err);
@@ -328,6 +343,7 @@ static int run_session(rn_node *n, sim_error *err)
         n->n_pending -= pending;
         if (shot && !rc) {
             n->shot_done = true;
+            n->shot_now = false;
             fprintf(stderr, "render-node: wrote %s at t = %.3f s\n", shot, n->sim_t);
         }
         frames++;
@@ -358,6 +374,7 @@ static int run_session(rn_node *n, sim_error *err)
     uv_close((uv_handle_t *)&n->wait, NULL);
     uv_close((uv_handle_t *)&n->sigint, NULL);
     uv_close((uv_handle_t *)&n->sigterm, NULL);
+    uv_close((uv_handle_t *)&n->sigusr1, NULL);
     rn_session_close(n);
     uv_run(n->loop, UV_RUN_DEFAULT);
     uv_loop_close(n->loop);
@@ -396,7 +413,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"fps", SIM_OPT_DOUBLE, &o->fps, "N", "frame rate when not paced by vsync (default 60)"},
         {"offscreen", SIM_OPT_FLAG, &o->offscreen, NULL, "draw without a display (SDL's offscreen driver, EGL)"},
         {"screenshot", SIM_OPT_STRING, &o->screenshot, "OUT.png", "draw one frame of --start without a bus, write it, exit; with --screenshot-at: the frame at that time in a session"},
-        {"screenshot-at", SIM_OPT_DOUBLE, &o->screenshot_at, "T", "in a session: write --screenshot at simulation time T"},
+        {"screenshot-at", SIM_OPT_DOUBLE, &o->screenshot_at, "T", "in a session: write --screenshot at simulation time T (and whenever the node gets SIGUSR1)"},
         {"traffic", SIM_OPT_STRING, &o->traffic, "FILE", "for --screenshot: the other cars from a traffic.state message (default: the scenario's agents at their starts)"},
         {"pose", SIM_OPT_STRING, &o->pose, "X,Y,Z,HDG[,PITCH]", "for --screenshot: the car's centre of gravity (m) and heading, pitch (deg) instead of --start"},
         {"light", SIM_OPT_STRING, &o->light, "MODE", "day, dusk or night instead of the scenario's"},

@@ -49,13 +49,13 @@ typedef struct rn_node {
     sim_bus *bus;
     bool connected, stop;
     uv_timer_t wait;
-    uv_signal_t sigint, sigterm;
+    uv_signal_t sigint, sigterm, sigusr1;
     /* measuring */
     double *latency;               /* s, from a state's arrival to the end of its frame */
     int n_latency;
     double pending_arrival[64];
     int n_pending;
-    bool shot_done;
+    bool shot_done, shot_now;
 } rn_node;
 
 /* The node's clock in seconds (monotonic). */

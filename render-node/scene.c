@@ -217,6 +217,13 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         stats->draw_calls += s->terrain.draw_calls;
         stats->terrain_blocks = s->terrain.sel.n;
         stats->culled = s->terrain.sel.culled;
+        stats->min_level = 99;
+        for (int i = 0; i < s->terrain.sel.n; i++) {
+            const sim_lod_block *b = &s->terrain.sel.blocks[i];
+            if (b->level < stats->min_level) stats->min_level = b->level;
+            if (b->level > stats->max_level) stats->max_level = b->level;
+            stats->stitched += b->stitch != 0;
+        }
     }
     if (s->draw_roads) {
         rn_roads_draw_lit(&s->roads, &f);

@@ -49,6 +49,8 @@ typedef struct rn_frame_stats {
     long triangles;            /* terrain triangles */
     int draw_calls;
     int terrain_blocks, culled;
+    int min_level, max_level;  /* LOD levels drawn */
+    int stitched;              /* blocks with at least one stitched edge */
 } rn_frame_stats;
 
 /* Loads the shaders from shader_dir and builds the scenery (GL context current). */
