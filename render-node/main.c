@@ -399,6 +399,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
     const sim_opt opts[] = {
         {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher to join (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &o->token, "TOKEN", "token for a dispatcher off loopback"},
+        {"name", SIM_OPT_STRING, &o->name, "NAME", "name on the bus (default render for the front view, else render-VIEW)"},
         {"scenario", SIM_OPT_STRING, &o->scenario, "FILE", "scenario to draw (required)"},
         {"start", SIM_OPT_STRING, &o->start, "NAME", "start point for --screenshot and --bench-frames (default the first)"},
         {"vehicle", SIM_OPT_STRING, &o->vehicle, "FILE", "vehicle file: the driver's eye point (default vehicles/bmw-318i.json)"},

@@ -128,7 +128,12 @@ int rn_session_open(rn_node *n, sim_error *err)
         return rc;
     static const char *const subs[] = {"vehicle.state", "traffic.state", "control.", "hud."};
     char name[64];
-    snprintf(name, sizeof name, "render-%s", sim_view_name(n->view.view));
+    if (n->o.name)
+        snprintf(name, sizeof name, "%s", n->o.name);
+    else if (n->view.view == SIM_VIEW_FRONT)
+        snprintf(name, sizeof name, "render"); /* the one simctl run waits for */
+    else
+        snprintf(name, sizeof name, "render-%s", sim_view_name(n->view.view));
     sim_bus_options bo = {.name = name, .host = host, .port = port, .token = n->o.token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
                           .on_message = on_message, .on_state = on_state, .user = n};

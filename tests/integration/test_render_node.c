@@ -231,6 +231,30 @@ static void session_controls_no_data_and_reconnect(void **state)
     free(l);
 }
 
+/* simctl run headless starts no render node unless asked; asked, the physics waits for
+ * it to join before its clock starts, so a session that reaches its end had it. */
+static void simctl_run_headless_with_offscreen_view(void **state)
+{
+    (void)state;
+    for (int asked = 0; asked < 2; asked++) {
+        int port = ts_free_port(), cport = ts_free_port();
+        char cmd[1024], log[128];
+        snprintf(log, sizeof log, "%s/run%d.log", dir, asked);
+        snprintf(cmd, sizeof cmd,
+                 "cd %s && %s run scenarios/lane-change.json --headless %s --until 0.5 --no-analysis "
+                 "--bus 127.0.0.1:%d --control tcp://127.0.0.1:%d --out %s/run%d >/dev/null 2>%s",
+                 ts_root("."), ts_bin("simctl"), asked ? "--render-offscreen" : "", port, cport, dir, asked, log);
+        assert_int_equal(system(cmd), 0);
+        char buf[65536];
+        FILE *f = fopen(log, "r");
+        assert_non_null(f);
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        fclose(f);
+        assert_true((strstr(buf, "simctl: render joined") != NULL) == (asked == 1));
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -250,6 +274,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(session_controls_no_data_and_reconnect),
+        cmocka_unit_test(simctl_run_headless_with_offscreen_view),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
