@@ -18,6 +18,10 @@ zlib:zlib1g-dev fontconfig:libfontconfig-dev"
 # xdotool drive the keyboard window in tests/integration/test_keyboard_window.c)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
 sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool"
+# library file -> Debian package, for what has neither a pkg-config name nor a command:
+# render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
+# vendor library and its software rasteriser (llvmpipe), as do its tests
+FILES="libEGL.so.1:libegl1 libEGL_mesa.so.0:libegl-mesa0 dri/swrast_dri.so:libgl1-mesa-dri"
 
 # The pkg-config names the Makefile (PKG_CORE, PKG_ALL), the components (<c>_PKGS in
 # common/<c>/component.mk) and the modules (<dir>_PKGS in
@@ -50,6 +54,14 @@ clang_version() {
     fi
 }
 
+# Whether a library file is in one of the system's library directories.
+have_lib() {
+    for d in /usr/lib/*-linux-gnu /usr/lib64 /usr/lib; do
+        [ -e "$d/$1" ] && return 0
+    done
+    return 1
+}
+
 missing_packages() {
     m=""
     command -v pkg-config >/dev/null 2>&1 || m="pkg-config"
@@ -62,6 +74,10 @@ missing_packages() {
     for pair in $CMDS; do
         cmd=${pair%%:*}; deb=${pair#*:}
         command -v "$cmd" >/dev/null 2>&1 || m="$m $deb"
+    done
+    for pair in $FILES; do
+        f=${pair%%:*}; deb=${pair#*:}
+        have_lib "$f" || m="$m $deb"
     done
     v=$(clang_version)
     [ -n "$v" ] || v=14     # Debian 12's clang, when apt-cache cannot tell
