@@ -1,6 +1,7 @@
 /* hud: cairo head-up display (hud.h). */
 #include "hud.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,8 +40,16 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+static void grow(double box[4], double x0, double y0, double x1, double y1)
+{
+    if (x0 < box[0]) box[0] = x0;
+    if (y0 < box[1]) box[1] = y0;
+    if (x1 > box[2]) box[2] = x1;
+    if (y1 > box[3]) box[3] = y1;
+}
+
 /* Text with a dark outline, anchored by (ax, ay) in 0..1 of its own extent. */
-static void label(cairo_t *cr, const char *text, double x, double y, double ax, double ay, double size,
+static void label(double box[4], cairo_t *cr, const char *text, double x, double y, double ax, double ay, double size,
                   const float rgb[3])
 {
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
@@ -48,6 +57,9 @@ static void label(cairo_t *cr, const char *text, double x, double y, double ax, 
     cairo_text_extents_t e;
     cairo_text_extents(cr, text, &e);
     double px = x - ax * e.width - e.x_bearing, py = y - ay * e.height - e.y_bearing;
+    double pad = size * 0.1 + 2;
+    grow(box, px + e.x_bearing - pad, py + e.y_bearing - pad, px + e.x_bearing + e.width + pad,
+         py + e.y_bearing + e.height + pad);
     cairo_move_to(cr, px, py);
     cairo_text_path(cr, text);
     cairo_set_source_rgba(cr, 0, 0, 0, 0.75);
@@ -64,6 +76,9 @@ static void redraw(rn_hud *h)
     cairo_paint(cr);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
     double u = h->h / 720.0; /* sizes scale with the viewport */
+    double *box = h->box;
+    box[0] = box[1] = 1e9;
+    box[2] = box[3] = -1e9;
     static const float white[3] = {1, 1, 1};
     if (h->full) {
         /* bottom left: the limit sign, then the speed */
@@ -71,10 +86,11 @@ static void redraw(rn_hud *h)
         if (h->speed_kmh >= 0) {
             char t[32];
             snprintf(t, sizeof t, "%d km/h", h->speed_kmh);
-            label(cr, t, 30 * u + 2 * r + 20 * u, h->h - 30 * u - r, 0, 0.5, 44 * u, white);
+            label(box, cr, t, 30 * u + 2 * r + 20 * u, h->h - 30 * u - r, 0, 0.5, 44 * u, white);
         }
         if (h->limit_kmh > 0) {
             double cx = 30 * u + r, cy = h->h - 30 * u - r;
+            grow(box, cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1);
             cairo_arc(cr, cx, cy, r, 0, 6.2832);
             cairo_set_source_rgb(cr, 0.85, 0.05, 0.05);
             cairo_fill(cr);
@@ -97,14 +113,15 @@ static void redraw(rn_hud *h)
             [SIM_HUD_RIGHT] = {0.97, 0.45, 1, 0.5}};
         for (int a = 0; a < SIM_HUD_AREA_COUNT; a++)
             if (h->area[a].text[0])
-                label(cr, h->area[a].text, pos[a][0] * h->w, pos[a][1] * h->h, pos[a][2], pos[a][3], 30 * u,
+                label(box, cr, h->area[a].text, pos[a][0] * h->w, pos[a][1] * h->h, pos[a][2], pos[a][3], 30 * u,
                       h->area[a].rgb);
     }
     if (h->no_data) {
         cairo_rectangle(cr, 10 * u, 10 * u, 190 * u, 50 * u);
         cairo_set_source_rgba(cr, 0.6, 0, 0, 0.85);
         cairo_fill(cr);
-        label(cr, "NO DATA", 105 * u, 35 * u, 0.5, 0.5, 30 * u, white);
+        grow(box, 10 * u, 10 * u, 200 * u, 60 * u);
+        label(box, cr, "NO DATA", 105 * u, 35 * u, 0.5, 0.5, 30 * u, white);
     }
     cairo_destroy(cr);
     cairo_surface_flush(h->surf);
@@ -124,12 +141,6 @@ void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
         h->w = w;
         h->h = hp;
         h->drawn = 0;
-    }
-    if (!h->quad.vao) {
-        static const gfx_tvertex v[4] = {{{-1, -1, 0}, {0, 1}}, {{1, -1, 0}, {1, 1}}, {{1, 1, 0}, {1, 0}},
-                                         {{-1, 1, 0}, {0, 0}}};
-        static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
-        gfx_tmesh_upload(&h->quad, v, 4, idx, 6);
     }
     uint64_t k = 1469598103934665603ull;
     k = fnv(k, &h->speed_kmh, sizeof h->speed_kmh);
@@ -151,6 +162,19 @@ void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
         h->tex = gfx_texture_from_argb(cairo_image_surface_get_data(h->surf), w, hp,
                                        cairo_image_surface_get_stride(h->surf), h->tex);
         h->drawn = k;
+        /* a quad over what was drawn only: llvmpipe pays for every blended pixel */
+        double x0 = fmax(0, floor(h->box[0])), y0 = fmax(0, floor(h->box[1]));
+        double x1 = fmin(w, ceil(h->box[2])), y1 = fmin(hp, ceil(h->box[3]));
+        if (x1 <= x0 || y1 <= y0)
+            x0 = y0 = x1 = y1 = 0;
+        float nx0 = (float)(x0 / w * 2 - 1), nx1 = (float)(x1 / w * 2 - 1);
+        float ny0 = (float)(1 - y1 / hp * 2), ny1 = (float)(1 - y0 / hp * 2);
+        float u0 = (float)(x0 / w), u1 = (float)(x1 / w), v0 = (float)(y1 / hp), v1 = (float)(y0 / hp);
+        gfx_tvertex v[4] = {{{nx0, ny0, 0}, {u0, v0}}, {{nx1, ny0, 0}, {u1, v0}}, {{nx1, ny1, 0}, {u1, v1}},
+                            {{nx0, ny1, 0}, {u0, v1}}};
+        static const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+        gfx_mesh_free(&h->quad);
+        gfx_tmesh_upload(&h->quad, v, 4, idx, 6);
     }
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, h->tex);

@@ -30,6 +30,7 @@ typedef struct rn_hud {
     GLuint tex;
     gfx_mesh quad;
     uint64_t drawn;            /* hash of what the texture shows */
+    double box[4];             /* x0, y0, x1, y1 (pixels) of what was drawn: the quad covers only that */
 } rn_hud;
 
 void rn_hud_init(rn_hud *h);

@@ -240,17 +240,18 @@ static bool visible(const gfx_mesh *m, const sim_frustum *f)
 void rn_roads_draw_lit(rn_roads *r, const sim_frustum *f)
 {
     r->draw_calls = 0;
+    /* marks before the surface under them, so that the surface there is not shaded */
     glEnable(GL_POLYGON_OFFSET_FILL);
-    glPolygonOffset(-1.0f, -2.0f);
-    for (int i = 0; i < r->n_chunks; i++)
-        if (visible(&r->surface[i], f)) {
-            gfx_mesh_draw(&r->surface[i]);
-            r->draw_calls++;
-        }
     glPolygonOffset(-2.0f, -4.0f);
     for (int i = 0; i < r->n_chunks; i++)
         if (visible(&r->marks[i], f)) {
             gfx_mesh_draw(&r->marks[i]);
+            r->draw_calls++;
+        }
+    glPolygonOffset(-1.0f, -2.0f);
+    for (int i = 0; i < r->n_chunks; i++)
+        if (visible(&r->surface[i], f)) {
+            gfx_mesh_draw(&r->surface[i]);
             r->draw_calls++;
         }
     glDisable(GL_POLYGON_OFFSET_FILL);

@@ -183,8 +183,6 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     if (s->magenta)
         glClearColor(1, 0, 1, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    if (!s->magenta)
-        draw_sky(s, cam, &l);
 
     GLuint p = s->lit;
     glUseProgram(p);
@@ -209,6 +207,25 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     u3d(p, "u_head_dir", hd);
     u1(p, "u_head_on", l.headlights && fs->have_ego ? 1.0f : 0.0f);
 
+    /* The cockpit first: nothing in the world comes nearer than the bonnet's front, so
+     * it needs no depth clear, and what it hides is never shaded. */
+    if (fs->have_ego && s->draw_cars &&
+        (v->view == SIM_VIEW_FRONT || v->view == SIM_VIEW_LEFT || v->view == SIM_VIEW_RIGHT)) {
+        rn_objects_draw_cockpit(&s->objects, &fs->ego, s->cog_height, s->rig.eye);
+        stats->draw_calls++;
+    }
+    /* Front to back, as llvmpipe shades only what passes the depth test: roads (their
+     * polygon offset keeps them above the ground they lie on), cars, then the terrain
+     * around them, then the sky. */
+    if (s->draw_roads) {
+        rn_roads_draw_lit(&s->roads, &f);
+        stats->draw_calls += s->roads.draw_calls;
+    }
+    if (s->draw_cars) {
+        s->objects.draw_calls = 0;
+        draw_cars(s, fs, v, &l, &f);
+        stats->draw_calls += s->objects.draw_calls;
+    }
     if (s->draw_terrain) {
         int rc = rn_terrain_draw(&s->terrain, cam, h, &f);
         if (rc)
@@ -225,15 +242,9 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
             stats->stitched += b->stitch != 0;
         }
     }
-    if (s->draw_roads) {
-        rn_roads_draw_lit(&s->roads, &f);
-        stats->draw_calls += s->roads.draw_calls;
-    }
-    if (s->draw_cars) {
-        s->objects.draw_calls = 0;
-        draw_cars(s, fs, v, &l, &f);
-        stats->draw_calls += s->objects.draw_calls;
-    }
+    /* the sky where nothing else was drawn: it lies at the far plane */
+    if (!s->magenta)
+        draw_sky(s, cam, &l);
     /* sign faces after the opaque scene (their texture has transparent corners) */
     if (s->draw_roads) {
         glUseProgram(s->tex);
@@ -253,14 +264,6 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         stats->draw_calls += s->roads.draw_calls - before;
         glDisable(GL_POLYGON_OFFSET_FILL);
         glDisable(GL_BLEND);
-    }
-    /* the cockpit from the driver's seat, always in front of the world */
-    if (fs->have_ego && s->draw_cars &&
-        (v->view == SIM_VIEW_FRONT || v->view == SIM_VIEW_LEFT || v->view == SIM_VIEW_RIGHT)) {
-        glUseProgram(p);
-        glClear(GL_DEPTH_BUFFER_BIT);
-        rn_objects_draw_cockpit(&s->objects, &fs->ego, s->cog_height, s->rig.eye);
-        stats->draw_calls++;
     }
     /* the HUD: identity matrices, no fog */
     glUseProgram(s->tex);

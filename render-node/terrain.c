@@ -72,6 +72,8 @@ static void extent(const sim_scenario *sc, double *x0, double *y0, double *size,
     *step = side / RN_TERRAIN_BLOCK; /* flat: one block is exact */
 }
 
+static int make_block(rn_terrain *t, const sim_lod_block *b, gfx_mesh *m);
+
 int rn_terrain_init(rn_terrain *t, const sim_scenario *sc, sim_error *err)
 {
     memset(t, 0, sizeof *t);
@@ -105,6 +107,18 @@ int rn_terrain_init(rn_terrain *t, const sim_scenario *sc, sim_error *err)
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, t->ibo);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)total * 4, idx, GL_STATIC_DRAW);
     free(idx);
+    /* Every block made now when they fit (rural: 1365 blocks, 53 MB), so that driving
+     * into new ground never stalls a frame; larger trees make blocks on first use. */
+    if ((double)t->n_nodes * (RN_TERRAIN_BLOCK + 1) * (RN_TERRAIN_BLOCK + 1) <= RN_TERRAIN_PREBUILD)
+        for (int level = 0; level <= depth; level++)
+            for (int iy = 0; iy < (1 << level); iy++)
+                for (int ix = 0; ix < (1 << level); ix++) {
+                    sim_lod_block b = {level, ix, iy, 0};
+                    if ((rc = make_block(t, &b, &t->blocks[sim_lod_node_index(level, ix, iy)]))) {
+                        rn_terrain_free(t);
+                        return sim_error_set(err, rc, "terrain: out of memory");
+                    }
+                }
     return SIM_OK;
 }
 

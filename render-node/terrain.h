@@ -10,7 +10,8 @@
 #include "sim_lod.h"
 #include "sim_scenario.h"
 
-#define RN_TERRAIN_BLOCK 32
+#define RN_TERRAIN_BLOCK 16
+#define RN_TERRAIN_PREBUILD 2.2e6 /* vertices: up to this many, all blocks are made at start */
 
 typedef struct rn_terrain {
     const sim_scenario *sc;
