@@ -18,6 +18,7 @@
 #include "sim_cli.h"
 #include "sim_file.h"
 #include "sim_vehicle.h"
+#include "sim_vehicle_file.h"
 
 double rn_now(void)
 {
@@ -124,7 +125,7 @@ static void scenario_agents(rn_node *n)
         rn_agent *o = &n->agents[n->n_agents++];
         memset(o, 0, sizeof *o);
         ra_pose(n->sc, a->road, a->s, t, o->pos, &h);
-        o->heading = a->lane > 0 ? h + M_PI : h;
+        o->heading = ra_lane_forward(n->sc, a->road, a->lane) ? h : h + M_PI;
         bool tractor = a->model && !strcmp(a->model, "tractor");
         o->size[0] = tractor ? 3.8 : 4.5;
         o->size[1] = tractor ? 2.2 : 1.8;
@@ -245,7 +246,7 @@ static int run_bench(rn_node *n, sim_error *err)
         double h;
         ra_pose(n->sc, st->road, s, st->d, p.pos, &h);
         p.pos[2] += n->cog_height;
-        p.heading = st->lane > 0 ? h + M_PI : h;
+        p.heading = ra_lane_forward(n->sc, st->road, st->lane) ? h : h + M_PI;
         double a = rn_now();
         rn_frame_stats fst;
         rc = frame(n, &p, a, NULL, &fst, err);

@@ -49,11 +49,15 @@ void ra_pose(const sim_scenario *sc, int road, double s, double t, double p[3], 
 /* Surface normal at (s, t). */
 void ra_normal(const sim_scenario *sc, int road, double s, double t, double n[3]);
 void ra_section_at(const sim_scenario *sc, int road, double s, ra_section *out);
+/* The s range over which the lane layout (number and kinds of lanes) stays the one at s. */
+void ra_section_range(const sim_scenario *sc, int road, double s, double *s0, double *s1);
 /* The road's signs (at most max); returns how many. */
 int ra_signs(const sim_scenario *sc, int road, ra_sign *out, int max);
 int ra_sign_count(const sim_scenario *sc, int road);
 /* Centre offset of lane id at s; false when the road has no such lane. */
 bool ra_lane_center(const sim_scenario *sc, int road, double s, int lane, double *t);
+/* Whether traffic in the lane runs along s. */
+bool ra_lane_forward(const sim_scenario *sc, int road, int lane);
 /* Speed limit (km/h, 0: none) where (x, y) is on a road; false off every road. */
 bool ra_speed_limit_at(const sim_scenario *sc, double x, double y, double *kmh, int *road, double *s);
 

@@ -29,21 +29,28 @@ static void surface_point(const sim_scenario *sc, int road, double s, double t, 
     p[2] += lift;
 }
 
-/* A strip between lateral offsets ta and tb from s0 to s1 in steps of at most STEP. */
-static void strip(gfx_builder *b, const sim_scenario *sc, int road, double s0, double s1, double ta, double tb,
-                  double lift, const float c[3])
+/* A strip from s0 to s1 (inside one lane section) between border ka moved by oa and
+ * border kb moved by ob, in steps of at most STEP; borders are looked up at every step,
+ * as lane widths vary along s. */
+static void strip(gfx_builder *b, const sim_scenario *sc, int road, double s0, double s1, int ka, double oa, int kb,
+                  double ob, double lift, const float c[3])
 {
     int n = (int)ceil((s1 - s0) / STEP);
     if (n < 1) n = 1;
     int prev = -1;
+    ra_section sec;
     for (int i = 0; i <= n; i++) {
         double s = s0 + (s1 - s0) * i / n, p[3], q[3], np[3], nq[3];
-        surface_point(sc, road, s, ta, lift, p, np);
-        surface_point(sc, road, s, tb, lift, q, nq);
+        /* the section at the middle of the strip: its layout holds on [s0, s1] */
+        ra_section_at(sc, road, i == 0 ? fmin(s + 1e-6, s1) : i == n ? fmax(s - 1e-6, s0) : s, &sec);
+        if (ka >= sec.n || kb >= sec.n)
+            return;
+        surface_point(sc, road, s, sec.t[ka] + oa, lift, p, np);
+        surface_point(sc, road, s, sec.t[kb] + ob, lift, q, nq);
         int k = gfx_vertex_add(b, p, np, c);
         gfx_vertex_add(b, q, nq, c);
         if (prev >= 0) {
-            /* ta < tb: a is on the right, so (prev a, a, b) runs counter-clockwise from above */
+            /* a is on the right, so (prev a, a, b) runs counter-clockwise from above */
             gfx_tri(b, prev, k, k + 1);
             gfx_tri(b, prev, k + 1, prev + 1);
         }
@@ -51,36 +58,48 @@ static void strip(gfx_builder *b, const sim_scenario *sc, int road, double s0, d
     }
 }
 
-static void mark_lines(gfx_builder *b, const sim_scenario *sc, int road, double s0, double s1, double t, ra_mark m,
-                       double w, const float c[3])
+/* The mark of border k over [s0, s1] (one lane section; its type taken at each piece's
+ * middle). Broken lines are cut on the road's own s grid, so chunks join without a seam. */
+static void mark_lines(gfx_builder *b, const sim_scenario *sc, int road, double s0, double s1, int k)
 {
-    bool broken[2];
-    double off[2];
-    int lines = 1;
-    switch (m) {
-    case RA_MARK_NONE: return;
-    case RA_MARK_SOLID: broken[0] = false; off[0] = 0; break;
-    case RA_MARK_BROKEN: broken[0] = true; off[0] = 0; break;
-    default:
-        /* double: [0] is the right line (seen in the direction of s), [1] the left */
-        lines = 2;
-        off[0] = -(w + DOUBLE_GAP) / 2;
-        off[1] = (w + DOUBLE_GAP) / 2;
-        broken[0] = m == RA_MARK_BROKEN_SOLID || m == RA_MARK_BROKEN_BROKEN;
-        broken[1] = m == RA_MARK_SOLID_BROKEN || m == RA_MARK_BROKEN_BROKEN;
-        break;
-    }
-    for (int l = 0; l < lines; l++) {
-        double ta = t + off[l] - w / 2, tb = t + off[l] + w / 2;
-        if (!broken[l]) {
-            strip(b, sc, road, s0, s1, ta, tb, RN_MARK_LIFT, c);
+    int n = (int)ceil((s1 - s0) / STEP);
+    if (n < 1) n = 1;
+    for (int i = 0; i < n; i++) {
+        double a = s0 + (s1 - s0) * i / n, e = s0 + (s1 - s0) * (i + 1) / n;
+        ra_section sec;
+        ra_section_at(sc, road, (a + e) / 2, &sec);
+        if (k >= sec.n || sec.mark[k] == RA_MARK_NONE)
             continue;
+        ra_mark m = sec.mark[k];
+        double w = sec.mark_width[k];
+        const float *c = sec.yellow[k] ? yellow : white;
+        bool broken[2] = {m == RA_MARK_BROKEN, false};
+        double off[2] = {0, 0};
+        int lines = 1;
+        if (m != RA_MARK_SOLID && m != RA_MARK_BROKEN) {
+            /* double: [0] the right line (seen along s), [1] the left */
+            lines = 2;
+            off[0] = -(w + DOUBLE_GAP) / 2;
+            off[1] = (w + DOUBLE_GAP) / 2;
+            broken[0] = m == RA_MARK_BROKEN_SOLID || m == RA_MARK_BROKEN_BROKEN;
+            broken[1] = m == RA_MARK_SOLID_BROKEN || m == RA_MARK_BROKEN_BROKEN;
         }
-        /* dashes on the road's own s grid, so that chunks join without a seam */
-        for (double d = floor(s0 / DASH_PERIOD) * DASH_PERIOD; d < s1; d += DASH_PERIOD) {
-            double a = fmax(d, s0), e = fmin(d + DASH, s1);
-            if (e > a + 1e-6)
-                strip(b, sc, road, a, e, ta, tb, RN_MARK_LIFT, c);
+        for (int l = 0; l < lines; l++) {
+            double pa = a, pe = e;
+            if (broken[l]) {
+                /* the part of the dash that starts at or before a */
+                double d = floor(a / DASH_PERIOD) * DASH_PERIOD;
+                pa = fmax(a, d);
+                pe = fmin(e, d + DASH);
+                if (pe <= pa + 1e-6) {
+                    /* or a dash starting inside the piece */
+                    d += DASH_PERIOD;
+                    pa = d;
+                    pe = fmin(e, d + DASH);
+                }
+            }
+            if (pe > pa + 1e-6)
+                strip(b, sc, road, pa, pe, k, off[l] - w / 2, k, off[l] + w / 2, RN_MARK_LIFT, c);
         }
     }
 }
@@ -88,12 +107,21 @@ static void mark_lines(gfx_builder *b, const sim_scenario *sc, int road, double 
 static int build_chunk(rn_roads *r, int chunk, const sim_scenario *sc, int road, double s0, double s1, sim_error *err)
 {
     gfx_builder surf = {0}, marks = {0};
-    ra_section sec;
-    ra_section_at(sc, road, (s0 + s1) / 2, &sec);
-    for (int k = 0; k + 1 < sec.n; k++)
-        strip(&surf, sc, road, s0, s1, sec.t[k], sec.t[k + 1], RN_ROAD_LIFT, lane_colors[sec.lane[k]]);
-    for (int k = 0; k < sec.n; k++)
-        mark_lines(&marks, sc, road, s0, s1, sec.t[k], sec.mark[k], sec.mark_width[k], sec.yellow[k] ? yellow : white);
+    /* piece by piece where lane sections change inside the chunk */
+    for (double a = s0; a < s1 - 1e-6;) {
+        double sa, sb;
+        ra_section_range(sc, road, a + 1e-6, &sa, &sb);
+        double e = fmin(s1, sb);
+        if (e <= a + 1e-6)
+            e = s1;
+        ra_section sec;
+        ra_section_at(sc, road, (a + e) / 2, &sec);
+        for (int k = 0; k + 1 < sec.n; k++)
+            strip(&surf, sc, road, a, e, k, 0, k + 1, 0, RN_ROAD_LIFT, lane_colors[sec.lane[k]]);
+        for (int k = 0; k < sec.n; k++)
+            mark_lines(&marks, sc, road, a, e, k);
+        a = e;
+    }
     int rc = gfx_mesh_upload(&r->surface[chunk], &surf, err);
     if (!rc)
         rc = gfx_mesh_upload(&r->marks[chunk], &marks, err);
