@@ -66,14 +66,14 @@ static int build_cockpit(rn_objects *o, double cog_height, const double eye[3], 
     gfx_builder b = {0};
     /* Body frame, from the eye point. The bonnet runs from the windscreen's foot 0.95 m
      * ahead of the eyes and 0.22 m below them down to the front: seen from the seat it
-     * fills the band from 13 to 9 degrees below the horizon; the dashboard's edge is
-     * 15 degrees down. */
+     * fills the band from 13 to 9 degrees below the horizon, and the dashboard's top
+     * meets its foot. */
     double x0 = eye[0] + 0.95, x1 = eye[0] + 2.35, z0 = eye[2] - 0.22, z1 = eye[2] - 0.36;
     const float paint[3] = {0.16f, 0.24f, 0.42f}, dash[3] = {0.06f, 0.06f, 0.07f};
     double q[4][3] = {{x0, -0.85, z0}, {x1, -0.80, z1}, {x1, 0.80, z1}, {x0, 0.85, z0}};
     gfx_quad(&b, q, paint);
     /* the dashboard: a dark shelf below the windscreen */
-    double lo[3] = {eye[0] + 0.5, -0.85, eye[2] - 0.6}, hi[3] = {x0, 0.85, eye[2] - 0.26};
+    double lo[3] = {eye[0] + 0.5, -0.85, eye[2] - 0.6}, hi[3] = {x0, 0.85, z0};
     gfx_box(&b, lo, hi, dash);
     (void)cog_height;
     return upload(&o->bonnet, &b, err);
