@@ -12,6 +12,7 @@
 #include "road_adapter.h"
 #include "sim_command.h"
 #include "sim_msg_hud.h"
+#include "sim_msg_vehicle.h"
 
 #define NO_DATA_AFTER 0.5 /* s without a state */
 
@@ -34,24 +35,23 @@ void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error)
 
 static void on_vehicle_state(rn_node *n, const cJSON *msg)
 {
-    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(msg, "pos");
-    if (!cJSON_IsArray(pos) || cJSON_GetArraySize(pos) != 3)
+    sim_msg_vehicle_state m;
+    sim_error err = {0};
+    if (sim_msg_vehicle_state_decode(msg, &m, &err) != SIM_OK) {
+        fprintf(stderr, "render-node: %s\n", err.msg);
         return;
-    sim_pose p = {0};
-    for (int i = 0; i < 3; i++) {
-        const cJSON *v = cJSON_GetArrayItem(pos, i);
-        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-            return;
-        p.pos[i] = v->valuedouble;
     }
-    p.heading = num(msg, "heading", 0);
-    p.pitch = num(msg, "pitch", 0);
-    p.roll = num(msg, "roll", 0);
+    if (!isfinite(m.pos[0]) || !isfinite(m.pos[1]) || !isfinite(m.pos[2]))
+        return;
+    sim_pose p = {.pos = {m.pos[0], m.pos[1], m.pos[2]},
+                  .heading = isfinite(m.heading) ? m.heading : 0,
+                  .pitch = isfinite(m.pitch) ? m.pitch : 0,
+                  .roll = isfinite(m.roll) ? m.roll : 0};
     double now = rn_now();
     n->sim_t = num(msg, "t", n->sim_t);
     sim_interp_push(&n->ip, &p, n->sim_t, now);
-    n->ego_speed = num(msg, "speed", 0);
-    n->ego_brake = num(msg, "brake", 0) > 0.05;
+    n->ego_speed = isfinite(m.speed) ? m.speed : 0;
+    n->ego_brake = isfinite(m.brake) && m.brake > 0.05;
     n->last_state_wall = now;
     if (n->n_pending < (int)(sizeof n->pending_arrival / sizeof *n->pending_arrival))
         n->pending_arrival[n->n_pending++] = now;
