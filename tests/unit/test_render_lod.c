@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim_lod.h"
+#include "sim_terrain.h"
 
 static double plane(void *ctx, double x, double y) { (void)ctx; return 3 + 0.1 * x - 0.25 * y; }
 static double parabola(void *ctx, double x, double y) { (void)ctx; (void)y; return x * x; }
@@ -277,6 +278,44 @@ static void brute_force_and_culling(void **state)
     sim_lod_free(&t);
 }
 
+static double terrain_height(void *ctx, double x, double y) { return sim_terrain_height(ctx, x, y); }
+
+/* The drawn terrain's vertices are the physics' surface: built from sim_terrain_height
+ * (the spline the wheels touch), at 4 points per control-net cell, each vertex equals
+ * it to float precision, and the finest blocks' error against the spline midway
+ * between vertices is small against the control net's relief. */
+static void vertices_are_the_physics_surface(void **state)
+{
+    (void)state;
+    sim_grid g;
+    /* relief like the rural scenario's: smallest features 6 grid points (48 m) across */
+    assert_int_equal(sim_grid_fractal(&g, 65, 65, 7, 3, 24, 0.5, NULL), 0);
+    for (int i = 0; i < 65 * 65; i++) g.v[i] = 100 + 30 * g.v[i];
+    sim_terrain ter;
+    assert_int_equal(sim_terrain_init(&ter, &g, -50, 20, 8, NULL), 0);
+    sim_lod_tree t;
+    /* 512 m square, finest step 2 m: 16 cells x 2^4 */
+    assert_int_equal(sim_lod_build(&t, 16, 4, -50, 20, 512, terrain_height, &ter, NULL), 0);
+    assert_true(fabs(t.step - 2.0) < 1e-12);
+    for (int j = 0; j < t.n; j += 7)
+        for (int i = 0; i < t.n; i += 5) {
+            double x = -50 + i * t.step, y = 20 + j * t.step;
+            double z = sim_terrain_height(&ter, x, y);
+            assert_true(fabs(t.h[j * t.n + i] - z) <= 1e-5 * fabs(z));
+        }
+    /* midway between finest vertices the triangles stay within 5 cm of the spline */
+    for (int j = 0; j + 1 < t.n; j += 3)
+        for (int i = 0; i + 1 < t.n; i += 3) {
+            double x = -50 + (i + 0.5) * t.step, y = 20 + (j + 0.25) * t.step;
+            /* triangle (i,j) (i+1,j) (i+1,j+1) holds u = 0.5 >= v = 0.25 */
+            double ha = t.h[j * t.n + i], hb = t.h[j * t.n + i + 1], hc = t.h[(j + 1) * t.n + i + 1];
+            double drawn = ha + 0.5 * (hb - ha) + 0.25 * (hc - hb);
+            assert_true(fabs(drawn - sim_terrain_height(&ter, x, y)) < 0.05);
+        }
+    sim_lod_free(&t);
+    sim_terrain_free(&ter);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +326,7 @@ int main(void)
         cmocka_unit_test(selection_near_fine_far_coarse_balanced_watertight),
         cmocka_unit_test(rough_ground_refined_before_smooth),
         cmocka_unit_test(brute_force_and_culling),
+        cmocka_unit_test(vertices_are_the_physics_surface),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
