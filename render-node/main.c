@@ -505,7 +505,14 @@ int main(int argc, char **argv)
     n.view.view = (sim_view)sim_view_parse(o->view_name);
     n.view.yaw_offset = o->yaw_offset_deg * M_PI / 180;
     n.view.fov_y = o->fov_deg * M_PI / 180;
+    /* the shaders of the tree the executable was built in, else of the current directory */
     char *shaders = o->shaders ? strdup(o->shaders) : beside_exe("../render-node/shaders");
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/lit.vert", shaders ? shaders : "");
+    if (!o->shaders && access(probe, R_OK) != 0 && access("render-node/shaders/lit.vert", R_OK) == 0) {
+        free(shaders);
+        shaders = strdup("render-node/shaders");
+    }
     if ((rc = sim_scenario_load_err(o->scenario, &n.sc, &err)) || (rc = load_vehicle(&n, &err))) {
         fprintf(stderr, "render-node: %s\n", err.msg);
         free(shaders);
