@@ -218,6 +218,43 @@ static void json_junction_gap_is_an_error(void **state)
     sim_diag_free(&d);
 }
 
+/* A scenario naming an OpenDRIVE file: its roads by string or integer ids. */
+static void scenario_names_an_opendrive_file(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"name\": \"f\", \"roads\": {\"opendrive\": \"fabriksgatan.xodr\"},"
+        " \"start_points\": [{\"name\": \"a\", \"road\": 3, \"s\": 10, \"lane\": -1},"
+        "                    {\"name\": \"b\", \"road\": \"2\", \"s\": 5, \"lane\": 1}],"
+        " \"traffic\": {\"agents\": [{\"id\": \"c1\", \"start\": {\"road\": 2, \"s\": 5, \"lane\": 1},"
+        "                              \"route\": [2], \"desired_speed_kmh\": 30}]},"
+        " \"sectors\": [{\"id\": \"s\", \"road\": 3, \"s_start\": 0, \"s_end\": 50}]}";
+    sim_diag d = {0};
+    sim_scenario *sc = NULL;
+    int rc = sim_scenario_parse(json, strlen(json), "f.json", "../shared/opendrive", &sc, &d);
+    if (rc) fail_msg("%s", d.n ? d.msgs[0] : "?");
+    assert_int_equal(sc->net.n_roads, 16);
+    assert_int_equal(sc->net.n_junctions, 1);
+    assert_string_equal(sc->net.roads[sc->starts[0].road].id, "3");
+    assert_int_equal(sc->agents[0].n_route, 1); /* the start road listed first, not twice */
+    assert_non_null(sc->roads_warning);
+    assert_non_null(strstr(sc->opendrive, "fabriksgatan.xodr"));
+    /* The start point sits on lane -1's centre. */
+    double t;
+    assert_true(sim_road_lane_center(&sc->net.roads[sc->starts[0].road], 10, -1, &t));
+    NEAR(sc->starts[0].d, t, 1e-12);
+    sim_scenario_free(sc);
+    sim_diag_free(&d);
+    /* Junctions beside the file, and a file that is not there. */
+    const char *bad = "{\"name\": \"f\", \"roads\": {\"opendrive\": \"nope.xodr\"}, \"junctions\": []}";
+    assert_int_not_equal(sim_scenario_parse(bad, strlen(bad), "g.json", "../shared/opendrive", &sc, &d), SIM_OK);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.msgs[0], "g.json: junctions: found junctions beside an OpenDRIVE file, expected none (they "
+                                   "come from the file)");
+    assert_true(strncmp(d.msgs[1], "g.json: roads.opendrive: ../shared/opendrive/nope.xodr: ", 56) == 0);
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +262,7 @@ int main(void)
         cmocka_unit_test(junction_gap_is_an_error),
         cmocka_unit_test(model_answers_solved_by_hand),
         cmocka_unit_test(json_junction_gap_is_an_error),
+        cmocka_unit_test(scenario_names_an_opendrive_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
