@@ -255,6 +255,42 @@ static void scenario_names_an_opendrive_file(void **state)
     sim_diag_free(&d);
 }
 
+/* Lane sections in the scenario JSON: a lane tapering to nothing, then a bad start. */
+static void json_lane_sections_and_taper(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"name\": \"t\", \"roads\": [{\"id\": \"a\", \"start\": {\"x\": 0, \"y\": 0},"
+        " \"segments\": [{\"type\": \"line\", \"length\": 300}], \"lanes\": ["
+        "  {\"s\": 0, \"right\": [{\"width\": 3.5}, {\"width\": 3.0}]},"
+        "  {\"s\": 200, \"right\": [{\"width\": 3.5}, {\"width\": 3.0, \"width_end\": 0}]}]}]}";
+    sim_diag d = {0};
+    sim_scenario *sc = NULL;
+    if (sim_scenario_parse(json, strlen(json), "t.json", NULL, &sc, &d)) fail_msg("%s", d.msgs[0]);
+    const sim_road *r = &sc->net.roads[0];
+    assert_int_equal(r->n_sections, 2);
+    NEAR(r->sections[0].s1, 200, 0);
+    double in, out;
+    assert_true(sim_road_lane_borders(r, 250, -2, &in, &out));
+    NEAR(in - out, 1.5, 1e-12); /* half way down the taper */
+    assert_true(sim_road_lane_borders(r, 300, -2, &in, &out));
+    NEAR(in - out, 0.0, 1e-12);
+    sim_lane_ref next[2], from = {0, 0, -2, 1};
+    assert_int_equal(sim_roadnet_lane_next(&sc->net, &from, next, 2), 1);
+    assert_int_equal(next[0].section, 1);
+    sim_scenario_free(sc);
+    const char *bad =
+        "{\"name\": \"t\", \"roads\": [{\"id\": \"a\", \"start\": {\"x\": 0, \"y\": 0},"
+        " \"segments\": [{\"type\": \"line\", \"length\": 300}], \"lanes\": ["
+        "  {\"s\": 5, \"right\": [{\"width\": 3.5}]}, {\"s\": 100, \"right\": [{\"width\": 3.5}]},"
+        "  {\"s\": 50, \"right\": [{\"width\": 3.5}]}]}]}";
+    assert_int_not_equal(sim_scenario_parse(bad, strlen(bad), "t.json", NULL, &sc, &d), SIM_OK);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.msgs[0], "t.json: roads[0].lanes[0].s: found 5, expected 0 (the first section starts the road)");
+    assert_string_equal(d.msgs[1], "t.json: roads[0].lanes[2].s: found 50, expected a number above the previous section's s");
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +299,7 @@ int main(void)
         cmocka_unit_test(model_answers_solved_by_hand),
         cmocka_unit_test(json_junction_gap_is_an_error),
         cmocka_unit_test(scenario_names_an_opendrive_file),
+        cmocka_unit_test(json_lane_sections_and_taper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
