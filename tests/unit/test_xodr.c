@@ -63,6 +63,15 @@ static void errors_name_file_line_and_element(void **state)
                  "</right></laneSection></lanes></road></OpenDRIVE>",
                  "t.xodr: 3: <lane> has id -2, expected one of -1..-1 once in <right>");
     expect_error("<road id=\"a\"/>", "t.xodr: 1: <road> is the root, expected <OpenDRIVE>");
+    /* Found by fuzz_xodr (fuzz/corpus/fuzz_xodr/regression-two-planviews.xodr): a
+     * second planView once overran the first one's geometries. */
+    expect_error("<OpenDRIVE><road id=\"a\" length=\"3\"><planView><geometry s=\"0\" x=\"0\" y=\"0\" hdg=\"0\" "
+                 "length=\"3\"><line/></geometry></planView>\n<planView/></road></OpenDRIVE>",
+                 "t.xodr: 2: <planView> again, expected one per <road>");
+    expect_error("<OpenDRIVE><road id=\"a\" length=\"3\"><planView><geometry s=\"0\" x=\"0\" y=\"0\" hdg=\"0\" "
+                 "length=\"3\"><line/></geometry></planView><lanes><laneSection s=\"0\"><center><lane id=\"0\"/>\n"
+                 "<lane id=\"0\"/></center></laneSection></lanes></road></OpenDRIVE>",
+                 "t.xodr: 2: <lane> again in <center>, expected the one centre lane");
     sim_roadnet net;
     sim_error err = {0};
     assert_int_equal(parse("<OpenDRIVE>\n<road id=\"a\"", &net, NULL, &err), SIM_EINVAL);
