@@ -72,8 +72,11 @@ static int load_place(ld *L, const cJSON *o, const char *p, double *s, int *lane
 {
     int road = scn_get_road_ref(L, o, p, "road", true);
     scn_get_s(L, o, p, "s", true, 0, road, s);
-    if (scn_get_lane(L, o, p, "lane", true, road, lane) && road >= 0)
-        sim_road_lane_center(&L->sc->net.roads[road], *s, *lane, d);
+    char q[PATH_MAX_LEN];
+    if (scn_get_lane(L, o, p, "lane", true, road, lane) && road >= 0 &&
+        !sim_road_lane_center(&L->sc->net.roads[road], *s, *lane, d))
+        scn_err_at(L, scn_kpath(q, p, "lane"), "found %d, expected a lane of road \"%s\" at s %g (its lane "
+                   "sections differ along it)", *lane, L->sc->net.roads[road].id, *s);
     return road;
 }
 
