@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sim_camera.h"
+#include "sim_scenario.h"
 #include "test_support.h"
 
 #define W 640
@@ -317,6 +318,52 @@ static void fog_lowers_contrast_with_distance(void **state)
     free(cl.px);
 }
 
+/* The Lane Change Test sign at s = 250 (target lane -1, the leftmost of three) seen
+ * from 40 m in lane -2 at 1280x720: the arrow's column is bright, the other two columns
+ * are the board's blue. */
+static void lane_change_sign_legible_at_40_m(void **state)
+{
+    (void)state;
+    sim_scenario *sc = NULL;
+    assert_int_equal(sim_scenario_load(ts_root("scenarios/lane-change.json"), &sc, NULL), 0);
+    const sim_sign *sg = &sc->net.roads[0].signs[1];
+    assert_int_equal(sg->type, SIM_SIGN_LANE_CHANGE);
+    assert_int_equal(sg->lane, -1);
+    double s_sign = sg->s, d_sign = sg->d;
+    sim_scenario_free(sc);
+    char args[512];
+    snprintf(args, sizeof args,
+             "--scenario scenarios/lane-change.json --pose %g,-5.25,0.52,0 --no-hud --size 1280x720 --screenshot %s",
+             s_sign - 40, tmp("lct.png"));
+    char msg[4096];
+    assert_int_equal(run_render(msg, sizeof msg, NULL, args), 0);
+    image im;
+    image_load(tmp("lct.png"), &im);
+    sim_camera c;
+    sim_pose pose = {.pos = {s_sign - 40, -5.25, 0.52}};
+    sim_view_rig rig = {.eye = {-0.25, 0.37, 0.63}, .length = 4.47, .width = 1.74};
+    sim_camera_params cp = {.view = SIM_VIEW_FRONT, .aspect = 1280.0 / 720, .z_near = 0.25, .z_far = 5000};
+    sim_camera_setup(&c, &pose, &rig, &cp);
+    /* the board: 2.0 x 1.5 m, bottom 1.6 m above the road, facing the driver (its left
+     * edge at y = d + 1); three columns over its middle 94 %; at 35 % of its height
+     * from the top the arrow's head is half its column wide, the other columns blue */
+    double z = 1.6 + 1.5 * (1 - 0.35);
+    double l[3];
+    for (int k = 0; k < 3; k++) {
+        double y = d_sign + 1.0 - (0.03 + (k + 0.5) * 0.94 / 3) * 2.0;
+        double ndc[2];
+        assert_true(sim_camera_project(&c, (double[3]){s_sign, y, z}, ndc));
+        int px = (int)((ndc[0] + 1) / 2 * 1280), py = (int)((1 - ndc[1]) / 2 * 720);
+        l[k] = lum(pixel(&im, px, py));
+        if (k > 0) {
+            const unsigned char *p = pixel(&im, px, py);
+            assert_true(p[2] > p[0] + 40); /* blue */
+        }
+    }
+    assert_true(l[0] > 2 * l[1] && l[0] > 2 * l[2]);
+    free(im.px);
+}
+
 static int json_int(const char *path, const char *key)
 {
     FILE *f = fopen(path, "r");
@@ -447,6 +494,7 @@ int main(void)
         cmocka_unit_test(night_darker_than_day),
         cmocka_unit_test(fog_lowers_contrast_with_distance),
         cmocka_unit_test(no_cracks_between_lod_levels),
+        cmocka_unit_test(lane_change_sign_legible_at_40_m),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
