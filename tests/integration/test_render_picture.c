@@ -189,20 +189,31 @@ static void write_traffic(const char *path, double x, double y, double heading)
     fclose(f);
 }
 
+/* Renders `base` twice into name.png and name0.png: with one car at (x, y) heading
+ * along +x, and with the road empty. */
+static void render_with_and_without(const char *base, double x, double y, const char *name, image *with,
+                                    image *without)
+{
+    char args[600], file[64];
+    snprintf(file, sizeof file, "%s.json", name);
+    write_traffic(tmp(file), x, y, 0);
+    snprintf(args, sizeof args, "%s --traffic %s", base, tmp(file));
+    snprintf(file, sizeof file, "%s.png", name);
+    render(tmp(file), args);
+    image_load(tmp(file), with);
+    write_traffic(tmp("none.json"), -5000, -5000, 0);
+    snprintf(args, sizeof args, "%s --traffic %s", base, tmp("none.json"));
+    snprintf(file, sizeof file, "%s0.png", name);
+    render(tmp(file), args);
+    image_load(tmp(file), without);
+}
+
 static void agent_drawn_where_it_projects(void **state)
 {
     (void)state;
-    char args[512];
-    /* a car 25 m ahead in lane -1 */
-    write_traffic(tmp("ahead.json"), 45, -1.75, 0);
-    snprintf(args, sizeof args, LCT " --traffic %s", tmp("ahead.json"));
-    render(tmp("car.png"), args);
-    write_traffic(tmp("none.json"), -5000, -5000, 0);
-    snprintf(args, sizeof args, LCT " --traffic %s", tmp("none.json"));
-    render(tmp("nocar.png"), args);
     image a, b;
-    image_load(tmp("car.png"), &a);
-    image_load(tmp("nocar.png"), &b);
+    /* a car 25 m ahead in lane -1 */
+    render_with_and_without(LCT, 45, -1.75, "car", &a, &b);
     sim_camera c;
     camera(&c, SIM_VIEW_FRONT, &lct_pose);
     /* its rear at body height, its cabin: changed from the empty road */
@@ -217,18 +228,10 @@ static void agent_drawn_where_it_projects(void **state)
 static void rear_mirror_shows_a_car_behind(void **state)
 {
     (void)state;
-    char args[512];
-    /* the car at s = 100; another 40 m behind, one lane to the driver's left (lane -1) */
-#define MIRROR "--scenario scenarios/lane-change.json --pose 100,-5.25,0.52,0 --no-hud --view rear-mirror"
-    write_traffic(tmp("behind.json"), 60, -1.75, 0);
-    snprintf(args, sizeof args, MIRROR " --traffic %s", tmp("behind.json"));
-    render(tmp("mirror.png"), args);
-    write_traffic(tmp("none.json"), -5000, -5000, 0);
-    snprintf(args, sizeof args, MIRROR " --traffic %s", tmp("none.json"));
-    render(tmp("mirror0.png"), args);
     image a, b;
-    image_load(tmp("mirror.png"), &a);
-    image_load(tmp("mirror0.png"), &b);
+    /* the car at s = 100; another 40 m behind, one lane to the driver's left (lane -1) */
+    render_with_and_without("--scenario scenarios/lane-change.json --pose 100,-5.25,0.52,0 --no-hud "
+                            "--view rear-mirror", 60, -1.75, "mirror", &a, &b);
     sim_camera c;
     sim_pose p = lct_pose;
     p.pos[0] = 100;
@@ -469,10 +472,7 @@ static int setup(void **state)
      * fontconfig (cairo's fonts) leak a little at exit; the unloaded driver cannot be
      * named by a suppression. render-node runs without leak detection here; the pure
      * core it is built on is leak-checked by the unit tests. */
-    const char *asan = getenv("ASAN_OPTIONS");
-    char opts[512];
-    snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
-    setenv("ASAN_OPTIONS", opts, 1);
+    ts_children_without_leak_detection();
     strcpy(tmpdir, "/tmp/test-render-XXXXXX");
     return mkdtemp(tmpdir) ? 0 : -1;
 }
