@@ -324,6 +324,11 @@ static int run_session(rn_node *n, sim_error *err)
     if (n->o.screenshot)
         uv_signal_start(&n->sigusr1, on_signal, SIGUSR1);
     n->latency = malloc(RN_LATENCY_MAX * sizeof *n->latency);
+    /* until the first state: the view from the scenario's start point */
+    sim_pose home;
+    sim_error serr = {0};
+    if (start_pose(n, &home, &serr) != SIM_OK)
+        memset(&home, 0, sizeof home);
     double period = 1.0 / (n->o.fps > 0 ? n->o.fps : 60), next = rn_now(), t0 = next;
     bool paced = n->o.no_vsync || n->o.offscreen || SDL_GL_GetSwapInterval() <= 0;
     long frames = 0;
@@ -334,8 +339,9 @@ static int run_session(rn_node *n, sim_error *err)
             if (ev.type == SDL_QUIT)
                 n->stop = true;
         double now = rn_now();
-        sim_pose p;
-        sim_interp_at(&n->ip, now, &p);
+        sim_pose p = home;
+        if (n->ip.n > 0)
+            sim_interp_at(&n->ip, now, &p);
         rn_session_update_hud(n, now);
         const char *shot = NULL;
         if (n->o.screenshot_at >= 0 && !n->shot_done && n->last_state_wall >= 0 && n->sim_t >= n->o.screenshot_at)
