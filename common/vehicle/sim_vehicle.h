@@ -47,7 +47,9 @@ typedef struct sim_vehicle_ground {
     sim_ground_height_fn height;
     /* Optional (0: unknown): an upper bound of the ground's slope |grad z| everywhere.
      * With it the body's corners are not looked up while the ground cannot have risen
-     * to them since the last look-up (the results are the same, bit for bit). */
+     * to them since the last look-up (the results are the same, bit for bit). The
+     * vehicle remembers those look-ups: give it the same ground every step, or
+     * sim_vehicle_init it again when the ground changes. */
     double max_slope;
 } sim_vehicle_ground;
 
