@@ -167,6 +167,10 @@ static void fill_state(rn_node *n, rn_frame_state *fs, const sim_pose *ego, doub
     fs->have_ego = true;
     fs->agents = n->agents;
     fs->n_agents = n->n_agents;
+    if (n->bus) {
+        fs->n_agents = rn_session_agents(n, now);
+        fs->agents = n->drawn;
+    }
     fs->light = n->light;
     fs->visibility = n->sc->env.visibility;
     fs->weather = n->sc->env.weather;

@@ -38,8 +38,13 @@ typedef struct rn_node {
     double last_state_wall;        /* s on the node's clock; < 0 never */
     double sim_t;                  /* simulation time of the newest state */
     /* traffic */
-    rn_agent agents[RN_MAX_AGENTS];
+    rn_agent agents[RN_MAX_AGENTS];   /* the newest traffic.state */
     int n_agents;
+    rn_agent prev[RN_MAX_AGENTS];     /* the one before, for interpolation */
+    int n_prev;
+    double traffic_t[2];              /* simulation time of prev and agents */
+    double traffic_arrival;           /* node clock when the newest arrived */
+    rn_agent drawn[RN_MAX_AGENTS];    /* this frame's, interpolated */
     /* set by the scenario, the operator */
     sim_light light;
     double limit_override_kmh;     /* control.speed_limit; 0 none */
@@ -66,6 +71,8 @@ int rn_session_open(rn_node *n, sim_error *err);
 void rn_session_close(rn_node *n);
 /* Per frame: HUD values from what the bus brought (speed, limit, triggers, no data). */
 void rn_session_update_hud(rn_node *n, double now);
+/* Fills n->drawn with the other cars for a frame at `now`; returns how many. */
+int rn_session_agents(rn_node *n, double now);
 /* Publishes an ack for a control message. */
 void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error);
 
