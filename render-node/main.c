@@ -339,9 +339,12 @@ static int run_session(rn_node *n, sim_error *err)
     while (!n->stop && !rc) {
         uv_run(n->loop, UV_RUN_NOWAIT);
         SDL_Event ev;
-        while (SDL_PollEvent(&ev))
+        while (SDL_PollEvent(&ev)) {
             if (ev.type == SDL_QUIT)
                 n->stop = true;
+            else if (ev.type == SDL_WINDOWEVENT && ev.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
+                SDL_GL_GetDrawableSize(n->g.win, &n->g.width, &n->g.height);
+        }
         double now = rn_now();
         sim_pose p = home;
         if (n->ip.n > 0)
