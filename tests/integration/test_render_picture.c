@@ -248,6 +248,23 @@ static void rear_mirror_shows_a_car_behind(void **state)
     free(b.px);
 }
 
+/* The chase view shows the ego car (red) from behind, where its body projects. */
+static void chase_view_shows_the_car(void **state)
+{
+    (void)state;
+    render(tmp("chase.png"), LCT " --view chase");
+    image im;
+    image_load(tmp("chase.png"), &im);
+    sim_camera c;
+    camera(&c, SIM_VIEW_CHASE, &lct_pose);
+    /* the middle of its back, 0.6 m above the road (the body spans 0.28 to 0.88 m) */
+    const unsigned char *p = at(&im, &c, 20 - 2.2, -5.25, 0.6);
+    assert_true(p[0] > p[1] + 60 && p[0] > p[2] + 60);
+    /* and the road beside it is grey */
+    assert_true(is_grey(at(&im, &c, 20, -8.75, 0.02)));
+    free(im.px);
+}
+
 static double mean_lum(const image *im, int rows)
 {
     double s = 0;
@@ -491,6 +508,7 @@ int main(void)
         cmocka_unit_test(day_sky_road_and_marks),
         cmocka_unit_test(agent_drawn_where_it_projects),
         cmocka_unit_test(rear_mirror_shows_a_car_behind),
+        cmocka_unit_test(chase_view_shows_the_car),
         cmocka_unit_test(night_darker_than_day),
         cmocka_unit_test(fog_lowers_contrast_with_distance),
         cmocka_unit_test(no_cracks_between_lod_levels),
