@@ -42,7 +42,7 @@ int rn_run_session(rn_node *n, sim_error *err)
     sim_error serr = {0};
     if (rn_start_pose(n, &home, &serr) != SIM_OK)
         memset(&home, 0, sizeof home);
-    double period = 1.0 / (n->o.fps > 0 ? n->o.fps : 60), next = rn_now(), t0 = next;
+    double period = 1.0 / (n->o.fps > 0 ? n->o.fps : 60), t0 = rn_now();
     bool paced = n->o.no_vsync || n->o.offscreen || SDL_GL_GetSwapInterval() <= 0;
     long frames = 0;
     while (!n->stop && !rc) {
@@ -54,7 +54,7 @@ int rn_run_session(rn_node *n, sim_error *err)
             else if (ev.type == SDL_WINDOWEVENT && ev.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
                 SDL_GL_GetDrawableSize(n->g.win, &n->g.width, &n->g.height);
         }
-        double now = rn_now();
+        double now = rn_now(), start = now;
         sim_pose p = home;
         if (n->ip.n > 0)
             sim_interp_at(&n->ip, now, &p);
@@ -80,12 +80,14 @@ int rn_run_session(rn_node *n, sim_error *err)
         }
         frames++;
         if (paced) {
-            /* wait for the next frame's time, handling messages as they come */
-            next += period;
-            if (next < rn_now() - period)
-                next = rn_now(); /* fell behind: do not try to catch up */
-            while (!n->stop && rn_now() < next) {
-                uv_timer_start(&n->wait, on_wait, (uint64_t)ceil((next - rn_now()) * 1000), 0);
+            /* Wait for the next frame's time, handling messages as they come. A new
+             * state may bring the frame forward by a quarter period: it is then drawn
+             * soon after it arrives (at most 1.33 times the frame rate). */
+            while (!n->stop) {
+                double due = start + (n->n_pending > 0 ? 0.75 : 1.0) * period, left = due - rn_now();
+                if (left <= 0)
+                    break;
+                uv_timer_start(&n->wait, on_wait, (uint64_t)ceil(left * 1000), 0);
                 uv_run(n->loop, UV_RUN_ONCE);
             }
         }
