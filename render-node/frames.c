@@ -137,6 +137,8 @@ double rn_p99(double *v, int n)
 /* Draws one frame; the screenshot (when asked) is read before the swap. */
 int rn_frame(rn_node *n, const sim_pose *ego, double now, const char *shot, rn_frame_stats *st, sim_error *err)
 {
+    if (n->g.width < 1 || n->g.height < 1)
+        return SIM_OK; /* a minimised window: nothing to draw into */
     rn_frame_state fs;
     fill_state(n, &fs, ego, now);
     fs.have_ego = n->last_state_wall >= 0 || !n->bus;
