@@ -79,7 +79,7 @@ int rn_run_session(rn_node *n, sim_error *err)
             fprintf(stderr, "render-node: wrote %s at t = %.3f s\n", shot, n->sim_t);
         }
         frames++;
-        if (paced) {
+        if (paced || n->g.width < 1 || n->g.height < 1) { /* minimised: no swap waits for us */
             /* Wait for the next frame's time, handling messages as they come. A new
              * state may bring the frame forward by a quarter period: it is then drawn
              * soon after it arrives (at most 1.33 times the frame rate). */
