@@ -104,6 +104,7 @@ typedef struct sim_vehicle_params {
     double track_front, track_rear; /* m */
     sim_vec3 box_half;        /* m, half extents of the body's collision box */
     sim_vec3 box_offset;      /* m, box centre relative to the COG, body frame */
+    sim_vec3 driver_eye;      /* m, the driver's eye point relative to the COG, body frame (render views) */
     double restitution;       /* body collisions, 0..1 */
     double body_friction;     /* body-ground and body-box friction coefficient */
     /* aerodynamics */
