@@ -294,7 +294,7 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     for (size_t i = 0; i < n; i++) {
         sm = fmax(sm, s[i0 + i]);
         double di = sim_metrics_ideal_at(task->ideal, task->n_ideal, sm, &cur);
-        if (di != last_di) an_scenario_marks(sc, task->road, di, &ml, &mr), last_di = di;
+        if (di != last_di || an_scenario_multi_section(sc, task->road)) an_scenario_marks(sc, task->road, sm, di, &ml, &mr), last_di = di;
         tr->mark_left[i] = ml;
         tr->mark_right[i] = mr;
         while (op < n_ops && ops[op].t <= dr->col[AN_T][i0 + i]) op_kmh = ops[op++].kmh;

@@ -38,14 +38,23 @@ void *scn_alloc_n(ld *L, size_t n, size_t size)
     return p;
 }
 
+bool scn_road_id_number(const cJSON *v, char *buf, size_t size)
+{
+    if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) < 1e15) || v->valuedouble != floor(v->valuedouble)) return false;
+    snprintf(buf, size, "%lld", (long long)v->valuedouble);
+    return true;
+}
+
 /* A road reference obj.key by id: index or -1 (after an error when given and wrong,
  * or when required and missing). */
 int scn_get_road_ref(ld *L, const cJSON *obj, const char *path, const char *key,
                      bool required)
 {
     const char *id;
-    char p[PATH_MAX_LEN];
-    if (!scn_get_str(L, obj, path, key, required, NULL, &id) || !id) return -1;
+    char p[PATH_MAX_LEN], num[32];
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (scn_road_id_number(v, num, sizeof num)) id = num;
+    else if (!scn_get_str(L, obj, path, key, required, NULL, &id) || !id) return -1;
     int r = sim_roadnet_find_road(&L->sc->net, id);
     if (r < 0) scn_err_at(L, scn_kpath(p, path, key), "found \"%s\", expected the id of a road", id);
     return r;
@@ -68,10 +77,10 @@ bool scn_get_lane(ld *L, const cJSON *obj, const char *path, const char *key, bo
     if (!scn_get_int(L, obj, path, key, required, 0, -100, 100, out)) return false;
     if (road < 0 || (!required && !cJSON_GetObjectItemCaseSensitive(obj, key))) return true;
     const sim_road *r = &L->sc->net.roads[road];
-    double d;
-    if (!sim_road_lane_center(r, *out, &d)) {
+    if (!sim_road_has_lane(r, *out)) {
         char ids[200] = "";
-        for (int k = r->n_left; k >= -r->n_right; k--) {
+        const sim_lane_section *ls = &r->sections[0];
+        for (int k = ls->n_left; k >= -ls->n_right; k--) {
             if (k == 0) continue;
             size_t len = strlen(ids);
             snprintf(ids + len, sizeof ids - len, "%s%d", len ? ", " : "", k);

@@ -1,20 +1,7 @@
-/* sim_vehicle: the full 17-DOF car (Deak, "Dynamic simulation in a driving simulator
- * game", sections 4-5) and the one step interface that dispatches to the three models.
- *
- * Degrees of freedom: chassis 6 (position, quaternion), per wheel vertical travel and
- * spin (8), the two front wheels' steering angle (2, driven by the steering system's
- * time constant), engine rotation (1). The state also carries each tyre's longitudinal
- * and lateral deflection (relaxation-length model): at speed this reproduces the
- * steady-state slips of the Magic Formula with a short lag, and at standstill it
- * turns the tyre into a spring, so that a braked car stands still on a slope instead of
- * creeping as a slip computed from (omega r - v)/|v| would let it.
- *
- * Simplifications, as in the paper: each wheel moves only along the body's z axis and
- * its horizontal forces go to the chassis at the contact point (roll centres on the
- * ground); the wheels' mass therefore moves with the chassis horizontally (mass_xy is
- * the whole car) and by itself vertically (mass_z is the sprung mass). The engine's
- * clutch and the brakes resolve static friction within one step (see
- * sim_brake_torque), so they hold without chattering. */
+/* sim_vehicle: the one step interface that dispatches to the three models (full:
+ * sim_vehicle_full.c, simple: sim_vehicle_simple.c, wall: sim_vehicle_wall.c), set-up
+ * on the ground, the ground plane, model names and what the models share (gear
+ * choice, steering geometry, the light models' state). */
 #include "sim_vehicle_impl.h"
 #include "sim_enum.h"
 
@@ -35,9 +22,18 @@ int sim_ground_plane_sample(void *ctx, double x, double y, sim_ground_sample *ou
     return 0;
 }
 
+double sim_ground_plane_height(void *ctx, double x, double y)
+{
+    const sim_ground_plane *pl = ctx;
+    return pl->z0 + pl->slope_x * x + pl->slope_y * y;
+}
+
 sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane)
 {
-    return (sim_vehicle_ground){sim_ground_plane_sample, plane};
+    /* Its slope is its bound (a level plane's 0 would read "unknown"). */
+    double slope = sqrt(plane->slope_x * plane->slope_x + plane->slope_y * plane->slope_y);
+    return (sim_vehicle_ground){sim_ground_plane_sample, plane, sim_ground_plane_height,
+                                slope > 1e-9 ? slope : 1e-9};
 }
 
 bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out)
@@ -95,7 +91,7 @@ void sim_vehicle_ackermann(const sim_vehicle_params *p, double delta, double *le
 }
 
 void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, double driven_omega,
-                             double dt)
+                             double lateral_accel, double dt)
 {
     const sim_vehicle_params *p = &v->p;
     int want = v->gear;
@@ -105,6 +101,16 @@ void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, doub
         else if (v->gear_hold <= 0.0 && v->shift_timer <= 0.0)
             want = sim_gearbox_auto_gear(&p->gearbox, &p->engine, v->gear, driven_omega,
                                          c->throttle, p->auto_econ_rpm);
+        /* In a fast turn a shift changes the driven wheels' torque at the limit of
+         * grip (a kick-down spins the car): hold the gear, as automatics with curve
+         * recognition do, unless the engine would hit its limiter or lug. */
+        if (want != v->gear && fabs(lateral_accel) > SIM_AUTO_HOLD_AY) {
+            double rpm = fabs(driven_omega * sim_gearbox_ratio(&p->gearbox, v->gear)) * SIM_RPM_PER_RAD_S;
+            bool limiter = want > v->gear && rpm >= 0.95 * p->engine.max_rpm;
+            bool lugging = want < v->gear && rpm < p->engine.idle_rpm + 400.0;
+            if (!limiter && !lugging)
+                want = v->gear;
+        }
     } else if (c->gear >= -1 && c->gear <= p->gearbox.n_gears) {
         want = c->gear;
     }
@@ -125,7 +131,8 @@ void sim_vehicle_light_state(const sim_vehicle *v, sim_vehicle_state *out)
     out->gear = v->gear;
     out->clutch = v->shift_timer > 0.0 ? 0.0 : 1.0;
     out->steer_angle = v->steer_angle;
-    out->accel_body[1] = out->speed * out->yaw_rate;
+    for (int i = 0; i < 3; i++)
+        out->accel_body[i] = v->accel_light[i];
 }
 
 void sim_vehicle_state_from_chassis(const double *y, sim_vehicle_state *out)
@@ -152,391 +159,6 @@ void sim_vehicle_state_from_chassis(const double *y, sim_vehicle_state *out)
     out->speed = y[7] * hx + y[8] * hy;
 }
 
-/* ---- body collisions by impulses ---- */
-
-static sim_vec3 box_corner(const double *y, const sim_vehicle_params *p, int k)
-{
-    sim_quat q = {y[3], y[4], y[5], y[6]};
-    sim_vec3 c = sim_v3(p->box_offset.x + ((k & 1) ? p->box_half.x : -p->box_half.x),
-                        p->box_offset.y + ((k & 2) ? p->box_half.y : -p->box_half.y),
-                        p->box_offset.z + ((k & 4) ? p->box_half.z : -p->box_half.z));
-    return sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_quat_rotate(q, c));
-}
-
-/* One contact: point pt on the chassis, unit normal n pushing the chassis out, depth,
- * velocity of the other side. Normal impulse with restitution and Coulomb friction. */
-static void contact_impulse(const sim_vehicle_params *p, const sim_rigid_props *props, double *y,
-                            sim_vec3 pt, sim_vec3 n, double depth, sim_vec3 other_vel)
-{
-    sim_vec3 vrel = sim_v3_sub(sim_rigid_point_velocity(y, pt), other_vel);
-    double vn = sim_v3_dot(vrel, n);
-    if (vn < 0.0) {
-        double jn = -(1.0 + p->restitution) * vn / sim_rigid_inv_mass_along(props, y, pt, n);
-        sim_rigid_apply_impulse(props, y, pt, sim_v3_scale(n, jn));
-        sim_vec3 vt = sim_v3_madd(vrel, n, -vn);
-        double vtl = sim_v3_len(vt);
-        if (vtl > 1e-9) {
-            sim_vec3 t = sim_v3_scale(vt, 1.0 / vtl);
-            double jt = vtl / sim_rigid_inv_mass_along(props, y, pt, t);
-            double lim = p->body_friction * jn;
-            sim_rigid_apply_impulse(props, y, pt, sim_v3_scale(t, -(jt < lim ? jt : lim)));
-        }
-    }
-    /* Push most of the way out so that resting contact does not sink. */
-    double push = 0.8 * depth;
-    y[0] += n.x * push;
-    y[1] += n.y * push;
-    y[2] += n.z * push;
-}
-
-/* Deepest penetration of point w (world) into an oriented box; false if outside. */
-static bool point_in_box(sim_vec3 w, sim_vec3 centre, sim_quat q, sim_vec3 half, sim_vec3 *normal,
-                         double *depth)
-{
-    sim_vec3 l = sim_quat_unrotate(q, sim_v3_sub(w, centre));
-    double d[3] = {half.x - fabs(l.x), half.y - fabs(l.y), half.z - fabs(l.z)};
-    if (d[0] <= 0 || d[1] <= 0 || d[2] <= 0)
-        return false;
-    int a = d[0] < d[1] ? (d[0] < d[2] ? 0 : 2) : (d[1] < d[2] ? 1 : 2);
-    sim_vec3 nl = sim_v3(a == 0 ? (l.x >= 0 ? 1 : -1) : 0, a == 1 ? (l.y >= 0 ? 1 : -1) : 0,
-                         a == 2 ? (l.z >= 0 ? 1 : -1) : 0);
-    *normal = sim_quat_rotate(q, nl);
-    *depth = d[a];
-    return true;
-}
-
-void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *props, double *y,
-                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes)
-{
-    sim_vec3 zero = {0, 0, 0};
-    /* While the body is upright its top corners stay above its bottom ones, so only a
-     * car on its side or roof needs them tested against the ground. */
-    sim_quat qu = {y[3], y[4], y[5], y[6]};
-    int corners = sim_quat_rotate(qu, sim_v3(0, 0, 1)).z > 0.5 ? 4 : 8;
-    for (int k = 0; k < corners; k++) {
-        sim_vec3 c = box_corner(y, p, k);
-        sim_ground_sample g;
-        if (!sim_vehicle_ground_at(ground, c.x, c.y, &g))
-            continue;
-        sim_vec3 n = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
-        double depth = (g.height - c.z) * n.z;
-        if (depth > 0.0)
-            contact_impulse(p, props, y, c, n, depth, zero);
-    }
-    sim_quat qs = {y[3], y[4], y[5], y[6]};
-    sim_vec3 own_centre = sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_quat_rotate(qs, p->box_offset));
-    for (size_t b = 0; b < n_boxes; b++) {
-        const sim_box *bx = &boxes[b];
-        sim_quat qb = sim_quat_from_euler(0, 0, bx->heading);
-        sim_vec3 bc = sim_v3(bx->center[0], bx->center[1], bx->center[2]);
-        sim_vec3 bh = sim_v3(bx->half[0], bx->half[1], bx->half[2]);
-        sim_vec3 bv = sim_v3(bx->velocity[0], bx->velocity[1], bx->velocity[2]);
-        sim_vec3 n;
-        double depth;
-        for (int k = 0; k < 8; k++) { /* our corners inside the obstacle */
-            sim_vec3 c = box_corner(y, p, k);
-            if (point_in_box(c, bc, qb, bh, &n, &depth))
-                contact_impulse(p, props, y, c, n, depth, bv);
-        }
-        for (int k = 0; k < 8; k++) { /* the obstacle's corners inside us */
-            sim_vec3 lc = sim_v3((k & 1) ? bh.x : -bh.x, (k & 2) ? bh.y : -bh.y, (k & 4) ? bh.z : -bh.z);
-            sim_vec3 c = sim_v3_add(bc, sim_quat_rotate(qb, lc));
-            qs = (sim_quat){y[3], y[4], y[5], y[6]};
-            own_centre = sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_quat_rotate(qs, p->box_offset));
-            if (point_in_box(c, own_centre, qs, p->box_half, &n, &depth))
-                contact_impulse(p, props, y, c, sim_v3_scale(n, -1.0), depth, bv);
-        }
-    }
-}
-
-/* ---- the full model ---- */
-
-typedef struct wheel_eval {
-    sim_vec3 centre;
-    double steer, load, fx, fy, mz, kappa, slip_y, friction, roughness;
-    bool contact;
-} wheel_eval;
-
-typedef struct full_eval {
-    wheel_eval w[SIM_WHEELS];
-    double clutch;
-    sim_vec3 accel_world;
-} full_eval;
-
-typedef struct full_ctx {
-    const sim_vehicle *v;
-    const sim_vehicle_ground *ground;
-    full_eval *out; /* NULL while integrating */
-} full_ctx;
-
-/* Low-speed tyre damping: below LOW_SPEED (m/s) the deflection spring of each tyre
- * gets a damper of DAMP_* seconds times its stiffness, fading out with speed. The
- * lateral one is near critical for the car's mass on its tyres; the longitudinal one
- * is smaller because it acts on the light wheel (stiff for explicit integration). */
-#define LOW_SPEED 5.0
-#define DAMP_X 0.02
-#define DAMP_Y 0.06
-
-static double suspension_force(const sim_suspension_params *s, double x, double xdot)
-{
-    double f = s->preload + s->spring_rate * x + s->spring_cubic * x * x * x;
-    if (x < 0.0)
-        f += s->droop_rate * x;
-    if (x > s->bump_travel) {
-        double d = x - s->bump_travel;
-        f += s->bump_rate * d * d;
-    }
-    double c = xdot > 0.0 ? s->damping_bump : s->damping_rebound;
-    double ax = fabs(xdot), knee = s->damping_knee;
-    double fd = ax <= knee ? c * ax : c * knee + c / 3.0 * (ax - knee);
-    return f + (xdot >= 0.0 ? fd : -fd);
-}
-
-/* Linear slip stiffnesses per N of load at small slip (for the low-speed damping). */
-static void tire_slopes(const sim_tire_params *t, double *cx, double *cy)
-{
-    if (t->model == SIM_TIRE_BRUSH) {
-        *cx = t->brush_cx;
-        *cy = t->brush_cy;
-    } else {
-        double x = 1.0 / t->pky2; /* Ky at fz0: pky1 sin(2 atan x) = pky1 2x / (1 + x^2) */
-        *cx = t->pkx1;
-        *cy = t->pky1 * 2.0 * x / (1.0 + x * x);
-    }
-}
-
-static double tire_peak_mu(const sim_tire_params *t)
-{
-    if (t->model == SIM_TIRE_BRUSH)
-        return t->brush_mu * 1.3;
-    return 1.3 * fmax(t->pdx1 * t->lambda_mux, t->pdy1 * t->lambda_muy);
-}
-
-static void full_deriv(void *vctx, double time, double h, const double *y, double *dy)
-{
-    /* Forces, torques and velocities are worked in the body frame (x forward, y left,
-     * z up): the suspension axis is then just z and most products drop out; only the
-     * wheel centres (for the ground) and the ground normals cross frames. */
-    const full_ctx *ctx = vctx;
-    const sim_vehicle *v = ctx->v;
-    const sim_vehicle_params *p = &v->p;
-    const sim_tire_params *tp = &p->tire;
-    sim_rigid_props props = sim_vehicle_chassis_props(p, true);
-    sim_quat q = sim_quat_normalize((sim_quat){y[3], y[4], y[5], y[6]});
-    sim_vec3 pos = sim_v3(y[0], y[1], y[2]);
-    sim_vec3 vb = sim_quat_unrotate(q, sim_v3(y[7], y[8], y[9]));
-    sim_vec3 wb = sim_v3(y[10], y[11], y[12]);
-    sim_vec3 gb = sim_quat_unrotate(q, sim_v3(0, 0, -SIM_GRAVITY));
-    sim_vec3 force = {0, 0, 0}, torque = {0, 0, 0}; /* body frame */
-    double susp[SIM_WHEELS], travel[SIM_WHEELS], wheel_rel[SIM_WHEELS];
-    sim_vec3 arm[SIM_WHEELS], vcentre[SIM_WHEELS];
-    double other_torque[SIM_WHEELS], fz_all[SIM_WHEELS], kappa_all[SIM_WHEELS];
-    double fade_x_all[SIM_WHEELS];
-    double cx_slope, cy_slope;
-    tire_slopes(tp, &cx_slope, &cy_slope);
-    double mu_cap = tire_peak_mu(tp);
-
-    /* Suspension: travel rates and spring/damper forces. */
-    for (int i = 0; i < SIM_WHEELS; i++) {
-        const double *wy = y + SIM_VY_WHEEL(i);
-        const sim_suspension_params *s = i < 2 ? &p->susp_front : &p->susp_rear;
-        travel[i] = wy[SIM_VW_TRAVEL];
-        arm[i] = v->hardpoint[i];
-        arm[i].z += travel[i];
-        sim_vec3 vpt = sim_v3_add(vb, sim_v3_cross(wb, arm[i]));
-        wheel_rel[i] = wy[SIM_VW_VEL] - vpt.z;
-        vcentre[i] = sim_v3(vpt.x, vpt.y, wy[SIM_VW_VEL]);
-        susp[i] = suspension_force(s, travel[i], wheel_rel[i]);
-        dy[SIM_VY_WHEEL(i) + SIM_VW_TRAVEL] = wheel_rel[i];
-    }
-    /* Anti-roll bars: force on the wheel pair proportional to their travel difference. */
-    for (int axle = 0; axle < 2; axle++) {
-        const sim_suspension_params *s = axle == 0 ? &p->susp_front : &p->susp_rear;
-        int l = 2 * axle, r = 2 * axle + 1;
-        double f = s->antiroll_rate * (travel[l] - travel[r]);
-        susp[l] += f;
-        susp[r] -= f;
-    }
-
-    /* Tyres. */
-    for (int i = 0; i < SIM_WHEELS; i++) {
-        const double *wy = y + SIM_VY_WHEEL(i);
-        double *dw = dy + SIM_VY_WHEEL(i);
-        double spin = wy[SIM_VW_SPIN], ux = wy[SIM_VW_UX], uy = wy[SIM_VW_UY];
-        double delta = i < 2 ? y[SIM_VY_STEER(i)] : 0.0;
-        sim_vec3 centre = sim_v3_add(pos, sim_quat_rotate(q, arm[i]));
-        wheel_eval we = {.centre = centre, .steer = delta};
-        sim_ground_sample g;
-        double fz = 0.0, fx = 0.0, fy = 0.0, mz = 0.0, r_eff = tp->radius, ax = 0.0;
-        double kappa = ux / tp->relaxation_x, sy = uy / tp->relaxation_y;
-        double dux = -ux * 50.0, duy = -uy * 50.0; /* airborne: the tread relaxes */
-        double fade = 0.0;
-        bool contact = false;
-        if (sim_vehicle_ground_at(ctx->ground, centre.x, centre.y, &g)) {
-            double dist = (centre.z - g.height) * g.normal[2];
-            double pen = tp->radius - dist;
-            if (pen > 0.0) {
-                contact = true;
-                sim_vec3 n = sim_quat_unrotate(q, sim_v3(g.normal[0], g.normal[1], g.normal[2]));
-                double sd = delta != 0.0 ? sin(delta) : 0.0, cd = delta != 0.0 ? cos(delta) : 1.0;
-                /* Wheel heading projected on the ground plane, and its left side. */
-                sim_vec3 fg = sim_v3(cd, sd, 0.0);
-                fg = sim_v3_madd(fg, n, -sim_v3_dot(fg, n));
-                double fl = sim_v3_len(fg);
-                fg = fl > 1e-9 ? sim_v3_scale(fg, 1.0 / fl) : sim_v3(1, 0, 0);
-                sim_vec3 lg = sim_v3_cross(n, fg);
-                double vx = sim_v3_dot(vcentre[i], fg), vy = sim_v3_dot(vcentre[i], lg);
-                double vn = sim_v3_dot(vcentre[i], n);
-                fz = tp->vertical_stiffness * pen - tp->vertical_damping * vn;
-                if (fz < 0.0)
-                    fz = 0.0;
-                r_eff = tp->radius - pen / 3.0;
-                ax = fabs(vx);
-                double vsx = spin * r_eff - vx, vsy = -vy;
-                /* Deflection (relaxation-length) dynamics: at speed the slips settle to
-                 * (omega r - vx)/|vx| and -vy/|vx| within a relaxation length. */
-                dux = vsx - ax * ux / tp->relaxation_x;
-                duy = vsy - ax * uy / tp->relaxation_y;
-                if (fabs(kappa) > 1.0 && ux * dux > 0.0)
-                    dux = 0.0; /* fully sliding: the tread cannot deflect further */
-                if (fabs(sy) > 2.0 && uy * duy > 0.0)
-                    duy = 0.0;
-                if (kappa > 1.0)
-                    kappa = 1.0;
-                if (kappa < -1.0)
-                    kappa = -1.0;
-                /* The aligning moment is only reported (force feedback): its yaw moment
-                 * on the chassis, 1-2 % of the lateral forces', is left out of the
-                 * integration, as the car-model paper leaves it out entirely. */
-                sim_tire_forces tf = ctx->out ? sim_tire_eval(tp, fz, kappa, sy, g.friction)
-                                              : sim_tire_eval_forces(tp, fz, kappa, sy, g.friction);
-                fx = tf.fx;
-                fy = tf.fy;
-                mz = tf.mz;
-                /* Below walking pace the deflection spring gets damping, or a standing
-                 * car would rock on its tyres for ever. */
-                fade = ax < LOW_SPEED ? 1.0 - ax / LOW_SPEED : 0.0;
-                if (fade > 0.0) {
-                    fx += DAMP_X * cx_slope * fz / tp->relaxation_x * vsx * fade;
-                    fy += DAMP_Y * cy_slope * fz / tp->relaxation_y * vsy * fade;
-                    double lim = mu_cap * g.friction * fz, mag = sqrt(fx * fx + fy * fy);
-                    if (mag > lim) {
-                        fx *= lim / mag;
-                        fy *= lim / mag;
-                    }
-                }
-                sim_vec3 ft = sim_v3_add(sim_v3_add(sim_v3_scale(fg, fx), sim_v3_scale(lg, fy)),
-                                         sim_v3_scale(n, fz));
-                /* The horizontal (body x-y) part goes to the chassis at the contact
-                 * point; the vertical part to the wheel. */
-                sim_vec3 fh = sim_v3(ft.x, ft.y, 0.0);
-                sim_vec3 cp = sim_v3_madd(arm[i], n, -dist);
-                force = sim_v3_add(force, fh);
-                torque = sim_v3_add(torque, sim_v3_cross(cp, fh));
-                dw[SIM_VW_VEL] = (ft.z - susp[i]) / p->unsprung_mass + gb.z;
-                we.friction = g.friction;
-                we.roughness = g.roughness;
-            }
-        }
-        if (!contact)
-            dw[SIM_VW_VEL] = -susp[i] / p->unsprung_mass + gb.z;
-        dw[SIM_VW_UX] = dux;
-        dw[SIM_VW_UY] = duy;
-        /* Suspension force pushes the chassis along its z axis at the wheel. */
-        force.z += susp[i];
-        torque = sim_v3_add(torque, sim_v3(arm[i].y * susp[i], -arm[i].x * susp[i], 0.0));
-        /* Rolling resistance as a torque against the spin, smooth through zero. */
-        double vr = spin * r_eff;
-        double rr = tp->rolling_resistance * fz * r_eff * vr / (fabs(vr) + 0.1);
-        other_torque[i] = -fx * r_eff - rr;
-        fz_all[i] = fz;
-        kappa_all[i] = kappa;
-        fade_x_all[i] = ax;
-        we.contact = contact;
-        we.load = fz;
-        we.fx = fx;
-        we.fy = fy;
-        we.mz = mz;
-        we.kappa = kappa;
-        we.slip_y = sy;
-        if (ctx->out)
-            ctx->out->w[i] = we;
-    }
-
-    /* Engine, clutch, gearbox, differential. */
-    const sim_vehicle_controls *in = &v->in;
-    double we_omega = y[SIM_VY_ENGINE];
-    double te = sim_engine_torque(&p->engine, we_omega, in->throttle);
-    double ratio = sim_gearbox_ratio(&p->gearbox, v->gear);
-    double eng = ratio != 0.0 ? sim_clutch_engagement(&p->clutch, we_omega, in->clutch,
-                                                      v->shift_timer > 0.0, v->clutch_locked)
-                              : 0.0;
-    int d0 = p->drive == SIM_DRIVE_REAR ? SIM_WHEEL_RL : SIM_WHEEL_FL, d1 = d0 + 1;
-    double iw_drive = d0 < 2 ? p->wheel_inertia_front : p->wheel_inertia_rear;
-    double drive[SIM_WHEELS] = {0, 0, 0, 0};
-    double tc = 0.0;
-    if (eng > 0.0) {
-        double cap = eng * p->clutch.torque_max;
-        double eta = p->gearbox.efficiency * (in->automatic ? p->gearbox.auto_efficiency : 1.0);
-        double slip = we_omega - ratio * 0.5 * (y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN] +
-                                                y[SIM_VY_WHEEL(d1) + SIM_VW_SPIN]);
-        double base = te / p->engine.inertia -
-                      ratio / (2.0 * iw_drive) * (other_torque[d0] + other_torque[d1]) + slip / h;
-        for (int pass = 0; pass < 2; pass++) {
-            /* Torque that makes the clutch's two sides turn alike within the step. */
-            tc = base / (1.0 / p->engine.inertia + ratio * ratio * eta / (2.0 * iw_drive));
-            if (tc >= 0.0 || pass == 1)
-                break;
-            eta = 1.0 / eta; /* driven by the wheels: losses on the engine side */
-        }
-        if (tc > cap)
-            tc = cap;
-        if (tc < -cap)
-            tc = -cap;
-        double lock = sim_diff_locking_torque(&p->diff, y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN],
-                                              y[SIM_VY_WHEEL(d1) + SIM_VW_SPIN]);
-        drive[d0] = 0.5 * tc * ratio * eta + lock;
-        drive[d1] = 0.5 * tc * ratio * eta - lock;
-    }
-    dy[SIM_VY_ENGINE] = (te - tc) / p->engine.inertia;
-
-    /* Brakes, with ABS holding the slip near the tyre's peak. */
-    for (int i = 0; i < SIM_WHEELS; i++) {
-        bool front = i < 2;
-        double iw = front ? p->wheel_inertia_front : p->wheel_inertia_rear;
-        double spin = y[SIM_VY_WHEEL(i) + SIM_VW_SPIN];
-        double limit = sim_brake_torque_max(&p->brakes, front, in->brake);
-        if (p->brakes.abs_enabled && limit > 0.0 && fade_x_all[i] > 2.0 && fz_all[i] > 0.0) {
-            double kp;
-            sim_tire_peak_slip(tp, fz_all[i], &kp, NULL);
-            double x = (kappa_all[i] + 1.3 * kp) / (0.5 * kp);
-            limit *= x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x;
-        }
-        double others = drive[i] + other_torque[i];
-        double tb = sim_brake_torque(iw, spin, others, limit, h);
-        dy[SIM_VY_WHEEL(i) + SIM_VW_SPIN] = (others + tb) / iw;
-    }
-
-    /* Steering system: a first-order lag towards the Ackermann angles of the input. */
-    dy[SIM_VY_STEER(0)] = (v->steer_target[0] - y[SIM_VY_STEER(0)]) / p->steer_time;
-    dy[SIM_VY_STEER(1)] = (v->steer_target[1] - y[SIM_VY_STEER(1)]) / p->steer_time;
-
-    /* Air drag at the COG. */
-    double speed = sim_v3_len(vb);
-    force = sim_v3_madd(force, vb, -0.5 * p->air_density * p->drag_coefficient *
-                                       p->frontal_area * speed);
-
-    sim_rigid_derivative_body(&props, y, force, torque, dy);
-    /* Gravity as an acceleration: the sprung mass vertically, the whole car
-     * horizontally, matching the per-axis masses. */
-    dy[9] -= SIM_GRAVITY;
-    if (ctx->out) {
-        ctx->out->clutch = eng;
-        ctx->out->accel_world = sim_v3(dy[7], dy[8], dy[9]);
-    }
-    (void)time;
-}
-
 /* Quaternion whose rotation maps body x to fwd and body z to up (both unit, orthogonal). */
 static sim_quat quat_from_axes(sim_vec3 fx, sim_vec3 fz)
 {
@@ -559,19 +181,6 @@ static sim_quat quat_from_axes(sim_vec3 fx, sim_vec3 fz)
         q = (sim_quat){(m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s};
     }
     return sim_quat_normalize(q);
-}
-
-/* Static travel of a corner carrying sprung load (Newton on the spring law). */
-static double static_travel(const sim_suspension_params *s, double load)
-{
-    double x = (load - s->preload) / s->spring_rate;
-    for (int i = 0; i < 20; i++) {
-        double f = suspension_force(s, x, 0.0) - load;
-        double df = s->spring_rate + 3.0 * s->spring_cubic * x * x + (x < 0 ? s->droop_rate : 0) +
-                    (x > s->bump_travel ? 2.0 * s->bump_rate * (x - s->bump_travel) : 0.0);
-        x -= f / df;
-    }
-    return x;
 }
 
 int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_model model,
@@ -597,6 +206,9 @@ int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_mo
     v->last_dt = 1e-3;
     v->in.automatic = true;
     v->in.gear = start->gear;
+    v->steer_trig[0][2] = v->steer_trig[1][2] = 1.0; /* straight: sin 0, cos 1 */
+    for (int k = 0; k < 4; k++)
+        v->corner_ground[k][2] = NAN; /* not looked up yet */
 
     /* Geometry and static equilibrium. */
     double b = p->wheelbase - p->cog_to_front;
@@ -607,7 +219,7 @@ int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_mo
         double load = front ? wf : wr;
         double track = front ? p->track_front : p->track_rear;
         double pen = load / p->tire.vertical_stiffness;
-        double tr = static_travel(front ? &p->susp_front : &p->susp_rear,
+        double tr = sim_vehicle_static_travel(front ? &p->susp_front : &p->susp_rear,
                                   load - p->unsprung_mass * SIM_GRAVITY);
         v->hardpoint[i] = sim_v3(front ? p->cog_to_front : -b, (i & 1) ? -0.5 * track : 0.5 * track,
                                  p->tire.radius - pen - p->cog_height - tr);
@@ -663,40 +275,6 @@ static bool all_finite(const double *y, size_t n)
     return true;
 }
 
-static void full_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,
-                      size_t n_boxes, double dt)
-{
-    int d0 = v->p.drive == SIM_DRIVE_REAR ? SIM_WHEEL_RL : SIM_WHEEL_FL;
-    double driven = 0.5 * (v->y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN] +
-                           v->y[SIM_VY_WHEEL(d0 + 1) + SIM_VW_SPIN]);
-    sim_vehicle_update_gear(v, &v->in, driven, dt);
-    if (v->in.steer != v->steer_input) { /* atan2 twice: only when the input moves */
-        v->steer_input = v->in.steer;
-        sim_vehicle_ackermann(&v->p, v->in.steer * v->p.steer_max, &v->steer_target[0],
-                              &v->steer_target[1]);
-    }
-    full_ctx ctx = {v, ground, NULL};
-    sim_integrator_step(v->integrator, full_deriv, &ctx, v->t, dt, v->y, SIM_VEHICLE_STATE_LEN,
-                        v->work);
-    sim_quat q = sim_quat_normalize((sim_quat){v->y[3], v->y[4], v->y[5], v->y[6]});
-    v->y[3] = q.w;
-    v->y[4] = q.x;
-    v->y[5] = q.y;
-    v->y[6] = q.z;
-    sim_rigid_props props = sim_vehicle_chassis_props(&v->p, true);
-    sim_vehicle_collide(&v->p, &props, v->y, ground, boxes, n_boxes);
-    /* Clutch lock-up (paper 5.3): once both sides turn alike the link holds until the
-     * engine nears stall, the pedal is pressed or a shift opens it. */
-    double ratio = sim_gearbox_ratio(&v->p.gearbox, v->gear);
-    double slip = v->y[SIM_VY_ENGINE] - ratio * 0.5 * (v->y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN] +
-                                                       v->y[SIM_VY_WHEEL(d0 + 1) + SIM_VW_SPIN]);
-    double rpm = v->y[SIM_VY_ENGINE] * SIM_RPM_PER_RAD_S;
-    if (ratio == 0.0 || v->shift_timer > 0.0 || v->in.clutch > 0.5 || rpm < v->p.clutch.disengage_rpm)
-        v->clutch_locked = false;
-    else if (fabs(slip) < 3.0)
-        v->clutch_locked = true;
-}
-
 static double clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
 int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_vehicle_ground *ground,
@@ -714,13 +292,21 @@ int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_ve
     v->in = in;
     v->last_dt = dt;
     switch (v->model) {
-    case SIM_VEHICLE_FULL: full_step(v, ground, boxes, n_boxes, dt); break;
+    case SIM_VEHICLE_FULL: sim_vehicle_full_step(v, ground, boxes, n_boxes, dt); break;
     case SIM_VEHICLE_SIMPLE: sim_vehicle_simple_step(v, ground, boxes, n_boxes, dt); break;
     case SIM_VEHICLE_WALL: sim_vehicle_wall_step(v, ground, boxes, n_boxes, dt); break;
     }
     if (!all_finite(v->y, SIM_VEHICLE_STATE_LEN)) {
         memcpy(v->y, saved, sizeof(saved));
         return SIM_ERANGE;
+    }
+    if (v->model != SIM_VEHICLE_FULL) {
+        /* The light models' acceleration is what their velocity did in the step. */
+        sim_vec3 a = sim_v3((v->y[7] - saved[7]) / dt, (v->y[8] - saved[8]) / dt, (v->y[9] - saved[9]) / dt);
+        sim_vec3 ab = sim_quat_unrotate((sim_quat){v->y[3], v->y[4], v->y[5], v->y[6]}, a);
+        v->accel_light[0] = ab.x;
+        v->accel_light[1] = ab.y;
+        v->accel_light[2] = ab.z;
     }
     v->t += dt;
     return 0;
@@ -737,39 +323,5 @@ void sim_vehicle_get_state(const sim_vehicle *v, const sim_vehicle_ground *groun
         sim_vehicle_wall_state(v, ground, out);
         return;
     }
-    full_eval ev;
-    memset(&ev, 0, sizeof(ev));
-    double dy[SIM_VEHICLE_STATE_LEN];
-    full_ctx ctx = {v, ground, &ev};
-    full_deriv(&ctx, v->t, v->last_dt, v->y, dy);
-    sim_vehicle_state_from_chassis(v->y, out);
-    out->t = v->t;
-    sim_quat q = {out->quat[0], out->quat[1], out->quat[2], out->quat[3]};
-    sim_vec3 ab = sim_quat_unrotate(q, ev.accel_world);
-    out->accel_body[0] = ab.x;
-    out->accel_body[1] = ab.y;
-    out->accel_body[2] = ab.z;
-    out->rpm = v->y[SIM_VY_ENGINE] * SIM_RPM_PER_RAD_S;
-    out->gear = v->gear;
-    out->clutch = ev.clutch;
-    out->steer_angle = 0.5 * (v->y[SIM_VY_STEER(0)] + v->y[SIM_VY_STEER(1)]);
-    for (int i = 0; i < SIM_WHEELS; i++) {
-        sim_wheel_state *w = &out->wheel[i];
-        const wheel_eval *e = &ev.w[i];
-        w->pos[0] = e->centre.x;
-        w->pos[1] = e->centre.y;
-        w->pos[2] = e->centre.z;
-        w->omega = v->y[SIM_VY_WHEEL(i) + SIM_VW_SPIN];
-        w->travel = v->y[SIM_VY_WHEEL(i) + SIM_VW_TRAVEL];
-        w->steer = e->steer;
-        w->load = e->load;
-        w->fx = e->fx;
-        w->fy = e->fy;
-        w->mz = e->mz;
-        w->slip_ratio = e->kappa;
-        w->slip_angle = atan(e->slip_y);
-        w->friction = e->friction;
-        w->roughness = e->roughness;
-        w->contact = e->contact;
-    }
+    sim_vehicle_full_state(v, ground, out);
 }

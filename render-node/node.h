@@ -1,0 +1,97 @@
+/* node: the render node's state shared by main.c (options, window, frames) and
+ * session.c (the bus: states, traffic, operator commands, HUD topics). */
+#ifndef RN_NODE_H
+#define RN_NODE_H
+
+#include <stdbool.h>
+#include <uv.h>
+
+#include "gfx.h"
+#include "scene.h"
+#include "sim_bus.h"
+#include "sim_interp.h"
+#include "sim_scenario.h"
+#include "traffic_in.h"
+
+#define RN_LATENCY_MAX 100000
+
+typedef struct rn_options {
+    const char *bus, *token, *scenario, *start, *vehicle, *shaders, *view_name, *size, *pos, *light;
+    const char *screenshot, *traffic, *pose, *stats_file, *name;
+    double yaw_offset_deg, fov_deg, screenshot_at, fps, lod_tolerance;
+    int display, bench_frames;
+    bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud;
+} rn_options;
+
+typedef struct rn_node {
+    rn_options o;
+    sim_scenario *sc;
+    gfx g;
+    rn_scene scene;
+    rn_view_opts view;
+    sim_view_rig rig;              /* the driver's eye and the car's size */
+    double cog_height;             /* m */
+    /* the ego car */
+    sim_interp ip;
+    double ego_speed;              /* m/s, newest */
+    bool ego_brake;
+    double last_state_wall;        /* s on the node's clock; < 0 never */
+    double sim_t;                  /* simulation time of the newest state */
+    /* traffic */
+    rn_agent agents[RN_MAX_AGENTS];   /* the newest traffic.state */
+    int n_agents;
+    rn_agent prev[RN_MAX_AGENTS];     /* the one before, for interpolation */
+    int n_prev;
+    double traffic_t[2];              /* simulation time of prev and agents */
+    double traffic_arrival;           /* node clock when the newest arrived */
+    rn_agent drawn[RN_MAX_AGENTS];    /* this frame's, interpolated */
+    /* set by the scenario, the operator */
+    sim_light light;
+    double limit_override_kmh;     /* control.speed_limit; 0 none */
+    bool *trigger_fired;
+    /* the bus */
+    uv_loop_t *loop;
+    sim_bus *bus;
+    bool connected, stop;
+    uv_timer_t wait;
+    uv_signal_t sigint, sigterm, sigusr1;
+    /* measuring */
+    double *latency;               /* s, from a state's arrival to the end of its frame */
+    int n_latency;
+    double pending_arrival[64];
+    int n_pending;
+    bool shot_done, shot_now;
+} rn_node;
+
+/* The node's clock in seconds (monotonic). */
+double rn_now(void);
+
+/* frames.c: "X,Y,..." into at most max numbers (returns how many, -1 when malformed);
+ * the ego pose at --pose or --start; the scenario's agents at their starts; --traffic. */
+int rn_parse_numbers(const char *text, double *out, int max);
+int rn_start_pose(rn_node *n, sim_pose *p, sim_error *err);
+void rn_scenario_agents(rn_node *n);
+int rn_load_traffic_file(rn_node *n, sim_error *err);
+/* Draws one frame at the node's clock `now` (screenshot to `shot` before the swap when
+ * not NULL). */
+int rn_frame(rn_node *n, const sim_pose *ego, double now, const char *shot, rn_frame_stats *st, sim_error *err);
+/* The 99th percentile of v[0..n) (sorts v). */
+double rn_p99(double *v, int n);
+/* Writes a JSON line to --stats-file, or stdout without one. */
+int rn_write_stats(rn_node *n, const char *json, sim_error *err);
+/* The modes: without a bus (--screenshot, --bench-frames), and the session (loop.c). */
+int rn_run_screenshot(rn_node *n, sim_error *err);
+int rn_run_bench(rn_node *n, sim_error *err);
+int rn_run_session(rn_node *n, sim_error *err);
+
+/* Joins the bus (session.c). */
+int rn_session_open(rn_node *n, sim_error *err);
+void rn_session_close(rn_node *n);
+/* Per frame: HUD values from what the bus brought (speed, limit, triggers, no data). */
+void rn_session_update_hud(rn_node *n, double now);
+/* Fills n->drawn with the other cars for a frame at `now`; returns how many. */
+int rn_session_agents(rn_node *n, double now);
+/* Publishes an ack for a control message. */
+void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error);
+
+#endif
