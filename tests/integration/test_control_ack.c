@@ -334,6 +334,13 @@ static void every_command_is_answered_by_its_owners(void **state)
         {"traffic", "freeze", 1, "", "no module acts on traffic"},
     };
     char out[4096], names[256];
+    /* render-node joins the bus before its first frame (GL set-up, terrain): wait
+     * until it answers at all, with a deadline */
+    const char *clear[] = {"hud", "", "--control", d.control_url, NULL};
+    double deadline = ts_now_ms() + 30000;
+    while (ts_run("simctl", clear, out, sizeof out) != 0 && ts_now_ms() < deadline) {
+    }
+    assert_non_null(strstr(out, "hud: done by render"));
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         const char *args[] = {table[i].a1, table[i].a2 ? table[i].a2 : "--control", table[i].a2 ? "--control" : d.control_url,
                               table[i].a2 ? d.control_url : NULL, NULL};
@@ -347,20 +354,24 @@ static void every_command_is_answered_by_its_owners(void **state)
     }
     /* The restart began a new run with the operator's 30 km/h still in force: after
      * 20 s of it the scripted driver holds 30 km/h (the road's limit is 60). */
-    double t_end = -1, vmax = 0, v = 0;
+    double t0 = -1, prev = -1, vmax = 0, v = 0;
     for (;;) {
         cJSON *m = ts_expect_topic(obs, "vehicle.state", 10000, NULL, 0);
         assert_non_null(m);
         double t = cJSON_GetObjectItem(m, "t")->valuedouble;
         v = cJSON_GetObjectItem(m, "speed")->valuedouble * 3.6;
         cJSON_Delete(m);
-        if (t_end < 0 && t < 1) t_end = 30; /* the new run */
-        if (t_end > 0 && t > 15 && v > vmax) vmax = v;
-        if (t_end > 0 && t >= t_end) break;
+        if (t0 < 0 || t < prev) t0 = t, vmax = 0; /* from here, or from the new run */
+        prev = t;
+        if (t > t0 + 15 && v > vmax) vmax = v;
+        if (t >= t0 + 30) break;
     }
     assert_true(fabs(v - 30) < 2);
     assert_true(vmax < 32);
 
+    /* paused first, so that a loaded machine's lockstep backlog is not in the way */
+    const char *pause[] = {"pause", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", pause, out, sizeof out), 0);
     const char *stop[] = {"stop", "--control", d.control_url, NULL};
     int stop_status = ts_run("simctl", stop, out, sizeof out);
     if (stop_status != 0) fail_msg("simctl stop: status %d:\n%s", stop_status, out);
