@@ -40,8 +40,9 @@ SCENARIO ?= scenarios/lane-change.json
 
 PKG_CORE := libuv libcjson nanomsg sqlite3 libpng libxml-2.0
 PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo
-pc_cflags = $(shell pkg-config --cflags $(1))
-pc_libs   = $(shell pkg-config --libs $(1))
+# (an empty list asks nothing: pkg-config would complain for the pure components)
+pc_cflags = $(if $(strip $(1)),$(shell pkg-config --cflags $(1)))
+pc_libs   = $(if $(strip $(1)),$(shell pkg-config --libs $(1)))
 
 COMPONENTS := $(patsubst common/%/component.mk,%,$(wildcard common/*/component.mk))
 include $(wildcard common/*/component.mk)
