@@ -52,7 +52,20 @@ static const char *found(const cJSON *v, char *buf, size_t cap)
         return buf;
     }
     if (cJSON_IsString(v)) {
-        snprintf(buf, cap, "a string of %zu characters", strlen(v->valuestring));
+        size_t n = strlen(v->valuestring);
+        if (n > 32 || cap < 40) {
+            snprintf(buf, cap, "a string of %zu characters", n);
+            return buf;
+        }
+        /* short strings are shown, control characters and quotes as '?' */
+        size_t o = 0;
+        buf[o++] = '"';
+        for (size_t i = 0; i < n; i++) {
+            unsigned char ch = (unsigned char)v->valuestring[i];
+            buf[o++] = ch < 0x20 || ch == '"' || ch == '\\' || ch == 0x7f ? '?' : (char)ch;
+        }
+        buf[o++] = '"';
+        buf[o] = '\0';
         return buf;
     }
     if (cJSON_IsBool(v)) return cJSON_IsTrue(v) ? "true" : "false";
