@@ -1,0 +1,367 @@
+/* Integration tests of context-server with real processes on loopback: guidance
+ * announces each manoeuvre in order while the scripted driver drives the route (physics
+ * and input nodes in lockstep), requests of every bad class are refused naming the
+ * field while SQL-injection strings in every text field stay data, and what the server
+ * acknowledged survives kill -9. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_support.h"
+
+static pid_t start_server(const ts_dispatcher *d, const char *db, const char *extra1, const char *extra2)
+{
+    char bus[32];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d->port);
+    char scen[1024];
+    snprintf(scen, sizeof scen, "%s", ts_root("scenarios/town.json"));
+    char *argv[] = {"context-server", "--scenario", scen, "--db", (char *)db, "--bus", bus,
+                    (char *)extra1, (char *)extra2, NULL};
+    return ts_spawn(argv, false);
+}
+
+/* Waits for the dispatcher to announce that `name` joined (seen by c). */
+static void wait_joined(ts_conn *c, const char *name)
+{
+    double end = ts_now_ms() + 20000;
+    while (ts_now_ms() < end) {
+        cJSON *m = ts_expect_topic(c, "dispatcher.joined", 20000, NULL, 0);
+        assert_non_null(m);
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "name");
+        bool yes = cJSON_IsString(n) && strcmp(n->valuestring, name) == 0;
+        cJSON_Delete(m);
+        if (yes) return;
+    }
+    fail_msg("%s never joined", name);
+}
+
+static int seq;
+
+/* Sends a request (JSON fields without topic/src/seq) and returns the reply to it. */
+static cJSON *ask(ts_conn *c, const char *src, const char *fields)
+{
+    char line[20000];
+    snprintf(line, sizeof line, "{\"topic\":\"context.request\",\"src\":\"%s\",\"seq\":%d,%s", src, ++seq, fields + 1);
+    assert_true(ts_send_line(c, line));
+    cJSON *req = cJSON_Parse(fields);
+    assert_non_null(req);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    for (;;) {
+        cJSON *m = ts_expect_topic(c, "context.reply", 10000, NULL, 0);
+        assert_non_null(m);
+        const cJSON *rid = cJSON_GetObjectItemCaseSensitive(m, "id");
+        if (!id || cJSON_Compare(rid, id, true) || (cJSON_IsString(rid) && strcmp(rid->valuestring, "?") == 0)) {
+            cJSON_Delete(req);
+            return m;
+        }
+        cJSON_Delete(m);
+    }
+}
+
+static bool ok(const cJSON *m)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "ok"));
+}
+
+static const char *error_of(const cJSON *m)
+{
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
+    return cJSON_IsString(e) ? e->valuestring : "";
+}
+
+static void expect_refused(ts_conn *c, const char *fields, const char *error)
+{
+    cJSON *r = ask(c, "hmi", fields);
+    assert_false(ok(r));
+    if (strcmp(error_of(r), error) != 0) print_error("%s\n got %s\n", fields, error_of(r));
+    assert_string_equal(error_of(r), error);
+    cJSON_Delete(r);
+}
+
+static void temp_db(char *path, size_t cap)
+{
+    snprintf(path, cap, "/tmp/test_context_server_%d_%d.db", (int)getpid(), ts_free_port());
+}
+
+static void remove_db(const char *path)
+{
+    char p[300];
+    unlink(path);
+    snprintf(p, sizeof p, "%s-wal", path);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", path);
+    unlink(p);
+}
+
+static void bad_requests_and_injections(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char db[256];
+    temp_db(db, sizeof db);
+    ts_conn *c = ts_join(d.port, "hmi", "[\"context.reply\",\"dispatcher.joined\"]", NULL);
+    assert_non_null(c);
+    pid_t srv = start_server(&d, db, NULL, NULL);
+    wait_joined(c, "context");
+
+    /* the reply is addressed to the requester */
+    cJSON *r = ask(c, "hmi", "{\"id\":\"n1\",\"op\":\"poi.near\",\"x\":30,\"y\":-1.5,\"category\":\"fuel\",\"limit\":1}");
+    assert_true(ok(r));
+    assert_string_equal(cJSON_GetObjectItem(r, "to")->valuestring, "hmi");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "pois"), 0), "id")->valuestring,
+                        "fuel_east");
+    cJSON_Delete(r);
+
+    /* one of each class */
+    expect_refused(c, "{\"id\":1,\"op\":\"drop.everything\"}",
+                   "context.request: \"op\": expected one of poi.near, poi.search, poi.get, route, route.cancel, "
+                   "messages.push, messages.list, messages.pop, messages.ack, kv.get, kv.set, table.query, found "
+                   "\"drop.everything\"");
+    expect_refused(c, "{\"id\":2,\"op\":\"poi.get\"}", "context.request: \"poi\": expected a string of 1..63 characters, found nothing");
+    expect_refused(c, "{\"id\":3,\"op\":\"poi.near\",\"x\":\"0\",\"y\":0}",
+                   "context.request: \"x\": expected a number in [-1e+07, 1e+07], found \"0\"");
+    expect_refused(c, "{\"id\":4,\"op\":\"poi.near\",\"x\":0,\"y\":0,\"limit\":100000}",
+                   "context.request: \"limit\": expected an integer in [1, 1000], found 100000");
+    expect_refused(c, "{\"id\":5,\"op\":\"table.query\",\"table\":\"contacts\"}",
+                   "context.request: \"table\": no table 'contacts', expected one of: pois, roads, junctions, road_links, signs");
+    expect_refused(c, "{\"id\":6,\"op\":\"table.query\",\"table\":\"pois\",\"where\":[{\"column\":\"owner\",\"op\":\"=\",\"value\":1}]}",
+                   "context.request: \"where[0].column\": table 'pois' has no column 'owner'");
+    expect_refused(c, "{\"id\":7,\"op\":\"poi.near\"}",
+                   "context.request: \"x\": no ego position yet (no vehicle.state received): give a point");
+    expect_refused(c, "{\"op\":\"kv.get\",\"key\":\"k\"}",
+                   "context.request: \"id\": expected a string of 1..64 characters or an integer, found nothing");
+
+    /* injection strings in every text field: refused as names, or plain data */
+    static const char *const inj[] = {"'; DROP TABLE kv; --", "\\\" OR 1=1 --", "x') UNION SELECT key, value FROM kv --"};
+    for (int i = 0; i < 3; i++) {
+        char f[1024];
+        const char *s = inj[i];
+        snprintf(f, sizeof f, "{\"id\":10,\"op\":\"poi.near\",\"x\":0,\"y\":0,\"radius\":100000,\"category\":\"%s\"}", s);
+        r = ask(c, "hmi", f);
+        assert_true(ok(r));
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "pois")), 0);
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":11,\"op\":\"poi.search\",\"text\":\"%s\"}", s);
+        r = ask(c, "hmi", f);
+        assert_true(ok(r));
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "pois")), 0);
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":12,\"op\":\"poi.get\",\"poi\":\"%s\"}", s);
+        r = ask(c, "hmi", f);
+        assert_false(ok(r));
+        assert_non_null(strstr(error_of(r), "no POI with id"));
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":13,\"op\":\"route\",\"from\":{\"x\":30,\"y\":-1.5},\"to\":{\"poi\":\"%s\"}}", s);
+        r = ask(c, "hmi", f);
+        assert_false(ok(r));
+        assert_non_null(strstr(error_of(r), "\"to.poi\": no POI with id"));
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":14,\"op\":\"messages.push\",\"text\":\"%s\",\"display\":\"%s\"}", s, s);
+        r = ask(c, "hmi", f);
+        assert_true(ok(r));
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":15,\"op\":\"messages.list\",\"display\":\"%s\"}", s);
+        r = ask(c, "hmi", f);
+        assert_true(ok(r));
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "messages")), 1); /* exactly its own */
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":16,\"op\":\"kv.set\",\"key\":\"%s\",\"value\":\"%s\"}", s, s);
+        r = ask(c, "hmi", f);
+        assert_true(ok(r));
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":17,\"op\":\"table.query\",\"table\":\"%s\"}", s);
+        r = ask(c, "hmi", f);
+        assert_false(ok(r));
+        assert_non_null(strstr(error_of(r), "\"table\": expected a table name"));
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":18,\"op\":\"table.query\",\"table\":\"pois\",\"order\":\"%s\"}", s);
+        r = ask(c, "hmi", f);
+        assert_false(ok(r));
+        cJSON_Delete(r);
+        snprintf(f, sizeof f, "{\"id\":19,\"op\":\"table.query\",\"table\":\"pois\",\"where\":[{\"column\":\"name\",\"op\":\"=\","
+                              "\"value\":\"%s\"}]}", s);
+        r = ask(c, "hmi", f);
+        assert_true(ok(r));
+        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "rows")), 0);
+        cJSON_Delete(r);
+    }
+    /* everything is still there, and the server still answers */
+    r = ask(c, "hmi", "{\"id\":20,\"op\":\"table.query\",\"table\":\"pois\",\"limit\":1000}");
+    assert_true(ok(r));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "rows")), 10);
+    cJSON_Delete(r);
+    r = ask(c, "hmi", "{\"id\":21,\"op\":\"messages.list\",\"limit\":1000}");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "messages")), 3);
+    cJSON_Delete(r);
+    /* a line that is not a request object at all */
+    assert_true(ts_send_line(c, "{\"topic\":\"context.request\",\"src\":\"hmi\",\"seq\":999,\"id\":[1],\"op\":5}"));
+    r = ts_expect_topic(c, "context.reply", 5000, NULL, 0);
+    assert_non_null(r);
+    assert_false(ok(r));
+    cJSON_Delete(r);
+    r = ask(c, "hmi", "{\"id\":22,\"op\":\"kv.get\",\"key\":\"'; DROP TABLE kv; --\"}");
+    assert_true(ok(r));
+    assert_string_equal(cJSON_GetObjectItem(r, "value")->valuestring, "'; DROP TABLE kv; --");
+    cJSON_Delete(r);
+
+    ts_close(c);
+    assert_int_equal(ts_stop(srv, SIGTERM, 5000), 0);
+    ts_dispatcher_stop(&d);
+    remove_db(db);
+}
+
+static void acknowledged_survives_kill_9(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char db[256];
+    temp_db(db, sizeof db);
+    ts_conn *c = ts_join(d.port, "obc", "[\"context.reply\",\"dispatcher.joined\"]", NULL);
+    pid_t srv = start_server(&d, db, NULL, NULL);
+    wait_joined(c, "context");
+    enum { N = 40 };
+    for (int i = 0; i < N; i++) {
+        char f[200];
+        snprintf(f, sizeof f, "{\"id\":%d,\"op\":\"messages.push\",\"text\":\"fault %d\",\"priority\":%d}", i + 1, i, i % 10);
+        cJSON *r = ask(c, "obc", f);
+        assert_true(ok(r));
+        cJSON_Delete(r);
+    }
+    cJSON *r = ask(c, "obc", "{\"id\":100,\"op\":\"kv.set\",\"key\":\"mileage\",\"value\":{\"km\":12345.5}}");
+    assert_true(ok(r));
+    cJSON_Delete(r);
+    r = ask(c, "obc", "{\"id\":101,\"op\":\"messages.ack\",\"message\":7}");
+    assert_true(ok(r));
+    cJSON_Delete(r);
+    /* killed the hard way right after the last reply */
+    kill(srv, SIGKILL);
+    ts_stop(srv, SIGKILL, 5000);
+    srv = start_server(&d, db, NULL, NULL);
+    wait_joined(c, "context");
+    r = ask(c, "obc", "{\"id\":200,\"op\":\"messages.list\",\"limit\":1000}");
+    assert_true(ok(r));
+    const cJSON *list = cJSON_GetObjectItem(r, "messages");
+    assert_int_equal(cJSON_GetArraySize(list), N - 1); /* all but the acknowledged one */
+    /* highest priority first: 9s are fault 9, 19, 29, 39 */
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "text")->valuestring, "fault 9");
+    cJSON_Delete(r);
+    r = ask(c, "obc", "{\"id\":201,\"op\":\"kv.get\",\"key\":\"mileage\"}");
+    assert_true(ok(r));
+    assert_true(fabs(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "value"), "km")->valuedouble - 12345.5) < 1e-9);
+    cJSON_Delete(r);
+    ts_close(c);
+    assert_int_equal(ts_stop(srv, SIGTERM, 5000), 0);
+    ts_dispatcher_stop(&d);
+    remove_db(db);
+}
+
+/* The route from home to the fuel station on v2_0 is straight on at J10, left at J20,
+ * arrive (test_route works it out). The scripted driver goes straight on where it can
+ * and turns at the corner J20, i.e. it drives that route: guidance must announce the
+ * three in this order, never off the route, and the car must pass the station. */
+static void guidance_follows_the_scripted_driver(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char db[256], bus[32], scen[1024];
+    temp_db(db, sizeof db);
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    snprintf(scen, sizeof scen, "%s", ts_root("scenarios/town.json"));
+    ts_conn *c = ts_join(d.port, "nav", "[\"sim.tick\",\"vehicle.state\",\"context.\",\"dispatcher.joined\"]",
+                         "\"lockstep\":true");
+    assert_non_null(c);
+    pid_t srv = start_server(&d, db, NULL, NULL);
+    wait_joined(c, "context");
+    char *in_argv[] = {"input-node", "--driver", "script", "--scenario", scen, "--lockstep", "--bus", bus, NULL};
+    pid_t input = ts_spawn(in_argv, false);
+    char *ph_argv[] = {"physics-node", "--scenario", scen, "--vehicle", (char *)ts_root("vehicles/bmw-318i.json"),
+                       "--lockstep", "--wait-for", "input,context,nav", "--bus", bus, NULL};
+    pid_t phys = ts_spawn(ph_argv, false);
+    assert_true(input > 0 && phys > 0);
+
+    const char *want[] = {"straight", "left", "arrive"};
+    int seen = 0, events = 0, max_route = 0, entered_fuel = 0;
+    bool asked = false, replied = false, arrived = false, off = false;
+    double last_dist = INFINITY, sim_t = 0;
+    char line[70000];
+    double end = ts_now_ms() + 120000;
+    while (!arrived && ts_now_ms() < end && sim_t < 120) {
+        int n = ts_read_line(c, line, sizeof line, 10000);
+        assert_true(n > 0);
+        cJSON *m = cJSON_Parse(line);
+        assert_non_null(m);
+        const char *topic = cJSON_GetObjectItem(m, "topic")->valuestring;
+        if (strcmp(topic, "sim.tick") == 0) {
+            char ack[160];
+            sim_t = cJSON_GetObjectItem(m, "t")->valuedouble;
+            snprintf(ack, sizeof ack, "{\"topic\":\"sim.ack\",\"src\":\"nav\",\"seq\":%d,\"n\":%.0f}", ++seq,
+                     cJSON_GetObjectItem(m, "n")->valuedouble);
+            assert_true(ts_send_line(c, ack));
+        } else if (strcmp(topic, "vehicle.state") == 0 && !asked) {
+            /* the first state reaches the server before our request does */
+            char req[200];
+            snprintf(req, sizeof req, "{\"topic\":\"context.request\",\"src\":\"nav\",\"seq\":%d,\"id\":\"r1\","
+                                      "\"op\":\"route\",\"to\":{\"poi\":\"fuel_east\"}}", ++seq);
+            assert_true(ts_send_line(c, req));
+            asked = true;
+        } else if (strcmp(topic, "context.reply") == 0) {
+            assert_true(ok(m));
+            const cJSON *rt = cJSON_GetObjectItem(m, "route");
+            assert_true(fabs(cJSON_GetObjectItem(rt, "length")->valuedouble - (110 + 20 + 130 + 5 * M_PI + 60)) < 0.5);
+            replied = true;
+        } else if (strcmp(topic, "context.nearby") == 0) {
+            if (strcmp(cJSON_GetObjectItem(m, "poi")->valuestring, "fuel_east") == 0 &&
+                strcmp(cJSON_GetObjectItem(m, "event")->valuestring, "enter") == 0)
+                entered_fuel++;
+        } else if (strcmp(topic, "context.guidance") == 0) {
+            events++;
+            const char *next = cJSON_GetObjectItem(m, "next")->valuestring;
+            double dist = cJSON_GetObjectItem(m, "distance")->valuedouble;
+            int route = (int)cJSON_GetObjectItem(m, "route")->valuedouble;
+            if (route > max_route) max_route = route;
+            off |= cJSON_IsTrue(cJSON_GetObjectItem(m, "off_route"));
+            if (seen == 0 || strcmp(next, want[seen - 1]) != 0) {
+                /* a new manoeuvre: the next one in the list */
+                assert_true(seen < 3);
+                if (strcmp(next, want[seen]) != 0) fail_msg("manoeuvre %d: got %s, expected %s", seen, next, want[seen]);
+                seen++;
+                last_dist = INFINITY;
+            }
+            assert_true(dist <= last_dist + 1.0); /* counting down to it */
+            last_dist = dist;
+            arrived = cJSON_IsTrue(cJSON_GetObjectItem(m, "arrived"));
+        }
+        cJSON_Delete(m);
+    }
+    printf("# guidance: %d events, manoeuvres seen %d, arrived at t %.2f s\n", events, seen, sim_t);
+    assert_true(replied);
+    assert_true(arrived);
+    assert_int_equal(seen, 3);
+    assert_false(off);
+    assert_int_equal(max_route, 1); /* never re-routed */
+    assert_int_equal(entered_fuel, 1);
+    ts_close(c);
+    ts_stop(phys, SIGTERM, 5000);
+    ts_stop(input, SIGTERM, 5000);
+    assert_int_equal(ts_stop(srv, SIGTERM, 5000), 0);
+    ts_dispatcher_stop(&d);
+    remove_db(db);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_requests_and_injections),
+        cmocka_unit_test(acknowledged_survives_kill_9),
+        cmocka_unit_test(guidance_follows_the_scripted_driver),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
