@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <sqlite3.h>
 
 #include "test_support.h"
 
@@ -356,12 +359,47 @@ static void guidance_follows_the_scripted_driver(void **state)
     remove_db(db);
 }
 
+/* simctl run starts the context server with the session; its database goes to OUT. */
+static void simctl_run_starts_the_server(void **state)
+{
+    char out[] = "/tmp/test_context_simctl_XXXXXX";
+    assert_non_null(mkdtemp(out));
+    char bus[64], control[64], scen[1024];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
+    snprintf(scen, sizeof scen, "%s", ts_root("scenarios/town.json"));
+    char *argv[] = {"simctl", "run", scen, "--headless", "--driver", "script", "--until", "2", "--no-analysis",
+                    "--out", out, "--bus", bus, "--control", control, NULL};
+    pid_t pid = ts_spawn(argv, false);
+    assert_true(pid > 0);
+    int st = -1;
+    double end = ts_now_ms() + 60000;
+    while (waitpid(pid, &st, WNOHANG) == 0 && ts_now_ms() < end) ts_sleep_ms(20);
+    if (ts_now_ms() >= end) ts_stop(pid, SIGKILL, 1000);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/context.db", out);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *q;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM pois WHERE category = 'fuel'", -1, &q, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(q, 0), 2);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_requests_and_injections),
         cmocka_unit_test(acknowledged_survives_kill_9),
         cmocka_unit_test(guidance_follows_the_scripted_driver),
+        cmocka_unit_test(simctl_run_starts_the_server),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
