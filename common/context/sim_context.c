@@ -16,7 +16,11 @@ static const char SCHEMA_SQL[] =
     "CREATE TABLE pois(pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL,"
     " category TEXT NOT NULL, x REAL NOT NULL, y REAL NOT NULL, z REAL NOT NULL, road TEXT, s REAL, d REAL,"
     " attributes TEXT);"
-    "CREATE VIRTUAL TABLE pois_rtree USING rtree(pk, min_x, max_x, min_y, max_y, +x, +y, +category);"
+    "CREATE TABLE categories(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
+    /* Integer centimetres (positions are kept to the centimetre), the category as the
+     * third dimension so that a query for one category prunes by it; no auxiliary
+     * columns, whose lookups would double the cost of a query. */
+    "CREATE VIRTUAL TABLE pois_rtree USING rtree_i32(pk, min_x, max_x, min_y, max_y, min_c, max_c);"
     "CREATE VIRTUAL TABLE pois_fts USING fts5(name, category, content='pois', content_rowid='pk');"
     "CREATE TABLE roads(pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT, length REAL NOT NULL,"
     " junction TEXT, lanes_left INTEGER NOT NULL, lanes_right INTEGER NOT NULL, speed_kmh REAL);"
@@ -113,12 +117,16 @@ int sim_context_open(const char *path, sim_context **out, sim_error *err)
      * acknowledged push survives kill -9 (and a power cut). */
     if ((ret = sim_context_exec(c, "PRAGMA journal_mode=WAL", "switching to WAL", err)) ||
         (ret = sim_context_exec(c, "PRAGMA synchronous=FULL", "setting synchronous", err)) ||
+        (ret = sim_context_exec(c, "PRAGMA cache_size=-65536", "setting the cache size", err)) ||
         (ret = check_or_create(c, err)))
         goto fail;
-    if ((ret = prepare(c, "SELECT pk, x, y FROM pois_rtree WHERE max_x >= ?1 AND min_x <= ?2 AND max_y >= ?3 AND min_y <= ?4",
+    if ((ret = prepare(c, "SELECT pk, min_x, min_y FROM pois_rtree WHERE max_x >= ?1 AND min_x <= ?2 AND max_y >= ?3 AND min_y <= ?4",
                        &c->near, err)) ||
-        (ret = prepare(c, "SELECT pk, x, y FROM pois_rtree WHERE max_x >= ?1 AND min_x <= ?2 AND max_y >= ?3 AND min_y <= ?4"
-                          " AND category = ?5", &c->near_cat, err)) ||
+        (ret = prepare(c, "SELECT pk, min_x, min_y FROM pois_rtree WHERE max_x >= ?1 AND min_x <= ?2 AND max_y >= ?3 AND min_y <= ?4"
+                          " AND min_c <= ?5 AND max_c >= ?5", &c->near_cat, err)) ||
+        (ret = prepare(c, "SELECT id FROM categories WHERE name = ?", &c->cat_id, err)) ||
+        (ret = prepare(c, "INSERT INTO categories(name) VALUES(?1) ON CONFLICT(name) DO NOTHING", &c->cat_add, err)) ||
+        (ret = prepare(c, "INSERT INTO pois_rtree VALUES(?1, ?2, ?2, ?3, ?3, ?4, ?4)", &c->rtree_add, err)) ||
         (ret = prepare(c, "SELECT id, name, category, x, y, z, road, attributes FROM pois WHERE pk = ?", &c->poi_row, err)) ||
         (ret = prepare(c, "SELECT pk, x, y FROM pois WHERE id = ?", &c->poi_by_id, err)))
         goto fail;
@@ -136,12 +144,58 @@ void sim_context_close(sim_context *c)
     sqlite3_finalize(c->near_cat);
     sqlite3_finalize(c->poi_row);
     sqlite3_finalize(c->poi_by_id);
+    sqlite3_finalize(c->cat_id);
+    sqlite3_finalize(c->cat_add);
+    sqlite3_finalize(c->rtree_add);
     sqlite3_close(c->db);
     free(c->path);
     free(c);
 }
 
 /* ---- the scenario's tables ------------------------------------------------------- */
+
+/* The category's number (new ones are added), or -1 with *rc set. */
+static int64_t category_id(sim_context *c, const char *name, bool create, int *rc)
+{
+    *rc = SQLITE_OK;
+    if (create) {
+        sqlite3_bind_text(c->cat_add, 1, name, -1, SQLITE_TRANSIENT);
+        int r = sqlite3_step(c->cat_add);
+        sqlite3_reset(c->cat_add);
+        if (r != SQLITE_DONE) {
+            *rc = r;
+            return -1;
+        }
+    }
+    sqlite3_bind_text(c->cat_id, 1, name, -1, SQLITE_TRANSIENT);
+    int r = sqlite3_step(c->cat_id);
+    int64_t id = r == SQLITE_ROW ? sqlite3_column_int64(c->cat_id, 0) : -1;
+    sqlite3_reset(c->cat_id);
+    if (r != SQLITE_ROW && r != SQLITE_DONE) *rc = r;
+    return id;
+}
+
+/* Positions are kept to the centimetre, in the table as in the R*Tree. */
+static double to_cm(double v)
+{
+    return llround(v * 100) / 100.0;
+}
+
+/* POI pk into the R*Tree. */
+static int rtree_add(sim_context *c, int64_t pk, double x, double y, const char *category)
+{
+    c->n_cat_cache = 0;
+    int rc;
+    int64_t cat = category_id(c, category, true, &rc);
+    if (rc) return rc;
+    sqlite3_bind_int64(c->rtree_add, 1, pk);
+    sqlite3_bind_int64(c->rtree_add, 2, llround(x * 100));
+    sqlite3_bind_int64(c->rtree_add, 3, llround(y * 100));
+    sqlite3_bind_int64(c->rtree_add, 4, cat);
+    rc = sqlite3_step(c->rtree_add);
+    sqlite3_reset(c->rtree_add);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
 
 static int bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 {
@@ -159,20 +213,17 @@ static int step_reset(sqlite3_stmt *st)
 
 static int fill_pois(sim_context *c, const sim_scenario *sc)
 {
-    sqlite3_stmt *ins = NULL, *rt = NULL;
+    sqlite3_stmt *ins = NULL;
     int rc = sqlite3_prepare_v2(c->db, "INSERT INTO pois(id, name, category, x, y, z, road, s, d, attributes) "
                                        "VALUES(?,?,?,?,?,?,?,?,?,?)", -1, &ins, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(c->db, "INSERT INTO pois_rtree VALUES(last_insert_rowid(), ?1, ?1, ?2, ?2, ?1, ?2, ?3)",
-                                -1, &rt, NULL);
     for (int i = 0; rc == SQLITE_OK && i < sc->n_pois; i++) {
         const sim_poi *p = &sc->pois[i];
         sqlite3_bind_text(ins, 1, p->id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 2, p->name ? p->name : p->id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(ins, 3, p->category, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_double(ins, 4, p->x);
-        sqlite3_bind_double(ins, 5, p->y);
-        sqlite3_bind_double(ins, 6, p->z);
+        sqlite3_bind_double(ins, 4, to_cm(p->x));
+        sqlite3_bind_double(ins, 5, to_cm(p->y));
+        sqlite3_bind_double(ins, 6, to_cm(p->z));
         if (p->road >= 0) {
             sqlite3_bind_text(ins, 7, sc->net.roads[p->road].id, -1, SQLITE_TRANSIENT);
             sqlite3_bind_double(ins, 8, p->s);
@@ -180,14 +231,9 @@ static int fill_pois(sim_context *c, const sim_scenario *sc)
         }
         bind_text_or_null(ins, 10, p->attributes_json);
         rc = step_reset(ins);
-        if (rc) break;
-        sqlite3_bind_double(rt, 1, p->x);
-        sqlite3_bind_double(rt, 2, p->y);
-        sqlite3_bind_text(rt, 3, p->category, -1, SQLITE_TRANSIENT);
-        rc = step_reset(rt);
+        if (rc == SQLITE_OK) rc = rtree_add(c, sqlite3_last_insert_rowid(c->db), p->x, p->y, p->category);
     }
     sqlite3_finalize(ins);
-    sqlite3_finalize(rt);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(c->db, "INSERT INTO pois_fts(rowid, name, category) SELECT pk, name, category FROM pois",
                           NULL, NULL, NULL);
@@ -296,8 +342,9 @@ int sim_context_load_scenario(sim_context *c, const sim_scenario *sc, const char
     int rc = meta_get(c, "scenario_sha256", have, sizeof have);
     if (rc) return sim_context_db_error(c, rc, "reading meta", err);
     if (strcmp(have, sha256) == 0) return SIM_OK;
+    c->n_cat_cache = 0;
     rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE;"
-                             "DELETE FROM pois; DELETE FROM pois_rtree;"
+                             "DELETE FROM pois; DELETE FROM pois_rtree; DELETE FROM categories;"
                              "INSERT INTO pois_fts(pois_fts) VALUES('delete-all');"
                              "DELETE FROM roads; DELETE FROM junctions; DELETE FROM road_links; DELETE FROM signs;",
                       NULL, NULL, NULL);
@@ -331,15 +378,32 @@ int sim_context_poi_near(sim_context *c, double x, double y, double radius, cons
     *n = 0;
     if (limit <= 0) return SIM_OK;
     sqlite3_stmt *st = category && category[0] ? c->near_cat : c->near;
-    sqlite3_bind_double(st, 1, x - radius);
-    sqlite3_bind_double(st, 2, x + radius);
-    sqlite3_bind_double(st, 3, y - radius);
-    sqlite3_bind_double(st, 4, y + radius);
-    if (st == c->near_cat) sqlite3_bind_text(st, 5, category, -1, SQLITE_TRANSIENT);
+    if (st == c->near_cat) {
+        int rc = SQLITE_OK;
+        int64_t cat = -2;
+        for (int i = 0; i < c->n_cat_cache; i++)
+            if (strcmp(c->cat_cache[i].name, category) == 0) cat = c->cat_cache[i].id;
+        if (cat == -2) {
+            cat = category_id(c, category, false, &rc);
+            if (rc) return sim_context_db_error(c, rc, "poi.near", err);
+            if (strlen(category) < sizeof c->cat_cache[0].name) {
+                int k = c->n_cat_cache < 32 ? c->n_cat_cache++ : 31;
+                snprintf(c->cat_cache[k].name, sizeof c->cat_cache[k].name, "%s", category);
+                c->cat_cache[k].id = cat;
+            }
+        }
+        if (cat < 0) return SIM_OK; /* no POI has it */
+        sqlite3_bind_int64(st, 5, cat);
+    }
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)floor((x - radius) * 100));
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)ceil((x + radius) * 100));
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)floor((y - radius) * 100));
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)ceil((y + radius) * 100));
     /* Keep the `limit` nearest in hits, sorted, by insertion (limits are small). */
     int rc, count = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        sim_context_hit h = {sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1), sqlite3_column_double(st, 2), 0};
+        sim_context_hit h = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1) / 100.0,
+                             sqlite3_column_int64(st, 2) / 100.0, 0};
         h.distance = hypot(h.x - x, h.y - y);
         if (h.distance > radius) continue;
         if (count == limit && cmp_hit(&h, &hits[count - 1]) >= 0) continue;
@@ -473,30 +537,69 @@ int sim_context_poi_all(sim_context *c, double def_radius, int64_t **rowids, dou
     return SIM_OK;
 }
 
+/* Bulk loading: rows in the order of a space-filling curve (Morton / Z-order), one
+ * category after another, make R*Tree nodes that hold neighbours, so a query visits
+ * far fewer nodes than after inserting in random order. */
+typedef struct bulk_item {
+    const char *cat;
+    uint64_t z;
+    int i;
+} bulk_item;
+
+static uint64_t spread(uint32_t v)
+{
+    uint64_t x = v;
+    x = (x | x << 16) & 0x0000FFFF0000FFFFull;
+    x = (x | x << 8) & 0x00FF00FF00FF00FFull;
+    x = (x | x << 4) & 0x0F0F0F0F0F0F0F0Full;
+    x = (x | x << 2) & 0x3333333333333333ull;
+    x = (x | x << 1) & 0x5555555555555555ull;
+    return x;
+}
+
+static int cmp_bulk(const void *a, const void *b)
+{
+    const bulk_item *x = a, *y = b;
+    int c = strcmp(x->cat, y->cat);
+    if (c) return c;
+    return x->z < y->z ? -1 : x->z > y->z;
+}
+
 int sim_context_poi_insert_many(sim_context *c, const double *xy, int n, const char *const *cats, sim_error *err)
 {
-    sqlite3_stmt *ins = NULL, *rt = NULL;
-    int rc = sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL);
+    bulk_item *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+    if (!order) return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        x0 = fmin(x0, xy[2 * i]), x1 = fmax(x1, xy[2 * i]);
+        y0 = fmin(y0, xy[2 * i + 1]), y1 = fmax(y1, xy[2 * i + 1]);
+    }
+    double sx = x1 > x0 ? 65535 / (x1 - x0) : 0, sy = y1 > y0 ? 65535 / (y1 - y0) : 0;
+    for (int i = 0; i < n; i++)
+        order[i] = (bulk_item){cats[i], spread((uint32_t)((xy[2 * i] - x0) * sx)) |
+                                            spread((uint32_t)((xy[2 * i + 1] - y0) * sy)) << 1, i};
+    qsort(order, (size_t)n, sizeof *order, cmp_bulk);
+    int64_t base = 0;
+    int rc;
+    base = query_int(c, "SELECT coalesce(max(pk), 0) FROM pois", &rc);
+    sqlite3_stmt *ins = NULL;
+    if (rc == SQLITE_OK) rc = sqlite3_exec(c->db, "BEGIN", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(c->db, "INSERT INTO pois(id, name, category, x, y, z) VALUES(printf('p%d', ?1), "
+        rc = sqlite3_prepare_v2(c->db, "INSERT INTO pois(pk, id, name, category, x, y, z) VALUES(?5, printf('p%d', ?1), "
                                        "printf('POI %d', ?1), ?2, ?3, ?4, 0)", -1, &ins, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(c->db, "INSERT INTO pois_rtree VALUES(last_insert_rowid(), ?1, ?1, ?2, ?2, ?1, ?2, ?3)",
-                                -1, &rt, NULL);
-    for (int i = 0; rc == SQLITE_OK && i < n; i++) {
+    for (int k = 0; rc == SQLITE_OK && k < n; k++) {
+        int i = order[k].i;
+        int64_t pk = base + i + 1; /* the i-th point is pk base + i + 1, whatever the loading order */
         sqlite3_bind_int(ins, 1, i);
         sqlite3_bind_text(ins, 2, cats[i], -1, SQLITE_STATIC);
-        sqlite3_bind_double(ins, 3, xy[2 * i]);
-        sqlite3_bind_double(ins, 4, xy[2 * i + 1]);
+        sqlite3_bind_double(ins, 3, to_cm(xy[2 * i]));
+        sqlite3_bind_double(ins, 4, to_cm(xy[2 * i + 1]));
+        sqlite3_bind_int64(ins, 5, pk);
         rc = step_reset(ins);
-        if (rc) break;
-        sqlite3_bind_double(rt, 1, xy[2 * i]);
-        sqlite3_bind_double(rt, 2, xy[2 * i + 1]);
-        sqlite3_bind_text(rt, 3, cats[i], -1, SQLITE_STATIC);
-        rc = step_reset(rt);
+        if (rc == SQLITE_OK) rc = rtree_add(c, pk, xy[2 * i], xy[2 * i + 1], cats[i]);
     }
     sqlite3_finalize(ins);
-    sqlite3_finalize(rt);
+    free(order);
     if (rc == SQLITE_OK) rc = sqlite3_exec(c->db, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         int ret = sim_context_db_error(c, rc, "inserting POIs", err);

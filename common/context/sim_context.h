@@ -1,6 +1,7 @@
 /* sim_context: the context server's database (docs/context.md), one SQLite file.
  *
- * Built from the scenario (POIs with an R*Tree and an FTS5 index, roads, junctions,
+ * Built from the scenario (POIs, positions kept to the centimetre, with an R*Tree and
+ * an FTS5 index; roads, junctions,
  * signs, the road graph's links), rebuilt only when the scenario's SHA-256 differs
  * from the one the file was built from; study tables loaded from CSV files; the
  * in-car message stack and a key-value store, which persist: the file is in WAL mode

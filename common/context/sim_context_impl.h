@@ -13,6 +13,11 @@ struct sim_context {
     sqlite3_stmt *near, *near_cat;   /* R*Tree box queries */
     sqlite3_stmt *poi_row;           /* one POI by pk */
     sqlite3_stmt *poi_by_id;
+    sqlite3_stmt *cat_id, *cat_add, *rtree_add; /* category numbers, R*Tree rows */
+    /* Category numbers asked for lately: a lookup statement per query would cost a
+     * fifth of a poi.near. Emptied whenever POIs are written. */
+    struct { char name[64]; int64_t id; } cat_cache[32];
+    int n_cat_cache;
 };
 
 /* Sets err from the database's last error: "context db PATH: WHAT: sqlite message". */

@@ -48,8 +48,9 @@ static void near_equals_brute_force(void **state)
     const char **cats = malloc(N * sizeof *cats);
     static const char *const kinds[] = {"fuel", "food", "parking"};
     for (int i = 0; i < N; i++) {
-        xy[2 * i] = 2000 * urand() - 1000;
-        xy[2 * i + 1] = 2000 * urand() - 1000;
+        /* positions are kept to the centimetre */
+        xy[2 * i] = round((2000 * urand() - 1000) * 100) / 100;
+        xy[2 * i + 1] = round((2000 * urand() - 1000) * 100) / 100;
         cats[i] = kinds[i % 3];
     }
     sim_error err;
