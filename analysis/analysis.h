@@ -3,7 +3,8 @@
  *   drive.c     a drive in memory (columns, events, meta) and its readers
  *   scenario.c  what analysis needs of a scenario: tasks, ideal paths, lane marks, limits
  *   compute.c   one drive + scenario -> per-task sim_metrics results and diagnostics
- *   plot.c      cairo figures (PNG and SVG): lateral position, timeline, map
+ *   plot*.c     cairo figures (PNG and SVG): plot_canvas.c the drawing layer (plot.h),
+ *               plot.c lateral position and timeline, plot_map.c map, box plots, definitions
  *   report.c    metrics.json, tasks.csv, events.csv, report.html of one drive
  *   batch.c     every drive under a folder, in parallel: study.csv and a study page
  *
@@ -16,17 +17,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sim_drivelog.h"
 #include "sim_error.h"
 #include "sim_metrics.h"
 
 /* ---- drive ---- */
 
-/* Sample columns, named as in the drive log's samples table (and its CSV export). */
-enum {
-    AN_RUN, AN_TICK, AN_T, AN_SPEED, AN_ACCEL, AN_HEADWAY, AN_THW, AN_LATDEV, AN_LANE,
-    AN_S, AN_D, AN_X, AN_Y, AN_Z, AN_HEADING, AN_YAWRATE, AN_STEER, AN_WHEEL,
-    AN_THROTTLE, AN_BRAKE, AN_CLUTCH, AN_GEAR, AN_RPM, AN_NCOL
-};
+/* Sample columns: the drive log's numeric columns in table order (its list,
+ * SIM_DRIVELOG_SAMPLE_COLUMNS, makes them: AN_RUN, AN_TICK, AN_T, AN_SPEED, ...), named
+ * as in the samples table and its CSV export. The id columns are an_drive.ids. */
+#define AN_COLUMN_(name, NAME, type) AN_##NAME,
+#define AN_COLUMN_I64 AN_COLUMN_
+#define AN_COLUMN_F64 AN_COLUMN_
+#define AN_COLUMN_REAL AN_COLUMN_
+#define AN_COLUMN_INT AN_COLUMN_
+#define AN_COLUMN_ID(name, NAME, type)
+#define AN_COLUMN(name, NAME, type) AN_COLUMN_##type(name, NAME, type)
+enum { SIM_DRIVELOG_SAMPLE_COLUMNS(AN_COLUMN) AN_NCOL };
 extern const char *const an_column_names[AN_NCOL];
 
 typedef struct an_event {
@@ -121,12 +128,14 @@ typedef struct an_scenario {
  * its messages (file, JSON path, found, expected) and how many there were. */
 int an_scenario_load(const char *path, const an_params *p, an_scenario *out, sim_error *err);
 void an_scenario_free(an_scenario *sc);
-/* The marks bounding the lane of road that holds d (NAN where that border has none). */
-void an_scenario_marks(const an_scenario *sc, int road, double d, double *left, double *right);
+/* The marks bounding the lane of road that holds d at s (NAN where that border has none). */
+void an_scenario_marks(const an_scenario *sc, int road, double s, double d, double *left, double *right);
 /* Speed limit on road at s, m/s (NAN: none). */
 double an_scenario_limit(const an_scenario *sc, int road, double s);
-/* The marked lane borders of a road, d ascending (up to max); solid[k] false: dashed. */
-size_t an_scenario_borders(const an_scenario *sc, int road, double *d, bool *solid, size_t max);
+/* Whether road's lane layout changes along it (more than one lane section). */
+bool an_scenario_multi_section(const an_scenario *sc, int road);
+/* The marked lane borders of a road at s, d ascending (up to max); solid[k] false: dashed. */
+size_t an_scenario_borders(const an_scenario *sc, int road, double s, double *d, bool *solid, size_t max);
 
 /* ---- computation ---- */
 

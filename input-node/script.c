@@ -11,7 +11,7 @@
 
 #define DEFAULT_SPEED (50 / 3.6) /* where no speed limit is given */
 
-int script_open(node_script *scr, const script_options *o, sim_error *err)
+int in_script_open(in_script *scr, const in_script_options *o, sim_error *err)
 {
     memset(scr, 0, sizeof *scr);
     scr->opts = *o;
@@ -23,9 +23,9 @@ int script_open(node_script *scr, const script_options *o, sim_error *err)
     if (!o->scenario)
         return sim_error_set(err, SIM_EINVAL,
                              "the scripted driver needs --scenario FILE (or --replay FILE)");
-    int rc = route_build(o->scenario, o->start, &scr->path, &scr->limit, err);
+    int rc = in_route_build(o->scenario, o->start, &scr->path, &scr->limit, err);
     if (rc) {
-        script_close(scr);
+        in_script_close(scr);
         return rc;
     }
     sim_driver_params p;
@@ -35,7 +35,7 @@ int script_open(node_script *scr, const script_options *o, sim_error *err)
     return SIM_OK;
 }
 
-void script_close(node_script *scr)
+void in_script_close(in_script *scr)
 {
     sim_driver_replay_free(&scr->replay);
     if (scr->path.n) sim_driver_path_free(&scr->path);
@@ -43,7 +43,7 @@ void script_close(node_script *scr)
     scr->limit = NULL;
 }
 
-void script_on_state(node_script *scr, const sim_driver_obs *obs)
+void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
 {
     if (scr->replaying) return;
     double limit = scr->limit[sim_driver_path_segment(&scr->path, scr->drv.s)];
@@ -53,7 +53,7 @@ void script_on_state(node_script *scr, const sim_driver_obs *obs)
     sim_driver_step(&scr->drv, obs, &scr->last);
 }
 
-void script_controls(node_script *scr, double t, sim_controls *out)
+void in_script_controls(in_script *scr, double t, sim_controls *out)
 {
     if (scr->replaying)
         sim_driver_replay_at(&scr->replay, t, out);
@@ -61,13 +61,13 @@ void script_controls(node_script *scr, double t, sim_controls *out)
         *out = scr->last;
 }
 
-int script_restart(node_script *scr, const char *at, sim_error *err)
+int in_script_restart(in_script *scr, const char *at, sim_error *err)
 {
     if (scr->replaying) return SIM_OK;
     if (at && strcmp(at, scr->start) != 0) {
         sim_driver_path path;
         double *limit;
-        int rc = route_build(scr->opts.scenario, at, &path, &limit, err);
+        int rc = in_route_build(scr->opts.scenario, at, &path, &limit, err);
         if (rc) return rc;
         sim_driver_path_free(&scr->path);
         free(scr->limit);

@@ -52,7 +52,7 @@ int pn_world_open(const char *scenario, pn_world **out, sim_error *err)
             free(w);
             return rc;
         }
-        w->ground = (sim_vehicle_ground){scenario_ground, w};
+        w->ground = (sim_vehicle_ground){.sample = scenario_ground, .ctx = w};
     } else {
         w->plane = (sim_ground_plane){0.0, 0.0, 0.0, 1.0, 0.0};
         w->ground = sim_ground_from_plane(&w->plane);

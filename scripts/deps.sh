@@ -13,11 +13,12 @@ cd "$(dirname "$0")/.."
 # fresh machine nothing else would install it.
 PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libsqlite3-dev \
 sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
-zlib:zlib1g-dev fontconfig:libfontconfig-dev"
+zlib:zlib1g-dev fontconfig:libfontconfig-dev libxml-2.0:libxml2-dev"
 # command -> Debian package (tools the build, the tests and fuzzing start; Xvfb and
-# xdotool drive the keyboard window in tests/integration/test_keyboard_window.c)
+# xdotool drive the keyboard window in tests/integration/test_keyboard_window.c; python3
+# runs the Python client's tests, tests/scripts/test_pyclient.sh)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
-sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool"
+sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool python3:python3"
 
 # The pkg-config names the Makefile (PKG_CORE, PKG_ALL), the components (<c>_PKGS in
 # common/<c>/component.mk) and the modules (<dir>_PKGS in

@@ -36,9 +36,19 @@ typedef struct sim_ground_sample {
  * wheel is then airborne). Must be pure for determinism. */
 typedef int (*sim_ground_fn)(void *ctx, double x, double y, sim_ground_sample *out);
 
+/* The height z at (x, y) alone, where there is ground; NAN where there is none. */
+typedef double (*sim_ground_height_fn)(void *ctx, double x, double y);
+
 typedef struct sim_vehicle_ground {
     sim_ground_fn sample;
     void *ctx;
+    /* Optional (NULL: sample is used): a cheaper height-only query for the body's
+     * collision test, which needs the rest of a sample only where the body touches. */
+    sim_ground_height_fn height;
+    /* Optional (0: unknown): an upper bound of the ground's slope |grad z| everywhere.
+     * With it the body's corners are not looked up while the ground cannot have risen
+     * to them since the last look-up (the results are the same, bit for bit). */
+    double max_slope;
 } sim_vehicle_ground;
 
 /* An infinite plane z = z0 + slope_x x + slope_y y, for tests and scenario-less runs. */
@@ -48,6 +58,7 @@ typedef struct sim_ground_plane {
 } sim_ground_plane;
 
 int sim_ground_plane_sample(void *plane, double x, double y, sim_ground_sample *out);
+double sim_ground_plane_height(void *plane, double x, double y);
 /* A sim_vehicle_ground reading the plane (borrowed: the plane must outlive it). */
 sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane);
 
@@ -128,8 +139,8 @@ typedef struct sim_vehicle_params {
  * JSON path, what was found and what was expected. */
 int sim_vehicle_params_parse(const char *json, size_t len, const char *file,
                              sim_vehicle_params *out, sim_error *err);
-/* Reads and parses a file. */
-int sim_vehicle_params_load(const char *path, sim_vehicle_params *out, sim_error *err);
+/* (Reading a vehicle file from disk is sim_vehicle_params_load, in the scenario
+ * component's sim_vehicle_file.h: this component does no I/O.) */
 /* Checks ranges (positive masses, ascending curve, ...); parse calls it. */
 int sim_vehicle_params_validate(const sim_vehicle_params *p, const char *file, sim_error *err);
 
@@ -180,8 +191,11 @@ typedef struct sim_vehicle {
     /* light-model extras */
     double side_speed;        /* simple model: outward drift velocity, m/s */
     double steer_angle;       /* simple and wall models: road-wheel angle, rad */
+    double accel_light[3];    /* simple and wall models: body-frame acceleration of the last step */
     double steer_target[2];   /* full model: front road-wheel angles the steering seeks */
     double steer_input;       /* full model: the input steer_target was computed for */
+    double steer_trig[2][3];  /* full model: front angles at the step's start, their sin, cos */
+    double corner_ground[4][3]; /* body's bottom corners: last ground look-up x, y, z (z NaN: none) */
 } sim_vehicle;
 
 typedef struct sim_wheel_state {
