@@ -2,7 +2,7 @@
  * In-process figures are per second of CPU time on one core.
  *   poi.near:  1,000,000 POIs, the R*Tree query (sim_context_poi_near) vs a linear
  *              scan of the same points in memory, queries/s on one core;
- *   route:     A* over the town scenario's route graph vs plain Dijkstra (the same
+ *   route:     A* over the route graphs of town, motorway and CARLA's Town03 vs plain Dijkstra (the same
  *              search without the heuristic), microseconds per route with polyline;
  *   round trip: request to reply at the client through the real dispatcher and
  *              context-server at 100 requests/s while physics, input and the server run
@@ -154,7 +154,7 @@ static double route_us(const sim_route_map *m, const sim_route_end *from, const 
     for (int i = 0; i < n; i++) {
         if (sim_route_find(&m->g, a, na, b, nb, heuristic, &r, NULL)) exit(1);
         *expanded = r.expanded;
-        sim_route_polyline(&r, &m->g, 2.0, sim_route_map_sample, (void *)m);
+        sim_route_map_polyline(m, &r, 2.0);
         sim_route_free(&r);
     }
     return (cpu() - t0) / n * 1e6;
@@ -170,16 +170,31 @@ static void bench_route(const char *file)
     }
     sim_route_map m;
     if (sim_route_map_build(&m, &sc->net, &err)) exit(1);
-    /* the longest trip: from the first start point to the farthest POI */
-    sim_route_end from = {sc->starts[0].x, sc->starts[0].y, sc->starts[0].heading}, to = {0, 0, NAN};
+    /* the longest trip: from the first start point to the farthest POI, or (a file of
+     * roads only) between the two graph nodes farthest apart */
+    sim_route_end from = {0, 0, NAN}, to = {0, 0, NAN};
     double far = -1;
-    for (int i = 0; i < sc->n_pois; i++) {
-        double d = hypot(sc->pois[i].x - from.x, sc->pois[i].y - from.y);
-        if (d > far) {
-            far = d;
-            to.x = sc->pois[i].x;
-            to.y = sc->pois[i].y;
+    if (sc->n_starts && sc->n_pois) {
+        from = (sim_route_end){sc->starts[0].x, sc->starts[0].y, sc->starts[0].heading};
+        for (int i = 0; i < sc->n_pois; i++) {
+            double d = hypot(sc->pois[i].x - from.x, sc->pois[i].y - from.y);
+            if (d > far) {
+                far = d;
+                to.x = sc->pois[i].x;
+                to.y = sc->pois[i].y;
+            }
         }
+    } else {
+        for (int a = 0; a < m.g.n_nodes; a++)
+            for (int b = 0; b < m.g.n_nodes; b++) {
+                const sim_route_node *na = &m.g.nodes[a], *nb = &m.g.nodes[b];
+                double d = hypot(na->x0 - nb->x0, na->y0 - nb->y0);
+                if (d > far && na->junction < 0 && nb->junction < 0) {
+                    far = d;
+                    from = (sim_route_end){na->x0, na->y0, na->h0};
+                    to = (sim_route_end){nb->x0, nb->y0, NAN};
+                }
+            }
     }
     int ea, ed;
     double astar = route_us(&m, &from, &to, 2000, true, &ea);
@@ -299,6 +314,7 @@ int main(int argc, char **argv)
     bench_near(n);
     bench_route("scenarios/town.json");
     bench_route("scenarios/motorway.json");
+    bench_route("../shared/opendrive/Town03.xodr");
     bench_round_trip();
     return 0;
 }

@@ -263,8 +263,13 @@ static int fill_roads(sim_context *c, const sim_scenario *sc)
         bind_text_or_null(road, 2, r->name);
         sqlite3_bind_double(road, 3, r->length);
         bind_text_or_null(road, 4, r->junction >= 0 ? net->junctions[r->junction].id : NULL);
-        sqlite3_bind_int(road, 5, r->n_left);
-        sqlite3_bind_int(road, 6, r->n_right);
+        int nl = 0, nr = 0; /* the most lanes a section has on each side */
+        for (int k = 0; k < r->n_sections; k++) {
+            nl = r->sections[k].n_left > nl ? r->sections[k].n_left : nl;
+            nr = r->sections[k].n_right > nr ? r->sections[k].n_right : nr;
+        }
+        sqlite3_bind_int(road, 5, nl);
+        sqlite3_bind_int(road, 6, nr);
         double lim = sim_road_speed_limit(r, 0);
         if (lim > 0) sqlite3_bind_double(road, 7, lim * 3.6);
         rc = step_reset(road);

@@ -455,7 +455,7 @@ int sim_route_polyline(sim_route *r, const sim_route_graph *g, double step, sim_
                 cap = c;
             }
             double t = l->t0 + len * j / k;
-            fn(g, l->node, t, &px[n], &py[n], user);
+            fn(g, i, l->node, t, &px[n], &py[n], user);
             ps[n] = l->at + (t - l->t0);
             n++;
         }

@@ -129,8 +129,8 @@ int sim_route_find(const sim_route_graph *g, const sim_route_pos *starts, int n_
                    sim_error *err);
 void sim_route_free(sim_route *r);
 
-/* Point (x, y) at distance t along node n; used to draw the polyline. */
-typedef void (*sim_route_sample_fn)(const sim_route_graph *g, int node, double t, double *x,
+/* Point (x, y) at distance t along the node of route leg `leg`; draws the polyline. */
+typedef void (*sim_route_sample_fn)(const sim_route_graph *g, int leg, int node, double t, double *x,
                                     double *y, void *user);
 /* Fills r's polyline: each leg sampled every `step` metres and at its ends. */
 int sim_route_polyline(sim_route *r, const sim_route_graph *g, double step, sim_route_sample_fn fn,

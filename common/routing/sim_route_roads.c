@@ -5,58 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Innermost driving lane on one side: its centre offset, or false. */
-static bool driving_lane(const sim_road *r, int dir, double *d)
-{
-    int n = dir > 0 ? r->n_right : r->n_left;
-    const sim_lane *lanes = dir > 0 ? r->right : r->left;
-    for (int k = 0; k < n; k++)
-        if (lanes[k].type == SIM_LANE_DRIVING) return sim_road_lane_center(r, lanes[k].id, d);
-    return false;
-}
+#define MAX_NEXT 64 /* successor lanes looked at per lane */
 
-static int node_at(const sim_route_map *m, int road, int dir)
+/* Innermost drivable lane of a section whose traffic runs in direction dir, or 0. */
+static int section_lane(const sim_road *r, int sec, int dir)
 {
-    if (road < 0 || road >= m->net->n_roads) return -1;
-    return m->node_of[2 * road + (dir < 0)];
-}
-
-/* Whether a connection carries a lane of the incoming road's direction dir. */
-static bool carries(const sim_connection *c, int dir)
-{
-    if (c->n_lanes == 0) return true;
-    for (int i = 0; i < c->n_lanes; i++)
-        if ((dir > 0 && c->lanes[i].from < 0) || (dir < 0 && c->lanes[i].from > 0)) return true;
-    return false;
-}
-
-static int add_edges(sim_route_map *m, int road, int dir, int from)
-{
-    const sim_roadnet *net = m->net;
-    const sim_road_link *l = dir > 0 ? &net->roads[road].succ : &net->roads[road].pred;
-    if (l->kind == SIM_LINK_ROAD) {
-        int to = node_at(m, l->index, l->contact == SIM_CONTACT_START ? 1 : -1);
-        return to >= 0 ? sim_route_graph_add_edge(&m->g, from, to) : SIM_OK;
+    const sim_lane_section *ls = &r->sections[sec];
+    for (int side = 0; side < 2; side++) {
+        const sim_lane *lanes = side ? ls->left : ls->right;
+        int n = side ? ls->n_left : ls->n_right;
+        for (int k = 0; k < n; k++)
+            if (sim_lane_type_drivable(lanes[k].type) && (sim_road_lane_forward(r, lanes[k].id) ? 1 : -1) == dir)
+                return lanes[k].id;
     }
-    if (l->kind != SIM_LINK_JUNCTION || l->index < 0 || l->index >= net->n_junctions) return SIM_OK;
-    const sim_junction *j = &net->junctions[l->index];
-    for (int i = 0; i < j->n_conns; i++) {
-        const sim_connection *c = &j->conns[i];
-        if (c->incoming != road || !carries(c, dir)) continue;
-        int to = node_at(m, c->connecting, c->contact == SIM_CONTACT_START ? 1 : -1);
-        if (to >= 0 && sim_route_graph_add_edge(&m->g, from, to)) return SIM_ENOMEM;
-    }
-    return SIM_OK;
+    return 0;
 }
 
-static int add_node(sim_route_map *m, int road, int dir, double lane_d, int *cap_d)
+static int node_at(const sim_route_map *m, int road, int sec, int dir)
+{
+    if (road < 0 || road >= m->net->n_roads || sec < 0 || sec >= m->net->roads[road].n_sections) return -1;
+    return m->node_of[2 * (m->first[road] + sec) + (dir < 0)];
+}
+
+static int add_node(sim_route_map *m, int road, int sec, int dir, int lane, int *cap)
 {
     const sim_roadnet *net = m->net;
     const sim_road *r = &net->roads[road];
+    const sim_lane_section *ls = &r->sections[sec];
     sim_road_pose a, b;
-    sim_road_pose_at(net, road, 0, 0, &a);
-    sim_road_pose_at(net, road, r->length, 0, &b);
-    sim_route_node n = {.length = r->length, .junction = r->junction, .road = road, .dir = dir};
+    sim_road_pose_at(net, road, ls->s0, 0, &a);
+    sim_road_pose_at(net, road, ls->s1, 0, &b);
+    sim_route_node n = {.length = ls->s1 - ls->s0, .junction = r->junction, .road = road, .dir = dir};
+    if (!(n.length > 0)) return SIM_OK; /* an empty section joins nothing */
     if (dir > 0) {
         n.x0 = a.x, n.y0 = a.y, n.h0 = a.heading;
         n.x1 = b.x, n.y1 = b.y, n.h1 = b.heading;
@@ -66,24 +46,59 @@ static int add_node(sim_route_map *m, int road, int dir, double lane_d, int *cap
     }
     int id = sim_route_graph_add_node(&m->g, &n);
     if (id < 0) return id;
-    if (id >= *cap_d) {
-        int c = *cap_d ? 2 * *cap_d : 64;
-        double *d = realloc(m->lane_d, (size_t)c * sizeof *d);
-        if (!d) return SIM_ENOMEM;
-        m->lane_d = d;
-        *cap_d = c;
+    if (id >= *cap) {
+        int c = *cap ? 2 * *cap : 64;
+        int *se = realloc(m->section, (size_t)c * sizeof *se);
+        if (se) m->section = se;
+        int *la = realloc(m->lane, (size_t)c * sizeof *la);
+        if (la) m->lane = la;
+        double *s0 = realloc(m->s0, (size_t)c * sizeof *s0);
+        if (s0) m->s0 = s0;
+        if (!se || !la || !s0) return SIM_ENOMEM;
+        *cap = c;
     }
-    m->lane_d[id] = lane_d;
-    m->node_of[2 * road + (dir < 0)] = id;
-    /* Limits in the order driven. */
+    m->section[id] = sec;
+    m->lane[id] = lane;
+    m->s0[id] = ls->s0;
+    m->node_of[2 * (m->first[road] + sec) + (dir < 0)] = id;
+    /* The road's limits over this section, in the order driven. */
     for (int k = 0; k < r->n_limits; k++) {
         const sim_speed_limit *sl = &r->limits[dir > 0 ? k : r->n_limits - 1 - k];
-        double t0 = dir > 0 ? sl->s_start : r->length - sl->s_end;
-        double t1 = dir > 0 ? sl->s_end : r->length - sl->s_start;
-        if (sl->speed > 0 && sim_route_graph_add_limit(&m->g, id, t0, t1, sl->speed) == SIM_ENOMEM)
-            return SIM_ENOMEM;
+        double lo = fmax(sl->s_start, ls->s0), hi = fmin(sl->s_end, ls->s1);
+        if (!(hi > lo) || !(sl->speed > 0)) continue;
+        double t0 = dir > 0 ? lo - ls->s0 : ls->s1 - hi, t1 = dir > 0 ? hi - ls->s0 : ls->s1 - lo;
+        if (sim_route_graph_add_limit(&m->g, id, t0, t1, sl->speed) == SIM_ENOMEM) return SIM_ENOMEM;
     }
     return id;
+}
+
+/* Edges from node n: every lane of its section running its way, to the sections
+ * their successor lanes are in (each target once). */
+static int add_edges(sim_route_map *m, int n)
+{
+    const sim_route_node *nd = &m->g.nodes[n];
+    const sim_road *r = &m->net->roads[nd->road];
+    const sim_lane_section *ls = &r->sections[m->section[n]];
+    int done[MAX_NEXT * 4], n_done = 0;
+    for (int side = 0; side < 2; side++) {
+        const sim_lane *lanes = side ? ls->left : ls->right;
+        int count = side ? ls->n_left : ls->n_right;
+        for (int k = 0; k < count; k++) {
+            if (!sim_lane_type_drivable(lanes[k].type) || (sim_road_lane_forward(r, lanes[k].id) ? 1 : -1) != nd->dir)
+                continue;
+            sim_lane_ref from = {nd->road, m->section[n], lanes[k].id, nd->dir}, next[MAX_NEXT];
+            int nn = sim_roadnet_lane_next(m->net, &from, next, MAX_NEXT);
+            for (int i = 0; i < nn && i < MAX_NEXT; i++) {
+                int to = node_at(m, next[i].road, next[i].section, next[i].dir);
+                bool seen = to < 0;
+                for (int j = 0; j < n_done && !seen; j++) seen = done[j] == to;
+                if (seen) continue;
+                if (sim_route_graph_add_edge(&m->g, n, to)) return SIM_ENOMEM;
+                if (n_done < (int)(sizeof done / sizeof done[0])) done[n_done++] = to;
+            }
+        }
+    }
+    return SIM_OK;
 }
 
 int sim_route_map_build(sim_route_map *m, const sim_roadnet *net, sim_error *err)
@@ -91,20 +106,25 @@ int sim_route_map_build(sim_route_map *m, const sim_roadnet *net, sim_error *err
     memset(m, 0, sizeof *m);
     sim_route_graph_init(&m->g);
     m->net = net;
-    m->node_of = malloc((size_t)(2 * net->n_roads + 1) * sizeof *m->node_of);
-    if (!m->node_of) return sim_error_set(err, SIM_ENOMEM, "out of memory");
-    for (int i = 0; i < 2 * net->n_roads; i++) m->node_of[i] = -1;
-    int cap_d = 0;
+    int total = 0;
+    m->first = malloc((size_t)(net->n_roads + 1) * sizeof *m->first);
+    if (!m->first) goto oom;
     for (int r = 0; r < net->n_roads; r++) {
-        if (net->roads[r].length <= 0) continue;
-        for (int dir = 1; dir >= -1; dir -= 2) {
-            double d;
-            if (!driving_lane(&net->roads[r], dir, &d)) continue;
-            if (add_node(m, r, dir, d, &cap_d) < 0) goto oom;
-        }
+        m->first[r] = total;
+        total += net->roads[r].n_sections;
     }
+    m->node_of = malloc((size_t)(2 * total + 1) * sizeof *m->node_of);
+    if (!m->node_of) goto oom;
+    for (int i = 0; i < 2 * total; i++) m->node_of[i] = -1;
+    int cap = 0;
+    for (int r = 0; r < net->n_roads; r++)
+        for (int sec = 0; sec < net->roads[r].n_sections; sec++)
+            for (int dir = 1; dir >= -1; dir -= 2) {
+                int lane = section_lane(&net->roads[r], sec, dir);
+                if (lane && add_node(m, r, sec, dir, lane, &cap) < 0) goto oom;
+            }
     for (int n = 0; n < m->g.n_nodes; n++)
-        if (add_edges(m, m->g.nodes[n].road, m->g.nodes[n].dir, n)) goto oom;
+        if (add_edges(m, n)) goto oom;
     if (sim_route_graph_finish(&m->g)) goto oom;
     return SIM_OK;
 oom:
@@ -115,20 +135,78 @@ oom:
 void sim_route_map_free(sim_route_map *m)
 {
     sim_route_graph_free(&m->g);
+    free(m->first);
     free(m->node_of);
-    free(m->lane_d);
+    free(m->section);
+    free(m->lane);
+    free(m->s0);
     memset(m, 0, sizeof *m);
 }
 
-void sim_route_map_sample(const sim_route_graph *g, int node, double t, double *x, double *y, void *user)
+typedef struct poly_ctx {
+    const sim_route_map *m;
+    const int *lane;          /* per leg */
+} poly_ctx;
+
+static void sample(const sim_route_graph *g, int leg, int node, double t, double *x, double *y, void *user)
 {
-    const sim_route_map *m = user;
+    const poly_ctx *c = user;
     const sim_route_node *n = &g->nodes[node];
-    double s = n->dir > 0 ? t : n->length - t;
+    double s = c->m->s0[node] + (n->dir > 0 ? t : n->length - t);
     sim_road_pose p;
-    sim_road_pose_at(m->net, n->road, s, m->lane_d[node], &p);
+    if (sim_road_lane_pose(c->m->net, n->road, s, c->lane[leg], 0, &p) == SIM_ENOTFOUND)
+        sim_road_pose_at(c->m->net, n->road, s, 0, &p);
     *x = p.x;
     *y = p.y;
+}
+
+/* Whether lane `lane` of node a's section leads into node b, and into lane `want` of it
+ * (*exact) when want is not 0. */
+static bool leads(const sim_route_map *m, int a, int lane, int b, int want, bool *exact)
+{
+    const sim_route_node *na = &m->g.nodes[a], *nb = &m->g.nodes[b];
+    sim_lane_ref from = {na->road, m->section[a], lane, na->dir}, next[MAX_NEXT];
+    int n = sim_roadnet_lane_next(m->net, &from, next, MAX_NEXT);
+    bool any = false;
+    *exact = false;
+    for (int i = 0; i < n && i < MAX_NEXT; i++) {
+        if (next[i].road != nb->road || next[i].section != m->section[b] || next[i].dir != nb->dir) continue;
+        any = true;
+        if (next[i].lane == want) *exact = true;
+    }
+    return any;
+}
+
+int sim_route_map_polyline(const sim_route_map *m, sim_route *r, double step)
+{
+    int *lane = malloc((size_t)(r->n_legs ? r->n_legs : 1) * sizeof *lane);
+    if (!lane) return SIM_ENOMEM;
+    for (int i = r->n_legs - 1; i >= 0; i--) {
+        int node = r->legs[i].node;
+        lane[i] = m->lane[node];
+        if (i == r->n_legs - 1) continue;
+        const sim_road *rd = &m->net->roads[m->g.nodes[node].road];
+        const sim_lane_section *ls = &rd->sections[m->section[node]];
+        int best = 0, best_rank = 0; /* rank 2: into the next leg's lane, 1: into its section */
+        for (int side = 0; side < 2 && best_rank < 2; side++) {
+            const sim_lane *lanes = side ? ls->left : ls->right;
+            int count = side ? ls->n_left : ls->n_right;
+            for (int k = 0; k < count && best_rank < 2; k++) {
+                if (!sim_lane_type_drivable(lanes[k].type) ||
+                    (sim_road_lane_forward(rd, lanes[k].id) ? 1 : -1) != m->g.nodes[node].dir)
+                    continue;
+                bool exact;
+                if (!leads(m, node, lanes[k].id, r->legs[i + 1].node, lane[i + 1], &exact)) continue;
+                int rank = exact ? 2 : 1;
+                if (rank > best_rank) best = lanes[k].id, best_rank = rank;
+            }
+        }
+        if (best) lane[i] = best;
+    }
+    poly_ctx c = {m, lane};
+    int rc = sim_route_polyline(r, &m->g, step, sample, &c);
+    free(lane);
+    return rc;
 }
 
 const char *sim_route_map_road_id(const sim_route_map *m, int node)
@@ -138,23 +216,23 @@ const char *sim_route_map_road_id(const sim_route_map *m, int node)
 
 int sim_route_map_positions(const sim_route_map *m, const sim_route_end *e, sim_route_pos out[2])
 {
+    sim_locate_query q = {.x = e->x, .y = e->y, .z = NAN, .heading = e->heading, .drivable_only = true};
     sim_road_loc loc;
-    if (sim_roadnet_locate(m->net, e->x, e->y, &loc) || loc.road < 0) return 0;
-    int fwd = node_at(m, loc.road, 1), back = node_at(m, loc.road, -1);
-    double len = m->net->roads[loc.road].length;
-    double s = fmin(fmax(loc.s, 0), len);
+    if (sim_roadnet_locate_query(m->net, &q, &loc) || loc.road < 0) return 0;
+    const sim_road *r = &m->net->roads[loc.road];
+    double s = fmin(fmax(loc.s, 0), r->length);
+    int sec = sim_road_section_at(r, s);
+    int fwd = node_at(m, loc.road, sec, 1), back = node_at(m, loc.road, sec, -1);
     int want = 0; /* +1 / -1: one direction; 0: both */
-    if (isfinite(e->heading)) {
-        want = cos(e->heading - loc.heading) >= 0 ? 1 : -1;
-    } else if (loc.on_road) {
-        want = loc.d <= 0 ? 1 : -1;
-    }
+    if (isfinite(e->heading)) want = cos(e->heading - loc.heading) >= 0 ? 1 : -1;
+    else if (loc.on_road && loc.lane.lane) want = sim_road_lane_forward(r, loc.lane.lane) ? 1 : -1;
     int n = 0;
-    if (fwd >= 0 && want >= 0) out[n++] = (sim_route_pos){fwd, s};
-    if (back >= 0 && want <= 0) out[n++] = (sim_route_pos){back, len - s};
-    if (n == 0) { /* the wanted direction has no lane: take what there is */
-        if (fwd >= 0) out[n++] = (sim_route_pos){fwd, s};
-        if (back >= 0) out[n++] = (sim_route_pos){back, len - s};
+    for (int pass = 0; pass < 2 && n == 0; pass++) { /* the wanted direction, else what there is */
+        if (fwd >= 0 && (pass || want >= 0)) out[n++] = (sim_route_pos){fwd, fmin(fmax(s - m->s0[fwd], 0), m->g.nodes[fwd].length)};
+        if (back >= 0 && (pass || want <= 0)) {
+            double t = m->s0[back] + m->g.nodes[back].length - s;
+            out[n++] = (sim_route_pos){back, fmin(fmax(t, 0), m->g.nodes[back].length)};
+        }
     }
     return n;
 }
@@ -172,7 +250,7 @@ int sim_route_map_route(const sim_route_map *m, const sim_route_end *from, const
     if (!nb) return sim_error_set(err, SIM_ENOTFOUND, "to: (%g, %g) is near no drivable road", to->x, to->y);
     int rc = sim_route_find(&m->g, a, na, b, nb, true, out, err);
     if (rc) return rc;
-    rc = sim_route_polyline(out, &m->g, step, sim_route_map_sample, (void *)m);
+    rc = sim_route_map_polyline(m, out, step);
     if (rc) {
         sim_route_free(out);
         return sim_error_set(err, rc, "out of memory");

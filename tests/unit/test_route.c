@@ -264,7 +264,7 @@ static void town_route_home_to_fuel_east(void **state)
     sim_scenario_free(sc);
 }
 
-static void sample_line(const sim_route_graph *g, int node, double t, double *x, double *y, void *user)
+static void sample_line(const sim_route_graph *g, int leg, int node, double t, double *x, double *y, void *user)
 {
     const sim_route_node *n = &g->nodes[node];
     *x = n->x0 + (n->x1 - n->x0) * t / n->length;
@@ -349,6 +349,46 @@ static void guidance_along_an_l(void **state)
     sim_route_graph_free(&g);
 }
 
+/* CARLA's Town03 (OpenDRIVE, lane sections and junctions): between random pairs of
+ * places A* finds the Dijkstra length, the legs follow graph edges, and the polyline
+ * along lane centres has no gap wider than the file's own lane links make. */
+static void town03_routes_equal_dijkstra(void **state)
+{
+    sim_scenario *sc = NULL;
+    sim_diag d = {0};
+    assert_int_equal(sim_scenario_load("../shared/opendrive/Town03.xodr", &sc, &d), 0);
+    sim_diag_free(&d);
+    sim_route_map m;
+    sim_error err;
+    assert_int_equal(sim_route_map_build(&m, &sc->net, &err), 0);
+    assert_true(m.g.n_nodes > 500);
+    int found = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        sim_route_pos st = {(int)(urand() * m.g.n_nodes), 0}, go = {(int)(urand() * m.g.n_nodes), 0};
+        st.t = urand() * m.g.nodes[st.node].length;
+        go.t = urand() * m.g.nodes[go.node].length;
+        double want = reference(&m.g, st, go);
+        sim_route r;
+        int rc = sim_route_find(&m.g, &st, 1, &go, 1, true, &r, &err);
+        if (!isfinite(want)) {
+            assert_int_equal(rc, SIM_ENOTFOUND);
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        NEAR(r.length, want, 1e-6);
+        check_shape(&m.g, &r, st, go);
+        assert_int_equal(sim_route_map_polyline(&m, &r, 2.0), 0);
+        /* Town03's own lane links jump: road 127's lane -1 continues as lane -5 of a 7 cm
+         * section, across four lanes of type none, 9.8 m to the side. Nothing wider. */
+        for (int i = 1; i < r.n_pts; i++) assert_true(hypot(r.px[i] - r.px[i - 1], r.py[i] - r.py[i - 1]) < 10.0);
+        found++;
+        sim_route_free(&r);
+    }
+    assert_true(found > 150); /* Town03 is one connected town */
+    sim_route_map_free(&m);
+    sim_scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +396,7 @@ int main(void)
         cmocka_unit_test(eta_follows_the_speed_limits),
         cmocka_unit_test(town_route_home_to_fuel_east),
         cmocka_unit_test(guidance_along_an_l),
+        cmocka_unit_test(town03_routes_equal_dijkstra),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
