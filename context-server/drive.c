@@ -7,6 +7,7 @@
 
 #include "server.h"
 #include "sim_msg_context.h"
+#include "sim_msg_vehicle.h"
 
 static void publish(cs_server *s, const char *topic, cJSON *payload)
 {
@@ -24,7 +25,8 @@ static void nearby(cs_server *s)
         s->inside[i] = in;
         cJSON *poi = sim_context_poi_json(s->db, s->poi_rowid[i], d);
         if (!poi) continue;
-        sim_msg_context_nearby m = {.enter = in, .distance = d, .x = p[0], .y = p[1]};
+        sim_msg_context_nearby m = {.event = "leave", .distance = round(d * 100) / 100, .x = p[0], .y = p[1]};
+        if (in) snprintf(m.event, sizeof m.event, "enter");
         snprintf(m.poi, sizeof m.poi, "%s", cJSON_GetObjectItem(poi, "id")->valuestring);
         snprintf(m.name, sizeof m.name, "%s", cJSON_GetObjectItem(poi, "name")->valuestring);
         snprintf(m.category, sizeof m.category, "%s", cJSON_GetObjectItem(poi, "category")->valuestring);
@@ -38,8 +40,9 @@ static void guidance_event(cs_server *s)
     const sim_route *r = &s->route;
     const sim_guidance *gd = &s->gd;
     const sim_maneuver *m = &r->mans[gd->next];
-    sim_msg_context_guidance g = {.route = s->route_no, .index = gd->next, .distance = sim_guidance_distance(gd),
-                                  .remaining = fmax(0, r->length - gd->s), .off_route = gd->off_route,
+    sim_msg_context_guidance g = {.route = s->route_no, .index = gd->next,
+                                  .distance = round(sim_guidance_distance(gd) * 10) / 10,
+                                  .remaining = round(fmax(0, r->length - gd->s) * 10) / 10, .off_route = gd->off_route,
                                   .rerouted = s->rerouted, .arrived = gd->arrived};
     snprintf(g.next, sizeof g.next, "%s", sim_maneuver_name(m->type));
     int leg = m->leg;
@@ -54,7 +57,7 @@ static void guidance_event(cs_server *s)
         double t0 = l->t0 + fmax(0, gd->s - a);
         eta += sim_route_graph_time(&s->map.g, l->node, t0, l->t1);
     }
-    g.eta = eta;
+    g.eta = round(eta * 10) / 10;
     s->rerouted = false;
     s->last_event_t = s->t;
     publish(s, SIM_TOPIC_CONTEXT_GUIDANCE, sim_msg_context_guidance_encode(&g));
@@ -115,16 +118,14 @@ static void guidance(cs_server *s)
 
 void cs_on_vehicle_state(cs_server *s, const cJSON *msg)
 {
-    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(msg, "pos");
-    const cJSON *px = cJSON_GetArrayItem(pos, 0), *py = cJSON_GetArrayItem(pos, 1);
-    const cJSON *h = cJSON_GetObjectItemCaseSensitive(msg, "heading");
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, "speed");
-    if (!cJSON_IsNumber(px) || !cJSON_IsNumber(py) || !isfinite(px->valuedouble) || !isfinite(py->valuedouble)) return;
-    s->x = px->valuedouble;
-    s->y = py->valuedouble;
-    s->heading = cJSON_IsNumber(h) && isfinite(h->valuedouble) ? h->valuedouble : NAN;
-    s->speed = cJSON_IsNumber(v) ? v->valuedouble : 0;
+    sim_msg_vehicle_state st;
+    sim_error err;
+    if (sim_msg_vehicle_state_decode(msg, &st, &err) || !isfinite(st.pos[0]) || !isfinite(st.pos[1])) return;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t"); /* the envelope's time */
+    s->x = st.pos[0];
+    s->y = st.pos[1];
+    s->heading = st.heading; /* NAN when absent: any direction */
+    s->speed = isfinite(st.speed) ? st.speed : 0;
     if (cJSON_IsNumber(t) && isfinite(t->valuedouble)) s->t = t->valuedouble;
     s->have_ego = true;
     nearby(s);

@@ -18,7 +18,7 @@ static int need_ego(call *c, const char *field)
 {
     if (c->s->have_ego) return SIM_OK;
     return sim_error_set(&c->err, SIM_EAGAIN,
-                         "context.request: \"%s\": no ego position yet (no vehicle.state received): give a point", field);
+                         "context.request: %s: no ego position yet (no vehicle.state received): give a point", field);
 }
 
 static int add_pois(call *c, const sim_context_hit *hits, int n)
@@ -79,7 +79,7 @@ static int place_xy(call *c, const sim_ctx_place *p, const char *field, sim_rout
     } else {
         sim_context_hit h;
         if (sim_context_poi_find(c->s->db, p->poi, &h, &c->err))
-            return sim_error_set(&c->err, SIM_ENOTFOUND, "context.request: \"%s.poi\": no POI with id '%s'", field, p->poi);
+            return sim_error_set(&c->err, SIM_ENOTFOUND, "context.request: %s.poi: no POI with id '%s'", field, p->poi);
         e->x = h.x;
         e->y = h.y;
     }
@@ -178,7 +178,7 @@ static int dispatch(call *c)
     case SIM_CTX_TABLE_QUERY: return op_table(c);
     case SIM_CTX_OP_COUNT: break;
     }
-    return sim_error_set(&c->err, SIM_EINVAL, "context.request: \"op\": not handled");
+    return sim_error_set(&c->err, SIM_EINVAL, "context.request: op: not handled");
 }
 
 static void publish_reply(cs_server *s, sim_msg_context_reply *rep)
@@ -189,7 +189,7 @@ static void publish_reply(cs_server *s, sim_msg_context_reply *rep)
         /* Too big for one bus line: say so instead of losing the reply. */
         rep->ok = false;
         snprintf(rep->error, sizeof rep->error,
-                 "context.request: \"limit\": the reply would be %zu bytes, over the bus's %d: ask for fewer rows",
+                 "context.request: limit: the reply would be %zu bytes, over the bus's %d: ask for fewer rows",
                  strlen(text), CS_REPLY_MAX);
         cJSON_Delete(o);
         o = sim_msg_context_reply_encode(rep);

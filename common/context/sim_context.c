@@ -456,7 +456,7 @@ int sim_context_poi_search(sim_context *c, const char *text, const char *categor
     char q[1200];
     int words = fts_query(text, q, sizeof q);
     if (words <= 0)
-        return sim_error_set(err, SIM_EINVAL, "context.request: \"text\": expected at least one letter or digit");
+        return sim_error_set(err, SIM_EINVAL, "context.request: text: expected at least one letter or digit");
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(c->db, "SELECT p.pk, p.x, p.y FROM pois_fts f JOIN pois p ON p.pk = f.rowid "
                                        "WHERE pois_fts MATCH ?1 AND (?2 IS NULL OR p.category = ?2) "
@@ -482,7 +482,7 @@ int sim_context_poi_find(sim_context *c, const char *id, sim_context_hit *hit, s
         *hit = (sim_context_hit){sqlite3_column_int64(st, 0), sqlite3_column_double(st, 1), sqlite3_column_double(st, 2), -1};
     sqlite3_reset(st);
     if (rc == SQLITE_ROW) return SIM_OK;
-    if (rc == SQLITE_DONE) return sim_error_set(err, SIM_ENOTFOUND, "context.request: \"poi\": no POI with id '%.64s'", id);
+    if (rc == SQLITE_DONE) return sim_error_set(err, SIM_ENOTFOUND, "context.request: poi: no POI with id '%.64s'", id);
     return sim_context_db_error(c, rc, "poi.get", err);
 }
 

@@ -114,7 +114,7 @@ int sim_context_msg_ack(sim_context *c, int64_t id, double t, sim_error *err)
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) return sim_context_db_error(c, rc, "messages.ack", err);
     if (sqlite3_changes(c->db) == 0)
-        return sim_error_set(err, SIM_ENOTFOUND, "context.request: \"message\": no message with id %lld", (long long)id);
+        return sim_error_set(err, SIM_ENOTFOUND, "context.request: message: no message with id %lld", (long long)id);
     return SIM_OK;
 }
 

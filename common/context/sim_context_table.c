@@ -352,7 +352,7 @@ static int resolve_table(sim_context *c, const char *name, char *real, size_t ca
     }
     sqlite3_finalize(st);
     if (!found)
-        return sim_error_set(err, SIM_ENOTFOUND, "context.request: \"table\": no table '%s', expected one of: %s", name, known);
+        return sim_error_set(err, SIM_ENOTFOUND, "context.request: table: no table '%s', expected one of: %s", name, known);
     snprintf(real, cap, STUDY_PREFIX "%s", name);
     return SIM_OK;
 }
@@ -403,12 +403,12 @@ int sim_context_table_query(sim_context *c, const sim_msg_context_request *q, cJ
     for (int i = 0; i < q->n_filters; i++)
         if (!has_column(cols, real, q->filters[i].column)) {
             sqlite3_finalize(cols);
-            return sim_error_set(err, SIM_ENOTFOUND, "context.request: \"where[%d].column\": table '%s' has no column '%s'",
+            return sim_error_set(err, SIM_ENOTFOUND, "context.request: where[%d].column: table '%s' has no column '%s'",
                                  i, q->table, q->filters[i].column);
         }
     if (q->order[0] && !has_column(cols, real, q->order)) {
         sqlite3_finalize(cols);
-        return sim_error_set(err, SIM_ENOTFOUND, "context.request: \"order\": table '%s' has no column '%s'", q->table,
+        return sim_error_set(err, SIM_ENOTFOUND, "context.request: order: table '%s' has no column '%s'", q->table,
                              q->order);
     }
     sqlite3_finalize(cols);

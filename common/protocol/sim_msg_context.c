@@ -2,8 +2,12 @@
  * (sim_msg_context.h). */
 #include "sim_msg_context.h"
 
+#include "sim_json.h"
+#include "sim_msg_fields.h"
+
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,42 +47,12 @@ bool sim_ctx_identifier_ok(const char *s)
     return true;
 }
 
-/* What was found, for messages: the JSON type, or a short number. */
-static const char *found(const cJSON *v, char *buf, size_t cap)
-{
-    if (!v) return "nothing";
-    if (cJSON_IsNumber(v)) {
-        snprintf(buf, cap, "%g", v->valuedouble);
-        return buf;
-    }
-    if (cJSON_IsString(v)) {
-        size_t n = strlen(v->valuestring);
-        if (n > 32 || cap < 40) {
-            snprintf(buf, cap, "a string of %zu characters", n);
-            return buf;
-        }
-        /* short strings are shown, control characters and quotes as '?' */
-        size_t o = 0;
-        buf[o++] = '"';
-        for (size_t i = 0; i < n; i++) {
-            unsigned char ch = (unsigned char)v->valuestring[i];
-            buf[o++] = ch < 0x20 || ch == '"' || ch == '\\' || ch == 0x7f ? '?' : (char)ch;
-        }
-        buf[o++] = '"';
-        buf[o] = '\0';
-        return buf;
-    }
-    if (cJSON_IsBool(v)) return cJSON_IsTrue(v) ? "true" : "false";
-    if (cJSON_IsNull(v)) return "null";
-    if (cJSON_IsArray(v)) return "an array";
-    return "an object";
-}
-
+/* "context.request: FIELD: found X, expected Y" (or "missing, expected Y"), in the
+ * form of every message error (sim_json). */
 static int bad(sim_error *err, const char *field, const char *expected, const cJSON *v)
 {
-    char buf[64];
-    return sim_error_set(err, SIM_EINVAL, REQ ": \"%s\": expected %s, found %s", field, expected,
-                         found(v, buf, sizeof buf));
+    sim_json j = {.file = REQ, .err = err};
+    return sim_json_found(&j, field, v, expected);
 }
 
 /* A string field of 1..cap-1 characters (0.. when allow_empty). Absent: dst
@@ -244,7 +218,7 @@ static int check_fields(const cJSON *msg, sim_ctx_op op, sim_error *err)
             p += len + (e ? 1 : 0);
         }
         if (!known)
-            return sim_error_set(err, SIM_EINVAL, REQ ": \"%.64s\": unknown field for %s, expected %s%s", f->string,
+            return sim_error_set(err, SIM_EINVAL, REQ ": %.64s: unknown field for %s, expected %s%s", f->string,
                                  op_names[op], list[0] ? "one of: " : "none", list);
     }
     return SIM_OK;
@@ -496,12 +470,12 @@ int sim_msg_context_reply_decode(const cJSON *msg, sim_msg_context_reply *out, s
         snprintf(out->id, sizeof out->id, "%lld", (long long)id->valuedouble);
         out->id_number = true;
     } else {
-        return sim_error_set(err, SIM_EINVAL, "context.reply: \"id\": expected the request's id");
+        return sim_error_set(err, SIM_EINVAL, "context.reply: id: missing, expected the request's id");
     }
-    if (!cJSON_IsString(to)) return sim_error_set(err, SIM_EINVAL, "context.reply: \"to\": expected a module name");
-    if (!cJSON_IsBool(ok)) return sim_error_set(err, SIM_EINVAL, "context.reply: \"ok\": expected true or false");
+    if (!cJSON_IsString(to)) return sim_error_set(err, SIM_EINVAL, "context.reply: to: missing, expected a module name");
+    if (!cJSON_IsBool(ok)) return sim_error_set(err, SIM_EINVAL, "context.reply: ok: missing, expected true or false");
     if (cJSON_IsFalse(ok) && !cJSON_IsString(e))
-        return sim_error_set(err, SIM_EINVAL, "context.reply: \"error\": expected a string when ok is false");
+        return sim_error_set(err, SIM_EINVAL, "context.reply: error: missing, expected a string when ok is false");
     snprintf(out->to, sizeof out->to, "%s", to->valuestring);
     out->ok = cJSON_IsTrue(ok);
     if (cJSON_IsString(op)) snprintf(out->op, sizeof out->op, "%s", op->valuestring);
@@ -526,95 +500,62 @@ void sim_msg_context_reply_free(sim_msg_context_reply *r)
 
 /* ---- events ---------------------------------------------------------------------- */
 
-cJSON *sim_msg_context_nearby_encode(const sim_msg_context_nearby *m)
+#define F(name, kind, lo, hi) {#name, kind, offsetof(sim_msg_context_nearby, name), lo, hi, 0}
+#define S(name) {#name, SIM_MF_STR, offsetof(sim_msg_context_nearby, name), 0, 0, sizeof ((sim_msg_context_nearby *)0)->name}
+static const sim_msg_field NEARBY[] = {
+    S(event), S(poi), S(name), S(category),
+    F(distance, SIM_MF_NUM, 0, INFINITY),
+    F(x, SIM_MF_NUM, -INFINITY, INFINITY),
+    F(y, SIM_MF_NUM, -INFINITY, INFINITY),
+};
+#undef F
+#undef S
+
+#define F(name, kind, lo, hi) {#name, kind, offsetof(sim_msg_context_guidance, name), lo, hi, 0}
+#define S(name) {#name, SIM_MF_STR, offsetof(sim_msg_context_guidance, name), 0, 0, sizeof ((sim_msg_context_guidance *)0)->name}
+static const sim_msg_field GUIDANCE[] = {
+    F(route, SIM_MF_INT, 0, 2e9),
+    S(next),
+    F(index, SIM_MF_INT, 0, 2e9),
+    S(road),
+    F(distance, SIM_MF_NUM, 0, INFINITY),
+    F(remaining, SIM_MF_NUM, 0, INFINITY),
+    F(eta, SIM_MF_NUM, 0, INFINITY),
+    F(off_route, SIM_MF_BOOL, 0, 0),
+    F(rerouted, SIM_MF_BOOL, 0, 0),
+    F(arrived, SIM_MF_BOOL, 0, 0),
+};
+#undef F
+#undef S
+
+static cJSON *encode(const void *m, const sim_msg_field *f, size_t n)
 {
     cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    cJSON_AddStringToObject(o, "event", m->enter ? "enter" : "leave");
-    cJSON_AddStringToObject(o, "poi", m->poi);
-    cJSON_AddStringToObject(o, "name", m->name);
-    cJSON_AddStringToObject(o, "category", m->category);
-    cJSON_AddNumberToObject(o, "distance", round(m->distance * 100) / 100);
-    cJSON_AddNumberToObject(o, "x", m->x);
-    cJSON_AddNumberToObject(o, "y", m->y);
+    if (o && sim_msg_fields_encode(o, m, f, n)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
     return o;
 }
 
-/* A string field into dst, for event decoders. */
-static int ev_str(const cJSON *msg, const char *topic, const char *key, char *dst, size_t cap, sim_error *err)
+cJSON *sim_msg_context_nearby_encode(const sim_msg_context_nearby *m)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, key);
-    if (!cJSON_IsString(v)) return sim_error_set(err, SIM_EINVAL, "%s: \"%s\": expected a string", topic, key);
-    snprintf(dst, cap, "%s", v->valuestring);
-    return SIM_OK;
-}
-
-static int ev_num(const cJSON *msg, const char *topic, const char *key, double *dst, sim_error *err)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, key);
-    if (!cJSON_IsNumber(v)) return sim_error_set(err, SIM_EINVAL, "%s: \"%s\": expected a number", topic, key);
-    *dst = v->valuedouble;
-    return SIM_OK;
-}
-
-static int ev_bool(const cJSON *msg, const char *topic, const char *key, bool *dst, sim_error *err)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, key);
-    if (!cJSON_IsBool(v)) return sim_error_set(err, SIM_EINVAL, "%s: \"%s\": expected true or false", topic, key);
-    *dst = cJSON_IsTrue(v);
-    return SIM_OK;
+    return encode(m, NEARBY, sizeof NEARBY / sizeof *NEARBY);
 }
 
 int sim_msg_context_nearby_decode(const cJSON *msg, sim_msg_context_nearby *out, sim_error *err)
 {
-    memset(out, 0, sizeof *out);
-    const char *T = SIM_TOPIC_CONTEXT_NEARBY;
-    char ev[8];
-    int rc;
-    if ((rc = ev_str(msg, T, "event", ev, sizeof ev, err))) return rc;
-    if (strcmp(ev, "enter") && strcmp(ev, "leave"))
-        return sim_error_set(err, SIM_EINVAL, "%s: \"event\": expected enter or leave", T);
-    out->enter = ev[0] == 'e';
-    if ((rc = ev_str(msg, T, "poi", out->poi, sizeof out->poi, err)) ||
-        (rc = ev_str(msg, T, "name", out->name, sizeof out->name, err)) ||
-        (rc = ev_str(msg, T, "category", out->category, sizeof out->category, err)) ||
-        (rc = ev_num(msg, T, "distance", &out->distance, err)) || (rc = ev_num(msg, T, "x", &out->x, err)) ||
-        (rc = ev_num(msg, T, "y", &out->y, err)))
-        return rc;
-    return SIM_OK;
+    sim_json j = {.file = SIM_TOPIC_CONTEXT_NEARBY, .err = err};
+    return sim_msg_fields_decode(&j, msg, out, NEARBY, sizeof NEARBY / sizeof *NEARBY);
 }
 
 cJSON *sim_msg_context_guidance_encode(const sim_msg_context_guidance *m)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return NULL;
-    cJSON_AddNumberToObject(o, "route", m->route);
-    cJSON_AddStringToObject(o, "next", m->next);
-    cJSON_AddNumberToObject(o, "index", m->index);
-    cJSON_AddStringToObject(o, "road", m->road);
-    cJSON_AddNumberToObject(o, "distance", round(m->distance * 10) / 10);
-    cJSON_AddNumberToObject(o, "remaining", round(m->remaining * 10) / 10);
-    cJSON_AddNumberToObject(o, "eta", round(m->eta * 10) / 10);
-    cJSON_AddBoolToObject(o, "off_route", m->off_route);
-    cJSON_AddBoolToObject(o, "rerouted", m->rerouted);
-    cJSON_AddBoolToObject(o, "arrived", m->arrived);
-    return o;
+    return encode(m, GUIDANCE, sizeof GUIDANCE / sizeof *GUIDANCE);
 }
 
 int sim_msg_context_guidance_decode(const cJSON *msg, sim_msg_context_guidance *out, sim_error *err)
 {
-    memset(out, 0, sizeof *out);
-    const char *T = SIM_TOPIC_CONTEXT_GUIDANCE;
-    double route = 0, index = 0;
-    int rc;
-    if ((rc = ev_num(msg, T, "route", &route, err)) || (rc = ev_str(msg, T, "next", out->next, sizeof out->next, err)) ||
-        (rc = ev_num(msg, T, "index", &index, err)) || (rc = ev_str(msg, T, "road", out->road, sizeof out->road, err)) ||
-        (rc = ev_num(msg, T, "distance", &out->distance, err)) ||
-        (rc = ev_num(msg, T, "remaining", &out->remaining, err)) || (rc = ev_num(msg, T, "eta", &out->eta, err)) ||
-        (rc = ev_bool(msg, T, "off_route", &out->off_route, err)) ||
-        (rc = ev_bool(msg, T, "rerouted", &out->rerouted, err)) || (rc = ev_bool(msg, T, "arrived", &out->arrived, err)))
-        return rc;
-    out->route = (int)route;
-    out->index = (int)index;
-    return SIM_OK;
+    sim_json j = {.file = SIM_TOPIC_CONTEXT_GUIDANCE, .err = err};
+    return sim_msg_fields_decode(&j, msg, out, GUIDANCE, sizeof GUIDANCE / sizeof *GUIDANCE);
 }

@@ -132,11 +132,12 @@ void sim_msg_context_reply_free(sim_msg_context_reply *r);
 
 /* context.nearby: the ego entered or left a POI's radius. */
 typedef struct sim_msg_context_nearby {
-    bool enter;                    /* "event": "enter" / "leave" */
+    char event[8];                 /* "enter" / "leave" */
     char poi[SIM_CTX_NAME_MAX], name[SIM_CTX_TEXT_MAX + 1], category[SIM_CTX_NAME_MAX];
     double distance;               /* m from the ego */
     double x, y;                   /* the POI */
 } sim_msg_context_nearby;
+/* Events are decoded field by field; absent fields are NAN, SIM_MSG_NO_INT or "". */
 cJSON *sim_msg_context_nearby_encode(const sim_msg_context_nearby *m);
 int sim_msg_context_nearby_decode(const cJSON *msg, sim_msg_context_nearby *out, sim_error *err);
 

@@ -138,7 +138,7 @@ static void town_pois_search_and_rebuild(void **state)
         assert_int_equal(sim_context_poi_find(c, INJECTIONS[i], hits, &err), SIM_ENOTFOUND);
     }
     assert_int_equal(sim_context_poi_search(c, "--- ;", NULL, 10, hits, &n, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "context.request: \"text\": expected at least one letter or digit");
+    assert_string_equal(err.msg, "context.request: text: expected at least one letter or digit");
     assert_int_equal(sim_context_poi_find(c, "hotel", hits, &err), 0);
     NEAR(hits[0].y, 210, 1e-9);
     /* the POIs are all still there */
@@ -183,7 +183,7 @@ static void messages_and_kv_persist(void **state)
     cJSON_Delete(m);
     assert_int_equal(sim_context_msg_ack(c, d, 5.0, &err), 0);
     assert_int_equal(sim_context_msg_ack(c, 999, 5.0, &err), SIM_ENOTFOUND);
-    assert_string_equal(err.msg, "context.request: \"message\": no message with id 999");
+    assert_string_equal(err.msg, "context.request: message: no message with id 999");
     assert_int_equal(sim_context_msg_list(c, "cluster", 50, &list, &err), 0);
     assert_int_equal(cJSON_GetArraySize(list), 1);
     cJSON_Delete(list);
@@ -270,13 +270,13 @@ static void study_tables(void **state)
     cJSON_Delete(rows);
     /* unknown table and column */
     query(c, "{\"id\":5,\"op\":\"table.query\",\"table\":\"contacts\"}", SIM_ENOTFOUND, &err);
-    assert_string_equal(err.msg, "context.request: \"table\": no table 'contacts', expected one of: pois, roads, junctions, "
+    assert_string_equal(err.msg, "context.request: table: no table 'contacts', expected one of: pois, roads, junctions, "
                                  "road_links, signs, songs");
     query(c, "{\"id\":6,\"op\":\"table.query\",\"table\":\"songs\",\"where\":[{\"column\":\"genre\",\"op\":\"=\",\"value\":1}]}",
           SIM_ENOTFOUND, &err);
-    assert_string_equal(err.msg, "context.request: \"where[0].column\": table 'songs' has no column 'genre'");
+    assert_string_equal(err.msg, "context.request: where[0].column: table 'songs' has no column 'genre'");
     query(c, "{\"id\":7,\"op\":\"table.query\",\"table\":\"songs\",\"order\":\"genre\"}", SIM_ENOTFOUND, &err);
-    assert_string_equal(err.msg, "context.request: \"order\": table 'songs' has no column 'genre'");
+    assert_string_equal(err.msg, "context.request: order: table 'songs' has no column 'genre'");
     /* injection strings as values are data: no row matches, every table survives */
     for (int i = 0; i < N_INJ; i++) {
         char json[512];
