@@ -25,9 +25,7 @@
 
 static double now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+    return ts_now_ms() / 1000.0;
 }
 
 /* In-process rates count this thread's CPU time: the build machine is shared, and
@@ -299,12 +297,7 @@ static void bench_round_trip(void)
     ts_stop(p_in, SIGTERM, 5000);
     ts_stop(p_cs, SIGTERM, 5000);
     ts_dispatcher_stop(&d);
-    char p[96];
-    unlink(db);
-    snprintf(p, sizeof p, "%s-wal", db);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", db);
-    unlink(p);
+    sim_context_remove_files(db, NULL);
 }
 
 int main(int argc, char **argv)

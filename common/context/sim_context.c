@@ -4,10 +4,12 @@
 #include "sim_context_impl.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Schema version 1 (docs/context.md). Scenario tables are emptied and refilled on a
  * rebuild; messages, kv and study_tables are never touched by one. */
@@ -150,6 +152,18 @@ void sim_context_close(sim_context *c)
     sqlite3_close(c->db);
     free(c->path);
     free(c);
+}
+
+int sim_context_remove_files(const char *path, sim_error *err)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm"};
+    for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s%s", path, suffix[i]);
+        if (unlink(p) && errno != ENOENT)
+            return sim_error_set(err, SIM_EIO, "context db %s: cannot remove: %s", p, strerror(errno));
+    }
+    return SIM_OK;
 }
 
 /* ---- the scenario's tables ------------------------------------------------------- */

@@ -36,6 +36,9 @@ typedef struct sim_context sim_context;
  * or checked. A file of another application or a newer schema is refused. */
 int sim_context_open(const char *path, sim_context **out, sim_error *err);
 void sim_context_close(sim_context *c);
+/* Deletes a closed database file with its -wal and -shm files (those missing are
+ * fine); SIM_EIO naming the file that could not be removed. */
+int sim_context_remove_files(const char *path, sim_error *err);
 
 /* Fills the scenario's tables unless the file already holds this scenario (same
  * sha256 hex); *rebuilt says which. Messages and key-values are kept either way. */

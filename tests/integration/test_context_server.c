@@ -18,6 +18,7 @@
 
 #include <sqlite3.h>
 
+#include "sim_context.h"
 #include "test_support.h"
 
 static pid_t start_server(const ts_dispatcher *d, const char *db, const char *extra1, const char *extra2)
@@ -96,24 +97,41 @@ static void temp_db(char *path, size_t cap)
 
 static void remove_db(const char *path)
 {
-    char p[300];
-    unlink(path);
-    snprintf(p, sizeof p, "%s-wal", path);
-    unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path);
-    unlink(p);
+    assert_int_equal(sim_context_remove_files(path, NULL), 0);
+}
+
+/* A dispatcher, a client and the server on a fresh database, the server joined. */
+typedef struct fixture {
+    ts_dispatcher d;
+    char db[256];
+    ts_conn *c;
+    pid_t srv;
+} fixture;
+
+static void fixture_start(fixture *f, const char *client, const char *extra1, const char *extra2)
+{
+    assert_true(ts_dispatcher_start(&f->d, NULL));
+    temp_db(f->db, sizeof f->db);
+    f->c = ts_join(f->d.port, client, "[\"context.reply\",\"dispatcher.joined\"]", NULL);
+    assert_non_null(f->c);
+    f->srv = start_server(&f->d, f->db, extra1, extra2);
+    wait_joined(f->c, "context");
+}
+
+/* The server must still be there and stop cleanly. */
+static void fixture_stop(fixture *f)
+{
+    ts_close(f->c);
+    assert_int_equal(ts_stop(f->srv, SIGTERM, 5000), 0);
+    ts_dispatcher_stop(&f->d);
+    remove_db(f->db);
 }
 
 static void bad_requests_and_injections(void **state)
 {
-    ts_dispatcher d;
-    assert_true(ts_dispatcher_start(&d, NULL));
-    char db[256];
-    temp_db(db, sizeof db);
-    ts_conn *c = ts_join(d.port, "hmi", "[\"context.reply\",\"dispatcher.joined\"]", NULL);
-    assert_non_null(c);
-    pid_t srv = start_server(&d, db, NULL, NULL);
-    wait_joined(c, "context");
+    fixture f;
+    fixture_start(&f, "hmi", NULL, NULL);
+    ts_conn *c = f.c;
 
     /* the reply is addressed to the requester */
     cJSON *r = ask(c, "hmi", "{\"id\":\"n1\",\"op\":\"poi.near\",\"x\":30,\"y\":-1.5,\"category\":\"fuel\",\"limit\":1}");
@@ -145,53 +163,53 @@ static void bad_requests_and_injections(void **state)
     /* injection strings in every text field: refused as names, or plain data */
     static const char *const inj[] = {"'; DROP TABLE kv; --", "\\\" OR 1=1 --", "x') UNION SELECT key, value FROM kv --"};
     for (int i = 0; i < 3; i++) {
-        char f[1024];
+        char q[1024];
         const char *s = inj[i];
-        snprintf(f, sizeof f, "{\"id\":10,\"op\":\"poi.near\",\"x\":0,\"y\":0,\"radius\":100000,\"category\":\"%s\"}", s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":10,\"op\":\"poi.near\",\"x\":0,\"y\":0,\"radius\":100000,\"category\":\"%s\"}", s);
+        r = ask(c, "hmi", q);
         assert_true(ok(r));
         assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "pois")), 0);
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":11,\"op\":\"poi.search\",\"text\":\"%s\"}", s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":11,\"op\":\"poi.search\",\"text\":\"%s\"}", s);
+        r = ask(c, "hmi", q);
         assert_true(ok(r));
         assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "pois")), 0);
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":12,\"op\":\"poi.get\",\"poi\":\"%s\"}", s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":12,\"op\":\"poi.get\",\"poi\":\"%s\"}", s);
+        r = ask(c, "hmi", q);
         assert_false(ok(r));
         assert_non_null(strstr(error_of(r), "no POI with id"));
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":13,\"op\":\"route\",\"from\":{\"x\":30,\"y\":-1.5},\"to\":{\"poi\":\"%s\"}}", s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":13,\"op\":\"route\",\"from\":{\"x\":30,\"y\":-1.5},\"to\":{\"poi\":\"%s\"}}", s);
+        r = ask(c, "hmi", q);
         assert_false(ok(r));
         assert_non_null(strstr(error_of(r), "context.request: to.poi: no POI with id"));
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":14,\"op\":\"messages.push\",\"text\":\"%s\",\"display\":\"%s\"}", s, s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":14,\"op\":\"messages.push\",\"text\":\"%s\",\"display\":\"%s\"}", s, s);
+        r = ask(c, "hmi", q);
         assert_true(ok(r));
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":15,\"op\":\"messages.list\",\"display\":\"%s\"}", s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":15,\"op\":\"messages.list\",\"display\":\"%s\"}", s);
+        r = ask(c, "hmi", q);
         assert_true(ok(r));
         assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "messages")), 1); /* exactly its own */
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":16,\"op\":\"kv.set\",\"key\":\"%s\",\"value\":\"%s\"}", s, s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":16,\"op\":\"kv.set\",\"key\":\"%s\",\"value\":\"%s\"}", s, s);
+        r = ask(c, "hmi", q);
         assert_true(ok(r));
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":17,\"op\":\"table.query\",\"table\":\"%s\"}", s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":17,\"op\":\"table.query\",\"table\":\"%s\"}", s);
+        r = ask(c, "hmi", q);
         assert_false(ok(r));
         assert_non_null(strstr(error_of(r), "context.request: table: found"));
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":18,\"op\":\"table.query\",\"table\":\"pois\",\"order\":\"%s\"}", s);
-        r = ask(c, "hmi", f);
+        snprintf(q, sizeof q, "{\"id\":18,\"op\":\"table.query\",\"table\":\"pois\",\"order\":\"%s\"}", s);
+        r = ask(c, "hmi", q);
         assert_false(ok(r));
         cJSON_Delete(r);
-        snprintf(f, sizeof f, "{\"id\":19,\"op\":\"table.query\",\"table\":\"pois\",\"where\":[{\"column\":\"name\",\"op\":\"=\","
+        snprintf(q, sizeof q, "{\"id\":19,\"op\":\"table.query\",\"table\":\"pois\",\"where\":[{\"column\":\"name\",\"op\":\"=\","
                               "\"value\":\"%s\"}]}", s);
-        r = ask(c, "hmi", f);
+        r = ask(c, "hmi", q);
         assert_true(ok(r));
         assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "rows")), 0);
         cJSON_Delete(r);
@@ -214,27 +232,44 @@ static void bad_requests_and_injections(void **state)
     assert_true(ok(r));
     assert_string_equal(cJSON_GetObjectItem(r, "value")->valuestring, "'; DROP TABLE kv; --");
     cJSON_Delete(r);
+    fixture_stop(&f);
+}
 
-    ts_close(c);
-    assert_int_equal(ts_stop(srv, SIGTERM, 5000), 0);
-    ts_dispatcher_stop(&d);
-    remove_db(db);
+/* A study table from --data, queried over the bus with filters and order. */
+static void study_table_over_the_bus(void **state)
+{
+    char csv[256];
+    snprintf(csv, sizeof csv, "/tmp/test_context_songs_%d.csv", (int)getpid());
+    FILE *fp = fopen(csv, "w");
+    assert_non_null(fp);
+    fputs("title,artist,year\nAutobahn,Kraftwerk,1974\nDas Model,Kraftwerk,1978\nBohemian,Queen,1975\n", fp);
+    fclose(fp);
+    char data[300];
+    snprintf(data, sizeof data, "songs=%s", csv);
+    fixture f;
+    fixture_start(&f, "radio", "--data", data);
+    cJSON *r = ask(f.c, "radio", "{\"id\":1,\"op\":\"table.query\",\"table\":\"songs\",\"where\":[{\"column\":\"year\","
+                                  "\"op\":\">=\",\"value\":1975}],\"order\":\"year\",\"desc\":true}");
+    assert_true(ok(r));
+    const cJSON *rows = cJSON_GetObjectItem(r, "rows");
+    assert_int_equal(cJSON_GetArraySize(rows), 2);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "title")->valuestring, "Das Model");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 1), "title")->valuestring, "Bohemian");
+    cJSON_Delete(r);
+    fixture_stop(&f);
+    unlink(csv);
 }
 
 static void acknowledged_survives_kill_9(void **state)
 {
-    ts_dispatcher d;
-    assert_true(ts_dispatcher_start(&d, NULL));
-    char db[256];
-    temp_db(db, sizeof db);
-    ts_conn *c = ts_join(d.port, "obc", "[\"context.reply\",\"dispatcher.joined\"]", NULL);
-    pid_t srv = start_server(&d, db, NULL, NULL);
-    wait_joined(c, "context");
+    fixture f;
+    fixture_start(&f, "obc", NULL, NULL);
+    ts_conn *c = f.c;
     enum { N = 40 };
     for (int i = 0; i < N; i++) {
-        char f[200];
-        snprintf(f, sizeof f, "{\"id\":%d,\"op\":\"messages.push\",\"text\":\"fault %d\",\"priority\":%d}", i + 1, i, i % 10);
-        cJSON *r = ask(c, "obc", f);
+        char q[200];
+        snprintf(q, sizeof q, "{\"id\":%d,\"op\":\"messages.push\",\"text\":\"fault %d\",\"priority\":%d}", i + 1, i, i % 10);
+        cJSON *r = ask(c, "obc", q);
         assert_true(ok(r));
         cJSON_Delete(r);
     }
@@ -245,9 +280,9 @@ static void acknowledged_survives_kill_9(void **state)
     assert_true(ok(r));
     cJSON_Delete(r);
     /* killed the hard way right after the last reply */
-    kill(srv, SIGKILL);
-    ts_stop(srv, SIGKILL, 5000);
-    srv = start_server(&d, db, NULL, NULL);
+    kill(f.srv, SIGKILL);
+    ts_stop(f.srv, SIGKILL, 5000);
+    f.srv = start_server(&f.d, f.db, NULL, NULL);
     wait_joined(c, "context");
     r = ask(c, "obc", "{\"id\":200,\"op\":\"messages.list\",\"limit\":1000}");
     assert_true(ok(r));
@@ -260,10 +295,7 @@ static void acknowledged_survives_kill_9(void **state)
     assert_true(ok(r));
     assert_true(fabs(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "value"), "km")->valuedouble - 12345.5) < 1e-9);
     cJSON_Delete(r);
-    ts_close(c);
-    assert_int_equal(ts_stop(srv, SIGTERM, 5000), 0);
-    ts_dispatcher_stop(&d);
-    remove_db(db);
+    fixture_stop(&f);
 }
 
 /* The route from home to the fuel station on v2_0 is straight on at J10, left at J20,
@@ -397,6 +429,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_requests_and_injections),
+        cmocka_unit_test(study_table_over_the_bus),
         cmocka_unit_test(acknowledged_survives_kill_9),
         cmocka_unit_test(guidance_follows_the_scripted_driver),
         cmocka_unit_test(simctl_run_starts_the_server),

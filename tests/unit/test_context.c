@@ -213,12 +213,8 @@ static void messages_and_kv_persist(void **state)
     char want[400];
     snprintf(want, sizeof want, "context db %s: not a context database (application_id 0x7, expected 0x53494d43)", path);
     assert_string_equal(err.msg, want);
-    char other[300];
-    unlink(path);
-    snprintf(other, sizeof other, "%s-wal", path);
-    unlink(other);
-    snprintf(other, sizeof other, "%s-shm", path);
-    unlink(other);
+    assert_int_equal(sim_context_remove_files(path, &err), 0);
+    assert_int_equal(access(path, F_OK), -1);
 }
 
 static const char SONGS[] = "title,artist,year,length_s,rating\r\n"
