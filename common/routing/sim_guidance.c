@@ -79,7 +79,7 @@ void sim_guidance_update(sim_guidance *gd, double x, double y, double heading,
     gd->seg = seg;
     gd->s = s;
     int next = gd->next;
-    while (next < r->n_mans - 1 && r->mans[next].at <= s) next++;
+    while (next < r->n_mans - 1 && r->mans[next].done <= s) next++;
     if (next != gd->next) {
         gd->next = next;
         gd->band = -1;

@@ -400,27 +400,28 @@ static int build_maneuvers(const sim_route_graph *g, sim_route *r)
     r->eta = eta;
     int cap = 0;
     const sim_route_node *first = &g->nodes[r->legs[0].node], *last = &g->nodes[r->legs[r->n_legs - 1].node];
-    if (add_man(r, &cap, (sim_maneuver){SIM_MAN_DEPART, 0, first->x0, first->y0, 0, 0})) return SIM_ENOMEM;
+    if (add_man(r, &cap, (sim_maneuver){SIM_MAN_DEPART, 0, 0, first->x0, first->y0, 0, 0})) return SIM_ENOMEM;
     for (int i = 0; i + 1 < r->n_legs; i++) {
         int a = r->legs[i].node, b = r->legs[i + 1].node;
         const sim_route_node *na = &g->nodes[a], *nb = &g->nodes[b];
         bool enters_junction = nb->junction >= 0 && nb->junction != na->junction;
         if (nb->junction >= 0 && !enters_junction) continue; /* inside a junction */
         if (na->junction >= 0 && nb->junction < 0) continue; /* leaving it: said on entry */
-        double angle;
+        double angle, done = r->legs[i + 1].at;
         if (enters_junction) {
             int k = i + 1; /* the last leg inside this junction */
             while (k + 1 < r->n_legs && g->nodes[r->legs[k + 1].node].junction == nb->junction) k++;
             angle = wrap(g->nodes[r->legs[k].node].h1 - na->h1);
+            done = r->legs[k].at + (r->legs[k].t1 - r->legs[k].t0);
         } else {
             angle = wrap(nb->h0 - na->h1);
             if (na->n_edges < 2 && fabs(angle) * 180.0 / M_PI < SIM_ROUTE_STRAIGHT_DEG)
                 continue; /* the road just goes on */
         }
-        sim_maneuver m = {classify(g, a, angle), r->legs[i + 1].at, nb->x0, nb->y0, angle, i + 1};
+        sim_maneuver m = {classify(g, a, angle), r->legs[i + 1].at, done, nb->x0, nb->y0, angle, i + 1};
         if (add_man(r, &cap, m)) return SIM_ENOMEM;
     }
-    return add_man(r, &cap, (sim_maneuver){SIM_MAN_ARRIVE, r->length, last->x1, last->y1, 0, r->n_legs - 1});
+    return add_man(r, &cap, (sim_maneuver){SIM_MAN_ARRIVE, r->length, r->length, last->x1, last->y1, 0, r->n_legs - 1});
 }
 
 /* ---- polyline -------------------------------------------------------------------- */

@@ -102,7 +102,8 @@ typedef enum {
 
 typedef struct sim_maneuver {
     sim_maneuver_type type;
-    double at;                /* m from the route's start */
+    double at;                /* m from the route's start: where it begins (a junction's entry) */
+    double done;              /* m from the start where it is complete (the junction's exit) */
     double x, y;              /* where */
     double angle;             /* rad, the change of heading, left positive */
     int leg;                  /* the leg it leads onto (the last leg for ARRIVE) */
@@ -150,7 +151,8 @@ typedef struct sim_guidance {
     int seg;                  /* polyline segment found last */
     double s;                 /* m along the route */
     double lateral;           /* m from the polyline */
-    int next;                 /* index of the next manoeuvre in route->mans */
+    int next;                 /* index of the next manoeuvre in route->mans: the first not
+                                 yet complete (the car may be in its junction) */
     int off_count;
     bool off_route, arrived;
     int band;                 /* announcement band of the distance (see sim_guidance_update) */

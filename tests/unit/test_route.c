@@ -187,6 +187,38 @@ static void eta_follows_the_speed_limits(void **state)
     sim_route_graph_free(&g);
 }
 
+/* A road that splits without a junction: straight on, a branch 20 degrees to the right
+ * (an exit: a straighter way goes on), one 20 degrees left, a U-turn. */
+static void exits_and_uturns(void **state)
+{
+    sim_route_graph g;
+    sim_route_graph_init(&g);
+    double r20 = 20 * M_PI / 180;
+    sim_route_node a = {.length = 100, .x1 = 100, .junction = -1};
+    sim_route_node b = {.length = 100, .x0 = 100, .x1 = 200, .junction = -1};
+    sim_route_node c = {.length = 100, .x0 = 100, .x1 = 100 + 100 * cos(r20), .y1 = -100 * sin(r20), .h0 = -r20,
+                        .h1 = -r20, .junction = -1};
+    sim_route_node d = {.length = 100, .x0 = 100, .x1 = 100 + 100 * cos(r20), .y1 = 100 * sin(r20), .h0 = r20,
+                        .h1 = r20, .junction = -1};
+    sim_route_node u = {.length = 100, .x0 = 100, .y0 = 5, .x1 = 0, .y1 = 5, .h0 = M_PI, .h1 = M_PI, .junction = -1};
+    sim_route_node *all[] = {&a, &b, &c, &d, &u};
+    for (int i = 0; i < 5; i++) assert_int_equal(sim_route_graph_add_node(&g, all[i]), i);
+    for (int i = 1; i < 5; i++) assert_int_equal(sim_route_graph_add_edge(&g, 0, i), 0);
+    assert_int_equal(sim_route_graph_finish(&g), 0);
+    sim_maneuver_type want[] = {SIM_MAN_STRAIGHT, SIM_MAN_EXIT_RIGHT, SIM_MAN_EXIT_LEFT, SIM_MAN_UTURN};
+    for (int i = 1; i < 5; i++) {
+        sim_route r;
+        sim_route_pos st = {0, 10}, go = {i, 50};
+        assert_int_equal(sim_route_find(&g, &st, 1, &go, 1, true, &r, NULL), 0);
+        assert_int_equal(r.n_mans, 3);
+        assert_int_equal(r.mans[1].type, want[i - 1]);
+        NEAR(r.mans[1].at, 90, 1e-12);
+        NEAR(r.mans[1].done, 90, 1e-12); /* no junction: complete where it begins */
+        sim_route_free(&r);
+    }
+    sim_route_graph_free(&g);
+}
+
 static sim_scenario *load_town(void)
 {
     sim_scenario *sc = NULL;
@@ -231,6 +263,7 @@ static void town_route_home_to_fuel_east(void **state)
     NEAR(r.mans[1].at, 110, 1e-9);            /* entering J10 */
     NEAR(r.mans[2].at, 110 + 20 + 130, 1e-9); /* entering J20 */
     NEAR(r.mans[2].angle, M_PI / 2, 1e-9);
+    NEAR(r.mans[2].done, 110 + 20 + 130 + 5 * M_PI, 1e-9); /* complete at the junction's exit */
     /* The polyline runs along lane -1 (1.5 m right of the reference line) and ends at
      * v2_0 s 60: (301.5, 70). */
     assert_true(r.n_pts > 100);
@@ -394,6 +427,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(astar_equals_dijkstra_on_random_graphs),
         cmocka_unit_test(eta_follows_the_speed_limits),
+        cmocka_unit_test(exits_and_uturns),
         cmocka_unit_test(town_route_home_to_fuel_east),
         cmocka_unit_test(guidance_along_an_l),
         cmocka_unit_test(town03_routes_equal_dijkstra),
