@@ -122,6 +122,18 @@ static bool next_by_nearest(const sim_roadnet *net, const sim_lane_ref *cur, sim
     return lane != 0;
 }
 
+/* A lane that narrows to nothing by the end of this piece (an acceleration lane's
+ * taper): the inner neighbour the driver merges into over the piece, else 0. */
+static int merge_lane(const sim_road *r, const sim_lane_ref *cur)
+{
+    const sim_lane_section *ls = &r->sections[cur->section];
+    const sim_lane *l = sim_road_lane(r, cur->section, cur->lane);
+    double far = (cur->dir > 0 ? ls->s1 : ls->s0) - ls->s0, near = (cur->dir > 0 ? ls->s0 : ls->s1) - ls->s0;
+    if (!l || sim_lane_width(l, far) >= 0.5 || sim_lane_width(l, near) < 0.5) return 0;
+    int inner = cur->lane + (cur->lane < 0 ? 1 : -1);
+    return inner != 0 && sim_road_lane(r, cur->section, inner) ? inner : 0;
+}
+
 /* The next lane piece: along the lane graph (sections, roads, junctions), turning
  * least where a junction offers several. */
 static bool next_piece(const sim_roadnet *net, const sim_lane_ref *cur, sim_lane_ref *out)
@@ -186,6 +198,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
     for (int pieces = 0; rc == SIM_OK && pieces < ROUTE_MAX_PIECES && driven < ROUTE_MAX_M; pieces++) {
         const sim_road *road = &net->roads[cur.road];
         double end = piece_end(net, &cur);
+        int merge_to = held ? 0 : merge_lane(road, &cur);
         size_t n = (size_t)floor(fabs(end - s0) / PATH_STEP) + 2;
         /* The first point of a following piece is the last of the one before. */
         for (size_t i = pieces ? 1 : 0; i < n && rc == SIM_OK; i++) {
@@ -200,6 +213,11 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
                 carry = d, held = true;
                 if (sim_road_lane_at(road, s, d, &li)) cur.lane = li.lane;
             } else if (!held && sim_road_lane_center(road, s, cur.lane, &d)) {
+                double to;
+                if (merge_to && sim_road_lane_center(road, s, merge_to, &to)) {
+                    double u = fmin(1.0, fabs(s - s0) / fmax(fabs(end - s0), 1.0)), w = u * u * (3.0 - 2.0 * u);
+                    d = (1.0 - w) * d + w * to;
+                }
                 carry = d;
             } else {
                 d = carry;
@@ -211,6 +229,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
             if (s == end) break;
         }
         driven += fabs(end - s0);
+        if (merge_to) cur.lane = merge_to;
         sim_lane_ref next;
         if (rc || !next_piece(net, &cur, &next)) break;
         if (next.road != cur.road) {

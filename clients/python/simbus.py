@@ -79,6 +79,8 @@ class Bus:
     backoff_max seconds); messages published meanwhile are dropped and counted in
     .dropped, as in the C client. on_state(bus, welcome): called after every
     (re)connection with the dispatcher.welcome dict, and with None when it is lost.
+    hello: further fields for the hello (a dict), for fields this module does not
+    know by name.
 
     Attributes: id (ours, from the welcome), peers {id: name} of the modules joined,
     t (the newest simulation time seen in sim.tick or vehicle.state, the default t of
@@ -87,19 +89,24 @@ class Bus:
 
     def __init__(self, name, host=DEFAULT_HOST, port=DEFAULT_PORT, subscribe=None,
                  token=None, lockstep=False, durable=False, reconnect=True,
-                 backoff_min=0.1, backoff_max=2.0, connect_timeout=10.0, on_state=None):
+                 backoff_min=0.1, backoff_max=2.0, connect_timeout=10.0, on_state=None,
+                 hello=None):
         if not isinstance(name, str) or not 1 <= len(name.encode()) <= 64:
             raise ValueError("Bus: name must be a string of 1 to 64 bytes")
+        hello = dict(hello or {})
+        for key in ("topic", "name", "subscribe", "lockstep", "durable", "token"):
+            if key in hello:
+                raise ValueError("Bus: hello field %r has its own parameter" % key)
         subscribe = None if subscribe is None else list(subscribe)
         if lockstep and subscribe is not None and not any("sim.tick".startswith(p) for p in subscribe):
             subscribe.append("sim.tick")
         self.name, self.host, self.port, self.token = name, host, int(port), token
         self.subscribe, self.lockstep, self.durable = subscribe, bool(lockstep), bool(durable)
         self.reconnect, self.backoff_min, self.backoff_max = reconnect, backoff_min, backoff_max
-        self.connect_timeout, self.on_state = connect_timeout, on_state
+        self.connect_timeout, self.on_state, self.hello = connect_timeout, on_state, hello
         self.id, self.peers, self.t, self.seq = None, {}, 0.0, 0
         self.dropped, self.reconnects = 0, 0
-        self._sock, self._buf, self._pending = None, b"", collections.deque()
+        self._sock, self._buf, self._pos, self._pending = None, b"", 0, collections.deque()
         self._batch, self._closed, self._next_request = None, False, 0
         self._timeout, self._delay = None, backoff_min
 
@@ -132,7 +139,8 @@ class Bus:
             hello["durable"] = True
         if self.token is not None:
             hello["token"] = self.token
-        self._sock, self._buf, self._timeout = sock, b"", self.connect_timeout
+        hello.update(self.hello)
+        self._sock, self._buf, self._pos, self._timeout = sock, b"", 0, self.connect_timeout
         try:
             sock.sendall(_ENCODE(hello).encode() + b"\n")
             while True:
@@ -216,9 +224,11 @@ class Bus:
         or raises socket.timeout."""
         sock = self._sock
         while True:
-            nl = self._buf.find(b"\n")
+            # _buf[_pos:] is unread: lines are cut by position, so a read holding many
+            # messages is not copied once per message.
+            nl = self._buf.find(b"\n", self._pos)
             if nl >= 0:
-                line, self._buf = self._buf[:nl], self._buf[nl + 1:]
+                line, self._pos = self._buf[self._pos:nl], nl + 1
                 if not line.strip():
                     continue
                 msg = json.loads(line)
@@ -239,7 +249,7 @@ class Bus:
             if not chunk:
                 return None
             _quickack(sock)
-            self._buf += chunk
+            self._buf, self._pos = self._buf[self._pos:] + chunk, 0
 
     def recv(self, timeout=None):
         """The next message (a dict), or None after timeout seconds (None: wait) or when
@@ -481,8 +491,8 @@ class Control:
     def sound(self, on):
         return self.command("sound", on=bool(on))
 
-    def seek(self, t):
-        return self.command("seek", t=t)
+    def seek(self, to):
+        return self.command("seek", to=to)
 
     def stop(self):
         return self.command("stop")

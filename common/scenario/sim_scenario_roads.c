@@ -198,66 +198,6 @@ static void load_segments(ld *L, sim_road *r, const cJSON *segs, const char *pat
     r->length = s;
 }
 
-static void load_lane_side(ld *L, const cJSON *arr, const char *path, int sign, sim_lane **out,
-                           int *n_out, double *width)
-{
-    static const char *const keys[] = {"width", "mark", "type", NULL};
-    static const char *const marks[] = {"none", "solid", "dashed", NULL};
-    static const char *const types[] = {"driving", "shoulder", "median", "sidewalk", "parking", NULL};
-    int n = cJSON_GetArraySize(arr);
-    *out = scn_alloc_n(L, (size_t)n, sizeof **out);
-    if (!*out) return;
-    *width = 0;
-    for (int i = 0; i < n; i++) {
-        char p[PATH_MAX_LEN];
-        const cJSON *ln = cJSON_GetArrayItem(arr, i);
-        scn_ipath(p, path, i);
-        sim_lane *lane = &(*out)[i];
-        lane->id = sign * (i + 1);
-        lane->width = 3.5;
-        if (!scn_is_obj(L, ln, p)) continue;
-        scn_check_keys(L, ln, p, keys);
-        if (scn_get_num(L, ln, p, "width", true, 3.5, NUM_POS, 0, 0, &lane->width) && lane->width > MAX_LANE_WIDTH) {
-            /* No lane is wider than this; a typo of that size would make every road
-             * cover the whole map in the spatial index. */
-            char wp[PATH_MAX_LEN];
-            scn_err_found(L, scn_kpath(wp, p, "width"), cJSON_GetObjectItemCaseSensitive(ln, "width"),
-                      "a lane width in (0, 50] m");
-            lane->width = 3.5;
-        }
-        int m = scn_get_enum(L, ln, p, "mark", i + 1 == n ? SIM_MARK_SOLID : SIM_MARK_DASHED, marks);
-        lane->mark = m < 0 ? SIM_MARK_NONE : (sim_mark_type)m;
-        int t = scn_get_enum(L, ln, p, "type", SIM_LANE_DRIVING, types);
-        lane->type = t < 0 ? SIM_LANE_DRIVING : (sim_lane_type)t;
-        *width += lane->width;
-    }
-    *n_out = n;
-}
-
-static void load_lanes(ld *L, sim_road *r, const cJSON *lanes, const char *path)
-{
-    static const char *const keys[] = {"left", "right", "center_mark", NULL};
-    static const char *const marks[] = {"none", "solid", "dashed", NULL};
-    if (!scn_is_obj(L, lanes, path)) return;
-    scn_check_keys(L, lanes, path, keys);
-    char p[PATH_MAX_LEN];
-    const cJSON *left = scn_get_arr(L, lanes, path, "left", false);
-    const cJSON *right = scn_get_arr(L, lanes, path, "right", false);
-    /* One lane section for the whole road (docs/scenario.md: the mapping). */
-    sim_lane_section *ls = r->sections ? r->sections : sim_road_single_section(r);
-    if (!ls) {
-        scn_err_at(L, path, "out of memory");
-        return;
-    }
-    if (left) load_lane_side(L, left, scn_kpath(p, path, "left"), 1, &ls->left, &ls->n_left, &r->left_width);
-    if (right)
-        load_lane_side(L, right, scn_kpath(p, path, "right"), -1, &ls->right, &ls->n_right, &r->right_width);
-    if (ls->n_left + ls->n_right == 0)
-        scn_err_at(L, path, "found no lanes, expected at least one lane in left or right");
-    int m = scn_get_enum(L, lanes, path, "center_mark", SIM_MARK_SOLID, marks);
-    ls->center.mark = m < 0 ? SIM_MARK_SOLID : (sim_mark_type)m;
-}
-
 static void load_road_extras(ld *L, sim_road *r, int ri, const cJSON *ro, const char *path)
 {
     char p[PATH_MAX_LEN], q[PATH_MAX_LEN];
@@ -516,7 +456,7 @@ void scn_load_roads(ld *L, const cJSON *root)
         const cJSON *segs = scn_get_arr(L, ro, p, "segments", true);
         if (segs) load_segments(L, r, segs, scn_kpath(q, p, "segments"), x, y, hd * M_PI / 180.0);
         const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(ro, "lanes");
-        load_lanes(L, r, lanes, scn_kpath(q, p, "lanes"));
+        scn_load_lanes(L, r, lanes, scn_kpath(q, p, "lanes"));
         load_road_extras(L, r, i, ro, p);
         const char *jid;
         if (scn_get_str(L, ro, p, "junction", false, NULL, &jid) && jid) {
@@ -601,6 +541,12 @@ void scn_load_junctions(ld *L, const cJSON *root)
                 cn->lanes[cn->n_lanes++] = (sim_lane_link){from, to};
             }
             j->n_conns++;
+            /* The connecting road must start where the incoming road ends. */
+            double gap = sim_roadnet_connection_gap(net, i, cn);
+            if (isfinite(gap) && gap > JOIN_TOL && net->roads[cn->incoming].n_geoms && net->roads[cn->connecting].n_geoms)
+                scn_err_at(L, q, "connecting road \"%s\" (%s) lies %.3f m from incoming road \"%s\", expected "
+                           "within %g m", net->roads[cn->connecting].id, cn->contact == SIM_CONTACT_END ? "end" : "start",
+                           gap, net->roads[cn->incoming].id, JOIN_TOL);
         }
     }
 }

@@ -12,7 +12,7 @@
 
 #include "sim_file.h"
 
-#define GEOM_BUDGET 2e7   /* sim_geom_cost units per file (about 1.2 GB at most) */
+#define GEOM_BUDGET 4e6   /* sim_geom_cost units per file (Town03 needs about 2e3) */
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -374,32 +374,6 @@ static int read_junction(xodr_parser *P, const xmlNode *jn, sim_junction *j)
     return SIM_OK;
 }
 
-/* Gap between the connecting road's contact end and the incoming road's end at this
- * junction: lane centres for each lane link (reference lines when there are none). */
-static double connection_gap(const sim_roadnet *net, int ji, const sim_connection *c)
-{
-    const sim_road *in = &net->roads[c->incoming], *cr = &net->roads[c->connecting];
-    double s_c = c->contact == SIM_CONTACT_START ? 0.0 : cr->length, best = INFINITY;
-    /* The incoming road meets the junction at its end or its start (or both). */
-    for (int end = 0; end < 2; end++) {
-        const sim_road_link *l = end ? &in->succ : &in->pred;
-        if (!(l->kind == SIM_LINK_JUNCTION && l->index == ji)) continue;
-        double s_i = end ? in->length : 0.0, worst = 0.0;
-        for (int k = 0; k < (c->n_lanes ? c->n_lanes : 1); k++) {
-            sim_road_pose a, b;
-            double ta = 0, tb = 0;
-            if (c->n_lanes && (!sim_road_lane_center(in, s_i, c->lanes[k].from, &ta) ||
-                               !sim_road_lane_center(cr, s_c, c->lanes[k].to, &tb)))
-                continue; /* a lane that does not exist is reported apart */
-            sim_road_pose_at(net, c->incoming, s_i, ta, &a);
-            sim_road_pose_at(net, c->connecting, s_c, tb, &b);
-            worst = fmax(worst, hypot(a.x - b.x, a.y - b.y));
-        }
-        best = fmin(best, worst);
-    }
-    return best;
-}
-
 static int check_junctions(xodr_parser *P, const xmlNode *const *jnodes)
 {
     const sim_roadnet *net = P->net;
@@ -418,7 +392,7 @@ static int check_junctions(xodr_parser *P, const xmlNode *const *jnodes)
                         return xodr_fail(P, cn, SIM_EINVAL, "id %s links lane %d of road \"%s\", which has no such lane",
                                          j->id, ids[q], rr[q]->id);
             }
-            double gap = connection_gap(net, ji, c);
+            double gap = sim_roadnet_connection_gap(net, ji, c);
             if (!isfinite(gap)) continue; /* the incoming road names another junction: its link, not ours */
             if (gap > SIM_XODR_GAP_MAX)
                 return xodr_fail(P, cn, SIM_EINVAL, "id %s: connecting road \"%s\" (%s) lies %.3f m from incoming "

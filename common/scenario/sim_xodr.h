@@ -25,7 +25,7 @@
 #include "sim_error.h"
 #include "sim_road.h"
 
-#define SIM_XODR_GAP_MAX 0.5       /* m between a connecting road and its incoming road */
+#define SIM_XODR_GAP_MAX 0.1       /* m between a connecting road and its incoming road */
 #define SIM_XODR_MAX_UNSUPPORTED 48 /* distinct unsupported element names reported */
 
 typedef struct sim_xodr_count {

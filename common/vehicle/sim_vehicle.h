@@ -47,7 +47,9 @@ typedef struct sim_vehicle_ground {
     sim_ground_height_fn height;
     /* Optional (0: unknown): an upper bound of the ground's slope |grad z| everywhere.
      * With it the body's corners are not looked up while the ground cannot have risen
-     * to them since the last look-up (the results are the same, bit for bit). */
+     * to them since the last look-up (the results are the same, bit for bit). The
+     * vehicle remembers those look-ups: give it the same ground every step, or
+     * sim_vehicle_init it again when the ground changes. */
     double max_slope;
 } sim_vehicle_ground;
 
@@ -102,6 +104,7 @@ typedef struct sim_vehicle_params {
     double track_front, track_rear; /* m */
     sim_vec3 box_half;        /* m, half extents of the body's collision box */
     sim_vec3 box_offset;      /* m, box centre relative to the COG, body frame */
+    sim_vec3 driver_eye;      /* m, the driver's eye point relative to the COG, body frame (render views) */
     double restitution;       /* body collisions, 0..1 */
     double body_friction;     /* body-ground and body-box friction coefficient */
     /* aerodynamics */

@@ -54,24 +54,13 @@ typedef struct wall_contact {
     double pen, friction, jn;   /* penetration, road friction, ground impulse */
 } wall_contact;
 
-/* The wheels' impulses on the chassis velocities y[7..12] (y may be a 13-double copy
- * of the chassis; positions and travels are read from v), wheel after wheel in the
- * given order (each changes what the next one sees), in three rounds: the ground,
- * then driving and braking along the wheels, then the walls across them. The walls
- * come last so that they hold against what the others did: a braking wheel's impulse
- * turns the car a little until the opposite wheel's cancels it, and a wall taken in
- * between would spend friction on that passing turn. Friction is shared as a circle,
- * driving and braking first (the wall model has no ABS: like locked wheels, a car
- * braking at the limit goes straight on). */
-static void wheel_impulses(const wall_wheels *ww, double *y, const int order[SIM_WHEELS])
+/* Where each wheel touches the ground in this step (the geometry the two orders of
+ * wheel_impulses share): the ground is looked up once per wheel. */
+static void wall_contacts(const wall_wheels *ww, wall_contact w[SIM_WHEELS])
 {
     const sim_vehicle *v = ww->v;
     const sim_vehicle_params *p = &v->p;
-    const sim_rigid_props *props = ww->props;
-    int d0 = p->drive == SIM_DRIVE_REAR ? SIM_WHEEL_RL : SIM_WHEEL_FL;
-    wall_contact w[SIM_WHEELS];
-    for (int k = 0; k < SIM_WHEELS; k++) {
-        int i = order[k];
+    for (int i = 0; i < SIM_WHEELS; i++) {
         wall_contact *wc = &w[i];
         wc->on = false;
         wc->c = wheel_point(v->y, v, i, ww->q);
@@ -94,9 +83,34 @@ static void wheel_impulses(const wall_wheels *ww, double *y, const int order[SIM
         wc->side = sim_v3_cross(wc->n, wc->f);
         wc->cp = sim_v3_madd(wc->c, wc->n, -(p->tire.radius - wc->pen));
         wc->friction = g.friction;
+    }
+}
+
+/* The wheels' impulses on the chassis velocities y[7..12] (y may be a 13-double copy
+ * of the chassis), wheel after wheel in the given order (each changes what the next
+ * one sees), in three rounds: the ground, then driving and braking along the wheels,
+ * then the walls across them. The walls come last so that they hold against what the
+ * others did: a braking wheel's impulse turns the car a little until the opposite
+ * wheel's cancels it, and a wall taken in between would spend friction on that
+ * passing turn. Friction is shared as a circle, driving and braking first (the wall
+ * model has no ABS: like locked wheels, a car braking at the limit goes straight on).
+ * contacts: from wall_contacts, copied (the ground impulses are written into it). */
+static void wheel_impulses(const wall_wheels *ww, double *y, const wall_contact contacts[SIM_WHEELS],
+                           const int order[SIM_WHEELS])
+{
+    const sim_vehicle *v = ww->v;
+    const sim_vehicle_params *p = &v->p;
+    const sim_rigid_props *props = ww->props;
+    int d0 = p->drive == SIM_DRIVE_REAR ? SIM_WHEEL_RL : SIM_WHEEL_FL;
+    wall_contact w[SIM_WHEELS];
+    memcpy(w, contacts, sizeof(w));
+    for (int k = 0; k < SIM_WHEELS; k++) {
+        wall_contact *wc = &w[order[k]];
+        wc->jn = 0.0;
+        if (!wc->on)
+            continue;
         /* Ground impulse, scaled into the impulse-based suspension (equation 3). */
         double vn = sim_v3_dot(sim_rigid_point_velocity(y, wc->cp), wc->n);
-        wc->jn = 0.0;
         if (vn < 0.0) {
             double jg = -vn / sim_rigid_inv_mass_along(props, y, wc->cp, wc->n);
             double phi = wc->pen / p->wall_max_penetration;
@@ -195,10 +209,12 @@ void sim_vehicle_wall_step(sim_vehicle *v, const sim_vehicle_ground *ground, con
      * Kinetic energy is convex in the velocities: the mean of two results that each
      * lose energy loses energy too. */
     static const int order[2][SIM_WHEELS] = {{0, 1, 2, 3}, {1, 0, 3, 2}};
+    wall_contact contacts[SIM_WHEELS];
+    wall_contacts(&ww, contacts);
     double mirror[SIM_RIGID_STATE_LEN];
     memcpy(mirror, y, sizeof(mirror));
-    wheel_impulses(&ww, y, order[0]);
-    wheel_impulses(&ww, mirror, order[1]);
+    wheel_impulses(&ww, y, contacts, order[0]);
+    wheel_impulses(&ww, mirror, contacts, order[1]);
     for (int k = 7; k < 13; k++)
         y[k] = 0.5 * (y[k] + mirror[k]);
 

@@ -161,6 +161,32 @@ int sim_road_lane_pose(const sim_roadnet *net, int road, double s, int lane, dou
     return rc ? rc : (s == sc ? SIM_OK : SIM_ERANGE);
 }
 
+/* Gap between the connecting road's contact end and the incoming road's end at this
+ * junction: lane centres for each lane link (reference lines when there are none). */
+double sim_roadnet_connection_gap(const sim_roadnet *net, int ji, const sim_connection *c)
+{
+    const sim_road *in = &net->roads[c->incoming], *cr = &net->roads[c->connecting];
+    double s_c = c->contact == SIM_CONTACT_START ? 0.0 : cr->length, best = INFINITY;
+    /* The incoming road meets the junction at its end or its start (or both). */
+    for (int end = 0; end < 2; end++) {
+        const sim_road_link *l = end ? &in->succ : &in->pred;
+        if (!(l->kind == SIM_LINK_JUNCTION && l->index == ji)) continue;
+        double s_i = end ? in->length : 0.0, worst = 0.0;
+        for (int k = 0; k < (c->n_lanes ? c->n_lanes : 1); k++) {
+            sim_road_pose a, b;
+            double ta = 0, tb = 0;
+            if (c->n_lanes && (!sim_road_lane_center(in, s_i, c->lanes[k].from, &ta) ||
+                               !sim_road_lane_center(cr, s_c, c->lanes[k].to, &tb)))
+                continue; /* a lane that does not exist is reported apart */
+            sim_road_pose_at(net, c->incoming, s_i, ta, &a);
+            sim_road_pose_at(net, c->connecting, s_c, tb, &b);
+            worst = fmax(worst, hypot(a.x - b.x, a.y - b.y));
+        }
+        best = fmin(best, worst);
+    }
+    return best;
+}
+
 /* ---- ownership and lookup --------------------------------------------------- */
 
 void sim_road_free(sim_road *r)

@@ -27,9 +27,11 @@
  *
  * Exactness: lines and arcs in closed form; spirals by Gauss-Legendre integration from
  * a table every SIM_CLOTHOID_STEP m; poly3 by a table of arc length against u refined
- * by Newton; paramPoly3 in closed form (p = ds for pRange arcLength, ds / length for
- * normalized). Positions are exact to 1e-9 m for lines and arcs and better than 1e-6 m
- * for the others; projection (x, y) -> (s, t) converges to 1e-9 m.
+ * by Newton; paramPoly3 at the parameter p whose arc length, scaled to the length
+ * attribute, is ds (esmini's reading of both pRange values; for a consistent file p is
+ * ds, or ds / length when normalized, to 1e-4 m). Positions are exact to 1e-9 m for
+ * lines and arcs and better than 1e-6 m for the others; projection (x, y) -> (s, t)
+ * converges to 1e-9 m.
  *
  * Building: a loader fills roads and junctions, then calls sim_roadnet_build_index,
  * which first finishes every road (sim_road_finish: section ends, widths per side,
@@ -81,6 +83,8 @@ typedef struct sim_geom {
     double poly[8];       /* poly3: a b c d; paramPoly3: aU bU cU dU aV bV cV dV */
     bool normalized;      /* paramPoly3 pRange="normalized" (p in [0, 1]) */
     double u_max;         /* poly3: u at the end (set by sim_geom_prepare when 0) */
+    double pc[4];         /* derived by sim_geom_prepare for projection: line cos, sin of
+                             hdg0; arc centre x, y, start angle */
     int n_tab;            /* table (spiral: x, y; poly3: u) every SIM_CLOTHOID_STEP m; owned */
     double *tab;
 } sim_geom;
@@ -95,7 +99,8 @@ void sim_geom_eval(const sim_geom *g, double ds, double *x, double *y, double *h
 /* Curvature (1/m, positive left) at local arc length ds (spirals extrapolate). */
 double sim_geom_curvature(const sim_geom *g, double ds);
 void sim_geom_free(sim_geom *g);
-/* Memory a geometry will take, in units (table points plus spatial-index pieces;
+/* Memory and time a geometry will take, in units (table points, 16 each for the
+ * polynomial types whose points each need an integration, plus spatial-index pieces;
  * about 60 bytes each), computed from type, length and curvatures before
  * sim_geom_prepare: loaders use it to bound what a file can make them allocate. */
 double sim_geom_cost(const sim_geom *g);
@@ -314,6 +319,11 @@ void sim_lane_free(sim_lane *l);
 /* Whether a vehicle can drive from road a onto road b: an end-to-end link either way,
  * or b is a connecting road of a junction that a enters (or the reverse). */
 bool sim_roadnet_connected(const sim_roadnet *net, int a, int b);
+/* How far a junction connection's connecting road (at its contact end) lies from its
+ * incoming road's end at junction ji: the largest distance between the lane centres
+ * its lane links join (the reference lines when it has none), m. INFINITY when the
+ * incoming road does not link to junction ji. Loaders refuse large gaps. */
+double sim_roadnet_connection_gap(const sim_roadnet *net, int ji, const sim_connection *c);
 /* Index of the road or junction with this id, or -1. */
 int sim_roadnet_find_road(const sim_roadnet *net, const char *id);
 int sim_roadnet_find_junction(const sim_roadnet *net, const char *id);

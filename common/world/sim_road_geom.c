@@ -127,6 +127,11 @@ int sim_geom_prepare(sim_geom *g, sim_error *err)
                              SIM_GEOM_MAX_LENGTH);
     if (g->type == SIM_GEOM_LINE) g->k0 = g->k1 = 0.0;
     if (g->type == SIM_GEOM_ARC) g->k1 = g->k0;
+    g->pc[0] = cos(g->hdg0), g->pc[1] = sin(g->hdg0), g->pc[2] = g->pc[3] = 0.0;
+    if (g->type == SIM_GEOM_ARC && g->k0 != 0.0) {
+        double R = 1.0 / g->k0, cx = g->x0 - R * g->pc[1], cy = g->y0 + R * g->pc[0];
+        g->pc[0] = cx, g->pc[1] = cy, g->pc[2] = atan2(g->y0 - cy, g->x0 - cx);
+    }
     if (g->type == SIM_GEOM_LINE || g->type == SIM_GEOM_ARC) return SIM_OK;
     int n = (int)floor(g->length / SIM_CLOTHOID_STEP) + 2;
     if (g->type == SIM_GEOM_PARAMPOLY3 && n < 16) n = 16;
@@ -314,6 +319,8 @@ double sim_geom_cost(const sim_geom *g)
 {
     double chunks = fmax(1.0, ceil(g->length / sim_chunk_length(g)));
     double table = g->type == SIM_GEOM_LINE || g->type == SIM_GEOM_ARC ? 0 : g->length / SIM_CLOTHOID_STEP + 18;
+    /* A polynomial's table point costs an integration over 16 pieces to build. */
+    if (g->type == SIM_GEOM_POLY3 || g->type == SIM_GEOM_PARAMPOLY3) table *= 16;
     return chunks + table;
 }
 

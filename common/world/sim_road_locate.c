@@ -48,11 +48,13 @@ static void project_newton(const sim_geom *g, double px, double py, double a, do
     out->inside = fabs(out->l) < 1e-6;
 }
 
+/* cheap: a point whose foot falls outside [a, b] only needs to be known as outside
+ * (not the nearer end), which spares the trigonometry. */
 static void project_piece(const sim_geom *g, double px, double py, double a, double b,
-                          proj *out)
+                          proj *out, bool cheap)
 {
     if (g->type == SIM_GEOM_LINE) {
-        double c = cos(g->hdg0), s = sin(g->hdg0), ex = px - g->x0, ey = py - g->y0;
+        double c = g->pc[0], s = g->pc[1], ex = px - g->x0, ey = py - g->y0;
         double t = ex * c + ey * s;
         out->d = -ex * s + ey * c;
         out->inside = t >= a && t <= b;
@@ -61,23 +63,26 @@ static void project_piece(const sim_geom *g, double px, double py, double a, dou
         return;
     }
     if (g->type == SIM_GEOM_ARC && fabs(g->k0) > 1e-6) {
-        double k = g->k0, R = 1.0 / k;
-        double cx = g->x0 - R * sin(g->hdg0), cy = g->y0 + R * cos(g->hdg0);
-        double ang0 = atan2(g->y0 - cy, g->x0 - cx), ang = atan2(py - cy, px - cx);
-        double dlt = ang - ang0;
+        double k = g->k0, R = 1.0 / k, cx = g->pc[0], cy = g->pc[1];
+        double dlt = atan2(py - cy, px - cx) - g->pc[2]; /* in (-3 pi, 3 pi) */
         if (k > 0) {
-            dlt = fmod(dlt, 2 * M_PI);
-            if (dlt < 0) dlt += 2 * M_PI;
+            while (dlt < 0) dlt += 2 * M_PI;
+            while (dlt >= 2 * M_PI) dlt -= 2 * M_PI;
         } else {
-            dlt = fmod(dlt, 2 * M_PI);
-            if (dlt > 0) dlt -= 2 * M_PI;
+            while (dlt > 0) dlt -= 2 * M_PI;
+            while (dlt <= -2 * M_PI) dlt += 2 * M_PI;
         }
-        double t = dlt / k, r = hypot(px - cx, py - cy);
+        double ex = px - cx, ey = py - cy, t = dlt / k, r = sqrt(ex * ex + ey * ey);
         if (t >= a && t <= b && r > 0) {
             out->t = t;
             out->d = k > 0 ? R - r : R + r;
             out->l = 0.0;
             out->inside = true;
+            return;
+        }
+        if (cheap) {
+            out->inside = false;
+            out->t = a, out->d = 0.0, out->l = INFINITY;
             return;
         }
         /* Outside the piece: the nearer end. */
@@ -102,7 +107,7 @@ static int piece_chunks(const sim_geom *g, double *len)
 
 static void project_chunk(const sim_geom *g, int c, int n, double cl, double px, double py, proj *p)
 {
-    project_piece(g, px, py, c * cl, c + 1 == n ? g->length : (c + 1) * cl, p);
+    project_piece(g, px, py, c * cl, c + 1 == n ? g->length : (c + 1) * cl, p, false);
 }
 
 void sim_road_project(const sim_road *r, double x, double y, double *s, double *d, double *dist,
@@ -147,6 +152,7 @@ typedef struct cand {
 typedef struct cset {
     const sim_roadnet *net;
     const sim_locate_query *q;
+    bool on_only;       /* keep only candidates whose lanes hold the point */
     cand c[MAX_CANDS];
     int n;
     int best_off;       /* index of the nearest off-road candidate, -1 */
@@ -166,11 +172,13 @@ static void consider(cset *cs, int ri, const sim_geom *g, const proj *p)
     k.t = sim_road_h_to_t(r, k.s, p->d);
     /* The widest extent first: most candidates in a cell miss by far. */
     double excess = fmax(0.0, fmax(p->d - r->left_width, -p->d - r->right_width));
+    if (cs->on_only && (!p->inside || excess > 0.0)) return;
     if (p->inside && excess == 0.0) {
         k.on = sim_road_lane_at(r, k.s, k.t, &k.li);
         if (k.on && cs->q->drivable_only && !sim_lane_type_drivable(k.li.type)) k.on = false;
     }
     if (!k.on) {
+        if (cs->on_only) return;
         if (excess == 0.0) { /* within the widest extent: measure from the lanes at s */
             double lw, rw, c = sim_road_lane_offset(r, k.s);
             sim_road_width(r, k.s, &lw, &rw);
@@ -303,7 +311,7 @@ struct sim_roadnet_index {
     int n_chunks;
 };
 
-#define INDEX_CELL 16.0
+#define INDEX_CELL 8.0
 #define INDEX_MAX_CELLS (1 << 22)
 #define INDEX_MAX_ITEMS (1 << 24) /* piece-in-cell entries: 64 MiB of ints */
 
@@ -391,24 +399,28 @@ int sim_roadnet_build_index(sim_roadnet *net, sim_error *err)
     size_t ncell = (size_t)ix->nx * (size_t)ix->ny;
     ix->start = calloc(ncell + 1, sizeof *ix->start);
     if (!ix->start) goto nomem;
+    /* The entries first, from the boxes alone: pieces whose lane areas each span much
+     * of the map (absurd lane widths) would take long to list, overflow the int
+     * offsets and make the index larger than the roads themselves. */
+    double total = 0;
+    for (int k = 0; k < n; k++) {
+        double ci = floor((boxes[k][2] - ix->x0) / ix->cell) - floor((boxes[k][0] - ix->x0) / ix->cell) + 1;
+        double cj = floor((boxes[k][3] - ix->y0) / ix->cell) - floor((boxes[k][1] - ix->y0) / ix->cell) + 1;
+        total += ci * cj;
+    }
+    if (total > INDEX_MAX_ITEMS) {
+        double cell = ix->cell;
+        free(boxes);
+        sim_roadnet_index_free(ix);
+        return sim_error_set(err, SIM_ETOOBIG,
+                             "road index: the roads' lane areas cover %.0f cells of %g m in all "
+                             "(at most %d): are some lanes far too wide?",
+                             total, cell, INDEX_MAX_ITEMS);
+    }
     /* Two passes: count per cell, then fill (compressed rows). */
     for (int pass = 0; pass < 2; pass++) {
         int *fill = NULL;
         if (pass == 1) {
-            /* Summed as size_t first: pieces whose lane areas each span much of the map
-             * (absurd lane widths) would overflow the int offsets and make the index
-             * larger than the roads themselves. */
-            size_t total = 0;
-            for (size_t c = 0; c < ncell; c++) total += (size_t)ix->start[c + 1];
-            if (total > INDEX_MAX_ITEMS) {
-                double cell = ix->cell;
-                free(boxes);
-                sim_roadnet_index_free(ix);
-                return sim_error_set(err, SIM_ETOOBIG,
-                                     "road index: the roads' lane areas cover %zu cells of %g m in all "
-                                     "(at most %d): are some lanes far too wide?",
-                                     total, cell, INDEX_MAX_ITEMS);
-            }
             for (size_t c = 0; c < ncell; c++) ix->start[c + 1] += ix->start[c];
             ix->items = malloc(sizeof *ix->items * (size_t)(ix->start[ncell] ? ix->start[ncell] : 1));
             fill = calloc(ncell, sizeof *fill);
@@ -453,15 +465,21 @@ static void scan_cell(cset *cs, int i, int j, double x, double y, bool box_filte
         /* Outside the piece's lane area: it cannot hold the point. */
         if (box_filter && (x < ch->box[0] || y < ch->box[1] || x > ch->box[2] || y > ch->box[3]))
             continue;
-        const sim_road *r = &cs->net->roads[ch->road];
-        const sim_geom *g = &r->geoms[ch->geom];
+        const sim_road *road = &cs->net->roads[ch->road];
+        const sim_geom *g = &road->geoms[ch->geom];
         proj p;
         if (g->type == SIM_GEOM_LINE || g->type == SIM_GEOM_ARC) {
             if (g == done) continue;
             done = g;
-            project_piece(g, x, y, 0.0, g->length, &p);
+            if (cs->on_only && g->type == SIM_GEOM_ARC && fabs(g->k0) > 1e-6) {
+                /* Beyond the lanes' widest extent from the arc: no need for its angle. */
+                double ex = x - g->pc[0], ey = y - g->pc[1], R = 1.0 / g->k0, r = sqrt(ex * ex + ey * ey);
+                double d = g->k0 > 0 ? R - r : R + r;
+                if (d > road->left_width || -d > road->right_width) continue;
+            }
+            project_piece(g, x, y, 0.0, g->length, &p, cs->on_only);
         } else {
-            project_piece(g, x, y, ch->a, ch->b, &p);
+            project_piece(g, x, y, ch->a, ch->b, &p, cs->on_only);
         }
         consider(cs, ch->road, g, &p);
     }
@@ -500,7 +518,11 @@ static int locate(const sim_roadnet *net, const sim_locate_query *q, bool neares
         brute(&cs, q->x, q->y);
     } else {
         double fi = (q->x - ix->x0) / ix->cell, fj = (q->y - ix->y0) / ix->cell;
+        /* The point's cell, keeping only roads whose lanes hold it; when none does and
+         * the nearest road is wanted, every candidate of growing rings of cells. */
+        cs.on_only = true;
         if (fi >= 0 && fj >= 0 && fi < ix->nx && fj < ix->ny) scan_cell(&cs, (int)fi, (int)fj, q->x, q->y, true);
+        cs.on_only = false;
         if (pick(&cs, true) < 0 && nearest) ring_search(&cs, q->x, q->y);
     }
     int b = pick(&cs, !nearest);
@@ -559,6 +581,7 @@ int sim_roadnet_locate_all(const sim_roadnet *net, double x, double y, sim_road_
         brute(&cs, x, y);
     } else {
         double fi = (x - ix->x0) / ix->cell, fj = (y - ix->y0) / ix->cell;
+        cs.on_only = true;
         if (fi >= 0 && fj >= 0 && fi < ix->nx && fj < ix->ny) scan_cell(&cs, (int)fi, (int)fj, x, y, true);
     }
     int n = 0;

@@ -83,3 +83,23 @@ double vs_bumps_max_slope(const double *b)
 {
     return b[0] * 2.0 * M_PI * sqrt(1.0 / (b[1] * b[1]) + 1.0 / (b[2] * b[2]));
 }
+
+int vs_split_mu_sample(void *ctx, double x, double y, sim_ground_sample *out)
+{
+    (void)ctx;
+    (void)x;
+    out->height = 0.0;
+    out->normal[0] = out->normal[1] = 0.0;
+    out->normal[2] = 1.0;
+    out->friction = y > 0.0 ? 0.1 : 1.0;
+    out->roughness = 0.0;
+    return 0;
+}
+
+double vs_hold_speed(const sim_vehicle_state *s, double target, double *integ, double dt)
+{
+    double err = target - s->speed;
+    *integ += err * dt;
+    double u = 0.3 * err + 0.1 * *integ;
+    return u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+}

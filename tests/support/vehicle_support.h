@@ -25,6 +25,13 @@ sim_vehicle *vs_new_car(const sim_vehicle_params *p, sim_vehicle_model m, const 
  * a few hundred J at most for this car. */
 double vs_energy(const sim_vehicle *v);
 
+/* Split friction: ice (0.1) where y > 0, asphalt (1.0) elsewhere; flat at z = 0. */
+int vs_split_mu_sample(void *ctx, double x, double y, sim_ground_sample *out);
+
+/* A PI speed hold on the throttle (0.3 per m/s, 0.1 per m): the throttle for state s
+ * towards target (m/s); *integ carries the integrated error between calls dt apart. */
+double vs_hold_speed(const sim_vehicle_state *s, double target, double *integ, double dt);
+
 /* Bumps: z = a sin(2 pi x / lx) sin(2 pi y / ly) with its exact normal; ctx points at
  * a double[3] {a, lx, ly}; friction 1. */
 int vs_bumps_sample(void *ctx, double x, double y, sim_ground_sample *out);

@@ -267,23 +267,12 @@ static void reverses_in_reverse_gear(void **state)
     }
 }
 
-/* Split friction: ice under the left wheels, asphalt under the right. */
-static int split_mu(void *ctx, double x, double y, sim_ground_sample *out)
-{
-    out->height = 0.0;
-    out->normal[0] = out->normal[1] = 0.0;
-    out->normal[2] = 1.0;
-    out->friction = y > 0.0 ? 0.1 : 1.0;
-    out->roughness = 0.0;
-    return 0;
-}
-
 /* On split friction the open differential gives both rear wheels the torque the wheel
  * on ice can take, and that one spins; the limited-slip differential sends torque to
  * the wheel on asphalt and the car pulls away faster. */
 static void limited_slip_beats_open_on_split_friction(void **state)
 {
-    sim_vehicle_ground g = {.sample = split_mu};
+    sim_vehicle_ground g = {.sample = vs_split_mu_sample}; /* ice on the left */
     double v[2], spin_ratio[2];
     for (int k = 0; k < 2; k++) {
         sim_vehicle_params p = params;

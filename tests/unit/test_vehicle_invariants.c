@@ -214,7 +214,6 @@ static void ice_braking_is_friction_limited(void **state)
         assert_true(d >= 300.0);
         assert_true(d <= 600.0);
         free(v);
-        /* and the same car on dry asphalt stops in the data sheet's 35-42 m */
     }
 }
 
@@ -237,9 +236,7 @@ static void zero_steer_keeps_heading(void **state)
         while (dist < 10000.0 && n < 500000) {
             if (n % 10 == 0) {
                 sim_vehicle_get_state(v, &g, &s);
-                double err = 100 * KMH - s.speed;
-                integ += err * 10 * DT;
-                c.throttle = fmin(fmax(0.2 * err + 0.05 * integ, 0.0), 1.0);
+                c.throttle = vs_hold_speed(&s, 100 * KMH, &integ, 10 * DT);
             }
             double x = v->y[0], y = v->y[1];
             assert_int_equal(sim_vehicle_step(v, &c, &g, NULL, 0, DT), 0);

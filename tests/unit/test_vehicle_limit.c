@@ -93,9 +93,7 @@ static void automatic_holds_gear_at_the_limit(void **state)
     int shifts_at_limit = 0, last = v->gear, gear_at_limit = 0;
     for (int i = 0; i < 25000; i++) {
         sim_vehicle_state s = state_of(v, &g);
-        double err = 80 * KMH - s.speed;
-        integ += err * DT;
-        c.throttle = fmin(fmax(0.3 * err + 0.1 * integ, 0.0), 1.0);
+        c.throttle = vs_hold_speed(&s, 80 * KMH, &integ, DT);
         c.steer = 0.3 * i / 25000.0;
         assert_int_equal(sim_vehicle_step(v, &c, &g, NULL, 0, DT), 0);
         roll = fmax(roll, fabs(s.roll));
@@ -224,9 +222,8 @@ static lane_change_result lane_change(double kmh, const course *k, double previe
         }
         if (i % 4 == 0) { /* the controller at 250 Hz, like input.controls */
             c.steer = fmax(-1.0, fmin(1.0, preview_steer(&path, &s, preview_s, gain) / params.steer_max));
-            double err = kmh * KMH - s.speed;
-            integ += err * 4 * DT;
-            c.throttle = s.pos[0] > 0.0 ? 0.0 : fmin(fmax(0.3 * err + 0.1 * integ, 0.0), 1.0);
+            double hold = vs_hold_speed(&s, kmh * KMH, &integ, 4 * DT);
+            c.throttle = s.pos[0] > 0.0 ? 0.0 : hold;
         }
         if (s.pos[0] > 0.0 && r.entry_kmh == 0.0)
             r.entry_kmh = s.speed / KMH;
@@ -289,9 +286,7 @@ static double steer_for_0_3_g(void)
     double integ = 0.0, ay = 0.0, a = NAN;
     for (int i = 0; i < 40000; i++) {
         sim_vehicle_state s = state_of(v, &g);
-        double err = 80 * KMH - s.speed;
-        integ += err * DT;
-        c.throttle = fmin(fmax(0.3 * err + 0.1 * integ, 0.0), 1.0);
+        c.throttle = vs_hold_speed(&s, 80 * KMH, &integ, DT);
         c.steer = 0.1 * i / 40000.0;
         ay += (s.accel_body[1] - ay) * DT / 0.5;
         if (ay >= 0.3 * G) {
@@ -379,9 +374,7 @@ static void braking_in_a_turn(void **state)
     double integ = 0.0;
     for (int i = 0; i < 6000; i++) {
         sim_vehicle_state s = state_of(v, &g);
-        double err = 80 * KMH - s.speed;
-        integ += err * DT;
-        c.throttle = fmin(fmax(0.3 * err + 0.1 * integ, 0.0), 1.0);
+        c.throttle = vs_hold_speed(&s, 80 * KMH, &integ, DT);
         c.steer = fmin(0.07, 0.07 * i / 2000.0);
         assert_int_equal(sim_vehicle_step(v, &c, &g, NULL, 0, DT), 0);
     }
@@ -409,19 +402,6 @@ static void braking_in_a_turn(void **state)
     free(v);
 }
 
-/* Ice (mu 0.1) under the left wheels, asphalt under the right. */
-static int split_mu(void *ctx, double x, double y, sim_ground_sample *out)
-{
-    (void)ctx;
-    (void)x;
-    out->height = 0.0;
-    out->normal[0] = out->normal[1] = 0.0;
-    out->normal[2] = 1.0;
-    out->friction = y > 0.0 ? 0.1 : 1.0;
-    out->roughness = 0.0;
-    return 0;
-}
-
 typedef struct split_result {
     double dist, seconds, yaw;
     int locked_ms; /* ms with a wheel on ice stopped while the car still ran > 5 m/s */
@@ -431,7 +411,7 @@ static split_result mu_split_stop(bool abs)
 {
     sim_vehicle_params p = params;
     p.brakes.abs_enabled = abs;
-    sim_vehicle_ground g = {.sample = split_mu};
+    sim_vehicle_ground g = {.sample = vs_split_mu_sample}; /* ice on the left */
     sim_vehicle *v = car(&p, &g, 80 * KMH, 0);
     sim_vehicle_controls c = {.brake = 1.0};
     split_result r = {0};

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim_road.h"
+#include "sim_scenario.h"
 #include "sim_xodr.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -82,7 +83,7 @@ static void junction_gap_is_an_error(void **state)
         "\n<junction id=\"J\">\n<connection id=\"0\" incomingRoad=\"a\" connectingRoad=\"b\" contactPoint=\"start\">"
         "<laneLink from=\"-1\" to=\"-1\"/></connection></junction></OpenDRIVE>";
     expect_error(xml, "t.xodr: 3: <connection> id J: connecting road \"b\" (start) lies 2.500 m from incoming road "
-                      "\"a\", expected within 0.5 m");
+                      "\"a\", expected within 0.1 m");
 }
 
 /* Two sections on road "main" (the second adds lane -2 whose width grows as a cubic),
@@ -197,12 +198,33 @@ static void model_answers_solved_by_hand(void **state)
     sim_roadnet_free(&net);
 }
 
+/* The scenario JSON's junctions get the same check (1 cm: they are built to meet). */
+static void json_junction_gap_is_an_error(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"name\": \"gap\", \"roads\": ["
+        "{\"id\": \"a\", \"start\": {\"x\": 0, \"y\": 0}, \"segments\": [{\"type\": \"line\", \"length\": 50}],"
+        " \"lanes\": {\"right\": [{\"width\": 3.5}]}, \"successor\": {\"junction\": \"J\"}},"
+        "{\"id\": \"b\", \"junction\": \"J\", \"start\": {\"x\": 50, \"y\": 0.5}, \"segments\": [{\"type\": \"line\", \"length\": 10}],"
+        " \"lanes\": {\"right\": [{\"width\": 3.5}]}}],"
+        "\"junctions\": [{\"id\": \"J\", \"connections\": [{\"incoming\": \"a\", \"connecting\": \"b\", \"lanes\": [[-1, -1]]}]}]}";
+    sim_diag d = {0};
+    sim_scenario *sc = NULL;
+    assert_int_not_equal(sim_scenario_parse(json, strlen(json), "gap.json", NULL, &sc, &d), SIM_OK);
+    assert_int_equal(d.n, 1);
+    assert_string_equal(d.msgs[0], "gap.json: junctions[0].connections[0]: connecting road \"b\" (start) lies 0.500 m "
+                                   "from incoming road \"a\", expected within 0.01 m");
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(errors_name_file_line_and_element),
         cmocka_unit_test(junction_gap_is_an_error),
         cmocka_unit_test(model_answers_solved_by_hand),
+        cmocka_unit_test(json_junction_gap_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,7 @@ import simbus  # noqa: E402
 
 # cmd -> (field, type) of its one argument, for the commands that take one
 ARGS = {"restart": ("at", str), "speed_limit": ("kmh", float), "hud": ("text", str),
-        "light": ("mode", str), "seek": ("t", float), "sound": ("on", lambda s: s == "on")}
+        "light": ("mode", str), "seek": ("to", float), "sound": ("on", lambda s: s == "on")}
 
 
 def main():
@@ -26,7 +26,7 @@ def main():
     ap.add_argument("--control", default=simbus.DEFAULT_CONTROL, help="endpoint URL")
     ap.add_argument("--token", help="dispatcher token")
     ap.add_argument("cmd", help="status, pause, resume, stop, restart AT, speed_limit KMH, "
-                                "hud TEXT, light MODE, seek T, sound on|off")
+                                "hud TEXT, light MODE, seek TO, sound on|off")
     ap.add_argument("arg", nargs="?", help="the command's argument")
     args = ap.parse_args()
     fields = {}
