@@ -87,12 +87,25 @@ static int load_pois(cs_server *s, sim_error *err)
     return s->inside ? SIM_OK : sim_error_set(err, SIM_ENOMEM, "out of memory");
 }
 
+/* The scenario's content: its file, and the OpenDRIVE file its roads come from when
+ * that is another file (a changed .xodr must rebuild the database too). */
+static int scenario_hash(const sim_scenario *sc, const char *path, char sha[65], sim_error *err)
+{
+    int rc = sim_sha256_file(path, sha, err);
+    if (rc || !sc->opendrive || strcmp(sc->opendrive, path) == 0) return rc;
+    char both[130];
+    memcpy(both, sha, 64);
+    if ((rc = sim_sha256_file(sc->opendrive, both + 64, err))) return rc;
+    sim_sha256_hex(both, 128, sha);
+    return SIM_OK;
+}
+
 static int setup(cs_server *s, const char *scenario, const char *db, const char **data, int n_data, sim_error *err)
 {
     char sha[65];
     bool rebuilt;
     int rc;
-    if ((rc = sim_scenario_load_err(scenario, &s->sc, err)) || (rc = sim_sha256_file(scenario, sha, err)) ||
+    if ((rc = sim_scenario_load_err(scenario, &s->sc, err)) || (rc = scenario_hash(s->sc, scenario, sha, err)) ||
         (rc = sim_context_open(db, &s->db, err)) || (rc = sim_context_load_scenario(s->db, s->sc, sha, &rebuilt, err)))
         return rc;
     fprintf(stderr, "context-server: %s %s from %s\n", db, rebuilt ? "built" : "reused (same scenario sha256)", scenario);
