@@ -1,7 +1,8 @@
 # Build of the driving-simulator platform.
 #
 #   make            every executable into bin/
-#   make test       unit tests (cmocka) then integration tests (real processes, loopback)
+#   make test       unit, integration (real processes, loopback) and script tests; with
+#                   -jN they run N at a time, each under SIM_TEST_TIMEOUT s (default 300)
 #   make run        a session with the default scenario (headless when there is no display)
 #   make bench      benchmarks, each beside its baseline, printing the ratio
 #   make asan       the whole test suite under AddressSanitizer + UBSan
@@ -138,7 +139,7 @@ integration: all $(INTEG_TESTS)
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh integration $(INTEG_TESTS)
 SCRIPT_TESTS := $(wildcard tests/scripts/test_*.sh)
 test: all $(UNIT_TESTS) $(INTEG_TESTS)
-	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(SCRIPT_TESTS) $(UNIT_TESTS) $(INTEG_TESTS)
+	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(INTEG_TESTS) $(SCRIPT_TESTS) $(UNIT_TESTS)
 
 run: all
 	$(BIN)/simctl run $(SCENARIO)

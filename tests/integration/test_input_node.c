@@ -23,7 +23,7 @@
 #include "sim_scenario.h"
 #include "test_support.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+#include "ts_assert.h"
 
 /* What a test started, so that teardown stops it even after a failed assertion. */
 static pid_t g_node;
@@ -482,7 +482,9 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
     send_commands(phys, 20, &seq); /* C */
     kill(g_node, SIGTERM);
     send_commands(phys, 10, &seq); /* commands after SIGTERM change nothing */
-    int st = ts_stop(g_node, SIGTERM, 10000); /* generous: the fade is judged from the log, not the clock */
+    /* Only wait: a second SIGTERM could arrive after the node restored the default
+     * action on its way out and kill it (seen under load, with tests in parallel). */
+    int st = ts_stop(g_node, 0, 10000); /* generous: the fade is judged from the log, not the clock */
     g_node = 0;
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);

@@ -193,7 +193,7 @@ class Hmi(SessionTest):
             elif msg["topic"] == "hud.text":
                 if msg["src"] != "hmi" or list(msg)[:6] != ["topic", "src", "seq", "t", "area", "text"]:
                     bad.append(msg)
-                elif msg["area"] == "top":
+                elif msg["area"] == "bottom":
                     tops.append(msg)
                     if msg["text"] not in shown_speeds:  # every shown speed was a real one
                         bad.append(msg)
