@@ -26,6 +26,9 @@ static const char SCHEMA_SQL[] =
     "CREATE VIRTUAL TABLE pois_fts USING fts5(name, category, content='pois', content_rowid='pk');"
     "CREATE TABLE roads(pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT, length REAL NOT NULL,"
     " junction TEXT, lanes_left INTEGER NOT NULL, lanes_right INTEGER NOT NULL, speed_kmh REAL);"
+    "CREATE TABLE lanes(pk INTEGER PRIMARY KEY, road TEXT NOT NULL, section INTEGER NOT NULL, s0 REAL NOT NULL,"
+    " s1 REAL NOT NULL, lane INTEGER NOT NULL, type TEXT NOT NULL, width REAL NOT NULL, forward INTEGER NOT NULL,"
+    " speed_kmh REAL);"
     "CREATE TABLE junctions(pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT,"
     " connections INTEGER NOT NULL);"
     "CREATE TABLE road_links(pk INTEGER PRIMARY KEY, from_road TEXT NOT NULL, to_road TEXT NOT NULL,"
@@ -219,7 +222,7 @@ static const char *link_road(const sim_roadnet *net, const sim_road_link *l)
 static int fill_roads(sim_context *c, const sim_scenario *sc)
 {
     const sim_roadnet *net = &sc->net;
-    sqlite3_stmt *road = NULL, *junc = NULL, *link = NULL, *sign = NULL;
+    sqlite3_stmt *road = NULL, *junc = NULL, *link = NULL, *sign = NULL, *lane = NULL;
     int rc = sqlite3_prepare_v2(c->db, "INSERT INTO roads(id, name, length, junction, lanes_left, lanes_right, speed_kmh)"
                                        " VALUES(?,?,?,?,?,?,?)", -1, &road, NULL);
     if (rc == SQLITE_OK)
@@ -228,6 +231,9 @@ static int fill_roads(sim_context *c, const sim_scenario *sc)
         rc = sqlite3_prepare_v2(c->db, "INSERT INTO road_links(from_road, to_road, junction) VALUES(?,?,?)", -1, &link, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(c->db, "INSERT INTO signs(road, s, d, type, value, text) VALUES(?,?,?,?,?,?)", -1, &sign, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(c->db, "INSERT INTO lanes(road, section, s0, s1, lane, type, width, forward, speed_kmh)"
+                                       " VALUES(?,?,?,?,?,?,?,?,?)", -1, &lane, NULL);
     for (int i = 0; rc == SQLITE_OK && i < net->n_roads; i++) {
         const sim_road *r = &net->roads[i];
         sqlite3_bind_text(road, 1, r->id, -1, SQLITE_TRANSIENT);
@@ -251,6 +257,24 @@ static int fill_roads(sim_context *c, const sim_scenario *sc)
             sqlite3_bind_text(link, 2, ends[k], -1, SQLITE_TRANSIENT);
             sim_context_bind_text_or_null(link, 3, r->junction >= 0 ? net->junctions[r->junction].id : NULL);
             rc = sim_context_step_reset(link);
+        }
+        for (int k = 0; rc == SQLITE_OK && k < r->n_sections; k++) {
+            const sim_lane_section *ls = &r->sections[k];
+            for (int side = 0; side < 2; side++)
+                for (int j = 0; rc == SQLITE_OK && j < (side ? ls->n_left : ls->n_right); j++) {
+                    const sim_lane *l = side ? &ls->left[j] : &ls->right[j];
+                    sqlite3_bind_text(lane, 1, r->id, -1, SQLITE_TRANSIENT);
+                    sqlite3_bind_int(lane, 2, k);
+                    sqlite3_bind_double(lane, 3, ls->s0);
+                    sqlite3_bind_double(lane, 4, ls->s1);
+                    sqlite3_bind_int(lane, 5, l->id);
+                    sqlite3_bind_text(lane, 6, sim_lane_type_name(l->type), -1, SQLITE_STATIC);
+                    sqlite3_bind_double(lane, 7, sim_lane_width(l, 0));
+                    sqlite3_bind_int(lane, 8, sim_road_lane_forward(r, l->id));
+                    double v = sim_road_lane_speed_limit(r, ls->s0, l->id);
+                    if (v > 0) sqlite3_bind_double(lane, 9, v * 3.6);
+                    rc = sim_context_step_reset(lane);
+                }
         }
         for (int k = 0; rc == SQLITE_OK && k < r->n_signs; k++) {
             const sim_sign *s = &r->signs[k];
@@ -281,6 +305,7 @@ static int fill_roads(sim_context *c, const sim_scenario *sc)
     sqlite3_finalize(junc);
     sqlite3_finalize(link);
     sqlite3_finalize(sign);
+    sqlite3_finalize(lane);
     return rc;
 }
 
@@ -322,7 +347,7 @@ int sim_context_load_scenario(sim_context *c, const sim_scenario *sc, const char
     rc = sqlite3_exec(c->db, "BEGIN IMMEDIATE;"
                              "DELETE FROM pois; DELETE FROM pois_rtree; DELETE FROM categories;"
                              "INSERT INTO pois_fts(pois_fts) VALUES('delete-all');"
-                             "DELETE FROM roads; DELETE FROM junctions; DELETE FROM road_links; DELETE FROM signs;",
+                             "DELETE FROM roads; DELETE FROM lanes; DELETE FROM junctions; DELETE FROM road_links; DELETE FROM signs;",
                       NULL, NULL, NULL);
     if (rc == SQLITE_OK) rc = fill_pois(c, sc);
     if (rc == SQLITE_OK) rc = fill_roads(c, sc);

@@ -92,7 +92,7 @@ int sim_context_load_csv(sim_context *c, const char *name, const char *path, boo
 int sim_context_load_csv_text(sim_context *c, const char *name, const char *file, const char *text, size_t len,
                               sim_error *err);
 
-/* table.query: table a study table or one of pois, roads, junctions, signs; filters,
+/* table.query: table a study table or one of pois, roads, lanes, junctions, road_links, signs; filters,
  * order, limit and offset from the request (already checked as identifiers). Unknown
  * table or column: SIM_ENOTFOUND naming the field. *rows: an array of objects. */
 int sim_context_table_query(sim_context *c, const sim_msg_context_request *q, cJSON **rows, sim_error *err);

@@ -19,7 +19,7 @@
 #define CSV_MAX_COLUMNS 256
 #define STUDY_PREFIX "study_"
 
-static const char *const builtin_tables[] = {"pois", "roads", "junctions", "road_links", "signs"};
+static const char *const builtin_tables[] = {"pois", "roads", "lanes", "junctions", "road_links", "signs"};
 
 /* ---- CSV ------------------------------------------------------------------------- */
 
@@ -267,7 +267,7 @@ static int check_table(const char *name, const char *file, const csv *t, sim_err
 {
     if (!sim_ctx_identifier_ok(name) || strlen(name) > 50 || builtin(name))
         return sim_error_set(err, SIM_EINVAL, "--data %s=%s: table name: expected [A-Za-z_][A-Za-z0-9_]*, at most 50 "
-                                              "characters, not pois, roads, junctions, road_links or signs", name, file);
+                                              "characters, not pois, roads, lanes, junctions, road_links or signs", name, file);
     if (t->n < 1) return sim_error_set(err, SIM_EINVAL, "%s: empty, expected a header row naming the columns", file);
     const csv_row *head = &t->rows[0];
     for (int k = 0; k < head->n; k++) {
@@ -342,7 +342,7 @@ static int resolve_table(sim_context *c, const char *name, char *real, size_t ca
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(c->db, "SELECT name FROM study_tables ORDER BY name", -1, &st, NULL);
     if (rc != SQLITE_OK) return sim_context_db_error(c, rc, "table.query", err);
-    char known[400] = "pois, roads, junctions, road_links, signs";
+    char known[400] = "pois, roads, lanes, junctions, road_links, signs";
     bool found = false;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *n = (const char *)sqlite3_column_text(st, 0);

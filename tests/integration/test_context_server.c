@@ -152,7 +152,7 @@ static void bad_requests_and_injections(void **state)
     expect_refused(c, "{\"id\":4,\"op\":\"poi.near\",\"x\":0,\"y\":0,\"limit\":100000}",
                    "context.request: limit: found 100000, expected an integer in [1, 1000]");
     expect_refused(c, "{\"id\":5,\"op\":\"table.query\",\"table\":\"contacts\"}",
-                   "context.request: table: no table 'contacts', expected one of: pois, roads, junctions, road_links, signs");
+                   "context.request: table: no table 'contacts', expected one of: pois, roads, lanes, junctions, road_links, signs");
     expect_refused(c, "{\"id\":6,\"op\":\"table.query\",\"table\":\"pois\",\"where\":[{\"column\":\"owner\",\"op\":\"=\",\"value\":1}]}",
                    "context.request: where[0].column: table 'pois' has no column 'owner'");
     expect_refused(c, "{\"id\":7,\"op\":\"poi.near\"}",
@@ -214,6 +214,26 @@ static void bad_requests_and_injections(void **state)
         assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "rows")), 0);
         cJSON_Delete(r);
     }
+    /* the scenario's lanes: h0_0 has two driving lanes each way, 3 m wide, 50 km/h */
+    r = ask(c, "hmi", "{\"id\":30,\"op\":\"table.query\",\"table\":\"lanes\",\"where\":[{\"column\":\"road\",\"op\":\"=\","
+                      "\"value\":\"h0_0\"},{\"column\":\"forward\",\"op\":\"=\",\"value\":true}],\"order\":\"lane\",\"desc\":true}");
+    assert_true(ok(r));
+    const cJSON *lanes = cJSON_GetObjectItem(r, "rows");
+    assert_true(cJSON_GetArraySize(lanes) >= 1);
+    assert_int_equal((int)cJSON_GetObjectItem(cJSON_GetArrayItem(lanes, 0), "lane")->valuedouble, -1);
+    assert_true(fabs(cJSON_GetObjectItem(cJSON_GetArrayItem(lanes, 0), "speed_kmh")->valuedouble - 50) < 1e-9);
+    cJSON_Delete(r);
+    /* a route from one POI to another, not guided: the supermarket (v0_1) to the hotel */
+    r = ask(c, "hmi", "{\"id\":31,\"op\":\"route\",\"from\":{\"poi\":\"supermarket\"},\"to\":{\"poi\":\"hotel\"}}");
+    assert_true(ok(r));
+    const cJSON *rt = cJSON_GetObjectItem(r, "route");
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(rt, "guided")));
+    const cJSON *ms = cJSON_GetObjectItem(rt, "maneuvers");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(ms, 0), "type")->valuestring, "depart");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(ms, cJSON_GetArraySize(ms) - 1), "type")->valuestring,
+                        "arrive");
+    assert_true(cJSON_GetObjectItem(rt, "length")->valuedouble > 300); /* across the grid */
+    cJSON_Delete(r);
     /* everything is still there, and the server still answers */
     r = ask(c, "hmi", "{\"id\":20,\"op\":\"table.query\",\"table\":\"pois\",\"limit\":1000}");
     assert_true(ok(r));

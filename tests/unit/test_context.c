@@ -266,7 +266,7 @@ static void study_tables(void **state)
     cJSON_Delete(rows);
     /* unknown table and column */
     query(c, "{\"id\":5,\"op\":\"table.query\",\"table\":\"contacts\"}", SIM_ENOTFOUND, &err);
-    assert_string_equal(err.msg, "context.request: table: no table 'contacts', expected one of: pois, roads, junctions, "
+    assert_string_equal(err.msg, "context.request: table: no table 'contacts', expected one of: pois, roads, lanes, junctions, "
                                  "road_links, signs, songs");
     query(c, "{\"id\":6,\"op\":\"table.query\",\"table\":\"songs\",\"where\":[{\"column\":\"genre\",\"op\":\"=\",\"value\":1}]}",
           SIM_ENOTFOUND, &err);
