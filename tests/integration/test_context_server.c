@@ -160,60 +160,41 @@ static void bad_requests_and_injections(void **state)
     expect_refused(c, "{\"op\":\"kv.get\",\"key\":\"k\"}",
                    "context.request: id: missing, expected a string of 1..64 characters or an integer");
 
-    /* injection strings in every text field: refused as names, or plain data */
+    /* injection strings in every text field: refused as names, or plain data. Each
+     * case: the request (%1$s the string), whether it is ok, and then the size of the
+     * result array it names, or a piece of the error. */
+    static const struct {
+        const char *fmt;
+        bool ok;
+        const char *array;
+        int n;
+        const char *error;
+    } cases[] = {
+        {"{\"id\":10,\"op\":\"poi.near\",\"x\":0,\"y\":0,\"radius\":100000,\"category\":\"%1$s\"}", true, "pois", 0, NULL},
+        {"{\"id\":11,\"op\":\"poi.search\",\"text\":\"%1$s\"}", true, "pois", 0, NULL},
+        {"{\"id\":12,\"op\":\"poi.get\",\"poi\":\"%1$s\"}", false, NULL, 0, "context.request: poi: no POI with id"},
+        {"{\"id\":13,\"op\":\"route\",\"from\":{\"x\":30,\"y\":-1.5},\"to\":{\"poi\":\"%1$s\"}}", false, NULL, 0,
+         "context.request: to.poi: no POI with id"},
+        {"{\"id\":14,\"op\":\"messages.push\",\"text\":\"%1$s\",\"display\":\"%1$s\"}", true, NULL, 0, NULL},
+        {"{\"id\":15,\"op\":\"messages.list\",\"display\":\"%1$s\"}", true, "messages", 1, NULL}, /* its own */
+        {"{\"id\":16,\"op\":\"kv.set\",\"key\":\"%1$s\",\"value\":\"%1$s\"}", true, NULL, 0, NULL},
+        {"{\"id\":17,\"op\":\"table.query\",\"table\":\"%1$s\"}", false, NULL, 0, "context.request: table: found"},
+        {"{\"id\":18,\"op\":\"table.query\",\"table\":\"pois\",\"order\":\"%1$s\"}", false, NULL, 0,
+         "context.request: order: found"},
+        {"{\"id\":19,\"op\":\"table.query\",\"table\":\"pois\",\"where\":[{\"column\":\"name\",\"op\":\"=\","
+         "\"value\":\"%1$s\"}]}", true, "rows", 0, NULL},
+    };
     static const char *const inj[] = {"'; DROP TABLE kv; --", "\\\" OR 1=1 --", "x') UNION SELECT key, value FROM kv --"};
-    for (int i = 0; i < 3; i++) {
-        char q[1024];
-        const char *s = inj[i];
-        snprintf(q, sizeof q, "{\"id\":10,\"op\":\"poi.near\",\"x\":0,\"y\":0,\"radius\":100000,\"category\":\"%s\"}", s);
-        r = ask(c, "hmi", q);
-        assert_true(ok(r));
-        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "pois")), 0);
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":11,\"op\":\"poi.search\",\"text\":\"%s\"}", s);
-        r = ask(c, "hmi", q);
-        assert_true(ok(r));
-        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "pois")), 0);
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":12,\"op\":\"poi.get\",\"poi\":\"%s\"}", s);
-        r = ask(c, "hmi", q);
-        assert_false(ok(r));
-        assert_non_null(strstr(error_of(r), "no POI with id"));
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":13,\"op\":\"route\",\"from\":{\"x\":30,\"y\":-1.5},\"to\":{\"poi\":\"%s\"}}", s);
-        r = ask(c, "hmi", q);
-        assert_false(ok(r));
-        assert_non_null(strstr(error_of(r), "context.request: to.poi: no POI with id"));
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":14,\"op\":\"messages.push\",\"text\":\"%s\",\"display\":\"%s\"}", s, s);
-        r = ask(c, "hmi", q);
-        assert_true(ok(r));
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":15,\"op\":\"messages.list\",\"display\":\"%s\"}", s);
-        r = ask(c, "hmi", q);
-        assert_true(ok(r));
-        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "messages")), 1); /* exactly its own */
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":16,\"op\":\"kv.set\",\"key\":\"%s\",\"value\":\"%s\"}", s, s);
-        r = ask(c, "hmi", q);
-        assert_true(ok(r));
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":17,\"op\":\"table.query\",\"table\":\"%s\"}", s);
-        r = ask(c, "hmi", q);
-        assert_false(ok(r));
-        assert_non_null(strstr(error_of(r), "context.request: table: found"));
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":18,\"op\":\"table.query\",\"table\":\"pois\",\"order\":\"%s\"}", s);
-        r = ask(c, "hmi", q);
-        assert_false(ok(r));
-        cJSON_Delete(r);
-        snprintf(q, sizeof q, "{\"id\":19,\"op\":\"table.query\",\"table\":\"pois\",\"where\":[{\"column\":\"name\",\"op\":\"=\","
-                              "\"value\":\"%s\"}]}", s);
-        r = ask(c, "hmi", q);
-        assert_true(ok(r));
-        assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "rows")), 0);
-        cJSON_Delete(r);
-    }
+    for (int i = 0; i < 3; i++)
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            char q[1024];
+            snprintf(q, sizeof q, cases[k].fmt, inj[i]);
+            r = ask(c, "hmi", q);
+            if (ok(r) != cases[k].ok) fail_msg("%s: %s", q, error_of(r));
+            if (cases[k].array) assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, cases[k].array)), cases[k].n);
+            if (cases[k].error) assert_non_null(strstr(error_of(r), cases[k].error));
+            cJSON_Delete(r);
+        }
     /* the scenario's lanes: h0_0 has two driving lanes each way, 3 m wide, 50 km/h */
     r = ask(c, "hmi", "{\"id\":30,\"op\":\"table.query\",\"table\":\"lanes\",\"where\":[{\"column\":\"road\",\"op\":\"=\","
                       "\"value\":\"h0_0\"},{\"column\":\"forward\",\"op\":\"=\",\"value\":true}],\"order\":\"lane\",\"desc\":true}");
