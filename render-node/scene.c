@@ -101,7 +101,7 @@ static void um(GLuint p, const char *name, const float m[16])
     glUniformMatrix4fv(glGetUniformLocation(p, name), 1, GL_FALSE, m);
 }
 
-static void draw_sky(rn_scene *s, const sim_camera *c, const lighting *l)
+static void draw_sky(rn_scene *s, const sim_camera *c, const lighting *l, int w, int h)
 {
     glUseProgram(s->sky);
     double right[3] = {-c->left[0], -c->left[1], -c->left[2]};
@@ -115,11 +115,22 @@ static void draw_sky(rn_scene *s, const sim_camera *c, const lighting *l)
     u3(s->sky, "u_zenith", l->zenith);
     u3(s->sky, "u_horizon", l->horizon);
     u3(s->sky, "u_ground", l->ground);
-    u3(s->sky, "u_sun_dir", l->sun_dir);
     u3(s->sky, "u_sun_disc", l->sun_disc);
+    /* the sun's disc (0.03 rad across, as the real one's 0.0093 looks too small on a
+     * screen) where its direction projects */
+    double far[3], ndc[2];
+    for (int i = 0; i < 3; i++) far[i] = c->eye[i] + 1000.0 * l->sun_dir[i];
+    float sun_px[2] = {0, 0}, sun_r = 0;
+    if (l->sun_dir[2] > 0 && sim_camera_project(c, far, ndc)) {
+        sun_px[0] = (float)((ndc[0] + 1) / 2 * w);
+        sun_px[1] = (float)((ndc[1] + 1) / 2 * h);
+        sun_r = (float)(0.015 / tan(c->fov_y / 2) * h / 2);
+    }
+    glUniform2fv(glGetUniformLocation(s->sky, "u_sun_px"), 1, sun_px);
+    u1(s->sky, "u_sun_r", sun_r);
     glDepthMask(GL_FALSE);
     glBindVertexArray(s->empty_vao);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDrawArrays(GL_TRIANGLES, 0, 16 * 16 * 6);
     glDepthMask(GL_TRUE);
 }
 
@@ -236,7 +247,7 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     }
     /* the sky where nothing else was drawn: it lies at the far plane */
     if (!s->magenta)
-        draw_sky(s, cam, &l);
+        draw_sky(s, cam, &l, w, h);
     /* sign faces after the opaque scene (their texture has transparent corners) */
     if (s->draw_roads) {
         glUseProgram(s->tex);

@@ -556,6 +556,11 @@ int simctl_cmd_run(int argc, char **argv)
             arg2(c, "--vehicle", vehicle);
             continue;
         }
+        if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */
+            char db[1100];
+            snprintf(db, sizeof db, "%s/context.db", out);
+            arg2(c, "--db", db);
+        }
         if (lockstep && strcmp(exe, "context-server") != 0 && strcmp(exe, "render-node") != 0 &&
             strcmp(exe, "sound-node") != 0)
             arg(c, "--lockstep");

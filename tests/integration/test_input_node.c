@@ -448,7 +448,7 @@ static void assert_zero_between(const ffb_line *l, int n, double from, double to
         if (l[i].level != 0) fail_msg("level %d at %.4f s, expected 0 from %.4f s", l[i].level, l[i].t, from);
         seen++;
     }
-    assert_true(seen > 0);
+    if (seen == 0) fail_msg("no effect line between %.4f and %.4f s", from, to);
 }
 
 static double event_time(const ffb_line *l, int n, const char *ev)
@@ -542,7 +542,13 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
     for (int i = 0; i < n; i++)
         if (!lines[i].event[0] && lines[i].t > tr && lines[i].t < te && lines[i].level == 16384) full = true;
     assert_true(full);
-    assert_zero_between(lines, n, te + 0.05, 1e9);
+    /* Zero from 50 ms after the exit began to the end: every line there is zero, and
+     * the last line is zero. The fade may reach zero a moment before te + 0.05 and the
+     * node then writes no more lines (nothing changes), so the window may be empty:
+     * whether it is depended on the timer's phase (failed under load). */
+    for (int i = 0; i < n; i++)
+        if (!lines[i].event[0] && lines[i].t >= te + 0.05 && lines[i].level != 0)
+            fail_msg("level %d at %.4f s, expected 0 from %.4f s", lines[i].level, lines[i].t, te + 0.05);
     int last_effect = n - 1;
     while (last_effect > 0 && lines[last_effect].event[0]) last_effect--;
     assert_int_equal(lines[last_effect].level, 0);

@@ -219,6 +219,23 @@ static void kill9_at_random_ticks_never_reports_wrong_numbers_as_ok(void **state
     assert_true(flagged > 0);
 }
 
+/* A real-time session (the scripted driver, no lockstep) into dir/name until `until`
+ * s of simulated time, and an observer of its ticks (caller closes it). */
+static ts_conn *session_start_real_time(session *s, const char *name, const char *until)
+{
+    s->port = ts_free_port();
+    snprintf(s->bus, sizeof s->bus, "127.0.0.1:%d", s->port);
+    snprintf(s->control, sizeof s->control, "tcp://127.0.0.1:%d", ts_free_port());
+    snprintf(s->out, sizeof s->out, "%s/%s", dir, name);
+    char *argv[] = {"simctl", "run", scenario, "--interactive", "--driver", "script", "--until", (char *)until,
+                    "--bus", s->bus, "--control", s->control, "--out", s->out, NULL};
+    s->simctl = ts_spawn(argv, false);
+    assert_true(ts_wait_port(s->port, 10000));
+    ts_conn *obs = ts_join(s->port, "observer", "[\"sim.tick\"]", NULL);
+    assert_non_null(obs);
+    return obs;
+}
+
 /* A dispatcher that stalls for 3 s in a real-time session: the car drives on, and
  * the log marks the stall (no tick for over --stall-ms, controls that fell behind)
  * instead of blaming the driver for what happened meanwhile. (The sleep is the stall
@@ -226,15 +243,7 @@ static void kill9_at_random_ticks_never_reports_wrong_numbers_as_ok(void **state
 static void stalled_dispatcher_is_in_the_log(void **state)
 {
     session s;
-    s.port = ts_free_port();
-    snprintf(s.bus, sizeof s.bus, "127.0.0.1:%d", s.port);
-    snprintf(s.control, sizeof s.control, "tcp://127.0.0.1:%d", ts_free_port());
-    snprintf(s.out, sizeof s.out, "%s/stall", dir);
-    char *argv[] = {"simctl", "run", scenario, "--interactive", "--driver", "script", "--until", "6", "--bus", s.bus,
-                    "--control", s.control, "--out", s.out, NULL};
-    s.simctl = ts_spawn(argv, false);
-    assert_true(ts_wait_port(s.port, 10000));
-    ts_conn *obs = ts_join(s.port, "observer", "[\"sim.tick\"]", NULL);
+    ts_conn *obs = session_start_real_time(&s, "stall", "6");
     for (;;) {
         cJSON *t = ts_expect_topic(obs, "sim.tick", 20000, NULL, 0);
         assert_non_null(t);
@@ -272,15 +281,7 @@ static void stalled_dispatcher_is_in_the_log(void **state)
 static void operator_stop_ends_the_session(void **state)
 {
     session s;
-    s.port = ts_free_port();
-    snprintf(s.bus, sizeof s.bus, "127.0.0.1:%d", s.port);
-    snprintf(s.control, sizeof s.control, "tcp://127.0.0.1:%d", ts_free_port());
-    snprintf(s.out, sizeof s.out, "%s/stop", dir);
-    char *argv[] = {"simctl", "run", scenario, "--interactive", "--driver", "script", "--until", "600", "--bus", s.bus,
-                    "--control", s.control, "--out", s.out, NULL};
-    s.simctl = ts_spawn(argv, false);
-    assert_true(ts_wait_port(s.port, 10000));
-    ts_conn *obs = ts_join(s.port, "observer", "[\"sim.tick\"]", NULL);
+    ts_conn *obs = session_start_real_time(&s, "stop", "600");
     cJSON *t = ts_expect_topic(obs, "sim.tick", 20000, NULL, 0); /* the clock runs */
     assert_non_null(t);
     cJSON_Delete(t);
