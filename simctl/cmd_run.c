@@ -3,13 +3,13 @@
  * simctl says so), ends the session on Ctrl-C, on `--until`, or on the operator's
  * stop, and in a headless run hands the drive log to the analysis at the end.
  *
- * Exit statuses of modules (docs/running-a-study.md): 0 is a normal end (a module
+ * The child processes are supervise.c's. Exit statuses of modules
+ * (docs/running-a-study.md): 0 is a normal end (a module
  * told to stop: the session ends with it); 1 is a configuration error (a file that cannot be used, a device that is not there) and 2
  * a usage error: neither gets better by trying again, so the session ends with the
  * module's reason instead of restarting it. Anything else (a crash, a signal) is
  * restarted; a restarted physics-node begins a new run (--run), and each crash and
  * restart is published as session.module for the drive log. */
-#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -27,304 +27,8 @@
 #include "sim_vehicle_file.h"
 #include "sim_msg_sim.h"
 #include "cmd_world.h"
+#include "supervise.h"
 #include "simctl.h"
-
-#define MAX_ARGS 32
-#define RESTART_FIRST_MS 100
-#define RESTART_MAX_MS 5000
-#define STABLE_MS 10000
-#define OPERATOR_STOP_GRACE_MS 1500 /* > the dispatcher's ack wait (500 ms) and its 200 ms linger */
-
-typedef struct session session;
-
-typedef struct child {
-    session *s;
-    const char *exe;        /* executable name in the bin directory */
-    char *argv[MAX_ARGS];
-    int argc;
-    uv_process_t proc;
-    uv_timer_t restart_timer;
-    bool running, stopping;
-    unsigned backoff_ms;
-    uint64_t started_ms;
-    int restarts;
-    int run_arg;            /* physics-node: index of the --run value in argv; 0: none */
-} child;
-
-struct session {
-    uv_loop_t *loop;
-    sim_bus *bus;
-    uv_signal_t sigint, sigterm;
-    uv_timer_t stop_timer;
-    uv_timer_t operator_stop;   /* the grace after control.stop */
-    bool stopped_by_operator;   /* modules are exiting by themselves: do not restart them */
-    child children[12];
-    int n_children;
-    bool ending;
-    int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
-    double until_t;         /* < 0: no time limit */
-    bool acks_ticks;        /* lockstep with a time limit: simctl holds the clock at until_t */
-    bool until_end;
-    char log_file[1024];
-    int status;
-    int64_t last_run;       /* the newest run seen on sim.tick; -1: none yet */
-    double last_t;          /* its newest time */
-    /* session.module events not yet published (the dispatcher itself was away) */
-    cJSON *unsent[16];
-    double unsent_t[16];
-    int n_unsent;
-};
-
-static char *xstrdup(const char *s)
-{
-    return strdup(s ? s : "");
-}
-
-static bool exe_exists(const char *exe)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", simctl_bin_dir(), exe);
-    return access(path, X_OK) == 0;
-}
-
-static void start_child(child *c);
-
-static void on_restart_timer(uv_timer_t *t)
-{
-    child *c = t->data;
-    if (!c->s->ending) start_child(c);
-}
-
-/* Tries again after the current back-off, which doubles up to RESTART_MAX_MS. */
-static void schedule_restart(child *c)
-{
-    uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
-    c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
-}
-
-static void end_session(session *s, const char *why);
-static void on_operator_stop(uv_timer_t *t);
-
-/* session.module {module, what, status, signal, run}: a crash or restart for the
- * drive log (the recorder logs it as a "session" event). */
-static void publish_module_event(session *s, const child *c, const char *what, int64_t status, int term_signal)
-{
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "module", c->exe);
-    cJSON_AddStringToObject(p, "what", what);
-    cJSON_AddNumberToObject(p, "status", (double)status);
-    cJSON_AddNumberToObject(p, "signal", term_signal);
-    cJSON_AddNumberToObject(p, "run", (double)s->last_run);
-    if (s->bus && sim_bus_publish(s->bus, "session.module", s->last_t, p) == SIM_OK) {
-        cJSON_Delete(p);
-    } else if (s->n_unsent < (int)(sizeof s->unsent / sizeof s->unsent[0])) {
-        /* kept for the next welcome: a crash of the dispatcher is news too */
-        s->unsent_t[s->n_unsent] = s->last_t;
-        s->unsent[s->n_unsent++] = p;
-    } else {
-        fprintf(stderr, "simctl: could not publish that %s %s (no bus)\n", c->exe, what);
-        cJSON_Delete(p);
-    }
-}
-
-static void on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
-{
-    session *s = user;
-    if (!welcome) return;
-    for (int i = 0; i < s->n_unsent; i++) {
-        sim_bus_publish(bus, "session.module", s->unsent_t[i], s->unsent[i]);
-        cJSON_Delete(s->unsent[i]);
-    }
-    s->n_unsent = 0;
-}
-
-static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
-{
-    child *c = p->data;
-    session *s = c->s;
-    c->running = false;
-    uv_close((uv_handle_t *)p, NULL);
-    if (s->ending || c->stopping || s->stopped_by_operator) return;
-    if (!term_signal && status == 0) {
-        /* A module ends by itself only when told to (control.stop, which may reach it
-         * before simctl hears of it): the session is ending, nothing is restarted. */
-        fprintf(stderr, "simctl: %s ended (status 0); ending the session\n", c->exe);
-        s->stopped_by_operator = true;
-        uv_timer_start(&s->operator_stop, on_operator_stop, OPERATOR_STOP_GRACE_MS, 0);
-        return;
-    }
-    if (!term_signal && (status == 1 || status == 2)) {
-        /* its own message (above, on stderr) says what is wrong */
-        char why[160];
-        snprintf(why, sizeof why, "%s stopped with a %s error (exit status %lld); see its message above", c->exe,
-                 status == 1 ? "configuration" : "usage", (long long)status);
-        publish_module_event(s, c, "config_error", status, 0);
-        s->status = 1;
-        end_session(s, why);
-        return;
-    }
-    uint64_t ran = uv_now(s->loop) - c->started_ms;
-    if (ran >= STABLE_MS) c->backoff_ms = RESTART_FIRST_MS;
-    if (term_signal)
-        fprintf(stderr, "simctl: %s was killed by signal %d; restarting in %u ms\n", c->exe, term_signal, c->backoff_ms);
-    else
-        fprintf(stderr, "simctl: %s exited with status %lld; restarting in %u ms\n", c->exe, (long long)status,
-                c->backoff_ms);
-    publish_module_event(s, c, "crashed", status, term_signal);
-    c->restarts++;
-    if (c->run_arg && s->last_run >= 0) {
-        /* a new run, never a second run 0 spliced into the log */
-        char run[24];
-        snprintf(run, sizeof run, "%lld", (long long)s->last_run + 1);
-        free(c->argv[c->run_arg]);
-        c->argv[c->run_arg] = xstrdup(run);
-    }
-    schedule_restart(c);
-}
-
-static void start_child(child *c)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", simctl_bin_dir(), c->exe);
-    uv_stdio_container_t stdio[3] = {{.flags = UV_IGNORE},
-                                     {.flags = UV_INHERIT_FD, .data.fd = 1},
-                                     {.flags = UV_INHERIT_FD, .data.fd = 2}};
-    uv_process_options_t o = {.file = path, .args = c->argv, .stdio = stdio, .stdio_count = 3,
-                              .exit_cb = on_child_exit};
-    c->proc.data = c;
-    int rc = uv_spawn(c->s->loop, &c->proc, &o);
-    if (rc != 0) {
-        fprintf(stderr, "simctl: cannot start %s: %s; retrying in %u ms\n", path, uv_strerror(rc), c->backoff_ms);
-        uv_close((uv_handle_t *)&c->proc, NULL);
-        schedule_restart(c);
-        return;
-    }
-    c->running = true;
-    c->started_ms = uv_now(c->s->loop);
-    if (c->restarts) publish_module_event(c->s, c, "restarted", 0, 0);
-}
-
-static child *add_child(session *s, const char *exe)
-{
-    assert(s->n_children < (int)(sizeof s->children / sizeof s->children[0]));
-    child *c = &s->children[s->n_children++];
-    memset(c, 0, sizeof *c);
-    c->s = s;
-    c->exe = exe;
-    c->argv[c->argc++] = xstrdup(exe);
-    c->backoff_ms = RESTART_FIRST_MS;
-    uv_timer_init(s->loop, &c->restart_timer);
-    c->restart_timer.data = c;
-    return c;
-}
-
-static void arg(child *c, const char *a)
-{
-    if (c->argc >= MAX_ARGS - 1) {
-        /* A programming error (the table of arguments grew): say so, do not drop it. */
-        fprintf(stderr, "simctl: too many arguments for %s (over %d); '%s' left out\n", c->exe, MAX_ARGS - 1, a);
-        return;
-    }
-    c->argv[c->argc++] = xstrdup(a);
-}
-
-static void arg2(child *c, const char *flag, const char *value)
-{
-    arg(c, flag);
-    arg(c, value);
-}
-
-/* Shutdown in stages so that nothing is lost: first the modules that produce data,
- * then the recorder (which flushes everything it received), then the dispatcher. */
-static void shutdown_stage(session *s);
-
-static void on_stop_timer(uv_timer_t *t)
-{
-    session *s = t->data;
-    for (int i = 0; i < s->n_children; i++) {
-        child *c = &s->children[i];
-        if (c->running && c->stopping) {
-            fprintf(stderr, "simctl: %s did not stop in time; killing it\n", c->exe);
-            uv_process_kill(&c->proc, SIGKILL);
-        }
-    }
-    shutdown_stage(s);
-}
-
-static int stage_of(const child *c)
-{
-    if (strcmp(c->exe, "dispatcher") == 0) return 2;
-    if (strcmp(c->exe, "recorder") == 0) return 1;
-    return 0;
-}
-
-static void shutdown_stage(session *s)
-{
-    /* Wait for the current stage's processes before starting the next. */
-    for (int i = 0; i < s->n_children; i++) {
-        child *c = &s->children[i];
-        if (c->running && stage_of(c) < s->stage) return;
-    }
-    while (s->stage <= 2) {
-        int signalled = 0;
-        for (int i = 0; i < s->n_children; i++) {
-            child *c = &s->children[i];
-            uv_timer_stop(&c->restart_timer);
-            if (stage_of(c) == s->stage && c->running && !c->stopping) {
-                c->stopping = true;
-                uv_process_kill(&c->proc, SIGTERM);
-                signalled++;
-            }
-        }
-        s->stage++;
-        if (signalled) {
-            if (s->stage == 3 && s->bus) {
-                sim_bus_close(s->bus);
-                s->bus = NULL;
-            }
-            uv_timer_start(&s->stop_timer, on_stop_timer, 3000, 0);
-            return;
-        }
-    }
-    /* Everything has stopped. */
-    if (s->bus) {
-        sim_bus_close(s->bus);
-        s->bus = NULL;
-    }
-    uv_close((uv_handle_t *)&s->stop_timer, NULL);
-    uv_close((uv_handle_t *)&s->operator_stop, NULL);
-    uv_close((uv_handle_t *)&s->sigint, NULL);
-    uv_close((uv_handle_t *)&s->sigterm, NULL);
-    for (int i = 0; i < s->n_children; i++) uv_close((uv_handle_t *)&s->children[i].restart_timer, NULL);
-}
-
-static void on_any_exit_check(uv_timer_t *t);
-
-static void end_session(session *s, const char *why)
-{
-    if (s->ending) return;
-    s->ending = true;
-    fprintf(stderr, "simctl: ending the session (%s)\n", why);
-    s->stage = 0;
-    shutdown_stage(s);
-}
-
-/* Poll during shutdown: a stage completes when its processes have exited. */
-static void on_any_exit_check(uv_timer_t *t)
-{
-    session *s = t->data;
-    if (s->ending) shutdown_stage(s);
-}
-
-static void on_signal(uv_signal_t *sig, int signum)
-{
-    end_session(sig->data, signum == SIGINT ? "Ctrl-C" : "SIGTERM");
-}
-
-static void on_operator_stop(uv_timer_t *t)
-{
-    end_session(t->data, "operator's stop");
-}
 
 static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len,
                            void *user)
@@ -342,7 +46,7 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
         if (cJSON_IsNumber(run) && run->valuedouble >= s->last_run) s->last_run = (int64_t)run->valuedouble;
         if (cJSON_IsNumber(t)) s->last_t = t->valuedouble;
         if (s->until_t >= 0 && cJSON_IsNumber(t) && t->valuedouble >= s->until_t - 1e-9) {
-            end_session(s, "time reached");
+            run_end_session(s, "time reached");
         } else if (s->acks_ticks && !s->ending) {
             /* As a lockstep participant simctl lets the clock run up to until_t and no
              * further, so "--until 60" logs exactly 60 s. */
@@ -358,14 +62,14 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
             cJSON_Delete(ack);
         }
     } else if (strcmp(topic, "sim.end") == 0) {
-        if (s->until_end) end_session(s, "the scenario's end was reached");
+        if (s->until_end) run_end_session(s, "the scenario's end was reached");
     } else if (strcmp(topic, "control.stop") == 0) {
         /* Every module acts on stop by itself and the dispatcher still has to answer
          * the operator (it waits up to --ack-wait-ms for the acks): give them a moment
          * before closing whatever is left. */
         if (!s->stopped_by_operator) {
             s->stopped_by_operator = true;
-            uv_timer_start(&s->operator_stop, on_operator_stop, OPERATOR_STOP_GRACE_MS, 0);
+            uv_timer_start(&s->operator_stop, run_on_operator_stop, OPERATOR_STOP_GRACE_MS, 0);
         }
     } else if (strcmp(topic, "log.status") == 0) {
         const cJSON *f = cJSON_GetObjectItem(msg, "file");
@@ -407,7 +111,7 @@ static void newest_log(const char *out, const char *study, char *path, size_t si
 
 static int run_analysis(const char *log_file, const char *out_dir)
 {
-    if (!exe_exists("analysis")) return 0;
+    if (!run_exe_exists("analysis")) return 0;
     char report_dir[1200];
     snprintf(report_dir, sizeof report_dir, "%s/report", out_dir);
     char path[1024];
@@ -513,10 +217,10 @@ int simctl_cmd_run(int argc, char **argv)
     }
     mkdir(out, 0777);
 
-    child *c = add_child(&s, "dispatcher");
-    arg2(c, "--listen", bus_addr);
-    arg2(c, "--control", control);
-    if (token) arg2(c, "--token", token);
+    child *c = run_add_child(&s, "dispatcher");
+    run_arg2(c, "--listen", bus_addr);
+    run_arg2(c, "--control", control);
+    if (token) run_arg2(c, "--token", token);
     /* Modules in start order, with the names they join the bus under; those not built
      * yet are left out, and sound-node from a headless run (nobody listens; it does not
      * take part in lockstep, so the clock never waits for it). */
@@ -531,7 +235,7 @@ int simctl_cmd_run(int argc, char **argv)
     char wait_for[256] = "";
     if (s.acks_ticks) snprintf(wait_for, sizeof wait_for, "simctl");
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
-        if (!exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node") ||
+        if (!run_exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node") ||
             !strcmp(modules[i].exe, "sound-node"))
             continue;
         if (!strcmp(modules[i].exe, "render-node") && !want_render) continue;
@@ -540,46 +244,46 @@ int simctl_cmd_run(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
         const char *exe = modules[i].exe;
-        if (!exe_exists(exe) || (!strcmp(exe, "render-node") && !want_render) ||
+        if (!run_exe_exists(exe) || (!strcmp(exe, "render-node") && !want_render) ||
             (headless && !strcmp(exe, "sound-node")))
             continue;
-        c = add_child(&s, exe);
-        arg2(c, "--bus", bus_addr);
-        if (token) arg2(c, "--token", token);
-        arg2(c, "--scenario", scenario);
+        c = run_add_child(&s, exe);
+        run_arg2(c, "--bus", bus_addr);
+        if (token) run_arg2(c, "--token", token);
+        run_arg2(c, "--scenario", scenario);
         if (strcmp(exe, "recorder") == 0) {
             char logs[1100];
             snprintf(logs, sizeof logs, "%s/logs", out);
-            arg2(c, "--out", logs);
-            arg2(c, "--study", study);
-            arg2(c, "--subject", subject);
-            arg2(c, "--vehicle", vehicle);
+            run_arg2(c, "--out", logs);
+            run_arg2(c, "--study", study);
+            run_arg2(c, "--subject", subject);
+            run_arg2(c, "--vehicle", vehicle);
             continue;
         }
         if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */
             char db[1100];
             snprintf(db, sizeof db, "%s/context.db", out);
-            arg2(c, "--db", db);
+            run_arg2(c, "--db", db);
         }
         if (lockstep && strcmp(exe, "context-server") != 0 && strcmp(exe, "render-node") != 0 &&
             strcmp(exe, "sound-node") != 0)
-            arg(c, "--lockstep");
+            run_arg(c, "--lockstep");
         if (strcmp(exe, "physics-node") == 0) {
-            arg2(c, "--vehicle", vehicle);
-            if (model) arg2(c, "--model", model);
+            run_arg2(c, "--vehicle", vehicle);
+            if (model) run_arg2(c, "--model", model);
             /* The clock starts once everyone is there: a headless run is then the same
              * every time, and the log starts at tick 0. */
-            if (wait_for[0]) arg2(c, "--wait-for", wait_for);
-            arg2(c, "--run", "0");
+            if (wait_for[0]) run_arg2(c, "--wait-for", wait_for);
+            run_arg2(c, "--run", "0");
             c->run_arg = c->argc - 1;
         }
         if (strcmp(exe, "input-node") == 0) {
-            if (driver) arg2(c, "--driver", driver);
-            else arg2(c, "--device", "auto");
+            if (driver) run_arg2(c, "--driver", driver);
+            else run_arg2(c, "--device", "auto");
         }
         if (strcmp(exe, "render-node") == 0) {
-            arg2(c, "--vehicle", vehicle);
-            if (!render_window) arg(c, "--offscreen");
+            run_arg2(c, "--vehicle", vehicle);
+            if (!render_window) run_arg(c, "--offscreen");
         }
     }
 
@@ -588,25 +292,25 @@ int simctl_cmd_run(int argc, char **argv)
     uv_timer_init(s.loop, &s.stop_timer);
     uv_timer_init(s.loop, &s.operator_stop);
     s.sigint.data = s.sigterm.data = s.stop_timer.data = s.operator_stop.data = &s;
-    uv_signal_start(&s.sigint, on_signal, SIGINT);
-    uv_signal_start(&s.sigterm, on_signal, SIGTERM);
+    uv_signal_start(&s.sigint, run_on_signal, SIGINT);
+    uv_signal_start(&s.sigterm, run_on_signal, SIGTERM);
 
     fprintf(stderr, "simctl: session with %s (%s%s)\n", scenario, headless ? "headless" : "interactive",
             lockstep ? ", lockstep" : "");
-    for (int i = 0; i < s.n_children; i++) start_child(&s.children[i]);
+    for (int i = 0; i < s.n_children; i++) run_start_child(&s.children[i]);
 
     static const char *const watch[] = {"sim.tick", "sim.end", "control.stop", "log.status", "log.error"};
     sim_bus_options bo = {.name = "simctl", .lockstep = s.acks_ticks, .host = host, .port = port, .token = token, .subscribe = watch,
-                          .n_subscribe = 5, .on_message = on_bus_message, .on_state = on_bus_state, .user = &s};
+                          .n_subscribe = 5, .on_message = on_bus_message, .on_state = run_on_bus_state, .user = &s};
     if (sim_bus_open(s.loop, &bo, &s.bus, &err) != SIM_OK) {
         fprintf(stderr, "simctl: %s\n", err.msg);
-        end_session(&s, "no bus");
+        run_end_session(&s, "no bus");
     }
     /* During shutdown, stages advance as children exit; a light poll keeps that simple. */
     uv_timer_t poll;
     uv_timer_init(s.loop, &poll);
     poll.data = &s;
-    uv_timer_start(&poll, on_any_exit_check, 50, 50);
+    uv_timer_start(&poll, run_on_exit_check, 50, 50);
     uv_unref((uv_handle_t *)&poll);
     uv_run(s.loop, UV_RUN_DEFAULT);
     uv_close((uv_handle_t *)&poll, NULL);
