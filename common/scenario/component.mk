@@ -1,3 +1,3 @@
 # scenario: scenario files, height-map images, the roads they describe (docs/scenario.md).
-scenario_USES := base world
+scenario_USES := base world traffic
 scenario_PKGS := libcjson libpng
