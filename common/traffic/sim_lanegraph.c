@@ -184,7 +184,7 @@ static int test_track(sim_lanegraph *g, double radius, double length, int n_lane
                       double limit, sim_error *err)
 {
     memset(g, 0, sizeof *g);
-    if (n_lanes < 1 || n_lanes > 16 || !(width > 0) || !(length > 0) || length > 1e7)
+    if (n_lanes < 1 || n_lanes > 16 || !(width > 0) || (radius <= 0 && !(length > 0)) || length > 1e7 || radius > 1e7)
         return sim_error_set(err, SIM_ERANGE, "lane graph: bad test track");
     double len = radius > 0 ? 2 * M_PI * radius : length;
     for (int i = 0; i < n_lanes; i++) {

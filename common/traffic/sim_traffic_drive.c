@@ -177,10 +177,10 @@ static void change_lanes(sim_traffic *t, int slot, const tr_near *ld, double v_i
         double warn = a->b.min_gap + a->v * t->p.warning_time;
         bool blocked = ld->who != -1 && ld->who != LINE_WHO && ld->gap < warn && ld->v < v_ideal - 1.0;
         if (even && blocked) { /* overtaking attempt: shoulder check to the left */
-            if (lane_safe(t, slot, to, &front, &back) && (front.gap > ld->gap + 10.0 || front.v > ld->v + 1.0))
+            if (lane_safe(t, slot, to, &front, &back) && (front.who < 0 || front.gap > ld->gap + 10.0 || front.v > ld->v + 1.0))
                 start_change(t, a, to);
         } else if (!even && !blocked) { /* back to the right once it is free */
-            if (lane_safe(t, slot, to, &front, &back) && front.gap > warn + 20.0 && front.v >= v_ideal - 2.0)
+            if (lane_safe(t, slot, to, &front, &back) && front.gap > warn + 20.0 && (front.who < 0 || front.v >= v_ideal - 2.0))
                 start_change(t, a, to);
         }
         return;
@@ -364,7 +364,7 @@ void tr_decide(sim_traffic *t, int slot, double dt)
     if (ld.who != -1 && v > vl) {
         double room = gap - 0.5 * a->b.min_gap;
         double need = room > 0.05 ? (v * v - vl * vl) / (2 * room) : p->emergency_decel;
-        if (need > 0.5 * a->b.max_decel) acc = fmin(acc, -fmin(need, p->emergency_decel));
+        if (need > a->b.max_decel) acc = fmin(acc, -fmin(need, p->emergency_decel));
     }
     if (a->brake_left > 0) acc = fmin(acc, -a->brake_decel);
     if (acc < -p->emergency_decel) acc = -p->emergency_decel;

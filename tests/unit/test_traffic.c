@@ -211,9 +211,317 @@ static void motorway_500_no_overlap(void **state) { crowd("motorway", "motorway"
 static void town_400_no_overlap(void **state) { crowd("town", "home", SIM_TRAFFIC_ZONES, 400); }
 static void motorway_500_idm_no_overlap(void **state) { crowd("motorway", "motorway", SIM_TRAFFIC_IDM, 500); }
 
+/* ---- small set-ups on test tracks ----------------------------------------------------- */
+
+static sim_traffic_behaviour beh(double v)
+{
+    return (sim_traffic_behaviour){.desired_speed = v, .headway = 1.5, .max_accel = 1.5, .max_decel = 3.0,
+                                   .min_gap = 2.0, .politeness = 0.3, .lane_changes = true};
+}
+
+static int put(sim_traffic *t, int lane, double s, double v, bool lane_changes)
+{
+    sim_traffic_spec sp = {.model = 0, .lane = lane, .s = s, .speed = v, .b = beh(v)};
+    sp.b.lane_changes = lane_changes;
+    int slot = sim_traffic_add_agent(t, &sp, false, NULL);
+    assert_true(slot >= 0);
+    return slot;
+}
+
+static sim_traffic_params params(sim_traffic_model model)
+{
+    sim_traffic_params p;
+    sim_traffic_params_default(&p);
+    p.model = model;
+    p.max_agents = 64;
+    return p;
+}
+
+/* A fast car behind a slow one on a two-lane road: overtakes through the free left
+ * lane and returns right ahead of it; with the left lane occupied beside the slow car
+ * it stays behind. */
+static void overtaking(sim_traffic_model model)
+{
+    sim_lanegraph g;
+    assert_int_equal(sim_lanegraph_straight(&g, 6000, 2, 3.5, 40, NULL), 0);
+    for (int blocked = 0; blocked < 2; blocked++) {
+        sim_traffic t;
+        sim_traffic_params p = params(model);
+        assert_int_equal(sim_traffic_init(&t, &g, &p, NULL), 0);
+        int slow = put(&t, 0, 400, 20, false);
+        int fast = put(&t, 0, 200, 30, true);
+        int blocker = blocked ? put(&t, 1, 400, 20, false) : -1;
+        bool went_left = false, back_right_ahead = false;
+        double min_gap = INFINITY;
+        for (int k = 0; k < (int)(90 / DT); k++) {
+            sim_traffic_step(&t, DT);
+            const sim_traffic_agent *f = &t.agents[fast], *sl = &t.agents[slow];
+            if (f->lane == 1) went_left = true;
+            if (went_left && f->lane == 0 && !f->lc_active && f->s > sl->s) back_right_ahead = true;
+            if (f->lane == 0 && f->s < sl->s) min_gap = fmin(min_gap, sl->s - f->s - 4.5);
+            if (blocked) {
+                const sim_traffic_agent *b = &t.agents[blocker];
+                assert_false(f->lane == 1 && fabs(f->s - b->s) < 4.5);
+            }
+        }
+        assert_true(min_gap > 0);
+        if (blocked) {
+            assert_false(went_left);
+            assert_true(t.agents[fast].s < t.agents[slow].s);
+        } else {
+            assert_true(went_left);
+            assert_true(back_right_ahead);
+        }
+        sim_traffic_free(&t);
+    }
+    sim_lanegraph_free(&g);
+}
+
+static void overtakes_zones(void **state) { overtaking(SIM_TRAFFIC_ZONES); }
+static void overtakes_idm(void **state) { overtaking(SIM_TRAFFIC_IDM); }
+
+/* The lead car brakes at 8 m/s^2 to a stop; the follower, at its own headway, stops
+ * behind it without touching. */
+static void braking(sim_traffic_model model)
+{
+    sim_lanegraph g;
+    assert_int_equal(sim_lanegraph_straight(&g, 3000, 1, 3.5, 40, NULL), 0);
+    sim_traffic t;
+    sim_traffic_params p = params(model);
+    assert_int_equal(sim_traffic_init(&t, &g, &p, NULL), 0);
+    int lead = put(&t, 0, 300, 30, false);
+    int foll = put(&t, 0, 300 - 4.5 - 2.0 - 1.5 * 30, 30, false);
+    double min_gap = INFINITY, v_before = 0;
+    for (int k = 0; k < (int)(30 / DT); k++) {
+        if (k == (int)(5 / DT)) {
+            t.agents[lead].brake_decel = 8.0;
+            t.agents[lead].brake_left = 30.0;
+            v_before = t.agents[lead].v;
+        }
+        if (k == (int)(6 / DT)) assert_true(fabs(v_before - t.agents[lead].v - 8.0) < 0.1);
+        sim_traffic_step(&t, DT);
+        min_gap = fmin(min_gap, t.agents[lead].s - t.agents[foll].s - 4.5);
+    }
+    assert_true(t.agents[lead].v == 0 && t.agents[foll].v < 0.05);
+    fprintf(stderr, "follower stopped %.2f m behind\n", min_gap);
+    assert_true(min_gap > 0.5);
+    sim_traffic_free(&t);
+    sim_lanegraph_free(&g);
+}
+
+static void follower_stops_zones(void **state) { braking(SIM_TRAFFIC_ZONES); }
+static void follower_stops_idm(void **state) { braking(SIM_TRAFFIC_IDM); }
+
+/* ---- junctions --------------------------------------------------------------------- */
+
+typedef struct town {
+    sim_scenario *sc;
+    sim_traffic_setup su;
+    sim_traffic t;
+} town;
+
+static void town_open(town *w)
+{
+    w->sc = load("town");
+    assert_int_equal(sim_traffic_setup_init(&w->su, w->sc, 64, NULL), 0);
+    assert_int_equal(sim_traffic_init(&w->t, &w->su.graph, &w->su.params, NULL), 0);
+}
+
+static void town_close(town *w)
+{
+    sim_traffic_free(&w->t);
+    sim_traffic_setup_free(&w->su);
+    sim_scenario_free(w->sc);
+}
+
+/* An agent on `from` (road id, lane id) at lane s, through the junction road `via` to `to`. */
+static int approach(town *w, const char *from, int lane_id, double s, const char *via, const char *to)
+{
+    const sim_roadnet *net = &w->sc->net;
+    int route[3] = {sim_roadnet_find_road(net, from), sim_roadnet_find_road(net, via), sim_roadnet_find_road(net, to)};
+    sim_traffic_spec sp = {.model = 0, .lane = sim_lanegraph_find(&w->su.graph, route[0], lane_id), .s = s,
+                           .speed = 10, .b = beh(13.9), .route = route, .n_route = 3};
+    assert_true(sp.lane >= 0);
+    int slot = sim_traffic_add_agent(&w->t, &sp, false, NULL);
+    assert_true(slot >= 0);
+    return slot;
+}
+
+static bool in_junction(const town *w, int slot)
+{
+    const sim_traffic_agent *a = &w->t.agents[slot];
+    return a->active && w->su.graph.lanes[a->lane].junction >= 0;
+}
+
+/* Two arriving together at the unsigned crossing J11: the one from the right (south,
+ * for the one from the west) goes first. */
+static void priority_to_the_right(void **state)
+{
+    town w;
+    town_open(&w);
+    int west = approach(&w, "h1_0", -1, 90, "J11_WE", "h1_1");
+    int south = approach(&w, "v1_0", -1, 90, "J11_SN", "v1_1");
+    double t_west = -1, t_south = -1;
+    for (int k = 0; k < (int)(60 / DT) && (t_west < 0 || t_south < 0); k++) {
+        sim_traffic_step(&w.t, DT);
+        if (t_west < 0 && in_junction(&w, west)) t_west = w.t.t;
+        if (t_south < 0 && in_junction(&w, south)) t_south = w.t.t;
+    }
+    fprintf(stderr, "south entered at %.2f s, west at %.2f s\n", t_south, t_west);
+    assert_true(t_south > 0 && t_west > t_south);
+    town_close(&w);
+}
+
+/* Four arriving together, each with one on its right: the longest waiting goes (then
+ * the lowest uid) and all four are through within a minute. */
+static void four_way_no_deadlock(void **state)
+{
+    town w;
+    town_open(&w);
+    int slots[4] = {
+        approach(&w, "h1_0", -1, 90, "J11_WE", "h1_1"), approach(&w, "v1_0", -1, 90, "J11_SN", "v1_1"),
+        approach(&w, "h1_1", 1, 90, "J11_EW", "h1_0"), approach(&w, "v1_1", 1, 90, "J11_NS", "v1_0")};
+    const char *exits[4] = {"h1_1", "v1_1", "h1_0", "v1_0"};
+    double min_gap_ok = 1, through[4] = {-1, -1, -1, -1};
+    int *order = malloc(64 * sizeof *order);
+    for (int k = 0; k < (int)(60 / DT); k++) {
+        sim_traffic_step(&w.t, DT);
+        if (count_overlaps(&w.t, order, true)) min_gap_ok = 0;
+        for (int i = 0; i < 4; i++) {
+            const sim_traffic_agent *a = &w.t.agents[slots[i]];
+            if (through[i] < 0 && w.su.graph.lanes[a->lane].road == sim_roadnet_find_road(&w.sc->net, exits[i]))
+                through[i] = w.t.t;
+        }
+    }
+    fprintf(stderr, "through J11 at %.1f %.1f %.1f %.1f s\n", through[0], through[1], through[2], through[3]);
+    for (int i = 0; i < 4; i++) assert_true(through[i] > 0);
+    assert_true(min_gap_ok == 1);
+    free(order);
+    town_close(&w);
+}
+
+/* ---- triggers ------------------------------------------------------------------------ */
+
+/* A log mark zone at s 500..510 of a ring of 1257 m, set off by agent 0: once fires at
+ * the first pass only, each time at every pass. */
+static void trigger_fires_once(void **state)
+{
+    sim_lanegraph g;
+    assert_int_equal(sim_lanegraph_ring(&g, 200, 1, 3.5, 30, NULL), 0);
+    for (int once = 1; once >= 0; once--) {
+        sim_traffic t;
+        sim_traffic_params p = params(SIM_TRAFFIC_ZONES);
+        assert_int_equal(sim_traffic_init(&t, &g, &p, NULL), 0);
+        int a = put(&t, 0, 100, 18, false);
+        sim_traffic_trigger tr = {.road = 0, .s_start = 500, .s_end = 510, .by = SIM_TT_AGENT, .by_agent = a,
+                                  .once = once, .action = SIM_TA_LOG_MARK, .agent = -1};
+        sim_traffic_set_triggers(&t, &tr, 1);
+        int events = 0;
+        for (int k = 0; k < (int)(200 / DT); k++) {
+            sim_traffic_step(&t, DT);
+            for (int e = 0; e < t.n_events; e++) {
+                assert_int_equal(t.events[e].trigger, 0);
+                assert_int_equal(t.events[e].by, a);
+                assert_true(t.agents[a].s >= 500 && t.agents[a].s <= 500 + t.agents[a].v * DT + 1e-9);
+                events++;
+            }
+        }
+        assert_int_equal(events, once ? 1 : 3); /* 200 s at 18 m/s from s 100: three passes of s 500 */
+        sim_traffic_free(&t);
+    }
+    sim_lanegraph_free(&g);
+}
+
+/* Lane switch and abrupt braking happen as configured. */
+static void trigger_actions(void **state)
+{
+    sim_lanegraph g;
+    assert_int_equal(sim_lanegraph_straight(&g, 3000, 2, 3.5, 40, NULL), 0);
+    sim_traffic t;
+    sim_traffic_params p = params(SIM_TRAFFIC_ZONES);
+    assert_int_equal(sim_traffic_init(&t, &g, &p, NULL), 0);
+    int a = put(&t, 0, 100, 20, false);
+    int b = put(&t, 0, 1000, 20, false);
+    sim_traffic_trigger tr[2] = {
+        {.road = 0, .s_start = 500, .s_end = 520, .by = SIM_TT_AGENT, .by_agent = a, .once = true,
+         .action = SIM_TA_LANE_SWITCH, .agent = a, .lane = -2},
+        {.road = 0, .s_start = 1500, .s_end = 1520, .by = SIM_TT_AGENT, .by_agent = b, .once = true,
+         .action = SIM_TA_BRAKE, .agent = b, .decel = 5.0, .duration = 2.0}};
+    sim_traffic_set_triggers(&t, tr, 2);
+    double t_switch = -1, t_brake = -1, v_brake = 0;
+    for (int k = 0; k < (int)(40 / DT); k++) {
+        sim_traffic_step(&t, DT);
+        for (int e = 0; e < t.n_events; e++) {
+            if (t.events[e].trigger == 0) t_switch = t.t;
+            if (t.events[e].trigger == 1) {
+                t_brake = t.t;
+                v_brake = t.agents[b].v;
+            }
+        }
+        if (t_switch > 0 && t.t > t_switch + p.lane_change_time + 0.5 && t.t < t_switch + p.lane_change_time + 0.6) {
+            assert_int_equal(t.agents[a].lane, 1);
+            assert_false(t.agents[a].lc_active);
+        }
+        if (t_brake > 0 && fabs(t.t - (t_brake + 2.0)) < DT / 2)
+            assert_true(fabs(v_brake - t.agents[b].v - 10.0) < 0.1);
+    }
+    assert_true(t_switch > 0 && t_brake > 0);
+    sim_traffic_free(&t);
+    sim_lanegraph_free(&g);
+}
+
+/* ---- determinism ----------------------------------------------------------------------- */
+
+static void run_motorway(uint32_t seed, sim_traffic_agent *out, int *n)
+{
+    sim_scenario *sc = load("motorway");
+    sim_traffic_setup su;
+    assert_int_equal(sim_traffic_setup_init(&su, sc, 400, NULL), 0);
+    su.params.seed = seed;
+    su.params.density = 8;
+    sim_traffic t;
+    assert_int_equal(sim_traffic_setup_start(&su, &t, NULL), 0);
+    const sim_start_point *st = &sc->starts[sim_scenario_find_start(sc, "motorway")];
+    ego_drv e = {sim_lanegraph_find(&su.graph, st->road, st->lane), st->s, st->speed};
+    for (int k = 0; k < (int)(60 / DT); k++) {
+        ego_step(&t, &e, DT);
+        sim_traffic_step(&t, DT);
+    }
+    *n = t.n_slots;
+    memcpy(out, t.agents, (size_t)t.n_slots * sizeof *out);
+    sim_traffic_free(&t);
+    sim_traffic_setup_free(&su);
+    sim_scenario_free(sc);
+}
+
+static void same_seed_same_traffic(void **state)
+{
+    static sim_traffic_agent a[400], b[400], c[400];
+    int na, nb, nc;
+    run_motorway(7, a, &na);
+    run_motorway(7, b, &nb);
+    run_motorway(8, c, &nc);
+    assert_true(na > 50);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, (size_t)na * sizeof *a);
+    bool differs = na != nc;
+    for (int i = 0; !differs && i < na; i++)
+        differs = a[i].lane != c[i].lane || a[i].s != c[i].s || a[i].active != c[i].active;
+    assert_true(differs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(overtakes_zones),
+        cmocka_unit_test(overtakes_idm),
+        cmocka_unit_test(follower_stops_zones),
+        cmocka_unit_test(follower_stops_idm),
+        cmocka_unit_test(priority_to_the_right),
+        cmocka_unit_test(four_way_no_deadlock),
+        cmocka_unit_test(trigger_fires_once),
+        cmocka_unit_test(trigger_actions),
+        cmocka_unit_test(same_seed_same_traffic),
         cmocka_unit_test(motorway_500_no_overlap),
         cmocka_unit_test(town_400_no_overlap),
         cmocka_unit_test(motorway_500_idm_no_overlap),
