@@ -15,6 +15,7 @@
 #   <dir>/main.c             -> bin/<dir>, built from every .c in <dir>;
 #                               <dir>/module.mk may set <dir>_PKGS (extra pkg-config names)
 #   tests/unit/test_*.c      -> unit tests;  tests/integration/test_*.c -> integration tests
+#   tests/unit/test_<dir>_*.c   also linked with <dir>/*.c but main.c (module logic)
 #   tests/support/*.c        -> helpers linked into every test
 #   bench/bench_*.c          -> benchmarks;  fuzz/fuzz_*.c -> libFuzzer targets
 
@@ -109,9 +110,21 @@ $(BIN)/$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard $(1)/*.c)) $(LIB)
 endef
 $(foreach e,$(EXES),$(eval $(call exe_rule,$(e))))
 
+# A module's own logic is unit-tested without starting its process: a unit test named
+# tests/unit/test_<dir>_*.c (a '-' in <dir> written '_') is compiled with <dir> on its
+# include path and linked with <dir>'s objects but main.o.
+define module_unit_tests
+$(BUILD)/tests/unit/test_$(subst -,_,$(1))_%.o: INC := $(COMMON_INC) -Itests/support -I$(1)
+$(BUILD)/tests/unit/test_$(subst -,_,$(1))_%.o: LIB_CFLAGS := $(call pc_cflags,$(PKG_ALL) $($(1)_PKGS))
+$(foreach t,$(wildcard tests/unit/test_$(subst -,_,$(1))_*.c),
+$(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(t)): $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(1)/main.c,$(wildcard $(1)/*.c)))
+$(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(t)): TEST_LIBS := $(TEST_LIBS) $(call pc_libs,$($(1)_PKGS)))
+endef
+$(foreach e,$(EXES),$(eval $(call module_unit_tests,$(e))))
+
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(filter-out $(LIB),$^) $(LIB) $(TEST_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/integration/%.o $(SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(TEST_LIBS)

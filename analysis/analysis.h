@@ -3,7 +3,8 @@
  *   drive.c     a drive in memory (columns, events, meta) and its readers
  *   scenario.c  what analysis needs of a scenario: tasks, ideal paths, lane marks, limits
  *   compute.c   one drive + scenario -> per-task sim_metrics results and diagnostics
- *   plot.c      cairo figures (PNG and SVG): lateral position, timeline, map
+ *   plot*.c     cairo figures (PNG and SVG): plot_canvas.c the drawing layer (plot.h),
+ *               plot.c lateral position and timeline, plot_map.c map, box plots, definitions
  *   report.c    metrics.json, tasks.csv, events.csv, report.html of one drive
  *   batch.c     every drive under a folder, in parallel: study.csv and a study page
  *

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "sim_vehicle.h"
+#include "sim_vehicle_file.h"
 
 #define DT 1e-3
 #define STEPS 30000

@@ -11,6 +11,7 @@
 #include "node.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_vehicle_file.h"
 #include "world.h"
 
 typedef struct app {

@@ -1,3 +1,5 @@
-# scenario: scenario files, height-map images, the roads they describe (docs/scenario.md).
-scenario_USES := base world traffic
+# scenario: the files that describe a session: scenarios, height-map images, the roads
+# they describe, vehicle parameter files read from disk, and the scenario's traffic
+# turned into the traffic core's terms (docs/scenario.md).
+scenario_USES := base world vehicle traffic
 scenario_PKGS := libcjson libpng

@@ -128,8 +128,8 @@ typedef struct sim_vehicle_params {
  * JSON path, what was found and what was expected. */
 int sim_vehicle_params_parse(const char *json, size_t len, const char *file,
                              sim_vehicle_params *out, sim_error *err);
-/* Reads and parses a file. */
-int sim_vehicle_params_load(const char *path, sim_vehicle_params *out, sim_error *err);
+/* (Reading a vehicle file from disk is sim_vehicle_params_load, in the scenario
+ * component's sim_vehicle_file.h: this component does no I/O.) */
 /* Checks ranges (positive masses, ascending curve, ...); parse calls it. */
 int sim_vehicle_params_validate(const sim_vehicle_params *p, const char *file, sim_error *err);
 

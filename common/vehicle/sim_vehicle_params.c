@@ -4,11 +4,12 @@
  * place; the few structured fields (torque curve, gear ratios, names) have their own
  * code. Every field is required: a vehicle file is meant to be copied and edited, and a
  * silently defaulted value would hide a typo. */
-#include "sim_file.h"
+#include "sim_json.h"
 #include "sim_vehicle.h"
 
 #include <cjson/cJSON.h>
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,60 +123,9 @@ static const char *const special[] = {"name", "tire.model", "engine.curve", "gea
                                       "differential.type", "drive"};
 #define N_SPECIAL (sizeof(special) / sizeof(special[0]))
 
-static const cJSON *get_path(const cJSON *root, const char *path)
+static int bad(sim_json *j, const char *path, const char *found, const char *expected)
 {
-    char buf[128];
-    snprintf(buf, sizeof(buf), "%s", path);
-    const cJSON *node = root;
-    for (char *save = NULL, *tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
-        if (!cJSON_IsObject(node))
-            return NULL;
-        node = cJSON_GetObjectItemCaseSensitive(node, tok);
-        if (!node)
-            return NULL;
-    }
-    return node;
-}
-
-static const char *kind_name(const cJSON *j)
-{
-    if (!j)
-        return "nothing";
-    if (cJSON_IsNumber(j))
-        return "a number";
-    if (cJSON_IsString(j))
-        return "a string";
-    if (cJSON_IsBool(j))
-        return "a boolean";
-    if (cJSON_IsArray(j))
-        return "an array";
-    if (cJSON_IsObject(j))
-        return "an object";
-    return "null";
-}
-
-static int bad(sim_error *err, const char *file, const char *path, const char *found,
-               const char *expected)
-{
-    return sim_error_set(err, SIM_EINVAL, "%s: %s: found %s, expected %s", file, path, found,
-                         expected);
-}
-
-static int number_in(const cJSON *j, const char *file, const char *path, double lo, double hi,
-                     double *out, sim_error *err)
-{
-    char exp[96];
-    snprintf(exp, sizeof(exp), "a number in [%g, %g]", lo, hi == BIG ? INFINITY : hi);
-    if (!cJSON_IsNumber(j))
-        return bad(err, file, path, kind_name(j), exp);
-    double x = j->valuedouble;
-    if (!isfinite(x) || x < lo || x > hi) {
-        char found[48];
-        snprintf(found, sizeof(found), "%g", x);
-        return bad(err, file, path, found, exp);
-    }
-    *out = x;
-    return 0;
+    return sim_json_fail(j, SIM_EINVAL, path, "found %s, expected %s", found, expected);
 }
 
 /* Every key in the file must be a known field or section (catches misspellings). */
@@ -192,7 +142,7 @@ static bool known_path(const char *path)
     return strcmp(path, "comment") == 0 || (n > 8 && strcmp(path + n - 8, ".comment") == 0);
 }
 
-static int check_unknown(const cJSON *obj, const char *prefix, const char *file, sim_error *err)
+static int check_unknown(const cJSON *obj, const char *prefix, sim_json *j)
 {
     const cJSON *c;
     cJSON_ArrayForEach(c, obj)
@@ -200,13 +150,13 @@ static int check_unknown(const cJSON *obj, const char *prefix, const char *file,
         char path[160];
         snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", c->string);
         if (!known_path(path))
-            return bad(err, file, path, "an unknown field", "only the fields of docs/vehicle.md");
+            return bad(j, path, "an unknown field", "only the fields of docs/vehicle.md");
         bool is_leaf_field = false;
         for (size_t i = 0; i < N_FIELDS; i++)
             if (strcmp(fields[i].path, path) == 0)
                 is_leaf_field = true;
         if (cJSON_IsObject(c) && !is_leaf_field) {
-            int rc = check_unknown(c, path, file, err);
+            int rc = check_unknown(c, path, j);
             if (rc)
                 return rc;
         }
@@ -214,34 +164,27 @@ static int check_unknown(const cJSON *obj, const char *prefix, const char *file,
     return 0;
 }
 
-static int parse_field(const cJSON *root, const field *f, const char *file, sim_vehicle_params *out,
-                       sim_error *err)
+static int parse_field(const cJSON *root, const field *f, sim_json *j, sim_vehicle_params *out)
 {
-    const cJSON *j = get_path(root, f->path);
+    const cJSON *v = sim_json_at(root, f->path);
     char *base = (char *)out + f->offset;
-    if (f->kind == F_BOOL) {
-        if (!cJSON_IsBool(j))
-            return bad(err, file, f->path, kind_name(j), "true or false");
-        *(bool *)base = cJSON_IsTrue(j);
-        return 0;
-    }
+    double hi = f->max == BIG ? INFINITY : f->max;
+    if (f->kind == F_BOOL) return sim_json_bool(j, root, "", f->path, true, false, (bool *)base);
     if (f->kind == F_VEC3) {
-        if (!cJSON_IsArray(j) || cJSON_GetArraySize(j) != 3)
-            return bad(err, file, f->path, kind_name(j), "an array of 3 numbers");
+        if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3)
+            return sim_json_found(j, f->path, v, "an array of 3 numbers");
         double *d = (double *)base;
         for (int k = 0; k < 3; k++) {
-            char path[160];
-            snprintf(path, sizeof(path), "%s[%d]", f->path, k);
-            int rc = number_in(cJSON_GetArrayItem(j, k), file, path, f->min, f->max, &d[k], err);
-            if (rc)
-                return rc;
+            char path[SIM_JSON_PATH_MAX];
+            int rc = sim_json_number(j, cJSON_GetArrayItem(v, k), sim_json_index_path(path, f->path, k),
+                                     f->min, hi, &d[k]);
+            if (rc) return rc;
         }
         return 0;
     }
     double x;
-    int rc = number_in(j, file, f->path, f->min, f->max, &x, err);
-    if (rc)
-        return rc;
+    int rc = sim_json_num(j, root, "", f->path, true, 0, SIM_JSON_RANGE, f->min, hi, &x);
+    if (rc) return rc;
     if (f->kind == F_DEG)
         x *= M_PI / 180.0;
     else if (f->kind == F_KMH)
@@ -250,57 +193,34 @@ static int parse_field(const cJSON *root, const field *f, const char *file, sim_
     return 0;
 }
 
-static int parse_enum(const cJSON *root, const char *path, const char *const *names, int n,
-                      const char *file, int *out, sim_error *err)
+static int parse_structured(const cJSON *root, sim_json *j, sim_vehicle_params *out)
 {
-    const cJSON *j = get_path(root, path);
-    char exp[128] = "one of";
-    for (int i = 0; i < n; i++) {
-        strncat(exp, i ? ", \"" : " \"", sizeof(exp) - strlen(exp) - 1);
-        strncat(exp, names[i], sizeof(exp) - strlen(exp) - 1);
-        strncat(exp, "\"", sizeof(exp) - strlen(exp) - 1);
-    }
-    if (!cJSON_IsString(j))
-        return bad(err, file, path, kind_name(j), exp);
-    for (int i = 0; i < n; i++) {
-        if (strcmp(j->valuestring, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    }
-    char found[80];
-    snprintf(found, sizeof(found), "\"%.60s\"", j->valuestring);
-    return bad(err, file, path, found, exp);
-}
-
-static int parse_structured(const cJSON *root, const char *file, sim_vehicle_params *out,
-                            sim_error *err)
-{
-    const cJSON *name = get_path(root, "name");
-    if (!cJSON_IsString(name) || !*name->valuestring)
-        return bad(err, file, "name", kind_name(name), "a non-empty string");
-    snprintf(out->name, sizeof(out->name), "%s", name->valuestring);
+    const char *name;
+    int rc = sim_json_str(j, root, "", "name", true, NULL, &name);
+    if (rc)
+        return rc;
+    snprintf(out->name, sizeof(out->name), "%s", name);
 
     static const char *const tire_models[] = {"pacejka", "brush"};
     static const char *const diff_types[] = {"open", "lsd"};
     static const char *const drives[] = {"rear", "front"};
-    int e, rc;
-    if ((rc = parse_enum(root, "tire.model", tire_models, 2, file, &e, err)))
+    int e;
+    if ((rc = sim_json_enum(j, root, "", "tire.model", -1, tire_models, 2, &e)))
         return rc;
     out->tire.model = (sim_tire_model)e;
-    if ((rc = parse_enum(root, "differential.type", diff_types, 2, file, &e, err)))
+    if ((rc = sim_json_enum(j, root, "", "differential.type", -1, diff_types, 2, &e)))
         return rc;
     out->diff.type = (sim_diff_type)e;
-    if ((rc = parse_enum(root, "drive", drives, 2, file, &e, err)))
+    if ((rc = sim_json_enum(j, root, "", "drive", -1, drives, 2, &e)))
         return rc;
     out->drive = (sim_drive_layout)e;
 
-    const cJSON *curve = get_path(root, "engine.curve");
+    const cJSON *curve = sim_json_at(root, "engine.curve");
     int n = cJSON_IsArray(curve) ? cJSON_GetArraySize(curve) : -1;
     if (n < 2 || n > SIM_ENGINE_MAX_POINTS) {
         char exp[80];
         snprintf(exp, sizeof(exp), "an array of 2..%d [rpm, factor] pairs", SIM_ENGINE_MAX_POINTS);
-        return bad(err, file, "engine.curve", n < 0 ? kind_name(curve) : "a wrong-sized array", exp);
+        return sim_json_found(j, "engine.curve", curve, exp);
     }
     out->engine.n_points = n;
     for (int i = 0; i < n; i++) {
@@ -308,32 +228,32 @@ static int parse_structured(const cJSON *root, const char *file, sim_vehicle_par
         char path[64];
         snprintf(path, sizeof(path), "engine.curve[%d]", i);
         if (!cJSON_IsArray(pt) || cJSON_GetArraySize(pt) != 2)
-            return bad(err, file, path, kind_name(pt), "a [rpm, factor] pair");
+            return sim_json_found(j, path, pt, "a [rpm, factor] pair");
         snprintf(path, sizeof(path), "engine.curve[%d][0]", i);
-        if ((rc = number_in(cJSON_GetArrayItem(pt, 0), file, path, 0, 30000, &out->engine.curve_rpm[i], err)))
+        if ((rc = sim_json_number(j, cJSON_GetArrayItem(pt, 0), path, 0, 30000, &out->engine.curve_rpm[i])))
             return rc;
         if (i > 0 && out->engine.curve_rpm[i] <= out->engine.curve_rpm[i - 1])
-            return bad(err, file, path, "an rpm not above the previous point's", "ascending rpm");
+            return bad(j, path, "an rpm not above the previous point's", "ascending rpm");
         snprintf(path, sizeof(path), "engine.curve[%d][1]", i);
-        if ((rc = number_in(cJSON_GetArrayItem(pt, 1), file, path, 0, 1, &out->engine.curve_factor[i], err)))
+        if ((rc = sim_json_number(j, cJSON_GetArrayItem(pt, 1), path, 0, 1, &out->engine.curve_factor[i])))
             return rc;
     }
 
-    const cJSON *ratios = get_path(root, "gearbox.ratios");
+    const cJSON *ratios = sim_json_at(root, "gearbox.ratios");
     n = cJSON_IsArray(ratios) ? cJSON_GetArraySize(ratios) : -1;
     if (n < 1 || n > SIM_GEARBOX_MAX_GEARS) {
         char exp[80];
         snprintf(exp, sizeof(exp), "an array of 1..%d gear ratios", SIM_GEARBOX_MAX_GEARS);
-        return bad(err, file, "gearbox.ratios", n < 0 ? kind_name(ratios) : "a wrong-sized array", exp);
+        return sim_json_found(j, "gearbox.ratios", ratios, exp);
     }
     out->gearbox.n_gears = n;
     for (int i = 0; i < n; i++) {
         char path[64];
         snprintf(path, sizeof(path), "gearbox.ratios[%d]", i);
-        if ((rc = number_in(cJSON_GetArrayItem(ratios, i), file, path, 0.1, 50, &out->gearbox.ratio[i], err)))
+        if ((rc = sim_json_number(j, cJSON_GetArrayItem(ratios, i), path, 0.1, 50, &out->gearbox.ratio[i])))
             return rc;
         if (i > 0 && out->gearbox.ratio[i] >= out->gearbox.ratio[i - 1])
-            return bad(err, file, path, "a ratio not below the previous gear's",
+            return bad(j, path, "a ratio not below the previous gear's",
                        "descending ratios (first gear first)");
     }
     return 0;
@@ -343,29 +263,30 @@ int sim_vehicle_params_validate(const sim_vehicle_params *p, const char *file, s
 {
     if (!file || !*file)
         file = "vehicle";
+    sim_json js = {.file = file, .err = err}, *j = &js;
     if (!(p->cog_to_front > 0.0 && p->cog_to_front < p->wheelbase))
-        return bad(err, file, "body.cog_to_front", "a value outside the wheelbase",
+        return bad(j, "body.cog_to_front", "a value outside the wheelbase",
                    "0 < cog_to_front < body.wheelbase");
     if (!(SIM_WHEELS * p->unsprung_mass < 0.5 * p->mass))
-        return bad(err, file, "body.unsprung_mass", "four wheels weighing half the car or more",
+        return bad(j, "body.unsprung_mass", "four wheels weighing half the car or more",
                    "4 * unsprung_mass < body.mass / 2");
     if (!(p->clutch.engage_rpm > p->clutch.disengage_rpm))
-        return bad(err, file, "clutch.engage_rpm", "a value not above clutch.disengage_rpm",
+        return bad(j, "clutch.engage_rpm", "a value not above clutch.disengage_rpm",
                    "engage_rpm > disengage_rpm");
     if (!(p->engine.max_rpm > p->engine.idle_rpm))
-        return bad(err, file, "engine.max_rpm", "a value not above engine.idle_rpm",
+        return bad(j, "engine.max_rpm", "a value not above engine.idle_rpm",
                    "max_rpm > idle_rpm");
     if (p->engine.n_points < 2 || p->gearbox.n_gears < 1 || p->gearbox.n_gears > SIM_GEARBOX_MAX_GEARS)
-        return bad(err, file, "engine.curve/gearbox.ratios", "too few points or gears",
+        return bad(j, "engine.curve/gearbox.ratios", "too few points or gears",
                    "at least 2 curve points and 1 gear");
     if (!(p->simple_speed_high > p->simple_speed_low))
-        return bad(err, file, "simple.speed_high_kmh", "a value not above speed_low_kmh",
+        return bad(j, "simple.speed_high_kmh", "a value not above speed_low_kmh",
                    "speed_high_kmh > speed_low_kmh");
     if (!(p->mass > 0 && p->inertia.x > 0 && p->inertia.y > 0 && p->inertia.z > 0 &&
           p->tire.radius > 0 && p->tire.relaxation_x > 0 && p->tire.relaxation_y > 0 &&
           p->engine.inertia > 0 && p->steer_time > 0 && p->tire.fz0 > 0 &&
           p->wheel_inertia_front > 0 && p->wheel_inertia_rear > 0 && p->unsprung_mass > 0))
-        return bad(err, file, "(parameters)", "a zero or negative mass, inertia or length",
+        return bad(j, "(parameters)", "a zero or negative mass, inertia or length",
                    "positive values (is the struct filled?)");
     return 0;
 }
@@ -377,41 +298,25 @@ int sim_vehicle_params_parse(const char *json, size_t len, const char *file,
         file = "vehicle";
     if (!json || !out)
         return sim_error_set(err, SIM_EINVAL, "%s: no text to parse", file);
-    cJSON *root = cJSON_ParseWithLength(json, len);
-    if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        long off = at && at >= json && at <= json + len ? (long)(at - json) : -1;
-        return sim_error_set(err, SIM_EINVAL, "%s: not valid JSON (near byte %ld), expected a JSON object",
-                             file, off);
-    }
+    sim_json j = {.file = file, .err = err};
+    cJSON *root;
+    int rc = sim_json_parse(&j, json, len, &root);
+    if (rc)
+        return rc;
     sim_vehicle_params p;
     memset(&p, 0, sizeof(p));
-    int rc = 0;
-    if (!cJSON_IsObject(root))
-        rc = bad(err, file, "(top level)", kind_name(root), "an object");
+    rc = sim_json_object(&j, root, "(top level)");
     if (!rc)
-        rc = check_unknown(root, "", file, err);
+        rc = check_unknown(root, "", &j);
     for (size_t i = 0; !rc && i < N_FIELDS; i++)
-        rc = parse_field(root, &fields[i], file, &p, err);
+        rc = parse_field(root, &fields[i], &j, &p);
     if (!rc)
-        rc = parse_structured(root, file, &p, err);
+        rc = parse_structured(root, &j, &p);
     cJSON_Delete(root);
     if (!rc)
         rc = sim_vehicle_params_validate(&p, file, err);
     sim_tire_prepare(&p.tire);
     if (!rc)
         *out = p;
-    return rc;
-}
-
-int sim_vehicle_params_load(const char *path, sim_vehicle_params *out, sim_error *err)
-{
-    char *buf;
-    size_t len;
-    int rc = sim_file_read_max(path, 1u << 20, &buf, &len, err); /* a vehicle file is a few KiB */
-    if (rc)
-        return rc;
-    rc = sim_vehicle_params_parse(buf, len, path, out, err);
-    free(buf);
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim_vehicle.h"
+#include "sim_vehicle_file.h"
 
 #define DT 1e-3
 #define KMH (1.0 / 3.6)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim_vehicle.h"
+#include "sim_vehicle_file.h"
 
 static char *ref_text;
 static size_t ref_len;
@@ -84,13 +85,13 @@ static void expect_error(const char *from, const char *to, const char *n1, const
 static void rejects_bad_fields_with_path_and_expectation(void **state)
 {
     expect_error("\"mass\": 1400", "\"mass\": -3", "body.mass", "found -3, expected a number in [50,");
-    expect_error("\"mass\": 1400", "\"mass\": \"heavy\"", "body.mass", "found a string");
-    expect_error("\"mass\": 1400,", "", "body.mass", "found nothing");
+    expect_error("\"mass\": 1400", "\"mass\": \"heavy\"", "body.mass", "found \"heavy\"");
+    expect_error("\"mass\": 1400,", "", "body.mass", "missing");
     expect_error("\"mass\": 1400", "\"mas\": 1400", "body.mas", "an unknown field");
     expect_error("\"inertia\": [540, 2050, 2250]", "\"inertia\": [540, 2050]", "body.inertia",
                  "an array of 3 numbers");
     expect_error("\"model\": \"pacejka\"", "\"model\": \"magic\"", "tire.model",
-                 "one of \"pacejka\", \"brush\"");
+                 "one of: pacejka, brush");
     expect_error("[2500, 0.86]", "[2500, 1.86]", "engine.curve[2][1]", "[0, 1]");
     expect_error("[2500, 0.86]", "[1200, 0.86]", "engine.curve[2][0]", "ascending rpm");
     expect_error("[4.23, 2.52,", "[4.23, 4.52,", "gearbox.ratios[1]", "descending");
@@ -98,8 +99,8 @@ static void rejects_bad_fields_with_path_and_expectation(void **state)
     expect_error("\"cog_to_front\": 1.349", "\"cog_to_front\": 3.0", "body.cog_to_front",
                  "wheelbase");
     expect_error("\"engage_rpm\": 4200", "\"engage_rpm\": 900", "clutch.engage_rpm", "disengage");
-    expect_error("\"drive\": \"rear\"", "\"drive\": 4", "drive", "found a number");
-    expect_error("{", "[", "not valid JSON", NULL);
+    expect_error("\"drive\": \"rear\"", "\"drive\": 4", "drive", "found 4");
+    expect_error("{", "[", "JSON syntax error", NULL);
 }
 
 static void load_names_missing_file(void **state)

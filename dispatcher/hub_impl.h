@@ -1,0 +1,89 @@
+/* hub_impl.h: private to the hub's files (hub.c: connections, sending, hello;
+ * hub_status.c: statistics, backlogs and error reports for the operator): the
+ * connection and hub structures. */
+#ifndef DISPATCHER_HUB_IMPL_H
+#define DISPATCHER_HUB_IMPL_H
+
+#include "hub.h"
+#include "queue.h"
+#include "route.h"
+#include "sim_line.h"
+
+#define MAX_IOV 256
+#define READ_BUF_SIZE (256 * 1024)
+#define BACKLOG_CHUNK (256 * 1024)
+/* What a durable module was last sent is kept this long (bytes): on a sudden loss the
+ * dispatcher cannot know what the module processed, so it hands these over again. */
+#define RESEND_KEEP (2 * 1024 * 1024)
+/* The newest error report per (topic, module) is kept for the operator's status. */
+#define MAX_RETAINED 16
+
+typedef struct conn conn;
+
+typedef struct flight {
+    uv_write_t req;
+    conn *c;
+    size_t n;
+    msgbuf *msgs[MAX_IOV];
+    uv_buf_t bufs[MAX_IOV];
+} flight;
+
+struct conn {
+    uv_tcp_t tcp;
+    hub *h;
+    conn *next, *prev;
+    conn *dirty_next;
+    bool dirty, closing, said_hello, lockstep, durable;
+    uint64_t id;
+    char name[ROUTE_MAX_NAME + 1];
+    char **subs;          /* NULL with all=true: everything */
+    size_t n_subs;
+    bool all;
+    sim_linebuf lines;
+    msgvec pending;       /* queued, not yet handed to the kernel */
+    size_t first_offset;  /* bytes of pending's first item already written */
+    flight *inflight;     /* at most one write request at a time */
+    size_t inflight_bytes;
+    backlog *spill;       /* durable only: messages waiting beyond the queue bound */
+    msgvec sent;          /* durable only: the newest messages handed to the kernel */
+    uint64_t in_msgs, out_msgs, dropped, last_in, last_out;
+    double in_rate, out_rate;
+};
+
+typedef struct retained {
+    char topic[ROUTE_MAX_TOPIC + 1];
+    char src[ROUTE_MAX_NAME + 1];
+    cJSON *msg;
+    uint64_t at_ms;
+} retained;
+
+struct hub {
+    uv_loop_t *loop;
+    retained errors[MAX_RETAINED];
+    size_t n_errors;
+    uv_tcp_t listener;
+    uv_timer_t stats_timer;
+    hub_config cfg;
+    char *token;
+    route_patterns state;
+    conn *conns;
+    conn *dirty;
+    backlog *backlogs;
+    uint64_t next_id;
+    uint64_t seq;
+    double sim_t;
+    uint64_t started_ms;
+    bool closed;
+    char readbuf[READ_BUF_SIZE];
+};
+
+/* The connection as the dispatcher's messages describe it: id, name, lockstep, durable. */
+cJSON *hub_conn_brief(const conn *c);
+/* Bytes queued for c and not yet taken by the kernel. */
+size_t hub_queued_bytes(const conn *c);
+/* Keeps the newest error report (a "*.error" line) of c for hub_errors. */
+void hub_retain_error(hub *h, conn *c, const char *topic, const char *line, size_t len);
+/* The dispatcher.stats timer. */
+void hub_on_stats(uv_timer_t *t);
+
+#endif

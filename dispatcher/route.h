@@ -1,0 +1,71 @@
+/* route: the dispatcher's rules, apart from the sockets so that they can be tested
+ * alone: which lines a connection may send, what a hello must hold, which topics a
+ * subscription matches and which topics are "state" (only the newest kept for a
+ * consumer that is behind). Pure: no I/O, no globals (docs/protocol.md). */
+#ifndef DISPATCHER_ROUTE_H
+#define DISPATCHER_ROUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#define ROUTE_MAX_NAME 64       /* bytes of a module name */
+#define ROUTE_MAX_SUBS 64       /* prefixes in one hello */
+#define ROUTE_MAX_PREFIX 256    /* bytes of one prefix */
+#define ROUTE_MAX_TOPIC 255     /* bytes of a topic */
+#define ROUTE_MAX_STATE_PATTERNS 16
+
+/* True when topic starts with one of the n prefixes (always when all). */
+bool route_subs_match(char **subs, size_t n, bool all, const char *topic);
+/* A deep copy of n prefixes (NULL for n == 0 or when out of memory: all or nothing). */
+char **route_subs_copy(char **subs, size_t n);
+void route_subs_free(char **subs, size_t n);
+
+/* State-topic patterns: "*.state" (suffix), "sim.*" (prefix) or an exact topic. */
+typedef struct route_patterns {
+    char *p[ROUTE_MAX_STATE_PATTERNS];
+    size_t n;
+} route_patterns;
+
+/* Parses a comma-separated list (empty entries skipped, at most
+ * ROUTE_MAX_STATE_PATTERNS kept). SIM_OK or SIM_ENOMEM. Free with route_patterns_free. */
+int route_patterns_parse(const char *csv, route_patterns *out);
+bool route_patterns_match(const route_patterns *pt, const char *topic);
+void route_patterns_free(route_patterns *pt);
+
+/* What to do with a line from a connection, decided from its topic. */
+typedef enum route_line {
+    ROUTE_LINE_FORWARD, /* route it to the subscribers */
+    ROUTE_LINE_HELLO,   /* a hello to check with route_hello_parse */
+    ROUTE_LINE_REFUSE,  /* answer dispatcher.error with *why; the line is dropped */
+} route_line;
+route_line route_classify(const char *topic, bool said_hello, const char **why);
+
+/* True for error reports ("<anything>.error"), which the dispatcher also keeps. */
+bool route_is_error_topic(const char *topic);
+
+/* A hello that passed the checks. subs is owned (move it or route_hello_free it). */
+typedef struct route_hello {
+    char name[ROUTE_MAX_NAME + 1];
+    char **subs;
+    size_t n_subs;
+    bool all;            /* no "subscribe": every topic */
+    bool lockstep, durable;
+} route_hello;
+
+typedef enum route_verdict {
+    ROUTE_OK,
+    ROUTE_REFUSED,       /* answer dispatcher.error with *why; the connection may retry */
+    ROUTE_REFUSED_CLOSE, /* answer with *why, then close (wrong or missing token) */
+    ROUTE_NOMEM,         /* close: out of memory */
+} route_verdict;
+
+/* Checks a hello line (len bytes of JSON, already scanned as a message) against the
+ * rules of docs/protocol.md and token (NULL: none required). On ROUTE_OK *out is
+ * filled; otherwise *why (static text) says what was wrong. */
+route_verdict route_hello_parse(const char *line, size_t len, const char *token,
+                                route_hello *out, const char **why);
+void route_hello_free(route_hello *h);
+
+#endif
