@@ -1,4 +1,4 @@
 # drivelog: the drive-log format (schema, writer, reader, CSV) and the recorder's logic
 # that turns bus messages into rows (docs/drivelog.md).
-drivelog_USES := base world scenario
+drivelog_USES := base world scenario protocol
 drivelog_PKGS := libcjson sqlite3
