@@ -110,11 +110,11 @@ static const sim_traffic_behaviour *behaviour_of(const sim_traffic *t, int who)
 
 /* Shoulder check: may the agent move into lane `to` beside it? The vehicle ahead there
  * and the one approaching from behind must keep what they need at safe_decel. */
-static bool lane_safe(const sim_traffic *t, int slot, int to, tr_near *front, tr_near *back)
+static bool lane_safe(const sim_traffic *t, int slot, int to, double sd, tr_near *front, tr_near *back)
 {
     const sim_traffic_agent *a = &t->agents[slot];
     const sim_lg_lane *l = &t->g->lanes[to];
-    double v = a->v, sd = t->p.safe_decel;
+    double v = a->v;
     *front = tr_ahead(t, slot, a->length, to, a->s, l->n_succ ? l->succ[0] : -1, t->p.detect_radius);
     *back = tr_behind(t, slot, a->length, to, a->s, t->p.detect_radius);
     double need_front = a->b.min_gap + 0.5 * v + fmax(0.0, v * v - front->v * front->v) / (2 * sd);
@@ -131,7 +131,9 @@ static bool lane_usable(sim_traffic *t, sim_traffic_agent *a, int to, bool neede
     double left = l->length - a->s;
     if (left < a->v * t->p.lane_change_time * 0.5 + a->length) return false;
     if (needed) return true;
-    /* By choice only into a lane that goes on where the agent is going. */
+    /* By choice never into a lane that ends (an acceleration lane), and near the end
+     * only into one that goes on where the agent is going. */
+    if (l->n_succ == 0) return false;
     return left > ROUTE_REACH || pick(t, a, to, false) >= 0;
 }
 
@@ -168,7 +170,8 @@ static void change_lanes(sim_traffic *t, int slot, const tr_near *ld, double v_i
     tr_near front, back;
     if (a->want_lane >= 0) { /* a trigger's or the route's: as soon as it is safe */
         int dir = a->want_lane == l->left ? l->left : a->want_lane == l->right ? l->right : -1;
-        if (dir == to && lane_usable(t, a, to, true) && lane_safe(t, slot, to, &front, &back))
+        /* A lane it must leave: the others are asked to brake harder for it. */
+        if (dir == to && lane_usable(t, a, to, true) && lane_safe(t, slot, to, 2 * t->p.safe_decel, &front, &back))
             start_change(t, a, to);
         return;
     }
@@ -177,16 +180,16 @@ static void change_lanes(sim_traffic *t, int slot, const tr_near *ld, double v_i
         double warn = a->b.min_gap + a->v * t->p.warning_time;
         bool blocked = ld->who != -1 && ld->who != LINE_WHO && ld->gap < warn && ld->v < v_ideal - 1.0;
         if (even && blocked) { /* overtaking attempt: shoulder check to the left */
-            if (lane_safe(t, slot, to, &front, &back) && (front.who < 0 || front.gap > ld->gap + 10.0 || front.v > ld->v + 1.0))
+            if (lane_safe(t, slot, to, t->p.safe_decel, &front, &back) && (front.who < 0 || front.gap > ld->gap + 10.0 || front.v > ld->v + 1.0))
                 start_change(t, a, to);
         } else if (!even && !blocked) { /* back to the right once it is free */
-            if (lane_safe(t, slot, to, &front, &back) && front.gap > warn + 20.0 && (front.who < 0 || front.v >= v_ideal - 2.0))
+            if (lane_safe(t, slot, to, t->p.safe_decel, &front, &back) && front.gap > warn + 20.0 && (front.who < 0 || front.v >= v_ideal - 2.0))
                 start_change(t, a, to);
         }
         return;
     }
     /* MOBIL: the agent's advantage plus politeness times the followers' change. */
-    if (!lane_safe(t, slot, to, &front, &back)) return;
+    if (!lane_safe(t, slot, to, t->p.safe_decel, &front, &back)) return;
     double here = idm(&a->b, a->v, v_ideal, ld->gap, ld->v);
     double there = idm(&a->b, a->v, v_ideal, front.gap, front.v);
     double others = 0;

@@ -119,7 +119,9 @@ static void spawn(sim_traffic *t, int n_pts, double min_d2, uint32_t first_uid)
         int lane = 0;
         while (lane + 1 < g->n_lanes && g->lanes[lane + 1].pt0 <= p) lane++;
         const sim_lg_lane *l = &g->lanes[lane];
-        if (l->junction >= 0) continue;
+        /* Not in junctions, nor on a lane that ends beside another (an acceleration
+         * lane): a new vehicle there would first have to merge. */
+        if (l->junction >= 0 || (l->n_succ == 0 && (l->left >= 0 || l->right >= 0))) continue;
         double s = (p - l->pt0) * l->length / (l->n_pts - 1);
         double lim = sim_lanegraph_limit(g, lane, s);
         if (!(lim > 0)) lim = 100 / 3.6;
