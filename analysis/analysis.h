@@ -17,17 +17,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sim_drivelog.h"
 #include "sim_error.h"
 #include "sim_metrics.h"
 
 /* ---- drive ---- */
 
-/* Sample columns, named as in the drive log's samples table (and its CSV export). */
-enum {
-    AN_RUN, AN_TICK, AN_T, AN_SPEED, AN_ACCEL, AN_HEADWAY, AN_THW, AN_LATDEV, AN_LANE,
-    AN_S, AN_D, AN_X, AN_Y, AN_Z, AN_HEADING, AN_YAWRATE, AN_STEER, AN_WHEEL,
-    AN_THROTTLE, AN_BRAKE, AN_CLUTCH, AN_GEAR, AN_RPM, AN_NCOL
-};
+/* Sample columns: the drive log's numeric columns in table order (its list,
+ * SIM_DRIVELOG_SAMPLE_COLUMNS, makes them: AN_RUN, AN_TICK, AN_T, AN_SPEED, ...), named
+ * as in the samples table and its CSV export. The id columns are an_drive.ids. */
+#define AN_COLUMN_(name, NAME, type) AN_##NAME,
+#define AN_COLUMN_I64 AN_COLUMN_
+#define AN_COLUMN_F64 AN_COLUMN_
+#define AN_COLUMN_REAL AN_COLUMN_
+#define AN_COLUMN_INT AN_COLUMN_
+#define AN_COLUMN_ID(name, NAME, type)
+#define AN_COLUMN(name, NAME, type) AN_COLUMN_##type(name, NAME, type)
+enum { SIM_DRIVELOG_SAMPLE_COLUMNS(AN_COLUMN) AN_NCOL };
 extern const char *const an_column_names[AN_NCOL];
 
 typedef struct an_event {

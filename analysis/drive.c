@@ -12,11 +12,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char *const an_column_names[AN_NCOL] = {
-    "run", "tick", "t", "speed", "accel", "headway_dist", "headway_time", "lat_dev", "lane",
-    "s", "d", "x", "y", "z", "heading", "yaw_rate", "steer_wheel", "wheel_angle",
-    "throttle", "brake", "clutch", "gear", "rpm",
-};
+#define NAME_(name, NAME, type) #name,
+#define NAME_I64 NAME_
+#define NAME_F64 NAME_
+#define NAME_REAL NAME_
+#define NAME_INT NAME_
+#define NAME_ID(name, NAME, type)
+#define COLUMN_NAME(name, NAME, type) NAME_##type(name, NAME, type)
+const char *const an_column_names[AN_NCOL] = {SIM_DRIVELOG_SAMPLE_COLUMNS(COLUMN_NAME)};
 
 const char *const an_id_names[AN_NIDS] = {"task", "road"};
 

@@ -15,23 +15,24 @@ static const char *const meta_keys[] = {
     "resumed_utc", "sample_rate_hz", "schema_version",
 };
 
-/* The columns the analysis uses (compute.c and plot.c), by the samples table's names:
- * only these are read from a log, and only these are allocated. Reading the eleven
- * others (pedal clutch, engine, attitude, ...) would cost decoding time and memory for
- * nothing; an_drive.col is NULL for them. */
-static const struct {
-    int col;
-    const char *name;
-} loaded[] = {
-    {AN_RUN, "run"}, {AN_TICK, "tick"}, {AN_T, "t"}, {AN_SPEED, "speed"},
-    {AN_HEADWAY, "headway_dist"}, {AN_S, "s"}, {AN_D, "d"}, {AN_X, "x"}, {AN_Y, "y"},
-    {AN_STEER, "steer_wheel"}, {AN_THROTTLE, "throttle"}, {AN_BRAKE, "brake"},
-};
+/* The columns the analysis uses (compute.c and plot.c): only these are read from a
+ * log, and only these are allocated. Reading the eleven others (pedal clutch, engine,
+ * attitude, ...) would cost decoding time and memory for nothing; an_drive.col is NULL
+ * for them. Their names and places in a sample come from the drive log's column list. */
+static const int loaded[] = {AN_RUN, AN_TICK, AN_T, AN_SPEED, AN_HEADWAY_DIST, AN_S,
+                             AN_D, AN_X, AN_Y, AN_STEER_WHEEL, AN_THROTTLE, AN_BRAKE};
 enum { N_LOADED = sizeof loaded / sizeof loaded[0] };
+
+/* The drive-log column of analysis column c (the same names, see analysis.h). */
+static const sim_drivelog_column *column_of(int c)
+{
+    return sim_drivelog_column_named(an_column_names[c]);
+}
 
 /* The reader hands samples over one by one; they go straight into the drive's columns,
  * which double in size as needed (no array of row structs in between). */
 typedef struct loader {
+    const sim_drivelog_column *cols[N_LOADED]; /* of loaded[] */
     an_drive *dr;
     size_t cap;
     sim_error *err;
@@ -43,9 +44,9 @@ static int grow(loader *L)
     an_drive *dr = L->dr;
     size_t cap = L->cap ? 2 * L->cap : 4096;
     for (int k = 0; k < N_LOADED; k++) {
-        double *p = realloc(dr->col[loaded[k].col], cap * sizeof *p);
+        double *p = realloc(dr->col[loaded[k]], cap * sizeof *p);
         if (!p) return sim_error_set(L->err, SIM_ENOMEM, "%s: out of memory for samples", dr->path);
-        dr->col[loaded[k].col] = p;
+        dr->col[loaded[k]] = p;
     }
     for (int c = 0; c < AN_NIDS; c++) {
         if (!dr->ids[c]) continue;
@@ -63,19 +64,7 @@ static int take_sample(const sim_drivelog_sample *s, void *user)
     an_drive *dr = L->dr;
     if (dr->n == L->cap && (L->rc = grow(L))) return 1;
     size_t i = dr->n++;
-    double *const *c = dr->col;
-    c[AN_RUN][i] = (double)s->run;
-    c[AN_TICK][i] = (double)s->tick;
-    c[AN_T][i] = s->t;
-    c[AN_SPEED][i] = s->speed;
-    c[AN_HEADWAY][i] = s->headway_dist;
-    c[AN_S][i] = s->s;
-    c[AN_D][i] = s->d;
-    c[AN_X][i] = s->x;
-    c[AN_Y][i] = s->y;
-    c[AN_STEER][i] = s->steer_wheel;
-    c[AN_THROTTLE][i] = s->throttle;
-    c[AN_BRAKE][i] = s->brake;
+    for (int k = 0; k < N_LOADED; k++) dr->col[loaded[k]][i] = sim_drivelog_sample_number(s, L->cols[k]);
     L->rc = an_drive_set_id(dr, AN_ID_TASK, i, s->task, L->err);
     if (!L->rc && dr->ids[AN_ID_ROAD]) L->rc = an_drive_set_id(dr, AN_ID_ROAD, i, s->road, L->err);
     return L->rc != 0;
@@ -96,7 +85,10 @@ int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
     loader L = {.dr = out, .err = err};
     if (!rc) rc = grow(&L);
     const char *names[N_LOADED + AN_NIDS];
-    for (int k = 0; k < N_LOADED; k++) names[k] = loaded[k].name;
+    for (int k = 0; k < N_LOADED; k++) {
+        L.cols[k] = column_of(loaded[k]);
+        names[k] = an_column_names[loaded[k]];
+    }
     for (int k = 0; k < AN_NIDS; k++) names[N_LOADED + k] = an_id_names[k];
     /* road is in the list only where the file has it (an_id_names: task, road). */
     size_t n_names = N_LOADED + (out->ids[AN_ID_ROAD] ? AN_NIDS : AN_NIDS - 1);
@@ -136,29 +128,18 @@ int an_drive_write_log(const an_drive *dr, const char *path, sim_error *err)
     for (size_t i = 0; !rc && i < dr->n; i++) {
         sim_drivelog_sample s;
         sim_drivelog_sample_init(&s);
-        s.run = (int64_t)at(dr, AN_RUN, i);
-        s.tick = isnan(at(dr, AN_TICK, i)) ? (int64_t)i : (int64_t)at(dr, AN_TICK, i);
-        s.t = at(dr, AN_T, i);
-        s.speed = at(dr, AN_SPEED, i);
-        s.accel = at(dr, AN_ACCEL, i);
-        s.headway_dist = at(dr, AN_HEADWAY, i);
-        s.headway_time = at(dr, AN_THW, i);
-        s.lat_dev = at(dr, AN_LATDEV, i);
-        s.lane = isnan(at(dr, AN_LANE, i)) ? SIM_DRIVELOG_NULL_INT : (int32_t)at(dr, AN_LANE, i);
-        s.s = at(dr, AN_S, i);
-        s.d = at(dr, AN_D, i);
-        s.x = at(dr, AN_X, i);
-        s.y = at(dr, AN_Y, i);
-        s.z = at(dr, AN_Z, i);
-        s.heading = at(dr, AN_HEADING, i);
-        s.yaw_rate = at(dr, AN_YAWRATE, i);
-        s.steer_wheel = at(dr, AN_STEER, i);
-        s.wheel_angle = at(dr, AN_WHEEL, i);
-        s.throttle = at(dr, AN_THROTTLE, i);
-        s.brake = at(dr, AN_BRAKE, i);
-        s.clutch = at(dr, AN_CLUTCH, i);
-        s.gear = isnan(at(dr, AN_GEAR, i)) ? SIM_DRIVELOG_NULL_INT : (int32_t)at(dr, AN_GEAR, i);
-        s.rpm = at(dr, AN_RPM, i);
+        for (int c = 0; c < AN_NCOL; c++) {
+            const sim_drivelog_column *col = column_of(c);
+            char *p = (char *)&s + col->offset;
+            double v = at(dr, c, i);
+            switch (col->type) {
+            case SIM_DRIVELOG_I64: *(int64_t *)p = isnan(v) ? (c == AN_TICK ? (int64_t)i : 0) : (int64_t)v; break;
+            case SIM_DRIVELOG_F64:
+            case SIM_DRIVELOG_REAL: *(double *)p = v; break;
+            case SIM_DRIVELOG_INT: *(int32_t *)p = isnan(v) ? SIM_DRIVELOG_NULL_INT : (int32_t)v; break;
+            case SIM_DRIVELOG_ID: break; /* not an analysis column */
+            }
+        }
         char *const ids[AN_NIDS] = {s.task, s.road};
         for (int k = 0; k < AN_NIDS; k++)
             if (dr->ids[k] && dr->ids[k][i] >= 0)

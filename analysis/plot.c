@@ -256,7 +256,7 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
         if (s > smax) smax = s;
         e[i] = dr->col[AN_D][i0 + i] - sim_metrics_ideal_at(task->ideal, task->n_ideal, smax, &cur);
         kmh[i] = dr->col[AN_SPEED][i0 + i] * 3.6;
-        deg[i] = dr->col[AN_STEER][i0 + i] * 180 / M_PI;
+        deg[i] = dr->col[AN_STEER_WHEEL][i0 + i] * 180 / M_PI;
         lim[i] = tr->limit[i] * 3.6;
     }
     const double W = 1100, H = 820;
@@ -295,7 +295,7 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
             if (lo > 0 && lo < hi * 0.5) lo = 0;
             break;
         case P_HEAD:
-            plot_range_of(dr->col[AN_HEADWAY] + i0, n, &lo, &hi);
+            plot_range_of(dr->col[AN_HEADWAY_DIST] + i0, n, &lo, &hi);
             any_headway = hi >= lo;
             if (lo > 0) lo = 0;
             break;
@@ -370,7 +370,7 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
                 break;
             }
             plot_set_rgb(cr, C_DRIVEN);
-            plot_polyline(a, t, dr->col[AN_HEADWAY] + i0, n);
+            plot_polyline(a, t, dr->col[AN_HEADWAY_DIST] + i0, n);
             break;
         case P_STEER:
             plot_set_rgb(cr, C_DRIVEN);

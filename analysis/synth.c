@@ -171,21 +171,21 @@ int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t 
         *c[AN_SPEED] = v;
         *c[AN_ACCEL] = a;
         double g = 40 + wander_at(&gap, t);
-        *c[AN_HEADWAY] = fmod(t, 300) < 240 ? g : NAN; /* the lead car leaves now and then */
-        *c[AN_THW] = isnan(*c[AN_HEADWAY]) ? NAN : g / v;
+        *c[AN_HEADWAY_DIST] = fmod(t, 300) < 240 ? g : NAN; /* the lead car leaves now and then */
+        *c[AN_HEADWAY_TIME] = isnan(*c[AN_HEADWAY_DIST]) ? NAN : g / v;
         *c[AN_S] = s;
         *c[AN_D] = d;
-        *c[AN_LATDEV] = d - di;
+        *c[AN_LAT_DEV] = d - di;
         *c[AN_LANE] = -1 - floor(-d / LANE_W);
         *c[AN_X] = x - d * sin(hdg_ref);
         *c[AN_Y] = y + d * cos(hdg_ref);
         *c[AN_Z] = 0;
         *c[AN_HEADING] = hdg_ref + atan(dd);
-        *c[AN_YAWRATE] = v * (kappa + ddd);
+        *c[AN_YAW_RATE] = v * (kappa + ddd);
         /* Bicycle model: wheel angle = wheelbase * curvature; wheel = 15 x that. */
         double wheel = atan(2.7 * (kappa + ddd));
-        *c[AN_WHEEL] = wheel;
-        *c[AN_STEER] = 15 * wheel;
+        *c[AN_WHEEL_ANGLE] = wheel;
+        *c[AN_STEER_WHEEL] = 15 * wheel;
         *c[AN_THROTTLE] = a > 0 ? fmin(1, 0.2 + a / 2) : 0.2 * fmax(0, 1 + a);
         *c[AN_BRAKE] = a < -0.15 ? fmin(1, -a / 3) : 0;
         *c[AN_CLUTCH] = 0;

@@ -20,7 +20,7 @@
 typedef struct calib {
     SDL_Joystick *js;
     int n_axes;
-    calibrate_hook hook;
+    in_calibrate_hook hook;
     void *user;
     int prompts;      /* prompts shown so far */
     char in[256];     /* stdin bytes not yet consumed (read(2), not stdio, so that
@@ -250,7 +250,7 @@ static int write_mapping(const sim_input_map *m, const char *path)
     return rc;
 }
 
-int calibrate_run(const char *out_path, int device_index, calibrate_hook hook, void *user)
+int in_calibrate_run(const char *out_path, int device_index, in_calibrate_hook hook, void *user)
 {
     if (!out_path) {
         fprintf(stderr, "error: --calibrate needs --mapping FILE to write\n");

@@ -7,10 +7,10 @@
 #define INPUT_NODE_CALIBRATE_H
 
 /* Called after prompt number k (from 1) is shown; tests move a virtual wheel here. */
-typedef void (*calibrate_hook)(int k, void *user);
+typedef void (*in_calibrate_hook)(int k, void *user);
 
 /* Runs on stdin/stdout with SDL's joystick subsystem initialised; returns the
  * process exit status (0 written, 1 failed, 2 usage). hook may be NULL. */
-int calibrate_run(const char *out_path, int device_index, calibrate_hook hook, void *user);
+int in_calibrate_run(const char *out_path, int device_index, in_calibrate_hook hook, void *user);
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "sim_input_map.h"
 
-int kbd_open(node_kbd *kb, sim_error *err)
+int in_kbd_open(in_kbd *kb, sim_error *err)
 {
     sim_keyboard_init(&kb->k, NULL);
     kb->win = SDL_CreateWindow("input-node: keyboard driving", SDL_WINDOWPOS_UNDEFINED,
@@ -12,13 +12,13 @@ int kbd_open(node_kbd *kb, sim_error *err)
     return SIM_OK;
 }
 
-void kbd_close(node_kbd *kb)
+void in_kbd_close(in_kbd *kb)
 {
     if (kb->win) SDL_DestroyWindow(kb->win);
     kb->win = NULL;
 }
 
-void kbd_step(node_kbd *kb, double dt)
+void in_kbd_step(in_kbd *kb, double dt)
 {
     const Uint8 *ks = SDL_GetKeyboardState(NULL);
     sim_keyboard_keys keys = {
@@ -37,7 +37,7 @@ static void bar(SDL_Surface *s, int x, int y, int w, int h, Uint8 r, Uint8 g, Ui
     SDL_FillRect(s, &rc, SDL_MapRGB(s->format, r, g, b));
 }
 
-void kbd_draw(node_kbd *kb)
+void in_kbd_draw(in_kbd *kb)
 {
     SDL_Surface *s = kb->win ? SDL_GetWindowSurface(kb->win) : NULL;
     if (!s) return;
@@ -53,7 +53,7 @@ void kbd_draw(node_kbd *kb)
     SDL_UpdateWindowSurface(kb->win);
 }
 
-int kbd_role_for_key(SDL_Keycode key)
+int in_kbd_role_for_key(SDL_Keycode key)
 {
     switch (key) {
     case SDLK_q: return SIM_BUTTON_INDICATOR_LEFT;

@@ -12,19 +12,19 @@
 #include "sim_error.h"
 #include "sim_keyboard.h"
 
-typedef struct node_kbd {
+typedef struct in_kbd {
     SDL_Window *win;
     sim_keyboard k;
-} node_kbd;
+} in_kbd;
 
 /* Needs SDL's video subsystem initialised. */
-int kbd_open(node_kbd *kb, sim_error *err);
-void kbd_close(node_kbd *kb);
+int in_kbd_open(in_kbd *kb, sim_error *err);
+void in_kbd_close(in_kbd *kb);
 /* Advances the ramps by dt with the keys held now. */
-void kbd_step(node_kbd *kb, double dt);
+void in_kbd_step(in_kbd *kb, double dt);
 /* Redraws the bars. */
-void kbd_draw(node_kbd *kb);
+void in_kbd_draw(in_kbd *kb);
 /* The button role bound to a key, or -1. */
-int kbd_role_for_key(SDL_Keycode key);
+int in_kbd_role_for_key(SDL_Keycode key);
 
 #endif

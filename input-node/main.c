@@ -25,10 +25,13 @@
 #include "sim_cli.h"
 #include "sim_controls.h"
 #include "sim_ffb.h"
+#include "sim_msg_traffic.h"
+#include "sim_msg_sim.h"
+#include "sim_msg_vehicle.h"
 #include "vtest.h"
 #include "wheel.h"
 
-typedef enum { MODE_AUTO, MODE_WHEEL, MODE_KEYBOARD, MODE_SCRIPT } node_mode;
+typedef enum { MODE_AUTO, MODE_WHEEL, MODE_KEYBOARD, MODE_SCRIPT } in_mode;
 
 typedef struct node {
     uv_loop_t *loop;
@@ -36,21 +39,21 @@ typedef struct node {
     uv_timer_t timer;
     uv_signal_t sigint, sigterm;
     /* set-up */
-    node_mode mode;
+    in_mode mode;
     bool auto_keyboard;    /* --device auto fell back to the keyboard: a wheel plugged
                               in later takes over */
     int device_index;      /* wheel to open at start; -1: the first */
     bool lockstep;
     uint64_t period_ns;
-    wheel_mapping_source maps;
+    in_wheel_mapping_source maps;
     /* devices and drivers */
-    node_wheel wheel;
+    in_wheel wheel;
     bool have_wheel;
-    node_kbd kbd;
+    in_kbd kbd;
     bool have_kbd;
-    node_vtest vtest;
+    in_vtest vtest;
     bool have_vtest;
-    node_script script;
+    in_script script;
     bool have_script;
     /* state */
     double sim_t;          /* latest simulation time seen */
@@ -106,7 +109,7 @@ static double ffb_play(node *n, double now)
 {
     sim_ffb_effects fx;
     sim_ffb_update(&n->ffb, now, &fx);
-    if (n->have_wheel) wheel_play(&n->wheel, &fx);
+    if (n->have_wheel) in_wheel_play(&n->wheel, &fx);
     if (n->ffb_log) {
         fprintf(n->ffb_log,
                 "{\"t\":%.6f,\"scale\":%.4f,\"level\":%d,\"dir_x\":%d,\"spring\":%d,"
@@ -121,14 +124,13 @@ static double ffb_play(node *n, double now)
 
 static void publish_controls(node *n, double t)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o) return;
     sim_controls c = n->controls;
     if (n->gear_req_used && !c.has_gear) {
         c.gear = n->gear_req;
         c.has_gear = true;
     }
-    if (sim_controls_to_json(&c, o) == SIM_OK) sim_bus_publish(n->bus, "input.controls", t, o);
+    cJSON *o = sim_msg_input_controls_encode(&c);
+    if (o) sim_bus_publish(n->bus, "input.controls", t, o);
     cJSON_Delete(o);
 }
 
@@ -164,7 +166,7 @@ static bool wants_wheel(const node *n)
 static void open_wheel(node *n, int index)
 {
     sim_error err = {0};
-    if (wheel_open(&n->wheel, index, &n->maps, &err)) {
+    if (in_wheel_open(&n->wheel, index, &n->maps, &err)) {
         fprintf(stderr, "input-node: %s\n", err.msg);
         return;
     }
@@ -179,7 +181,7 @@ static void close_wheel(node *n, const char *why)
 {
     if (!n->have_wheel) return;
     fprintf(stderr, "input-node: %s %s\n", n->wheel.name, why);
-    wheel_close(&n->wheel);
+    in_wheel_close(&n->wheel);
     n->have_wheel = false;
     /* Released, as if the driver let go: a pulled wheel must not leave the car
      * accelerating. */
@@ -213,7 +215,7 @@ static void handle_sdl_event(node *n, const SDL_Event *e)
     case SDL_KEYDOWN:
     case SDL_KEYUP:
         if (n->have_kbd && !e->key.repeat) {
-            int role = kbd_role_for_key(e->key.keysym.sym);
+            int role = in_kbd_role_for_key(e->key.keysym.sym);
             if (role >= 0) button_changed(n, (sim_button_role)role, e->type == SDL_KEYDOWN);
         }
         if (e->type == SDL_KEYDOWN && e->key.keysym.sym == SDLK_ESCAPE) begin_exit(n, "escape");
@@ -226,13 +228,13 @@ static void handle_sdl_event(node *n, const SDL_Event *e)
 /* Pumps SDL and brings n->controls up to date from whoever drives. */
 static void refresh(node *n, double now)
 {
-    if (n->have_vtest) vtest_run(&n->vtest, now);
+    if (n->have_vtest) in_vtest_run(&n->vtest, now);
     SDL_Event e;
     while (SDL_PollEvent(&e)) handle_sdl_event(n, &e);
     double dt = n->last_poll > 0 ? now - n->last_poll : 0;
     n->last_poll = now;
     if (n->have_wheel) {
-        sim_input_raw raw = wheel_read(&n->wheel);
+        sim_input_raw raw = in_wheel_read(&n->wheel);
         sim_input_map_apply(&n->wheel.map, &raw, &n->controls);
         for (int r = 0; r < SIM_BUTTON_ROLE_COUNT; r++) {
             bool p = sim_input_map_pressed(&n->wheel.map, &raw, (sim_button_role)r);
@@ -242,11 +244,11 @@ static void refresh(node *n, double now)
             }
         }
     } else if (n->have_kbd) {
-        kbd_step(&n->kbd, dt);
+        in_kbd_step(&n->kbd, dt);
         sim_keyboard_controls(&n->kbd.k, 900, &n->controls);
-        if (++n->draw_count % 8 == 0) kbd_draw(&n->kbd);
+        if (++n->draw_count % 8 == 0) in_kbd_draw(&n->kbd);
     } else if (n->have_script) {
-        script_controls(&n->script, n->sim_t, &n->controls);
+        in_script_controls(&n->script, n->sim_t, &n->controls);
     }
 }
 
@@ -260,7 +262,7 @@ static void close_all(node *n)
     uv_close((uv_handle_t *)&n->timer, NULL);
     uv_close((uv_handle_t *)&n->sigint, NULL);
     uv_close((uv_handle_t *)&n->sigterm, NULL);
-    if (n->have_wheel) wheel_close(&n->wheel);
+    if (n->have_wheel) in_wheel_close(&n->wheel);
     n->have_wheel = false;
     sim_bus_close(n->bus);
     n->bus = NULL;
@@ -307,29 +309,32 @@ static void on_timer(uv_timer_t *t)
 
 /* ---- bus -------------------------------------------------------------------------- */
 
-static double num(const cJSON *o, const char *k, double dflt)
+/* The envelope's simulation time (NAN when the sender gave none). */
+static double envelope_t(const cJSON *msg)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, "t");
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-static void on_vehicle_state(node *n, const cJSON *msg)
+static void on_vehicle_state(node *n, const cJSON *msg, double t)
 {
-    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(msg, "pos");
-    const cJSON *px = cJSON_GetArrayItem(pos, 0), *py = cJSON_GetArrayItem(pos, 1);
-    if (!cJSON_IsNumber(px) || !cJSON_IsNumber(py)) return;
+    sim_msg_vehicle_state st;
+    sim_error err = {0};
+    /* A state without a position is of no use to the scripted driver; one with a
+     * malformed field is not trusted at all. */
+    if (sim_msg_vehicle_state_decode(msg, &st, &err) || isnan(st.pos[0]) || isnan(st.pos[1])) return;
     n->obs = (sim_driver_obs){
-        .t = num(msg, "t", n->sim_t),
-        .x = px->valuedouble,
-        .y = py->valuedouble,
-        .heading = num(msg, "heading", 0),
-        .speed = num(msg, "speed", 0),
-        .rpm = num(msg, "rpm", 0),
-        .gear = (int)fmax(-1, fmin(12, num(msg, "gear", 0))), /* garbage never overflows */
+        .t = isnan(t) ? n->sim_t : t,
+        .x = st.pos[0],
+        .y = st.pos[1],
+        .heading = isnan(st.heading) ? 0 : st.heading,
+        .speed = isnan(st.speed) ? 0 : st.speed,
+        .rpm = isnan(st.rpm) ? 0 : st.rpm,
+        .gear = st.gear == SIM_MSG_NO_INT ? 0 : (int)fmax(-1, fmin(12, st.gear)), /* garbage never overflows */
     };
     n->have_obs = true;
     if (n->obs.t > n->sim_t) n->sim_t = n->obs.t;
-    if (n->have_script) script_on_state(&n->script, &n->obs);
+    if (n->have_script) in_script_on_state(&n->script, &n->obs);
 }
 
 static void set_paused(node *n, bool paused)
@@ -339,19 +344,21 @@ static void set_paused(node *n, bool paused)
     ffb_event(n, now_s(), paused ? SIM_FFB_PAUSED : SIM_FFB_RESUMED);
 }
 
-static void on_tick(node *n, const cJSON *msg)
+static void on_tick(node *n, const cJSON *msg, double t_msg)
 {
-    double t = num(msg, "t", n->sim_t);
-    const cJSON *nn = cJSON_GetObjectItemCaseSensitive(msg, "n");
+    double t = isnan(t_msg) ? n->sim_t : t_msg;
+    sim_msg_tick tick;
+    sim_error err = {0};
+    bool ok = sim_msg_tick_decode(msg, &tick, &err) == SIM_OK;
     n->sim_t = t;
-    set_paused(n, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "paused")));
-    if (!n->lockstep || !cJSON_IsNumber(nn)) return;
+    set_paused(n, ok && tick.paused);
+    if (!n->lockstep || !ok || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n"))) return;
     /* Our answer for tick n: the controls first, then the ack; the dispatcher keeps
      * the order, so physics has them before it steps. */
     refresh(n, now_s());
     publish_controls(n, t);
     cJSON *ack = cJSON_CreateObject();
-    if (ack && cJSON_AddNumberToObject(ack, "n", nn->valuedouble))
+    if (ack && cJSON_AddNumberToObject(ack, "n", (double)tick.n))
         sim_bus_publish(n->bus, "sim.ack", t, ack);
     cJSON_Delete(ack);
 }
@@ -365,14 +372,19 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     if (strcmp(topic, "ffb.command") == 0) {
         sim_ffb_command c;
         sim_error err = {0};
-        if (sim_ffb_command_from_json(msg, &c, &err) == SIM_OK)
+        if (sim_msg_ffb_command_decode(msg, &c, &err) == SIM_OK)
             ffb_command(n, now, &c);
         else
             fprintf(stderr, "input-node: ignoring %s\n", err.msg);
     } else if (strcmp(topic, "sim.tick") == 0) {
-        on_tick(n, msg);
+        on_tick(n, msg, envelope_t(msg));
     } else if (strcmp(topic, "vehicle.state") == 0) {
-        on_vehicle_state(n, msg);
+        on_vehicle_state(n, msg, envelope_t(msg));
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
+        /* The vehicle ahead, for the scripted driver (not the vehicles themselves). */
+        sim_msg_traffic_state st = {0};
+        if (n->have_script && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK)
+            in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
     } else if (strcmp(topic, "control.pause") == 0) {
         set_paused(n, true);
     } else if (strcmp(topic, "control.resume") == 0) {
@@ -381,7 +393,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
         sim_error err = {0};
         if (n->have_script &&
-            script_restart(&n->script, cJSON_IsString(at) ? at->valuestring : NULL, &err) != SIM_OK)
+            in_script_restart(&n->script, cJSON_IsString(at) ? at->valuestring : NULL, &err) != SIM_OK)
             fprintf(stderr, "input-node: restart: %s\n", err.msg);
         n->gear_req_used = false;
     } else if (strcmp(topic, "control.stop") == 0) {
@@ -424,7 +436,7 @@ static bool have_display(void)
 static bool resolve_mode(const char *device, const char *driver, node *n)
 {
     n->device_index = -1;
-    node_mode dev_mode = MODE_AUTO;
+    in_mode dev_mode = MODE_AUTO;
     if (strcmp(device, "auto") == 0) {
         dev_mode = MODE_AUTO;
     } else if (strcmp(device, "keyboard") == 0) {
@@ -444,7 +456,7 @@ static bool resolve_mode(const char *device, const char *driver, node *n)
     }
     n->mode = dev_mode;
     if (!driver) return true;
-    node_mode drv_mode;
+    in_mode drv_mode;
     if (strcmp(driver, "script") == 0)
         drv_mode = MODE_SCRIPT;
     else if (strcmp(driver, "keyboard") == 0)
@@ -466,7 +478,7 @@ static bool resolve_mode(const char *device, const char *driver, node *n)
 /* --calibrate with a test script: the steps for prompt k are due at "time" k. */
 static void on_calibrate_prompt(int k, void *user)
 {
-    vtest_run(user, (double)k);
+    in_vtest_run(user, (double)k);
 }
 
 /* Default mapping directory: config/input next to bin/ (the repository layout). */
@@ -489,18 +501,18 @@ static const char *default_map_dir(char *buf, size_t size)
 }
 
 /* Everything the command line sets; strings point into argv. */
-typedef struct node_options {
+typedef struct in_options {
     const char *bus, *token, *device, *driver, *mapping, *mapping_dir, *scenario, *start;
     const char *replay, *vtest, *ffb_log;
     int rate_hz;
     double target_kmh;
     bool lockstep, calibrate;
-} node_options;
+} in_options;
 
 /* Parses and checks the options into n; returns -1 to go on, else the exit status. */
-static int parse_options(int argc, char **argv, node_options *o, node *n)
+static int parse_options(int argc, char **argv, in_options *o, node *n)
 {
-    *o = (node_options){.bus = "127.0.0.1:7700", .device = "auto", .rate_hz = 250};
+    *o = (in_options){.bus = "127.0.0.1:7700", .device = "auto", .rate_hz = 250};
     const sim_opt opts[] = {
         {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &o->token, "TOKEN", "token for the dispatcher"},
@@ -556,16 +568,16 @@ static int parse_options(int argc, char **argv, node_options *o, node *n)
 
 /* Opens what drives: the test wheel, a wheel present now (later ones arrive as
  * SDL_JOYDEVICEADDED), else by mode the keyboard window or the script. */
-static int start_driver(node *n, const node_options *o, sim_error *err)
+static int start_driver(node *n, const in_options *o, sim_error *err)
 {
     n->start_s = now_s();
     if (o->ffb_log && !(n->ffb_log = fopen(o->ffb_log, "w")))
         return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open: %s", o->ffb_log, strerror(errno));
     int rc;
     if (o->vtest) {
-        if ((rc = vtest_load(&n->vtest, o->vtest, err))) return rc;
+        if ((rc = in_vtest_load(&n->vtest, o->vtest, err))) return rc;
         n->have_vtest = true; /* before starting: free_driver frees it if the start fails */
-        if ((rc = vtest_start(&n->vtest, now_s(), err))) return rc;
+        if ((rc = in_vtest_start(&n->vtest, now_s(), err))) return rc;
     }
     SDL_JoystickUpdate();
     if (wants_wheel(n) && SDL_NumJoysticks() > 0) {
@@ -589,23 +601,23 @@ static int start_driver(node *n, const node_options *o, sim_error *err)
     if (n->mode == MODE_KEYBOARD) {
         if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
             return sim_error_set(err, SIM_EIO, "keyboard: %s", SDL_GetError());
-        if ((rc = kbd_open(&n->kbd, err))) return rc;
+        if ((rc = in_kbd_open(&n->kbd, err))) return rc;
         n->have_kbd = true;
     }
     if (n->mode == MODE_SCRIPT) {
-        script_options so = {.scenario = o->scenario, .start = o->start, .replay = o->replay,
+        in_script_options so = {.scenario = o->scenario, .start = o->start, .replay = o->replay,
                              .target_kmh = o->target_kmh};
-        if ((rc = script_open(&n->script, &so, err))) return rc;
+        if ((rc = in_script_open(&n->script, &so, err))) return rc;
         n->have_script = true;
     }
     if (!n->have_wheel) sim_ffb_init(&n->ffb, 0, 0, false);
     return SIM_OK;
 }
 
-static int start_loop(node *n, const node_options *o, const char *host, int port, sim_error *err)
+static int start_loop(node *n, const in_options *o, const char *host, int port, sim_error *err)
 {
     n->loop = uv_default_loop();
-    static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state",
+    static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state", "traffic.state",
                                        "dispatcher.left"};
     sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
@@ -628,34 +640,34 @@ static int start_loop(node *n, const node_options *o, const char *host, int port
 /* Frees what start_driver opened (the wheel and the bus go in close_all). */
 static void free_driver(node *n)
 {
-    if (n->have_kbd) kbd_close(&n->kbd);
-    if (n->have_vtest) vtest_free(&n->vtest);
-    if (n->have_script) script_close(&n->script);
-    if (n->have_wheel) wheel_close(&n->wheel);
+    if (n->have_kbd) in_kbd_close(&n->kbd);
+    if (n->have_vtest) in_vtest_free(&n->vtest);
+    if (n->have_script) in_script_close(&n->script);
+    if (n->have_wheel) in_wheel_close(&n->wheel);
     if (n->ffb_log) fclose(n->ffb_log);
     n->have_kbd = n->have_vtest = n->have_script = n->have_wheel = false;
     n->ffb_log = NULL;
 }
 
 /* --calibrate: the interactive set-up, no bus. */
-static int run_calibration(node *n, const node_options *o)
+static int run_calibration(node *n, const in_options *o)
 {
     sim_error err = {0};
     /* A test script counts prompts instead of seconds here (see vtest.h). */
-    if (o->vtest && (vtest_load(&n->vtest, o->vtest, &err) || vtest_start(&n->vtest, 0, &err))) {
+    if (o->vtest && (in_vtest_load(&n->vtest, o->vtest, &err) || in_vtest_start(&n->vtest, 0, &err))) {
         fprintf(stderr, "input-node: %s\n", err.msg);
         return 1;
     }
-    int rc = calibrate_run(o->mapping, n->device_index < 0 ? 0 : n->device_index,
+    int rc = in_calibrate_run(o->mapping, n->device_index < 0 ? 0 : n->device_index,
                            o->vtest ? on_calibrate_prompt : NULL, &n->vtest);
-    if (o->vtest) vtest_free(&n->vtest);
+    if (o->vtest) in_vtest_free(&n->vtest);
     return rc;
 }
 
 int main(int argc, char **argv)
 {
     static node n;
-    node_options o;
+    in_options o;
     int rc = parse_options(argc, argv, &o, &n);
     if (rc >= 0) return rc;
     char host[256], dirbuf[1024];

@@ -232,7 +232,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
     return SIM_OK;
 }
 
-int route_build(const char *scenario, const char *start, sim_driver_path *path, double **limits,
+int in_route_build(const char *scenario, const char *start, sim_driver_path *path, double **limits,
                 sim_error *err)
 {
     sim_scenario *sc = NULL;

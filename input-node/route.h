@@ -10,7 +10,7 @@
 /* Loads the scenario and builds the path from start point `start` (NULL: the first)
  * along the road graph (see route.c), with the speed limit (m/s, 0: none) at each point in a new
  * array *limits (the caller frees it and the path). */
-int route_build(const char *scenario, const char *start, sim_driver_path *path, double **limits,
+int in_route_build(const char *scenario, const char *start, sim_driver_path *path, double **limits,
                 sim_error *err);
 
 #endif

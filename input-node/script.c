@@ -10,8 +10,11 @@
 #include "route.h"
 
 #define DEFAULT_SPEED (50 / 3.6) /* where no speed limit is given */
+#define FOLLOW_GAP 4.0           /* m kept to the vehicle ahead when stopped */
+#define FOLLOW_THW 1.5           /* s of time gap kept to it */
+#define FOLLOW_TAU 2.0           /* s over which a larger gap is closed */
 
-int script_open(node_script *scr, const script_options *o, sim_error *err)
+int in_script_open(in_script *scr, const in_script_options *o, sim_error *err)
 {
     memset(scr, 0, sizeof *scr);
     scr->opts = *o;
@@ -23,9 +26,9 @@ int script_open(node_script *scr, const script_options *o, sim_error *err)
     if (!o->scenario)
         return sim_error_set(err, SIM_EINVAL,
                              "the scripted driver needs --scenario FILE (or --replay FILE)");
-    int rc = route_build(o->scenario, o->start, &scr->path, &scr->limit, err);
+    int rc = in_route_build(o->scenario, o->start, &scr->path, &scr->limit, err);
     if (rc) {
-        script_close(scr);
+        in_script_close(scr);
         return rc;
     }
     sim_driver_params p;
@@ -35,7 +38,7 @@ int script_open(node_script *scr, const script_options *o, sim_error *err)
     return SIM_OK;
 }
 
-void script_close(node_script *scr)
+void in_script_close(in_script *scr)
 {
     sim_driver_replay_free(&scr->replay);
     if (scr->path.n) sim_driver_path_free(&scr->path);
@@ -43,17 +46,31 @@ void script_close(node_script *scr)
     scr->limit = NULL;
 }
 
-void script_on_state(node_script *scr, const sim_driver_obs *obs)
+void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
 {
     if (scr->replaying) return;
     double limit = scr->limit[sim_driver_path_segment(&scr->path, scr->drv.s)];
     scr->drv.target_speed = scr->target_override > 0 ? scr->target_override
                             : limit > 0              ? limit
                                                      : DEFAULT_SPEED;
+    if (scr->lead_valid) {
+        /* A careful driver: FOLLOW_GAP m plus FOLLOW_THW s behind the vehicle ahead,
+         * closing a larger gap over FOLLOW_TAU s. */
+        double want = FOLLOW_GAP + FOLLOW_THW * obs->speed;
+        double v = scr->lead_speed + (scr->lead_gap - want) / FOLLOW_TAU;
+        if (v < scr->drv.target_speed) scr->drv.target_speed = v > 0 ? v : 0;
+    }
     sim_driver_step(&scr->drv, obs, &scr->last);
 }
 
-void script_controls(node_script *scr, double t, sim_controls *out)
+void in_script_set_lead(in_script *scr, bool valid, double gap, double speed)
+{
+    scr->lead_valid = valid;
+    scr->lead_gap = gap;
+    scr->lead_speed = speed;
+}
+
+void in_script_controls(in_script *scr, double t, sim_controls *out)
 {
     if (scr->replaying)
         sim_driver_replay_at(&scr->replay, t, out);
@@ -61,13 +78,13 @@ void script_controls(node_script *scr, double t, sim_controls *out)
         *out = scr->last;
 }
 
-int script_restart(node_script *scr, const char *at, sim_error *err)
+int in_script_restart(in_script *scr, const char *at, sim_error *err)
 {
     if (scr->replaying) return SIM_OK;
     if (at && strcmp(at, scr->start) != 0) {
         sim_driver_path path;
         double *limit;
-        int rc = route_build(scr->opts.scenario, at, &path, &limit, err);
+        int rc = in_route_build(scr->opts.scenario, at, &path, &limit, err);
         if (rc) return rc;
         sim_driver_path_free(&scr->path);
         free(scr->limit);

@@ -14,15 +14,15 @@
 #include "sim_driver.h"
 #include "sim_error.h"
 
-typedef struct script_options {
+typedef struct in_script_options {
     const char *scenario;   /* scenario file (path following) */
     const char *start;      /* start point name; NULL: the first */
     const char *replay;     /* NDJSON of input.controls: replay instead */
     double target_kmh;      /* > 0: this speed instead of the speed limits */
-} script_options;
+} in_script_options;
 
-typedef struct node_script {
-    script_options opts;    /* strings borrowed from the caller (argv) */
+typedef struct in_script {
+    in_script_options opts;    /* strings borrowed from the caller (argv) */
     char start[128];        /* start point the path begins at ("": the first) */
     bool replaying;
     sim_driver_replay replay;
@@ -31,18 +31,23 @@ typedef struct node_script {
     sim_driver drv;
     double target_override; /* m/s; 0: the speed limits */
     sim_controls last;      /* controls for the latest vehicle state */
-} node_script;
+    bool lead_valid;        /* the vehicle ahead, from traffic.state */
+    double lead_gap, lead_speed;
+} in_script;
 
-int script_open(node_script *sc, const script_options *o, sim_error *err);
-void script_close(node_script *sc);
+int in_script_open(in_script *sc, const in_script_options *o, sim_error *err);
+void in_script_close(in_script *sc);
 
 /* A new vehicle state: the path follower computes its controls. */
-void script_on_state(node_script *sc, const sim_driver_obs *obs);
+void in_script_on_state(in_script *sc, const sim_driver_obs *obs);
+/* The vehicle ahead of the car (traffic.state's lead; valid false: none): the path
+ * follower keeps a time gap behind it instead of driving into it. */
+void in_script_set_lead(in_script *sc, bool valid, double gap, double speed);
 /* The controls at simulation time t. */
-void script_controls(node_script *sc, double t, sim_controls *out);
+void in_script_controls(in_script *sc, double t, sim_controls *out);
 /* The run restarted with the car at start point `at` (NULL: where it started): the
  * path is rebuilt from there and the controller starts afresh. On an error (say, an
  * unknown start point) the old path stays. at is copied. */
-int script_restart(node_script *sc, const char *at, sim_error *err);
+int in_script_restart(in_script *sc, const char *at, sim_error *err);
 
 #endif

@@ -8,11 +8,11 @@
 
 #include "sim_file.h"
 
-static int parse_step(const char *line, vtest_step *s, sim_error *err)
+static int parse_step(const char *line, in_vtest_step *s, sim_error *err)
 {
     static const struct {
         const char *name;
-        vtest_kind kind;
+        in_vtest_kind kind;
         int fields; /* how many sscanf fields the step has */
     } kinds[] = {{"axis", VT_AXIS, 4},     {"button", VT_BUTTON, 4}, {"hat", VT_HAT, 4},
                  {"detach", VT_DETACH, 2}, {"attach", VT_ATTACH, 2}};
@@ -33,7 +33,7 @@ static int parse_step(const char *line, vtest_step *s, sim_error *err)
                          kind);
 }
 
-int vtest_load(node_vtest *v, const char *path, sim_error *err)
+int in_vtest_load(in_vtest *v, const char *path, sim_error *err)
 {
     memset(v, 0, sizeof *v);
     char *text;
@@ -68,14 +68,14 @@ int vtest_load(node_vtest *v, const char *path, sim_error *err)
         }
         if (v->n == cap) {
             cap = cap ? 2 * cap : 32;
-            vtest_step *ns = realloc(v->steps, cap * sizeof *ns);
+            in_vtest_step *ns = realloc(v->steps, cap * sizeof *ns);
             if (!ns) {
                 rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
                 break;
             }
             v->steps = ns;
         }
-        vtest_step *s = &v->steps[v->n];
+        in_vtest_step *s = &v->steps[v->n];
         if ((rc = parse_step(line, s, err))) break;
         if (!(s->at >= 0) || s->at > 1e6)
             rc = sim_error_set(err, SIM_EINVAL, "time %g: expected seconds 0..1e6", s->at);
@@ -88,12 +88,12 @@ int vtest_load(node_vtest *v, const char *path, sim_error *err)
     free(text);
     if (rc) {
         sim_error_prefix(err, "%s: line %zu", path, lineno);
-        vtest_free(v);
+        in_vtest_free(v);
     }
     return rc;
 }
 
-static int attach(node_vtest *v, sim_error *err)
+static int attach(in_vtest *v, sim_error *err)
 {
     SDL_VirtualJoystickDesc d;
     SDL_zero(d);
@@ -115,7 +115,7 @@ static int attach(node_vtest *v, sim_error *err)
     return SIM_OK;
 }
 
-static void detach(node_vtest *v)
+static void detach(in_vtest *v)
 {
     if (!v->js) return;
     SDL_JoystickID id = SDL_JoystickInstanceID(v->js);
@@ -125,17 +125,17 @@ static void detach(node_vtest *v)
         if (SDL_JoystickGetDeviceInstanceID(i) == id) SDL_JoystickDetachVirtual(i);
 }
 
-int vtest_start(node_vtest *v, double now, sim_error *err)
+int in_vtest_start(in_vtest *v, double now, sim_error *err)
 {
     v->t0 = now;
     v->next = 0;
     return attach(v, err);
 }
 
-void vtest_run(node_vtest *v, double now)
+void in_vtest_run(in_vtest *v, double now)
 {
     while (v->next < v->n && v->steps[v->next].at <= now - v->t0) {
-        const vtest_step *s = &v->steps[v->next++];
+        const in_vtest_step *s = &v->steps[v->next++];
         int rc = 0;
         switch (s->kind) {
         case VT_AXIS: rc = v->js ? SDL_JoystickSetVirtualAxis(v->js, s->index, (Sint16)s->value) : -1; break;
@@ -154,12 +154,12 @@ void vtest_run(node_vtest *v, double now)
     }
 }
 
-bool vtest_done(const node_vtest *v)
+bool in_vtest_done(const in_vtest *v)
 {
     return v->next >= v->n;
 }
 
-void vtest_free(node_vtest *v)
+void in_vtest_free(in_vtest *v)
 {
     detach(v);
     free(v->steps);

@@ -14,7 +14,7 @@
  *     1.00 detach                        unplug
  *     1.50 attach                        plug in again (values back at 0)
  *
- * Times are seconds from vtest_start, non-decreasing. With --calibrate they count
+ * Times are seconds from in_vtest_start, non-decreasing. With --calibrate they count
  * prompts instead: the steps with time <= k are applied when prompt k is shown. */
 #ifndef INPUT_NODE_VTEST_H
 #define INPUT_NODE_VTEST_H
@@ -26,31 +26,31 @@
 
 #include "sim_error.h"
 
-typedef enum { VT_AXIS, VT_BUTTON, VT_HAT, VT_DETACH, VT_ATTACH } vtest_kind;
+typedef enum { VT_AXIS, VT_BUTTON, VT_HAT, VT_DETACH, VT_ATTACH } in_vtest_kind;
 
-typedef struct vtest_step {
+typedef struct in_vtest_step {
     double at;
-    vtest_kind kind;
+    in_vtest_kind kind;
     int index;
     int value;
-} vtest_step;
+} in_vtest_step;
 
-typedef struct node_vtest {
-    vtest_step *steps; /* owned */
+typedef struct in_vtest {
+    in_vtest_step *steps; /* owned */
     size_t n, next;
     int naxes, nbuttons, nhats;
     bool gamepad;      /* attach as an SDL game controller */
     SDL_Joystick *js;  /* our handle on the attached device, NULL while detached */
     double t0;
-} node_vtest;
+} in_vtest;
 
-int vtest_load(node_vtest *v, const char *path, sim_error *err);
+int in_vtest_load(in_vtest *v, const char *path, sim_error *err);
 /* Attaches the device (SDL then reports SDL_JOYDEVICEADDED) and starts the clock. */
-int vtest_start(node_vtest *v, double now, sim_error *err);
+int in_vtest_start(in_vtest *v, double now, sim_error *err);
 /* Applies the steps due by now. */
-void vtest_run(node_vtest *v, double now);
+void in_vtest_run(in_vtest *v, double now);
 /* True when every step has been applied. */
-bool vtest_done(const node_vtest *v);
-void vtest_free(node_vtest *v);
+bool in_vtest_done(const in_vtest *v);
+void in_vtest_free(in_vtest *v);
 
 #endif

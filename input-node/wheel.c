@@ -90,7 +90,7 @@ static bool map_from_dir(const char *dir, const char *guid, const char *name, si
     return best > 0;
 }
 
-static void open_haptic(node_wheel *w)
+static void open_haptic(in_wheel *w)
 {
     for (int i = 0; i < EFF_COUNT; i++) w->eff[i] = -1;
     if (SDL_JoystickIsHaptic(w->js) != SDL_TRUE) return;
@@ -138,7 +138,7 @@ static void open_haptic(node_wheel *w)
             w->eff[2] >= 0 ? "yes" : "no", w->eff[3] >= 0 ? "yes" : "no");
 }
 
-int wheel_open(node_wheel *w, int device_index, const wheel_mapping_source *src, sim_error *err)
+int in_wheel_open(in_wheel *w, int device_index, const in_wheel_mapping_source *src, sim_error *err)
 {
     memset(w, 0, sizeof *w);
     w->js = SDL_JoystickOpen(device_index);
@@ -181,7 +181,7 @@ int wheel_open(node_wheel *w, int device_index, const wheel_mapping_source *src,
     return SIM_OK;
 }
 
-void wheel_close(node_wheel *w)
+void in_wheel_close(in_wheel *w)
 {
     if (w->haptic) {
         SDL_HapticStopAll(w->haptic);
@@ -192,7 +192,7 @@ void wheel_close(node_wheel *w)
     w->js = NULL;
 }
 
-sim_input_raw wheel_read(node_wheel *w)
+sim_input_raw in_wheel_read(in_wheel *w)
 {
     for (int i = 0; i < w->n_axes; i++) w->axes[i] = SDL_JoystickGetAxis(w->js, i);
     for (int i = 0; i < w->n_buttons; i++) w->buttons[i] = SDL_JoystickGetButton(w->js, i);
@@ -202,13 +202,13 @@ sim_input_raw wheel_read(node_wheel *w)
 
 /* Uploads effect i when its parameters changed (updating an unchanged effect costs a
  * USB transfer per call on most wheels). */
-static void update(node_wheel *w, int i, const SDL_HapticEffect *e)
+static void update(in_wheel *w, int i, const SDL_HapticEffect *e)
 {
     if (w->eff[i] < 0 || memcmp(&w->played[i], e, sizeof *e) == 0) return;
     if (SDL_HapticUpdateEffect(w->haptic, w->eff[i], (SDL_HapticEffect *)e) == 0) w->played[i] = *e;
 }
 
-void wheel_play(node_wheel *w, const sim_ffb_effects *fx)
+void in_wheel_play(in_wheel *w, const sim_ffb_effects *fx)
 {
     if (!w->haptic) return;
     SDL_HapticEffect e = w->played[EFF_CONSTANT];

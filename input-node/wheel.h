@@ -3,8 +3,8 @@
  * Opens a joystick (wheel, pedals, buttons) by SDL device index, finds its mapping
  * (an explicit file, a matching file in the mapping directory, a game controller's
  * own layout, or the default wheel), reads its raw state and plays force-feedback
- * effects when it has a haptic motor. One node_wheel per open device; the node owns
- * it and closes it with wheel_close (which stops every effect first). */
+ * effects when it has a haptic motor. One in_wheel per open device; the node owns
+ * it and closes it with in_wheel_close (which stops every effect first). */
 #ifndef INPUT_NODE_WHEEL_H
 #define INPUT_NODE_WHEEL_H
 
@@ -21,7 +21,7 @@
 #define WHEEL_MAX_BUTTONS 64
 #define WHEEL_MAX_HATS 4
 
-typedef struct node_wheel {
+typedef struct in_wheel {
     SDL_Joystick *js;
     SDL_JoystickID id;
     char name[SIM_INPUT_NAME_MAX];
@@ -36,26 +36,26 @@ typedef struct node_wheel {
     SDL_Haptic *haptic;
     int eff[4];                          /* constant, spring, damper, sine: id or -1 */
     SDL_HapticEffect played[4];          /* what each effect was last set to */
-} node_wheel;
+} in_wheel;
 
 /* Where mappings come from: an explicit file (used for any device) or a directory
  * of *.json files matched by GUID or name. Either may be NULL. */
-typedef struct wheel_mapping_source {
+typedef struct in_wheel_mapping_source {
     const char *file;
     const char *dir;
-} wheel_mapping_source;
+} in_wheel_mapping_source;
 
 /* Opens SDL device index (as in SDL_JOYDEVICEADDED's which). An explicit mapping file
  * that does not load is an error; broken files in the directory are reported on
  * stderr and skipped. */
-int wheel_open(node_wheel *w, int device_index, const wheel_mapping_source *src, sim_error *err);
-void wheel_close(node_wheel *w);
+int in_wheel_open(in_wheel *w, int device_index, const in_wheel_mapping_source *src, sim_error *err);
+void in_wheel_close(in_wheel *w);
 
 /* Copies the device's current state (after SDL has pumped events) and returns it as a
  * raw view into w. */
-sim_input_raw wheel_read(node_wheel *w);
+sim_input_raw in_wheel_read(in_wheel *w);
 
 /* Plays the effects (the haptic device's part of sim_ffb); no-op without one. */
-void wheel_play(node_wheel *w, const sim_ffb_effects *e);
+void in_wheel_play(in_wheel *w, const sim_ffb_effects *e);
 
 #endif

@@ -2,135 +2,99 @@
 #include "messages.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
+#include "sim_msg_ffb.h"
+#include "sim_msg_input.h"
+#include "sim_msg_sim.h"
+#include "sim_msg_vehicle.h"
 #include "sim_msg_traffic.h"
 
 #define PN_MAX_TRAFFIC 128 /* vehicles read from one traffic.state */
 
-cJSON *pn_tick_json(uint64_t n, double t, double dt, int run, bool paused)
+cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    cJSON_AddNumberToObject(o, "n", (double)n);
-    cJSON_AddNumberToObject(o, "t", t);
-    cJSON_AddNumberToObject(o, "dt", dt);
-    cJSON_AddNumberToObject(o, "run", run);
-    cJSON_AddBoolToObject(o, "paused", paused);
-    return o;
-}
-
-static void add_vec(cJSON *o, const char *name, const double *v, int n)
-{
-    cJSON *a = cJSON_AddArrayToObject(o, name);
-    for (int i = 0; a && i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    sim_msg_tick m = {.n = n, .dt = dt, .run = run, .paused = paused};
+    return sim_msg_tick_encode(&m);
 }
 
 cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
                              const pn_road_pos *road, sim_vehicle_model model)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    cJSON_AddNumberToObject(o, "speed", s->speed);
-    add_vec(o, "pos", s->pos, 3);
-    cJSON_AddNumberToObject(o, "heading", s->heading);
-    cJSON_AddNumberToObject(o, "pitch", s->pitch);
-    cJSON_AddNumberToObject(o, "roll", s->roll);
-    cJSON_AddNumberToObject(o, "yaw_rate", s->yaw_rate);
-    add_vec(o, "vel", s->vel, 3);
-    add_vec(o, "vel_body", s->vel_body, 3);
-    add_vec(o, "ang_vel_body", s->ang_vel_body, 3);
-    add_vec(o, "accel_body", s->accel_body, 3);
-    cJSON_AddNumberToObject(o, "gear", s->gear);
-    cJSON_AddNumberToObject(o, "rpm", s->rpm);
-    cJSON_AddNumberToObject(o, "steer_angle", s->steer_angle);
-    cJSON_AddNumberToObject(o, "steer", in->steer);
-    cJSON_AddNumberToObject(o, "throttle", in->throttle);
-    cJSON_AddNumberToObject(o, "brake", in->brake);
-    cJSON_AddNumberToObject(o, "clutch", s->clutch);
-    cJSON_AddStringToObject(o, "model", sim_vehicle_model_name(model));
+    sim_msg_vehicle_state m;
+    sim_msg_vehicle_state_clear(&m);
+    m.speed = s->speed;
+    memcpy(m.pos, s->pos, sizeof m.pos);
+    m.heading = s->heading;
+    m.pitch = s->pitch;
+    m.roll = s->roll;
+    m.yaw_rate = s->yaw_rate;
+    memcpy(m.vel, s->vel, sizeof m.vel);
+    memcpy(m.vel_body, s->vel_body, sizeof m.vel_body);
+    memcpy(m.ang_vel_body, s->ang_vel_body, sizeof m.ang_vel_body);
+    memcpy(m.accel_body, s->accel_body, sizeof m.accel_body);
+    m.gear = s->gear;
+    m.rpm = s->rpm;
+    m.steer_angle = s->steer_angle;
+    m.steer = in->steer;
+    m.throttle = in->throttle;
+    m.brake = in->brake;
+    m.clutch = s->clutch;
+    snprintf(m.model, sizeof m.model, "%s", sim_vehicle_model_name(model));
     if (road && road->valid) {
-        cJSON_AddNumberToObject(o, "s", road->s);
-        cJSON_AddNumberToObject(o, "d", road->d);
+        m.s = road->s;
+        m.d = road->d;
         if (road->lane != 0) {
-            cJSON_AddNumberToObject(o, "lane", road->lane);
-            cJSON_AddNumberToObject(o, "lane_offset", road->lane_offset);
-        } else {
-            cJSON_AddNullToObject(o, "lane");
-            cJSON_AddNullToObject(o, "lane_offset");
+            m.lane = road->lane;
+            m.lane_offset = road->lane_offset;
         }
-    } else {
-        cJSON_AddNullToObject(o, "s");
-        cJSON_AddNullToObject(o, "d");
-        cJSON_AddNullToObject(o, "lane");
-        cJSON_AddNullToObject(o, "lane_offset");
     }
-    cJSON *wheels = cJSON_AddArrayToObject(o, "wheels");
-    for (int i = 0; wheels && i < SIM_WHEELS; i++) {
+    m.n_wheels = SIM_WHEELS < SIM_MSG_WHEELS ? SIM_WHEELS : SIM_MSG_WHEELS;
+    for (int i = 0; i < m.n_wheels; i++) {
         const sim_wheel_state *w = &s->wheel[i];
-        cJSON *j = cJSON_CreateObject();
-        if (!j)
-            break;
-        add_vec(j, "pos", w->pos, 3);
-        cJSON_AddNumberToObject(j, "omega", w->omega);
-        cJSON_AddNumberToObject(j, "travel", w->travel);
-        cJSON_AddNumberToObject(j, "steer", w->steer);
-        cJSON_AddNumberToObject(j, "load", w->load);
-        cJSON_AddNumberToObject(j, "fx", w->fx);
-        cJSON_AddNumberToObject(j, "fy", w->fy);
-        cJSON_AddNumberToObject(j, "slip_ratio", w->slip_ratio);
-        cJSON_AddNumberToObject(j, "slip_angle", w->slip_angle);
-        cJSON_AddBoolToObject(j, "contact", w->contact);
-        cJSON_AddItemToArray(wheels, j);
+        sim_msg_wheel *o = &m.wheel[i];
+        memcpy(o->pos, w->pos, sizeof o->pos);
+        o->omega = w->omega;
+        o->travel = w->travel;
+        o->steer = w->steer;
+        o->load = w->load;
+        o->fx = w->fx;
+        o->fy = w->fy;
+        o->slip_ratio = w->slip_ratio;
+        o->slip_angle = w->slip_angle;
+        o->contact = w->contact;
     }
-    return o;
+    return sim_msg_vehicle_state_encode(&m);
 }
 
 cJSON *pn_ffb_json(const sim_ffb_output *f)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    cJSON_AddNumberToObject(o, "torque", f->torque);
-    cJSON_AddNumberToObject(o, "spring", f->spring);
-    cJSON_AddNumberToObject(o, "damper", f->damper);
-    cJSON_AddNumberToObject(o, "rumble", f->rumble);
-    cJSON_AddNumberToObject(o, "rumble_hz", f->rumble_hz);
-    return o;
+    sim_msg_ffb_command m = {.torque = f->torque, .spring = f->spring, .damper = f->damper,
+                             .rumble = f->rumble, .rumble_hz = f->rumble_hz};
+    return sim_msg_ffb_command_encode(&m);
 }
 
-static bool number(const cJSON *msg, const char *name, double lo, double hi, double *out)
+int pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c, sim_error *err)
 {
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(msg, name);
-    if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble))
-        return false;
-    double x = j->valuedouble;
-    *out = x < lo ? lo : x > hi ? hi : x;
-    return true;
-}
-
-bool pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c)
-{
-    if (!cJSON_IsObject(msg))
-        return false;
+    sim_msg_input_controls m;
+    int rc = sim_msg_input_controls_decode(msg, &m, err);
+    if (rc)
+        return rc; /* refused whole (docs/protocol.md): the previous controls stay */
     sim_vehicle_controls n = *c;
-    number(msg, "steer", -1.0, 1.0, &n.steer);
-    number(msg, "throttle", 0.0, 1.0, &n.throttle);
-    number(msg, "brake", 0.0, 1.0, &n.brake);
-    number(msg, "clutch", 0.0, 1.0, &n.clutch);
-    double gear;
-    if (number(msg, "gear", -1.0, 16.0, &gear)) {
-        n.automatic = false;
-        n.gear = (int)lround(gear);
-    } else {
-        /* No gear: the automatic drives forward (the "missing = automatic"). */
-        n.automatic = true;
-        n.gear = 1;
-    }
+    if (!isnan(m.steer))
+        n.steer = m.steer;
+    if (!isnan(m.throttle))
+        n.throttle = m.throttle;
+    if (!isnan(m.brake))
+        n.brake = m.brake;
+    if (!isnan(m.clutch))
+        n.clutch = m.clutch;
+    /* No gear: the automatic drives forward (the "missing = automatic"). */
+    n.automatic = !m.has_gear;
+    n.gear = m.has_gear ? m.gear : 1;
     *c = n;
-    return true;
+    return SIM_OK;
 }
 
 size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max)

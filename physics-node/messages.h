@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "sim_error.h"
 #include "sim_vehicle.h"
 
 /* Road-relative position of the car (from the world model), when it is on a road. */
@@ -20,15 +21,17 @@ typedef struct pn_road_pos {
     double lane_offset; /* m from the lane's centre, left positive */
 } pn_road_pos;
 
-cJSON *pn_tick_json(uint64_t n, double t, double dt, int run, bool paused);
+/* The payloads, through the message definitions of common/protocol (sim_msg_*.h). */
+cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused);
 cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
                              const pn_road_pos *road, sim_vehicle_model model);
 cJSON *pn_ffb_json(const sim_ffb_output *f);
 
-/* Applies an input.controls message to *c: fields present and numeric replace the
- * current ones (clamped); a missing "gear" means automatic. Returns false (c
- * untouched) when the message is not usable. */
-bool pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c);
+/* Applies an input.controls message to *c (sim_msg_input.h's rule): the fields it
+ * carries replace the current ones; a missing "gear" means automatic. A refused
+ * message (a field of the wrong type or out of its range) leaves c untouched and
+ * returns its error. */
+int pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c, sim_error *err);
 
 /* Reads traffic.state {"vehicles":[{"pos":[x,y,z],"heading":h,"size":[l,w,h],
  * "velocity":[vx,vy,vz]}]} into at most max boxes; returns how many. Entries without

@@ -36,7 +36,7 @@ static void publish_tick(pn_node *n)
     }
     sim_ffb_output f = sim_vehicle_ffb(&n->ffb, &s, n->in.steer);
     publish(n, "ffb.command", pn_ffb_json(&f));
-    publish(n, "sim.tick", pn_tick_json(n->tick, tick_time(n), 1.0 / n->cfg.publish_hz, n->run,
+    publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run,
                                         n->paused));
     for (int i = 0; i < n->n_peers; i++)
         n->peers[i].acked = false;
@@ -231,11 +231,11 @@ static void on_control(pn_node *n, const char *cmd, const cJSON *msg)
 {
     if (strcmp(cmd, "pause") == 0 && !n->paused) {
         n->paused = true;
-        publish(n, "sim.tick", pn_tick_json(n->tick, tick_time(n), 1.0 / n->cfg.publish_hz, n->run, true));
+        publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, true));
     } else if (strcmp(cmd, "resume") == 0 && n->paused) {
         n->paused = false;
         anchor_clock(n);
-        publish(n, "sim.tick", pn_tick_json(n->tick, tick_time(n), 1.0 / n->cfg.publish_hz, n->run, false));
+        publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, false));
         for (int i = 0; i < n->n_peers; i++)
             n->peers[i].acked = true; /* the resume tick is not a new one to answer */
         schedule(n);
@@ -263,7 +263,12 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     if (n->stopping)
         return;
     if (strcmp(topic, "input.controls") == 0) {
-        pn_controls_from_json(msg, &n->in);
+        sim_error err = {0};
+        if (pn_controls_from_json(msg, &n->in, &err) && !n->said_bad_controls) {
+            /* Once: a sender that gets it wrong usually does so at every tick. */
+            fprintf(stderr, "physics-node: ignoring %s (and any more like it)\n", err.msg);
+            n->said_bad_controls = true;
+        }
     } else if (strcmp(topic, "sim.ack") == 0) {
         on_ack(n, msg);
     } else if (strncmp(topic, "control.", 8) == 0) {

@@ -79,7 +79,7 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
         }
     } else if (!strcmp(cmd, "seek")) {
         want = 1;
-        if (arg && !add_number(req, "t", arg, 0)) {
+        if (arg && !add_number(req, "to", arg, 0)) {
             snprintf(why, why_size, "seek: '%s' is not a time in seconds >= 0", arg);
             goto bad;
         }

@@ -16,6 +16,8 @@
 #include "sim_cli.h"
 #include "sim_drivelog.h"
 #include "sim_file.h"
+#include "sim_msg_vehicle.h"
+#include "sim_recording.h"
 
 int simctl_cmd_export(int argc, char **argv)
 {
@@ -98,26 +100,13 @@ static void anchor(replay *p, double rt)
     p->anchor_ms = uv_now(p->loop);
 }
 
+/* A logged sample as vehicle.state (sim_recording_state_of_sample). */
 static void publish_sample(replay *p, const sim_drivelog_sample *s)
 {
-    cJSON *o = cJSON_CreateObject();
-    struct {
-        const char *k;
-        double v;
-    } f[] = {{"speed", s->speed}, {"heading", s->heading}, {"yaw_rate", s->yaw_rate},
-             {"rpm", s->rpm},     {"s", s->s},             {"d", s->d},
-             {"accel", s->accel}, {"wheel_angle", s->wheel_angle}};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        if (!isnan(f[i].v)) cJSON_AddNumberToObject(o, f[i].k, f[i].v);
-    if (!isnan(s->x) && !isnan(s->y) && !isnan(s->z)) {
-        double xyz[3] = {s->x, s->y, s->z};
-        cJSON_AddItemToObject(o, "pos", cJSON_CreateDoubleArray(xyz, 3));
-    }
-    if (s->gear != SIM_DRIVELOG_NULL_INT) cJSON_AddNumberToObject(o, "gear", s->gear);
-    if (s->lane != SIM_DRIVELOG_NULL_INT) cJSON_AddNumberToObject(o, "lane", s->lane);
-    cJSON_AddNumberToObject(o, "run", (double)s->run);
-    cJSON_AddBoolToObject(o, "replay", true);
-    if (sim_bus_publish(p->bus, "vehicle.state", s->t, o) == 0) p->published++;
+    sim_msg_vehicle_state m;
+    sim_recording_state_of_sample(s, &m);
+    cJSON *o = sim_msg_vehicle_state_encode(&m);
+    if (o && sim_bus_publish(p->bus, "vehicle.state", s->t, o) == 0) p->published++;
     cJSON_Delete(o);
 }
 
@@ -163,7 +152,7 @@ static void on_replay_state(sim_bus *bus, const cJSON *welcome, void *user)
     on_replay_timer(&p->timer);
 }
 
-/* Operator control through the dispatcher: pause, resume, seek {t}, stop. */
+/* Operator control through the dispatcher: pause, resume, seek {to}, stop. */
 static void on_replay_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
                               size_t len, void *user)
 {
@@ -178,12 +167,13 @@ static void on_replay_message(sim_bus *bus, const char *topic, const cJSON *msg,
         anchor(p, p->anchor_rt);
         on_replay_timer(&p->timer);
     } else if (strcmp(topic, "control.seek") == 0) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t");
+        /* The target is "to": the message's own "t" is when the command was sent. */
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "to");
         if (!cJSON_IsNumber(t)) {
-            fprintf(stderr, "simctl replay: control.seek without a number t, ignored\n");
+            fprintf(stderr, "simctl replay: control.seek without a number \"to\", ignored\n");
             return;
         }
-        /* The first item at or after t, in the run being shown (runs repeat t). */
+        /* The first item at or after the target, in the run being shown (runs repeat t). */
         int64_t run = p->items[p->next < p->n ? p->next : p->n - 1].run;
         size_t i = 0;
         while (i < p->n && (p->items[i].run != run || p->items[i].t < t->valuedouble - 1e-9)) i++;

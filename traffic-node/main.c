@@ -9,6 +9,7 @@
  * same scenario, seed and ego input give the same bytes. It acts on control.traffic
  * (density, freeze), control.restart (a fresh start), control.pause/resume, and
  * answers control.ack for traffic, restart and pause. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +19,8 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command.h"
-#include "sim_json.h"
+#include "sim_msg_sim.h"
+#include "sim_msg_vehicle.h"
 #include "state.h"
 
 typedef struct node {
@@ -57,19 +59,21 @@ static void ack(node *n, const cJSON *msg, bool ok, const char *error)
     publish(n, SIM_TOPIC_CONTROL_ACK, n->last_t, sim_command_ack_encode(&a));
 }
 
+static double envelope_t(const cJSON *msg)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, "t");
+    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
 /* The ego from vehicle.state: centre position, heading, speed. */
 static void on_vehicle_state(node *n, const cJSON *msg)
 {
-    sim_json j = {.file = "vehicle.state"};
-    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(msg, "pos");
-    double x, y, heading, speed;
-    if (!cJSON_IsArray(pos) || cJSON_GetArraySize(pos) != 3 ||
-        sim_json_number(&j, cJSON_GetArrayItem(pos, 0), "pos[0]", -1e9, 1e9, &x) ||
-        sim_json_number(&j, cJSON_GetArrayItem(pos, 1), "pos[1]", -1e9, 1e9, &y) ||
-        sim_json_num(&j, msg, "", "heading", true, 0, SIM_JSON_ANY, 0, 0, &heading) ||
-        sim_json_num(&j, msg, "", "speed", false, 0, SIM_JSON_ANY, 0, 0, &speed))
+    sim_msg_vehicle_state st;
+    if (sim_msg_vehicle_state_decode(msg, &st, NULL) || isnan(st.pos[0]) || isnan(st.pos[1]) ||
+        isnan(st.heading))
         return; /* not usable: the ego stays where it was */
-    sim_traffic_set_ego(&n->w.t, x, y, heading, speed, n->w.ego_len, n->w.ego_width);
+    sim_traffic_set_ego(&n->w.t, st.pos[0], st.pos[1], st.heading, isnan(st.speed) ? 0 : st.speed,
+                        n->w.ego_len, n->w.ego_width);
 }
 
 static void publish_step(node *n, double t)
@@ -93,14 +97,12 @@ static void publish_step(node *n, double t)
 
 static void on_tick(node *n, const cJSON *msg)
 {
-    sim_json j = {.file = "sim.tick"};
-    double t, tick_n;
-    int run;
-    if (sim_json_num(&j, msg, "", "t", true, 0, SIM_JSON_NONNEG, 0, 0, &t) ||
-        sim_json_num(&j, msg, "", "n", true, 0, SIM_JSON_NONNEG, 0, 0, &tick_n))
-        return;
-    sim_json_int(&j, msg, "", "run", false, n->run, 0, 1 << 30, &run);
-    bool paused = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "paused")) || n->paused;
+    sim_msg_tick tk;
+    double t = envelope_t(msg);
+    if (sim_msg_tick_decode(msg, &tk, NULL) || !(t >= 0)) return;
+    int run = tk.run == SIM_MSG_NO_INT ? n->run : tk.run;
+    double tick_n = (double)tk.n;
+    bool paused = tk.paused || n->paused;
     if (run != n->run) { /* physics restarted the run: traffic starts afresh with it */
         sim_error err = {0};
         if (tn_world_restart(&n->w, &err)) fprintf(stderr, "traffic-node: restart: %s\n", err.msg);

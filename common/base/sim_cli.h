@@ -6,6 +6,8 @@
 #ifndef SIM_CLI_H
 #define SIM_CLI_H
 
+#include "sim_error.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,7 +21,8 @@ typedef struct sim_opt {
     const char *help;
 } sim_opt;
 
-enum { SIM_CLI_OK = 0, SIM_CLI_HELP = 1, SIM_CLI_ERROR = 2 };
+/* Negative SIM_E* codes like every libsim function's (sim_error.h). */
+enum { SIM_CLI_OK = SIM_OK, SIM_CLI_HELP = SIM_EDONE, SIM_CLI_ERROR = SIM_EINVAL };
 
 /* Parses argv[first..argc). Options may come as --name value or --name=value; "--"
  * ends options. Positional arguments are moved, in order, to argv[first..first+*npos).

@@ -43,6 +43,7 @@ const char *sim_error_name(int code)
     case SIM_ECLOSED: return "closed";
     case SIM_EAGAIN: return "try again";
     case SIM_ETOOBIG: return "too big";
+    case SIM_EDONE: return "done";
     default: return "unknown error";
     }
 }

@@ -19,6 +19,8 @@ enum {
     SIM_ECLOSED = -6,  /* the peer or resource has gone away */
     SIM_EAGAIN = -7,   /* would block / try later */
     SIM_ETOOBIG = -8,  /* over a size limit */
+    SIM_EDONE = -9,    /* not a failure: the request was answered and there is nothing more
+                          to do (sim_cli_parse printed --help) */
 };
 
 #define SIM_ERROR_MSG_MAX 512

@@ -144,7 +144,8 @@ int sim_json_parse(sim_json *j, const char *text, size_t len, cJSON **out)
     near[k] = '\0';
     /* The position is part of the name: "file:line:col", as compilers write it. */
     char where[256];
-    snprintf(where, sizeof where, "%s%s%d:%d", j->file ? j->file : "", j->file ? ":" : "", line, col);
+    if (j->file) snprintf(where, sizeof where, "%s:%d:%d", j->file, line, col);
+    else snprintf(where, sizeof where, "line %d, column %d", line, col);
     const char *file = j->file;
     j->file = NULL;
     if (!root)
@@ -157,35 +158,9 @@ int sim_json_parse(sim_json *j, const char *text, size_t len, cJSON **out)
     return SIM_EINVAL;
 }
 
-static int count(const char *const *names, int n)
-{
-    if (n >= 0) return n;
-    int k = 0;
-    while (names[k]) k++;
-    return k;
-}
-
-const char *sim_enum_list(const char *const *names, int n, char *buf, size_t size)
-{
-    n = count(names, n);
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
-    return buf;
-}
-
-int sim_enum_parse(const char *s, const char *const *names, int n)
-{
-    n = count(names, n);
-    for (int i = 0; s && i < n; i++)
-        if (strcmp(names[i], s) == 0) return i;
-    return -1;
-}
-
 int sim_json_keys(sim_json *j, const cJSON *obj, const char *path, const char *const *allowed, int n)
 {
-    n = count(allowed, n);
+    n = sim_enum_count(allowed, n);
     int rc = SIM_OK;
     char p[SIM_JSON_PATH_MAX];
     const cJSON *it;
@@ -249,11 +224,24 @@ int sim_json_number(sim_json *j, const cJSON *v, const char *path, double lo, do
                     double *out)
 {
     char want[96];
-    snprintf(want, sizeof want, "a number in [%g, %g]", lo, hi);
+    if (isinf(lo) && isinf(hi)) snprintf(want, sizeof want, "a number");
+    else snprintf(want, sizeof want, "a number in [%g, %g]", lo, hi);
     if (!cJSON_IsNumber(v)) return sim_json_found(j, path, v, want);
     double x = v->valuedouble;
     if (!(isfinite(x) && x >= lo && x <= hi)) return sim_json_bad_value(j, SIM_ERANGE, path, v, want);
     *out = x;
+    return SIM_OK;
+}
+
+int sim_json_integer(sim_json *j, const cJSON *v, const char *path, int lo, int hi, int *out)
+{
+    char want[96];
+    snprintf(want, sizeof want, "an integer in [%d, %d]", lo, hi);
+    if (!cJSON_IsNumber(v)) return sim_json_found(j, path, v, want);
+    double x = v->valuedouble;
+    if (x != floor(x)) return sim_json_bad_value(j, SIM_EINVAL, path, v, want);
+    if (!(x >= lo && x <= hi)) return sim_json_bad_value(j, SIM_ERANGE, path, v, want);
+    *out = (int)x;
     return SIM_OK;
 }
 
@@ -265,12 +253,7 @@ int sim_json_int(sim_json *j, const cJSON *obj, const char *path, const char *ke
     *out = def;
     snprintf(want, sizeof want, "an integer in [%d, %d]", lo, hi);
     if (!v) return required ? sim_json_found(j, p, NULL, want) : SIM_OK;
-    if (!cJSON_IsNumber(v)) return sim_json_found(j, p, v, want);
-    double x = v->valuedouble;
-    if (x != floor(x)) return sim_json_bad_value(j, SIM_EINVAL, p, v, want);
-    if (!(x >= lo && x <= hi)) return sim_json_bad_value(j, SIM_ERANGE, p, v, want);
-    *out = (int)x;
-    return SIM_OK;
+    return sim_json_integer(j, v, p, lo, hi, out);
 }
 
 int sim_json_bool(sim_json *j, const cJSON *obj, const char *path, const char *key, bool required,

@@ -23,6 +23,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "sim_enum.h"
 #include "sim_error.h"
 
 typedef struct sim_json {
@@ -87,6 +88,8 @@ int sim_json_num(sim_json *j, const cJSON *obj, const char *path, const char *ke
 /* The value v itself (an array element, say) as a finite number in [lo, hi]. */
 int sim_json_number(sim_json *j, const cJSON *v, const char *path, double lo, double hi,
                     double *out);
+/* The value v itself as an integer (a number without a fraction) in [lo, hi]. */
+int sim_json_integer(sim_json *j, const cJSON *v, const char *path, int lo, int hi, int *out);
 /* An integer (a number without a fraction) in [lo, hi]. */
 int sim_json_int(sim_json *j, const cJSON *obj, const char *path, const char *key, bool required,
                  int def, int lo, int hi, int *out);
@@ -106,11 +109,5 @@ int sim_json_enum(sim_json *j, const cJSON *obj, const char *path, const char *k
 /* An array member: *out NULL when missing and not required. */
 int sim_json_array(sim_json *j, const cJSON *obj, const char *path, const char *key,
                    bool required, const cJSON **out);
-
-/* The index of s among the n names (n < 0: NULL-terminated), -1 when absent: the one
- * way an enum's name is read, in files, messages and command lines. */
-int sim_enum_parse(const char *s, const char *const *names, int n);
-/* "a, b, c" into buf: the names an enum accepts, for messages. */
-const char *sim_enum_list(const char *const *names, int n, char *buf, size_t size);
 
 #endif

@@ -71,16 +71,44 @@ int dl_db_error(sim_error *err, sqlite3 *db, int rc, const char *path, const cha
 }
 
 
+#define COLUMN(name, NAME, type) {#name, SIM_DRIVELOG_##type, offsetof(sim_drivelog_sample, name)},
+const sim_drivelog_column sim_drivelog_columns[SIM_DRIVELOG_N_COLUMNS] = {
+    SIM_DRIVELOG_SAMPLE_COLUMNS(COLUMN)
+};
+#undef COLUMN
+
+const sim_drivelog_column *sim_drivelog_column_named(const char *name)
+{
+    for (int i = 0; name && i < SIM_DRIVELOG_N_COLUMNS; i++)
+        if (strcmp(sim_drivelog_columns[i].name, name) == 0) return &sim_drivelog_columns[i];
+    return NULL;
+}
+
+double sim_drivelog_sample_number(const sim_drivelog_sample *s, const sim_drivelog_column *c)
+{
+    const char *p = (const char *)s + c->offset;
+    switch (c->type) {
+    case SIM_DRIVELOG_I64: return (double)*(const int64_t *)p;
+    case SIM_DRIVELOG_F64:
+    case SIM_DRIVELOG_REAL: return *(const double *)p;
+    case SIM_DRIVELOG_INT: return *(const int32_t *)p == SIM_DRIVELOG_NULL_INT ? NAN : *(const int32_t *)p;
+    case SIM_DRIVELOG_ID: return NAN;
+    }
+    return NAN;
+}
+
 void sim_drivelog_sample_init(sim_drivelog_sample *s)
 {
-    s->run = 0;
-    s->tick = 0;
-    s->t = 0;
-    s->speed = s->accel = s->headway_dist = s->headway_time = s->lat_dev = NAN;
-    s->s = s->d = s->x = s->y = s->z = s->heading = s->yaw_rate = NAN;
-    s->steer_wheel = s->wheel_angle = s->throttle = s->brake = s->clutch = s->rpm = NAN;
-    s->lane = s->gear = SIM_DRIVELOG_NULL_INT;
-    s->sector[0] = s->task[0] = s->road[0] = '\0';
+    for (int i = 0; i < SIM_DRIVELOG_N_COLUMNS; i++) {
+        char *p = (char *)s + sim_drivelog_columns[i].offset;
+        switch (sim_drivelog_columns[i].type) {
+        case SIM_DRIVELOG_I64: *(int64_t *)p = 0; break;
+        case SIM_DRIVELOG_F64: *(double *)p = 0; break;
+        case SIM_DRIVELOG_REAL: *(double *)p = NAN; break;
+        case SIM_DRIVELOG_INT: *(int32_t *)p = SIM_DRIVELOG_NULL_INT; break;
+        case SIM_DRIVELOG_ID: p[0] = '\0'; break;
+        }
+    }
 }
 
 static int pragma_int(sqlite3 *db, const char *sql, int64_t *out)

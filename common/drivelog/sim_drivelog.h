@@ -44,30 +44,71 @@
 #define SIM_DRIVELOG_NULL_INT INT32_MIN
 #define SIM_DRIVELOG_ID_MAX 48 /* sector, task and road ids, including the terminating NUL */
 
+/* The samples columns, in table order: the one list that makes the struct below, the
+ * table's SQL, the writer's binding, the reader's decoding, the CSV export and the
+ * analysis' columns. COL(name, NAME, type), type one of
+ *   I64   int64_t, never NULL        F64  double, never NULL
+ *   REAL  double, NAN is NULL        INT  int32_t, SIM_DRIVELOG_NULL_INT is NULL
+ *   ID    char[SIM_DRIVELOG_ID_MAX], "" is NULL
+ * Units and meaning (docs/drivelog.md):
+ *   run           run number from sim.tick; a restart starts a new one
+ *   tick          sample index in the run: t = tick * sample period
+ *   t             simulation time, s
+ *   speed, accel  m/s and m/s^2 along the car's heading
+ *   headway_dist  m to the vehicle ahead in the same lane; headway_time s (= dist /
+ *                 speed); NULL: none
+ *   lat_dev       m, left positive, from the task's ideal lane; NULL: unknown
+ *   lane          OpenDRIVE lane id;  s, d  m road-relative;  x, y, z  m world frame
+ *   heading       rad, CCW from +x;  yaw_rate  rad/s
+ *   steer_wheel   rad, steering wheel angle;  wheel_angle  rad, road-wheel angle (left +)
+ *   throttle, brake, clutch  0..1 pedal positions
+ *   gear          -1 reverse, 0 neutral, 1.. forward;  rpm  engine speed, 1/min
+ *   sector, task  test sector and task ids, "" outside any
+ *   road          id of the scenario road the sample was located on, "" when unknown
+ *                 (schema 1 logs, no scenario; the column came with schema 2) */
+#define SIM_DRIVELOG_SAMPLE_COLUMNS(COL)                                                        \
+    COL(run, RUN, I64) COL(tick, TICK, I64) COL(t, T, F64) COL(speed, SPEED, REAL)                    \
+    COL(accel, ACCEL, REAL) COL(headway_dist, HEADWAY_DIST, REAL)                                 \
+    COL(headway_time, HEADWAY_TIME, REAL) COL(lat_dev, LAT_DEV, REAL) COL(lane, LANE, INT)           \
+    COL(s, S, REAL) COL(d, D, REAL) COL(x, X, REAL) COL(y, Y, REAL) COL(z, Z, REAL)                      \
+    COL(heading, HEADING, REAL) COL(yaw_rate, YAW_RATE, REAL) COL(steer_wheel, STEER_WHEEL, REAL)    \
+    COL(wheel_angle, WHEEL_ANGLE, REAL) COL(throttle, THROTTLE, REAL) COL(brake, BRAKE, REAL)        \
+    COL(clutch, CLUTCH, REAL) COL(gear, GEAR, INT) COL(rpm, RPM, REAL) COL(sector, SECTOR, ID)         \
+    COL(task, TASK, ID) COL(road, ROAD, ID)
+
+#define SIM_DRIVELOG_CTYPE_I64 int64_t
+#define SIM_DRIVELOG_CTYPE_F64 double
+#define SIM_DRIVELOG_CTYPE_REAL double
+#define SIM_DRIVELOG_CTYPE_INT int32_t
+#define SIM_DRIVELOG_FIELD_(name, NAME, type) SIM_DRIVELOG_CTYPE_##type name;
+#define SIM_DRIVELOG_FIELD_ID_(name) char name[SIM_DRIVELOG_ID_MAX];
+#define SIM_DRIVELOG_FIELD(name, NAME, type) SIM_DRIVELOG_FIELD_##type(name, NAME, type)
+#define SIM_DRIVELOG_FIELD_I64 SIM_DRIVELOG_FIELD_
+#define SIM_DRIVELOG_FIELD_F64 SIM_DRIVELOG_FIELD_
+#define SIM_DRIVELOG_FIELD_REAL SIM_DRIVELOG_FIELD_
+#define SIM_DRIVELOG_FIELD_INT SIM_DRIVELOG_FIELD_
+#define SIM_DRIVELOG_FIELD_ID(name, NAME, type) SIM_DRIVELOG_FIELD_ID_(name)
+
 typedef struct sim_drivelog_sample {
-    int64_t run;          /* run number from sim.tick; a restart starts a new one */
-    int64_t tick;         /* sample index in the run: t = tick * sample period */
-    double t;             /* simulation time, s */
-    double speed;         /* m/s along the car's heading */
-    double accel;         /* m/s^2 along the heading */
-    double headway_dist;  /* m to the vehicle ahead in the same lane; NAN: none */
-    double headway_time;  /* s = headway_dist / speed; NAN: none */
-    double lat_dev;       /* m, left positive, from the task's ideal lane; NAN: unknown */
-    int32_t lane;         /* OpenDRIVE lane id */
-    double s, d;          /* m, road-relative */
-    double x, y, z;       /* m, world frame */
-    double heading;       /* rad, CCW from +x */
-    double yaw_rate;      /* rad/s */
-    double steer_wheel;   /* rad, steering wheel angle, left positive */
-    double wheel_angle;   /* rad, road-wheel steering angle, left positive */
-    double throttle, brake, clutch; /* 0..1 pedal positions */
-    int32_t gear;         /* -1 reverse, 0 neutral, 1.. forward */
-    double rpm;           /* engine speed, 1/min */
-    char sector[SIM_DRIVELOG_ID_MAX]; /* test sector id, "" outside any */
-    char task[SIM_DRIVELOG_ID_MAX];   /* task id, "" outside any */
-    char road[SIM_DRIVELOG_ID_MAX];   /* id of the scenario road the sample was located on,
-                                         "" when unknown (schema 1 logs, no scenario) */
+    SIM_DRIVELOG_SAMPLE_COLUMNS(SIM_DRIVELOG_FIELD)
 } sim_drivelog_sample;
+
+/* The columns as data, for code that walks them (reading any subset, CSV, analysis). */
+typedef enum {
+    SIM_DRIVELOG_I64, SIM_DRIVELOG_F64, SIM_DRIVELOG_REAL, SIM_DRIVELOG_INT, SIM_DRIVELOG_ID
+} sim_drivelog_type;
+typedef struct sim_drivelog_column {
+    const char *name;
+    sim_drivelog_type type;
+    size_t offset;          /* in sim_drivelog_sample */
+} sim_drivelog_column;
+#define SIM_DRIVELOG_COUNT_(name, NAME, type) +1
+enum { SIM_DRIVELOG_N_COLUMNS = 0 SIM_DRIVELOG_SAMPLE_COLUMNS(SIM_DRIVELOG_COUNT_) };
+extern const sim_drivelog_column sim_drivelog_columns[SIM_DRIVELOG_N_COLUMNS];
+/* The column named name, NULL when there is none. */
+const sim_drivelog_column *sim_drivelog_column_named(const char *name);
+/* Column c of s as a double (NAN for NULL; ids are not numbers: NAN). */
+double sim_drivelog_sample_number(const sim_drivelog_sample *s, const sim_drivelog_column *c);
 
 /* A sample with every field NULL (NAN, SIM_DRIVELOG_NULL_INT, ""), run/tick/t 0. */
 void sim_drivelog_sample_init(sim_drivelog_sample *s);

@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char SAMPLES_HEADER[] =
-    "run,tick,t,speed,accel,headway_dist,headway_time,lat_dev,lane,s,d,x,y,z,heading,"
-    "yaw_rate,steer_wheel,wheel_angle,throttle,brake,clutch,gear,rpm,sector,task,road\r\n";
 static const char EVENTS_HEADER[] = "run,t,kind,name,json\r\n";
 
 /* The shortest of %.15g..%.17g that reads back as v, so 0.1 stays "0.1" and nothing
@@ -61,34 +58,22 @@ static int check_stream(FILE *f, const char *what, sim_error *err)
 
 int sim_drivelog_samples_csv(FILE *f, const sim_drivelog_sample *s, size_t n, sim_error *err)
 {
-    fputs(SAMPLES_HEADER, f);
+    for (int c = 0; c < SIM_DRIVELOG_N_COLUMNS; c++)
+        fprintf(f, "%s%s", c ? "," : "", sim_drivelog_columns[c].name);
+    fputs("\r\n", f);
     for (size_t i = 0; i < n; i++) {
-        const sim_drivelog_sample *r = &s[i];
-        fprintf(f, "%lld,%lld,", (long long)r->run, (long long)r->tick);
-        const double before_lane[] = {r->t, r->speed, r->accel, r->headway_dist, r->headway_time,
-                                      r->lat_dev};
-        for (size_t k = 0; k < sizeof before_lane / sizeof before_lane[0]; k++) {
-            put_double(f, before_lane[k]);
-            fputc(',', f);
+        for (int c = 0; c < SIM_DRIVELOG_N_COLUMNS; c++) {
+            const sim_drivelog_column *col = &sim_drivelog_columns[c];
+            const char *p = (const char *)&s[i] + col->offset;
+            if (c) fputc(',', f);
+            switch (col->type) {
+            case SIM_DRIVELOG_I64: fprintf(f, "%lld", (long long)*(const int64_t *)p); break;
+            case SIM_DRIVELOG_F64:
+            case SIM_DRIVELOG_REAL: put_double(f, *(const double *)p); break;
+            case SIM_DRIVELOG_INT: put_int(f, *(const int32_t *)p); break;
+            case SIM_DRIVELOG_ID: put_text(f, p); break;
+            }
         }
-        put_int(f, r->lane);
-        fputc(',', f);
-        const double before_gear[] = {r->s, r->d, r->x, r->y, r->z, r->heading, r->yaw_rate,
-                                      r->steer_wheel, r->wheel_angle, r->throttle, r->brake,
-                                      r->clutch};
-        for (size_t k = 0; k < sizeof before_gear / sizeof before_gear[0]; k++) {
-            put_double(f, before_gear[k]);
-            fputc(',', f);
-        }
-        put_int(f, r->gear);
-        fputc(',', f);
-        put_double(f, r->rpm);
-        fputc(',', f);
-        put_text(f, r->sector);
-        fputc(',', f);
-        put_text(f, r->task);
-        fputc(',', f);
-        put_text(f, r->road);
         fputs("\r\n", f);
     }
     return check_stream(f, "samples CSV", err);

@@ -48,28 +48,9 @@ static void col_id(sqlite3_stmt *st, int i, char *out)
     out[n] = '\0';
 }
 
-/* Every samples column as a field of sim_drivelog_sample, in table order, for reading
- * any subset of the columns with one decoder. Types: 'I' int64 (never NULL), 'i'
- * int32, 'd' double, 's' id text. */
-typedef struct sample_field {
-    const char *name;
-    char type;
-    size_t off;
-} sample_field;
-
-#define F(name, type, field) {name, type, offsetof(sim_drivelog_sample, field)}
-static const sample_field FIELDS[] = {
-    F("run", 'I', run), F("tick", 'I', tick), F("t", 'd', t), F("speed", 'd', speed),
-    F("accel", 'd', accel), F("headway_dist", 'd', headway_dist),
-    F("headway_time", 'd', headway_time), F("lat_dev", 'd', lat_dev), F("lane", 'i', lane),
-    F("s", 'd', s), F("d", 'd', d), F("x", 'd', x), F("y", 'd', y), F("z", 'd', z),
-    F("heading", 'd', heading), F("yaw_rate", 'd', yaw_rate), F("steer_wheel", 'd', steer_wheel),
-    F("wheel_angle", 'd', wheel_angle), F("throttle", 'd', throttle), F("brake", 'd', brake),
-    F("clutch", 'd', clutch), F("gear", 'i', gear), F("rpm", 'd', rpm), F("sector", 's', sector),
-    F("task", 's', task), F("road", 's', road),
-};
-#undef F
-enum { N_FIELDS = sizeof FIELDS / sizeof FIELDS[0], FIELD_ROAD = N_FIELDS - 1 };
+/* Reading any subset of the columns with one decoder walks sim_drivelog_columns. */
+enum { N_FIELDS = SIM_DRIVELOG_N_COLUMNS };
+#define FIELDS sim_drivelog_columns
 
 /* The columns a read selects: FIELDS indices in select order, and the select list. */
 typedef struct sample_sel {
@@ -102,7 +83,8 @@ static int sample_sel_make(const sim_drivelog_reader *r, const char *const *colu
     for (int f = 0; f < N_FIELDS; f++) {
         if (!want[f]) continue;
         sel->field[sel->n++] = f;
-        bool absent = f == FIELD_ROAD && r->version < 2;
+        /* A version-1 file has no road column: it is selected as NULL. */
+        bool absent = r->version < 2 && strcmp(FIELDS[f].name, "road") == 0;
         len += (size_t)snprintf(sel->sql + len, sizeof sel->sql - len, "%s%s", len ? ", " : "",
                                 absent ? "NULL" : FIELDS[f].name);
     }
@@ -114,13 +96,14 @@ static void column_sample(sqlite3_stmt *st, const sample_sel *sel, sim_drivelog_
 {
     if (!sel->all) sim_drivelog_sample_init(s);
     for (int j = 0; j < sel->n; j++) {
-        const sample_field *f = &FIELDS[sel->field[j]];
-        char *p = (char *)s + f->off;
+        const sim_drivelog_column *f = &FIELDS[sel->field[j]];
+        char *p = (char *)s + f->offset;
         switch (f->type) {
-        case 'I': *(int64_t *)p = sqlite3_column_int64(st, j); break;
-        case 'i': *(int32_t *)p = col_int(st, j); break;
-        case 'd': *(double *)p = col_double(st, j); break;
-        default: col_id(st, j, p); break;
+        case SIM_DRIVELOG_I64: *(int64_t *)p = sqlite3_column_int64(st, j); break;
+        case SIM_DRIVELOG_INT: *(int32_t *)p = col_int(st, j); break;
+        case SIM_DRIVELOG_F64:
+        case SIM_DRIVELOG_REAL: *(double *)p = col_double(st, j); break;
+        case SIM_DRIVELOG_ID: col_id(st, j, p); break;
         }
     }
 }

@@ -19,16 +19,18 @@
 
 #include "sim_drivelog_db.h"
 
+#define SQL_I64 "INTEGER NOT NULL"
+#define SQL_F64 "REAL NOT NULL"
+#define SQL_REAL "REAL"
+#define SQL_INT "INTEGER"
+#define SQL_ID "TEXT"
+#define SQL_COLUMN(name, NAME, type) " " #name " " SQL_##type ","
 static const char SCHEMA_SQL[] =
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"
     /* WITHOUT ROWID: the (run, tick) key is the table's order, so appending in tick
      * order writes to the end of one B-tree and a duplicate is found by the key. */
     "CREATE TABLE IF NOT EXISTS samples("
-    " run INTEGER NOT NULL, tick INTEGER NOT NULL, t REAL NOT NULL,"
-    " speed REAL, accel REAL, headway_dist REAL, headway_time REAL, lat_dev REAL,"
-    " lane INTEGER, s REAL, d REAL, x REAL, y REAL, z REAL, heading REAL, yaw_rate REAL,"
-    " steer_wheel REAL, wheel_angle REAL, throttle REAL, brake REAL, clutch REAL,"
-    " gear INTEGER, rpm REAL, sector TEXT, task TEXT, road TEXT,"
+    SIM_DRIVELOG_SAMPLE_COLUMNS(SQL_COLUMN)
     " PRIMARY KEY(run, tick)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS events("
     " id INTEGER PRIMARY KEY, run INTEGER NOT NULL, t REAL NOT NULL,"
@@ -42,13 +44,6 @@ static const char SCHEMA_SQL[] =
     /* A 64-bit hash of the line stands in for the line in the key: same effect as
      * keying on the bytes without storing every message twice. */
     "CREATE UNIQUE INDEX IF NOT EXISTS messages_key ON messages(run, t, topic, hash);";
-
-/* The samples columns of schema 2 in table order (FIELDS below lists them again with
- * their fields; the writer binds them in this order). */
-static const char SAMPLE_COLUMNS[] =
-    "run, tick, t, speed, accel, headway_dist, headway_time, lat_dev, lane, s, d, x, y, z,"
-    " heading, yaw_rate, steer_wheel, wheel_angle, throttle, brake, clutch, gear, rpm,"
-    " sector, task, road";
 
 typedef struct pending_event {
     int64_t run;
@@ -113,33 +108,17 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 
 static void bind_sample(sqlite3_stmt *st, const sim_drivelog_sample *s)
 {
-    int i = 1;
-    sqlite3_bind_int64(st, i++, s->run);
-    sqlite3_bind_int64(st, i++, s->tick);
-    sqlite3_bind_double(st, i++, s->t);
-    bind_double(st, i++, s->speed);
-    bind_double(st, i++, s->accel);
-    bind_double(st, i++, s->headway_dist);
-    bind_double(st, i++, s->headway_time);
-    bind_double(st, i++, s->lat_dev);
-    bind_int(st, i++, s->lane);
-    bind_double(st, i++, s->s);
-    bind_double(st, i++, s->d);
-    bind_double(st, i++, s->x);
-    bind_double(st, i++, s->y);
-    bind_double(st, i++, s->z);
-    bind_double(st, i++, s->heading);
-    bind_double(st, i++, s->yaw_rate);
-    bind_double(st, i++, s->steer_wheel);
-    bind_double(st, i++, s->wheel_angle);
-    bind_double(st, i++, s->throttle);
-    bind_double(st, i++, s->brake);
-    bind_double(st, i++, s->clutch);
-    bind_int(st, i++, s->gear);
-    bind_double(st, i++, s->rpm);
-    bind_text(st, i++, s->sector);
-    bind_text(st, i++, s->task);
-    bind_text(st, i++, s->road);
+    for (int i = 0; i < SIM_DRIVELOG_N_COLUMNS; i++) {
+        const sim_drivelog_column *c = &sim_drivelog_columns[i];
+        const char *p = (const char *)s + c->offset;
+        switch (c->type) {
+        case SIM_DRIVELOG_I64: sqlite3_bind_int64(st, i + 1, *(const int64_t *)p); break;
+        case SIM_DRIVELOG_F64: sqlite3_bind_double(st, i + 1, *(const double *)p); break;
+        case SIM_DRIVELOG_REAL: bind_double(st, i + 1, *(const double *)p); break;
+        case SIM_DRIVELOG_INT: bind_int(st, i + 1, *(const int32_t *)p); break;
+        case SIM_DRIVELOG_ID: bind_text(st, i + 1, p); break;
+        }
+    }
 }
 
 /* FNV-1a, 64 bits: the messages table's duplicate key (not a security hash). */
@@ -235,10 +214,14 @@ int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options 
             goto fail;
         }
     }
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "INSERT OR IGNORE INTO samples(%s) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-             SAMPLE_COLUMNS);
+    char sql[1024];
+    size_t len = (size_t)snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO samples(");
+    for (int i = 0; i < SIM_DRIVELOG_N_COLUMNS; i++)
+        len += (size_t)snprintf(sql + len, sizeof sql - len, "%s%s", i ? ", " : "", sim_drivelog_columns[i].name);
+    len += (size_t)snprintf(sql + len, sizeof sql - len, ") VALUES(");
+    for (int i = 0; i < SIM_DRIVELOG_N_COLUMNS; i++)
+        len += (size_t)snprintf(sql + len, sizeof sql - len, "%s?", i ? "," : "");
+    snprintf(sql + len, sizeof sql - len, ")");
     if ((ret = prepare(w->db, sql, &w->ins_sample, path, err)) ||
         (ret = prepare(w->db, "INSERT OR IGNORE INTO events(run, t, kind, name, json) VALUES(?,?,?,?,?)",
                        &w->ins_event, path, err)) ||

@@ -4,9 +4,15 @@
 #include "sim_msg_traffic.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim_json.h"
+#include "sim_msg_input.h"
+#include "sim_msg_sim.h"
+#include "sim_msg_vehicle.h"
 
 /* Two simulation times closer than this are the same tick (they come from the same
  * double in physics, but may pass through text with 17 digits). */
@@ -23,62 +29,31 @@ void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
     sim_drivelog_sample_init(&rec->state);
 }
 
-/* Field readers: a missing field is NULL; a field of the wrong type is NULL too and
- * remembered in *bad (the first one) so the caller can say which. */
-typedef struct field_check {
-    const char *topic;
-    const char *bad;
-    const char *expected;
-    const char *found;
-} field_check;
-
-static const char *type_name(const cJSON *v)
+/* The first malformed field of a message is reported after the message was used as
+ * far as it could be (the rows it gave are written): bad is the caller's report. */
+static sim_error *first(sim_error *bad)
 {
-    if (cJSON_IsBool(v)) return "a boolean";
-    if (cJSON_IsNumber(v)) return "a number";
-    if (cJSON_IsString(v)) return "a string";
-    if (cJSON_IsArray(v)) return "an array";
-    if (cJSON_IsObject(v)) return "an object";
-    return "null";
+    return bad->code ? NULL : bad;
 }
 
-static void set_bad(field_check *fc, const char *key, const char *expected, const cJSON *v)
+/* A number field of any message (the envelope's t): NAN when missing or null. */
+static double num(const cJSON *msg, const char *topic, const char *key, sim_error *bad)
 {
-    if (fc->bad) return; /* the first one is reported */
-    fc->bad = key;
-    fc->expected = expected;
-    fc->found = v ? type_name(v) : "nothing";
-}
-
-static double num(const cJSON *msg, const char *key, field_check *fc)
-{
+    sim_json j = {.file = topic, .err = first(bad)};
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, key);
-    if (!v || cJSON_IsNull(v)) return NAN;
-    if (cJSON_IsNumber(v)) return v->valuedouble;
-    set_bad(fc, key, "a number", v);
-    return NAN;
+    double x = NAN;
+    if (v && !cJSON_IsNull(v)) sim_json_number(&j, v, key, -INFINITY, INFINITY, &x);
+    return x;
 }
 
-static int32_t integer(const cJSON *msg, const char *key, field_check *fc)
+/* A string field of an event message (input.button's role, ...): NULL when missing. */
+static const char *text(const cJSON *msg, const char *topic, const char *key, sim_error *bad)
 {
-    double v = num(msg, key, fc);
-    if (isnan(v)) return SIM_DRIVELOG_NULL_INT;
-    if (v != floor(v) || fabs(v) > 1e9) {
-        if (!fc->bad) {
-            set_bad(fc, key, "an integer", NULL);
-            fc->found = "a number with a fraction or out of range";
-        }
-        return SIM_DRIVELOG_NULL_INT;
-    }
-    return (int32_t)v;
-}
-
-static const char *text(const cJSON *msg, const char *key, field_check *fc)
-{
+    sim_json j = {.file = topic, .err = first(bad)};
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, key);
     if (!v || cJSON_IsNull(v)) return NULL;
     if (cJSON_IsString(v)) return v->valuestring;
-    set_bad(fc, key, "a string", v);
+    sim_json_found(&j, key, v, "a string");
     return NULL;
 }
 
@@ -87,50 +62,51 @@ static void copy_id(char dst[SIM_DRIVELOG_ID_MAX], const char *src)
     snprintf(dst, SIM_DRIVELOG_ID_MAX, "%s", src ? src : "");
 }
 
-/* The first of several names a field may have (physics may call the road-wheel angle
- * either; docs/drivelog.md lists what the recorder reads). */
-static double num_either(const cJSON *msg, const char *a, const char *b, field_check *fc)
-{
-    double v = num(msg, a, fc);
-    return isnan(v) ? num(msg, b, fc) : v;
-}
+/* Which vehicle.state field each sample column comes from (and goes back to in a
+ * replay): the one place that pairs the two. */
+#define PAIR(col, field) {offsetof(sim_drivelog_sample, col), offsetof(sim_msg_vehicle_state, field)}
+static const struct {
+    size_t sample, state;
+} REAL_PAIRS[] = {
+    PAIR(speed, speed), PAIR(accel, accel), PAIR(heading, heading), PAIR(yaw_rate, yaw_rate),
+    PAIR(rpm, rpm), PAIR(s, s), PAIR(d, d), PAIR(wheel_angle, steer_angle),
+    PAIR(headway_dist, headway_dist), PAIR(headway_time, headway_time), PAIR(lat_dev, lat_dev),
+    PAIR(x, pos[0]), PAIR(y, pos[1]), PAIR(z, pos[2]),
+}, INT_PAIRS[] = {PAIR(gear, gear), PAIR(lane, lane)};
+#undef PAIR
 
-static void parse_state(sim_recording *rec, const cJSON *msg, field_check *fc)
+static void parse_state(sim_recording *rec, const cJSON *msg, sim_error *bad)
 {
+    sim_msg_vehicle_state m;
+    sim_msg_vehicle_state_decode(msg, &m, first(bad));
     sim_drivelog_sample *s = &rec->state;
     sim_drivelog_sample_init(s);
-    s->speed = num(msg, "speed", fc);
-    s->accel = num(msg, "accel", fc);
-    s->heading = num(msg, "heading", fc);
-    s->yaw_rate = num(msg, "yaw_rate", fc);
-    s->gear = integer(msg, "gear", fc);
-    s->rpm = num(msg, "rpm", fc);
-    s->s = num(msg, "s", fc);
-    s->d = num(msg, "d", fc);
-    s->lane = integer(msg, "lane", fc);
-    s->wheel_angle = num_either(msg, "wheel_angle", "steer_angle", fc);
-    s->headway_dist = num(msg, "headway_dist", fc);
-    s->headway_time = num(msg, "headway_time", fc);
-    s->lat_dev = num(msg, "lat_dev", fc);
+    for (size_t k = 0; k < sizeof REAL_PAIRS / sizeof *REAL_PAIRS; k++)
+        *(double *)((char *)s + REAL_PAIRS[k].sample) = *(const double *)((const char *)&m + REAL_PAIRS[k].state);
+    for (size_t k = 0; k < sizeof INT_PAIRS / sizeof *INT_PAIRS; k++) {
+        int v = *(const int *)((const char *)&m + INT_PAIRS[k].state);
+        *(int32_t *)((char *)s + INT_PAIRS[k].sample) = v == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)v;
+    }
     if (isnan(s->headway_time) && !isnan(s->headway_dist) && s->speed > 0.1)
         s->headway_time = s->headway_dist / s->speed;
-    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(msg, "pos");
-    if (pos) {
-        double *xyz[3] = {&s->x, &s->y, &s->z};
-        bool ok = cJSON_IsArray(pos) && cJSON_GetArraySize(pos) == 3;
-        for (int i = 0; ok && i < 3; i++) {
-            const cJSON *c = cJSON_GetArrayItem(pos, i);
-            ok = cJSON_IsNumber(c);
-            if (ok) *xyz[i] = c->valuedouble;
-        }
-        if (!ok) {
-            s->x = s->y = s->z = NAN;
-            set_bad(fc, "pos", "an array of 3 numbers", pos);
-        }
+    if (m.sector[0]) copy_id(rec->sector, m.sector);
+    if (m.task[0]) copy_id(rec->task, m.task);
+}
+
+void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle_state *out)
+{
+    sim_msg_vehicle_state_clear(out);
+    for (size_t k = 0; k < sizeof REAL_PAIRS / sizeof *REAL_PAIRS; k++)
+        *(double *)((char *)out + REAL_PAIRS[k].state) = *(const double *)((const char *)s + REAL_PAIRS[k].sample);
+    for (size_t k = 0; k < sizeof INT_PAIRS / sizeof *INT_PAIRS; k++) {
+        int32_t v = *(const int32_t *)((const char *)s + INT_PAIRS[k].sample);
+        *(int *)((char *)out + INT_PAIRS[k].state) = v == SIM_DRIVELOG_NULL_INT ? SIM_MSG_NO_INT : v;
     }
-    const char *sector = text(msg, "sector", fc), *task = text(msg, "task", fc);
-    if (sector) copy_id(rec->sector, sector);
-    if (task) copy_id(rec->task, task);
+    if (isnan(s->x) || isnan(s->y) || isnan(s->z)) out->pos[0] = out->pos[1] = out->pos[2] = NAN;
+    /* lat_dev, sector and task are the recorder's findings, not the car's state. */
+    out->lat_dev = NAN;
+    out->run = (int)s->run;
+    out->replay = true;
 }
 
 void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last)
@@ -286,10 +262,10 @@ static int event(sim_recording *rec, sim_drivelog_writer *w, double t, const cha
 
 /* "sector.start" {id} and friends: sets or clears the current id and logs the mark. */
 static int mark(sim_recording *rec, sim_drivelog_writer *w, double t, const char *kind,
-                char current[SIM_DRIVELOG_ID_MAX], const char *what, const cJSON *msg,
-                field_check *fc, const char *line, size_t len, sim_error *err)
+                char current[SIM_DRIVELOG_ID_MAX], const char *topic, const char *what,
+                const cJSON *msg, sim_error *bad, const char *line, size_t len, sim_error *err)
 {
-    const char *id = text(msg, "id", fc);
+    const char *id = text(msg, topic, "id", bad);
     if (strcmp(what, "start") == 0) copy_id(current, id);
     else if (strcmp(what, "end") == 0 && (!id || strcmp(id, current) == 0)) current[0] = '\0';
     return event(rec, w, t, kind, what, line, len, err);
@@ -298,15 +274,16 @@ static int mark(sim_recording *rec, sim_drivelog_writer *w, double t, const char
 int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
                        const cJSON *msg, const char *line, size_t len, sim_error *err)
 {
-    field_check fc = {.topic = topic};
-    double msg_t = num(msg, "t", &fc);
+    sim_error bad = {0};
+    double msg_t = num(msg, topic, "t", &bad);
     double t = isnan(msg_t) ? rec->t : msg_t;
     int ret = 0;
     if (strcmp(topic, "sim.tick") == 0) {
-        const cJSON *paused = cJSON_GetObjectItemCaseSensitive(msg, "paused");
-        int32_t run = integer(msg, "run", &fc);
+        sim_msg_tick tick;
+        sim_msg_tick_decode(msg, &tick, first(&bad));
+        int32_t run = tick.run == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)tick.run;
         if (isnan(msg_t)) {
-            set_bad(&fc, "t", "a number", cJSON_GetObjectItemCaseSensitive(msg, "t"));
+            if (!bad.code) sim_error_set(&bad, SIM_EINVAL, "sim.tick: t: missing, expected a number");
         } else {
             rec->t = msg_t;
             int64_t new_run = run == SIM_DRIVELOG_NULL_INT ? (rec->run < 0 ? 0 : rec->run) : run;
@@ -319,7 +296,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
                 rec->loc_sector[0] = rec->loc_task[0] = '\0';
                 if (newer) ret = event(rec, w, t, "run", "start", line, len, err);
             }
-            bool p = cJSON_IsTrue(paused);
+            bool p = tick.paused;
             if (!ret && p != rec->paused)
                 ret = event(rec, w, t, "run", p ? "paused" : "resumed", line, len, err);
             rec->paused = p;
@@ -330,23 +307,25 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         }
     } else if (strcmp(topic, "vehicle.state") == 0) {
         if (isnan(msg_t)) {
-            set_bad(&fc, "t", "a number", cJSON_GetObjectItemCaseSensitive(msg, "t"));
+            if (!bad.code) sim_error_set(&bad, SIM_EINVAL, "vehicle.state: t: missing, expected a number");
         } else {
             rec->t = msg_t;
-            parse_state(rec, msg, &fc);
+            parse_state(rec, msg, &bad);
             rec->state_valid = true;
             rec->state_t = msg_t;
             ret = try_pair(rec, w, err);
         }
     } else if (strcmp(topic, "input.controls") == 0) {
-        double deg = num(msg, "steer_deg", &fc);
-        rec->steer_wheel = deg * (M_PI / 180.0);
-        rec->throttle = num(msg, "throttle", &fc);
-        rec->brake = num(msg, "brake", &fc);
-        rec->clutch = num(msg, "clutch", &fc);
-        rec->controls_valid = true;
+        sim_msg_input_controls c;
+        if (sim_msg_input_controls_decode(msg, &c, first(&bad)) == SIM_OK) {
+            rec->steer_wheel = c.steer_deg * (M_PI / 180.0);
+            rec->throttle = c.throttle;
+            rec->brake = c.brake;
+            rec->clutch = c.clutch;
+            rec->controls_valid = true;
+        }
     } else if (strcmp(topic, "input.button") == 0) {
-        const char *role = text(msg, "role", &fc);
+        const char *role = text(msg, topic, "role", &bad);
         ret = event(rec, w, t, "button", role ? role : "unknown", line, len, err);
     } else if (strncmp(topic, "control.", 8) == 0 && topic[8]) {
         ret = event(rec, w, t, "control", topic + 8, line, len, err);
@@ -354,37 +333,34 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         ret = event(rec, w, t, "module", topic + 11, line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         sim_msg_traffic_state st = {0};
-        sim_error derr = {0};
         rec->lead_valid = false;
-        if (!isnan(msg_t) && sim_msg_traffic_state_decode(msg, &st, 0, &derr) == SIM_OK && st.lead.valid) {
+        if (!isnan(msg_t) && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK && st.lead.valid) {
             rec->lead_valid = true;
             rec->lead_t = msg_t;
             rec->lead_gap = st.lead.gap;
             rec->lead_thw = st.lead.thw;
         }
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
-        const char *name = text(msg, "trigger", &fc);
+        const char *name = text(msg, topic, "trigger", &bad);
         ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);
     } else if (strncmp(topic, "trigger.", 8) == 0 && topic[8]) {
         ret = event(rec, w, t, "trigger", topic + 8, line, len, err);
     } else if (strncmp(topic, "sector.", 7) == 0 && topic[7]) {
-        ret = mark(rec, w, t, "sector", rec->sector, topic + 7, msg, &fc, line, len, err);
+        ret = mark(rec, w, t, "sector", rec->sector, topic, topic + 7, msg, &bad, line, len, err);
     } else if (strncmp(topic, "task.", 5) == 0 && topic[5]) {
-        ret = mark(rec, w, t, "task", rec->task, topic + 5, msg, &fc, line, len, err);
+        ret = mark(rec, w, t, "task", rec->task, topic, topic + 5, msg, &bad, line, len, err);
     } else if (strcmp(topic, "log.mark") == 0) {
-        const char *name = text(msg, "name", &fc);
+        const char *name = text(msg, topic, "name", &bad);
         ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);
     }
     if (!ret && rec->record_all) {
         const cJSON *seq = cJSON_GetObjectItemCaseSensitive(msg, "seq");
-        const char *src = text(msg, "src", &fc);
+        const char *src = text(msg, topic, "src", &bad);
         ret = sim_drivelog_append_message(w, rec->run, t, topic, src,
                                           cJSON_IsNumber(seq) ? (int64_t)seq->valuedouble : -1,
                                           line, len, err);
         if (!ret) rec->messages++;
     }
-    if (!ret && fc.bad)
-        ret = sim_error_set(err, SIM_EINVAL, "%s: field '%s': expected %s, found %s", topic, fc.bad,
-                            fc.expected, fc.found);
+    if (!ret && bad.code) ret = sim_error_set(err, bad.code, "%s", bad.msg);
     return ret;
 }

@@ -30,6 +30,7 @@
 
 #include "sim_drivelog.h"
 #include "sim_error.h"
+#include "sim_msg_vehicle.h"
 #include "sim_scenario.h"
 
 #define SIM_RECORDING_PERIOD 0.01 /* s between sample rows */
@@ -72,6 +73,10 @@ void sim_recording_init(sim_recording *rec, bool record_all, int64_t run);
 /* Goes on after the last sample of a resumed log: its run, time, sector and task, so
  * that acceleration and sector events continue without a jump. */
 void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last);
+
+/* A logged sample as the vehicle.state a replay publishes: the fields the sample has
+ * (the inverse of what the recorder takes from vehicle.state), its run, replay true. */
+void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle_state *out);
 
 /* Locates samples in sc from now on (NULL: stop). */
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc);

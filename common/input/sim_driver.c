@@ -2,6 +2,8 @@
  * sim_driver.h). */
 #include "sim_driver.h"
 
+#include "sim_json.h"
+
 #include "sim_file.h"
 
 #include <math.h>
@@ -297,17 +299,28 @@ static int replay_line(sim_driver_replay *r, size_t *cap, const char *line, size
         goto done; /* another topic: a tap of the whole bus may be replayed as it is */
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t");
     if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble)) {
-        rc = sim_error_set(err, SIM_EINVAL, "t: expected a number (s), found %s",
-                           t ? "another type" : "nothing");
+        sim_json j = {.err = err};
+        rc = sim_json_found(&j, "t", t, "a number (s)");
         goto done;
     }
     if (r->n > 0 && t->valuedouble < r->t[r->n - 1]) {
-        rc = sim_error_set(err, SIM_EINVAL, "t: expected >= %g (the previous sample), found %g",
-                           r->t[r->n - 1], t->valuedouble);
+        rc = sim_error_set(err, SIM_EINVAL, "t: found %g, expected >= %g (the previous sample)",
+                           t->valuedouble, r->t[r->n - 1]);
         goto done;
     }
     sim_controls c;
-    if ((rc = sim_controls_from_json(o, &c, err))) goto done;
+    if ((rc = sim_msg_input_controls_decode(o, &c, err))) goto done;
+    /* A replay is a complete record: each line carries the three main controls (the
+     * message itself may leave any out); the others default to 0. */
+    static const char *const need[] = {"steer", "throttle", "brake"};
+    const double *have[] = {&c.steer, &c.throttle, &c.brake};
+    for (int k = 0; k < 3; k++)
+        if (isnan(*have[k])) {
+            rc = sim_error_set(err, SIM_EINVAL, "input.controls: %s: missing, expected a number", need[k]);
+            goto done;
+        }
+    if (isnan(c.steer_deg)) c.steer_deg = 0;
+    if (isnan(c.clutch)) c.clutch = 0;
     if ((rc = replay_push(r, cap, t->valuedouble, &c)))
         sim_error_set(err, rc, "out of memory after %zu samples", r->n);
 done:

@@ -17,40 +17,6 @@ void sim_ffb_init(sim_ffb *f, double gain, double torque_limit, bool invert)
     f->invert = invert;
 }
 
-/* A finite number field, clamped into [lo, hi]: the physics node may overshoot the
- * nominal range, which means "as much as allowed"; anything not a number is refused
- * so that garbage never reaches the motor. */
-static int field(const cJSON *msg, const char *name, bool required, double lo, double hi,
-                 double *out, sim_error *err)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, name);
-    if (!v) {
-        if (!required) return SIM_OK;
-        return sim_error_set(err, SIM_EINVAL, "ffb.command.%s: missing, expected a number in [%g, %g]",
-                             name, lo, hi);
-    }
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-        return sim_error_set(err, SIM_EINVAL,
-                             "ffb.command.%s: expected a number in [%g, %g], found %s", name, lo,
-                             hi, cJSON_IsNumber(v) ? "a non-finite number" : "another type");
-    *out = clamp(v->valuedouble, lo, hi);
-    return SIM_OK;
-}
-
-int sim_ffb_command_from_json(const cJSON *msg, sim_ffb_command *out, sim_error *err)
-{
-    sim_ffb_command c = {.rumble_hz = SIM_FFB_DEFAULT_RUMBLE_HZ};
-    int rc;
-    if ((rc = field(msg, "torque", true, -1, 1, &c.torque, err)) ||
-        (rc = field(msg, "spring", false, 0, 1, &c.spring, err)) ||
-        (rc = field(msg, "damper", false, 0, 1, &c.damper, err)) ||
-        (rc = field(msg, "rumble", false, 0, 1, &c.rumble, err)) ||
-        (rc = field(msg, "rumble_hz", false, 1, 1000, &c.rumble_hz, err)))
-        return rc;
-    *out = c;
-    return SIM_OK;
-}
-
 void sim_ffb_effects_for(double gain, double torque_limit, bool invert,
                          const sim_ffb_command *cmd, double scale, sim_ffb_effects *out)
 {

@@ -22,21 +22,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "sim_error.h"
+#include "sim_msg_ffb.h"
 
 #define SIM_FFB_WATCHDOG_S 0.040 /* silence after which the fade starts */
 #define SIM_FFB_FADE_S 0.050     /* full scale to zero */
-#define SIM_FFB_DEFAULT_RUMBLE_HZ 30.0
+#define SIM_FFB_DEFAULT_RUMBLE_HZ SIM_MSG_FFB_RUMBLE_HZ
 
-typedef struct sim_ffb_command {
-    double torque;    /* -1..1 of the wheel's limit, positive turns the wheel left */
-    double spring;    /* 0..1 centring stiffness */
-    double damper;    /* 0..1 */
-    double rumble;    /* 0..1 road-surface amplitude */
-    double rumble_hz; /* rumble frequency, Hz (> 0) */
-} sim_ffb_command;
+/* What physics asks the wheel to play: the ffb.command message (sim_msg_ffb.h, which
+ * also decodes it). */
+typedef sim_msg_ffb_command sim_ffb_command;
 
 /* What the device should play. Values follow SDL_Haptic's ranges:
  * SDL_HapticConstant.level, SDL_HapticCondition.right_coeff/left_coeff and
@@ -78,11 +73,6 @@ typedef struct sim_ffb {
 } sim_ffb;
 
 void sim_ffb_init(sim_ffb *f, double gain, double torque_limit, bool invert);
-
-/* Reads an ffb.command message's fields; torque is required, the rest optional (0;
- * rumble_hz SIM_FFB_DEFAULT_RUMBLE_HZ). Errors name the field, what was found and what
- * was expected. */
-int sim_ffb_command_from_json(const cJSON *msg, sim_ffb_command *out, sim_error *err);
 
 /* A command arrived at time now. */
 void sim_ffb_command_in(sim_ffb *f, double now, const sim_ffb_command *cmd);

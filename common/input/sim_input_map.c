@@ -3,6 +3,7 @@
 #include "sim_input_map.h"
 
 #include "sim_file.h"
+#include "sim_json.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -39,9 +40,7 @@ const char *sim_button_role_name(sim_button_role role)
 
 int sim_button_role_from_name(const char *name)
 {
-    for (int i = 0; name && i < SIM_BUTTON_ROLE_COUNT; i++)
-        if (strcmp(name, button_names[i]) == 0) return i;
-    return -1;
+    return sim_enum_parse(name, button_names, SIM_BUTTON_ROLE_COUNT);
 }
 
 static void axis_set(sim_axis_map *a, int index, bool invert, double dead_zone)
@@ -87,289 +86,162 @@ void sim_input_map_default(sim_input_map *m)
 
 /* ---- parsing ---------------------------------------------------------------------- */
 
-/* Short words for what a JSON value is, for "found ..." in messages. */
-static const char *json_kind(const cJSON *v)
+/* Every read goes through sim_json (docs/base.md): "path: found X, expected Y". The
+ * object checks come first so that a typo in a mapping file is never silently ignored
+ * (the person would wonder why the setting has no effect). */
+static int object(sim_json *j, const cJSON *v, const char *path, const char *shape,
+                  const char *const *keys, int n)
 {
-    if (!v) return "nothing";
-    if (cJSON_IsNumber(v)) return "a number";
-    if (cJSON_IsString(v)) return "a string";
-    if (cJSON_IsBool(v)) return "a boolean";
-    if (cJSON_IsNull(v)) return "null";
-    if (cJSON_IsArray(v)) return "an array";
-    return "an object";
+    if (!cJSON_IsObject(v)) return sim_json_found(j, path, v, shape);
+    return sim_json_keys(j, v, path, keys, n);
 }
 
-static int get_int(const cJSON *v, const char *path, int lo, int hi, int *out, sim_error *err)
-{
-    if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble))
-        return sim_error_set(err, SIM_EINVAL, "%s: expected an integer in [%d, %d], found %s", path,
-                             lo, hi, json_kind(v));
-    if (v->valuedouble < lo || v->valuedouble > hi)
-        return sim_error_set(err, SIM_ERANGE, "%s: expected an integer in [%d, %d], found %g", path,
-                             lo, hi, v->valuedouble);
-    *out = (int)v->valuedouble;
-    return SIM_OK;
-}
-
-static int get_double(const cJSON *v, const char *path, double lo, double hi, double *out,
-                      sim_error *err)
-{
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-        return sim_error_set(err, SIM_EINVAL, "%s: expected a number in [%g, %g], found %s", path,
-                             lo, hi, json_kind(v));
-    if (v->valuedouble < lo || v->valuedouble > hi)
-        return sim_error_set(err, SIM_ERANGE, "%s: expected a number in [%g, %g], found %g", path,
-                             lo, hi, v->valuedouble);
-    *out = v->valuedouble;
-    return SIM_OK;
-}
-
-static int get_bool(const cJSON *v, const char *path, bool *out, sim_error *err)
-{
-    if (!cJSON_IsBool(v))
-        return sim_error_set(err, SIM_EINVAL, "%s: expected true or false, found %s", path,
-                             json_kind(v));
-    *out = cJSON_IsTrue(v);
-    return SIM_OK;
-}
-
-static int get_string(const cJSON *v, const char *path, char *out, size_t size, sim_error *err)
-{
-    if (!cJSON_IsString(v))
-        return sim_error_set(err, SIM_EINVAL, "%s: expected a string, found %s", path,
-                             json_kind(v));
-    if (strlen(v->valuestring) >= size)
-        return sim_error_set(err, SIM_ETOOBIG, "%s: expected at most %zu characters, found %zu",
-                             path, size - 1, strlen(v->valuestring));
-    memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
-    return SIM_OK;
-}
-
-/* Rejects members of obj not in allowed (a typo in a mapping file should not be
- * silently ignored: the person would wonder why the setting has no effect). */
-static int check_keys(const cJSON *obj, const char *path, const char *const *allowed, size_t n,
-                      sim_error *err)
-{
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        size_t i = 0;
-        while (i < n && strcmp(c->string, allowed[i]) != 0) i++;
-        if (i == n) {
-            char list[256] = "";
-            for (size_t j = 0; j < n; j++) {
-                strncat(list, allowed[j], sizeof list - strlen(list) - 1);
-                if (j + 1 < n) strncat(list, ", ", sizeof list - strlen(list) - 1);
-            }
-            return sim_error_set(err, SIM_EINVAL, "%s%s%s: unknown field, expected one of: %s",
-                                 path, *path ? "." : "", c->string, list);
-        }
-    }
-    return SIM_OK;
-}
-
-static int parse_axis(const cJSON *v, const char *path, sim_axis_map *a, sim_error *err)
+static int parse_axis(sim_json *j, const cJSON *v, const char *path, sim_axis_map *a)
 {
     static const char *const keys[] = {"axis", "invert", "dead_zone", "min", "max"};
-    if (!cJSON_IsObject(v))
-        return sim_error_set(err, SIM_EINVAL, "%s: expected an object {\"axis\": N, ...}, found %s",
-                             path, json_kind(v));
-    int rc = check_keys(v, path, keys, sizeof keys / sizeof *keys, err);
+    int rc = object(j, v, path, "an object {\"axis\": N, ...}", keys, 5);
     if (rc) return rc;
-    char p[160];
     axis_set(a, 0, false, 0.0);
-    const cJSON *f = cJSON_GetObjectItemCaseSensitive(v, "axis");
-    snprintf(p, sizeof p, "%s.axis", path);
-    if ((rc = get_int(f, p, 0, 255, &a->index, err))) return rc;
-    if ((f = cJSON_GetObjectItemCaseSensitive(v, "invert"))) {
-        snprintf(p, sizeof p, "%s.invert", path);
-        if ((rc = get_bool(f, p, &a->invert, err))) return rc;
-    }
-    if ((f = cJSON_GetObjectItemCaseSensitive(v, "dead_zone"))) {
-        snprintf(p, sizeof p, "%s.dead_zone", path);
-        if ((rc = get_double(f, p, 0.0, 0.5, &a->dead_zone, err))) return rc;
-    }
-    if ((f = cJSON_GetObjectItemCaseSensitive(v, "min"))) {
-        snprintf(p, sizeof p, "%s.min", path);
-        if ((rc = get_int(f, p, -32768, 32767, &a->raw_min, err))) return rc;
-    }
-    if ((f = cJSON_GetObjectItemCaseSensitive(v, "max"))) {
-        snprintf(p, sizeof p, "%s.max", path);
-        if ((rc = get_int(f, p, -32768, 32767, &a->raw_max, err))) return rc;
-    }
+    if ((rc = sim_json_int(j, v, path, "axis", true, 0, 0, 255, &a->index)) ||
+        (rc = sim_json_bool(j, v, path, "invert", false, false, &a->invert)) ||
+        (rc = sim_json_num(j, v, path, "dead_zone", false, 0, SIM_JSON_RANGE, 0, 0.5, &a->dead_zone)) ||
+        (rc = sim_json_int(j, v, path, "min", false, -32768, -32768, 32767, &a->raw_min)) ||
+        (rc = sim_json_int(j, v, path, "max", false, 32767, -32768, 32767, &a->raw_max)))
+        return rc;
     if (a->raw_max - a->raw_min < 2)
-        return sim_error_set(err, SIM_EINVAL, "%s: expected min < max - 1, found min %d, max %d",
-                             path, a->raw_min, a->raw_max);
+        return sim_json_fail(j, SIM_EINVAL, path, "found min %d, max %d, expected min < max - 1",
+                             a->raw_min, a->raw_max);
     return SIM_OK;
 }
 
-static int parse_button(const cJSON *v, const char *path, sim_button_ref *b, sim_error *err)
+static int parse_button(sim_json *j, const cJSON *v, const char *path, sim_button_ref *b)
 {
     if (cJSON_IsNumber(v)) {
         int n;
-        int rc = get_int(v, path, 0, 255, &n, err);
+        int rc = sim_json_integer(j, v, path, 0, 255, &n);
         if (rc) return rc;
         button_set(b, n);
         return SIM_OK;
     }
-    if (!cJSON_IsObject(v))
-        return sim_error_set(err, SIM_EINVAL,
-                             "%s: expected a button number or {\"hat\": N, \"dir\": \"up\"}, found %s",
-                             path, json_kind(v));
     static const char *const keys[] = {"hat", "dir"};
-    int rc = check_keys(v, path, keys, 2, err);
+    int rc = object(j, v, path, "a button number or {\"hat\": N, \"dir\": \"up\"}", keys, 2);
     if (rc) return rc;
-    char p[160];
-    int hat;
-    snprintf(p, sizeof p, "%s.hat", path);
-    if ((rc = get_int(cJSON_GetObjectItemCaseSensitive(v, "hat"), p, 0, 15, &hat, err))) return rc;
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(v, "dir");
-    for (size_t i = 0; cJSON_IsString(d) && i < sizeof hat_dirs / sizeof *hat_dirs; i++)
-        if (strcmp(d->valuestring, hat_dirs[i].name) == 0) {
-            hat_set(b, hat, hat_dirs[i].mask);
-            return SIM_OK;
-        }
-    return sim_error_set(err, SIM_EINVAL,
-                         "%s.dir: expected \"up\", \"down\", \"left\" or \"right\", found %s%s%s",
-                         path, cJSON_IsString(d) ? "\"" : "",
-                         cJSON_IsString(d) ? d->valuestring : json_kind(d),
-                         cJSON_IsString(d) ? "\"" : "");
+    static const char *const dirs[] = {"up", "right", "down", "left"};
+    int hat, dir;
+    if ((rc = sim_json_int(j, v, path, "hat", true, 0, 0, 15, &hat)) ||
+        (rc = sim_json_enum(j, v, path, "dir", -1, dirs, 4, &dir)))
+        return rc;
+    hat_set(b, hat, hat_dirs[dir].mask);
+    return SIM_OK;
 }
 
-static int parse_hshifter(const cJSON *v, sim_input_map *m, sim_error *err)
+static int parse_hshifter(sim_json *j, const cJSON *v, sim_input_map *m)
 {
     static const char *const keys[] = {"reverse", "gears"};
-    if (!cJSON_IsObject(v))
-        return sim_error_set(err, SIM_EINVAL,
-                             "hshifter: expected an object {\"gears\": [buttons], \"reverse\": N}, found %s",
-                             json_kind(v));
-    int rc = check_keys(v, "hshifter", keys, 2, err);
+    int rc = object(j, v, "hshifter", "an object {\"gears\": [buttons], \"reverse\": N}", keys, 2);
     if (rc) return rc;
-    m->hshifter_reverse = -1;
-    const cJSON *r = cJSON_GetObjectItemCaseSensitive(v, "reverse");
-    if (r && (rc = get_int(r, "hshifter.reverse", 0, 255, &m->hshifter_reverse, err))) return rc;
+    if ((rc = sim_json_int(j, v, "hshifter", "reverse", false, -1, 0, 255, &m->hshifter_reverse)))
+        return rc;
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(v, "gears");
     int n = cJSON_GetArraySize(g);
+    char want[64];
+    snprintf(want, sizeof want, "an array of 1 to %d button numbers", SIM_INPUT_MAX_GEARS);
     if (!cJSON_IsArray(g) || n < 1 || n > SIM_INPUT_MAX_GEARS)
-        return sim_error_set(err, SIM_EINVAL,
-                             "hshifter.gears: expected an array of 1 to %d button numbers, found %s",
-                             SIM_INPUT_MAX_GEARS, cJSON_IsArray(g) ? "another length" : json_kind(g));
+        return sim_json_found(j, "hshifter.gears", g, want);
     int i = 0;
     for (const cJSON *e = g->child; e; e = e->next, i++) {
-        char p[64];
-        snprintf(p, sizeof p, "hshifter.gears[%d]", i);
-        if ((rc = get_int(e, p, 0, 255, &m->hshifter_gears[i], err))) return rc;
+        char p[SIM_JSON_PATH_MAX];
+        if ((rc = sim_json_integer(j, e, sim_json_index_path(p, "hshifter.gears", i), 0, 255,
+                                   &m->hshifter_gears[i])))
+            return rc;
     }
     m->n_hshifter_gears = n;
     return SIM_OK;
 }
 
-static int parse_ffb(const cJSON *v, sim_input_map *m, sim_error *err)
+static int parse_ffb(sim_json *j, const cJSON *v, sim_input_map *m)
 {
     static const char *const keys[] = {"gain", "torque_limit", "invert"};
-    if (!cJSON_IsObject(v))
-        return sim_error_set(err, SIM_EINVAL, "ffb: expected an object, found %s", json_kind(v));
-    int rc = check_keys(v, "ffb", keys, 3, err);
+    int rc = object(j, v, "ffb", "an object", keys, 3);
     if (rc) return rc;
-    const cJSON *f;
-    if ((f = cJSON_GetObjectItemCaseSensitive(v, "gain")) &&
-        (rc = get_double(f, "ffb.gain", 0, 1, &m->ffb_gain, err)))
-        return rc;
-    if ((f = cJSON_GetObjectItemCaseSensitive(v, "torque_limit")) &&
-        (rc = get_double(f, "ffb.torque_limit", 0, 1, &m->ffb_torque_limit, err)))
-        return rc;
-    if ((f = cJSON_GetObjectItemCaseSensitive(v, "invert")) &&
-        (rc = get_bool(f, "ffb.invert", &m->ffb_invert, err)))
+    if ((rc = sim_json_num(j, v, "ffb", "gain", false, m->ffb_gain, SIM_JSON_RANGE, 0, 1, &m->ffb_gain)) ||
+        (rc = sim_json_num(j, v, "ffb", "torque_limit", false, m->ffb_torque_limit, SIM_JSON_RANGE, 0, 1,
+                           &m->ffb_torque_limit)) ||
+        (rc = sim_json_bool(j, v, "ffb", "invert", false, m->ffb_invert, &m->ffb_invert)))
         return rc;
     return SIM_OK;
 }
 
-static int parse_doc(const cJSON *root, sim_input_map *m, sim_error *err)
+static int parse_doc(sim_json *j, const cJSON *root, sim_input_map *m)
 {
     static const char *const keys[] = {"format", "name", "match", "steering_range_deg",
                                        "axes",   "buttons", "hshifter", "ffb"};
-    if (!cJSON_IsObject(root))
-        return sim_error_set(err, SIM_EINVAL, "(top level): expected an object, found %s",
-                             json_kind(root));
-    int rc = check_keys(root, "", keys, sizeof keys / sizeof *keys, err);
+    if (!cJSON_IsObject(root)) return sim_json_found(j, "(top level)", root, "an object");
+    int rc = sim_json_keys(j, root, "", keys, 8);
     if (rc) return rc;
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "format");
     if (!cJSON_IsString(f) || strcmp(f->valuestring, FORMAT_TAG) != 0)
-        return sim_error_set(err, SIM_EINVAL, "format: expected \"%s\", found %s%s%s", FORMAT_TAG,
-                             cJSON_IsString(f) ? "\"" : "",
-                             cJSON_IsString(f) ? f->valuestring : json_kind(f),
-                             cJSON_IsString(f) ? "\"" : "");
-    if ((f = cJSON_GetObjectItemCaseSensitive(root, "name")) &&
-        (rc = get_string(f, "name", m->name, sizeof m->name, err)))
-        return rc;
+        return sim_json_found(j, "format", f, "\"" FORMAT_TAG "\"");
+    if ((rc = sim_json_strcpy(j, root, "", "name", false, m->name, sizeof m->name))) return rc;
     if ((f = cJSON_GetObjectItemCaseSensitive(root, "match"))) {
         static const char *const mkeys[] = {"guid", "name"};
-        if (!cJSON_IsObject(f))
-            return sim_error_set(err, SIM_EINVAL, "match: expected an object, found %s",
-                                 json_kind(f));
-        if ((rc = check_keys(f, "match", mkeys, 2, err))) return rc;
-        const cJSON *g = cJSON_GetObjectItemCaseSensitive(f, "guid");
-        if (g && (rc = get_string(g, "match.guid", m->match_guid, sizeof m->match_guid, err)))
-            return rc;
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(f, "name");
-        if (n && (rc = get_string(n, "match.name", m->match_name, sizeof m->match_name, err)))
+        if ((rc = object(j, f, "match", "an object", mkeys, 2)) ||
+            (rc = sim_json_strcpy(j, f, "match", "guid", false, m->match_guid, sizeof m->match_guid)) ||
+            (rc = sim_json_strcpy(j, f, "match", "name", false, m->match_name, sizeof m->match_name)))
             return rc;
     }
-    if ((f = cJSON_GetObjectItemCaseSensitive(root, "steering_range_deg")) &&
-        (rc = get_double(f, "steering_range_deg", 90, 3600, &m->steering_range_deg, err)))
+    if ((rc = sim_json_num(j, root, "", "steering_range_deg", false, m->steering_range_deg,
+                           SIM_JSON_RANGE, 90, 3600, &m->steering_range_deg)))
         return rc;
     if ((f = cJSON_GetObjectItemCaseSensitive(root, "axes"))) {
-        if (!cJSON_IsObject(f))
-            return sim_error_set(err, SIM_EINVAL, "axes: expected an object, found %s", json_kind(f));
-        if ((rc = check_keys(f, "axes", axis_names, SIM_AXIS_ROLE_COUNT, err))) return rc;
+        if ((rc = object(j, f, "axes", "an object", axis_names, SIM_AXIS_ROLE_COUNT))) return rc;
         memset(m->axes, 0, sizeof m->axes);
         for (int r = 0; r < SIM_AXIS_ROLE_COUNT; r++) {
             const cJSON *a = cJSON_GetObjectItemCaseSensitive(f, axis_names[r]);
-            char p[64];
-            snprintf(p, sizeof p, "axes.%s", axis_names[r]);
-            if (a && (rc = parse_axis(a, p, &m->axes[r], err))) return rc;
+            char p[SIM_JSON_PATH_MAX];
+            if (a && (rc = parse_axis(j, a, sim_json_key_path(p, "axes", axis_names[r]), &m->axes[r])))
+                return rc;
         }
         if (m->axes[SIM_AXIS_PEDALS].used &&
             (m->axes[SIM_AXIS_THROTTLE].used || m->axes[SIM_AXIS_BRAKE].used))
-            return sim_error_set(err, SIM_EINVAL,
-                                 "axes.pedals: expected either a combined \"pedals\" axis or "
-                                 "separate \"throttle\"/\"brake\" axes, found both");
+            return sim_json_fail(j, SIM_EINVAL, "axes.pedals",
+                                 "found both, expected either a combined \"pedals\" axis or "
+                                 "separate \"throttle\"/\"brake\" axes");
     }
     if ((f = cJSON_GetObjectItemCaseSensitive(root, "buttons"))) {
-        if (!cJSON_IsObject(f))
-            return sim_error_set(err, SIM_EINVAL, "buttons: expected an object, found %s",
-                                 json_kind(f));
-        if ((rc = check_keys(f, "buttons", button_names, SIM_BUTTON_ROLE_COUNT, err))) return rc;
+        if ((rc = object(j, f, "buttons", "an object", button_names, SIM_BUTTON_ROLE_COUNT))) return rc;
         memset(m->buttons, 0, sizeof m->buttons);
         for (int r = 0; r < SIM_BUTTON_ROLE_COUNT; r++) {
             const cJSON *b = cJSON_GetObjectItemCaseSensitive(f, button_names[r]);
-            char p[64];
-            snprintf(p, sizeof p, "buttons.%s", button_names[r]);
-            if (b && (rc = parse_button(b, p, &m->buttons[r], err))) return rc;
+            char p[SIM_JSON_PATH_MAX];
+            if (b && (rc = parse_button(j, b, sim_json_key_path(p, "buttons", button_names[r]), &m->buttons[r])))
+                return rc;
         }
     }
-    if ((f = cJSON_GetObjectItemCaseSensitive(root, "hshifter")) &&
-        (rc = parse_hshifter(f, m, err)))
+    if ((f = cJSON_GetObjectItemCaseSensitive(root, "hshifter")) && (rc = parse_hshifter(j, f, m)))
         return rc;
-    if ((f = cJSON_GetObjectItemCaseSensitive(root, "ffb")) && (rc = parse_ffb(f, m, err)))
-        return rc;
+    if ((f = cJSON_GetObjectItemCaseSensitive(root, "ffb")) && (rc = parse_ffb(j, f, m))) return rc;
     return SIM_OK;
+}
+
+static int parse_named(const char *text, size_t len, const char *file, sim_input_map *out,
+                       sim_error *err)
+{
+    sim_json j = {.file = file, .err = err};
+    cJSON *root;
+    int rc = sim_json_parse(&j, text, len, &root);
+    if (rc) return rc;
+    sim_input_map m;
+    sim_input_map_default(&m);
+    rc = parse_doc(&j, root, &m);
+    cJSON_Delete(root);
+    if (rc == SIM_OK) *out = m;
+    return rc;
 }
 
 int sim_input_map_parse(const char *text, size_t len, sim_input_map *out, sim_error *err)
 {
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    if (!root) {
-        int line, col;
-        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-        sim_file_line_col(text, off, &line, &col);
-        return sim_error_set(err, SIM_EINVAL, "line %d, column %d: expected valid JSON", line, col);
-    }
-    sim_input_map m;
-    sim_input_map_default(&m);
-    int rc = parse_doc(root, &m, err);
-    cJSON_Delete(root);
-    if (rc == SIM_OK) *out = m;
-    return rc;
+    return parse_named(text, len, NULL, out, err);
 }
 
 int sim_input_map_load(const char *path, sim_input_map *out, sim_error *err)
@@ -378,8 +250,7 @@ int sim_input_map_load(const char *path, sim_input_map *out, sim_error *err)
     size_t len;
     int rc = sim_file_read(path, &buf, &len, err);
     if (rc) return rc;
-    rc = sim_input_map_parse(buf, len, out, err);
-    if (rc) sim_error_prefix(err, "%s", path);
+    rc = parse_named(buf, len, path, out, err);
     free(buf);
     return rc;
 }

@@ -1,6 +1,8 @@
 /* sim_command: validation of operator commands (see sim_command.h). */
 #include "sim_command.h"
 
+#include "sim_enum.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,10 +34,7 @@ static int opt_bool(const cJSON *req, const char *cmd, const char *field, sim_er
  * the named command. */
 static int validate_fields(const cJSON *req, const char *cmd, sim_error *err)
 {
-    int known = 0;
-    for (size_t i = 0; sim_command_names[i]; i++)
-        if (strcmp(cmd, sim_command_names[i]) == 0) known = 1;
-    if (!known) {
+    if (sim_enum_parse(cmd, sim_command_names, -1) < 0) {
         /* The list in the message comes from the table, so the two cannot disagree. */
         char list[256] = "";
         for (size_t i = 0; sim_command_names[i]; i++) {
@@ -55,9 +54,10 @@ static int validate_fields(const cJSON *req, const char *cmd, sim_error *err)
         if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0 || v->valuedouble > 1000)
             return sim_error_set(err, SIM_EINVAL, "speed_limit: \"kmh\" must be a number from 0 (no limit) to 1000");
     } else if (strcmp(cmd, "seek") == 0) {
-        v = cJSON_GetObjectItemCaseSensitive(req, "t");
+        /* "to", not "t": the command travels as control.seek, whose envelope has its own t. */
+        v = cJSON_GetObjectItemCaseSensitive(req, "to");
         if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || !isfinite(v->valuedouble))
-            return sim_error_set(err, SIM_EINVAL, "seek: \"t\" must be a simulation time in seconds >= 0");
+            return sim_error_set(err, SIM_EINVAL, "seek: \"to\" must be a simulation time in seconds >= 0");
     } else if (strcmp(cmd, "hud") == 0) {
         if ((rc = need_string(req, cmd, "text", err, &v))) return rc;
         if (strlen(v->valuestring) > 1024)

@@ -26,7 +26,8 @@ typedef struct sim_linebuf {
 int sim_linebuf_init(sim_linebuf *lb, size_t max_line);
 void sim_linebuf_free(sim_linebuf *lb);
 
-enum { SIM_LINE_OK = 0, SIM_LINE_TOO_LONG = 1 };
+/* Negative SIM_E* codes like every libsim function's (sim_error.h). */
+enum { SIM_LINE_OK = SIM_OK, SIM_LINE_TOO_LONG = SIM_ETOOBIG };
 
 /* Called once per complete line: line points at its bytes without the newline and
  * without a trailing '\r'; it is valid only during the call. Empty lines are skipped.

@@ -4,6 +4,8 @@
  * angular velocity; impulses change velocities instantly between integration steps. */
 #include "sim_rigid.h"
 
+#include "sim_enum.h"
+
 #include <string.h>
 
 sim_quat sim_quat_normalize(sim_quat q)
@@ -174,11 +176,10 @@ static const char *const integrator_names[] = {"euler", "midpoint", "rk4"};
 
 int sim_integrator_parse(const char *name, sim_integrator *out, sim_error *err)
 {
-    for (int i = 0; i < 3; i++) {
-        if (name && strcmp(name, integrator_names[i]) == 0) {
-            *out = (sim_integrator)i;
-            return 0;
-        }
+    int i = sim_enum_parse(name, integrator_names, 3);
+    if (i >= 0) {
+        *out = (sim_integrator)i;
+        return 0;
     }
     return sim_error_set(err, SIM_EINVAL, "integrator: found \"%s\", expected euler, midpoint or rk4",
                          name ? name : "(null)");

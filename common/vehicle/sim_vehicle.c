@@ -16,6 +16,7 @@
  * clutch and the brakes resolve static friction within one step (see
  * sim_brake_torque), so they hold without chattering. */
 #include "sim_vehicle_impl.h"
+#include "sim_enum.h"
 
 #include <string.h>
 
@@ -58,11 +59,10 @@ static const char *const model_names[] = {"full", "simple", "wall"};
 
 int sim_vehicle_model_parse(const char *name, sim_vehicle_model *out, sim_error *err)
 {
-    for (int i = 0; i < 3; i++) {
-        if (name && strcmp(name, model_names[i]) == 0) {
-            *out = (sim_vehicle_model)i;
-            return 0;
-        }
+    int i = sim_enum_parse(name, model_names, 3);
+    if (i >= 0) {
+        *out = (sim_vehicle_model)i;
+        return 0;
     }
     return sim_error_set(err, SIM_EINVAL, "model: found \"%s\", expected full, simple or wall",
                          name ? name : "(null)");

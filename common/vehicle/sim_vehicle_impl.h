@@ -16,6 +16,12 @@
 enum { SIM_VW_TRAVEL = 0, SIM_VW_VEL = 1, SIM_VW_SPIN = 2, SIM_VW_UX = 3, SIM_VW_UY = 4 };
 #define SIM_VY_STEER(i) (33 + (i))
 #define SIM_VY_ENGINE 35
+/* The layout's parts follow one another without gap or overlap and fill the state. */
+_Static_assert(SIM_VY_WHEEL(0) == 13, "the wheels follow the 13 chassis doubles");
+_Static_assert(SIM_VY_WHEEL(SIM_WHEELS) == SIM_VY_STEER(0), "the steer angles follow the wheels");
+_Static_assert(SIM_VY_STEER(2) == SIM_VY_ENGINE, "the engine follows the two steer angles");
+_Static_assert(SIM_VY_ENGINE + 1 == SIM_VEHICLE_STATE_LEN, "the engine speed is the last double");
+_Static_assert(SIM_VW_UY + 1 == SIM_VY_WHEEL(1) - SIM_VY_WHEEL(0), "five doubles per wheel");
 
 /* The chassis as a rigid body for the full and wall models. */
 sim_rigid_props sim_vehicle_chassis_props(const sim_vehicle_params *p, bool split_unsprung);

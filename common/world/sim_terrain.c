@@ -1,6 +1,8 @@
 /* sim_terrain: height maps as uniform cubic B-spline surfaces (see sim_terrain.h). */
 #include "sim_terrain.h"
 
+#include "sim_enum.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,7 +249,5 @@ const char *sim_surface_name(int surface)
 
 int sim_surface_parse(const char *name)
 {
-    for (int i = 0; i < SIM_SURFACE_COUNT; i++)
-        if (strcmp(surface_names[i], name) == 0) return i;
-    return -1;
+    return sim_enum_parse(name, surface_names, SIM_SURFACE_COUNT);
 }

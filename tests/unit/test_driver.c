@@ -238,13 +238,13 @@ static void replay_holds_samples(void **state)
     const char *bad = "{\"t\":1,\"steer\":0,\"throttle\":0,\"brake\":0}\n"
                       "{\"t\":0.5,\"steer\":0,\"throttle\":0,\"brake\":0}\n";
     assert_int_equal(sim_driver_replay_parse(bad, strlen(bad), &r, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "line 2: t: expected >= 1 (the previous sample), found 0.5");
+    assert_string_equal(err.msg, "line 2: t: found 0.5, expected >= 1 (the previous sample)");
     const char *bad2 = "\n\n{\"t\":1,\"steer\":2,\"throttle\":0,\"brake\":0}\n";
     assert_int_equal(sim_driver_replay_parse(bad2, strlen(bad2), &r, &err), SIM_ERANGE);
-    assert_string_equal(err.msg, "line 3: steer: expected a number in [-1, 1], found 2");
+    assert_string_equal(err.msg, "line 3: input.controls: steer: found 2, expected a number in [-1, 1]");
     const char *bad3 = "{\"topic\":\"input.controls\",\"steer\":0}\n";
     assert_int_equal(sim_driver_replay_parse(bad3, strlen(bad3), &r, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "line 1: t: expected a number (s), found nothing");
+    assert_string_equal(err.msg, "line 1: t: missing, expected a number (s)");
     assert_int_equal(sim_driver_replay_parse("nope", 4, &r, &err), SIM_EINVAL);
     assert_string_equal(err.msg, "line 1: expected a JSON object");
     assert_int_equal(sim_driver_replay_load("/nonexistent/replay.ndjson", &r, &err), SIM_EIO);

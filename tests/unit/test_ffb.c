@@ -162,19 +162,19 @@ static void command_json(void **state)
     sim_ffb_command c;
     sim_error err = {0};
     cJSON *m = cJSON_Parse("{\"topic\":\"ffb.command\",\"torque\":-3,\"spring\":0.4,\"rumble\":0.2}");
-    assert_int_equal(sim_ffb_command_from_json(m, &c, &err), SIM_OK);
+    assert_int_equal(sim_msg_ffb_command_decode(m, &c, &err), SIM_OK);
     NEAR(c.torque, -1.0, 0); /* overshoot clamps to the limit */
     NEAR(c.spring, 0.4, 0);
     NEAR(c.damper, 0.0, 0);
     NEAR(c.rumble_hz, SIM_FFB_DEFAULT_RUMBLE_HZ, 0);
     cJSON_Delete(m);
     m = cJSON_Parse("{\"torque\":\"left\"}");
-    assert_int_equal(sim_ffb_command_from_json(m, &c, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "ffb.command.torque: expected a number in [-1, 1], found another type");
+    assert_int_equal(sim_msg_ffb_command_decode(m, &c, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "ffb.command: torque: found \"left\", expected a number");
     cJSON_Delete(m);
     m = cJSON_Parse("{\"spring\":0.5}");
-    assert_int_equal(sim_ffb_command_from_json(m, &c, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "ffb.command.torque: missing, expected a number in [-1, 1]");
+    assert_int_equal(sim_msg_ffb_command_decode(m, &c, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "ffb.command: torque: missing, expected a number in [-1, 1]");
     cJSON_Delete(m);
 }
 

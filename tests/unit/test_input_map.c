@@ -150,35 +150,35 @@ static void expect_error(const char *doc, int code, const char *msg)
 static void parse_errors_name_path_and_expectation(void **state)
 {
     expect_error(HEAD "\"axes\":{\"steer\":{\"axis\":\"x\"}}}", SIM_EINVAL,
-                 "axes.steer.axis: expected an integer in [0, 255], found a string");
+                 "axes.steer.axis: found \"x\", expected an integer in [0, 255]");
     expect_error(HEAD "\"axes\":{\"steer\":{\"axis\":0,\"dead_zone\":0.7}}}", SIM_ERANGE,
-                 "axes.steer.dead_zone: expected a number in [0, 0.5], found 0.7");
+                 "axes.steer.dead_zone: found 0.7, expected a number in [0, 0.5]");
     expect_error(HEAD "\"axes\":{\"stear\":{\"axis\":0}}}", SIM_EINVAL,
                  "axes.stear: unknown field, expected one of: steer, throttle, brake, clutch, pedals");
     expect_error(HEAD "\"axes\":{\"steer\":{\"axis\":0,\"min\":10,\"max\":11}}}", SIM_EINVAL,
-                 "axes.steer: expected min < max - 1, found min 10, max 11");
+                 "axes.steer: found min 10, max 11, expected min < max - 1");
     expect_error(HEAD "\"axes\":{\"pedals\":{\"axis\":1},\"brake\":{\"axis\":2}}}", SIM_EINVAL,
-                 "axes.pedals: expected either a combined \"pedals\" axis or separate "
-                 "\"throttle\"/\"brake\" axes, found both");
+                 "axes.pedals: found both, expected either a combined \"pedals\" axis or separate "
+                 "\"throttle\"/\"brake\" axes");
     expect_error(HEAD "\"buttons\":{\"menu_up\":{\"hat\":0,\"dir\":\"north\"}}}", SIM_EINVAL,
-                 "buttons.menu_up.dir: expected \"up\", \"down\", \"left\" or \"right\", found \"north\"");
+                 "buttons.menu_up.dir: found \"north\", expected one of: up, right, down, left");
     expect_error(HEAD "\"buttons\":{\"horn\":true}}", SIM_EINVAL,
-                 "buttons.horn: expected a button number or {\"hat\": N, \"dir\": \"up\"}, found a boolean");
+                 "buttons.horn: found true, expected a button number or {\"hat\": N, \"dir\": \"up\"}");
     expect_error(HEAD "\"hshifter\":{\"gears\":[1,2,-3]}}", SIM_ERANGE,
-                 "hshifter.gears[2]: expected an integer in [0, 255], found -3");
+                 "hshifter.gears[2]: found -3, expected an integer in [0, 255]");
     expect_error(HEAD "\"ffb\":{\"gain\":1.5}}", SIM_ERANGE,
-                 "ffb.gain: expected a number in [0, 1], found 1.5");
+                 "ffb.gain: found 1.5, expected a number in [0, 1]");
     expect_error(HEAD "\"steering_range_deg\":\"900\"}", SIM_EINVAL,
-                 "steering_range_deg: expected a number in [90, 3600], found a string");
+                 "steering_range_deg: found \"900\", expected a number in [90, 3600]");
     expect_error(HEAD "\"colour\":1}", SIM_EINVAL,
                  "colour: unknown field, expected one of: format, name, match, steering_range_deg, "
                  "axes, buttons, hshifter, ffb");
     expect_error("{\"format\":\"sim-input-map/2\"}", SIM_EINVAL,
-                 "format: expected \"sim-input-map/1\", found \"sim-input-map/2\"");
-    expect_error("[1]", SIM_EINVAL, "(top level): expected an object, found an array");
+                 "format: found \"sim-input-map/2\", expected \"sim-input-map/1\"");
+    expect_error("[1]", SIM_EINVAL, "(top level): found an array of 1 elements, expected an object");
     /* cJSON stops one character past the second comma (column 21). */
     expect_error("{\"format\":\n  \"sim-input-map/1\",,}", SIM_EINVAL,
-                 "line 2, column 22: expected valid JSON");
+                 "line 2, column 22: JSON syntax error near \"}\"");
 }
 
 static void load_prefixes_file_and_round_trips(void **state)
@@ -194,7 +194,7 @@ static void load_prefixes_file_and_round_trips(void **state)
     assert_int_equal(sim_input_map_load(path, &m, &err), SIM_ERANGE);
     char expect[512];
     snprintf(expect, sizeof expect,
-             "%s: ffb.torque_limit: expected a number in [0, 1], found -1", path);
+             "%s: ffb.torque_limit: found -1, expected a number in [0, 1]", path);
     assert_string_equal(err.msg, expect);
     unlink(path);
     assert_int_equal(sim_input_map_load(path, &m, &err), SIM_EIO);
@@ -258,29 +258,30 @@ static void controls_json_round_trip_and_errors(void **state)
 {
     sim_controls c = {.steer = 0.25, .steer_deg = 112.5, .throttle = 0.5, .brake = 0,
                       .clutch = 1, .gear = -1, .has_gear = true};
-    cJSON *o = cJSON_CreateObject();
-    assert_int_equal(sim_controls_to_json(&c, o), SIM_OK);
+    cJSON *o = sim_msg_input_controls_encode(&c);
+    assert_non_null(o);
     char *s = cJSON_PrintUnformatted(o);
     assert_string_equal(s, "{\"steer\":0.25,\"steer_deg\":112.5,\"throttle\":0.5,\"brake\":0,"
                            "\"clutch\":1,\"gear\":-1}");
     free(s);
     sim_controls d;
     sim_error err = {0};
-    assert_int_equal(sim_controls_from_json(o, &d, &err), SIM_OK);
+    assert_int_equal(sim_msg_input_controls_decode(o, &d, &err), SIM_OK);
     assert_true(d.steer == 0.25 && d.steer_deg == 112.5 && d.throttle == 0.5 && d.clutch == 1);
     assert_true(d.has_gear && d.gear == -1);
     cJSON_Delete(o);
     o = cJSON_Parse("{\"steer\":0,\"throttle\":1.5,\"brake\":0}");
-    assert_int_equal(sim_controls_from_json(o, &d, &err), SIM_ERANGE);
-    assert_string_equal(err.msg, "throttle: expected a number in [0, 1], found 1.5");
+    assert_int_equal(sim_msg_input_controls_decode(o, &d, &err), SIM_ERANGE);
+    assert_string_equal(err.msg, "input.controls: throttle: found 1.5, expected a number in [0, 1]");
     cJSON_Delete(o);
+    /* Every field is optional in the message (docs/protocol.md): a missing one is absent. */
     o = cJSON_Parse("{\"throttle\":1,\"brake\":0}");
-    assert_int_equal(sim_controls_from_json(o, &d, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "steer: missing, expected a number in [-1, 1]");
+    assert_int_equal(sim_msg_input_controls_decode(o, &d, &err), SIM_OK);
+    assert_true(isnan(d.steer) && d.throttle == 1 && !d.has_gear);
     cJSON_Delete(o);
     o = cJSON_Parse("{\"steer\":0,\"throttle\":1,\"brake\":0,\"gear\":2.5}");
-    assert_int_equal(sim_controls_from_json(o, &d, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "gear: expected an integer in [-1, 12], found 2.5");
+    assert_int_equal(sim_msg_input_controls_decode(o, &d, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "input.controls: gear: found 2.5, expected an integer in [-1, 12]");
     cJSON_Delete(o);
 }
 

@@ -1,0 +1,42 @@
+/* sim_msg_input: input.controls (see sim_msg_input.h). */
+#include "sim_msg_input.h"
+
+#include <stddef.h>
+
+#include "sim_msg_fields.h"
+
+#define F(name, kind, lo, hi) {#name, kind, offsetof(sim_msg_input_controls, name), lo, hi, 0}
+static const sim_msg_field CONTROLS[] = {
+    F(steer, SIM_MF_NUM, -1, 1),
+    F(steer_deg, SIM_MF_NUM, -3600, 3600),
+    F(throttle, SIM_MF_NUM, 0, 1),
+    F(brake, SIM_MF_NUM, 0, 1),
+    F(clutch, SIM_MF_NUM, 0, 1),
+    F(gear, SIM_MF_INT, SIM_MSG_GEAR_MIN, SIM_MSG_GEAR_MAX),
+};
+#undef F
+#define N (sizeof CONTROLS / sizeof *CONTROLS)
+
+cJSON *sim_msg_input_controls_encode(const sim_msg_input_controls *m)
+{
+    sim_msg_input_controls c = *m;
+    if (!c.has_gear) c.gear = SIM_MSG_NO_INT;
+    cJSON *o = cJSON_CreateObject();
+    if (o && sim_msg_fields_encode(o, &c, CONTROLS, N)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+int sim_msg_input_controls_decode(const cJSON *msg, sim_msg_input_controls *out, sim_error *err)
+{
+    sim_json j = {.file = "input.controls", .err = err};
+    sim_msg_input_controls c;
+    int rc = sim_msg_fields_decode(&j, msg, &c, CONTROLS, N);
+    if (rc) return rc; /* refused whole: out untouched */
+    c.has_gear = c.gear != SIM_MSG_NO_INT;
+    if (!c.has_gear) c.gear = 0;
+    *out = c;
+    return SIM_OK;
+}
