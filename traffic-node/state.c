@@ -76,7 +76,7 @@ static void vehicle(tn_world *w, int slot, sim_msg_traffic_vehicle *v)
 
 cJSON *tn_state_payload(tn_world *w)
 {
-    sim_msg_traffic_state m = {.run = w->run, .total = w->t.n_active, .frozen = w->t.frozen,
+    sim_msg_traffic_state m = {.run = w->run, .total = w->t.n_active, .ambient = w->t.n_ambient, .frozen = w->t.frozen,
                                .vehicles = w->vehicles};
     double x = 0, y = 0;
     if (w->t.ego.valid) {

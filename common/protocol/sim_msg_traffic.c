@@ -43,6 +43,7 @@ cJSON *sim_msg_traffic_state_encode(const sim_msg_traffic_state *m)
 {
     cJSON *o = cJSON_CreateObject(), *list, *lead;
     if (!o || !cJSON_AddNumberToObject(o, "run", m->run) || !cJSON_AddNumberToObject(o, "total", m->total) ||
+        !cJSON_AddNumberToObject(o, "ambient", m->ambient) ||
         !cJSON_AddBoolToObject(o, "frozen", m->frozen) || !(list = cJSON_AddArrayToObject(o, "vehicles")))
         goto oom;
     for (int i = 0; i < m->n_vehicles; i++) {
@@ -127,6 +128,7 @@ int sim_msg_traffic_state_decode(const cJSON *msg, sim_msg_traffic_state *out, i
     if (ret) return ret;
     sim_json_int(&j, msg, "", "run", false, 0, 0, 1 << 30, &out->run);
     sim_json_int(&j, msg, "", "total", false, 0, 0, 1 << 30, &out->total);
+    sim_json_int(&j, msg, "", "ambient", false, 0, 0, 1 << 30, &out->ambient);
     sim_json_bool(&j, msg, "", "frozen", false, false, &out->frozen);
     int first = j.errors ? SIM_EINVAL : SIM_OK;
     int i = 0;

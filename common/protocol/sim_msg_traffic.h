@@ -44,6 +44,7 @@ typedef struct sim_msg_traffic_lead {
 typedef struct sim_msg_traffic_state {
     int run;                   /* restart count, as in sim.tick */
     int total;                 /* agents in the world (not only those listed) */
+    int ambient;               /* of which ambient (spawned around the ego) */
     bool frozen;
     sim_msg_traffic_vehicle *vehicles; /* the caller's array */
     int n_vehicles;

@@ -156,11 +156,19 @@ int sim_traffic_add_agent(sim_traffic *t, const sim_traffic_spec *spec, bool amb
 
 void sim_traffic_clear_ego(sim_traffic *t) { t->ego.valid = false; }
 
+/* How far ahead the ego's sideways motion is foreseen: agents treat it as in the lane
+ * it is drifting into this many seconds before it gets there. */
+#define EGO_FORESIGHT_S 1.0
+
 void sim_traffic_set_ego(sim_traffic *t, double x, double y, double heading, double speed,
                          double length, double width)
 {
     sim_traffic_ego *e = &t->ego;
     int hint = e->valid && e->on_lane ? e->pos.lane : -1;
+    if (speed < 0) { /* moving backwards (a car spun round): its direction of motion counts */
+        heading += M_PI;
+        speed = -speed;
+    }
     e->valid = true;
     e->x = x;
     e->y = y;
@@ -174,8 +182,11 @@ void sim_traffic_set_ego(sim_traffic *t, double x, double y, double heading, dou
     if (e->on_lane && cos(e->pos.heading - heading) < 0) e->on_lane = false;
     if (!e->on_lane) return;
     const sim_lg_lane *l = &t->g->lanes[e->pos.lane];
-    double edge = fabs(e->pos.lat) + 0.5 * width - 0.5 * l->width;
-    if (edge > 0) e->lane2 = e->pos.lat > 0 ? l->left : l->right;
+    /* Where it will be: drifting sideways it already counts in the lane it drifts into. */
+    double lat = e->pos.lat + EGO_FORESIGHT_S * speed * sin(heading - e->pos.heading);
+    if (fabs(lat) < fabs(e->pos.lat)) lat = e->pos.lat;
+    double edge = fabs(lat) + 0.5 * width - 0.5 * l->width;
+    if (edge > 0) e->lane2 = lat > 0 ? l->left : l->right;
 }
 
 /* ---- the sorted neighbour index --------------------------------------------------- */

@@ -128,13 +128,15 @@ static bool lane_usable(sim_traffic *t, sim_traffic_agent *a, int to, bool neede
 {
     if (to < 0) return false;
     const sim_lg_lane *l = &t->g->lanes[to];
-    double left = l->length - a->s;
+    /* Room for the change: the rest of the lane, unless it goes on. */
+    double left = l->n_succ > 0 ? INFINITY : l->length - a->s;
     if (left < a->v * t->p.lane_change_time * 0.5 + a->length) return false;
     if (needed) return true;
-    /* By choice never into a lane that ends (an acceleration lane), and near the end
+    /* By choice never into a lane that ends where its own goes on (an acceleration
+     * lane), and near the end
      * only into one that goes on where the agent is going. */
-    if (l->n_succ == 0) return false;
-    return left > ROUTE_REACH || pick(t, a, to, false) >= 0;
+    if (l->n_succ == 0 && t->g->lanes[a->lane].n_succ > 0) return false;
+    return l->length - a->s > ROUTE_REACH || pick(t, a, to, false) >= 0;
 }
 
 static void start_change(sim_traffic *t, sim_traffic_agent *a, int to)
@@ -163,7 +165,7 @@ static void change_lanes(sim_traffic *t, int slot, const tr_near *ld, double v_i
 {
     sim_traffic_agent *a = &t->agents[slot];
     const sim_lg_lane *l = &t->g->lanes[a->lane];
-    if (a->lc_active || a->lane2 >= 0 || l->junction >= 0 || a->reserved >= 0) return;
+    if (a->lc_active || a->lane2 >= 0 || (l->junction >= 0 && l->n_conf > 0) || a->reserved >= 0) return;
     bool even = (t->steps & 1) == 0;
     int to = even ? l->left : l->right;
     if (to < 0) return;

@@ -25,12 +25,12 @@ static sim_msg_traffic_vehicle car(void)
 static void state_bytes(void **state)
 {
     sim_msg_traffic_vehicle v[1] = {car()};
-    sim_msg_traffic_state m = {.run = 2, .total = 9, .vehicles = v, .n_vehicles = 1,
+    sim_msg_traffic_state m = {.run = 2, .total = 9, .ambient = 4, .vehicles = v, .n_vehicles = 1,
                                .lead = {.valid = true, .id = "lead", .gap = 42.1234, .speed = 30.5551,
                                         .thw = 1.5, .ttc = INFINITY}};
     cJSON *o = sim_msg_traffic_state_encode(&m);
     char *s = cJSON_PrintUnformatted(o);
-    assert_string_equal(s, "{\"run\":2,\"total\":9,\"frozen\":false,\"vehicles\":[{\"id\":\"lead\",\"model\":\"car\","
+    assert_string_equal(s, "{\"run\":2,\"total\":9,\"ambient\":4,\"frozen\":false,\"vehicles\":[{\"id\":\"lead\",\"model\":\"car\","
                            "\"pos\":[400,-5.625,0],\"heading\":0.1235,\"size\":[4.5,1.8,1.5],"
                            "\"velocity\":[30.555,0,0],\"lights\":{\"brake\":true,\"left\":false,\"right\":false},"
                            "\"road\":\"mw_west\",\"lane\":-3,\"s\":400}],"
@@ -42,7 +42,7 @@ static void state_bytes(void **state)
     m.frozen = true;
     o = sim_msg_traffic_state_encode(&m);
     s = cJSON_PrintUnformatted(o);
-    assert_string_equal(s, "{\"run\":2,\"total\":9,\"frozen\":true,\"vehicles\":[],\"lead\":null}");
+    assert_string_equal(s, "{\"run\":2,\"total\":9,\"ambient\":4,\"frozen\":true,\"vehicles\":[],\"lead\":null}");
     free(s);
     cJSON_Delete(o);
 }
