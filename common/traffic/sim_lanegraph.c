@@ -180,6 +180,8 @@ static void fill_track(sim_lanegraph *g, int lane, double y0, double r, double l
     }
 }
 
+#define TRACK_MAX_PTS 100001
+
 static int test_track(sim_lanegraph *g, double radius, double length, int n_lanes, double width,
                       double limit, sim_error *err)
 {
@@ -187,9 +189,11 @@ static int test_track(sim_lanegraph *g, double radius, double length, int n_lane
     if (n_lanes < 1 || n_lanes > 16 || !(width > 0) || (radius <= 0 && !(length > 0)) || length > 1e7 || radius > 1e7)
         return sim_error_set(err, SIM_ERANGE, "lane graph: bad test track");
     double len = radius > 0 ? 2 * M_PI * radius : length;
+    /* At most TRACK_MAX_PTS samples a lane: a large ring's chords stay within 0.1 mm. */
+    int n_pts = (int)fmin(ceil(len / SIM_LG_STEP) + 1, TRACK_MAX_PTS);
     for (int i = 0; i < n_lanes; i++) {
         int pt0;
-        int lane = sim_lanegraph_add_lane(g, (int)ceil(len / SIM_LG_STEP) + 1, &pt0, err);
+        int lane = sim_lanegraph_add_lane(g, n_pts, &pt0, err);
         if (lane < 0) return lane;
         fill_track(g, lane, i * width, radius > 0 ? radius - i * width : 0, len, limit);
         g->lanes[lane].road = 0;

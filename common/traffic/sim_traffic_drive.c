@@ -13,6 +13,7 @@
 #define LC_KEEP_RIGHT 0.3      /* MOBIL: bias towards the right lane, m/s^2 */
 #define ROUTE_REACH 300.0      /* m before a lane's end where lane changes respect the route */
 #define FORESIGHT_STEP 4.0     /* m between looks ahead for curves and limits */
+#define FORESIGHT_RECALC 20.0  /* m driven before the look ahead is taken again */
 
 void tr_route_enter(sim_traffic_agent *a, const int *pool, int road)
 {
@@ -56,14 +57,20 @@ static double wrap(double a)
 }
 
 /* The most the agent may drive here: the speed limit, and what lets it slow down in
- * time (at 60% of its comfortable deceleration) for lower limits and curves ahead. */
+ * time (at 60% of its comfortable deceleration b) for lower limits and curves ahead:
+ * sqrt(min_i (v_i^2 + 2 b x_i)) over the limits and curve speeds v_i at x_i ahead.
+ * Driving on by d lowers every term by 2 b d alike, so the minimum A is kept and
+ * the cap is sqrt(A - 2 b d) until the agent is FORESIGHT_RECALC further or in
+ * another lane. */
 static double speed_cap(sim_traffic *t, sim_traffic_agent *a)
 {
-    if (a->vcap_lane == a->lane && fabs(a->s - a->vcap_s) < FORESIGHT_STEP) return a->vcap;
+    double b = 0.6 * a->b.max_decel;
+    double d = a->s - a->vcap_s;
+    if (a->vcap_lane == a->lane && d >= 0 && d < FORESIGHT_RECALC) return sqrt(fmax(0.0, a->vcap - 2 * b * d));
     const sim_lanegraph *g = t->g;
-    double b = 0.6 * a->b.max_decel, v = a->v;
-    double reach = fmin(300.0, v * v / (2 * b) + 30.0);
-    double cap = INFINITY, x = 0, s = a->s;
+    double v = fmax(a->v, a->b.desired_speed);
+    double reach = fmin(300.0, v * v / (2 * b) + 30.0 + FORESIGHT_RECALC);
+    double cap2 = INFINITY, x = 0, s = a->s;
     int lane = a->lane, hops = 0;
     while (x <= reach && lane >= 0) {
         const sim_lg_lane *l = &g->lanes[lane];
@@ -74,16 +81,16 @@ static double speed_cap(sim_traffic *t, sim_traffic_agent *a)
             continue;
         }
         double lim = sim_lanegraph_limit(g, lane, s);
-        if (lim > 0) cap = fmin(cap, sqrt(lim * lim + 2 * b * x));
+        if (lim > 0) cap2 = fmin(cap2, lim * lim + 2 * b * x);
         double k = fabs(sim_lanegraph_curvature(g, lane, s));
-        if (k > 1e-5) cap = fmin(cap, sqrt(t->p.lat_accel / k + 2 * b * x));
+        if (k > 1e-5) cap2 = fmin(cap2, t->p.lat_accel / k + 2 * b * x);
         x += FORESIGHT_STEP;
         s += FORESIGHT_STEP;
     }
-    a->vcap = cap;
+    a->vcap = cap2;
     a->vcap_s = a->s;
     a->vcap_lane = a->lane;
-    return cap;
+    return sqrt(cap2);
 }
 
 /* IDM acceleration for speed v towards v0 behind a vehicle at gap with speed vl

@@ -206,9 +206,10 @@ static void crowd(const char *name, const char *start, sim_traffic_model model, 
 }
 
 static void motorway_500_no_overlap(void **state) { crowd("motorway", "motorway", SIM_TRAFFIC_ZONES, 500); }
-/* The town's 3 x 3 grid has about 4 km of lanes: 400 vehicles are one every 10 m, a
- * crawling jam; 500 would not fit at standstill spacing. */
-static void town_400_no_overlap(void **state) { crowd("town", "home", SIM_TRAFFIC_ZONES, 400); }
+/* The town's 3 x 3 grid has about 4 km of lanes: 350 vehicles are one every 11 m, a
+ * crawling jam; 500 would not fit at standstill spacing (one every 8 m, for cars
+ * 4.5 m long keeping 2 m and more at the junctions). */
+static void town_350_no_overlap(void **state) { crowd("town", "home", SIM_TRAFFIC_ZONES, 350); }
 static void motorway_500_idm_no_overlap(void **state) { crowd("motorway", "motorway", SIM_TRAFFIC_IDM, 500); }
 
 /* ---- small set-ups on test tracks ----------------------------------------------------- */
@@ -523,7 +524,7 @@ int main(void)
         cmocka_unit_test(trigger_actions),
         cmocka_unit_test(same_seed_same_traffic),
         cmocka_unit_test(motorway_500_no_overlap),
-        cmocka_unit_test(town_400_no_overlap),
+        cmocka_unit_test(town_350_no_overlap),
         cmocka_unit_test(motorway_500_idm_no_overlap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
