@@ -251,19 +251,37 @@ static void index_build(sim_traffic *t)
             }
             t->idx[j + 1] = e;
         }
+    for (int k = 0; k < n; k++) {
+        const sim_tidx *e = &t->idx[k];
+        if (e->agent < t->cap && e->lane == t->agents[e->agent].lane) t->agents[e->agent].idx_pos = k;
+    }
+}
+
+/* Index of the first entry of lane at s >= from. An agent asking about its own place
+ * starts from its own entry instead of a binary search (the same answer). */
+static int lower_bound(const sim_traffic *t, int lane, double from, int self)
+{
+    int lo = t->lane_start[lane], hi = t->lane_start[lane + 1];
+    if (self >= 0 && self < t->cap) {
+        int k = t->agents[self].idx_pos;
+        if (k >= lo && k < hi && t->idx[k].agent == self && t->idx[k].s == from) {
+            while (k > lo && t->idx[k - 1].s >= from) k--;
+            return k;
+        }
+    }
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (t->idx[mid].s < from) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
 }
 
 /* First entry of lane at s >= from (not self), through the index or all pairs. */
 static bool first_after(const sim_traffic *t, int lane, double from, int self, int *who, double *s)
 {
     if (!t->p.all_pairs) {
-        int lo = t->lane_start[lane], hi = t->lane_start[lane + 1];
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (t->idx[mid].s < from) lo = mid + 1;
-            else hi = mid;
-        }
-        for (int k = lo; k < t->lane_start[lane + 1]; k++)
+        for (int k = lower_bound(t, lane, from, self); k < t->lane_start[lane + 1]; k++)
             if (t->idx[k].agent != self) {
                 *who = t->idx[k].agent;
                 *s = t->idx[k].s;
@@ -288,13 +306,7 @@ static bool first_after(const sim_traffic *t, int lane, double from, int self, i
 static bool last_before(const sim_traffic *t, int lane, double from, int self, int *who, double *s)
 {
     if (!t->p.all_pairs) {
-        int lo = t->lane_start[lane], hi = t->lane_start[lane + 1];
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (t->idx[mid].s < from) lo = mid + 1;
-            else hi = mid;
-        }
-        for (int k = lo - 1; k >= t->lane_start[lane]; k--)
+        for (int k = lower_bound(t, lane, from, self) - 1; k >= t->lane_start[lane]; k--)
             if (t->idx[k].agent != self) {
                 *who = t->idx[k].agent;
                 *s = t->idx[k].s;

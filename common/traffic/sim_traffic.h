@@ -94,6 +94,7 @@ typedef struct sim_traffic_agent {
                                   rear still overhangs), -1: none */
     double s2;                 /* s in lane2 */
     bool lane2_behind;         /* lane2 is the lane before (overhang), not a neighbour */
+    int idx_pos;               /* its entry in the index (lane, s) this step */
     int prev_lane;             /* where it was before this step's move (triggers) */
     double prev_s;
     int next_lane;             /* where it goes at the lane's exit, -1: leaves / must change */
