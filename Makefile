@@ -37,7 +37,7 @@ SANITIZE ?=
 FUZZ_SECONDS ?= 30
 SCENARIO ?= scenarios/lane-change.json
 
-PKG_CORE := libuv libcjson nanomsg sqlite3 libpng
+PKG_CORE := libuv libcjson nanomsg sqlite3 libpng libxml-2.0
 PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo
 pc_cflags = $(shell pkg-config --cflags $(1))
 pc_libs   = $(shell pkg-config --libs $(1))

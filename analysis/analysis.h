@@ -128,12 +128,14 @@ typedef struct an_scenario {
  * its messages (file, JSON path, found, expected) and how many there were. */
 int an_scenario_load(const char *path, const an_params *p, an_scenario *out, sim_error *err);
 void an_scenario_free(an_scenario *sc);
-/* The marks bounding the lane of road that holds d (NAN where that border has none). */
-void an_scenario_marks(const an_scenario *sc, int road, double d, double *left, double *right);
+/* The marks bounding the lane of road that holds d at s (NAN where that border has none). */
+void an_scenario_marks(const an_scenario *sc, int road, double s, double d, double *left, double *right);
 /* Speed limit on road at s, m/s (NAN: none). */
 double an_scenario_limit(const an_scenario *sc, int road, double s);
-/* The marked lane borders of a road, d ascending (up to max); solid[k] false: dashed. */
-size_t an_scenario_borders(const an_scenario *sc, int road, double *d, bool *solid, size_t max);
+/* Whether road's lane layout changes along it (more than one lane section). */
+bool an_scenario_multi_section(const an_scenario *sc, int road);
+/* The marked lane borders of a road at s, d ascending (up to max); solid[k] false: dashed. */
+size_t an_scenario_borders(const an_scenario *sc, int road, double s, double *d, bool *solid, size_t max);
 
 /* ---- computation ---- */
 

@@ -212,7 +212,7 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     for (size_t i = 0; i < n; i++) {
         double sm = s[i0 + i];
         double di = sim_metrics_ideal_at(task->ideal, task->n_ideal, sm, &cur);
-        if (di != last_di) an_scenario_marks(sc, task->road, di, &ml, &mr), last_di = di;
+        if (di != last_di || an_scenario_multi_section(sc, task->road)) an_scenario_marks(sc, task->road, sm, di, &ml, &mr), last_di = di;
         tr->mark_left[i] = ml;
         tr->mark_right[i] = mr;
         tr->limit[i] = an_scenario_limit(sc, task->road, sm);

@@ -123,7 +123,7 @@ int an_plot_lateral(const an_result *res, const an_task_result *tr, const char *
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < task->n_ideal; k++) {
         double l, r;
-        an_scenario_marks(sc, task->road, task->ideal[k].d, &l, &r);
+        an_scenario_marks(sc, task->road, task->ideal[k].s, task->ideal[k].d, &l, &r);
         double dl = isfinite(l) ? l : task->ideal[k].d + 1.75, dr = isfinite(r) ? r : task->ideal[k].d - 1.75;
         if (dr < lo) lo = dr;
         if (dl > hi) hi = dl;
@@ -158,7 +158,7 @@ int an_plot_lateral(const an_result *res, const an_task_result *tr, const char *
     /* Lane marks (the road's marked borders), solid or dashed as on the road. */
     double bd[64];
     bool solid[64];
-    size_t nb = an_scenario_borders(sc, task->road, bd, solid, 64);
+    size_t nb = an_scenario_borders(sc, task->road, s0, bd, solid, 64);
     cairo_set_line_width(cr, 1.4);
     double dash[] = {9, 6};
     plot_set_rgb(cr, C_MARK);

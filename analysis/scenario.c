@@ -89,12 +89,12 @@ static const sim_road *road_of(const an_scenario *sc, int road)
     return &sc->world->net.roads[road];
 }
 
-void an_scenario_marks(const an_scenario *sc, int road, double d, double *left, double *right)
+void an_scenario_marks(const an_scenario *sc, int road, double s, double d, double *left, double *right)
 {
     *left = *right = NAN;
     const sim_road *r = road_of(sc, road);
     sim_lane_info li;
-    if (!r || !sim_road_lane_at(r, d, &li)) return;
+    if (!r || !sim_road_lane_at(r, s, d, &li)) return;
     if (li.left_mark != SIM_MARK_NONE) *left = li.left_d;
     if (li.right_mark != SIM_MARK_NONE) *right = li.right_d;
 }
@@ -106,25 +106,26 @@ double an_scenario_limit(const an_scenario *sc, int road, double s)
     return v > 0 ? v : NAN;
 }
 
-size_t an_scenario_borders(const an_scenario *sc, int road, double *d, bool *solid, size_t max)
+size_t an_scenario_borders(const an_scenario *sc, int road, double s, double *d, bool *solid, size_t max)
 {
     const sim_road *r = road_of(sc, road);
-    if (!r) return 0;
+    int si = r ? sim_road_section_at(r, s) : -1;
+    if (si < 0) return 0;
+    const sim_lane_section *ls = &r->sections[si];
     size_t n = 0;
-    double acc = 0;
     /* Right lanes outermost first, the centre line, then the left lanes outwards. */
-    for (int k = 0; k < r->n_right; k++) acc += r->right[k].width;
-    for (int k = r->n_right - 1; k >= 0; k--) {
-        if (r->right[k].mark != SIM_MARK_NONE && n < max)
-            d[n] = -acc, solid[n++] = r->right[k].mark == SIM_MARK_SOLID;
-        acc -= r->right[k].width;
-    }
-    if (r->center_mark != SIM_MARK_NONE && n < max) d[n] = 0, solid[n++] = r->center_mark == SIM_MARK_SOLID;
-    acc = 0;
-    for (int k = 0; k < r->n_left; k++) {
-        acc += r->left[k].width;
-        if (r->left[k].mark != SIM_MARK_NONE && n < max)
-            d[n] = acc, solid[n++] = r->left[k].mark == SIM_MARK_SOLID;
+    for (int id = -ls->n_right; id <= ls->n_left && n < max; id++) {
+        const sim_lane *l = sim_road_lane(r, si, id);
+        sim_mark_type m = sim_lane_mark_type(l, s - ls->s0);
+        double inner, outer;
+        if (m == SIM_MARK_NONE || !sim_road_lane_borders(r, s, id, &inner, &outer)) continue;
+        d[n] = outer, solid[n++] = m == SIM_MARK_SOLID;
     }
     return n;
+}
+
+bool an_scenario_multi_section(const an_scenario *sc, int road)
+{
+    const sim_road *r = road_of(sc, road);
+    return r && r->n_sections > 1;
 }

@@ -11,26 +11,16 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "sim_scenario.h"
 #include "sim_terrain.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench_util.h"
+
+static double now(void) { return bench_clock(CLOCK_MONOTONIC); }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static double urand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
-}
+static double urand(void) { return bench_urand(&rng); }
 
 /* Baseline: bilinear height and the normal of the bilinear patch. */
 static void bilinear_eval(const sim_terrain *t, double x, double y, sim_terrain_sample *out)

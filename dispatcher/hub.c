@@ -14,6 +14,7 @@
 
 #include "sim_bus.h"
 #include "sim_line.h"
+#include "sim_tcp.h"
 #include "hub_impl.h"
 
 /* ---------- sending ---------- */
@@ -448,6 +449,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
     conn *c = s->data;
     hub *h = c->h;
     if (nread > 0) {
+        sim_tcp_quickack(&c->tcp); /* a peer without TCP_NODELAY must not wait 40 ms for our ACK */
         int rc = sim_linebuf_feed(&c->lines, buf->base, (size_t)nread, on_line, c);
         if (rc == SIM_LINE_TOO_LONG && !c->closing) {
             send_error(c, "line longer than 65536 bytes; closing the connection");

@@ -1,14 +1,16 @@
 /* route: scenario -> path for the scripted driver (see route.h).
  *
- * The path starts at the start point and follows the road graph: along each road to
- * its end in the direction of travel (right lanes run with the reference line, left
- * lanes against it), then onto the linked road, or through a junction by the
+ * The path starts at the start point and follows the lane graph (sim_roadnet_lane_next):
+ * along its lane to the end of each lane section in the direction of travel (right
+ * lanes run with the reference line in right-hand traffic, left lanes against it),
+ * then into the linked lane of the next section or road, or through a junction by the
  * connection that carries the current lane and turns least (the driver goes straight
- * on where it can). One point a metre, laterally at the ideal lane of the task covering
- * each s; between tasks the lateral position where the last task ended, and on a road
- * without tasks the current lane's centre. Each point carries the speed limit, lowered
- * for the path's curvature so that the car slows down for turns. It ends at a road without a link, after
- * ROUTE_MAX_M, or when it would drive a road a third time (a ring). */
+ * on where it can); roads linked without lane links continue in the nearest lane. One
+ * point a metre, laterally at the ideal line of the task covering each s; after a task,
+ * on the same road, where it ended; elsewhere the current lane's centre, which follows
+ * lane widths and the lane offset. Each point carries the lane's speed limit, lowered
+ * for the path's curvature so that the car slows down for turns. It ends at a dead
+ * end, after ROUTE_MAX_M, or when it would drive a road a third time (a ring). */
 #include "route.h"
 
 #include <math.h>
@@ -19,28 +21,22 @@
 
 #define PATH_STEP 1.0       /* m between path points */
 #define ROUTE_MAX_M 30000.0 /* longest path built */
-#define ROUTE_MAX_LEGS 256  /* roads driven, at most */
+#define ROUTE_MAX_PIECES 1024 /* lane pieces (a lane in one lane section) driven, at most */
 #define CURVE_ACCEL 3.0     /* m/s^2 of lateral acceleration the driver accepts in curves */
 #define BRAKE_ACCEL 2.0     /* m/s^2 the driver slows down with before a curve */
 #define CURVE_SPAN 5        /* points either side for the curvature estimate */
 
-/* The ideal d at s: the task on road covering s, else *carry (updated by tasks). */
-static double ideal_d(const sim_scenario *sc, int road, double s, double *carry)
+/* The ideal d at s of the task on road covering s; false when none does. */
+static bool task_d(const sim_scenario *sc, int road, double s, double *d)
 {
     for (int i = 0; i < sc->n_tasks; i++) {
         const sim_task *t = &sc->tasks[i];
         if (t->road != road || s < t->s_start || s > t->s_end) continue;
-        *carry = sim_task_ideal_d(t, s);
-        break;
+        *d = sim_task_ideal_d(t, s);
+        return true;
     }
-    return *carry;
+    return false;
 }
-
-/* A road driven in one direction, in one lane. */
-typedef struct route_leg {
-    int road, lane;
-    double s0, dir; /* start s and +1 (with the reference line) or -1 */
-} route_leg;
 
 /* The path points, the reference line's points beside them (whose curvature is the
  * road's, free of the ideal path's lane changes) and the speed limit at each. */
@@ -77,8 +73,20 @@ static int push_point(path_buf *b, int leg, const sim_road_pose *at, const sim_r
     return SIM_OK;
 }
 
-/* Heading of travel at the far end of a leg. */
-static double end_heading(const sim_roadnet *net, const route_leg *l)
+static double angle_diff(double a, double b)
+{
+    return fabs(remainder(a - b, 2.0 * M_PI));
+}
+
+/* Where a lane piece ends in its direction of travel: its section's far end. */
+static double piece_end(const sim_roadnet *net, const sim_lane_ref *l)
+{
+    const sim_lane_section *ls = &net->roads[l->road].sections[l->section];
+    return l->dir > 0 ? ls->s1 : ls->s0;
+}
+
+/* Heading of travel at the far end of the road a lane piece is on. */
+static double end_heading(const sim_roadnet *net, const sim_lane_ref *l)
 {
     const sim_road *r = &net->roads[l->road];
     sim_road_pose pose;
@@ -86,69 +94,62 @@ static double end_heading(const sim_roadnet *net, const route_leg *l)
     return l->dir > 0 ? pose.heading : pose.heading + M_PI;
 }
 
-static double angle_diff(double a, double b)
+/* The lane of road `to` nearest to `lane` (same side) at s, or 0 when it has none. */
+static int nearest_lane(const sim_road *to, double s, int lane)
 {
-    return fabs(remainder(a - b, 2.0 * M_PI));
-}
-
-/* The lane of road `to` nearest to `lane` (same side), or 0 when it has none there. */
-static int nearest_lane(const sim_road *to, int lane)
-{
-    int n = lane < 0 ? to->n_right : to->n_left;
+    const sim_lane_section *ls = &to->sections[sim_road_section_at(to, s)];
+    int n = lane < 0 ? ls->n_right : ls->n_left;
     if (n == 0) return 0;
     int k = abs(lane) < n ? abs(lane) : n;
     return lane < 0 ? -k : k;
 }
 
-/* Onto a road linked end to end: its contact end says the new direction; lane ids
- * change sign when the two reference lines face each other. */
-static bool next_by_road(const sim_roadnet *net, const sim_road_link *link, const route_leg *cur, route_leg *out)
-{
-    const sim_road *to = &net->roads[link->index];
-    bool same_way = (link->contact == SIM_CONTACT_START) == (cur->dir > 0);
-    int lane = same_way ? cur->lane : -cur->lane;
-    out->road = link->index;
-    out->dir = link->contact == SIM_CONTACT_START ? 1.0 : -1.0;
-    out->s0 = out->dir > 0 ? 0.0 : to->length;
-    out->lane = nearest_lane(to, lane);
-    /* Driving with the reference line means a right lane, against it a left one. */
-    if ((out->dir > 0) != (out->lane < 0)) out->lane = nearest_lane(to, -out->lane);
-    return out->lane != 0;
-}
-
-/* Through a junction: the connection from our road that carries our lane and turns
- * least. */
-static bool next_by_junction(const sim_roadnet *net, int junction, const route_leg *cur, route_leg *out)
-{
-    const sim_junction *j = &net->junctions[junction];
-    double heading = end_heading(net, cur), best = INFINITY;
-    for (int c = 0; c < j->n_conns; c++) {
-        const sim_connection *conn = &j->conns[c];
-        if (conn->incoming != cur->road) continue;
-        for (int k = 0; k < conn->n_lanes; k++) {
-            if (conn->lanes[k].from != cur->lane) continue;
-            route_leg cand = {.road = conn->connecting, .lane = conn->lanes[k].to,
-                        .dir = conn->contact == SIM_CONTACT_START ? 1.0 : -1.0};
-            cand.s0 = cand.dir > 0 ? 0.0 : net->roads[cand.road].length;
-            double turn = angle_diff(end_heading(net, &cand), heading);
-            if (turn < best) {
-                best = turn;
-                *out = cand;
-            }
-        }
-    }
-    return best < INFINITY;
-}
-
-static bool next_leg(const sim_roadnet *net, const route_leg *cur, route_leg *out)
+/* Roads linked end to end whose lane counts differ and say nothing of lane links (the
+ * project's scenario files): the nearest lane on the side that runs our way. */
+static bool next_by_nearest(const sim_roadnet *net, const sim_lane_ref *cur, sim_lane_ref *out)
 {
     const sim_road *r = &net->roads[cur->road];
     const sim_road_link *link = cur->dir > 0 ? &r->succ : &r->pred;
-    if (link->kind == SIM_LINK_ROAD) return next_by_road(net, link, cur, out);
-    if (link->kind == SIM_LINK_JUNCTION) return next_by_junction(net, link->index, cur, out);
-    /* A connecting road inside a junction leads on by its own links, handled above;
-     * anything else is a dead end. */
-    return false;
+    if (link->kind != SIM_LINK_ROAD) return false;
+    const sim_road *to = &net->roads[link->index];
+    bool same_way = (link->contact == SIM_CONTACT_START) == (cur->dir > 0);
+    int dir = link->contact == SIM_CONTACT_START ? 1 : -1, sec = dir > 0 ? 0 : to->n_sections - 1;
+    double s0 = dir > 0 ? 0.0 : to->length;
+    int lane = nearest_lane(to, s0, same_way ? cur->lane : -cur->lane);
+    /* Driving with the reference line means a forward lane. */
+    if (lane && sim_road_lane_forward(to, lane) != (dir > 0)) lane = nearest_lane(to, s0, -lane);
+    *out = (sim_lane_ref){link->index, sec, lane, dir};
+    return lane != 0;
+}
+
+/* A lane that narrows to nothing by the end of this piece (an acceleration lane's
+ * taper): the inner neighbour the driver merges into over the piece, else 0. */
+static int merge_lane(const sim_road *r, const sim_lane_ref *cur)
+{
+    const sim_lane_section *ls = &r->sections[cur->section];
+    const sim_lane *l = sim_road_lane(r, cur->section, cur->lane);
+    double far = (cur->dir > 0 ? ls->s1 : ls->s0) - ls->s0, near = (cur->dir > 0 ? ls->s0 : ls->s1) - ls->s0;
+    if (!l || sim_lane_width(l, far) >= 0.5 || sim_lane_width(l, near) < 0.5) return 0;
+    int inner = cur->lane + (cur->lane < 0 ? 1 : -1);
+    return inner != 0 && sim_road_lane(r, cur->section, inner) ? inner : 0;
+}
+
+/* The next lane piece: along the lane graph (sections, roads, junctions), turning
+ * least where a junction offers several. */
+static bool next_piece(const sim_roadnet *net, const sim_lane_ref *cur, sim_lane_ref *out)
+{
+    sim_lane_ref cand[32];
+    int n = sim_roadnet_lane_next(net, cur, cand, 32);
+    if (n == 0) return next_by_nearest(net, cur, out);
+    double heading = end_heading(net, cur), best = INFINITY;
+    for (int i = 0; i < n && i < 32; i++) {
+        double turn = cand[i].road == cur->road ? 0.0 : angle_diff(end_heading(net, &cand[i]), heading);
+        if (turn < best) {
+            best = turn;
+            *out = cand[i];
+        }
+    }
+    return true;
 }
 
 /* Lowers each point's speed (m/s; 0 means no limit) to what the road's curvature
@@ -186,31 +187,63 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
     if (rc) return rc;
     const sim_start_point *st = &sc->starts[si];
     const sim_roadnet *net = &sc->net;
-    route_leg cur = {.road = st->road, .lane = st->lane, .s0 = st->s, .dir = st->lane > 0 ? -1.0 : 1.0};
-    double carry = st->d, driven = 0.0;
-    int *visits = calloc((size_t)net->n_roads, sizeof *visits);
+    const sim_road *r0 = &net->roads[st->road];
+    sim_lane_ref cur = {st->road, sim_road_section_at(r0, st->s), st->lane, sim_road_lane_forward(r0, st->lane) ? 1 : -1};
+    double s0 = st->s, carry = st->d, driven = 0.0;
+    bool held = false; /* a task on this road set the lateral position: keep it */
+    int *visits = calloc((size_t)net->n_roads, sizeof *visits), legs = 0;
     path_buf b = {0};
     rc = visits ? SIM_OK : SIM_ENOMEM;
-    for (int legs = 0; rc == SIM_OK && legs < ROUTE_MAX_LEGS && driven < ROUTE_MAX_M; legs++) {
+    if (visits) visits[cur.road] = 1;
+    for (int pieces = 0; rc == SIM_OK && pieces < ROUTE_MAX_PIECES && driven < ROUTE_MAX_M; pieces++) {
         const sim_road *road = &net->roads[cur.road];
-        double end = cur.dir > 0 ? road->length : 0.0;
-        size_t n = (size_t)floor(fabs(end - cur.s0) / PATH_STEP) + 2;
-        /* The first point of a following road is the last of the one before. */
-        for (size_t i = legs ? 1 : 0; i < n && rc == SIM_OK; i++) {
-            double s = cur.s0 + cur.dir * PATH_STEP * (double)i;
+        double end = piece_end(net, &cur);
+        int merge_to = held ? 0 : merge_lane(road, &cur);
+        size_t n = (size_t)floor(fabs(end - s0) / PATH_STEP) + 2;
+        /* The first point of a following piece is the last of the one before. */
+        for (size_t i = pieces ? 1 : 0; i < n && rc == SIM_OK; i++) {
+            double s = s0 + cur.dir * PATH_STEP * (double)i;
             if (cur.dir * (s - end) > 0) s = end;
+            /* A task's ideal line; after it, on the same road, where it ended (in the
+             * lane it ended in); elsewhere the lane's centre, which follows the lane
+             * sections' widths and the lane offset. */
+            double d;
+            sim_lane_info li;
+            if (task_d(sc, cur.road, s, &d)) {
+                carry = d, held = true;
+                if (sim_road_lane_at(road, s, d, &li)) cur.lane = li.lane;
+            } else if (!held && sim_road_lane_center(road, s, cur.lane, &d)) {
+                double to;
+                if (merge_to && sim_road_lane_center(road, s, merge_to, &to)) {
+                    double u = fmin(1.0, fabs(s - s0) / fmax(fabs(end - s0), 1.0)), w = u * u * (3.0 - 2.0 * u);
+                    d = (1.0 - w) * d + w * to;
+                }
+                carry = d;
+            } else {
+                d = carry;
+            }
             sim_road_pose pose, ref;
-            sim_road_pose_at(net, cur.road, s, ideal_d(sc, cur.road, s, &carry), &pose);
+            sim_road_pose_at(net, cur.road, s, d, &pose);
             sim_road_pose_at(net, cur.road, s, 0.0, &ref);
-            rc = push_point(&b, legs, &pose, &ref, sim_road_speed_limit(road, s));
+            rc = push_point(&b, legs, &pose, &ref, sim_road_lane_speed_limit(road, s, cur.lane));
             if (s == end) break;
         }
-        driven += fabs(end - cur.s0);
-        visits[cur.road]++;
-        route_leg next = {0};
-        if (rc || !next_leg(net, &cur, &next) || visits[next.road] >= 2) break;
+        driven += fabs(end - s0);
+        if (merge_to) cur.lane = merge_to;
+        sim_lane_ref next;
+        if (rc || !next_piece(net, &cur, &next)) break;
+        if (next.road != cur.road) {
+            if (visits[next.road] >= 2) break;
+            visits[next.road]++;
+            legs++;
+            held = false;
+        }
         cur = next;
-        if (!sim_road_lane_center(&net->roads[cur.road], cur.lane, &carry)) break;
+        /* Against s a piece starts at its section's end, which belongs to the next
+         * section: start just inside this one. */
+        const sim_lane_section *ls = &net->roads[cur.road].sections[cur.section];
+        s0 = cur.dir > 0 ? ls->s0 : nextafter(ls->s1, -INFINITY);
+        if (!sim_road_lane_center(&net->roads[cur.road], s0, cur.lane, &carry)) break;
     }
     free(visits);
     if (rc == SIM_OK) {
@@ -226,7 +259,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
         sim_error_prefix(err, "%s: start point \"%s\"", sc->path, st->name);
         return rc;
     }
-    /* Points are 1 m apart (at most; a road's last step is shorter), so
+    /* Points are 1 m apart (at most; a piece's last step is shorter), so
      * sim_driver_path_set drops none and limits[i] stays the limit at path point i. */
     *limits = b.lim;
     return SIM_OK;

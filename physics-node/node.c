@@ -25,7 +25,7 @@ static void publish_tick(pn_node *n)
     const sim_vehicle_ground *g = pn_world_ground(n->world);
     sim_vehicle_get_state(&n->car, g, &s);
     pn_road_pos road;
-    pn_world_road(n->world, s.pos[0], s.pos[1], &road);
+    pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
     publish(n, "vehicle.state", pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
     if (!n->ended && pn_world_at_end(n->world, &road)) {
         n->ended = true; /* once per run: simctl ends a session "until end" on it */

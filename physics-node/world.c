@@ -52,7 +52,7 @@ int pn_world_open(const char *scenario, pn_world **out, sim_error *err)
             free(w);
             return rc;
         }
-        w->ground = (sim_vehicle_ground){scenario_ground, w};
+        w->ground = (sim_vehicle_ground){.sample = scenario_ground, .ctx = w};
     } else {
         w->plane = (sim_ground_plane){0.0, 0.0, 0.0, 1.0, 0.0};
         w->ground = sim_ground_from_plane(&w->plane);
@@ -89,11 +89,14 @@ int pn_world_start(const pn_world *w, const char *name, sim_vehicle_start *out, 
     return 0;
 }
 
-void pn_world_road(const pn_world *w, double x, double y, pn_road_pos *out)
+void pn_world_road(const pn_world *w, double x, double y, double z, double heading, pn_road_pos *out)
 {
     memset(out, 0, sizeof(*out));
     sim_road_loc loc;
-    if (!w->sc || sim_roadnet_locate(&w->sc->net, x, y, &loc) != 0)
+    /* Height and heading pick among overlapping roads (a junction's connecting roads,
+     * a bridge over a road): the one the car drives along. */
+    sim_locate_query q = {.x = x, .y = y, .z = z, .heading = heading};
+    if (!w->sc || sim_roadnet_locate_query(&w->sc->net, &q, &loc) != 0)
         return;
     out->valid = true;
     out->road = loc.road;

@@ -26,8 +26,9 @@ const sim_vehicle_ground *pn_world_ground(const pn_world *w);
 /* Start point by name (NULL: the first one); SIM_ENOTFOUND naming the known ones. */
 int pn_world_start(const pn_world *w, const char *name, sim_vehicle_start *out, sim_error *err);
 
-/* Road-relative position at (x, y); out->valid false when there is no road. */
-void pn_world_road(const pn_world *w, double x, double y, pn_road_pos *out);
+/* Road-relative position at (x, y) of a car at height z heading that way (both pick
+ * among overlapping roads); out->valid false when there is no road. */
+void pn_world_road(const pn_world *w, double x, double y, double z, double heading, pn_road_pos *out);
 
 /* Whether a car at road position pos has reached the scenario's end: the end (s_end)
  * of its last test sector, on that sector's road. Never without sectors. */

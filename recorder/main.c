@@ -285,8 +285,7 @@ static int write_meta(recorder *r, sim_error *err)
     int ret = 0;
     struct {
         const char *k, *v;
-    } kv[] = {{"schema_version", "1"},
-              {"software", "driving-simulator recorder"},
+    } kv[] = {{"software", "driving-simulator recorder"},
               {"software_version", SIM_VERSION},
               {"study", o->study},
               {"subject", o->subject},
@@ -298,8 +297,9 @@ static int write_meta(recorder *r, sim_error *err)
         ret = sim_drivelog_set_meta(r->w, kv[i].k, kv[i].v, err);
     snprintf(buf, sizeof buf, "%d", o->flush_ms);
     if (!ret) ret = sim_drivelog_set_meta(r->w, "flush_ms", buf, err);
-    if (!ret && o->seed >= 0) {
-        snprintf(buf, sizeof buf, "%d", o->seed);
+    /* The session's seed: --seed, else the scenario's (its traffic seed, 1 unless set). */
+    if (!ret && (o->seed >= 0 || r->scenario)) {
+        snprintf(buf, sizeof buf, "%lld", o->seed >= 0 ? (long long)o->seed : (long long)r->scenario->traffic_seed);
         ret = sim_drivelog_set_meta(r->w, "seed", buf, err);
     }
     if (!ret && o->scenario) ret = file_hash_meta(r->w, "scenario_file", o->scenario, err);

@@ -13,11 +13,16 @@ cd "$(dirname "$0")/.."
 # fresh machine nothing else would install it.
 PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libsqlite3-dev \
 sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
-zlib:zlib1g-dev fontconfig:libfontconfig-dev"
+zlib:zlib1g-dev fontconfig:libfontconfig-dev libxml-2.0:libxml2-dev"
 # command -> Debian package (tools the build, the tests and fuzzing start; Xvfb and
-# xdotool drive the keyboard window in tests/integration/test_keyboard_window.c)
+# xdotool drive the keyboard window in tests/integration/test_keyboard_window.c; python3
+# runs the Python client's tests, tests/scripts/test_pyclient.sh)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
-sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool"
+sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool python3:python3"
+# library file -> Debian package, for what has neither a pkg-config name nor a command:
+# render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
+# vendor library and its software rasteriser (llvmpipe), as do its tests
+FILES="libEGL.so.1:libegl1 libEGL_mesa.so.0:libegl-mesa0 dri/swrast_dri.so:libgl1-mesa-dri"
 
 # The pkg-config names the Makefile (PKG_CORE, PKG_ALL), the components (<c>_PKGS in
 # common/<c>/component.mk) and the modules (<dir>_PKGS in
@@ -50,6 +55,14 @@ clang_version() {
     fi
 }
 
+# Whether a library file is in one of the system's library directories.
+have_lib() {
+    for d in /usr/lib/*-linux-gnu /usr/lib64 /usr/lib; do
+        [ -e "$d/$1" ] && return 0
+    done
+    return 1
+}
+
 missing_packages() {
     m=""
     command -v pkg-config >/dev/null 2>&1 || m="pkg-config"
@@ -62,6 +75,10 @@ missing_packages() {
     for pair in $CMDS; do
         cmd=${pair%%:*}; deb=${pair#*:}
         command -v "$cmd" >/dev/null 2>&1 || m="$m $deb"
+    done
+    for pair in $FILES; do
+        f=${pair%%:*}; deb=${pair#*:}
+        have_lib "$f" || m="$m $deb"
     done
     v=$(clang_version)
     [ -n "$v" ] || v=14     # Debian 12's clang, when apt-cache cannot tell

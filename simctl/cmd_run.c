@@ -308,7 +308,7 @@ int simctl_cmd_run(int argc, char **argv)
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
-    bool headless = false, interactive = false, lockstep = false, no_analysis = false;
+    bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
     sim_opt opts[] = {
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
@@ -321,6 +321,7 @@ int simctl_cmd_run(int argc, char **argv)
         {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
+        {"render-offscreen", SIM_OPT_FLAG, &render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "token for dispatcher, modules and operators"},
@@ -388,16 +389,20 @@ int simctl_cmd_run(int argc, char **argv)
         {"recorder", "recorder"}, {"physics-node", "physics"}, {"traffic-node", "traffic"},
         {"input-node", "input"}, {"context-server", "context"}, {"render-node", "render"}};
     s.acks_ticks = lockstep && s.until_t >= 0;
+    /* One front view when there is a display to show it on; none headless unless asked. */
+    bool render_window = !headless && has_display();
+    bool want_render = render_window || render_offscreen;
     char wait_for[256] = "";
     if (s.acks_ticks) snprintf(wait_for, sizeof wait_for, "simctl");
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
         if (!exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node")) continue;
+        if (!strcmp(modules[i].exe, "render-node") && !want_render) continue;
         size_t used = strlen(wait_for);
         snprintf(wait_for + used, sizeof wait_for - used, "%s%s", used ? "," : "", modules[i].bus_name);
     }
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
         const char *exe = modules[i].exe;
-        if (!exe_exists(exe)) continue;
+        if (!exe_exists(exe) || (!strcmp(exe, "render-node") && !want_render)) continue;
         c = add_child(&s, exe);
         arg2(c, "--bus", bus_addr);
         if (token) arg2(c, "--token", token);
@@ -411,7 +416,7 @@ int simctl_cmd_run(int argc, char **argv)
             arg2(c, "--vehicle", vehicle);
             continue;
         }
-        if (lockstep && strcmp(exe, "context-server") != 0) arg(c, "--lockstep");
+        if (lockstep && strcmp(exe, "context-server") != 0 && strcmp(exe, "render-node") != 0) arg(c, "--lockstep");
         if (strcmp(exe, "physics-node") == 0) {
             arg2(c, "--vehicle", vehicle);
             if (model) arg2(c, "--model", model);
@@ -423,7 +428,10 @@ int simctl_cmd_run(int argc, char **argv)
             if (driver) arg2(c, "--driver", driver);
             else arg2(c, "--device", "auto");
         }
-        if (strcmp(exe, "render-node") == 0 && headless) arg(c, "--offscreen");
+        if (strcmp(exe, "render-node") == 0) {
+            arg2(c, "--vehicle", vehicle);
+            if (!render_window) arg(c, "--offscreen");
+        }
     }
 
     uv_signal_init(s.loop, &s.sigint);

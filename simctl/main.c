@@ -7,6 +7,7 @@
 
 #include "cmd_log.h"
 #include "cmd_world.h"
+#include "cmd_xodr.h"
 #include "simctl.h"
 
 typedef struct {
@@ -36,6 +37,7 @@ static const command commands[] = {
     {"seek", simctl_cmd_control, "T", "replay: jump to simulation time T (s)"},
     {"validate", simctl_cmd_validate, "FILE...", "check scenario files; exit 0 only when all are valid"},
     {"where", simctl_cmd_where, "FILE X Y", "road, s, d, lane and terrain height at a point, as JSON"},
+    {"import-xodr", simctl_cmd_import_xodr, "FILE.xodr [--out SCENARIO]", "report an OpenDRIVE file; write a starter scenario"},
 };
 
 static void usage(FILE *f)

@@ -19,6 +19,7 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command.h"
+#include "sim_msg_hud.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 #include "state.h"
@@ -83,13 +84,9 @@ static void publish_step(node *n, double t)
         const sim_traffic_trigger *tr = &n->w.su.triggers[n->w.t.events[k].trigger];
         const sim_trigger *st = &n->w.sc->triggers[n->w.t.events[k].trigger];
         if (tr->action == SIM_TA_HUD_TEXT && st->text) {
-            cJSON *h = cJSON_CreateObject();
-            if (h && (!cJSON_AddStringToObject(h, "area", "top") || !cJSON_AddStringToObject(h, "text", st->text) ||
-                      !cJSON_AddNumberToObject(h, "ttl_s", tr->duration > 0 ? tr->duration : 3.0))) {
-                cJSON_Delete(h);
-                h = NULL;
-            }
-            publish(n, "hud.text", t, h);
+            sim_msg_hud_text h = {.area = SIM_HUD_TOP, .ttl_s = tr->duration > 0 ? tr->duration : 3.0};
+            snprintf(h.text, sizeof h.text, "%s", st->text);
+            publish(n, SIM_TOPIC_HUD_TEXT, t, sim_msg_hud_text_encode(&h));
         }
     }
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));

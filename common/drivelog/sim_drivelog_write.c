@@ -194,9 +194,12 @@ int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options 
                path, "setting synchronous", err);
     if (ret) goto fail;
     if (empty) {
-        char sql[sizeof SCHEMA_SQL + 160];
-        snprintf(sql, sizeof sql, "BEGIN;%sPRAGMA application_id=%d;PRAGMA user_version=%d;COMMIT;",
-                 SCHEMA_SQL, DRIVELOG_APP_ID, SIM_DRIVELOG_SCHEMA_VERSION);
+        /* meta's schema_version says what user_version says (readers of the meta table
+         * alone see the file's version). */
+        char sql[sizeof SCHEMA_SQL + 240];
+        snprintf(sql, sizeof sql, "BEGIN;%sPRAGMA application_id=%d;PRAGMA user_version=%d;"
+                 "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '%d');COMMIT;",
+                 SCHEMA_SQL, DRIVELOG_APP_ID, SIM_DRIVELOG_SCHEMA_VERSION, SIM_DRIVELOG_SCHEMA_VERSION);
         ret = exec(w->db, sql, path, "creating the schema", err);
         if (ret) {
             sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
@@ -205,9 +208,12 @@ int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options 
     } else if (schema < SIM_DRIVELOG_SCHEMA_VERSION) {
         /* A version-1 file being resumed: its samples gain the road column (NULL in the
          * rows already there), so the whole file reads as version 2 from now on. */
-        char sql[160];
+        char sql[320];
         snprintf(sql, sizeof sql, "BEGIN;ALTER TABLE samples ADD COLUMN road TEXT;"
-                 "PRAGMA user_version=%d;COMMIT;", SIM_DRIVELOG_SCHEMA_VERSION);
+                 "PRAGMA user_version=%d;CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, "
+                 "value TEXT) WITHOUT ROWID;INSERT OR REPLACE INTO meta(key, value) "
+                 "VALUES('schema_version', '%d');COMMIT;", SIM_DRIVELOG_SCHEMA_VERSION,
+                 SIM_DRIVELOG_SCHEMA_VERSION);
         ret = exec(w->db, sql, path, "upgrading the schema to version 2", err);
         if (ret) {
             sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);

@@ -22,14 +22,17 @@ static bool add_vec(cJSON *o, const char *key, const double *v, double unit)
     return a && cJSON_AddItemToObject(o, key, a);
 }
 
+/* indicator by (left, right): off, left, right, both = hazard */
+static const char *const indicator_names[] = {"off", "left", "right", "hazard", NULL};
+
 static cJSON *vehicle_encode(const sim_msg_traffic_vehicle *v)
 {
-    cJSON *o = cJSON_CreateObject(), *lights;
+    cJSON *o = cJSON_CreateObject();
     bool ok = o && cJSON_AddStringToObject(o, "id", v->id) && cJSON_AddStringToObject(o, "model", v->model) &&
               add_vec(o, "pos", v->pos, 1e-3) && add_num(o, "heading", v->heading, 1e-4) &&
               add_vec(o, "size", v->size, 1e-3) && add_vec(o, "velocity", v->velocity, 1e-3) &&
-              (lights = cJSON_AddObjectToObject(o, "lights")) && cJSON_AddBoolToObject(lights, "brake", v->brake) &&
-              cJSON_AddBoolToObject(lights, "left", v->left) && cJSON_AddBoolToObject(lights, "right", v->right) &&
+              cJSON_AddBoolToObject(o, "brake", v->brake) &&
+              cJSON_AddStringToObject(o, "indicator", indicator_names[v->left + 2 * v->right]) &&
               (v->road[0] ? cJSON_AddStringToObject(o, "road", v->road) != NULL : cJSON_AddNullToObject(o, "road") != NULL) &&
               cJSON_AddNumberToObject(o, "lane", v->lane) && add_num(o, "s", v->s, 1e-3);
     if (!ok) {
@@ -90,8 +93,6 @@ static int vehicle_decode(sim_json *j, const cJSON *v, const char *p, sim_msg_tr
     out->size[2] = 1.5;
     snprintf(out->model, sizeof out->model, "car");
     double size[3] = {4.5, 1.8, 1.5};
-    const cJSON *lights = cJSON_GetObjectItemCaseSensitive(v, "lights");
-    char lp[SIM_JSON_PATH_MAX];
     int ret = sim_json_object(j, v, p);
     if (!ret) ret = vec3(j, v, p, "pos", true, out->pos);
     if (!ret) ret = sim_json_num(j, v, p, "heading", false, 0, SIM_JSON_ANY, 0, 0, &out->heading);
@@ -106,13 +107,11 @@ static int vehicle_decode(sim_json *j, const cJSON *v, const char *p, sim_msg_tr
         ret = sim_json_strcpy(j, v, p, "road", false, out->road, sizeof out->road);
     if (!ret) ret = sim_json_int(j, v, p, "lane", false, 0, -100, 100, &out->lane);
     if (!ret) ret = sim_json_num(j, v, p, "s", false, 0, SIM_JSON_ANY, 0, 0, &out->s);
-    if (!ret && lights) {
-        sim_json_key_path(lp, p, "lights");
-        ret = sim_json_object(j, lights, lp);
-        if (!ret) ret = sim_json_bool(j, lights, lp, "brake", false, false, &out->brake);
-        if (!ret) ret = sim_json_bool(j, lights, lp, "left", false, false, &out->left);
-        if (!ret) ret = sim_json_bool(j, lights, lp, "right", false, false, &out->right);
-    }
+    if (!ret) ret = sim_json_bool(j, v, p, "brake", false, false, &out->brake);
+    int ind = 0;
+    if (!ret) ret = sim_json_enum(j, v, p, "indicator", 0, indicator_names, -1, &ind);
+    out->left = ind == 1 || ind == 3;
+    out->right = ind == 2 || ind == 3;
     return ret;
 }
 

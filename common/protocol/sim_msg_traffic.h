@@ -28,7 +28,8 @@ typedef struct sim_msg_traffic_vehicle {
     double heading;            /* rad */
     double size[3];            /* length, width, height, m */
     double velocity[3];        /* m/s, world frame */
-    bool brake, left, right;   /* lights: brake, indicators */
+    bool brake;                /* brake lights */
+    bool left, right;          /* indicators ("indicator": off, left, right, both: hazard) */
     int lane;                  /* lane id on the road (left +, right -) */
     double s;                  /* m along the road */
 } sim_msg_traffic_vehicle;

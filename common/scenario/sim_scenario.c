@@ -124,12 +124,41 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     return SIM_OK;
 }
 
+/* An OpenDRIVE file alone is the scenario {"name": its name, "roads": {"opendrive":
+ * it}}: validate, where and run take road files as they are. */
+static char *xodr_scenario_text(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    cJSON *o = cJSON_CreateObject(), *r = cJSON_AddObjectToObject(o, "roads");
+    char *text = NULL;
+    if (o && r && cJSON_AddStringToObject(o, "name", base) && cJSON_AddStringToObject(r, "opendrive", base))
+        text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return text;
+}
+
+static bool is_xodr(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 5 && strcasecmp(path + n - 5, ".xodr") == 0;
+}
+
 int sim_scenario_load(const char *path, sim_scenario **out, sim_diag *diag)
 {
     char *text;
     size_t len;
     sim_error e = {0};
     *out = NULL;
+    if (is_xodr(path)) {
+        char *dir = sim_file_dirname(path);
+        text = xodr_scenario_text(path);
+        int rc = dir && text ? sim_scenario_parse(text, strlen(text), path, dir, out, diag) : SIM_ENOMEM;
+        if (rc == SIM_ENOMEM && !(dir && text)) sim_diag_add(diag, "%s: out of memory", path);
+        free(dir);
+        free(text);
+        return rc;
+    }
     int rc = sim_file_read(path, &text, &len, &e);
     if (rc) {
         sim_diag_add(diag, "%s", e.msg);
@@ -159,6 +188,8 @@ void sim_scenario_free(sim_scenario *sc)
 {
     if (!sc) return;
     free(sc->path);
+    free(sc->opendrive);
+    free(sc->roads_warning);
     free(sc->name);
     free(sc->description);
     free(sc->author);

@@ -144,6 +144,8 @@ typedef struct sim_environment {
 
 typedef struct sim_scenario {
     char *path;                   /* the file it came from (or the name given to parse) */
+    char *opendrive;              /* the OpenDRIVE file its roads came from, or NULL */
+    char *roads_warning;          /* OpenDRIVE elements ignored ("object (12), ..."), or NULL */
     char *name, *description, *author, *version;
     sim_terrain *terrain;         /* NULL: flat ground at z = 0 */
     sim_roadnet net;              /* roads and junctions; net.terrain == terrain */
@@ -167,9 +169,11 @@ typedef struct sim_scenario {
     sim_environment env;
 } sim_scenario;
 
-/* Loads and validates the scenario file at path; files it names (height maps) are
- * relative to its directory. Returns 0 with *out set, or SIM_EINVAL / SIM_EIO with
- * *out NULL and every error appended to diag (which may be NULL). */
+/* Loads and validates the scenario file at path; files it names (height maps,
+ * OpenDRIVE roads) are relative to its directory. A path ending in .xodr is an
+ * OpenDRIVE file standing alone: the scenario of its roads and nothing else. Returns 0
+ * with *out set, or SIM_EINVAL / SIM_EIO with *out NULL and every error appended to
+ * diag (which may be NULL). */
 int sim_scenario_load(const char *path, sim_scenario **out, sim_diag *diag);
 /* The same from a memory buffer (need not be NUL-terminated); `name` stands for the
  * file in messages, `base_dir` (may be NULL: the current directory) resolves the

@@ -44,8 +44,15 @@ int scn_get_road_ref(ld *L, const cJSON *obj, const char *path, const char *key,
                      bool required)
 {
     const char *id;
-    char p[PATH_MAX_LEN];
-    if (!scn_get_str(L, obj, path, key, required, NULL, &id) || !id) return -1;
+    char p[PATH_MAX_LEN], num[32];
+    /* OpenDRIVE road ids are often numbers: 5 names road "5". */
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble) {
+        snprintf(num, sizeof num, "%lld", (long long)v->valuedouble);
+        id = num;
+    } else if (!scn_get_str(L, obj, path, key, required, NULL, &id) || !id) {
+        return -1;
+    }
     int r = sim_roadnet_find_road(&L->sc->net, id);
     if (r < 0) scn_err_at(L, scn_kpath(p, path, key), "found \"%s\", expected the id of a road", id);
     return r;
@@ -68,10 +75,10 @@ bool scn_get_lane(ld *L, const cJSON *obj, const char *path, const char *key, bo
     if (!scn_get_int(L, obj, path, key, required, 0, -100, 100, out)) return false;
     if (road < 0 || (!required && !cJSON_GetObjectItemCaseSensitive(obj, key))) return true;
     const sim_road *r = &L->sc->net.roads[road];
-    double d;
-    if (!sim_road_lane_center(r, *out, &d)) {
+    if (!sim_road_has_lane(r, *out)) {
         char ids[200] = "";
-        for (int k = r->n_left; k >= -r->n_right; k--) {
+        const sim_lane_section *ls = &r->sections[0];
+        for (int k = ls->n_left; k >= -ls->n_right; k--) {
             if (k == 0) continue;
             size_t len = strlen(ids);
             snprintf(ids + len, sizeof ids - len, "%s%d", len ? ", " : "", k);

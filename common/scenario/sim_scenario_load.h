@@ -124,6 +124,9 @@ void scn_check_unique(ld *L, const char *path, const char *kind, const char *id,
 
 /* The sections, in the order sim_scenario_parse calls them. */
 void scn_load_terrain(ld *L, const cJSON *t);
+/* A road's "lanes" (an object or a list of lane sections) into r->sections; the road's
+ * geometry (its length) must be read first. */
+void scn_load_lanes(ld *L, sim_road *r, const cJSON *lanes, const char *path);
 void scn_load_roads(ld *L, const cJSON *root);
 void scn_load_junctions(ld *L, const cJSON *root);
 void scn_load_pois(ld *L, const cJSON *root);

@@ -12,6 +12,7 @@
 
 #include "sim_file.h"
 #include "sim_grid_image.h"
+#include "sim_xodr.h"
 
 /* ---- terrain -------------------------------------------------------------------- */
 
@@ -197,60 +198,6 @@ static void load_segments(ld *L, sim_road *r, const cJSON *segs, const char *pat
     r->length = s;
 }
 
-static void load_lane_side(ld *L, const cJSON *arr, const char *path, int sign, sim_lane **out,
-                           int *n_out, double *width)
-{
-    static const char *const keys[] = {"width", "mark", "type", NULL};
-    static const char *const marks[] = {"none", "solid", "dashed", NULL};
-    static const char *const types[] = {"driving", "shoulder", "median", "sidewalk", "parking", NULL};
-    int n = cJSON_GetArraySize(arr);
-    *out = scn_alloc_n(L, (size_t)n, sizeof **out);
-    if (!*out) return;
-    *width = 0;
-    for (int i = 0; i < n; i++) {
-        char p[PATH_MAX_LEN];
-        const cJSON *ln = cJSON_GetArrayItem(arr, i);
-        scn_ipath(p, path, i);
-        sim_lane *lane = &(*out)[i];
-        lane->id = sign * (i + 1);
-        lane->width = 3.5;
-        if (!scn_is_obj(L, ln, p)) continue;
-        scn_check_keys(L, ln, p, keys);
-        if (scn_get_num(L, ln, p, "width", true, 3.5, NUM_POS, 0, 0, &lane->width) && lane->width > MAX_LANE_WIDTH) {
-            /* No lane is wider than this; a typo of that size would make every road
-             * cover the whole map in the spatial index. */
-            char wp[PATH_MAX_LEN];
-            scn_err_found(L, scn_kpath(wp, p, "width"), cJSON_GetObjectItemCaseSensitive(ln, "width"),
-                      "a lane width in (0, 50] m");
-            lane->width = 3.5;
-        }
-        int m = scn_get_enum(L, ln, p, "mark", i + 1 == n ? SIM_MARK_SOLID : SIM_MARK_DASHED, marks);
-        lane->mark = m < 0 ? SIM_MARK_NONE : (sim_mark_type)m;
-        int t = scn_get_enum(L, ln, p, "type", SIM_LANE_DRIVING, types);
-        lane->type = t < 0 ? SIM_LANE_DRIVING : (sim_lane_type)t;
-        *width += lane->width;
-    }
-    *n_out = n;
-}
-
-static void load_lanes(ld *L, sim_road *r, const cJSON *lanes, const char *path)
-{
-    static const char *const keys[] = {"left", "right", "center_mark", NULL};
-    static const char *const marks[] = {"none", "solid", "dashed", NULL};
-    if (!scn_is_obj(L, lanes, path)) return;
-    scn_check_keys(L, lanes, path, keys);
-    char p[PATH_MAX_LEN];
-    const cJSON *left = scn_get_arr(L, lanes, path, "left", false);
-    const cJSON *right = scn_get_arr(L, lanes, path, "right", false);
-    if (left) load_lane_side(L, left, scn_kpath(p, path, "left"), 1, &r->left, &r->n_left, &r->left_width);
-    if (right)
-        load_lane_side(L, right, scn_kpath(p, path, "right"), -1, &r->right, &r->n_right, &r->right_width);
-    if (r->n_left + r->n_right == 0)
-        scn_err_at(L, path, "found no lanes, expected at least one lane in left or right");
-    int m = scn_get_enum(L, lanes, path, "center_mark", SIM_MARK_SOLID, marks);
-    r->center_mark = m < 0 ? SIM_MARK_SOLID : (sim_mark_type)m;
-}
-
 static void load_road_extras(ld *L, sim_road *r, int ri, const cJSON *ro, const char *path)
 {
     char p[PATH_MAX_LEN], q[PATH_MAX_LEN];
@@ -420,8 +367,43 @@ static void load_link(ld *L, int ri, const cJSON *ro, const char *path, const ch
                bx, by, succ ? "end" : "start", ax, ay, gap, JOIN_TOL);
 }
 
+/* "roads": {"opendrive": "file.xodr"}: the whole network from an OpenDRIVE file
+ * (relative to the scenario's folder); its junctions come with it. */
+static void load_opendrive(ld *L, const cJSON *root, const cJSON *ro)
+{
+    static const char *const keys[] = {"opendrive", NULL};
+    scn_check_keys(L, ro, "roads", keys);
+    if (cJSON_GetObjectItemCaseSensitive(root, "junctions"))
+        scn_err_at(L, "junctions", "found junctions beside an OpenDRIVE file, expected none (they come from the file)");
+    const char *file;
+    if (!scn_get_str(L, ro, "roads", "opendrive", true, NULL, &file) || !file) return;
+    char *full = sim_file_join(L->base_dir, file);
+    if (!full) {
+        scn_err_at(L, "roads.opendrive", "out of memory");
+        return;
+    }
+    sim_xodr_report rep;
+    sim_error e = {0};
+    sim_scenario *sc = L->sc;
+    if (sim_xodr_load(full, &sc->net, &rep, &e)) {
+        scn_err_at(L, "roads.opendrive", "%s", e.msg);
+        free(full);
+        return;
+    }
+    sc->net.terrain = sc->terrain;
+    sc->opendrive = full;
+    char buf[1024];
+    sim_xodr_unsupported_text(&rep, buf, sizeof buf);
+    if (buf[0] && !(sc->roads_warning = strdup(buf))) scn_err_at(L, "roads.opendrive", "out of memory");
+}
+
 void scn_load_roads(ld *L, const cJSON *root)
 {
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(root, "roads");
+    if (cJSON_IsObject(src)) {
+        load_opendrive(L, root, src);
+        return;
+    }
     static const char *const keys[] = {"id", "name", "start", "segments", "lanes",
                                        "speed_limits", "signs", "surface", "elevation",
                                        "predecessor", "successor", "junction", NULL};
@@ -474,7 +456,7 @@ void scn_load_roads(ld *L, const cJSON *root)
         const cJSON *segs = scn_get_arr(L, ro, p, "segments", true);
         if (segs) load_segments(L, r, segs, scn_kpath(q, p, "segments"), x, y, hd * M_PI / 180.0);
         const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(ro, "lanes");
-        load_lanes(L, r, lanes, scn_kpath(q, p, "lanes"));
+        scn_load_lanes(L, r, lanes, scn_kpath(q, p, "lanes"));
         load_road_extras(L, r, i, ro, p);
         const char *jid;
         if (scn_get_str(L, ro, p, "junction", false, NULL, &jid) && jid) {
@@ -494,6 +476,7 @@ void scn_load_roads(ld *L, const cJSON *root)
 
 void scn_load_junctions(ld *L, const cJSON *root)
 {
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "roads"))) return; /* from OpenDRIVE */
     static const char *const keys[] = {"id", "name", "connections", NULL};
     static const char *const ckeys[] = {"incoming", "connecting", "contact", "lanes", NULL};
     static const char *const contacts[] = {"start", "end", NULL};
@@ -538,7 +521,6 @@ void scn_load_junctions(ld *L, const cJSON *root)
                 const cJSON *pr = cJSON_GetArrayItem(ls, m);
                 char e[PATH_MAX_LEN];
                 scn_ipath(e, scn_kpath(c, q, "lanes"), m);
-                double d;
                 int from, to;
                 if (!cJSON_IsArray(pr) || cJSON_GetArraySize(pr) != 2 ||
                     !scn_json_lane(cJSON_GetArrayItem(pr, 0), &from) ||
@@ -546,12 +528,12 @@ void scn_load_junctions(ld *L, const cJSON *root)
                     scn_err_found(L, e, pr, "[from_lane, to_lane] (lane ids)");
                     continue;
                 }
-                if (!sim_road_lane_center(&net->roads[cn->incoming], from, &d)) {
+                if (!sim_road_has_lane(&net->roads[cn->incoming], from)) {
                     scn_err_at(L, e, "found lane %d, expected a lane of road \"%s\"", from,
                            net->roads[cn->incoming].id);
                     continue;
                 }
-                if (!sim_road_lane_center(&net->roads[cn->connecting], to, &d)) {
+                if (!sim_road_has_lane(&net->roads[cn->connecting], to)) {
                     scn_err_at(L, e, "found lane %d, expected a lane of road \"%s\"", to,
                            net->roads[cn->connecting].id);
                     continue;
@@ -559,6 +541,12 @@ void scn_load_junctions(ld *L, const cJSON *root)
                 cn->lanes[cn->n_lanes++] = (sim_lane_link){from, to};
             }
             j->n_conns++;
+            /* The connecting road must start where the incoming road ends. */
+            double gap = sim_roadnet_connection_gap(net, i, cn);
+            if (isfinite(gap) && gap > JOIN_TOL && net->roads[cn->incoming].n_geoms && net->roads[cn->connecting].n_geoms)
+                scn_err_at(L, q, "connecting road \"%s\" (%s) lies %.3f m from incoming road \"%s\", expected "
+                           "within %g m", net->roads[cn->connecting].id, cn->contact == SIM_CONTACT_END ? "end" : "start",
+                           gap, net->roads[cn->incoming].id, JOIN_TOL);
         }
     }
 }

@@ -73,7 +73,7 @@ static int load_place(ld *L, const cJSON *o, const char *p, double *s, int *lane
     int road = scn_get_road_ref(L, o, p, "road", true);
     scn_get_s(L, o, p, "s", true, 0, road, s);
     if (scn_get_lane(L, o, p, "lane", true, road, lane) && road >= 0)
-        sim_road_lane_center(&L->sc->net.roads[road], *lane, d);
+        sim_road_lane_center(&L->sc->net.roads[road], *s, *lane, d);
     return road;
 }
 
@@ -117,6 +117,7 @@ void scn_load_traffic(ld *L, const cJSON *root)
     static const char *const bkeys[] = {"headway_s", "max_accel", "max_decel", "min_gap",
                                         "politeness", "lane_changes", NULL};
     sim_scenario *sc = L->sc;
+    sc->traffic_seed = 1; /* the documented default, with or without a traffic section */
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(root, "traffic");
     if (!t) return;
     if (!scn_is_obj(L, t, "traffic")) return;
@@ -231,12 +232,11 @@ void scn_load_triggers(ld *L, const cJSON *root)
         if (ls && (t->lanes = scn_alloc_n(L, (size_t)nl, sizeof *t->lanes))) {
             for (int k = 0; k < nl; k++) {
                 const cJSON *it = cJSON_GetArrayItem(ls, k);
-                double d;
                 int lane;
                 char lp[PATH_MAX_LEN];
                 scn_ipath(q, scn_kpath(lp, p, "lanes"), k);
                 if (!scn_json_lane(it, &lane) || (t->road >= 0 &&
-                    !sim_road_lane_center(&sc->net.roads[t->road], lane, &d))) {
+                    !sim_road_has_lane(&sc->net.roads[t->road], lane))) {
                     scn_err_found(L, q, it, "a lane id of the trigger's road");
                     continue;
                 }
@@ -305,7 +305,7 @@ static void ideal_from_lane_changes(ld *L, sim_task *t, const cJSON *io, const c
     int lane;
     double d = 0;
     if (!scn_get_lane(L, io, path, "start_lane", true, t->road, &lane) || !r) return;
-    sim_road_lane_center(r, lane, &d);
+    sim_road_lane_center(r, t->s_start, lane, &d);
     const cJSON *ch = scn_get_arr(L, io, path, "lane_changes", false);
     int n = ch ? cJSON_GetArraySize(ch) : 0;
     t->ideal_s = scn_alloc_n(L, (size_t)(2 * n + 1), sizeof(double));
@@ -337,7 +337,7 @@ static void ideal_from_lane_changes(ld *L, sim_task *t, const cJSON *io, const c
                    "task's s_end %g", ramp, t->s_end);
             continue;
         }
-        sim_road_lane_center(r, to, &nd);
+        sim_road_lane_center(r, s + ramp, to, &nd);
         if (s > last) { /* hold the lane up to the ramp's start */
             t->ideal_s[t->n_ideal] = s;
             t->ideal_d[t->n_ideal] = t->ideal_d[t->n_ideal - 1];

@@ -53,13 +53,13 @@ int sim_traffic_setup_init(sim_traffic_setup *su, const sim_scenario *sc, int ma
         const sim_agent *a = &sc->agents[i];
         sim_traffic_spec *sp = &su->specs[su->n_specs++];
         sp->model = sim_traffic_vmodel_find(a->model);
-        sp->lane = sim_lanegraph_find(&su->graph, a->road, a->lane);
+        sp->lane = sim_lanegraph_find(&su->graph, a->road, a->lane, a->s);
         if (sp->lane < 0) {
             sim_traffic_setup_free(su);
             return sim_error_set(err, SIM_EINVAL, "%s: traffic.agents[%d] (\"%s\"): start lane %d is not a driving lane",
                                  sc->path ? sc->path : "scenario", i, a->id, a->lane);
         }
-        sp->s = sim_lanegraph_road_s(&su->graph, sp->lane, a->s);
+        sp->s = sim_lanegraph_lane_s(&su->graph, sp->lane, a->s);
         sp->speed = -1;
         sp->b = (sim_traffic_behaviour){.desired_speed = a->desired_speed, .headway = a->behaviour.headway,
                                         .max_accel = a->behaviour.max_accel, .max_decel = a->behaviour.max_decel,

@@ -268,17 +268,28 @@ double sim_lanegraph_limit(const sim_lanegraph *g, int lane, double s)
     return g->pv[f < 0.5 ? p : p + 1];
 }
 
-int sim_lanegraph_find(const sim_lanegraph *g, int road, int lane_id)
+int sim_lanegraph_find(const sim_lanegraph *g, int road, int lane_id, double road_s)
 {
-    for (int i = 0; i < g->n_lanes; i++)
-        if (g->lanes[i].road == road && g->lanes[i].lane_id == lane_id) return i;
-    return -1;
+    int best = -1;
+    for (int i = 0; i < g->n_lanes; i++) {
+        const sim_lg_lane *l = &g->lanes[i];
+        if (l->road != road || l->lane_id != lane_id) continue;
+        if (road_s >= l->s0 && road_s <= l->s0 + l->length) return i;
+        if (best < 0 || fabs(road_s - l->s0) < fabs(road_s - g->lanes[best].s0)) best = i;
+    }
+    return best;
 }
 
 double sim_lanegraph_road_s(const sim_lanegraph *g, int lane, double s)
 {
     const sim_lg_lane *l = &g->lanes[lane];
-    return l->forward ? s : l->length - s;
+    return l->forward ? l->s0 + s : l->s0 + l->length - s;
+}
+
+double sim_lanegraph_lane_s(const sim_lanegraph *g, int lane, double road_s)
+{
+    const sim_lg_lane *l = &g->lanes[lane];
+    return l->forward ? road_s - l->s0 : l->s0 + l->length - road_s;
 }
 
 /* Projects (x, y) on one lane's centre line: the nearest sample, then the segment

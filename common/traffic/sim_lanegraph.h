@@ -1,8 +1,8 @@
 /* sim_lanegraph: the lanes traffic drives on, as a graph of its own.
  *
- * Every driving lane of the road network, in its direction of travel, becomes one
- * graph lane: s runs from 0 at its entry to `length` at its exit (for a left lane of
- * a road, against the road's s). A lane knows its successors and predecessors (end to
+ * Every drivable lane of every lane section of the road network, in its direction of
+ * travel, becomes one graph lane: s runs from 0 at its entry to `length` at its exit
+ * (for a lane travelled against the road's s, the other way round). A lane knows its successors and predecessors (end to
  * end links and junction connections), its left and right neighbours in the direction
  * of travel (same direction only: nobody overtakes in the oncoming lane), its speed
  * limit and its centre line sampled every `step` metres (position, heading, curvature).
@@ -35,6 +35,8 @@ enum { SIM_LG_YIELD = 0, SIM_LG_UNSIGNED = 1, SIM_LG_PRIORITY = 2 };
 
 typedef struct sim_lg_lane {
     int road, lane_id;        /* where it comes from: road index and lane id (left +, right -) */
+    int section;              /* the road's lane section (0 on test tracks) */
+    double s0;                /* road s where the section starts */
     int junction;             /* junction index for a connecting road's lane, else -1 */
     bool forward;             /* runs with the road's s */
     double length, width;     /* m */
@@ -84,10 +86,11 @@ void sim_lanegraph_pose(const sim_lanegraph *g, int lane, double s, double lat, 
                         double *y, double *heading);
 double sim_lanegraph_curvature(const sim_lanegraph *g, int lane, double s);
 double sim_lanegraph_limit(const sim_lanegraph *g, int lane, double s);
-/* Lane with (road, lane id), or -1. */
-int sim_lanegraph_find(const sim_lanegraph *g, int road, int lane_id);
-/* The road's s of lane s, and back. */
+/* Lane with (road, lane id) whose section holds road s (-1: none). */
+int sim_lanegraph_find(const sim_lanegraph *g, int road, int lane_id, double road_s);
+/* The road's s of lane s, and lane s of the road's s. */
 double sim_lanegraph_road_s(const sim_lanegraph *g, int lane, double s);
+double sim_lanegraph_lane_s(const sim_lanegraph *g, int lane, double road_s);
 
 /* Where a world point lies: the lane whose centre line is nearest within its width
  * (|lat| <= width/2 + margin). hint: a lane to try first (its neighbours, successors

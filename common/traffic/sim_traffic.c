@@ -395,6 +395,8 @@ int sim_traffic_leader_brute(const sim_traffic *t, int slot, double *gap)
 
 /* ---- moving ------------------------------------------------------------------------ */
 
+#define LC_SLOPE 0.15 /* most sideways speed per forward speed in a lane change (8.5 deg) */
+
 static void leave(sim_traffic *t, sim_traffic_agent *a)
 {
     a->active = false;
@@ -418,8 +420,10 @@ static void integrate(sim_traffic *t, int slot, double dt)
     a->v = v1;
     a->s += ds;
     if (a->brake_left > 0) a->brake_left -= dt;
+    /* Sideways at most LC_SLOPE of the speed: a vehicle moves sideways by driving. */
+    double lat_speed = fmin(a->lc_rate, LC_SLOPE * a->v);
     if (a->lc_active) {
-        double step = a->lc_rate * dt;
+        double step = lat_speed * dt;
         if (fabs(a->lat) <= step) {
             a->lat = 0;
             a->lc_active = false;
@@ -458,7 +462,7 @@ static void integrate(sim_traffic *t, int slot, double dt)
         a->next_lane = tr_choose_next(t, a, a->lane, &stuck);
     }
     sim_lanegraph_pose(g, a->lane, a->s, a->lat, &a->x, &a->y, &a->heading);
-    if (a->lc_active) a->heading += atan2(a->lat > 0 ? -a->lc_rate : a->lc_rate, fmax(a->v, 1.0));
+    if (a->lc_active && a->v > 0) a->heading += atan2(a->lat > 0 ? -lat_speed : lat_speed, a->v);
     a->brake_light = a->a < -0.5 || (a->v < 0.1 && a->a <= 0);
 }
 

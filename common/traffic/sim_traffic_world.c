@@ -34,7 +34,7 @@ static void fire(sim_traffic *t, int k, int by)
         a->brake_decel = tr->decel;
         a->brake_left = tr->duration;
     } else if (tr->action == SIM_TA_LANE_SWITCH) {
-        int to = sim_lanegraph_find(t->g, t->g->lanes[a->lane].road, tr->lane);
+        int to = sim_lanegraph_find(t->g, t->g->lanes[a->lane].road, tr->lane, sim_lanegraph_road_s(t->g, a->lane, a->s));
         const sim_lg_lane *l = &t->g->lanes[a->lane];
         if (to >= 0 && (to == l->left || to == l->right)) a->want_lane = to;
     }

@@ -59,6 +59,33 @@ static inline sim_vec3 sim_quat_unrotate(sim_quat q, sim_vec3 v)
     sim_quat c = {q.w, -q.x, -q.y, -q.z};
     return sim_quat_rotate(c, v);
 }
+/* A unit quaternion's rotation as a matrix (rows), for code that rotates many vectors
+ * by one orientation: 15 flops a vector instead of the quaternion's 30. */
+typedef struct sim_mat3 {
+    double m[3][3];
+} sim_mat3;
+static inline sim_mat3 sim_mat3_from_quat(sim_quat q)
+{
+    double xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z, xy = q.x * q.y, xz = q.x * q.z;
+    double yz = q.y * q.z, wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    return (sim_mat3){{{1.0 - 2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy)},
+                       {2.0 * (xy + wz), 1.0 - 2.0 * (xx + zz), 2.0 * (yz - wx)},
+                       {2.0 * (xz - wy), 2.0 * (yz + wx), 1.0 - 2.0 * (xx + yy)}}};
+}
+/* Body-frame vector into the world frame (R v). */
+static inline sim_vec3 sim_mat3_rotate(const sim_mat3 *r, sim_vec3 v)
+{
+    return sim_v3(r->m[0][0] * v.x + r->m[0][1] * v.y + r->m[0][2] * v.z,
+                  r->m[1][0] * v.x + r->m[1][1] * v.y + r->m[1][2] * v.z,
+                  r->m[2][0] * v.x + r->m[2][1] * v.y + r->m[2][2] * v.z);
+}
+/* World-frame vector into the body frame (R^T v). */
+static inline sim_vec3 sim_mat3_unrotate(const sim_mat3 *r, sim_vec3 v)
+{
+    return sim_v3(r->m[0][0] * v.x + r->m[1][0] * v.y + r->m[2][0] * v.z,
+                  r->m[0][1] * v.x + r->m[1][1] * v.y + r->m[2][1] * v.z,
+                  r->m[0][2] * v.x + r->m[1][2] * v.y + r->m[2][2] * v.z);
+}
 sim_quat sim_quat_normalize(sim_quat q);
 /* Rotation of yaw about world z, then pitch about y, then roll about x (z-y-x). */
 sim_quat sim_quat_from_euler(double roll, double pitch, double yaw);

@@ -304,6 +304,23 @@ void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak,
         *slip_y_peak = sp;
 }
 
+void sim_tire_peak_force(const sim_tire_params *p, double fz, double mu_road, double *fx_peak,
+                         double *fy_peak)
+{
+    double dx = 0.0, dy = 0.0;
+    if (fz > 0.0 && mu_road > 0.0) {
+        if (p->model == SIM_TIRE_BRUSH) {
+            dx = dy = brush_mu(p, fz, mu_road) * fz;
+        } else {
+            double dfz = (fz - p->fz0) / p->fz0;
+            dx = (p->pdx1 + p->pdx2 * dfz) * p->lambda_mux * mu_road * fz;
+            dy = (p->pdy1 + p->pdy2 * dfz) * p->lambda_muy * mu_road * fz;
+        }
+    }
+    *fx_peak = dx > 0.0 ? dx : 0.0;
+    *fy_peak = dy > 0.0 ? dy : 0.0;
+}
+
 static sim_tire_forces eval_brush(const sim_tire_params *p, double fz, double kappa,
                                   double slip_y, double mu_road)
 {

@@ -89,6 +89,12 @@ sim_tire_forces sim_tire_eval_forces(const sim_tire_params *p, double fz, double
  * alpha* = tan(alpha)). Used by the friction ellipse and by ABS. */
 void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak, double *slip_y_peak);
 
+/* The largest force each direction can reach at load fz on a road of friction factor
+ * mu_road: the peak factors D of the two pure-slip curves (the brush model's mu Fz for
+ * both). Combined forces lie inside the ellipse with these semi-axes. */
+void sim_tire_peak_force(const sim_tire_params *p, double fz, double mu_road, double *fx_peak,
+                         double *fy_peak);
+
 /* Pacejka's Magic Formula y = D sin(C atan(Bx - E(Bx - atan(Bx)))). */
 double sim_magic_formula(double x, double B, double C, double D, double E);
 

@@ -35,9 +35,18 @@ int sim_ground_plane_sample(void *ctx, double x, double y, sim_ground_sample *ou
     return 0;
 }
 
+double sim_ground_plane_height(void *ctx, double x, double y)
+{
+    const sim_ground_plane *pl = ctx;
+    return pl->z0 + pl->slope_x * x + pl->slope_y * y;
+}
+
 sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane)
 {
-    return (sim_vehicle_ground){sim_ground_plane_sample, plane};
+    /* Its slope is its bound (a level plane's 0 would read "unknown"). */
+    double slope = sqrt(plane->slope_x * plane->slope_x + plane->slope_y * plane->slope_y);
+    return (sim_vehicle_ground){sim_ground_plane_sample, plane, sim_ground_plane_height,
+                                slope > 1e-9 ? slope : 1e-9};
 }
 
 bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out)
@@ -95,7 +104,7 @@ void sim_vehicle_ackermann(const sim_vehicle_params *p, double delta, double *le
 }
 
 void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, double driven_omega,
-                             double dt)
+                             double lateral_accel, double dt)
 {
     const sim_vehicle_params *p = &v->p;
     int want = v->gear;
@@ -105,6 +114,16 @@ void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, doub
         else if (v->gear_hold <= 0.0 && v->shift_timer <= 0.0)
             want = sim_gearbox_auto_gear(&p->gearbox, &p->engine, v->gear, driven_omega,
                                          c->throttle, p->auto_econ_rpm);
+        /* In a fast turn a shift changes the driven wheels' torque at the limit of
+         * grip (a kick-down spins the car): hold the gear, as automatics with curve
+         * recognition do, unless the engine would hit its limiter or lug. */
+        if (want != v->gear && fabs(lateral_accel) > SIM_AUTO_HOLD_AY) {
+            double rpm = fabs(driven_omega * sim_gearbox_ratio(&p->gearbox, v->gear)) * SIM_RPM_PER_RAD_S;
+            bool limiter = want > v->gear && rpm >= 0.95 * p->engine.max_rpm;
+            bool lugging = want < v->gear && rpm < p->engine.idle_rpm + 400.0;
+            if (!limiter && !lugging)
+                want = v->gear;
+        }
     } else if (c->gear >= -1 && c->gear <= p->gearbox.n_gears) {
         want = c->gear;
     }
@@ -125,7 +144,8 @@ void sim_vehicle_light_state(const sim_vehicle *v, sim_vehicle_state *out)
     out->gear = v->gear;
     out->clutch = v->shift_timer > 0.0 ? 0.0 : 1.0;
     out->steer_angle = v->steer_angle;
-    out->accel_body[1] = out->speed * out->yaw_rate;
+    for (int i = 0; i < 3; i++)
+        out->accel_body[i] = v->accel_light[i];
 }
 
 void sim_vehicle_state_from_chassis(const double *y, sim_vehicle_state *out)
@@ -154,13 +174,18 @@ void sim_vehicle_state_from_chassis(const double *y, sim_vehicle_state *out)
 
 /* ---- body collisions by impulses ---- */
 
+/* Corner k of the body box relative to the COG, body frame. */
+static sim_vec3 box_offset_corner(const sim_vehicle_params *p, int k)
+{
+    return sim_v3(p->box_offset.x + ((k & 1) ? p->box_half.x : -p->box_half.x),
+                  p->box_offset.y + ((k & 2) ? p->box_half.y : -p->box_half.y),
+                  p->box_offset.z + ((k & 4) ? p->box_half.z : -p->box_half.z));
+}
+
 static sim_vec3 box_corner(const double *y, const sim_vehicle_params *p, int k)
 {
     sim_quat q = {y[3], y[4], y[5], y[6]};
-    sim_vec3 c = sim_v3(p->box_offset.x + ((k & 1) ? p->box_half.x : -p->box_half.x),
-                        p->box_offset.y + ((k & 2) ? p->box_half.y : -p->box_half.y),
-                        p->box_offset.z + ((k & 4) ? p->box_half.z : -p->box_half.z));
-    return sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_quat_rotate(q, c));
+    return sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_quat_rotate(q, box_offset_corner(p, k)));
 }
 
 /* One contact: point pt on the chassis, unit normal n pushing the chassis out, depth,
@@ -205,17 +230,48 @@ static bool point_in_box(sim_vec3 w, sim_vec3 centre, sim_quat q, sim_vec3 half,
     return true;
 }
 
+/* True when corner c is certainly above the ground: the ground rises at most max_slope
+ * per metre from where it was looked up last for this corner. Otherwise looks it up
+ * (height only where the ground offers that), remembers it in cache, and says whether
+ * c is above it. */
+static bool corner_clear(const sim_vehicle_ground *ground, sim_vec3 c, double *cache)
+{
+    if (cache && ground->max_slope > 0.0 && cache[2] == cache[2]) {
+        double d = sqrt((c.x - cache[0]) * (c.x - cache[0]) + (c.y - cache[1]) * (c.y - cache[1]));
+        if (c.z - cache[2] > ground->max_slope * d)
+            return true;
+    }
+    double h = NAN;
+    if (ground->height) {
+        h = ground->height(ground->ctx, c.x, c.y);
+    } else {
+        sim_ground_sample g;
+        if (sim_vehicle_ground_at(ground, c.x, c.y, &g))
+            h = g.height;
+    }
+    if (cache) {
+        cache[0] = c.x;
+        cache[1] = c.y;
+        cache[2] = h;
+    }
+    return !(h >= c.z); /* no ground (NaN) is clear too */
+}
+
 void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *props, double *y,
-                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes)
+                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes,
+                         double (*corner_ground)[3])
 {
     sim_vec3 zero = {0, 0, 0};
     /* While the body is upright its top corners stay above its bottom ones, so only a
      * car on its side or roof needs them tested against the ground. */
-    sim_quat qu = {y[3], y[4], y[5], y[6]};
-    int corners = sim_quat_rotate(qu, sim_v3(0, 0, 1)).z > 0.5 ? 4 : 8;
+    sim_mat3 rot = sim_mat3_from_quat((sim_quat){y[3], y[4], y[5], y[6]});
+    int corners = rot.m[2][2] > 0.5 ? 4 : 8;
     for (int k = 0; k < corners; k++) {
-        sim_vec3 c = box_corner(y, p, k);
+        sim_vec3 c = sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_mat3_rotate(&rot, box_offset_corner(p, k)));
         sim_ground_sample g;
+        /* Clear of the ground: no contact, no full sample. */
+        if (!ground || corner_clear(ground, c, corner_ground && k < 4 ? corner_ground[k] : NULL))
+            continue;
         if (!sim_vehicle_ground_at(ground, c.x, c.y, &g))
             continue;
         sim_vec3 n = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
@@ -263,16 +319,48 @@ typedef struct full_eval {
     sim_vec3 accel_world;
 } full_eval;
 
+/* The ground under one wheel for a whole step: sampled once below the wheel centre at
+ * the step's start, and taken as its tangent plane by every evaluation within the step
+ * (the wheel moves a few centimetres in a step; the plane's height error is that
+ * squared over twice the road's radius of curvature, micrometres). A raycast vehicle
+ * likewise casts its rays once per step; sampling the terrain at every evaluation
+ * cost a third of the full model's time on a heightfield. */
+typedef struct ground_patch {
+    bool ok;                 /* false: no ground below this wheel in this step */
+    sim_vec3 p0;             /* the sampled ground point */
+    sim_ground_sample g;     /* its normal, friction, roughness */
+} ground_patch;
+
 typedef struct full_ctx {
     const sim_vehicle *v;
-    const sim_vehicle_ground *ground;
+    ground_patch patch[SIM_WHEELS];
     full_eval *out; /* NULL while integrating */
 } full_ctx;
 
+/* The patches under the wheels of the state y. */
+static void ground_patches(const sim_vehicle *v, const sim_vehicle_ground *ground, const double *y,
+                           ground_patch *patch)
+{
+    /* unit quaternion: every step ends normalising it */
+    sim_mat3 rot = sim_mat3_from_quat((sim_quat){y[3], y[4], y[5], y[6]});
+    for (int i = 0; i < SIM_WHEELS; i++) {
+        sim_vec3 arm = v->hardpoint[i];
+        arm.z += y[SIM_VY_WHEEL(i) + SIM_VW_TRAVEL];
+        sim_vec3 c = sim_v3_add(sim_v3(y[0], y[1], y[2]), sim_mat3_rotate(&rot, arm));
+        ground_patch *gp = &patch[i];
+        gp->ok = sim_vehicle_ground_at(ground, c.x, c.y, &gp->g);
+        gp->p0 = sim_v3(c.x, c.y, gp->g.height);
+    }
+}
+
 /* Low-speed tyre damping: below LOW_SPEED (m/s) the deflection spring of each tyre
- * gets a damper of DAMP_* seconds times its stiffness, fading out with speed. The
- * lateral one is near critical for the car's mass on its tyres; the longitudinal one
- * is smaller because it acts on the light wheel (stiff for explicit integration). */
+ * gets a damper of DAMP_* seconds times its stiffness, fading out with the larger of
+ * the wheel's rolling speed and the contact patch's total slip speed: a standing car
+ * stops rocking on its tyres, and a sliding one (a spin: little forward speed, much
+ * sideways) gets no extra force from it. The lateral one is near critical for the
+ * car's mass on its tyres; the longitudinal one is smaller because it acts on the
+ * light wheel (stiff for explicit integration). Tyre plus damper never leave the
+ * tyre's friction ellipse. */
 #define LOW_SPEED 5.0
 #define DAMP_X 0.02
 #define DAMP_Y 0.06
@@ -305,11 +393,30 @@ static void tire_slopes(const sim_tire_params *t, double *cx, double *cy)
     }
 }
 
-static double tire_peak_mu(const sim_tire_params *t)
+/* sin and cos of front wheel i's angle delta from those at the step's start (the
+ * angle moves by a few milliradians within a step): the angle-sum formulas with the
+ * Taylor series of the difference e, whose first terms left out (e^4/24, e^5/120) are
+ * below 1e-11 for |e| <= 5 mrad; libm beyond. Rear wheels are straight. */
+static inline void steer_sin_cos(const sim_vehicle *v, int i, double delta, double *s, double *c)
 {
-    if (t->model == SIM_TIRE_BRUSH)
-        return t->brush_mu * 1.3;
-    return 1.3 * fmax(t->pdx1 * t->lambda_mux, t->pdy1 * t->lambda_muy);
+    if (i >= 2) {
+        *s = 0.0;
+        *c = 1.0;
+        return;
+    }
+    const double *k = v->steer_trig[i];
+    double e = delta - k[0];
+    if (e == 0.0) {
+        *s = k[1];
+        *c = k[2];
+    } else if (fabs(e) <= 5e-3) {
+        double e2 = e * e, se = e * (1.0 - e2 * (1.0 / 6.0)), ce = 1.0 - 0.5 * e2;
+        *s = k[1] * ce + k[2] * se;
+        *c = k[2] * ce - k[1] * se;
+    } else {
+        *s = sin(delta);
+        *c = cos(delta);
+    }
 }
 
 static void full_deriv(void *vctx, double time, double h, const double *y, double *dy)
@@ -322,11 +429,18 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     const sim_vehicle_params *p = &v->p;
     const sim_tire_params *tp = &p->tire;
     sim_rigid_props props = sim_vehicle_chassis_props(p, true);
-    sim_quat q = sim_quat_normalize((sim_quat){y[3], y[4], y[5], y[6]});
+    /* The integrator's intermediate states leave the quaternion off unit length by
+     * O(h^2); one Newton step of 1/sqrt (no division, no square root) brings it back
+     * to within the square of that. */
+    double qn = y[3] * y[3] + y[4] * y[4] + y[5] * y[5] + y[6] * y[6], qs = 1.5 - 0.5 * qn;
+    sim_quat q = {y[3] * qs, y[4] * qs, y[5] * qs, y[6] * qs};
+    if (!(fabs(qn - 1.0) < 1e-4))
+        q = sim_quat_normalize((sim_quat){y[3], y[4], y[5], y[6]});
+    sim_mat3 rot = sim_mat3_from_quat(q);
     sim_vec3 pos = sim_v3(y[0], y[1], y[2]);
-    sim_vec3 vb = sim_quat_unrotate(q, sim_v3(y[7], y[8], y[9]));
+    sim_vec3 vb = sim_mat3_unrotate(&rot, sim_v3(y[7], y[8], y[9]));
     sim_vec3 wb = sim_v3(y[10], y[11], y[12]);
-    sim_vec3 gb = sim_quat_unrotate(q, sim_v3(0, 0, -SIM_GRAVITY));
+    sim_vec3 gb = sim_v3_scale(sim_v3(rot.m[2][0], rot.m[2][1], rot.m[2][2]), -SIM_GRAVITY);
     sim_vec3 force = {0, 0, 0}, torque = {0, 0, 0}; /* body frame */
     double susp[SIM_WHEELS], travel[SIM_WHEELS], wheel_rel[SIM_WHEELS];
     sim_vec3 arm[SIM_WHEELS], vcentre[SIM_WHEELS];
@@ -334,7 +448,6 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     double fade_x_all[SIM_WHEELS];
     double cx_slope, cy_slope;
     tire_slopes(tp, &cx_slope, &cy_slope);
-    double mu_cap = tire_peak_mu(tp);
 
     /* Suspension: travel rates and spring/damper forces. */
     for (int i = 0; i < SIM_WHEELS; i++) {
@@ -364,7 +477,7 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         double *dw = dy + SIM_VY_WHEEL(i);
         double spin = wy[SIM_VW_SPIN], ux = wy[SIM_VW_UX], uy = wy[SIM_VW_UY];
         double delta = i < 2 ? y[SIM_VY_STEER(i)] : 0.0;
-        sim_vec3 centre = sim_v3_add(pos, sim_quat_rotate(q, arm[i]));
+        sim_vec3 centre = sim_v3_add(pos, sim_mat3_rotate(&rot, arm[i]));
         wheel_eval we = {.centre = centre, .steer = delta};
         sim_ground_sample g;
         double fz = 0.0, fx = 0.0, fy = 0.0, mz = 0.0, r_eff = tp->radius, ax = 0.0;
@@ -372,13 +485,16 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         double dux = -ux * 50.0, duy = -uy * 50.0; /* airborne: the tread relaxes */
         double fade = 0.0;
         bool contact = false;
-        if (sim_vehicle_ground_at(ctx->ground, centre.x, centre.y, &g)) {
-            double dist = (centre.z - g.height) * g.normal[2];
+        if (ctx->patch[i].ok) {
+            g = ctx->patch[i].g;
+            sim_vec3 gn = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
+            double dist = sim_v3_dot(sim_v3_sub(centre, ctx->patch[i].p0), gn);
             double pen = tp->radius - dist;
             if (pen > 0.0) {
                 contact = true;
-                sim_vec3 n = sim_quat_unrotate(q, sim_v3(g.normal[0], g.normal[1], g.normal[2]));
-                double sd = delta != 0.0 ? sin(delta) : 0.0, cd = delta != 0.0 ? cos(delta) : 1.0;
+                sim_vec3 n = sim_mat3_unrotate(&rot, gn);
+                double sd, cd;
+                steer_sin_cos(v, i, delta, &sd, &cd);
                 /* Wheel heading projected on the ground plane, and its left side. */
                 sim_vec3 fg = sim_v3(cd, sd, 0.0);
                 fg = sim_v3_madd(fg, n, -sim_v3_dot(fg, n));
@@ -415,14 +531,20 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
                 mz = tf.mz;
                 /* Below walking pace the deflection spring gets damping, or a standing
                  * car would rock on its tyres for ever. */
-                fade = ax < LOW_SPEED ? 1.0 - ax / LOW_SPEED : 0.0;
+                if (ax < LOW_SPEED) {
+                    double vslip = sqrt(vsx * vsx + vsy * vsy);
+                    double vfade = ax > vslip ? ax : vslip;
+                    fade = vfade < LOW_SPEED ? 1.0 - vfade / LOW_SPEED : 0.0;
+                }
                 if (fade > 0.0) {
                     fx += DAMP_X * cx_slope * fz / tp->relaxation_x * vsx * fade;
                     fy += DAMP_Y * cy_slope * fz / tp->relaxation_y * vsy * fade;
-                    double lim = mu_cap * g.friction * fz, mag = sqrt(fx * fx + fy * fy);
-                    if (mag > lim) {
-                        fx *= lim / mag;
-                        fy *= lim / mag;
+                    double dx, dyp;
+                    sim_tire_peak_force(tp, fz, g.friction, &dx, &dyp);
+                    double e = (dx > 0.0 && dyp > 0.0) ? hypot(fx / dx, fy / dyp) : INFINITY;
+                    if (e > 1.0) {
+                        fx /= e;
+                        fy /= e;
                     }
                 }
                 sim_vec3 ft = sim_v3_add(sim_v3_add(sim_v3_scale(fg, fx), sim_v3_scale(lg, fy)),
@@ -500,18 +622,28 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     }
     dy[SIM_VY_ENGINE] = (te - tc) / p->engine.inertia;
 
-    /* Brakes, with ABS holding the slip near the tyre's peak. */
+    /* Brakes, with ABS holding the slip near the tyre's peak: each front wheel on its
+     * own, the rear axle "select-low" (both rear wheels get the pressure of the one
+     * that would lock first, as in production ABS): on split friction the rear keeps
+     * its side grip and holds the car straight instead of braking it into a spin. */
+    double abs_share[SIM_WHEELS] = {1.0, 1.0, 1.0, 1.0};
+    if (p->brakes.abs_enabled && in->brake > 0.0) {
+        for (int i = 0; i < SIM_WHEELS; i++) {
+            if (fade_x_all[i] > 2.0 && fz_all[i] > 0.0) {
+                double kp;
+                sim_tire_peak_slip(tp, fz_all[i], &kp, NULL);
+                double x = (kappa_all[i] + 1.3 * kp) / (0.5 * kp);
+                abs_share[i] = x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x;
+            }
+        }
+        double low = fmin(abs_share[SIM_WHEEL_RL], abs_share[SIM_WHEEL_RR]);
+        abs_share[SIM_WHEEL_RL] = abs_share[SIM_WHEEL_RR] = low;
+    }
     for (int i = 0; i < SIM_WHEELS; i++) {
         bool front = i < 2;
         double iw = front ? p->wheel_inertia_front : p->wheel_inertia_rear;
         double spin = y[SIM_VY_WHEEL(i) + SIM_VW_SPIN];
-        double limit = sim_brake_torque_max(&p->brakes, front, in->brake);
-        if (p->brakes.abs_enabled && limit > 0.0 && fade_x_all[i] > 2.0 && fz_all[i] > 0.0) {
-            double kp;
-            sim_tire_peak_slip(tp, fz_all[i], &kp, NULL);
-            double x = (kappa_all[i] + 1.3 * kp) / (0.5 * kp);
-            limit *= x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x;
-        }
+        double limit = sim_brake_torque_max(&p->brakes, front, in->brake) * abs_share[i];
         double others = drive[i] + other_torque[i];
         double tb = sim_brake_torque(iw, spin, others, limit, h);
         dy[SIM_VY_WHEEL(i) + SIM_VW_SPIN] = (others + tb) / iw;
@@ -597,6 +729,9 @@ int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_mo
     v->last_dt = 1e-3;
     v->in.automatic = true;
     v->in.gear = start->gear;
+    v->steer_trig[0][2] = v->steer_trig[1][2] = 1.0; /* straight: sin 0, cos 1 */
+    for (int k = 0; k < 4; k++)
+        v->corner_ground[k][2] = NAN; /* not looked up yet */
 
     /* Geometry and static equilibrium. */
     double b = p->wheelbase - p->cog_to_front;
@@ -669,13 +804,25 @@ static void full_step(sim_vehicle *v, const sim_vehicle_ground *ground, const si
     int d0 = v->p.drive == SIM_DRIVE_REAR ? SIM_WHEEL_RL : SIM_WHEEL_FL;
     double driven = 0.5 * (v->y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN] +
                            v->y[SIM_VY_WHEEL(d0 + 1) + SIM_VW_SPIN]);
-    sim_vehicle_update_gear(v, &v->in, driven, dt);
+    /* Lateral acceleration for the automatic: yaw rate times forward speed. */
+    sim_quat q0 = {v->y[3], v->y[4], v->y[5], v->y[6]};
+    sim_vec3 vb0 = sim_quat_unrotate(q0, sim_v3(v->y[7], v->y[8], v->y[9]));
+    sim_vehicle_update_gear(v, &v->in, driven, v->y[12] * vb0.x, dt);
     if (v->in.steer != v->steer_input) { /* atan2 twice: only when the input moves */
         v->steer_input = v->in.steer;
         sim_vehicle_ackermann(&v->p, v->in.steer * v->p.steer_max, &v->steer_target[0],
                               &v->steer_target[1]);
     }
-    full_ctx ctx = {v, ground, NULL};
+    for (int i = 0; i < 2; i++) {
+        double d = v->y[SIM_VY_STEER(i)];
+        if (d != v->steer_trig[i][0]) {
+            v->steer_trig[i][0] = d;
+            v->steer_trig[i][1] = sin(d);
+            v->steer_trig[i][2] = cos(d);
+        }
+    }
+    full_ctx ctx = {.v = v, .out = NULL};
+    ground_patches(v, ground, v->y, ctx.patch);
     sim_integrator_step(v->integrator, full_deriv, &ctx, v->t, dt, v->y, SIM_VEHICLE_STATE_LEN,
                         v->work);
     sim_quat q = sim_quat_normalize((sim_quat){v->y[3], v->y[4], v->y[5], v->y[6]});
@@ -684,7 +831,7 @@ static void full_step(sim_vehicle *v, const sim_vehicle_ground *ground, const si
     v->y[5] = q.y;
     v->y[6] = q.z;
     sim_rigid_props props = sim_vehicle_chassis_props(&v->p, true);
-    sim_vehicle_collide(&v->p, &props, v->y, ground, boxes, n_boxes);
+    sim_vehicle_collide(&v->p, &props, v->y, ground, boxes, n_boxes, v->corner_ground);
     /* Clutch lock-up (paper 5.3): once both sides turn alike the link holds until the
      * engine nears stall, the pedal is pressed or a shift opens it. */
     double ratio = sim_gearbox_ratio(&v->p.gearbox, v->gear);
@@ -722,6 +869,14 @@ int sim_vehicle_step(sim_vehicle *v, const sim_vehicle_controls *c, const sim_ve
         memcpy(v->y, saved, sizeof(saved));
         return SIM_ERANGE;
     }
+    if (v->model != SIM_VEHICLE_FULL) {
+        /* The light models' acceleration is what their velocity did in the step. */
+        sim_vec3 a = sim_v3((v->y[7] - saved[7]) / dt, (v->y[8] - saved[8]) / dt, (v->y[9] - saved[9]) / dt);
+        sim_vec3 ab = sim_quat_unrotate((sim_quat){v->y[3], v->y[4], v->y[5], v->y[6]}, a);
+        v->accel_light[0] = ab.x;
+        v->accel_light[1] = ab.y;
+        v->accel_light[2] = ab.z;
+    }
     v->t += dt;
     return 0;
 }
@@ -740,7 +895,8 @@ void sim_vehicle_get_state(const sim_vehicle *v, const sim_vehicle_ground *groun
     full_eval ev;
     memset(&ev, 0, sizeof(ev));
     double dy[SIM_VEHICLE_STATE_LEN];
-    full_ctx ctx = {v, ground, &ev};
+    full_ctx ctx = {.v = v, .out = &ev};
+    ground_patches(v, ground, v->y, ctx.patch);
     full_deriv(&ctx, v->t, v->last_dt, v->y, dy);
     sim_vehicle_state_from_chassis(v->y, out);
     out->t = v->t;

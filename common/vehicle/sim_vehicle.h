@@ -36,9 +36,21 @@ typedef struct sim_ground_sample {
  * wheel is then airborne). Must be pure for determinism. */
 typedef int (*sim_ground_fn)(void *ctx, double x, double y, sim_ground_sample *out);
 
+/* The height z at (x, y) alone, where there is ground; NAN where there is none. */
+typedef double (*sim_ground_height_fn)(void *ctx, double x, double y);
+
 typedef struct sim_vehicle_ground {
     sim_ground_fn sample;
     void *ctx;
+    /* Optional (NULL: sample is used): a cheaper height-only query for the body's
+     * collision test, which needs the rest of a sample only where the body touches. */
+    sim_ground_height_fn height;
+    /* Optional (0: unknown): an upper bound of the ground's slope |grad z| everywhere.
+     * With it the body's corners are not looked up while the ground cannot have risen
+     * to them since the last look-up (the results are the same, bit for bit). The
+     * vehicle remembers those look-ups: give it the same ground every step, or
+     * sim_vehicle_init it again when the ground changes. */
+    double max_slope;
 } sim_vehicle_ground;
 
 /* An infinite plane z = z0 + slope_x x + slope_y y, for tests and scenario-less runs. */
@@ -48,6 +60,7 @@ typedef struct sim_ground_plane {
 } sim_ground_plane;
 
 int sim_ground_plane_sample(void *plane, double x, double y, sim_ground_sample *out);
+double sim_ground_plane_height(void *plane, double x, double y);
 /* A sim_vehicle_ground reading the plane (borrowed: the plane must outlive it). */
 sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane);
 
@@ -91,6 +104,7 @@ typedef struct sim_vehicle_params {
     double track_front, track_rear; /* m */
     sim_vec3 box_half;        /* m, half extents of the body's collision box */
     sim_vec3 box_offset;      /* m, box centre relative to the COG, body frame */
+    sim_vec3 driver_eye;      /* m, the driver's eye point relative to the COG, body frame (render views) */
     double restitution;       /* body collisions, 0..1 */
     double body_friction;     /* body-ground and body-box friction coefficient */
     /* aerodynamics */
@@ -180,8 +194,11 @@ typedef struct sim_vehicle {
     /* light-model extras */
     double side_speed;        /* simple model: outward drift velocity, m/s */
     double steer_angle;       /* simple and wall models: road-wheel angle, rad */
+    double accel_light[3];    /* simple and wall models: body-frame acceleration of the last step */
     double steer_target[2];   /* full model: front road-wheel angles the steering seeks */
     double steer_input;       /* full model: the input steer_target was computed for */
+    double steer_trig[2][3];  /* full model: front angles at the step's start, their sin, cos */
+    double corner_ground[4][3]; /* body's bottom corners: last ground look-up x, y, z (z NaN: none) */
 } sim_vehicle;
 
 typedef struct sim_wheel_state {

@@ -27,16 +27,21 @@ _Static_assert(SIM_VW_UY + 1 == SIM_VY_WHEEL(1) - SIM_VY_WHEEL(0), "five doubles
 sim_rigid_props sim_vehicle_chassis_props(const sim_vehicle_params *p, bool split_unsprung);
 
 /* Body-box collisions with the ground and with boxes, by impulses on the chassis part
- * of the state (13 doubles). */
+ * of the state (13 doubles). corner_ground (may be NULL): the vehicle's look-up cache of
+ * its bottom corners (sim_vehicle.corner_ground). */
 void sim_vehicle_collide(const sim_vehicle_params *p, const sim_rigid_props *props, double *chassis,
-                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes);
+                         const sim_vehicle_ground *ground, const sim_box *boxes, size_t n_boxes,
+                         double (*corner_ground)[3]);
 
 /* Samples the ground; returns false where there is none. The normal is unit length. */
 bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out);
 
-/* Automatic or manual gear choice before a step, shared by all models. */
+/* Automatic or manual gear choice before a step, shared by all models. lateral_accel
+ * (m/s^2, yaw rate times speed) makes the automatic hold its gear in a fast turn. */
 void sim_vehicle_update_gear(sim_vehicle *v, const sim_vehicle_controls *c, double driven_omega,
-                             double dt);
+                             double lateral_accel, double dt);
+/* Above this lateral acceleration the automatic holds its gear (m/s^2). */
+#define SIM_AUTO_HOLD_AY (0.35 * SIM_GRAVITY)
 
 /* Road-wheel steering angles (Ackermann share applied) for a mean angle delta. */
 void sim_vehicle_ackermann(const sim_vehicle_params *p, double delta, double *left, double *right);
@@ -45,6 +50,9 @@ void sim_vehicle_ackermann(const sim_vehicle_params *p, double delta, double *le
  * M_D = M_E i_D mu_D i_S mu_S, M_E from the torque curve at the speed the wheels
  * impose. Sets *rpm to that engine speed (at least idle). */
 double sim_vehicle_drive_force(const sim_vehicle *v, double speed, double throttle, double *rpm);
+/* The tyre's friction coefficient on the surface of its data (the larger peak factor
+ * D/Fz of the two directions at the nominal load): the wall model's Coulomb limit. */
+double sim_vehicle_tire_mu(const sim_vehicle_params *p);
 /* Dynamic wheel radius under the static load. */
 double sim_vehicle_dynamic_radius(const sim_vehicle_params *p);
 /* Total braking force (N) at the wheels at pedal 0..1 before friction limits. */
@@ -64,7 +72,8 @@ void sim_vehicle_wall_state(const sim_vehicle *v, const sim_vehicle_ground *grou
 /* Fills the pose and velocity part of a state from the chassis (13 doubles). */
 void sim_vehicle_state_from_chassis(const double *chassis, sim_vehicle_state *out);
 /* The part of a state the two light models fill alike: pose, time, engine, gear,
- * clutch (open while shifting), steering and the centripetal lateral acceleration. */
+ * clutch (open while shifting), steering and the body-frame acceleration of the last
+ * step. */
 void sim_vehicle_light_state(const sim_vehicle *v, sim_vehicle_state *out);
 
 #endif

@@ -49,6 +49,7 @@ static const field fields[] = {
     {"body.track_rear", P(track_rear), F_NUM, 0.3, 5},
     {"body.box_half", P(box_half), F_VEC3, 0.05, 20},
     {"body.box_offset", P(box_offset), F_VEC3, -20, 20},
+    {"body.driver_eye", P(driver_eye), F_VEC3, -20, 20},
     {"body.restitution", P(restitution), F_NUM, 0, 1},
     {"body.friction", P(body_friction), F_NUM, 0, 5},
     {"aero.drag_coefficient", P(drag_coefficient), F_NUM, 0, 5},

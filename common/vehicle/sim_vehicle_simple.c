@@ -19,6 +19,13 @@ double sim_vehicle_dynamic_radius(const sim_vehicle_params *p)
     return p->tire.radius - load / p->tire.vertical_stiffness / 3.0;
 }
 
+double sim_vehicle_tire_mu(const sim_vehicle_params *p)
+{
+    double dx, dy;
+    sim_tire_peak_force(&p->tire, p->tire.fz0, 1.0, &dx, &dy);
+    return (dx > dy ? dx : dy) / p->tire.fz0;
+}
+
 double sim_vehicle_brake_force(const sim_vehicle_params *p, double pedal)
 {
     return 2.0 * (sim_brake_torque_max(&p->brakes, true, pedal) +
@@ -100,41 +107,67 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, c
     double c = cos(heading), s = sin(heading);
     double speed = y[7] * c + y[8] * s;
     double r_dyn = sim_vehicle_dynamic_radius(p);
-    sim_vehicle_update_gear(v, &v->in, speed / r_dyn, dt);
+    sim_vehicle_update_gear(v, &v->in, speed / r_dyn, y[12] * speed, dt);
 
-    sim_ground_sample g = {.friction = 1.0};
-    if (!sim_vehicle_ground_at(ground, y[0], y[1], &g))
+    sim_ground_sample g = {.friction = 1.0, .normal = {0, 0, 1}};
+    if (!sim_vehicle_ground_at(ground, y[0], y[1], &g)) {
         g.friction = 1.0;
+        g.normal[0] = g.normal[1] = 0.0;
+        g.normal[2] = 1.0;
+    }
     double m = p->mass;
     double rpm;
-    double fd = sim_vehicle_drive_force(v, speed, v->in.throttle, &rpm);
-    double resist = p->tire.rolling_resistance * m * SIM_GRAVITY +
-                    0.5 * p->air_density * p->drag_coefficient * p->frontal_area * speed * speed;
+    /* The tyres' force is bounded by the friction force: driving and braking take from
+     * it first, the side force gets what is left (a friction circle). */
     double grip = p->simple_friction * g.friction * m * SIM_GRAVITY;
+    double fd = sim_vehicle_drive_force(v, speed, v->in.throttle, &rpm);
+    if (fd > grip)
+        fd = grip;
+    if (fd < -grip)
+        fd = -grip;
+    double rolling = p->tire.rolling_resistance * m * SIM_GRAVITY;
+    if (rolling > grip - fabs(fd))
+        rolling = grip - fabs(fd);
     double fb = sim_vehicle_brake_force(p, v->in.brake);
-    resist += fb < grip ? fb : grip;
+    if (fb > grip - fabs(fd) - rolling)
+        fb = grip - fabs(fd) - rolling;
+    double f_long = fabs(fd) + rolling + fb;
+    /* Gravity along the slope under the car (the ground's normal projected on the
+     * heading): climbing costs what it gains in height. */
+    double grade = -m * SIM_GRAVITY * (g.normal[0] * c + g.normal[1] * s);
+    double resist = rolling + 0.5 * p->air_density * p->drag_coefficient * p->frontal_area * speed * speed + fb;
     /* Resistances oppose the motion; at a standstill they only cancel the drive. */
-    double dir = speed > 1e-6 ? 1.0 : speed < -1e-6 ? -1.0 : (fd > 0 ? 1.0 : fd < 0 ? -1.0 : 0.0);
-    double nv = speed + (fd - dir * resist) / m * dt;
-    if (dir != 0.0 && nv * dir < 0.0 && fd * dir <= resist)
+    double push = fd - grade;
+    double dir = speed > 1e-6 ? 1.0 : speed < -1e-6 ? -1.0 : (push > 0 ? 1.0 : push < 0 ? -1.0 : 0.0);
+    double nv = speed + (push - dir * resist) / m * dt;
+    if (dir != 0.0 && nv * dir < 0.0 && push * dir <= resist)
         nv = 0.0;
-    if (dir == 0.0 && fabs(fd) <= resist)
+    if (dir == 0.0 && fabs(push) <= resist)
         nv = 0.0;
 
-    /* Transverse: steering angle limited by speed; the car follows its circle. */
+    /* Transverse: steering angle limited by speed; the car's heading follows the circle
+     * of that angle. Its velocity turns with it only as far as the friction force left
+     * by the longitudinal force allows: in the frame turned with the heading the
+     * velocity keeps its length, the part now across the car (the drift, plus what the
+     * turn put across) is taken out by a side impulse of at most that force. So when
+     * the centrifugal force m v^2 / r exceeds it the excess shifts the car outward
+     * (paper 2), and the drift costs speed instead of adding to it. */
     double delta = v->in.steer * steer_limit(p, nv);
     double curvature = tan(delta) / p->wheelbase;
     double yaw_rate = nv * curvature;
-    double fc = m * nv * nv * fabs(curvature);
-    if (fc > grip) {
-        /* Centrifugal force over friction: the excess pushes the car outward. */
-        double outward = curvature > 0 ? -1.0 : 1.0;
-        v->side_speed += outward * (fc - grip) / m * dt;
-    } else {
-        double dec = grip / m * dt; /* the tyres take the drift out again */
-        v->side_speed = fabs(v->side_speed) <= dec ? 0.0 : v->side_speed - (v->side_speed > 0 ? dec : -dec);
-    }
     double nh = heading + yaw_rate * dt;
+    double th = yaw_rate * dt, ct = cos(th), st = sin(th);
+    double u = nv * ct + v->side_speed * st, w = v->side_speed * ct - nv * st;
+    double side_max = grip > f_long ? sqrt(grip * grip - f_long * f_long) / m * dt : 0.0;
+    if (fabs(w) <= side_max) {
+        /* The tyres hold: the velocity turns with the car (a side force does no work). */
+        u = u >= 0.0 ? hypot(u, w) : -hypot(u, w);
+        w = 0.0;
+    } else {
+        w -= w > 0.0 ? side_max : -side_max;
+    }
+    nv = u;
+    v->side_speed = w;
     double nc = cos(nh), ns = sin(nh);
     double vx = nv * nc - v->side_speed * ns, vy = nv * ns + v->side_speed * nc;
     double z_before = y[2];
@@ -143,7 +176,7 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, c
     y[8] = vy;
     y[9] = (y[2] - z_before) / dt;
     y[10] = y[11] = 0.0;
-    y[12] = yaw_rate;
+    y[12] = nv * curvature; /* the yaw rate of the circle at the speed the car now has */
     v->steer_angle = delta;
     for (int i = 0; i < SIM_WHEELS; i++)
         y[SIM_VY_WHEEL(i) + SIM_VW_SPIN] = nv / r_dyn;
@@ -151,7 +184,7 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, c
     if (n_boxes > 0) {
         /* Obstacles: bounce the velocity by impulses, then take speed and drift back. */
         sim_rigid_props props = sim_vehicle_chassis_props(p, false);
-        sim_vehicle_collide(p, &props, y, NULL, boxes, n_boxes);
+        sim_vehicle_collide(p, &props, y, NULL, boxes, n_boxes, NULL);
         y[10] = y[11] = 0.0;
         v->side_speed = -y[7] * ns + y[8] * nc;
     }

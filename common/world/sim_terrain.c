@@ -109,12 +109,16 @@ static inline int clampi(int i, int lo, int hi)
 double sim_grid_spline(const sim_grid *g, double u, double v, double *du, double *dv)
 {
     /* Beyond 2 cells outside, every control point involved is an edge copy: clamping
-     * the coordinate there changes nothing and keeps floor() in int range (NaN too:
-     * fmax/fmin return the non-NaN operand). */
-    u = fmin(fmax(u, -3.0), (double)g->nx + 2.0);
-    v = fmin(fmax(v, -3.0), (double)g->ny + 2.0);
-    double fu = floor(u), fv = floor(v);
-    int i = (int)fu, j = (int)fv;
+     * the coordinate there changes nothing and keeps floor() in int range. */
+    u = u >= -3.0 ? u : -3.0; /* NaN too: it compares false */
+    v = v >= -3.0 ? v : -3.0;
+    u = u <= g->nx + 2.0 ? u : g->nx + 2.0;
+    v = v <= g->ny + 2.0 ? v : g->ny + 2.0;
+    /* floor() by truncation (u >= -3 here): a libm call on the x86-64 baseline. */
+    int i = (int)u, j = (int)v;
+    i -= u < i;
+    j -= v < j;
+    double fu = i, fv = j;
     double bu[4], dbu[4], bv[4], dbv[4];
     bspline_basis(u - fu, bu, dbu);
     bspline_basis(v - fv, bv, dbv);
@@ -124,6 +128,11 @@ double sim_grid_spline(const sim_grid *g, double u, double v, double *du, double
         /* Interior: four contiguous rows, no clamping. */
         for (int r = 0; r < 4; r++)
             p[r] = g->v + (size_t)(j - 1 + r) * (size_t)g->nx + (size_t)(i - 1);
+        if (!du && !dv) { /* the height alone (vehicles' body contacts): a third less */
+            for (int r = 0; r < 4; r++)
+                f += bv[r] * (bu[0] * p[r][0] + bu[1] * p[r][1] + bu[2] * p[r][2] + bu[3] * p[r][3]);
+            return f;
+        }
         for (int r = 0; r < 4; r++) {
             double row = bu[0] * p[r][0] + bu[1] * p[r][1] + bu[2] * p[r][2] + bu[3] * p[r][3];
             double drow =
@@ -201,6 +210,21 @@ void sim_terrain_free(sim_terrain *t)
     sim_grid_free(&t->friction);
     free(t->surface);
     t->surface = NULL;
+}
+
+double sim_terrain_max_slope(const sim_terrain *t)
+{
+    const sim_grid *g = &t->height;
+    double mx = 0.0, my = 0.0;
+    for (int j = 0; j < g->ny; j++)
+        for (int i = 0; i < g->nx; i++) {
+            double z = g->v[(size_t)j * (size_t)g->nx + (size_t)i];
+            if (i + 1 < g->nx)
+                mx = fmax(mx, fabs(g->v[(size_t)j * (size_t)g->nx + (size_t)i + 1] - z));
+            if (j + 1 < g->ny)
+                my = fmax(my, fabs(g->v[(size_t)(j + 1) * (size_t)g->nx + (size_t)i] - z));
+        }
+    return sqrt(mx * mx + my * my) * t->inv_spacing;
 }
 
 double sim_terrain_height(const sim_terrain *t, double x, double y)

@@ -110,6 +110,11 @@ int sim_terrain_init(sim_terrain *t, sim_grid *height, double origin_x, double o
 int sim_terrain_set_friction(sim_terrain *t, sim_grid *friction, sim_error *err);
 void sim_terrain_free(sim_terrain *t);
 
+/* An upper bound of the surface's slope |grad z| anywhere (also beyond the map): the
+ * spline's derivatives are convex combinations of the height map's neighbour
+ * differences, so the bound is the largest of those over the spacing, in x and y
+ * combined. Scans the map (O(points)): call it once, not per query. */
+double sim_terrain_max_slope(const sim_terrain *t);
 /* Height at (x, y), metres. */
 double sim_terrain_height(const sim_terrain *t, double x, double y);
 /* Height, slope, normal, friction and surface type at (x, y). */

@@ -242,6 +242,12 @@ static void killed_mid_drive_loses_nothing(void **state)
     assert_int_equal(sim_drivelog_read_meta(r, "end_utc", end, sizeof end, &err), 0);
     assert_int_equal(sim_drivelog_read_meta(r, "subject", end, sizeof end, &err), 0);
     assert_string_equal(end, "s1");
+    /* meta says the file's schema (it said "1" of version-2 files), and the seed without
+     * --seed is the scenario's (its traffic seed, 1 when the file sets none) */
+    assert_int_equal(sim_drivelog_read_meta(r, "schema_version", end, sizeof end, &err), 0);
+    assert_int_equal(atoi(end), SIM_DRIVELOG_SCHEMA_VERSION);
+    assert_int_equal(sim_drivelog_read_meta(r, "seed", end, sizeof end, &err), 0);
+    assert_string_equal(end, "1");
     sim_drivelog_reader_close(r);
 }
 

@@ -60,7 +60,7 @@ static void session_start(session *s, const char *scenario)
     const sim_start_point *st = &s->sc->starts[sim_scenario_find_start(s->sc, "motorway")];
     s->road = st->road;
     s->s0 = st->s;
-    assert_true(sim_road_lane_center(&s->sc->net.roads[st->road], st->lane, &s->d_lane));
+    assert_true(sim_road_lane_center(&s->sc->net.roads[st->road], st->s, st->lane, &s->d_lane));
 }
 
 static void session_stop(session *s)

@@ -178,6 +178,9 @@ static void round_trip(void **state)
     char buf[32];
     assert_int_equal(sim_drivelog_read_meta(r, "seed", buf, sizeof buf, &err), 0);
     assert_string_equal(buf, "8");
+    /* a new file's meta says its schema version (it said "1" of version-2 files) */
+    assert_int_equal(sim_drivelog_read_meta(r, "schema_version", buf, sizeof buf, &err), 0);
+    assert_int_equal(atoi(buf), SIM_DRIVELOG_SCHEMA_VERSION);
     assert_int_equal(sim_drivelog_read_meta(r, "nope", buf, sizeof buf, &err), SIM_ENOTFOUND);
     assert_non_null(strstr(err.msg, "'nope'"));
 
@@ -513,6 +516,9 @@ static void schema_1_logs_read_and_upgrade(void **state)
 
     assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
     assert_int_equal(sim_drivelog_schema_version(r), 2);
+    char ver[16];
+    assert_int_equal(sim_drivelog_read_meta(r, "schema_version", ver, sizeof ver, &err), 0);
+    assert_string_equal(ver, "2"); /* meta says what the file is */
     assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
     assert_int_equal(n, 3);
     assert_string_equal(s[0].task, "T1");

@@ -32,7 +32,7 @@ static void state_bytes(void **state)
     char *s = cJSON_PrintUnformatted(o);
     assert_string_equal(s, "{\"run\":2,\"total\":9,\"ambient\":4,\"frozen\":false,\"vehicles\":[{\"id\":\"lead\",\"model\":\"car\","
                            "\"pos\":[400,-5.625,0],\"heading\":0.1235,\"size\":[4.5,1.8,1.5],"
-                           "\"velocity\":[30.555,0,0],\"lights\":{\"brake\":true,\"left\":false,\"right\":false},"
+                           "\"velocity\":[30.555,0,0],\"brake\":true,\"indicator\":\"off\","
                            "\"road\":\"mw_west\",\"lane\":-3,\"s\":400}],"
                            "\"lead\":{\"id\":\"lead\",\"gap\":42.123,\"speed\":30.555,\"thw\":1.5,\"ttc\":null}}");
     free(s);
@@ -89,6 +89,12 @@ static void state_lenient_entries(void **state)
     assert_int_equal(d.skipped, 2);
     assert_true(v[0].size[0] == 4.5 && v[0].size[1] == 1.8 && v[0].size[2] == 1.5 && v[0].heading == 0);
     assert_true(v[1].size[0] == 10 && v[1].velocity[0] == 1);
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"vehicles\":[{\"pos\":[1,2,3],\"indicator\":\"hazard\"},{\"pos\":[1,2,3],\"indicator\":\"up\"}]}");
+    assert_int_equal(sim_msg_traffic_state_decode(o, &d, 8, &err), SIM_EINVAL);
+    assert_int_equal(d.n_vehicles, 1);
+    assert_true(v[0].left && v[0].right);
+    assert_non_null(strstr(err.msg, "traffic.state: vehicles[1].indicator: found \"up\""));
     cJSON_Delete(o);
     o = cJSON_Parse("{\"vehicles\":7}");
     assert_int_equal(sim_msg_traffic_state_decode(o, &d, 8, &err), SIM_EINVAL);

@@ -140,17 +140,20 @@ static void make_road(sim_road *r, const char *id, double x0, double y0, double 
         r->geoms[i] = g;
     }
     r->length = s;
-    r->n_left = 1;
-    r->left = calloc(1, sizeof *r->left);
-    r->left[0] = (sim_lane){1, 3.5, SIM_LANE_DRIVING, SIM_MARK_SOLID};
-    r->n_right = 2;
-    r->right = calloc(2, sizeof *r->right);
-    r->right[0] = (sim_lane){-1, 3.5, SIM_LANE_DRIVING, SIM_MARK_DASHED};
-    r->right[1] = (sim_lane){-2, 3.0, SIM_LANE_SHOULDER, SIM_MARK_SOLID};
-    r->center_mark = SIM_MARK_DASHED;
-    r->left_width = 3.5;
-    r->right_width = 6.5;
+    sim_lane_section *ls = sim_road_single_section(r);
+    assert_non_null(ls);
+    ls->n_left = 1;
+    ls->left = calloc(1, sizeof *ls->left);
+    ls->left[0] = (sim_lane){.id = 1, .width = 3.5, .type = SIM_LANE_DRIVING, .mark = SIM_MARK_SOLID};
+    ls->n_right = 2;
+    ls->right = calloc(2, sizeof *ls->right);
+    ls->right[0] = (sim_lane){.id = -1, .width = 3.5, .type = SIM_LANE_DRIVING, .mark = SIM_MARK_DASHED};
+    ls->right[1] = (sim_lane){.id = -2, .width = 3.0, .type = SIM_LANE_SHOULDER, .mark = SIM_MARK_SOLID};
+    ls->center.mark = SIM_MARK_DASHED;
     r->junction = -1;
+    assert_int_equal(sim_road_finish(r, NULL), SIM_OK);
+    NEAR(r->left_width, 3.5, 0);
+    NEAR(r->right_width, 6.5, 0);
 }
 
 static void projections_onto_known_points(void **state)
@@ -210,14 +213,14 @@ static void lanes_and_marks(void **state)
     sim_road r;
     make_road(&r, "a", 0, 0, 0, spec, 1);
     sim_lane_info li;
-    assert_true(sim_road_lane_at(&r, 1.0, &li));
+    assert_true(sim_road_lane_at(&r, 50, 1.0, &li));
     assert_int_equal(li.lane, 1);
     NEAR(li.center_d, 1.75, 0);
     NEAR(li.left_d, 3.5, 0);
     assert_int_equal(li.left_mark, SIM_MARK_SOLID);
     NEAR(li.right_d, 0, 0);
     assert_int_equal(li.right_mark, SIM_MARK_DASHED);
-    assert_true(sim_road_lane_at(&r, -5.0, &li));
+    assert_true(sim_road_lane_at(&r, 50, -5.0, &li));
     assert_int_equal(li.lane, -2);
     NEAR(li.center_d, -5.0, 0);
     NEAR(li.left_d, -3.5, 0);
@@ -225,17 +228,17 @@ static void lanes_and_marks(void **state)
     NEAR(li.right_d, -6.5, 0);
     assert_int_equal(li.right_mark, SIM_MARK_SOLID);
     assert_int_equal(li.type, SIM_LANE_SHOULDER);
-    assert_true(sim_road_lane_at(&r, 0.0, &li));
+    assert_true(sim_road_lane_at(&r, 50, 0.0, &li));
     assert_int_equal(li.lane, -1);
-    assert_false(sim_road_lane_at(&r, 3.6, &li));
+    assert_false(sim_road_lane_at(&r, 50, 3.6, &li));
     assert_int_equal(li.lane, 0);
     double d;
-    assert_true(sim_road_lane_center(&r, -2, &d));
+    assert_true(sim_road_lane_center(&r, 50, -2, &d));
     NEAR(d, -5.0, 0);
-    assert_false(sim_road_lane_center(&r, 2, &d));
-    assert_false(sim_road_lane_center(&r, 0, &d));
-    assert_false(sim_road_lane_center(&r, INT_MIN, &d)); /* found by the fuzzer */
-    assert_false(sim_road_lane_center(&r, -3, &d));
+    assert_false(sim_road_lane_center(&r, 50, 2, &d));
+    assert_false(sim_road_lane_center(&r, 50, 0, &d));
+    assert_false(sim_road_lane_center(&r, 50, INT_MIN, &d)); /* found by the fuzzer */
+    assert_false(sim_road_lane_center(&r, 50, -3, &d));
     sim_speed_limit lim[2] = {{0, 50, 13.9}, {50, 100, 27.8}};
     r.limits = lim;
     r.n_limits = 2;
@@ -264,6 +267,7 @@ static void elevation_profile(void **state)
     r->elev_z = malloc(3 * sizeof(double));
     r->elev_s[0] = 0, r->elev_s[1] = 100, r->elev_s[2] = 200;
     r->elev_z[0] = 0, r->elev_z[1] = 10, r->elev_z[2] = 20;
+    assert_int_equal(sim_road_finish(r, NULL), SIM_OK); /* the points become cubic records */
     /* Through the points; collinear points give the straight grade exactly. */
     NEAR(sim_road_height(&net, 0, 100, 0), 10, 1e-12);
     NEAR(sim_road_height(&net, 0, 37, 2), 3.7, 1e-12);
@@ -276,6 +280,7 @@ static void elevation_profile(void **state)
     NEAR(n[2], 1 / sqrt(1.01), 1e-12);
     /* A crest: the Hermite slope agrees with finite differences of the height. */
     r->elev_z[2] = 0;
+    assert_int_equal(sim_road_finish(r, NULL), SIM_OK);
     for (double s = 5; s < 200; s += 13.7) {
         double e = 1e-5, g = (sim_road_height(&net, 0, s + e, 0) - sim_road_height(&net, 0, s - e, 0)) / (2 * e);
         sim_road_surface(&net, 0, s, 0, n);

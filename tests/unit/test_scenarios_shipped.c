@@ -37,7 +37,7 @@ static void lane_change(void **state)
     sim_scenario *sc = load("scenarios/lane-change.json");
     const sim_road *r = &sc->net.roads[0];
     NEAR(r->length, 3000, 0);
-    assert_int_equal(r->n_right, 4); /* three lanes and a shoulder */
+    assert_int_equal(r->sections[0].n_right, 4); /* three lanes and a shoulder */
     NEAR(sim_road_speed_limit(r, 1500), 60 / 3.6, 1e-12);
     int lc = 0;
     for (int i = 0; i < r->n_signs; i++) lc += r->signs[i].type == SIM_SIGN_LANE_CHANGE;
@@ -82,8 +82,8 @@ static void rural(void **state)
     assert_non_null(sc->terrain);
     assert_int_equal(sc->terrain->height.nx, 257);
     const sim_road *r = &sc->net.roads[0];
-    assert_int_equal(r->n_left, 2);
-    assert_int_equal(r->n_right, 2);
+    assert_int_equal(r->sections[0].n_left, 2);
+    assert_int_equal(r->sections[0].n_right, 2);
     /* Crests and dips along the road (sampled every 10 m). */
     int extrema = 0;
     double z0 = sim_road_height(&sc->net, 0, 0, 0), z1 = sim_road_height(&sc->net, 0, 10, 0);

@@ -666,6 +666,37 @@ static void fractal_maps_are_deterministic(void **state)
                                  "1..16, 1..1e6 and (0, 1]");
 }
 
+/* sim_terrain_max_slope bounds the surface's slope everywhere (inside, across cells and
+ * beyond the map), and is not loose: the steepest point found is within 2x of it. A
+ * plane's bound is its own slope. */
+static void max_slope_bounds_the_surface(void **state)
+{
+    (void)state;
+    sim_grid g;
+    sim_error err = {0};
+    assert_int_equal(sim_grid_fractal(&g, 65, 65, 3, 4, 16.0, 0.5, &err), 0);
+    for (int k = 0; k < 65 * 65; k++)
+        g.v[k] *= 6.0;
+    sim_terrain t;
+    assert_int_equal(sim_terrain_init(&t, &g, -10.0, 5.0, 1.5, &err), 0);
+    double bound = sim_terrain_max_slope(&t), steepest = 0.0;
+    unsigned seed = 11;
+    for (int i = 0; i < 200000; i++) {
+        double x = -20.0 + 120.0 * rnd(&seed), y = -5.0 + 120.0 * rnd(&seed);
+        sim_terrain_sample smp;
+        sim_terrain_eval(&t, x, y, &smp);
+        steepest = fmax(steepest, hypot(smp.dzdx, smp.dzdy));
+    }
+    printf("max slope bound %.4f, steepest of 200000 points %.4f\n", bound, steepest);
+    assert_true(steepest <= bound);
+    assert_true(steepest >= 0.5 * bound);
+    sim_terrain_free(&t);
+    sim_terrain pl;
+    make_terrain(&pl, 9, 9, 0.0, 0.0, 2.0, plane);
+    assert_true(fabs(sim_terrain_max_slope(&pl) - hypot(0.3, 0.2)) < 1e-12);
+    sim_terrain_free(&pl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -681,6 +712,7 @@ int main(void)
         cmocka_unit_test(png_encoder_round_trip),
         cmocka_unit_test(raw_float_grid),
         cmocka_unit_test(friction_map_and_bad_init),
+        cmocka_unit_test(max_slope_bounds_the_surface),
         cmocka_unit_test(fractal_maps_are_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

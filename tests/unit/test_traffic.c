@@ -169,8 +169,8 @@ static void crowd(const char *name, const char *start, sim_traffic_model model, 
     sim_traffic t;
     assert_int_equal(sim_traffic_setup_start(&su, &t, &err), 0);
     const sim_start_point *st = &sc->starts[sim_scenario_find_start(sc, start)];
-    ego_drv e = {sim_lanegraph_find(&su.graph, st->road, st->lane), 0, st->speed};
-    e.s = sim_lanegraph_road_s(&su.graph, e.lane, st->s);
+    ego_drv e = {sim_lanegraph_find(&su.graph, st->road, st->lane, st->s), 0, st->speed};
+    e.s = sim_lanegraph_lane_s(&su.graph, e.lane, st->s);
     int *order = malloc((size_t)t.cap * sizeof *order);
     int overlaps = 0, hits = 0, most = 0;
     for (int k = 0; k < (int)(600 / CROWD_DT); k++) {
@@ -340,7 +340,7 @@ static int approach(town *w, const char *from, int lane_id, double s, const char
 {
     const sim_roadnet *net = &w->sc->net;
     int route[3] = {sim_roadnet_find_road(net, from), sim_roadnet_find_road(net, via), sim_roadnet_find_road(net, to)};
-    sim_traffic_spec sp = {.model = 0, .lane = sim_lanegraph_find(&w->su.graph, route[0], lane_id), .s = s,
+    sim_traffic_spec sp = {.model = 0, .lane = sim_lanegraph_find(&w->su.graph, route[0], lane_id, 0), .s = s,
                            .speed = 10, .b = beh(13.9), .route = route, .n_route = 3};
     assert_true(sp.lane >= 0);
     int slot = sim_traffic_add_agent(&w->t, &sp, false, NULL);
@@ -483,7 +483,8 @@ static void run_motorway(uint32_t seed, sim_traffic_agent *out, int *n)
     sim_traffic t;
     assert_int_equal(sim_traffic_setup_start(&su, &t, NULL), 0);
     const sim_start_point *st = &sc->starts[sim_scenario_find_start(sc, "motorway")];
-    ego_drv e = {sim_lanegraph_find(&su.graph, st->road, st->lane), st->s, st->speed};
+    ego_drv e = {sim_lanegraph_find(&su.graph, st->road, st->lane, st->s), 0, st->speed};
+    e.s = sim_lanegraph_lane_s(&su.graph, e.lane, st->s);
     for (int k = 0; k < (int)(60 / DT); k++) {
         ego_step(&t, &e, DT);
         sim_traffic_step(&t, DT);

@@ -14,6 +14,7 @@
 
 #include "sim_vehicle.h"
 #include "sim_vehicle_file.h"
+#include "vehicle_support.h"
 
 #define DT 1e-3
 #define KMH (1.0 / 3.6)
@@ -266,23 +267,12 @@ static void reverses_in_reverse_gear(void **state)
     }
 }
 
-/* Split friction: ice under the left wheels, asphalt under the right. */
-static int split_mu(void *ctx, double x, double y, sim_ground_sample *out)
-{
-    out->height = 0.0;
-    out->normal[0] = out->normal[1] = 0.0;
-    out->normal[2] = 1.0;
-    out->friction = y > 0.0 ? 0.1 : 1.0;
-    out->roughness = 0.0;
-    return 0;
-}
-
 /* On split friction the open differential gives both rear wheels the torque the wheel
  * on ice can take, and that one spins; the limited-slip differential sends torque to
  * the wheel on asphalt and the car pulls away faster. */
 static void limited_slip_beats_open_on_split_friction(void **state)
 {
-    sim_vehicle_ground g = {split_mu, NULL};
+    sim_vehicle_ground g = {.sample = vs_split_mu_sample}; /* ice on the left */
     double v[2], spin_ratio[2];
     for (int k = 0; k < 2; k++) {
         sim_vehicle_params p = params;
@@ -382,6 +372,37 @@ static void rests_on_its_roof(void **state)
     free(v);
 }
 
+/* The body's ground look-ups are skipped while a slope bound proves the ground cannot
+ * reach a corner: over big bumps (the underbody scrapes) the car moves bit for bit as
+ * with a look-up at every step. */
+static void skipped_ground_lookups_change_nothing(void **state)
+{
+    double bump[3] = {0.3, 7.0, 9.0};
+    sim_vehicle_ground with = {.sample = vs_bumps_sample, .ctx = bump, .height = vs_bumps_height,
+                               .max_slope = vs_bumps_max_slope(bump)};
+    sim_vehicle_ground without = {.sample = vs_bumps_sample, .ctx = bump};
+    sim_vehicle *a = new_car(&with, 60.0 * KMH, 3, 0.4), *b = new_car(&without, 60.0 * KMH, 3, 0.4);
+    sim_vehicle_controls c = {.gear = 3, .throttle = 0.5, .steer = 0.05};
+    double lowest = INFINITY;
+    for (int i = 0; i < 8000; i++) {
+        assert_int_equal(sim_vehicle_step(a, &c, &with, NULL, 0, DT), 0);
+        assert_int_equal(sim_vehicle_step(b, &c, &without, NULL, 0, DT), 0);
+        sim_quat q = {a->y[3], a->y[4], a->y[5], a->y[6]};
+        for (int k = 0; k < 4; k++) { /* bottom corners' clearance */
+            sim_vec3 o = sim_v3(params.box_offset.x + ((k & 1) ? params.box_half.x : -params.box_half.x),
+                                params.box_offset.y + ((k & 2) ? params.box_half.y : -params.box_half.y),
+                                params.box_offset.z - params.box_half.z);
+            sim_vec3 w = sim_v3_add(sim_v3(a->y[0], a->y[1], a->y[2]), sim_quat_rotate(q, o));
+            lowest = fmin(lowest, w.z - vs_bumps_height(bump, w.x, w.y));
+        }
+    }
+    printf("over 30 cm bumps: lowest body corner %.3f m above the ground\n", lowest);
+    assert_true(lowest < 0.01); /* the body did touch */
+    assert_memory_equal(a->y, b->y, sizeof(a->y));
+    free(a);
+    free(b);
+}
+
 /* The three integrators agree on the 0-100 km/h time within 1 %, and the brush tyre
  * model brakes from 100 km/h in a plausible distance too. */
 static void integrators_and_tyre_models_agree(void **state)
@@ -439,6 +460,7 @@ int main(void)
         cmocka_unit_test(bounces_off_a_box),
         cmocka_unit_test(rests_on_its_roof),
         cmocka_unit_test(integrators_and_tyre_models_agree),
+        cmocka_unit_test(skipped_ground_lookups_change_nothing),
     };
     return cmocka_run_group_tests(tests, load_params, NULL);
 }

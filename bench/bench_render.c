@@ -1,0 +1,132 @@
+/* Benchmark of render-node on llvmpipe (SDL's offscreen driver), 1280x720, the
+ * driver's view on the rural scenario driving along the road at 80 km/h:
+ *   - geomipmapped terrain against brute force (every block at full resolution) in
+ *     the same run: fps, frame time p99, CPU per frame, terrain triangles, draw calls,
+ *     and the ratios;
+ *   - a session on a real dispatcher with vehicle.state at 100 Hz: the latency from a
+ *     state's arrival to the end of the first frame drawn with it (p99), and the frame
+ *     rate meanwhile.
+ * Needs SIM_BIN and SIM_ROOT (make bench sets them). Argument: frames for the LOD run
+ * (default 300; brute force draws a tenth as many). */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim_scenario.h"
+#include "test_support.h"
+
+static cJSON *read_json(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return cJSON_Parse(buf);
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static cJSON *bench_frames(int frames, bool brute, const char *stats)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd %s && %s --scenario scenarios/rural.json --bench-frames %d %s --stats-file %s",
+             ts_root("."), ts_bin("render-node"), frames, brute ? "--brute-force" : "", stats);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "bench_render: %s failed\n", cmd);
+        return NULL;
+    }
+    return read_json(stats);
+}
+
+static cJSON *latency_run(const char *stats, double seconds)
+{
+    sim_scenario *sc = NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s", ts_root("scenarios/rural.json"));
+    if (sim_scenario_load(path, &sc, NULL))
+        return NULL;
+    const sim_start_point *st = &sc->starts[0];
+    ts_dispatcher d;
+    if (!ts_dispatcher_start(&d, NULL)) {
+        sim_scenario_free(sc);
+        return NULL;
+    }
+    ts_conn *pub = ts_join(d.port, "benchphys", "[]", NULL);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    char *argv[] = {"render-node", "--bus", bus, "--scenario", path, "--offscreen", "--fps", "60", "--stats-file",
+                    (char *)stats, "--vehicle", (char *)ts_root("vehicles/bmw-318i.json"), NULL};
+    pid_t pid = ts_spawn(argv, false);
+    /* states at 100 Hz of wall time, the car driving straight on at 22 m/s */
+    double t0 = ts_now_ms();
+    int n = 0;
+    while (pub && (ts_now_ms() - t0) < seconds * 1000) {
+        double t = n * 0.01;
+        double x = st->x + cos(st->heading) * 22 * t, y = st->y + sin(st->heading) * 22 * t;
+        double z = sc->terrain ? sim_terrain_height(sc->terrain, x, y) + 0.52 : 0.52;
+        char line[512];
+        snprintf(line, sizeof line,
+                 "{\"topic\":\"vehicle.state\",\"src\":\"benchphys\",\"seq\":%d,\"t\":%.2f,\"speed\":22,"
+                 "\"pos\":[%.3f,%.3f,%.3f],\"heading\":%.5f,\"pitch\":0,\"roll\":0}", n + 1, t, x, y, z, st->heading);
+        ts_send_line(pub, line);
+        n++;
+        double next = t0 + n * 10.0;
+        double wait = next - ts_now_ms();
+        if (wait > 0)
+            usleep((useconds_t)(wait * 1000));
+    }
+    ts_stop(pid, SIGTERM, 10000);
+    ts_close(pub);
+    ts_dispatcher_stop(&d);
+    sim_scenario_free(sc);
+    return read_json(stats);
+}
+
+int main(int argc, char **argv)
+{
+    int frames = argc > 1 ? atoi(argv[1]) : 300;
+    if (frames < 10)
+        frames = 10;
+    char dir[] = "/tmp/bench-render-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    char a[128], b[128], l[128];
+    snprintf(a, sizeof a, "%s/lod.json", dir);
+    snprintf(b, sizeof b, "%s/brute.json", dir);
+    snprintf(l, sizeof l, "%s/latency.json", dir);
+    cJSON *lod = bench_frames(frames, false, a);
+    cJSON *brute = bench_frames(frames / 10, true, b);
+    if (!lod || !brute)
+        return 1;
+    printf("render rural 1280x720 front view, llvmpipe   %12s %12s %8s\n", "LOD", "brute force", "ratio");
+    static const char *const keys[] = {"fps", "frame_ms_p99", "cpu_ms_per_frame", "terrain_triangles", "draw_calls"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        printf("  %-42s %12.1f %12.1f %8.3f\n", keys[i], num(lod, keys[i]), num(brute, keys[i]),
+               num(lod, keys[i]) / num(brute, keys[i]));
+    cJSON *lat = latency_run(l, 5.0);
+    if (lat)
+        printf("session, vehicle.state at 100 Hz: %.1f fps, state-to-frame latency p99 %.1f ms over %.0f states "
+               "(one frame at 60 Hz: 16.7 ms)\n",
+               num(lat, "fps"), num(lat, "latency_ms_p99"), num(lat, "latency_n"));
+    else
+        printf("session latency: render-node gave no statistics\n");
+    cJSON_Delete(lod);
+    cJSON_Delete(brute);
+    cJSON_Delete(lat);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 && lat ? 0 : 1;
+}

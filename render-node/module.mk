@@ -1,0 +1,1 @@
+render-node_PKGS := sdl2 epoxy cairo

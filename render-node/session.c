@@ -1,0 +1,178 @@
+/* session: the render node on the bus. vehicle.state feeds the interpolation,
+ * traffic.state the other cars, hud.text the HUD areas; control.light, control.hud
+ * and control.speed_limit are acted on and acknowledged; control.stop ends the node.
+ * When the bus goes away the node keeps drawing the last state with a "NO DATA"
+ * mark, and the bus client reconnects by itself. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "node.h"
+#include "road_adapter.h"
+#include "sim_command.h"
+#include "sim_msg_hud.h"
+#include "sim_msg_vehicle.h"
+
+#define NO_DATA_AFTER 0.5 /* s without a state */
+
+static double num(const cJSON *o, const char *name, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : dflt;
+}
+
+void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error)
+{
+    sim_command_ack ack;
+    sim_command_ack_for(msg, ok, error, &ack);
+    cJSON *p = sim_command_ack_encode(&ack);
+    if (p) {
+        sim_bus_publish(n->bus, SIM_TOPIC_CONTROL_ACK, n->sim_t, p);
+        cJSON_Delete(p);
+    }
+}
+
+static void on_vehicle_state(rn_node *n, const cJSON *msg)
+{
+    sim_msg_vehicle_state m;
+    sim_error err = {0};
+    if (sim_msg_vehicle_state_decode(msg, &m, &err) != SIM_OK) {
+        fprintf(stderr, "render-node: %s\n", err.msg);
+        return;
+    }
+    if (!isfinite(m.pos[0]) || !isfinite(m.pos[1]) || !isfinite(m.pos[2]))
+        return;
+    sim_pose p = {.pos = {m.pos[0], m.pos[1], m.pos[2]},
+                  .heading = isfinite(m.heading) ? m.heading : 0,
+                  .pitch = isfinite(m.pitch) ? m.pitch : 0,
+                  .roll = isfinite(m.roll) ? m.roll : 0};
+    double now = rn_now();
+    n->sim_t = num(msg, "t", n->sim_t);
+    sim_interp_push(&n->ip, &p, n->sim_t, now);
+    n->ego_speed = isfinite(m.speed) ? m.speed : 0;
+    n->ego_brake = isfinite(m.brake) && m.brake > 0.05;
+    n->last_state_wall = now;
+    if (n->n_pending < (int)(sizeof n->pending_arrival / sizeof *n->pending_arrival))
+        n->pending_arrival[n->n_pending++] = now;
+}
+
+static void on_control(rn_node *n, const char *topic, const cJSON *msg)
+{
+    const char *cmd = topic + strlen("control.");
+    bool ours = !strcmp(cmd, "light") || !strcmp(cmd, "hud") || !strcmp(cmd, "speed_limit");
+    if (!strcmp(cmd, "stop")) {
+        n->stop = true; /* physics acknowledges stop; every module ends */
+        return;
+    }
+    if (!ours)
+        return;
+    sim_error err = {0};
+    const char *valid;
+    if (sim_command_validate_message(msg, &valid, &err)) {
+        rn_session_ack(n, msg, false, err.msg);
+        return;
+    }
+    if (!strcmp(cmd, "light")) {
+        const char *mode = cJSON_GetObjectItemCaseSensitive(msg, "mode")->valuestring;
+        n->light = !strcmp(mode, "night") ? SIM_LIGHT_NIGHT : !strcmp(mode, "dusk") ? SIM_LIGHT_DUSK : SIM_LIGHT_DAY;
+    } else if (!strcmp(cmd, "hud")) {
+        rn_hud_set(&n->scene.hud, SIM_HUD_TOP, cJSON_GetObjectItemCaseSensitive(msg, "text")->valuestring, NULL, 0,
+                   rn_now());
+    } else {
+        n->limit_override_kmh = num(msg, "kmh", 0);
+    }
+    rn_session_ack(n, msg, true, NULL);
+}
+
+static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len, void *user)
+{
+    (void)bus; (void)line; (void)len;
+    rn_node *n = user;
+    sim_error err = {0};
+    if (!strcmp(topic, "vehicle.state")) {
+        on_vehicle_state(n, msg);
+    } else if (!strcmp(topic, "traffic.state")) {
+        int k = rn_traffic_decode(msg, n->agents, RN_MAX_AGENTS, &err);
+        if (k >= 0)
+            n->n_agents = k;
+        else
+            fprintf(stderr, "render-node: %s\n", err.msg);
+    } else if (!strcmp(topic, SIM_TOPIC_HUD_TEXT)) {
+        sim_msg_hud_text m;
+        if (sim_msg_hud_text_decode(msg, &m, &err) == SIM_OK) {
+            float rgb[3] = {(float)m.color[0], (float)m.color[1], (float)m.color[2]};
+            rn_hud_set(&n->scene.hud, m.area, m.text, m.has_color ? rgb : NULL, m.ttl_s, rn_now());
+        } else {
+            fprintf(stderr, "render-node: %s\n", err.msg);
+        }
+    } else if (!strncmp(topic, "control.", 8) && strcmp(topic, SIM_TOPIC_CONTROL_ACK)) {
+        on_control(n, topic, msg);
+    }
+}
+
+static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    (void)bus;
+    rn_node *n = user;
+    n->connected = welcome != NULL;
+    fprintf(stderr, "render-node: %s\n", welcome ? "joined the bus" : "lost the bus: drawing the last state, reconnecting");
+}
+
+int rn_session_open(rn_node *n, sim_error *err)
+{
+    char host[256];
+    int port;
+    int rc = sim_bus_parse_endpoint(n->o.bus, host, sizeof host, &port, err);
+    if (rc)
+        return rc;
+    static const char *const subs[] = {"vehicle.state", "traffic.state", "control.", "hud."};
+    char name[64];
+    if (n->o.name)
+        snprintf(name, sizeof name, "%s", n->o.name);
+    else if (n->view.view == SIM_VIEW_FRONT)
+        snprintf(name, sizeof name, "render"); /* the one simctl run waits for */
+    else
+        snprintf(name, sizeof name, "render-%s", sim_view_name(n->view.view));
+    sim_bus_options bo = {.name = name, .host = host, .port = port, .token = n->o.token,
+                          .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
+                          .on_message = on_message, .on_state = on_state, .user = n};
+    return sim_bus_open(n->loop, &bo, &n->bus, err);
+}
+
+void rn_session_close(rn_node *n)
+{
+    sim_bus_close(n->bus);
+    n->bus = NULL;
+}
+
+/* Scenario hud_text triggers, fired by the ego car's position on the trigger's road. */
+static void triggers(rn_node *n, int road, double s, double now)
+{
+    for (int i = 0; i < n->sc->n_triggers; i++) {
+        const sim_trigger *t = &n->sc->triggers[i];
+        if (t->action != SIM_ACTION_HUD_TEXT || t->by == SIM_BY_AGENT || t->road != road)
+            continue;
+        bool inside = s >= t->s_start && s <= t->s_end;
+        if (inside && !n->trigger_fired[i])
+            rn_hud_set(&n->scene.hud, SIM_HUD_TOP, t->text ? t->text : "", NULL, t->duration, now);
+        if (inside)
+            n->trigger_fired[i] = true;
+        else if (!t->once)
+            n->trigger_fired[i] = false; /* may fire again on the next entry */
+    }
+}
+
+void rn_session_update_hud(rn_node *n, double now)
+{
+    rn_hud *h = &n->scene.hud;
+    bool have = n->last_state_wall >= 0;
+    h->no_data = !n->connected || !have || now - n->last_state_wall > NO_DATA_AFTER;
+    h->speed_kmh = have ? (int)lround(fabs(n->ego_speed) * 3.6) : -1;
+    double kmh = 0;
+    int road;
+    double s;
+    if (have && ra_speed_limit_at(n->sc, n->ip.pose[1].pos[0], n->ip.pose[1].pos[1], &kmh, &road, &s))
+        triggers(n, road, s, now);
+    h->limit_kmh = n->limit_override_kmh > 0 ? n->limit_override_kmh : kmh;
+}

@@ -1,0 +1,8 @@
+/* cmd_xodr: `simctl import-xodr FILE.xodr [--out SCENARIO.json]`: reads an OpenDRIVE
+ * file, reports what it holds and what was ignored, and writes a starter scenario. */
+#ifndef SIMCTL_CMD_XODR_H
+#define SIMCTL_CMD_XODR_H
+
+int simctl_cmd_import_xodr(int argc, char **argv);
+
+#endif

@@ -1,0 +1,288 @@
+/* Integration tests of render-node in a session (offscreen, real OpenGL, a real
+ * dispatcher): it draws the car and traffic from the bus at the time asked for,
+ * acknowledges control.light (and refuses a bad mode), control.hud and
+ * control.speed_limit, shows hud.text, keeps drawing with a "NO DATA" mark when the
+ * dispatcher dies, and rejoins a new one by itself. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <math.h>
+#include <png.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim_camera.h"
+#include "test_support.h"
+
+#define W 480
+#define H 270
+
+static char dir[64];
+
+static unsigned char *load_png(const char *path)
+{
+    png_image p;
+    memset(&p, 0, sizeof p);
+    p.version = PNG_IMAGE_VERSION;
+    assert_true(png_image_begin_read_from_file(&p, path));
+    p.format = PNG_FORMAT_RGB;
+    assert_int_equal(p.width, W);
+    unsigned char *px = malloc(PNG_IMAGE_SIZE(p));
+    assert_true(png_image_finish_read(&p, NULL, px, 0, NULL));
+    return px;
+}
+
+static const unsigned char *pix(const unsigned char *im, int x, int y) { return im + ((size_t)y * W + x) * 3; }
+
+/* render-node with stderr into dir/render.log */
+static pid_t spawn_render(int port, const char *shot)
+{
+    char bus[32], size[32], log[128];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
+    snprintf(size, sizeof size, "%dx%d", W, H);
+    snprintf(log, sizeof log, "%s/render.log", dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        dup2(fd, 2);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        if (chdir(ts_root(".")) != 0) _exit(127);
+        execl(ts_bin("render-node"), "render-node", "--bus", bus, "--scenario", "scenarios/lane-change.json",
+              "--offscreen", "--size", size, "--screenshot", shot, "--screenshot-at", "0.5", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Waits until render.log holds `count` lines containing `what`. */
+static bool log_has(const char *what, int count, double ms)
+{
+    char path[128], buf[8192];
+    snprintf(path, sizeof path, "%s/render.log", dir);
+    double t0 = ts_now_ms();
+    while (ts_now_ms() - t0 < ms) {
+        FILE *f = fopen(path, "r");
+        int seen = 0;
+        while (f && fgets(buf, sizeof buf, f))
+            seen += strstr(buf, what) != NULL;
+        if (f) fclose(f);
+        if (seen >= count) return true;
+        ts_sleep_ms(20);
+    }
+    return false;
+}
+
+static bool file_within(const char *path, double ms)
+{
+    double t0 = ts_now_ms();
+    while (ts_now_ms() - t0 < ms) {
+        if (access(path, F_OK) == 0) return true;
+        ts_sleep_ms(20);
+    }
+    return false;
+}
+
+static int seq;
+static void publish_state(ts_conn *c, double t)
+{
+    char line[512];
+    snprintf(line, sizeof line,
+             "{\"topic\":\"vehicle.state\",\"src\":\"fakephys\",\"seq\":%d,\"t\":%.3f,\"speed\":13.9,"
+             "\"pos\":[20,-5.25,0.52],\"heading\":0,\"pitch\":0,\"roll\":0,\"brake\":0}", ++seq, t);
+    assert_true(ts_send_line(c, line));
+}
+
+static cJSON *command(ts_conn *c, ts_conn *ops, const char *body)
+{
+    char line[512];
+    snprintf(line, sizeof line, "{%s,\"src\":\"operator\",\"seq\":%d,\"t\":0}", body, ++seq);
+    assert_true(ts_send_line(c, line));
+    return ts_expect_topic(ops, "control.ack", 5000, NULL, 0);
+}
+
+static void session_controls_no_data_and_reconnect(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *phys = ts_join(d.port, "fakephys", "[]", NULL);
+    ts_conn *ops = ts_join(d.port, "operator", "[\"control.ack\"]", NULL);
+    assert_non_null(phys);
+    assert_non_null(ops);
+    char shot[128], shot2[128], shot3[128];
+    snprintf(shot, sizeof shot, "%s/at.png", dir);
+    pid_t pid = spawn_render(d.port, shot);
+    assert_true(log_has("joined the bus", 1, 10000));
+
+    /* a car 25 m ahead in lane -1, then states up to t = 0.6: the frame at 0.5 is written */
+    assert_true(ts_send_line(phys, "{\"topic\":\"traffic.state\",\"src\":\"fakephys\",\"seq\":1000,\"t\":0,"
+                                   "\"vehicles\":[{\"id\":\"a\",\"pos\":[45,-1.75,0],\"heading\":0,"
+                                   "\"size\":[4.5,1.8,1.45],\"velocity\":[0,0,0]}]}"));
+    for (int i = 0; i <= 60; i++)
+        publish_state(phys, i * 0.01);
+    assert_true(file_within(shot, 10000));
+    unsigned char *a = load_png(shot);
+    sim_camera c;
+    sim_pose pose = {.pos = {20, -5.25, 0.52}};
+    sim_view_rig rig = {.eye = {-0.25, 0.37, 0.63}, .length = 4.47, .width = 1.74};
+    sim_camera_params cp = {.view = SIM_VIEW_FRONT, .aspect = (double)W / H};
+    sim_camera_setup(&c, &pose, &rig, &cp);
+    double ndc[2];
+    assert_true(sim_camera_project(&c, (double[3]){42.8, -1.75, 0.55}, ndc));
+    int cx = (int)((ndc[0] + 1) / 2 * W), cy = (int)((1 - ndc[1]) / 2 * H);
+    assert_true(sim_camera_project(&c, (double[3]){42.8, -8.75, 0.02}, ndc));
+    int rx = (int)((ndc[0] + 1) / 2 * W), ry = (int)((1 - ndc[1]) / 2 * H);
+    /* the car's rear differs from the empty lane beside it at the same distance */
+    const unsigned char *car = pix(a, cx, cy), *road = pix(a, rx, ry);
+    assert_true(abs(car[0] - road[0]) + abs(car[1] - road[1]) + abs(car[2] - road[2]) > 60);
+    /* states flowing: no NO DATA mark (the top-left box is dark red when shown) */
+    const unsigned char *corner = pix(a, 8, 10);
+    assert_false(corner[0] > 100 && corner[1] < 40 && corner[2] < 40);
+
+    /* operator commands: acted on and acknowledged, a bad one refused */
+    cJSON *ack = command(phys, ops, "\"topic\":\"control.light\",\"mode\":\"night\",\"id\":\"c1\"");
+    assert_non_null(ack);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ack, "ok")));
+    assert_string_equal(cJSON_GetObjectItem(ack, "id")->valuestring, "c1");
+    assert_string_equal(cJSON_GetObjectItem(ack, "cmd")->valuestring, "light");
+    cJSON_Delete(ack);
+    ack = command(phys, ops, "\"topic\":\"control.light\",\"mode\":\"purple\",\"id\":\"c2\"");
+    assert_non_null(ack);
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(ack, "ok")));
+    assert_non_null(strstr(cJSON_GetObjectItem(ack, "error")->valuestring, "mode"));
+    cJSON_Delete(ack);
+    ack = command(phys, ops, "\"topic\":\"control.hud\",\"text\":\"Hello driver\",\"id\":\"c3\"");
+    assert_non_null(ack);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ack, "ok")));
+    cJSON_Delete(ack);
+    ack = command(phys, ops, "\"topic\":\"control.speed_limit\",\"kmh\":30,\"id\":\"c4\"");
+    assert_non_null(ack);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ack, "ok")));
+    cJSON_Delete(ack);
+    /* a command for another module is not answered by the render node */
+    assert_true(ts_send_line(phys, "{\"topic\":\"control.pause\",\"src\":\"operator\",\"seq\":99,\"t\":0,\"id\":\"c5\"}"));
+    /* hud.text in the bottom area, yellow */
+    assert_true(ts_send_line(phys, "{\"topic\":\"hud.text\",\"src\":\"fakephys\",\"seq\":2000,\"t\":0,"
+                                   "\"area\":\"bottom\",\"text\":\"WARNING\",\"color\":[1,1,0]}"));
+    /* the acks come in order: the next one after c4 must not be for c5 */
+    ack = command(phys, ops, "\"topic\":\"control.light\",\"mode\":\"night\",\"id\":\"c6\"");
+    assert_string_equal(cJSON_GetObjectItem(ack, "id")->valuestring, "c6");
+    cJSON_Delete(ack);
+
+    /* a frame now (SIGUSR1): night is darker; the yellow HUD text is there */
+    for (int i = 61; i <= 70; i++)
+        publish_state(phys, i * 0.01);
+    snprintf(shot2, sizeof shot2, "%s/now.png", dir);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "mv %s %s", shot, shot2);
+    assert_int_equal(system(cmd), 0);
+    kill(pid, SIGUSR1);
+    assert_true(file_within(shot, 10000));
+    unsigned char *b = load_png(shot);
+    double la = 0, lb = 0;
+    int yellow = 0;
+    for (int y = 0; y < H / 2; y++)
+        for (int x = 0; x < W; x++) {
+            la += pix(a, x, y)[0] + pix(a, x, y)[1] + pix(a, x, y)[2];
+            lb += pix(b, x, y)[0] + pix(b, x, y)[1] + pix(b, x, y)[2];
+        }
+    for (int y = H * 6 / 10; y < H * 9 / 10; y++)
+        for (int x = W / 4; x < W * 3 / 4; x++) {
+            const unsigned char *p = pix(b, x, y);
+            yellow += p[0] > 200 && p[1] > 200 && p[2] < 80;
+        }
+    assert_true(lb < 0.3 * la);
+    assert_true(yellow > 20);
+
+    /* the dispatcher dies: the node keeps drawing, with the NO DATA mark */
+    ts_close(phys);
+    ts_close(ops);
+    ts_stop(d.pid, SIGKILL, 3000);
+    assert_true(log_has("lost the bus", 1, 5000));
+    snprintf(shot3, sizeof shot3, "%s/lost.png", dir);
+    snprintf(cmd, sizeof cmd, "mv %s %s", shot, shot3);
+    assert_int_equal(system(cmd), 0);
+    kill(pid, SIGUSR1);
+    assert_true(file_within(shot, 10000));
+    unsigned char *l = load_png(shot);
+    corner = pix(l, 8, 10);
+    assert_true(corner[0] > 100 && corner[1] < 40 && corner[2] < 40);
+    assert_true(waitpid(pid, NULL, WNOHANG) == 0);
+
+    /* a new dispatcher on the same port: the node joins it by itself */
+    char listen[64];
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", d.port);
+    char *argv[] = {"dispatcher", "--listen", listen, "--control", "none", NULL};
+    d.pid = ts_spawn(argv, false);
+    assert_true(ts_wait_port(d.port, 3000));
+    assert_true(log_has("joined the bus", 2, 10000));
+    assert_int_equal(ts_stop(pid, SIGTERM, 5000), 0);
+    ts_dispatcher_stop(&d);
+    free(a);
+    free(b);
+    free(l);
+}
+
+/* simctl run headless starts no render node unless asked; asked, the physics waits for
+ * it to join before its clock starts, so a session that reaches its end had it. */
+static void simctl_run_headless_with_offscreen_view(void **state)
+{
+    (void)state;
+    for (int asked = 0; asked < 2; asked++) {
+        int port = ts_free_port(), cport = ts_free_port();
+        char cmd[1024], log[128];
+        snprintf(log, sizeof log, "%s/run%d.log", dir, asked);
+        snprintf(cmd, sizeof cmd,
+                 "cd %s && %s run scenarios/lane-change.json --headless %s --until 0.5 --no-analysis "
+                 "--bus 127.0.0.1:%d --control tcp://127.0.0.1:%d --out %s/run%d >/dev/null 2>%s",
+                 ts_root("."), ts_bin("simctl"), asked ? "--render-offscreen" : "", port, cport, dir, asked, log);
+        assert_int_equal(system(cmd), 0);
+        char buf[65536];
+        FILE *f = fopen(log, "r");
+        assert_non_null(f);
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        fclose(f);
+        assert_true((strstr(buf, "simctl: render joined") != NULL) == (asked == 1));
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    /* Under `make asan`: Mesa's driver, which libEGL loads and unloads itself, and
+     * fontconfig (cairo's fonts) leak a little at exit; the unloaded driver cannot be
+     * named by a suppression. render-node runs without leak detection here; the pure
+     * core it is built on is leak-checked by the unit tests. */
+    const char *asan = getenv("ASAN_OPTIONS");
+    char opts[512];
+    snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
+    setenv("ASAN_OPTIONS", opts, 1);
+    strcpy(dir, "/tmp/test-render-node-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(session_controls_no_data_and_reconnect),
+        cmocka_unit_test(simctl_run_headless_with_offscreen_view),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
