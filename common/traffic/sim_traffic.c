@@ -277,11 +277,14 @@ static int lower_bound(const sim_traffic *t, int lane, double from, int self)
     return lo;
 }
 
-/* First entry of lane at s >= from (not self), through the index or all pairs. */
-static bool first_after(const sim_traffic *t, int lane, double from, int self, int *who, double *s)
+/* The entry of lane nearest to `from` on one side (not self): dir +1 the first at
+ * s >= from, dir -1 the last at s < from; through the index, or testing all entries
+ * (the baseline, same answer: ties go to the lower slot). */
+static bool nearest_entry(const sim_traffic *t, int lane, double from, int dir, int self, int *who, double *s)
 {
     if (!t->p.all_pairs) {
-        for (int k = lower_bound(t, lane, from, self); k < t->lane_start[lane + 1]; k++)
+        int k = lower_bound(t, lane, from, self) - (dir < 0);
+        for (; k >= t->lane_start[lane] && k < t->lane_start[lane + 1]; k += dir)
             if (t->idx[k].agent != self) {
                 *who = t->idx[k].agent;
                 *s = t->idx[k].s;
@@ -292,33 +295,8 @@ static bool first_after(const sim_traffic *t, int lane, double from, int self, i
     bool found = false;
     for (int k = 0; k < t->n_idx; k++) {
         const sim_tidx *e = &t->idx[k];
-        if (e->lane != lane || e->agent == self || e->s < from) continue;
-        if (!found || e->s < *s || (e->s == *s && e->agent < *who)) {
-            *who = e->agent;
-            *s = e->s;
-            found = true;
-        }
-    }
-    return found;
-}
-
-/* Last entry of lane at s < from (not self). */
-static bool last_before(const sim_traffic *t, int lane, double from, int self, int *who, double *s)
-{
-    if (!t->p.all_pairs) {
-        for (int k = lower_bound(t, lane, from, self) - 1; k >= t->lane_start[lane]; k--)
-            if (t->idx[k].agent != self) {
-                *who = t->idx[k].agent;
-                *s = t->idx[k].s;
-                return true;
-            }
-        return false;
-    }
-    bool found = false;
-    for (int k = 0; k < t->n_idx; k++) {
-        const sim_tidx *e = &t->idx[k];
-        if (e->lane != lane || e->agent == self || e->s >= from) continue;
-        if (!found || e->s > *s || (e->s == *s && e->agent < *who)) {
+        if (e->lane != lane || e->agent == self || (dir > 0 ? e->s < from : e->s >= from)) continue;
+        if (!found || dir * e->s < dir * *s || (e->s == *s && e->agent < *who)) {
             *who = e->agent;
             *s = e->s;
             found = true;
@@ -336,7 +314,7 @@ tr_near tr_ahead(const sim_traffic *t, int self, double len, int lane, double s,
     for (int hop = 0; lane >= 0 && base < range && hop < 8; hop++) {
         int who;
         double es;
-        if (first_after(t, lane, from, self, &who, &es)) {
+        if (nearest_entry(t, lane, from, 1, self, &who, &es)) {
             r.who = who;
             r.gap = base + es - 0.5 * tr_len(t, who) - 0.5 * len;
             r.v = tr_speed(t, who);
@@ -355,7 +333,7 @@ tr_near tr_behind(const sim_traffic *t, int self, double len, int lane, double s
     tr_near r = {-1, INFINITY, 0};
     int who;
     double es;
-    if (last_before(t, lane, s, self, &who, &es)) {
+    if (nearest_entry(t, lane, s, -1, self, &who, &es)) {
         r.who = who;
         r.gap = s - es - 0.5 * tr_len(t, who) - 0.5 * len;
         r.v = tr_speed(t, who);
@@ -364,7 +342,7 @@ tr_near tr_behind(const sim_traffic *t, int self, double len, int lane, double s
     const sim_lg_lane *l = &t->g->lanes[lane];
     for (int i = 0; i < l->n_pred; i++) {
         int p = l->pred[i];
-        if (p == lane || !last_before(t, p, INFINITY, self, &who, &es)) continue;
+        if (p == lane || !nearest_entry(t, p, INFINITY, -1, self, &who, &es)) continue;
         double gap = s + t->g->lanes[p].length - es - 0.5 * tr_len(t, who) - 0.5 * len;
         if (gap < r.gap && gap < range) {
             r.who = who;
