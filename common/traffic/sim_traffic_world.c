@@ -127,6 +127,7 @@ static void spawn(sim_traffic *t, int n_pts, double min_d2, uint32_t first_uid)
         if (!(lim > 0)) lim = 100 / 3.6;
         double u = tr_unit(&t->rng);
         int model = lim > 22.0 ? (u < 0.1 ? 2 : u < 0.2 ? 1 : 0) : (u < 0.1 ? 1 : 0);
+        if (model == 2 && l->right >= 0) model = 0; /* trucks keep to the right lane */
         sim_traffic_spec sp = {.model = model, .lane = lane, .s = s};
         sp.b = (sim_traffic_behaviour){.desired_speed = lim * (0.8 + 0.2 * tr_unit(&t->rng)),
                                        .headway = 1.2 + 0.8 * tr_unit(&t->rng), .max_accel = 1.5,
