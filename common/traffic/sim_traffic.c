@@ -353,24 +353,6 @@ tr_near tr_behind(const sim_traffic *t, int self, double len, int lane, double s
     return r;
 }
 
-int sim_traffic_leader(const sim_traffic *t, int slot, double *gap)
-{
-    const sim_traffic_agent *a = &t->agents[slot];
-    tr_near n = tr_ahead(t, slot, a->length, a->lane, a->s, a->next_lane, t->p.detect_radius);
-    *gap = n.gap;
-    return n.who;
-}
-
-int sim_traffic_leader_brute(const sim_traffic *t, int slot, double *gap)
-{
-    sim_traffic *m = (sim_traffic *)t; /* flips the search mode for one query */
-    bool was = m->p.all_pairs;
-    m->p.all_pairs = true;
-    int who = sim_traffic_leader(t, slot, gap);
-    m->p.all_pairs = was;
-    return who;
-}
-
 /* ---- moving ------------------------------------------------------------------------ */
 
 #define LC_SLOPE 0.15 /* most sideways speed per forward speed in a lane change (8.5 deg) */
@@ -461,8 +443,6 @@ static void occupancy(sim_traffic *t)
         if (t->ego.lane2 >= 0) t->occ[t->ego.lane2]++;
     }
 }
-
-void tr_world_after_step(sim_traffic *t, double dt);
 
 void sim_traffic_step(sim_traffic *t, double dt)
 {

@@ -208,9 +208,4 @@ double sim_traffic_agent_speed(const sim_traffic *t, int slot);
  * out; returns how many. */
 int sim_traffic_nearest(const sim_traffic *t, double x, double y, double radius, int *out, int max);
 
-/* The leader of an agent (slot) as the index sees it: slot (or cap for the ego, -1
- * none), gap bumper to bumper (m). All-pairs variant for the benchmark baseline. */
-int sim_traffic_leader(const sim_traffic *t, int slot, double *gap);
-int sim_traffic_leader_brute(const sim_traffic *t, int slot, double *gap);
-
 #endif

@@ -58,6 +58,8 @@ void tr_decide(sim_traffic *t, int slot, double dt);
 /* The lane an agent takes at the exit of lane `lane` (route, else a random successor),
  * -1 when none: *stuck says the route goes on from another lane of this road. */
 int tr_choose_next(sim_traffic *t, sim_traffic_agent *a, int lane, bool *stuck);
+/* sim_traffic_world.c: after the agents moved: triggers, ambient traffic, the lead. */
+void tr_world_after_step(sim_traffic *t, double dt);
 /* Whether the road index `road` continues the agent's route (advances route_i). */
 void tr_route_enter(sim_traffic_agent *a, const int *pool, int road);
 

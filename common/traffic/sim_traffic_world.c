@@ -53,13 +53,13 @@ static void triggers(sim_traffic *t)
             if (entered && tr->by == SIM_TT_ANY) fire(t, k, -1);
             if (tr->by == SIM_TT_EGO || (tr->once && t->fired[k])) continue;
         }
+        if (t->frozen) continue; /* agents that did not move entered nothing */
         int lo = tr->by == SIM_TT_AGENT ? tr->by_agent : 0;
         int hi = tr->by == SIM_TT_AGENT ? tr->by_agent + 1 : t->n_slots;
         for (int i = lo; i < hi && i < t->n_slots; i++) {
             const sim_traffic_agent *a = &t->agents[i];
-            if (!a->active || !in_zone(t, tr, a->lane, a->s)) continue;
-            if (in_zone(t, tr, a->prev_lane, a->prev_s) && !(a->prev_lane == a->lane && a->prev_s == a->s && t->steps == 0))
-                continue;
+            /* Entered: in the zone now, not before this step's move. */
+            if (!a->active || !in_zone(t, tr, a->lane, a->s) || in_zone(t, tr, a->prev_lane, a->prev_s)) continue;
             fire(t, k, i);
             if (tr->once) break;
         }
@@ -229,7 +229,6 @@ static void lead(sim_traffic *t)
     ld->ttc = e->speed > ld->speed ? fmax(best, 0.0) / (e->speed - ld->speed) : INFINITY;
 }
 
-void tr_world_after_step(sim_traffic *t, double dt);
 void tr_world_after_step(sim_traffic *t, double dt)
 {
     triggers(t);
