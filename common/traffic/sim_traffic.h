@@ -106,8 +106,9 @@ typedef struct sim_traffic_agent {
     double wait_since;         /* when it began waiting at a junction, -1: not waiting */
     bool stopped_at_sign;
     double brake_decel, brake_left; /* a trigger's abrupt braking still to run */
-    double vcap, vcap_s;       /* cached look ahead at limits and curves (squared speed
-                                  cap at vcap_s, see speed_cap) and where it was taken */
+    double vcap, vcap_floor, vcap_s; /* cached look ahead at limits and curves (squared
+                                  speed cap at vcap_s and the lowest squared speed in
+                                  reach, see speed_cap) and where it was taken */
     int vcap_lane;
     bool brake_light, ind_left, ind_right;
     double x, y, heading;      /* world pose of the centre */

@@ -59,18 +59,20 @@ static double wrap(double a)
 /* The most the agent may drive here: the speed limit, and what lets it slow down in
  * time (at 60% of its comfortable deceleration b) for lower limits and curves ahead:
  * sqrt(min_i (v_i^2 + 2 b x_i)) over the limits and curve speeds v_i at x_i ahead.
- * Driving on by d lowers every term by 2 b d alike, so the minimum A is kept and
- * the cap is sqrt(A - 2 b d) until the agent is FORESIGHT_RECALC further or in
- * another lane. */
+ * Driving on by d lowers every term by 2 b d alike, so the minimum A is kept, and
+ * max(A - 2 b d, min_i v_i^2) never exceeds the true value (terms passed drop out,
+ * the others stay above the lowest v_i^2) nor falls to nothing; it is used until the
+ * agent is FORESIGHT_RECALC further or in another lane. */
 static double speed_cap(sim_traffic *t, sim_traffic_agent *a)
 {
     double b = 0.6 * a->b.max_decel;
     double d = a->s - a->vcap_s;
-    if (a->vcap_lane == a->lane && d >= 0 && d < FORESIGHT_RECALC) return sqrt(fmax(0.0, a->vcap - 2 * b * d));
+    if (a->vcap_lane == a->lane && d >= 0 && d < FORESIGHT_RECALC)
+        return sqrt(fmax(a->vcap - 2 * b * d, a->vcap_floor));
     const sim_lanegraph *g = t->g;
     double v = fmax(a->v, a->b.desired_speed);
     double reach = fmin(300.0, v * v / (2 * b) + 30.0 + FORESIGHT_RECALC);
-    double cap2 = INFINITY, x = 0, s = a->s;
+    double cap2 = INFINITY, floor2 = INFINITY, x = 0, s = a->s;
     int lane = a->lane, hops = 0;
     while (x <= reach && lane >= 0) {
         const sim_lg_lane *l = &g->lanes[lane];
@@ -81,13 +83,20 @@ static double speed_cap(sim_traffic *t, sim_traffic_agent *a)
             continue;
         }
         double lim = sim_lanegraph_limit(g, lane, s);
-        if (lim > 0) cap2 = fmin(cap2, lim * lim + 2 * b * x);
+        if (lim > 0) {
+            cap2 = fmin(cap2, lim * lim + 2 * b * x);
+            floor2 = fmin(floor2, lim * lim);
+        }
         double k = fabs(sim_lanegraph_curvature(g, lane, s));
-        if (k > 1e-5) cap2 = fmin(cap2, t->p.lat_accel / k + 2 * b * x);
+        if (k > 1e-5) {
+            cap2 = fmin(cap2, t->p.lat_accel / k + 2 * b * x);
+            floor2 = fmin(floor2, t->p.lat_accel / k);
+        }
         x += FORESIGHT_STEP;
         s += FORESIGHT_STEP;
     }
     a->vcap = cap2;
+    a->vcap_floor = floor2;
     a->vcap_s = a->s;
     a->vcap_lane = a->lane;
     return sqrt(cap2);
