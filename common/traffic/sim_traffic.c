@@ -191,18 +191,20 @@ void sim_traffic_set_ego(sim_traffic *t, double x, double y, double heading, dou
 
 /* ---- the sorted neighbour index --------------------------------------------------- */
 
-static int emit(sim_traffic *t, int n, int agent)
+/* The (up to two) entries an agent (or the ego) has in the index now. */
+static int entries_of(const sim_traffic *t, int agent, sim_tidx out[2])
 {
+    int n = 0;
     if (agent == TR_EGO(t)) {
-        if (!t->ego.valid || !t->ego.on_lane) return n;
-        t->idx_tmp[n++] = (sim_tidx){agent, t->ego.pos.lane, t->ego.pos.s};
-        if (t->ego.lane2 >= 0) t->idx_tmp[n++] = (sim_tidx){agent, t->ego.lane2, t->ego.pos.s};
+        if (!t->ego.valid || !t->ego.on_lane) return 0;
+        out[n++] = (sim_tidx){agent, t->ego.pos.lane, t->ego.pos.s};
+        if (t->ego.lane2 >= 0) out[n++] = (sim_tidx){agent, t->ego.lane2, t->ego.pos.s};
         return n;
     }
     const sim_traffic_agent *a = &t->agents[agent];
-    if (!a->active) return n;
-    t->idx_tmp[n++] = (sim_tidx){agent, a->lane, a->s};
-    if (a->lane2 >= 0) t->idx_tmp[n++] = (sim_tidx){agent, a->lane2, a->s2};
+    if (!a->active) return 0;
+    out[n++] = (sim_tidx){agent, a->lane, a->s};
+    if (a->lane2 >= 0) out[n++] = (sim_tidx){agent, a->lane2, a->s2};
     return n;
 }
 
@@ -211,46 +213,77 @@ static bool before(const sim_tidx *a, const sim_tidx *b)
     return a->s < b->s || (a->s == b->s && a->agent < b->agent);
 }
 
-/* Entries are emitted in last step's order, counted into lanes (stable) and insertion
- * sorted by s: vehicles rarely overtake within one step, so this is linear in practice. */
+static void insertion_sort(sim_tidx *e, int n)
+{
+    for (int k = 1; k < n; k++) {
+        sim_tidx x = e[k];
+        int j = k - 1;
+        while (j >= 0 && before(&x, &e[j])) {
+            e[j + 1] = e[j];
+            j--;
+        }
+        e[j + 1] = x;
+    }
+}
+
+/* The index, rebuilt each step in linear time while few vehicles pass each other in
+ * one step: entries still in the lane they were in come first, in last step's order
+ * (nearly sorted: an insertion sort), entries new to a lane (lane changes, lane ends,
+ * new agents) after them; both are counted into lanes (stable), sorted, and merged.
+ * stamp[agent] says which of its entries were placed this step (bits 0 and 1). */
 static void index_build(sim_traffic *t)
 {
-    uint32_t stamp = (uint32_t)t->steps + 1;
-    int n = 0;
+    uint32_t step = ((uint32_t)t->steps + 1) << 2;
+    int nl = t->g->n_lanes, n = 0;
+    memset(t->lane_count, 0, (size_t)(nl + 1) * sizeof *t->lane_count);
     for (int k = 0; k < t->n_idx; k++) {
-        int a = t->idx[k].agent;
-        if (t->stamp[a] == stamp) continue;
-        t->stamp[a] = stamp;
-        n = emit(t, n, a);
+        int a = t->idx[k].agent, lane = t->idx[k].lane;
+        sim_tidx e[2];
+        int ne = entries_of(t, a, e);
+        if ((t->stamp[a] & ~3u) != step) t->stamp[a] = step;
+        for (int i = 0; i < ne; i++)
+            if (e[i].lane == lane && !(t->stamp[a] & (1u << i))) {
+                t->stamp[a] |= 1u << i;
+                t->idx_tmp[n++] = e[i];
+                t->lane_count[lane]++;
+            }
     }
+    int n_stay = n;
     for (int a = 0; a <= t->n_slots; a++) {
         int who = a == t->n_slots ? TR_EGO(t) : a;
-        if (t->stamp[who] == stamp) continue;
-        t->stamp[who] = stamp;
-        n = emit(t, n, who);
+        sim_tidx e[2];
+        int ne = entries_of(t, who, e);
+        if ((t->stamp[who] & ~3u) != step) t->stamp[who] = step;
+        for (int i = 0; i < ne; i++)
+            if (!(t->stamp[who] & (1u << i))) t->idx_tmp[n++] = e[i];
     }
-    int nl = t->g->n_lanes;
-    memset(t->lane_count, 0, (size_t)(nl + 1) * sizeof *t->lane_count);
-    for (int k = 0; k < n; k++) t->lane_count[t->idx_tmp[k].lane]++;
+    /* lane_count holds the stayers per lane; count the arrivals into starts too. */
+    int *stay = t->lane_count;
+    memset(t->lane_start, 0, (size_t)(nl + 1) * sizeof *t->lane_start);
+    for (int k = n_stay; k < n; k++) t->lane_start[t->idx_tmp[k].lane + 1]++;
     int sum = 0;
     for (int l = 0; l < nl; l++) {
+        int arrivals = t->lane_start[l + 1];
         t->lane_start[l] = sum;
-        sum += t->lane_count[l];
-        t->lane_count[l] = t->lane_start[l];
+        sum += stay[l] + arrivals;
     }
     t->lane_start[nl] = sum;
-    for (int k = 0; k < n; k++) t->idx[t->lane_count[t->idx_tmp[k].lane]++] = t->idx_tmp[k];
+    /* Place stayers at each lane's start, arrivals after them: cursors in occ. */
+    int *cur = t->occ;
+    for (int l = 0; l < nl; l++) cur[l] = t->lane_start[l];
+    for (int k = 0; k < n; k++) t->idx[cur[t->idx_tmp[k].lane]++] = t->idx_tmp[k];
     t->n_idx = n;
-    for (int l = 0; l < nl; l++)
-        for (int k = t->lane_start[l] + 1; k < t->lane_start[l + 1]; k++) {
-            sim_tidx e = t->idx[k];
-            int j = k - 1;
-            while (j >= t->lane_start[l] && before(&e, &t->idx[j])) {
-                t->idx[j + 1] = t->idx[j];
-                j--;
-            }
-            t->idx[j + 1] = e;
-        }
+    for (int l = 0; l < nl; l++) {
+        int lo = t->lane_start[l], mid = lo + stay[l], hi = t->lane_start[l + 1];
+        insertion_sort(t->idx + lo, mid - lo);
+        if (mid == hi) continue;
+        insertion_sort(t->idx + mid, hi - mid);
+        int i = lo, j = mid, o = lo;
+        while (i < mid && j < hi) t->idx_tmp[o++] = before(&t->idx[j], &t->idx[i]) ? t->idx[j++] : t->idx[i++];
+        while (i < mid) t->idx_tmp[o++] = t->idx[i++];
+        while (j < hi) t->idx_tmp[o++] = t->idx[j++];
+        memcpy(t->idx + lo, t->idx_tmp + lo, (size_t)(hi - lo) * sizeof *t->idx);
+    }
     for (int k = 0; k < n; k++) {
         const sim_tidx *e = &t->idx[k];
         if (e->agent < t->cap && e->lane == t->agents[e->agent].lane) t->agents[e->agent].idx_pos = k;

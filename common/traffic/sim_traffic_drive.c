@@ -12,8 +12,8 @@
 #define LC_THRESHOLD 0.2       /* MOBIL: least advantage for a lane change, m/s^2 */
 #define LC_KEEP_RIGHT 0.3      /* MOBIL: bias towards the right lane, m/s^2 */
 #define ROUTE_REACH 300.0      /* m before a lane's end where lane changes respect the route */
-#define FORESIGHT_STEP 4.0     /* m between looks ahead for curves and limits */
-#define FORESIGHT_RECALC 20.0  /* m driven before the look ahead is taken again */
+#define FORESIGHT_STEP 8.0     /* m between looks ahead for curves and limits */
+#define FORESIGHT_RECALC 30.0  /* m driven before the look ahead is taken again */
 
 void tr_route_enter(sim_traffic_agent *a, const int *pool, int road)
 {

@@ -101,9 +101,14 @@ static void ego_step(sim_traffic *t, ego_drv *e, double dt)
     double k = fabs(sim_lanegraph_curvature(g, e->lane, e->s));
     if (k > 1e-5 && sqrt(2.0 / k) < v0) v0 = sqrt(2.0 / k);
     double acc = 1.5 * (1 - pow(e->v / v0, 4));
-    if (t->lead.valid) {
-        double ss = 2.0 + e->v * 1.5 + e->v * (e->v - t->lead.speed) / (2 * sqrt(1.5 * 3.0));
-        double gap = fmax(t->lead.gap, 0.1);
+    double gap = t->lead.valid ? t->lead.gap : INFINITY, vl = t->lead.valid ? t->lead.speed : 0;
+    if (g->lanes[e->lane].n_succ == 0 && g->lanes[e->lane].length - e->s - 2.3 < gap) { /* the road ends: stop */
+        gap = g->lanes[e->lane].length - e->s - 2.3;
+        vl = 0;
+    }
+    if (isfinite(gap)) {
+        double ss = 2.0 + e->v * 1.5 + e->v * (e->v - vl) / (2 * sqrt(1.5 * 3.0));
+        gap = fmax(gap, 0.1);
         acc -= 1.5 * (ss / gap) * (ss / gap);
     }
     if (acc < -9) acc = -9;
@@ -131,12 +136,19 @@ static box ego_box(const sim_traffic *t)
 
 static int ego_hits(const sim_traffic *t)
 {
+    static int printed;
     box e = ego_box(t);
     int hits = 0;
     for (int i = 0; i < t->n_slots; i++)
         if (t->agents[i].active) {
             box a = agent_box(&t->agents[i]);
-            hits += overlap(&e, &a);
+            if (overlap(&e, &a)) {
+                hits++;
+                if (printed++ < 3)
+                    fprintf(stderr, "t %.2f ego (lane %d s %.1f v %.1f) hit by uid %u lane %d s %.1f lat %.2f v %.1f\n", t->t,
+                            t->ego.pos.lane, t->ego.pos.s, t->ego.speed, t->agents[i].uid, t->agents[i].lane,
+                            t->agents[i].s, t->agents[i].lat, t->agents[i].v);
+            }
         }
     return hits;
 }
