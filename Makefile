@@ -1,7 +1,8 @@
 # Build of the driving-simulator platform.
 #
 #   make            every executable into bin/
-#   make test       unit tests (cmocka) then integration tests (real processes, loopback)
+#   make test       unit, integration (real processes, loopback) and script tests; with
+#                   -jN they run N at a time, each under SIM_TEST_TIMEOUT s (default 300)
 #   make run        a session with the default scenario (headless when there is no display)
 #   make bench      benchmarks, each beside its baseline, printing the ratio
 #   make asan       the whole test suite under AddressSanitizer + UBSan
@@ -39,8 +40,9 @@ SCENARIO ?= scenarios/lane-change.json
 
 PKG_CORE := libuv libcjson nanomsg sqlite3 libpng libxml-2.0
 PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo
-pc_cflags = $(shell pkg-config --cflags $(1))
-pc_libs   = $(shell pkg-config --libs $(1))
+# (an empty list asks nothing: pkg-config would complain for the pure components)
+pc_cflags = $(if $(strip $(1)),$(shell pkg-config --cflags $(1)))
+pc_libs   = $(if $(strip $(1)),$(shell pkg-config --libs $(1)))
 
 COMPONENTS := $(patsubst common/%/component.mk,%,$(wildcard common/*/component.mk))
 include $(wildcard common/*/component.mk)
@@ -137,8 +139,12 @@ unit: $(UNIT_TESTS)
 integration: all $(INTEG_TESTS)
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh integration $(INTEG_TESTS)
 SCRIPT_TESTS := $(wildcard tests/scripts/test_*.sh)
+# Tests that time real-time behaviour (force-feedback fades within tens of ms) run alone,
+# after the others, even under make -jN test.
+SIM_TEST_SERIAL ?= test_input_node
+export SIM_TEST_SERIAL
 test: all $(UNIT_TESTS) $(INTEG_TESTS)
-	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(SCRIPT_TESTS) $(UNIT_TESTS) $(INTEG_TESTS)
+	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(INTEG_TESTS) $(SCRIPT_TESTS) $(UNIT_TESTS)
 
 run: all
 	$(BIN)/simctl run $(SCENARIO)

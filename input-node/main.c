@@ -357,9 +357,9 @@ static void on_tick(node *n, const cJSON *msg, double t_msg)
      * the order, so physics has them before it steps. */
     refresh(n, now_s());
     publish_controls(n, t);
-    cJSON *ack = cJSON_CreateObject();
-    if (ack && cJSON_AddNumberToObject(ack, "n", (double)tick.n))
-        sim_bus_publish(n->bus, "sim.ack", t, ack);
+    sim_msg_ack a = {.n = tick.n};
+    cJSON *ack = sim_msg_ack_encode(&a);
+    if (ack) sim_bus_publish(n->bus, "sim.ack", t, ack);
     cJSON_Delete(ack);
 }
 

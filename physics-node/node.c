@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim_msg_sim.h"
+
 static double tick_time(const pn_node *n) { return (double)n->tick / n->cfg.publish_hz; }
 
 static void publish(pn_node *n, const char *topic, cJSON *payload)
@@ -183,11 +185,11 @@ static void remove_peer(pn_node *n, int id)
 
 static void on_ack(pn_node *n, const cJSON *msg)
 {
-    const cJSON *tick = cJSON_GetObjectItemCaseSensitive(msg, "n");
+    sim_msg_ack ack;
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
-    /* Compared as doubles: converting 0.5 or -0.9 to an integer made them acks of tick
-     * 0, and a negative or huge n made the conversion undefined. */
-    if (!cJSON_IsNumber(tick) || !cJSON_IsString(src) || tick->valuedouble != (double)n->tick)
+    /* The decoder refuses 0.5, -0.9 or a huge n (they were once taken for acks of tick
+     * 0, or made the conversion undefined). */
+    if (sim_msg_ack_decode(msg, &ack, NULL) != SIM_OK || !cJSON_IsString(src) || ack.n != n->tick)
         return; /* late, foreign or malformed acknowledgements do not count */
     for (int i = 0; i < n->n_peers; i++)
         if (strcmp(n->peers[i].name, src->valuestring) == 0)

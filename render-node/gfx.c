@@ -21,7 +21,7 @@ int gfx_open(gfx *g, const gfx_window_opts *o, sim_error *err)
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
-    Uint32 flags = SDL_WINDOW_OPENGL | (o->hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
+    Uint32 flags = SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | (o->hidden ? SDL_WINDOW_HIDDEN : SDL_WINDOW_SHOWN);
     if (o->fullscreen)
         flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
     int x = o->x >= 0 ? o->x : (int)SDL_WINDOWPOS_CENTERED_DISPLAY(o->display);

@@ -9,12 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "node.h"
-#include "road_adapter.h"
 #include "sim_cli.h"
 #include "sim_file.h"
 #include "sim_vehicle.h"
@@ -47,23 +45,6 @@ static char *beside_exe(const char *rel)
     return p;
 }
 
-static int parse_numbers(const char *text, double *out, int max)
-{
-    int n = 0;
-    const char *p = text;
-    while (n < max && *p) {
-        char *end;
-        out[n] = strtod(p, &end);
-        if (end == p || !isfinite(out[n]))
-            return -1;
-        n++;
-        p = end;
-        if (*p == ',') p++;
-        else if (*p) return -1;
-    }
-    return n;
-}
-
 static int load_vehicle(rn_node *n, sim_error *err)
 {
     const char *path = n->o.vehicle;
@@ -85,310 +66,6 @@ static int load_vehicle(rn_node *n, sim_error *err)
     n->rig.width = 2 * vp.box_half.y;
     n->cog_height = vp.cog_height;
     return SIM_OK;
-}
-
-/* The ego pose and the other cars at the scenario's start, for a preview. */
-static int start_pose(rn_node *n, sim_pose *p, sim_error *err)
-{
-    memset(p, 0, sizeof *p);
-    if (n->o.pose) {
-        double v[5] = {0};
-        int k = parse_numbers(n->o.pose, v, 5);
-        if (k != 4 && k != 5)
-            return sim_error_set(err, SIM_EINVAL, "--pose: expected X,Y,Z,HEADING_DEG[,PITCH_DEG], got \"%s\"", n->o.pose);
-        p->pos[0] = v[0]; p->pos[1] = v[1]; p->pos[2] = v[2];
-        p->heading = v[3] * M_PI / 180;
-        p->pitch = v[4] * M_PI / 180;
-        return SIM_OK;
-    }
-    int si;
-    int rc = sim_scenario_start_index(n->sc, n->o.start, &si, err);
-    if (rc)
-        return rc;
-    const sim_start_point *st = &n->sc->starts[si];
-    p->pos[0] = st->x;
-    p->pos[1] = st->y;
-    p->pos[2] = st->z + n->cog_height;
-    p->heading = st->heading;
-    return SIM_OK;
-}
-
-/* The scenario's agents at their start places (previews without a traffic node). */
-static void scenario_agents(rn_node *n)
-{
-    n->n_agents = 0;
-    for (int i = 0; i < n->sc->n_agents && n->n_agents < RN_MAX_AGENTS; i++) {
-        const sim_agent *a = &n->sc->agents[i];
-        double t, h;
-        if (!ra_lane_center(n->sc, a->road, a->s, a->lane, &t))
-            continue;
-        rn_agent *o = &n->agents[n->n_agents++];
-        memset(o, 0, sizeof *o);
-        ra_pose(n->sc, a->road, a->s, t, o->pos, &h);
-        o->heading = ra_lane_forward(n->sc, a->road, a->lane) ? h : h + M_PI;
-        bool tractor = a->model && !strcmp(a->model, "tractor");
-        o->size[0] = tractor ? 3.8 : 4.5;
-        o->size[1] = tractor ? 2.2 : 1.8;
-        o->size[2] = tractor ? 2.6 : 1.45;
-        unsigned hsh = 2166136261u;
-        for (const char *c = a->id; c && *c; c++)
-            hsh = (hsh ^ (unsigned char)*c) * 16777619u;
-        o->colour = hsh;
-    }
-}
-
-static int load_traffic_file(rn_node *n, sim_error *err)
-{
-    char *text = NULL;
-    size_t len = 0;
-    int rc = sim_file_read(n->o.traffic, &text, &len, err);
-    if (rc)
-        return rc;
-    cJSON *msg = cJSON_ParseWithLength(text, len);
-    free(text);
-    if (!msg)
-        return sim_error_set(err, SIM_EINVAL, "--traffic %s: not valid JSON, expected a traffic.state message",
-                             n->o.traffic);
-    int k = rn_traffic_decode(msg, n->agents, RN_MAX_AGENTS, err);
-    cJSON_Delete(msg);
-    if (k < 0) {
-        char m[SIM_ERROR_MSG_MAX];
-        snprintf(m, sizeof m, "%s", err->msg);
-        return sim_error_set(err, SIM_EINVAL, "--traffic %s: %s", n->o.traffic, m);
-    }
-    n->n_agents = k;
-    return SIM_OK;
-}
-
-static void fill_state(rn_node *n, rn_frame_state *fs, const sim_pose *ego, double now)
-{
-    memset(fs, 0, sizeof *fs);
-    fs->ego = *ego;
-    fs->have_ego = true;
-    fs->agents = n->agents;
-    fs->n_agents = n->n_agents;
-    fs->light = n->light;
-    fs->visibility = n->sc->env.visibility;
-    fs->weather = n->sc->env.weather;
-    fs->clock = now;
-    fs->ego_brake = n->ego_brake;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double p99(double *v, int n)
-{
-    if (n <= 0)
-        return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    int k = (int)ceil(0.99 * n) - 1;
-    return v[k < 0 ? 0 : k];
-}
-
-/* Draws one frame; the screenshot (when asked) is read before the swap. */
-static int frame(rn_node *n, const sim_pose *ego, double now, const char *shot, rn_frame_stats *st, sim_error *err)
-{
-    rn_frame_state fs;
-    fill_state(n, &fs, ego, now);
-    fs.have_ego = n->last_state_wall >= 0 || !n->bus;
-    sim_camera cam;
-    int rc = rn_scene_draw(&n->scene, &fs, &n->view, n->g.width, n->g.height, &cam, st);
-    if (rc)
-        return sim_error_set(err, rc, "drawing: out of memory");
-    if (shot && (rc = gfx_screenshot(&n->g, shot, err)))
-        return rc;
-    SDL_GL_SwapWindow(n->g.win);
-    return SIM_OK;
-}
-
-/* CPU time of the whole process, llvmpipe's threads included. */
-static double cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-}
-
-static int write_stats(rn_node *n, const char *json, sim_error *err)
-{
-    if (!n->o.stats_file) {
-        printf("%s\n", json);
-        return SIM_OK;
-    }
-    FILE *f = fopen(n->o.stats_file, "w");
-    if (!f || fputs(json, f) < 0 || fclose(f) != 0)
-        return sim_error_set(err, SIM_EIO, "--stats-file %s: cannot write", n->o.stats_file);
-    return SIM_OK;
-}
-
-/* --bench-frames: along the first road from the start point at 80 km/h, as fast as the
- * renderer goes. */
-static int run_bench(rn_node *n, sim_error *err)
-{
-    sim_pose p;
-    int rc = start_pose(n, &p, err);
-    if (rc)
-        return rc;
-    int si = 0;
-    sim_scenario_start_index(n->sc, n->o.start, &si, NULL);
-    const sim_start_point *st = &n->sc->starts[si];
-    int frames = n->o.bench_frames;
-    double *ms = calloc((size_t)frames, sizeof *ms);
-    if (!ms)
-        return sim_error_set(err, SIM_ENOMEM, "out of memory");
-    double tri = 0, calls = 0, blocks = 0, t0 = rn_now(), cpu0 = cpu_seconds();
-    for (int i = 0; i < frames && !rc; i++) {
-        double s = fmin(st->s + i * (22.2 / 60), ra_road_length(n->sc, st->road));
-        double h;
-        ra_pose(n->sc, st->road, s, st->d, p.pos, &h);
-        p.pos[2] += n->cog_height;
-        p.heading = ra_lane_forward(n->sc, st->road, st->lane) ? h : h + M_PI;
-        double a = rn_now();
-        rn_frame_stats fst;
-        rc = frame(n, &p, a, NULL, &fst, err);
-        glFinish();
-        ms[i] = (rn_now() - a) * 1000;
-        tri += fst.triangles;
-        calls += fst.draw_calls;
-        blocks += fst.terrain_blocks;
-    }
-    double total = rn_now() - t0, cpu = cpu_seconds() - cpu0;
-    if (!rc) {
-        char json[512];
-        snprintf(json, sizeof json,
-                 "{\"frames\":%d,\"width\":%d,\"height\":%d,\"brute_force\":%s,\"fps\":%.1f,\"frame_ms_p99\":%.2f,"
-                 "\"cpu_ms_per_frame\":%.2f,\"terrain_triangles\":%.0f,\"draw_calls\":%.1f,\"terrain_blocks\":%.1f}",
-                 frames, n->g.width, n->g.height, n->o.brute_force ? "true" : "false", frames / total,
-                 p99(ms, frames), cpu * 1000 / frames, tri / frames, calls / frames, blocks / frames);
-        rc = write_stats(n, json, err);
-    }
-    free(ms);
-    return rc;
-}
-
-static int run_screenshot(rn_node *n, sim_error *err)
-{
-    sim_pose p;
-    int rc = start_pose(n, &p, err);
-    if (rc)
-        return rc;
-    /* the HUD as the driver would see it at the start */
-    int si = 0;
-    double kmh = 0;
-    if (!n->o.pose && sim_scenario_start_index(n->sc, n->o.start, &si, NULL) == SIM_OK)
-        n->scene.hud.speed_kmh = (int)lround(n->sc->starts[si].speed * 3.6);
-    if (ra_speed_limit_at(n->sc, p.pos[0], p.pos[1], &kmh, NULL, NULL))
-        n->scene.hud.limit_kmh = kmh;
-    rn_frame_stats st;
-    rc = frame(n, &p, 0, n->o.screenshot, &st, err);
-    if (!rc && n->o.stats_file) {
-        char json[256];
-        snprintf(json, sizeof json,
-                 "{\"terrain_triangles\":%ld,\"draw_calls\":%d,\"terrain_blocks\":%d,\"culled\":%d,"
-                 "\"min_level\":%d,\"max_level\":%d,\"stitched\":%d}",
-                 st.triangles, st.draw_calls, st.terrain_blocks, st.culled, st.min_level, st.max_level, st.stitched);
-        rc = write_stats(n, json, err);
-    }
-    return rc;
-}
-
-static void on_wait(uv_timer_t *t) { (void)t; }
-static void on_signal(uv_signal_t *s, int sig)
-{
-    rn_node *n = s->data;
-    if (sig == SIGUSR1)
-        n->shot_now = true; /* kill -USR1: the next frame goes to --screenshot */
-    else
-        n->stop = true;
-}
-
-static int run_session(rn_node *n, sim_error *err)
-{
-    n->loop = uv_default_loop();
-    n->last_state_wall = -1;
-    int rc = rn_session_open(n, err);
-    if (rc)
-        return rc;
-    uv_timer_init(n->loop, &n->wait);
-    uv_signal_init(n->loop, &n->sigint);
-    uv_signal_init(n->loop, &n->sigterm);
-    n->sigint.data = n->sigterm.data = n;
-    uv_signal_start(&n->sigint, on_signal, SIGINT);
-    uv_signal_start(&n->sigterm, on_signal, SIGTERM);
-    uv_signal_init(n->loop, &n->sigusr1);
-    n->sigusr1.data = n;
-    if (n->o.screenshot)
-        uv_signal_start(&n->sigusr1, on_signal, SIGUSR1);
-    n->latency = malloc(RN_LATENCY_MAX * sizeof *n->latency);
-    double period = 1.0 / (n->o.fps > 0 ? n->o.fps : 60), next = rn_now(), t0 = next;
-    bool paced = n->o.no_vsync || n->o.offscreen || SDL_GL_GetSwapInterval() <= 0;
-    long frames = 0;
-    while (!n->stop && !rc) {
-        uv_run(n->loop, UV_RUN_NOWAIT);
-        SDL_Event ev;
-        while (SDL_PollEvent(&ev))
-            if (ev.type == SDL_QUIT)
-                n->stop = true;
-        double now = rn_now();
-        sim_pose p;
-        sim_interp_at(&n->ip, now, &p);
-        rn_session_update_hud(n, now);
-        const char *shot = NULL;
-        if (n->o.screenshot_at >= 0 && !n->shot_done && n->last_state_wall >= 0 && n->sim_t >= n->o.screenshot_at)
-            shot = n->o.screenshot;
-        if (n->shot_now && n->o.screenshot)
-            shot = n->o.screenshot;
-        int pending = n->n_pending;
-        rn_frame_stats st;
-        rc = frame(n, &p, now, shot, &st, err);
-        glFinish();
-        double done = rn_now();
-        for (int i = 0; i < pending && n->latency && n->n_latency < RN_LATENCY_MAX; i++)
-            n->latency[n->n_latency++] = done - n->pending_arrival[i];
-        memmove(n->pending_arrival, n->pending_arrival + pending, (size_t)(n->n_pending - pending) * sizeof(double));
-        n->n_pending -= pending;
-        if (shot && !rc) {
-            n->shot_done = true;
-            n->shot_now = false;
-            fprintf(stderr, "render-node: wrote %s at t = %.3f s\n", shot, n->sim_t);
-        }
-        frames++;
-        if (paced) {
-            /* wait for the next frame's time, handling messages as they come */
-            next += period;
-            if (next < rn_now() - period)
-                next = rn_now(); /* fell behind: do not try to catch up */
-            while (!n->stop && rn_now() < next) {
-                uv_timer_start(&n->wait, on_wait, (uint64_t)ceil((next - rn_now()) * 1000), 0);
-                uv_run(n->loop, UV_RUN_ONCE);
-            }
-        }
-    }
-    double total = rn_now() - t0;
-    if (n->o.stats_file) {
-        char json[256];
-        int nl = n->n_latency;
-        snprintf(json, sizeof json, "{\"frames\":%ld,\"fps\":%.1f,\"latency_n\":%d,\"latency_ms_p99\":%.2f}", frames,
-                 frames / (total > 0 ? total : 1), nl, p99(n->latency, nl) * 1000);
-        sim_error werr = {0};
-        if (write_stats(n, json, &werr))
-            fprintf(stderr, "render-node: %s\n", werr.msg);
-    }
-    free(n->latency);
-    n->latency = NULL;
-    uv_timer_stop(&n->wait);
-    uv_close((uv_handle_t *)&n->wait, NULL);
-    uv_close((uv_handle_t *)&n->sigint, NULL);
-    uv_close((uv_handle_t *)&n->sigterm, NULL);
-    uv_close((uv_handle_t *)&n->sigusr1, NULL);
-    rn_session_close(n);
-    uv_run(n->loop, UV_RUN_DEFAULT);
-    uv_loop_close(n->loop);
-    return rc;
 }
 
 static int parse_size(const char *text, int *w, int *h)
@@ -485,7 +162,7 @@ int main(int argc, char **argv)
     int wx = -1, wy = -1;
     if (o->pos) {
         double v[2];
-        if (parse_numbers(o->pos, v, 2) != 2) {
+        if (rn_parse_numbers(o->pos, v, 2) != 2) {
             fprintf(stderr, "render-node: --pos must be X,Y in pixels, not \"%s\"\n", o->pos);
             return 2;
         }
@@ -543,16 +220,16 @@ int main(int argc, char **argv)
         if (o->no_hud)
             n.scene.no_hud = true;
         if (o->bench_frames > 0) {
-            rc = run_bench(&n, &err);
+            rc = rn_run_bench(&n, &err);
         } else if (o->screenshot && o->screenshot_at < 0) {
             if (o->traffic)
-                rc = load_traffic_file(&n, &err);
+                rc = rn_load_traffic_file(&n, &err);
             else
-                scenario_agents(&n);
+                rn_scenario_agents(&n);
             if (!rc)
-                rc = run_screenshot(&n, &err);
+                rc = rn_run_screenshot(&n, &err);
         } else {
-            rc = run_session(&n, &err);
+            rc = rn_run_session(&n, &err);
         }
         if (rc) {
             fprintf(stderr, "render-node: %s\n", err.msg);

@@ -38,8 +38,13 @@ typedef struct rn_node {
     double last_state_wall;        /* s on the node's clock; < 0 never */
     double sim_t;                  /* simulation time of the newest state */
     /* traffic */
-    rn_agent agents[RN_MAX_AGENTS];
+    rn_agent agents[RN_MAX_AGENTS];   /* the newest traffic.state */
     int n_agents;
+    rn_agent prev[RN_MAX_AGENTS];     /* the one before, for interpolation */
+    int n_prev;
+    double traffic_t[2];              /* simulation time of prev and agents */
+    double traffic_arrival;           /* node clock when the newest arrived */
+    rn_agent drawn[RN_MAX_AGENTS];    /* this frame's, interpolated */
     /* set by the scenario, the operator */
     sim_light light;
     double limit_override_kmh;     /* control.speed_limit; 0 none */
@@ -61,11 +66,31 @@ typedef struct rn_node {
 /* The node's clock in seconds (monotonic). */
 double rn_now(void);
 
+/* frames.c: "X,Y,..." into at most max numbers (returns how many, -1 when malformed);
+ * the ego pose at --pose or --start; the scenario's agents at their starts; --traffic. */
+int rn_parse_numbers(const char *text, double *out, int max);
+int rn_start_pose(rn_node *n, sim_pose *p, sim_error *err);
+void rn_scenario_agents(rn_node *n);
+int rn_load_traffic_file(rn_node *n, sim_error *err);
+/* Draws one frame at the node's clock `now` (screenshot to `shot` before the swap when
+ * not NULL). */
+int rn_frame(rn_node *n, const sim_pose *ego, double now, const char *shot, rn_frame_stats *st, sim_error *err);
+/* The 99th percentile of v[0..n) (sorts v). */
+double rn_p99(double *v, int n);
+/* Writes a JSON line to --stats-file, or stdout without one. */
+int rn_write_stats(rn_node *n, const char *json, sim_error *err);
+/* The modes: without a bus (--screenshot, --bench-frames), and the session (loop.c). */
+int rn_run_screenshot(rn_node *n, sim_error *err);
+int rn_run_bench(rn_node *n, sim_error *err);
+int rn_run_session(rn_node *n, sim_error *err);
+
 /* Joins the bus (session.c). */
 int rn_session_open(rn_node *n, sim_error *err);
 void rn_session_close(rn_node *n);
 /* Per frame: HUD values from what the bus brought (speed, limit, triggers, no data). */
 void rn_session_update_hud(rn_node *n, double now);
+/* Fills n->drawn with the other cars for a frame at `now`; returns how many. */
+int rn_session_agents(rn_node *n, double now);
 /* Publishes an ack for a control message. */
 void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error);
 

@@ -11,50 +11,42 @@ typedef struct lighting {
     bool headlights;
 } lighting;
 
-static void set3(float d[3], float a, float b, float c) { d[0] = a; d[1] = b; d[2] = c; }
+/* The three times of day: sun elevation and azimuth (rad), then the colours. */
+static const struct preset {
+    double elev, az;
+    float sun_color[3], ambient[3], zenith[3], horizon[3], ground[3], sun_disc[3];
+    bool headlights;
+} presets[] = {
+    /* day: sun high in the south-west */
+    {0.75, 3.6, {0.80f, 0.78f, 0.70f}, {0.42f, 0.44f, 0.48f}, {0.22f, 0.42f, 0.80f}, {0.68f, 0.78f, 0.92f},
+     {0.35f, 0.42f, 0.30f}, {1.0f, 1.0f, 0.92f}, false},
+    /* dusk (dawn the same in the east): a low sun, an orange horizon */
+    {0.06, 4.6, {0.65f, 0.42f, 0.25f}, {0.22f, 0.20f, 0.24f}, {0.18f, 0.24f, 0.45f}, {0.85f, 0.52f, 0.32f},
+     {0.18f, 0.18f, 0.14f}, {1.0f, 0.75f, 0.45f}, true},
+    /* night: moonlight, no disc */
+    {0.5, 3.6, {0.05f, 0.05f, 0.08f}, {0.05f, 0.05f, 0.07f}, {0.01f, 0.012f, 0.03f}, {0.03f, 0.035f, 0.06f},
+     {0.02f, 0.025f, 0.02f}, {0.03f, 0.035f, 0.06f}, true},
+};
 
 static void lighting_for(sim_light light, sim_weather weather, lighting *l)
 {
-    double elev, az = 3.6; /* sun in the south-west */
+    const struct preset *p = &presets[light == SIM_LIGHT_NIGHT ? 2 : light == SIM_LIGHT_DAWN || light == SIM_LIGHT_DUSK];
+    double az = light == SIM_LIGHT_DAWN ? 1.4 : p->az;
     memset(l, 0, sizeof *l);
-    switch (light) {
-    case SIM_LIGHT_NIGHT:
-        elev = 0.5;
-        set3(l->sun_color, 0.05f, 0.05f, 0.08f);
-        set3(l->ambient, 0.05f, 0.05f, 0.07f);
-        set3(l->zenith, 0.01f, 0.012f, 0.03f);
-        set3(l->horizon, 0.03f, 0.035f, 0.06f);
-        set3(l->ground, 0.02f, 0.025f, 0.02f);
-        set3(l->sun_disc, 0.03f, 0.035f, 0.06f); /* no disc at night */
-        l->headlights = true;
-        break;
-    case SIM_LIGHT_DAWN:
-    case SIM_LIGHT_DUSK:
-        elev = 0.06;
-        az = light == SIM_LIGHT_DAWN ? 1.4 : 4.6;
-        set3(l->sun_color, 0.65f, 0.42f, 0.25f);
-        set3(l->ambient, 0.22f, 0.20f, 0.24f);
-        set3(l->zenith, 0.18f, 0.24f, 0.45f);
-        set3(l->horizon, 0.85f, 0.52f, 0.32f);
-        set3(l->ground, 0.18f, 0.18f, 0.14f);
-        set3(l->sun_disc, 1.0f, 0.75f, 0.45f);
-        l->headlights = true;
-        break;
-    default:
-        elev = 0.75;
-        set3(l->sun_color, 0.80f, 0.78f, 0.70f);
-        set3(l->ambient, 0.42f, 0.44f, 0.48f);
-        set3(l->zenith, 0.22f, 0.42f, 0.80f);
-        set3(l->horizon, 0.68f, 0.78f, 0.92f);
-        set3(l->ground, 0.35f, 0.42f, 0.30f);
-        set3(l->sun_disc, 1.0f, 1.0f, 0.92f);
-        break;
-    }
-    set3(l->sun_dir, (float)(cos(elev) * cos(az)), (float)(cos(elev) * sin(az)), (float)sin(elev));
+    memcpy(l->sun_color, p->sun_color, sizeof l->sun_color);
+    memcpy(l->ambient, p->ambient, sizeof l->ambient);
+    memcpy(l->zenith, p->zenith, sizeof l->zenith);
+    memcpy(l->horizon, p->horizon, sizeof l->horizon);
+    memcpy(l->ground, p->ground, sizeof l->ground);
+    memcpy(l->sun_disc, p->sun_disc, sizeof l->sun_disc);
+    l->headlights = p->headlights;
+    l->sun_dir[0] = (float)(cos(p->elev) * cos(az));
+    l->sun_dir[1] = (float)(cos(p->elev) * sin(az));
+    l->sun_dir[2] = (float)sin(p->elev);
     if (weather != SIM_WEATHER_CLEAR) {
         /* overcast: a grey sky, no sun disc, softer light */
+        float lum = (l->horizon[0] + l->horizon[1] + l->horizon[2]) / 3;
         for (int i = 0; i < 3; i++) {
-            float lum = (l->horizon[0] + l->horizon[1] + l->horizon[2]) / 3;
             l->zenith[i] = 0.3f * l->zenith[i] + 0.7f * lum * 0.85f;
             l->horizon[i] = 0.3f * l->horizon[i] + 0.7f * lum;
             l->sun_disc[i] = l->zenith[i];
@@ -109,7 +101,7 @@ static void um(GLuint p, const char *name, const float m[16])
     glUniformMatrix4fv(glGetUniformLocation(p, name), 1, GL_FALSE, m);
 }
 
-static void draw_sky(rn_scene *s, const sim_camera *c, const lighting *l)
+static void draw_sky(rn_scene *s, const sim_camera *c, const lighting *l, int w, int h)
 {
     glUseProgram(s->sky);
     double right[3] = {-c->left[0], -c->left[1], -c->left[2]};
@@ -123,11 +115,22 @@ static void draw_sky(rn_scene *s, const sim_camera *c, const lighting *l)
     u3(s->sky, "u_zenith", l->zenith);
     u3(s->sky, "u_horizon", l->horizon);
     u3(s->sky, "u_ground", l->ground);
-    u3(s->sky, "u_sun_dir", l->sun_dir);
     u3(s->sky, "u_sun_disc", l->sun_disc);
+    /* the sun's disc (0.03 rad across, as the real one's 0.0093 looks too small on a
+     * screen) where its direction projects */
+    double far[3], ndc[2];
+    for (int i = 0; i < 3; i++) far[i] = c->eye[i] + 1000.0 * l->sun_dir[i];
+    float sun_px[2] = {0, 0}, sun_r = 0;
+    if (l->sun_dir[2] > 0 && sim_camera_project(c, far, ndc)) {
+        sun_px[0] = (float)((ndc[0] + 1) / 2 * w);
+        sun_px[1] = (float)((ndc[1] + 1) / 2 * h);
+        sun_r = (float)(0.015 / tan(c->fov_y / 2) * h / 2);
+    }
+    glUniform2fv(glGetUniformLocation(s->sky, "u_sun_px"), 1, sun_px);
+    u1(s->sky, "u_sun_r", sun_r);
     glDepthMask(GL_FALSE);
     glBindVertexArray(s->empty_vao);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glDrawArrays(GL_TRIANGLES, 0, 16 * 16 * 6);
     glDepthMask(GL_TRUE);
 }
 
@@ -244,7 +247,7 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     }
     /* the sky where nothing else was drawn: it lies at the far plane */
     if (!s->magenta)
-        draw_sky(s, cam, &l);
+        draw_sky(s, cam, &l, w, h);
     /* sign faces after the opaque scene (their texture has transparent corners) */
     if (s->draw_roads) {
         glUseProgram(s->tex);

@@ -93,11 +93,19 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     if (!strcmp(topic, "vehicle.state")) {
         on_vehicle_state(n, msg);
     } else if (!strcmp(topic, "traffic.state")) {
-        int k = rn_traffic_decode(msg, n->agents, RN_MAX_AGENTS, &err);
-        if (k >= 0)
-            n->n_agents = k;
-        else
+        static rn_agent fresh[RN_MAX_AGENTS];
+        int k = rn_traffic_decode(msg, fresh, RN_MAX_AGENTS, &err);
+        if (k < 0) {
             fprintf(stderr, "render-node: %s\n", err.msg);
+            return;
+        }
+        memcpy(n->prev, n->agents, (size_t)n->n_agents * sizeof *n->prev);
+        n->n_prev = n->n_agents;
+        memcpy(n->agents, fresh, (size_t)k * sizeof *fresh);
+        n->n_agents = k;
+        n->traffic_t[0] = n->traffic_t[1];
+        n->traffic_t[1] = num(msg, "t", n->traffic_t[1]);
+        n->traffic_arrival = rn_now();
     } else if (!strcmp(topic, SIM_TOPIC_HUD_TEXT)) {
         sim_msg_hud_text m;
         if (sim_msg_hud_text_decode(msg, &m, &err) == SIM_OK) {
@@ -175,4 +183,31 @@ void rn_session_update_hud(rn_node *n, double now)
     if (have && ra_speed_limit_at(n->sc, n->ip.pose[1].pos[0], n->ip.pose[1].pos[1], &kmh, &road, &s))
         triggers(n, road, s, now);
     h->limit_kmh = n->limit_override_kmh > 0 ? n->limit_override_kmh : kmh;
+}
+
+int rn_session_agents(rn_node *n, double now)
+{
+    /* Each car between its place in the previous message and the newest, as the ego
+     * car: one message period behind, never extrapolated. Cars are matched by id (their
+     * colour hash); a car new in the newest message is drawn where it is. */
+    double period = n->traffic_t[1] - n->traffic_t[0];
+    double f = period > 0 && period < SIM_INTERP_MAX_GAP ? (now - n->traffic_arrival) / period : 1;
+    f = f < 0 ? 0 : f > 1 ? 1 : f;
+    for (int i = 0; i < n->n_agents; i++) {
+        rn_agent *d = &n->drawn[i];
+        *d = n->agents[i];
+        for (int j = 0; j < n->n_prev && f < 1; j++) {
+            const rn_agent *p = &n->prev[j];
+            if (p->colour != d->colour)
+                continue;
+            sim_pose a = {.pos = {p->pos[0], p->pos[1], p->pos[2]}, .heading = p->heading};
+            sim_pose b = {.pos = {d->pos[0], d->pos[1], d->pos[2]}, .heading = d->heading};
+            sim_pose r;
+            sim_pose_lerp(&a, &b, f, &r);
+            memcpy(d->pos, r.pos, sizeof d->pos);
+            d->heading = r.heading;
+            break;
+        }
+    }
+    return n->n_agents;
 }

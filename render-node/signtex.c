@@ -58,14 +58,15 @@ static void draw_lane_change(cairo_t *cr, int w, int h, int lanes, int target)
     for (int k = 0; k < lanes; k++) {
         double cx = x0 + (k + 0.5) * col;
         if (k + 1 == target) {
-            /* a thick arrow pointing up in the target lane */
-            double aw = col * 0.55;
+            /* a bold arrow pointing up in the target lane: at 40 m its head is about 8
+             * pixels wide on a 720-pixel screen */
+            double aw = col * 0.8;
             cairo_move_to(cr, cx, h * 0.12);
             cairo_line_to(cr, cx + aw / 2, h * 0.45);
-            cairo_line_to(cr, cx + aw / 5, h * 0.45);
-            cairo_line_to(cr, cx + aw / 5, h * 0.88);
-            cairo_line_to(cr, cx - aw / 5, h * 0.88);
-            cairo_line_to(cr, cx - aw / 5, h * 0.45);
+            cairo_line_to(cr, cx + aw / 6, h * 0.45);
+            cairo_line_to(cr, cx + aw / 6, h * 0.88);
+            cairo_line_to(cr, cx - aw / 6, h * 0.88);
+            cairo_line_to(cr, cx - aw / 6, h * 0.45);
             cairo_line_to(cr, cx - aw / 2, h * 0.45);
             cairo_close_path(cr);
             cairo_fill(cr);

@@ -12,22 +12,23 @@ set -u
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
 
-# Library header (prefix of the include's path) -> the pkg-config name it belongs to.
+# Library header (prefix of the include's path) -> the pkg-config name it belongs to,
+# in $pkg (set, not printed: no subshell per include, which made the check slow).
 header_pkg() {
     case $1 in
-        uv.h|uv/*) echo libuv ;;
-        cjson/*) echo libcjson ;;
-        nanomsg/*) echo nanomsg ;;
-        sqlite3.h|sqlite3ext.h) echo sqlite3 ;;
-        png.h|pngconf.h) echo libpng ;;
-        SDL.h|SDL_*|SDL2/*) echo sdl2 ;;
-        epoxy/*|GL/*|GLES*/*|EGL/*) echo epoxy ;;
-        cairo.h|cairo-*|cairo/*) echo cairo ;;
-        zlib.h) echo zlib ;;
-        fontconfig/*) echo fontconfig ;;
-        libxml/*) echo libxml-2.0 ;;
-        cmocka.h) echo cmocka ;;
-        *) echo "" ;;
+        uv.h|uv/*) pkg=libuv ;;
+        cjson/*) pkg=libcjson ;;
+        nanomsg/*) pkg=nanomsg ;;
+        sqlite3.h|sqlite3ext.h) pkg=sqlite3 ;;
+        png.h|pngconf.h) pkg=libpng ;;
+        SDL.h|SDL_*|SDL2/*) pkg=sdl2 ;;
+        epoxy/*|GL/*|GLES*/*|EGL/*) pkg=epoxy ;;
+        cairo.h|cairo-*|cairo/*) pkg=cairo ;;
+        zlib.h) pkg=zlib ;;
+        fontconfig/*) pkg=fontconfig ;;
+        libxml/*) pkg=libxml-2.0 ;;
+        cmocka.h) pkg=cmocka ;;
+        *) pkg="" ;;
     esac
 }
 # The libraries a pure component may not use: they mean I/O, a GUI or a network.
@@ -40,18 +41,24 @@ contains() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 fail=0
 report() { echo "layers: $*"; fail=1; }
 
-# Which component owns each shared-library header.
+# Which component owns each shared-library header, in $owner: looked up in a list
+# made once (" name:component ..."), without a subshell per include.
+HEADERS=" "
+for f in common/*/*.h; do
+    [ -f "$f" ] || continue
+    c=${f#common/}; HEADERS="$HEADERS${f##*/}:${c%%/*} "
+done
 owner_of() {
-    for f in common/*/"$1"; do
-        [ -f "$f" ] || continue
-        f=${f#common/}; echo "${f%%/*}"; return
-    done
+    case $HEADERS in
+        *" $1:"*) owner=${HEADERS#* "$1":}; owner=${owner%% *} ;;
+        *) owner="" ;;
+    esac
 }
 
 check_file_libs() {   # file allowed-pkgs who
     grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*<[^>]*>' "$1" | sed 's/.*<\(.*\)>/\1/' |
     while read -r h; do
-        pkg=$(header_pkg "$h")
+        header_pkg "$h"
         [ -z "$pkg" ] && continue
         contains "$2" "$pkg" || echo "$1: includes <$h> ($pkg), which $3 may not use (allowed: ${2:-none})"
     done
@@ -81,7 +88,7 @@ for mk in common/*/component.mk; do
         [ -n "$out" ] && report "$out"
         for h in $(grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"' "$f" | sed 's/.*"\(.*\)"/\1/'); do
             [ -f "common/$c/$h" ] && continue
-            o=$(owner_of "$h")
+            owner_of "$h"; o=$owner
             if [ -z "$o" ]; then
                 report "$f: includes \"$h\", which is in no component"
             elif ! contains "$uses" "$o"; then
@@ -103,7 +110,8 @@ for m in */main.c; do
         for h in $(grep -o '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"' "$f" | sed 's/.*"\(.*\)"/\1/'); do
             [ -f "$d/$h" ] && continue
             case $h in */*) report "$f: includes \"$h\" by path; modules include their own headers and the shared library's by name"; continue ;; esac
-            [ -n "$(owner_of "$h")" ] && continue
+            owner_of "$h"
+            [ -n "$owner" ] && continue
             other=$(for g in */"$h"; do [ -f "$g" ] && echo "${g%%/*}"; done | head -n 1)
             if [ -n "$other" ]; then
                 report "$f: includes \"$h\" of module $other; modules never include each other"

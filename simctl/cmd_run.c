@@ -15,6 +15,7 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_msg_sim.h"
 #include "cmd_world.h"
 #include "simctl.h"
 
@@ -252,9 +253,15 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
         } else if (s->acks_ticks && !s->ending) {
             /* As a lockstep participant simctl lets the clock run up to until_t and no
              * further, so "--until 60" logs exactly 60 s. */
-            cJSON *ack = cJSON_CreateObject();
-            cJSON_AddItemToObject(ack, "n", cJSON_Duplicate(cJSON_GetObjectItem(msg, "n"), 1));
-            sim_bus_publish(bus, "sim.ack", cJSON_IsNumber(t) ? t->valuedouble : 0, ack);
+            sim_msg_tick tick;
+            sim_msg_ack a;
+            cJSON *ack = NULL;
+            if (sim_msg_tick_decode(msg, &tick, NULL) == SIM_OK &&
+                cJSON_GetObjectItemCaseSensitive(msg, "n")) {
+                a.n = tick.n;
+                ack = sim_msg_ack_encode(&a);
+            }
+            if (ack) sim_bus_publish(bus, "sim.ack", cJSON_IsNumber(t) ? t->valuedouble : 0, ack);
             cJSON_Delete(ack);
         }
     } else if (strcmp(topic, "sim.end") == 0) {
@@ -415,6 +422,11 @@ int simctl_cmd_run(int argc, char **argv)
             arg2(c, "--subject", subject);
             arg2(c, "--vehicle", vehicle);
             continue;
+        }
+        if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */
+            char db[1100];
+            snprintf(db, sizeof db, "%s/context.db", out);
+            arg2(c, "--db", db);
         }
         if (lockstep && strcmp(exe, "context-server") != 0 && strcmp(exe, "render-node") != 0) arg(c, "--lockstep");
         if (strcmp(exe, "physics-node") == 0) {

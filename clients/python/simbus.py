@@ -3,7 +3,7 @@
     import simbus
     with simbus.Bus("hmi", subscribe=["vehicle.state"]) as bus:
         for msg in bus.messages():
-            bus.publish("hud.text", area="top", text="%.0f km/h" % (msg["speed"] * 3.6))
+            bus.publish("hud.text", area="bottom", text="%.0f km/h" % (msg["speed"] * 3.6))
 
 Bus is a module on the dispatcher's NDJSON bus: it says hello (name, token,
 subscriptions, lockstep, durable), hands out the messages it receives as dicts,

@@ -15,12 +15,7 @@ static const sim_msg_field COMMAND[] = {
 
 cJSON *sim_msg_ffb_command_encode(const sim_msg_ffb_command *m)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (o && sim_msg_fields_encode(o, m, COMMAND, N)) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
+    return sim_msg_fields_object(m, COMMAND, N);
 }
 
 int sim_msg_ffb_command_decode(const cJSON *msg, sim_msg_ffb_command *out, sim_error *err)

@@ -46,6 +46,16 @@ int sim_msg_fields_encode(cJSON *o, const void *m, const sim_msg_field *f, size_
     return SIM_OK;
 }
 
+cJSON *sim_msg_fields_object(const void *m, const sim_msg_field *f, size_t n)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o && sim_msg_fields_encode(o, m, f, n)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
 void sim_msg_fields_clear(void *m, const sim_msg_field *f, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

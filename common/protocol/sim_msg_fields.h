@@ -43,6 +43,8 @@ typedef struct sim_msg_field {
 
 /* Adds the fields of m to o in table order; SIM_ENOMEM when cJSON cannot allocate. */
 int sim_msg_fields_encode(cJSON *o, const void *m, const sim_msg_field *f, size_t n);
+/* A new object holding the fields of m (caller owns; NULL when out of memory). */
+cJSON *sim_msg_fields_object(const void *m, const sim_msg_field *f, size_t n);
 /* Sets every field of m absent (NAN, SIM_MSG_NO_INT, "", 0, false). */
 void sim_msg_fields_clear(void *m, const sim_msg_field *f, size_t n);
 /* Reads the fields of msg into m (cleared first); j names the topic. */

@@ -21,12 +21,7 @@ cJSON *sim_msg_input_controls_encode(const sim_msg_input_controls *m)
 {
     sim_msg_input_controls c = *m;
     if (!c.has_gear) c.gear = SIM_MSG_NO_INT;
-    cJSON *o = cJSON_CreateObject();
-    if (o && sim_msg_fields_encode(o, &c, CONTROLS, N)) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
+    return sim_msg_fields_object(&c, CONTROLS, N);
 }
 
 int sim_msg_input_controls_decode(const cJSON *msg, sim_msg_input_controls *out, sim_error *err)

@@ -13,20 +13,32 @@ static const sim_msg_field TICK[] = {
     F(run, SIM_MF_INT, 0, 1e9),
     F(paused, SIM_MF_BOOL, 0, 0),
 };
+static const sim_msg_field ACK[] = {
+    {"n", SIM_MF_U64, offsetof(sim_msg_ack, n), 0, 0, 0},
+};
 #undef F
 
 cJSON *sim_msg_tick_encode(const sim_msg_tick *m)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (o && sim_msg_fields_encode(o, m, TICK, sizeof TICK / sizeof *TICK)) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
+    return sim_msg_fields_object(m, TICK, sizeof TICK / sizeof *TICK);
 }
 
 int sim_msg_tick_decode(const cJSON *msg, sim_msg_tick *out, sim_error *err)
 {
     sim_json j = {.file = "sim.tick", .err = err};
     return sim_msg_fields_decode(&j, msg, out, TICK, sizeof TICK / sizeof *TICK);
+}
+
+cJSON *sim_msg_ack_encode(const sim_msg_ack *m)
+{
+    return sim_msg_fields_object(m, ACK, 1);
+}
+
+int sim_msg_ack_decode(const cJSON *msg, sim_msg_ack *out, sim_error *err)
+{
+    sim_json j = {.file = "sim.ack", .err = err};
+    int rc = sim_msg_fields_decode(&j, msg, out, ACK, 1);
+    if (!rc && !cJSON_GetObjectItemCaseSensitive(msg, "n"))
+        rc = sim_json_found(&j, "n", NULL, "the number of the tick answered");
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* sim_msg_sim: the simulation clock's messages (docs/protocol.md).
  *
  *   sim.tick {n, dt, run, paused}   physics, once per published step
+ *   sim.ack {n}                     lockstep participants: tick n answered
  *
  * The tick's simulation time is the envelope's "t" (sim_bus_publish's t): the payload
  * does not carry it again (no message carries a key twice). */
@@ -27,5 +28,13 @@ cJSON *sim_msg_tick_encode(const sim_msg_tick *m);
 /* Every field optional (n 0, dt NAN, run SIM_MSG_NO_INT, paused false when missing);
  * a field present with the wrong type is an error naming it. */
 int sim_msg_tick_decode(const cJSON *msg, sim_msg_tick *out, sim_error *err);
+
+typedef struct sim_msg_ack {
+    uint64_t n;     /* the tick answered */
+} sim_msg_ack;
+
+cJSON *sim_msg_ack_encode(const sim_msg_ack *m);
+/* n is required: an ack of no tick is refused. */
+int sim_msg_ack_decode(const cJSON *msg, sim_msg_ack *out, sim_error *err);
 
 #endif

@@ -38,6 +38,13 @@ void *scn_alloc_n(ld *L, size_t n, size_t size)
     return p;
 }
 
+bool scn_road_id_number(const cJSON *v, char *buf, size_t size)
+{
+    if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) < 1e15) || v->valuedouble != floor(v->valuedouble)) return false;
+    snprintf(buf, size, "%lld", (long long)v->valuedouble);
+    return true;
+}
+
 /* A road reference obj.key by id: index or -1 (after an error when given and wrong,
  * or when required and missing). */
 int scn_get_road_ref(ld *L, const cJSON *obj, const char *path, const char *key,
@@ -45,14 +52,9 @@ int scn_get_road_ref(ld *L, const cJSON *obj, const char *path, const char *key,
 {
     const char *id;
     char p[PATH_MAX_LEN], num[32];
-    /* OpenDRIVE road ids are often numbers: 5 names road "5". */
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble) {
-        snprintf(num, sizeof num, "%lld", (long long)v->valuedouble);
-        id = num;
-    } else if (!scn_get_str(L, obj, path, key, required, NULL, &id) || !id) {
-        return -1;
-    }
+    if (scn_road_id_number(v, num, sizeof num)) id = num;
+    else if (!scn_get_str(L, obj, path, key, required, NULL, &id) || !id) return -1;
     int r = sim_roadnet_find_road(&L->sc->net, id);
     if (r < 0) scn_err_at(L, scn_kpath(p, path, key), "found \"%s\", expected the id of a road", id);
     return r;

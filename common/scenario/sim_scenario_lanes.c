@@ -99,8 +99,11 @@ void scn_load_lanes(ld *L, sim_road *r, const cJSON *lanes, const char *path)
         if (!cJSON_IsObject(o)) continue;
         if (scn_get_num(L, o, p, "s", true, 0, NUM_RANGE, 0, r->length, &r->sections[i].s0) &&
             ((i == 0 && r->sections[i].s0 != 0) || (i > 0 && !(r->sections[i].s0 > lo))))
+        {
             scn_err_at(L, scn_kpath(q, p, "s"), "found %g, expected %s", r->sections[i].s0,
                        i == 0 ? "0 (the first section starts the road)" : "a number above the previous section's s");
+            r->sections[i].s0 = lo; /* reported once: the road stays consistent */
+        }
     }
     for (int i = 0; i < n; i++) {
         double end = i + 1 < n ? r->sections[i + 1].s0 : r->length;

@@ -126,6 +126,9 @@ void scn_check_unique(ld *L, const char *path, const char *kind, const char *id,
 void scn_load_terrain(ld *L, const cJSON *t);
 /* A road's "lanes" (an object or a list of lane sections) into r->sections; the road's
  * geometry (its length) must be read first. */
+/* OpenDRIVE road ids are often numbers: an integer JSON value v names road "v" (its
+ * decimal text into buf); false for anything else. */
+bool scn_road_id_number(const cJSON *v, char *buf, size_t size);
 void scn_load_lanes(ld *L, sim_road *r, const cJSON *lanes, const char *path);
 void scn_load_roads(ld *L, const cJSON *root);
 void scn_load_junctions(ld *L, const cJSON *root);

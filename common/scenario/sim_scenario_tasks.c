@@ -72,8 +72,11 @@ static int load_place(ld *L, const cJSON *o, const char *p, double *s, int *lane
 {
     int road = scn_get_road_ref(L, o, p, "road", true);
     scn_get_s(L, o, p, "s", true, 0, road, s);
-    if (scn_get_lane(L, o, p, "lane", true, road, lane) && road >= 0)
-        sim_road_lane_center(&L->sc->net.roads[road], *s, *lane, d);
+    char q[PATH_MAX_LEN];
+    if (scn_get_lane(L, o, p, "lane", true, road, lane) && road >= 0 &&
+        !sim_road_lane_center(&L->sc->net.roads[road], *s, *lane, d))
+        scn_err_at(L, scn_kpath(q, p, "lane"), "found %d, expected a lane of road \"%s\" at s %g (its lane "
+                   "sections differ along it)", *lane, L->sc->net.roads[road].id, *s);
     return road;
 }
 
@@ -158,21 +161,26 @@ void scn_load_traffic(ld *L, const cJSON *root)
         if ((a->route = scn_alloc_n(L, (size_t)(nr + 1), sizeof *a->route))) {
             /* The route starts on the start road, whether or not it is listed first. */
             const cJSON *first = nr ? cJSON_GetArrayItem(rt, 0) : NULL;
-            bool listed = cJSON_IsString(first) && a->road >= 0 &&
-                          sim_roadnet_find_road(&sc->net, first->valuestring) == a->road;
+            char fnum[32];
+            const char *fid = scn_road_id_number(first, fnum, sizeof fnum) ? fnum
+                              : cJSON_IsString(first)                          ? first->valuestring
+                                                                               : NULL;
+            bool listed = fid && a->road >= 0 && sim_roadnet_find_road(&sc->net, fid) == a->road;
             if (a->road >= 0 && !listed) a->route[a->n_route++] = a->road;
             for (int k = 0; k < nr; k++) {
                 char e[PATH_MAX_LEN];
                 const cJSON *it = cJSON_GetArrayItem(rt, k);
                 scn_ipath(e, scn_kpath(q, p, "route"), k);
-                int r = cJSON_IsString(it) ? sim_roadnet_find_road(&sc->net, it->valuestring) : -1;
+                char num[32];
+                const char *rid = scn_road_id_number(it, num, sizeof num) ? num : cJSON_IsString(it) ? it->valuestring : NULL;
+                int r = rid ? sim_roadnet_find_road(&sc->net, rid) : -1;
                 if (r < 0) {
                     scn_err_found(L, e, it, "the id of a road");
                     continue;
                 }
                 if (a->n_route > 0 && !sim_roadnet_connected(&sc->net, a->route[a->n_route - 1], r))
                     scn_err_at(L, e, "found \"%s\", expected a road connected to \"%s\"",
-                           it->valuestring, sc->net.roads[a->route[a->n_route - 1]].id);
+                           rid, sc->net.roads[a->route[a->n_route - 1]].id);
                 a->route[a->n_route++] = r;
             }
         }

@@ -289,18 +289,23 @@ static int read_road(xodr_parser *P, const xmlNode *rn, sim_road *r, raw_link *p
     }
     r->left_hand = xodr_str(rn, "rule", buf, sizeof buf) && strcmp(buf, "LHT") == 0;
     r->elev_mode = SIM_ELEV_PROFILE; /* OpenDRIVE: no elevation records is z = 0 */
-    bool plan = false, lanes = false;
+    bool plan = false, lanes = false, elev = false, lateral = false;
     int rc = SIM_OK;
     for (const xmlNode *c = rn->children; c && !rc; c = c->next) {
         if (c->type != XML_ELEMENT_NODE) continue;
+        bool *once = xodr_is(c, "planView") ? &plan : xodr_is(c, "lanes") ? &lanes
+                   : xodr_is(c, "elevationProfile") ? &elev : xodr_is(c, "lateralProfile") ? &lateral : NULL;
+        if (once && *once) return xodr_fail(P, c, SIM_EINVAL, "again, expected one per <road>");
         if (xodr_is(c, "link")) rc = read_link(P, c, pred, succ);
         else if (xodr_is(c, "type")) continue; /* read_types, once the length is known */
         else if (xodr_is(c, "planView")) rc = read_plan_view(P, c, r), plan = true;
         else if (xodr_is(c, "lanes")) rc = xodr_read_lanes(P, c, r), lanes = true;
         else if (xodr_is(c, "elevationProfile")) {
+            elev = true;
             rc = xodr_read_polys(P, c, "elevation", "s", &r->elevation, &r->n_elevation);
             P->rep->n_elevation += r->n_elevation;
         } else if (xodr_is(c, "lateralProfile")) {
+            lateral = true;
             rc = xodr_read_polys(P, c, "superelevation", "s", &r->superelevation, &r->n_superelevation);
             P->rep->n_superelevation += r->n_superelevation;
             for (const xmlNode *k = c->children; k; k = k->next)

@@ -188,13 +188,21 @@ static int read_section(xodr_parser *P, const xmlNode *sec, sim_lane_section *ls
 {
     if (!xodr_num(P, sec, "s", true, 0, &ls->s0)) return P->rc;
     int rc = SIM_OK;
+    bool left = false, right = false, center = false;
     for (const xmlNode *c = sec->children; c && !rc; c = c->next) {
         if (c->type != XML_ELEMENT_NODE) continue;
+        bool *once = xodr_is(c, "left") ? &left : xodr_is(c, "right") ? &right : xodr_is(c, "center") ? &center : NULL;
+        if (once && *once) return xodr_fail(P, c, SIM_EINVAL, "again, expected one per <laneSection>");
+        if (once) *once = true;
         if (xodr_is(c, "left")) rc = read_side(P, c, 1, &ls->left, &ls->n_left);
         else if (xodr_is(c, "right")) rc = read_side(P, c, -1, &ls->right, &ls->n_right);
         else if (xodr_is(c, "center")) {
-            for (const xmlNode *k = c->children; k && !rc; k = k->next)
-                if (xodr_is(k, "lane")) rc = read_lane(P, k, &ls->center);
+            int n = 0;
+            for (const xmlNode *k = c->children; k && !rc; k = k->next) {
+                if (!xodr_is(k, "lane")) continue;
+                if (n++) return xodr_fail(P, k, SIM_EINVAL, "again in <center>, expected the one centre lane");
+                rc = read_lane(P, k, &ls->center);
+            }
         } else xodr_skip(P, c);
     }
     if (!rc) P->rep->n_lanes += ls->n_left + ls->n_right;

@@ -60,6 +60,13 @@ double sim_vehicle_brake_force(const sim_vehicle_params *p, double pedal);
 /* Quaternion of a car with heading yaw standing on ground with unit normal n. */
 sim_quat sim_vehicle_ground_quat(double yaw, const double n[3]);
 
+/* The full model (sim_vehicle_full.c). */
+void sim_vehicle_full_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,
+                           size_t n_boxes, double dt);
+void sim_vehicle_full_state(const sim_vehicle *v, const sim_vehicle_ground *ground, sim_vehicle_state *out);
+/* Static travel of a corner carrying sprung load (Newton on the spring law). */
+double sim_vehicle_static_travel(const sim_suspension_params *s, double load);
+
 /* Light models (sim_vehicle_simple.c, sim_vehicle_wall.c). */
 void sim_vehicle_simple_init(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_vehicle_start *s);
 void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, const sim_box *boxes,

@@ -4,6 +4,8 @@
 #include "sim_road.h"
 #include "sim_road_impl.h"
 
+#include "sim_enum.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,23 +293,16 @@ static const char *const lane_names[SIM_LANE_TYPE_COUNT] = {
 static const char *const sign_names[] = {"speed_limit", "lane_change", "stop",
                                          "yield",       "priority",    "text"};
 
-static int parse_name(const char *const *names, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0) return i;
-    return -1;
-}
-
 #define NAMES_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 const char *sim_mark_name(sim_mark_type m) { return mark_names[m]; }
-int sim_mark_parse(const char *name) { return parse_name(mark_names, NAMES_N(mark_names), name); }
+int sim_mark_parse(const char *name) { return sim_enum_parse(name, mark_names, NAMES_N(mark_names)); }
 const char *sim_lane_type_name(sim_lane_type t) { return lane_names[t]; }
 int sim_lane_type_parse(const char *name)
 {
-    return parse_name(lane_names, NAMES_N(lane_names), name);
+    return sim_enum_parse(name, lane_names, NAMES_N(lane_names));
 }
 const char *sim_sign_type_name(sim_sign_type t) { return sign_names[t]; }
 int sim_sign_type_parse(const char *name)
 {
-    return parse_name(sign_names, NAMES_N(sign_names), name);
+    return sim_enum_parse(name, sign_names, NAMES_N(sign_names));
 }

@@ -403,12 +403,26 @@ static void durable_module_gets_its_backlog(void **state)
     ts_send_line(pub, "{\"topic\":\"vehicle.state\",\"i\":0}");
     assert_true(read_payload(rec, line, sizeof line, 2000) > 0);
     ts_close(rec); /* as if killed */
-    ts_sleep_ms(100);
+    /* Ordered by what the dispatcher says, not by sleeping: the recorder is gone once
+     * its dispatcher.left arrives, and the 500 are routed (into its backlog) once a
+     * watcher subscribed to them has the last. */
+    cJSON *left = ts_expect_topic(pub, "dispatcher.left", 2000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+    ts_conn *watch = ts_join(d->port, "watcher", "[\"vehicle.\"]", NULL);
     for (int i = 1; i <= 500; i++) {
         snprintf(msg, sizeof msg, "{\"topic\":\"vehicle.state\",\"i\":%d}", i);
         ts_send_line(pub, msg);
     }
-    ts_sleep_ms(100);
+    int last = 0;
+    for (double end = ts_now_ms() + 3000; last < 500 && ts_now_ms() < end;) {
+        cJSON *m = ts_expect_topic(watch, "vehicle.state", 3000, NULL, 0);
+        assert_non_null(m);
+        last = cJSON_GetObjectItem(m, "i")->valueint;
+        cJSON_Delete(m);
+    }
+    assert_int_equal(last, 500);
+    ts_close(watch);
     rec = ts_connect(d->port);
     ts_send_line(rec, "{\"topic\":\"hello\",\"name\":\"recorder\",\"subscribe\":[\"vehicle.\"],\"durable\":true}");
     cJSON *w = ts_expect_topic(rec, "dispatcher.welcome", 2000, NULL, 0);

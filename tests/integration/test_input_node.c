@@ -23,7 +23,7 @@
 #include "sim_scenario.h"
 #include "test_support.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+#include "ts_assert.h"
 
 /* What a test started, so that teardown stops it even after a failed assertion. */
 static pid_t g_node;
@@ -448,7 +448,7 @@ static void assert_zero_between(const ffb_line *l, int n, double from, double to
         if (l[i].level != 0) fail_msg("level %d at %.4f s, expected 0 from %.4f s", l[i].level, l[i].t, from);
         seen++;
     }
-    assert_true(seen > 0);
+    if (seen == 0) fail_msg("no effect line between %.4f and %.4f s", from, to);
 }
 
 static double event_time(const ffb_line *l, int n, const char *ev)
@@ -482,7 +482,9 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
     send_commands(phys, 20, &seq); /* C */
     kill(g_node, SIGTERM);
     send_commands(phys, 10, &seq); /* commands after SIGTERM change nothing */
-    int st = ts_stop(g_node, SIGTERM, 10000); /* generous: the fade is judged from the log, not the clock */
+    /* Only wait: a second SIGTERM could arrive after the node restored the default
+     * action on its way out and kill it (seen under load, with tests in parallel). */
+    int st = ts_stop(g_node, 0, 10000); /* generous: the fade is judged from the log, not the clock */
     g_node = 0;
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
@@ -540,7 +542,13 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
     for (int i = 0; i < n; i++)
         if (!lines[i].event[0] && lines[i].t > tr && lines[i].t < te && lines[i].level == 16384) full = true;
     assert_true(full);
-    assert_zero_between(lines, n, te + 0.05, 1e9);
+    /* Zero from 50 ms after the exit began to the end: every line there is zero, and
+     * the last line is zero. The fade may reach zero a moment before te + 0.05 and the
+     * node then writes no more lines (nothing changes), so the window may be empty:
+     * whether it is depended on the timer's phase (failed under load). */
+    for (int i = 0; i < n; i++)
+        if (!lines[i].event[0] && lines[i].t >= te + 0.05 && lines[i].level != 0)
+            fail_msg("level %d at %.4f s, expected 0 from %.4f s", lines[i].level, lines[i].t, te + 0.05);
     int last_effect = n - 1;
     while (last_effect > 0 && lines[last_effect].event[0]) last_effect--;
     assert_int_equal(lines[last_effect].level, 0);

@@ -120,13 +120,20 @@ static void keys(fixture *f, const char *action, const char *key)
 static void held_keys_drive_and_steering_recentres(void **state)
 {
     fixture *f = *state;
-    /* Key events go to the focused window (XTEST, as from a real keyboard); give the
-     * new window a moment to be mapped before focusing it. */
-    char args[64];
-    ts_sleep_ms(500);
-    snprintf(args, sizeof args, "windowfocus --sync %s", f->window);
-    xdotool(f, args, NULL, 0);
-    ts_sleep_ms(200);
+    /* Key events go to the focused window (XTEST, as from a real keyboard): wait until
+     * the window is mapped (visible), focus it, and wait until X says it has the focus. */
+    char args[64], vis[64] = "", got[64] = "";
+    for (double end = ts_now_ms() + 5000; ts_now_ms() < end && !vis[0]; ts_sleep_ms(20))
+        xdotool(f, "search --onlyvisible --name input-node", vis, sizeof vis);
+    if (!vis[0]) fail_msg("the input-node window was not mapped within 5 s");
+    snprintf(args, sizeof args, "windowfocus --sync %s", vis);
+    bool focused = false;
+    for (double end = ts_now_ms() + 5000; ts_now_ms() < end && !focused; ts_sleep_ms(20)) {
+        xdotool(f, args, NULL, 0);
+        xdotool(f, "getwindowfocus", got, sizeof got);
+        focused = strcmp(got, vis) == 0;
+    }
+    if (!focused) fail_msg("window %s did not get the focus within 5 s (focus: %s)", vis, got);
     /* At rest: nothing pressed. */
     cJSON *m = latest_controls(f, 300);
     assert_non_null(m);

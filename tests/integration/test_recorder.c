@@ -140,6 +140,24 @@ static char *only_log_of(const char *dir, const char *prefix)
 
 static char *only_log(const char *dir) { return only_log_of(dir, ""); }
 
+/* Waits until the recorder has committed the sample of (run, tick) to the log whose
+ * name starts with prefix: the recorder takes messages in order, so everything sent
+ * before that tick is in the file too. Fails after 10 s. */
+static void wait_logged(const char *dir, const char *prefix, int64_t run, int64_t tick)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s", only_log_of(dir, prefix));
+    for (double end = ts_now_ms() + 10000; ts_now_ms() < end; ts_sleep_ms(20)) {
+        sim_drivelog_reader *r;
+        sim_drivelog_sample last;
+        if (sim_drivelog_reader_open(path, &r, NULL)) continue;
+        int rc = sim_drivelog_read_last(r, &last, NULL);
+        sim_drivelog_reader_close(r);
+        if (rc == 0 && last.run == run && last.tick == tick) return;
+    }
+    fail_msg("%s: run %lld tick %lld not logged within 10 s", path, (long long)run, (long long)tick);
+}
+
 static void killed_mid_drive_loses_nothing(void **state)
 {
     fixture *f = *state;
@@ -176,7 +194,7 @@ static void killed_mid_drive_loses_nothing(void **state)
             ts_sleep_ms(5);
         }
     }
-    ts_sleep_ms(300);
+    wait_logged(f->dir, "", 1, RUN1_TICKS - 1);
     int status = ts_stop(rec, SIGTERM, 5000);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
@@ -261,7 +279,7 @@ static void new_file_discards_an_old_backlog(void **state)
     assert_true(rec > 0);
     wait_joined(f);
     for (int k = 0; k < 50; k++) send_tick(f, 0, k, false);
-    ts_sleep_ms(100);
+    wait_logged(f->dir, "first-", 0, 49);
     int status = ts_stop(rec, SIGTERM, 5000);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     for (int k = 50; k < 100; k++) send_tick(f, 0, k, false); /* nobody there: backlog */
@@ -269,7 +287,7 @@ static void new_file_discards_an_old_backlog(void **state)
     assert_true(rec > 0);
     wait_joined(f);
     for (int k = 100; k < 150; k++) send_tick(f, 0, k, false);
-    ts_sleep_ms(100);
+    wait_logged(f->dir, "second-", 0, 149);
     status = ts_stop(rec, SIGTERM, 5000);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 

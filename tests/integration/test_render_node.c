@@ -262,10 +262,7 @@ static int setup(void **state)
      * fontconfig (cairo's fonts) leak a little at exit; the unloaded driver cannot be
      * named by a suppression. render-node runs without leak detection here; the pure
      * core it is built on is leak-checked by the unit tests. */
-    const char *asan = getenv("ASAN_OPTIONS");
-    char opts[512];
-    snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
-    setenv("ASAN_OPTIONS", opts, 1);
+    ts_children_without_leak_detection();
     strcpy(dir, "/tmp/test-render-node-XXXXXX");
     return mkdtemp(dir) ? 0 : -1;
 }

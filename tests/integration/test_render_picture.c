@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sim_camera.h"
+#include "sim_scenario.h"
 #include "test_support.h"
 
 #define W 640
@@ -188,20 +189,31 @@ static void write_traffic(const char *path, double x, double y, double heading)
     fclose(f);
 }
 
+/* Renders `base` twice into name.png and name0.png: with one car at (x, y) heading
+ * along +x, and with the road empty. */
+static void render_with_and_without(const char *base, double x, double y, const char *name, image *with,
+                                    image *without)
+{
+    char args[600], file[64];
+    snprintf(file, sizeof file, "%s.json", name);
+    write_traffic(tmp(file), x, y, 0);
+    snprintf(args, sizeof args, "%s --traffic %s", base, tmp(file));
+    snprintf(file, sizeof file, "%s.png", name);
+    render(tmp(file), args);
+    image_load(tmp(file), with);
+    write_traffic(tmp("none.json"), -5000, -5000, 0);
+    snprintf(args, sizeof args, "%s --traffic %s", base, tmp("none.json"));
+    snprintf(file, sizeof file, "%s0.png", name);
+    render(tmp(file), args);
+    image_load(tmp(file), without);
+}
+
 static void agent_drawn_where_it_projects(void **state)
 {
     (void)state;
-    char args[512];
-    /* a car 25 m ahead in lane -1 */
-    write_traffic(tmp("ahead.json"), 45, -1.75, 0);
-    snprintf(args, sizeof args, LCT " --traffic %s", tmp("ahead.json"));
-    render(tmp("car.png"), args);
-    write_traffic(tmp("none.json"), -5000, -5000, 0);
-    snprintf(args, sizeof args, LCT " --traffic %s", tmp("none.json"));
-    render(tmp("nocar.png"), args);
     image a, b;
-    image_load(tmp("car.png"), &a);
-    image_load(tmp("nocar.png"), &b);
+    /* a car 25 m ahead in lane -1 */
+    render_with_and_without(LCT, 45, -1.75, "car", &a, &b);
     sim_camera c;
     camera(&c, SIM_VIEW_FRONT, &lct_pose);
     /* its rear at body height, its cabin: changed from the empty road */
@@ -216,18 +228,10 @@ static void agent_drawn_where_it_projects(void **state)
 static void rear_mirror_shows_a_car_behind(void **state)
 {
     (void)state;
-    char args[512];
-    /* the car at s = 100; another 40 m behind, one lane to the driver's left (lane -1) */
-#define MIRROR "--scenario scenarios/lane-change.json --pose 100,-5.25,0.52,0 --no-hud --view rear-mirror"
-    write_traffic(tmp("behind.json"), 60, -1.75, 0);
-    snprintf(args, sizeof args, MIRROR " --traffic %s", tmp("behind.json"));
-    render(tmp("mirror.png"), args);
-    write_traffic(tmp("none.json"), -5000, -5000, 0);
-    snprintf(args, sizeof args, MIRROR " --traffic %s", tmp("none.json"));
-    render(tmp("mirror0.png"), args);
     image a, b;
-    image_load(tmp("mirror.png"), &a);
-    image_load(tmp("mirror0.png"), &b);
+    /* the car at s = 100; another 40 m behind, one lane to the driver's left (lane -1) */
+    render_with_and_without("--scenario scenarios/lane-change.json --pose 100,-5.25,0.52,0 --no-hud "
+                            "--view rear-mirror", 60, -1.75, "mirror", &a, &b);
     sim_camera c;
     sim_pose p = lct_pose;
     p.pos[0] = 100;
@@ -242,6 +246,23 @@ static void rear_mirror_shows_a_car_behind(void **state)
     assert_true(diff(pixel(&a, W - 1 - px, py), pixel(&b, W - 1 - px, py)) < 12);
     free(a.px);
     free(b.px);
+}
+
+/* The chase view shows the ego car (red) from behind, where its body projects. */
+static void chase_view_shows_the_car(void **state)
+{
+    (void)state;
+    render(tmp("chase.png"), LCT " --view chase");
+    image im;
+    image_load(tmp("chase.png"), &im);
+    sim_camera c;
+    camera(&c, SIM_VIEW_CHASE, &lct_pose);
+    /* the middle of its back, 0.6 m above the road (the body spans 0.28 to 0.88 m) */
+    const unsigned char *p = at(&im, &c, 20 - 2.2, -5.25, 0.6);
+    assert_true(p[0] > p[1] + 60 && p[0] > p[2] + 60);
+    /* and the road beside it is grey */
+    assert_true(is_grey(at(&im, &c, 20, -8.75, 0.02)));
+    free(im.px);
 }
 
 static double mean_lum(const image *im, int rows)
@@ -315,6 +336,52 @@ static void fog_lowers_contrast_with_distance(void **state)
     assert_true(clear_ratio > 0.7);
     free(fo.px);
     free(cl.px);
+}
+
+/* The Lane Change Test sign at s = 250 (target lane -1, the leftmost of three) seen
+ * from 40 m in lane -2 at 1280x720: the arrow's column is bright, the other two columns
+ * are the board's blue. */
+static void lane_change_sign_legible_at_40_m(void **state)
+{
+    (void)state;
+    sim_scenario *sc = NULL;
+    assert_int_equal(sim_scenario_load(ts_root("scenarios/lane-change.json"), &sc, NULL), 0);
+    const sim_sign *sg = &sc->net.roads[0].signs[1];
+    assert_int_equal(sg->type, SIM_SIGN_LANE_CHANGE);
+    assert_int_equal(sg->lane, -1);
+    double s_sign = sg->s, d_sign = sg->d;
+    sim_scenario_free(sc);
+    char args[512];
+    snprintf(args, sizeof args,
+             "--scenario scenarios/lane-change.json --pose %g,-5.25,0.52,0 --no-hud --size 1280x720 --screenshot %s",
+             s_sign - 40, tmp("lct.png"));
+    char msg[4096];
+    assert_int_equal(run_render(msg, sizeof msg, NULL, args), 0);
+    image im;
+    image_load(tmp("lct.png"), &im);
+    sim_camera c;
+    sim_pose pose = {.pos = {s_sign - 40, -5.25, 0.52}};
+    sim_view_rig rig = {.eye = {-0.25, 0.37, 0.63}, .length = 4.47, .width = 1.74};
+    sim_camera_params cp = {.view = SIM_VIEW_FRONT, .aspect = 1280.0 / 720, .z_near = 0.25, .z_far = 5000};
+    sim_camera_setup(&c, &pose, &rig, &cp);
+    /* the board: 2.0 x 1.5 m, bottom 1.6 m above the road, facing the driver (its left
+     * edge at y = d + 1); three columns over its middle 94 %; at 35 % of its height
+     * from the top the arrow's head is half its column wide, the other columns blue */
+    double z = 1.6 + 1.5 * (1 - 0.35);
+    double l[3];
+    for (int k = 0; k < 3; k++) {
+        double y = d_sign + 1.0 - (0.03 + (k + 0.5) * 0.94 / 3) * 2.0;
+        double ndc[2];
+        assert_true(sim_camera_project(&c, (double[3]){s_sign, y, z}, ndc));
+        int px = (int)((ndc[0] + 1) / 2 * 1280), py = (int)((1 - ndc[1]) / 2 * 720);
+        l[k] = lum(pixel(&im, px, py));
+        if (k > 0) {
+            const unsigned char *p = pixel(&im, px, py);
+            assert_true(p[2] > p[0] + 40); /* blue */
+        }
+    }
+    assert_true(l[0] > 2 * l[1] && l[0] > 2 * l[2]);
+    free(im.px);
 }
 
 static int json_int(const char *path, const char *key)
@@ -422,10 +489,7 @@ static int setup(void **state)
      * fontconfig (cairo's fonts) leak a little at exit; the unloaded driver cannot be
      * named by a suppression. render-node runs without leak detection here; the pure
      * core it is built on is leak-checked by the unit tests. */
-    const char *asan = getenv("ASAN_OPTIONS");
-    char opts[512];
-    snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
-    setenv("ASAN_OPTIONS", opts, 1);
+    ts_children_without_leak_detection();
     strcpy(tmpdir, "/tmp/test-render-XXXXXX");
     return mkdtemp(tmpdir) ? 0 : -1;
 }
@@ -444,9 +508,11 @@ int main(void)
         cmocka_unit_test(day_sky_road_and_marks),
         cmocka_unit_test(agent_drawn_where_it_projects),
         cmocka_unit_test(rear_mirror_shows_a_car_behind),
+        cmocka_unit_test(chase_view_shows_the_car),
         cmocka_unit_test(night_darker_than_day),
         cmocka_unit_test(fog_lowers_contrast_with_distance),
         cmocka_unit_test(no_cracks_between_lod_levels),
+        cmocka_unit_test(lane_change_sign_legible_at_40_m),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

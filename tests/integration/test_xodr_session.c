@@ -53,6 +53,8 @@ static void import_reports_and_writes_a_starter(void **state)
     assert_non_null(strstr(out, "unsupported elements (ignored): userData (2275)"));
     assert_non_null(strstr(out, "8 start points, task keep_lane"));
     assert_int_equal(run_simctl((const char *const[]){"validate", scen, NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "town03.json: ok (ignored from "));
+    assert_non_null(strstr(out, "Town03.xodr: userData (2275))"));
     /* A file that is not OpenDRIVE: the error names it, nothing written. */
     char bad[300];
     snprintf(bad, sizeof bad, "%s/bad.xodr", dir);

@@ -17,8 +17,9 @@ check() {   # name expected-exit expected-text
 }
 fresh() {
     rm -rf "$tmp/tree"; mkdir -p "$tmp/tree"
-    (cd "$root" && git ls-files -co --exclude-standard -- Makefile 'common/*' '*/main.c' '*/*.c' '*/*.h' '*/module.mk') |
-        while read -r f; do mkdir -p "$tmp/tree/$(dirname "$f")"; cp "$root/$f" "$tmp/tree/$f"; done
+    # One cp for the whole tree (a cp per file made this test the slowest of the suite).
+    (cd "$root" && git ls-files -co --exclude-standard -- Makefile 'common/*' '*/main.c' '*/*.c' '*/*.h' '*/module.mk' |
+        xargs cp --parents -t "$tmp/tree")
 }
 fresh
 check "tree as it is" 0 "layers: ok"

@@ -247,3 +247,11 @@ int ts_dispatcher_stop(ts_dispatcher *d)
     d->pid = 0;
     return st;
 }
+
+void ts_children_without_leak_detection(void)
+{
+    const char *asan = getenv("ASAN_OPTIONS");
+    char opts[512];
+    snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
+    setenv("ASAN_OPTIONS", opts, 1);
+}

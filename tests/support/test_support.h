@@ -60,4 +60,8 @@ typedef struct ts_dispatcher {
 bool ts_dispatcher_start(ts_dispatcher *d, const char *const *extra_args);
 int ts_dispatcher_stop(ts_dispatcher *d);
 
+/* Adds detect_leaks=0 to ASAN_OPTIONS for the processes started from now on (for
+ * executables whose graphics libraries leak at exit from modules they unload). */
+void ts_children_without_leak_detection(void);
+
 #endif

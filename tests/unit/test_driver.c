@@ -12,7 +12,7 @@
 
 #include "sim_driver.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+#include "ts_assert.h"
 
 static void path_geometry(void **state)
 {

@@ -10,7 +10,7 @@
 
 #include "sim_ffb.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+#include "ts_assert.h"
 
 static void sign_follows_sdl_direction(void **state)
 {

@@ -14,7 +14,7 @@
 #include "sim_controls.h"
 #include "sim_input_map.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+#include "ts_assert.h"
 
 static sim_input_raw raw_of(const int16_t *axes, int na, const uint8_t *buttons, int nb,
                             const uint8_t *hats, int nh)

@@ -8,7 +8,7 @@
 
 #include "sim_keyboard.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
+#include "ts_assert.h"
 
 static void run(sim_keyboard *k, sim_keyboard_keys keys, double seconds, double dt)
 {

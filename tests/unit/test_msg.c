@@ -44,6 +44,21 @@ static void tick(void **state)
     assert_int_equal(sim_msg_tick_decode(o, &d, &err), SIM_EINVAL);
     assert_string_equal(err.msg, "sim.tick: n: found 4.5, expected an integer >= 0");
     cJSON_Delete(o);
+    /* sim.ack: n required, a whole number. */
+    sim_msg_ack a = {.n = 7};
+    expect_json(sim_msg_ack_encode(&a), "{\"n\":7}");
+    sim_msg_ack b;
+    o = cJSON_Parse("{\"topic\":\"sim.ack\",\"n\":7}");
+    assert_int_equal(sim_msg_ack_decode(o, &b, &err), SIM_OK);
+    assert_int_equal(b.n, 7);
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"topic\":\"sim.ack\",\"n\":-0.9}");
+    assert_int_equal(sim_msg_ack_decode(o, &b, &err), SIM_ERANGE);
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"topic\":\"sim.ack\"}");
+    assert_int_equal(sim_msg_ack_decode(o, &b, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "sim.ack: n: missing, expected the number of the tick answered");
+    cJSON_Delete(o);
 }
 
 static void controls(void **state)

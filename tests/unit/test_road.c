@@ -13,7 +13,7 @@
 
 #include "sim_road.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+#include "ts_assert.h"
 
 static sim_geom piece(sim_geom_type type, double x0, double y0, double h0, double len, double k0,
                       double k1)

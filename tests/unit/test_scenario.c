@@ -15,7 +15,7 @@
 #include "sim_scenario.h"
 #include "sim_grid_image.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+#include "ts_assert.h"
 #define SMALL "tests/data/scenario_small.json"
 #define INVALID "tests/data/scenario_invalid.json"
 

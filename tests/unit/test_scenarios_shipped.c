@@ -11,7 +11,7 @@
 
 #include "sim_scenario.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+#include "ts_assert.h"
 
 static sim_scenario *load(const char *path)
 {

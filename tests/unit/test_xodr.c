@@ -16,7 +16,7 @@
 #include "sim_scenario.h"
 #include "sim_xodr.h"
 
-#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+#include "ts_assert.h"
 
 static int parse(const char *xml, sim_roadnet *net, sim_xodr_report *rep, sim_error *err)
 {
@@ -63,6 +63,15 @@ static void errors_name_file_line_and_element(void **state)
                  "</right></laneSection></lanes></road></OpenDRIVE>",
                  "t.xodr: 3: <lane> has id -2, expected one of -1..-1 once in <right>");
     expect_error("<road id=\"a\"/>", "t.xodr: 1: <road> is the root, expected <OpenDRIVE>");
+    /* Found by fuzz_xodr (fuzz/corpus/fuzz_xodr/regression-two-planviews.xodr): a
+     * second planView once overran the first one's geometries. */
+    expect_error("<OpenDRIVE><road id=\"a\" length=\"3\"><planView><geometry s=\"0\" x=\"0\" y=\"0\" hdg=\"0\" "
+                 "length=\"3\"><line/></geometry></planView>\n<planView/></road></OpenDRIVE>",
+                 "t.xodr: 2: <planView> again, expected one per <road>");
+    expect_error("<OpenDRIVE><road id=\"a\" length=\"3\"><planView><geometry s=\"0\" x=\"0\" y=\"0\" hdg=\"0\" "
+                 "length=\"3\"><line/></geometry></planView><lanes><laneSection s=\"0\"><center><lane id=\"0\"/>\n"
+                 "<lane id=\"0\"/></center></laneSection></lanes></road></OpenDRIVE>",
+                 "t.xodr: 2: <lane> again in <center>, expected the one centre lane");
     sim_roadnet net;
     sim_error err = {0};
     assert_int_equal(parse("<OpenDRIVE>\n<road id=\"a\"", &net, NULL, &err), SIM_EINVAL);
@@ -218,6 +227,79 @@ static void json_junction_gap_is_an_error(void **state)
     sim_diag_free(&d);
 }
 
+/* A scenario naming an OpenDRIVE file: its roads by string or integer ids. */
+static void scenario_names_an_opendrive_file(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"name\": \"f\", \"roads\": {\"opendrive\": \"fabriksgatan.xodr\"},"
+        " \"start_points\": [{\"name\": \"a\", \"road\": 3, \"s\": 10, \"lane\": -1},"
+        "                    {\"name\": \"b\", \"road\": \"2\", \"s\": 5, \"lane\": 1}],"
+        " \"traffic\": {\"agents\": [{\"id\": \"c1\", \"start\": {\"road\": 2, \"s\": 5, \"lane\": 1},"
+        "                              \"route\": [2], \"desired_speed_kmh\": 30}]},"
+        " \"sectors\": [{\"id\": \"s\", \"road\": 3, \"s_start\": 0, \"s_end\": 50}]}";
+    sim_diag d = {0};
+    sim_scenario *sc = NULL;
+    int rc = sim_scenario_parse(json, strlen(json), "f.json", "../shared/opendrive", &sc, &d);
+    if (rc) fail_msg("%s", d.n ? d.msgs[0] : "?");
+    assert_int_equal(sc->net.n_roads, 16);
+    assert_int_equal(sc->net.n_junctions, 1);
+    assert_string_equal(sc->net.roads[sc->starts[0].road].id, "3");
+    assert_int_equal(sc->agents[0].n_route, 1); /* the start road listed first, not twice */
+    assert_non_null(sc->roads_warning);
+    assert_non_null(strstr(sc->opendrive, "fabriksgatan.xodr"));
+    /* The start point sits on lane -1's centre. */
+    double t;
+    assert_true(sim_road_lane_center(&sc->net.roads[sc->starts[0].road], 10, -1, &t));
+    NEAR(sc->starts[0].d, t, 1e-12);
+    sim_scenario_free(sc);
+    sim_diag_free(&d);
+    /* Junctions beside the file, and a file that is not there. */
+    const char *bad = "{\"name\": \"f\", \"roads\": {\"opendrive\": \"nope.xodr\"}, \"junctions\": []}";
+    assert_int_not_equal(sim_scenario_parse(bad, strlen(bad), "g.json", "../shared/opendrive", &sc, &d), SIM_OK);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.msgs[0], "g.json: junctions: found junctions beside an OpenDRIVE file, expected none (they "
+                                   "come from the file)");
+    assert_true(strncmp(d.msgs[1], "g.json: roads.opendrive: ../shared/opendrive/nope.xodr: ", 56) == 0);
+    sim_diag_free(&d);
+}
+
+/* Lane sections in the scenario JSON: a lane tapering to nothing, then a bad start. */
+static void json_lane_sections_and_taper(void **state)
+{
+    (void)state;
+    const char *json =
+        "{\"name\": \"t\", \"roads\": [{\"id\": \"a\", \"start\": {\"x\": 0, \"y\": 0},"
+        " \"segments\": [{\"type\": \"line\", \"length\": 300}], \"lanes\": ["
+        "  {\"s\": 0, \"right\": [{\"width\": 3.5}, {\"width\": 3.0}]},"
+        "  {\"s\": 200, \"right\": [{\"width\": 3.5}, {\"width\": 3.0, \"width_end\": 0}]}]}]}";
+    sim_diag d = {0};
+    sim_scenario *sc = NULL;
+    if (sim_scenario_parse(json, strlen(json), "t.json", NULL, &sc, &d)) fail_msg("%s", d.msgs[0]);
+    const sim_road *r = &sc->net.roads[0];
+    assert_int_equal(r->n_sections, 2);
+    NEAR(r->sections[0].s1, 200, 0);
+    double in, out;
+    assert_true(sim_road_lane_borders(r, 250, -2, &in, &out));
+    NEAR(in - out, 1.5, 1e-12); /* half way down the taper */
+    assert_true(sim_road_lane_borders(r, 300, -2, &in, &out));
+    NEAR(in - out, 0.0, 1e-12);
+    sim_lane_ref next[2], from = {0, 0, -2, 1};
+    assert_int_equal(sim_roadnet_lane_next(&sc->net, &from, next, 2), 1);
+    assert_int_equal(next[0].section, 1);
+    sim_scenario_free(sc);
+    const char *bad =
+        "{\"name\": \"t\", \"roads\": [{\"id\": \"a\", \"start\": {\"x\": 0, \"y\": 0},"
+        " \"segments\": [{\"type\": \"line\", \"length\": 300}], \"lanes\": ["
+        "  {\"s\": 5, \"right\": [{\"width\": 3.5}]}, {\"s\": 100, \"right\": [{\"width\": 3.5}]},"
+        "  {\"s\": 50, \"right\": [{\"width\": 3.5}]}]}]}";
+    assert_int_not_equal(sim_scenario_parse(bad, strlen(bad), "t.json", NULL, &sc, &d), SIM_OK);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.msgs[0], "t.json: roads[0].lanes[0].s: found 5, expected 0 (the first section starts the road)");
+    assert_string_equal(d.msgs[1], "t.json: roads[0].lanes[2].s: found 50, expected a number above the previous section's s");
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +307,8 @@ int main(void)
         cmocka_unit_test(junction_gap_is_an_error),
         cmocka_unit_test(model_answers_solved_by_hand),
         cmocka_unit_test(json_junction_gap_is_an_error),
+        cmocka_unit_test(scenario_names_an_opendrive_file),
+        cmocka_unit_test(json_lane_sections_and_taper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

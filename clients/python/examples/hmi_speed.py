@@ -2,9 +2,10 @@
 """An HMI prototype: the ego car's speed on the head-up display.
 
 Reads vehicle.state and publishes hud.text {area, text}: the speed in km/h in the
-"top" area whenever the shown value changes, and a warning in the "center" area while
-the car is faster than --limit-kmh (cleared with an empty text). render-node shows
-hud.text; any module may publish it (docs/protocol.md).
+"bottom" area whenever the shown value changes ("top" is the operator's), and a
+warning in the "center" area while the car is faster than --limit-kmh (cleared with
+an empty text). render-node shows hud.text; any module may publish it
+(docs/protocol.md).
 
     python3 clients/python/examples/hmi_speed.py --bus 127.0.0.1:7700 --limit-kmh 100
 """
@@ -35,7 +36,7 @@ def main():
             kmh = msg["speed"] * 3.6
             text = "%.0f km/h" % kmh
             if text != shown:
-                bus.publish("hud.text", area="top", text=text, t=msg["t"])
+                bus.publish("hud.text", area="bottom", text=text, t=msg["t"])
                 shown = text
             if (kmh > args.limit_kmh) != warning:
                 warning = not warning

@@ -1,0 +1,133 @@
+/* drive: the ego's vehicle.state drives the proactive events: context.nearby when it
+ * enters or leaves a POI's radius, and context.guidance along the active route
+ * (docs/context.md, "Events"). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "server.h"
+#include "sim_msg_context.h"
+#include "sim_msg_vehicle.h"
+
+static void publish(cs_server *s, const char *topic, cJSON *payload)
+{
+    if (payload) sim_bus_publish(s->bus, topic, s->t, payload);
+    cJSON_Delete(payload);
+}
+
+static void nearby(cs_server *s)
+{
+    for (int i = 0; i < s->n_pois; i++) {
+        const double *p = &s->poi_xyr[3 * i];
+        double d = hypot(s->x - p[0], s->y - p[1]);
+        bool in = s->inside[i] ? d <= p[2] + CS_NEARBY_HYSTERESIS : d <= p[2];
+        if (in == s->inside[i]) continue;
+        s->inside[i] = in;
+        cJSON *poi = sim_context_poi_json(s->db, s->poi_rowid[i], d);
+        if (!poi) continue;
+        sim_msg_context_nearby m = {.event = "leave", .distance = round(d * 100) / 100, .x = p[0], .y = p[1]};
+        if (in) snprintf(m.event, sizeof m.event, "enter");
+        snprintf(m.poi, sizeof m.poi, "%s", cJSON_GetObjectItem(poi, "id")->valuestring);
+        snprintf(m.name, sizeof m.name, "%s", cJSON_GetObjectItem(poi, "name")->valuestring);
+        snprintf(m.category, sizeof m.category, "%s", cJSON_GetObjectItem(poi, "category")->valuestring);
+        cJSON_Delete(poi);
+        publish(s, SIM_TOPIC_CONTEXT_NEARBY, sim_msg_context_nearby_encode(&m));
+    }
+}
+
+static void guidance_event(cs_server *s)
+{
+    const sim_route *r = &s->route;
+    const sim_guidance *gd = &s->gd;
+    const sim_maneuver *m = &r->mans[gd->next];
+    sim_msg_context_guidance g = {.route = s->route_no, .index = gd->next,
+                                  .distance = round(sim_guidance_distance(gd) * 10) / 10,
+                                  .remaining = round(fmax(0, r->length - gd->s) * 10) / 10, .off_route = gd->off_route,
+                                  .rerouted = s->rerouted, .arrived = gd->arrived};
+    snprintf(g.next, sizeof g.next, "%s", sim_maneuver_name(m->type));
+    int leg = m->leg;
+    while (leg + 1 < r->n_legs && s->map.g.nodes[r->legs[leg].node].junction >= 0) leg++;
+    snprintf(g.road, sizeof g.road, "%s", sim_route_map_road_id(&s->map, r->legs[leg].node));
+    /* ETA: the rest of the route at its speed limits, in proportion along the legs */
+    double eta = 0;
+    for (int i = 0; i < r->n_legs; i++) {
+        const sim_route_leg *l = &r->legs[i];
+        double a = l->at, b = l->at + (l->t1 - l->t0);
+        if (b <= gd->s) continue;
+        double t0 = l->t0 + fmax(0, gd->s - a);
+        eta += sim_route_graph_time(&s->map.g, l->node, t0, l->t1);
+    }
+    g.eta = round(eta * 10) / 10;
+    s->rerouted = false;
+    s->last_event_t = s->t;
+    publish(s, SIM_TOPIC_CONTEXT_GUIDANCE, sim_msg_context_guidance_encode(&g));
+}
+
+void cs_guidance_end(cs_server *s)
+{
+    sim_route_free(&s->route);
+    s->guiding = false;
+}
+
+void cs_guidance_begin(cs_server *s, sim_route *r, double dx, double dy)
+{
+    sim_route_free(&s->route);
+    s->route = *r;
+    memset(r, 0, sizeof *r);
+    s->guiding = true;
+    s->route_no++;
+    s->dest_x = dx;
+    s->dest_y = dy;
+    sim_guidance_start(&s->gd, &s->route);
+    if (s->have_ego) {
+        sim_guidance_change ch;
+        sim_guidance_update(&s->gd, s->x, s->y, s->heading, &ch);
+    }
+    guidance_event(s);
+}
+
+/* Off the route: a new one from where the car is, heading as it heads. */
+static void reroute(cs_server *s)
+{
+    if (s->t < s->retry_t) return;
+    sim_route_end from = {s->x, s->y, s->heading}, to = {s->dest_x, s->dest_y, NAN};
+    sim_route r;
+    sim_error err;
+    if (sim_route_map_route(&s->map, &from, &to, 2.0, &r, &err)) {
+        s->retry_t = s->t + CS_REROUTE_RETRY;
+        fprintf(stderr, "context-server: re-routing: %s\n", err.msg);
+        return;
+    }
+    s->rerouted = true;
+    cs_guidance_begin(s, &r, s->dest_x, s->dest_y);
+}
+
+static void guidance(cs_server *s)
+{
+    sim_guidance_change ch;
+    sim_guidance_update(&s->gd, s->x, s->y, s->heading, &ch);
+    if (s->gd.off_route) {
+        if (ch.went_off) guidance_event(s); /* off_route: true, then the new route */
+        reroute(s);
+        return;
+    }
+    if (ch.next_changed || ch.announce || ch.arrived || s->t - s->last_event_t >= CS_GUIDANCE_PERIOD)
+        guidance_event(s);
+    if (ch.arrived) cs_guidance_end(s);
+}
+
+void cs_on_vehicle_state(cs_server *s, const cJSON *msg)
+{
+    sim_msg_vehicle_state st;
+    sim_error err;
+    if (sim_msg_vehicle_state_decode(msg, &st, &err) || !isfinite(st.pos[0]) || !isfinite(st.pos[1])) return;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t"); /* the envelope's time */
+    s->x = st.pos[0];
+    s->y = st.pos[1];
+    s->heading = st.heading; /* NAN when absent: any direction */
+    s->speed = isfinite(st.speed) ? st.speed : 0;
+    if (cJSON_IsNumber(t) && isfinite(t->valuedouble)) s->t = t->valuedouble;
+    s->have_ego = true;
+    nearby(s);
+    if (s->guiding) guidance(s);
+}

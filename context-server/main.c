@@ -1,0 +1,199 @@
+/* context-server: the scenario's context database on the bus (section 3.5 of the
+ * platform paper; docs/context.md). Builds or reuses the SQLite database for the
+ * scenario, loads study tables, answers context.request with context.reply and
+ * publishes context.nearby and context.guidance from vehicle.state. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "server.h"
+#include "sim_cli.h"
+#include "sim_sha256.h"
+
+#define MAX_DATA 32
+
+typedef struct app {
+    cs_server s;
+    uv_signal_t sigint, sigterm;
+    bool closing;
+} app;
+
+static void close_app(app *a, const char *why)
+{
+    if (a->closing) return;
+    a->closing = true;
+    fprintf(stderr, "context-server: stopping (%s)\n", why);
+    uv_close((uv_handle_t *)&a->sigint, NULL);
+    uv_close((uv_handle_t *)&a->sigterm, NULL);
+    sim_bus_close(a->s.bus);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+    close_app(h->data, signum == SIGINT ? "SIGINT" : "SIGTERM");
+}
+
+static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len, void *user)
+{
+    app *a = user;
+    if (a->closing) return;
+    if (strcmp(topic, SIM_TOPIC_CONTEXT_REQUEST) == 0) cs_handle_request(&a->s, msg);
+    else if (strcmp(topic, "vehicle.state") == 0) cs_on_vehicle_state(&a->s, msg);
+    else if (strcmp(topic, "control.stop") == 0) close_app(a, "control.stop");
+}
+
+/* --data NAME=FILE may repeat, which the option table cannot say: taken out first. */
+static int take_data(int *argc, char **argv, const char **data, int *n_data)
+{
+    int o = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *v = NULL;
+        if (strcmp(argv[i], "--") == 0) {
+            while (i < *argc) argv[o++] = argv[i++];
+            break;
+        }
+        if (strcmp(argv[i], "--data") == 0) {
+            if (i + 1 >= *argc) {
+                fprintf(stderr, "context-server: --data expects NAME=FILE.csv\n");
+                return -1;
+            }
+            v = argv[++i];
+        } else if (strncmp(argv[i], "--data=", 7) == 0) {
+            v = argv[i] + 7;
+        }
+        if (!v) {
+            argv[o++] = argv[i];
+            continue;
+        }
+        if (*n_data == MAX_DATA || !strchr(v, '=') || v[0] == '=') {
+            fprintf(stderr, "context-server: --data %s: expected NAME=FILE.csv (at most %d tables)\n", v, MAX_DATA);
+            return -1;
+        }
+        data[(*n_data)++] = v;
+    }
+    *argc = o;
+    argv[o] = NULL;
+    return 0;
+}
+
+static int load_pois(cs_server *s, sim_error *err)
+{
+    int rc = sim_context_poi_all(s->db, s->nearby_m, &s->poi_rowid, &s->poi_xyr, &s->n_pois, err);
+    if (rc) return rc;
+    s->inside = calloc((size_t)s->n_pois + 1, sizeof *s->inside);
+    return s->inside ? SIM_OK : sim_error_set(err, SIM_ENOMEM, "out of memory");
+}
+
+/* The scenario's content: its file, and the OpenDRIVE file its roads come from when
+ * that is another file (a changed .xodr must rebuild the database too). */
+static int scenario_hash(const sim_scenario *sc, const char *path, char sha[65], sim_error *err)
+{
+    int rc = sim_sha256_file(path, sha, err);
+    if (rc || !sc->opendrive || strcmp(sc->opendrive, path) == 0) return rc;
+    char both[130];
+    memcpy(both, sha, 64);
+    if ((rc = sim_sha256_file(sc->opendrive, both + 64, err))) return rc;
+    sim_sha256_hex(both, 128, sha);
+    return SIM_OK;
+}
+
+static int setup(cs_server *s, const char *scenario, const char *db, const char **data, int n_data, sim_error *err)
+{
+    char sha[65];
+    bool rebuilt;
+    int rc;
+    if ((rc = sim_scenario_load_err(scenario, &s->sc, err)) || (rc = scenario_hash(s->sc, scenario, sha, err)) ||
+        (rc = sim_context_open(db, &s->db, err)) || (rc = sim_context_load_scenario(s->db, s->sc, sha, &rebuilt, err)))
+        return rc;
+    fprintf(stderr, "context-server: %s %s from %s\n", db, rebuilt ? "built" : "reused (same scenario sha256)", scenario);
+    for (int i = 0; i < n_data; i++) {
+        char name[SIM_CTX_NAME_MAX];
+        const char *eq = strchr(data[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - data[i]), data[i]);
+        bool reloaded;
+        if ((rc = sim_context_load_csv(s->db, name, eq + 1, &reloaded, err))) return rc;
+        fprintf(stderr, "context-server: table %s %s from %s\n", name, reloaded ? "loaded" : "unchanged", eq + 1);
+    }
+    if ((rc = sim_route_map_build(&s->map, &s->sc->net, err))) return rc;
+    return load_pois(s, err);
+}
+
+static void teardown(cs_server *s)
+{
+    cs_guidance_end(s);
+    sim_route_map_free(&s->map);
+    sim_context_close(s->db);
+    sim_scenario_free(s->sc);
+    free(s->poi_rowid);
+    free(s->poi_xyr);
+    free(s->inside);
+}
+
+int main(int argc, char **argv)
+{
+    const char *data[MAX_DATA];
+    int n_data = 0;
+    if (take_data(&argc, argv, data, &n_data)) return 2;
+    const char *scenario = NULL, *db = "context.db", *bus_addr = "127.0.0.1:7700", *token = NULL, *unused = NULL;
+    double nearby_m = 50;
+    sim_opt opts[] = {
+        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario whose POIs, roads and signs the database holds (required)"},
+        {"db", SIM_OPT_STRING, &db, "PATH", "database file (default context.db); rebuilt when the scenario changes"},
+        {"data", SIM_OPT_STRING, &unused, "NAME=FILE.csv", "study table NAME from a CSV file (repeatable)"},
+        {"nearby-m", SIM_OPT_DOUBLE, &nearby_m, "M", "radius of a POI for context.nearby unless its attributes.radius_m says (default 50)"},
+        {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "dispatcher address (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "dispatcher token"},
+    };
+    const char *usage = "context-server --scenario FILE [--db PATH] [--data NAME=FILE.csv]...";
+    const char *about = "Answers context.request (POIs, routes, messages, key-values, study tables) from the scenario's database.";
+    int npos = 0;
+    int rc = sim_cli_parse(usage, about, opts, sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    if (npos || !scenario) {
+        fprintf(stderr, npos ? "context-server: unexpected argument '%s'\n" : "context-server: --scenario is required\n",
+                npos ? argv[1] : "");
+        sim_cli_print_usage(usage, about, opts, sizeof opts / sizeof opts[0], stderr);
+        return 2;
+    }
+    if (!(nearby_m > 0 && nearby_m <= 10000)) {
+        fprintf(stderr, "context-server: --nearby-m %g: expected a number in (0, 10000]\n", nearby_m);
+        return 2;
+    }
+    char host[256];
+    int port;
+    sim_error err = {0};
+    if (sim_bus_parse_endpoint(bus_addr, host, sizeof host, &port, &err)) {
+        fprintf(stderr, "context-server: --bus %s\n", err.msg);
+        return 2;
+    }
+    static app a;
+    a.s.nearby_m = nearby_m;
+    if (setup(&a.s, scenario, db, data, n_data, &err)) {
+        fprintf(stderr, "context-server: %s\n", err.msg);
+        teardown(&a.s);
+        return 1;
+    }
+    uv_loop_t *loop = uv_default_loop();
+    static const char *const subscribe[] = {SIM_TOPIC_CONTEXT_REQUEST, "vehicle.state", "control.stop"};
+    sim_bus_options bo = {.name = "context", .host = host, .port = port, .token = token, .subscribe = subscribe,
+                          .n_subscribe = sizeof subscribe / sizeof subscribe[0], .on_message = on_message, .user = &a};
+    if (sim_bus_open(loop, &bo, &a.s.bus, &err)) {
+        fprintf(stderr, "context-server: %s\n", err.msg);
+        teardown(&a.s);
+        return 1;
+    }
+    uv_signal_init(loop, &a.sigint);
+    uv_signal_init(loop, &a.sigterm);
+    a.sigint.data = a.sigterm.data = &a;
+    uv_signal_start(&a.sigint, on_signal, SIGINT);
+    uv_signal_start(&a.sigterm, on_signal, SIGTERM);
+    fprintf(stderr, "context-server: %d POIs, %d route nodes, on %s\n", a.s.n_pois, a.s.map.g.n_nodes, bus_addr);
+    uv_run(loop, UV_RUN_DEFAULT);
+    uv_loop_close(loop);
+    teardown(&a.s);
+    return 0;
+}

@@ -1,0 +1,117 @@
+/* loop: the render node in a session: frames at the display's rate (vsync, or paced by
+ * --fps), bus messages handled in between, screenshots at a simulation time or on
+ * SIGUSR1, latency from each state's arrival to the end of its frame. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "node.h"
+
+static void on_wait(uv_timer_t *t) { (void)t; }
+static void on_signal(uv_signal_t *s, int sig)
+{
+    rn_node *n = s->data;
+    if (sig == SIGUSR1)
+        n->shot_now = true; /* kill -USR1: the next frame goes to --screenshot */
+    else
+        n->stop = true;
+}
+
+int rn_run_session(rn_node *n, sim_error *err)
+{
+    n->loop = uv_default_loop();
+    n->last_state_wall = -1;
+    int rc = rn_session_open(n, err);
+    if (rc)
+        return rc;
+    uv_timer_init(n->loop, &n->wait);
+    uv_signal_init(n->loop, &n->sigint);
+    uv_signal_init(n->loop, &n->sigterm);
+    n->sigint.data = n->sigterm.data = n;
+    uv_signal_start(&n->sigint, on_signal, SIGINT);
+    uv_signal_start(&n->sigterm, on_signal, SIGTERM);
+    uv_signal_init(n->loop, &n->sigusr1);
+    n->sigusr1.data = n;
+    if (n->o.screenshot)
+        uv_signal_start(&n->sigusr1, on_signal, SIGUSR1);
+    n->latency = malloc(RN_LATENCY_MAX * sizeof *n->latency);
+    /* until the first state: the view from the scenario's start point */
+    sim_pose home;
+    sim_error serr = {0};
+    if (rn_start_pose(n, &home, &serr) != SIM_OK)
+        memset(&home, 0, sizeof home);
+    double period = 1.0 / (n->o.fps > 0 ? n->o.fps : 60), t0 = rn_now();
+    bool paced = n->o.no_vsync || n->o.offscreen || SDL_GL_GetSwapInterval() <= 0;
+    long frames = 0;
+    while (!n->stop && !rc) {
+        uv_run(n->loop, UV_RUN_NOWAIT);
+        SDL_Event ev;
+        while (SDL_PollEvent(&ev)) {
+            if (ev.type == SDL_QUIT)
+                n->stop = true;
+            else if (ev.type == SDL_WINDOWEVENT && ev.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
+                SDL_GL_GetDrawableSize(n->g.win, &n->g.width, &n->g.height);
+        }
+        double now = rn_now(), start = now;
+        sim_pose p = home;
+        if (n->ip.n > 0)
+            sim_interp_at(&n->ip, now, &p);
+        rn_session_update_hud(n, now);
+        const char *shot = NULL;
+        if (n->o.screenshot_at >= 0 && !n->shot_done && n->last_state_wall >= 0 && n->sim_t >= n->o.screenshot_at)
+            shot = n->o.screenshot;
+        if (n->shot_now && n->o.screenshot)
+            shot = n->o.screenshot;
+        int pending = n->n_pending;
+        rn_frame_stats st;
+        rc = rn_frame(n, &p, now, shot, &st, err);
+        glFinish();
+        double done = rn_now();
+        for (int i = 0; i < pending && n->latency && n->n_latency < RN_LATENCY_MAX; i++)
+            n->latency[n->n_latency++] = done - n->pending_arrival[i];
+        memmove(n->pending_arrival, n->pending_arrival + pending, (size_t)(n->n_pending - pending) * sizeof(double));
+        n->n_pending -= pending;
+        if (shot && !rc) {
+            n->shot_done = true;
+            n->shot_now = false;
+            fprintf(stderr, "render-node: wrote %s at t = %.3f s\n", shot, n->sim_t);
+        }
+        frames++;
+        if (paced || n->g.width < 1 || n->g.height < 1) { /* minimised: no swap waits for us */
+            /* Wait for the next frame's time, handling messages as they come. A new
+             * state may bring the frame forward by a quarter period: it is then drawn
+             * soon after it arrives (at most 1.33 times the frame rate). */
+            while (!n->stop) {
+                double due = start + (n->n_pending > 0 ? 0.75 : 1.0) * period, left = due - rn_now();
+                if (left <= 0)
+                    break;
+                uv_timer_start(&n->wait, on_wait, (uint64_t)ceil(left * 1000), 0);
+                uv_run(n->loop, UV_RUN_ONCE);
+            }
+        }
+    }
+    double total = rn_now() - t0;
+    if (n->o.stats_file) {
+        char json[256];
+        int nl = n->n_latency;
+        snprintf(json, sizeof json, "{\"frames\":%ld,\"fps\":%.1f,\"latency_n\":%d,\"latency_ms_p99\":%.2f}", frames,
+                 frames / (total > 0 ? total : 1), nl, rn_p99(n->latency, nl) * 1000);
+        sim_error werr = {0};
+        if (rn_write_stats(n, json, &werr))
+            fprintf(stderr, "render-node: %s\n", werr.msg);
+    }
+    free(n->latency);
+    n->latency = NULL;
+    uv_timer_stop(&n->wait);
+    uv_close((uv_handle_t *)&n->wait, NULL);
+    uv_close((uv_handle_t *)&n->sigint, NULL);
+    uv_close((uv_handle_t *)&n->sigterm, NULL);
+    uv_close((uv_handle_t *)&n->sigusr1, NULL);
+    rn_session_close(n);
+    uv_run(n->loop, UV_RUN_DEFAULT);
+    uv_loop_close(n->loop);
+    return rc;
+}
+
