@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim_file.h"
 #include "sim_road.h"
 #include "sim_scenario.h"
 #include "test_support.h"
@@ -247,14 +248,12 @@ static void bad_scenario_refused(void **state)
     snprintf(cmd, sizeof cmd, "\"%s\" --scenario %s --bus 127.0.0.1:1 2>%s/err.txt", ts_bin("traffic-node"), path, dir);
     int st = system(cmd);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
-    char err[2048] = "";
+    char *err;
+    size_t n;
     snprintf(cmd, sizeof cmd, "%s/err.txt", dir);
-    f = fopen(cmd, "r");
-    assert_non_null(f);
-    size_t n = fread(err, 1, sizeof err - 1, f);
-    err[n] = '\0';
-    fclose(f);
+    assert_int_equal(sim_file_read(cmd, &err, &n, NULL), 0);
     assert_non_null(strstr(err, "traffic.agents[0].route[1]"));
+    free(err);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }

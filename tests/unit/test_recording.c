@@ -70,6 +70,14 @@ static int feed(sim_recording *rec, sim_drivelog_writer *w, const char *line, si
     return rc;
 }
 
+/* Every sample of the log at path (the reader stays open for events). */
+static void read_samples(sim_drivelog_reader **r, sim_drivelog_sample **s, size_t *n)
+{
+    sim_error err = {0};
+    assert_int_equal(sim_drivelog_reader_open(path, r, &err), 0);
+    assert_int_equal(sim_drivelog_read_samples(*r, sim_drivelog_range_all(), s, n, &err), 0);
+}
+
 static int count_message(int64_t run, double t, const char *topic, const char *line, size_t len,
                          void *user)
 {
@@ -167,10 +175,9 @@ static void bad_fields_are_named(void **state)
     assert_int_equal(rec.events, 1);
     assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
     sim_drivelog_reader *r;
-    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), 0);
     sim_drivelog_sample *s;
     size_t n;
-    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
+    read_samples(&r, &s, &n);
     assert_int_equal(n, 1);
     assert_int_equal(s[0].run, 3);
     assert_int_equal(s[0].tick, 150);
@@ -207,10 +214,9 @@ static void headway_from_traffic(void **state)
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) assert_int_equal(feed(&rec, w, lines[i], &err), 0);
     assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
     sim_drivelog_reader *r;
-    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), 0);
     sim_drivelog_sample *s;
     size_t n;
-    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
+    read_samples(&r, &s, &n);
     assert_int_equal(n, 4);
     assert_true(isnan(s[0].headway_dist));                          /* nothing reported yet */
     assert_true(s[1].headway_dist == 30 && s[1].headway_time == 1.5);

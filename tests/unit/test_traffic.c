@@ -291,6 +291,16 @@ static sim_traffic_params params(sim_traffic_model model)
     return p;
 }
 
+/* An empty world on a straight road of n_lanes lanes, 3.5 m wide, 40 m/s limit. */
+static sim_traffic_params straight_world(sim_lanegraph *g, sim_traffic *t, double length, int n_lanes,
+                                         sim_traffic_model model)
+{
+    assert_int_equal(sim_lanegraph_straight(g, length, n_lanes, 3.5, 40, NULL), 0);
+    sim_traffic_params p = params(model);
+    assert_int_equal(sim_traffic_init(t, g, &p, NULL), 0);
+    return p;
+}
+
 /* A fast car behind a slow one on a two-lane road: overtakes through the free left
  * lane and returns right ahead of it; with the left lane occupied beside the slow car
  * it stays behind. */
@@ -339,10 +349,8 @@ static void overtakes_idm(void **state) { overtaking(SIM_TRAFFIC_IDM); }
 static void braking(sim_traffic_model model)
 {
     sim_lanegraph g;
-    assert_int_equal(sim_lanegraph_straight(&g, 3000, 1, 3.5, 40, NULL), 0);
     sim_traffic t;
-    sim_traffic_params p = params(model);
-    assert_int_equal(sim_traffic_init(&t, &g, &p, NULL), 0);
+    straight_world(&g, &t, 3000, 1, model);
     int lead = put(&t, 0, 300, 30, false);
     int foll = put(&t, 0, 300 - 4.5 - 2.0 - 1.5 * 30, 30, false);
     double min_gap = INFINITY, v_before = 0;
@@ -490,10 +498,8 @@ static void trigger_fires_once(void **state)
 static void trigger_actions(void **state)
 {
     sim_lanegraph g;
-    assert_int_equal(sim_lanegraph_straight(&g, 3000, 2, 3.5, 40, NULL), 0);
     sim_traffic t;
-    sim_traffic_params p = params(SIM_TRAFFIC_ZONES);
-    assert_int_equal(sim_traffic_init(&t, &g, &p, NULL), 0);
+    sim_traffic_params p = straight_world(&g, &t, 3000, 2, SIM_TRAFFIC_ZONES);
     int a = put(&t, 0, 100, 20, false);
     int b = put(&t, 0, 1000, 20, false);
     sim_traffic_trigger tr[2] = {
