@@ -291,21 +291,19 @@ static void slow_consumer_never_stalls_others(void **state)
     pad[sizeof pad - 1] = '\0';
     const int N = 3000;
     static char msg[8200];
-    double worst = 0;
     for (int i = 0; i < N; i++) {
         snprintf(msg, sizeof msg, "{\"topic\":\"vehicle.state\",\"i\":%d,\"pad\":\"%s\"}", i, pad);
-        double t0 = ts_now_ms();
         ts_send_line(pub, msg);
-        assert_true(read_payload(reader, line, sizeof line, 2000) > 0);
-        double dt = ts_now_ms() - t0;
-        if (dt > worst) worst = dt;
+        /* Every message reaches the reader although the two stalled consumers read
+         * nothing: 3000 x 8 KB is far more than their socket buffers hold, so a
+         * dispatcher that waited on them would stop here (no wall-clock bound: a
+         * loaded machine may hold any process up for a while). */
+        assert_true(read_payload(reader, line, sizeof line, 30000) > 0);
         cJSON *m = cJSON_Parse(line);
         assert_int_equal(cJSON_GetObjectItem(m, "i")->valueint, i);
         cJSON_Delete(m);
         if (i % 10 == 0) ts_sleep_ms(1);
     }
-    /* In bounds: far below the 2 s the read allowed (a stall would show as seconds). */
-    assert_true(worst < 500.0);
     /* Memory stays bounded: 3000 x 8 KB went by two stalled consumers; the dispatcher
      * keeps at most the queue bound per consumer, not the stream. */
     char status_path[64], status_line[256];
