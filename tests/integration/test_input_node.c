@@ -563,7 +563,8 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
      * shows the fade; should the node's timer have been held up through that window
      * on a loaded machine, the round is played again. */
     bool fading = false;
-    for (int round = 0; round < 10 && !fading; round++) {
+    int round = 0;
+    for (; round < 10 && !fading; round++) {
         int from = n;
         n = ffb_until(log_path, phys, &seq, true, from, has_full, NULL, "full level");
         n = ffb_until(log_path, phys, &seq, false, from, quiet_after_last, NULL, "line 90 ms after the last command");
@@ -580,6 +581,7 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
         }
     }
     if (!fading) fail_msg("no line while fading out in 10 rounds");
+    printf("# fade seen in silence round %d\n", round);
 
     /* Pause: zero 50 ms after, until resumed, though commands keep coming. */
     n = ffb_until(log_path, phys, &seq, true, n, has_full, NULL, "full level before pausing");
