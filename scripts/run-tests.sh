@@ -8,7 +8,10 @@
 # Jobs: SIM_TEST_JOBS, else the -j of the make that runs this (MAKEFLAGS; a bare -j
 # means one per core), else 1. Each binary is killed after SIM_TEST_TIMEOUT seconds
 # (default 300) and then counts as failed. Every test's output is printed in one piece
-# when it ends, so parallel tests never interleave their lines.
+# when it ends, so parallel tests never interleave their lines. The tests named (by
+# file name) in SIM_TEST_SERIAL judge real-time behaviour (a fade within 50 ms, say):
+# they run after the others, one at a time, so that a neighbour's load does not decide
+# their outcome.
 set -u
 
 # One test (the script calls itself so: "--one TEST", with SIM_TEST_TMP set): its
@@ -62,7 +65,15 @@ export SIM_TEST_TMP
 trap 'rm -rf "$SIM_TEST_TMP"' EXIT INT TERM
 : > "$SIM_TEST_TMP/lock"
 
-printf '%s\n' "$@" | xargs -P "${jobs:-1}" -I{} sh "$0" --one {}
+serial=""; parallel=""
+for t in "$@"; do
+    case " ${SIM_TEST_SERIAL:-} " in
+        *" $(basename "$t") "*) serial="$serial $t" ;;
+        *) parallel="$parallel $t" ;;
+    esac
+done
+[ -n "$parallel" ] && printf '%s\n' $parallel | xargs -P "${jobs:-1}" -I{} sh "$0" --one {}
+for t in $serial; do sh "$0" --one "$t"; done
 
 passed=0; failed=0; failed_names=""
 for t in "$@"; do

@@ -245,7 +245,7 @@ static void replay_with_pause(void **state)
     assert_true(ts_send_line(tap, "{\"topic\":\"control.resume\",\"src\":\"test\"}"));
     assert_int_equal(read_states(tap, &next, N, 30000), N);
     assert_int_equal(next, N);
-    int status = ts_stop(pid, 0, 5000); /* exits by itself after the last state */
+    int status = ts_stop(pid, 0, 30000); /* exits by itself after the last state */
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     ts_close(tap);
     ts_dispatcher_stop(&d);

@@ -4,13 +4,16 @@ in lockstep. Run by tests/scripts/test_pyclient.sh (make test).
 
 Everything waits for events with deadlines; the deadlines are generous and only end
 a test that would otherwise hang."""
+import json
 import math
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -19,6 +22,7 @@ ROOT = os.environ.get("SIM_ROOT") or os.path.abspath(os.path.join(os.path.dirnam
 BIN = os.environ.get("SIM_BIN") or os.path.join(ROOT, "bin")
 EXAMPLES = os.path.join(ROOT, "clients", "python", "examples")
 SCENARIO = os.path.join(ROOT, "scenarios", "motorway.json")
+TOWN = os.path.join(ROOT, "scenarios", "town.json")
 sys.path.insert(0, os.path.join(ROOT, "clients", "python"))
 import simbus  # noqa: E402
 
@@ -52,7 +56,7 @@ class Session:
     """A dispatcher, and with participants given, physics-node and the scripted
     input-node in lockstep, the clock held until those participants have joined."""
 
-    def __init__(self, participants=None, token=None):
+    def __init__(self, participants=None, token=None, scenario=SCENARIO):
         self.port, self.cport = free_port(), free_port()
         self.bus = "127.0.0.1:%d" % self.port
         self.control = "tcp://127.0.0.1:%d" % self.cport
@@ -64,9 +68,9 @@ class Session:
         wait_port(self.port, self.dispatcher)
         if participants is not None:
             self.spawn([os.path.join(BIN, "physics-node"), "--bus", self.bus, "--lockstep",
-                        "--scenario", SCENARIO, "--wait-for", ",".join(["input"] + participants)] + extra)
+                        "--scenario", scenario, "--wait-for", ",".join(["input"] + participants)] + extra)
             self.spawn([os.path.join(BIN, "input-node"), "--bus", self.bus, "--driver", "script",
-                        "--lockstep", "--scenario", SCENARIO] + extra)
+                        "--lockstep", "--scenario", scenario] + extra)
 
     def spawn(self, argv, **kw):
         p = subprocess.Popen(argv, stdout=kw.pop("stdout", subprocess.DEVNULL), **kw)
@@ -252,6 +256,53 @@ class Control(SessionTest):
             self.assertRegex(ctl.request("status")["error"], "token")
         with simbus.Control(s.control, token="s3cret") as ctl:
             self.assertEqual([m["name"] for m in ctl.status()["modules"]], ["insider"])
+
+
+class Context(SessionTest):
+    def start_context(self, s):
+        """context-server on the town scenario, waited for until it has joined."""
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        watcher = self.bus(s, "context-watch", subscribe=[])
+        s.spawn([os.path.join(BIN, "context-server"), "--scenario", TOWN, "--db", os.path.join(tmp, "context.db"),
+                 "--bus", s.bus])
+        deadline = time.monotonic() + DEADLINE
+        while "context" not in watcher.peers.values():
+            self.assertLess(time.monotonic(), deadline, "context-server did not join")
+            watcher.recv(1)
+
+    def query(self, s, *args):
+        return subprocess.run(example("context_query.py", "--bus", s.bus, *args), capture_output=True, text=True,
+                              timeout=DEADLINE)
+
+    def test_nearest_fuel_station_to_a_point(self):
+        s = self.session()
+        self.start_context(s)
+        out = self.query(s, "--x", 30, "--y", -1.5, "--category", "fuel", "--limit", 1)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        # fuel_east at (309, 70) in scenarios/town.json: hypot(279, 71.5) = 288.02 m
+        self.assertEqual(out.stdout, "fuel_east\tfuel\t288.0 m\tFuel station Ost\n")
+        out = self.query(s, "--x", 30, "--y", -1.5, "--radius", 0)
+        self.assertEqual((out.returncode, out.stdout), (1, ""))
+        self.assertIn("refused: context.request: radius", out.stderr)
+
+    def test_nearest_to_the_ego_car_in_a_session(self):
+        s = self.session(["checker"], scenario=TOWN)
+        self.start_context(s)
+        checker = self.bus(s, "checker", lockstep=True, subscribe=["sim.tick"])
+        # physics publishes vehicle.state before each sim.tick, and the dispatcher keeps
+        # the order on the context server's connection: a request sent after tick 1
+        # reaches it after the ego's position.
+        checker.run_lockstep(lambda bus, tick: tick["n"] < 1)
+        checker.close()
+        out = self.query(s, "--radius", 100000, "--limit", 50)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        rows = [line.split("\t") for line in out.stdout.splitlines()]
+        with open(TOWN) as f:
+            pois = sorted(p["id"] for p in json.load(f)["pois"])
+        self.assertEqual(sorted(r[0] for r in rows), pois)  # all ten within 100 km, each once
+        dists = [float(r[2].split()[0]) for r in rows]
+        self.assertEqual(dists, sorted(dists))
 
 
 class Streaming(SessionTest):
