@@ -53,6 +53,7 @@ typedef struct node {
     bool have_kbd;
     in_vtest vtest;
     bool have_vtest;
+    bool vtest_running;    /* its clock started: the node has joined the bus */
     in_script script;
     bool have_script;
     /* state */
@@ -228,7 +229,7 @@ static void handle_sdl_event(node *n, const SDL_Event *e)
 /* Pumps SDL and brings n->controls up to date from whoever drives. */
 static void refresh(node *n, double now)
 {
-    if (n->have_vtest) in_vtest_run(&n->vtest, now);
+    if (n->have_vtest && n->vtest_running) in_vtest_run_next(&n->vtest, now);
     SDL_Event e;
     while (SDL_PollEvent(&e)) handle_sdl_event(n, &e);
     double dt = n->last_poll > 0 ? now - n->last_poll : 0;
@@ -413,6 +414,12 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
     node *n = user;
     if (welcome) {
         log_msg("connected to the dispatcher");
+        /* The test script plays from now: before, what it made the node publish
+         * would have been dropped. */
+        if (n->have_vtest && !n->vtest_running) {
+            in_vtest_set_clock(&n->vtest, now_s());
+            n->vtest_running = true;
+        }
     } else {
         ffb_event(n, now_s(), SIM_FFB_BUS_LOST);
         if (!n->closed) log_msg("lost the dispatcher; reconnecting");
@@ -573,6 +580,8 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
     n->start_s = now_s();
     if (o->ffb_log && !(n->ffb_log = fopen(o->ffb_log, "w")))
         return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open: %s", o->ffb_log, strerror(errno));
+    /* Whole lines as they happen, so that a test (or a person) can follow the log. */
+    if (n->ffb_log) setvbuf(n->ffb_log, NULL, _IOLBF, 0);
     int rc;
     if (o->vtest) {
         if ((rc = in_vtest_load(&n->vtest, o->vtest, err))) return rc;

@@ -217,7 +217,7 @@ ts_conn *ts_join(int port, const char *name, const char *subscribe_json, const c
              subscribe_json ? ",\"subscribe\":" : "", subscribe_json ? subscribe_json : "",
              extra_json ? "," : "", extra_json ? extra_json : "");
     ts_send_line(c, hello);
-    cJSON *w = ts_expect_topic(c, "dispatcher.welcome", 3000, NULL, 0);
+    cJSON *w = ts_expect_topic(c, "dispatcher.welcome", 20000, NULL, 0);
     if (!w) {
         ts_close(c);
         return NULL;
@@ -238,12 +238,12 @@ bool ts_dispatcher_start(ts_dispatcher *d, const char *const *extra_args)
     for (size_t i = 0; extra_args && extra_args[i] && n < 31; i++) argv[n++] = (char *)extra_args[i];
     argv[n] = NULL;
     d->pid = ts_spawn(argv, false);
-    return d->pid > 0 && ts_wait_port(d->port, 3000);
+    return d->pid > 0 && ts_wait_port(d->port, 20000);
 }
 
 int ts_dispatcher_stop(ts_dispatcher *d)
 {
-    int st = ts_stop(d->pid, SIGTERM, 3000);
+    int st = ts_stop(d->pid, SIGTERM, 20000);
     d->pid = 0;
     return st;
 }
