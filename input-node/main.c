@@ -25,6 +25,7 @@
 #include "sim_cli.h"
 #include "sim_controls.h"
 #include "sim_ffb.h"
+#include "sim_msg_traffic.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 #include "vtest.h"
@@ -380,6 +381,11 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         on_tick(n, msg, envelope_t(msg));
     } else if (strcmp(topic, "vehicle.state") == 0) {
         on_vehicle_state(n, msg, envelope_t(msg));
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
+        /* The vehicle ahead, for the scripted driver (not the vehicles themselves). */
+        sim_msg_traffic_state st = {0};
+        if (n->have_script && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK)
+            in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
     } else if (strcmp(topic, "control.pause") == 0) {
         set_paused(n, true);
     } else if (strcmp(topic, "control.resume") == 0) {
@@ -620,7 +626,7 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
 static int start_loop(node *n, const in_options *o, const char *host, int port, sim_error *err)
 {
     n->loop = uv_default_loop();
-    static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state",
+    static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state", "traffic.state",
                                        "dispatcher.left"};
     sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,

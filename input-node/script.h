@@ -31,6 +31,8 @@ typedef struct in_script {
     sim_driver drv;
     double target_override; /* m/s; 0: the speed limits */
     sim_controls last;      /* controls for the latest vehicle state */
+    bool lead_valid;        /* the vehicle ahead, from traffic.state */
+    double lead_gap, lead_speed;
 } in_script;
 
 int in_script_open(in_script *sc, const in_script_options *o, sim_error *err);
@@ -38,6 +40,9 @@ void in_script_close(in_script *sc);
 
 /* A new vehicle state: the path follower computes its controls. */
 void in_script_on_state(in_script *sc, const sim_driver_obs *obs);
+/* The vehicle ahead of the car (traffic.state's lead; valid false: none): the path
+ * follower keeps a time gap behind it instead of driving into it. */
+void in_script_set_lead(in_script *sc, bool valid, double gap, double speed);
 /* The controls at simulation time t. */
 void in_script_controls(in_script *sc, double t, sim_controls *out);
 /* The run restarted with the car at start point `at` (NULL: where it started): the

@@ -62,7 +62,7 @@ typedef struct recorder {
 } recorder;
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
-                                        "dispatcher.joined", "dispatcher.left", "traffic.event",
+                                        "dispatcher.joined", "dispatcher.left", "traffic.event", "traffic.state",
                                         "trigger.", "sector.", "task.", "log.mark"};
 
 static void utc_now(char *buf, size_t size)

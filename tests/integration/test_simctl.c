@@ -470,7 +470,9 @@ static void scripted_driver_follows_the_road_graph(void **state)
     assert_true(query_double(town, "SELECT MIN(speed) FROM samples WHERE t > 10") < 40.0 / 3.6);
     const char *mw = headless_run_of("scenarios/motorway.json", b, "60");
     assert_true(query_double(mw, "SELECT COUNT(*) FROM samples WHERE road = 'mw_east'") > 0);
-    assert_true(query_double(mw, "SELECT MAX(speed) FROM samples") > 110.0 / 3.6);
+    /* At speed (the ramp allows 80 km/h), though the traffic on the motorway decides how
+     * fast it gets there: it merges behind the scenario's merging car. */
+    assert_true(query_double(mw, "SELECT MAX(speed) FROM samples") > 70.0 / 3.6);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s %s", a, b);
     assert_int_equal(system(cmd), 0);
