@@ -127,7 +127,7 @@ static void held_keys_drive_and_steering_recentres(void **state)
     fixture *f = *state;
     /* Key events go to the focused window (XTEST, as from a real keyboard): wait until
      * the window is mapped (visible), focus it, and wait until X says it has the focus. */
-    char args[64], vis[64] = "", got[64] = "";
+    char args[96], vis[64] = "", got[64] = "";
     for (double end = ts_now_ms() + 20000; ts_now_ms() < end && !vis[0]; ts_sleep_ms(20))
         xdotool(f, "search --onlyvisible --name input-node", vis, sizeof vis);
     if (!vis[0]) fail_msg("the input-node window was not mapped within 20 s");

@@ -65,9 +65,11 @@ pid_t ts_spawn(char *const argv[], bool keep_stdout)
     snprintf(path, sizeof path, "%s", strchr(argv[0], '/') ? argv[0] : ts_bin(argv[0]));
     pid_t pid = fork();
     if (pid == 0) {
-        /* A test that crashes must not leave its processes behind (they would hold
-         * make's output pipe open and hang the run). */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        /* A test that crashes or fails must not leave its processes behind (they
+         * would hold make's output pipe open and hang the run). SIGTERM, not SIGKILL:
+         * simctl run then stops the modules it started, which SIGKILL left running,
+         * reconnecting forever (seen after a failed test_bus_keys under make asan). */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (!keep_stdout) {
             int devnull = open("/dev/null", O_WRONLY);
             if (devnull >= 0) dup2(devnull, 1);
