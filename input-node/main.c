@@ -26,6 +26,7 @@
 #include "sim_command_bus.h"
 #include "sim_controls.h"
 #include "sim_ffb.h"
+#include "sim_msg_traffic.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 #include "vtest.h"
@@ -53,6 +54,7 @@ typedef struct node {
     bool have_kbd;
     in_vtest vtest;
     bool have_vtest;
+    bool vtest_running;    /* its clock started: the node has joined the bus */
     in_script script;
     bool have_script;
     /* state */
@@ -229,7 +231,7 @@ static void handle_sdl_event(node *n, const SDL_Event *e)
 /* Pumps SDL and brings n->controls up to date from whoever drives. */
 static void refresh(node *n, double now)
 {
-    if (n->have_vtest) in_vtest_run(&n->vtest, now);
+    if (n->have_vtest && n->vtest_running) in_vtest_run_next(&n->vtest, now);
     SDL_Event e;
     while (SDL_PollEvent(&e)) handle_sdl_event(n, &e);
     double dt = n->last_poll > 0 ? now - n->last_poll : 0;
@@ -421,6 +423,11 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         on_tick(n, msg, envelope_t(msg));
     } else if (strcmp(topic, "vehicle.state") == 0) {
         on_vehicle_state(n, msg, envelope_t(msg));
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
+        /* The vehicle ahead, for the scripted driver (not the vehicles themselves). */
+        sim_msg_traffic_state st = {0};
+        if (n->have_script && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK)
+            in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, now, msg);
     } else if (strcmp(topic, "dispatcher.left") == 0) {
@@ -437,6 +444,12 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
     node *n = user;
     if (welcome) {
         log_msg("connected to the dispatcher");
+        /* The test script plays from now: before, what it made the node publish
+         * would have been dropped. */
+        if (n->have_vtest && !n->vtest_running) {
+            in_vtest_set_clock(&n->vtest, now_s());
+            n->vtest_running = true;
+        }
     } else {
         ffb_event(n, now_s(), SIM_FFB_BUS_LOST);
         if (!n->closed) log_msg("lost the dispatcher; reconnecting");
@@ -597,6 +610,8 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
     n->start_s = now_s();
     if (o->ffb_log && !(n->ffb_log = fopen(o->ffb_log, "w")))
         return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open: %s", o->ffb_log, strerror(errno));
+    /* Whole lines as they happen, so that a test (or a person) can follow the log. */
+    if (n->ffb_log) setvbuf(n->ffb_log, NULL, _IOLBF, 0);
     int rc;
     if (o->vtest) {
         if ((rc = in_vtest_load(&n->vtest, o->vtest, err))) return rc;
@@ -641,7 +656,7 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
 static int start_loop(node *n, const in_options *o, const char *host, int port, sim_error *err)
 {
     n->loop = uv_default_loop();
-    static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state",
+    static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state", "traffic.state",
                                        "dispatcher.left"};
     sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,

@@ -10,6 +10,9 @@
 #include "route.h"
 
 #define DEFAULT_SPEED (50 / 3.6) /* where no speed limit is given */
+#define FOLLOW_GAP 4.0           /* m kept to the vehicle ahead when stopped */
+#define FOLLOW_THW 1.5           /* s of time gap kept to it */
+#define FOLLOW_TAU 2.0           /* s over which a larger gap is closed */
 
 int in_script_open(in_script *scr, const in_script_options *o, sim_error *err)
 {
@@ -51,7 +54,21 @@ void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
     double v = scr->target_override > 0 ? scr->target_override : limit > 0 ? limit : DEFAULT_SPEED;
     if (scr->operator_limit > 0 && v > scr->operator_limit) v = scr->operator_limit;
     scr->drv.target_speed = v;
+    if (scr->lead_valid) {
+        /* A careful driver: FOLLOW_GAP m plus FOLLOW_THW s behind the vehicle ahead,
+         * closing a larger gap over FOLLOW_TAU s. */
+        double want = FOLLOW_GAP + FOLLOW_THW * obs->speed;
+        double follow = scr->lead_speed + (scr->lead_gap - want) / FOLLOW_TAU;
+        if (follow < scr->drv.target_speed) scr->drv.target_speed = follow > 0 ? follow : 0;
+    }
     sim_driver_step(&scr->drv, obs, &scr->last);
+}
+
+void in_script_set_lead(in_script *scr, bool valid, double gap, double speed)
+{
+    scr->lead_valid = valid;
+    scr->lead_gap = gap;
+    scr->lead_speed = speed;
 }
 
 void in_script_controls(in_script *scr, double t, sim_controls *out)

@@ -32,6 +32,8 @@ typedef struct in_script {
     double target_override; /* m/s; 0: the speed limits */
     double operator_limit;  /* m/s from control.speed_limit; 0: the road's limits */
     sim_controls last;      /* controls for the latest vehicle state */
+    bool lead_valid;        /* the vehicle ahead, from traffic.state */
+    double lead_gap, lead_speed;
 } in_script;
 
 int in_script_open(in_script *sc, const in_script_options *o, sim_error *err);
@@ -39,6 +41,9 @@ void in_script_close(in_script *sc);
 
 /* A new vehicle state: the path follower computes its controls. */
 void in_script_on_state(in_script *sc, const sim_driver_obs *obs);
+/* The vehicle ahead of the car (traffic.state's lead; valid false: none): the path
+ * follower keeps a time gap behind it instead of driving into it. */
+void in_script_set_lead(in_script *sc, bool valid, double gap, double speed);
 /* The controls at simulation time t. */
 void in_script_controls(in_script *sc, double t, sim_controls *out);
 /* control.speed_limit: kmh replaces the road's limits (0: back to them); a speed

@@ -132,26 +132,40 @@ int in_vtest_start(in_vtest *v, double now, sim_error *err)
     return attach(v, err);
 }
 
+static void apply(in_vtest *v, const in_vtest_step *s)
+{
+    int rc = 0;
+    switch (s->kind) {
+    case VT_AXIS: rc = v->js ? SDL_JoystickSetVirtualAxis(v->js, s->index, (Sint16)s->value) : -1; break;
+    case VT_BUTTON: rc = v->js ? SDL_JoystickSetVirtualButton(v->js, s->index, (Uint8)s->value) : -1; break;
+    case VT_HAT: rc = v->js ? SDL_JoystickSetVirtualHat(v->js, s->index, (Uint8)s->value) : -1; break;
+    case VT_DETACH: detach(v); break;
+    case VT_ATTACH: {
+        sim_error err = {0};
+        if (!v->js && attach(v, &err)) fprintf(stderr, "input-node: test script: %s\n", err.msg);
+        break;
+    }
+    }
+    if (rc < 0)
+        fprintf(stderr, "input-node: test script step at %g s failed: %s\n", s->at,
+                v->js ? SDL_GetError() : "device detached");
+}
+
+void in_vtest_set_clock(in_vtest *v, double now)
+{
+    v->t0 = now;
+}
+
 void in_vtest_run(in_vtest *v, double now)
 {
-    while (v->next < v->n && v->steps[v->next].at <= now - v->t0) {
-        const in_vtest_step *s = &v->steps[v->next++];
-        int rc = 0;
-        switch (s->kind) {
-        case VT_AXIS: rc = v->js ? SDL_JoystickSetVirtualAxis(v->js, s->index, (Sint16)s->value) : -1; break;
-        case VT_BUTTON: rc = v->js ? SDL_JoystickSetVirtualButton(v->js, s->index, (Uint8)s->value) : -1; break;
-        case VT_HAT: rc = v->js ? SDL_JoystickSetVirtualHat(v->js, s->index, (Uint8)s->value) : -1; break;
-        case VT_DETACH: detach(v); break;
-        case VT_ATTACH: {
-            sim_error err = {0};
-            if (!v->js && attach(v, &err)) fprintf(stderr, "input-node: test script: %s\n", err.msg);
-            break;
-        }
-        }
-        if (rc < 0)
-            fprintf(stderr, "input-node: test script step at %g s failed: %s\n", s->at,
-                    v->js ? SDL_GetError() : "device detached");
-    }
+    while (v->next < v->n && v->steps[v->next].at <= now - v->t0) apply(v, &v->steps[v->next++]);
+}
+
+void in_vtest_run_next(in_vtest *v, double now)
+{
+    if (v->next >= v->n || v->steps[v->next].at > now - v->t0) return;
+    double at = v->steps[v->next].at;
+    while (v->next < v->n && v->steps[v->next].at == at) apply(v, &v->steps[v->next++]);
 }
 
 bool in_vtest_done(const in_vtest *v)

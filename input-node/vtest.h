@@ -14,8 +14,12 @@
  *     1.00 detach                        unplug
  *     1.50 attach                        plug in again (values back at 0)
  *
- * Times are seconds from in_vtest_start, non-decreasing. With --calibrate they count
- * prompts instead: the steps with time <= k are applied when prompt k is shown. */
+ * Times are seconds from in_vtest_start (or in_vtest_set_clock), non-decreasing. The
+ * node starts the clock when it has joined the bus (what it publishes before is
+ * dropped) and applies one time's steps per poll (in_vtest_run_next), so that every
+ * state the script passes through is read and published even when the node runs late
+ * on a loaded machine. With --calibrate times count prompts instead: the steps with
+ * time <= k are applied when prompt k is shown. */
 #ifndef INPUT_NODE_VTEST_H
 #define INPUT_NODE_VTEST_H
 
@@ -47,8 +51,13 @@ typedef struct in_vtest {
 int in_vtest_load(in_vtest *v, const char *path, sim_error *err);
 /* Attaches the device (SDL then reports SDL_JOYDEVICEADDED) and starts the clock. */
 int in_vtest_start(in_vtest *v, double now, sim_error *err);
+/* Times count from now from here on. */
+void in_vtest_set_clock(in_vtest *v, double now);
 /* Applies the steps due by now. */
 void in_vtest_run(in_vtest *v, double now);
+/* Applies the steps of the earliest due time only (none if none is due), so that a
+ * caller polling late still sees each of the script's states in turn. */
+void in_vtest_run_next(in_vtest *v, double now);
 /* True when every step has been applied. */
 bool in_vtest_done(const in_vtest *v);
 void in_vtest_free(in_vtest *v);

@@ -9,6 +9,9 @@
 #include "sim_msg_input.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
+#include "sim_msg_traffic.h"
+
+#define PN_MAX_TRAFFIC 128 /* vehicles read from one traffic.state */
 
 cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused)
 {
@@ -94,46 +97,23 @@ int pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c, sim_error *
     return SIM_OK;
 }
 
-static bool vec3(const cJSON *o, const char *name, double *v)
-{
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 3)
-        return false;
-    for (int i = 0; i < 3; i++) {
-        const cJSON *e = cJSON_GetArrayItem(a, i);
-        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-            return false;
-        v[i] = e->valuedouble;
-    }
-    return true;
-}
-
 size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max)
 {
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(msg, "vehicles");
-    const cJSON *v;
-    size_t n = 0;
-    if (!cJSON_IsArray(list))
-        return 0;
-    cJSON_ArrayForEach(v, list)
-    {
-        if (n >= max)
-            break;
-        sim_box b = {.half = {2.25, 0.9, 0.75}};
-        double size[3];
-        if (!vec3(v, "pos", b.center))
-            continue;
-        if (vec3(v, "size", size) && size[0] > 0 && size[1] > 0 && size[2] > 0) {
-            b.half[0] = 0.5 * size[0];
-            b.half[1] = 0.5 * size[1];
-            b.half[2] = 0.5 * size[2];
+    /* The one definition of traffic.state (sim_msg_traffic); a bad entry is left out
+     * and the others kept, as before. */
+    sim_msg_traffic_vehicle v[PN_MAX_TRAFFIC];
+    sim_msg_traffic_state st = {.vehicles = v};
+    if (max > PN_MAX_TRAFFIC) max = PN_MAX_TRAFFIC;
+    sim_msg_traffic_state_decode(msg, &st, (int)max, NULL);
+    for (int i = 0; i < st.n_vehicles; i++) {
+        sim_box b = {.heading = v[i].heading};
+        for (int k = 0; k < 3; k++) {
+            b.center[k] = v[i].pos[k];
+            b.half[k] = 0.5 * v[i].size[k];
+            b.velocity[k] = v[i].velocity[k];
         }
         b.center[2] += b.half[2]; /* pos is on the road; the box stands on it */
-        const cJSON *h = cJSON_GetObjectItemCaseSensitive(v, "heading");
-        if (cJSON_IsNumber(h) && isfinite(h->valuedouble))
-            b.heading = h->valuedouble;
-        vec3(v, "velocity", b.velocity);
-        boxes[n++] = b;
+        boxes[i] = b;
     }
-    return n;
+    return (size_t)st.n_vehicles;
 }

@@ -1,6 +1,5 @@
-/* traffic_in: the other cars as the render node needs them, read from traffic.state.
- * The one place that knows the message's layout, so that moving to the traffic
- * node's sim_msg_traffic definition touches this file alone. */
+/* traffic_in: the other cars as the render node needs them, read from traffic.state
+ * through its one definition (sim_msg_traffic). */
 #ifndef RN_TRAFFIC_IN_H
 #define RN_TRAFFIC_IN_H
 
@@ -22,11 +21,10 @@ typedef struct rn_agent {
     unsigned colour;      /* a hash of the id: the same car keeps its colour */
 } rn_agent;
 
-/* traffic.state {"vehicles":[{"pos":[x,y,z], "heading", "size":[l,w,h],
- * "velocity":[vx,vy,vz], and optional "id", "brake" (bool, or a deceleration in
- * m/s^2 > 0.5 counts), "indicator" ("left", "right", "hazard", "off")}]}. Returns how
- * many cars (at most max) or SIM_EINVAL naming the field; entries without a position
- * are an error. */
+/* traffic.state through sim_msg_traffic_state_decode: "pos", "heading", "size",
+ * "velocity", "id", "brake" (bool), "indicator" ("left", "right", "hazard", "off").
+ * Returns how many cars (at most max) or SIM_EINVAL naming the field; an entry with a
+ * bad or missing field is an error. */
 int rn_traffic_decode(const cJSON *msg, rn_agent *out, int max, sim_error *err);
 
 #endif

@@ -46,6 +46,10 @@ if [ "${1:-}" = --one ]; then
 fi
 
 kind=$1; shift
+# The OpenDRIVE tests read road files from ../shared/opendrive/ beside the checkout.
+root=${SIM_ROOT:-.}
+[ -d "$root/../shared/opendrive" ] ||
+    echo "run-tests: $root/../shared/opendrive/ is missing: the tests that read its road files will fail (README.md)" >&2
 jobs=${SIM_TEST_JOBS:-}
 if [ -z "$jobs" ]; then
     for w in ${MAKEFLAGS:-}; do

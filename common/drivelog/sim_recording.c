@@ -1,6 +1,8 @@
 /* sim_recording: bus messages to drive-log rows (see sim_recording.h). */
 #include "sim_recording.h"
 
+#include "sim_msg_traffic.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 /* Two simulation times closer than this are the same tick (they come from the same
  * double in physics, but may pass through text with 17 digits). */
 #define SAME_T 1e-6
+#define LEAD_STALE_S 1.0 /* s: a lead vehicle reported longer ago than this is gone */
 
 void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
 {
@@ -204,6 +207,13 @@ static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
     if (isnan(s.accel) && same_run && rec->last_tick == k - 1 && !isnan(s.speed) &&
         !isnan(rec->last_speed))
         s.accel = (s.speed - rec->last_speed) / rec->period;
+    /* Headway from the traffic node's lead vehicle when vehicle.state has none; the
+     * newest traffic.state is a tick behind (traffic steps on the tick just paired)
+     * and older than LEAD_STALE_S means nobody reports it any more. */
+    if (isnan(s.headway_dist) && rec->lead_valid && fabs(t - rec->lead_t) <= LEAD_STALE_S) {
+        s.headway_dist = rec->lead_gap;
+        s.headway_time = isfinite(rec->lead_thw) ? rec->lead_thw : NAN;
+    }
     s.steer_wheel = rec->steer_wheel;
     s.throttle = rec->throttle;
     s.brake = rec->brake;
@@ -341,8 +351,17 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         ret = event(rec, w, t, "control", topic + 8, line, len, err);
     } else if (strcmp(topic, "dispatcher.joined") == 0 || strcmp(topic, "dispatcher.left") == 0) {
         ret = event(rec, w, t, "module", topic + 11, line, len, err);
-    } else if (strcmp(topic, "traffic.event") == 0) {
-        const char *name = text(msg, topic, "event", &bad);
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
+        sim_msg_traffic_state st = {0};
+        rec->lead_valid = false;
+        if (!isnan(msg_t) && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK && st.lead.valid) {
+            rec->lead_valid = true;
+            rec->lead_t = msg_t;
+            rec->lead_gap = st.lead.gap;
+            rec->lead_thw = st.lead.thw;
+        }
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
+        const char *name = text(msg, topic, "trigger", &bad);
         ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);
     } else if (strncmp(topic, "trigger.", 8) == 0 && topic[8]) {
         ret = event(rec, w, t, "trigger", topic + 8, line, len, err);

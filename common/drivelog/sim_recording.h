@@ -69,6 +69,9 @@ typedef struct sim_recording {
     const sim_scenario *scenario;       /* NULL: none */
     /* sector and task of the last located sample, for their start/end events */
     char loc_sector[SIM_DRIVELOG_ID_MAX], loc_task[SIM_DRIVELOG_ID_MAX];
+    /* the ego's lead vehicle from the newest traffic.state (headway columns) */
+    bool lead_valid;
+    double lead_t, lead_gap, lead_thw;
 } sim_recording;
 
 /* run: the run to assume until the first sim.tick (the last run of a resumed file, or

@@ -99,7 +99,9 @@ int sim_route_graph_finish(sim_route_graph *g)
     /* edge_from follows the new order so that the arrays stay consistent. */
     for (int i = 0; i < g->n_nodes; i++)
         for (int k = 0; k < g->nodes[i].n_edges; k++) g->edge_from[g->nodes[i].edge0 + k] = i;
-    if (g->n_edges) memcpy(g->edge_to, to, (size_t)g->n_edges * sizeof *to); /* edge_to is NULL without edges */
+    /* A graph without edges (one road, no junction) has no edge_to array at all:
+     * memcpy from/to NULL is undefined even for 0 bytes (UBSan stops the server). */
+    if (g->n_edges) memcpy(g->edge_to, to, (size_t)g->n_edges * sizeof *to);
     free(to);
     free(fill);
     g->finished = true;

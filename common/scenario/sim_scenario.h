@@ -71,6 +71,8 @@ typedef struct sim_behaviour {
     bool lane_changes;            /* may change lanes by itself */
 } sim_behaviour;
 
+enum { SIM_TRAFFIC_MODEL_ZONES, SIM_TRAFFIC_MODEL_IDM };
+
 typedef struct sim_agent {
     char *id, *model;
     int road;                     /* start */
@@ -157,6 +159,9 @@ typedef struct sim_scenario {
     sim_start_point *starts;
     int n_starts;
     uint32_t traffic_seed;
+    int traffic_model;            /* SIM_TRAFFIC_MODEL_ZONES (the paper's) or _IDM (IDM + MOBIL) */
+    double traffic_density;       /* ambient vehicles per km per lane around the ego, 0: none */
+    double traffic_radius;        /* m around the ego where ambient traffic lives */
     sim_agent *agents;
     int n_agents;
     sim_trigger *triggers;

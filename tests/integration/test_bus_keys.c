@@ -125,19 +125,19 @@ static void every_topic_of_a_session_has_unique_keys(void **state)
                     "--no-analysis", "--driver", "script", "--bus", bus, "--control", control,
                     "--out", out_dir, NULL};
     pid_t run = ts_spawn(argv, false);
-    assert_true(ts_wait_port(port, 5000));
+    assert_true(ts_wait_port(port, 20000));
     tap t = {.c = ts_join(port, "keytap", NULL, NULL)};
     assert_non_null(t.c);
     /* The car is driving and the recorder is logging before the operator acts. */
-    assert_true(read_until(&t, "vehicle.state", ts_now_ms() + 15000));
-    assert_true(read_until(&t, "log.status", ts_now_ms() + 15000));
+    assert_true(read_until(&t, "vehicle.state", ts_now_ms() + 30000));
+    assert_true(read_until(&t, "log.status", ts_now_ms() + 30000));
     request(control, "{\"cmd\":\"pause\"}");
-    assert_true(read_until(&t, "control.pause", ts_now_ms() + 5000));
+    assert_true(read_until(&t, "control.pause", ts_now_ms() + 20000));
     request(control, "{\"cmd\":\"resume\"}");
     request(control, "{\"cmd\":\"seek\",\"to\":1}");
     request(control, "{\"cmd\":\"speed_limit\",\"kmh\":50}");
     request(control, "{\"cmd\":\"hud\",\"text\":\"keys\"}");
-    bool all = read_until(&t, NULL, ts_now_ms() + 15000);
+    bool all = read_until(&t, NULL, ts_now_ms() + 30000);
     for (int k = 0; WANTED[k]; k++)
         if (!t.seen[k]) fprintf(stderr, "never seen: %s\n", WANTED[k]);
     assert_true(all);

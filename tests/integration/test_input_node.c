@@ -120,7 +120,7 @@ static void virtual_wheel_end_to_end(void **state)
     /* Walk through the expected story; every step must be seen in order. */
     int phase = WAIT_LEFT;
     long last_seq = 0;
-    double end = ts_now_ms() + 8000;
+    double end = ts_now_ms() + 30000; /* generous: a loaded machine only makes it slower */
     static char line[1 << 16];
     while (phase != DONE && ts_now_ms() < end) {
         if (ts_read_line(tap, line, sizeof line, 200) <= 0) continue;
@@ -184,7 +184,7 @@ static void lockstep_replay_answers_every_tick(void **state)
     write_file(replay_text);
     ts_conn *phys = start_session("physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]",
         (const char *const[]){"--driver", "script", "--replay", g_file, "--lockstep", NULL});
-    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
+    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 30000, NULL, 0);
     assert_non_null(j);
     assert_string_equal(str(j, "name"), "input");
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "lockstep")));
@@ -199,7 +199,7 @@ static void lockstep_replay_answers_every_tick(void **state)
                  n + 1, n * 0.01, n);
         assert_true(ts_send_line(phys, tick));
         /* Exactly the controls for this tick, then the ack: nothing else between. */
-        assert_true(ts_read_line(phys, line, sizeof line, 3000) > 0);
+        assert_true(ts_read_line(phys, line, sizeof line, 10000) > 0);
         cJSON *c = cJSON_Parse(line);
         assert_string_equal(str(c, "topic"), "input.controls");
         NEAR(num(c, "t"), n * 0.01, 1e-12);
@@ -214,7 +214,7 @@ static void lockstep_replay_answers_every_tick(void **state)
             NEAR(num(c, "gear"), 2, 0);
         }
         cJSON_Delete(c);
-        assert_true(ts_read_line(phys, line, sizeof line, 3000) > 0);
+        assert_true(ts_read_line(phys, line, sizeof line, 10000) > 0);
         cJSON *a = cJSON_Parse(line);
         assert_string_equal(str(a, "topic"), "sim.ack");
         NEAR(num(a, "n"), n, 0);
@@ -261,7 +261,7 @@ static void mapping_file_matched_by_name(void **state)
         (const char *const[]){"--driver", "wheel", "--mapping-dir", dir, "--virtual-test-script",
                               script_path, NULL});
     bool controls_ok = false, horn = false;
-    double end = ts_now_ms() + 6000;
+    double end = ts_now_ms() + 30000;
     static char line[1 << 16];
     while (!(controls_ok && horn) && ts_now_ms() < end) {
         if (ts_read_line(tap, line, sizeof line, 200) <= 0) continue;
@@ -325,7 +325,7 @@ static uint64_t script_drive(const sim_scenario *sc, const char *scen, int ticks
     ts_conn *phys = start_session("physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]",
         (const char *const[]){"--driver", "script", "--scenario", scen, "--start", "sector2",
                               "--lockstep", NULL});
-    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
+    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 30000, NULL, 0);
     assert_non_null(j);
     cJSON_Delete(j);
 
@@ -352,7 +352,7 @@ static uint64_t script_drive(const sim_scenario *sc, const char *scen, int ticks
                  "\"dt\":%g,\"run\":0,\"paused\":false}",
                  2 * n + 2, t, n, dt);
         assert_true(ts_send_line(phys, msg));
-        assert_true(ts_read_line(phys, line, sizeof line, 3000) > 0);
+        assert_true(ts_read_line(phys, line, sizeof line, 10000) > 0);
         for (const char *p = line; *p; p++) hash = (hash ^ (uint8_t)*p) * 1099511628211ull;
         cJSON *c = cJSON_Parse(line);
         assert_string_equal(str(c, "topic"), "input.controls");
@@ -362,7 +362,7 @@ static uint64_t script_drive(const sim_scenario *sc, const char *scen, int ticks
         if (cJSON_IsNumber(g)) gear = g->valueint;
         assert_true(gear >= 1 && gear <= 6);
         cJSON_Delete(c);
-        cJSON *a = ts_expect_topic(phys, "sim.ack", 3000, NULL, 0);
+        cJSON *a = ts_expect_topic(phys, "sim.ack", 10000, NULL, 0);
         assert_non_null(a);
         NEAR(num(a, "n"), n, 0);
         cJSON_Delete(a);
@@ -410,23 +410,51 @@ static void lockstep_script_follows_ideal_lane(void **state)
  * --ffb-log shows what it would play, with its own clock): ffb.command torque 0.5
  * plays at level 0.5 * 32767; the level is zero 90 ms after commands stop, 50 ms
  * after physics pauses although commands keep coming, and 50 ms after SIGTERM, and the
- * node exits only after that. */
+ * node exits only after that.
+ *
+ * The node's log is line-buffered and every step waits for the log to show what it
+ * needs (full level, zero, ...) with a generous deadline: the times judged are the
+ * node's own, so a loaded machine only makes the test slower. */
 typedef struct ffb_line {
     double t;
     int level;     /* effect lines */
     char event[16]; /* event lines: "command", "paused", ... ("" for effect lines) */
 } ffb_line;
 
-static void send_commands(ts_conn *c, int count, int *seq)
+enum { FFB_MAX_LINES = 200000, FFB_FULL = 16384 };
+static ffb_line g_ffb[FFB_MAX_LINES];
+
+/* Reads the complete lines of the log (a last partial line is left for later);
+ * returns how many. */
+static int ffb_read(const char *path)
 {
-    for (int i = 0; i < count; i++) {
-        char msg[160];
-        snprintf(msg, sizeof msg,
-                 "{\"topic\":\"ffb.command\",\"src\":\"physics\",\"seq\":%d,\"t\":0,\"torque\":0.5}",
-                 ++*seq);
-        assert_true(ts_send_line(c, msg));
-        ts_sleep_ms(10);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[512];
+    int n = 0;
+    while (n < FFB_MAX_LINES && fgets(buf, sizeof buf, f)) {
+        if (!strchr(buf, '\n')) break;
+        cJSON *m = cJSON_Parse(buf);
+        if (!m) fail_msg("ffb log line %d not JSON: %s", n + 1, buf);
+        g_ffb[n].t = num(m, "t");
+        snprintf(g_ffb[n].event, sizeof g_ffb[n].event, "%s", str(m, "event"));
+        g_ffb[n].level = g_ffb[n].event[0] ? 0 : (int)num(m, "level");
+        n++;
+        cJSON_Delete(m);
     }
+    fclose(f);
+    return n;
+}
+
+static int g_cmds_sent;
+
+static void send_command(ts_conn *c, int *seq)
+{
+    g_cmds_sent++;
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "{\"topic\":\"ffb.command\",\"src\":\"physics\",\"seq\":%d,\"t\":0,\"torque\":0.5}", ++*seq);
+    assert_true(ts_send_line(c, msg));
 }
 
 static void send_pause(ts_conn *c, bool paused, int *seq)
@@ -439,24 +467,78 @@ static void send_pause(ts_conn *c, bool paused, int *seq)
     assert_true(ts_send_line(c, msg));
 }
 
-/* Every effect line in [from, to) has level 0, and there is at least one. */
-static void assert_zero_between(const ffb_line *l, int n, double from, double to)
+/* What a step waits for in the log, looking at lines from `from` on. */
+typedef bool ffb_done_fn(int from, int n, const void *arg);
+
+/* Sends a command every 10 ms (if commands) until done() holds for the log; fails
+ * after a generous deadline. Returns the number of lines read. */
+static int ffb_until(const char *path, ts_conn *c, int *seq, bool commands, int from,
+                     ffb_done_fn *done, const void *arg, const char *what)
 {
-    int seen = 0;
-    for (int i = 0; i < n; i++) {
-        if (l[i].event[0] || l[i].t < from || l[i].t >= to) continue;
-        if (l[i].level != 0) fail_msg("level %d at %.4f s, expected 0 from %.4f s", l[i].level, l[i].t, from);
-        seen++;
+    for (double end = ts_now_ms() + 30000; ts_now_ms() < end; ts_sleep_ms(10)) {
+        if (commands) send_command(c, seq);
+        int n = ffb_read(path);
+        if (done(from, n, arg)) return n;
     }
-    if (seen == 0) fail_msg("no effect line between %.4f and %.4f s", from, to);
+    fail_msg("ffb log: no %s within 30 s", what);
+    return 0;
 }
 
-static double event_time(const ffb_line *l, int n, const char *ev)
+static bool has_full(int from, int n, const void *arg)
+{
+    for (int i = from; i < n; i++)
+        if (!g_ffb[i].event[0] && g_ffb[i].level == FFB_FULL) return true;
+    return false;
+}
+
+/* Every command sent is in the log, and an effect line 90 ms after the last. */
+static bool quiet_after_last(int from, int n, const void *arg)
+{
+    int cmds = 0, last = -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(g_ffb[i].event, "command") == 0) cmds++, last = i;
+    if (cmds != g_cmds_sent) return false;
+    for (int i = last + 1; i < n; i++)
+        if (!g_ffb[i].event[0] && g_ffb[i].t >= g_ffb[last].t + 0.09) return true;
+    return false;
+}
+
+static int ffb_find(int from, int n, const char *ev)
+{
+    for (int i = from; i < n; i++)
+        if (strcmp(g_ffb[i].event, ev) == 0) return i;
+    fail_msg("no %s event in the ffb log", ev);
+    return -1;
+}
+
+/* Every effect line in [from_t, to_t) has level 0. */
+static void ffb_zero_between(int n, double from_t, double to_t)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(l[i].event, ev) == 0) return l[i].t;
-    fail_msg("no %s event in the log", ev);
-    return 0;
+        if (!g_ffb[i].event[0] && g_ffb[i].t >= from_t && g_ffb[i].t < to_t && g_ffb[i].level != 0)
+            fail_msg("level %d at %.4f s, expected 0 from %.4f s", g_ffb[i].level, g_ffb[i].t, from_t);
+}
+
+/* The paused event, at least 6 commands after it and an effect line 60 ms after it. */
+static bool paused_and_held(int from, int n, const void *arg)
+{
+    int p = from, cmds = 0;
+    while (p < n && strcmp(g_ffb[p].event, "paused") != 0) p++;
+    if (p == n) return false;
+    bool line = false;
+    for (int i = p + 1; i < n; i++) {
+        cmds += strcmp(g_ffb[i].event, "command") == 0;
+        line |= !g_ffb[i].event[0] && g_ffb[i].t >= g_ffb[p].t + 0.06;
+    }
+    return cmds >= 6 && line;
+}
+
+/* The resumed event and full level after it. */
+static bool full_after_resumed(int from, int n, const void *arg)
+{
+    int r = from;
+    while (r < n && strcmp(g_ffb[r].event, "resumed") != 0) r++;
+    return r < n && has_full(r, n, NULL);
 }
 
 static void ffb_fades_on_silence_pause_and_exit(void **state)
@@ -469,89 +551,77 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
     ts_conn *phys = start_session("physics", "[\"dispatcher.joined\"]",
         (const char *const[]){"--driver", "wheel", "--mapping-dir", "/nonexistent",
                               "--virtual-test-script", g_file, "--ffb-log", log_path, NULL});
-    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
+    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 30000, NULL, 0);
     assert_non_null(j);
     cJSON_Delete(j);
-    int seq = 0;
-    send_commands(phys, 30, &seq); /* A: 0.3 s of commands */
-    ts_sleep_ms(300);              /* silence */
-    send_commands(phys, 20, &seq); /* B */
+    int seq = 0, n = 0;
+    g_cmds_sent = 0;
+
+    /* Silence: commands until full level (0.5 * 32767 = 16383.5, gain 1, limit 0.8),
+     * then none until the level is zero. The level must be zero from 90 ms after the
+     * last command, and a line while it fades (between 0 and full 45..85 ms after)
+     * shows the fade; should the node's timer have been held up through that window
+     * on a loaded machine, the round is played again. */
+    bool fading = false;
+    int round = 0;
+    for (; round < 10 && !fading; round++) {
+        int from = n;
+        n = ffb_until(log_path, phys, &seq, true, from, has_full, NULL, "full level");
+        n = ffb_until(log_path, phys, &seq, false, from, quiet_after_last, NULL, "line 90 ms after the last command");
+        int last_cmd = n - 1;
+        while (strcmp(g_ffb[last_cmd].event, "command") != 0) last_cmd--;
+        ffb_zero_between(n, g_ffb[last_cmd].t + 0.09, 1e9);
+        bool full_before = false;
+        for (int i = from; i < last_cmd; i++)
+            if (!g_ffb[i].event[0]) full_before = g_ffb[i].level == FFB_FULL;
+        for (int i = last_cmd + 1; i < n; i++) {
+            double dt = g_ffb[i].t - g_ffb[last_cmd].t;
+            if (full_before && dt > 0.045 && dt < 0.085 && g_ffb[i].level > 0 && g_ffb[i].level < FFB_FULL)
+                fading = true;
+        }
+    }
+    if (!fading) fail_msg("no line while fading out in 10 rounds");
+    printf("# fade seen in silence round %d\n", round);
+
+    /* Pause: zero 50 ms after, until resumed, though commands keep coming. */
+    n = ffb_until(log_path, phys, &seq, true, n, has_full, NULL, "full level before pausing");
+    int from = n;
     send_pause(phys, true, &seq);
-    send_commands(phys, 20, &seq); /* still coming while paused */
+    n = ffb_until(log_path, phys, &seq, true, from, paused_and_held, NULL, "paused event, 6 commands and a line 60 ms after");
+    int ip = ffb_find(from, n, "paused");
+    double tp = g_ffb[ip].t;
     send_pause(phys, false, &seq);
-    send_commands(phys, 20, &seq); /* C */
+    n = ffb_until(log_path, phys, &seq, true, from, full_after_resumed, NULL, "full level after resuming");
+    int ir = ffb_find(ip, n, "resumed");
+    int cmds_paused = 0;
+    for (int i = ip; i < ir; i++) cmds_paused += strcmp(g_ffb[i].event, "command") == 0;
+    assert_true(cmds_paused >= 6);
+    ffb_zero_between(n, tp + 0.05, g_ffb[ir].t);
+
+    /* SIGTERM: zero from 50 ms after the exit began to the end, and the node exits 0.
+     * Commands after SIGTERM change nothing. */
     kill(g_node, SIGTERM);
-    send_commands(phys, 10, &seq); /* commands after SIGTERM change nothing */
+    for (int i = 0; i < 10; i++) {
+        send_command(phys, &seq);
+        ts_sleep_ms(10);
+    }
     /* Only wait: a second SIGTERM could arrive after the node restored the default
      * action on its way out and kill it (seen under load, with tests in parallel). */
-    int st = ts_stop(g_node, 0, 10000); /* generous: the fade is judged from the log, not the clock */
+    int st = ts_stop(g_node, 0, 30000);
     g_node = 0;
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
-
-    static ffb_line lines[20000];
-    int n = 0;
-    FILE *f = fopen(log_path, "r");
-    assert_non_null(f);
-    static char buf[512];
-    while (n < 20000 && fgets(buf, sizeof buf, f)) {
-        cJSON *m = cJSON_Parse(buf);
-        assert_non_null(m);
-        lines[n].t = num(m, "t");
-        snprintf(lines[n].event, sizeof lines[n].event, "%s", str(m, "event"));
-        if (!lines[n].event[0]) lines[n].level = (int)num(m, "level");
-        n++;
-        cJSON_Delete(m);
-    }
-    fclose(f);
+    n = ffb_read(log_path);
     unlink(log_path);
-
-    /* A: full level reached (0.5 * 32767 = 16383.5, gain 1, limit 0.8). */
-    double first_cmd = event_time(lines, n, "command");
-    double silence_from = 0, silence_to = 0;
-    bool full = false;
-    for (int i = 0, last = -1; i < n; i++) {
-        if (!lines[i].event[0] && lines[i].level == 16384) full = true;
-        if (strcmp(lines[i].event, "command") != 0) continue;
-        if (last >= 0 && lines[i].t - lines[last].t > 0.2 && silence_to == 0) {
-            silence_from = lines[last].t;
-            silence_to = lines[i].t;
-        }
-        last = i;
-    }
-    assert_true(full);
-    assert_true(silence_to > silence_from && silence_from > first_cmd);
-    /* Silence: fading (between 0 and full) within the first 90 ms, zero after. */
-    bool fading = false;
-    for (int i = 0; i < n; i++)
-        if (!lines[i].event[0] && lines[i].t > silence_from + 0.04 && lines[i].t < silence_from + 0.09 &&
-            lines[i].level > 0 && lines[i].level < 16384)
-            fading = true;
-    assert_true(fading);
-    assert_zero_between(lines, n, silence_from + 0.09, silence_to);
-    /* Pause: zero 50 ms after, until resumed, though commands kept coming. */
-    double tp = event_time(lines, n, "paused"), tr = event_time(lines, n, "resumed");
-    int cmds_paused = 0;
-    for (int i = 0; i < n; i++)
-        if (strcmp(lines[i].event, "command") == 0 && lines[i].t > tp && lines[i].t < tr) cmds_paused++;
-    assert_true(cmds_paused > 5);
-    assert_zero_between(lines, n, tp + 0.05, tr);
-    /* Back to full after resuming, then zero 50 ms after the exit began, to the end. */
-    double te = event_time(lines, n, "exit");
-    full = false;
-    for (int i = 0; i < n; i++)
-        if (!lines[i].event[0] && lines[i].t > tr && lines[i].t < te && lines[i].level == 16384) full = true;
-    assert_true(full);
-    /* Zero from 50 ms after the exit began to the end: every line there is zero, and
-     * the last line is zero. The fade may reach zero a moment before te + 0.05 and the
-     * node then writes no more lines (nothing changes), so the window may be empty:
-     * whether it is depended on the timer's phase (failed under load). */
-    for (int i = 0; i < n; i++)
-        if (!lines[i].event[0] && lines[i].t >= te + 0.05 && lines[i].level != 0)
-            fail_msg("level %d at %.4f s, expected 0 from %.4f s", lines[i].level, lines[i].t, te + 0.05);
+    int ie = ffb_find(ir, n, "exit");
+    double te = g_ffb[ie].t;
+    /* The fade may reach zero a moment before te + 0.05 and the node then writes no
+     * more lines, so that window may be empty; the last line must be zero. */
+    ffb_zero_between(n, te + 0.05, 1e9);
     int last_effect = n - 1;
-    while (last_effect > 0 && lines[last_effect].event[0]) last_effect--;
-    assert_int_equal(lines[last_effect].level, 0);
+    while (last_effect > ie && g_ffb[last_effect].event[0]) last_effect--;
+    assert_true(last_effect > ie);
+    assert_int_equal(g_ffb[last_effect].level, 0);
 }
 
 /* A device SDL knows as a game controller, with no mapping file, gets SDL's layout:
@@ -569,7 +639,7 @@ static void game_controller_layout(void **state)
         (const char *const[]){"--driver", "wheel", "--mapping-dir", "/nonexistent",
                               "--virtual-test-script", g_file, NULL});
     bool controls_ok = false, indicator = false;
-    double end = ts_now_ms() + 6000;
+    double end = ts_now_ms() + 30000;
     static char line[1 << 16];
     while (!(controls_ok && indicator) && ts_now_ms() < end) {
         if (ts_read_line(tap, line, sizeof line, 200) <= 0) continue;
@@ -601,7 +671,7 @@ static void restart_rebuilds_the_path(void **state)
     ts_conn *phys = start_session("physics", "[\"input.\",\"sim.ack\",\"dispatcher.joined\"]",
         (const char *const[]){"--driver", "script", "--scenario", scen, "--start", "sector2",
                               "--lockstep", NULL});
-    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 5000, NULL, 0);
+    cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 30000, NULL, 0);
     assert_non_null(j);
     cJSON_Delete(j);
     assert_true(ts_send_line(phys, "{\"topic\":\"control.restart\",\"src\":\"dispatcher\",\"seq\":1,"
@@ -612,7 +682,7 @@ static void restart_rebuilds_the_path(void **state)
                                    "\"yaw_rate\":0,\"gear\":1,\"rpm\":800}"));
     assert_true(ts_send_line(phys, "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":2,\"t\":0,"
                                    "\"n\":0,\"dt\":0.01,\"run\":1,\"paused\":false}"));
-    cJSON *c = ts_expect_topic(phys, "input.controls", 3000, NULL, 0);
+    cJSON *c = ts_expect_topic(phys, "input.controls", 10000, NULL, 0);
     assert_non_null(c);
     assert_true(num(c, "steer") < -0.05);
     assert_true(num(c, "throttle") > 0.1);

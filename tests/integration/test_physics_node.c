@@ -71,7 +71,7 @@ static double drive_lockstep(int n_ticks, char *log, size_t log_size)
             log[used++] = '\n';
             log[used] = 0;
         }
-        cJSON *tick = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+        cJSON *tick = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0);
         assert_non_null(tick);
         assert_int_equal((int)num(tick, "n"), n);
         assert_true(fabs(num(tick, "t") - n * 0.01) < 1e-12);
@@ -86,7 +86,7 @@ static double drive_lockstep(int n_ticks, char *log, size_t log_size)
         assert_true(ts_send_line(drv, msg));
     }
     ts_close(drv);
-    assert_int_equal(ts_stop(pid, SIGTERM, 3000), 0);
+    assert_int_equal(ts_stop(pid, SIGTERM, 30000), 0);
     ts_dispatcher_stop(&d);
     return speed;
 }
@@ -102,7 +102,7 @@ static void malformed_acks_do_not_count(void **state)
     assert_non_null(drv);
     pid_t pid = start_physics(&d, "--lockstep", NULL);
     assert_true(pid > 0);
-    cJSON *tick = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    cJSON *tick = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0);
     assert_non_null(tick);
     assert_int_equal((int)num(tick, "n"), 0);
     cJSON_Delete(tick);
@@ -115,12 +115,12 @@ static void malformed_acks_do_not_count(void **state)
     /* None of them moves the clock. */
     assert_null(ts_expect_topic(drv, "sim.tick", 500, NULL, 0));
     assert_true(ts_send_line(drv, "{\"topic\":\"sim.ack\",\"src\":\"driver\",\"seq\":9,\"n\":0}"));
-    tick = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    tick = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0);
     assert_non_null(tick);
     assert_int_equal((int)num(tick, "n"), 1);
     cJSON_Delete(tick);
     ts_close(drv);
-    assert_int_equal(ts_stop(pid, SIGTERM, 3000), 0);
+    assert_int_equal(ts_stop(pid, SIGTERM, 30000), 0);
     ts_dispatcher_stop(&d);
 }
 
@@ -153,38 +153,38 @@ static void waits_pauses_and_restarts(void **state)
     assert_non_null(drv);
     assert_non_null(op);
     pid_t pid = start_physics(&d, "--lockstep", NULL);
-    cJSON *t = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    cJSON *t = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0);
     assert_non_null(t);
     assert_int_equal((int)num(t, "n"), 0);
     cJSON_Delete(t);
     /* no ack: nothing more comes */
     assert_null(ts_expect_topic(drv, "sim.tick", 300, NULL, 0));
     assert_true(ts_send_line(drv, "{\"topic\":\"sim.ack\",\"src\":\"driver\",\"n\":0}"));
-    t = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    t = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0);
     assert_int_equal((int)num(t, "n"), 1);
     cJSON_Delete(t);
     assert_true(ts_send_line(op, "{\"topic\":\"control.pause\",\"src\":\"dispatcher\"}"));
-    t = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    t = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(t, "paused")));
     assert_int_equal((int)num(t, "n"), 1);
     cJSON_Delete(t);
     assert_true(ts_send_line(drv, "{\"topic\":\"sim.ack\",\"src\":\"driver\",\"n\":1}"));
     assert_null(ts_expect_topic(drv, "sim.tick", 300, NULL, 0)); /* paused */
     assert_true(ts_send_line(op, "{\"topic\":\"control.resume\",\"src\":\"dispatcher\"}"));
-    t = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0); /* the resume notice */
+    t = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0); /* the resume notice */
     assert_false(cJSON_IsTrue(cJSON_GetObjectItem(t, "paused")));
     cJSON_Delete(t);
-    t = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    t = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0);
     assert_int_equal((int)num(t, "n"), 2);
     cJSON_Delete(t);
     assert_true(ts_send_line(op, "{\"topic\":\"control.restart\",\"src\":\"dispatcher\",\"at\":\"origin\"}"));
-    t = ts_expect_topic(drv, "sim.tick", 5000, NULL, 0);
+    t = ts_expect_topic(drv, "sim.tick", 30000, NULL, 0);
     assert_int_equal((int)num(t, "n"), 0);
     assert_int_equal((int)num(t, "run"), 1);
     cJSON_Delete(t);
     /* stop ends the node by itself */
     assert_true(ts_send_line(op, "{\"topic\":\"control.stop\",\"src\":\"dispatcher\"}"));
-    assert_int_equal(ts_stop(pid, 0, 3000), 0);
+    assert_int_equal(ts_stop(pid, 0, 30000), 0);
     ts_close(drv);
     ts_close(op);
     ts_dispatcher_stop(&d);
@@ -197,22 +197,24 @@ static void real_time_is_paced(void **state)
     assert_true(ts_dispatcher_start(&d, NULL));
     ts_conn *c = ts_join(d.port, "watch", "[\"sim.tick\"]", NULL);
     pid_t pid = start_physics(&d, "--model", "simple");
-    cJSON *t = ts_expect_topic(c, "sim.tick", 5000, NULL, 0);
+    cJSON *t = ts_expect_topic(c, "sim.tick", 30000, NULL, 0);
     assert_non_null(t);
     int n0 = (int)num(t, "n");
     cJSON_Delete(t);
     double t0 = ts_now_ms();
     int n = n0;
     while (n < n0 + 50) {
-        t = ts_expect_topic(c, "sim.tick", 5000, NULL, 0);
+        t = ts_expect_topic(c, "sim.tick", 30000, NULL, 0);
         assert_non_null(t);
         n = (int)num(t, "n");
         cJSON_Delete(t);
     }
     double ms = ts_now_ms() - t0;
     printf("50 ticks in %.0f ms of wall clock\n", ms);
-    assert_true(ms > 400 && ms < 1500);
-    assert_int_equal(ts_stop(pid, SIGTERM, 3000), 0);
+    /* Never ahead of the clock. The upper bound only catches a node that does not
+     * pace at all (a loaded CI machine may hold it up for seconds). */
+    assert_true(ms > 400 && ms < 10000);
+    assert_int_equal(ts_stop(pid, SIGTERM, 30000), 0);
     ts_close(c);
     ts_dispatcher_stop(&d);
 }
@@ -243,7 +245,7 @@ static void drives_on_a_scenario_road(void **state)
     double s0 = NAN, s_last = NAN;
     char line[70000];
     for (int n = 0; n < 800 && !ended; n++) {
-        cJSON *st = ts_expect_topic(drv, "vehicle.state", 5000, NULL, 0);
+        cJSON *st = ts_expect_topic(drv, "vehicle.state", 30000, NULL, 0);
         assert_non_null(st);
         s_last = num(st, "s");
         if (n == 0) {
@@ -258,7 +260,7 @@ static void drives_on_a_scenario_road(void **state)
         cJSON_Delete(st);
         /* sim.end (if any) comes before this tick's sim.tick */
         for (;;) {
-            int len = ts_read_line(drv, line, sizeof line, 5000);
+            int len = ts_read_line(drv, line, sizeof line, 30000);
             assert_true(len > 0);
             if (strstr(line, "\"topic\":\"sim.end\"")) {
                 ended = true;
@@ -276,14 +278,14 @@ static void drives_on_a_scenario_road(void **state)
     printf("scenario road: s from %.2f to %.2f, sim.end %s\n", s0, s_last, ended ? "seen" : "missing");
     assert_true(fabs(s0 - 20.0) < 0.05);
     assert_true(ended && s_last >= 40.0 && s_last < 42.0);
-    assert_int_equal(ts_stop(pid, SIGTERM, 3000), 0);
+    assert_int_equal(ts_stop(pid, SIGTERM, 30000), 0);
     ts_close(drv);
     ts_dispatcher_stop(&d);
 
     /* an unknown start point is refused, naming the known ones */
     char *argv[] = {"physics-node", "--scenario", path, "--start", "nowhere", NULL};
     pid = ts_spawn(argv, false);
-    int st = ts_stop(pid, 0, 3000);
+    int st = ts_stop(pid, 0, 30000);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
     unlink(path);
 }
@@ -298,7 +300,7 @@ static void rejects_bad_options(void **state)
     char **all[] = {a1, a2, a3, a4};
     for (int i = 0; i < 4; i++) {
         pid_t pid = ts_spawn(all[i], false);
-        int st = ts_stop(pid, 0, 3000);
+        int st = ts_stop(pid, 0, 30000);
         assert_true(WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), want[i]);
     }
@@ -335,20 +337,20 @@ static void clock_waits_for_named_modules(void **state)
     pid_t pid = start_physics2(&d, "--lockstep", "--wait-for", "recorder,input", NULL, NULL);
     char line[4096];
     /* physics joins, but no tick comes while recorder and input are missing. */
-    cJSON *j = ts_expect_topic(obs, "dispatcher.joined", 3000, NULL, 0);
+    cJSON *j = ts_expect_topic(obs, "dispatcher.joined", 30000, NULL, 0);
     assert_non_null(j);
     cJSON_Delete(j);
     ts_conn *rec = ts_join(d.port, "recorder", "[\"nothing.\"]", NULL);
     assert_null(ts_expect_topic(obs, "sim.tick", 400, line, sizeof line));
     ts_conn *in = ts_join(d.port, "input", "[\"sim.tick\"]", "\"lockstep\":true");
-    cJSON *t = ts_expect_topic(obs, "sim.tick", 3000, NULL, 0);
+    cJSON *t = ts_expect_topic(obs, "sim.tick", 30000, NULL, 0);
     assert_non_null(t);
     assert_true(num(t, "n") == 0);
     cJSON_Delete(t);
     ts_close(in);
     ts_close(rec);
     ts_close(obs);
-    int st = ts_stop(pid, SIGTERM, 3000);
+    int st = ts_stop(pid, SIGTERM, 30000);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     ts_dispatcher_stop(&d);
 }

@@ -81,7 +81,7 @@ static pid_t start_recorder(fixture *f, const char *out) { return start_subject(
 /* Waits until the recorder has joined: its first log.status. */
 static void wait_joined(fixture *f)
 {
-    cJSON *m = ts_expect_topic(f->phys, "log.status", 5000, NULL, 0);
+    cJSON *m = ts_expect_topic(f->phys, "log.status", 30000, NULL, 0);
     assert_non_null(m);
     cJSON_Delete(m);
 }
@@ -148,7 +148,7 @@ static void wait_logged(const char *dir, const char *prefix, int64_t run, int64_
 {
     char path[512];
     snprintf(path, sizeof path, "%s", only_log_of(dir, prefix));
-    for (double end = ts_now_ms() + 10000; ts_now_ms() < end; ts_sleep_ms(20)) {
+    for (double end = ts_now_ms() + 30000; ts_now_ms() < end; ts_sleep_ms(20)) {
         sim_drivelog_reader *r;
         sim_drivelog_sample last;
         if (sim_drivelog_reader_open(path, &r, NULL)) continue;
@@ -156,7 +156,7 @@ static void wait_logged(const char *dir, const char *prefix, int64_t run, int64_
         sim_drivelog_reader_close(r);
         if (rc == 0 && last.run == run && last.tick == tick) return;
     }
-    fail_msg("%s: run %lld tick %lld not logged within 10 s", path, (long long)run, (long long)tick);
+    fail_msg("%s: run %lld tick %lld not logged within 30 s", path, (long long)run, (long long)tick);
 }
 
 static void killed_mid_drive_loses_nothing(void **state)
@@ -196,7 +196,7 @@ static void killed_mid_drive_loses_nothing(void **state)
         }
     }
     wait_logged(f->dir, "", 1, RUN1_TICKS - 1);
-    int status = ts_stop(rec, SIGTERM, 5000);
+    int status = ts_stop(rec, SIGTERM, 30000);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
     const char *path = only_log(f->dir);
@@ -281,7 +281,7 @@ static void new_file_discards_an_old_backlog(void **state)
     wait_joined(f);
     for (int k = 0; k < 50; k++) send_tick(f, 0, k, false);
     wait_logged(f->dir, "first-", 0, 49);
-    int status = ts_stop(rec, SIGTERM, 5000);
+    int status = ts_stop(rec, SIGTERM, 30000);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     for (int k = 50; k < 100; k++) send_tick(f, 0, k, false); /* nobody there: backlog */
     rec = start_subject(f, f->dir, "second");
@@ -289,7 +289,7 @@ static void new_file_discards_an_old_backlog(void **state)
     wait_joined(f);
     for (int k = 100; k < 150; k++) send_tick(f, 0, k, false);
     wait_logged(f->dir, "second-", 0, 149);
-    status = ts_stop(rec, SIGTERM, 5000);
+    status = ts_stop(rec, SIGTERM, 30000);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
     sim_error err = {0};
@@ -412,7 +412,7 @@ static void unwritable_directory_is_loud(void **state)
     assert_true(cJSON_IsString(error));
     assert_non_null(strstr(error->valuestring, "/proc/no-such-dir"));
     cJSON_Delete(m);
-    int status = ts_stop(rec, 0, 5000); /* exits by itself */
+    int status = ts_stop(rec, 0, 30000); /* exits by itself */
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 }
 

@@ -35,7 +35,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_port(port, proc, timeout=10.0):
+def wait_port(port, proc, timeout=30.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -112,9 +112,11 @@ pid_t ts_spawn(char *const argv[], bool keep_stdout)
     snprintf(path, sizeof path, "%s", strchr(argv[0], '/') ? argv[0] : ts_bin(argv[0]));
     pid_t pid = fork();
     if (pid == 0) {
-        /* A test that crashes must not leave its processes behind (they would hold
-         * make's output pipe open and hang the run). */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        /* A test that crashes or fails must not leave its processes behind (they
+         * would hold make's output pipe open and hang the run). SIGTERM, not SIGKILL:
+         * simctl run then stops the modules it started, which SIGKILL left running,
+         * reconnecting forever (seen after a failed test_bus_keys under make asan). */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (!keep_stdout) {
             int devnull = open("/dev/null", O_WRONLY);
             if (devnull >= 0) dup2(devnull, 1);
@@ -264,7 +266,7 @@ ts_conn *ts_join(int port, const char *name, const char *subscribe_json, const c
              subscribe_json ? ",\"subscribe\":" : "", subscribe_json ? subscribe_json : "",
              extra_json ? "," : "", extra_json ? extra_json : "");
     ts_send_line(c, hello);
-    cJSON *w = ts_expect_topic(c, "dispatcher.welcome", 3000, NULL, 0);
+    cJSON *w = ts_expect_topic(c, "dispatcher.welcome", 20000, NULL, 0);
     if (!w) {
         ts_close(c);
         return NULL;
@@ -285,12 +287,12 @@ bool ts_dispatcher_start(ts_dispatcher *d, const char *const *extra_args)
     for (size_t i = 0; extra_args && extra_args[i] && n < 31; i++) argv[n++] = (char *)extra_args[i];
     argv[n] = NULL;
     d->pid = ts_spawn(argv, false);
-    return d->pid > 0 && ts_wait_port(d->port, 3000);
+    return d->pid > 0 && ts_wait_port(d->port, 20000);
 }
 
 int ts_dispatcher_stop(ts_dispatcher *d)
 {
-    int st = ts_stop(d->pid, SIGTERM, 3000);
+    int st = ts_stop(d->pid, SIGTERM, 20000);
     d->pid = 0;
     return st;
 }

@@ -36,7 +36,7 @@ static const char *DRIVE[] = {
     "{\"topic\":\"sector.start\",\"src\":\"traffic\",\"seq\":1,\"t\":0.03,\"id\":\"S1\"}",
     "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":12,\"t\":0.03,\"speed\":12}",
     "{\"topic\":\"sector.end\",\"src\":\"traffic\",\"seq\":2,\"t\":0.03,\"id\":\"S1\"}",
-    "{\"topic\":\"traffic.event\",\"src\":\"traffic\",\"seq\":3,\"t\":0.03,\"event\":\"brake\",\"agent\":4}",
+    "{\"topic\":\"traffic.event\",\"src\":\"traffic\",\"seq\":3,\"t\":0.03,\"trigger\":\"brake\",\"action\":\"brake\",\"agent\":\"car5\",\"by\":\"ego\"}",
     "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":13,\"t\":0,\"n\":0,\"run\":1,\"paused\":false}",
     "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":14,\"t\":0,\"speed\":0}",
     "{\"topic\":\"ffb.command\",\"src\":\"physics\",\"seq\":15,\"t\":0,\"torque\":0.1}",
@@ -68,6 +68,14 @@ static int feed(sim_recording *rec, sim_drivelog_writer *w, const char *line, si
     int rc = sim_recording_feed(rec, w, topic, msg, line, strlen(line), err);
     cJSON_Delete(msg);
     return rc;
+}
+
+/* Every sample of the log at path (the reader stays open for events). */
+static void read_samples(sim_drivelog_reader **r, sim_drivelog_sample **s, size_t *n)
+{
+    sim_error err = {0};
+    assert_int_equal(sim_drivelog_reader_open(path, r, &err), 0);
+    assert_int_equal(sim_drivelog_read_samples(*r, sim_drivelog_range_all(), s, n, &err), 0);
 }
 
 static int count_message(int64_t run, double t, const char *topic, const char *line, size_t len,
@@ -167,14 +175,53 @@ static void bad_fields_are_named(void **state)
     assert_int_equal(rec.events, 1);
     assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
     sim_drivelog_reader *r;
-    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), 0);
     sim_drivelog_sample *s;
     size_t n;
-    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
+    read_samples(&r, &s, &n);
     assert_int_equal(n, 1);
     assert_int_equal(s[0].run, 3);
     assert_int_equal(s[0].tick, 150);
     assert_true(isnan(s[0].speed) && isnan(s[0].x)); /* logged, with the bad fields NULL */
+    free(s);
+    sim_drivelog_reader_close(r);
+}
+
+/* The headway columns from the traffic node's lead vehicle: the newest traffic.state
+ * (a tick behind the sample), none when it reports no lead or has gone quiet. */
+static void headway_from_traffic(void **state)
+{
+    static const char *const lines[] = {
+        "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":1,\"t\":0,\"n\":0,\"run\":0,\"paused\":false}",
+        "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":2,\"t\":0,\"speed\":20,\"pos\":[0,0,0]}",
+        "{\"topic\":\"traffic.state\",\"src\":\"traffic\",\"seq\":1,\"t\":0,\"run\":0,\"total\":1,\"frozen\":false,"
+        "\"vehicles\":[],\"lead\":{\"id\":\"car5\",\"gap\":30,\"speed\":18,\"thw\":1.5,\"ttc\":15}}",
+        "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":3,\"t\":0.01,\"speed\":20,\"pos\":[0.2,0,0]}",
+        "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":4,\"t\":0.01,\"n\":1,\"run\":0,\"paused\":false}",
+        "{\"topic\":\"traffic.state\",\"src\":\"traffic\",\"seq\":2,\"t\":0.01,\"run\":0,\"total\":1,\"frozen\":false,"
+        "\"vehicles\":[],\"lead\":{\"id\":\"car5\",\"gap\":29.9,\"speed\":18,\"thw\":null,\"ttc\":null}}",
+        "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":5,\"t\":0.02,\"speed\":0,\"pos\":[0.4,0,0]}",
+        "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":6,\"t\":0.02,\"n\":2,\"run\":0,\"paused\":false}",
+        "{\"topic\":\"traffic.state\",\"src\":\"traffic\",\"seq\":3,\"t\":0.02,\"run\":0,\"total\":1,\"frozen\":false,"
+        "\"vehicles\":[],\"lead\":null}",
+        "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":7,\"t\":0.03,\"speed\":20,\"pos\":[0.6,0,0]}",
+        "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":8,\"t\":0.03,\"n\":3,\"run\":0,\"paused\":false}",
+    };
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(path, NULL, &w, &err), 0);
+    sim_recording rec;
+    sim_recording_init(&rec, false, -1);
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) assert_int_equal(feed(&rec, w, lines[i], &err), 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sim_drivelog_reader *r;
+    sim_drivelog_sample *s;
+    size_t n;
+    read_samples(&r, &s, &n);
+    assert_int_equal(n, 4);
+    assert_true(isnan(s[0].headway_dist));                          /* nothing reported yet */
+    assert_true(s[1].headway_dist == 30 && s[1].headway_time == 1.5);
+    assert_true(s[2].headway_dist == 29.9 && isnan(s[2].headway_time)); /* stopped: no THW */
+    assert_true(isnan(s[3].headway_dist) && isnan(s[3].headway_time)); /* no lead any more */
     free(s);
     sim_drivelog_reader_close(r);
 }
@@ -230,9 +277,10 @@ static void gaps_stalls_and_crashes_are_events(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(drive_to_rows, setup, teardown),
-        cmocka_unit_test_setup_teardown(bad_fields_are_named, setup, teardown),
         cmocka_unit_test_setup_teardown(gaps_stalls_and_crashes_are_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(drive_to_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(headway_from_traffic, setup, teardown),
+        cmocka_unit_test_setup_teardown(bad_fields_are_named, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,76 @@
+/* sim_msg_traffic: the traffic node's messages (docs/protocol.md): traffic.state, the
+ * vehicles around the ego and the ego's lead vehicle, every tick; traffic.event, a
+ * trigger that went off.
+ *
+ * Encoders return the payload object (caller owns; NULL when out of memory) to publish
+ * with sim_bus_publish. Numbers are rounded (positions and s to 1 mm, angles to 0.1
+ * mrad, speeds to 1 mm/s) so that lines stay short and equal states give equal bytes.
+ * Decoders fill plain structs and name the first bad field as `topic: "field": found
+ * X, expected Y`. */
+#ifndef SIM_MSG_TRAFFIC_H
+#define SIM_MSG_TRAFFIC_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim_error.h"
+
+#define SIM_TOPIC_TRAFFIC_STATE "traffic.state"
+#define SIM_TOPIC_TRAFFIC_EVENT "traffic.event"
+#define SIM_MSG_TRAFFIC_MAX_VEHICLES 128 /* at most this many per traffic.state (< 40 KiB) */
+
+typedef struct sim_msg_traffic_vehicle {
+    char id[64];
+    char model[32];
+    char road[64];             /* road id, "" when unknown */
+    double pos[3];             /* m, on the road surface */
+    double heading;            /* rad */
+    double size[3];            /* length, width, height, m */
+    double velocity[3];        /* m/s, world frame */
+    bool brake;                /* brake lights */
+    bool left, right;          /* indicators ("indicator": off, left, right, both: hazard) */
+    int lane;                  /* lane id on the road (left +, right -) */
+    double s;                  /* m along the road */
+} sim_msg_traffic_vehicle;
+
+typedef struct sim_msg_traffic_lead {
+    bool valid;                /* false: no vehicle ahead (encoded as null) */
+    char id[64];
+    double gap;                /* bumper to bumper, m */
+    double speed;              /* m/s */
+    double thw, ttc;           /* s; INFINITY (encoded null) when not defined */
+} sim_msg_traffic_lead;
+
+typedef struct sim_msg_traffic_state {
+    int run;                   /* restart count, as in sim.tick */
+    int total;                 /* agents in the world (not only those listed) */
+    int ambient;               /* of which ambient (spawned around the ego) */
+    bool frozen;
+    sim_msg_traffic_vehicle *vehicles; /* the caller's array */
+    int n_vehicles;
+    int skipped;               /* decode: entries left out for a bad field */
+    sim_msg_traffic_lead lead;
+} sim_msg_traffic_state;
+
+cJSON *sim_msg_traffic_state_encode(const sim_msg_traffic_state *m);
+/* Reads at most max vehicles into out->vehicles (the caller's array). Missing optional
+ * fields take defaults (size: a car 4.5 x 1.8 x 1.5 m, heading and velocity 0); an
+ * entry with a bad or missing pos, or a bad field, is left out and counted in skipped,
+ * and the first such is the error (SIM_EINVAL) while the good entries are still
+ * there: one bad vehicle does not hide the others. */
+int sim_msg_traffic_state_decode(const cJSON *msg, sim_msg_traffic_state *out, int max,
+                                 sim_error *err);
+
+typedef struct sim_msg_traffic_event {
+    char trigger[64];          /* the trigger's id */
+    char action[16];           /* lane_switch, brake, hud_text, log_mark */
+    char agent[64];            /* the agent acted on ("" for hud_text, log_mark: null) */
+    char by[64];               /* who set it off: "ego" or an agent id */
+    char text[256];            /* hud_text, log_mark ("" otherwise: absent) */
+} sim_msg_traffic_event;
+
+cJSON *sim_msg_traffic_event_encode(const sim_msg_traffic_event *m);
+int sim_msg_traffic_event_decode(const cJSON *msg, sim_msg_traffic_event *out, sim_error *err);
+
+#endif

@@ -1,0 +1,13 @@
+/* sim_lanegraph_road: the traffic lane graph of a road network (see sim_lanegraph.h).
+ * The only part of the traffic core that knows the road model's API. */
+#ifndef SIM_LANEGRAPH_ROAD_H
+#define SIM_LANEGRAPH_ROAD_H
+
+#include "sim_lanegraph.h"
+#include "sim_road.h"
+
+/* Builds *g (which it owns afterwards; free with sim_lanegraph_free) from net. The
+ * graph's lanes name roads by their index in net. */
+int sim_lanegraph_from_roads(sim_lanegraph *g, const sim_roadnet *net, sim_error *err);
+
+#endif

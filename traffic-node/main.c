@@ -1,0 +1,276 @@
+/* traffic-node: surrounding traffic on the bus (docs/traffic.md).
+ *
+ * Loads the scenario (its validation is the node's first check: a route that is not
+ * connected or a trigger naming an unknown agent stops it before the session), then
+ * steps the traffic core (common/traffic) on every sim.tick by the tick's time step,
+ * with the ego taken from vehicle.state, and publishes traffic.state (the vehicles
+ * near the ego and its lead vehicle), traffic.event and hud.text for triggers. With
+ * --lockstep it acknowledges each tick after publishing what it has for it, so the
+ * same scenario, seed and ego input give the same bytes. It acts on control.traffic
+ * (density, freeze), control.restart (a fresh start), control.pause/resume, and
+ * answers control.ack for traffic, restart and pause. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "sim_bus.h"
+#include "sim_cli.h"
+#include "sim_command.h"
+#include "sim_msg_hud.h"
+#include "sim_msg_sim.h"
+#include "sim_msg_vehicle.h"
+#include "state.h"
+
+typedef struct node {
+    uv_loop_t *loop;
+    sim_bus *bus;
+    uv_signal_t sigint, sigterm;
+    tn_world w;
+    bool lockstep, paused, closed, have_tick;
+    bool have_ego;                 /* the latest usable vehicle.state, kept across restarts */
+    double ego_x, ego_y, ego_heading, ego_speed;
+    double last_t;
+    int run;
+} node;
+
+static void log_msg(const char *msg) { fprintf(stderr, "traffic-node: %s\n", msg); }
+
+static void begin_exit(node *n, const char *why)
+{
+    if (n->closed) return;
+    n->closed = true;
+    fprintf(stderr, "traffic-node: exiting (%s)\n", why);
+    sim_bus_close(n->bus);
+    uv_close((uv_handle_t *)&n->sigint, NULL);
+    uv_close((uv_handle_t *)&n->sigterm, NULL);
+}
+
+static void publish(node *n, const char *topic, double t, cJSON *payload)
+{
+    if (payload) sim_bus_publish(n->bus, topic, t, payload);
+    else log_msg("out of memory: a message is lost");
+    cJSON_Delete(payload);
+}
+
+static void ack(node *n, const cJSON *msg, bool ok, const char *error)
+{
+    sim_command_ack a;
+    sim_command_ack_for(msg, ok, error, &a);
+    publish(n, SIM_TOPIC_CONTROL_ACK, n->last_t, sim_command_ack_encode(&a));
+}
+
+static double envelope_t(const cJSON *msg)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, "t");
+    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+static void set_ego(node *n)
+{
+    if (n->have_ego)
+        sim_traffic_set_ego(&n->w.t, n->ego_x, n->ego_y, n->ego_heading, n->ego_speed, n->w.ego_len, n->w.ego_width);
+}
+
+/* The ego from vehicle.state: centre position, heading, speed. */
+static void on_vehicle_state(node *n, const cJSON *msg)
+{
+    sim_msg_vehicle_state st;
+    if (sim_msg_vehicle_state_decode(msg, &st, NULL) || isnan(st.pos[0]) || isnan(st.pos[1]) ||
+        isnan(st.heading))
+        return; /* not usable: the ego stays where it was */
+    n->have_ego = true;
+    n->ego_x = st.pos[0];
+    n->ego_y = st.pos[1];
+    n->ego_heading = st.heading;
+    n->ego_speed = isnan(st.speed) ? 0 : st.speed;
+    set_ego(n);
+}
+
+static void publish_step(node *n, double t)
+{
+    for (int k = 0; k < n->w.t.n_events; k++) {
+        publish(n, SIM_TOPIC_TRAFFIC_EVENT, t, tn_event_payload(&n->w, k));
+        const sim_traffic_trigger *tr = &n->w.su.triggers[n->w.t.events[k].trigger];
+        const sim_trigger *st = &n->w.sc->triggers[n->w.t.events[k].trigger];
+        if (tr->action == SIM_TA_HUD_TEXT && st->text) {
+            sim_msg_hud_text h = {.area = SIM_HUD_TOP, .ttl_s = tr->duration > 0 ? tr->duration : 3.0};
+            snprintf(h.text, sizeof h.text, "%s", st->text);
+            publish(n, SIM_TOPIC_HUD_TEXT, t, sim_msg_hud_text_encode(&h));
+        }
+    }
+    publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
+}
+
+static void on_tick(node *n, const cJSON *msg)
+{
+    sim_msg_tick tk;
+    double t = envelope_t(msg);
+    if (sim_msg_tick_decode(msg, &tk, NULL) || !(t >= 0)) return;
+    int run = tk.run == SIM_MSG_NO_INT ? n->run : tk.run;
+    double tick_n = (double)tk.n;
+    bool paused = tk.paused || n->paused;
+    if (run != n->run) { /* physics restarted the run: traffic starts afresh with it */
+        sim_error err = {0};
+        if (tn_world_restart(&n->w, &err)) fprintf(stderr, "traffic-node: restart: %s\n", err.msg);
+        n->run = n->w.run = run;
+        n->have_tick = false;
+        set_ego(n); /* this tick's vehicle.state came before the tick */
+    }
+    if (n->have_tick && !paused && t > n->last_t) sim_traffic_step(&n->w.t, t - n->last_t);
+    else n->w.t.n_events = 0;
+    n->have_tick = true;
+    n->last_t = t;
+    publish_step(n, t);
+    if (!n->lockstep) return;
+    cJSON *a = cJSON_CreateObject();
+    if (a && !cJSON_AddNumberToObject(a, "n", tick_n)) {
+        cJSON_Delete(a);
+        a = NULL;
+    }
+    publish(n, "sim.ack", t, a);
+}
+
+static void on_control(node *n, const char *topic, const cJSON *msg)
+{
+    const char *cmd;
+    sim_error err = {0};
+    bool ours = strcmp(topic, "control.traffic") == 0 || strcmp(topic, "control.restart") == 0 ||
+                strcmp(topic, "control.pause") == 0;
+    if (sim_command_validate_message(msg, &cmd, &err)) {
+        if (ours) ack(n, msg, false, err.msg);
+        return;
+    }
+    if (strcmp(cmd, "traffic") == 0) {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(msg, "density");
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, "freeze");
+        if (cJSON_IsNumber(d) && n->w.su.params.density <= 0) {
+            ack(n, msg, false, "traffic: the scenario has no ambient traffic (traffic.density 0) to scale");
+            return;
+        }
+        if (cJSON_IsNumber(d)) n->w.density_scale = n->w.t.density_scale = d->valuedouble;
+        if (cJSON_IsBool(f)) n->w.frozen = n->w.t.frozen = cJSON_IsTrue(f);
+        ack(n, msg, true, NULL);
+    } else if (strcmp(cmd, "restart") == 0) {
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
+        int idx;
+        if (cJSON_IsString(at) && sim_scenario_start_index(n->w.sc, at->valuestring, &idx, &err)) {
+            ack(n, msg, false, err.msg);
+            return;
+        }
+        if (tn_world_restart(&n->w, &err)) {
+            ack(n, msg, false, err.msg);
+            return;
+        }
+        n->have_tick = false;
+        ack(n, msg, true, NULL);
+    } else if (strcmp(cmd, "pause") == 0) {
+        n->paused = true;
+        ack(n, msg, true, NULL);
+    } else if (strcmp(cmd, "resume") == 0) {
+        n->paused = false; /* physics answers resume */
+    } else if (strcmp(cmd, "stop") == 0) {
+        begin_exit(n, "control.stop");
+    }
+}
+
+static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
+                       size_t len, void *user)
+{
+    node *n = user;
+    if (n->closed) return;
+    if (strcmp(topic, "sim.tick") == 0) on_tick(n, msg);
+    else if (strcmp(topic, "vehicle.state") == 0) on_vehicle_state(n, msg);
+    else if (strncmp(topic, "control.", 8) == 0 && strcmp(topic, SIM_TOPIC_CONTROL_ACK) != 0) on_control(n, topic, msg);
+}
+
+static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    node *n = user;
+    if (welcome) log_msg("connected to the dispatcher");
+    else if (!n->closed) log_msg("lost the dispatcher; reconnecting");
+}
+
+static void on_signal(uv_signal_t *s, int signum)
+{
+    begin_exit(s->data, signum == SIGINT ? "SIGINT" : "SIGTERM");
+}
+
+int main(int argc, char **argv)
+{
+    static node n;
+    const char *bus = "127.0.0.1:7700", *token = NULL, *scenario = NULL;
+    double radius = 300;
+    int max_vehicles = 64;
+    bool lockstep = false;
+    const sim_opt opts[] = {
+        {"bus", SIM_OPT_STRING, &bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "token for the dispatcher"},
+        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario whose traffic to drive (required)"},
+        {"radius", SIM_OPT_DOUBLE, &radius, "M", "vehicles in traffic.state within this of the ego (default 300)"},
+        {"max-vehicles", SIM_OPT_INT, &max_vehicles, "N", "most vehicles per traffic.state (default 64, at most 128)"},
+        {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("traffic-node --scenario FILE [options]",
+                           "Drives the scenario's surrounding traffic and publishes it on the bus.", opts,
+                           sizeof opts / sizeof *opts, argc, argv, 1, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc != SIM_CLI_OK) return 2;
+    if (npos || !scenario) {
+        fprintf(stderr, "error: %s\n", npos ? "traffic-node takes options only" : "--scenario FILE is required");
+        return 2;
+    }
+    if (!(radius > 0 && radius <= 10000)) {
+        fprintf(stderr, "error: --radius expects metres in (0, 10000], got %g\n", radius);
+        return 2;
+    }
+    if (max_vehicles < 0 || max_vehicles > SIM_MSG_TRAFFIC_MAX_VEHICLES) {
+        fprintf(stderr, "error: --max-vehicles expects 0..%d, got %d\n", SIM_MSG_TRAFFIC_MAX_VEHICLES, max_vehicles);
+        return 2;
+    }
+    char host[256];
+    int port;
+    sim_error err = {0};
+    if (sim_bus_parse_endpoint(bus, host, sizeof host, &port, &err)) {
+        fprintf(stderr, "error: --bus: %s\n", err.msg);
+        return 2;
+    }
+    n.w.radius = radius;
+    n.w.max_vehicles = max_vehicles;
+    n.w.ego_len = 4.5;
+    n.w.ego_width = 1.8;
+    n.lockstep = lockstep;
+    if (tn_world_open(&n.w, scenario, &err)) {
+        fprintf(stderr, "traffic-node: %s\n", err.msg);
+        return 1;
+    }
+    n.loop = uv_default_loop();
+    static const char *const subs[] = {"sim.tick", "vehicle.state", "control."};
+    /* declared, so that the operator's reply waits for exactly these answers */
+    static const char *const acts_on[] = {"traffic", "restart", "pause"};
+    sim_bus_options bo = {.name = "traffic", .host = host, .port = port, .token = token, .subscribe = subs,
+                          .n_subscribe = sizeof subs / sizeof *subs, .lockstep = lockstep,
+                          .acts_on = acts_on, .n_acts_on = sizeof acts_on / sizeof *acts_on,
+                          .on_message = on_message, .on_state = on_state, .user = &n};
+    if (sim_bus_open(n.loop, &bo, &n.bus, &err)) {
+        fprintf(stderr, "traffic-node: %s\n", err.msg);
+        tn_world_close(&n.w);
+        return 1;
+    }
+    uv_signal_init(n.loop, &n.sigint);
+    uv_signal_init(n.loop, &n.sigterm);
+    n.sigint.data = n.sigterm.data = &n;
+    uv_signal_start(&n.sigint, on_signal, SIGINT);
+    uv_signal_start(&n.sigterm, on_signal, SIGTERM);
+    fprintf(stderr, "traffic-node: %s: %d agents, %d lanes, density %g/km/lane, %s model\n", scenario,
+            n.w.su.n_specs, n.w.su.graph.n_lanes, n.w.su.params.density,
+            n.w.su.params.model == SIM_TRAFFIC_IDM ? "IDM+MOBIL" : "zone");
+    uv_run(n.loop, UV_RUN_DEFAULT);
+    uv_loop_close(n.loop);
+    tn_world_close(&n.w);
+    log_msg("stopped");
+    return 0;
+}
