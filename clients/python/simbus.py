@@ -321,6 +321,17 @@ class Bus:
             self.dropped += 1
             return False
 
+    def ack(self, command, ok=True, error=None):
+        """Answers a control.<cmd> message (the dict received) with control.ack
+        {cmd, id, ok, error}: ok only for what this module did; a refusal says why."""
+        topic = command.get("topic", "")
+        if not topic.startswith("control.") or topic == "control.ack":
+            raise ValueError("ack: %r is not a control command" % topic)
+        if not ok and not error:
+            raise ValueError("ack: a refusal needs the reason")
+        return self.publish("control.ack", cmd=topic[len("control."):], id=command.get("id"), ok=bool(ok),
+                            error=None if ok else error)
+
     # ---- lockstep ----
 
     def run_lockstep(self, on_tick, on_message=None):

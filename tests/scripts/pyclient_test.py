@@ -220,28 +220,33 @@ class Hmi(SessionTest):
 class Control(SessionTest):
     def test_commands_through_the_endpoint(self):
         s = self.session()
-        watcher = self.bus(s, "watcher", subscribe=["control."])
+        watcher = self.bus(s, "watcher", subscribe=["control."], hello={"acts_on": ["hud"]})
         seen = []
 
         def act():
-            # The module that shows HUD text acts on control.hud and acknowledges it
-            # (docs/protocol.md); an endpoint that collects acks replies after it.
+            # The module that shows HUD text acts on control.hud and acknowledges it;
+            # the endpoint replies once every module that declared acts_on has.
             msg = watcher.recv(10)
             seen.append(msg)
             if msg is not None:
-                watcher.publish("control.ack", cmd="hud", id=msg.get("id"), ok=True, error=None)
+                watcher.ack(msg)
 
         with simbus.Control(s.control) as ctl:
             status = ctl.status()
-            self.assertEqual([m["name"] for m in status["modules"]], ["watcher"])
+            self.assertEqual([(m["name"], m["acts_on"]) for m in status["modules"]], [("watcher", ["hud"])])
             actor = threading.Thread(target=act)
             actor.start()
-            self.assertIs(ctl.hud("Turn left")["ok"], True)
+            reply = ctl.hud("Turn left")
             actor.join(10)
+            self.assertEqual((reply["ok"], reply["cmd"], reply["acted"]), (True, "hud", ["watcher"]))
+            with self.assertRaisesRegex(simbus.CommandError, "no module acts on light"):
+                ctl.light("night")
             with self.assertRaisesRegex(simbus.CommandError, 'unknown command "bogus"'):
                 ctl.command("bogus")
             self.assertIs(ctl.request("speed_limit", kmh=-5)["ok"], False)
         self.assertEqual([(m["topic"], m["src"], m["text"]) for m in seen], [("control.hud", "dispatcher", "Turn left")])
+        with self.assertRaisesRegex(ValueError, "not a control command"):
+            watcher.ack({"topic": "vehicle.state"})
         out = subprocess.run(example("operator.py", "--control", s.control, "status"), capture_output=True,
                              text=True, timeout=DEADLINE)
         self.assertEqual(out.returncode, 0, out.stderr)
