@@ -30,6 +30,8 @@ typedef struct node {
     uv_signal_t sigint, sigterm;
     tn_world w;
     bool lockstep, paused, closed, have_tick;
+    bool have_ego;                 /* the latest usable vehicle.state, kept across restarts */
+    double ego_x, ego_y, ego_heading, ego_speed;
     double last_t;
     int run;
 } node;
@@ -66,6 +68,12 @@ static double envelope_t(const cJSON *msg)
     return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
+static void set_ego(node *n)
+{
+    if (n->have_ego)
+        sim_traffic_set_ego(&n->w.t, n->ego_x, n->ego_y, n->ego_heading, n->ego_speed, n->w.ego_len, n->w.ego_width);
+}
+
 /* The ego from vehicle.state: centre position, heading, speed. */
 static void on_vehicle_state(node *n, const cJSON *msg)
 {
@@ -73,8 +81,12 @@ static void on_vehicle_state(node *n, const cJSON *msg)
     if (sim_msg_vehicle_state_decode(msg, &st, NULL) || isnan(st.pos[0]) || isnan(st.pos[1]) ||
         isnan(st.heading))
         return; /* not usable: the ego stays where it was */
-    sim_traffic_set_ego(&n->w.t, st.pos[0], st.pos[1], st.heading, isnan(st.speed) ? 0 : st.speed,
-                        n->w.ego_len, n->w.ego_width);
+    n->have_ego = true;
+    n->ego_x = st.pos[0];
+    n->ego_y = st.pos[1];
+    n->ego_heading = st.heading;
+    n->ego_speed = isnan(st.speed) ? 0 : st.speed;
+    set_ego(n);
 }
 
 static void publish_step(node *n, double t)
@@ -105,6 +117,7 @@ static void on_tick(node *n, const cJSON *msg)
         if (tn_world_restart(&n->w, &err)) fprintf(stderr, "traffic-node: restart: %s\n", err.msg);
         n->run = n->w.run = run;
         n->have_tick = false;
+        set_ego(n); /* this tick's vehicle.state came before the tick */
     }
     if (n->have_tick && !paused && t > n->last_t) sim_traffic_step(&n->w.t, t - n->last_t);
     else n->w.t.n_events = 0;

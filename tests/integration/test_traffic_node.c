@@ -32,7 +32,8 @@ typedef struct session {
     sim_scenario *sc;
     int road;
     double d_lane, s0;
-    uint64_t tick;
+    uint64_t tick, seq;
+    int run;
     char line[70000];
 } session;
 
@@ -83,12 +84,12 @@ static cJSON *tick(session *s, char *stream, size_t cap)
     snprintf(msg, sizeof msg,
              "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.2f,\"speed\":%.1f,"
              "\"pos\":[%.4f,%.4f,0],\"heading\":%.6f}",
-             (unsigned long long)(2 * s->tick + 1), t, EGO_SPEED, p.x, p.y, p.heading);
+             (unsigned long long)++s->seq, t, EGO_SPEED, p.x, p.y, p.heading);
     assert_true(ts_send_line(s->phys, msg));
     snprintf(msg, sizeof msg,
              "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.2f,\"n\":%llu,\"dt\":0.01,"
-             "\"run\":0,\"paused\":false}",
-             (unsigned long long)(2 * s->tick + 2), t, (unsigned long long)s->tick);
+             "\"run\":%d,\"paused\":false}",
+             (unsigned long long)++s->seq, t, (unsigned long long)s->tick, s->run);
     assert_true(ts_send_line(s->phys, msg));
     cJSON *state = ts_expect_topic(s->phys, "traffic.state", 10000, s->line, sizeof s->line);
     assert_non_null(state);
@@ -227,6 +228,39 @@ static void density_and_freeze(void **state)
     session_stop(&s);
 }
 
+/* The payload of a traffic.state line from "total" on: what the traffic is, without
+ * the envelope and the run number. */
+static const char *traffic_of(const char *line)
+{
+    const char *p = strstr(line, "\"total\"");
+    assert_non_null(p);
+    return p;
+}
+
+/* control.restart: the traffic afterwards is the traffic of a fresh start, byte for
+ * byte (the ego back at its start, the clock from 0 in the next run). */
+static void restart_is_a_fresh_start(void **state)
+{
+    enum { N = 300 };
+    static char fresh[N][65536];
+    session s;
+    session_start(&s, "scenarios/motorway.json");
+    for (int k = 0; k < N; k++) {
+        cJSON_Delete(tick(&s, NULL, 0));
+        snprintf(fresh[k], sizeof fresh[k], "%s", traffic_of(s.line));
+    }
+    for (int k = 0; k < 200; k++) cJSON_Delete(tick(&s, NULL, 0)); /* drive on: the traffic changes */
+    assert_string_not_equal(fresh[N - 1], traffic_of(s.line));
+    command(&s, "restart motorway", "restart");
+    s.tick = 0;
+    s.run = 1;
+    for (int k = 0; k < N; k++) {
+        cJSON_Delete(tick(&s, NULL, 0));
+        assert_string_equal(fresh[k], traffic_of(s.line));
+    }
+    session_stop(&s);
+}
+
 /* Bad traffic set-up is refused before the session: the node exits 1 naming it. */
 static void bad_scenario_refused(void **state)
 {
@@ -263,6 +297,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_input_same_bytes),
         cmocka_unit_test(density_and_freeze),
+        cmocka_unit_test(restart_is_a_fresh_start),
         cmocka_unit_test(bad_scenario_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
