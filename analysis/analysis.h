@@ -144,6 +144,8 @@ typedef struct an_task_result {
     int run;
     size_t i0, i1;               /* sample range [i0, i1) given to sim_metrics */
     int status;                  /* 0 ok, else a SIM_E* code (see message) */
+    bool suspect;                /* computed, but the log has a crash, gap or stall
+                                    inside the task (message says which) */
     bool computed;               /* m holds metrics (false: the task has no samples) */
     char message[640];           /* what is wrong ("" when nothing) */
     double *mark_left, *mark_right; /* marks of the ideal lane at samples i0..i1-1 */
@@ -166,6 +168,9 @@ typedef struct an_result {
 int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_error *err);
 void an_result_free(an_result *res);
 int an_result_warn(an_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "ok", "warning" (computed, but suspect) or the error's name: the status column of
+ * tasks.csv, metrics.json, the report and study.csv. */
+const char *an_task_status(const an_task_result *tr);
 
 /* ---- outputs ---- */
 

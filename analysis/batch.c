@@ -129,7 +129,7 @@ static void worker_one(const an_batch_opts *o, const char *path, size_t idx)
         put_clean(f, name);
         fprintf(f, "\t%d\t", tr->run);
         put_clean(f, tr->task->id);
-        fprintf(f, "\t%s", tr->status ? sim_error_name(tr->status) : "ok");
+        fprintf(f, "\t%s", an_task_status(tr));
         for (size_t q = 0; q < an_metric_count(); q++) fprintf(f, "\t%.17g", an_metric_value(tr, q));
         fputc('\t', f);
         put_clean(f, tr->message);

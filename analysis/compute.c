@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 int an_result_warn(an_result *res, const char *fmt, ...)
 {
     char buf[512];
@@ -104,6 +106,80 @@ static bool is_press(const an_event *e)
 {
     return strcmp(e->kind, "button") == 0 &&
            !(e->json && (strstr(e->json, "\"pressed\":false") || strstr(e->json, "\"pressed\": false")));
+}
+
+/* Events that make a task suspect (docs/drivelog.md). SUSPECT_RUN: the simulation
+ * itself was disturbed (a module other than the recorder crashed or restarted, the
+ * clock or the controls stalled, the bus was lost): everything after it in the run
+ * drove on from a different state. SUSPECT_SPAN: only the log lost something (ticks
+ * that never arrived, the recorder's own crash, its backlog overflowing): only a task
+ * whose span holds it is affected. */
+enum { NOT_SUSPECT, SUSPECT_SPAN, SUSPECT_RUN };
+
+static int suspect_kind(const an_event *e)
+{
+    if (strcmp(e->kind, "session") == 0)
+        return e->json && strstr(e->json, "\"module\":\"recorder\"") ? SUSPECT_SPAN : SUSPECT_RUN;
+    if (strcmp(e->kind, "stall") == 0) return strstr(e->name, "_end") ? NOT_SUSPECT : SUSPECT_RUN;
+    if (strcmp(e->kind, "gap") == 0) return SUSPECT_SPAN;
+    if (strcmp(e->kind, "recorder") == 0) {
+        if (strcmp(e->name, "bus_lost") == 0) return SUSPECT_RUN;
+        if (strcmp(e->name, "backlog_dropped") == 0) return SUSPECT_SPAN;
+    }
+    return NOT_SUSPECT;
+}
+
+/* The operator's control.speed_limit events of a run, in time order: at t the limit
+ * is kmh (0: the road's again). */
+typedef struct op_limit {
+    double t, kmh;
+} op_limit;
+
+static size_t operator_limits(const an_drive *dr, int run, op_limit **out)
+{
+    *out = NULL;
+    size_t n = 0;
+    for (size_t k = 0; k < dr->n_events; k++) {
+        const an_event *e = &dr->events[k];
+        if (e->run != run || strcmp(e->kind, "control") || strcmp(e->name, "speed_limit") || !e->json) continue;
+        cJSON *j = cJSON_Parse(e->json);
+        const cJSON *kmh = cJSON_GetObjectItemCaseSensitive(j, "kmh");
+        if (cJSON_IsNumber(kmh) && kmh->valuedouble >= 0) {
+            op_limit *nl = realloc(*out, (n + 1) * sizeof *nl);
+            if (nl) {
+                *out = nl;
+                nl[n++] = (op_limit){e->t, kmh->valuedouble};
+            }
+        }
+        cJSON_Delete(j);
+    }
+    return n;
+}
+
+/* Marks a computed task as suspect when such an event falls in its time span (or
+ * right after its last sample, where a crash that cut it short is stamped), or, for
+ * a disturbance of the simulation, anywhere before in its run. */
+static void flag_suspect(const an_drive *dr, an_task_result *tr)
+{
+    if (tr->status || !tr->computed || tr->i1 <= tr->i0) return;
+    double ta = dr->col[AN_T][tr->i0], tb = dr->col[AN_T][tr->i1 - 1] + 0.05;
+    for (size_t k = 0; k < dr->n_events; k++) {
+        const an_event *e = &dr->events[k];
+        int kind = e->run == tr->run && e->t <= tb ? suspect_kind(e) : NOT_SUSPECT;
+        if (kind == NOT_SUSPECT || (kind == SUSPECT_SPAN && e->t < ta)) continue;
+        tr->suspect = true;
+        snprintf(tr->message, sizeof tr->message,
+                 "task %.60s, run %d: the log has a %.20s %.40s event at t = %.2f s %s the task "
+                 "(%.300s): its numbers may differ from an uninterrupted drive",
+                 tr->task->id, tr->run, e->kind, e->name, e->t, e->t < ta ? "before" : "inside",
+                 e->json ? e->json : "");
+        return;
+    }
+}
+
+const char *an_task_status(const an_task_result *tr)
+{
+    return tr->status ? sim_error_name(tr->status) : tr->suspect ? "warning" : "ok";
 }
 
 /* A task's label (task_labels) when its samples are found by its s-range. */
@@ -206,17 +282,25 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     tr->limit = malloc((n ? n : 1) * sizeof(double));
     if (!tr->mark_left || !tr->mark_right || !tr->limit) return SIM_ENOMEM;
     /* The marks depend on the lane, which changes only at the ideal path's points: the
-     * lookup is repeated only when d_ideal moves. */
+     * lookup is repeated only when d_ideal moves. Every lookup is at the running
+     * maximum of s, as sim_metrics measures progress: a car rolling back after a lane
+     * change stays in the lane it reached (docs/metrics.md). The speed limit is the
+     * operator's (control.speed_limit) where one was set, else the road's. */
+    op_limit *ops;
+    size_t n_ops = operator_limits(dr, run, &ops), op = 0;
+    double op_kmh = 0;
     size_t cur = 0;
-    double last_di = NAN, ml = NAN, mr = NAN;
+    double last_di = NAN, ml = NAN, mr = NAN, sm = -INFINITY;
     for (size_t i = 0; i < n; i++) {
-        double sm = s[i0 + i];
+        sm = fmax(sm, s[i0 + i]);
         double di = sim_metrics_ideal_at(task->ideal, task->n_ideal, sm, &cur);
         if (di != last_di || an_scenario_multi_section(sc, task->road)) an_scenario_marks(sc, task->road, sm, di, &ml, &mr), last_di = di;
         tr->mark_left[i] = ml;
         tr->mark_right[i] = mr;
-        tr->limit[i] = an_scenario_limit(sc, task->road, sm);
+        while (op < n_ops && ops[op].t <= dr->col[AN_T][i0 + i]) op_kmh = ops[op++].kmh;
+        tr->limit[i] = op_kmh > 0 ? op_kmh / 3.6 : an_scenario_limit(sc, task->road, sm);
     }
+    free(ops);
     sim_metrics_samples smp = {
         .n = n,
         .t = dr->col[AN_T] + i0,
@@ -304,6 +388,7 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     }
     free(stim);
     free(btn);
+    flag_suspect(dr, tr);
     return tr->status == SIM_ENOMEM ? SIM_ENOMEM : 0;
 }
 

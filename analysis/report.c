@@ -80,7 +80,7 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "task", tr->task->id);
         cJSON_AddNumberToObject(o, "run", tr->run);
-        cJSON_AddStringToObject(o, "status", tr->status ? sim_error_name(tr->status) : "ok");
+        cJSON_AddStringToObject(o, "status", an_task_status(tr));
         if (tr->message[0]) cJSON_AddStringToObject(o, "message", tr->message);
         cJSON_AddNumberToObject(o, "tube_half_width_m", tr->task->tube_half_width);
         cJSON_AddNumberToObject(o, "speed_margin_kmh", res->scenario->speed_margin * 3.6);
@@ -127,7 +127,7 @@ static int write_tasks_csv(const an_result *res, const char *path, sim_error *er
     for (size_t k = 0; k < res->n_tasks; k++) {
         const an_task_result *tr = &res->tasks[k];
         an_csv_string(f, tr->task->id);
-        fprintf(f, ",%d,%s", tr->run, tr->status ? sim_error_name(tr->status) : "ok");
+        fprintf(f, ",%d,%s", tr->run, an_task_status(tr));
         for (size_t q = 0; q < an_metric_count(); q++) {
             fputc(',', f);
             put_num(f, an_metric_value(tr, q));
@@ -256,8 +256,8 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
         const sim_metrics_result *m = &tr->m;
         fputs("<tr><td class=\"l\">", f);
         html_text(f, tr->task->id);
-        fprintf(f, "</td><td>%d</td><td class=\"%s\">%s</td><td>", tr->run, tr->status ? "bad" : "",
-                tr->status ? sim_error_name(tr->status) : "ok");
+        fprintf(f, "</td><td>%d</td><td class=\"%s\">%s</td><td>", tr->run, tr->status || tr->suspect ? "bad" : "",
+                an_task_status(tr));
         if (!tr->computed) {
             fputs("&ndash;</td><td colspan=\"14\" class=\"l muted\">no samples in the task</td></tr>\n", f);
             continue;

@@ -127,12 +127,7 @@ static int run_drivelog(result *r, int kind, const char *dir, double seconds, do
     r->rows_per_s = (double)sim_drivelog_committed(w) / (t - t0);
     sim_drivelog_writer_close(w, NULL);
     percentiles(r, lat, n);
-    char side[540];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
+    sim_drivelog_remove(path);
     return 0;
 }
 

@@ -244,6 +244,21 @@ static void send_to(conn *c, const char *topic, const cJSON *fields)
     msg_unref(m);
 }
 
+void hub_set_ack_listener(hub *h, hub_ack_cb fn, void *user)
+{
+    h->on_ack = fn;
+    h->on_ack_user = user;
+}
+
+size_t hub_acting_on(const hub *h, const char *cmd, char (*names)[HUB_NAME_CAP], size_t cap)
+{
+    size_t n = 0;
+    for (const conn *c = h->conns; c && n < cap; c = c->next)
+        if (c->said_hello && !c->closing && route_acts_on(c->acts_on, cmd))
+            snprintf(names[n++], HUB_NAME_CAP, "%s", c->name);
+    return n;
+}
+
 void hub_publish(hub *h, const char *topic, const cJSON *fields)
 {
     char *text = make_line(h, topic, fields);
@@ -281,6 +296,14 @@ cJSON *hub_conn_brief(const conn *c)
     cJSON_AddStringToObject(o, "name", c->name);
     cJSON_AddBoolToObject(o, "lockstep", c->lockstep);
     cJSON_AddBoolToObject(o, "durable", c->durable);
+    if (c->acts_on[0]) {
+        cJSON *a = cJSON_AddArrayToObject(o, "acts_on");
+        for (const char *p = c->acts_on + 1; *p; p += strcspn(p, ",") + 1) {
+            char name[32];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ","), p);
+            cJSON_AddItemToArray(a, cJSON_CreateString(name));
+        }
+    }
     return o;
 }
 
@@ -361,6 +384,7 @@ static void handle_hello(conn *c, const char *line, size_t len)
     snprintf(c->name, sizeof c->name, "%s", hello.name);
     c->lockstep = hello.lockstep;
     c->durable = hello.durable;
+    snprintf(c->acts_on, sizeof c->acts_on, "%s", hello.acts_on);
     c->id = ++h->next_id;
     c->said_hello = true;
 
@@ -429,6 +453,11 @@ static int on_line(const char *line, size_t len, void *user)
         if (m) {
             route(h, m, c, false);
             msg_unref(m);
+        }
+        if (h->on_ack && strcmp(topic, "control.ack") == 0) {
+            cJSON *msg = cJSON_ParseWithLength(line, len);
+            if (msg) h->on_ack(h->on_ack_user, c->name, msg);
+            cJSON_Delete(msg);
         }
         break;
     }

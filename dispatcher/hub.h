@@ -31,6 +31,14 @@ int hub_port(const hub *h);
 /* Publishes a message made by the dispatcher itself: src/seq/t are added. fields is
  * borrowed. */
 void hub_publish(hub *h, const char *topic, const cJSON *fields);
+/* Called with every control.ack a module publishes (src: the module's name; msg is
+ * borrowed for the call), after it was routed. One listener: the control endpoint. */
+typedef void (*hub_ack_cb)(void *user, const char *src, const cJSON *msg);
+void hub_set_ack_listener(hub *h, hub_ack_cb fn, void *user);
+/* The names of the connected modules that declared in their hello that they act on
+ * cmd ("acts_on"), at most cap of them; returns how many were written. */
+#define HUB_NAME_CAP 65
+size_t hub_acting_on(const hub *h, const char *cmd, char (*names)[HUB_NAME_CAP], size_t cap);
 /* The modules array for dispatcher.stats and the control endpoint's "status". Caller frees. */
 cJSON *hub_status(hub *h);
 /* The backlogs kept for durable modules that are away: name, messages, bytes,

@@ -39,6 +39,7 @@ struct conn {
     char **subs;          /* NULL with all=true: everything */
     size_t n_subs;
     bool all;
+    char acts_on[ROUTE_ACTS_ON_MAX]; /* as in route_hello */
     sim_linebuf lines;
     msgvec pending;       /* queued, not yet handed to the kernel */
     size_t first_offset;  /* bytes of pending's first item already written */
@@ -70,6 +71,8 @@ struct hub {
     conn *dirty;
     backlog *backlogs;
     uint64_t next_id;
+    hub_ack_cb on_ack;    /* the control endpoint's, or NULL */
+    void *on_ack_user;
     uint64_t seq;
     double sim_t;
     uint64_t started_ms;

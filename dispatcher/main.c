@@ -59,6 +59,7 @@ int main(int argc, char **argv)
     const char *state_topics = "*.state,sim.tick";
     int queue_kib = 4096, backlog_mib = 256;
     double stats_interval = 1.0;
+    int ack_wait_ms = 500;
     sim_opt opts[] = {
         {"listen", SIM_OPT_STRING, &listen, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control_url, "URL",
@@ -68,6 +69,8 @@ int main(int argc, char **argv)
          "latest-value topics, comma-separated (default *.state,sim.tick)"},
         {"queue-kib", SIM_OPT_INT, &queue_kib, "KIB", "send queue bound per connection, 16..1048576 (default 4096)"},
         {"backlog-mib", SIM_OPT_INT, &backlog_mib, "MIB", "backlog kept for an absent durable module, 1..65536 (default 256)"},
+        {"ack-wait-ms", SIM_OPT_INT, &ack_wait_ms, "MS",
+         "longest wait for the modules' control.ack before a command's reply, 1..60000 (default 500)"},
         {"stats-interval", SIM_OPT_DOUBLE, &stats_interval, "S", "seconds between dispatcher.stats, 0.01..3600 (default 1)"},
     };
     int npos = 0;
@@ -86,6 +89,10 @@ int main(int argc, char **argv)
     }
     if (backlog_mib < 1 || backlog_mib > (1 << 16)) {
         fprintf(stderr, "dispatcher: --backlog-mib %d: expected 1..65536 (MiB)\n", backlog_mib);
+        return 2;
+    }
+    if (ack_wait_ms < 1 || ack_wait_ms > 60000) {
+        fprintf(stderr, "dispatcher: --ack-wait-ms %d: expected 1..60000 (ms)\n", ack_wait_ms);
         return 2;
     }
     if (stats_interval < 0.01 || stats_interval > 3600) {
@@ -119,7 +126,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dispatcher: %s\n", err.msg);
         return 1;
     }
-    if (use_control && control_open(d.loop, d.h, control_url, token, on_stop_command, &d, &d.ctl, &err) != SIM_OK) {
+    if (use_control && control_open(d.loop, d.h, control_url, token, ack_wait_ms, on_stop_command, &d, &d.ctl, &err) != SIM_OK) {
         fprintf(stderr, "dispatcher: %s\n", err.msg);
         hub_close(d.h);
         uv_run(d.loop, UV_RUN_DEFAULT);

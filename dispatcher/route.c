@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_command.h"
 #include "sim_error.h"
 #include "sim_net.h"
 
@@ -95,6 +96,27 @@ bool route_is_error_topic(const char *topic)
     return tl > 6 && strcmp(topic + tl - 6, ".error") == 0;
 }
 
+/* hello's "acts_on": operator commands (sim_command_names, but "status", which the
+ * endpoint answers itself) kept as ",a,b," in out; NULL, or why not. */
+static const char *parse_acts_on(const cJSON *arr, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (!arr) return NULL;
+    if (!cJSON_IsArray(arr)) return "hello: \"acts_on\" must be an array of command names";
+    size_t used = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, arr) {
+        bool known = false;
+        for (size_t i = 0; cJSON_IsString(it) && sim_command_names[i] && !known; i++)
+            known = strcmp(it->valuestring, sim_command_names[i]) == 0 && strcmp(it->valuestring, "status") != 0;
+        if (!known) return "hello: every \"acts_on\" entry must name an operator command (docs/protocol.md)";
+        int n = snprintf(out + used, cap - used, "%s%s,", used ? "" : ",", it->valuestring);
+        if (n < 0 || (size_t)n >= cap - used) return "hello: \"acts_on\" is too long";
+        used += (size_t)n;
+    }
+    return NULL;
+}
+
 static route_verdict hello_check(const cJSON *msg, const char *token, route_hello *out,
                                  const char **why)
 {
@@ -133,6 +155,8 @@ static route_verdict hello_check(const cJSON *msg, const char *token, route_hell
         *why = "hello: \"lockstep\" and \"durable\" must be true or false";
         return ROUTE_REFUSED;
     }
+    if ((*why = parse_acts_on(cJSON_GetObjectItemCaseSensitive(msg, "acts_on"), out->acts_on, sizeof out->acts_on)))
+        return ROUTE_REFUSED;
     out->all = subs == NULL;
     if (n) {
         char *list[ROUTE_MAX_SUBS];
@@ -149,6 +173,14 @@ static route_verdict hello_check(const cJSON *msg, const char *token, route_hell
     out->lockstep = cJSON_IsTrue(ls);
     out->durable = cJSON_IsTrue(du);
     return ROUTE_OK;
+}
+
+bool route_acts_on(const char *acts_on, const char *cmd)
+{
+    size_t n = strlen(cmd);
+    for (const char *p = strstr(acts_on, cmd); p; p = strstr(p + 1, cmd))
+        if (p > acts_on && p[-1] == ',' && p[n] == ',') return true;
+    return false;
 }
 
 route_verdict route_hello_parse(const char *line, size_t len, const char *token,

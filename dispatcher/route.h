@@ -15,6 +15,7 @@
 #define ROUTE_MAX_PREFIX 256    /* bytes of one prefix */
 #define ROUTE_MAX_TOPIC 255     /* bytes of a topic */
 #define ROUTE_MAX_STATE_PATTERNS 16
+#define ROUTE_ACTS_ON_MAX 256   /* bytes of a hello's "acts_on", kept as ",a,b," */
 
 /* True when topic starts with one of the n prefixes (always when all). */
 bool route_subs_match(char **subs, size_t n, bool all, const char *topic);
@@ -52,7 +53,11 @@ typedef struct route_hello {
     size_t n_subs;
     bool all;            /* no "subscribe": every topic */
     bool lockstep, durable;
+    char acts_on[ROUTE_ACTS_ON_MAX]; /* ",pause,resume,": the commands it acts on; "" none */
 } route_hello;
+
+/* True when acts_on (as in route_hello) lists cmd. */
+bool route_acts_on(const char *acts_on, const char *cmd);
 
 typedef enum route_verdict {
     ROUTE_OK,

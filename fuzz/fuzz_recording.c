@@ -18,12 +18,7 @@ static char path[64];
 
 static void remove_log(void)
 {
-    char side[80];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
+    sim_drivelog_remove(path);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -23,6 +23,7 @@
 #include "script.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_command_bus.h"
 #include "sim_controls.h"
 #include "sim_ffb.h"
 #include "sim_msg_traffic.h"
@@ -59,6 +60,7 @@ typedef struct node {
     /* state */
     double sim_t;          /* latest simulation time seen */
     bool sim_paused;
+    double sim_run;        /* run of the latest sim.tick; -1: none yet */
     sim_ffb ffb;
     FILE *ffb_log;         /* --ffb-log: effects and events as NDJSON, or NULL */
     sim_controls controls;
@@ -352,6 +354,15 @@ static void on_tick(node *n, const cJSON *msg, double t_msg)
     sim_error err = {0};
     bool ok = sim_msg_tick_decode(msg, &tick, &err) == SIM_OK;
     n->sim_t = t;
+    double run = ok && tick.run != SIM_MSG_NO_INT ? tick.run : n->sim_run;
+    if (run != n->sim_run && n->sim_run >= 0 && n->have_script && !n->script.replaying) {
+        /* A new run without a restart command (physics restarted after a crash): the
+         * driver starts afresh, from the state of the run's first tick. */
+        sim_error rerr = {0};
+        if (in_script_restart(&n->script, NULL, &rerr) == SIM_OK && n->have_obs) in_script_on_state(&n->script, &n->obs);
+        n->gear_req_used = false;
+    }
+    n->sim_run = run;
     set_paused(n, ok && tick.paused);
     if (!n->lockstep || !ok || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n"))) return;
     /* Our answer for tick n: the controls first, then the ack; the dispatcher keeps
@@ -362,6 +373,37 @@ static void on_tick(node *n, const cJSON *msg, double t_msg)
     cJSON *ack = sim_msg_ack_encode(&a);
     if (ack) sim_bus_publish(n->bus, "sim.ack", t, ack);
     cJSON_Delete(ack);
+}
+
+/* What the node acts on: the force feedback's pause and stop always; the scripted
+ * path follower also restarts with the run and obeys the operator's speed limit. */
+static const char *const ACTS_ON[] = {"pause", "resume", "stop", "restart", "speed_limit"};
+
+static size_t n_acts_on(const node *n)
+{
+    return n->have_script && !n->script.replaying ? 5 : 3;
+}
+
+static void on_command(node *n, double now, const cJSON *msg)
+{
+    const char *cmd = sim_command_receive(n->bus, n->sim_t, "input-node", ACTS_ON, n_acts_on(n), msg);
+    if (!cmd) return;
+    sim_error err = {0};
+    bool ok = true;
+    if (strcmp(cmd, "pause") == 0 || strcmp(cmd, "resume") == 0) {
+        set_paused(n, strcmp(cmd, "pause") == 0);
+    } else if (strcmp(cmd, "restart") == 0) {
+        /* physics, which knows the scenario too, refuses an unknown start point */
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
+        ok = in_script_restart(&n->script, at->valuestring, &err) == SIM_OK;
+        n->gear_req_used = false;
+    } else if (strcmp(cmd, "speed_limit") == 0) {
+        in_script_speed_limit(&n->script, cJSON_GetObjectItemCaseSensitive(msg, "kmh")->valuedouble);
+    } else if (strcmp(cmd, "stop") == 0) {
+        ffb_event(n, now, SIM_FFB_STOPPED);
+        begin_exit(n, "control.stop");
+    }
+    sim_command_answer(n->bus, n->sim_t, "input-node", msg, ok, err.msg);
 }
 
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
@@ -386,20 +428,8 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         sim_msg_traffic_state st = {0};
         if (n->have_script && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK)
             in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
-    } else if (strcmp(topic, "control.pause") == 0) {
-        set_paused(n, true);
-    } else if (strcmp(topic, "control.resume") == 0) {
-        set_paused(n, false);
-    } else if (strcmp(topic, "control.restart") == 0) {
-        const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
-        sim_error err = {0};
-        if (n->have_script &&
-            in_script_restart(&n->script, cJSON_IsString(at) ? at->valuestring : NULL, &err) != SIM_OK)
-            fprintf(stderr, "input-node: restart: %s\n", err.msg);
-        n->gear_req_used = false;
-    } else if (strcmp(topic, "control.stop") == 0) {
-        ffb_event(n, now, SIM_FFB_STOPPED);
-        begin_exit(n, "control.stop");
+    } else if (strncmp(topic, "control.", 8) == 0) {
+        on_command(n, now, msg);
     } else if (strcmp(topic, "dispatcher.left") == 0) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
         /* Physics gone: no more commands will come, fade now rather than after the
@@ -630,6 +660,7 @@ static int start_loop(node *n, const in_options *o, const char *host, int port, 
                                        "dispatcher.left"};
     sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
+                          .acts_on = ACTS_ON, .n_acts_on = n_acts_on(n),
                           .lockstep = o->lockstep, .on_message = on_message, .on_state = on_state,
                           .user = n};
     int rc = sim_bus_open(n->loop, &bo, &n->bus, err);
@@ -676,6 +707,7 @@ static int run_calibration(node *n, const in_options *o)
 int main(int argc, char **argv)
 {
     static node n;
+    n.sim_run = -1;
     in_options o;
     int rc = parse_options(argc, argv, &o, &n);
     if (rc >= 0) return rc;

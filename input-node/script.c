@@ -49,16 +49,17 @@ void in_script_close(in_script *scr)
 void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
 {
     if (scr->replaying) return;
-    double limit = scr->limit[sim_driver_path_segment(&scr->path, scr->drv.s)];
-    scr->drv.target_speed = scr->target_override > 0 ? scr->target_override
-                            : limit > 0              ? limit
-                                                     : DEFAULT_SPEED;
+    double limit = scr->operator_limit > 0 ? scr->operator_limit
+                   : scr->limit[sim_driver_path_segment(&scr->path, scr->drv.s)];
+    double v = scr->target_override > 0 ? scr->target_override : limit > 0 ? limit : DEFAULT_SPEED;
+    if (scr->operator_limit > 0 && v > scr->operator_limit) v = scr->operator_limit;
+    scr->drv.target_speed = v;
     if (scr->lead_valid) {
         /* A careful driver: FOLLOW_GAP m plus FOLLOW_THW s behind the vehicle ahead,
          * closing a larger gap over FOLLOW_TAU s. */
         double want = FOLLOW_GAP + FOLLOW_THW * obs->speed;
-        double v = scr->lead_speed + (scr->lead_gap - want) / FOLLOW_TAU;
-        if (v < scr->drv.target_speed) scr->drv.target_speed = v > 0 ? v : 0;
+        double follow = scr->lead_speed + (scr->lead_gap - want) / FOLLOW_TAU;
+        if (follow < scr->drv.target_speed) scr->drv.target_speed = follow > 0 ? follow : 0;
     }
     sim_driver_step(&scr->drv, obs, &scr->last);
 }
@@ -76,6 +77,11 @@ void in_script_controls(in_script *scr, double t, sim_controls *out)
         sim_driver_replay_at(&scr->replay, t, out);
     else
         *out = scr->last;
+}
+
+void in_script_speed_limit(in_script *scr, double kmh)
+{
+    scr->operator_limit = kmh > 0 ? kmh / 3.6 : 0;
 }
 
 int in_script_restart(in_script *scr, const char *at, sim_error *err)

@@ -30,6 +30,7 @@ typedef struct in_script {
     double *limit;          /* speed limit (m/s, 0 none) at each path point; owned */
     sim_driver drv;
     double target_override; /* m/s; 0: the speed limits */
+    double operator_limit;  /* m/s from control.speed_limit; 0: the road's limits */
     sim_controls last;      /* controls for the latest vehicle state */
     bool lead_valid;        /* the vehicle ahead, from traffic.state */
     double lead_gap, lead_speed;
@@ -45,6 +46,9 @@ void in_script_on_state(in_script *sc, const sim_driver_obs *obs);
 void in_script_set_lead(in_script *sc, bool valid, double gap, double speed);
 /* The controls at simulation time t. */
 void in_script_controls(in_script *sc, double t, sim_controls *out);
+/* control.speed_limit: kmh replaces the road's limits (0: back to them); a speed
+ * given with --target-kmh is capped by it. */
+void in_script_speed_limit(in_script *sc, double kmh);
 /* The run restarted with the car at start point `at` (NULL: where it started): the
  * path is rebuilt from there and the controller starts afresh. On an error (say, an
  * unknown start point) the old path stays. at is copied. */

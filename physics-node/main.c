@@ -48,6 +48,7 @@ int main(int argc, char **argv)
     int rate_hz = 1000, publish_hz = 100;
     bool lockstep = false;
     const char *wait_for = NULL;
+    int first_run = 0;
     sim_opt opts[] = {
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario (terrain, roads, start points); none: a flat plane"},
         {"start", SIM_OPT_STRING, &start, "NAME", "start point (default: the scenario's first)"},
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
         {"publish-hz", SIM_OPT_INT, &publish_hz, "HZ", "sim.tick and vehicle.state rate (default 100); divides rate-hz"},
         {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "step tick n+1 only when every lockstep module has acknowledged tick n"},
         {"wait-for", SIM_OPT_STRING, &wait_for, "NAMES", "start the clock only once these modules (comma-separated) have joined"},
+        {"run", SIM_OPT_INT, &first_run, "N",
+         "number of the first run, 0..1000000 (default 0); simctl run gives a restarted node the next one"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "dispatcher address (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "dispatcher token"},
     };
@@ -74,8 +77,12 @@ int main(int argc, char **argv)
         sim_cli_print_usage(usage, about, opts, sizeof opts / sizeof opts[0], stderr);
         return 2;
     }
+    if (first_run < 0 || first_run > 1000000) {
+        fprintf(stderr, "physics-node: --run %d: expected 0..1000000\n", first_run);
+        return 2;
+    }
     sim_error err = {0};
-    pn_config cfg = {.start = start, .rate_hz = rate_hz, .publish_hz = publish_hz, .lockstep = lockstep,
+    pn_config cfg = {.first_run = first_run, .start = start, .rate_hz = rate_hz, .publish_hz = publish_hz, .lockstep = lockstep,
                      .wait_for = wait_for};
     if (sim_vehicle_model_parse(model, &cfg.model, &err) || sim_integrator_parse(integrator, &cfg.integrator, &err)) {
         fprintf(stderr, "physics-node: %s\n", err.msg);
@@ -107,7 +114,8 @@ int main(int argc, char **argv)
     uv_loop_t *loop = uv_default_loop();
     static const char *const subscribe[] = {"input.", "control.", "traffic.state", "sim.ack", "dispatcher."};
     sim_bus_options bo = {.name = "physics", .host = host, .port = port, .token = token,
-                          .subscribe = subscribe, .n_subscribe = sizeof subscribe / sizeof subscribe[0]};
+                          .subscribe = subscribe, .n_subscribe = sizeof subscribe / sizeof subscribe[0],
+                          .acts_on = pn_acts_on, .n_acts_on = pn_n_acts_on};
     if (pn_node_open(&a.node, loop, &cfg, world, &params, &bo, &err)) {
         fprintf(stderr, "physics-node: %s\n", err.msg);
         pn_world_free(world);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim_command_bus.h"
 #include "sim_msg_sim.h"
 
 static double tick_time(const pn_node *n) { return (double)n->tick / n->cfg.publish_hz; }
@@ -229,31 +230,58 @@ static void stop_node(pn_node *n)
     pn_node_close(n);
 }
 
-static void on_control(pn_node *n, const char *cmd, const cJSON *msg)
+const char *const pn_acts_on[] = {"pause", "resume", "restart", "seek", "stop"};
+const size_t pn_n_acts_on = sizeof pn_acts_on / sizeof pn_acts_on[0];
+
+static void answer(pn_node *n, const cJSON *msg, bool ok, const char *error)
 {
-    if (strcmp(cmd, "pause") == 0 && !n->paused) {
-        n->paused = true;
-        publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, true));
-    } else if (strcmp(cmd, "resume") == 0 && n->paused) {
+    sim_command_answer(n->bus, tick_time(n), "physics-node", msg, ok, error);
+}
+
+/* Acts on a validated command and answers it; pause and resume are idempotent (the
+ * clock is in the asked state either way). */
+static void on_control(pn_node *n, const cJSON *msg)
+{
+    const char *cmd = sim_command_receive(n->bus, tick_time(n), "physics-node", pn_acts_on, pn_n_acts_on, msg);
+    if (!cmd)
+        return;
+    if (strcmp(cmd, "pause") == 0) {
+        if (!n->paused) {
+            n->paused = true;
+            publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, true));
+        }
+        answer(n, msg, true, NULL);
+    } else if (strcmp(cmd, "resume") == 0) {
+        if (!n->paused) {
+            answer(n, msg, true, NULL);
+            return;
+        }
         n->paused = false;
         anchor_clock(n);
         publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, false));
         for (int i = 0; i < n->n_peers; i++)
             n->peers[i].acked = true; /* the resume tick is not a new one to answer */
+        answer(n, msg, true, NULL);
         schedule(n);
     } else if (strcmp(cmd, "restart") == 0) {
         const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
-        const char *name = cJSON_IsString(at) ? at->valuestring : n->cfg.start;
         sim_error err = {0};
-        if (start_car(n, name, &err) != 0) {
-            fprintf(stderr, "physics-node: restart: %s\n", err.msg);
+        if (start_car(n, at->valuestring, &err) != 0) {
+            answer(n, msg, false, err.msg);
             return;
         }
         n->run++;
         n->paused = false;
+        answer(n, msg, true, NULL);
         anchor_clock(n);
         publish_tick(n);
+        schedule(n);
+    } else if (strcmp(cmd, "seek") == 0) {
+        /* Only a recording can be sought in; a live car's past is not kept. */
+        answer(n, msg, false, "a live session cannot jump in time (seek works in simctl replay); "
+                              "use restart with a start point");
     } else if (strcmp(cmd, "stop") == 0) {
+        answer(n, msg, true, NULL);
         stop_node(n);
     }
 }
@@ -274,7 +302,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     } else if (strcmp(topic, "sim.ack") == 0) {
         on_ack(n, msg);
     } else if (strncmp(topic, "control.", 8) == 0) {
-        on_control(n, topic + 8, msg);
+        on_control(n, msg);
     } else if (strcmp(topic, "traffic.state") == 0) {
         n->n_boxes = pn_boxes_from_json(msg, n->boxes, PN_MAX_BOXES);
     } else if (strcmp(topic, "dispatcher.joined") == 0) {
@@ -323,6 +351,7 @@ int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *wo
     n->world = world;
     n->params = *params;
     n->dt = 1.0 / cfg->rate_hz;
+    n->run = cfg->first_run;
     n->steps_per_tick = cfg->rate_hz / cfg->publish_hz;
     sim_ffb_params_default(&n->ffb);
     int rc = start_car(n, cfg->start, err);

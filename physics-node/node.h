@@ -29,6 +29,9 @@ typedef struct pn_config {
      * all of them have joined, so that a reproducible run does not depend on who came
      * up first. NULL: start at once. */
     const char *wait_for;
+    /* The first run's number: a node restarted after a crash starts a new run rather
+     * than splice a second run 0 into the log. */
+    int first_run;
 } pn_config;
 
 typedef struct pn_node {
@@ -68,6 +71,10 @@ typedef struct pn_node {
     uint64_t tick0;               /* tick that t0_ns belongs to (after resume) */
     int exit_code;
 } pn_node;
+
+/* The operator commands the node acts on (its hello's acts_on). */
+extern const char *const pn_acts_on[];
+extern const size_t pn_n_acts_on;
 
 /* Sets up the car at the start point and opens the bus. */
 int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *world,

@@ -3,69 +3,42 @@
  * (sim_drivelog). A restarted recorder resumes its unfinished file, and the
  * dispatcher's backlog fills in what arrived while it was away; rows seen twice are
  * stored once. Errors writing the log are published loudly as log.error.
+ * On SIGTERM or control.stop it first drains what is still on its way (until the bus
+ * has been quiet for DRAIN_QUIET_MS), so the end of a drive is never cut off; a new
+ * file that got no sample at all is removed rather than left empty. Ticks that stop
+ * arriving for --stall-ms (not paused) and losing the bus are logged as events.
  * See docs/drivelog.md. */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <uv.h>
 
+#include "recorder.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_drivelog.h"
-#include "sim_file.h"
 #include "sim_error.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
-#include "sim_sha256.h"
-
-#ifndef SIM_VERSION
-#define SIM_VERSION "0.1.0-dev"
-#endif
 
 #define TICK_MS 5      /* idle timer asking the writer to commit (it commits at flush_ms) */
 #define STATUS_MS 1000 /* log.status period, and the least time between two log.error */
+#define DRAIN_QUIET_MS 150 /* stopping: the bus has said everything once quiet this long */
+#define DRAIN_MAX_MS 2500  /* ... or after this (simctl's patience is 3 s) */
 
-typedef struct options {
-    const char *out, *study, *subject, *scenario, *vehicle, *bus, *token;
-    int seed;
-    bool all, fsync;
-    int flush_ms, resume_within;
-} options;
-
-typedef struct recorder {
-    options opt;
-    uv_loop_t *loop;
-    sim_bus *bus;
-    sim_drivelog_writer *w;
-    sim_recording rec;
-    sim_scenario *scenario; /* --scenario, for sectors, tasks and lat_dev; NULL: none */
-    uv_timer_t tick_timer, status_timer;
-    uv_check_t after_io; /* asks for a commit after each round of reading */
-    uv_signal_t sigint, sigterm;
-    char error[SIM_ERROR_MSG_MAX]; /* the current write error, "" when none */
-    uint64_t last_error_ms;        /* when log.error was last published */
-    uint64_t bad_messages;
-    bool stopping;
-    bool resumed;        /* this process resumed an unfinished file */
-    bool welcomed;       /* the first welcome has been seen */
-    uint64_t skip;       /* backlog messages still to discard (see on_state) */
-} recorder;
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
                                         "dispatcher.joined", "dispatcher.left", "traffic.event", "traffic.state",
-                                        "trigger.", "sector.", "task.", "log.mark"};
+                                        "trigger.", "sector.", "task.", "log.mark", "session."};
 
-static void utc_now(char *buf, size_t size)
+void rec_utc_now(char *buf, size_t size)
 {
     time_t now = time(NULL);
     struct tm tm;
@@ -124,7 +97,7 @@ static void clear_error(recorder *r)
 static void recorder_event_count(recorder *r, const char *name, double count)
 {
     char json[512], when[32];
-    utc_now(when, sizeof when);
+    rec_utc_now(when, sizeof when);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "utc", when);
     if (count >= 0) cJSON_AddNumberToObject(o, "count", count);
@@ -137,7 +110,36 @@ static void recorder_event_count(recorder *r, const char *name, double count)
         report_error(r, &err);
 }
 
-static void recorder_event(recorder *r, const char *name) { recorder_event_count(r, name, -1); }
+void rec_event(recorder *r, const char *name) { recorder_event_count(r, name, -1); }
+
+/* Starts draining: stop once the bus has been quiet a moment (see on_tick). */
+static void begin_stop(recorder *r)
+{
+    if (r->draining || r->stopping) return;
+    r->draining = true;
+    r->drain_since_ms = r->last_msg_ms = uv_now(r->loop);
+}
+static void finish_stop(recorder *r)
+{
+    r->stopping = true;
+    uv_stop(r->loop);
+}
+
+/* A stall of the clock: no sim.tick for --stall-ms while the run is not paused (a
+ * stalled dispatcher, a hung physics node); logged once, and its end. */
+static void check_tick_stall(recorder *r)
+{
+    uint64_t now = uv_now(r->loop);
+    if (!r->last_tick_ms || r->rec.paused || r->tick_stalled || r->draining || r->opt.stall_ms <= 0) return;
+    if (now - r->last_tick_ms < (uint64_t)r->opt.stall_ms) return;
+    r->tick_stalled = true;
+    char json[96];
+    snprintf(json, sizeof json, "{\"after_t\":%.17g,\"wall_ms\":%llu}", r->rec.t,
+             (unsigned long long)(now - r->last_tick_ms));
+    sim_error err = {0};
+    if (sim_drivelog_append_event(r->w, r->rec.run, r->rec.t, "stall", "ticks", json, &err)) report_error(r, &err);
+    fprintf(stderr, "recorder: no sim.tick for %d ms after t=%.3f: logged as a stall\n", r->opt.stall_ms, r->rec.t);
+}
 
 /* ---- bus input ---- */
 
@@ -146,6 +148,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
 {
     recorder *r = user;
     if (r->stopping) return;
+    r->last_msg_ms = uv_now(r->loop);
     if (r->skip) {
         r->skip--;
         return;
@@ -160,10 +163,18 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     } else if (ret) {
         report_error(r, &err);
     }
-    if (strcmp(topic, "control.stop") == 0) {
-        r->stopping = true;
-        uv_stop(r->loop);
+    if (strcmp(topic, "sim.tick") == 0) {
+        if (r->tick_stalled) {
+            sim_error e2 = {0};
+            char json[64];
+            snprintf(json, sizeof json, "{\"wall_ms\":%llu}", (unsigned long long)(r->last_msg_ms - r->last_tick_ms));
+            if (sim_drivelog_append_event(r->w, r->rec.run, r->rec.t, "stall", "ticks_end", json, &e2))
+                report_error(r, &e2);
+            r->tick_stalled = false;
+        }
+        r->last_tick_ms = r->last_msg_ms;
     }
+    if (strcmp(topic, "control.stop") == 0) begin_stop(r);
 }
 
 static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
@@ -195,10 +206,14 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
                 r->error[0] = '\0'; /* reported once; writing itself works */
             }
         }
+        if (r->welcomed) rec_event(r, "bus_back");
         r->welcomed = true;
         publish_status(r);
     } else {
+        /* what was published meanwhile may be lost: analysis warns about this stretch */
+        rec_event(r, "bus_lost");
         fprintf(stderr, "recorder: lost the bus, reconnecting\n");
+        if (r->draining) finish_stop(r);
     }
 }
 
@@ -209,7 +224,15 @@ static void commit_due(recorder *r)
     else if (sim_drivelog_pending(r->w) == 0) clear_error(r);
 }
 
-static void on_tick(uv_timer_t *t) { commit_due(t->data); }
+static void on_tick(uv_timer_t *t)
+{
+    recorder *r = t->data;
+    commit_due(r);
+    check_tick_stall(r);
+    uint64_t now = uv_now(r->loop);
+    if (r->draining && (now - r->last_msg_ms >= DRAIN_QUIET_MS || now - r->drain_since_ms >= DRAIN_MAX_MS))
+        finish_stop(r);
+}
 static void on_after_io(uv_check_t *c) { commit_due(c->data); }
 
 static void on_status(uv_timer_t *t)
@@ -226,178 +249,8 @@ static void on_status(uv_timer_t *t)
 static void on_signal(uv_signal_t *s, int signum)
 {
     recorder *r = s->data;
-    r->stopping = true;
-    uv_stop(r->loop);
-}
-
-/* ---- the log file ---- */
-
-/* Newest "<subject>-<scenario>-*.sqlite" in dir that has no end_utc and was written in
- * the last resume_within seconds: the file of a recorder that died mid-drive. */
-static bool find_resumable(const options *o, const char *dir, const char *prefix, char *out,
-                           size_t size)
-{
-    DIR *d = opendir(dir);
-    if (!d) return false;
-    char best[1024] = "";
-    struct dirent *e;
-    size_t plen = strlen(prefix);
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (strncmp(e->d_name, prefix, plen) != 0 || n < 7 || strcmp(e->d_name + n - 7, ".sqlite") != 0)
-            continue;
-        if (strcmp(e->d_name, best) > 0) snprintf(best, sizeof best, "%s", e->d_name);
-    }
-    closedir(d);
-    if (!best[0]) return false;
-    char path[4096 + 1024 + 2], wal[sizeof path + 4];
-    snprintf(path, sizeof path, "%s/%s", dir, best);
-    snprintf(wal, sizeof wal, "%s-wal", path);
-    struct stat st, sw;
-    if (stat(path, &st) != 0) return false;
-    time_t mtime = st.st_mtime;
-    if (stat(wal, &sw) == 0 && sw.st_mtime > mtime) mtime = sw.st_mtime;
-    if (time(NULL) - mtime > o->resume_within) return false;
-    sim_drivelog_reader *rd;
-    if (sim_drivelog_reader_open(path, &rd, NULL)) return false;
-    char end[64];
-    bool open_file = sim_drivelog_read_meta(rd, "end_utc", end, sizeof end, NULL) == SIM_ENOTFOUND;
-    sim_drivelog_reader_close(rd);
-    return open_file && snprintf(out, size, "%s", path) < (int)size;
-}
-
-static int file_hash_meta(sim_drivelog_writer *w, const char *key, const char *file,
-                          sim_error *err)
-{
-    char hex[65], k[64];
-    int ret = sim_sha256_file(file, hex, err);
-    if (ret) return ret;
-    snprintf(k, sizeof k, "%s_sha256", key);
-    ret = sim_drivelog_set_meta(w, key, file, err);
-    return ret ? ret : sim_drivelog_set_meta(w, k, hex, err);
-}
-
-static int write_meta(recorder *r, sim_error *err)
-{
-    const options *o = &r->opt;
-    char when[32], buf[64];
-    utc_now(when, sizeof when);
-    int ret = 0;
-    struct {
-        const char *k, *v;
-    } kv[] = {{"software", "driving-simulator recorder"},
-              {"software_version", SIM_VERSION},
-              {"study", o->study},
-              {"subject", o->subject},
-              {"start_utc", when},
-              {"sample_period_s", "0.01"},
-              {"sample_rate_hz", "100"},
-              {"record_all", o->all ? "1" : "0"}};
-    for (size_t i = 0; !ret && i < sizeof kv / sizeof kv[0]; i++)
-        ret = sim_drivelog_set_meta(r->w, kv[i].k, kv[i].v, err);
-    snprintf(buf, sizeof buf, "%d", o->flush_ms);
-    if (!ret) ret = sim_drivelog_set_meta(r->w, "flush_ms", buf, err);
-    /* The session's seed: --seed, else the scenario's (its traffic seed, 1 unless set). */
-    if (!ret && (o->seed >= 0 || r->scenario)) {
-        snprintf(buf, sizeof buf, "%lld", o->seed >= 0 ? (long long)o->seed : (long long)r->scenario->traffic_seed);
-        ret = sim_drivelog_set_meta(r->w, "seed", buf, err);
-    }
-    if (!ret && o->scenario) ret = file_hash_meta(r->w, "scenario_file", o->scenario, err);
-    if (!ret && o->vehicle) ret = file_hash_meta(r->w, "vehicle_file", o->vehicle, err);
-    return ret;
-}
-
-/* Opens (or resumes) the log file and sets r->rec up to go on where it left off. */
-static int open_log(recorder *r, bool *resumed, sim_error *err)
-{
-    const options *o = &r->opt;
-    char path[4096], dir[4096], prefix[512];
-    int ret = sim_drivelog_make_path(path, sizeof path, o->out, o->study, o->subject, o->scenario,
-                                     (int64_t)time(NULL), err);
-    if (ret) return ret;
-    /* dir and the "<subject>-<scenario>-" prefix, as make_path spelled them */
-    char *slash = strrchr(path, '/');
-    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    const char *base = slash + 1;
-    const char *stamp = strrchr(base, '-');
-    snprintf(prefix, sizeof prefix, "%.*s", (int)(stamp - base + 1), base);
-    if ((ret = sim_file_mkdirs(dir, err))) return ret;
-    char old[4096];
-    *resumed = o->resume_within > 0 && find_resumable(o, dir, prefix, old, sizeof old);
-    if (*resumed) snprintf(path, sizeof path, "%s", old);
-    sim_drivelog_sample last;
-    bool have_last = false;
-    if (*resumed) {
-        sim_drivelog_reader *rd;
-        if (sim_drivelog_reader_open(path, &rd, NULL) == 0) {
-            have_last = sim_drivelog_read_last(rd, &last, NULL) == 0;
-            sim_drivelog_reader_close(rd);
-        }
-    }
-    sim_drivelog_write_options wo = {.flush_ms = o->flush_ms, .fsync_each = o->fsync};
-    if ((ret = sim_drivelog_writer_open(path, &wo, &r->w, err))) return ret;
-    sim_recording_init(&r->rec, o->all, -1);
-    sim_recording_set_scenario(&r->rec, r->scenario);
-    if (have_last) sim_recording_resume(&r->rec, &last);
-    if (*resumed) {
-        char when[32];
-        utc_now(when, sizeof when);
-        ret = sim_drivelog_set_meta(r->w, "resumed_utc", when, err);
-    } else {
-        ret = write_meta(r, err);
-    }
-    if (!ret) recorder_event(r, *resumed ? "resumed" : "started");
-    if (!ret) ret = sim_drivelog_flush(r->w, err);
-    return ret;
-}
-
-/* The log could not be opened: say so on the bus (briefly joining as recorder-error,
- * so the durable name's backlog is left alone) as well as on stderr. */
-typedef struct fatal {
-    const char *msg;
-    sim_bus *bus;
-    uv_timer_t timer;
-} fatal;
-
-static void fatal_done(fatal *f)
-{
-    sim_bus_close(f->bus);
-    f->bus = NULL;
-    if (!uv_is_closing((uv_handle_t *)&f->timer)) uv_close((uv_handle_t *)&f->timer, NULL);
-}
-
-static void on_error_welcome(sim_bus *bus, const cJSON *welcome, void *user)
-{
-    fatal *f = user;
-    if (!welcome || !f->bus) return;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "file", "");
-    cJSON_AddStringToObject(p, "error", f->msg);
-    sim_bus_publish(bus, "log.error", 0, p);
-    cJSON_Delete(p);
-    fatal_done(f);
-}
-
-static void on_error_timeout(uv_timer_t *t)
-{
-    fatal *f = t->data;
-    if (f->bus) fatal_done(f);
-}
-
-/* Gives up after 2 s when no dispatcher answers. */
-static void announce_fatal(const options *o, const char *host, int port, const char *msg)
-{
-    uv_loop_t loop;
-    if (uv_loop_init(&loop)) return;
-    fatal f = {.msg = msg};
-    sim_bus_options bo = {.name = "recorder-error", .host = host, .port = port, .token = o->token,
-                          .subscribe_none = true, .on_state = on_error_welcome, .user = &f};
-    uv_timer_init(&loop, &f.timer);
-    f.timer.data = &f;
-    if (sim_bus_open(&loop, &bo, &f.bus, NULL) == 0) uv_timer_start(&f.timer, on_error_timeout, 2000, 0);
-    else uv_close((uv_handle_t *)&f.timer, NULL);
-    uv_run(&loop, UV_RUN_DEFAULT);
-    uv_loop_close(&loop);
+    if (r->draining) finish_stop(r); /* a second signal: now */
+    else begin_stop(r);
 }
 
 /* The checks the option table cannot make; false with why filled on the first that
@@ -414,6 +267,8 @@ static bool options_valid(const options *o, int npos, char **pos, char *why, siz
         snprintf(why, why_size, "--flush-ms %d: expected 1..100", o->flush_ms);
     else if (o->resume_within < 0)
         snprintf(why, why_size, "--resume-within %d: expected seconds >= 0", o->resume_within);
+    else if (o->stall_ms < 0 || o->stall_ms > 3600000)
+        snprintf(why, why_size, "--stall-ms %d: expected 0..3600000", o->stall_ms);
     else if (o->seed < -1)
         snprintf(why, why_size, "--seed %d: expected a seed >= 0", o->seed);
     else
@@ -431,6 +286,7 @@ int main(int argc, char **argv)
     o->seed = -1;
     o->flush_ms = 10;
     o->resume_within = 600;
+    o->stall_ms = 2000;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &o->out, "DIR", "log directory (default logs); files go to DIR/STUDY/"},
         {"study", SIM_OPT_STRING, &o->study, "NAME", "study name (required)"},
@@ -443,6 +299,8 @@ int main(int argc, char **argv)
         {"fsync", SIM_OPT_FLAG, &o->fsync, NULL, "fsync every commit (survives power loss)"},
         {"resume-within", SIM_OPT_INT, &o->resume_within, "S",
          "resume an unfinished log written in the last S seconds (default 600; 0: never)"},
+        {"stall-ms", SIM_OPT_INT, &o->stall_ms, "MS",
+         "log a stall when no sim.tick came for MS ms while not paused (default 2000; 0: never)"},
         {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &o->token, "TOKEN", "bus token"},
     };
@@ -478,11 +336,11 @@ int main(int argc, char **argv)
         }
     }
     bool resumed = false;
-    if (open_log(&r, &resumed, &err)) {
+    if (rec_open_log(&r, &resumed, &err)) {
         fprintf(stderr, "recorder: ERROR: %s\n", err.msg);
         sim_drivelog_writer_close(r.w, NULL);
         sim_scenario_free(r.scenario);
-        announce_fatal(o, host, port, err.msg);
+        rec_announce_fatal(o, host, port, err.msg);
         return 1;
     }
     fprintf(stderr, "recorder: %s %s\n", resumed ? "resumed" : "created", sim_drivelog_path(r.w));
@@ -517,10 +375,15 @@ int main(int argc, char **argv)
     uv_run(r.loop, UV_RUN_DEFAULT);
 
     /* Orderly end: the stop event, end_utc (marks the file finished, so it is not
-     * resumed), last commit and WAL checkpoint. */
-    recorder_event(&r, "stopped");
+     * resumed), last commit and WAL checkpoint. A new file without a single sample
+     * (a session that ended before the clock ran) is removed instead: an empty log
+     * would only be picked up by analysis batch. */
+    bool empty = !resumed && r.rec.samples == 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", sim_drivelog_path(r.w));
+    rec_event(&r, "stopped");
     char when[32];
-    utc_now(when, sizeof when);
+    rec_utc_now(when, sizeof when);
     sim_drivelog_set_meta(r.w, "end_utc", when, NULL);
     int status = 0;
     uint64_t rows = sim_drivelog_committed(r.w) + sim_drivelog_pending(r.w);
@@ -529,6 +392,13 @@ int main(int argc, char **argv)
         status = 1;
     }
     r.w = NULL;
+    if (empty && status == 0) {
+        if (sim_drivelog_remove(path) == 0)
+            fprintf(stderr, "recorder: no sample was recorded; removed the empty log %s\n", path);
+        else
+            fprintf(stderr, "recorder: no sample was recorded, but %s could not be removed: %s\n", path,
+                    strerror(errno));
+    }
     /* Close our own handles; the bus closes its own (closing them here too would
      * close a handle twice). */
     sim_bus_close(r.bus);

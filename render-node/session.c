@@ -142,8 +142,11 @@ int rn_session_open(rn_node *n, sim_error *err)
         snprintf(name, sizeof name, "render"); /* the one simctl run waits for */
     else
         snprintf(name, sizeof name, "render-%s", sim_view_name(n->view.view));
+    /* declared, so that the operator's reply waits for exactly these answers */
+    static const char *const acts_on[] = {"light", "hud", "speed_limit"};
     sim_bus_options bo = {.name = name, .host = host, .port = port, .token = n->o.token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
+                          .acts_on = acts_on, .n_acts_on = sizeof acts_on / sizeof *acts_on,
                           .on_message = on_message, .on_state = on_state, .user = n};
     return sim_bus_open(n->loop, &bo, &n->bus, err);
 }

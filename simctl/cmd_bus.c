@@ -8,6 +8,7 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_command.h"
 #include "simctl.h"
 
 typedef struct {
@@ -15,6 +16,9 @@ typedef struct {
     sim_bus *bus;
     uv_signal_t sigint;
     uv_timer_t timer;
+    uv_timer_t join_timer; /* tap: no welcome in time means no dispatcher */
+    char where[300];       /* HOST:PORT, for messages */
+    bool welcomed;
     long count, limit;
     const char *topic;  /* send: what to publish */
     cJSON *payload;
@@ -30,6 +34,26 @@ static void finish(bus_tool *b, int status)
     b->bus = NULL;
     if (!uv_is_closing((uv_handle_t *)&b->sigint)) uv_close((uv_handle_t *)&b->sigint, NULL);
     if (!uv_is_closing((uv_handle_t *)&b->timer)) uv_close((uv_handle_t *)&b->timer, NULL);
+    if (!uv_is_closing((uv_handle_t *)&b->join_timer)) uv_close((uv_handle_t *)&b->join_timer, NULL);
+}
+
+/* A refusal from the dispatcher (a wrong token, a bad hello) ends the tool with 1. */
+static bool dispatcher_refused(bus_tool *b, const char *topic, const cJSON *msg)
+{
+    if (strcmp(topic, "dispatcher.error") != 0) return false;
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
+    fprintf(stderr, "simctl: dispatcher at %s: %s\n", b->where, cJSON_IsString(e) ? e->valuestring : "(an error without text)");
+    finish(b, 1);
+    return true;
+}
+
+static void on_join_timeout(uv_timer_t *t)
+{
+    bus_tool *b = t->data;
+    if (b->welcomed) return;
+    fprintf(stderr, "simctl: no dispatcher answered at %s within %.0f s (is the session running?)\n", b->where,
+            SIMCTL_JOIN_TIMEOUT_MS / 1000.0);
+    finish(b, 1);
 }
 
 static void on_sigint(uv_signal_t *s, int signum)
@@ -48,6 +72,7 @@ static void on_tap_message(sim_bus *bus, const char *topic, const cJSON *msg, co
                            void *user)
 {
     bus_tool *b = user;
+    if (!b->welcomed && dispatcher_refused(b, topic, msg)) return;
     bool wanted = b->n_prefixes == 0;
     for (int i = 0; i < b->n_prefixes && !wanted; i++)
         wanted = strncmp(topic, b->prefixes[i], strlen(b->prefixes[i])) == 0;
@@ -92,10 +117,20 @@ static int run_tool(bus_tool *b, sim_bus_options *o, double timeout)
     b->sigint.data = b;
     uv_signal_start(&b->sigint, on_sigint, SIGINT);
     uv_timer_init(b->loop, &b->timer);
-    b->timer.data = b;
+    uv_timer_init(b->loop, &b->join_timer);
+    b->timer.data = b->join_timer.data = b;
+    snprintf(b->where, sizeof b->where, "%s:%d", o->host, o->port);
+    if (!b->topic) uv_timer_start(&b->join_timer, on_join_timeout, SIMCTL_JOIN_TIMEOUT_MS, 0);
     if (timeout > 0) uv_timer_start(&b->timer, on_timeout, (uint64_t)(timeout * 1000), 0);
     uv_run(b->loop, UV_RUN_DEFAULT);
     return b->status;
+}
+
+static void on_tap_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    bus_tool *b = user;
+    if (welcome) b->welcomed = true;
+    else fprintf(stderr, "simctl tap: lost the dispatcher at %s; reconnecting\n", b->where);
 }
 
 int simctl_cmd_tap(int argc, char **argv)
@@ -126,7 +161,7 @@ int simctl_cmd_tap(int argc, char **argv)
     bus_tool b = {.limit = count, .prefixes = argv + 1, .n_prefixes = npos};
     sim_bus_options o = {.name = "simctl-tap", .host = host, .port = port, .token = token,
                          .subscribe = npos ? (const char *const *)argv + 1 : NULL, .n_subscribe = (size_t)npos,
-                         .on_message = on_tap_message};
+                         .on_message = on_tap_message, .on_state = on_tap_state};
     return run_tool(&b, &o, timeout);
 }
 
@@ -134,18 +169,35 @@ static void on_send_state(sim_bus *bus, const cJSON *welcome, void *user)
 {
     bus_tool *b = user;
     if (!welcome) return;
-    int rc = sim_bus_publish(bus, b->topic, 0, b->payload);
+    /* The welcome's t is the dispatcher's latest simulation time (sim.tick). */
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(welcome, "t");
+    int rc = sim_bus_publish(bus, b->topic, cJSON_IsNumber(t) ? t->valuedouble : 0, b->payload);
     finish(b, rc == SIM_OK ? 0 : 1);
 }
 
 static void on_send_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len,
                             void *user)
 {
-    if (strcmp(topic, "dispatcher.error") == 0) {
-        const cJSON *e = cJSON_GetObjectItemCaseSensitive(msg, "error");
-        fprintf(stderr, "simctl: dispatcher: %s\n", cJSON_IsString(e) ? e->valuestring : "(an error without text)");
-        finish(user, 1);
+    dispatcher_refused(user, topic, msg);
+}
+
+/* An operator command sent as a bus message meets the same rules as at the endpoint
+ * (the modules check again); control.ack is an answer, not a command. */
+static int check_command(const char *topic, const cJSON *payload)
+{
+    if (strncmp(topic, "control.", 8) != 0 || strcmp(topic, "control.ack") == 0) return 0;
+    cJSON *msg = payload ? cJSON_Duplicate(payload, 1) : cJSON_CreateObject();
+    if (!msg || !cJSON_AddStringToObject(msg, "topic", topic)) {
+        cJSON_Delete(msg);
+        fprintf(stderr, "simctl send: out of memory\n");
+        return 2;
     }
+    sim_error err;
+    int rc = sim_command_validate_message(msg, NULL, &err);
+    cJSON_Delete(msg);
+    if (rc == SIM_OK) return 0;
+    fprintf(stderr, "simctl send: %s: %s\n", topic, err.msg);
+    return 2;
 }
 
 int simctl_cmd_send(int argc, char **argv)
@@ -181,6 +233,10 @@ int simctl_cmd_send(int argc, char **argv)
             cJSON_Delete(b.payload);
             return 2;
         }
+    }
+    if (check_command(argv[1], b.payload)) {
+        cJSON_Delete(b.payload);
+        return 2;
     }
     char host[256];
     int port;

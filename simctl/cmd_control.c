@@ -164,6 +164,22 @@ static void print_status_table(const cJSON *r)
     }
 }
 
+/* A command's reply: one line per module that answered (or was waited for in vain),
+ * then the verdict. Refusals go to stderr, so a script sees them beside the status. */
+static void print_answers(const cJSON *r, bool ok)
+{
+    const char *cmd = field_str(r, "cmd");
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(r, "acted"))
+        printf("%s: done by %s\n", cmd, cJSON_IsString(it) ? it->valuestring : "?");
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(r, "refused"))
+        fprintf(stderr, "%s: REFUSED by %s: %s\n", cmd, field_str(it, "module"), field_str(it, "error"));
+    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(r, "silent"))
+        fprintf(stderr, "%s: NO ANSWER from %s\n", cmd, cJSON_IsString(it) ? it->valuestring : "?");
+    if (ok) printf("%s: ok\n", cmd);
+    else fprintf(stderr, "simctl: %s: %s\n", cmd, field_str(r, "error"));
+}
+
 static int request_and_print(const char *url, const char *token, cJSON *req, bool table)
 {
     if (token) cJSON_AddStringToObject(req, "token", token);
@@ -173,7 +189,7 @@ static int request_and_print(const char *url, const char *token, cJSON *req, boo
         return 1;
     }
     char err[512];
-    char *reply = simctl_control_request(url, text, 3000, err, sizeof err);
+    char *reply = simctl_control_request(url, text, SIMCTL_CONTROL_TIMEOUT_MS, err, sizeof err);
     free(text);
     if (!reply) {
         fprintf(stderr, "simctl: %s\n", err);
@@ -183,6 +199,8 @@ static int request_and_print(const char *url, const char *token, cJSON *req, boo
     int ok = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok"));
     if (table && ok) {
         print_status_table(r);
+    } else if (cJSON_GetObjectItemCaseSensitive(r, "acted")) {
+        print_answers(r, ok);
     } else if (ok) {
         printf("%s\n", reply);
     } else {

@@ -14,6 +14,7 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_command_bus.h"
 #include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg_vehicle.h"
@@ -152,39 +153,41 @@ static void on_replay_state(sim_bus *bus, const cJSON *welcome, void *user)
     on_replay_timer(&p->timer);
 }
 
-/* Operator control through the dispatcher: pause, resume, seek {to}, stop. */
+/* Operator control through the dispatcher: pause, resume, seek {to}, stop, each
+ * validated and acknowledged (control.ack) like in any module. */
+static const char *const REPLAY_ACTS_ON[] = {"pause", "resume", "seek", "stop"};
+
 static void on_replay_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
                               size_t len, void *user)
 {
     replay *p = user;
     if (p->done) return;
-    if (strcmp(topic, "control.pause") == 0 && !p->paused) {
+    double now = p->next < p->n ? p->items[p->next].t : 0;
+    const char *cmd = sim_command_receive(bus, now, "simctl replay", REPLAY_ACTS_ON, 4, msg);
+    if (!cmd) return;
+    if (strcmp(cmd, "pause") == 0 && !p->paused) {
         anchor(p, replay_clock(p));
         p->paused = true;
         uv_timer_stop(&p->timer);
-    } else if (strcmp(topic, "control.resume") == 0 && p->paused) {
+    } else if (strcmp(cmd, "resume") == 0 && p->paused) {
         p->paused = false;
         anchor(p, p->anchor_rt);
         on_replay_timer(&p->timer);
-    } else if (strcmp(topic, "control.seek") == 0) {
-        /* The target is "to": the message's own "t" is when the command was sent. */
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "to");
-        if (!cJSON_IsNumber(t)) {
-            fprintf(stderr, "simctl replay: control.seek without a number \"to\", ignored\n");
-            return;
-        }
-        /* The first item at or after the target, in the run being shown (runs repeat t). */
+    } else if (strcmp(cmd, "seek") == 0) {
+        /* The target is "to" (validated): the message's own "t" is when it was sent.
+         * The first item at or after it, in the run being shown (runs repeat t). */
+        double to = cJSON_GetObjectItemCaseSensitive(msg, "to")->valuedouble;
         int64_t run = p->items[p->next < p->n ? p->next : p->n - 1].run;
         size_t i = 0;
-        while (i < p->n && (p->items[i].run != run || p->items[i].t < t->valuedouble - 1e-9)) i++;
+        while (i < p->n && (p->items[i].run != run || p->items[i].t < to - 1e-9)) i++;
         if (i == p->n) i = p->n - 1;
         p->next = i;
         anchor(p, p->items[i].rt);
         if (!p->paused) on_replay_timer(&p->timer);
         else publish_item(p, &p->items[i]); /* show where the seek landed */
-    } else if (strcmp(topic, "control.stop") == 0) {
-        finish(p);
     }
+    sim_command_answer(bus, now, "simctl replay", msg, true, NULL);
+    if (strcmp(cmd, "stop") == 0) finish(p);
 }
 
 static replay_item *push_item(replay *p)
@@ -310,7 +313,8 @@ int simctl_cmd_replay(int argc, char **argv)
     p.timer.data = &p;
     const char *const sub[] = {"control."};
     sim_bus_options bo = {.name = "replay", .host = host, .port = port, .token = token,
-                          .subscribe = sub, .n_subscribe = 1, .on_message = on_replay_message,
+                          .subscribe = sub, .n_subscribe = 1, .acts_on = REPLAY_ACTS_ON, .n_acts_on = 4,
+                          .on_message = on_replay_message,
                           .on_state = on_replay_state, .user = &p};
     if (sim_bus_open(p.loop, &bo, &p.bus, &err)) {
         fprintf(stderr, "simctl replay: %s\n", err.msg);

@@ -14,12 +14,25 @@ void simctl_print_diag(const sim_diag *d)
     if (d->dropped) fprintf(stderr, "(%d more errors not shown)\n", d->dropped);
 }
 
+int simctl_session_scenario(const char *path, sim_scenario **out, sim_diag *d)
+{
+    sim_scenario *sc = NULL;
+    int rc = sim_scenario_load(path, &sc, d);
+    if (rc == 0 && sc->n_starts == 0) {
+        sim_diag_add(d, "%s: start_points: none, expected at least one (a session starts the car there)", path);
+        rc = SIM_EINVAL;
+    }
+    if (rc == 0 && out) *out = sc;
+    else sim_scenario_free(sc);
+    return rc;
+}
+
 int simctl_cmd_validate(int argc, char **argv)
 {
     static const char usage[] = "simctl validate FILE...";
     int npos = 0;
-    int rc = sim_cli_parse(usage, "Load and check scenario files; every error names the file, "
-                           "the JSON path, what was found and what was expected.",
+    int rc = sim_cli_parse(usage, "Load and check scenario files as a session would use them; every "
+                           "error names the file, the JSON path, what was found and what was expected.",
                            NULL, 0, argc, argv, 1, &npos);
     if (rc != SIM_CLI_OK) return rc == SIM_CLI_HELP ? 0 : 2;
     if (npos < 1) {
@@ -31,7 +44,7 @@ int simctl_cmd_validate(int argc, char **argv)
     for (int i = 1; i <= npos; i++) {
         sim_diag d = {0};
         sim_scenario *sc = NULL;
-        if (sim_scenario_load(argv[i], &sc, &d) == 0) {
+        if (simctl_session_scenario(argv[i], &sc, &d) == 0) {
             /* What an OpenDRIVE file held that the model does not take, once. */
             if (sc->roads_warning) printf("%s: ok (ignored from %s: %s)\n", argv[i], sc->opendrive, sc->roads_warning);
             else printf("%s: ok\n", argv[i]);

@@ -8,6 +8,11 @@
 
 #define SIMCTL_DEFAULT_BUS "127.0.0.1:7700"
 #define SIMCTL_DEFAULT_CONTROL "tcp://127.0.0.1:7701"
+/* A command's reply waits up to the dispatcher's --ack-wait-ms (500 ms by default)
+ * for the modules: simctl waits longer than any sensible setting of it. */
+#define SIMCTL_CONTROL_TIMEOUT_MS 10000
+/* tap: a dispatcher that has not welcomed us by then is taken as absent. */
+#define SIMCTL_JOIN_TIMEOUT_MS 3000
 
 int simctl_cmd_run(int argc, char **argv);
 int simctl_cmd_tap(int argc, char **argv);

@@ -249,8 +249,11 @@ int main(int argc, char **argv)
     }
     n.loop = uv_default_loop();
     static const char *const subs[] = {"sim.tick", "vehicle.state", "control."};
+    /* declared, so that the operator's reply waits for exactly these answers */
+    static const char *const acts_on[] = {"traffic", "restart", "pause"};
     sim_bus_options bo = {.name = "traffic", .host = host, .port = port, .token = token, .subscribe = subs,
                           .n_subscribe = sizeof subs / sizeof *subs, .lockstep = lockstep,
+                          .acts_on = acts_on, .n_acts_on = sizeof acts_on / sizeof *acts_on,
                           .on_message = on_message, .on_state = on_state, .user = &n};
     if (sim_bus_open(n.loop, &bo, &n.bus, &err)) {
         fprintf(stderr, "traffic-node: %s\n", err.msg);

@@ -192,3 +192,16 @@ int sim_drivelog_make_path(char *buf, size_t size, const char *dir, const char *
         return sim_error_set(err, SIM_ETOOBIG, "drive log name: longer than %zu bytes", size);
     return 0;
 }
+
+int sim_drivelog_remove(const char *path)
+{
+    static const char *const sides[] = {"-wal", "-shm"};
+    for (size_t i = 0; i < 2; i++) {
+        char *side = malloc(strlen(path) + 5);
+        if (!side) break;
+        sprintf(side, "%s%s", path, sides[i]);
+        unlink(side);
+        free(side);
+    }
+    return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+}

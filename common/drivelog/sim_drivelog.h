@@ -275,4 +275,8 @@ int sim_drivelog_make_path(char *buf, size_t size, const char *dir, const char *
                            const char *subject, const char *scenario_file, int64_t unix_time,
                            sim_error *err);
 
+/* Removes a closed drive log and its "-wal" and "-shm" companions (those that exist).
+ * Returns 0, or -1 when the log itself could not be removed (errno says why). */
+int sim_drivelog_remove(const char *path);
+
 #endif

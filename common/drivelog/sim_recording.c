@@ -226,6 +226,13 @@ static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
         ret = located_change(rec, w, &s, "sector", rec->loc_sector, s.sector, err);
         if (!ret) ret = located_change(rec, w, &s, "task", rec->loc_task, s.task, err);
     }
+    if (!ret && same_run && k > rec->last_tick + 1) {
+        /* ticks that never reached us: the log says where, and analysis warns */
+        char json[160];
+        snprintf(json, sizeof json, "{\"from_t\":%.17g,\"to_t\":%.17g,\"missing\":%lld}",
+                 (double)rec->last_tick * rec->period, t, (long long)(k - rec->last_tick - 1));
+        ret = event(rec, w, t, "gap", "samples", json, strlen(json), err);
+    }
     if (!ret) ret = sim_drivelog_append_sample(w, &s, err);
     if (ret) return ret;
     rec->samples++;
@@ -300,6 +307,14 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             if (!ret && p != rec->paused)
                 ret = event(rec, w, t, "run", p ? "paused" : "resumed", line, len, err);
             rec->paused = p;
+            if (!ret && !p && rec->controls_valid && !rec->controls_stalled &&
+                msg_t - rec->controls_t > SIM_RECORDING_STALL_S) {
+                /* the car is driving on controls this old: the driver's side is missing */
+                char json[128];
+                snprintf(json, sizeof json, "{\"since_t\":%.17g,\"t\":%.17g}", rec->controls_t, msg_t);
+                rec->controls_stalled = true;
+                ret = event(rec, w, t, "stall", "controls", json, strlen(json), err);
+            }
             rec->tick_valid = true;
             rec->tick_t = msg_t;
             rec->tick_run = rec->run;
@@ -323,6 +338,11 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             rec->brake = c.brake;
             rec->clutch = c.clutch;
             rec->controls_valid = true;
+            if (!isnan(msg_t)) rec->controls_t = msg_t;
+            if (rec->controls_stalled && !isnan(msg_t) && msg_t >= rec->t - SIM_RECORDING_STALL_S) {
+                rec->controls_stalled = false;
+                ret = event(rec, w, t, "stall", "controls_end", line, len, err);
+            }
         }
     } else if (strcmp(topic, "input.button") == 0) {
         const char *role = text(msg, topic, "role", &bad);
@@ -349,6 +369,10 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         ret = mark(rec, w, t, "sector", rec->sector, topic, topic + 7, msg, &bad, line, len, err);
     } else if (strncmp(topic, "task.", 5) == 0 && topic[5]) {
         ret = mark(rec, w, t, "task", rec->task, topic, topic + 5, msg, &bad, line, len, err);
+    } else if (strcmp(topic, "session.module") == 0) {
+        /* simctl run: a module crashed, was restarted, or stopped on a configuration error */
+        const char *what = text(msg, topic, "what", &bad);
+        ret = event(rec, w, t, "session", what ? what : "module", line, len, err);
     } else if (strcmp(topic, "log.mark") == 0) {
         const char *name = text(msg, topic, "name", &bad);
         ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);

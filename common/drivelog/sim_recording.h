@@ -9,7 +9,10 @@
  * same key and are skipped, so a pause leaves no gap and no duplicate.
  * Events: buttons, operator commands, module joins/losses, traffic events, triggers,
  * sector and task marks, run starts and pauses (docs/drivelog.md lists them), each
- * with the message's own line as its JSON.
+ * with the message's own line as its JSON; and what makes a stretch of the log
+ * suspect: session.module crashes and restarts ("session"), ticks that never arrived
+ * within a run ("gap" "samples" {from_t, to_t, missing}) and controls older than
+ * SIM_RECORDING_STALL_S ("stall" "controls" {since_t, t}, then "controls_end").
  * With record_all every message also goes to the messages table.
  * With a scenario (sim_recording_set_scenario) each sample's position is located on
  * the scenario's roads: the test sector and task whose road and s-range contain it
@@ -34,6 +37,9 @@
 #include "sim_scenario.h"
 
 #define SIM_RECORDING_PERIOD 0.01 /* s between sample rows */
+/* Simulation time the newest input.controls may lag behind sim.tick before the log
+ * gets a "stall" "controls" event (docs/drivelog.md). */
+#define SIM_RECORDING_STALL_S 0.5
 
 typedef struct sim_recording {
     double period;      /* sample period, s */
@@ -52,6 +58,8 @@ typedef struct sim_recording {
     /* the newest input.controls */
     bool controls_valid;
     double steer_wheel, throttle, brake, clutch;
+    double controls_t;      /* their simulation time */
+    bool controls_stalled;  /* a "stall" "controls" event is open */
     /* the last sample written, for acceleration by difference and duplicate skipping */
     bool last_valid;
     int64_t last_run, last_tick;

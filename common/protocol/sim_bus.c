@@ -9,6 +9,7 @@
 
 #include "sim_line.h"
 
+#define DRAIN_MS 1000 /* closing: the longest wait for the dispatcher's EOF */
 #define RECONNECT_FIRST_MS 50
 #define RECONNECT_MAX_MS 500
 
@@ -27,6 +28,9 @@ struct sim_bus {
     char *name, *host, *token;
     char **subscribe;
     size_t n_subscribe;
+    char **acts_on;
+    size_t n_acts_on;
+    uv_tcp_t *draining;     /* closing gracefully: shut down, read until EOF */
     bool subscribe_none, lockstep, durable;
     int port;
     sim_bus_message_cb on_message;
@@ -50,6 +54,19 @@ static void schedule_reconnect(sim_bus *bus);
 static char *dup_or_null(const char *s)
 {
     return s ? strdup(s) : NULL;
+}
+
+/* Copies n strings (none when src is NULL); false when out of memory (what was
+ * copied is still recorded in *dst and *n_dst for the caller to free). */
+static bool copy_strings(const char *const *src, size_t n, char ***dst, size_t *n_dst)
+{
+    if (!src || !n) return true;
+    *dst = calloc(n, sizeof **dst);
+    if (!*dst) return false;
+    *n_dst = n;
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) ok = ((*dst)[i] = strdup(src[i])) != NULL && ok;
+    return ok;
 }
 
 int sim_bus_parse_endpoint(const char *text, char *host_out, size_t host_size, int *port_out,
@@ -89,6 +106,8 @@ static void free_bus(sim_bus *bus)
     free(bus->token);
     for (size_t i = 0; i < bus->n_subscribe; i++) free(bus->subscribe[i]);
     free(bus->subscribe);
+    for (size_t i = 0; i < bus->n_acts_on; i++) free(bus->acts_on[i]);
+    free(bus->acts_on);
     sim_linebuf_free(&bus->lines);
     free(bus);
 }
@@ -167,9 +186,18 @@ static void alloc_cb(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
     buf->len = sizeof bus->readbuf;
 }
 
+static void finish_drain(sim_bus *bus);
+
 static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 {
     sim_bus *bus = s->data;
+    if (bus->closing) {
+        /* Closing: what still arrives is read and dropped until the dispatcher closes
+         * its side. A socket closed with unread data sends a reset, and a reset can
+         * make the dispatcher lose our last lines (a control.ack before exiting). */
+        if (nread < 0) finish_drain(bus);
+        return;
+    }
     if (nread > 0) {
         int rc = sim_linebuf_feed(&bus->lines, buf->base, (size_t)nread, on_line, bus);
         if (rc == SIM_LINE_TOO_LONG && !bus->closing) lose_connection(bus);
@@ -187,6 +215,11 @@ static void send_hello(sim_bus *bus)
         cJSON *arr = cJSON_AddArrayToObject(hello, "subscribe");
         for (size_t i = 0; i < bus->n_subscribe; i++)
             cJSON_AddItemToArray(arr, cJSON_CreateString(bus->subscribe[i]));
+    }
+    if (bus->n_acts_on) {
+        cJSON *arr = cJSON_AddArrayToObject(hello, "acts_on");
+        for (size_t i = 0; i < bus->n_acts_on; i++)
+            cJSON_AddItemToArray(arr, cJSON_CreateString(bus->acts_on[i]));
     }
     if (bus->lockstep) cJSON_AddTrueToObject(hello, "lockstep");
     if (bus->durable) cJSON_AddTrueToObject(hello, "durable");
@@ -280,14 +313,9 @@ int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_e
     bus->on_state = o->on_state;
     bus->user = o->user;
     bus->retry_ms = RECONNECT_FIRST_MS;
-    if (o->subscribe && o->n_subscribe) {
-        bus->subscribe = calloc(o->n_subscribe, sizeof *bus->subscribe);
-        if (bus->subscribe) {
-            bus->n_subscribe = o->n_subscribe;
-            for (size_t i = 0; i < o->n_subscribe; i++) bus->subscribe[i] = strdup(o->subscribe[i]);
-        }
-    }
-    if (!bus->name || !bus->host || sim_linebuf_init(&bus->lines, SIM_BUS_MAX_LINE) != SIM_OK) {
+    bool copied = copy_strings(o->subscribe, o->n_subscribe, &bus->subscribe, &bus->n_subscribe) &&
+                  copy_strings(o->acts_on, o->n_acts_on, &bus->acts_on, &bus->n_acts_on);
+    if (!copied || !bus->name || !bus->host || sim_linebuf_init(&bus->lines, SIM_BUS_MAX_LINE) != SIM_OK) {
         free_bus(bus);
         return sim_error_set(err, SIM_ENOMEM, "bus: out of memory");
     }
@@ -343,11 +371,27 @@ uint64_t sim_bus_dropped(const sim_bus *bus)
     return bus->dropped;
 }
 
+/* The end of a graceful close: the socket (after the dispatcher's EOF, an error, or
+ * DRAIN_MS) and the timer. */
+static void finish_drain(sim_bus *bus)
+{
+    if (!bus->draining) return;
+    uv_close((uv_handle_t *)bus->draining, on_handle_closed);
+    bus->draining = NULL;
+    uv_timer_stop(&bus->retry);
+    uv_close((uv_handle_t *)&bus->retry, on_handle_closed);
+}
+
+static void on_drain_timeout(uv_timer_t *t)
+{
+    finish_drain(t->data);
+}
+
 static void on_shutdown(uv_shutdown_t *req, int status)
 {
-    uv_handle_t *tcp = (uv_handle_t *)req->handle;
+    sim_bus *bus = req->handle->data;
     free(req);
-    uv_close(tcp, on_handle_closed);
+    if (status < 0) finish_drain(bus); /* else: the dispatcher's EOF ends it (on_read) */
 }
 
 void sim_bus_close(sim_bus *bus)
@@ -357,15 +401,20 @@ void sim_bus_close(sim_bus *bus)
     bus->closing = true;
     bus->state = BUS_CLOSING;
     uv_timer_stop(&bus->retry);
-    uv_close((uv_handle_t *)&bus->retry, on_handle_closed);
     if (bus->tcp) {
-        /* Messages already published still go out: shutdown waits for queued writes. */
+        /* Messages already published still go out: shutdown waits for queued writes;
+         * reading goes on (and drops) until the dispatcher has closed too. */
         uv_shutdown_t *req = graceful ? malloc(sizeof *req) : NULL;
-        uv_read_stop((uv_stream_t *)bus->tcp);
-        if (!req || uv_shutdown(req, (uv_stream_t *)bus->tcp, on_shutdown) != 0) {
-            free(req);
-            uv_close((uv_handle_t *)bus->tcp, on_handle_closed);
+        if (req && uv_shutdown(req, (uv_stream_t *)bus->tcp, on_shutdown) == 0) {
+            bus->draining = bus->tcp;
+            bus->tcp = NULL;
+            uv_timer_start(&bus->retry, on_drain_timeout, DRAIN_MS, 0);
+            return;
         }
+        free(req);
+        uv_read_stop((uv_stream_t *)bus->tcp);
+        uv_close((uv_handle_t *)bus->tcp, on_handle_closed);
         bus->tcp = NULL;
     }
+    uv_close((uv_handle_t *)&bus->retry, on_handle_closed);
 }

@@ -46,6 +46,11 @@ typedef struct sim_bus_options {
     const char *const *subscribe;/* topic prefixes; NULL: everything */
     size_t n_subscribe;
     bool subscribe_none;         /* send "subscribe":[] (publish-only modules) */
+    /* Operator commands (names as in sim_command_names) this module acts on and
+     * answers with control.ack; the dispatcher's control endpoint waits for exactly
+     * these modules (docs/protocol.md, "Acknowledgements"). */
+    const char *const *acts_on;
+    size_t n_acts_on;
     bool lockstep;
     bool durable;
     sim_bus_message_cb on_message;

@@ -41,6 +41,10 @@ void sim_diag_add(sim_diag *d, const char *fmt, ...) __attribute__((format(print
 
 /* ---- the scenario ------------------------------------------------------------- */
 
+/* Every speed in a scenario (start points, limits, signs, traffic) is at most this:
+ * 1e308 km/h used to pass validation and fail at start. */
+#define SIM_SCENARIO_MAX_KMH 400.0
+
 typedef struct sim_poi {
     char *id, *name, *category;  /* category: fuel, restaurant, parking, hotel, ... */
     double x, y, z;               /* resolved world position */

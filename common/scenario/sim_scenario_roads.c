@@ -215,7 +215,7 @@ static void load_road_extras(ld *L, sim_road *r, int ri, const cJSON *ro, const 
                 sim_speed_limit *sl = &r->limits[r->n_limits];
                 double kmh;
                 bool ok = scn_get_range(L, o, q, ri, false, &sl->s_start, &sl->s_end);
-                ok &= scn_get_num(L, o, q, "speed_kmh", true, 0, NUM_POS, 0, 0, &kmh);
+                ok &= scn_get_num(L, o, q, "speed_kmh", true, 0, NUM_RANGE, 1, SIM_SCENARIO_MAX_KMH, &kmh);
                 sl->speed = kmh / 3.6;
                 if (ok) r->n_limits++;
             }
@@ -239,7 +239,7 @@ static void load_road_extras(ld *L, sim_road *r, int ri, const cJSON *ro, const 
                 scn_get_num(L, o, q, "d", false, -(r->right_width + 1.0), NUM_ANY, 0, 0, &sg->d);
                 if (t == SIM_SIGN_LANE_CHANGE) ok &= scn_get_lane(L, o, q, "lane", true, ri, &sg->lane);
                 if (t == SIM_SIGN_SPEED_LIMIT) {
-                    ok &= scn_get_num(L, o, q, "speed_kmh", true, 0, NUM_POS, 0, 0, &sg->value);
+                    ok &= scn_get_num(L, o, q, "speed_kmh", true, 0, NUM_RANGE, 1, SIM_SCENARIO_MAX_KMH, &sg->value);
                     sg->value /= 3.6;
                 }
                 sg->text = scn_dup_str(L, o, q, "text", t == SIM_SIGN_TEXT, NULL);

@@ -98,7 +98,7 @@ void scn_load_starts(ld *L, const cJSON *root)
         CHECK_UNIQUE(L, scn_kpath(q, p, "name"), "start point name", sc->starts, sc->n_starts - 1, name);
         st->road = load_place(L, o, p, &st->s, &st->lane, &st->d);
         double kmh, hdeg;
-        scn_get_num(L, o, p, "speed_kmh", false, 0, NUM_NONNEG, 0, 0, &kmh);
+        scn_get_num(L, o, p, "speed_kmh", false, 0, NUM_RANGE, 0, SIM_SCENARIO_MAX_KMH, &kmh);
         st->speed = kmh / 3.6;
         sim_road_pose ps;
         if (st->road >= 0 && !sim_road_pose_at(&sc->net, st->road, st->s, st->d, &ps)) {
@@ -153,7 +153,7 @@ void scn_load_traffic(ld *L, const cJSON *root)
             a->road = load_place(L, st, q, &a->s, &a->lane, &d);
         }
         double kmh;
-        scn_get_num(L, o, p, "desired_speed_kmh", true, 50, NUM_POS, 0, 0, &kmh);
+        scn_get_num(L, o, p, "desired_speed_kmh", true, 50, NUM_RANGE, 1, SIM_SCENARIO_MAX_KMH, &kmh);
         a->desired_speed = kmh / 3.6;
         /* Route: road ids in driving order, each connected to the one before. */
         const cJSON *rt = scn_get_arr(L, o, p, "route", false);

@@ -242,7 +242,11 @@ static void replay_with_pause(void **state)
     next = 0;
     assert_int_equal(read_states(tap, &next, 1, 400), 0);
     /* Resumed: the whole log from where the seek landed, to the end. */
-    assert_true(ts_send_line(tap, "{\"topic\":\"control.resume\",\"src\":\"test\"}"));
+    /* through the operator's endpoint: replay acts on it and says so */
+    char out[1024];
+    const char *resume[] = {"resume", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", resume, out, sizeof out), 0);
+    assert_non_null(strstr(out, "resume: done by replay"));
     assert_int_equal(read_states(tap, &next, N, 30000), N);
     assert_int_equal(next, N);
     int status = ts_stop(pid, 0, 30000); /* exits by itself after the last state */

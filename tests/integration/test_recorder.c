@@ -3,7 +3,8 @@
  * drive goes on while it is away, and it is started again; the log must hold every
  * 10 ms step of both runs (the dispatcher's durable backlog, the recorder resuming its
  * file). Also: a log directory that cannot be created gives log.error on the bus and
- * exit status 1. */
+ * exit status 1; SIGTERM after a burst drains everything queued; a log without a
+ * sample is removed; a stalled clock is logged. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -316,6 +317,88 @@ static void new_file_discards_an_old_backlog(void **state)
     sim_drivelog_reader_close(r);
 }
 
+/* Events of the only log in f->dir: how many of kind/name. */
+static int count_events(fixture *f, const char *kind, const char *name)
+{
+    sim_error err = {0};
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(only_log(f->dir), &r, &err), 0);
+    sim_drivelog_event *e;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &e, &n, &err), 0);
+    int c = 0;
+    for (size_t i = 0; i < n; i++) c += !strcmp(e[i].kind, kind) && !strcmp(e[i].name, name);
+    sim_drivelog_events_free(e, n);
+    sim_drivelog_reader_close(r);
+    return c;
+}
+
+/* SIGTERM right after a burst: what is still queued for the recorder (in the
+ * dispatcher and the socket) is drained into the log before it exits. */
+static void sigterm_drains_everything_queued(void **state)
+{
+    fixture *f = *state;
+    pid_t rec = start_recorder(f, f->dir);
+    assert_true(rec > 0);
+    wait_joined(f);
+    enum { BURST = 3000 };
+    for (int k = 0; k < BURST; k++) {
+        send_tick(f, 0, k, false);
+        if (k % 100 == 99) drain(f);
+    }
+    int status = ts_stop(rec, SIGTERM, 5000);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    sim_error err = {0};
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(only_log(f->dir), &r, &err), 0);
+    sim_drivelog_sample *smp;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &smp, &n, &err), 0);
+    assert_int_equal(n, BURST);
+    assert_int_equal(smp[n - 1].tick, BURST - 1);
+    free(smp);
+    sim_drivelog_reader_close(r);
+}
+
+/* A session that ends before the clock ran leaves no empty log behind. */
+static void no_samples_no_log(void **state)
+{
+    fixture *f = *state;
+    pid_t rec = start_recorder(f, f->dir);
+    assert_true(rec > 0);
+    wait_joined(f);
+    int status = ts_stop(rec, SIGTERM, 5000);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "ls %s/it/*.sqlite* 2>/dev/null | wc -l", f->dir);
+    FILE *p = popen(cmd, "r");
+    int files = -1;
+    assert_int_equal(fscanf(p, "%d", &files), 1);
+    pclose(p);
+    assert_int_equal(files, 0);
+}
+
+/* No tick for longer than --stall-ms while running is logged as a stall, and its end.
+ * (The sleep here is the stall under test, not a wait for an event.) */
+static void stalled_clock_is_an_event(void **state)
+{
+    fixture *f = *state;
+    char scenario[512];
+    snprintf(scenario, sizeof scenario, "%s", ts_root("scenarios/lane-change.json"));
+    char *argv[] = {"recorder", "--out", f->dir, "--study", "it", "--subject", "s1", "--bus", f->bus,
+                    "--stall-ms", "100", NULL};
+    pid_t rec = ts_spawn(argv, false);
+    assert_true(rec > 0);
+    wait_joined(f);
+    for (int k = 0; k < 10; k++) send_tick(f, 0, k, false);
+    ts_sleep_ms(400);
+    for (int k = 10; k < 20; k++) send_tick(f, 0, k, false);
+    int status = ts_stop(rec, SIGTERM, 5000);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(count_events(f, "stall", "ticks"), 1);
+    assert_int_equal(count_events(f, "stall", "ticks_end"), 1);
+}
+
 static void unwritable_directory_is_loud(void **state)
 {
     fixture *f = *state;
@@ -359,6 +442,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(killed_mid_drive_loses_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(new_file_discards_an_old_backlog, setup, teardown),
         cmocka_unit_test_setup_teardown(unwritable_directory_is_loud, setup, teardown),
+        cmocka_unit_test_setup_teardown(sigterm_drains_everything_queued, setup, teardown),
+        cmocka_unit_test_setup_teardown(no_samples_no_log, setup, teardown),
+        cmocka_unit_test_setup_teardown(stalled_clock_is_an_event, setup, teardown),
         cmocka_unit_test(bad_options_are_usage_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

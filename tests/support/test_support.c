@@ -2,6 +2,8 @@
 #include "test_support.h"
 
 #include <arpa/inet.h>
+#include <assert.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -58,6 +60,51 @@ static const char *env_path(const char *var, const char *fallback, const char *r
 const char *ts_bin(const char *name) { return env_path("SIM_BIN", "bin", name); }
 
 const char *ts_root(const char *rel) { return env_path("SIM_ROOT", ".", rel); }
+
+int ts_run(const char *name, const char *const *args, char *out, size_t out_size)
+{
+    char cmd[8192];
+    int n = snprintf(cmd, sizeof cmd, "'%s'", ts_bin(name));
+    for (size_t i = 0; args[i] && n < (int)sizeof cmd; i++) {
+        assert(!strchr(args[i], '\'')); /* quoted as they are */
+        n += snprintf(cmd + n, sizeof cmd - (size_t)n, " '%s'", args[i]);
+    }
+    if (n < (int)sizeof cmd) snprintf(cmd + n, sizeof cmd - (size_t)n, " 2>&1");
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    size_t got = 0, r;
+    while (out_size > 1 && (r = fread(out + got, 1, out_size - 1 - got, p)) > 0) got += r;
+    char sink[4096];
+    while (fread(sink, 1, sizeof sink, p) > 0) {}
+    if (out_size) out[got] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+pid_t ts_child_of(pid_t parent, const char *exe)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = -1;
+    while (d && (e = readdir(d)) && found < 0) {
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+        if (!open || !close) continue;
+        int ppid = 0;
+        char st;
+        if (sscanf(close + 1, " %c %d", &st, &ppid) != 2 || ppid != parent || st == 'Z') continue;
+        *close = 0;
+        if (strcmp(open + 1, exe) == 0) found = atoi(e->d_name);
+    }
+    if (d) closedir(d);
+    return found;
+}
 
 pid_t ts_spawn(char *const argv[], bool keep_stdout)
 {

@@ -20,6 +20,13 @@ const char *ts_root(const char *rel);
 /* fork+exec argv[0] resolved through ts_bin; stdout to /dev/null unless keep_stdout;
  * stderr inherited. Returns the pid or -1. */
 pid_t ts_spawn(char *const argv[], bool keep_stdout);
+/* Runs the executable `name` from $SIM_BIN with args (NULL-terminated), stdout and
+ * stderr together into out (NUL-terminated, truncated to out_size); returns the exit
+ * status, or -1 when it did not exit normally. */
+int ts_run(const char *name, const char *const *args, char *out, size_t out_size);
+/* The pid of a live child of parent whose command name is exe (as in
+ * /proc/PID/stat), or -1: for killing one module of a `simctl run`. */
+pid_t ts_child_of(pid_t parent, const char *exe);
 /* Sends sig and waits up to timeout_ms; returns the exit status as from waitpid
  * (or -1 on timeout, after which the process is killed with SIGKILL). */
 int ts_stop(pid_t pid, int sig, int timeout_ms);

@@ -1,6 +1,10 @@
 /* Unit tests of the analysis' task computation (analysis/compute.c) without starting
  * bin/analysis: a drive built in memory on a hand-made scenario, with figures solved
- * by hand (a constant offset from the ideal line, a constant speed, a known gap). */
+ * by hand (a constant offset from the ideal line, a constant speed, a known gap); and
+ * what it takes from the log's events: lane marks looked up at the running maximum of
+ * s (a roll-back after a lane change is no lane-mark event), the operator's
+ * control.speed_limit, and tasks a crash, gap or stall touches reported as
+ * "warning". */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,15 +21,19 @@
 #include "ts_assert.h"
 
 /* A straight 1000 m road with three 3.5 m lanes right of the reference line (lane -2's
- * centre at d = -5.25), a 50 km/h limit, and one task on lane -2 from s = 100 to 400. */
-static const char SCENARIO[] =
-    "{\"format\": 1, \"name\": \"compute-test\",\n"
-    " \"roads\": [{\"id\": \"main\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 0},\n"
-    "   \"segments\": [{\"type\": \"line\", \"length\": 1000}],\n"
-    "   \"lanes\": {\"center_mark\": \"solid\", \"right\": [{\"width\": 3.5, \"mark\": \"dashed\"},\n"
-    "     {\"width\": 3.5, \"mark\": \"dashed\"}, {\"width\": 3.5, \"mark\": \"solid\"}]},\n"
-    "   \"speed_limits\": [{\"s_start\": 0, \"speed_kmh\": 50}]}],\n"
+ * centre at d = -5.25), a 50 km/h limit, and one task T1 from s = 100 to 400, whose
+ * tube and ideal path follow. */
+#define ROAD_AND_TASK_T1 \
+    " \"roads\": [{\"id\": \"main\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 0},\n" \
+    "   \"segments\": [{\"type\": \"line\", \"length\": 1000}],\n" \
+    "   \"lanes\": {\"center_mark\": \"solid\", \"right\": [{\"width\": 3.5, \"mark\": \"dashed\"},\n" \
+    "     {\"width\": 3.5, \"mark\": \"dashed\"}, {\"width\": 3.5, \"mark\": \"solid\"}]},\n" \
+    "   \"speed_limits\": [{\"s_start\": 0, \"speed_kmh\": 50}]}],\n" \
     " \"tasks\": [{\"id\": \"T1\", \"road\": \"main\", \"s_start\": 100, \"s_end\": 400,\n"
+
+/* T1 on lane -2 all along. */
+static const char SCENARIO[] =
+    "{\"format\": 1, \"name\": \"compute-test\",\n" ROAD_AND_TASK_T1
     "   \"tube_half_width\": 0.5, \"ideal\": {\"start_lane\": -2, \"lane_changes\": []}}]}\n";
 
 typedef struct fixture {
@@ -33,7 +41,8 @@ typedef struct fixture {
     an_scenario sc;
 } fixture;
 
-static int setup(void **state)
+/* The fixture with scenario text written to a file and loaded. */
+static int setup_with(void **state, const char *text)
 {
     fixture *f = calloc(1, sizeof *f);
     if (!f) return -1;
@@ -42,7 +51,7 @@ static int setup(void **state)
     snprintf(f->path, sizeof f->path, "%s/s.json", f->dir);
     FILE *fp = fopen(f->path, "w");
     if (!fp) return -1;
-    fputs(SCENARIO, fp);
+    fputs(text, fp);
     fclose(fp);
     an_params p = an_params_default();
     sim_error err = {0};
@@ -53,6 +62,8 @@ static int setup(void **state)
     *state = f;
     return 0;
 }
+
+static int setup(void **state) { return setup_with(state, SCENARIO); }
 
 static int teardown(void **state)
 {
@@ -193,9 +204,160 @@ static void a_drive_that_never_reaches_the_task(void **state)
     an_drive_free(&dr);
 }
 
+/* ---- what the analysis takes from the log beyond the samples: lane marks at the
+ * running maximum of s, the operator's speed limit, and the events that make a task
+ * "warning" instead of "ok" ---- */
+
+/* The same road; T1 starts in lane -2 (d = -5.25) with a lane change to lane -1
+ * (d = -1.75) ramping from s = 200 to 230. */
+static const char SCENARIO_LC[] =
+    "{\"format\": 1, \"name\": \"flags-test\",\n" ROAD_AND_TASK_T1
+    "   \"tube_half_width\": 1.0, \"ideal\": {\"start_lane\": -2,\n"
+    "   \"lane_changes\": [{\"s\": 200, \"to_lane\": -1, \"ramp_length\": 30}]}}]}\n";
+
+static int setup_lc(void **state) { return setup_with(state, SCENARIO_LC); }
+
+static double ideal_d(double s)
+{
+    return s < 200 ? -5.25 : s > 230 ? -1.75 : -5.25 + 3.5 * (s - 200) / 30;
+}
+
+/* On SCENARIO_LC at 10 Hz, run 0: 20 m/s on the ideal line from s = 0; with rollback, after s = 240 the
+ * car rolls back to s = 205 in lane -1 (1 m per sample) and drives on from there. */
+static void drive_lc(an_drive *dr, bool rollback)
+{
+    double s_path[2000];
+    size_t n = 0;
+    double s = 0;
+    while (s <= 500) {
+        s_path[n++] = s;
+        if (rollback && s >= 240 && s < 241) {
+            for (double b = 239; b >= 205; b -= 1) s_path[n++] = b;
+            for (double b = 207; b < 240; b += 2) s_path[n++] = b;
+        }
+        s += 2;
+    }
+    sim_error err = {0};
+    assert_int_equal(an_drive_alloc(dr, n, &err), 0);
+    bool back = false;
+    for (size_t i = 0; i < n; i++) {
+        dr->col[AN_RUN][i] = 0;
+        dr->col[AN_TICK][i] = (double)i * 10;
+        dr->col[AN_T][i] = (double)i * 0.1;
+        dr->col[AN_SPEED][i] = 20;
+        dr->col[AN_S][i] = s_path[i];
+        if (i && s_path[i] < s_path[i - 1]) back = true;
+        /* in lane -1 once there, also while rolling back */
+        dr->col[AN_D][i] = back && s_path[i] < 240 ? -1.75 : ideal_d(s_path[i]);
+    }
+}
+
+static const an_task_result *the_task(const an_result *res)
+{
+    assert_int_equal(res->n_tasks, 1);
+    return &res->tasks[0];
+}
+
+/* Rolling back 35 m after the lane change: at the raw s the ideal lane would be lane
+ * -2 again and the car, still in lane -1, entirely over its marks (a severe
+ * lane-mark event); at the running maximum of s it is where it should be. */
+static void rollback_is_measured_at_the_running_maximum(void **state)
+{
+    fixture *f = *state;
+    an_drive dr = {0};
+    drive_lc(&dr, true);
+    an_result res;
+    sim_error err = {0};
+    assert_int_equal(an_compute(&dr, &f->sc, &res, &err), 0);
+    const an_task_result *tr = the_task(&res);
+    assert_true(tr->computed);
+    assert_int_equal(tr->m.n_mark_events, 0);
+    assert_int_equal(tr->m.n_tube_events, 0);
+    /* the marks used while rolling back are lane -1's: 0 and -3.5 */
+    for (size_t i = 0; i < tr->i1 - tr->i0; i++) {
+        if (dr.col[AN_T][tr->i0 + i] < 12.1) continue; /* from the first step back on */
+        if (dr.col[AN_S][tr->i0 + i] > 240) break;
+        assert_near(-3.5, tr->mark_right[i], 1e-9);
+    }
+    assert_string_equal(an_task_status(tr), "ok");
+    an_result_free(&res);
+    an_drive_free(&dr);
+}
+
+/* The operator's limit replaces the road's from its event on, until one with 0. */
+static void operator_speed_limit_is_the_limit(void **state)
+{
+    fixture *f = *state;
+    an_drive dr = {0};
+    drive_lc(&dr, false);
+    sim_error err = {0};
+    an_result res;
+    /* road: 50 km/h, the car drives 72 km/h: over the limit in the whole task (15 s) */
+    assert_int_equal(an_compute(&dr, &f->sc, &res, &err), 0);
+    assert_near(15, the_task(&res)->m.time_over_limit, 1e-9);
+    an_result_free(&res);
+    /* 100 km/h from t = 0, back to the road's at t = 10 s (task: t = 5 .. 20 s) */
+    assert_int_equal(an_drive_add_event(&dr, 0, 0, "control", "speed_limit",
+                                        "{\"topic\":\"control.speed_limit\",\"kmh\":100,\"id\":1}", &err), 0);
+    assert_int_equal(an_drive_add_event(&dr, 0, 10, "control", "speed_limit",
+                                        "{\"topic\":\"control.speed_limit\",\"kmh\":0,\"id\":2}", &err), 0);
+    assert_int_equal(an_compute(&dr, &f->sc, &res, &err), 0);
+    assert_near(10, the_task(&res)->m.time_over_limit, 1e-9);
+    assert_near(100 / 3.6, the_task(&res)->limit[0], 1e-12);
+    an_result_free(&res);
+    an_drive_free(&dr);
+}
+
+/* Which events make the task "warning": a crash of physics before it in the run (the
+ * car drove on from another state) or a gap inside it; not a gap before it, not a
+ * stall's end, not an event of another run. */
+static void crashes_gaps_and_stalls_flag_the_task(void **state)
+{
+    fixture *f = *state;
+    static const struct {
+        int run;
+        double t;
+        const char *kind, *name, *json;
+        const char *want;
+    } cases[] = {
+        {0, 1.0, "session", "crashed", "{\"module\":\"physics-node\",\"what\":\"crashed\"}", "warning"},
+        {0, 1.0, "session", "crashed", "{\"module\":\"recorder\",\"what\":\"crashed\"}", "ok"},
+        {0, 12.0, "session", "crashed", "{\"module\":\"recorder\",\"what\":\"crashed\"}", "warning"},
+        {0, 1.0, "gap", "samples", "{\"from_t\":0.9,\"to_t\":1.0,\"missing\":9}", "ok"},
+        {0, 12.0, "gap", "samples", "{\"from_t\":11.9,\"to_t\":12.0,\"missing\":9}", "warning"},
+        {0, 3.0, "stall", "controls", "{\"since_t\":2.4,\"t\":3.0}", "warning"},
+        {0, 12.0, "stall", "controls_end", "{}", "ok"},
+        {0, 2.0, "recorder", "bus_lost", "{}", "warning"},
+        {1, 12.0, "session", "crashed", "{\"module\":\"input-node\"}", "ok"},
+        {0, 40.0, "stall", "ticks", "{}", "ok"}, /* after the task */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        an_drive dr = {0};
+        drive_lc(&dr, false);
+        sim_error err = {0};
+        assert_int_equal(an_drive_add_event(&dr, cases[c].run, cases[c].t, cases[c].kind, cases[c].name,
+                                            cases[c].json, &err), 0);
+        an_result res;
+        assert_int_equal(an_compute(&dr, &f->sc, &res, &err), 0);
+        const an_task_result *tr = the_task(&res);
+        if (strcmp(an_task_status(tr), cases[c].want) != 0)
+            fail_msg("case %zu (%s %s at %.1f s): %s, expected %s", c, cases[c].kind, cases[c].name, cases[c].t,
+                     an_task_status(tr), cases[c].want);
+        if (!strcmp(cases[c].want, "warning")) {
+            assert_non_null(strstr(tr->message, cases[c].kind));
+            assert_non_null(strstr(tr->message, "may differ from an uninterrupted drive"));
+        }
+        an_result_free(&res);
+        an_drive_free(&dr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(rollback_is_measured_at_the_running_maximum, setup_lc, teardown),
+        cmocka_unit_test_setup_teardown(operator_speed_limit_is_the_limit, setup_lc, teardown),
+        cmocka_unit_test_setup_teardown(crashes_gaps_and_stalls_flag_the_task, setup_lc, teardown),
         cmocka_unit_test(offset_from_the_ideal_line),
         cmocka_unit_test(leaving_the_tube_is_an_event),
         cmocka_unit_test(runs_and_gaps),

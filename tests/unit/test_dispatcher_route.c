@@ -62,6 +62,29 @@ static void hello_accepted_fields(void **state)
     route_hello_free(&h);
 }
 
+/* "acts_on": operator commands only (not status), kept so that the endpoint knows
+ * whom to wait for; a name is matched whole (speed_limit is not "limit"). */
+static void hello_acts_on(void **state)
+{
+    route_hello h;
+    const char *why = "x";
+    assert_int_equal(hello("{\"topic\":\"hello\",\"name\":\"physics\",\"acts_on\":[\"pause\",\"speed_limit\"]}",
+                           NULL, &h, &why), ROUTE_OK);
+    assert_string_equal(h.acts_on, ",pause,speed_limit,");
+    assert_true(route_acts_on(h.acts_on, "pause"));
+    assert_true(route_acts_on(h.acts_on, "speed_limit"));
+    assert_false(route_acts_on(h.acts_on, "limit"));
+    assert_false(route_acts_on(h.acts_on, "resume"));
+    assert_false(route_acts_on("", "pause"));
+    route_hello_free(&h);
+    expect_refused("{\"topic\":\"hello\",\"name\":\"x\",\"acts_on\":[\"fly\"]}", NULL, ROUTE_REFUSED,
+                   "hello: every \"acts_on\" entry must name an operator command (docs/protocol.md)");
+    expect_refused("{\"topic\":\"hello\",\"name\":\"x\",\"acts_on\":[\"status\"]}", NULL, ROUTE_REFUSED,
+                   "hello: every \"acts_on\" entry must name an operator command (docs/protocol.md)");
+    expect_refused("{\"topic\":\"hello\",\"name\":\"x\",\"acts_on\":\"pause\"}", NULL, ROUTE_REFUSED,
+                   "hello: \"acts_on\" must be an array of command names");
+}
+
 static void hello_name_rules(void **state)
 {
     const char *msg = "hello: \"name\" must be a string of 1 to 64 bytes";
@@ -267,6 +290,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hello_accepted_fields),
         cmocka_unit_test(hello_name_rules),
+        cmocka_unit_test(hello_acts_on),
         cmocka_unit_test(hello_subscribe_and_flags),
         cmocka_unit_test(hello_token),
         cmocka_unit_test(line_rules),

@@ -226,9 +226,58 @@ static void headway_from_traffic(void **state)
     sim_drivelog_reader_close(r);
 }
 
+static void tick_and_state(sim_recording *rec, sim_drivelog_writer *w, double t)
+{
+    char line[256];
+    sim_error err = {0};
+    snprintf(line, sizeof line, "{\"topic\":\"sim.tick\",\"t\":%.2f,\"run\":0,\"paused\":false}", t);
+    assert_int_equal(feed(rec, w, line, &err), 0);
+    snprintf(line, sizeof line, "{\"topic\":\"vehicle.state\",\"t\":%.2f,\"speed\":10}", t);
+    assert_int_equal(feed(rec, w, line, &err), 0);
+}
+
+/* What makes a stretch suspect is logged: ticks that never arrived (a gap, with its
+ * ends and the count), controls older than SIM_RECORDING_STALL_S (once, and when they
+ * come back), and simctl's session.module crash reports. */
+static void gaps_stalls_and_crashes_are_events(void **state)
+{
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(path, NULL, &w, &err), 0);
+    sim_recording rec;
+    sim_recording_init(&rec, false, -1);
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"input.controls\",\"t\":0,\"throttle\":0.3}", &err), 0);
+    tick_and_state(&rec, w, 0);
+    tick_and_state(&rec, w, 0.01);
+    tick_and_state(&rec, w, 0.05); /* 0.02, 0.03, 0.04 never came */
+    for (int k = 6; k <= 60; k++) tick_and_state(&rec, w, k * 0.01); /* controls from t = 0 only */
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"input.controls\",\"t\":0.6,\"throttle\":0.3}", &err), 0);
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"session.module\",\"t\":0.6,\"module\":\"physics-node\","
+                                   "\"what\":\"crashed\",\"status\":0,\"signal\":9,\"run\":0}", &err), 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), 0);
+    sim_drivelog_event *e;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &e, &n, &err), 0);
+    const char *kinds[][2] = {{"run", "start"}, {"gap", "samples"}, {"stall", "controls"},
+                              {"stall", "controls_end"}, {"session", "crashed"}};
+    assert_int_equal(n, 5);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(e[i].kind, kinds[i][0]);
+        assert_string_equal(e[i].name, kinds[i][1]);
+    }
+    assert_string_equal(e[1].json, "{\"from_t\":0.01,\"to_t\":0.050000000000000003,\"missing\":3}");
+    assert_true(fabs(e[2].t - 0.51) < 1e-9); /* the first tick more than 0.5 s after the controls */
+    assert_string_equal(e[2].json, "{\"since_t\":0,\"t\":0.51000000000000001}");
+    sim_drivelog_events_free(e, n);
+    sim_drivelog_reader_close(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(gaps_stalls_and_crashes_are_events, setup, teardown),
         cmocka_unit_test_setup_teardown(drive_to_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(headway_from_traffic, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_fields_are_named, setup, teardown),

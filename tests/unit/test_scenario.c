@@ -175,7 +175,7 @@ static void invalid_scenario_reports_every_error(void **state)
         INVALID ": roads[0].successor.road: found \"nowhere\", expected the id of a road",
         INVALID ": start_points[0].s: found 5000, expected a number in [0, 110]",
         INVALID ": start_points[0].lane: found -3, expected a lane of road \"a\": one of -1, -2",
-        INVALID ": traffic.agents[0].desired_speed_kmh: found \"fast\", expected a number > 0",
+        INVALID ": traffic.agents[0].desired_speed_kmh: found \"fast\", expected a number in [1, 400]",
         INVALID ": triggers[0].s_end: found 5, expected a number > s_start (10)",
         INVALID ": triggers[0].by: found \"ghost\", expected the id of a traffic agent",
         INVALID ": triggers[0].action.text: missing, expected a non-empty string",

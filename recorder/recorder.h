@@ -1,0 +1,63 @@
+/* recorder.h: the recorder's state, shared by main.c (the bus, the timers, stopping)
+ * and logfile.c (choosing, resuming and opening the drive log, and saying so on the bus
+ * when it cannot be opened). */
+#ifndef RECORDER_H
+#define RECORDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "sim_bus.h"
+#include "sim_drivelog.h"
+#include "sim_error.h"
+#include "sim_recording.h"
+#include "sim_scenario.h"
+
+#ifndef SIM_VERSION
+#define SIM_VERSION "0.1.0-dev"
+#endif
+
+typedef struct options {
+    const char *out, *study, *subject, *scenario, *vehicle, *bus, *token;
+    int seed;
+    bool all, fsync;
+    int flush_ms, resume_within, stall_ms;
+} options;
+
+typedef struct recorder {
+    options opt;
+    uv_loop_t *loop;
+    sim_bus *bus;
+    sim_drivelog_writer *w;
+    sim_recording rec;
+    sim_scenario *scenario; /* --scenario, for sectors, tasks and lat_dev; NULL: none */
+    uv_timer_t tick_timer, status_timer;
+    uv_check_t after_io; /* asks for a commit after each round of reading */
+    uv_signal_t sigint, sigterm;
+    char error[SIM_ERROR_MSG_MAX]; /* the current write error, "" when none */
+    uint64_t last_error_ms;        /* when log.error was last published */
+    uint64_t bad_messages;
+    bool stopping;       /* no more messages: closing */
+    bool draining;       /* asked to stop: reading what is still on its way */
+    uint64_t drain_since_ms, last_msg_ms;
+    uint64_t last_tick_ms; /* wall clock of the newest sim.tick; 0: none yet */
+    bool tick_stalled;     /* a "stall" "ticks" event is open */
+    bool resumed;        /* this process resumed an unfinished file */
+    bool welcomed;       /* the first welcome has been seen */
+    uint64_t skip;       /* backlog messages still to discard (see on_state) */
+} recorder;
+
+/* The current UTC time as ISO 8601 ("2026-05-01T12:00:00Z"). */
+void rec_utc_now(char *buf, size_t size);
+/* An event of the recorder itself (started, resumed, stopped, bus_lost, ...). */
+void rec_event(recorder *r, const char *name);
+/* Opens (or resumes) the log file and sets r->rec up to go on where it left off;
+ * *resumed says which. */
+int rec_open_log(recorder *r, bool *resumed, sim_error *err);
+/* The log could not be opened: says msg on the bus as log.error (briefly joining as
+ * recorder-error; gives up after 2 s without a dispatcher). */
+void rec_announce_fatal(const options *o, const char *host, int port, const char *msg);
+
+#endif

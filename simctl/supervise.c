@@ -1,0 +1,259 @@
+/* supervise: a session's child processes (see supervise.h). */
+#include "supervise.h"
+
+#include <assert.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "simctl.h"
+
+static char *xstrdup(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+bool run_exe_exists(const char *exe)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", simctl_bin_dir(), exe);
+    return access(path, X_OK) == 0;
+}
+
+
+static void on_restart_timer(uv_timer_t *t)
+{
+    child *c = t->data;
+    if (!c->s->ending) run_start_child(c);
+}
+
+/* Tries again after the current back-off, which doubles up to RESTART_MAX_MS. */
+static void schedule_restart(child *c)
+{
+    uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
+    c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
+}
+
+
+/* session.module {module, what, status, signal, run}: a crash or restart for the
+ * drive log (the recorder logs it as a "session" event). */
+static void publish_module_event(session *s, const child *c, const char *what, int64_t status, int term_signal)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "module", c->exe);
+    cJSON_AddStringToObject(p, "what", what);
+    cJSON_AddNumberToObject(p, "status", (double)status);
+    cJSON_AddNumberToObject(p, "signal", term_signal);
+    cJSON_AddNumberToObject(p, "run", (double)s->last_run);
+    if (s->bus && sim_bus_publish(s->bus, "session.module", s->last_t, p) == SIM_OK) {
+        cJSON_Delete(p);
+    } else if (s->n_unsent < (int)(sizeof s->unsent / sizeof s->unsent[0])) {
+        /* kept for the next welcome: a crash of the dispatcher is news too */
+        s->unsent_t[s->n_unsent] = s->last_t;
+        s->unsent[s->n_unsent++] = p;
+    } else {
+        fprintf(stderr, "simctl: could not publish that %s %s (no bus)\n", c->exe, what);
+        cJSON_Delete(p);
+    }
+}
+
+void run_on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    session *s = user;
+    if (!welcome) return;
+    for (int i = 0; i < s->n_unsent; i++) {
+        sim_bus_publish(bus, "session.module", s->unsent_t[i], s->unsent[i]);
+        cJSON_Delete(s->unsent[i]);
+    }
+    s->n_unsent = 0;
+}
+
+static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
+{
+    child *c = p->data;
+    session *s = c->s;
+    c->running = false;
+    uv_close((uv_handle_t *)p, NULL);
+    if (s->ending || c->stopping || s->stopped_by_operator) return;
+    if (!term_signal && status == 0) {
+        /* A module ends by itself only when told to (control.stop, which may reach it
+         * before simctl hears of it): the session is ending, nothing is restarted. */
+        fprintf(stderr, "simctl: %s ended (status 0); ending the session\n", c->exe);
+        s->stopped_by_operator = true;
+        uv_timer_start(&s->operator_stop, run_on_operator_stop, OPERATOR_STOP_GRACE_MS, 0);
+        return;
+    }
+    if (!term_signal && (status == 1 || status == 2)) {
+        /* its own message (above, on stderr) says what is wrong */
+        char why[160];
+        snprintf(why, sizeof why, "%s stopped with a %s error (exit status %lld); see its message above", c->exe,
+                 status == 1 ? "configuration" : "usage", (long long)status);
+        publish_module_event(s, c, "config_error", status, 0);
+        s->status = 1;
+        run_end_session(s, why);
+        return;
+    }
+    uint64_t ran = uv_now(s->loop) - c->started_ms;
+    if (ran >= STABLE_MS) c->backoff_ms = RESTART_FIRST_MS;
+    if (term_signal)
+        fprintf(stderr, "simctl: %s was killed by signal %d; restarting in %u ms\n", c->exe, term_signal, c->backoff_ms);
+    else
+        fprintf(stderr, "simctl: %s exited with status %lld; restarting in %u ms\n", c->exe, (long long)status,
+                c->backoff_ms);
+    publish_module_event(s, c, "crashed", status, term_signal);
+    c->restarts++;
+    if (c->run_arg && s->last_run >= 0) {
+        /* a new run, never a second run 0 spliced into the log */
+        char run[24];
+        snprintf(run, sizeof run, "%lld", (long long)s->last_run + 1);
+        free(c->argv[c->run_arg]);
+        c->argv[c->run_arg] = xstrdup(run);
+    }
+    schedule_restart(c);
+}
+
+void run_start_child(child *c)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", simctl_bin_dir(), c->exe);
+    uv_stdio_container_t stdio[3] = {{.flags = UV_IGNORE},
+                                     {.flags = UV_INHERIT_FD, .data.fd = 1},
+                                     {.flags = UV_INHERIT_FD, .data.fd = 2}};
+    uv_process_options_t o = {.file = path, .args = c->argv, .stdio = stdio, .stdio_count = 3,
+                              .exit_cb = on_child_exit};
+    c->proc.data = c;
+    int rc = uv_spawn(c->s->loop, &c->proc, &o);
+    if (rc != 0) {
+        fprintf(stderr, "simctl: cannot start %s: %s; retrying in %u ms\n", path, uv_strerror(rc), c->backoff_ms);
+        uv_close((uv_handle_t *)&c->proc, NULL);
+        schedule_restart(c);
+        return;
+    }
+    c->running = true;
+    c->started_ms = uv_now(c->s->loop);
+    if (c->restarts) publish_module_event(c->s, c, "restarted", 0, 0);
+}
+
+child *run_add_child(session *s, const char *exe)
+{
+    assert(s->n_children < (int)(sizeof s->children / sizeof s->children[0]));
+    child *c = &s->children[s->n_children++];
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->exe = exe;
+    c->argv[c->argc++] = xstrdup(exe);
+    c->backoff_ms = RESTART_FIRST_MS;
+    uv_timer_init(s->loop, &c->restart_timer);
+    c->restart_timer.data = c;
+    return c;
+}
+
+void run_arg(child *c, const char *a)
+{
+    if (c->argc >= MAX_ARGS - 1) {
+        /* A programming error (the table of arguments grew): say so, do not drop it. */
+        fprintf(stderr, "simctl: too many arguments for %s (over %d); '%s' left out\n", c->exe, MAX_ARGS - 1, a);
+        return;
+    }
+    c->argv[c->argc++] = xstrdup(a);
+}
+
+void run_arg2(child *c, const char *flag, const char *value)
+{
+    run_arg(c, flag);
+    run_arg(c, value);
+}
+
+/* Shutdown in stages so that nothing is lost: first the modules that produce data,
+ * then the recorder (which flushes everything it received), then the dispatcher. */
+static void shutdown_stage(session *s);
+
+void run_on_stop_timer(uv_timer_t *t)
+{
+    session *s = t->data;
+    for (int i = 0; i < s->n_children; i++) {
+        child *c = &s->children[i];
+        if (c->running && c->stopping) {
+            fprintf(stderr, "simctl: %s did not stop in time; killing it\n", c->exe);
+            uv_process_kill(&c->proc, SIGKILL);
+        }
+    }
+    shutdown_stage(s);
+}
+
+static int stage_of(const child *c)
+{
+    if (strcmp(c->exe, "dispatcher") == 0) return 2;
+    if (strcmp(c->exe, "recorder") == 0) return 1;
+    return 0;
+}
+
+static void shutdown_stage(session *s)
+{
+    /* Wait for the current stage's processes before starting the next. */
+    for (int i = 0; i < s->n_children; i++) {
+        child *c = &s->children[i];
+        if (c->running && stage_of(c) < s->stage) return;
+    }
+    while (s->stage <= 2) {
+        int signalled = 0;
+        for (int i = 0; i < s->n_children; i++) {
+            child *c = &s->children[i];
+            uv_timer_stop(&c->restart_timer);
+            if (stage_of(c) == s->stage && c->running && !c->stopping) {
+                c->stopping = true;
+                uv_process_kill(&c->proc, SIGTERM);
+                signalled++;
+            }
+        }
+        s->stage++;
+        if (signalled) {
+            if (s->stage == 3 && s->bus) {
+                sim_bus_close(s->bus);
+                s->bus = NULL;
+            }
+            uv_timer_start(&s->stop_timer, run_on_stop_timer, 3000, 0);
+            return;
+        }
+    }
+    /* Everything has stopped. */
+    if (s->bus) {
+        sim_bus_close(s->bus);
+        s->bus = NULL;
+    }
+    uv_close((uv_handle_t *)&s->stop_timer, NULL);
+    uv_close((uv_handle_t *)&s->operator_stop, NULL);
+    uv_close((uv_handle_t *)&s->sigint, NULL);
+    uv_close((uv_handle_t *)&s->sigterm, NULL);
+    for (int i = 0; i < s->n_children; i++) uv_close((uv_handle_t *)&s->children[i].restart_timer, NULL);
+}
+
+
+void run_end_session(session *s, const char *why)
+{
+    if (s->ending) return;
+    s->ending = true;
+    fprintf(stderr, "simctl: ending the session (%s)\n", why);
+    s->stage = 0;
+    shutdown_stage(s);
+}
+
+/* Poll during shutdown: a stage completes when its processes have exited. */
+void run_on_exit_check(uv_timer_t *t)
+{
+    session *s = t->data;
+    if (s->ending) shutdown_stage(s);
+}
+
+void run_on_signal(uv_signal_t *sig, int signum)
+{
+    run_end_session(sig->data, signum == SIGINT ? "Ctrl-C" : "SIGTERM");
+}
+
+void run_on_operator_stop(uv_timer_t *t)
+{
+    run_end_session(t->data, "operator's stop");
+}
+

@@ -1,0 +1,81 @@
+/* supervise: the processes of a `simctl run` session (see cmd_run.c): starting
+ * them, restarting what crashed (with back-off; a restarted physics-node gets the next
+ * run number), ending the session on a configuration error or when a module ends by
+ * itself, telling the drive log (session.module), and shutting down in stages so that
+ * nothing is lost. Everything runs on the session's libuv loop. */
+#ifndef SIMCTL_SUPERVISE_H
+#define SIMCTL_SUPERVISE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+#include <uv.h>
+
+#include "sim_bus.h"
+
+#define MAX_ARGS 32
+#define RESTART_FIRST_MS 100
+#define RESTART_MAX_MS 5000
+#define STABLE_MS 10000
+#define OPERATOR_STOP_GRACE_MS 1500 /* > the dispatcher's ack wait (500 ms) and its 200 ms linger */
+
+typedef struct session session;
+
+typedef struct child {
+    session *s;
+    const char *exe;        /* executable name in the bin directory */
+    char *argv[MAX_ARGS];
+    int argc;
+    uv_process_t proc;
+    uv_timer_t restart_timer;
+    bool running, stopping;
+    unsigned backoff_ms;
+    uint64_t started_ms;
+    int restarts;
+    int run_arg;            /* physics-node: index of the --run value in argv; 0: none */
+} child;
+
+struct session {
+    uv_loop_t *loop;
+    sim_bus *bus;
+    uv_signal_t sigint, sigterm;
+    uv_timer_t stop_timer;
+    uv_timer_t operator_stop;   /* the grace after control.stop */
+    bool stopped_by_operator;   /* modules are exiting by themselves: do not restart them */
+    child children[12];
+    int n_children;
+    bool ending;
+    int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
+    double until_t;         /* < 0: no time limit */
+    bool acks_ticks;        /* lockstep with a time limit: simctl holds the clock at until_t */
+    bool until_end;
+    char log_file[1024];
+    int status;
+    int64_t last_run;       /* the newest run seen on sim.tick; -1: none yet */
+    double last_t;          /* its newest time */
+    /* session.module events not yet published (the dispatcher itself was away) */
+    cJSON *unsent[16];
+    double unsent_t[16];
+    int n_unsent;
+};
+
+
+/* Whether bin/<exe> (beside simctl) exists. */
+bool run_exe_exists(const char *exe);
+/* A new child running exe (not started); arguments follow with run_arg/run_arg2. */
+child *run_add_child(session *s, const char *exe);
+void run_arg(child *c, const char *a);
+void run_arg2(child *c, const char *flag, const char *value);
+void run_start_child(child *c);
+/* Ends the session: modules, then the recorder, then the dispatcher. */
+void run_end_session(session *s, const char *why);
+/* Loop callbacks the session installs (data: the session). */
+void run_on_signal(uv_signal_t *sig, int signum);
+void run_on_exit_check(uv_timer_t *t);
+void run_on_stop_timer(uv_timer_t *t);
+void run_on_operator_stop(uv_timer_t *t);
+/* The bus's on_state: publishes the session.module events kept while it was away. */
+void run_on_bus_state(sim_bus *bus, const cJSON *welcome, void *user);
+
+#endif

@@ -1,0 +1,1 @@
+sound-node_PKGS := sdl2

@@ -1,0 +1,154 @@
+/* Integration test of sound-node through SDL's disk audio driver (the samples it
+ * plays are written to a file): the written audio's pitch is the firing frequency of
+ * the rpm on the bus and its level grows with rpm; control.sound off silences it and
+ * is acknowledged by sound; stop ends it with status 0; a bad scenario is a
+ * configuration error (status 1). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test_audio.h"
+#include "test_support.h"
+
+#define RATE 44100
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : 0;
+}
+
+/* Waits until the audio file has grown by `seconds` of audio past `from` bytes. */
+static long wait_audio(const char *path, long from, double seconds)
+{
+    long want = from + (long)(seconds * RATE) * 2;
+    double end = ts_now_ms() + 10000;
+    while (file_size(path) < want && ts_now_ms() < end) ts_sleep_ms(10);
+    long size = file_size(path);
+    assert_true(size >= want);
+    return size;
+}
+
+/* The 0.3 s of samples written just before byte offset `end`. */
+static int16_t *read_tail(const char *path, long end, size_t *n)
+{
+    *n = (size_t)(0.3 * RATE);
+    int16_t *x = malloc(*n * sizeof *x);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, (end / 2 - (long)*n) * 2, SEEK_SET);
+    assert_int_equal(fread(x, sizeof *x, *n, f), *n);
+    fclose(f);
+    return x;
+}
+
+static void state_line(ts_conn *c, double rpm, double throttle)
+{
+    char line[256];
+    snprintf(line, sizeof line,
+             "{\"topic\":\"vehicle.state\",\"speed\":15,\"rpm\":%g,\"throttle\":%g,\"wheels\":[{\"slip_ratio\":0.01,"
+             "\"slip_angle\":0.01,\"contact\":true}]}", rpm, throttle);
+    assert_true(ts_send_line(c, line));
+}
+
+/* Sets the engine, lets 0.6 s of audio through and measures the last 0.3 s. */
+static void play(const char *path, ts_conn *pub, double rpm, double *hz, double *rms)
+{
+    long from = file_size(path);
+    state_line(pub, rpm, 0.5);
+    long end = wait_audio(path, from, 0.6);
+    size_t n;
+    int16_t *x = read_tail(path, end, &n);
+    *hz = ta_dominant_hz(x, n, RATE, 20, 400, 1);
+    *rms = ta_rms(x, n);
+    free(x);
+}
+
+static void audio_follows_rpm_and_commands(void **state)
+{
+    char dir[64], path[128];
+    assert_true(ta_disk_audio(dir, sizeof dir, path, sizeof path));
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *pub = ts_join(d.port, "physics", "[\"dispatcher.\",\"control.ack\"]", NULL);
+    assert_non_null(pub);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    char *argv[] = {"sound-node", "--bus", bus, "--scenario", (char *)ts_root("scenarios/motorway.json"), NULL};
+    pid_t pid = ts_spawn(argv, false);
+    cJSON *j = ts_expect_topic(pub, "dispatcher.joined", 5000, NULL, 0);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "name")->valuestring, "sound");
+    cJSON_Delete(j);
+
+    double hz_low, rms_low, hz_high, rms_high;
+    play(path, pub, 1500, &hz_low, &rms_low);
+    play(path, pub, 4500, &hz_high, &rms_high);
+    assert_true(fabs(hz_low - 50) <= 2);   /* 1500 rpm, 4 cylinders: 50 firings/s */
+    assert_true(fabs(hz_high - 150) <= 2); /* 4500 rpm: 150 */
+    assert_true(rms_low > 0.05);
+    assert_true(rms_high > 1.3 * rms_low);
+
+    char out[2048];
+    const char *off[] = {"sound", "off", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", off, out, sizeof out), 0);
+    assert_non_null(strstr(out, "sound: done by sound"));
+    long end = wait_audio(path, file_size(path), 0.6);
+    size_t n;
+    int16_t *x = read_tail(path, end, &n);
+    assert_true(ta_rms(x, n) == 0);
+    free(x);
+    const char *on[] = {"sound", "on", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", on, out, sizeof out), 0);
+    end = wait_audio(path, file_size(path), 0.6);
+    x = read_tail(path, end, &n);
+    assert_true(ta_rms(x, n) > 0.05);
+    free(x);
+
+    const char *stop[] = {"stop", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", stop, out, sizeof out), 0);
+    assert_non_null(strstr(out, "stop: done by sound"));
+    int st = ts_stop(pid, 0, 5000);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ts_close(pub);
+    ts_dispatcher_stop(&d);
+    unlink(path);
+    rmdir(dir);
+}
+
+static void bad_scenario_is_a_configuration_error(void **state)
+{
+    char out[2048];
+    const char *args[] = {"--scenario", "/nonexistent/s.json", NULL};
+    assert_int_equal(ts_run("sound-node", args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "/nonexistent/s.json"));
+    const char *bad[] = {"--cylinders", "0", NULL};
+    assert_int_equal(ts_run("sound-node", bad, out, sizeof out), 2);
+    assert_non_null(strstr(out, "0 cylinders: expected 1..16"));
+    /* an audio driver asked for by name that does not work: configuration error */
+    setenv("SDL_AUDIODRIVER", "no-such-driver", 1);
+    const char *none[] = {"--bus", "127.0.0.1:1", NULL};
+    assert_int_equal(ts_run("sound-node", none, out, sizeof out), 1);
+    assert_non_null(strstr(out, "sound-node: no audio device"));
+    unsetenv("SDL_AUDIODRIVER");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(audio_follows_rpm_and_commands),
+        cmocka_unit_test(bad_scenario_is_a_configuration_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
