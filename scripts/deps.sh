@@ -16,9 +16,10 @@ sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev lib
 zlib:zlib1g-dev fontconfig:libfontconfig-dev libxml-2.0:libxml2-dev"
 # command -> Debian package (tools the build, the tests and fuzzing start; Xvfb and
 # xdotool drive the keyboard window in tests/integration/test_keyboard_window.c; python3
-# runs the Python client's tests, tests/scripts/test_pyclient.sh)
+# runs the Python client's tests, tests/scripts/test_pyclient.sh; nc and socat run the
+# shell examples of docs/protocol.md, tests/scripts/test_shell_examples.sh)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
-sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool python3:python3"
+sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool nc:netcat-openbsd socat:socat python3:python3"
 # library file -> Debian package, for what has neither a pkg-config name nor a command:
 # render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
 # vendor library and its software rasteriser (llvmpipe), as do its tests
