@@ -43,14 +43,21 @@ static void locate(const sim_scenario *sc, double x, double y, sim_drivelog_samp
     locate_heading(sc, x, y, NAN, s);
 }
 
-static void sector_task_and_deviation(void **state)
+/* The scenario in text, its diagnostics printed; fails the test when it does not load. */
+static sim_scenario *parse(const char *text)
 {
     sim_diag diag = {0};
     sim_scenario *sc = NULL;
-    int rc = sim_scenario_parse(SCENARIO, strlen(SCENARIO), "test", NULL, &sc, &diag);
+    int rc = sim_scenario_parse(text, strlen(text), "test", NULL, &sc, &diag);
     for (int i = 0; i < diag.n; i++) print_message("%s\n", diag.msgs[i]);
     sim_diag_free(&diag);
     assert_int_equal(rc, 0);
+    return sc;
+}
+
+static void sector_task_and_deviation(void **state)
+{
+    sim_scenario *sc = parse(SCENARIO);
     sim_drivelog_sample s;
 
     locate(sc, 150, -2.0, &s); /* in T1 on the flat part: -2.0 - (-1.75) */
@@ -156,12 +163,7 @@ static const char CROSSING[] =
 
 static void heading_picks_overlapping_road(void **state)
 {
-    sim_diag diag = {0};
-    sim_scenario *sc = NULL;
-    int rc = sim_scenario_parse(CROSSING, strlen(CROSSING), "test", NULL, &sc, &diag);
-    for (int i = 0; i < diag.n; i++) print_message("%s\n", diag.msgs[i]);
-    sim_diag_free(&diag);
-    assert_int_equal(rc, 0);
+    sim_scenario *sc = parse(CROSSING);
     sim_drivelog_sample s;
 
     locate_heading(sc, 50.5, -1.5, 0.1, &s); /* heading +x (a little off): road a */
