@@ -50,9 +50,18 @@ static bool conn_enqueue(conn *c, msgbuf *m)
 {
     hub *h = c->h;
     if (c->closing) return true;
-    /* A durable module catching up gets everything through its spill backlog, in order. */
+    /* A durable module catching up gets everything through its spill backlog, in order.
+     * The spill is never trimmed while the module is connected: its head is what the
+     * welcome promised ("backlog"), and a module that trusts that count (a new recorder
+     * skips it) would take live messages for the promised ones. Beyond the bound the
+     * connection is closed instead: everything moves to the backlog kept for its name,
+     * where what the bound drops is counted and reported at the next welcome. */
     if (c->spill) {
-        backlog_add(c->spill, m, h->cfg.backlog_limit);
+        backlog_add(c->spill, m, SIZE_MAX);
+        if (c->spill->q.bytes > h->cfg.backlog_limit) {
+            conn_close(c, "backlog overflow");
+            return false;
+        }
         mark_dirty(c);
         return true;
     }
@@ -75,7 +84,7 @@ static bool conn_enqueue(conn *c, msgbuf *m)
         if (c->durable) {
             c->spill = backlog_new(c->name, NULL, 0, true);
             if (c->spill) {
-                backlog_add(c->spill, m, h->cfg.backlog_limit);
+                backlog_add(c->spill, m, SIZE_MAX);
                 return true;
             }
         }

@@ -454,6 +454,122 @@ static void durable_module_gets_its_backlog(void **state)
     ts_close(pub);
 }
 
+/* The "i" of a bulk.x line, -1 for anything else (dispatcher.* announcements). */
+static int bulk_index(const char *l)
+{
+    const char *p = strstr(l, "\"topic\":\"bulk.x\",\"i\":");
+    return p ? atoi(p + strlen("\"topic\":\"bulk.x\",\"i\":")) : -1;
+}
+
+static void send_bulk(ts_conn *pub, int i)
+{
+    static char msg[62000];
+    int n = snprintf(msg, sizeof msg, "{\"topic\":\"bulk.x\",\"i\":%d,\"pad\":\"", i);
+    memset(msg + n, 'x', 60000);
+    snprintf(msg + n + 60000, sizeof msg - (size_t)n - 60000, "\"}");
+    assert_true(ts_send_line(pub, msg));
+}
+
+/* Ordered by the dispatcher: a watcher subscribed to bulk.x has received index last. */
+static void wait_routed(ts_conn *watch, int last)
+{
+    int got = -1;
+    for (double end = ts_now_ms() + 60000; got < last && ts_now_ms() < end;)
+        if (ts_read_line(watch, line, sizeof line, 20000) > 0) got = bulk_index(line);
+    assert_int_equal(got, last);
+}
+
+/* The welcome's "backlog" is exactly what follows before any live message: a new
+ * recorder skips that many. Live messages arriving while a durable module catches up
+ * used to trim the oldest of the promised ones (the spill obeyed the away bound), so
+ * live messages took their place and the count exceeded what was delivered. Now the
+ * promise holds; a spill outgrowing the bound disconnects the module, and what is kept
+ * for it is again counted exactly at the next welcome. */
+static void backlog_count_is_what_is_delivered(void **state)
+{
+    (void)state;
+    enum { AWAY = 160, LIVE = 300 }; /* 60 kB each: 9.6 MB away (bound 8 MiB), 18 MB live */
+    ts_dispatcher d;
+    /* the watcher reads only after each burst: its queue must hold one */
+    const char *args[] = {"--backlog-mib", "8", "--queue-kib", "65536", NULL};
+    assert_true(ts_dispatcher_start(&d, args));
+    const char *hello = "{\"topic\":\"hello\",\"name\":\"recorder\",\"subscribe\":[\"bulk.\"],\"durable\":true}";
+    ts_conn *rec = ts_join(d.port, "recorder", "[\"bulk.\"]", "\"durable\":true");
+    ts_conn *pub = ts_join(d.port, "physics", "[]", NULL);
+    assert_non_null(rec);
+    assert_non_null(pub);
+    ts_send_line(rec, "{\"topic\":\"bulk.x\",\"i\":-5}"); /* it publishes, then goes */
+    ts_close(rec);
+    cJSON *left = ts_expect_topic(pub, "dispatcher.left", 20000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+    ts_conn *watch = ts_join(d.port, "watcher", "[\"bulk.\"]", NULL);
+    assert_non_null(watch);
+    for (int i = 0; i < AWAY; i++) send_bulk(pub, i);
+    wait_routed(watch, AWAY - 1);
+
+    rec = ts_connect(d.port);
+    ts_send_line(rec, hello);
+    cJSON *w = ts_expect_topic(rec, "dispatcher.welcome", 20000, NULL, 0);
+    assert_non_null(w);
+    int promised = cJSON_GetObjectItem(w, "backlog")->valueint;
+    int dropped = cJSON_GetObjectItem(w, "backlog_dropped")->valueint;
+    cJSON_Delete(w);
+    /* physics' joined (sent before it went) and the AWAY messages, less the bound's toll */
+    assert_int_equal(promised + dropped, AWAY + 1);
+    assert_true(dropped > 0);
+    /* More than the bound arrives live before the module reads a byte. */
+    for (int i = AWAY; i < AWAY + LIVE; i++) send_bulk(pub, i);
+    wait_routed(watch, AWAY + LIVE - 1);
+
+    int n = 0, prev = -1, first_live_at = -1, last = -1;
+    for (;;) {
+        int len = ts_read_line(rec, line, sizeof line, 20000);
+        assert_true(len != 0); /* a timeout: neither the messages nor a close came */
+        if (len < 0) break;
+        int i = bulk_index(line);
+        if (i >= 0) {
+            assert_true(i > prev); /* in order, nothing repeated */
+            prev = last = i;
+            if (i >= AWAY && first_live_at < 0) first_live_at = n;
+        }
+        n++;
+        if (last == AWAY + LIVE - 1) break;
+    }
+    /* The first live message comes after every promised one (or never, on this
+     * connection), and none of the promised ones is missing. */
+    assert_true(first_live_at < 0 || first_live_at == promised);
+    if (first_live_at < 0) assert_true(n <= promised);
+    if (last != AWAY + LIVE - 1) {
+        /* Disconnected for outgrowing the bound: back again, the count is exact. */
+        ts_close(rec);
+        rec = ts_connect(d.port);
+        ts_send_line(rec, hello);
+        w = ts_expect_topic(rec, "dispatcher.welcome", 20000, NULL, 0);
+        assert_non_null(w);
+        promised = cJSON_GetObjectItem(w, "backlog")->valueint;
+        cJSON_Delete(w);
+        send_bulk(pub, AWAY + LIVE); /* the first live message after the welcome */
+        n = 0;
+        last = -1;
+        for (;;) {
+            int len = ts_read_line(rec, line, sizeof line, 20000);
+            assert_true(len > 0);
+            int i = bulk_index(line);
+            if (i == AWAY + LIVE) break;
+            last = i;
+            n++;
+        }
+        assert_int_equal(n, promised);
+        assert_int_equal(last, AWAY + LIVE - 1); /* the bound drops the oldest, never the newest */
+    }
+    ts_close(watch);
+    ts_close(rec);
+    ts_close(pub);
+    int st = ts_dispatcher_stop(&d);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 static void token_is_required_when_set(void **state)
 {
     (void)state;
@@ -548,6 +664,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(slow_consumer_never_stalls_others, setup, teardown),
         cmocka_unit_test(stalled_consumer_of_events_is_disconnected),
         cmocka_unit_test_setup_teardown(durable_module_gets_its_backlog, setup, teardown),
+        cmocka_unit_test(backlog_count_is_what_is_delivered),
         cmocka_unit_test(token_is_required_when_set),
         cmocka_unit_test(refuses_non_loopback_without_token),
         cmocka_unit_test(refuses_out_of_range_options),
