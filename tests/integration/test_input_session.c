@@ -35,6 +35,14 @@ static double query(sqlite3 *db, const char *sql)
     return v;
 }
 
+/* `expr` at the last sample of the drive log. */
+static double last(sqlite3 *db, const char *expr)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT %s FROM samples ORDER BY t DESC LIMIT 1", expr);
+    return query(db, sql);
+}
+
 /* Runs a headless session of the scripted driver on `scenario` until `until` s (extra
  * simctl arguments in `more`, NULL-terminated list of at most 4) and opens its one drive
  * log; *out is the output folder, removed by close_run. */
@@ -89,11 +97,11 @@ static void scripted_driver_drives_physics(void **state)
     char out[] = "/tmp/test_input_session_XXXXXX";
     sqlite3 *db = run_session("scenarios/lane-change.json", "40", NULL, out);
     double tmax = query(db, "SELECT max(t) FROM samples");
-    double v_end = query(db, "SELECT speed FROM samples ORDER BY t DESC LIMIT 1");
-    double gear = query(db, "SELECT gear FROM samples ORDER BY t DESC LIMIT 1");
+    double v_end = last(db, "speed");
+    double gear = last(db, "gear");
     double v_hold = query(db, "SELECT max(abs(speed - 60 / 3.6)) FROM samples WHERE t > 15");
     double dev = query(db, "SELECT max(abs(lat_dev)) FROM samples WHERE task IS NOT NULL");
-    double s_end = query(db, "SELECT s FROM samples ORDER BY t DESC LIMIT 1");
+    double s_end = last(db, "s");
     printf("# 40 s: s %.1f m, speed %.2f m/s (max error after 15 s %.2f), gear %.0f, "
            "max |lat_dev| %.3f m\n", s_end, v_end, v_hold, gear, dev);
     assert_true(tmax > 39.9);
@@ -131,9 +139,9 @@ static void motorway_entry_without_swerve(void **state)
         "FROM samples WINDOW w AS (ORDER BY tick)) "
         "SELECT max(abs(d - pd)) FROM a WHERE t > pt AND road = pr AND road IN ('mw_through', 'mw_east')");
     double wheel = query(db, "SELECT max(abs(steer_wheel)) FROM samples WHERE speed > 15");
-    double lane = query(db, "SELECT lane FROM samples ORDER BY t DESC LIMIT 1");
-    double on_east = query(db, "SELECT road = 'mw_east' FROM samples ORDER BY t DESC LIMIT 1");
-    double s_end = query(db, "SELECT s FROM samples ORDER BY t DESC LIMIT 1");
+    double lane = last(db, "lane");
+    double on_east = last(db, "road = 'mw_east'");
+    double s_end = last(db, "s");
     printf("# motorway 70 s: max steering rate %.2f rad/s, max |steer| above 15 m/s %.3f rad, "
            "max lateral step %.3f m, ends in lane %.0f at s %.0f\n", rate, wheel, step, lane, s_end);
     assert_true(tmax > 69.9);
