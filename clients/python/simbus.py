@@ -31,6 +31,7 @@ import time
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 7700
 DEFAULT_CONTROL = "tcp://127.0.0.1:7701"
+CLOSE_DRAIN_S = 1.0  # the longest close() waits for the dispatcher's end of file
 MAX_LINE = 65536  # bytes per message, newline excluded (longer ones close the connection)
 
 __all__ = ["Bus", "Control", "BusError", "CommandError", "DEFAULT_HOST", "DEFAULT_PORT",
@@ -206,7 +207,26 @@ class Bus:
         return self._sock is not None
 
     def close(self):
+        """Ends the connection gracefully: what was published still reaches the
+        dispatcher. Closing a socket with unread data in it sends a reset, and a reset
+        can make the dispatcher drop lines it has not read yet (a script that publishes
+        and exits at once lost its last ones), so this shuts down the write side and
+        reads (and drops) until the dispatcher closes too, at most CLOSE_DRAIN_S."""
         self._closed = True
+        sock = self._sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_WR)
+                deadline = time.monotonic() + CLOSE_DRAIN_S
+                while True:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    sock.settimeout(left)
+                    if not sock.recv(65536):
+                        break
+            except OSError:  # lost or timed out: nothing more to save
+                pass
         self._drop_socket()
 
     def __enter__(self):

@@ -135,7 +135,13 @@ static bool in_range(int road, double s_start, double s_end, const sim_road_loc 
 void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
 {
     sim_road_loc loc;
-    if (isnan(s->x) || isnan(s->y) || sim_roadnet_locate(&sc->net, s->x, s->y, &loc) != 0) return;
+    if (isnan(s->x) || isnan(s->y)) return;
+    /* Height and heading pick among overlapping roads (a junction's connecting roads,
+     * a bridge) as physics does, so the logged road and lane follow the one the car
+     * drives along instead of flipping to whichever lies nearest its reference line.
+     * NAN (not in vehicle.state) means no preference. */
+    sim_locate_query q = {.x = s->x, .y = s->y, .z = s->z, .heading = s->heading};
+    if (sim_roadnet_locate_query(&sc->net, &q, &loc) != 0) return;
     if (isnan(s->s)) s->s = loc.s;
     if (isnan(s->d)) s->d = loc.d;
     if (s->lane == SIM_DRIVELOG_NULL_INT && loc.lane.lane != 0) s->lane = loc.lane.lane;

@@ -90,8 +90,9 @@ void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc);
 
 /* Fills s->sector, s->task, s->road and s->lat_dev (and s, d, lane when NULL) from
- * the sample's x, y located in sc. Leaves them as they are when x or y is NULL or sc
- * has no roads. */
+ * the sample's x, y located in sc; its z and heading (when not NULL) pick among
+ * overlapping roads as physics does (sim_roadnet_locate_query). Leaves them as they
+ * are when x or y is NULL or sc has no roads. */
 void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s);
 
 /* Feeds one bus message (its parsed form and its raw line). Rows go to w. Messages of

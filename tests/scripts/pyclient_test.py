@@ -357,6 +357,45 @@ class Streaming(SessionTest):
             asker.request("py.request", "py.reply", timeout=0.2)
 
 
+    def test_close_right_after_publishing_loses_nothing(self):
+        # A script that publishes and closes at once while messages keep coming in:
+        # closing with unread data would reset the connection, and the dispatcher
+        # could then drop marks it had not read. Each marker's marks come to the tap
+        # before its dispatcher.left, so the tap counts them without waiting on time.
+        s = self.session()
+        tap = self.bus(s, "tap", subscribe=["log.mark", "dispatcher.left"])
+        noise = self.bus(s, "noise", subscribe=[])
+        stop = threading.Event()
+
+        def stream():
+            while not stop.is_set():
+                noise.publish("py.noise", pad="x" * 200)
+
+        worker = threading.Thread(target=stream)
+        worker.start()
+        self.addCleanup(worker.join)
+        self.addCleanup(stop.set)
+        marks = 2000
+        for round_ in range(5):
+            name = "marker%d" % round_
+            marker = simbus.Bus(name, port=s.port, subscribe=["py.noise"])
+            marker.connect()
+            for i in range(marks):
+                marker.publish("log.mark", name="m%d" % i)
+            marker.close()
+            got = []
+            while True:
+                msg = tap.recv(30)
+                self.assertIsNotNone(msg, "%s: no dispatcher.left" % name)
+                if msg["topic"] == "log.mark" and msg["src"] == name:
+                    got.append(msg["name"])
+                elif msg["topic"] == "dispatcher.left" and msg.get("name") == name:
+                    break
+            self.assertEqual(len(got), marks, "%s: %d of %d marks arrived" % (name, len(got), marks))
+            self.assertEqual(got, ["m%d" % i for i in range(marks)])
+            self.assertEqual(marker.dropped, 0)
+
+
 class Reconnect(SessionTest):
     def test_back_after_the_dispatcher_restarts(self):
         s = self.session()

@@ -27,23 +27,37 @@ static const char SCENARIO[] =
     "\"tasks\":[{\"id\":\"T1\",\"sector\":\"S1\",\"s_start\":120,\"s_end\":280,\"tube_half_width\":1,"
     "\"ideal\":{\"points\":[[120,-1.75],[200,-1.75],[220,-5.25],[280,-5.25]]}}]}";
 
-static void locate(const sim_scenario *sc, double x, double y, sim_drivelog_sample *s)
+static void locate_heading(const sim_scenario *sc, double x, double y, double heading,
+                           sim_drivelog_sample *s)
 {
     sim_drivelog_sample_init(s);
     s->x = x;
     s->y = y;
     s->z = 0;
+    s->heading = heading;
     sim_recording_locate(sc, s);
+}
+
+static void locate(const sim_scenario *sc, double x, double y, sim_drivelog_sample *s)
+{
+    locate_heading(sc, x, y, NAN, s);
+}
+
+/* The scenario in text, its diagnostics printed; fails the test when it does not load. */
+static sim_scenario *parse(const char *text)
+{
+    sim_diag diag = {0};
+    sim_scenario *sc = NULL;
+    int rc = sim_scenario_parse(text, strlen(text), "test", NULL, &sc, &diag);
+    for (int i = 0; i < diag.n; i++) print_message("%s\n", diag.msgs[i]);
+    sim_diag_free(&diag);
+    assert_int_equal(rc, 0);
+    return sc;
 }
 
 static void sector_task_and_deviation(void **state)
 {
-    sim_diag diag = {0};
-    sim_scenario *sc = NULL;
-    int rc = sim_scenario_parse(SCENARIO, strlen(SCENARIO), "test", NULL, &sc, &diag);
-    for (int i = 0; i < diag.n; i++) print_message("%s\n", diag.msgs[i]);
-    sim_diag_free(&diag);
-    assert_int_equal(rc, 0);
+    sim_scenario *sc = parse(SCENARIO);
     sim_drivelog_sample s;
 
     locate(sc, 150, -2.0, &s); /* in T1 on the flat part: -2.0 - (-1.75) */
@@ -134,11 +148,44 @@ static void sector_and_task_events(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Two roads crossing at right angles (a junction without its connecting roads): "a"
+ * along +x on y = 0, "b" along +y on x = 50, each with one 3.5 m right lane. The point
+ * (50.5, -1.5) lies in both: on "a" at s 50.5, t -1.5; on "b" at s 48.5, t -0.5. By
+ * |t| alone "b" wins; a car heading along +x drives on "a", one heading along +y on
+ * "b", and the log must say so. */
+static const char CROSSING[] =
+    "{\"format\":1,\"name\":\"crossing\","
+    "\"roads\":[{\"id\":\"a\",\"start\":{\"x\":0,\"y\":0,\"heading_deg\":0},"
+    "\"segments\":[{\"type\":\"line\",\"length\":100}],\"lanes\":{\"right\":[{\"width\":3.5}]}},"
+    "{\"id\":\"b\",\"start\":{\"x\":50,\"y\":-50,\"heading_deg\":90},"
+    "\"segments\":[{\"type\":\"line\",\"length\":100}],\"lanes\":{\"right\":[{\"width\":3.5}]}}],"
+    "\"start_points\":[{\"name\":\"start\",\"road\":\"a\",\"s\":10,\"lane\":-1}]}";
+
+static void heading_picks_overlapping_road(void **state)
+{
+    sim_scenario *sc = parse(CROSSING);
+    sim_drivelog_sample s;
+
+    locate_heading(sc, 50.5, -1.5, 0.1, &s); /* heading +x (a little off): road a */
+    assert_string_equal(s.road, "a");
+    assert_true(fabs(s.s - 50.5) < 1e-9 && fabs(s.d - (-1.5)) < 1e-9);
+    assert_int_equal(s.lane, -1);
+
+    locate_heading(sc, 50.5, -1.5, M_PI / 2 - 0.1, &s); /* heading +y: road b */
+    assert_string_equal(s.road, "b");
+    assert_true(fabs(s.s - 48.5) < 1e-9 && fabs(s.d - (-0.5)) < 1e-9);
+
+    locate(sc, 50.5, -1.5, &s); /* no heading: the smallest |t| still decides */
+    assert_string_equal(s.road, "b");
+    sim_scenario_free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sector_task_and_deviation),
         cmocka_unit_test(sector_and_task_events),
+        cmocka_unit_test(heading_picks_overlapping_road),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
