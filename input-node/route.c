@@ -6,7 +6,8 @@
  * then into the linked lane of the next section or road, or through a junction by the
  * connection that carries the current lane and turns least (the driver goes straight
  * on where it can); roads linked without lane links continue in the nearest lane. One
- * point a metre, laterally at the ideal line of the task covering each s; after a task,
+ * point a metre, laterally at the ideal line of the task covering each s (moving into
+ * it over TASK_LEAD_M before the task, not stepping into it); after a task,
  * on the same road, where it ended; elsewhere the current lane's centre, which follows
  * lane widths and the lane offset. Each point carries the lane's speed limit, lowered
  * for the path's curvature so that the car slows down for turns. It ends at a dead
@@ -25,6 +26,7 @@
 #define CURVE_ACCEL 3.0     /* m/s^2 of lateral acceleration the driver accepts in curves */
 #define BRAKE_ACCEL 2.0     /* m/s^2 the driver slows down with before a curve */
 #define CURVE_SPAN 5        /* points either side for the curvature estimate */
+#define TASK_LEAD_M 150.0   /* m before a task over which the path moves into its line */
 
 /* The ideal d at s of the task on road covering s; false when none does. */
 static bool task_d(const sim_scenario *sc, int road, double s, double *d)
@@ -36,6 +38,25 @@ static bool task_d(const sim_scenario *sc, int road, double s, double *d)
         return true;
     }
     return false;
+}
+
+/* The nearest task on road whose entry (its first s in direction dir) lies ahead of s
+ * within `within` metres: its entry s and ideal d there. The path steers into that line
+ * over the distance before the entry instead of stepping into it at the entry, where
+ * the line may sit a lane or more away (motorway.json: the curve tasks start in lane
+ * -3, the ramp's merge leaves the car in lane -4). */
+static bool task_ahead(const sim_scenario *sc, int road, double s, int dir, double within,
+                       double *s_entry, double *d_entry)
+{
+    bool found = false;
+    for (int i = 0; i < sc->n_tasks; i++) {
+        const sim_task *t = &sc->tasks[i];
+        double e = dir > 0 ? t->s_start : t->s_end, ahead = dir * (e - s);
+        if (t->road != road || ahead <= 0 || ahead > within) continue;
+        if (found && ahead >= dir * (*s_entry - s)) continue;
+        *s_entry = e, *d_entry = sim_task_ideal_d(t, e), found = true;
+    }
+    return found;
 }
 
 /* The path points, the reference line's points beside them (whose curvature is the
@@ -190,6 +211,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
     const sim_road *r0 = &net->roads[st->road];
     sim_lane_ref cur = {st->road, sim_road_section_at(r0, st->s), st->lane, sim_road_lane_forward(r0, st->lane) ? 1 : -1};
     double s0 = st->s, carry = st->d, driven = 0.0;
+    double lead_from = s0; /* where on this road the path may start moving into a task's line */
     bool held = false; /* a task on this road set the lateral position: keep it */
     int *visits = calloc((size_t)net->n_roads, sizeof *visits), legs = 0;
     path_buf b = {0};
@@ -209,8 +231,9 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
              * sections' widths and the lane offset. */
             double d;
             sim_lane_info li;
-            if (task_d(sc, cur.road, s, &d)) {
-                carry = d, held = true;
+            bool in_task = task_d(sc, cur.road, s, &d);
+            if (in_task) {
+                carry = d, held = true, lead_from = s;
                 if (sim_road_lane_at(road, s, d, &li)) cur.lane = li.lane;
             } else if (!held && sim_road_lane_center(road, s, cur.lane, &d)) {
                 double to;
@@ -221,6 +244,15 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
                 carry = d;
             } else {
                 d = carry;
+            }
+            /* Ahead of a task: ease from here into its line by the task's entry (a lane
+             * change over at most TASK_LEAD_M, no shorter than this road allows). */
+            double s_t = 0.0, d_t = 0.0;
+            if (!in_task && task_ahead(sc, cur.road, s, cur.dir, TASK_LEAD_M, &s_t, &d_t)) {
+                double span = fmin(TASK_LEAD_M, fabs(s_t - lead_from));
+                double u = span > 0 ? fmax(0.0, 1.0 - fabs(s_t - s) / span) : 1.0;
+                double w = u * u * (3.0 - 2.0 * u);
+                d = (1.0 - w) * d + w * d_t;
             }
             sim_road_pose pose, ref;
             sim_road_pose_at(net, cur.road, s, d, &pose);
@@ -237,12 +269,14 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
             visits[next.road]++;
             legs++;
             held = false;
+            lead_from = NAN;
         }
         cur = next;
         /* Against s a piece starts at its section's end, which belongs to the next
          * section: start just inside this one. */
         const sim_lane_section *ls = &net->roads[cur.road].sections[cur.section];
         s0 = cur.dir > 0 ? ls->s0 : nextafter(ls->s1, -INFINITY);
+        if (isnan(lead_from)) lead_from = s0;
         if (!sim_road_lane_center(&net->roads[cur.road], s0, cur.lane, &carry)) break;
     }
     free(visits);
