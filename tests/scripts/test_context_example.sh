@@ -6,21 +6,9 @@
 # find the fuel station Ost, get a route with a left turn, and follow the guidance to
 # the arrival while the car drives there.
 set -u
-root=${SIM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-bin=${SIM_BIN:-$root/bin}
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-P=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-C=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-awk -v m="<!-- tested: python-nearest-fuel -->" '$0 == m {f=1; next} f && /^```/ {if (in_) exit; in_=1; next} f && in_' \
-    "$root/docs/context.md" | sed "s/7700/$P/g" >"$tmp/nearest_fuel.py"
-[ -s "$tmp/nearest_fuel.py" ] || { echo "FAIL no block marked 'tested: python-nearest-fuel' in docs/context.md"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+P=$(free_port); C=$(free_port)
+doc_block docs/context.md python-nearest-fuel "$tmp/nearest_fuel.py"
 
 scen="$root/scenarios/town.json"
 "$bin/dispatcher" --listen "127.0.0.1:$P" --control "tcp://127.0.0.1:$C" 2>/dev/null & pids="$! $pids"

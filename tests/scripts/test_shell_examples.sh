@@ -1,28 +1,14 @@
 #!/bin/sh
 # The examples of docs/protocol.md marked "<!-- tested: NAME -->" run as written (bus
 # port 7700 and control port 7701 replaced by free ones) against a real lockstep
-# session: the bash, netcat and socat watchers see vehicle.state, the plain-socket Python module marks
-# 50 km/h in the log, the bash marker's log.mark arrives, nanocat pauses.
+# session: the bash, netcat and socat watchers see vehicle.state, the plain-socket
+# Python module marks 50 km/h in the log, the bash marker's log.mark arrives, nanocat
+# pauses.
 set -u
-root=${SIM_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-bin=${SIM_BIN:-$root/bin}
-tmp=$(mktemp -d)
-pids=""
-cleanup() {
-    for p in $pids; do kill "$p" 2>/dev/null; done
-    wait 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 fails=0
-port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-P=$(port); C=$(port)
-# block NAME FILE: the fenced block after the marker, with the ports replaced
-block() {
-    awk -v m="<!-- tested: $1 -->" '$0 == m {f=1; next} f && /^```/ {if (in_) exit; in_=1; next} f && in_' \
-        "$root/docs/protocol.md" | sed "s/7700/$P/g; s/7701/$C/g" >"$2"
-    [ -s "$2" ] || { echo "FAIL no block marked 'tested: $1' in docs/protocol.md"; exit 1; }
-}
+P=$(free_port); C=$(free_port)
+block() { doc_block docs/protocol.md "$1" "$2"; }
 # wait_for WHAT CMD...: until CMD succeeds, for at most 60 s
 wait_for() {
     what=$1; shift; i=0

@@ -28,7 +28,8 @@ int ts_run(const char *name, const char *const *args, char *out, size_t out_size
  * /proc/PID/stat), or -1: for killing one module of a `simctl run`. */
 pid_t ts_child_of(pid_t parent, const char *exe);
 /* Sends sig and waits up to timeout_ms; returns the exit status as from waitpid
- * (or -1 on timeout, after which the process is killed with SIGKILL). */
+ * (or -1 on timeout, after which the process is killed with SIGKILL). With sig 0 it
+ * only waits for the process to end by itself. */
 int ts_stop(pid_t pid, int sig, int timeout_ms);
 /* Waits until something accepts TCP connections on 127.0.0.1:port. */
 bool ts_wait_port(int port, int timeout_ms);
