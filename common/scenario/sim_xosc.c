@@ -628,6 +628,27 @@ static int resolve(const sim_xosc *x, sim_sb_position *p, const sim_roadnet *net
     if (p->kind == SIM_SB_POS_LANE && !sim_road_has_lane(r, p->lane))
         return sim_error_set(err, SIM_ENOTFOUND, "%s: %d: <LanePosition> has laneId %d, which road \"%s\" does not have",
                              x->path, p->line, p->lane, p->road);
+    if (p->kind == SIM_SB_POS_LANE) {
+        sim_road_pose pose;
+        if (sim_road_lane_pose(net, p->road_index, p->s, p->lane, p->offset, &pose) >= 0) {
+            p->has_xy = true;
+            p->x = pose.x;
+            p->y = pose.y;
+            p->h = pose.heading + (p->lane > 0 ? M_PI : 0) + (p->has_h ? p->h : 0);
+        }
+    }
+    if (p->kind == SIM_SB_POS_ROAD) { /* the engine has no road model: a road point is a world point */
+        sim_road_pose pose;
+        if (sim_road_pose_at(net, p->road_index, p->s, p->t, &pose) < 0)
+            return sim_error_set(err, SIM_EINVAL, "%s: %d: <RoadPosition> s %g t %g cannot be placed on road \"%s\"",
+                                 x->path, p->line, p->s, p->t, p->road);
+        if (!p->has_h) p->h = pose.heading;
+        else p->h += pose.heading; /* relative to the road */
+        p->has_h = true;
+        p->kind = SIM_SB_POS_WORLD;
+        p->x = pose.x;
+        p->y = pose.y;
+    }
     return SIM_OK;
 }
 

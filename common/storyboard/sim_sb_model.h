@@ -49,6 +49,8 @@ typedef struct sim_sb_position {
     int dlane;
     double ds, dx, dy;
     int line;                     /* in the file it came from */
+    bool has_xy;                  /* lane kind: x, y, h also hold its world pose (a lane
+                                     traffic does not drive on, e.g. a sidewalk) */
 } sim_sb_position;
 
 typedef enum { SIM_SB_SHAPE_STEP, SIM_SB_SHAPE_LINEAR, SIM_SB_SHAPE_CUBIC, SIM_SB_SHAPE_SINUSOIDAL } sim_sb_shape;

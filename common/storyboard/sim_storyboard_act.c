@@ -1,0 +1,538 @@
+/* sim_storyboard_act: the storyboard's private actions and how entities move (see
+ * sim_storyboard.h). Lane-bound entities advance along their graph lane and take the
+ * first successor at its end (the one leading to their goal when routed); lateral
+ * actions move their offset from the lane centre. */
+#include "sim_storyboard_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_SPEED 0.1   /* m/s: durations given as distances use at least this speed */
+
+double sb_shape(sim_sb_shape s, double u)
+{
+    if (u <= 0) return s == SIM_SB_SHAPE_STEP ? 1 : 0;
+    if (u >= 1) return 1;
+    switch (s) {
+    case SIM_SB_SHAPE_LINEAR: return u;
+    case SIM_SB_SHAPE_CUBIC: return u * u * (3 - 2 * u);
+    case SIM_SB_SHAPE_SINUSOIDAL: return 0.5 - 0.5 * cos(M_PI * u);
+    default: return 1;
+    }
+}
+
+static void update_pose(sim_storyboard *sb, sim_sb_state_ent *e)
+{
+    if (e->on_lane) sim_lanegraph_pose(sb->g, e->lane, e->s, e->lat, &e->x, &e->y, &e->heading);
+}
+
+/* The graph lane of road lane (road, lane id) at road s, and the lane's s. */
+static int graph_lane(const sim_storyboard *sb, int road, int lane_id, double road_s, double *s)
+{
+    int l = sim_lanegraph_find(sb->g, road, lane_id, road_s);
+    if (l >= 0) *s = sim_lanegraph_lane_s(sb->g, l, road_s);
+    return l;
+}
+
+bool sb_position(const sim_storyboard *sb, const sim_sb_position *p, double *x, double *y, double *h, int *lane,
+                 double *s, double *lat)
+{
+    int l = -1;
+    double ls = 0, llat = 0, hh = 0;
+    const sim_sb_state_ent *r = p->entity >= 0 ? &sb->ent[p->entity] : NULL;
+    if (r && !r->placed) return false;
+    switch (p->kind) {
+    case SIM_SB_POS_WORLD:
+        *x = p->x;
+        *y = p->y;
+        hh = p->h;
+        break;
+    case SIM_SB_POS_LANE:
+        l = graph_lane(sb, p->road_index, p->lane, p->s, &ls);
+        llat = p->offset;
+        if (l < 0 && !p->has_xy) return false;
+        if (l < 0) { /* a lane traffic does not use: its world pose, off the graph */
+            *x = p->x;
+            *y = p->y;
+            hh = p->h;
+            break;
+        }
+        /* offsets are to the left of the road's s; a lane travelled against s has its left the other way */
+        if (!sb->g->lanes[l].forward) llat = -llat;
+        break;
+    case SIM_SB_POS_ROAD:
+        return false; /* the reader turns road points into world points (sim_xosc_resolve_roads) */
+    case SIM_SB_POS_REL_LANE:
+    case SIM_SB_POS_REL_ROAD: {
+        if (!r->on_lane) return false;
+        l = r->lane;
+        for (int k = 0; k < abs(p->dlane) && l >= 0; k++) l = p->dlane > 0 ? sb->g->lanes[l].left : sb->g->lanes[l].right;
+        if (l < 0) return false;
+        double rs = sim_lanegraph_road_s(sb->g, r->lane, r->s);
+        ls = sim_lanegraph_lane_s(sb->g, l, rs) + p->ds;
+        llat = p->kind == SIM_SB_POS_REL_LANE ? p->offset : r->lat + p->t;
+        while (ls > sb->g->lanes[l].length && sb->g->lanes[l].n_succ > 0) {
+            ls -= sb->g->lanes[l].length;
+            l = sb->g->lanes[l].succ[0];
+        }
+        while (ls < 0 && sb->g->lanes[l].n_pred > 0) {
+            l = sb->g->lanes[l].pred[0];
+            ls += sb->g->lanes[l].length;
+        }
+        break;
+    }
+    case SIM_SB_POS_REL_WORLD:
+        *x = r->x + p->dx;
+        *y = r->y + p->dy;
+        hh = r->heading;
+        break;
+    case SIM_SB_POS_REL_OBJECT:
+        *x = r->x + p->dx * cos(r->heading) - p->dy * sin(r->heading);
+        *y = r->y + p->dx * sin(r->heading) + p->dy * cos(r->heading);
+        hh = r->heading;
+        break;
+    default:
+        return false;
+    }
+    if (l >= 0) {
+        if (ls < 0) ls = 0;
+        if (ls > sb->g->lanes[l].length) ls = sb->g->lanes[l].length;
+        sim_lanegraph_pose(sb->g, l, ls, llat, x, y, &hh);
+    }
+    if (p->has_h && p->kind == SIM_SB_POS_WORLD) hh = p->h;
+    if (p->has_h && l >= 0 && p->kind != SIM_SB_POS_WORLD) hh += p->h; /* relative to the lane */
+    if (h) *h = hh;
+    if (lane) {
+        *lane = l;
+        *s = ls;
+        *lat = llat;
+    }
+    return true;
+}
+
+bool sb_place(sim_storyboard *sb, int e, const sim_sb_position *p)
+{
+    sim_sb_state_ent *s = &sb->ent[e];
+    double x, y, h, ls, lat;
+    int l;
+    if (!sb_position(sb, p, &x, &y, &h, &l, &ls, &lat)) return false;
+    s->placed = true;
+    if (l < 0 && p->kind != SIM_SB_POS_LANE) { /* a world position: on a lane when it lies on one */
+        sim_lg_pos q;
+        if (sim_lanegraph_locate(sb->g, x, y, -1, 0.5, &q) && cos(q.heading - h) > 0.5) {
+            l = q.lane;
+            ls = q.s;
+            lat = q.lat;
+        }
+    }
+    s->on_lane = l >= 0;
+    s->x = x;
+    s->y = y;
+    s->heading = h;
+    if (s->on_lane) {
+        s->lane = l;
+        s->s = ls;
+        s->lat = lat;
+        update_pose(sb, s);
+    }
+    s->end_of_road = false;
+    return true;
+}
+
+static double target_speed(const sim_storyboard *sb, const sim_sb_action *a)
+{
+    if (!a->relative) return a->target;
+    double rv = sb->ent[a->entity].v;
+    return a->rel == SIM_SB_REL_FACTOR ? rv * a->target : rv + a->target;
+}
+
+/* Lateral distance from the centre of lane `from` to that of lane `to` (left +),
+ * walking neighbours; NAN when they are not neighbours of each other. */
+static double lane_dist(const sim_lanegraph *g, int from, int to)
+{
+    for (int dir = 0; dir < 2; dir++) {
+        double d = 0;
+        int l = from;
+        for (int k = 0; k < 16 && l >= 0; k++) {
+            if (l == to) return d;
+            int n = dir == 0 ? g->lanes[l].left : g->lanes[l].right;
+            if (n < 0) break;
+            double w = 0.5 * (g->lanes[l].width + g->lanes[n].width);
+            d += dir == 0 ? w : -w;
+            l = n;
+        }
+    }
+    return NAN;
+}
+
+/* The target lane of a lane change: relative to an entity's lane (n lanes to the
+ * left, negative: right) or an absolute lane id on the entity's road. */
+static int change_target(const sim_storyboard *sb, const sim_sb_action *a, const sim_sb_state_ent *e)
+{
+    const sim_lanegraph *g = sb->g;
+    double rs = sim_lanegraph_road_s(g, e->lane, e->s), s;
+    if (!a->relative) return graph_lane(sb, g->lanes[e->lane].road, (int)a->target, rs, &s);
+    const sim_sb_state_ent *r = &sb->ent[a->entity];
+    if (!r->on_lane) return -1;
+    int l = r->lane, n = (int)lround(a->target);
+    for (int k = 0; k < abs(n) && l >= 0; k++) l = n > 0 ? g->lanes[l].left : g->lanes[l].right;
+    if (l < 0) return -1;
+    if (g->lanes[l].road == g->lanes[e->lane].road) return graph_lane(sb, g->lanes[l].road, g->lanes[l].lane_id, rs, &s);
+    return graph_lane(sb, g->lanes[e->lane].road, g->lanes[l].lane_id, rs, &s);
+}
+
+/* Lane offset dynamics: a duration from the largest lateral acceleration allowed. */
+static double offset_duration(sim_sb_shape shape, double dist, double max_acc)
+{
+    if (!(max_acc > 0) || dist <= 0 || shape == SIM_SB_SHAPE_STEP) return 0;
+    if (shape == SIM_SB_SHAPE_SINUSOIDAL) return M_PI * sqrt(dist / (2 * max_acc));
+    if (shape == SIM_SB_SHAPE_CUBIC) return sqrt(6 * dist / max_acc);
+    return 2 * sqrt(dist / max_acc); /* linear: as fast as accelerating then braking at max_acc */
+}
+
+void sb_action_end(sim_storyboard *sb, int i)
+{
+    sim_sb_inst *in = &sb->inst[i];
+    if (!in->running) return;
+    in->running = false;
+    if (in->entity < 0) return;
+    sim_sb_state_ent *e = &sb->ent[in->entity];
+    if (e->long_inst == i) e->long_inst = -1;
+    if (e->lat_inst == i) e->lat_inst = -1;
+    if (e->path_inst == i) e->path_inst = -1;
+}
+
+/* BFS over successors from every lane to `goal`: scratch[l] = lanes to go (INT_MAX: unreachable). */
+static void route_to(sim_storyboard *sb, int goal)
+{
+    const sim_lanegraph *g = sb->g;
+    for (int l = 0; l < g->n_lanes; l++) sb->scratch[l] = -1;
+    int head = 0, tail = 0;
+    sb->scratch[goal] = 0;
+    sb->queue[tail++] = goal;
+    while (head < tail) {
+        int l = sb->queue[head++];
+        for (int k = 0; k < g->lanes[l].n_pred; k++) {
+            int p = g->lanes[l].pred[k];
+            if (sb->scratch[p] < 0) {
+                sb->scratch[p] = sb->scratch[l] + 1;
+                sb->queue[tail++] = p;
+            }
+        }
+        /* a lane change counts as a step too, so that the route may change lanes */
+        int nb[2] = {g->lanes[l].left, g->lanes[l].right};
+        for (int k = 0; k < 2; k++)
+            if (nb[k] >= 0 && sb->scratch[nb[k]] < 0) {
+                sb->scratch[nb[k]] = sb->scratch[l] + 1;
+                sb->queue[tail++] = nb[k];
+            }
+    }
+}
+
+void sb_action_start(sim_storyboard *sb, int i)
+{
+    sim_sb_inst *in = &sb->inst[i];
+    const sim_sb_action *a = &sb->m->actions[in->action];
+    in->running = true;
+    in->t0 = sb->t;
+    in->T = 0;
+    if (a->type == SIM_SB_A_PARAM_SET || a->type == SIM_SB_A_PARAM_ADD || a->type == SIM_SB_A_PARAM_MULTIPLY) {
+        int p = sim_sb_model_find_param(sb->m, a->param);
+        if (p >= 0 && a->type == SIM_SB_A_PARAM_SET) memcpy(sb->pvalue[p], a->value, SIM_SB_NAME);
+        else if (p >= 0) {
+            double v = strtod(sb->pvalue[p], NULL);
+            v = a->type == SIM_SB_A_PARAM_ADD ? v + a->target : v * a->target;
+            snprintf(sb->pvalue[p], SIM_SB_NAME, "%.17g", v);
+        }
+        in->running = false;
+        return;
+    }
+    if (in->entity < 0 || a->type == SIM_SB_A_IGNORED || a->type == SIM_SB_A_ENVIRONMENT) {
+        in->running = false;
+        return;
+    }
+    sim_sb_state_ent *e = &sb->ent[in->entity];
+    switch (a->type) {
+    case SIM_SB_A_SPEED:
+    case SIM_SB_A_LONG_DISTANCE:
+    case SIM_SB_A_SYNCHRONIZE:
+        if (e->long_inst >= 0) sb_action_end(sb, e->long_inst); /* the newer longitudinal action wins */
+        e->long_inst = i;
+        if (a->type != SIM_SB_A_SPEED) break;
+        in->v0 = e->v;
+        in->v1 = target_speed(sb, a);
+        if (a->dyn.dim == SIM_SB_DIM_TIME) in->T = a->dyn.value;
+        else if (a->dyn.dim == SIM_SB_DIM_RATE) in->T = a->dyn.value > 0 ? fabs(in->v1 - in->v0) / a->dyn.value : 0;
+        else in->T = fabs(in->v0 + in->v1) > 1e-9 ? 2 * a->dyn.value / fabs(in->v0 + in->v1) : 0;
+        if (a->dyn.shape == SIM_SB_SHAPE_STEP || in->T <= 0) {
+            e->a = 0;
+            e->v = in->v1;
+            if (!a->continuous) sb_action_end(sb, i);
+        }
+        break;
+    case SIM_SB_A_LANE_CHANGE: {
+        if (!e->on_lane) {
+            in->running = false;
+            break;
+        }
+        int tl = change_target(sb, a, e);
+        double d = tl >= 0 ? lane_dist(sb->g, tl, e->lane) : NAN;
+        if (isnan(d)) { /* no such lane beside it: nothing to do */
+            in->running = false;
+            break;
+        }
+        if (e->lat_inst >= 0) sb_action_end(sb, e->lat_inst);
+        e->lat_inst = i;
+        double rs = sim_lanegraph_road_s(sb->g, e->lane, e->s);
+        in->d0 = e->lat + d; /* where it is, seen from the target lane */
+        in->d1 = a->pos.offset;
+        e->lane = tl;
+        e->s = sim_lanegraph_lane_s(sb->g, tl, rs);
+        e->lat = in->d0;
+        in->T = a->dyn.dim == SIM_SB_DIM_TIME       ? a->dyn.value
+                : a->dyn.dim == SIM_SB_DIM_DISTANCE ? a->dyn.value / fmax(fabs(e->v), MIN_SPEED)
+                : a->dyn.value > 0                  ? fabs(in->d1 - in->d0) / a->dyn.value : 0;
+        if (a->dyn.shape == SIM_SB_SHAPE_STEP || in->T <= 0) {
+            e->lat = in->d1;
+            sb_action_end(sb, i);
+        }
+        break;
+    }
+    case SIM_SB_A_LANE_OFFSET:
+        if (!e->on_lane) {
+            in->running = false;
+            break;
+        }
+        if (e->lat_inst >= 0) sb_action_end(sb, e->lat_inst);
+        e->lat_inst = i;
+        in->d0 = e->lat;
+        in->d1 = a->relative ? sb->ent[a->entity].lat + a->target : a->target;
+        in->T = offset_duration(a->dyn.shape, fabs(in->d1 - in->d0), a->dyn.value);
+        if (in->T <= 0) {
+            e->lat = in->d1;
+            if (!a->continuous) sb_action_end(sb, i);
+        }
+        break;
+    case SIM_SB_A_TELEPORT:
+        sb_place(sb, in->entity, &a->pos);
+        in->running = false;
+        break;
+    case SIM_SB_A_FOLLOW_TRAJECTORY:
+        if (e->path_inst >= 0) sb_action_end(sb, e->path_inst);
+        e->path_inst = i;
+        in->seg = 0;
+        in->along = 0;
+        e->on_lane = false;
+        break;
+    case SIM_SB_A_ACQUIRE_POSITION:
+    case SIM_SB_A_ASSIGN_ROUTE: {
+        const sim_sb_position *goal = a->type == SIM_SB_A_ASSIGN_ROUTE ? &a->route[a->n_route - 1] : &a->pos;
+        double x, y, h, s, lat;
+        int l;
+        if (!sb_position(sb, goal, &x, &y, &h, &l, &s, &lat)) {
+            sim_lg_pos q;
+            l = sim_lanegraph_locate(sb->g, x, y, -1, 1.0, &q) ? q.lane : -1;
+        }
+        e->goal_lane = l;
+        if (a->type == SIM_SB_A_ASSIGN_ROUTE || l < 0) in->running = false; /* a route is assigned at once */
+        else in->d1 = s;
+        if (e->path_inst >= 0) sb_action_end(sb, e->path_inst);
+        if (in->running) e->path_inst = i;
+        break;
+    }
+    default:
+        in->running = false;
+        break;
+    }
+}
+
+/* ---- motion ----------------------------------------------------------------------- */
+
+static double dist_xy(double ax, double ay, double bx, double by) { return hypot(bx - ax, by - ay); }
+
+/* Longitudinal actions that control speed from others' states. */
+static void speed_control(sim_storyboard *sb, int e, double dt)
+{
+    sim_sb_state_ent *s = &sb->ent[e];
+    if (s->long_inst < 0) return;
+    sim_sb_inst *in = &sb->inst[s->long_inst];
+    const sim_sb_action *a = &sb->m->actions[in->action];
+    double v = s->v;
+    if (a->type == SIM_SB_A_SPEED) {
+        double tau = sb->t + dt - in->t0;
+        if (a->continuous && a->relative) in->v1 = target_speed(sb, a);
+        if (in->T > 0 && tau < in->T) v = in->v0 + (in->v1 - in->v0) * sb_shape(a->dyn.shape, tau / in->T);
+        else {
+            v = in->v1;
+            if (!a->continuous) sb_action_end(sb, s->long_inst);
+        }
+    } else if (a->type == SIM_SB_A_LONG_DISTANCE) {
+        const sim_sb_state_ent *r = &sb->ent[a->entity];
+        double gap = sim_storyboard_long_dist(sb, e, a->entity, a->freespace);
+        double want = a->by_time ? a->target * r->v : a->target;
+        double acc = a->dyn.value > 0 ? a->dyn.value : 5.0;
+        /* close the gap error in about 2 s, at most acc */
+        double dv = r->v + (gap - want) / 2.0 - v;
+        if (dv > acc * dt) dv = acc * dt;
+        if (dv < -acc * dt) dv = -acc * dt;
+        v += dv;
+        if (!a->continuous && fabs(gap - want) < 0.1 && fabs(r->v - v) < 0.1) sb_action_end(sb, s->long_inst);
+    } else if (a->type == SIM_SB_A_SYNCHRONIZE) {
+        const sim_sb_state_ent *mst = &sb->ent[a->entity];
+        double mx, my, ox, oy;
+        if (!sb_position(sb, &a->pos2, &mx, &my, NULL, NULL, NULL, NULL) ||
+            !sb_position(sb, &a->pos, &ox, &oy, NULL, NULL, NULL, NULL)) {
+            sb_action_end(sb, s->long_inst);
+            return;
+        }
+        double dm = dist_xy(mst->x, mst->y, mx, my), d = dist_xy(s->x, s->y, ox, oy);
+        if (dm < 1.0 || d < 1.0 || mst->v < MIN_SPEED) {
+            if (!isnan(a->target)) v = a->target;
+            sb_action_end(sb, s->long_inst);
+        } else {
+            double tm = dm / mst->v;
+            /* average speed d/tm; with a final speed the profile is linear to it */
+            v = isnan(a->target) ? d / tm : fmax(0, 2 * d / tm - a->target);
+        }
+    }
+    s->v = v < 0 ? 0 : v;
+}
+
+static void lateral(sim_storyboard *sb, int e, double dt)
+{
+    sim_sb_state_ent *s = &sb->ent[e];
+    if (s->lat_inst < 0) return;
+    sim_sb_inst *in = &sb->inst[s->lat_inst];
+    const sim_sb_action *a = &sb->m->actions[in->action];
+    double tau = sb->t + dt - in->t0;
+    if (a->type == SIM_SB_A_LANE_OFFSET && a->relative && a->continuous) in->d1 = sb->ent[a->entity].lat + a->target;
+    if (in->T > 0 && tau < in->T) s->lat = in->d0 + (in->d1 - in->d0) * sb_shape(a->dyn.shape, tau / in->T);
+    else {
+        s->lat = in->d1;
+        if (!a->continuous) sb_action_end(sb, s->lat_inst);
+    }
+}
+
+/* The successor to take at a lane's end: towards the goal when routed, else the first. */
+static int next_lane(sim_storyboard *sb, const sim_sb_state_ent *s)
+{
+    const sim_lg_lane *l = &sb->g->lanes[s->lane];
+    if (l->n_succ == 0) return -1;
+    if (s->goal_lane < 0) return l->succ[0];
+    route_to(sb, s->goal_lane);
+    int best = l->succ[0];
+    for (int k = 1; k < l->n_succ; k++) {
+        int c = l->succ[k];
+        if (sb->scratch[c] >= 0 && (sb->scratch[best] < 0 || sb->scratch[c] < sb->scratch[best])) best = c;
+    }
+    return best;
+}
+
+static void follow_path(sim_storyboard *sb, int e, double dt)
+{
+    sim_sb_state_ent *s = &sb->ent[e];
+    sim_sb_inst *in = &sb->inst[s->path_inst];
+    const sim_sb_action *a = &sb->m->actions[in->action];
+    if (a->type == SIM_SB_A_ACQUIRE_POSITION) return; /* routed on lanes: see next_lane */
+    double px = s->x, py = s->y;
+    if (a->timed && !isnan(a->pt[0])) {
+        /* the vertices' times: position interpolated at the trajectory's time */
+        double t = (a->continuous ? sb->t + dt - in->t0 : sb->t + dt) * a->dyn.value + a->target;
+        while (in->seg < a->n_pts - 2 && t > a->pt[in->seg + 1]) in->seg++;
+        double t0 = a->pt[in->seg], t1 = a->pt[in->seg + 1];
+        double u = t1 > t0 ? (t - t0) / (t1 - t0) : 1;
+        if (u < 0) u = 0;
+        if (u > 1) u = 1;
+        s->x = a->px[in->seg] + u * (a->px[in->seg + 1] - a->px[in->seg]);
+        s->y = a->py[in->seg] + u * (a->py[in->seg + 1] - a->py[in->seg]);
+        if (t >= a->pt[a->n_pts - 1]) sb_action_end(sb, s->path_inst);
+    } else {
+        double left = s->v * dt;
+        while (left > 0 && in->seg < a->n_pts - 1) {
+            double sx = a->px[in->seg + 1] - a->px[in->seg], sy = a->py[in->seg + 1] - a->py[in->seg];
+            double len = hypot(sx, sy), rest = len - in->along;
+            if (left < rest) {
+                in->along += left;
+                left = 0;
+            } else {
+                left -= rest;
+                in->seg++;
+                in->along = 0;
+            }
+        }
+        if (in->seg >= a->n_pts - 1) {
+            s->x = a->px[a->n_pts - 1];
+            s->y = a->py[a->n_pts - 1];
+            sb_action_end(sb, s->path_inst);
+        } else {
+            double sx = a->px[in->seg + 1] - a->px[in->seg], sy = a->py[in->seg + 1] - a->py[in->seg];
+            double len = hypot(sx, sy), u = len > 0 ? in->along / len : 0;
+            s->x = a->px[in->seg] + u * sx;
+            s->y = a->py[in->seg] + u * sy;
+        }
+    }
+    if (hypot(s->x - px, s->y - py) > 1e-6) s->heading = atan2(s->y - py, s->x - px);
+    s->odometer += hypot(s->x - px, s->y - py);
+    if (s->path_inst < 0) { /* back onto the lanes where it ended */
+        sim_lg_pos q;
+        if (sim_lanegraph_locate(sb->g, s->x, s->y, -1, 0.5, &q) && cos(q.heading - s->heading) > 0.5) {
+            s->on_lane = true;
+            s->lane = q.lane;
+            s->s = q.s;
+            s->lat = q.lat;
+        }
+    }
+}
+
+void sb_move(sim_storyboard *sb, double dt)
+{
+    for (int e = 0; e < sb->m->n_entities; e++) {
+        sim_sb_state_ent *s = &sb->ent[e];
+        if (!s->placed || s->external) {
+            if (s->external) { /* its actions still run their course */
+                if (s->long_inst >= 0 || s->lat_inst >= 0) {
+                    double v = s->v, lat = s->lat;
+                    speed_control(sb, e, dt);
+                    lateral(sb, e, dt);
+                    s->v = v;
+                    s->lat = lat;
+                }
+            }
+            continue;
+        }
+        double v0 = s->v;
+        speed_control(sb, e, dt);
+        s->a = (s->v - v0) / dt;
+        if (s->path_inst >= 0 && !s->on_lane) {
+            follow_path(sb, e, dt);
+        } else if (s->on_lane) {
+            double lat0 = s->lat;
+            lateral(sb, e, dt);
+            double ds = s->v * dt;
+            s->s += ds;
+            s->odometer += ds;
+            s->end_of_road = false;
+            while (s->s > sb->g->lanes[s->lane].length) {
+                int n = next_lane(sb, s);
+                if (n < 0) {
+                    s->odometer -= s->s - sb->g->lanes[s->lane].length;
+                    s->s = sb->g->lanes[s->lane].length;
+                    s->end_of_road = true;
+                    break;
+                }
+                s->s -= sb->g->lanes[s->lane].length;
+                s->lane = n;
+            }
+            if (s->path_inst >= 0 && s->lane == s->goal_lane && s->s >= sb->inst[s->path_inst].d1) {
+                sb_action_end(sb, s->path_inst);
+                s->goal_lane = -1;
+            }
+            update_pose(sb, s);
+            if (ds > 1e-9) s->heading += atan2(s->lat - lat0, ds); /* drifting sideways */
+        }
+        s->still_time = s->v < 1e-3 ? s->still_time + dt : 0;
+        s->eor_time = s->end_of_road ? s->eor_time + dt : 0;
+    }
+}
