@@ -128,29 +128,19 @@ static int read_trajectory(xosc_parser *P, const xmlNode *fa, sim_sb_action *a, 
     }
     for (const xmlNode *v = shape->children; v && !P->rc; v = v->next) {
         if (!xosc_is(v, "Vertex")) continue;
-        sim_sb_position pos;
         double t = NAN;
         const xmlNode *pn = xosc_child(v, "Position");
         if (!pn) return xosc_fail(P, v, SIM_EINVAL, "has no <Position>");
-        if (xosc_position(P, pn, &pos) || (xmlHasProp(v, (const xmlChar *)"time") && !xosc_num(P, v, "time", true, 0, &t)))
-            return P->rc;
-        if (pos.kind != SIM_SB_POS_WORLD) {
-            xosc_unsupported(P, xosc_first(pn)); /* vertices must be world positions here */
-            *ignored = true;
-            return P->rc;
-        }
-        double *px = realloc(a->px, (size_t)(a->n_pts + 1) * sizeof *px);
-        if (px) a->px = px;
-        double *py = realloc(a->py, (size_t)(a->n_pts + 1) * sizeof *py);
-        if (py) a->py = py;
-        double *pt = realloc(a->pt, (size_t)(a->n_pts + 1) * sizeof *pt);
-        if (pt) a->pt = pt;
-        if (!px || !py || !pt) return xosc_fail(P, v, SIM_ENOMEM, "out of memory");
-        a->px[a->n_pts] = pos.x;
-        a->py[a->n_pts] = pos.y;
-        a->pt[a->n_pts++] = t;
+        if (xmlHasProp(v, (const xmlChar *)"time") && !xosc_num(P, v, "time", true, 0, &t)) return P->rc;
+        double *pt = realloc(a->pt, (size_t)(a->n_route + 1) * sizeof *pt);
+        if (!pt) return xosc_fail(P, v, SIM_ENOMEM, "out of memory");
+        a->pt = pt;
+        sim_sb_position *pos = xosc_push(P, v, (void **)&a->route, &a->n_route, sizeof *pos);
+        if (!pos || xosc_position(P, pn, pos)) return P->rc;
+        a->pt[a->n_route - 1] = t;
+        if (pos->kind == SIM_SB_POS_NONE) *ignored = true;
     }
-    if (a->n_pts < 2) return xosc_fail(P, shape, SIM_EINVAL, "has %d vertices, expected at least 2", a->n_pts);
+    if (a->n_route < 2) return xosc_fail(P, shape, SIM_EINVAL, "has %d vertices, expected at least 2", a->n_route);
     return P->rc;
 }
 

@@ -8,8 +8,6 @@
 void sim_sb_model_free(sim_sb_model *m)
 {
     for (int i = 0; i < m->n_actions; i++) {
-        free(m->actions[i].px);
-        free(m->actions[i].py);
         free(m->actions[i].pt);
         free(m->actions[i].route);
     }

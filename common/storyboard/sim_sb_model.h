@@ -93,10 +93,10 @@ typedef struct sim_sb_action {
     bool continuous;
     sim_sb_position pos;          /* teleport, acquire, synchronize (own target) */
     sim_sb_position pos2;         /* synchronize: the master's target */
-    double *px, *py, *pt;         /* trajectory polyline vertices (pt: time, NAN if none) */
-    int n_pts;
+    double *pt;                   /* trajectory: the vertices' times (NAN: none) */
     bool timed;                   /* trajectory: follow the vertices' times */
-    sim_sb_position *route;       /* AssignRoute waypoints */
+    sim_sb_position *route;       /* AssignRoute waypoints, or the trajectory's vertices
+                                     (placed when the action starts) */
     int n_route;
     bool freespace, by_time;      /* LongitudinalDistance: distance or timeGap */
     char param[SIM_SB_NAME];      /* parameter actions */

@@ -20,6 +20,9 @@ void sim_storyboard_free(sim_storyboard *sb)
     free(sb->pvalue);
     free(sb->scratch);
     free(sb->queue);
+    free(sb->starting);
+    free(sb->px);
+    free(sb->py);
     memset(sb, 0, sizeof *sb);
 }
 
@@ -58,8 +61,19 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
     sb->pvalue = calloc((size_t)m->n_params + 1, sizeof *sb->pvalue);
     sb->scratch = calloc((size_t)g->n_lanes + 1, sizeof *sb->scratch);
     sb->queue = calloc((size_t)g->n_lanes + 1, sizeof *sb->queue);
+    sb->starting = calloc((size_t)n_inst + 1, sizeof *sb->starting);
+    int n_pool = 0;
+    for (int i = 0; i < m->n_elements; i++) {
+        const sim_sb_element *el = &m->elements[i];
+        if (el->type == SIM_SB_E_ACTION && m->actions[el->action].type == SIM_SB_A_FOLLOW_TRAJECTORY)
+            n_pool += m->actions[el->action].n_route * (m->n_actors + 1);
+    }
+    for (int i = 0; i < m->n_init; i++)
+        if (m->actions[m->init[i].action].type == SIM_SB_A_FOLLOW_TRAJECTORY) n_pool += m->actions[m->init[i].action].n_route;
+    sb->px = calloc((size_t)n_pool + 1, sizeof *sb->px);
+    sb->py = calloc((size_t)n_pool + 1, sizeof *sb->py);
     if (!sb->ent || !sb->state || !sb->trans || !sb->trans_step || !sb->exec || !sb->inst0 || !sb->inst || !sb->last ||
-        !sb->pending || !sb->pvalue || !sb->scratch || !sb->queue) {
+        !sb->pending || !sb->pvalue || !sb->scratch || !sb->queue || !sb->starting || !sb->px || !sb->py) {
         sim_storyboard_free(sb);
         return sim_error_set(err, SIM_ENOMEM, "storyboard: out of memory");
     }
@@ -81,6 +95,12 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
         for (int k = 0; k < (actors > 0 ? actors : 1); k++)
             sb->inst[sb->n_inst++] = (sim_sb_inst){.action = el->action, .element = i,
                                                    .entity = actors > 0 ? m->actors[m->elements[gi].actor0 + k] : -1};
+    }
+    int pool = 0;
+    for (int i = 0; i < sb->n_inst; i++) {
+        const sim_sb_action *a = &m->actions[sb->inst[i].action];
+        sb->inst[i].pool0 = pool;
+        if (a->type == SIM_SB_A_FOLLOW_TRAJECTORY) pool += a->n_route;
     }
     /* Init: teleports first (relative positions may name entities placed later in the
      * file), then the rest */
@@ -219,7 +239,10 @@ static void start(sim_storyboard *sb, int e)
         for (int k = 0; k < el->n_children; k++) {
             int a = kids(sb, e)[k];
             set_state(sb, a, SIM_SB_ST_RUNNING, SIM_SB_TR_START);
-            for (int i = sb->inst0[a]; i < sb->n_inst && sb->inst[i].element == a; i++) sb_action_start(sb, i);
+            for (int i = sb->inst0[a]; i < sb->n_inst && sb->inst[i].element == a; i++) {
+                sb->inst[i].running = true; /* started after this step's triggers */
+                sb->starting[sb->n_starting++] = i;
+            }
         }
     } else if (el->type != SIM_SB_E_ACTION) {
         arm(sb, e);
@@ -232,6 +255,16 @@ static bool all_complete(const sim_storyboard *sb, int e)
     for (int k = 0; k < el->n_children; k++)
         if (sb->state[kids(sb, e)[k]] != SIM_SB_ST_COMPLETE) return false;
     return true;
+}
+
+/* An event that ended counts one execution; below its maximumExecutionCount it waits
+ * for its trigger again. */
+static void rearm_event(sim_storyboard *sb, int e)
+{
+    const sim_sb_element *el = &sb->m->elements[e];
+    if (++sb->exec[e] >= el->max_exec) return;
+    sb->state[e] = SIM_SB_ST_STANDBY;
+    for (int k = 0; k < el->n_children; k++) sb->state[kids(sb, e)[k]] = SIM_SB_ST_STANDBY;
 }
 
 /* An event's start: its priority decides about the others running in its maneuver. */
@@ -251,7 +284,10 @@ static void fire_event(sim_storyboard *sb, int e)
     if (other && el->priority == SIM_SB_PRIO_OVERWRITE)
         for (int k = 0; k < sb->m->elements[man].n_children; k++) {
             int o = kids(sb, man)[k];
-            if (o != e && sb->state[o] == SIM_SB_ST_RUNNING) stop(sb, o, false);
+            if (o != e && sb->state[o] == SIM_SB_ST_RUNNING) {
+                stop(sb, o, false);
+                rearm_event(sb, o); /* an execution of it: it may run again */
+            }
         }
     start(sb, e);
 }
@@ -274,17 +310,14 @@ static void update_event(sim_storyboard *sb, int e)
     for (int k = 0; k < el->n_children; k++) update_action(sb, kids(sb, e)[k]);
     if (!all_complete(sb, e)) return;
     set_state(sb, e, SIM_SB_ST_COMPLETE, SIM_SB_TR_END);
-    if (++sb->exec[e] < el->max_exec) { /* runs again when its trigger fires again */
-        sb->state[e] = SIM_SB_ST_STANDBY;
-        for (int k = 0; k < el->n_children; k++) sb->state[kids(sb, e)[k]] = SIM_SB_ST_STANDBY;
-    }
+    rearm_event(sb, e);
 }
 
 static void update_container(sim_storyboard *sb, int e)
 {
     const sim_sb_element *el = &sb->m->elements[e];
     if (el->type == SIM_SB_E_ACT) {
-        if (sb->state[e] == SIM_SB_ST_STANDBY && trigger(sb, &el->start, false)) start(sb, e);
+        if (sb->state[e] == SIM_SB_ST_STANDBY && trigger(sb, &el->start, true)) start(sb, e); /* an empty StartTrigger: at once */
         if (sb->state[e] == SIM_SB_ST_RUNNING && el->stop.n && trigger(sb, &el->stop, false)) {
             stop(sb, e, false);
             return;
@@ -312,8 +345,11 @@ void sim_storyboard_step(sim_storyboard *sb, double dt)
     sb->step++;
     sb->t += dt;
     const sim_sb_model *m = sb->m;
+    sb->n_starting = 0;
     for (int i = 0; i < m->n_elements; i++)
         if (m->elements[i].parent < 0) update_container(sb, i);
+    for (int k = 0; k < sb->n_starting; k++)
+        if (sb->inst[sb->starting[k]].running) sb_action_start(sb, sb->starting[k]);
     if (m->stop.n && trigger(sb, &m->stop, false)) {
         for (int i = 0; i < m->n_elements; i++)
             if (m->elements[i].parent < 0) stop(sb, i, false);

@@ -42,6 +42,7 @@ typedef struct sim_sb_state_ent {
     double odometer;               /* m travelled */
     double still_time;             /* s at standstill */
     double eor_time;               /* s at the end of its road */
+    double offroad_time;           /* s with its reference point on no lane of the graph */
     bool end_of_road;
     int long_inst, lat_inst, path_inst; /* running action instances, -1: none */
     int goal_lane;                 /* routing: the lane to reach, -1: free */
@@ -54,6 +55,7 @@ typedef struct sim_sb_inst {       /* an action running for one actor */
     double v0, v1;                 /* speed actions */
     double d0, d1;                 /* lateral actions */
     int seg;                       /* trajectory: current segment */
+    int pool0;                     /* trajectory: its vertices in the world, px/py[pool0 ..] */
     double along;                  /* trajectory: m along the polyline */
 } sim_sb_inst;
 
@@ -78,6 +80,10 @@ typedef struct sim_storyboard {
     char (*pvalue)[SIM_SB_NAME];   /* parameter values, ParameterActions change them */
     int *scratch;                  /* per graph lane (routing BFS) */
     int *queue;
+    double *px, *py;               /* trajectory vertices placed when their action starts */
+    int *starting;                 /* instances whose action starts once every trigger of the
+                                      step is evaluated (all see the same state) */
+    int n_starting;
     sim_sb_event events[SIM_SB_MAX_EVENTS];
     int n_events, lost_events;
     double t;

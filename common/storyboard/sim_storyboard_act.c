@@ -36,6 +36,74 @@ static int graph_lane(const sim_storyboard *sb, int road, int lane_id, double ro
     return l;
 }
 
+/* Lateral position (road t, left +) of the centre of lane id on graph lane l's road
+ * section, from the widths of the graph lanes between it and the centre line; NAN when
+ * a lane on the way is not one traffic drives on (its width is unknown here). */
+static double lane_t(const sim_lanegraph *g, int l, int id)
+{
+    const sim_lg_lane *ln = &g->lanes[l];
+    if (id == 0) return NAN;
+    double rs = ln->s0 + 0.01, t = 0;
+    int step = id > 0 ? 1 : -1;
+    for (int k = step; ; k += step) {
+        int gl = sim_lanegraph_find(g, ln->road, k, rs);
+        if (gl < 0) return NAN;
+        if (k == id) return t + step * g->lanes[gl].width / 2;
+        t += step * g->lanes[gl].width;
+    }
+}
+
+/* The road lane id n lanes to the left (negative: right) of lane id in the direction
+ * of travel of a vehicle going with (forward) or against the road's s; 0 is skipped. */
+static int lane_id_beside(int id, int n, bool forward)
+{
+    int step = (n > 0) == forward ? 1 : -1;
+    for (int k = 0; k < abs(n); k++) {
+        id += step;
+        if (id == 0) id += step;
+    }
+    return id;
+}
+
+/* The lane id where an entity is: its graph lane's, or the one its offset took it to. */
+static int lane_id_at(const sim_lanegraph *g, const sim_sb_state_ent *e)
+{
+    const sim_lg_lane *ln = &g->lanes[e->lane];
+    double t0 = lane_t(g, e->lane, ln->lane_id);
+    if (isnan(t0)) return ln->lane_id;
+    double t = t0 + (ln->forward ? e->lat : -e->lat), best = INFINITY;
+    int id = ln->lane_id;
+    for (int k = -8; k <= 8; k++) {
+        double tk = lane_t(g, e->lane, k);
+        if (!isnan(tk) && fabs(tk - t) < best) {
+            best = fabs(tk - t);
+            id = k;
+        }
+    }
+    return id;
+}
+
+/* The lane n lanes to the left (negative: right) of graph lane l at lane s, as a graph
+ * lane going the same way (*out) or, for a lane the other way or none in the graph, l
+ * itself with the lateral shift to that lane's centre (*shift); false when there is no
+ * such lane. */
+static bool lane_beside(const sim_lanegraph *g, int l, int n, int *out, double *shift)
+{
+    const sim_lg_lane *ln = &g->lanes[l];
+    int id = lane_id_beside(ln->lane_id, n, ln->forward);
+    double tc = lane_t(g, l, ln->lane_id), tt = lane_t(g, l, id);
+    if (isnan(tc) || isnan(tt)) return false;
+    int gl = sim_lanegraph_find(g, ln->road, id, ln->s0 + 0.01);
+    if (gl >= 0 && g->lanes[gl].forward == ln->forward) {
+        *out = gl;
+        *shift = 0;
+    } else {
+        *out = l;
+        *shift = ln->forward ? tt - tc : tc - tt;
+    }
+    return true;
+}
+
 bool sb_position(const sim_storyboard *sb, const sim_sb_position *p, double *x, double *y, double *h, int *lane,
                  double *s, double *lat)
 {
@@ -67,12 +135,12 @@ bool sb_position(const sim_storyboard *sb, const sim_sb_position *p, double *x, 
     case SIM_SB_POS_REL_LANE:
     case SIM_SB_POS_REL_ROAD: {
         if (!r->on_lane) return false;
+        double shift = 0;
         l = r->lane;
-        for (int k = 0; k < abs(p->dlane) && l >= 0; k++) l = p->dlane > 0 ? sb->g->lanes[l].left : sb->g->lanes[l].right;
-        if (l < 0) return false;
+        if (p->dlane != 0 && !lane_beside(sb->g, r->lane, p->dlane, &l, &shift)) return false;
         double rs = sim_lanegraph_road_s(sb->g, r->lane, r->s);
         ls = sim_lanegraph_lane_s(sb->g, l, rs) + p->ds;
-        llat = p->kind == SIM_SB_POS_REL_LANE ? p->offset : r->lat + p->t;
+        llat = shift + (p->kind == SIM_SB_POS_REL_LANE ? p->offset : r->lat + p->t);
         while (ls > sb->g->lanes[l].length && sb->g->lanes[l].n_succ > 0) {
             ls -= sb->g->lanes[l].length;
             l = sb->g->lanes[l].succ[0];
@@ -148,39 +216,39 @@ static double target_speed(const sim_storyboard *sb, const sim_sb_action *a)
     return a->rel == SIM_SB_REL_FACTOR ? rv * a->target : rv + a->target;
 }
 
-/* Lateral distance from the centre of lane `from` to that of lane `to` (left +),
- * walking neighbours; NAN when they are not neighbours of each other. */
-static double lane_dist(const sim_lanegraph *g, int from, int to)
-{
-    for (int dir = 0; dir < 2; dir++) {
-        double d = 0;
-        int l = from;
-        for (int k = 0; k < 16 && l >= 0; k++) {
-            if (l == to) return d;
-            int n = dir == 0 ? g->lanes[l].left : g->lanes[l].right;
-            if (n < 0) break;
-            double w = 0.5 * (g->lanes[l].width + g->lanes[n].width);
-            d += dir == 0 ? w : -w;
-            l = n;
-        }
-    }
-    return NAN;
-}
-
-/* The target lane of a lane change: relative to an entity's lane (n lanes to the
- * left, negative: right) or an absolute lane id on the entity's road. */
-static int change_target(const sim_storyboard *sb, const sim_sb_action *a, const sim_sb_state_ent *e)
+/* A lane change's target: the road lane id n lanes beside the reference entity's (or
+ * an absolute id), as a graph lane going the entity's way (*switch_to, the entity
+ * moves onto it) or as an offset on its own lane (a lane the other way, e.g. to
+ * overtake); *d0 and *d1 the start and end offsets in the lane it ends on. */
+static bool change_target(const sim_storyboard *sb, const sim_sb_action *a, const sim_sb_state_ent *e, int *switch_to,
+                          double *d0, double *d1)
 {
     const sim_lanegraph *g = sb->g;
+    const sim_lg_lane *ln = &g->lanes[e->lane];
+    int id;
+    if (a->relative) {
+        const sim_sb_state_ent *r = &sb->ent[a->entity];
+        if (!r->on_lane) return false;
+        id = lane_id_beside(lane_id_at(g, r), (int)lround(a->target), g->lanes[r->lane].forward);
+    } else {
+        id = (int)lround(a->target);
+    }
+    double tc = lane_t(g, e->lane, ln->lane_id), tt = lane_t(g, e->lane, id);
+    if (isnan(tc) || isnan(tt)) return false;
     double rs = sim_lanegraph_road_s(g, e->lane, e->s), s;
-    if (!a->relative) return graph_lane(sb, g->lanes[e->lane].road, (int)a->target, rs, &s);
-    const sim_sb_state_ent *r = &sb->ent[a->entity];
-    if (!r->on_lane) return -1;
-    int l = r->lane, n = (int)lround(a->target);
-    for (int k = 0; k < abs(n) && l >= 0; k++) l = n > 0 ? g->lanes[l].left : g->lanes[l].right;
-    if (l < 0) return -1;
-    if (g->lanes[l].road == g->lanes[e->lane].road) return graph_lane(sb, g->lanes[l].road, g->lanes[l].lane_id, rs, &s);
-    return graph_lane(sb, g->lanes[e->lane].road, g->lanes[l].lane_id, rs, &s);
+    int gl = sim_lanegraph_find(g, ln->road, id, rs);
+    (void)s;
+    double shift = ln->forward ? tt - tc : tc - tt; /* to the target's centre, in the entity's frame */
+    if (gl >= 0 && g->lanes[gl].forward == ln->forward) {
+        *switch_to = gl;
+        *d0 = e->lat - shift;
+        *d1 = a->pos.offset;
+    } else {
+        *switch_to = -1;
+        *d0 = e->lat;
+        *d1 = shift + a->pos.offset;
+    }
+    return true;
 }
 
 /* Lane offset dynamics: a duration from the largest lateral acceleration allowed. */
@@ -277,19 +345,18 @@ void sb_action_start(sim_storyboard *sb, int i)
             in->running = false;
             break;
         }
-        int tl = change_target(sb, a, e);
-        double d = tl >= 0 ? lane_dist(sb->g, tl, e->lane) : NAN;
-        if (isnan(d)) { /* no such lane beside it: nothing to do */
+        int tl;
+        if (!change_target(sb, a, e, &tl, &in->d0, &in->d1)) { /* no such lane: nothing to do */
             in->running = false;
             break;
         }
         if (e->lat_inst >= 0) sb_action_end(sb, e->lat_inst);
         e->lat_inst = i;
-        double rs = sim_lanegraph_road_s(sb->g, e->lane, e->s);
-        in->d0 = e->lat + d; /* where it is, seen from the target lane */
-        in->d1 = a->pos.offset;
-        e->lane = tl;
-        e->s = sim_lanegraph_lane_s(sb->g, tl, rs);
+        if (tl >= 0) {
+            double rs = sim_lanegraph_road_s(sb->g, e->lane, e->s);
+            e->lane = tl;
+            e->s = sim_lanegraph_lane_s(sb->g, tl, rs);
+        }
         e->lat = in->d0;
         in->T = a->dyn.dim == SIM_SB_DIM_TIME       ? a->dyn.value
                 : a->dyn.dim == SIM_SB_DIM_DISTANCE ? a->dyn.value / fmax(fabs(e->v), MIN_SPEED)
@@ -319,13 +386,22 @@ void sb_action_start(sim_storyboard *sb, int i)
         sb_place(sb, in->entity, &a->pos);
         in->running = false;
         break;
-    case SIM_SB_A_FOLLOW_TRAJECTORY:
+    case SIM_SB_A_FOLLOW_TRAJECTORY: {
+        /* the vertices where they are now (relative ones from where their entity is) */
+        bool ok = true;
+        for (int k = 0; k < a->n_route && ok; k++)
+            ok = sb_position(sb, &a->route[k], &sb->px[in->pool0 + k], &sb->py[in->pool0 + k], NULL, NULL, NULL, NULL);
+        if (!ok) {
+            in->running = false;
+            break;
+        }
         if (e->path_inst >= 0) sb_action_end(sb, e->path_inst);
         e->path_inst = i;
         in->seg = 0;
         in->along = 0;
         e->on_lane = false;
         break;
+    }
     case SIM_SB_A_ACQUIRE_POSITION:
     case SIM_SB_A_ASSIGN_ROUTE: {
         const sim_sb_position *goal = a->type == SIM_SB_A_ASSIGN_ROUTE ? &a->route[a->n_route - 1] : &a->pos;
@@ -436,22 +512,24 @@ static void follow_path(sim_storyboard *sb, int e, double dt)
     sim_sb_inst *in = &sb->inst[s->path_inst];
     const sim_sb_action *a = &sb->m->actions[in->action];
     if (a->type == SIM_SB_A_ACQUIRE_POSITION) return; /* routed on lanes: see next_lane */
+    const double *vx = sb->px + in->pool0, *vy = sb->py + in->pool0;
+    int n_pts = a->n_route;
     double px = s->x, py = s->y;
     if (a->timed && !isnan(a->pt[0])) {
         /* the vertices' times: position interpolated at the trajectory's time */
         double t = (a->continuous ? sb->t + dt - in->t0 : sb->t + dt) * a->dyn.value + a->target;
-        while (in->seg < a->n_pts - 2 && t > a->pt[in->seg + 1]) in->seg++;
+        while (in->seg < n_pts - 2 && t > a->pt[in->seg + 1]) in->seg++;
         double t0 = a->pt[in->seg], t1 = a->pt[in->seg + 1];
         double u = t1 > t0 ? (t - t0) / (t1 - t0) : 1;
         if (u < 0) u = 0;
         if (u > 1) u = 1;
-        s->x = a->px[in->seg] + u * (a->px[in->seg + 1] - a->px[in->seg]);
-        s->y = a->py[in->seg] + u * (a->py[in->seg + 1] - a->py[in->seg]);
-        if (t >= a->pt[a->n_pts - 1]) sb_action_end(sb, s->path_inst);
+        s->x = vx[in->seg] + u * (vx[in->seg + 1] - vx[in->seg]);
+        s->y = vy[in->seg] + u * (vy[in->seg + 1] - vy[in->seg]);
+        if (t >= a->pt[n_pts - 1]) sb_action_end(sb, s->path_inst);
     } else {
         double left = s->v * dt;
-        while (left > 0 && in->seg < a->n_pts - 1) {
-            double sx = a->px[in->seg + 1] - a->px[in->seg], sy = a->py[in->seg + 1] - a->py[in->seg];
+        while (left > 0 && in->seg < n_pts - 1) {
+            double sx = vx[in->seg + 1] - vx[in->seg], sy = vy[in->seg + 1] - vy[in->seg];
             double len = hypot(sx, sy), rest = len - in->along;
             if (left < rest) {
                 in->along += left;
@@ -462,15 +540,15 @@ static void follow_path(sim_storyboard *sb, int e, double dt)
                 in->along = 0;
             }
         }
-        if (in->seg >= a->n_pts - 1) {
-            s->x = a->px[a->n_pts - 1];
-            s->y = a->py[a->n_pts - 1];
+        if (in->seg >= n_pts - 1) {
+            s->x = vx[n_pts - 1];
+            s->y = vy[n_pts - 1];
             sb_action_end(sb, s->path_inst);
         } else {
-            double sx = a->px[in->seg + 1] - a->px[in->seg], sy = a->py[in->seg + 1] - a->py[in->seg];
+            double sx = vx[in->seg + 1] - vx[in->seg], sy = vy[in->seg + 1] - vy[in->seg];
             double len = hypot(sx, sy), u = len > 0 ? in->along / len : 0;
-            s->x = a->px[in->seg] + u * sx;
-            s->y = a->py[in->seg] + u * sy;
+            s->x = vx[in->seg] + u * sx;
+            s->y = vy[in->seg] + u * sy;
         }
     }
     if (hypot(s->x - px, s->y - py) > 1e-6) s->heading = atan2(s->y - py, s->x - px);
@@ -520,10 +598,15 @@ void sb_move(sim_storyboard *sb, double dt)
                     s->odometer -= s->s - sb->g->lanes[s->lane].length;
                     s->s = sb->g->lanes[s->lane].length;
                     s->end_of_road = true;
+                    s->v = 0; /* stuck at the end of its road */
                     break;
                 }
                 s->s -= sb->g->lanes[s->lane].length;
                 s->lane = n;
+            }
+            if (s->s >= sb->g->lanes[s->lane].length - 1e-9 && sb->g->lanes[s->lane].n_succ == 0) {
+                s->end_of_road = true;
+                s->v = 0;
             }
             if (s->path_inst >= 0 && s->lane == s->goal_lane && s->s >= sb->inst[s->path_inst].d1) {
                 sb_action_end(sb, s->path_inst);
@@ -532,6 +615,9 @@ void sb_move(sim_storyboard *sb, double dt)
             update_pose(sb, s);
             if (ds > 1e-9) s->heading += atan2(s->lat - lat0, ds); /* drifting sideways */
         }
+        sim_lg_pos q;
+        bool off = !sim_lanegraph_locate(sb->g, s->x, s->y, s->on_lane ? s->lane : -1, 0.0, &q);
+        s->offroad_time = off ? s->offroad_time + dt : 0;
         s->still_time = s->v < 1e-3 ? s->still_time + dt : 0;
         s->eor_time = s->end_of_road ? s->eor_time + dt : 0;
     }

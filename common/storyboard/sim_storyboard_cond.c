@@ -160,8 +160,8 @@ static double entity_value(sim_storyboard *sb, const sim_sb_condition *c, int e)
     case SIM_SB_C_SPEED: return s->v;
     case SIM_SB_C_ACCELERATION: return s->a;
     case SIM_SB_C_RELATIVE_SPEED: return s->v - sb->ent[r].v;
-    case SIM_SB_C_STANDSTILL: return s->still_time;
-    case SIM_SB_C_END_OF_ROAD: return s->eor_time;
+    case SIM_SB_C_STANDSTILL: return s->v < 1e-3 ? s->still_time : -1;
+    case SIM_SB_C_END_OF_ROAD: return s->end_of_road ? s->eor_time : -1;
     case SIM_SB_C_TRAVELED: return s->odometer;
     case SIM_SB_C_REACH_POSITION:
     case SIM_SB_C_DISTANCE: return pos_dist(sb, e, c);
@@ -208,7 +208,7 @@ static bool entity_holds(sim_storyboard *sb, const sim_sb_condition *c, int e)
     case SIM_SB_C_STANDSTILL:
     case SIM_SB_C_END_OF_ROAD:
     case SIM_SB_C_TRAVELED: return entity_value(sb, c, e) >= c->value - 1e-9;
-    case SIM_SB_C_OFFROAD: return !sb->ent[e].on_lane && sb->ent[e].path_inst < 0;
+    case SIM_SB_C_OFFROAD: return sb->ent[e].offroad_time > 0 && sb->ent[e].offroad_time >= c->value - 1e-9;
     case SIM_SB_C_COLLISION:
         if (c->entity >= 0) return c->entity != e && sb->ent[c->entity].placed && sim_storyboard_overlap(sb, e, c->entity);
         for (int o = 0; o < sb->m->n_entities; o++)
