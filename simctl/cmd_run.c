@@ -146,7 +146,7 @@ int simctl_cmd_run(int argc, char **argv)
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
-        {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard", "who drives (default: script when headless, else wheel if found, else keyboard)"},
+        {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard|scenario", "who drives (default: script when headless, else wheel if found, else keyboard; scenario: an OpenSCENARIO storyboard drives its ego)"},
         {"until", SIM_OPT_STRING, &until, "end|SECONDS", "end the session at the scenario's end or after SECONDS of simulated time (default end when headless)"},
         {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
@@ -193,8 +193,12 @@ int simctl_cmd_run(int argc, char **argv)
         if (!driver) driver = "script";
         if (!until) until = "end";
     }
+    /* --driver scenario (OpenSCENARIO): the storyboard drives its ego entity as well,
+     * traffic-node --scenario-ego; the car of the physics is left to the scripted driver */
+    bool scenario_ego = driver && strcmp(driver, "scenario") == 0;
+    if (scenario_ego) driver = "script";
     if (driver && strcmp(driver, "script") && strcmp(driver, "wheel") && strcmp(driver, "keyboard")) {
-        fprintf(stderr, "simctl run: --driver must be script, wheel or keyboard, not '%s'\n", driver);
+        fprintf(stderr, "simctl run: --driver must be script, wheel, keyboard or scenario, not '%s'\n", driver);
         return 2;
     }
     session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
@@ -277,6 +281,7 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--run", "0");
             c->run_arg = c->argc - 1;
         }
+        if (scenario_ego && strcmp(exe, "traffic-node") == 0) run_arg(c, "--scenario-ego");
         if (strcmp(exe, "input-node") == 0) {
             if (driver) run_arg2(c, "--driver", driver);
             else run_arg2(c, "--device", "auto");

@@ -23,6 +23,7 @@
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 #include "state.h"
+#include "xosc.h"
 
 typedef struct node {
     uv_loop_t *loop;
@@ -87,6 +88,7 @@ static void on_vehicle_state(node *n, const cJSON *msg)
     n->ego_heading = st.heading;
     n->ego_speed = isnan(st.speed) ? 0 : st.speed;
     set_ego(n);
+    tn_xosc_set_ego(&n->w, n->ego_x, n->ego_y, n->ego_heading, n->ego_speed);
 }
 
 static void publish_step(node *n, double t)
@@ -100,6 +102,13 @@ static void publish_step(node *n, double t)
             snprintf(h.text, sizeof h.text, "%s", st->text);
             publish(n, SIM_TOPIC_HUD_TEXT, t, sim_msg_hud_text_encode(&h));
         }
+    }
+    for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
+        publish(n, "storyboard.event", t, tn_xosc_event_payload(&n->w, k));
+    if (tn_xosc_ended_now(&n->w)) { /* the storyboard's stop trigger: simctl run --until end stops */
+        cJSON *e = cJSON_CreateObject();
+        if (e && !cJSON_AddStringToObject(e, "reason", "the storyboard's stop trigger")) cJSON_Delete(e), e = NULL;
+        publish(n, "sim.end", t, e);
     }
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
@@ -119,8 +128,13 @@ static void on_tick(node *n, const cJSON *msg)
         n->have_tick = false;
         set_ego(n); /* this tick's vehicle.state came before the tick */
     }
-    if (n->have_tick && !paused && t > n->last_t) sim_traffic_step(&n->w.t, t - n->last_t);
-    else n->w.t.n_events = 0;
+    if (n->have_tick && !paused && t > n->last_t) {
+        sim_traffic_step(&n->w.t, t - n->last_t);
+        tn_xosc_step(&n->w, t - n->last_t);
+    } else {
+        n->w.t.n_events = 0;
+        n->w.sb.n_events = 0;
+    }
     n->have_tick = true;
     n->last_t = t;
     publish_step(n, t);
@@ -204,7 +218,8 @@ int main(int argc, char **argv)
     const char *bus = "127.0.0.1:7700", *token = NULL, *scenario = NULL;
     double radius = 300;
     int max_vehicles = 64;
-    bool lockstep = false;
+    bool lockstep = false, scenario_ego = false;
+    const char *params = NULL, *ego = NULL;
     const sim_opt opts[] = {
         {"bus", SIM_OPT_STRING, &bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "token for the dispatcher"},
@@ -212,6 +227,9 @@ int main(int argc, char **argv)
         {"radius", SIM_OPT_DOUBLE, &radius, "M", "vehicles in traffic.state within this of the ego (default 300)"},
         {"max-vehicles", SIM_OPT_INT, &max_vehicles, "N", "most vehicles per traffic.state (default 64, at most 128)"},
         {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+        {"params", SIM_OPT_STRING, &params, "NAME=V,...", "OpenSCENARIO: parameter values over the file's declarations"},
+        {"ego", SIM_OPT_STRING, &ego, "NAME", "OpenSCENARIO: the entity that is the person's car (default Ego, hero, else the first)"},
+        {"scenario-ego", SIM_OPT_FLAG, &scenario_ego, NULL, "OpenSCENARIO: the storyboard drives the ego entity too (headless checks)"},
     };
     int npos = 0;
     int rc = sim_cli_parse("traffic-node --scenario FILE [options]",
@@ -243,6 +261,12 @@ int main(int argc, char **argv)
     n.w.ego_len = 4.5;
     n.w.ego_width = 1.8;
     n.lockstep = lockstep;
+    n.w.ego_name = ego;
+    n.w.sb_drives_ego = scenario_ego;
+    if (params && (n.w.n_ov = sim_xosc_parse_overrides(params, n.w.ov, 32, &err)) < 0) {
+        fprintf(stderr, "error: --params: %s\n", err.msg);
+        return 2;
+    }
     if (tn_world_open(&n.w, scenario, &err)) {
         fprintf(stderr, "traffic-node: %s\n", err.msg);
         return 1;

@@ -80,6 +80,39 @@ static int ego_start(sim_scenario *sc, sim_error *err)
     return rc;
 }
 
+/* One task, "drive": from the ego's start along its start lane to its road's end (the
+ * analysis needs a task; the storyboard's events in the log cut finer ones). */
+static int drive_task(sim_scenario *sc, sim_error *err)
+{
+    const sim_start_point *st = &sc->starts[0];
+    if (st->road < 0) return SIM_OK;
+    double len = sc->net.roads[st->road].length;
+    double s0 = st->lane > 0 ? 0 : st->s, s1 = st->lane > 0 ? st->s : len;
+    if (s1 - s0 < 1.0) return SIM_OK;
+    sim_task *t = calloc(1, sizeof *t);
+    if (!t || !(t->id = strdup("drive")) || !(t->name = strdup("drive")) || !(t->ideal_s = malloc(sizeof *t->ideal_s)) ||
+        !(t->ideal_d = malloc(sizeof *t->ideal_d))) {
+        if (t) {
+            free(t->id);
+            free(t->name);
+            free(t->ideal_s);
+        }
+        free(t);
+        return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", sc->path);
+    }
+    t->sector = -1;
+    t->road = st->road;
+    t->s_start = s0;
+    t->s_end = s1;
+    t->tube_half_width = 1.0;
+    t->ideal_s[0] = s0;
+    t->ideal_d[0] = st->d;
+    t->n_ideal = 1;
+    sc->tasks = t;
+    sc->n_tasks = 1;
+    return SIM_OK;
+}
+
 int sim_scenario_load_xosc(const char *path, const sim_xosc_override *ov, int n_ov, const char *ego,
                            sim_scenario **out, sim_diag *diag)
 {
@@ -135,6 +168,7 @@ int sim_scenario_load_xosc(const char *path, const sim_xosc_override *ov, int n_
     if (buf[0] && !(sc->xosc_warning = strdup(buf))) rc = sim_error_set(&err, SIM_ENOMEM, "%s: out of memory", path);
     if (!rc) rc = sim_xosc_resolve_roads(x, &sc->net, &err);
     if (!rc) rc = ego_start(sc, &err);
+    if (!rc) rc = drive_task(sc, &err);
     if (rc) {
         sim_diag_add(diag, "%s", err.msg);
         sim_scenario_free(sc);

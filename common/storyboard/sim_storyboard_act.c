@@ -36,21 +36,15 @@ static int graph_lane(const sim_storyboard *sb, int road, int lane_id, double ro
     return l;
 }
 
-/* Lateral position (road t, left +) of the centre of lane id on graph lane l's road
- * section, from the widths of the graph lanes between it and the centre line; NAN when
- * a lane on the way is not one traffic drives on (its width is unknown here). */
-static double lane_t(const sim_lanegraph *g, int l, int id)
+/* Lateral distance (left +, in lane l's direction of travel) from the centre of graph
+ * lane l to that of graph lane o at the same road s, measured in the world: lanes
+ * traffic does not use (borders, shoulders) may lie between them. */
+static double lane_shift(const sim_lanegraph *g, int l, int o, double road_s)
 {
-    const sim_lg_lane *ln = &g->lanes[l];
-    if (id == 0) return NAN;
-    double rs = ln->s0 + 0.01, t = 0;
-    int step = id > 0 ? 1 : -1;
-    for (int k = step; ; k += step) {
-        int gl = sim_lanegraph_find(g, ln->road, k, rs);
-        if (gl < 0) return NAN;
-        if (k == id) return t + step * g->lanes[gl].width / 2;
-        t += step * g->lanes[gl].width;
-    }
+    double ax, ay, ah, bx, by, bh;
+    sim_lanegraph_pose(g, l, sim_lanegraph_lane_s(g, l, road_s), 0, &ax, &ay, &ah);
+    sim_lanegraph_pose(g, o, sim_lanegraph_lane_s(g, o, road_s), 0, &bx, &by, &bh);
+    return -(bx - ax) * sin(ah) + (by - ay) * cos(ah);
 }
 
 /* The road lane id n lanes to the left (negative: right) of lane id in the direction
@@ -65,18 +59,19 @@ static int lane_id_beside(int id, int n, bool forward)
     return id;
 }
 
-/* The lane id where an entity is: its graph lane's, or the one its offset took it to. */
+/* The lane id where an entity is: its graph lane's, or the one its offset took it to
+ * (the nearest lane centre of its road's section). */
 static int lane_id_at(const sim_lanegraph *g, const sim_sb_state_ent *e)
 {
     const sim_lg_lane *ln = &g->lanes[e->lane];
-    double t0 = lane_t(g, e->lane, ln->lane_id);
-    if (isnan(t0)) return ln->lane_id;
-    double t = t0 + (ln->forward ? e->lat : -e->lat), best = INFINITY;
+    double rs = sim_lanegraph_road_s(g, e->lane, e->s), best = INFINITY;
     int id = ln->lane_id;
     for (int k = -8; k <= 8; k++) {
-        double tk = lane_t(g, e->lane, k);
-        if (!isnan(tk) && fabs(tk - t) < best) {
-            best = fabs(tk - t);
+        int o = k ? sim_lanegraph_find(g, ln->road, k, rs) : -1;
+        if (o < 0) continue;
+        double d = fabs(lane_shift(g, e->lane, o, rs) - e->lat);
+        if (d < best) {
+            best = d;
             id = k;
         }
     }
@@ -87,19 +82,17 @@ static int lane_id_at(const sim_lanegraph *g, const sim_sb_state_ent *e)
  * lane going the same way (*out) or, for a lane the other way or none in the graph, l
  * itself with the lateral shift to that lane's centre (*shift); false when there is no
  * such lane. */
-static bool lane_beside(const sim_lanegraph *g, int l, int n, int *out, double *shift)
+static bool lane_beside(const sim_lanegraph *g, int l, double road_s, int n, int *out, double *shift)
 {
     const sim_lg_lane *ln = &g->lanes[l];
-    int id = lane_id_beside(ln->lane_id, n, ln->forward);
-    double tc = lane_t(g, l, ln->lane_id), tt = lane_t(g, l, id);
-    if (isnan(tc) || isnan(tt)) return false;
-    int gl = sim_lanegraph_find(g, ln->road, id, ln->s0 + 0.01);
-    if (gl >= 0 && g->lanes[gl].forward == ln->forward) {
+    int gl = sim_lanegraph_find(g, ln->road, lane_id_beside(ln->lane_id, n, ln->forward), road_s);
+    if (gl < 0) return false;
+    if (g->lanes[gl].forward == ln->forward) {
         *out = gl;
         *shift = 0;
     } else {
         *out = l;
-        *shift = ln->forward ? tt - tc : tc - tt;
+        *shift = lane_shift(g, l, gl, road_s);
     }
     return true;
 }
@@ -135,10 +128,9 @@ bool sb_position(const sim_storyboard *sb, const sim_sb_position *p, double *x, 
     case SIM_SB_POS_REL_LANE:
     case SIM_SB_POS_REL_ROAD: {
         if (!r->on_lane) return false;
-        double shift = 0;
+        double shift = 0, rs = sim_lanegraph_road_s(sb->g, r->lane, r->s);
         l = r->lane;
-        if (p->dlane != 0 && !lane_beside(sb->g, r->lane, p->dlane, &l, &shift)) return false;
-        double rs = sim_lanegraph_road_s(sb->g, r->lane, r->s);
+        if (p->dlane != 0 && !lane_beside(sb->g, r->lane, rs, p->dlane, &l, &shift)) return false;
         ls = sim_lanegraph_lane_s(sb->g, l, rs) + p->ds;
         llat = shift + (p->kind == SIM_SB_POS_REL_LANE ? p->offset : r->lat + p->t);
         while (ls > sb->g->lanes[l].length && sb->g->lanes[l].n_succ > 0) {
@@ -233,12 +225,10 @@ static bool change_target(const sim_storyboard *sb, const sim_sb_action *a, cons
     } else {
         id = (int)lround(a->target);
     }
-    double tc = lane_t(g, e->lane, ln->lane_id), tt = lane_t(g, e->lane, id);
-    if (isnan(tc) || isnan(tt)) return false;
-    double rs = sim_lanegraph_road_s(g, e->lane, e->s), s;
+    double rs = sim_lanegraph_road_s(g, e->lane, e->s);
     int gl = sim_lanegraph_find(g, ln->road, id, rs);
-    (void)s;
-    double shift = ln->forward ? tt - tc : tc - tt; /* to the target's centre, in the entity's frame */
+    if (gl < 0) return false;
+    double shift = lane_shift(g, e->lane, gl, rs); /* to the target's centre, in the entity's frame */
     if (gl >= 0 && g->lanes[gl].forward == ln->forward) {
         *switch_to = gl;
         *d0 = e->lat - shift;

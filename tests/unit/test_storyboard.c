@@ -257,12 +257,12 @@ typedef struct shared_run {
 } shared_run;
 
 /* With every entity driven by the storyboard (as esmini's default controller does).
- * The collisions: in cut-in_simple and straight_500m the ego has no action that slows
+ * The collisions: in cut-in, cut-in_simple and straight_500m the ego has no action that slows
  * it for the stopped vehicle ahead (the scenarios are made for a driver or an ADAS to
  * brake); lane_change_simple repeats an event whose trigger holds from the start and
  * does not reach its stop trigger here (docs/openscenario.md). */
 static const shared_run RUNS[] = {
-    {"acc-test.xosc", 35.12, 0},     {"cut-in.xosc", 21.74, 0},          {"cut-in_simple.xosc", 16.02, 61},
+    {"acc-test.xosc", 35.12, 0},     {"cut-in.xosc", 21.74, 71},          {"cut-in_simple.xosc", 16.02, 61},
     {"distance_test.xosc", 25.49, 0}, {"drive_when_close.xosc", 40.0, 0}, {"follow_ghost.xosc", 22.02, 0},
     {"lane_change.xosc", 16.62, 0},  {"lane_change_simple.xosc", -1, 0}, {"slow-lead-vehicle.xosc", 11.32, 0},
     {"speed-profile.xosc", 14.01, 0}, {"straight_500m.xosc", 30.0, 50},   {"synchronize.xosc", 2.0, 0},
