@@ -78,7 +78,10 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
         return sim_error_set(err, SIM_ENOMEM, "storyboard: out of memory");
     }
     for (int i = 0; i < ne; i++) sb->trans_step[i] = -10;
-    for (int i = 0; i < m->n_conds; i++) sb->pending[i] = NAN;
+    for (int i = 0; i < m->n_conds; i++) {
+        sb->pending[i] = NAN;
+        sb->track_offroad |= m->conds[i].type == SIM_SB_C_OFFROAD;
+    }
     for (int i = 0; i < m->n_params; i++) memcpy(sb->pvalue[i], m->params[i].value, SIM_SB_NAME);
     for (int i = 0; i < m->n_entities; i++)
         sb->ent[i] = (sim_sb_state_ent){.long_inst = -1, .lat_inst = -1, .path_inst = -1, .goal_lane = -1, .lane = -1};

@@ -89,6 +89,7 @@ typedef struct sim_storyboard {
     double t;
     int64_t step;
     bool done;                     /* the storyboard's stop trigger fired */
+    bool track_offroad;            /* an OffroadCondition needs offroad_time (a locate per entity and step) */
     int collisions;                /* entity pairs overlapping, counted per step of contact start */
 } sim_storyboard;
 

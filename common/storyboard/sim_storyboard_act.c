@@ -606,7 +606,7 @@ void sb_move(sim_storyboard *sb, double dt)
             if (ds > 1e-9) s->heading += atan2(s->lat - lat0, ds); /* drifting sideways */
         }
         sim_lg_pos q;
-        bool off = !sim_lanegraph_locate(sb->g, s->x, s->y, s->on_lane ? s->lane : -1, 0.0, &q);
+        bool off = sb->track_offroad && !sim_lanegraph_locate(sb->g, s->x, s->y, s->on_lane ? s->lane : -1, 0.0, &q);
         s->offroad_time = off ? s->offroad_time + dt : 0;
         s->still_time = s->v < 1e-3 ? s->still_time + dt : 0;
         s->eor_time = s->end_of_road ? s->eor_time + dt : 0;
