@@ -140,6 +140,7 @@ int simctl_cmd_run(int argc, char **argv)
 {
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
+    const char *params = NULL;
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
     sim_opt opts[] = {
@@ -147,6 +148,7 @@ int simctl_cmd_run(int argc, char **argv)
         {"interactive", SIM_OPT_FLAG, &interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
         {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard|scenario", "who drives (default: script when headless, else wheel if found, else keyboard; scenario: an OpenSCENARIO storyboard drives its ego)"},
+        {"params", SIM_OPT_STRING, &params, "NAME=V,...", "OpenSCENARIO parameter values for this drive (docs/openscenario.md)"},
         {"until", SIM_OPT_STRING, &until, "end|SECONDS", "end the session at the scenario's end or after SECONDS of simulated time (default end when headless)"},
         {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
@@ -282,6 +284,7 @@ int simctl_cmd_run(int argc, char **argv)
             c->run_arg = c->argc - 1;
         }
         if (scenario_ego && strcmp(exe, "traffic-node") == 0) run_arg(c, "--scenario-ego");
+        if (params && strcmp(exe, "traffic-node") == 0) run_arg2(c, "--params", params);
         if (strcmp(exe, "input-node") == 0) {
             if (driver) run_arg2(c, "--driver", driver);
             else run_arg2(c, "--device", "auto");
