@@ -226,8 +226,7 @@ static void stop_node(pn_node *n)
 {
     if (n->stopping)
         return;
-    n->stopping = true;
-    pn_node_close(n);
+    sim_node_stop(n->sn, "control.stop"); /* closes the node through pn_node_close */
 }
 
 const char *const pn_acts_on[] = {"pause", "resume", "restart", "seek", "stop"};
@@ -286,10 +285,9 @@ static void on_control(pn_node *n, const cJSON *msg)
     }
 }
 
-static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
-                       size_t len, void *user)
+void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
 {
-    pn_node *n = user;
+    const char *topic = env->topic;
     if (n->stopping)
         return;
     if (strcmp(topic, "input.controls") == 0) {
@@ -319,9 +317,8 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     }
 }
 
-static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+void pn_node_on_bus(pn_node *n, const cJSON *welcome)
 {
-    pn_node *n = user;
     if (!welcome || n->stopping)
         return;
     /* (Re)connected: the participants are those the dispatcher lists now. */
@@ -342,11 +339,10 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
     schedule(n);
 }
 
-int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *world,
-                 const sim_vehicle_params *params, const sim_bus_options *bus_opts, sim_error *err)
+int pn_node_init(pn_node *n, const pn_config *cfg, pn_world *world, const sim_vehicle_params *params,
+                 sim_error *err)
 {
     memset(n, 0, sizeof(*n));
-    n->loop = loop;
     n->cfg = *cfg;
     n->world = world;
     n->params = *params;
@@ -354,36 +350,28 @@ int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *wo
     n->run = cfg->first_run;
     n->steps_per_tick = cfg->rate_hz / cfg->publish_hz;
     sim_ffb_params_default(&n->ffb);
-    int rc = start_car(n, cfg->start, err);
-    if (rc)
-        return rc;
-    uv_timer_init(loop, &n->timer);
-    uv_idle_init(loop, &n->idle);
+    return start_car(n, cfg->start, err);
+}
+
+void pn_node_start(pn_node *n, sim_node *sn)
+{
+    n->sn = sn;
+    n->loop = sim_node_loop(sn);
+    n->bus = sim_node_bus(sn);
+    uv_timer_init(n->loop, &n->timer);
+    uv_idle_init(n->loop, &n->idle);
     n->timer.data = n->idle.data = n;
-    sim_bus_options o = *bus_opts;
-    o.on_message = on_message;
-    o.on_state = on_state;
-    o.user = n;
-    o.lockstep = false; /* the clock's owner does not answer ticks */
-    rc = sim_bus_open(loop, &o, &n->bus, err);
-    if (rc) {
-        uv_close((uv_handle_t *)&n->timer, NULL);
-        uv_close((uv_handle_t *)&n->idle, NULL);
-        return rc;
-    }
-    if (!cfg->lockstep) {
-        uint64_t ms = 1000 / (uint64_t)cfg->publish_hz;
+    if (!n->cfg.lockstep) {
+        uint64_t ms = 1000 / (uint64_t)n->cfg.publish_hz;
         uv_timer_start(&n->timer, on_timer, ms ? ms : 1, ms ? ms : 1);
     }
-    return 0;
 }
 
 void pn_node_close(pn_node *n)
 {
     n->stopping = true;
     if (n->bus) {
-        sim_bus_close(n->bus);
-        n->bus = NULL;
+        n->bus = NULL; /* the skeleton closes it */
         uv_timer_stop(&n->timer);
         uv_idle_stop(&n->idle);
         uv_close((uv_handle_t *)&n->timer, NULL);

@@ -16,6 +16,9 @@
 #include "sim_error.h"
 #include "sim_msg.h"
 
+#define SIM_TOPIC_SIM_TICK "sim.tick"
+#define SIM_TOPIC_SIM_ACK "sim.ack"
+
 typedef struct sim_msg_tick {
     uint64_t n;     /* tick number, from 0 at the start of a run */
     double dt;      /* s between published ticks; NAN: not given */
