@@ -10,6 +10,7 @@
 
 #include "server.h"
 #include "sim_cli.h"
+#include "sim_command.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
 #include "sim_sha256.h"
@@ -33,7 +34,7 @@ static void on_message(sim_node *node, const sim_envelope *env, const cJSON *msg
     app *a = user;
     if (strcmp(env->topic, SIM_TOPIC_CONTEXT_REQUEST) == 0) cs_handle_request(&a->s, msg);
     else if (strcmp(env->topic, SIM_TOPIC_VEHICLE_STATE) == 0) cs_on_vehicle_state(&a->s, msg);
-    else if (strcmp(env->topic, "control.stop") == 0) sim_node_stop(node, "control.stop");
+    else if (strcmp(env->topic, SIM_TOPIC_CONTROL_STOP) == 0) sim_node_stop(node, "control.stop");
 }
 
 /* --data NAME=FILE may repeat, which the option table cannot say: taken out first. */
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
         {"data", SIM_OPT_STRING, &unused, "NAME=FILE.csv", "study table NAME from a CSV file (repeatable)"},
         {"nearby-m", SIM_OPT_DOUBLE, &a.s.nearby_m, "M", "radius of a POI for context.nearby unless its attributes.radius_m says (default 50)"},
     };
-    static const char *const subscribe[] = {SIM_TOPIC_CONTEXT_REQUEST, SIM_TOPIC_VEHICLE_STATE, "control.stop"};
+    static const char *const subscribe[] = {SIM_TOPIC_CONTEXT_REQUEST, SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_CONTROL_STOP};
     const sim_node_desc desc = {
         .prog = "context-server", .usage = "context-server --scenario FILE [--db PATH] [--data NAME=FILE.csv]...",
         .about = "Answers context.request (POIs, routes, messages, key-values, study tables) from the scenario's database.",

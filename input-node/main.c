@@ -26,6 +26,7 @@
 #include "sim_command_bus.h"
 #include "sim_controls.h"
 #include "sim_ffb.h"
+#include "sim_msg_input.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
@@ -138,16 +139,16 @@ static void publish_controls(node *n, double t)
         c.has_gear = true;
     }
     cJSON *o = sim_msg_input_controls_encode(&c);
-    if (o) sim_bus_publish(n->bus, "input.controls", t, o);
+    if (o) sim_bus_publish(n->bus, SIM_TOPIC_INPUT_CONTROLS, t, o);
     cJSON_Delete(o);
 }
 
 static void publish_button(node *n, sim_button_role role, bool pressed)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (o && cJSON_AddStringToObject(o, "role", sim_button_role_name(role)) &&
-        cJSON_AddBoolToObject(o, "pressed", pressed))
-        sim_bus_publish(n->bus, "input.button", n->sim_t, o);
+    sim_msg_input_button b = {.pressed = pressed};
+    snprintf(b.role, sizeof b.role, "%s", sim_button_role_name(role));
+    cJSON *o = sim_msg_input_button_encode(&b);
+    if (o) sim_bus_publish(n->bus, SIM_TOPIC_INPUT_BUTTON, n->sim_t, o);
     cJSON_Delete(o);
 }
 
@@ -367,7 +368,7 @@ static void on_tick(node *n, const cJSON *msg, double t_msg)
     publish_controls(n, t);
     sim_msg_ack a = {.n = tick.n};
     cJSON *ack = sim_msg_ack_encode(&a);
-    if (ack) sim_bus_publish(n->bus, "sim.ack", t, ack);
+    if (ack) sim_bus_publish(n->bus, SIM_TOPIC_SIM_ACK, t, ack);
     cJSON_Delete(ack);
 }
 
@@ -414,7 +415,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
             ffb_command(n, now, &c);
         else
             fprintf(stderr, "input-node: ignoring %s\n", err.msg);
-    } else if (strcmp(topic, "sim.tick") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
         on_tick(n, msg, env->t);
     } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
         on_vehicle_state(n, msg, env->t);
@@ -425,7 +426,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
             in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, now, msg);
-    } else if (strcmp(topic, "dispatcher.left") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
         /* Physics gone: no more commands will come, fade now rather than after the
          * watchdog; commands from a restarted physics bring the force back. */
@@ -718,7 +719,7 @@ int main(int argc, char **argv)
          "(tests) attach a virtual wheel and play FILE on it"},
     };
     static const char *const subs[] = {SIM_TOPIC_FFB_COMMAND, "control.", SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE,
-                                       SIM_TOPIC_TRAFFIC_STATE, "dispatcher.left"};
+                                       SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_DISPATCHER_LEFT};
     const sim_node_desc desc = {
         .prog = "input-node", .usage = "input-node [options]",
         .about = "Publishes the driver's controls (wheel, keyboard or scripted driver) on the "

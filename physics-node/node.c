@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "sim_command_bus.h"
+#include "sim_msg_ffb.h"
+#include "sim_msg_input.h"
 #include "sim_msg_sim.h"
+#include "sim_msg_traffic.h"
+#include "sim_msg_vehicle.h"
 
 static double tick_time(const pn_node *n) { return (double)n->tick / n->cfg.publish_hz; }
 
@@ -29,17 +33,15 @@ static void publish_tick(pn_node *n)
     sim_vehicle_get_state(&n->car, g, &s);
     pn_road_pos road;
     pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
-    publish(n, "vehicle.state", pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
+    publish(n, SIM_TOPIC_VEHICLE_STATE, pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
     if (!n->ended && pn_world_at_end(n->world, &road)) {
         n->ended = true; /* once per run: simctl ends a session "until end" on it */
-        cJSON *e = cJSON_CreateObject();
-        if (e)
-            cJSON_AddStringToObject(e, "reason", "the end of the last test sector");
-        publish(n, "sim.end", e);
+        sim_msg_end e = {.reason = "the end of the last test sector"};
+        publish(n, SIM_TOPIC_SIM_END, sim_msg_end_encode(&e));
     }
     sim_ffb_output f = sim_vehicle_ffb(&n->ffb, &s, n->in.steer);
-    publish(n, "ffb.command", pn_ffb_json(&f));
-    publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run,
+    publish(n, SIM_TOPIC_FFB_COMMAND, pn_ffb_json(&f));
+    publish(n, SIM_TOPIC_SIM_TICK, pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run,
                                         n->paused));
     for (int i = 0; i < n->n_peers; i++)
         n->peers[i].acked = false;
@@ -247,7 +249,7 @@ static void on_control(pn_node *n, const cJSON *msg)
     if (strcmp(cmd, "pause") == 0) {
         if (!n->paused) {
             n->paused = true;
-            publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, true));
+            publish(n, SIM_TOPIC_SIM_TICK, pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, true));
         }
         answer(n, msg, true, NULL);
     } else if (strcmp(cmd, "resume") == 0) {
@@ -257,7 +259,7 @@ static void on_control(pn_node *n, const cJSON *msg)
         }
         n->paused = false;
         anchor_clock(n);
-        publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, false));
+        publish(n, SIM_TOPIC_SIM_TICK, pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, false));
         for (int i = 0; i < n->n_peers; i++)
             n->peers[i].acked = true; /* the resume tick is not a new one to answer */
         answer(n, msg, true, NULL);
@@ -290,24 +292,24 @@ void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
     const char *topic = env->topic;
     if (n->stopping)
         return;
-    if (strcmp(topic, "input.controls") == 0) {
+    if (strcmp(topic, SIM_TOPIC_INPUT_CONTROLS) == 0) {
         sim_error err = {0};
         if (pn_controls_from_json(msg, &n->in, &err) && !n->said_bad_controls) {
             /* Once: a sender that gets it wrong usually does so at every tick. */
             fprintf(stderr, "physics-node: ignoring %s (and any more like it)\n", err.msg);
             n->said_bad_controls = true;
         }
-    } else if (strcmp(topic, "sim.ack") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_SIM_ACK) == 0) {
         on_ack(n, msg);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_control(n, msg);
-    } else if (strcmp(topic, "traffic.state") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         n->n_boxes = pn_boxes_from_json(msg, n->boxes, PN_MAX_BOXES);
-    } else if (strcmp(topic, "dispatcher.joined") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0) {
         add_peer(n, msg);
         note_present(n, msg);
         start_clock_if_ready(n);
-    } else if (strcmp(topic, "dispatcher.left") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
         if (cJSON_IsNumber(id)) {
             remove_peer(n, id->valueint);

@@ -24,6 +24,11 @@
 #include "sim_cli.h"
 #include "sim_drivelog.h"
 #include "sim_error.h"
+#include "sim_command.h"
+#include "sim_msg_log.h"
+#include "sim_msg_sim.h"
+#include "sim_msg_traffic.h"
+#include "sim_msg_vehicle.h"
 #include "sim_node.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
@@ -34,9 +39,9 @@
 #define DRAIN_MAX_MS 2500  /* ... or after this (simctl's patience is 3 s) */
 
 
-static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
-                                        "dispatcher.joined", "dispatcher.left", "traffic.event", "traffic.state",
-                                        "trigger.", "sector.", "task.", "log.mark", "session."};
+static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
+                                        SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE,
+                                        "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session."};
 
 void rec_utc_now(char *buf, size_t size)
 {
@@ -51,17 +56,17 @@ void rec_utc_now(char *buf, size_t size)
 static void publish_status(recorder *r)
 {
     if (!r->bus || !sim_bus_connected(r->bus)) return;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "file", r->w ? sim_drivelog_path(r->w) : "");
-    cJSON_AddNumberToObject(p, "rows", r->w ? (double)sim_drivelog_committed(r->w) : 0);
-    cJSON_AddNumberToObject(p, "pending", r->w ? (double)sim_drivelog_pending(r->w) : 0);
-    cJSON_AddNumberToObject(p, "samples", (double)r->rec.samples);
-    cJSON_AddNumberToObject(p, "events", (double)r->rec.events);
-    cJSON_AddNumberToObject(p, "run", (double)r->rec.run);
-    cJSON_AddNumberToObject(p, "bad_messages", (double)r->bad_messages);
-    if (r->error[0]) cJSON_AddStringToObject(p, "error", r->error);
-    else cJSON_AddNullToObject(p, "error");
-    sim_bus_publish(r->bus, "log.status", r->rec.t, p);
+    static sim_msg_log_status m; /* 4.5 KiB of text: off the stack */
+    snprintf(m.file, sizeof m.file, "%s", r->w ? sim_drivelog_path(r->w) : "");
+    m.rows = r->w ? sim_drivelog_committed(r->w) : 0;
+    m.pending = r->w ? sim_drivelog_pending(r->w) : 0;
+    m.samples = r->rec.samples;
+    m.events = r->rec.events;
+    m.run = (double)r->rec.run;
+    m.bad_messages = r->bad_messages;
+    snprintf(m.error, sizeof m.error, "%s", r->error);
+    cJSON *p = sim_msg_log_status_encode(&m);
+    if (p) sim_bus_publish(r->bus, SIM_TOPIC_LOG_STATUS, r->rec.t, p);
     cJSON_Delete(p);
 }
 
@@ -76,11 +81,12 @@ static void report_error(recorder *r, const sim_error *err)
     r->last_error_ms = now;
     fprintf(stderr, "recorder: ERROR: %s\n", err->msg);
     if (!r->bus || !sim_bus_connected(r->bus)) return;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "file", r->w ? sim_drivelog_path(r->w) : "");
-    cJSON_AddStringToObject(p, "error", err->msg);
-    cJSON_AddNumberToObject(p, "pending", r->w ? (double)sim_drivelog_pending(r->w) : 0);
-    sim_bus_publish(r->bus, "log.error", r->rec.t, p);
+    static sim_msg_log_error m;
+    snprintf(m.file, sizeof m.file, "%s", r->w ? sim_drivelog_path(r->w) : "");
+    snprintf(m.error, sizeof m.error, "%s", err->msg);
+    m.pending = r->w ? sim_drivelog_pending(r->w) : 0;
+    cJSON *p = sim_msg_log_error_encode(&m);
+    if (p) sim_bus_publish(r->bus, SIM_TOPIC_LOG_ERROR, r->rec.t, p);
     cJSON_Delete(p);
 }
 
@@ -163,7 +169,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     } else if (ret) {
         report_error(r, &err);
     }
-    if (strcmp(topic, "sim.tick") == 0) {
+    if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
         if (r->tick_stalled) {
             sim_error e2 = {0};
             char json[64];
@@ -174,7 +180,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         }
         r->last_tick_ms = r->last_msg_ms;
     }
-    if (strcmp(topic, "control.stop") == 0) begin_stop(r);
+    if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) begin_stop(r);
 }
 
 static void on_bus(sim_node *sn, const cJSON *welcome, void *user)

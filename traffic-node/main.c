@@ -103,7 +103,6 @@ static void on_tick(node *n, const cJSON *msg, double t)
     sim_msg_tick tk;
     if (sim_msg_tick_decode(msg, &tk, NULL) || !(t >= 0)) return;
     int run = tk.run == SIM_MSG_NO_INT ? n->run : tk.run;
-    double tick_n = (double)tk.n;
     bool paused = tk.paused || n->paused;
     if (run != n->run) { /* physics restarted the run: traffic starts afresh with it */
         sim_error err = {0};
@@ -118,12 +117,8 @@ static void on_tick(node *n, const cJSON *msg, double t)
     n->last_t = t;
     publish_step(n, t);
     if (!n->lockstep) return;
-    cJSON *a = cJSON_CreateObject();
-    if (a && !cJSON_AddNumberToObject(a, "n", tick_n)) {
-        cJSON_Delete(a);
-        a = NULL;
-    }
-    publish(n, "sim.ack", t, a);
+    sim_msg_ack a = {.n = tk.n};
+    publish(n, SIM_TOPIC_SIM_ACK, t, sim_msg_ack_encode(&a));
 }
 
 static void on_control(node *n, const char *topic, const cJSON *msg)
@@ -173,8 +168,8 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
 {
     node *n = user;
     const char *topic = env->topic;
-    if (strcmp(topic, "sim.tick") == 0) on_tick(n, msg, env->t);
-    else if (strcmp(topic, "vehicle.state") == 0) on_vehicle_state(n, msg);
+    if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) on_tick(n, msg, env->t);
+    else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) on_vehicle_state(n, msg);
     else if (strncmp(topic, "control.", 8) == 0 && strcmp(topic, SIM_TOPIC_CONTROL_ACK) != 0) on_control(n, topic, msg);
 }
 
