@@ -3,7 +3,6 @@
 #include "sim_xosc.h"
 #include "sim_xosc_util.h"
 
-#include <dirent.h>
 #include <libxml/parser.h>
 #include <math.h>
 #include <stdarg.h>
@@ -231,201 +230,6 @@ int xosc_declare(xosc_parser *P, const xmlNode *decls, bool global)
     return P->rc;
 }
 
-/* ---- catalogs --------------------------------------------------------------------- */
-
-static int read_catalog_locations(xosc_parser *P, const xmlNode *cl)
-{
-    for (const xmlNode *c = cl ? cl->children : NULL; c && !P->rc; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE) continue;
-        const xmlNode *d = xosc_child(c, "Directory");
-        char path[512];
-        if (!d) return xosc_fail(P, c, SIM_EINVAL, "has no <Directory>");
-        if (!xosc_attr(P, d, "path", true, path, sizeof path)) return P->rc;
-        if (P->n_cats == (int)(sizeof P->cats / sizeof *P->cats)) return xosc_fail(P, c, SIM_ETOOBIG, "is one catalog too many");
-        xosc_catalog_dir *cd = &P->cats[P->n_cats++];
-        snprintf(cd->kind, sizeof cd->kind, "%s", (const char *)c->name);
-        cd->dir = sim_file_join(P->base_dir, path);
-        cd->line = (int)xmlGetLineNo(c);
-        if (!cd->dir) return xosc_fail(P, c, SIM_ENOMEM, "out of memory");
-    }
-    return P->rc;
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* Opens every .xosc of dir not open yet (in name order, so that the result does not
- * depend on the directory's order). */
-static int open_catalog_dir(xosc_parser *P, const xmlNode *ref, const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d) return xosc_fail(P, ref, SIM_EIO, "catalog directory \"%s\" cannot be opened", dir);
-    char *names[XOSC_MAX_CATALOG_DOCS];
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < XOSC_MAX_CATALOG_DOCS) {
-        size_t len = strlen(e->d_name);
-        if (len > 5 && strcmp(e->d_name + len - 5, ".xosc") == 0) names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
-    for (int i = 0; i < n; i++) {
-        char *full = names[i] ? sim_file_join(dir, names[i]) : NULL;
-        free(names[i]);
-        bool have = false;
-        for (int k = 0; full && k < P->n_cat_docs; k++) have |= strcmp(P->cat_paths[k], full) == 0;
-        if (!full || have || P->n_cat_docs == XOSC_MAX_CATALOG_DOCS) {
-            free(full);
-            continue;
-        }
-        xmlDoc *doc = xmlReadFile(full, NULL, XML_OPTS);
-        if (!doc) {
-            xosc_fail(P, ref, SIM_EINVAL, "catalog file \"%s\" is not well-formed XML", full);
-            free(full);
-            for (int k = i + 1; k < n; k++) free(names[k]);
-            return P->rc;
-        }
-        P->cat_docs[P->n_cat_docs] = doc;
-        P->cat_paths[P->n_cat_docs++] = full;
-    }
-    return P->rc;
-}
-
-const xmlNode *xosc_catalog_entry(xosc_parser *P, const xmlNode *ref, int *mark)
-{
-    char cat[SIM_SB_NAME], entry[SIM_SB_NAME];
-    *mark = P->n_params;
-    if (!xosc_attr(P, ref, "catalogName", true, cat, sizeof cat) || !xosc_attr(P, ref, "entryName", true, entry, sizeof entry))
-        return NULL;
-    if (++P->depth > XOSC_MAX_DEPTH) return xosc_fail(P, ref, SIM_ETOOBIG, "nests catalog references too deep"), NULL;
-    for (int i = 0; i < P->n_cats && !P->rc; i++) open_catalog_dir(P, ref, P->cats[i].dir);
-    if (P->rc) return NULL;
-    const xmlNode *found = NULL;
-    bool have_catalog = false;
-    for (int i = 0; i < P->n_cat_docs && !found; i++) {
-        const xmlNode *root = xmlDocGetRootElement(P->cat_docs[i]);
-        for (const xmlNode *c = root ? root->children : NULL; c && !found; c = c->next) {
-            char name[SIM_SB_NAME];
-            if (!xosc_is(c, "Catalog") || !xosc_attr(P, c, "name", false, name, sizeof name) || strcmp(name, cat)) continue;
-            have_catalog = true;
-            for (const xmlNode *e = c->children; e && !found; e = e->next) {
-                char en[SIM_SB_NAME];
-                if (e->type == XML_ELEMENT_NODE && xosc_attr(P, e, "name", false, en, sizeof en) && strcmp(en, entry) == 0)
-                    found = e;
-            }
-        }
-    }
-    if (P->rc) return NULL;
-    if (!have_catalog)
-        return xosc_fail(P, ref, SIM_ENOTFOUND, "names catalog \"%s\", which is in none of the %d catalog directories "
-                         "of <CatalogLocations>", cat, P->n_cats), NULL;
-    if (!found) return xosc_fail(P, ref, SIM_ENOTFOUND, "names entry \"%s\", which catalog \"%s\" does not hold", entry, cat), NULL;
-    /* the entry's declarations, then the reference's assignments over them */
-    if (xosc_declare(P, xosc_child(found, "ParameterDeclarations"), false)) return NULL;
-    const xmlNode *as = xosc_child(ref, "ParameterAssignments");
-    for (const xmlNode *a = as ? as->children : NULL; a; a = a->next) {
-        if (!xosc_is(a, "ParameterAssignment")) continue;
-        char name[SIM_SB_NAME], value[SIM_SB_NAME];
-        if (!xosc_attr(P, a, "parameterRef", true, name, sizeof name) || !xosc_attr(P, a, "value", true, value, sizeof value))
-            return NULL;
-        bool set = false;
-        for (int i = P->n_params - 1; i >= *mark && !set; i--)
-            if (strcmp(P->params[i].name, name) == 0) {
-                snprintf(P->params[i].value, sizeof P->params[i].value, "%s", value);
-                set = true;
-            }
-        if (!set) return xosc_fail(P, a, SIM_ENOTFOUND, "assigns \"%s\", which entry \"%s\" does not declare", name, entry), NULL;
-    }
-    return found;
-}
-
-/* ---- entities --------------------------------------------------------------------- */
-
-static int read_bbox(xosc_parser *P, const xmlNode *obj, sim_sb_entity *e)
-{
-    const xmlNode *bb = xosc_child(obj, "BoundingBox");
-    if (!bb) return xosc_fail(P, obj, SIM_EINVAL, "has no <BoundingBox>");
-    const xmlNode *c = xosc_child(bb, "Center"), *d = xosc_child(bb, "Dimensions");
-    if (!c || !d) return xosc_fail(P, bb, SIM_EINVAL, "needs <Center> and <Dimensions>");
-    if (!xosc_num(P, c, "x", true, 0, &e->center[0]) || !xosc_num(P, c, "y", true, 0, &e->center[1]) ||
-        !xosc_num(P, c, "z", true, 0, &e->center[2]) || !xosc_num(P, d, "length", true, 0, &e->length) ||
-        !xosc_num(P, d, "width", true, 0, &e->width) || !xosc_num(P, d, "height", true, 0, &e->height))
-        return P->rc;
-    if (!(e->length >= 0 && e->width >= 0 && e->height >= 0))
-        return xosc_fail(P, d, SIM_ERANGE, "has a negative size, expected length, width and height >= 0");
-    return SIM_OK;
-}
-
-/* A Vehicle, Pedestrian or MiscObject element into e. */
-static int read_object(xosc_parser *P, const xmlNode *o, sim_sb_entity *e)
-{
-    static const char *const vcat[] = {"car", "van", "truck", "trailer", "semitrailer", "bus", "motorbike",
-                                       "bicycle", "train", "tram", NULL};
-    static const char *const pcat[] = {"pedestrian", "wheelchair", "animal", NULL};
-    static const char *const mcat[] = {"none", "obstacle", "pole", "tree", "vegetation", "barrier", "building",
-                                       "parkingSpace", "patch", "railing", "trafficIsland", "crosswalk",
-                                       "streetLamp", "gantry", "soundBarrier", "wind", "roadMark", NULL};
-    int k;
-    if (xosc_is(o, "Vehicle")) {
-        e->category = SIM_SB_VEHICLE;
-        if (!xosc_enum(P, o, "vehicleCategory", true, vcat, 0, &k)) return P->rc;
-        snprintf(e->type, sizeof e->type, "%s", vcat[k]);
-        const xmlNode *perf = xosc_child(o, "Performance");
-        if (perf && (!xosc_num(P, perf, "maxSpeed", true, 0, &e->max_speed) ||
-                     !xosc_num(P, perf, "maxAcceleration", true, 0, &e->max_accel) ||
-                     !xosc_num(P, perf, "maxDeceleration", true, 0, &e->max_decel)))
-            return P->rc;
-    } else if (xosc_is(o, "Pedestrian")) {
-        e->category = SIM_SB_PEDESTRIAN;
-        if (!xosc_enum(P, o, "pedestrianCategory", true, pcat, 0, &k)) return P->rc;
-        snprintf(e->type, sizeof e->type, "%s", pcat[k]);
-    } else if (xosc_is(o, "MiscObject")) {
-        e->category = SIM_SB_MISC;
-        if (!xosc_enum(P, o, "miscObjectCategory", true, mcat, 0, &k)) return P->rc;
-        snprintf(e->type, sizeof e->type, "%s", mcat[k]);
-    } else {
-        return xosc_fail(P, o, SIM_EINVAL, "is no entity, expected <Vehicle>, <Pedestrian>, <MiscObject> or "
-                         "<CatalogReference>");
-    }
-    return read_bbox(P, o, e);
-}
-
-static int read_entities(xosc_parser *P, const xmlNode *ents)
-{
-    sim_sb_model *m = &P->x->model;
-    for (const xmlNode *so = ents ? ents->children : NULL; so && !P->rc; so = so->next) {
-        if (so->type != XML_ELEMENT_NODE) continue;
-        if (!xosc_is(so, "ScenarioObject")) {
-            xosc_unsupported(P, so); /* EntitySelection */
-            continue;
-        }
-        char name[SIM_SB_NAME];
-        if (!xosc_attr(P, so, "name", true, name, sizeof name)) return P->rc;
-        if (sim_sb_model_find_entity(m, name) >= 0) return xosc_fail(P, so, SIM_EINVAL, "repeats the name \"%s\"", name);
-        sim_sb_entity *e = xosc_push(P, so, (void **)&m->entities, &m->n_entities, sizeof *e);
-        if (!e) return P->rc;
-        snprintf(e->name, sizeof e->name, "%s", name);
-        e->line = (int)xmlGetLineNo(so);
-        for (const xmlNode *c = so->children; c && !P->rc; c = c->next) {
-            if (c->type != XML_ELEMENT_NODE) continue;
-            if (xosc_is(c, "CatalogReference")) {
-                int mark;
-                const xmlNode *o = xosc_catalog_entry(P, c, &mark);
-                if (o) read_object(P, o, e);
-                P->n_params = mark;
-                P->depth--;
-            } else if (xosc_is(c, "Vehicle") || xosc_is(c, "Pedestrian") || xosc_is(c, "MiscObject")) {
-                read_object(P, c, e);
-            } else {
-                xosc_unsupported(P, c); /* ObjectController: the ego is the person's, the others the storyboard's */
-            }
-        }
-        if (!P->rc && e->length == 0 && e->width == 0 && !xosc_first(so))
-            return xosc_fail(P, so, SIM_EINVAL, "has no object, expected <Vehicle>, <Pedestrian>, <MiscObject> or "
-                             "<CatalogReference>");
-    }
-    return P->rc;
-}
-
 /* ---- positions -------------------------------------------------------------------- */
 
 static int read_orientation(xosc_parser *P, const xmlNode *pn, sim_sb_position *pos)
@@ -438,8 +242,8 @@ static int read_orientation(xosc_parser *P, const xmlNode *pn, sim_sb_position *
     if (!xosc_enum(P, o, "type", false, types, 0, &type) || !xosc_num(P, o, "h", false, 0, &h)) return P->rc;
     if (type == 1 || h != 0) {
         pos->has_h = true;
+        pos->h_abs = type == 1;
         pos->h = h;
-        if (type == 0) xosc_unsupported(P, o); /* a relative heading other than 0 */
     }
     return SIM_OK;
 }
@@ -454,7 +258,7 @@ int xosc_position(xosc_parser *P, const xmlNode *n, sim_sb_position *pos)
     if (xosc_is(p, "WorldPosition")) {
         pos->kind = SIM_SB_POS_WORLD;
         if (!xosc_num(P, p, "x", true, 0, &pos->x) || !xosc_num(P, p, "y", true, 0, &pos->y)) return P->rc;
-        pos->has_h = xmlHasProp(p, (const xmlChar *)"h") != NULL;
+        pos->has_h = pos->h_abs = xmlHasProp(p, (const xmlChar *)"h") != NULL;
         xosc_num(P, p, "h", false, 0, &pos->h);
     } else if (xosc_is(p, "LanePosition")) {
         pos->kind = SIM_SB_POS_LANE;
@@ -531,9 +335,9 @@ static int read_document(xosc_parser *P, const xmlNode *root)
     for (const xmlNode *c = root->children; c && !P->rc; c = c->next) {
         if (c->type != XML_ELEMENT_NODE || xosc_is(c, "FileHeader")) continue;
         if (xosc_is(c, "ParameterDeclarations")) xosc_declare(P, c, true);
-        else if (xosc_is(c, "CatalogLocations")) read_catalog_locations(P, c);
+        else if (xosc_is(c, "CatalogLocations")) xosc_read_catalog_locations(P, c);
         else if (xosc_is(c, "RoadNetwork")) read_road_network(P, c);
-        else if (xosc_is(c, "Entities")) read_entities(P, c);
+        else if (xosc_is(c, "Entities")) xosc_read_entities(P, c);
         else if (xosc_is(c, "Storyboard")) xosc_read_storyboard(P, c);
         else xosc_unsupported(P, c); /* VariableDeclarations, MonitorDeclarations, License */
     }
@@ -634,7 +438,8 @@ static int resolve(const sim_xosc *x, sim_sb_position *p, const sim_roadnet *net
             p->has_xy = true;
             p->x = pose.x;
             p->y = pose.y;
-            p->h = pose.heading + (p->lane > 0 ? M_PI : 0) + (p->has_h ? p->h : 0);
+            double lane_h = pose.heading + (p->lane > 0 ? M_PI : 0);
+            p->h = p->has_h ? (p->h_abs ? p->h : lane_h + p->h) : lane_h;
         }
     }
     if (p->kind == SIM_SB_POS_ROAD) { /* the engine has no road model: a road point is a world point */
@@ -643,8 +448,8 @@ static int resolve(const sim_xosc *x, sim_sb_position *p, const sim_roadnet *net
             return sim_error_set(err, SIM_EINVAL, "%s: %d: <RoadPosition> s %g t %g cannot be placed on road \"%s\"",
                                  x->path, p->line, p->s, p->t, p->road);
         if (!p->has_h) p->h = pose.heading;
-        else p->h += pose.heading; /* relative to the road */
-        p->has_h = true;
+        else if (!p->h_abs) p->h += pose.heading; /* relative to the road */
+        p->has_h = p->h_abs = true;
         p->kind = SIM_SB_POS_WORLD;
         p->x = pose.x;
         p->y = pose.y;

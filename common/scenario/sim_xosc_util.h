@@ -1,6 +1,7 @@
 /* sim_xosc_util: the OpenSCENARIO reader's shared state (sim_xosc.c: document,
- * parameters, catalogs, entities, positions; sim_xosc_story.c: actions, conditions and
- * the storyboard; sim_xosc_expr.c: `${...}` expressions). Private to the reader. */
+ * parameters, positions; sim_xosc_entities.c: catalogs and entities; sim_xosc_story.c:
+ * actions and the storyboard; sim_xosc_cond.c: conditions and triggers;
+ * sim_xosc_expr.c: `${...}` expressions). Private to the reader. */
 #ifndef SIM_XOSC_UTIL_H
 #define SIM_XOSC_UTIL_H
 
@@ -76,6 +77,10 @@ bool xosc_expr_eval(xosc_parser *P, const char *expr, double *out, char *msg, si
 const char *xosc_param(const xosc_parser *P, const char *name);
 
 int xosc_read_storyboard(xosc_parser *P, const xmlNode *sb);
+int xosc_read_catalog_locations(xosc_parser *P, const xmlNode *cl);
+int xosc_read_entities(xosc_parser *P, const xmlNode *ents);
 int xosc_read_private_action(xosc_parser *P, const xmlNode *pa, int *action);
+/* A StartTrigger or StopTrigger into t (groups with a condition not taken dropped). */
+int xosc_read_trigger(xosc_parser *P, const xmlNode *tn, sim_sb_trigger *t);
 
 #endif

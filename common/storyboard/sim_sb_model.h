@@ -40,7 +40,8 @@ typedef enum {
 typedef struct sim_sb_position {
     sim_sb_pos_kind kind;
     double x, y, h;
-    bool has_h;
+    bool has_h;                   /* h given: absolute (h_abs) or relative to the lane / entity */
+    bool h_abs;
     char road[SIM_SB_NAME];
     int road_index;               /* resolved against the road network, -1: unknown */
     int lane;

@@ -47,7 +47,7 @@ static const struct {
     {"straight_500m.xosc", NULL, NULL},
     {"synchronize.xosc", NULL, "ObjectController (1, line 62), ControllerAction (1, line 97), CatalogReference (4, line 177)"},
     {"traffic_lights.xosc", NULL,
-     "InfrastructureAction (10, line 43), Orientation (2, line 115), TrafficSignalCondition (8, line 194)"},
+     "InfrastructureAction (10, line 43), TrafficSignalCondition (8, line 194)"},
     {"trajectory-test.xosc", NULL, "Clothoid (1, line 174), Nurbs (1, line 209)"},
 };
 
