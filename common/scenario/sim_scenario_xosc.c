@@ -50,7 +50,7 @@ static int ego_start(sim_scenario *sc, sim_error *err)
         rc = sim_error_set(err, SIM_EINVAL, "%s: %d: <ScenarioObject> %s is the ego but Init gives it no position it can take "
                            "(expected a TeleportAction to a world, lane, road or relative position)", sc->path, sc->xosc->model.entities[e].line,
                            sc->xosc->model.entities[e].name);
-    } else if (!(sc->starts = calloc(1, sizeof *sc->starts)) ||
+    } else if ((free(sc->starts), !(sc->starts = calloc(1, sizeof *sc->starts))) || /* the JSON's empty list */
                !(sc->starts[0].name = strdup(sc->xosc->model.entities[e].name))) {
         rc = sim_error_set(err, SIM_ENOMEM, "%s: out of memory", sc->path);
     } else {
@@ -108,6 +108,7 @@ static int drive_task(sim_scenario *sc, sim_error *err)
     t->ideal_s[0] = s0;
     t->ideal_d[0] = st->d;
     t->n_ideal = 1;
+    free(sc->tasks); /* the JSON's empty list */
     sc->tasks = t;
     sc->n_tasks = 1;
     return SIM_OK;
