@@ -300,6 +300,26 @@ static void kss_and_custom(void **state)
     assert_int_equal(q->instruments[1].items[1].kind, SIM_ITEM_TEXT);
     assert_true(sim_item_value_ok(&q->instruments[1].items[0], 7));
     assert_false(sim_item_value_ok(&q->instruments[1].items[0], 7.5));
+    /* kss 6, ease 5, a note: scores kss = 6 and ease = 5; the note is no measure. */
+    const char *items[] = {"kss", "ease", "note"};
+    double values[] = {6, 5, 0};
+    const char *texts[] = {NULL, NULL, "fine"};
+    sim_error e2;
+    assert_int_equal(sim_questionnaire_check(q, 3, items, values, texts, &e2), 0);
+    assert_int_equal(sim_questionnaire_scores(q, 3, items, values, sc, SIM_SCORES_MAX, &e2), 2);
+    assert_string_equal(sc[0].name, "kss");
+    NEAR(sc[0].value, 6, 0);
+    assert_string_equal(sc[1].name, "ease");
+    NEAR(sc[1].value, 5, 0);
+    assert_int_equal(sim_questionnaire_check(q, 2, items + 1, values + 1, texts + 1, &e2), SIM_EINVAL);
+    assert_string_equal(e2.msg, "post: kss: missing, expected a number 1..9");
+    values[1] = 8;
+    assert_int_equal(sim_questionnaire_check(q, 3, items, values, texts, &e2), SIM_EINVAL);
+    assert_string_equal(e2.msg, "post: ease: found 8, expected 1..7 in steps of 1");
+    const char *other[] = {"kss", "ease", "mood"};
+    values[1] = 5;
+    assert_int_equal(sim_questionnaire_check(q, 3, other, values, texts, &e2), SIM_EINVAL);
+    assert_string_equal(e2.msg, "post: mood: not an item of this questionnaire");
     sim_study_free(s);
 }
 
