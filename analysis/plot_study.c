@@ -53,13 +53,13 @@ int an_plot_within(const char *ttl, const char *ylabel, const char *const *xlabe
         }
     }
     plot_nice_range(&lo, &hi, 5);
-    double W = 140 + 110.0 * (double)(nx < 3 ? 3 : nx), H = 340;
+    double W = 140 + 110.0 * (double)(nx < 3 ? 3 : nx), H = 360;
     if (W > 1200) W = 1200;
     canvas cv;
     int rc = plot_canvas_open(&cv, path, fmt, W, H, err);
     if (rc) return rc;
     cairo_t *cr = cv.cr;
-    axes a = {cr, 76, 44, W - 76 - 20, H - 44 - 56, 0, (double)nx, lo, hi};
+    axes a = {cr, 76, 44, W - 76 - 20, H - 44 - 76, 0, (double)nx, lo, hi};
     plot_title(cr, a.x, 14, ttl);
     plot_axes_draw(&a, NULL, ylabel, false, 0, 5);
     double slot = a.w / (double)(nx ? nx : 1);
@@ -117,6 +117,6 @@ int an_plot_within(const char *ttl, const char *ylabel, const char *const *xlabe
         cairo_fill(cr);
     }
     plot_set_rgb(cr, C_AXIS);
-    plot_text_at(cr, a.x + a.w, 14, 10, "grey: participants; blue: mean with 95 % CI", 1.0, 0.0);
+    plot_text_at(cr, a.x + a.w, a.y + a.h + 40, 10, "grey: participants; blue: mean with 95 % CI", 1.0, 0.0);
     return plot_canvas_close(&cv, err);
 }

@@ -227,7 +227,7 @@ static int figures(FILE *html, const char *figdir, const sim_study *s, const row
     free(cols);
     char base[300], path[1600], title[200];
     file_safe(base, sizeof base, x0->task, x0->measure, "condition");
-    snprintf(title, sizeof title, "%s: %s by condition", x0->task, x0->measure);
+    snprintf(title, sizeof title, "%s by condition", x0->measure);
     int rc = SIM_OK;
     fprintf(html, "<h3>");
     html_esc(html, x0->task);
@@ -248,7 +248,7 @@ static int figures(FILE *html, const char *figdir, const sim_study *s, const row
             snprintf(path, sizeof path, "%s/%s.%s", figdir, base, f ? "svg" : "png");
             rc = an_plot_within(title, x0->measure, labels, (size_t)nu, byc, (size_t)np, path, f ? AN_SVG : AN_PNG, err);
         }
-        fprintf(html, "<p><img src=\"fig/%s.png\" alt=\"%s by condition\">", base, x0->measure);
+        fprintf(html, "<p><img src=\"fig/%s.png\" width=\"440\" alt=\"%s by condition\">", base, x0->measure);
         const char *pl[SIM_PLAN_MAX];
         char pbuf[SIM_PLAN_MAX][16];
         for (int k = 0; k < max_pos; k++) {
@@ -256,12 +256,12 @@ static int figures(FILE *html, const char *figdir, const sim_study *s, const row
             pl[k] = pbuf[k];
         }
         file_safe(base, sizeof base, x0->task, x0->measure, "position");
-        snprintf(title, sizeof title, "%s: %s by position (order effects)", x0->task, x0->measure);
+        snprintf(title, sizeof title, "%s by position", x0->measure);
         for (int f = 0; f < 2 && !rc; f++) {
             snprintf(path, sizeof path, "%s/%s.%s", figdir, base, f ? "svg" : "png");
             rc = an_plot_within(title, x0->measure, pl, (size_t)max_pos, byp, (size_t)np, path, f ? AN_SVG : AN_PNG, err);
         }
-        fprintf(html, " <img src=\"fig/%s.png\" alt=\"%s by position\"></p>\n", base, x0->measure);
+        fprintf(html, " <img src=\"fig/%s.png\" width=\"440\" alt=\"%s by position (order effects)\"></p>\n", base, x0->measure);
     }
     free(byc);
     free(byp);

@@ -35,6 +35,8 @@ static int required(sim_json *j, const cJSON *msg, const char *const *names)
     for (int i = 0; names[i]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, names[i]);
         if (!v || cJSON_IsNull(v)) return sim_json_found(j, names[i], NULL, "a value");
+        /* An empty string would be left out when encoded again: it is no value. */
+        if (cJSON_IsString(v) && !v->valuestring[0]) return sim_json_found(j, names[i], v, "a non-empty string");
     }
     return SIM_OK;
 }
