@@ -114,6 +114,13 @@ static int cmd_check(study_ctx *c)
         printf("%s: %d error(s)\n", c->file, bad);
         return 1;
     }
+    /* Balance holds over whole sets of the design's orders. */
+    int n = c->s->n_within, rows = c->s->design == SIM_DESIGN_EXPLICIT ? c->s->n_orders
+                                   : c->s->design == SIM_DESIGN_WILLIAMS && n % 2 ? 2 * n
+                                   : c->s->design == SIM_DESIGN_RANDOM ? 0 : n;
+    if (rows > 1 && c->s->n_participants % rows)
+        printf("%s: note: %d participants take the design's %d orders unequally often; balance needs a multiple of %d\n",
+               c->file, c->s->n_participants, rows, rows);
     sim_plan plan;
     sim_study_plan(c->s, 0, &plan);
     printf("%s: ok (%d conditions, %d participants, %s, %d drives each)\n", c->file, c->s->n_conditions,
