@@ -26,6 +26,7 @@ typedef struct answerer {
     uv_timer_t timer;
     bool sent;
     sim_msg_study_answer a;
+    sim_msg_study_state state;  /* the newest study.state (too big for the stack) */
     int status;
 } answerer;
 
@@ -83,13 +84,13 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     answerer *w = user;
     sim_error err;
     if (!w->sent && !strcmp(topic, SIM_TOPIC_STUDY_STATE)) {
-        static sim_msg_study_state s;
-        if (sim_msg_study_state_decode(msg, &s, &err) != SIM_OK) return;
-        if (strcmp(s.participant, w->participant) || strcmp(s.phase, "questionnaire")) return;
-        if (strcmp(s.study, w->c->s->name) || (w->drive && s.drive != w->drive) ||
-            (w->questionnaire && strcmp(s.questionnaire, w->questionnaire)))
+        sim_msg_study_state *s = &w->state;
+        if (sim_msg_study_state_decode(msg, s, &err) != SIM_OK) return;
+        if (strcmp(s->participant, w->participant) || strcmp(s->phase, "questionnaire")) return;
+        if (strcmp(s->study, w->c->s->name) || (w->drive && s->drive != w->drive) ||
+            (w->questionnaire && strcmp(s->questionnaire, w->questionnaire)))
             return;
-        if (build(w, &s)) {
+        if (build(w, s)) {
             finish(w, 2);
             return;
         }

@@ -59,7 +59,12 @@ typedef struct runner {
     sim_plan plan;
     int cur;                    /* index in plan of the drive in question */
     const sim_questionnaire *q; /* pending questionnaire, NULL none */
-    bool answered;
+    const sim_questionnaire *queue[SIM_STUDY_QUESTIONNAIRES_MAX]; /* still to ask after it */
+    int n_queue;
+    bool answered;              /* the queue is done */
+    uint64_t answered_ms;       /* when: the answers' acks get a moment to reach clients */
+    uint64_t last_state_ms;
+    sim_msg_study_answer answer; /* the one being handled (too big for the stack) */
     bool hud_sent;
     sim_msg_study_state state;
 } runner;
@@ -180,16 +185,19 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
     return rc;
 }
 
+static void announce(runner *r);
+
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len, void *user)
 {
     runner *r = user;
     if (strcmp(topic, SIM_TOPIC_STUDY_ANSWER) != 0 || !r->q || r->answered) return;
-    static sim_msg_study_answer a;
+    sim_msg_study_answer *ap = &r->answer;
     sim_error err = {0};
-    if (sim_msg_study_answer_decode(msg, &a, &err) != SIM_OK) {
-        answered(r, &a, err.msg);
+    if (sim_msg_study_answer_decode(msg, ap, &err) != SIM_OK) {
+        answered(r, ap, err.msg);
         return;
     }
+#define a (*ap)
     const sim_plan_drive *d = &r->plan.drives[r->cur];
     if (strcmp(a.participant, r->id) || a.drive != d->position || strcmp(a.questionnaire, r->q->id)) {
         char why[400];
@@ -215,7 +223,18 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     fprintf(stderr, "simctl study: %s drive %d: '%s' answered (%s)\n", r->id, d->position, r->q->id,
             a.source[0] ? a.source : "bus");
     answered(r, &a, NULL);
+#undef a
+    /* The next questionnaire of this break, on the same dispatcher. */
+    if (r->n_queue > 0) {
+        r->q = r->queue[0];
+        memmove(r->queue, r->queue + 1, sizeof r->queue[0] * (size_t)--r->n_queue);
+        set_state(r, "questionnaire", r->c->s->between_text);
+        publish_state(r);
+        announce(r);
+        return;
+    }
     r->answered = true;
+    r->answered_ms = uv_now(r->loop);
 }
 
 static void on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
@@ -266,17 +285,18 @@ static void on_tick(uv_timer_t *t)
         }
     }
     bool drive_over = !r->q && r->child_done;
-    bool questions_over = r->q && (r->answered || r->interrupted);
+    /* 300 ms after the last answer: study.answered has reached the clients. */
+    bool questions_over = r->q && ((r->answered && uv_now(r->loop) - r->answered_ms >= 300) || r->interrupted ||
+                                   r->child_done);
     if (drive_over || questions_over) {
         stop_phase(r);
         return;
     }
     /* Once a second: a console that joined late, or after a reconnect, sees where the
      * study stands without asking. */
-    static uint64_t last;
     uint64_t now = uv_now(r->loop);
-    if (now - last >= STATE_PERIOD_MS) {
-        last = now;
+    if (now - r->last_state_ms >= STATE_PERIOD_MS) {
+        r->last_state_ms = now;
         publish_state(r);
     }
 }
@@ -460,54 +480,72 @@ static int run_drive(runner *r)
     return 0;
 }
 
-static int ask(runner *r, const sim_questionnaire *q)
+static void announce(runner *r)
+{
+    fprintf(stderr, "simctl study: %s drive %d: questionnaire '%s' waiting; answer it in the console or with\n"
+                    "  simctl study answer %s --participant %s ITEM=VALUE ...   (--bus %s)\n",
+            r->id, r->plan.drives[r->cur].position, r->q->id, r->c->file, r->id, r->bus_addr);
+}
+
+/* The questionnaires due after the current drive, in the study file's order: recorded
+ * as not asked when headless, else asked one after the other on one dispatcher. */
+static int ask_all(runner *r, const sim_questionnaire *const *qs, int n)
 {
     const sim_plan_drive *d = &r->plan.drives[r->cur];
     sim_error err = {0};
+    if (n == 0) return 0;
     if (r->headless) {
-        if (record_answers(r, q, d->position, "not_asked", NULL, &err)) {
-            fprintf(stderr, "simctl study: %s\n", err.msg);
-            return 1;
-        }
+        for (int i = 0; i < n; i++)
+            if (record_answers(r, qs[i], d->position, "not_asked", NULL, &err)) {
+                fprintf(stderr, "simctl study: %s\n", err.msg);
+                return 1;
+            }
         return 0;
     }
     char exe[PATH_MAX];
     snprintf(exe, sizeof exe, "%s/dispatcher", simctl_bin_dir());
     char *argv[] = {exe, "--listen", (char *)r->bus_addr, "--control", (char *)r->control,
                     r->token ? "--token" : NULL, (char *)r->token, NULL};
-    r->q = q;
+    r->q = qs[0];
+    r->n_queue = n - 1;
+    memcpy(r->queue, qs + 1, sizeof qs[0] * (size_t)(n - 1));
     r->answered = false;
     r->child_done = false;
     set_state(r, "questionnaire", r->c->s->between_text);
-    fprintf(stderr, "simctl study: %s drive %d: questionnaire '%s' waiting; answer it in the console or with\n"
-                    "  simctl study answer %s --participant %s ITEM=VALUE ...   (--bus %s)\n",
-            r->id, d->position, q->id, r->c->file, r->id, r->bus_addr);
+    announce(r);
     r->child = spawn(argv);
     if (r->child < 0) return 1;
     run_phase(r);
-    kill(r->child, SIGTERM);
-    if (!r->child_done) waitpid(r->child, NULL, 0);
+    if (!r->child_done) {
+        kill(r->child, SIGTERM);
+        waitpid(r->child, NULL, 0);
+    } else if (!r->answered) {
+        fprintf(stderr, "simctl study: the questionnaires' dispatcher ended (is %s in use?)\n", r->bus_addr);
+    }
     r->child = 0;
     r->q = NULL;
     return r->answered ? 0 : 1;
 }
 
-static int pending_questionnaires(runner *r, bool at_end)
+static int pending_questionnaires(runner *r, bool last)
 {
     const sim_plan_drive *d = &r->plan.drives[r->cur];
-    if (d->kind == SIM_DRIVE_PRACTICE && !at_end) return 0;
+    const sim_questionnaire *due[SIM_STUDY_QUESTIONNAIRES_MAX];
+    int n = 0;
     for (int i = 0; i < r->c->s->n_questionnaires; i++) {
         const sim_questionnaire *q = &r->c->s->questionnaires[i];
-        if ((q->when == SIM_Q_AT_END) != at_end) continue;
+        /* After every drive but practice; at the end, after the last drive too. */
+        bool due_now = q->when == SIM_Q_AT_END ? last : d->kind != SIM_DRIVE_PRACTICE;
+        if (!due_now) continue;
         bool has = false;
         sim_error err;
         if (sim_studydb_has_answers(r->c->db, r->id, d->position, q->id, &has, &err)) {
             fprintf(stderr, "simctl study: %s\n", err.msg);
             return 1;
         }
-        if (!has && ask(r, q)) return 1;
+        if (!has) due[n++] = q;
     }
-    return 0;
+    return ask_all(r, due, n);
 }
 
 int study_cmd_run(int argc, char **argv)
@@ -581,8 +619,7 @@ int study_cmd_run(int argc, char **argv)
         sim_studydb_count(c.db, r.id, r.plan.drives[r.cur].position, SIM_ATTEMPT_COMPLETE, &n1, NULL);
         sim_studydb_count(c.db, r.id, r.plan.drives[r.cur].position, SIM_ATTEMPT_FLAGGED, &n2, NULL);
         if (n1 + n2 == 0) status = run_drive(&r);
-        if (!status) status = pending_questionnaires(&r, false);
-        if (!status && r.cur == r.plan.n - 1) status = pending_questionnaires(&r, true);
+        if (!status) status = pending_questionnaires(&r, r.cur == r.plan.n - 1);
     }
     if (!status && !r.interrupted) {
         fprintf(stderr, "simctl study: %s: all %d drives done (%s)\n", r.id, r.plan.n, c.out);
