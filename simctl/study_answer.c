@@ -120,14 +120,13 @@ static void on_timeout(uv_timer_t *t)
 int study_cmd_answer(int argc, char **argv)
 {
     answerer w = {0};
-    const char *bus_addr = SIMCTL_DEFAULT_BUS, *token = NULL, *out = NULL;
+    const char *bus_addr = SIMCTL_DEFAULT_BUS, *token = NULL;
     double timeout_s = 600;
     sim_opt opts[] = {
         {"participant", SIM_OPT_STRING, &w.participant, "ID", "whose questionnaire (required)"},
         {"drive", SIM_OPT_INT, &w.drive, "K", "only the questionnaire after the drive at position K"},
         {"questionnaire", SIM_OPT_STRING, &w.questionnaire, "ID", "only that questionnaire"},
         {"timeout", SIM_OPT_DOUBLE, &timeout_s, "S", "give up after S seconds (default 600)"},
-        {"out", SIM_OPT_STRING, &out, "DIR", "unused; accepted like the other study commands"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "token for the bus"},
     };
@@ -143,7 +142,7 @@ int study_cmd_answer(int argc, char **argv)
         return 2;
     }
     study_ctx c;
-    if (study_load(argv[1], out, &c)) return 1;
+    if (study_load(argv[1], NULL, &c)) return 1;
     w.c = &c;
     if (study_participant(&c, w.participant) < 0) {
         study_close(&c);
