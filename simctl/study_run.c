@@ -29,6 +29,7 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_file.h"
+#include "sim_msg.h"
 #include "sim_msg_hud.h"
 #include "sim_msg_study.h"
 #include "sim_sha256.h"
@@ -66,6 +67,7 @@ typedef struct runner {
     uint64_t last_state_ms;
     sim_msg_study_answer answer; /* the one being handled (too big for the stack) */
     bool hud_sent;
+    uint64_t hud_first_ms;      /* when the instructions were first shown */
     sim_msg_study_state state;
 } runner;
 
@@ -186,10 +188,16 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
 }
 
 static void announce(runner *r);
+static void send_instructions(runner *r);
 
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len, void *user)
 {
     runner *r = user;
+    if (!strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED)) {
+        send_instructions(r);
+        publish_state(r);
+        return;
+    }
     if (strcmp(topic, SIM_TOPIC_STUDY_ANSWER) != 0 || !r->q || r->answered) return;
     sim_msg_study_answer *ap = &r->answer;
     sim_error err = {0};
@@ -237,20 +245,34 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     r->answered_ms = uv_now(r->loop);
 }
 
+/* The condition's instructions on the driver's view for the first HUD_INSTRUCTIONS_MS
+ * of the drive; sent again (with what is left of that time) whenever a module joins,
+ * since a render node that joins after the first message would never see it. */
+#define HUD_INSTRUCTIONS_MS 10000
+static void send_instructions(runner *r)
+{
+    const sim_study_condition *cond = &r->c->s->conditions[r->plan.drives[r->cur].condition];
+    if (r->q || !cond->instructions[0] || !r->bus) return;
+    uint64_t now = uv_now(r->loop);
+    if (!r->hud_sent) {
+        r->hud_sent = true;
+        r->hud_first_ms = now;
+    }
+    uint64_t shown = now - r->hud_first_ms;
+    if (shown >= HUD_INSTRUCTIONS_MS) return;
+    sim_msg_hud_text h = {.area = SIM_HUD_CENTER, .ttl_s = (HUD_INSTRUCTIONS_MS - shown) / 1000.0};
+    snprintf(h.text, sizeof h.text, "%s", cond->instructions);
+    cJSON *o = sim_msg_hud_text_encode(&h);
+    if (o) sim_bus_publish(r->bus, SIM_TOPIC_HUD_TEXT, 0, o);
+    cJSON_Delete(o);
+}
+
 static void on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
 {
     runner *r = user;
     if (!welcome) return;
     publish_state(r);
-    const sim_study_condition *cond = &r->c->s->conditions[r->plan.drives[r->cur].condition];
-    if (!r->q && !r->hud_sent && cond->instructions[0]) {
-        sim_msg_hud_text h = {.area = SIM_HUD_CENTER, .ttl_s = 10};
-        snprintf(h.text, sizeof h.text, "%s", cond->instructions);
-        cJSON *o = sim_msg_hud_text_encode(&h);
-        if (o) sim_bus_publish(bus, SIM_TOPIC_HUD_TEXT, 0, o);
-        cJSON_Delete(o);
-        r->hud_sent = true;
-    }
+    send_instructions(r);
 }
 
 static void open_bus(runner *r)
@@ -305,8 +327,8 @@ static void on_signal(uv_signal_t *s, int signum)
 {
     runner *r = s->data;
     r->interrupted = true;
-    fprintf(stderr, "simctl study: %s: stopping (the current attempt is recorded as aborted)\n",
-            signum == SIGINT ? "Ctrl-C" : "SIGTERM");
+    fprintf(stderr, "simctl study: %s: stopping%s\n", signum == SIGINT ? "Ctrl-C" : "SIGTERM",
+            r->q ? " (the questionnaire stays pending)" : " (the current attempt is recorded as aborted)");
     if (r->child > 0 && !r->child_done) kill(r->child, SIGTERM);
 }
 
@@ -519,7 +541,7 @@ static int ask_all(runner *r, const sim_questionnaire *const *qs, int n)
     if (!r->child_done) {
         kill(r->child, SIGTERM);
         waitpid(r->child, NULL, 0);
-    } else if (!r->answered) {
+    } else if (!r->answered && !r->interrupted) {
         fprintf(stderr, "simctl study: the questionnaires' dispatcher ended (is %s in use?)\n", r->bus_addr);
     }
     r->child = 0;
