@@ -27,6 +27,8 @@ void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
     rec->record_all = record_all;
     rec->run = run;
     rec->steer_wheel = rec->throttle = rec->brake = rec->clutch = NAN;
+    rec->tick_n = rec->state_tick = NAN;
+    rec->state_run = -1;
     sim_drivelog_sample_init(&rec->state);
 }
 
@@ -92,6 +94,9 @@ static void parse_state(sim_recording *rec, const cJSON *msg, sim_error *bad)
         s->headway_time = s->headway_dist / s->speed;
     if (m.sector[0]) copy_id(rec->sector, m.sector);
     if (m.task[0]) copy_id(rec->task, m.task);
+    copy_id(s->road, m.road);
+    rec->state_tick = m.tick;
+    rec->state_run = m.run == SIM_MSG_NO_INT ? -1 : m.run;
 }
 
 void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle_state *out)
@@ -107,6 +112,7 @@ void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle
     /* lat_dev, sector and task are the recorder's findings, not the car's state. */
     out->lat_dev = NAN;
     out->run = (int)s->run;
+    snprintf(out->road, sizeof out->road, "%s", s->road);
     out->replay = true;
 }
 
@@ -133,9 +139,24 @@ static bool in_range(int road, double s_start, double s_end, const sim_road_loc 
     return road == loc->road && loc->s >= lo && loc->s <= hi;
 }
 
+/* The place physics found for the sample (its road id and s, d), as a sim_road_loc;
+ * false when the sample has none or the road is not in sc. */
+static bool given_place(const sim_scenario *sc, const sim_drivelog_sample *s, sim_road_loc *loc)
+{
+    if (!s->road[0] || isnan(s->s)) return false;
+    int road = sim_roadnet_find_road(&sc->net, s->road);
+    if (road < 0) return false;
+    memset(loc, 0, sizeof *loc);
+    loc->road = road;
+    loc->s = s->s;
+    loc->d = isnan(s->d) ? 0 : s->d;
+    return true;
+}
+
 void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
 {
     sim_road_loc loc;
+    if (given_place(sc, s, &loc)) goto located;
     if (isnan(s->x) || isnan(s->y)) return;
     /* Height and heading pick among overlapping roads (a junction's connecting roads,
      * a bridge) as physics does, so the logged road and lane follow the one the car
@@ -146,9 +167,10 @@ void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
     if (isnan(s->s)) s->s = loc.s;
     if (isnan(s->d)) s->d = loc.d;
     if (s->lane == SIM_DRIVELOG_NULL_INT && loc.lane.lane != 0) s->lane = loc.lane.lane;
-    s->sector[0] = s->task[0] = '\0';
     copy_id(s->road, loc.road >= 0 && loc.road < sc->net.n_roads && sc->net.roads[loc.road].id
                          ? sc->net.roads[loc.road].id : "");
+located:
+    s->sector[0] = s->task[0] = '\0';
     s->lat_dev = NAN;
     for (int i = 0; i < sc->n_sectors; i++)
         if (in_range(sc->sectors[i].road, sc->sectors[i].s_start, sc->sectors[i].s_end, &loc)) {
@@ -196,10 +218,20 @@ static int located_change(sim_recording *rec, sim_drivelog_writer *w, const sim_
     return ret;
 }
 
-/* Writes the sample when the newest tick and state share a time on the grid. */
+/* Whether the newest tick and state belong together: by tick number (and run) when
+ * the state says which tick it belongs to, as physics' does; by time otherwise. */
+static bool same_tick(const sim_recording *rec)
+{
+    if (!isnan(rec->state_tick) && !isnan(rec->tick_n))
+        return rec->state_tick == rec->tick_n && (rec->state_run < 0 || rec->state_run == rec->tick_run);
+    return fabs(rec->tick_t - rec->state_t) <= SAME_T;
+}
+
+/* Writes the sample when the newest tick and state belong together and fall on the
+ * sample grid. */
 static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
 {
-    if (!rec->tick_valid || !rec->state_valid || fabs(rec->tick_t - rec->state_t) > SAME_T)
+    if (!rec->tick_valid || !rec->state_valid || !same_tick(rec))
         return 0;
     rec->tick_valid = rec->state_valid = false;
     double t = rec->tick_t;
@@ -324,6 +356,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             }
             rec->tick_valid = true;
             rec->tick_t = msg_t;
+            rec->tick_n = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n")) ? (double)tick.n : NAN;
             rec->tick_run = rec->run;
             if (!ret) ret = try_pair(rec, w, err);
         }

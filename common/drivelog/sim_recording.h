@@ -51,9 +51,12 @@ typedef struct sim_recording {
     bool tick_valid;
     double tick_t;
     int64_t tick_run;
+    double tick_n;      /* its n; NAN when it had none */
     /* the newest vehicle.state not yet paired with a tick */
     bool state_valid;
     double state_t;
+    double state_tick;  /* the n of the tick it belongs to; NAN: not given (pair by t) */
+    int64_t state_run;  /* its run; -1: not given */
     sim_drivelog_sample state;
     /* the newest input.controls */
     bool controls_valid;
@@ -89,10 +92,12 @@ void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle
 /* Locates samples in sc from now on (NULL: stop). */
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc);
 
-/* Fills s->sector, s->task, s->road and s->lat_dev (and s, d, lane when NULL) from
- * the sample's x, y located in sc; its z and heading (when not NULL) pick among
- * overlapping roads as physics does (sim_roadnet_locate_query). Leaves them as they
- * are when x or y is NULL or sc has no roads. */
+/* Fills s->sector, s->task and s->lat_dev from where the sample is. When s->road and
+ * s->s are given (physics' vehicle.state carries them: physics locates the car once
+ * for everybody) they are that place; otherwise s->road (and s, d, lane when NULL)
+ * come from the sample's x, y located in sc, its z and heading (when not NULL)
+ * picking among overlapping roads as physics does (sim_roadnet_locate_query). Leaves
+ * them as they are when x or y is NULL or sc has no roads. */
 void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s);
 
 /* Feeds one bus message (its parsed form and its raw line). Rows go to w. Messages of

@@ -222,6 +222,21 @@ static void real_time_is_paced(void **state)
 /* A scenario's start point, road position and end: on a short straight road the car
  * starts in lane -1 at s = 20, reports s, d and the lane as it drives, and sim.end
  * comes once it passes the end of the last test sector (s = 40). */
+/* What `simctl where FILE X Y` says (parsed; caller frees). */
+static cJSON *simctl_where(const char *file, double x, double y)
+{
+    char cmd[512], out[1024];
+    snprintf(cmd, sizeof cmd, "\"%s\" where %s %.6f %.6f", ts_bin("simctl"), file, x, y);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    cJSON *o = cJSON_Parse(out);
+    assert_non_null(o);
+    return o;
+}
+
 static void drives_on_a_scenario_road(void **state)
 {
     char path[] = "/tmp/physics-scenario-XXXXXX.json";
@@ -257,6 +272,19 @@ static void drives_on_a_scenario_road(void **state)
         }
         assert_int_equal((int)num(st, "lane"), -1);
         assert_true(fabs(num(st, "d") + 1.75) < 0.3 && fabs(num(st, "lane_offset")) < 0.3);
+        /* what physics knows rides along: the tick and run this state belongs to, the
+         * road it located the car on, and its acceleration (accel_body's x) */
+        assert_true(num(st, "tick") == n && num(st, "run") == 0);
+        assert_string_equal(cJSON_GetObjectItem(st, "road")->valuestring, "r");
+        assert_true(num(st, "accel") == cJSON_GetArrayItem(cJSON_GetObjectItem(st, "accel_body"), 0)->valuedouble);
+        if (n % 100 == 0) { /* the same place as `simctl where` says */
+            const cJSON *pos = cJSON_GetObjectItem(st, "pos");
+            cJSON *w = simctl_where(path, cJSON_GetArrayItem(pos, 0)->valuedouble, cJSON_GetArrayItem(pos, 1)->valuedouble);
+            assert_string_equal(cJSON_GetObjectItem(w, "road")->valuestring, cJSON_GetObjectItem(st, "road")->valuestring);
+            assert_int_equal((int)num(w, "lane"), (int)num(st, "lane"));
+            assert_true(fabs(num(w, "s") - num(st, "s")) < 0.001 && fabs(num(w, "d") - num(st, "d")) < 0.001);
+            cJSON_Delete(w);
+        }
         cJSON_Delete(st);
         /* sim.end (if any) comes before this tick's sim.tick */
         for (;;) {
