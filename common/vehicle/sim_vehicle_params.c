@@ -10,7 +10,6 @@
 #include <cjson/cJSON.h>
 #include <float.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,7 +148,7 @@ static int check_unknown(const cJSON *obj, const char *prefix, sim_json *j)
     cJSON_ArrayForEach(c, obj)
     {
         char path[160];
-        snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", c->string);
+        sim_format(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", c->string);
         if (!known_path(path))
             return bad(j, path, "an unknown field", "only the fields of docs/vehicle.md");
         bool is_leaf_field = false;
@@ -200,7 +199,7 @@ static int parse_structured(const cJSON *root, sim_json *j, sim_vehicle_params *
     int rc = sim_json_str(j, root, "", "name", true, NULL, &name);
     if (rc)
         return rc;
-    snprintf(out->name, sizeof(out->name), "%s", name);
+    sim_format(out->name, sizeof(out->name), "%s", name);
 
     static const char *const tire_models[] = {"pacejka", "brush"};
     static const char *const diff_types[] = {"open", "lsd"};
@@ -220,22 +219,22 @@ static int parse_structured(const cJSON *root, sim_json *j, sim_vehicle_params *
     int n = cJSON_IsArray(curve) ? cJSON_GetArraySize(curve) : -1;
     if (n < 2 || n > SIM_ENGINE_MAX_POINTS) {
         char exp[80];
-        snprintf(exp, sizeof(exp), "an array of 2..%d [rpm, factor] pairs", SIM_ENGINE_MAX_POINTS);
+        sim_format(exp, sizeof(exp), "an array of 2..%d [rpm, factor] pairs", SIM_ENGINE_MAX_POINTS);
         return sim_json_found(j, "engine.curve", curve, exp);
     }
     out->engine.n_points = n;
     for (int i = 0; i < n; i++) {
         const cJSON *pt = cJSON_GetArrayItem(curve, i);
         char path[64];
-        snprintf(path, sizeof(path), "engine.curve[%d]", i);
+        sim_format(path, sizeof(path), "engine.curve[%d]", i);
         if (!cJSON_IsArray(pt) || cJSON_GetArraySize(pt) != 2)
             return sim_json_found(j, path, pt, "a [rpm, factor] pair");
-        snprintf(path, sizeof(path), "engine.curve[%d][0]", i);
+        sim_format(path, sizeof(path), "engine.curve[%d][0]", i);
         if ((rc = sim_json_number(j, cJSON_GetArrayItem(pt, 0), path, 0, 30000, &out->engine.curve_rpm[i])))
             return rc;
         if (i > 0 && out->engine.curve_rpm[i] <= out->engine.curve_rpm[i - 1])
             return bad(j, path, "an rpm not above the previous point's", "ascending rpm");
-        snprintf(path, sizeof(path), "engine.curve[%d][1]", i);
+        sim_format(path, sizeof(path), "engine.curve[%d][1]", i);
         if ((rc = sim_json_number(j, cJSON_GetArrayItem(pt, 1), path, 0, 1, &out->engine.curve_factor[i])))
             return rc;
     }
@@ -244,13 +243,13 @@ static int parse_structured(const cJSON *root, sim_json *j, sim_vehicle_params *
     n = cJSON_IsArray(ratios) ? cJSON_GetArraySize(ratios) : -1;
     if (n < 1 || n > SIM_GEARBOX_MAX_GEARS) {
         char exp[80];
-        snprintf(exp, sizeof(exp), "an array of 1..%d gear ratios", SIM_GEARBOX_MAX_GEARS);
+        sim_format(exp, sizeof(exp), "an array of 1..%d gear ratios", SIM_GEARBOX_MAX_GEARS);
         return sim_json_found(j, "gearbox.ratios", ratios, exp);
     }
     out->gearbox.n_gears = n;
     for (int i = 0; i < n; i++) {
         char path[64];
-        snprintf(path, sizeof(path), "gearbox.ratios[%d]", i);
+        sim_format(path, sizeof(path), "gearbox.ratios[%d]", i);
         if ((rc = sim_json_number(j, cJSON_GetArrayItem(ratios, i), path, 0.1, 50, &out->gearbox.ratio[i])))
             return rc;
         if (i > 0 && out->gearbox.ratio[i] >= out->gearbox.ratio[i - 1])
