@@ -3,6 +3,7 @@
 
 #include "sim_msg_traffic.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "sim_json.h"
+#include "sim_offset.h"
 #include "sim_msg_input.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
@@ -67,16 +69,23 @@ static void copy_id(char dst[SIM_DRIVELOG_ID_MAX], const char *src)
 
 /* Which vehicle.state field each sample column comes from (and goes back to in a
  * replay): the one place that pairs the two. */
-#define PAIR(col, field) {offsetof(sim_drivelog_sample, col), offsetof(sim_msg_vehicle_state, field)}
+/* REAL_PAIRS are doubles on both sides, INT_PAIRS an int32_t column and an int field:
+ * checked by the compiler (SIM_OFFSETOF). */
+#define PAIR(col, field, size_col, size_field)                                                      \
+    {SIM_OFFSETOF(sim_drivelog_sample, col, size_col), SIM_OFFSETOF(sim_msg_vehicle_state, field, size_field)}
+#define REAL(col, field) PAIR(col, field, sizeof(double), sizeof(double))
+#define INT(col, field) PAIR(col, field, sizeof(int32_t), sizeof(int))
 static const struct {
     size_t sample, state;
 } REAL_PAIRS[] = {
-    PAIR(speed, speed), PAIR(accel, accel), PAIR(heading, heading), PAIR(yaw_rate, yaw_rate),
-    PAIR(rpm, rpm), PAIR(s, s), PAIR(d, d), PAIR(wheel_angle, steer_angle),
-    PAIR(headway_dist, headway_dist), PAIR(headway_time, headway_time), PAIR(lat_dev, lat_dev),
-    PAIR(x, pos[0]), PAIR(y, pos[1]), PAIR(z, pos[2]),
-}, INT_PAIRS[] = {PAIR(gear, gear), PAIR(lane, lane)};
+    REAL(speed, speed), REAL(accel, accel), REAL(heading, heading), REAL(yaw_rate, yaw_rate),
+    REAL(rpm, rpm), REAL(s, s), REAL(d, d), REAL(wheel_angle, steer_angle),
+    REAL(headway_dist, headway_dist), REAL(headway_time, headway_time), REAL(lat_dev, lat_dev),
+    REAL(x, pos[0]), REAL(y, pos[1]), REAL(z, pos[2]),
+}, INT_PAIRS[] = {INT(gear, gear), INT(lane, lane)};
 #undef PAIR
+#undef REAL
+#undef INT
 
 static void parse_state(sim_recording *rec, const cJSON *msg, sim_error *bad)
 {
@@ -234,6 +243,7 @@ static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
     if (!rec->tick_valid || !rec->state_valid || !same_tick(rec))
         return 0;
     rec->tick_valid = rec->state_valid = false;
+    assert(rec->period > 0 && rec->tick_run >= 0); /* a tick sets its run before it is paired */
     double t = rec->tick_t;
     int64_t k = llround(t / rec->period);
     if (fabs(t - (double)k * rec->period) > SAME_T) return 0; /* between grid points */
@@ -274,6 +284,7 @@ static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
     }
     if (!ret) ret = sim_drivelog_append_sample(w, &s, err);
     if (ret) return ret;
+    assert(!same_run || k != rec->last_tick); /* a paused tick's state is written once */
     rec->samples++;
     rec->last_valid = true;
     rec->last_run = s.run;

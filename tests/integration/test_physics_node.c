@@ -318,6 +318,38 @@ static void drives_on_a_scenario_road(void **state)
     unlink(path);
 }
 
+/* What physics published while the dispatcher was away was dropped and counted
+ * (sim_bus_dropped); back on the bus the node says so once as bus.error, and the
+ * operator sees it in `simctl status`. Before, the counter was read by nobody. */
+static void dropped_messages_reach_simctl_status(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *obs = ts_join(d.port, "observer", "[\"sim.tick\"]", NULL);
+    pid_t pid = start_physics(&d, NULL, NULL);
+    cJSON *tick = ts_expect_topic(obs, "sim.tick", 30000, NULL, 0); /* the clock runs */
+    assert_non_null(tick);
+    cJSON_Delete(tick);
+    ts_close(obs);
+    ts_stop(d.pid, SIGKILL, 5000); /* gone, and its ports free */
+    char listen[64];
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", d.port);
+    char *argv[] = {"dispatcher", "--listen", listen, "--control", d.control_url, NULL};
+    d.pid = ts_spawn(argv, false);
+    assert_true(ts_wait_port(d.port, 20000));
+    const char *args[] = {"status", "--control", d.control_url, NULL};
+    char out[8192] = "";
+    const char *line = NULL;
+    for (double t0 = ts_now_ms(); !line && ts_now_ms() - t0 < 20000; ts_sleep_ms(50)) {
+        if (ts_run("simctl", args, out, sizeof out) == 0) line = strstr(out, "ERROR from physics (bus.error");
+    }
+    if (!line) fail_msg("simctl status never showed physics' dropped messages:\n%s", out);
+    printf("%.*s\n", (int)strcspn(line, "\n"), line);
+    assert_non_null(strstr(line, "messages published while the dispatcher was away were dropped"));
+    assert_int_equal(ts_stop(pid, SIGTERM, 30000), 0);
+    ts_dispatcher_stop(&d);
+}
+
 static void rejects_bad_options(void **state)
 {
     char *a1[] = {"physics-node", "--model", "fancy", NULL};
@@ -393,6 +425,7 @@ int main(void)
         cmocka_unit_test(real_time_is_paced),
         cmocka_unit_test(drives_on_a_scenario_road),
         cmocka_unit_test(rejects_bad_options),
+        cmocka_unit_test(dropped_messages_reach_simctl_status),
         cmocka_unit_test(clock_waits_for_named_modules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
