@@ -1,10 +1,11 @@
 /* sim_recording: turns bus messages into drive-log rows (the recorder's logic, kept
  * out of recorder/main.c so that tests drive it message by message).
  *
- * Samples: physics publishes `sim.tick` {n, t, run, paused} and `vehicle.state` at the
- * same simulation times. A sample row is written when a tick and a state with the same
- * t have both arrived (in either order) and t lies on the sample grid (a multiple of
- * the sample period, 10 ms): key (run of the tick, round(t / period)). The driver's
+ * Samples: physics publishes `sim.tick` {n, t, run, paused} and `vehicle.state` {tick,
+ * run, ...} for each tick. A sample row is written when a tick and the state of that
+ * tick (same n and run; the same t for a sender that gives no tick number) have both
+ * arrived (in either order) and t lies on the sample grid (a multiple of the sample
+ * period, 10 ms): key (run of the tick, round(t / period)). The driver's
  * side comes from the newest `input.controls`. States repeated while paused map to the
  * same key and are skipped, so a pause leaves no gap and no duplicate.
  * Events: buttons, operator commands, module joins/losses, traffic events, triggers,
@@ -14,7 +15,8 @@
  * within a run ("gap" "samples" {from_t, to_t, missing}) and controls older than
  * SIM_RECORDING_STALL_S ("stall" "controls" {since_t, t}, then "controls_end").
  * With record_all every message also goes to the messages table.
- * With a scenario (sim_recording_set_scenario) each sample's position is located on
+ * With a scenario (sim_recording_set_scenario) each sample's place is physics' (the
+ * road, s, d of vehicle.state), or, from a sender without one, its position located on
  * the scenario's roads: the test sector and task whose road and s-range contain it
  * name the sample's sector and task, and lat_dev is the located d minus the task's
  * ideal d at s; entering and leaving them are `sector`/`task` `start`/`end` events.
