@@ -10,8 +10,9 @@
 
 #include "sim_msg_fields.h"
 
-#define S(st, name) {#name, SIM_MF_STR, offsetof(st, name), 0, 0, sizeof(((st *)0)->name)}
-#define I(st, name) {#name, SIM_MF_INT, offsetof(st, name), 0, 1e6, 0}
+#define S(st, name) \
+    {#name, SIM_MF_STR, SIM_MF_AT(st, name, SIM_MF_STR, sizeof(((st *)0)->name)), 0, 0, sizeof(((st *)0)->name)}
+#define I(st, name) {#name, SIM_MF_INT, SIM_MF_AT(st, name, SIM_MF_INT, 0), 0, 1e6, 0}
 static const sim_msg_field STATE[] = {
     S(sim_msg_study_state, study),       S(sim_msg_study_state, participant), S(sim_msg_study_state, group),
     S(sim_msg_study_state, phase),       I(sim_msg_study_state, drive),       I(sim_msg_study_state, drives),
@@ -24,7 +25,7 @@ static const sim_msg_field ANSWER[] = {
 };
 static const sim_msg_field ANSWERED[] = {
     S(sim_msg_study_answered, study), S(sim_msg_study_answered, participant), I(sim_msg_study_answered, drive),
-    S(sim_msg_study_answered, questionnaire), {"ok", SIM_MF_BOOL, offsetof(sim_msg_study_answered, ok), 0, 0, 0},
+    S(sim_msg_study_answered, questionnaire), {"ok", SIM_MF_BOOL, SIM_MF_AT(sim_msg_study_answered, ok, SIM_MF_BOOL, 0), 0, 0, 0},
     S(sim_msg_study_answered, error),
 };
 #define N(t) (sizeof t / sizeof *t)

@@ -1,7 +1,6 @@
 /* sim_instrument: the standard questionnaires as constant tables, and their scoring
  * (see sim_instrument.h; docs/study.md has the sources and worked examples). */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "sim_instrument.h"
@@ -115,7 +114,7 @@ static double cluster_sum(const double *v, const int *items, size_t n)
 
 static void put(sim_score *out, int *n, const char *name, double value)
 {
-    snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
+    sim_format(out[*n].name, sizeof out[*n].name, "%s", name);
     out[*n].value = value;
     (*n)++;
 }
@@ -136,7 +135,7 @@ int sim_instrument_score(const sim_instrument *ins, const double *values, sim_sc
         double sum = 0;
         for (int i = 0; i < 6; i++) {
             char name[SIM_ITEM_ID_MAX];
-            snprintf(name, sizeof name, "tlx_%s", ins->items[i].id);
+            sim_format(name, sizeof name, "tlx_%s", ins->items[i].id);
             put(out, &n, name, values[i]);
             sum += values[i];
         }

@@ -1,7 +1,6 @@
 /* sim_study: reading and validating a study file (see sim_study.h and docs/study.md).
  * The parser stops at the first error: a study file is short and written by hand, and
  * the message names the path to fix. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +63,7 @@ static int read_name(sim_json *j, const cJSON *obj, const char *path, const char
     char p[SIM_JSON_PATH_MAX];
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     TRY(name_ok(j, v, sim_json_key_path(p, path, key)));
-    snprintf(out, SIM_STUDY_NAME_MAX, "%s", v->valuestring);
+    sim_format(out, SIM_STUDY_NAME_MAX, "%s", v->valuestring);
     return SIM_OK;
 }
 
@@ -81,7 +80,7 @@ static int read_params(sim_json *j, const cJSON *c, const char *path, sim_study_
     int light = -1;
     if (cJSON_GetObjectItemCaseSensitive(o, "light")) {
         TRY(sim_json_enum(j, o, p, "light", -1, light_names, -1, &light));
-        snprintf(out->light, sizeof out->light, "%s", light_names[light]);
+        sim_format(out->light, sizeof out->light, "%s", light_names[light]);
     }
     out->has_density = cJSON_GetObjectItemCaseSensitive(o, "traffic_density") != NULL;
     TRY(sim_json_num(j, o, p, "traffic_density", false, 0, SIM_JSON_RANGE, 0, 200, &out->traffic_density));
@@ -152,7 +151,7 @@ static int read_participants(sim_json *j, const cJSON *root, sim_study *s)
     if (count) {
         int n;
         TRY(sim_json_int(j, o, "participants", "count", true, 0, 1, SIM_STUDY_PARTICIPANTS_MAX, &n));
-        for (int i = 0; i < n; i++) snprintf(s->participants[i], SIM_STUDY_NAME_MAX, n > 99 ? "P%03d" : "P%02d", i + 1);
+        for (int i = 0; i < n; i++) sim_format(s->participants[i], SIM_STUDY_NAME_MAX, n > 99 ? "P%03d" : "P%02d", i + 1);
         s->n_participants = n;
     } else {
         if (!cJSON_IsArray(ids) || cJSON_GetArraySize(ids) < 1 || cJSON_GetArraySize(ids) > SIM_STUDY_PARTICIPANTS_MAX)
@@ -164,7 +163,7 @@ static int read_participants(sim_json *j, const cJSON *root, sim_study *s)
             TRY(name_ok(j, v, p));
             if (sim_study_participant_find(s, v->valuestring) >= 0)
                 return sim_json_found(j, p, v, "each id once");
-            snprintf(s->participants[s->n_participants++], SIM_STUDY_NAME_MAX, "%s", v->valuestring);
+            sim_format(s->participants[s->n_participants++], SIM_STUDY_NAME_MAX, "%s", v->valuestring);
         }
     }
     for (int i = 0; i < s->n_participants; i++) s->group_of[i] = -1;
@@ -179,7 +178,7 @@ static int read_participants(sim_json *j, const cJSON *root, sim_study *s)
         if (s->n_groups >= SIM_STUDY_GROUPS_MAX) return sim_json_fail(j, SIM_ETOOBIG, p, "more than %d groups", SIM_STUDY_GROUPS_MAX);
         if (!cJSON_IsArray(g)) return sim_json_found(j, p, g, "an array of participant ids");
         int gi = s->n_groups++, i = 0;
-        snprintf(s->groups[gi], SIM_STUDY_NAME_MAX, "%s", g->string);
+        sim_format(s->groups[gi], SIM_STUDY_NAME_MAX, "%s", g->string);
         for (const cJSON *v = g->child; v; v = v->next, i++) {
             char q[SIM_JSON_PATH_MAX];
             sim_json_index_path(q, p, i);
@@ -261,7 +260,7 @@ static int read_item(sim_json *j, const cJSON *v, const char *path, sim_item *it
     char id[SIM_STUDY_NAME_MAX];
     TRY(read_name(j, v, path, "id", id));
     if (strlen(id) >= sizeof it->id) return sim_json_fail(j, SIM_ETOOBIG, path, "id longer than %zu", sizeof it->id - 1);
-    snprintf(it->id, sizeof it->id, "%s", id);
+    sim_format(it->id, sizeof it->id, "%s", id);
     int type;
     TRY(sim_json_enum(j, v, path, "type", -1, item_types, -1, &type));
     TRY(sim_json_strcpy(j, v, path, "text", true, it->text, sizeof it->text));
@@ -285,7 +284,7 @@ static int read_questionnaire(sim_json *j, const cJSON *v, const char *path, sim
     TRY(sim_json_keys(j, v, path, keys, -1));
     char id[SIM_STUDY_NAME_MAX];
     TRY(read_name(j, v, path, "id", id));
-    snprintf(q->id, sizeof q->id, "%.47s", id);
+    sim_format(q->id, sizeof q->id, "%.47s", id);
     int when;
     TRY(sim_json_enum(j, v, path, "when", -1, when_names, -1, &when));
     q->when = when;
@@ -314,9 +313,9 @@ static int read_questionnaire(sim_json *j, const cJSON *v, const char *path, sim
             return sim_json_found(j, p, items, "an array of 1 to 32 items");
         sim_instrument *c = &q->instruments[q->n_instruments++];
         memset(c, 0, sizeof *c);
-        snprintf(c->id, sizeof c->id, "%s", q->id);
-        snprintf(c->name, sizeof c->name, "custom items of %s", q->id);
-        snprintf(c->source, sizeof c->source, "the study file");
+        sim_format(c->id, sizeof c->id, "%s", q->id);
+        sim_format(c->name, sizeof c->name, "custom items of %s", q->id);
+        sim_format(c->source, sizeof c->source, "the study file");
         c->scoring = SIM_SCORE_NONE;
         int i = 0;
         for (const cJSON *e = items->child; e; e = e->next, i++) {

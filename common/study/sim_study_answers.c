@@ -2,7 +2,6 @@
  * them (see sim_study.h): what the runner does before it commits answers, and what
  * the analysis does with them afterwards, in one place. */
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "sim_study.h"
@@ -73,7 +72,7 @@ int sim_questionnaire_scores(const sim_questionnaire *q, int n, const char *cons
                     return sim_error_set(err, SIM_EINVAL, "%s: %s: found %g, expected %g..%g", q->id,
                                          ins->items[i].id, v[i], ins->items[i].min, ins->items[i].max);
                 if (k >= max) return sim_error_set(err, SIM_ETOOBIG, "%s: more than %d scores", q->id, max);
-                snprintf(out[k].name, sizeof out[k].name, "%s", ins->items[i].id);
+                sim_format(out[k].name, sizeof out[k].name, "%s", ins->items[i].id);
                 out[k++].value = v[i];
             }
             continue;

@@ -1,7 +1,6 @@
 /* sim_study_plan: the order of each participant's drives (Williams designs, cyclic
  * latin squares, seeded permutations, explicit orders) and a condition's scenario
  * overlay. Pure: the same study file gives the same plan on every machine. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +110,7 @@ static int absolute(cJSON *obj, const char *key, const char *dir)
     size_t n = strlen(dir) + strlen(v->valuestring) + 2;
     char *p = malloc(n);
     if (!p) return SIM_ENOMEM;
-    snprintf(p, n, "%s/%s", dir, v->valuestring);
+    sim_format(p, n, "%s/%s", dir, v->valuestring);
     cJSON *s = cJSON_CreateString(p);
     free(p);
     if (!s) return SIM_ENOMEM;
