@@ -18,6 +18,7 @@ void sim_storyboard_free(sim_storyboard *sb)
     free(sb->last);
     free(sb->pending);
     free(sb->pvalue);
+    free(sb->pnum);
     free(sb->scratch);
     free(sb->queue);
     free(sb->starting);
@@ -59,6 +60,7 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
     sb->last = calloc((size_t)m->n_conds + 1, sizeof *sb->last);
     sb->pending = calloc((size_t)m->n_conds + 1, sizeof *sb->pending);
     sb->pvalue = calloc((size_t)m->n_params + 1, sizeof *sb->pvalue);
+    sb->pnum = calloc((size_t)m->n_params + 1, sizeof *sb->pnum);
     sb->scratch = calloc((size_t)g->n_lanes + 1, sizeof *sb->scratch);
     sb->queue = calloc((size_t)g->n_lanes + 1, sizeof *sb->queue);
     sb->starting = calloc((size_t)n_inst + 1, sizeof *sb->starting);
@@ -73,7 +75,7 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
     sb->px = calloc((size_t)n_pool + 1, sizeof *sb->px);
     sb->py = calloc((size_t)n_pool + 1, sizeof *sb->py);
     if (!sb->ent || !sb->state || !sb->trans || !sb->trans_step || !sb->exec || !sb->inst0 || !sb->inst || !sb->last ||
-        !sb->pending || !sb->pvalue || !sb->scratch || !sb->queue || !sb->starting || !sb->px || !sb->py) {
+        !sb->pending || !sb->pvalue || !sb->pnum || !sb->scratch || !sb->queue || !sb->starting || !sb->px || !sb->py) {
         sim_storyboard_free(sb);
         return sim_error_set(err, SIM_ENOMEM, "storyboard: out of memory");
     }
@@ -82,7 +84,10 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
         sb->pending[i] = NAN;
         sb->track_offroad |= m->conds[i].type == SIM_SB_C_OFFROAD;
     }
-    for (int i = 0; i < m->n_params; i++) memcpy(sb->pvalue[i], m->params[i].value, SIM_SB_NAME);
+    for (int i = 0; i < m->n_params; i++) {
+        memcpy(sb->pvalue[i], m->params[i].value, SIM_SB_NAME);
+        sb->pnum[i] = NAN;
+    }
     for (int i = 0; i < m->n_entities; i++)
         sb->ent[i] = (sim_sb_state_ent){.long_inst = -1, .lat_inst = -1, .path_inst = -1, .goal_lane = -1, .lane = -1};
     /* instances: Init's first (one per Init action), then per action element and actor */

@@ -78,6 +78,7 @@ typedef struct sim_storyboard {
     bool *last;                    /* per condition: last value (edges) */
     double *pending;               /* per condition: when a delayed condition holds, NAN: none */
     char (*pvalue)[SIM_SB_NAME];   /* parameter values, ParameterActions change them */
+    double *pnum;                  /* a value a ModifyAction computed (NAN: the text is the value) */
     int *scratch;                  /* per graph lane (routing BFS) */
     int *queue;
     double *px, *py;               /* trajectory vertices placed when their action starts */

@@ -4,7 +4,6 @@
 #include "sim_storyboard_impl.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,11 +271,12 @@ void sb_action_start(sim_storyboard *sb, int i)
     in->T = 0;
     if (a->type == SIM_SB_A_PARAM_SET || a->type == SIM_SB_A_PARAM_ADD || a->type == SIM_SB_A_PARAM_MULTIPLY) {
         int p = sim_sb_model_find_param(sb->m, a->param);
-        if (p >= 0 && a->type == SIM_SB_A_PARAM_SET) memcpy(sb->pvalue[p], a->value, SIM_SB_NAME);
-        else if (p >= 0) {
-            double v = strtod(sb->pvalue[p], NULL);
-            v = a->type == SIM_SB_A_PARAM_ADD ? v + a->target : v * a->target;
-            snprintf(sb->pvalue[p], SIM_SB_NAME, "%.17g", v);
+        if (p >= 0 && a->type == SIM_SB_A_PARAM_SET) {
+            memcpy(sb->pvalue[p], a->value, SIM_SB_NAME);
+            sb->pnum[p] = NAN;
+        } else if (p >= 0) { /* kept as a number: the engine formats no text */
+            double v = isnan(sb->pnum[p]) ? strtod(sb->pvalue[p], NULL) : sb->pnum[p];
+            sb->pnum[p] = a->type == SIM_SB_A_PARAM_ADD ? v + a->target : v * a->target;
         }
         in->running = false;
         return;

@@ -230,7 +230,9 @@ bool sb_condition(sim_storyboard *sb, int ci)
         const char *v = sb->pvalue[c->param];
         char *e1, *e2;
         double a = strtod(v, &e1), b = strtod(c->pvalue, &e2);
-        if (e1 != v && !*e1 && e2 != c->pvalue && !*e2) return compare(c->rule, a, b);
+        bool num = !isnan(sb->pnum[c->param]) || (e1 != v && !*e1);
+        if (!isnan(sb->pnum[c->param])) a = sb->pnum[c->param];
+        if (num && e2 != c->pvalue && !*e2) return compare(c->rule, a, b);
         int k = strcmp(v, c->pvalue);
         return c->rule == SIM_SB_EQ ? k == 0 : c->rule == SIM_SB_NE ? k != 0 : false;
     }
