@@ -188,6 +188,8 @@ void an_measures_free(an_measures *x);
 size_t an_measures_count(void);
 const char *an_measures_name(size_t k);
 double an_measures_value(const an_task_result *tr, size_t k);
+/* The details metrics.json holds beside the columns (a new cJSON object; NULL: no memory). */
+struct cJSON *an_measures_json(const an_result *res, const an_task_result *tr);
 
 /* ---- outputs ---- */
 

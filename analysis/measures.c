@@ -401,3 +401,65 @@ double an_measures_value(const an_task_result *tr, size_t k)
     }
     return NAN;
 }
+
+/* ---- metrics.json: what the columns leave out ---- */
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+    if (isfinite(v)) cJSON_AddNumberToObject(o, k, v);
+    else cJSON_AddNullToObject(o, k);
+}
+
+cJSON *an_measures_json(const an_result *res, const an_task_result *tr)
+{
+    const an_measures *x = &tr->x;
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    if (x->has_drt) {
+        cJSON *d = cJSON_AddObjectToObject(o, "drt");
+        add_num(d, "extra", (double)x->drt.all.extra);
+        cJSON *st = cJSON_AddArrayToObject(d, "stimuli");
+        size_t j = 0;
+        for (size_t q = x->drt_first; q < res->streams.n_stim && j < x->drt.n; q++) {
+            const an_drt_stim *s = &res->streams.stim[q];
+            if (s->run != tr->run || s->modality < 0) continue;
+            cJSON *e = cJSON_CreateObject();
+            add_num(e, "t_s", s->t);
+            cJSON_AddStringToObject(e, "modality", sim_drt_modality_name(s->modality));
+            cJSON_AddStringToObject(e, "outcome", x->drt.outcome[j] == SIM_DRT_HIT ? "hit" : "miss");
+            add_num(e, "rt_s", x->drt.rt[j]);
+            cJSON_AddItemToArray(st, e);
+            j++;
+        }
+    }
+    if (x->has_srr) {
+        cJSON *r = cJSON_AddObjectToObject(o, "steering_reversals");
+        static const char *const key[AN_SRR_N] = {"0.6Hz_3deg", "2Hz_0.1deg"};
+        for (int p = 0; p < AN_SRR_N; p++) {
+            cJSON *e = cJSON_AddObjectToObject(r, key[p]);
+            add_num(e, "up", (double)x->srr[p].up);
+            add_num(e, "down", (double)x->srr[p].down);
+            add_num(e, "duration_s", x->srr[p].duration);
+            add_num(e, "per_min", x->srr[p].rate);
+        }
+    }
+    if (x->has_gaze) {
+        cJSON *g = cJSON_AddObjectToObject(o, "glances");
+        add_num(g, "off_road_share_over_2s", x->glance.long_share);
+        cJSON *areas = cJSON_AddObjectToObject(g, "areas");
+        for (size_t a = 0; a < res->streams.n_areas; a++) {
+            const sim_glance_area_summary *s = &x->glance.area[a];
+            cJSON *e = cJSON_AddObjectToObject(areas, res->streams.areas[a].name);
+            add_num(e, "count", (double)s->count);
+            add_num(e, "total_s", s->total);
+            add_num(e, "mean_s", s->mean);
+            add_num(e, "max_s", s->count ? s->max : NAN);
+        }
+    }
+    if (x->has_surt) {
+        cJSON *s = cJSON_AddObjectToObject(o, "surt");
+        add_num(s, "correct", (double)x->surt.correct);
+        add_num(s, "per_min", x->surt.rate);
+    }
+    return o;
+}

@@ -87,6 +87,7 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         for (size_t q = 0; q < an_metric_count(); q++)
             cJSON_AddItemToObject(m, an_metric_name(q), num_or_null(an_metric_value(tr, q)));
+        cJSON_AddItemToObject(o, "secondary", an_measures_json(res, tr));
         cJSON *evs = cJSON_AddArrayToObject(o, "events");
         for (size_t q = 0; q < tr->m.n_events; q++) cJSON_AddItemToArray(evs, event_json(&tr->m.events[q]));
         cJSON *rx = cJSON_AddArrayToObject(o, "reactions");
