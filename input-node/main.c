@@ -21,6 +21,8 @@
 #include "calibrate.h"
 #include "kbd.h"
 #include "script.h"
+#include "drt.h"
+#include "sim_msg_task.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command_bus.h"
@@ -56,6 +58,7 @@ typedef struct node {
     bool have_vtest;
     bool vtest_running;    /* its clock started: the node has joined the bus */
     in_script script;
+    in_drt drt;            /* the Detection Response Task: scripted answers (drt.c) */
     bool have_script;
     /* state */
     double sim_t;          /* latest simulation time seen */
@@ -137,6 +140,13 @@ static void publish_controls(node *n, double t)
     cJSON_Delete(o);
 }
 
+static void publish_drt_response(node *n, double t, const char *source)
+{
+    cJSON *o = in_drt_response(source);
+    if (o) sim_bus_publish(n->bus, SIM_TOPIC_DRT_RESPONSE, t, o);
+    cJSON_Delete(o);
+}
+
 static void publish_button(node *n, sim_button_role role, bool pressed)
 {
     cJSON *o = cJSON_CreateObject();
@@ -151,6 +161,7 @@ static void publish_button(node *n, sim_button_role role, bool pressed)
 static void button_changed(node *n, sim_button_role role, bool pressed)
 {
     publish_button(n, role, pressed);
+    if (pressed && role == SIM_BUTTON_DRT) publish_drt_response(n, n->sim_t, "button");
     if (!pressed || (role != SIM_BUTTON_GEAR_UP && role != SIM_BUTTON_GEAR_DOWN)) return;
     int base = n->gear_req_used ? n->gear_req : n->have_obs ? n->obs.gear : 1;
     if (role == SIM_BUTTON_GEAR_UP && base < SIM_INPUT_MAX_GEARS) base++;
@@ -362,8 +373,10 @@ static void on_tick(node *n, const cJSON *msg, double t_msg)
         if (in_script_restart(&n->script, NULL, &rerr) == SIM_OK && n->have_obs) in_script_on_state(&n->script, &n->obs);
         n->gear_req_used = false;
     }
+    if (run != n->sim_run) in_drt_reset(&n->drt);
     n->sim_run = run;
     set_paused(n, ok && tick.paused);
+    if (in_drt_due(&n->drt, t)) publish_drt_response(n, t, "script");
     if (!n->lockstep || !ok || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n"))) return;
     /* Our answer for tick n: the controls first, then the ack; the dispatcher keeps
      * the order, so physics has them before it steps. */
@@ -423,6 +436,8 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         on_tick(n, msg, envelope_t(msg));
     } else if (strcmp(topic, "vehicle.state") == 0) {
         on_vehicle_state(n, msg, envelope_t(msg));
+    } else if (strcmp(topic, SIM_TOPIC_DRT_STIMULUS) == 0) {
+        in_drt_on_stimulus(&n->drt, msg, envelope_t(msg));
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         /* The vehicle ahead, for the scripted driver (not the vehicles themselves). */
         sim_msg_traffic_state st = {0};
@@ -648,6 +663,7 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
                              .target_kmh = o->target_kmh};
         if ((rc = in_script_open(&n->script, &so, err))) return rc;
         n->have_script = true;
+        if (!o->replay && (rc = in_drt_open(&n->drt, o->scenario, true, err))) return rc;
     }
     if (!n->have_wheel) sim_ffb_init(&n->ffb, 0, 0, false);
     return SIM_OK;
@@ -657,7 +673,7 @@ static int start_loop(node *n, const in_options *o, const char *host, int port, 
 {
     n->loop = uv_default_loop();
     static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state", "traffic.state",
-                                       "dispatcher.left"};
+                                       "dispatcher.left", SIM_TOPIC_DRT_STIMULUS};
     sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
                           .acts_on = ACTS_ON, .n_acts_on = n_acts_on(n),
