@@ -228,7 +228,10 @@ static int tlc_task(const an_scenario *sc, const an_drive *dr, const an_task_res
     int rc = sim_tlc_compute(smp, n, &p, x->tlc_v, NULL, &x->tlc, &err);
     free(smp), free(psi);
     if (rc == SIM_ENOMEM) return rc;
-    x->has_tlc = rc == 0 && isfinite(x->tlc.min);
+    /* A task driven dead straight has TLC infinite throughout: still a TLC (its minimum
+     * is null), so the figure shows it. */
+    x->has_tlc = false;
+    for (size_t i = 0; rc == 0 && i < n && !x->has_tlc; i++) x->has_tlc = !isnan(x->tlc_v[i]);
     if (rc) x->tlc = (sim_tlc_summary){.min = NAN, .min_first_order = NAN, .minima_mean = NAN};
     return 0;
 }
