@@ -26,12 +26,12 @@ void in_drt_on_stimulus(in_drt *d, const cJSON *msg, double t)
 {
     sim_msg_drt_stimulus s;
     sim_error err = {0};
-    if (!d->scripted || !d->cfg.enabled || isnan(t)) return;
     if (sim_msg_drt_stimulus_decode(msg, &s, &err)) {
         fprintf(stderr, "input-node: ignoring %s\n", err.msg);
         return;
     }
-    if (!s.on) return;
+    if (!strcmp(s.modality, "tactile")) d->tactile_on = s.on;
+    if (!d->scripted || !d->cfg.enabled || isnan(t) || !s.on) return;
     double latency;
     if (!sim_drt_script_latency(&d->cfg, s.id, &latency)) {
         d->missed++;
@@ -54,6 +54,17 @@ bool in_drt_due(in_drt *d, double t)
 void in_drt_reset(in_drt *d)
 {
     d->n_due = 0;
+    d->tactile_on = false;
+}
+
+void in_drt_tactile(const in_drt *d, sim_ffb_effects *fx)
+{
+    if (!d->tactile_on || !(fx->scale > 0)) return;
+    int16_t m = (int16_t)(0.6 * 32767 * fx->scale);
+    if (m > fx->periodic_magnitude) {
+        fx->periodic_magnitude = m;
+        fx->periodic_period_ms = 25;
+    }
 }
 
 cJSON *in_drt_response(const char *source)

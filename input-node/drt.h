@@ -12,6 +12,7 @@
 
 #include "sim_drt.h"
 #include "sim_error.h"
+#include "sim_ffb.h"
 
 #define IN_DRT_PENDING 8
 
@@ -21,6 +22,7 @@ typedef struct in_drt {
     double due[IN_DRT_PENDING];    /* response times waiting, s */
     int n_due;
     unsigned long answered, missed;
+    bool tactile_on;               /* a tactile stimulus is on: the wheel vibrates */
 } in_drt;
 
 /* Reads the scenario's "drt" object (none: nothing to answer). */
@@ -29,6 +31,9 @@ int in_drt_open(in_drt *d, const char *scenario, bool scripted, sim_error *err);
 void in_drt_on_stimulus(in_drt *d, const cJSON *msg, double t);
 /* Whether a scripted response is due at simulation time t (one per call). */
 bool in_drt_due(in_drt *d, double t);
+/* The tactile stimulus on the wheel: a 40 Hz vibration at 60 % over whatever the force
+ * feedback plays, while one is on and the feedback is not faded out. */
+void in_drt_tactile(const in_drt *d, sim_ffb_effects *fx);
 /* Restart: nothing pending. */
 void in_drt_reset(in_drt *d);
 /* drt.response {source} as a payload (caller frees; NULL: no memory). */

@@ -115,6 +115,7 @@ static double ffb_play(node *n, double now)
 {
     sim_ffb_effects fx;
     sim_ffb_update(&n->ffb, now, &fx);
+    in_drt_tactile(&n->drt, &fx);
     if (n->have_wheel) in_wheel_play(&n->wheel, &fx);
     if (n->ffb_log) {
         fprintf(n->ffb_log,
