@@ -22,6 +22,8 @@
 #include "sim_command_bus.h"
 #include "sim_scenario.h"
 #include "sim_sound.h"
+#include "sim_beep.h"
+#include "sim_msg_task.h"
 
 static const char *const ACTS_ON[] = {"sound", "pause", "resume", "stop"};
 #define N_ACTS_ON (sizeof ACTS_ON / sizeof ACTS_ON[0])
@@ -31,6 +33,7 @@ typedef struct sound_node {
     uv_signal_t sigint, sigterm;
     SDL_AudioDeviceID dev;
     sim_sound synth;  /* shared with the audio thread: touched under SDL_LockAudioDevice */
+    sim_beep beep;    /* the auditory DRT stimulus (drt.stimulus), likewise */
     double sim_t;
     bool closed;
     char no_device[200]; /* why it plays into SDL's dummy driver; "" when it plays */
@@ -40,6 +43,7 @@ static void on_audio(void *user, Uint8 *stream, int len)
 {
     sound_node *n = user;
     sim_sound_render(&n->synth, (int16_t *)stream, (size_t)len / sizeof(int16_t));
+    sim_beep_mix(&n->beep, (int16_t *)stream, (size_t)len / sizeof(int16_t));
 }
 
 static double num(const cJSON *o, const char *key)
@@ -108,6 +112,18 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         SDL_UnlockAudioDevice(n->dev);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, msg);
+    } else if (strcmp(topic, SIM_TOPIC_DRT_STIMULUS) == 0) {
+        /* the auditory DRT stimulus: a tone while it is on, whatever control.sound says
+         * (the task must reach the driver) */
+        sim_msg_drt_stimulus m;
+        sim_error err = {0};
+        if (sim_msg_drt_stimulus_decode(msg, &m, &err)) {
+            fprintf(stderr, "sound-node: %s\n", err.msg);
+        } else if (strcmp(m.modality, "auditory") == 0) {
+            SDL_LockAudioDevice(n->dev);
+            n->beep.on = m.on;
+            SDL_UnlockAudioDevice(n->dev);
+        }
     }
 }
 
@@ -166,6 +182,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "sound-node: %s\n", err.msg);
         return 2;
     }
+    sim_beep_init(&n.beep, rate);
     SDL_AudioSpec want = {.freq = rate, .format = AUDIO_S16SYS, .channels = 1, .samples = 1024,
                           .callback = on_audio, .userdata = &n}, have;
     if (SDL_InitSubSystem(SDL_INIT_AUDIO) == 0) n.dev = SDL_OpenAudioDevice(NULL, 0, &want, &have, 0);
@@ -184,10 +201,11 @@ int main(int argc, char **argv)
         SDL_Quit();
         return 1;
     }
+    n.beep.rate = have.freq; /* the rate the device plays, which may differ from the asked one */
     uv_loop_t *loop = uv_default_loop();
-    static const char *const subs[] = {"vehicle.state", "sim.tick", "control."};
+    static const char *const subs[] = {"vehicle.state", "sim.tick", "control.", SIM_TOPIC_DRT_STIMULUS};
     sim_bus_options bo = {.name = "sound", .host = host, .port = port, .token = token, .subscribe = subs,
-                          .n_subscribe = 3, .acts_on = ACTS_ON, .n_acts_on = N_ACTS_ON, .on_message = on_message,
+                          .n_subscribe = 4, .acts_on = ACTS_ON, .n_acts_on = N_ACTS_ON, .on_message = on_message,
                           .user = &n};
     if (sim_bus_open(loop, &bo, &n.bus, &err)) {
         fprintf(stderr, "sound-node: %s\n", err.msg);
