@@ -4,5 +4,7 @@
 #define SIMCTL_CMD_XODR_H
 
 int simctl_cmd_import_xodr(int argc, char **argv);
+/* simctl lct-track (cmd_lct.c) */
+int simctl_cmd_lct_track(int argc, char **argv);
 
 #endif
