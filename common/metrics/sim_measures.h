@@ -221,4 +221,32 @@ typedef struct sim_surt_summary {
 
 void sim_surt_compute(const sim_surt_response *r, size_t n, sim_surt_summary *sum);
 
+/* ---- Lane Change Test: the adaptive reference model (sim_metrics_lct.c) ---- */
+
+#include "sim_metrics.h"
+
+#define SIM_LCT_PROFILE_N 101 /* x = -20 .. +80 m in 1 m steps from a change's start */
+
+/* A participant's own lane change (ISO 26022, adaptive model), from a baseline drive:
+ * the mean fraction of the way from the old lane's centre to the new one at each x
+ * metres after the normative model's change start, and the mean offset from the lane
+ * centre while keeping a lane. */
+typedef struct sim_lct_profile {
+    double x0, dx;
+    double shape[SIM_LCT_PROFILE_N];
+    size_t n_changes;          /* lane changes averaged */
+    double lane_offset;        /* m, left positive */
+} sim_lct_profile;
+
+/* The profile of a baseline drive (samples s ascending by their running maximum, d)
+ * against its track's normative ideal path (its ramps are the changes). SIM_EINVAL when
+ * the drive covers no complete change. */
+int sim_lct_profile_make(const double *s, const double *d, size_t n, const sim_metrics_point *ideal,
+                         size_t n_ideal, sim_lct_profile *out, sim_error *err);
+/* The adaptive model's reference path for a track's normative ideal path: lanes kept at
+ * their centre plus the offset, each change following the profile. *out (owned by the
+ * caller, free()) gets *n_out points. SIM_ENOMEM. */
+int sim_lct_adaptive_path(const sim_lct_profile *pr, const sim_metrics_point *ideal, size_t n_ideal,
+                          sim_metrics_point **out, size_t *n_out, sim_error *err);
+
 #endif

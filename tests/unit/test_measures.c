@@ -536,6 +536,68 @@ static void surt_by_hand(void **state)
     assert_true(isnan(s.correct_rate) && isnan(s.rt_mean));
 }
 
+
+/* ---- LCT adaptive model ---- */
+
+/* A track from s = 0 to 500 m: lane d = 0, a change to d = 3.85 whose normative ramp is
+ * [100, 120], back to 0 over [300, 320]. The baseline driver changes 10 m later and over
+ * 30 m: f(x) = (x - 10)/30 on [10, 40] of the way (x from the ramp's start), and keeps
+ * lanes exactly. Samples every 0.5 m (all break points on the grid: exact).
+ * Normative MDEV: per change W * integral of (f_n - f_d) over [0, 40], with f_n = x/20:
+ *   [0,10] x/20 -> 2.5; [10,20] (x+20)/60 -> 35/6; [20,40] (40-x)/30 -> 20/3; sum 15,
+ * so MDEV = 2 * 3.85 * 15 / 500 = 0.231 m. The profile is f at x = -20..80, the
+ * lane offset 0; the adaptive path of that profile is the driver's own: MDEV 0. With
+ * the driver 0.2 m left throughout, the offset is 0.2 and MDEV against the adaptive
+ * path 0 again. */
+static double lct_driver(double s, double offset)
+{
+    double f1 = fmin(fmax((s - 110) / 30, 0), 1), f2 = fmin(fmax((s - 310) / 30, 0), 1);
+    return 3.85 * (f1 - f2) + offset;
+}
+
+static void lct_adaptive_model_by_hand(void **state)
+{
+    (void)state;
+    enum { N = 1001 };
+    static double t[N], sv[N], d[N];
+    const sim_metrics_point ideal[] = {{0, 0}, {100, 0}, {120, 3.85}, {300, 3.85}, {320, 0}, {500, 0}};
+    for (int off = 0; off < 2; off++) {
+        for (int i = 0; i < N; i++) sv[i] = i * 0.5, t[i] = i * 0.05, d[i] = lct_driver(sv[i], off ? 0.2 : 0);
+        sim_lct_profile pr;
+        sim_error err = {0};
+        assert_int_equal(sim_lct_profile_make(sv, d, N, ideal, 6, &pr, &err), 0);
+        assert_int_equal(pr.n_changes, 2);
+        NEAR(pr.lane_offset, off ? 0.2 : 0);
+        for (int j = 0; j < SIM_LCT_PROFILE_N; j++) {
+            double x = pr.x0 + j * pr.dx;
+            near(pr.shape[j], fmin(fmax((x - 10) / 30, 0), 1), 1e-12, "shape");
+        }
+        sim_metrics_point *ad;
+        size_t na;
+        assert_int_equal(sim_lct_adaptive_path(&pr, ideal, 6, &ad, &na, &err), 0);
+        sim_metrics_samples smp = {.n = N, .t = t, .s = sv, .d = d};
+        sim_metrics_task task;
+        sim_metrics_task_init(&task);
+        task.s_start = 0, task.s_end = 500;
+        task.ideal = ad, task.n_ideal = na;
+        sim_metrics_result r;
+        assert_int_equal(sim_metrics_compute(&smp, &task, &r, &err), 0);
+        near(r.mdev, 0, 1e-9, "adaptive mdev");
+        sim_metrics_result_free(&r);
+        free(ad);
+        if (off) continue;
+        task.ideal = ideal, task.n_ideal = 6;
+        assert_int_equal(sim_metrics_compute(&smp, &task, &r, &err), 0);
+        NEAR(r.mdev, 2 * 3.85 * 15 / 500);
+        sim_metrics_result_free(&r);
+    }
+    /* A drive that covers no whole change */
+    sim_lct_profile pr;
+    sim_error err = {0};
+    assert_int_equal(sim_lct_profile_make(sv, d, 150, ideal, 6, &pr, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "no lane change"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -553,6 +615,7 @@ int main(void)
         cmocka_unit_test(glances_lose_long_invalid_stretch),
         cmocka_unit_test(glance_areas_from_directions),
         cmocka_unit_test(surt_by_hand),
+        cmocka_unit_test(lct_adaptive_model_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,10 +6,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim_drt.h"
+#include "sim_lct.h"
 #include "sim_measures.h"
+#include "sim_scenario.h"
 
 /* Ticks of 10 ms for 600 s: every onset is the first tick at or after start + the sum
  * of the intervals; intervals all in [3, 5] s with a mean near 4 s; every stimulus ends
@@ -141,6 +144,93 @@ static void config_parse(void **state)
     assert_non_null(strstr(err.msg, "duration"));
 }
 
+
+/* LCT tracks 1..20 (ISO 26022 geometry, docs/tasks.md): 18 changes; each of the six
+ * kinds (from, to) exactly three times; every change starts in the lane the previous
+ * one reached (the first in the start lane); signs 140..160 m apart from 150 m on, the
+ * last at most 150 + 17 * 160 = 2870 m, 100 m before the 3000 m end; tracks differ. */
+static void lct_track_geometry(void **state)
+{
+    (void)state;
+    sim_lct_params p;
+    sim_lct_params_init(&p);
+    assert_true(p.length == 3000 && p.lane_width == 3.85 && p.speed_kmh == 60 && p.visibility == 40);
+    int orders_differ = 0;
+    sim_lct_track first;
+    for (int track = 1; track <= 20; track++) {
+        p.track = track;
+        sim_lct_track t;
+        sim_error err = {0};
+        assert_int_equal(sim_lct_track_make(&p, &t, &err), 0);
+        int kinds[4][4] = {{0}};
+        int lane = t.start_lane;
+        for (int k = 0; k < SIM_LCT_CHANGES; k++) {
+            const sim_lct_change *c = &t.change[k];
+            assert_int_equal(c->from_lane, lane);
+            assert_true(c->to_lane != c->from_lane && c->to_lane >= 1 && c->to_lane <= 3);
+            kinds[c->from_lane][c->to_lane]++;
+            lane = c->to_lane;
+            if (k == 0) assert_true(c->sign_s == 150);
+            else {
+                double gap = c->sign_s - t.change[k - 1].sign_s;
+                assert_true(gap >= 140 && gap <= 160);
+            }
+        }
+        assert_true(t.change[SIM_LCT_CHANGES - 1].sign_s <= 2870);
+        for (int a = 1; a <= 3; a++)
+            for (int b = 1; b <= 3; b++) assert_int_equal(kinds[a][b], a == b ? 0 : 3);
+        if (track == 1) first = t;
+        else orders_differ += memcmp(first.change, t.change, sizeof t.change) != 0;
+    }
+    assert_int_equal(orders_differ, 19);
+    p.spacing_max = 200; /* 150 + 17 * 200 > 3000 - 100 */
+    sim_error err = {0};
+    sim_lct_track t;
+    assert_int_equal(sim_lct_track_make(&p, &t, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "do not fit a 3000 m track"));
+}
+
+/* The scenario of track 1 loads in the world model: one straight road of 3000 m whose
+ * right lanes are 3.85 m wide (centres at d = -1.925, -5.775, -9.625), limit 60 km/h, 18
+ * lane-change signs naming the target lane, and the task's ideal path (normative model)
+ * in the start lane until 30 m before the first sign, in the first target lane from
+ * 10 m before it (a 20 m ramp). */
+static void lct_scenario_loads(void **state)
+{
+    (void)state;
+    sim_lct_params p;
+    sim_lct_params_init(&p);
+    sim_lct_track t;
+    sim_error err = {0};
+    assert_int_equal(sim_lct_track_make(&p, &t, &err), 0);
+    cJSON *j = sim_lct_scenario(&p, &t);
+    assert_non_null(j);
+    char *txt = cJSON_Print(j);
+    cJSON_Delete(j);
+    sim_scenario *sc;
+    sim_diag diag = {0};
+    int rc = sim_scenario_parse(txt, strlen(txt), "lct.json", NULL, &sc, &diag);
+    free(txt);
+    if (rc) fail_msg("%s", diag.n ? diag.msgs[0] : "?");
+    assert_int_equal(sc->net.n_roads, 1);
+    const sim_road *r = &sc->net.roads[0];
+    assert_true(fabs(r->length - 3000) < 1e-9);
+    double c1, c2, c3;
+    assert_true(sim_road_lane_center(r, 500, -1, &c1) && sim_road_lane_center(r, 500, -2, &c2) &&
+                sim_road_lane_center(r, 500, -3, &c3));
+    assert_true(fabs(c1 + 1.925) < 1e-9 && fabs(c2 + 5.775) < 1e-9 && fabs(c3 + 9.625) < 1e-9);
+    assert_true(fabs(sim_road_speed_limit(r, 1000) - 60 / 3.6) < 1e-9);
+    assert_int_equal(sc->n_tasks, 1);
+    const sim_task *tk = &sc->tasks[0];
+    double s_sign = t.change[0].sign_s;
+    double d_from = -(t.change[0].from_lane - 0.5) * 3.85, d_to = -(t.change[0].to_lane - 0.5) * 3.85;
+    assert_true(fabs(sim_task_ideal_d(tk, s_sign - 31) - d_from) < 1e-9);
+    assert_true(fabs(sim_task_ideal_d(tk, s_sign - 10) - d_to) < 1e-9);
+    assert_true(fabs(sim_task_ideal_d(tk, s_sign - 20) - (d_from + d_to) / 2) < 1e-6);
+    sim_scenario_free(sc);
+    sim_diag_free(&diag);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +238,8 @@ int main(void)
         cmocka_unit_test(schedule_response_and_seed),
         cmocka_unit_test(script_latencies),
         cmocka_unit_test(config_parse),
+        cmocka_unit_test(lct_track_geometry),
+        cmocka_unit_test(lct_scenario_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
