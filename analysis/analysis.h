@@ -111,6 +111,8 @@ typedef struct an_params {
     double vehicle_width;        /* m, for lane-mark events (--vehicle-width, 1.8) */
     double speed_margin;         /* m/s over the limit for time_over_limit_margin_s
                                     (--speed-margin-kmh, 3 km/h) */
+    const char *lct_baseline;    /* the participant's baseline drive for the Lane Change
+                                    Test's adaptive model (--lct-baseline; NULL: none) */
 } an_params;
 
 an_params an_params_default(void);
@@ -123,6 +125,7 @@ typedef struct an_scenario {
     double speed_margin;         /* m/s (an_params) */
     an_task *tasks;
     size_t n_tasks;
+    sim_lct_profile *lct_profile; /* from --lct-baseline (lct.c); NULL: none. Owned. */
 } an_scenario;
 
 /* Loads and validates the scenario through the world model; err holds the first of
@@ -174,6 +177,18 @@ int an_result_warn(an_result *res, const char *fmt, ...) __attribute__((format(p
 /* "ok", "warning" (computed, but suspect) or the error's name: the status column of
  * tasks.csv, metrics.json, the report and study.csv. */
 const char *an_task_status(const an_task_result *tr);
+
+/* ---- Lane Change Test (lct.c) ---- */
+
+/* The adaptive model's profile from the baseline drive at path (its own scenario from
+ * its meta) into sc->lct_profile. */
+int an_lct_baseline(const char *path, const an_params *p, an_scenario *sc, sim_error *err);
+/* MDEV per lane change of a task whose ideal path changes lanes, against the normative
+ * path and (with a profile) the adaptive one; fills tr->x's LCT part. */
+int an_lct_task(const an_result *res, const an_scenario *sc, an_task_result *tr);
+/* Finds the scenario of a drive: override, or its meta's scenario_file as given, next
+ * to the log or under scenarios/ (report.c). */
+int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err);
 
 /* ---- secondary-task measures (measures.c) ---- */
 

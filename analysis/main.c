@@ -44,17 +44,19 @@ static int cmd_report(int argc, char **argv)
         {"vehicle-width", SIM_OPT_DOUBLE, &params.vehicle_width, "M", "car width for lane-mark events (default 1.8)"},
         {"speed-margin-kmh", SIM_OPT_DOUBLE, &margin_kmh, "KMH",
          "tolerance of time_over_limit_margin_s over the speed limit (default 3)"},
+        {"lct-baseline", SIM_OPT_STRING, &params.lct_baseline, "LOG",
+         "the participant's baseline Lane Change Test drive: MDEV against the adaptive model too"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis report LOG... [options]",
                            "Metrics, plots and report.html of each drive log (.sqlite or CSV export folder).",
-                           opts, 6, argc, argv, 2, &npos);
+                           opts, 7, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     params.speed_margin = margin_kmh / 3.6;
     if (npos < 1) {
         fprintf(stderr, "analysis report: expected at least one LOG\n");
-        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 6, stderr);
+        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 7, stderr);
         return 2;
     }
     int failed = 0;

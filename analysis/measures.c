@@ -140,6 +140,7 @@ void an_measures_free(an_measures *x)
     sim_drt_result_free(&x->drt);
     sim_glance_result_free(&x->glance);
     free(x->tlc_v);
+    free(x->lct);
     memset(x, 0, sizeof *x);
 }
 
@@ -317,13 +318,14 @@ int an_measures_compute(const an_result *res, const an_scenario *sc, an_task_res
 {
     an_measures *x = &tr->x;
     memset(x, 0, sizeof *x);
+    x->mdev_adaptive = NAN;
     if (!tr->computed || tr->i1 - tr->i0 < 2) return 0;
     const an_drive *dr = res->drive;
     double t0 = dr->col[AN_T][tr->i0], t1 = dr->col[AN_T][tr->i1 - 1];
     int rc;
     if ((rc = srr_task(dr, tr->i0, tr->i1 - tr->i0, x)) || (rc = tlc_task(sc, dr, tr, x)) ||
         (rc = drt_task(&res->streams, tr, t0, t1, x)) || (rc = gaze_task(&res->streams, tr, t0, t1, x)) ||
-        (rc = surt_task(&res->streams, tr, t0, t1, x)))
+        (rc = surt_task(&res->streams, tr, t0, t1, x)) || (rc = an_lct_task(res, sc, tr)))
         return rc;
     return 0;
 }
@@ -338,7 +340,8 @@ enum {
     V_GLANCE = V_TLC + 4,     /* off-road count, eyes off road, > 2 s, p85, mean, nhtsa, lost */
     V_AREAS = V_GLANCE + 7,   /* count and total per default area */
     V_SURT = V_AREAS + 2 * (int)N_DEFAULT, /* responses, correct rate, rt mean, rt median */
-    V_COUNT = V_SURT + 4
+    V_LCT = V_SURT + 4,       /* lane changes, MDEV against the adaptive model */
+    V_COUNT = V_LCT + 2
 };
 
 size_t an_measures_count(void) { return V_COUNT; }
@@ -359,7 +362,8 @@ const char *an_measures_name(size_t k)
         "glances_mirror_right_s", "glances_mirror_rear_n", "glances_mirror_rear_s",
         "glances_cluster_n", "glances_cluster_s", "glances_center_display_n",
         "glances_center_display_s",
-        "surt_responses", "surt_correct_rate", "surt_rt_mean_s", "surt_rt_median_s"};
+        "surt_responses", "surt_correct_rate", "surt_rt_mean_s", "surt_rt_median_s",
+        "lct_changes", "mdev_adaptive_m"};
     _Static_assert(sizeof names / sizeof *names == V_COUNT, "one name per column");
     return k < V_COUNT ? names[k] : NULL;
 }
@@ -396,7 +400,11 @@ double an_measures_value(const an_task_result *tr, size_t k)
                             g->off_road_p85, g->off_road_mean, g->nhtsa_pass ? 1 : 0, g->lost};
         return v[k - V_GLANCE];
     }
-    if (k < V_COUNT) {
+    if (k >= V_LCT && k < V_COUNT) {
+        if (!x->n_lct) return NAN;
+        return k == V_LCT ? (double)x->n_lct : x->mdev_adaptive;
+    }
+    if (k < V_LCT) {
         if (!x->has_surt) return NAN;
         const double v[] = {(double)x->surt.responses, x->surt.correct_rate, x->surt.rt_mean,
                             x->surt.rt_median};
@@ -457,6 +465,23 @@ cJSON *an_measures_json(const an_result *res, const an_task_result *tr)
             add_num(e, "total_s", s->total);
             add_num(e, "mean_s", s->mean);
             add_num(e, "max_s", s->count ? s->max : NAN);
+        }
+    }
+    if (x->n_lct) {
+        cJSON *l = cJSON_AddObjectToObject(o, "lane_change_test");
+        add_num(l, "baseline_changes", res->scenario->lct_profile ? (double)res->scenario->lct_profile->n_changes : 0);
+        add_num(l, "mdev_adaptive_m", x->mdev_adaptive);
+        cJSON *segs = cJSON_AddArrayToObject(l, "segments");
+        for (size_t k = 0; k < x->n_lct; k++) {
+            const an_lct_segment *g = &x->lct[k];
+            cJSON *e = cJSON_CreateObject();
+            add_num(e, "s_start_m", g->s_start);
+            add_num(e, "s_end_m", g->s_end);
+            add_num(e, "d_from_m", g->d_from);
+            add_num(e, "d_to_m", g->d_to);
+            add_num(e, "mdev_normative_m", g->mdev_normative);
+            add_num(e, "mdev_adaptive_m", g->mdev_adaptive);
+            cJSON_AddItemToArray(segs, e);
         }
     }
     if (x->has_surt) {

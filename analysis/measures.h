@@ -62,6 +62,16 @@ typedef struct an_measures {
     double *tlc_v;              /* per sample of the task (i1 - i0), owned; NAN: unknown */
     sim_glance_result glance;   /* owned */
     sim_surt_summary surt;
+    /* Lane Change Test (lct.c): one entry per change of the ideal path */
+    struct an_lct_segment *lct;  /* owned */
+    size_t n_lct;
+    double mdev_adaptive;        /* m over the task, NAN without a baseline */
 } an_measures;
+
+typedef struct an_lct_segment {
+    double s_start, s_end;       /* from the change's start to the next one's (m) */
+    double d_from, d_to;         /* the normative lanes (m) */
+    double mdev_normative, mdev_adaptive; /* m (adaptive NAN without a baseline) */
+} an_lct_segment;
 
 #endif

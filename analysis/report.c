@@ -481,7 +481,7 @@ int an_report_write(const an_result *res, const char *dir, bool plots, an_timing
 
 /* The scenario of a drive: the override, else the log's meta "scenario" as given, next
  * to the log, or under scenarios/ by its base name. */
-static int find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err)
+int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err)
 {
     if (override) {
         snprintf(out, n, "%s", override);
@@ -532,8 +532,10 @@ int an_report_one(const char *log, const char *scenario, const an_params *params
     int rc = an_drive_load(log, &dr, err);
     if (rc) return rc;
     char scpath[4200];
-    rc = find_scenario(&dr, scenario, scpath, sizeof scpath, err);
+    rc = an_find_scenario(&dr, scenario, scpath, sizeof scpath, err);
     if (!rc) rc = an_scenario_load(scpath, params, &sc, err);
+    if (!rc && params->lct_baseline && (rc = an_lct_baseline(params->lct_baseline, params, &sc, err)))
+        an_scenario_free(&sc);
     if (rc) {
         an_drive_free(&dr);
         return rc;
