@@ -6,7 +6,9 @@
  * is answered and switched off by its response, each response time is its drawn
  * latency rounded up to the next tick, and the analysis' mean response time equals
  * the drawn latencies' mean within one tick (10 ms), itself within three standard
- * errors of 450 ms. */
+ * errors of 450 ms.
+ * A test client publishes synthetic gaze at 30 Hz of simulation time (gaze_at): the
+ * analysis finds its glances (each with its 0.1 s transition) within the sampling. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -50,6 +52,67 @@ static double csv_value(const char *path, const char *col)
     return *p == ',' || *p == '\n' ? NAN : strtod(p, NULL);
 }
 
+/* The gaze script: the road ahead, but the centre display for 3 s from 15 s, the left
+ * mirror for 0.8 s from 30 s, the cluster 1.2 s from 42 s, the centre display 1 s from
+ * 50 s, each after a 0.1 s transition (a direction between the areas), and a blink
+ * (invalid) of 0.15 s at 25 s. Expected glances (transition included): centre display
+ * 3.1 and 1.1 s, mirror 0.9 s, cluster 1.3 s: 4 off road, 6.4 s eyes off road, one over
+ * 2 s; 85th percentile of [0.9, 1.1, 1.3, 3.1] = 1.3 + 0.55 * 1.8 = 2.29 s > 2: the
+ * NHTSA check fails. Samples come every 1/30 s or a tick later: durations hold to 0.05 s. */
+static const struct { double a, b; const char *area; } GAZE[] = {
+    {15, 18, "center_display"}, {30, 30.8, "mirror_left"}, {42, 43.2, "cluster"}, {50, 51, "center_display"}};
+
+static void gaze_at(double t, char *out, size_t n, int *seq)
+{
+    const char *body = "\"valid\":true,\"area\":\"road\"";
+    char buf[96];
+    if (t >= 25 && t < 25.15) body = "\"valid\":false";
+    for (size_t k = 0; k < sizeof GAZE / sizeof *GAZE; k++) {
+        if (t >= GAZE[k].a - 0.1 && t < GAZE[k].a) body = "\"valid\":true,\"yaw_deg\":-20,\"pitch_deg\":0";
+        if (t >= GAZE[k].a && t < GAZE[k].b) {
+            snprintf(buf, sizeof buf, "\"valid\":true,\"area\":\"%s\"", GAZE[k].area);
+            body = buf;
+        }
+    }
+    snprintf(out, n, "{\"topic\":\"gaze.sample\",\"src\":\"gaze\",\"seq\":%d,\"t\":%.6f,%s}", ++*seq, t, body);
+}
+
+/* Joins the session's bus as "gaze" and publishes gaze_at for every 1/30 s of
+ * simulation time it sees in sim.tick, until the session ends. */
+static void publish_gaze(int port, pid_t session)
+{
+    ts_conn *c = NULL;
+    for (int i = 0; i < 600 && !c; i++) {
+        if (ts_wait_port(port, 100)) c = ts_join(port, "gaze", "[\"sim.tick\"]", NULL);
+        if (!c) ts_sleep_ms(50);
+    }
+    assert_non_null(c);
+    double last = -1;
+    int seq = 0, n = 0;
+    static char line[4096];
+    (void)session;
+    int quiet = 0;
+    /* Until the session closes the bus (its end), or 60 s without a message. */
+    for (;;) {
+        int len = ts_read_line(c, line, sizeof line, 200);
+        if (len < 0 || (len == 0 && ++quiet > 300)) break;
+        if (len == 0) continue;
+        quiet = 0;
+        cJSON *m = cJSON_Parse(line);
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "t");
+        if (cJSON_IsNumber(t) && t->valuedouble - last >= 1.0 / 30 - 1e-9) {
+            char out[256];
+            gaze_at(t->valuedouble, out, sizeof out, &seq);
+            assert_true(ts_send_line(c, out));
+            last = t->valuedouble;
+            n++;
+        }
+        cJSON_Delete(m);
+    }
+    ts_close(c);
+    assert_true(n > 1000); /* about 30 a second for a minute */
+}
+
 static void drt_session_scripted_responses(void **state)
 {
     (void)state;
@@ -70,7 +133,9 @@ static void drt_session_scripted_responses(void **state)
     snprintf(out_dir, sizeof out_dir, "%s/run", dir);
     char *argv[] = {"simctl", "run", (char *)scen, "--headless", "--lockstep", "--driver", "script",
                     "--until", "60", "--no-analysis", "--bus", bus, "--control", control, "--out", out_dir, NULL};
-    int st = ts_stop(ts_spawn(argv, false), 0, 120000);
+    pid_t session = ts_spawn(argv, false);
+    publish_gaze(port, session);
+    int st = ts_stop(session, 0, 120000);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     char cmd[2400], log[1024];
     snprintf(cmd, sizeof cmd, "ls %s/logs/default/*.sqlite", out_dir);
@@ -152,6 +217,24 @@ static void drt_session_scripted_responses(void **state)
     assert_true(fabs(sum_rt / answered - mean_lat) <= TICK);
     assert_true(fabs(mean - mean_lat) <= TICK);
     assert_true(csv_value(csv, "drt_misses") == 0 || n_on > answered);
+
+    /* The glances of the synthetic gaze */
+    double tol = 0.05;
+    printf("glances: %g off road, %.3f s off road, centre display %g / %.3f s, mirror %.3f s, cluster %.3f s, "
+           "p85 %.3f s\n", csv_value(csv, "glances_off_road"), csv_value(csv, "eyes_off_road_s"),
+           csv_value(csv, "glances_center_display_n"), csv_value(csv, "glances_center_display_s"),
+           csv_value(csv, "glances_mirror_left_s"), csv_value(csv, "glances_cluster_s"),
+           csv_value(csv, "glance_off_road_p85_s"));
+    assert_true(csv_value(csv, "glances_off_road") == 4);
+    assert_true(csv_value(csv, "glances_center_display_n") == 2);
+    assert_true(fabs(csv_value(csv, "glances_center_display_s") - 4.2) <= 2 * tol);
+    assert_true(fabs(csv_value(csv, "glances_mirror_left_s") - 0.9) <= tol);
+    assert_true(fabs(csv_value(csv, "glances_cluster_s") - 1.3) <= tol);
+    assert_true(fabs(csv_value(csv, "eyes_off_road_s") - 6.4) <= 4 * tol);
+    assert_true(csv_value(csv, "glances_over_2s") == 1);
+    assert_true(fabs(csv_value(csv, "glance_off_road_p85_s") - 2.29) <= 2 * tol);
+    assert_true(csv_value(csv, "nhtsa_glance_pass") == 0);
+    assert_true(csv_value(csv, "gaze_lost_s") == 0); /* the blink is bridged */
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
