@@ -106,7 +106,8 @@ static bool is_stimulus(const an_event *e)
 
 static bool is_press(const an_event *e)
 {
-    return strcmp(e->kind, "button") == 0 &&
+    /* the DRT's button answers the DRT's stimuli (measures.c), not triggers */
+    return strcmp(e->kind, "button") == 0 && strcmp(e->name, "drt") != 0 &&
            !(e->json && (strstr(e->json, "\"pressed\":false") || strstr(e->json, "\"pressed\": false")));
 }
 

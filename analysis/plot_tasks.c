@@ -140,9 +140,9 @@ int an_plot_tasks(const an_result *res, const an_task_result *tr, const char *pa
     double y = top;
     int drawn = 0;
     if (h_drt > 0) {
-        axes a = {cr, left, y, W - left - 24, h_drt, t0, t1, 1e-6, 3}; /* no y ticks: rows */
+        axes a = {cr, left, y, W - left - 24, h_drt, t0, t1, 0, 3};
         bool last = ++drawn == panels;
-        plot_axes_draw(&a, last ? "time t (s)" : NULL, NULL, last, 12, 1);
+        plot_axes_draw(&a, last ? "time t (s)" : NULL, NULL, last, 12, 0);
         draw_drt(res, tr, &a);
         plot_set_rgb(cr, C_TEXT);
         snprintf(txt, sizeof txt, "DRT: %zu stimuli, %zu hits, %zu misses, %zu early; mean RT %.0f ms",
@@ -152,9 +152,9 @@ int an_plot_tasks(const an_result *res, const an_task_result *tr, const char *pa
         y += h_drt + gap;
     }
     if (h_gl > 0) {
-        axes a = {cr, left, y, W - left - 24, h_gl, t0, t1, 1e-6, rows};
+        axes a = {cr, left, y, W - left - 24, h_gl, t0, t1, 0, rows};
         bool last = ++drawn == panels;
-        plot_axes_draw(&a, last ? "time t (s)" : NULL, NULL, last, 12, 1);
+        plot_axes_draw(&a, last ? "time t (s)" : NULL, NULL, last, 12, 0);
         draw_glances(res, tr, &a, row_of, rows);
         const sim_glance_result *g = &tr->x.glance;
         snprintf(txt, sizeof txt, "Glances: %zu off road, %.1f s eyes off road, %zu over 2 s, "
@@ -187,9 +187,16 @@ int an_plot_tasks(const an_result *res, const an_task_result *tr, const char *pa
         plot_set_rgb(cr, C_DRIVEN);
         plot_polyline(&a, t, v, n);
         cairo_restore(cr);
-        snprintf(txt, sizeof txt, "TLC along the current path (6 s and more drawn at 6): min %.2f s, "
-                 "%.2f s below 1 s, mean of local minima %.2f s", tr->x.tlc.min, tr->x.tlc.time_below,
-                 tr->x.tlc.minima_mean);
+        if (isnan(tr->x.tlc.min))
+            snprintf(txt, sizeof txt, "TLC along the current path: no line within reach of the path (over 20 s) "
+                     "anywhere in the task");
+        else if (isnan(tr->x.tlc.minima_mean))
+            snprintf(txt, sizeof txt, "TLC along the current path (6 s and more drawn at 6): min %.2f s, "
+                     "%.2f s below 1 s, no local minimum", tr->x.tlc.min, tr->x.tlc.time_below);
+        else
+            snprintf(txt, sizeof txt, "TLC along the current path (6 s and more drawn at 6): min %.2f s, "
+                     "%.2f s below 1 s, mean of local minima %.2f s", tr->x.tlc.min, tr->x.tlc.time_below,
+                     tr->x.tlc.minima_mean);
         plot_set_rgb(cr, C_TEXT);
         plot_text_at(cr, left, y - 4, 11, txt, 0, 0);
         free(v);
