@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cmd_xodr.h"
 #include "sim_cli.h"
 #include "sim_lct.h"
 #include "sim_scenario.h"
@@ -34,7 +35,7 @@ int simctl_cmd_lct_track(int argc, char **argv)
         fprintf(stderr, "simctl lct-track: %s\n", err.msg);
         return 2;
     }
-    cJSON *sc = sim_lct_scenario(&p, &t);
+    cJSON *sc = lct_scenario_json(&p, &t);
     char *txt = sc ? cJSON_Print(sc) : NULL;
     cJSON_Delete(sc);
     if (!txt) {

@@ -7,8 +7,8 @@
  * the track number; signs are a seeded 140..160 m apart. The basic (normative) model of
  * the ideal path changes lane over lc_length starting lc_before metres before each sign
  * (docs/tasks.md gives the sources and what could not be checked against the standard
- * text). sim_lct_track fills the plain description; sim_lct_scenario writes it as a
- * scenario file in the project's format (docs/scenario.md).
+ * text). sim_lct_track_make fills the plain description; simctl lct-track writes it as
+ * a scenario file (simctl/lct_scenario.c).
  *
  * Ownership: plain structs; the cJSON object returned belongs to the caller. */
 #ifndef SIM_LCT_H
@@ -16,8 +16,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-#include <cjson/cJSON.h>
 
 #include "sim_error.h"
 
@@ -51,8 +49,5 @@ void sim_lct_params_init(sim_lct_params *p);
 /* The track of p->track; SIM_EINVAL naming the parameter that makes it impossible
  * (a track longer than the road, a change not inside the road, ...). */
 int sim_lct_track_make(const sim_lct_params *p, sim_lct_track *out, sim_error *err);
-/* The scenario of a track: road, signs (both sides), start point, one task with the
- * normative ideal path, a sector. NULL when out of memory. */
-cJSON *sim_lct_scenario(const sim_lct_params *p, const sim_lct_track *t);
 
 #endif
