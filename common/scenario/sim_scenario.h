@@ -174,6 +174,9 @@ typedef struct sim_scenario {
     struct sim_xosc *xosc;        /* an OpenSCENARIO file's storyboard (sim_xosc.h), or NULL */
     char *xosc_warning;           /* its elements not taken ("Nurbs (1, line 209), ..."), or NULL */
     int ego_entity;               /* the storyboard entity that is the ego, -1: none */
+    /* "drt": the Detection Response Task (sim_drt.h, docs/tasks.md); NULL when the
+     * scenario runs none. Owned. */
+    struct sim_drt_config *drt;
 } sim_scenario;
 
 /* Loads and validates the scenario file at path; files it names (height maps,
