@@ -213,6 +213,23 @@ static void conn_flush(conn *c)
 
 /* ---------- routing ---------- */
 
+/* The backlogs of the modules away share one bound (--backlog-mib): beyond it the
+ * oldest messages of the largest backlog go first (counted in its dropped). */
+static void trim_backlogs(hub *h)
+{
+    for (;;) {
+        size_t total = 0;
+        backlog *largest = NULL;
+        for (backlog *b = h->backlogs; b; b = b->next) {
+            total += b->q.bytes;
+            if (!largest || b->q.bytes > largest->q.bytes) largest = b;
+        }
+        if (total <= h->cfg.backlog_limit || !largest || msgvec_count(&largest->q) <= 1) return;
+        msg_unref(msgvec_pop(&largest->q));
+        largest->dropped++;
+    }
+}
+
 /* everyone: membership news (joined/left) reaches every module whatever it
  * subscribed to, since lockstep bookkeeping depends on it. */
 static void route(hub *h, msgbuf *m, conn *from, bool everyone)
@@ -222,8 +239,13 @@ static void route(hub *h, msgbuf *m, conn *from, bool everyone)
         if (c == from || !c->said_hello || c->closing) continue;
         if (everyone || route_subs_match(c->subs, c->n_subs, c->all, m->topic)) conn_enqueue(c, m);
     }
+    bool added = false;
     for (backlog *b = h->backlogs; b; b = b->next)
-        if (route_subs_match(b->subs, b->n_subs, b->all, m->topic)) backlog_add(b, m, h->cfg.backlog_limit);
+        if (route_subs_match(b->subs, b->n_subs, b->all, m->topic)) {
+            backlog_add(b, m, h->cfg.backlog_limit);
+            added = true;
+        }
+    if (added) trim_backlogs(h);
 }
 
 static char *make_line(hub *h, const char *topic, const cJSON *fields)
@@ -354,6 +376,7 @@ static void conn_close(conn *c, const char *reason)
             }
             b->next = h->backlogs;
             h->backlogs = b;
+            trim_backlogs(h);
         }
     }
     msgvec_clear(&c->pending);
@@ -386,6 +409,20 @@ static void handle_hello(conn *c, const char *line, size_t len)
         conn_close(c, "bad token");
         return;
     case ROUTE_NOMEM: conn_close(c, "out of memory"); return;
+    }
+    if (hello.durable) {
+        /* Its own backlog (a module coming back) does not count against it. */
+        size_t held = 0;
+        for (conn *o = h->conns; o; o = o->next) held += o != c && o->said_hello && o->durable && !o->closing;
+        for (backlog *b = h->backlogs; b; b = b->next) held += strcmp(b->name, hello.name) != 0;
+        if (held >= HUB_MAX_DURABLE) {
+            route_hello_free(&hello);
+            char msg[160];
+            snprintf(msg, sizeof msg, "hello: this dispatcher already keeps %d durable modules (docs/protocol.md); "
+                     "say hello without \"durable\"", HUB_MAX_DURABLE);
+            send_error(c, msg);
+            return;
+        }
     }
     c->all = hello.all;
     c->subs = hello.subs; /* moved */
@@ -514,6 +551,7 @@ static void on_connection(uv_stream_t *server, int status)
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
+    c->accepted_ms = uv_now(h->loop);
     c->next = h->conns;
     if (h->conns) h->conns->prev = c;
     h->conns = c;
@@ -521,6 +559,23 @@ static void on_connection(uv_stream_t *server, int status)
 }
 
 /* ---------- lifecycle ---------- */
+
+/* A connection must say hello within hello_timeout_ms: 300 silent connections each
+ * held a read buffer and a slot for as long as their peers wished. */
+static void on_hello_timer(uv_timer_t *t)
+{
+    hub *h = t->data;
+    uint64_t now = uv_now(h->loop);
+    for (conn *c = h->conns, *next; c; c = next) {
+        next = c->next;
+        if (c->said_hello || c->closing || now - c->accepted_ms < (uint64_t)h->cfg.hello_timeout_ms) continue;
+        char why[96];
+        snprintf(why, sizeof why, "no hello within %d ms; closing the connection", h->cfg.hello_timeout_ms);
+        send_error(c, why);
+        conn_close(c, "no hello");
+    }
+    flush_dirty(h);
+}
 
 int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
 {
@@ -559,6 +614,11 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     h->stats_timer.data = h;
     uint64_t every = (uint64_t)((cfg->stats_interval > 0 ? cfg->stats_interval : 1.0) * 1000);
     uv_timer_start(&h->stats_timer, hub_on_stats, every, every);
+    if (h->cfg.hello_timeout_ms <= 0) h->cfg.hello_timeout_ms = 5000;
+    uv_timer_init(loop, &h->hello_timer);
+    h->hello_timer.data = h;
+    uint64_t sweep = (uint64_t)(h->cfg.hello_timeout_ms / 4 > 0 ? h->cfg.hello_timeout_ms / 4 : 1);
+    uv_timer_start(&h->hello_timer, on_hello_timer, sweep, sweep);
     h->started_ms = uv_now(loop);
     *out = h;
     return SIM_OK;
@@ -590,6 +650,7 @@ void hub_close(hub *h)
     }
     uv_close((uv_handle_t *)&h->listener, on_hub_handle_closed);
     uv_close((uv_handle_t *)&h->stats_timer, on_hub_handle_closed);
+    uv_close((uv_handle_t *)&h->hello_timer, on_hub_handle_closed);
 }
 
 void hub_free(hub *h)

@@ -47,6 +47,7 @@ struct conn {
     size_t inflight_bytes;
     backlog *spill;       /* durable only: messages waiting beyond the queue bound */
     msgvec sent;          /* durable only: the newest messages handed to the kernel */
+    uint64_t accepted_ms; /* when the connection was accepted (hello timeout) */
     uint64_t in_msgs, out_msgs, dropped, last_in, last_out;
     double in_rate, out_rate;
 };
@@ -64,6 +65,7 @@ struct hub {
     size_t n_errors;
     uv_tcp_t listener;
     uv_timer_t stats_timer;
+    uv_timer_t hello_timer; /* closes connections silent past hello_timeout_ms */
     hub_config cfg;
     char *token;
     route_patterns state;

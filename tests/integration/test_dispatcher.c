@@ -167,6 +167,83 @@ static void bad_lines_are_answered_and_dropped(void **state)
     ts_close(rx);
 }
 
+/* Issue 21: lines cJSON (and so the dispatcher) took, read differently downstream: a
+ * duplicated "topic" routed by its first value reached Python as the last; invalid
+ * UTF-8 made the drive log unreadable to Python's sqlite3; 1e999 is infinity and
+ * -1e308 overflows every time difference. Each is answered with an error naming it and
+ * never forwarded. */
+static void refused_lines_name_the_case(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *rx = ts_join(d->port, "rx", NULL, NULL);
+    ts_conn *c = ts_join(d->port, "forger", "[]", NULL);
+    ts_send_line(c, "{\"topic\":\"log.mark\",\"topic\":\"sim.end\"}");
+    expect_error(c, "refused: key \"topic\" given twice");
+    ts_send_line(c, "{\"topic\":\"hud.text\",\"text\":{\"a\":1,\"a\":2}}");
+    expect_error(c, "refused: key \"a\" given twice");
+    ts_send_line(c, "{\"topic\":\"log.mark\",\"name\":\"\xff\xfe\"}");
+    expect_error(c, "refused: invalid UTF-8 in a string");
+    ts_send_line(c, "{\"topic\":\"log.mark\",\"name\":\"\\udc00\"}");
+    expect_error(c, "refused: unpaired UTF-16 surrogate");
+    ts_send_line(c, "{\"topic\":\"sim.tick\",\"t\":1e999}");
+    expect_error(c, "refused: number out of range (not a finite double)");
+    ts_send_line(c, "{\"topic\":\"sim.tick\",\"t\":-1e308}");
+    expect_error(c, "refused: \"t\" is -1e+308");
+    /* Only the last, valid line reaches anyone. */
+    ts_send_line(c, "{\"topic\":\"x.ok\",\"name\":\"caf\xc3\xa9\"}");
+    assert_true(read_payload(rx, line, sizeof line, 20000) > 0);
+    assert_non_null(strstr(line, "\"topic\":\"x.ok\""));
+    ts_close(c);
+    ts_close(rx);
+}
+
+/* A connection that never says hello is closed (300 of them stayed open for as long
+ * as their peers wished); one that does is not. */
+static void silent_connections_are_closed(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    const char *const args[] = {"--hello-timeout-ms", "300", NULL};
+    assert_true(ts_dispatcher_start(&d, args));
+    ts_conn *silent = ts_connect(d.port);
+    ts_conn *greeted = ts_join(d.port, "greeted", "[\"x.\"]", NULL);
+    expect_error(silent, "no hello within 300 ms; closing the connection");
+    int r;
+    do r = ts_read_line(silent, line, sizeof line, 20000);
+    while (r > 0);
+    assert_int_equal(r, -1); /* closed by the dispatcher */
+    ts_conn *pub = ts_join(d.port, "pub", "[]", NULL);
+    ts_send_line(pub, "{\"topic\":\"x.still\"}");
+    assert_true(read_payload(greeted, line, sizeof line, 20000) > 0);
+    assert_non_null(strstr(line, "x.still"));
+    ts_close(silent);
+    ts_close(greeted);
+    ts_close(pub);
+    assert_int_equal(ts_dispatcher_stop(&d), 0);
+}
+
+/* Durable hellos cannot multiply what the dispatcher keeps: at most 8 names. */
+static void durable_names_are_capped(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *c[9];
+    char name[16];
+    for (int i = 0; i < 8; i++) {
+        snprintf(name, sizeof name, "keep%d", i);
+        c[i] = ts_join(d->port, name, "[]", "\"durable\":true");
+        assert_non_null(c[i]);
+    }
+    c[8] = ts_connect(d->port);
+    ts_send_line(c[8], "{\"topic\":\"hello\",\"name\":\"keep8\",\"durable\":true}");
+    expect_error(c[8], "already keeps 8 durable modules");
+    /* Without "durable" it is welcome. */
+    ts_send_line(c[8], "{\"topic\":\"hello\",\"name\":\"keep8\"}");
+    cJSON *w = ts_expect_topic(c[8], "dispatcher.welcome", 20000, NULL, 0);
+    assert_non_null(w);
+    cJSON_Delete(w);
+    for (int i = 0; i < 9; i++) ts_close(c[i]);
+}
+
 static void overlong_line_closes_only_that_connection(void **state)
 {
     ts_dispatcher *d = *state;
@@ -659,6 +736,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(forwards_unchanged_to_subscribers_only, setup, teardown),
         cmocka_unit_test_setup_teardown(welcome_joined_and_left, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_lines_are_answered_and_dropped, setup, teardown),
+        cmocka_unit_test_setup_teardown(refused_lines_name_the_case, setup, teardown),
+        cmocka_unit_test(silent_connections_are_closed),
+        cmocka_unit_test_setup_teardown(durable_names_are_capped, setup, teardown),
         cmocka_unit_test_setup_teardown(overlong_line_closes_only_that_connection, setup, teardown),
         cmocka_unit_test_setup_teardown(control_endpoint_publishes_commands, setup, teardown),
         cmocka_unit_test_setup_teardown(slow_consumer_never_stalls_others, setup, teardown),
