@@ -352,6 +352,8 @@ static void conn_close(conn *c, const char *reason)
                                   c->pending.items[i]->len - (unsigned)(n ? 0 : c->first_offset));
         uv_try_write((uv_stream_t *)&c->tcp, bufs, (unsigned)n);
     }
+    for (int f = 0; f < ROUTE_FAMILIES; f++)
+        if (h->owner[f] == c) h->owner[f] = NULL;
     if (c->prev) c->prev->next = c->next;
     else h->conns = c->next;
     if (c->next) c->next->prev = c->prev;
@@ -396,12 +398,44 @@ static void conn_close(conn *c, const char *reason)
     }
 }
 
+static bool is_session_name(const hub *h, const char *name)
+{
+    for (size_t i = 0; i < h->n_session_names; i++)
+        if (strcmp(h->session_names[i], name) == 0) return true;
+    return false;
+}
+
+static void remember_session_name(hub *h, const char *name)
+{
+    if (is_session_name(h, name) || h->n_session_names == sizeof h->session_names / sizeof h->session_names[0]) return;
+    snprintf(h->session_names[h->n_session_names++], ROUTE_MAX_NAME + 1, "%s", name);
+}
+
+/* Who may say hello under a name (docs/protocol.md, "Who may publish what"); NULL when
+ * c may, else why not. */
+static const char *hello_refusal(const hub *h, const conn *c, const route_hello *hello)
+{
+    for (const conn *o = h->conns; o; o = o->next)
+        if (o != c && o->said_hello && !o->closing && strcmp(o->name, hello->name) == 0)
+            return "hello: a module of that name is connected; names are unique while their owner lives";
+    if (h->secret && !hello->session) {
+        if (hello->durable)
+            return "hello: \"durable\" is for the session's modules (they show the session's secret)";
+        if (is_session_name(h, hello->name))
+            return "hello: that name belongs to a module of this session (it shows the session's secret)";
+        for (const backlog *b = h->backlogs; b; b = b->next)
+            if (strcmp(b->name, hello->name) == 0)
+                return "hello: that name belongs to a module of this session (it shows the session's secret)";
+    }
+    return NULL;
+}
+
 static void handle_hello(conn *c, const char *line, size_t len)
 {
     hub *h = c->h;
     route_hello hello;
     const char *why;
-    switch (route_hello_parse(line, len, h->token, &hello, &why)) {
+    switch (route_hello_parse(line, len, h->token, h->secret, &hello, &why)) {
     case ROUTE_OK: break;
     case ROUTE_REFUSED: send_error(c, why); return;
     case ROUTE_REFUSED_CLOSE:
@@ -409,6 +443,11 @@ static void handle_hello(conn *c, const char *line, size_t len)
         conn_close(c, "bad token");
         return;
     case ROUTE_NOMEM: conn_close(c, "out of memory"); return;
+    }
+    if ((why = hello_refusal(h, c, &hello))) {
+        route_hello_free(&hello);
+        send_error(c, why);
+        return;
     }
     if (hello.durable) {
         /* Its own backlog (a module coming back) does not count against it. */
@@ -430,6 +469,8 @@ static void handle_hello(conn *c, const char *line, size_t len)
     snprintf(c->name, sizeof c->name, "%s", hello.name);
     c->lockstep = hello.lockstep;
     c->durable = hello.durable;
+    c->session = hello.session;
+    if (c->session) remember_session_name(h, c->name);
     snprintf(c->acts_on, sizeof c->acts_on, "%s", hello.acts_on);
     c->id = ++h->next_id;
     c->said_hello = true;
@@ -475,6 +516,61 @@ static void handle_hello(conn *c, const char *line, size_t len)
         }
     }
 }
+/* Refuses a line on a topic c does not own: an error to c, and dispatcher.refused
+ * for everyone (the recorder logs it as an event), at most one a second per
+ * connection with the count of those not announced. */
+static void refuse_topic(conn *c, const char *topic, const char *why)
+{
+    hub *h = c->h;
+    char msg[512];
+    snprintf(msg, sizeof msg, "topic \"%s\" refused: %s; line dropped (docs/protocol.md, \"Who may publish what\")",
+             topic, why);
+    send_error(c, msg);
+    uint64_t now = uv_now(h->loop);
+    if (c->refused_at_ms && now - c->refused_at_ms < 1000) {
+        c->refused_unsaid++;
+        return;
+    }
+    c->refused_at_ms = now;
+    cJSON *f = cJSON_CreateObject();
+    cJSON_AddNumberToObject(f, "id", (double)c->id);
+    cJSON_AddStringToObject(f, "name", c->name);
+    cJSON_AddStringToObject(f, "refused", topic);
+    cJSON_AddStringToObject(f, "error", msg);
+    cJSON_AddNumberToObject(f, "more", (double)c->refused_unsaid);
+    c->refused_unsaid = 0;
+    hub_publish(h, "dispatcher.refused", f);
+    cJSON_Delete(f);
+}
+
+/* The ownership rules (route.h): true when c may publish on topic; else refused. */
+static bool may_publish(conn *c, const char *topic)
+{
+    hub *h = c->h;
+    route_family f = route_topic_family(topic);
+    if (f == ROUTE_FAMILY_NONE) return true;
+    char why[320];
+    if (h->secret && !c->session) {
+        snprintf(why, sizeof why, "%s %s", route_family_topics(f),
+                 f == ROUTE_FAMILY_CONTROL ? "come only from the operator endpoint (simctl pause, resume, stop, ...) "
+                                             "or a module of the session"
+                                           : "are published only by the session's modules");
+        refuse_topic(c, topic, why);
+        return false;
+    }
+    /* Commands are not owned: the endpoint and, in a session, every module of it. */
+    if (f == ROUTE_FAMILY_CONTROL) return true;
+    conn *o = h->owner[f];
+    if (o && o != c) {
+        snprintf(why, sizeof why, "%s are owned by '%s' (id %llu) while it is connected", route_family_topics(f),
+                 o->name, (unsigned long long)o->id);
+        refuse_topic(c, topic, why);
+        return false;
+    }
+    h->owner[f] = c;
+    return true;
+}
+
 static int on_line(const char *line, size_t len, void *user)
 {
     conn *c = user;
@@ -493,6 +589,7 @@ static int on_line(const char *line, size_t len, void *user)
     case ROUTE_LINE_HELLO: handle_hello(c, line, len); break;
     case ROUTE_LINE_REFUSE: send_error(c, why); break;
     case ROUTE_LINE_FORWARD: {
+        if (!may_publish(c, topic)) break;
         if (strcmp(topic, "sim.tick") == 0 && t == t) h->sim_t = t;
         if (route_is_error_topic(topic)) hub_retain_error(h, c, topic, line, len);
         msgbuf *m = msg_new(line, len, topic, route_patterns_match(&h->state, topic));
@@ -587,8 +684,10 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     if (!h->cfg.queue_limit) h->cfg.queue_limit = 4u << 20;
     if (!h->cfg.backlog_limit) h->cfg.backlog_limit = 256u << 20;
     h->token = cfg->token ? strdup(cfg->token) : NULL;
+    h->secret = cfg->secret ? strdup(cfg->secret) : NULL;
     const char *patterns = cfg->state_topics ? cfg->state_topics : "*.state,sim.tick";
-    if (route_patterns_parse(patterns, &h->state) != SIM_OK || (cfg->token && !h->token)) {
+    if (route_patterns_parse(patterns, &h->state) != SIM_OK || (cfg->token && !h->token) ||
+        (cfg->secret && !h->secret)) {
         hub_free(h);
         return sim_error_set(err, SIM_ENOMEM, "out of memory");
     }
@@ -659,6 +758,7 @@ void hub_free(hub *h)
     for (size_t i = 0; i < h->n_errors; i++) cJSON_Delete(h->errors[i].msg);
     route_patterns_free(&h->state);
     free(h->token);
+    free(h->secret);
     free(h);
 }
 

@@ -23,6 +23,8 @@ typedef struct hub_config {
     size_t backlog_limit;       /* bytes kept for the durable modules of a session, all
                                    backlogs together (HUB_MAX_DURABLE names at most) */
     int hello_timeout_ms;       /* a connection without hello is closed after this; 0: 5000 */
+    const char *secret;         /* the session's secret (simctl run's SIM_BUS_SECRET); NULL:
+                                   no session, every connection may own a family */
     const char *state_topics;   /* comma-separated patterns: "*.state,sim.tick" */
     double stats_interval;      /* seconds between dispatcher.stats */
 } hub_config;

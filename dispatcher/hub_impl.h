@@ -34,6 +34,9 @@ struct conn {
     conn *next, *prev;
     conn *dirty_next;
     bool dirty, closing, said_hello, lockstep, durable;
+    bool session;         /* showed the session's secret in its hello */
+    uint64_t refused_at_ms; /* the last dispatcher.refused about it (one a second) */
+    uint64_t refused_unsaid; /* refusals since, not announced */
     uint64_t id;
     char name[ROUTE_MAX_NAME + 1];
     char **subs;          /* NULL with all=true: everything */
@@ -68,6 +71,12 @@ struct hub {
     uv_timer_t hello_timer; /* closes connections silent past hello_timeout_ms */
     hub_config cfg;
     char *token;
+    char *secret;
+    conn *owner[ROUTE_FAMILIES]; /* who owns each topic family (NULL: nobody yet) */
+    /* Names session modules joined under: without the secret nobody may take them, so
+     * a forger cannot slip in while a module restarts. */
+    char session_names[32][ROUTE_MAX_NAME + 1];
+    size_t n_session_names;
     route_patterns state;
     conn *conns;
     conn *dirty;

@@ -65,7 +65,8 @@ int main(int argc, char **argv)
         {"listen", SIM_OPT_STRING, &listen, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control_url, "URL",
          "operator endpoint, nanomsg REP (default tcp://127.0.0.1:7701; 'none' for none)"},
-        {"token", SIM_OPT_STRING, &token, "TOKEN", "required in every hello and request; mandatory off loopback"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN",
+         "required in every hello and request; mandatory off loopback (or $SIM_BUS_TOKEN, kept off the command line)"},
         {"state-topics", SIM_OPT_STRING, &state_topics, "PATTERNS",
          "latest-value topics, comma-separated (default *.state,sim.tick)"},
         {"queue-kib", SIM_OPT_INT, &queue_kib, "KIB", "send queue bound per connection, 16..1048576 (default 4096)"},
@@ -107,6 +108,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "dispatcher: --stats-interval %g: expected 0.01..3600 (s)\n", stats_interval);
         return 2;
     }
+    /* From simctl run, through the environment: never on a command line, where `ps`
+     * shows it to every user. */
+    const char *secret = getenv("SIM_BUS_SECRET");
+    if (secret && !secret[0]) secret = NULL;
+    if (!token && getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0]) token = getenv("SIM_BUS_TOKEN");
     char host[256];
     int port;
     sim_error err;
@@ -130,7 +136,7 @@ int main(int argc, char **argv)
     hub_config cfg = {.host = host, .port = port, .token = token,
                       .queue_limit = (size_t)queue_kib << 10, .backlog_limit = (size_t)backlog_mib << 20,
                       .state_topics = state_topics, .stats_interval = stats_interval,
-                      .hello_timeout_ms = hello_timeout_ms};
+                      .hello_timeout_ms = hello_timeout_ms, .secret = secret};
     if (hub_open(d.loop, &cfg, &d.h, &err) != SIM_OK) {
         fprintf(stderr, "dispatcher: %s\n", err.msg);
         return 1;
@@ -148,8 +154,8 @@ int main(int argc, char **argv)
     d.sigint.data = d.sigterm.data = d.stop_timer.data = &d;
     uv_signal_start(&d.sigint, on_signal, SIGINT);
     uv_signal_start(&d.sigterm, on_signal, SIGTERM);
-    fprintf(stderr, "dispatcher: bus on %s:%d, control %s\n", host, hub_port(d.h),
-            use_control ? control_url : "none");
+    fprintf(stderr, "dispatcher: bus on %s:%d, control %s%s\n", host, hub_port(d.h),
+            use_control ? control_url : "none", secret ? ", session secret set (topic ownership enforced)" : "");
     uv_run(d.loop, UV_RUN_DEFAULT);
     hub_free(d.h);
     uv_loop_close(d.loop);

@@ -35,7 +35,7 @@
 
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
-                                        "dispatcher.joined", "dispatcher.left", "traffic.event", "traffic.state",
+                                        "dispatcher.joined", "dispatcher.left", "dispatcher.refused", "traffic.event", "traffic.state",
                                         "trigger.", "sector.", "task.", "log.mark", "session."};
 
 void rec_utc_now(char *buf, size_t size)

@@ -26,6 +26,7 @@ struct sim_bus {
     unsigned retry_ms;
 
     char *name, *host, *token;
+    char *secret; /* the session's, from $SIM_BUS_SECRET (simctl run); NULL: none */
     char **subscribe;
     size_t n_subscribe;
     char **acts_on;
@@ -104,6 +105,7 @@ static void free_bus(sim_bus *bus)
     free(bus->name);
     free(bus->host);
     free(bus->token);
+    free(bus->secret);
     for (size_t i = 0; i < bus->n_subscribe; i++) free(bus->subscribe[i]);
     free(bus->subscribe);
     for (size_t i = 0; i < bus->n_acts_on; i++) free(bus->acts_on[i]);
@@ -224,6 +226,7 @@ static void send_hello(sim_bus *bus)
     if (bus->lockstep) cJSON_AddTrueToObject(hello, "lockstep");
     if (bus->durable) cJSON_AddTrueToObject(hello, "durable");
     if (bus->token) cJSON_AddStringToObject(hello, "token", bus->token);
+    if (bus->secret) cJSON_AddStringToObject(hello, "secret", bus->secret);
     char *text = cJSON_PrintUnformatted(hello);
     cJSON_Delete(hello);
     if (text) {
@@ -304,7 +307,11 @@ int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_e
     bus->loop = loop;
     bus->name = strdup(o->name);
     bus->host = strdup(o->host ? o->host : SIM_BUS_DEFAULT_HOST);
-    bus->token = dup_or_null(o->token);
+    /* The token and the session's secret travel through the environment from simctl
+     * run, never on a command line (`ps` shows those to every user). */
+    const char *env_token = getenv("SIM_BUS_TOKEN"), *env_secret = getenv("SIM_BUS_SECRET");
+    bus->token = dup_or_null(o->token ? o->token : env_token && env_token[0] ? env_token : NULL);
+    bus->secret = dup_or_null(env_secret && env_secret[0] ? env_secret : NULL);
     bus->port = o->port ? o->port : SIM_BUS_DEFAULT_PORT;
     bus->subscribe_none = o->subscribe_none;
     bus->lockstep = o->lockstep;

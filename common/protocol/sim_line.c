@@ -101,9 +101,10 @@ int sim_msg_parse(const char *line, size_t len, cJSON **out, const char **topic,
     }
     const cJSON *tm = cJSON_GetObjectItemCaseSensitive(msg, "t");
     if (cJSON_IsNumber(tm) && !(fabs(tm->valuedouble) <= SIM_MSG_T_MAX)) {
+        double bad = tm->valuedouble;
         cJSON_Delete(msg);
         return sim_error_set(err, SIM_EINVAL, "refused: \"t\" is %g, expected a time of at most %g s in magnitude",
-                             tm->valuedouble, SIM_MSG_T_MAX);
+                             bad, SIM_MSG_T_MAX);
     }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "topic");
     if (!cJSON_IsString(t) || !t->valuestring || !t->valuestring[0]) {

@@ -244,6 +244,122 @@ static void durable_names_are_capped(void **state)
     for (int i = 0; i < 9; i++) ts_close(c[i]);
 }
 
+/* Reads w's lines until one has topic; fails when a line from src comes first on a
+ * topic other than the free hud.* and context.request (a forgery that got through). */
+static void expect_no_forgery_before(ts_conn *w, const char *src, const char *topic)
+{
+    char needle[128];
+    snprintf(needle, sizeof needle, "\"topic\":\"%s\"", topic);
+    for (;;) {
+        int n = ts_read_line(w, line, sizeof line, 20000);
+        assert_true(n > 0);
+        if (strstr(line, needle)) return;
+        if (strstr(line, src) && !strstr(line, "\"topic\":\"dispatcher.") && !strstr(line, "\"topic\":\"hud.") &&
+            !strstr(line, "\"topic\":\"context.request\""))
+            fail_msg("forwarded a forged line: %s", line);
+    }
+}
+
+/* Issue 21: with its modules running, a plain TCP client ended a session (sim.end,
+ * sim.tick t=100000, control.stop), forged the traffic and the car, and took the
+ * recorder's name and backlog. In a session (a secret in $SIM_BUS_SECRET, as simctl run
+ * sets), the families of owned topics come only from its modules, each from the one
+ * that published it first, and names are the session's. */
+static void topics_are_owned_in_a_session(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    setenv("SIM_BUS_SECRET", "0123456789abcdef", 1);
+    bool started = ts_dispatcher_start(&d, NULL);
+    unsetenv("SIM_BUS_SECRET");
+    assert_true(started);
+    const char *session = "\"secret\":\"0123456789abcdef\"";
+    ts_conn *watch = ts_join(d.port, "watch", NULL, NULL);
+    ts_conn *physics = ts_join(d.port, "physics", "[]", session);
+    ts_conn *rec = ts_join(d.port, "recorder", "[]", "\"secret\":\"0123456789abcdef\",\"durable\":true");
+    assert_non_null(physics);
+    assert_non_null(rec);
+    ts_send_line(physics, "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"n\":1,\"t\":0.01}");
+    expect_no_forgery_before(watch, "forger", "sim.tick");
+    ts_conn *forger = ts_join(d.port, "forger", "[]", NULL);
+    static const char *const owned[] = {"sim.end", "sim.tick", "vehicle.state", "ffb.command", "traffic.state",
+                                        "traffic.event", "input.controls", "input.button", "log.status",
+                                        "log.error", "context.reply", "context.nearby", "context.guidance",
+                                        "session.module", "control.stop", "control.pause"};
+    char msg[256];
+    for (size_t i = 0; i < sizeof owned / sizeof owned[0]; i++) {
+        snprintf(msg, sizeof msg, "{\"topic\":\"%s\",\"src\":\"forger\",\"t\":100000}", owned[i]);
+        ts_send_line(forger, msg);
+        snprintf(msg, sizeof msg, "topic \"%s\" refused", owned[i]);
+        expect_error(forger, msg);
+    }
+    /* The refusal is said on the bus (the recorder logs it as an event), once a second
+     * per connection at most, with the count of the rest. */
+    cJSON *r = ts_expect_topic(watch, "dispatcher.refused", 20000, NULL, 0);
+    assert_non_null(r);
+    assert_string_equal(cJSON_GetObjectItem(r, "name")->valuestring, "forger");
+    assert_string_equal(cJSON_GetObjectItem(r, "refused")->valuestring, "sim.end");
+    cJSON_Delete(r);
+    /* A third party keeps its topics with no new step. */
+    ts_send_line(forger, "{\"topic\":\"hud.text\",\"src\":\"forger\",\"text\":\"hi\"}");
+    ts_send_line(forger, "{\"topic\":\"context.request\",\"src\":\"forger\",\"id\":\"1\"}");
+    ts_send_line(forger, "{\"topic\":\"log.mark\",\"src\":\"forger\",\"name\":\"m\"}");
+    expect_no_forgery_before(watch, "forger", "log.mark");
+    /* A module of the session cannot publish another's family either. */
+    ts_conn *other = ts_join(d.port, "traffic", "[]", session);
+    ts_send_line(other, "{\"topic\":\"vehicle.state\",\"src\":\"traffic\"}");
+    expect_error(other, "are owned by 'physics'");
+    /* Names: unique while their owner lives; the session's only with its secret. */
+    ts_conn *c = ts_connect(d.port);
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"physics\"}");
+    expect_error(c, "a module of that name is connected");
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"thief\",\"durable\":true}");
+    expect_error(c, "\"durable\" is for the session's modules");
+    ts_close(rec); /* as if killed: its backlog waits for it */
+    cJSON *left = ts_expect_topic(physics, "dispatcher.left", 20000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"recorder\"}");
+    expect_error(c, "that name belongs to a module of this session");
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"recorder\",\"secret\":\"guess\"}");
+    expect_error(c, "wrong session secret");
+    ts_close(c);
+    rec = ts_join(d.port, "recorder", "[]", "\"secret\":\"0123456789abcdef\",\"durable\":true");
+    assert_non_null(rec);
+    ts_close(rec);
+    ts_close(other);
+    ts_close(forger);
+    ts_close(physics);
+    ts_close(watch);
+    assert_int_equal(ts_dispatcher_stop(&d), 0);
+}
+
+/* Without a session (a dispatcher started alone) every connection may publish, but a
+ * family belongs to the first connection that used it while it is connected. */
+static void families_have_one_owner_without_a_session(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *watch = ts_join(d->port, "watch", NULL, NULL);
+    ts_conn *a = ts_join(d->port, "a", "[]", NULL);
+    ts_conn *b = ts_join(d->port, "b", "[]", NULL);
+    ts_send_line(a, "{\"topic\":\"traffic.state\",\"src\":\"a\"}");
+    expect_no_forgery_before(watch, "\"src\":\"b\"", "traffic.state");
+    ts_send_line(b, "{\"topic\":\"traffic.event\",\"src\":\"b\"}");
+    expect_error(b, "topic \"traffic.event\" refused: traffic.state and traffic.event are owned by 'a'");
+    ts_send_line(b, "{\"topic\":\"control.pause\",\"src\":\"b\"}"); /* commands are nobody's */
+    expect_no_forgery_before(watch, "\"src\":\"b\"", "control.pause");
+    ts_close(a);
+    cJSON *left = ts_expect_topic(b, "dispatcher.left", 20000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+    ts_send_line(b, "{\"topic\":\"traffic.event\",\"src\":\"b\"}"); /* free again */
+    cJSON *m = ts_expect_topic(watch, "traffic.event", 20000, NULL, 0);
+    assert_non_null(m);
+    cJSON_Delete(m);
+    ts_close(b);
+    ts_close(watch);
+}
+
 static void overlong_line_closes_only_that_connection(void **state)
 {
     ts_dispatcher *d = *state;
@@ -739,6 +855,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(refused_lines_name_the_case, setup, teardown),
         cmocka_unit_test(silent_connections_are_closed),
         cmocka_unit_test_setup_teardown(durable_names_are_capped, setup, teardown),
+        cmocka_unit_test(topics_are_owned_in_a_session),
+        cmocka_unit_test_setup_teardown(families_have_one_owner_without_a_session, setup, teardown),
         cmocka_unit_test_setup_teardown(overlong_line_closes_only_that_connection, setup, teardown),
         cmocka_unit_test_setup_teardown(control_endpoint_publishes_commands, setup, teardown),
         cmocka_unit_test_setup_teardown(slow_consumer_never_stalls_others, setup, teardown),
