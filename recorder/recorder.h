@@ -19,6 +19,9 @@
 #define SIM_VERSION "0.1.0-dev"
 #endif
 
+/* The recorder's exit status when rows were lost at close (simctl run passes it on). */
+#define REC_EXIT_LOST 3
+
 typedef struct options {
     const char *out, *study, *subject, *scenario, *vehicle, *bus, *token;
     int seed;
