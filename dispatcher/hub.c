@@ -21,6 +21,7 @@
 
 static void conn_close(conn *c, const char *reason);
 static void conn_flush(conn *c);
+static void send_error(conn *c, const char *what);
 
 static void mark_dirty(conn *c)
 {
@@ -99,13 +100,42 @@ static bool conn_enqueue(conn *c, msgbuf *m)
     return true;
 }
 
-/* A message leaves the queue for the kernel. Durable connections remember it. */
+/* A message leaves the queue for the kernel. Durable connections remember it until
+ * the module acknowledges it; one that does not acknowledge, as long as the kernel may
+ * hold it. */
 static void retire(conn *c, msgbuf *m)
 {
     c->out_msgs++;
-    if (c->durable && !m->direct) {
-        msgvec_push(&c->sent, m);
-        while (c->sent.bytes > RESEND_KEEP && msgvec_count(&c->sent) > 1) msg_unref(msgvec_pop(&c->sent));
+    if (!c->durable) return;
+    if (msgvec_push(&c->sent, m) != SIM_OK) {
+        c->sent_base++; /* out of memory: counted as gone, the window is only shorter */
+        return;
+    }
+    size_t keep = c->acks ? c->h->cfg.backlog_limit : c->h->resend_keep;
+    while (c->sent.bytes > keep && msgvec_count(&c->sent) > 1) {
+        msg_unref(msgvec_pop(&c->sent));
+        c->sent_base++;
+    }
+}
+
+/* "durable.ack" {"received": N}: the module has processed (committed) the first N lines
+ * it read on this connection, the welcome included; they are not handed over again. */
+static void handle_ack(conn *c, const char *line, size_t len)
+{
+    cJSON *msg = cJSON_ParseWithLength(line, len);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(msg, "received");
+    if (!c->durable || !cJSON_IsNumber(n) || n->valuedouble < 0) {
+        cJSON_Delete(msg);
+        send_error(c, c->durable ? "durable.ack: \"received\" must be a number of lines >= 0"
+                                 : "durable.ack is for durable modules (\"durable\": true in hello)");
+        return;
+    }
+    uint64_t received = (uint64_t)n->valuedouble;
+    cJSON_Delete(msg);
+    c->acks = true;
+    while (c->sent_base < received && msgvec_count(&c->sent)) {
+        msg_unref(msgvec_pop(&c->sent));
+        c->sent_base++;
     }
 }
 
@@ -365,7 +395,10 @@ static void conn_close(conn *c, const char *reason)
         if (b) {
             msgbuf *m;
             while ((m = msgvec_pop(&c->sent))) {
-                backlog_add(b, m, h->cfg.backlog_limit);
+                if (!m->direct) {
+                    backlog_add(b, m, h->cfg.backlog_limit);
+                    b->resent++;
+                }
                 msg_unref(m);
             }
             for (size_t i = c->pending.head; i < c->pending.n; i++) backlog_add(b, c->pending.items[i], h->cfg.backlog_limit);
@@ -496,6 +529,10 @@ static void handle_hello(conn *c, const char *line, size_t len)
     if (taken) {
         cJSON_AddNumberToObject(w, "backlog", (double)msgvec_count(&taken->q));
         cJSON_AddNumberToObject(w, "backlog_dropped", (double)taken->dropped);
+        /* what the bound dropped came off the head: the resent part first */
+        uint64_t resent = taken->resent > taken->dropped ? taken->resent - taken->dropped : 0;
+        if (resent > msgvec_count(&taken->q)) resent = msgvec_count(&taken->q);
+        cJSON_AddNumberToObject(w, "resent", (double)resent);
     }
     send_to(c, "dispatcher.welcome", w);
     cJSON_Delete(w);
@@ -589,6 +626,10 @@ static int on_line(const char *line, size_t len, void *user)
     case ROUTE_LINE_HELLO: handle_hello(c, line, len); break;
     case ROUTE_LINE_REFUSE: send_error(c, why); break;
     case ROUTE_LINE_FORWARD: {
+        if (strcmp(topic, "durable.ack") == 0) {
+            handle_ack(c, line, len);
+            break;
+        }
         if (!may_publish(c, topic)) break;
         if (strcmp(topic, "sim.tick") == 0 && t == t) h->sim_t = t;
         if (route_is_error_topic(topic)) hub_retain_error(h, c, topic, line, len);
@@ -657,6 +698,26 @@ static void on_connection(uv_stream_t *server, int status)
 
 /* ---------- lifecycle ---------- */
 
+/* The third number of a /proc/sys/net/ipv4/tcp_[rw]mem file (the most the kernel
+ * lets a socket buffer grow to), 0 when unreadable. */
+static size_t tcp_max(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    unsigned long lo, def, max = 0;
+    if (f && fscanf(f, "%lu %lu %lu", &lo, &def, &max) != 3) max = 0;
+    if (f) fclose(f);
+    return (size_t)max;
+}
+
+/* What the kernel may hold for one connection: our send buffer, the peer's receive
+ * buffer, and 1 MiB the module may have read and not yet processed. */
+static size_t kernel_buffers(void)
+{
+    size_t w = tcp_max("/proc/sys/net/ipv4/tcp_wmem"), r = tcp_max("/proc/sys/net/ipv4/tcp_rmem");
+    if (!w || !r) return RESEND_KEEP_DEFAULT;
+    return w + r + (1u << 20);
+}
+
 /* A connection must say hello within hello_timeout_ms: 300 silent connections each
  * held a read buffer and a slot for as long as their peers wished. */
 static void on_hello_timer(uv_timer_t *t)
@@ -714,6 +775,7 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     uint64_t every = (uint64_t)((cfg->stats_interval > 0 ? cfg->stats_interval : 1.0) * 1000);
     uv_timer_start(&h->stats_timer, hub_on_stats, every, every);
     if (h->cfg.hello_timeout_ms <= 0) h->cfg.hello_timeout_ms = 5000;
+    h->resend_keep = kernel_buffers();
     uv_timer_init(loop, &h->hello_timer);
     h->hello_timer.data = h;
     uint64_t sweep = (uint64_t)(h->cfg.hello_timeout_ms / 4 > 0 ? h->cfg.hello_timeout_ms / 4 : 1);

@@ -12,9 +12,12 @@
 #define MAX_IOV 256
 #define READ_BUF_SIZE (256 * 1024)
 #define BACKLOG_CHUNK (256 * 1024)
-/* What a durable module was last sent is kept this long (bytes): on a sudden loss the
- * dispatcher cannot know what the module processed, so it hands these over again. */
-#define RESEND_KEEP (2 * 1024 * 1024)
+/* What a durable module was sent and has not acknowledged ("durable.ack") is handed
+ * over again when it vanishes. A module that never acknowledges gets the newest bytes
+ * the kernel may still hold for it (hub->resend_keep: the largest send and receive
+ * buffers of TCP, from /proc/sys/net/ipv4/tcp_wmem and tcp_rmem, plus 1 MiB read but not
+ * processed; RESEND_KEEP_DEFAULT when they cannot be read). */
+#define RESEND_KEEP_DEFAULT (16u * 1024 * 1024)
 /* The newest error report per (topic, module) is kept for the operator's status. */
 #define MAX_RETAINED 16
 
@@ -49,7 +52,10 @@ struct conn {
     flight *inflight;     /* at most one write request at a time */
     size_t inflight_bytes;
     backlog *spill;       /* durable only: messages waiting beyond the queue bound */
-    msgvec sent;          /* durable only: the newest messages handed to the kernel */
+    msgvec sent;          /* durable only: messages handed to the kernel and not acknowledged
+                             (direct ones too, so that counts match the module's lines) */
+    uint64_t sent_base;   /* durable only: lines sent on this connection before sent's head */
+    bool acks;            /* durable only: has acknowledged at least once */
     uint64_t accepted_ms; /* when the connection was accepted (hello timeout) */
     uint64_t in_msgs, out_msgs, dropped, last_in, last_out;
     double in_rate, out_rate;
@@ -82,6 +88,7 @@ struct hub {
     conn *dirty;
     backlog *backlogs;
     uint64_t next_id;
+    size_t resend_keep;   /* see RESEND_KEEP_DEFAULT */
     hub_ack_cb on_ack;    /* the control endpoint's, or NULL */
     void *on_ack_user;
     uint64_t seq;

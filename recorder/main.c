@@ -32,6 +32,7 @@
 #define STATUS_MS 1000 /* log.status period, and the least time between two log.error */
 #define DRAIN_QUIET_MS 150 /* stopping: the bus has said everything once quiet this long */
 #define DRAIN_MAX_MS 2500  /* ... or after this (simctl's patience is 3 s) */
+#define ACK_MS 50          /* least time between two durable.ack */
 
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
@@ -166,6 +167,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     r->last_msg_ms = uv_now(r->loop);
     if (r->skip) {
         r->skip--;
+        r->skipped++;
         return;
     }
     sim_error err = {0};
@@ -204,8 +206,18 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
         const cJSON *bl = cJSON_GetObjectItemCaseSensitive(welcome, "backlog");
         const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(welcome, "backlog_dropped");
         double n = cJSON_IsNumber(bl) ? bl->valuedouble : 0;
-        if (n > 0 && !r->welcomed && !r->resumed) {
-            r->skip = (uint64_t)n;
+        r->acked = 0; /* a new connection counts its lines from 1 */
+        if (r->welcomed && r->skipped_at_ack < r->skip_first) {
+            /* Cut off before the discarded backlog was acknowledged: the dispatcher hands
+             * over again everything after the last durable.ack, so what is left of the old
+             * drive's tail heads this backlog (less what its bound dropped, the oldest). */
+            double d = cJSON_IsNumber(dropped) ? dropped->valuedouble : 0;
+            uint64_t left = r->skip_first - r->skipped_at_ack;
+            r->skip = left > (uint64_t)d ? left - (uint64_t)d : 0;
+            r->skipped = r->skipped_at_ack;
+            fprintf(stderr, "recorder: discarding the rest of the old backlog again (%" PRIu64 " messages)\n", r->skip);
+        } else if (n > 0 && !r->welcomed && !r->resumed) {
+            r->skip = r->skip_first = (uint64_t)n;
             recorder_event_count(r, "backlog_discarded", n);
             fprintf(stderr, "recorder: discarding a backlog of %.0f messages from before this file\n", n);
         } else if (n > 0) {
@@ -232,11 +244,29 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
     }
 }
 
+/* Everything read so far is committed (or discarded on purpose): tell the dispatcher,
+ * at most every ACK_MS, so that it never hands those lines over again. */
+static void acknowledge(recorder *r)
+{
+    uint64_t received = sim_bus_received(r->bus), now = uv_now(r->loop);
+    if (!sim_bus_connected(r->bus) || received <= r->acked || now - r->acked_ms < ACK_MS) return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "received", (double)received);
+    sim_bus_publish(r->bus, "durable.ack", r->rec.t, p);
+    cJSON_Delete(p);
+    r->acked = received;
+    r->acked_ms = now;
+    r->skipped_at_ack = r->skipped;
+}
+
 static void commit_due(recorder *r)
 {
     sim_error err = {0};
     if (sim_drivelog_tick(r->w, uv_now(r->loop) / 1000.0, &err)) report_error(r, &err);
-    else if (sim_drivelog_pending(r->w) == 0) clear_error(r);
+    else if (sim_drivelog_pending(r->w) == 0) {
+        clear_error(r);
+        acknowledge(r);
+    }
 }
 
 static void on_tick(uv_timer_t *t)

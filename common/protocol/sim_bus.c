@@ -27,6 +27,7 @@ struct sim_bus {
 
     char *name, *host, *token;
     char *secret; /* the session's, from $SIM_BUS_SECRET (simctl run); NULL: none */
+    uint64_t received; /* lines read on the current connection, the welcome included */
     char **subscribe;
     size_t n_subscribe;
     char **acts_on;
@@ -168,6 +169,7 @@ static int on_line(const char *line, size_t len, void *user)
     sim_bus *bus = user;
     cJSON *msg;
     const char *topic;
+    bus->received++; /* every line, as the dispatcher counts them for durable.ack */
     if (sim_msg_parse(line, len, &msg, &topic, NULL) != SIM_OK) return 0; /* not ours to judge */
     if (bus->state == BUS_HELLO_SENT && strcmp(topic, "dispatcher.welcome") == 0) {
         bus->state = BUS_READY;
@@ -246,6 +248,7 @@ static void on_connect(uv_connect_t *req, int status)
     }
     uv_tcp_nodelay(bus->tcp, 1);
     bus->state = BUS_CONNECTING;
+    bus->received = 0;
     send_hello(bus);
     uv_read_start((uv_stream_t *)bus->tcp, alloc_cb, on_read);
 }
@@ -367,6 +370,8 @@ int sim_bus_send_line(sim_bus *bus, const char *line, size_t len)
     }
     return write_raw(bus, line, len);
 }
+
+uint64_t sim_bus_received(const sim_bus *bus) { return bus->received; }
 
 bool sim_bus_connected(const sim_bus *bus)
 {

@@ -763,6 +763,52 @@ static void backlog_count_is_what_is_delivered(void **state)
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* Issue 20: the dispatcher handed a returning durable module only the last 2 MiB it
+ * had sent, while a module may have read far more and not processed it (the kernel's
+ * loopback buffers alone hold up to 4 MiB). A module that acknowledges what it has
+ * processed ("durable.ack" {"received": lines}) gets everything after that, however
+ * much: here 90 messages of 60 kB (5.4 MB) read and never processed. */
+static void durable_module_gets_all_it_did_not_acknowledge(void **state)
+{
+    ts_dispatcher *d = *state;
+    ts_conn *pub = ts_join(d->port, "pub", "[]", NULL);
+    ts_conn *mod = ts_connect(d->port);
+    ts_send_line(mod, "{\"topic\":\"hello\",\"name\":\"keeper\",\"subscribe\":[\"bulk.\"],\"durable\":true}");
+    cJSON *w = ts_expect_topic(mod, "dispatcher.welcome", 20000, NULL, 0); /* line 1 */
+    assert_non_null(w);
+    cJSON_Delete(w);
+    for (int i = 0; i < 100; i++) send_bulk(pub, i);
+    int next = 0;
+    while (next < 100) {
+        assert_true(ts_read_line(mod, line, sizeof line, 20000) > 0);
+        int i = bulk_index(line);
+        if (i < 0) continue;
+        assert_int_equal(i, next++);
+        if (next == 10) ts_send_line(mod, "{\"topic\":\"durable.ack\",\"received\":11}"); /* welcome + 0..9 */
+    }
+    ts_close(mod); /* killed with 90 messages read and not processed */
+    cJSON *left = ts_expect_topic(pub, "dispatcher.left", 20000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+    mod = ts_connect(d->port);
+    ts_send_line(mod, "{\"topic\":\"hello\",\"name\":\"keeper\",\"subscribe\":[\"bulk.\"],\"durable\":true}");
+    w = ts_expect_topic(mod, "dispatcher.welcome", 20000, NULL, 0);
+    assert_non_null(w);
+    assert_int_equal(cJSON_GetObjectItem(w, "backlog")->valueint, 90);
+    assert_int_equal(cJSON_GetObjectItem(w, "resent")->valueint, 90);
+    assert_int_equal(cJSON_GetObjectItem(w, "backlog_dropped")->valueint, 0);
+    cJSON_Delete(w);
+    for (int i = 10; i < 100; i++) {
+        assert_true(ts_read_line(mod, line, sizeof line, 20000) > 0);
+        assert_int_equal(bulk_index(line), i);
+    }
+    /* An acknowledgement is for durable modules only, and never forwarded. */
+    ts_send_line(pub, "{\"topic\":\"durable.ack\",\"received\":1}");
+    expect_error(pub, "durable.ack is for durable modules");
+    ts_close(mod);
+    ts_close(pub);
+}
+
 static void token_is_required_when_set(void **state)
 {
     (void)state;
@@ -863,6 +909,7 @@ int main(void)
         cmocka_unit_test(stalled_consumer_of_events_is_disconnected),
         cmocka_unit_test_setup_teardown(durable_module_gets_its_backlog, setup, teardown),
         cmocka_unit_test(backlog_count_is_what_is_delivered),
+        cmocka_unit_test_setup_teardown(durable_module_gets_all_it_did_not_acknowledge, setup, teardown),
         cmocka_unit_test(token_is_required_when_set),
         cmocka_unit_test(refuses_non_loopback_without_token),
         cmocka_unit_test(refuses_out_of_range_options),
