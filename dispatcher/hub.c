@@ -21,7 +21,6 @@
 
 static void conn_close(conn *c, const char *reason);
 static void conn_flush(conn *c);
-static void send_error(conn *c, const char *what);
 
 static void mark_dirty(conn *c)
 {
@@ -113,27 +112,6 @@ static void retire(conn *c, msgbuf *m)
     }
     size_t keep = c->acks ? c->h->cfg.backlog_limit : c->h->resend_keep;
     while (c->sent.bytes > keep && msgvec_count(&c->sent) > 1) {
-        msg_unref(msgvec_pop(&c->sent));
-        c->sent_base++;
-    }
-}
-
-/* "durable.ack" {"received": N}: the module has processed (committed) the first N lines
- * it read on this connection, the welcome included; they are not handed over again. */
-static void handle_ack(conn *c, const char *line, size_t len)
-{
-    cJSON *msg = cJSON_ParseWithLength(line, len);
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(msg, "received");
-    if (!c->durable || !cJSON_IsNumber(n) || n->valuedouble < 0) {
-        cJSON_Delete(msg);
-        send_error(c, c->durable ? "durable.ack: \"received\" must be a number of lines >= 0"
-                                 : "durable.ack is for durable modules (\"durable\": true in hello)");
-        return;
-    }
-    uint64_t received = (uint64_t)n->valuedouble;
-    cJSON_Delete(msg);
-    c->acks = true;
-    while (c->sent_base < received && msgvec_count(&c->sent)) {
         msg_unref(msgvec_pop(&c->sent));
         c->sent_base++;
     }
@@ -332,7 +310,7 @@ void hub_publish(hub *h, const char *topic, const cJSON *fields)
     flush_dirty(h);
 }
 
-static void send_error(conn *c, const char *what)
+void hub_send_error(conn *c, const char *what)
 {
     cJSON *f = cJSON_CreateObject();
     cJSON_AddStringToObject(f, "error", what);
@@ -431,38 +409,6 @@ static void conn_close(conn *c, const char *reason)
     }
 }
 
-static bool is_session_name(const hub *h, const char *name)
-{
-    for (size_t i = 0; i < h->n_session_names; i++)
-        if (strcmp(h->session_names[i], name) == 0) return true;
-    return false;
-}
-
-static void remember_session_name(hub *h, const char *name)
-{
-    if (is_session_name(h, name) || h->n_session_names == sizeof h->session_names / sizeof h->session_names[0]) return;
-    snprintf(h->session_names[h->n_session_names++], ROUTE_MAX_NAME + 1, "%s", name);
-}
-
-/* Who may say hello under a name (docs/protocol.md, "Who may publish what"); NULL when
- * c may, else why not. */
-static const char *hello_refusal(const hub *h, const conn *c, const route_hello *hello)
-{
-    for (const conn *o = h->conns; o; o = o->next)
-        if (o != c && o->said_hello && !o->closing && strcmp(o->name, hello->name) == 0)
-            return "hello: a module of that name is connected; names are unique while their owner lives";
-    if (h->secret && !hello->session) {
-        if (hello->durable)
-            return "hello: \"durable\" is for the session's modules (they show the session's secret)";
-        if (is_session_name(h, hello->name))
-            return "hello: that name belongs to a module of this session (it shows the session's secret)";
-        for (const backlog *b = h->backlogs; b; b = b->next)
-            if (strcmp(b->name, hello->name) == 0)
-                return "hello: that name belongs to a module of this session (it shows the session's secret)";
-    }
-    return NULL;
-}
-
 static void handle_hello(conn *c, const char *line, size_t len)
 {
     hub *h = c->h;
@@ -470,16 +416,16 @@ static void handle_hello(conn *c, const char *line, size_t len)
     const char *why;
     switch (route_hello_parse(line, len, h->token, h->secret, &hello, &why)) {
     case ROUTE_OK: break;
-    case ROUTE_REFUSED: send_error(c, why); return;
+    case ROUTE_REFUSED: hub_send_error(c, why); return;
     case ROUTE_REFUSED_CLOSE:
-        send_error(c, why);
+        hub_send_error(c, why);
         conn_close(c, "bad token");
         return;
     case ROUTE_NOMEM: conn_close(c, "out of memory"); return;
     }
-    if ((why = hello_refusal(h, c, &hello))) {
+    if ((why = hub_hello_refusal(h, c, &hello))) {
         route_hello_free(&hello);
-        send_error(c, why);
+        hub_send_error(c, why);
         return;
     }
     if (hello.durable) {
@@ -492,7 +438,7 @@ static void handle_hello(conn *c, const char *line, size_t len)
             char msg[160];
             snprintf(msg, sizeof msg, "hello: this dispatcher already keeps %d durable modules (docs/protocol.md); "
                      "say hello without \"durable\"", HUB_MAX_DURABLE);
-            send_error(c, msg);
+            hub_send_error(c, msg);
             return;
         }
     }
@@ -503,7 +449,7 @@ static void handle_hello(conn *c, const char *line, size_t len)
     c->lockstep = hello.lockstep;
     c->durable = hello.durable;
     c->session = hello.session;
-    if (c->session) remember_session_name(h, c->name);
+    if (c->session) hub_remember_session_name(h, c->name);
     snprintf(c->acts_on, sizeof c->acts_on, "%s", hello.acts_on);
     c->id = ++h->next_id;
     c->said_hello = true;
@@ -553,61 +499,6 @@ static void handle_hello(conn *c, const char *line, size_t len)
         }
     }
 }
-/* Refuses a line on a topic c does not own: an error to c, and dispatcher.refused
- * for everyone (the recorder logs it as an event), at most one a second per
- * connection with the count of those not announced. */
-static void refuse_topic(conn *c, const char *topic, const char *why)
-{
-    hub *h = c->h;
-    char msg[512];
-    snprintf(msg, sizeof msg, "topic \"%s\" refused: %s; line dropped (docs/protocol.md, \"Who may publish what\")",
-             topic, why);
-    send_error(c, msg);
-    uint64_t now = uv_now(h->loop);
-    if (c->refused_at_ms && now - c->refused_at_ms < 1000) {
-        c->refused_unsaid++;
-        return;
-    }
-    c->refused_at_ms = now;
-    cJSON *f = cJSON_CreateObject();
-    cJSON_AddNumberToObject(f, "id", (double)c->id);
-    cJSON_AddStringToObject(f, "name", c->name);
-    cJSON_AddStringToObject(f, "refused", topic);
-    cJSON_AddStringToObject(f, "error", msg);
-    cJSON_AddNumberToObject(f, "more", (double)c->refused_unsaid);
-    c->refused_unsaid = 0;
-    hub_publish(h, "dispatcher.refused", f);
-    cJSON_Delete(f);
-}
-
-/* The ownership rules (route.h): true when c may publish on topic; else refused. */
-static bool may_publish(conn *c, const char *topic)
-{
-    hub *h = c->h;
-    route_family f = route_topic_family(topic);
-    if (f == ROUTE_FAMILY_NONE) return true;
-    char why[320];
-    if (h->secret && !c->session) {
-        snprintf(why, sizeof why, "%s %s", route_family_topics(f),
-                 f == ROUTE_FAMILY_CONTROL ? "come only from the operator endpoint (simctl pause, resume, stop, ...) "
-                                             "or a module of the session"
-                                           : "are published only by the session's modules");
-        refuse_topic(c, topic, why);
-        return false;
-    }
-    /* Commands are not owned: the endpoint and, in a session, every module of it. */
-    if (f == ROUTE_FAMILY_CONTROL) return true;
-    conn *o = h->owner[f];
-    if (o && o != c) {
-        snprintf(why, sizeof why, "%s are owned by '%s' (id %llu) while it is connected", route_family_topics(f),
-                 o->name, (unsigned long long)o->id);
-        refuse_topic(c, topic, why);
-        return false;
-    }
-    h->owner[f] = c;
-    return true;
-}
-
 static int on_line(const char *line, size_t len, void *user)
 {
     conn *c = user;
@@ -618,19 +509,19 @@ static int on_line(const char *line, size_t len, void *user)
     c->in_msgs++;
     /* Validated and routed without building a tree: only hello is parsed in full. */
     if (sim_msg_scan(line, len, topic, sizeof topic, &t, &err) != SIM_OK) {
-        send_error(c, err.msg);
+        hub_send_error(c, err.msg);
         return 0;
     }
     const char *why;
     switch (route_classify(topic, c->said_hello, &why)) {
     case ROUTE_LINE_HELLO: handle_hello(c, line, len); break;
-    case ROUTE_LINE_REFUSE: send_error(c, why); break;
+    case ROUTE_LINE_REFUSE: hub_send_error(c, why); break;
     case ROUTE_LINE_FORWARD: {
         if (strcmp(topic, "durable.ack") == 0) {
-            handle_ack(c, line, len);
+            hub_handle_ack(c, line, len);
             break;
         }
-        if (!may_publish(c, topic)) break;
+        if (!hub_may_publish(c, topic)) break;
         if (strcmp(topic, "sim.tick") == 0 && t == t) h->sim_t = t;
         if (route_is_error_topic(topic)) hub_retain_error(h, c, topic, line, len);
         msgbuf *m = msg_new(line, len, topic, route_patterns_match(&h->state, topic));
@@ -665,7 +556,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
         sim_tcp_quickack(&c->tcp); /* a peer without TCP_NODELAY must not wait 40 ms for our ACK */
         int rc = sim_linebuf_feed(&c->lines, buf->base, (size_t)nread, on_line, c);
         if (rc == SIM_LINE_TOO_LONG && !c->closing) {
-            send_error(c, "line longer than 65536 bytes; closing the connection");
+            hub_send_error(c, "line longer than 65536 bytes; closing the connection");
             conn_close(c, "line too long");
         }
     } else if (nread < 0) {
@@ -729,7 +620,7 @@ static void on_hello_timer(uv_timer_t *t)
         if (c->said_hello || c->closing || now - c->accepted_ms < (uint64_t)h->cfg.hello_timeout_ms) continue;
         char why[96];
         snprintf(why, sizeof why, "no hello within %d ms; closing the connection", h->cfg.hello_timeout_ms);
-        send_error(c, why);
+        hub_send_error(c, why);
         conn_close(c, "no hello");
     }
     flush_dirty(h);

@@ -104,6 +104,16 @@ cJSON *hub_conn_brief(const conn *c);
 size_t hub_queued_bytes(const conn *c);
 /* Keeps the newest error report (a "*.error" line) of c for hub_errors. */
 void hub_retain_error(hub *h, conn *c, const char *topic, const char *line, size_t len);
+/* dispatcher.error to c alone. */
+void hub_send_error(conn *c, const char *what);
+/* hub_owner.c: NULL when c may say hello as hello says, else why not. */
+const char *hub_hello_refusal(const hub *h, const conn *c, const route_hello *hello);
+/* Names of the session's modules (they showed the secret) are kept for the session. */
+void hub_remember_session_name(hub *h, const char *name);
+/* True when c may publish on topic; else refused (error to c, dispatcher.refused). */
+bool hub_may_publish(conn *c, const char *topic);
+/* A durable module's "durable.ack" line. */
+void hub_handle_ack(conn *c, const char *line, size_t len);
 /* The dispatcher.stats timer. */
 void hub_on_stats(uv_timer_t *t);
 
