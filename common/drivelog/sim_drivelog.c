@@ -192,6 +192,9 @@ int sim_drivelog_make_path(char *buf, size_t size, const char *dir, const char *
     char st[128], su[128], sc[128];
     copy_safe(st, sizeof st, study);
     copy_safe(su, sizeof su, subject);
+    /* "." and ".." are folders of their own: the log must stay under dir whatever the
+     * study is called (--study .. wrote it beside dir). */
+    if (strspn(st, ".") == strlen(st)) memset(st, '_', strlen(st));
     if (scenario_file && scenario_file[0]) {
         const char *base = strrchr(scenario_file, '/');
         base = base ? base + 1 : scenario_file;

@@ -715,6 +715,11 @@ static void log_names(void **state)
     assert_int_equal(sim_drivelog_make_path(buf, sizeof buf, "/d", "s", "x", NULL, 0, &err), 0);
     assert_string_equal(buf, "/d/s/x-none-19700101T000000Z.sqlite");
     assert_int_equal(sim_drivelog_make_path(buf, 20, "logs", "s", "x", NULL, 0, &err), SIM_ETOOBIG);
+    /* Issue 21: the log stays under dir whatever the study and subject are called. */
+    assert_int_equal(sim_drivelog_make_path(buf, sizeof buf, "out/logs", "..", "../..", NULL, 0, &err), 0);
+    assert_string_equal(buf, "out/logs/__/.._..-none-19700101T000000Z.sqlite");
+    assert_int_equal(sim_drivelog_make_path(buf, sizeof buf, "out/logs", ".", "x", NULL, 0, &err), 0);
+    assert_string_equal(buf, "out/logs/_/x-none-19700101T000000Z.sqlite");
     assert_int_equal(sim_drivelog_make_path(buf, sizeof buf, "logs", "", "x", NULL, 0, &err), SIM_EINVAL);
 }
 
