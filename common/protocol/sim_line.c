@@ -133,6 +133,7 @@ typedef struct scanner {
     uint64_t *keys;    /* the key table, slots entries (0: free); NULL: not checked */
     size_t slots, used;
     const char *dup;   /* the key given twice (at its opening quote), when that failed */
+    bool allow_nul;    /* \u0000 is reported by the caller (the topic), not refused here */
     uint64_t objects;  /* objects opened so far: each key is hashed with its object's number */
 } scanner;
 
@@ -302,6 +303,12 @@ static bool scan_string_h(scanner *s, char *out, size_t out_size, size_t *out_le
                     return false;
                 }
                 cp = nu == 2 ? 0x10000 + ((units[0] - 0xD800) << 10) + (units[1] - 0xDC00) : units[0];
+                if (cp == 0 && !s->allow_nul) {
+                    /* cJSON cuts a string there, Python does not: "k\u0000" and "k" would
+                     * be one key to some readers and two to others. */
+                    s->fail = "\\u0000 in a string";
+                    return false;
+                }
                 break;
             }
             default:
@@ -538,7 +545,10 @@ int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, d
             if (is_topic_key) seen_topic_key = true; /* the first one counts, as in cJSON */
             if (is_topic_key && s.p < s.end && *s.p == '"') {
                 size_t tl;
-                if (!scan_string(&s, topic, topic_size, &tl)) {
+                s.allow_nul = true; /* said below as "contains a NUL character" */
+                bool ok = scan_string(&s, topic, topic_size, &tl);
+                s.allow_nul = false;
+                if (!ok) {
                     if (s.fail && strcmp(s.fail, "string too long") == 0)
                         return sim_error_set(err, SIM_EINVAL, "\"topic\" is longer than %zu bytes", topic_size - 1);
                     goto fail;
@@ -592,6 +602,8 @@ fail:
                              (size_t)(s.dup - line));
     }
     return sim_error_set(err, SIM_EINVAL, "%s: %s (at byte %zu)",
-                         s.fail && (strstr(s.fail, "UTF") || strstr(s.fail, "finite")) ? "refused" : "not valid JSON",
+                         s.fail && (strstr(s.fail, "UTF") || strstr(s.fail, "finite") || strstr(s.fail, "u0000"))
+                             ? "refused"
+                             : "not valid JSON",
                          s.fail ? s.fail : "syntax error", (size_t)(s.p - line));
 }

@@ -156,6 +156,9 @@ static void refused_lines_are_named(void **state)
     expect_scan("{\"topic\":\"a\",\"s\":\"\\ud800x\"}", SIM_EINVAL,
                 "refused: unpaired UTF-16 surrogate in a \\u escape (at byte 24)");
     expect_scan("{\"topic\":\"a\",\"s\":\"caf\xc3\xa9 \xf0\x9f\x9a\x97 \\ud83d\\ude97\"}", SIM_OK, "a");
+    /* cJSON cuts at \u0000, other readers do not: refused in keys and values. */
+    expect_scan("{\"topic\":\"a\",\"x\":{\"k\":1,\"k\\u0000\":2}}", SIM_EINVAL,
+                "refused: \\u0000 in a string (at byte 32)");
     expect_both("{\"topic\":\"a\",\"t\":1e999}", "refused: number out of range (not a finite double) (at byte 17)",
                 "t: refused: a number too large for a double (it reads as infinite)");
     expect_both("{\"topic\":\"a\",\"v\":[1,-1e400]}", "refused: number out of range (not a finite double) (at byte 20)",
