@@ -426,6 +426,9 @@ static void handle_hello(conn *c, const char *line, size_t len)
     if ((why = hub_hello_refusal(h, c, &hello))) {
         route_hello_free(&hello);
         hub_send_error(c, why);
+        /* A module restarted before its old connection was seen to end: closed, so that
+         * its bus client connects again (and is welcome once the name is free). */
+        if (strstr(why, "is connected")) conn_close(c, "name in use");
         return;
     }
     if (hello.durable) {

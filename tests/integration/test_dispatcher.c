@@ -138,7 +138,7 @@ static void bad_lines_are_answered_and_dropped(void **state)
     ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"bad\",\"subscribe\":\"x\"}");
     expect_error(c, "\"subscribe\" must be an array");
     ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"rec\\u0000order\"}");
-    expect_error(c, "must not contain \\u0000");
+    expect_error(c, "refused: \\u0000 in a string"); /* the scanner's, before hello's own check */
     ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"ok\"}");
     cJSON *w = ts_expect_topic(c, "dispatcher.welcome", 20000, NULL, 0);
     assert_non_null(w);
@@ -313,6 +313,12 @@ static void topics_are_owned_in_a_session(void **state)
     ts_conn *c = ts_connect(d.port);
     ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"physics\"}");
     expect_error(c, "a module of that name is connected");
+    int closed;
+    do closed = ts_read_line(c, line, sizeof line, 20000);
+    while (closed > 0);
+    assert_int_equal(closed, -1); /* closed: a bus client connects again later */
+    ts_close(c);
+    c = ts_connect(d.port);
     ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"thief\",\"durable\":true}");
     expect_error(c, "\"durable\" is for the session's modules");
     ts_close(rec); /* as if killed: its backlog waits for it */
