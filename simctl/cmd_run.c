@@ -284,6 +284,11 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--vehicle", vehicle);
             continue;
         }
+        if (strcmp(exe, "traffic-node") == 0) { /* a restarted node continues from its snapshot */
+            char snap[1100];
+            snprintf(snap, sizeof snap, "%s/traffic.snapshot", out);
+            run_arg2(c, "--state", snap);
+        }
         if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */
             char db[1100];
             snprintf(db, sizeof db, "%s/context.db", out);

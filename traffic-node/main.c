@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <uv.h>
 
@@ -36,6 +37,8 @@ typedef struct node {
     double ego_x, ego_y, ego_heading, ego_speed;
     double last_t;
     int run;
+    const char *state_path;        /* --state: the snapshot kept for a restart; NULL: none */
+    bool restored;                 /* the world came from the snapshot: catch up once */
 } node;
 
 static void log_msg(const char *msg) { fprintf(stderr, "traffic-node: %s\n", msg); }
@@ -111,11 +114,25 @@ static void on_tick(node *n, const cJSON *msg, double t)
         n->have_tick = false;
         set_ego(n); /* this tick's vehicle.state came before the tick */
     }
+    if (n->restored && n->have_tick && !paused) {
+        /* Back from a crash: the ticks missed while away are stepped at the tick's dt,
+         * with the ego where it is now, and their events said (docs/traffic.md). */
+        double dt = isfinite(tk.dt) && tk.dt > 0 ? tk.dt : 0.01;
+        while (t - n->last_t > 1.5 * dt) {
+            sim_traffic_step(&n->w.t, dt);
+            n->last_t += dt;
+            for (int k = 0; k < n->w.t.n_events; k++)
+                publish(n, SIM_TOPIC_TRAFFIC_EVENT, n->last_t, tn_event_payload(&n->w, k));
+        }
+    }
+    n->restored = false;
     if (n->have_tick && !paused && t > n->last_t) sim_traffic_step(&n->w.t, t - n->last_t);
     else n->w.t.n_events = 0;
     n->have_tick = true;
     n->last_t = t;
     publish_step(n, t);
+    sim_error serr = {0};
+    if (n->state_path && tn_snapshot_save(&n->w, n->state_path, t, &serr)) log_msg(serr.msg);
     if (!n->lockstep) return;
     sim_msg_ack a = {.n = tk.n};
     publish(n, SIM_TOPIC_SIM_ACK, t, sim_msg_ack_encode(&a));
@@ -195,7 +212,18 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     n->w.ego_len = 4.5;
     n->w.ego_width = 1.8;
     sim_node_bus_options(sn)->lockstep = n->lockstep;
-    return tn_world_open(&n->w, n->scenario, err) ? 1 : 0;
+    if (tn_world_open(&n->w, n->scenario, err)) return 1;
+    sim_error serr = {0};
+    int rc = n->state_path ? tn_snapshot_load(&n->w, n->state_path, &n->last_t, &serr) : SIM_ENOTFOUND;
+    if (rc == SIM_OK) {
+        n->run = n->w.run;
+        n->have_tick = n->restored = true;
+        fprintf(stderr, "traffic-node: continuing run %d from its snapshot at t = %.2f s (%s)\n", n->run, n->last_t,
+                n->state_path);
+    } else if (n->state_path && rc != SIM_ENOTFOUND) {
+        fprintf(stderr, "traffic-node: %s; starting afresh\n", serr.msg);
+    }
+    return 0;
 }
 
 static int start(sim_node *sn, void *user, sim_error *err)
@@ -212,6 +240,7 @@ static int teardown(sim_node *sn, void *user)
 {
     node *n = user;
     tn_world_close(&n->w);
+    if (n->state_path) unlink(n->state_path); /* a clean stop: nothing to continue */
     log_msg("stopped");
     return 0;
 }
@@ -224,6 +253,8 @@ int main(int argc, char **argv)
         {"radius", SIM_OPT_DOUBLE, &n.radius, "M", "vehicles in traffic.state within this of the ego (default 300)"},
         {"max-vehicles", SIM_OPT_INT, &n.max_vehicles, "N", "most vehicles per traffic.state (default 64, at most 128)"},
         {"lockstep", SIM_OPT_FLAG, &n.lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+        {"state", SIM_OPT_STRING, &n.state_path, "FILE",
+         "keep a snapshot of the world here after every tick, and continue from it when restarted (simctl run sets it)"},
     };
     static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control."};
     /* declared, so that the operator's reply waits for exactly these answers */

@@ -4,6 +4,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "sim_file.h"
+#include "sim_traffic_snapshot.h"
 
 int tn_world_open(tn_world *w, const char *scenario, sim_error *err)
 {
@@ -113,4 +120,69 @@ cJSON *tn_event_payload(const tn_world *w, int k)
     else agent_id(w, e->by, m.by, sizeof m.by);
     if (tr->text) snprintf(m.text, sizeof m.text, "%s", tr->text);
     return sim_msg_traffic_event_encode(&m);
+}
+
+/* ---- restart with state ---- */
+
+typedef struct tn_snap_header {
+    uint32_t magic;      /* "TNSN" */
+    int32_t run;
+    double t;
+    uint64_t session;    /* FNV-1a of $SIM_BUS_SECRET, 0 without one */
+} tn_snap_header;
+#define TN_SNAP_MAGIC 0x4e534e54u
+
+static uint64_t session_tag(void)
+{
+    const char *secret = getenv("SIM_BUS_SECRET");
+    if (!secret || !*secret) return 0;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const char *p = secret; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    return h;
+}
+
+int tn_snapshot_save(const tn_world *w, const char *path, double t, sim_error *err)
+{
+    size_t n = sim_traffic_snapshot_size(&w->t);
+    unsigned char *buf = malloc(sizeof(tn_snap_header) + n);
+    if (!buf) return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    tn_snap_header h = {.magic = TN_SNAP_MAGIC, .run = w->run, .t = t, .session = session_tag()};
+    memcpy(buf, &h, sizeof h);
+    size_t len = sizeof h + sim_traffic_snapshot_write(&w->t, buf + sizeof h, n);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    bool ok = fd >= 0 && write(fd, buf, len) == (ssize_t)len;
+    if (fd >= 0 && close(fd) != 0) ok = false;
+    free(buf);
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return sim_error_set(err, SIM_EIO, "%s: cannot write the traffic snapshot: %s", path, strerror(e));
+    }
+    return SIM_OK;
+}
+
+int tn_snapshot_load(tn_world *w, const char *path, double *t, sim_error *err)
+{
+    char *data = NULL;
+    size_t len = 0;
+    if (access(path, F_OK) != 0) return sim_error_set(err, SIM_ENOTFOUND, "%s: no snapshot", path);
+    int rc = sim_file_read_max(path, 64u << 20, &data, &len, err);
+    if (rc) return rc;
+    tn_snap_header h;
+    if (len < sizeof h || (memcpy(&h, data, sizeof h), h.magic != TN_SNAP_MAGIC)) {
+        free(data);
+        return sim_error_set(err, SIM_EINVAL, "%s: not a traffic-node snapshot", path);
+    }
+    if (h.session != session_tag()) {
+        free(data);
+        return sim_error_set(err, SIM_ENOTFOUND, "%s: from another session; starting afresh", path);
+    }
+    rc = sim_traffic_snapshot_read(&w->t, data + sizeof h, len - sizeof h, err);
+    free(data);
+    if (rc) return rc;
+    w->run = h.run;
+    *t = h.t;
+    return SIM_OK;
 }

@@ -38,4 +38,12 @@ cJSON *tn_state_payload(tn_world *w);
 /* Payload of traffic.event for event k of the last step. */
 cJSON *tn_event_payload(const tn_world *w, int k);
 
+/* Restart with state (docs/traffic.md): after every tick the node writes its world to
+ * path (a new file renamed over the old, mode 0600), with the run, the tick's time
+ * and a tag of the session (a hash of $SIM_BUS_SECRET). A node started with the same
+ * path takes it back when the tag matches (a later session never does): *t is the
+ * time of the last tick it had. SIM_ENOTFOUND when there is none to take. */
+int tn_snapshot_save(const tn_world *w, const char *path, double t, sim_error *err);
+int tn_snapshot_load(tn_world *w, const char *path, double *t, sim_error *err);
+
 #endif
