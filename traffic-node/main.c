@@ -12,7 +12,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <uv.h>
 
@@ -38,6 +37,7 @@ typedef struct node {
     double last_t;
     int run;
     const char *state_path;        /* --state: the snapshot kept for a restart; NULL: none */
+    tn_snapshot snap;              /* open when state_path */
     bool restored;                 /* the world came from the snapshot: catch up once */
 } node;
 
@@ -132,7 +132,7 @@ static void on_tick(node *n, const cJSON *msg, double t)
     n->last_t = t;
     publish_step(n, t);
     sim_error serr = {0};
-    if (n->state_path && tn_snapshot_save(&n->w, n->state_path, t, &serr)) log_msg(serr.msg);
+    if (n->state_path && tn_snapshot_save(&n->snap, &n->w, t, &serr)) log_msg(serr.msg);
     if (!n->lockstep) return;
     sim_msg_ack a = {.n = tk.n};
     publish(n, SIM_TOPIC_SIM_ACK, t, sim_msg_ack_encode(&a));
@@ -214,7 +214,8 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     sim_node_bus_options(sn)->lockstep = n->lockstep;
     if (tn_world_open(&n->w, n->scenario, err)) return 1;
     sim_error serr = {0};
-    int rc = n->state_path ? tn_snapshot_load(&n->w, n->state_path, &n->last_t, &serr) : SIM_ENOTFOUND;
+    if (n->state_path && tn_snapshot_open(&n->snap, n->state_path, err)) return 1;
+    int rc = n->state_path ? tn_snapshot_load(&n->snap, &n->w, &n->last_t, &serr) : SIM_ENOTFOUND;
     if (rc == SIM_OK) {
         n->run = n->w.run;
         n->have_tick = n->restored = true;
@@ -240,7 +241,7 @@ static int teardown(sim_node *sn, void *user)
 {
     node *n = user;
     tn_world_close(&n->w);
-    if (n->state_path) unlink(n->state_path); /* a clean stop: nothing to continue */
+    if (n->state_path) tn_snapshot_close(&n->snap, true); /* a clean stop: nothing to continue */
     log_msg("stopped");
     return 0;
 }
