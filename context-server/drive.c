@@ -110,11 +110,13 @@ void cs_guidance_end(cs_server *s)
     sim_route_free(&s->route);
     s->guiding = false;
     if (was && s->db) save_guidance(s, false);
+    s->saved = false;
 }
 
 /* At the first vehicle.state: guidance a killed predecessor of this session left is
  * taken up again, from where the car is now, under the same route number (marked
- * rerouted: the route is new, the destination is not). */
+ * rerouted: the route is new, the destination is not; the number is the request's,
+ * re-routes after it are not saved). */
 static void resume_guidance(cs_server *s)
 {
     s->resume_checked = true;
@@ -158,7 +160,14 @@ void cs_guidance_begin(cs_server *s, sim_route *r, double dx, double dy)
     s->dest_x = dx;
     s->dest_y = dy;
     s->resume_checked = true; /* a route of this process wins over a saved one */
-    save_guidance(s, true);
+    /* Kept once per destination: a re-route (same destination) writes nothing, so a
+     * driver off the route does not cost a synchronous commit every retry. */
+    if (!s->saved || s->saved_x != dx || s->saved_y != dy) {
+        save_guidance(s, true);
+        s->saved = true;
+        s->saved_x = dx;
+        s->saved_y = dy;
+    }
     sim_guidance_start(&s->gd, &s->route);
     if (s->have_ego) {
         sim_guidance_change ch;

@@ -51,6 +51,8 @@ typedef struct cs_server {
     double retry_t;             /* after a failed re-route, not before this */
     bool rerouted;              /* say so in the next guidance event */
     bool resume_checked;        /* the saved guidance of a killed predecessor was looked at */
+    bool saved;                 /* the database holds this destination (saved_x, saved_y) */
+    double saved_x, saved_y;
 } cs_server;
 
 /* requests.c */
