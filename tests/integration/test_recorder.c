@@ -437,10 +437,25 @@ static void full_disk_losses_are_said(void **state)
         }
     }
     assert_true(errors > 0);
-    /* Full for good: a filler takes what is left, so every commit fails from now on. */
+    /* Full for good: a filler takes what is left. Commits still fit into the WAL's space
+     * until it is used up (a checkpoint cannot grow the database), so ticks go on until
+     * a commit fails. */
     snprintf(cmd, sizeof cmd, "dd if=/dev/zero of='%s/filler' bs=4096 2>/dev/null; true", full);
     assert_int_equal(system(cmd), 0);
     double first_error = ts_now_ms();
+    bool commit_failed = false;
+    for (int round = 0; !commit_failed && round < 60; round++) {
+        for (int i = 0; i < 300; i++) send_tick(f, 0, k++, false);
+        for (bool status_seen = false; !status_seen;) {
+            if (ts_read_line(f->phys, line, sizeof line, 5000) <= 0) break;
+            status_seen = strstr(line, "\"topic\":\"log.status\"") != NULL;
+            if (strstr(line, "\"topic\":\"log.error\"")) {
+                errors++;
+                commit_failed |= strstr(line, "commit of") != NULL;
+            }
+        }
+    }
+    assert_true(commit_failed);
     for (int i = 0; i < 300; i++) send_tick(f, 0, k++, false);
     /* Errors for three of the recorder's seconds (three log.status), counted. */
     for (int statuses = 0; statuses < 3;) {
