@@ -116,17 +116,16 @@ static void guidance(cs_server *s)
     if (ch.arrived) cs_guidance_end(s);
 }
 
-void cs_on_vehicle_state(cs_server *s, const cJSON *msg)
+void cs_on_vehicle_state(cs_server *s, const cJSON *msg, double t)
 {
     sim_msg_vehicle_state st;
     sim_error err;
     if (sim_msg_vehicle_state_decode(msg, &st, &err) || !isfinite(st.pos[0]) || !isfinite(st.pos[1])) return;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t"); /* the envelope's time */
     s->x = st.pos[0];
     s->y = st.pos[1];
     s->heading = st.heading; /* NAN when absent: any direction */
     s->speed = isfinite(st.speed) ? st.speed : 0;
-    if (cJSON_IsNumber(t) && isfinite(t->valuedouble)) s->t = t->valuedouble;
+    if (!isnan(t)) s->t = t;
     s->have_ego = true;
     nearby(s);
     if (s->guiding) guidance(s);

@@ -33,7 +33,7 @@ static void on_message(sim_node *node, const sim_envelope *env, const cJSON *msg
 {
     app *a = user;
     if (strcmp(env->topic, SIM_TOPIC_CONTEXT_REQUEST) == 0) cs_handle_request(&a->s, msg);
-    else if (strcmp(env->topic, SIM_TOPIC_VEHICLE_STATE) == 0) cs_on_vehicle_state(&a->s, msg);
+    else if (strcmp(env->topic, SIM_TOPIC_VEHICLE_STATE) == 0) cs_on_vehicle_state(&a->s, msg, env->t);
     else if (strcmp(env->topic, SIM_TOPIC_CONTROL_STOP) == 0) sim_node_stop(node, "control.stop");
 }
 

@@ -58,7 +58,8 @@ void cs_handle_request(cs_server *s, const cJSON *msg);
 cJSON *cs_route_json(const cs_server *s, const sim_route *r);
 
 /* drive.c */
-void cs_on_vehicle_state(cs_server *s, const cJSON *msg);
+/* t: the envelope's time (NAN when the message had none: the previous one stays). */
+void cs_on_vehicle_state(cs_server *s, const cJSON *msg, double t);
 /* Makes r the active route (taken over: r is zeroed) towards (dx, dy) and announces it. */
 void cs_guidance_begin(cs_server *s, sim_route *r, double dx, double dy);
 void cs_guidance_end(cs_server *s);

@@ -51,6 +51,14 @@ typedef struct sim_context_hit {
     int64_t rowid;
     double x, y, distance;
 } sim_context_hit;
+/* The work cap of one poi.near: SQLite VM instructions, counted in steps
+ * of SIM_CONTEXT_WORK_STEP; over it the request fails with SIM_ETOOBIG saying what to
+ * ask instead (about 120000 POIs in the box; some 50 ms). */
+#define SIM_CONTEXT_WORK_MAX 1000000
+#define SIM_CONTEXT_WORK_STEP 1000
+/* poi.search: over this many matches it fails with SIM_ETOOBIG (type more). */
+#define SIM_CONTEXT_SEARCH_MAX 20000
+
 int sim_context_poi_near(sim_context *c, double x, double y, double radius, const char *category, int limit,
                          sim_context_hit *hits, int *n, sim_error *err);
 /* Full-text search over name and category (FTS5; every word of text must match, the
