@@ -40,6 +40,11 @@ typedef struct cs_server {
     double *poi_xyr;            /* x, y, radius per POI */
     bool *inside;
     int n_pois;
+    double max_radius;          /* the largest POI radius: the R*Tree box around the ego */
+    int *inside_list;           /* the indices with inside[i], n_inside of them */
+    int n_inside;
+    unsigned *seen;             /* seen[i] == pass: visited in this state's pass */
+    unsigned pass;
 
     /* guidance along the active route */
     bool guiding;

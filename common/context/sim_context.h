@@ -61,6 +61,10 @@ typedef struct sim_context_hit {
 
 int sim_context_poi_near(sim_context *c, double x, double y, double radius, const char *category, int limit,
                          sim_context_hit *hits, int *n, sim_error *err);
+/* Calls fn with the rowid of every POI whose point lies in the box [x0, x1] x [y0, y1]
+ * (m), through the R*Tree, in no particular order. */
+int sim_context_poi_box(sim_context *c, double x0, double y0, double x1, double y1,
+                        void (*fn)(int64_t rowid, void *user), void *user, sim_error *err);
 /* Full-text search over name and category (FTS5; every word of text must match, the
  * last as a prefix), best match first. text is data, never FTS query syntax. */
 int sim_context_poi_search(sim_context *c, const char *text, const char *category, int limit,

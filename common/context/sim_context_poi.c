@@ -137,6 +137,20 @@ int sim_context_poi_near(sim_context *c, double x, double y, double radius, cons
     return SIM_OK;
 }
 
+int sim_context_poi_box(sim_context *c, double x0, double y0, double x1, double y1,
+                        void (*fn)(int64_t rowid, void *user), void *user, sim_error *err)
+{
+    sqlite3_stmt *st = c->near;
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)floor(x0 * 100));
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)ceil(x1 * 100));
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)floor(y0 * 100));
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)ceil(y1 * 100));
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) fn(sqlite3_column_int64(st, 0), user);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? SIM_OK : sim_context_db_error(c, rc, "poi.box", err);
+}
+
 /* Text -> an FTS5 query that is only data: each word quoted, the last a prefix. */
 static int fts_query(const char *text, char *out, size_t cap)
 {
