@@ -17,6 +17,11 @@ void in_ffb_out_command(in_ffb_out *o, double now, const sim_ffb_command *c)
 double in_ffb_out_update(in_ffb_out *o, double now, sim_ffb_effects *fx)
 {
     sim_ffb_update(&o->ffb, now, fx);
+    return fx->scale;
+}
+
+void in_ffb_out_played(in_ffb_out *o, double now, const sim_ffb_effects *fx)
+{
     if (o->log) {
         fprintf(o->log,
                 "{\"t\":%.6f,\"scale\":%.4f,\"level\":%d,\"dir_x\":%d,\"spring\":%d,"
@@ -24,7 +29,6 @@ double in_ffb_out_update(in_ffb_out *o, double now, sim_ffb_effects *fx)
                 now - o->start_s, fx->scale, fx->constant_level, fx->dir_x, fx->spring_coeff,
                 fx->damper_coeff, fx->saturation, fx->periodic_magnitude, fx->periodic_period_ms);
     }
-    return fx->scale;
 }
 
 bool in_ffb_exit_done(double scale, double since_exit_s)

@@ -24,10 +24,12 @@ typedef struct in_ffb_out {
  * machine saw, with the node's own clock. */
 void in_ffb_out_event(in_ffb_out *o, double now, sim_ffb_event ev);
 void in_ffb_out_command(in_ffb_out *o, double now, const sim_ffb_command *c);
-/* Updates the fade, fills fx with the effects to play now and logs them (every
- * update, not only changes: the log shows what was played at each instant). Returns
- * the safety scale. */
+/* Updates the fade and fills fx with the effects to play now. Returns the safety
+ * scale. */
 double in_ffb_out_update(in_ffb_out *o, double now, sim_ffb_effects *fx);
+/* Logs the effects played at now (every update, not only changes: the log shows what
+ * was played at each instant, with what the node added, e.g. the DRT's vibration). */
+void in_ffb_out_played(in_ffb_out *o, double now, const sim_ffb_effects *fx);
 /* Whether an exit that began since_exit_s ago may end now, the scale being scale. */
 bool in_ffb_exit_done(double scale, double since_exit_s);
 

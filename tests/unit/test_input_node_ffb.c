@@ -26,7 +26,9 @@ static in_ffb_out fresh(void)
 static double scale_at(in_ffb_out *o, double now)
 {
     sim_ffb_effects fx;
-    return in_ffb_out_update(o, now, &fx);
+    double scale = in_ffb_out_update(o, now, &fx);
+    in_ffb_out_played(o, now, &fx);
+    return scale;
 }
 
 /* Commands ramp the scale up over SIM_FFB_FADE_S; their stop (the watchdog) and a
