@@ -27,6 +27,7 @@
 #include "sim_command.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
+#include "sim_msg_storyboard.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
@@ -41,7 +42,7 @@
 
 static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
                                         SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE,
-                                        "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
+                                        SIM_TOPIC_STORYBOARD_EVENT, "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
                                         "drt.", "surt.", "gaze."};
 
 void rec_utc_now(char *buf, size_t size)

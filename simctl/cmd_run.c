@@ -146,6 +146,7 @@ int simctl_cmd_run(int argc, char **argv)
 {
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
+    const char *params = NULL;
     const char *meta_file = NULL;
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
@@ -153,7 +154,8 @@ int simctl_cmd_run(int argc, char **argv)
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
-        {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard", "who drives (default: script when headless, else wheel if found, else keyboard)"},
+        {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard|scenario", "who drives (default: script when headless, else wheel if found, else keyboard; scenario: an OpenSCENARIO storyboard drives its ego)"},
+        {"params", SIM_OPT_STRING, &params, "NAME=V,...", "OpenSCENARIO parameter values for this drive (docs/openscenario.md)"},
         {"until", SIM_OPT_STRING, &until, "end|SECONDS", "end the session at the scenario's end or after SECONDS of simulated time (default end when headless)"},
         {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
@@ -201,8 +203,12 @@ int simctl_cmd_run(int argc, char **argv)
         if (!driver) driver = "script";
         if (!until) until = "end";
     }
+    /* --driver scenario (OpenSCENARIO): the storyboard drives its ego entity as well,
+     * traffic-node --scenario-ego; the car of the physics is left to the scripted driver */
+    bool scenario_ego = driver && strcmp(driver, "scenario") == 0;
+    if (scenario_ego) driver = "script";
     if (driver && strcmp(driver, "script") && strcmp(driver, "wheel") && strcmp(driver, "keyboard")) {
-        fprintf(stderr, "simctl run: --driver must be script, wheel or keyboard, not '%s'\n", driver);
+        fprintf(stderr, "simctl run: --driver must be script, wheel, keyboard or scenario, not '%s'\n", driver);
         return 2;
     }
     session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
@@ -288,6 +294,8 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--run", "0");
             c->run_arg = c->argc - 1;
         }
+        if (scenario_ego && strcmp(exe, "traffic-node") == 0) run_arg(c, "--scenario-ego");
+        if (params && strcmp(exe, "traffic-node") == 0) run_arg2(c, "--params", params);
         if (strcmp(exe, "input-node") == 0) {
             if (driver) run_arg2(c, "--driver", driver);
             else run_arg2(c, "--device", "auto");

@@ -22,7 +22,9 @@
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
+#include "sim_msg_storyboard.h"
 #include "state.h"
+#include "xosc.h"
 
 typedef struct node {
     sim_node *sn;
@@ -31,6 +33,7 @@ typedef struct node {
     const char *scenario;
     double radius;
     int max_vehicles;
+    const char *params;            /* OpenSCENARIO: --params */
     bool lockstep, paused, closed, have_tick;
     bool have_ego;                 /* the latest usable vehicle.state, kept across restarts */
     double ego_x, ego_y, ego_heading, ego_speed;
@@ -81,6 +84,7 @@ static void on_vehicle_state(node *n, const cJSON *msg)
     n->ego_heading = st.heading;
     n->ego_speed = isnan(st.speed) ? 0 : st.speed;
     set_ego(n);
+    tn_xosc_set_ego(&n->w, n->ego_x, n->ego_y, n->ego_heading, n->ego_speed);
 }
 
 static void publish_step(node *n, double t)
@@ -94,6 +98,13 @@ static void publish_step(node *n, double t)
             snprintf(h.text, sizeof h.text, "%s", st->text);
             publish(n, SIM_TOPIC_HUD_TEXT, t, sim_msg_hud_text_encode(&h));
         }
+    }
+    for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
+        publish(n, SIM_TOPIC_STORYBOARD_EVENT, t, tn_xosc_event_payload(&n->w, k));
+    if (tn_xosc_ended_now(&n->w)) { /* the storyboard's stop trigger: simctl run --until end stops */
+        sim_msg_end e = {0};
+        snprintf(e.reason, sizeof e.reason, "the storyboard's stop trigger");
+        publish(n, SIM_TOPIC_SIM_END, t, sim_msg_end_encode(&e));
     }
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
@@ -111,8 +122,13 @@ static void on_tick(node *n, const cJSON *msg, double t)
         n->have_tick = false;
         set_ego(n); /* this tick's vehicle.state came before the tick */
     }
-    if (n->have_tick && !paused && t > n->last_t) sim_traffic_step(&n->w.t, t - n->last_t);
-    else n->w.t.n_events = 0;
+    if (n->have_tick && !paused && t > n->last_t) {
+        sim_traffic_step(&n->w.t, t - n->last_t);
+        tn_xosc_step(&n->w, t - n->last_t);
+    } else {
+        n->w.t.n_events = 0;
+        n->w.sb.n_events = 0;
+    }
     n->have_tick = true;
     n->last_t = t;
     publish_step(n, t);
@@ -195,6 +211,7 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     n->w.ego_len = 4.5;
     n->w.ego_width = 1.8;
     sim_node_bus_options(sn)->lockstep = n->lockstep;
+    if (n->params && (n->w.n_ov = sim_xosc_parse_overrides(n->params, n->w.ov, 32, err)) < 0) return 2;
     return tn_world_open(&n->w, n->scenario, err) ? 1 : 0;
 }
 
@@ -224,6 +241,9 @@ int main(int argc, char **argv)
         {"radius", SIM_OPT_DOUBLE, &n.radius, "M", "vehicles in traffic.state within this of the ego (default 300)"},
         {"max-vehicles", SIM_OPT_INT, &n.max_vehicles, "N", "most vehicles per traffic.state (default 64, at most 128)"},
         {"lockstep", SIM_OPT_FLAG, &n.lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+        {"params", SIM_OPT_STRING, &n.params, "NAME=V,...", "OpenSCENARIO: parameter values over the file's declarations"},
+        {"ego", SIM_OPT_STRING, &n.w.ego_name, "NAME", "OpenSCENARIO: the entity that is the person's car (default Ego, hero, else the first)"},
+        {"scenario-ego", SIM_OPT_FLAG, &n.w.sb_drives_ego, NULL, "OpenSCENARIO: the storyboard drives the ego entity too (headless checks)"},
     };
     static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control."};
     /* declared, so that the operator's reply waits for exactly these answers */

@@ -1,5 +1,6 @@
 /* state: the traffic node's world and its messages (see state.h). */
 #include "state.h"
+#include "xosc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,7 +8,7 @@
 
 int tn_world_open(tn_world *w, const char *scenario, sim_error *err)
 {
-    int rc = sim_scenario_load_err(scenario, &w->sc, err);
+    int rc = tn_xosc_load(w, scenario, err);
     if (rc) return rc;
     rc = sim_traffic_setup_init(&w->su, w->sc, 0, err);
     if (rc) {
@@ -21,6 +22,7 @@ int tn_world_open(tn_world *w, const char *scenario, sim_error *err)
 
 void tn_world_close(tn_world *w)
 {
+    tn_xosc_stop(w);
     if (w->started) sim_traffic_free(&w->t);
     sim_traffic_setup_free(&w->su);
     sim_scenario_free(w->sc);
@@ -37,7 +39,7 @@ int tn_world_restart(tn_world *w, sim_error *err)
     w->started = true;
     w->t.density_scale = w->density_scale;
     w->t.frozen = w->frozen;
-    return SIM_OK;
+    return tn_xosc_start(w, err);
 }
 
 static void agent_id(const tn_world *w, int slot, char *buf, size_t n)
@@ -88,6 +90,9 @@ cJSON *tn_state_payload(tn_world *w)
     }
     m.n_vehicles = sim_traffic_nearest(&w->t, x, y, w->radius, w->order, w->max_vehicles);
     for (int i = 0; i < m.n_vehicles; i++) vehicle(w, w->order[i], &w->vehicles[i]);
+    int n_sb = tn_xosc_vehicles(w, w->vehicles + m.n_vehicles, w->max_vehicles - m.n_vehicles, &m.lead);
+    m.n_vehicles += n_sb;
+    m.total += n_sb;
     const sim_traffic_lead *ld = &w->t.lead;
     if (ld->valid) {
         m.lead.valid = true;

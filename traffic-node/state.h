@@ -9,6 +9,8 @@
 
 #include "sim_msg_traffic.h"
 #include "sim_scenario.h"
+#include "sim_storyboard.h"
+#include "sim_xosc.h"
 #include "sim_traffic.h"
 #include "sim_traffic_setup.h"
 
@@ -23,6 +25,14 @@ typedef struct tn_world {
     bool frozen;                   /* likewise */
     int run;
     double ego_len, ego_width;
+    /* an OpenSCENARIO scenario's storyboard (xosc.c) */
+    bool have_sb;
+    sim_storyboard sb;
+    bool sb_drives_ego;            /* --scenario-ego: the storyboard drives the ego entity too */
+    const char *ego_name;          /* --ego NAME, NULL: the rule (docs/openscenario.md) */
+    sim_xosc_override ov[32];      /* --params */
+    int n_ov;
+    bool sb_ended;                 /* sim.end published for this run */
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     int order[SIM_MSG_TRAFFIC_MAX_VEHICLES];
 } tn_world;
