@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -142,6 +143,15 @@ static int run_analysis(const char *log_file, const char *out_dir)
     return 0;
 }
 
+/* 128 random bits as 32 hex digits (out: 33 bytes at least); 0 or -1. */
+static int run_new_secret(char *out, size_t size)
+{
+    unsigned char raw[16];
+    if (size < 2 * sizeof raw + 1 || getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) return -1;
+    for (size_t i = 0; i < sizeof raw; i++) snprintf(out + 2 * i, 3, "%02x", raw[i]);
+    return 0;
+}
+
 int simctl_cmd_run(int argc, char **argv)
 {
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
@@ -230,11 +240,22 @@ int simctl_cmd_run(int argc, char **argv)
         return 2;
     }
     mkdir(out, 0777);
+    /* The session's secret: modules started here show it in their hello, so that only
+     * they may publish the session's topics and take its names (docs/protocol.md, "Who
+     * may publish what"). It and the token reach the children through the environment,
+     * never their command lines, which `ps` shows to every user. */
+    if (!token && getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0]) token = getenv("SIM_BUS_TOKEN");
+    if (token) setenv("SIM_BUS_TOKEN", token, 1);
+    char secret[33];
+    if (run_new_secret(secret, sizeof secret) != 0) {
+        fprintf(stderr, "simctl run: cannot read random bytes for the session's secret\n");
+        return 1;
+    }
+    setenv("SIM_BUS_SECRET", secret, 1);
 
     child *c = run_add_child(&s, "dispatcher");
     run_arg2(c, "--listen", bus_addr);
     run_arg2(c, "--control", control);
-    if (token) run_arg2(c, "--token", token);
     /* Modules in start order, with the names they join the bus under; those not built
      * yet are left out, and sound-node from a headless run (nobody listens; it does not
      * take part in lockstep, so the clock never waits for it). */
@@ -265,7 +286,6 @@ int simctl_cmd_run(int argc, char **argv)
             continue;
         c = run_add_child(&s, exe);
         run_arg2(c, "--bus", bus_addr);
-        if (token) run_arg2(c, "--token", token);
         run_arg2(c, "--scenario", scenario);
         if (strcmp(exe, "recorder") == 0) {
             char logs[1100];
@@ -276,6 +296,11 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--vehicle", vehicle);
             if (meta_file) run_arg2(c, "--meta-file", meta_file);
             continue;
+        }
+        if (strcmp(exe, "traffic-node") == 0) { /* a restarted node continues from its snapshot */
+            char snap[1100];
+            snprintf(snap, sizeof snap, "%s/traffic.snapshot", out);
+            run_arg2(c, "--state", snap);
         }
         if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */
             char db[1100];

@@ -408,7 +408,8 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         ret = event(rec, w, t, "button", role ? role : "unknown", line, len, err);
     } else if (strncmp(topic, "control.", 8) == 0 && topic[8]) {
         ret = event(rec, w, t, "control", topic + 8, line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0 || strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0 || strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0 ||
+               strcmp(topic, "dispatcher.refused") == 0) { /* refused: a line on a topic another owns */
         ret = event(rec, w, t, "module", topic + 11, line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         sim_msg_traffic_state st = {0};
