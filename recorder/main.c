@@ -36,6 +36,7 @@
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
                                         "dispatcher.joined", "dispatcher.left", "traffic.event", "traffic.state",
+                                        "traffic.collision",
                                         "trigger.", "sector.", "task.", "log.mark", "session."};
 
 void rec_utc_now(char *buf, size_t size)

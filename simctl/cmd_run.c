@@ -30,6 +30,21 @@
 #include "supervise.h"
 #include "simctl.h"
 
+/* The car has stood still for --stall-s: the drive log says so (a log.mark), and the
+ * session ends with exit status RUN_STALL_STATUS. */
+static void run_on_stall(session *s)
+{
+    char why[160];
+    snprintf(why, sizeof why, "the car has not moved for %g s of simulated time (since t = %.2f s; --stall-s)",
+             s->stall.limit_s, s->stall.since_t);
+    cJSON *m = cJSON_CreateObject();
+    if (m && cJSON_AddStringToObject(m, "name", "ego_stalled") && cJSON_AddStringToObject(m, "text", why))
+        sim_bus_publish(s->bus, "log.mark", s->stall.t, m);
+    cJSON_Delete(m);
+    s->status = RUN_STALL_STATUS;
+    run_end_session(s, why);
+}
+
 static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len,
                            void *user)
 {
@@ -61,6 +76,8 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
             if (ack) sim_bus_publish(bus, "sim.ack", cJSON_IsNumber(t) ? t->valuedouble : 0, ack);
             cJSON_Delete(ack);
         }
+    } else if (strcmp(topic, "vehicle.state") == 0) {
+        if (!s->ending && run_stall_update(&s->stall, msg)) run_on_stall(s);
     } else if (strcmp(topic, "sim.end") == 0) {
         if (s->until_end) run_end_session(s, "the scenario's end was reached");
     } else if (strcmp(topic, "control.stop") == 0) {
@@ -141,6 +158,7 @@ int simctl_cmd_run(int argc, char **argv)
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
+    double stall_s = -1;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
     sim_opt opts[] = {
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
@@ -153,6 +171,7 @@ int simctl_cmd_run(int argc, char **argv)
         {"subject", SIM_OPT_STRING, &subject, "ID", "test person id for the drive log (default s01)"},
         {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
+        {"stall-s", SIM_OPT_DOUBLE, &stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
         {"render-offscreen", SIM_OPT_FLAG, &render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
@@ -198,6 +217,8 @@ int simctl_cmd_run(int argc, char **argv)
         return 2;
     }
     session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
+    if (stall_s < 0) stall_s = headless ? RUN_STALL_DEFAULT_S : 0;
+    s.stall.limit_s = stall_s;
     if (until) {
         if (strcmp(until, "end") == 0) {
             s.until_end = true;
@@ -299,9 +320,9 @@ int simctl_cmd_run(int argc, char **argv)
             lockstep ? ", lockstep" : "");
     for (int i = 0; i < s.n_children; i++) run_start_child(&s.children[i]);
 
-    static const char *const watch[] = {"sim.tick", "sim.end", "control.stop", "log.status", "log.error"};
+    static const char *const watch[] = {"sim.tick", "sim.end", "control.stop", "log.status", "log.error", "vehicle.state"};
     sim_bus_options bo = {.name = "simctl", .lockstep = s.acks_ticks, .host = host, .port = port, .token = token, .subscribe = watch,
-                          .n_subscribe = 5, .on_message = on_bus_message, .on_state = run_on_bus_state, .user = &s};
+                          .n_subscribe = s.stall.limit_s > 0 ? 6 : 5, .on_message = on_bus_message, .on_state = run_on_bus_state, .user = &s};
     if (sim_bus_open(s.loop, &bo, &s.bus, &err) != SIM_OK) {
         fprintf(stderr, "simctl: %s\n", err.msg);
         run_end_session(&s, "no bus");
@@ -322,7 +343,10 @@ int simctl_cmd_run(int argc, char **argv)
     /* A short session may end before simctl heard the recorder's log.status: the
      * drive's log is then the newest in the study's folder. */
     if (!s.log_file[0]) newest_log(out, study, s.log_file, sizeof s.log_file);
-    if (headless && !no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0)
-        return s.status ? s.status : run_analysis(s.log_file, out);
+    if (headless && !no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0 &&
+        (s.status == 0 || s.status == RUN_STALL_STATUS)) {
+        int a = run_analysis(s.log_file, out); /* a stalled drive is analysed too: what it did counts */
+        return s.status ? s.status : a;
+    }
     return s.status;
 }

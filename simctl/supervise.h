@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "sim_bus.h"
+#include "stall.h"
 
 #define MAX_ARGS 32
 #define RESTART_FIRST_MS 100
@@ -54,6 +55,7 @@ struct session {
     int status;
     int64_t last_run;       /* the newest run seen on sim.tick; -1: none yet */
     double last_t;          /* its newest time */
+    run_stall stall;        /* headless: the car standing for good ends the session */
     /* session.module events not yet published (the dispatcher itself was away) */
     cJSON *unsent[16];
     double unsent_t[16];

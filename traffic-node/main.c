@@ -101,6 +101,9 @@ static void publish_step(node *n, double t)
             publish(n, SIM_TOPIC_HUD_TEXT, t, sim_msg_hud_text_encode(&h));
         }
     }
+    cJSON *hits[TN_MAX_CONTACTS];
+    int n_hits = tn_collisions(&n->w, hits, TN_MAX_CONTACTS);
+    for (int k = 0; k < n_hits; k++) publish(n, SIM_TOPIC_TRAFFIC_COLLISION, t, hits[k]);
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
 

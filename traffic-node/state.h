@@ -4,6 +4,7 @@
 #define TRAFFIC_NODE_STATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -11,6 +12,9 @@
 #include "sim_scenario.h"
 #include "sim_traffic.h"
 #include "sim_traffic_setup.h"
+
+#define TN_MAX_CONTACTS 16   /* vehicles the ego can touch at once that are told apart */
+#define TN_CONTACT_MARGIN 0.05 /* m: boxes this close count as touching (docs/traffic.md) */
 
 typedef struct tn_world {
     sim_scenario *sc;
@@ -23,6 +27,8 @@ typedef struct tn_world {
     bool frozen;                   /* likewise */
     int run;
     double ego_len, ego_width;
+    uint32_t touching[TN_MAX_CONTACTS]; /* uids of the agents the ego touched last step */
+    int n_touching;
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     int order[SIM_MSG_TRAFFIC_MAX_VEHICLES];
 } tn_world;
@@ -37,5 +43,10 @@ int tn_world_restart(tn_world *w, sim_error *err);
 cJSON *tn_state_payload(tn_world *w);
 /* Payload of traffic.event for event k of the last step. */
 cJSON *tn_event_payload(const tn_world *w, int k);
+
+/* The payloads of traffic.collision for the agents the ego began to touch in the last
+ * step (each contact once, again only after the two were apart), into out (at most
+ * max; the caller frees them); returns how many. */
+int tn_collisions(tn_world *w, cJSON **out, int max);
 
 #endif
