@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "route_goal.h"
 #include "sim_road.h"
 #include "sim_scenario.h"
 
@@ -155,13 +156,19 @@ static int merge_lane(const sim_road *r, const sim_lane_ref *cur)
     return inner != 0 && sim_road_lane(r, cur->section, inner) ? inner : 0;
 }
 
-/* The next lane piece: along the lane graph (sections, roads, junctions), turning
- * least where a junction offers several. */
-static bool next_piece(const sim_roadnet *net, const sim_lane_ref *cur, sim_lane_ref *out)
+/* The next lane piece: along the lane graph (sections, roads, junctions), towards the
+ * next task not yet driven where a junction offers several ways (route_goal.h), else
+ * turning least. */
+static bool next_piece(const sim_roadnet *net, const in_goals *goals, const sim_lane_ref *cur, sim_lane_ref *out)
 {
     sim_lane_ref cand[32];
     int n = sim_roadnet_lane_next(net, cur, cand, 32);
     if (n == 0) return next_by_nearest(net, cur, out);
+    int k = in_goals_choose(goals, cand, n < 32 ? n : 32);
+    if (k >= 0) {
+        *out = cand[k];
+        return true;
+    }
     double heading = end_heading(net, cur), best = INFINITY;
     for (int i = 0; i < n && i < 32; i++) {
         double turn = cand[i].road == cur->road ? 0.0 : angle_diff(end_heading(net, &cand[i]), heading);
@@ -215,6 +222,12 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
     bool held = false; /* a task on this road set the lateral position: keep it */
     int *visits = calloc((size_t)net->n_roads, sizeof *visits), legs = 0;
     path_buf b = {0};
+    in_goals goals;
+    rc = in_goals_init(&goals, sc, err);
+    if (rc) {
+        free(visits);
+        return rc;
+    }
     rc = visits ? SIM_OK : SIM_ENOMEM;
     if (visits) visits[cur.road] = 1;
     for (int pieces = 0; rc == SIM_OK && pieces < ROUTE_MAX_PIECES && driven < ROUTE_MAX_M; pieces++) {
@@ -232,6 +245,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
             double d;
             sim_lane_info li;
             bool in_task = task_d(sc, cur.road, s, &d);
+            in_goals_passed(&goals, cur.road, s);
             if (in_task) {
                 carry = d, held = true, lead_from = s;
                 if (sim_road_lane_at(road, s, d, &li)) cur.lane = li.lane;
@@ -263,7 +277,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
         driven += fabs(end - s0);
         if (merge_to) cur.lane = merge_to;
         sim_lane_ref next;
-        if (rc || !next_piece(net, &cur, &next)) break;
+        if (rc || !next_piece(net, &goals, &cur, &next)) break;
         if (next.road != cur.road) {
             if (visits[next.road] >= 2) break;
             visits[next.road]++;
@@ -280,6 +294,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
         if (!sim_road_lane_center(&net->roads[cur.road], s0, cur.lane, &carry)) break;
     }
     free(visits);
+    in_goals_free(&goals);
     if (rc == SIM_OK) {
         limit_for_curves(b.xy, b.ref, b.leg, b.lim, b.n);
         rc = sim_driver_path_set(path, b.xy, b.n, err);

@@ -30,7 +30,7 @@ static void publish_tick(pn_node *n)
     pn_road_pos road;
     pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
     publish(n, "vehicle.state", pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
-    if (!n->ended && pn_world_at_end(n->world, &road)) {
+    if (!n->ended && pn_world_at_end(n->world, &road, &n->in_last_sector)) {
         n->ended = true; /* once per run: simctl ends a session "until end" on it */
         cJSON *e = cJSON_CreateObject();
         if (e)
@@ -75,6 +75,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     n->n_boxes = 0;
     n->tick = 0;
     n->ended = false;
+    n->in_last_sector = false;
     return 0;
 }
 

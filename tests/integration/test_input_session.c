@@ -150,11 +150,39 @@ static void motorway_entry_without_swerve(void **state)
     close_run(db, out);
 }
 
+/* scenarios/town.json: the start point is on h0_0 and the one task on h1_0, a street
+ * north, entered from its west end. Straight on, the scripted driver circled the outer
+ * ring and stood at h0_0's end from t = 236 s, the task "never started", and nothing
+ * ended the session. With routes to the task (input-node/route_goal.c) it turns at the
+ * junctions, drives the task from its start to its end in its lane, and the session
+ * ends at the scenario's end (the last sector's end, where the road meets J11) by
+ * itself, with status 0. */
+static void town_runs_to_its_end(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/test_input_town_XXXXXX";
+    sqlite3 *db = run_session("scenarios/town.json", "end", NULL, out);
+    assert_int_equal((int)query(db, "SELECT count(*) FROM events WHERE kind = 'task' AND name = 'start' "
+                                    "AND json LIKE '%keep_lane_town%'"), 1);
+    assert_int_equal((int)query(db, "SELECT count(*) FROM events WHERE kind = 'task' AND name = 'end' "
+                                    "AND json LIKE '%keep_lane_town%'"), 1);
+    double s0 = query(db, "SELECT min(s) FROM samples WHERE task = 'keep_lane_town'");
+    double s1 = query(db, "SELECT max(s) FROM samples WHERE task = 'keep_lane_town'");
+    double dev = query(db, "SELECT max(abs(lat_dev)) FROM samples WHERE task = 'keep_lane_town'");
+    double t_end = query(db, "SELECT max(t) FROM samples");
+    printf("# town: task over s %.1f..%.1f m, max |lat_dev| %.2f m, session ended at t = %.1f s\n", s0, s1, dev, t_end);
+    assert_true(s0 < 1.0 && s1 > 129.0);
+    assert_true(dev < 0.6); /* the task's tube */
+    assert_true(t_end < 200);
+    close_run(db, out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scripted_driver_drives_physics),
         cmocka_unit_test(motorway_entry_without_swerve),
+        cmocka_unit_test(town_runs_to_its_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
