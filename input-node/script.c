@@ -101,5 +101,6 @@ int in_script_restart(in_script *scr, const char *at, sim_error *err)
     sim_driver_params p = scr->drv.p; /* init clears drv: copy its parameters first */
     sim_driver_init(&scr->drv, &p, &scr->path, scr->drv.target_speed);
     memset(&scr->last, 0, sizeof scr->last);
+    scr->operator_limit = 0; /* a restart is a fresh start: the operator's limit goes too */
     return SIM_OK;
 }
