@@ -221,9 +221,10 @@ static void handle_sdl_event(node *n, const SDL_Event *e)
             int role = in_kbd_role_for_key(e->key.keysym.sym);
             if (role >= 0) button_changed(n, (sim_button_role)role, e->type == SDL_KEYDOWN);
         }
-        if (e->type == SDL_KEYDOWN && e->key.keysym.sym == SDLK_ESCAPE) begin_exit(n, "escape");
         break;
-    case SDL_QUIT: begin_exit(n, "window closed"); break;
+    case SDL_QUIT: /* the keyboard window closed: the drive goes on; stop is the operator's */
+        fprintf(stderr, "input-node: the keyboard window cannot end the session (simctl stop, or Ctrl-C where simctl runs)\n");
+        break;
     default: break;
     }
 }
