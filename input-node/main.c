@@ -626,6 +626,8 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
         /* The add events for devices present at start would open them again. */
         SDL_FlushEvent(SDL_JOYDEVICEADDED);
     }
+    if (n->mode == MODE_WHEEL && !n->have_wheel) /* never a silent standing car */
+        return in_wheel_missing(n->device_index, SDL_NumJoysticks(), err);
     if (n->mode == MODE_AUTO && !n->have_wheel) {
         if (have_display()) {
             n->mode = MODE_KEYBOARD;

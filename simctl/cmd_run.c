@@ -12,6 +12,7 @@
  * restart is published as session.module for the drive log. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "sim_vehicle_file.h"
 #include "sim_msg_sim.h"
 #include "cmd_world.h"
+#include "screens.h"
 #include "supervise.h"
 #include "simctl.h"
 
@@ -97,6 +99,35 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
     }
 }
 
+static const char *int_text(int v)
+{
+    static char buf[8][24];
+    static int k;
+    char *b = buf[k++ % 8];
+    snprintf(b, sizeof buf[0], "%d", v);
+    return b;
+}
+
+/* A screens file's entry as render-node options (run_arg copies them). */
+static void screen_args(child *c, const run_screen *sc)
+{
+    char name[64], num[32];
+    run_arg2(c, "--view", sc->view);
+    run_arg2(c, "--name", run_screen_bus_name(sc, name, sizeof name));
+    if (sc->display >= 0) run_arg2(c, "--display", int_text(sc->display));
+    if (sc->fullscreen) run_arg(c, "--fullscreen");
+    if (sc->size[0]) run_arg2(c, "--size", sc->size);
+    if (sc->pos[0]) run_arg2(c, "--pos", sc->pos);
+    if (!isnan(sc->yaw_offset_deg)) {
+        snprintf(num, sizeof num, "%g", sc->yaw_offset_deg);
+        run_arg2(c, "--yaw-offset-deg", num);
+    }
+    if (!isnan(sc->fov_deg)) {
+        snprintf(num, sizeof num, "%g", sc->fov_deg);
+        run_arg2(c, "--fov-deg", num);
+    }
+}
+
 static bool has_display(void)
 {
     const char *d = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
@@ -159,6 +190,9 @@ int simctl_cmd_run(int argc, char **argv)
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     double stall_s = -1;
+    const char *start = NULL, *screens_file = NULL;
+    int display = -1;
+    bool fullscreen = false;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
     sim_opt opts[] = {
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
@@ -171,6 +205,10 @@ int simctl_cmd_run(int argc, char **argv)
         {"subject", SIM_OPT_STRING, &subject, "ID", "test person id for the drive log (default s01)"},
         {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
+        {"start", SIM_OPT_STRING, &start, "NAME", "start point of the drive (default the scenario's first)"},
+        {"fullscreen", SIM_OPT_FLAG, &fullscreen, NULL, "the driver's view fullscreen (on --display)"},
+        {"display", SIM_OPT_INT, &display, "N", "display of the driver's view (default 0)"},
+        {"screens", SIM_OPT_STRING, &screens_file, "FILE", "the views to start and where (side screens, mirrors; docs/render.md)"},
         {"stall-s", SIM_OPT_DOUBLE, &stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
         {"render-offscreen", SIM_OPT_FLAG, &render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
@@ -192,13 +230,31 @@ int simctl_cmd_run(int argc, char **argv)
     /* Checked here, once: a scenario every module refuses would otherwise have the
      * supervisor restart them all forever. */
     sim_diag diag = {0};
-    if (simctl_session_scenario(scenario, NULL, &diag) != 0) {
+    sim_scenario *sc = NULL;
+    if (simctl_session_scenario(scenario, &sc, &diag) != 0) {
         simctl_print_diag(&diag);
         fprintf(stderr, "simctl run: scenario '%s' cannot be used (see simctl validate)\n", scenario);
         sim_diag_free(&diag);
         return 1;
     }
     sim_diag_free(&diag);
+    int start_idx;
+    sim_error serr = {0};
+    rc = start ? sim_scenario_start_index(sc, start, &start_idx, &serr) : SIM_OK;
+    sim_scenario_free(sc);
+    if (rc) {
+        fprintf(stderr, "simctl run: --start: %s\n", serr.msg);
+        return 1;
+    }
+    if (display < -1 || display > 63) {
+        fprintf(stderr, "simctl run: --display expects 0..63, not %d\n", display);
+        return 2;
+    }
+    static run_screens screens = {.front = -1};
+    if (screens_file && run_screens_load(screens_file, &screens, &serr)) {
+        fprintf(stderr, "simctl run: --screens: %s\n", serr.msg);
+        return 1;
+    }
     /* The vehicle file likewise: physics-node would refuse it at start. */
     sim_vehicle_params vp;
     sim_error verr;
@@ -298,6 +354,7 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--run", "0");
             c->run_arg = c->argc - 1;
         }
+        if (start && (strcmp(exe, "physics-node") == 0 || strcmp(exe, "input-node") == 0)) run_arg2(c, "--start", start);
         if (strcmp(exe, "input-node") == 0) {
             if (driver) run_arg2(c, "--driver", driver);
             else run_arg2(c, "--device", "auto");
@@ -305,6 +362,20 @@ int simctl_cmd_run(int argc, char **argv)
         if (strcmp(exe, "render-node") == 0) {
             run_arg2(c, "--vehicle", vehicle);
             if (!render_window) run_arg(c, "--offscreen");
+            if (screens.front >= 0) screen_args(c, &screens.s[screens.front]);
+            if (display >= 0) run_arg2(c, "--display", int_text(display));
+            if (fullscreen) run_arg(c, "--fullscreen");
+            /* The screens file's other views: render nodes of their own. */
+            for (int k = 0; k < screens.n; k++) {
+                if (k == screens.front) continue;
+                child *v = run_add_child(&s, exe);
+                run_arg2(v, "--bus", bus_addr);
+                if (token) run_arg2(v, "--token", token);
+                run_arg2(v, "--scenario", scenario);
+                run_arg2(v, "--vehicle", vehicle);
+                if (!render_window) run_arg(v, "--offscreen");
+                screen_args(v, &screens.s[k]);
+            }
         }
     }
 

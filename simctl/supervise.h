@@ -44,7 +44,7 @@ struct session {
     uv_timer_t stop_timer;
     uv_timer_t operator_stop;   /* the grace after control.stop */
     bool stopped_by_operator;   /* modules are exiting by themselves: do not restart them */
-    child children[12];
+    child children[20];      /* the dispatcher, the modules, extra views of a screens file */
     int n_children;
     bool ending;
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */

@@ -375,6 +375,60 @@ static void simctl_run_headless_with_offscreen_view(void **state)
     }
 }
 
+static void read_text(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, size - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+/* simctl run --screens FILE --start NAME: every view of the file joins the bus as a
+ * render node of its own (here offscreen: a left screen and a rear-view mirror besides
+ * the driver's view), and the drive begins at the start point asked for (town's
+ * "market" on road v1_0, not the first, "home" on h0_0). A screens file with a
+ * misspelt field is refused before anything starts, naming the allowed fields. */
+static void simctl_run_screens_file_and_start(void **state)
+{
+    (void)state;
+    char screens[128], log[128], cmd[2048], buf[65536];
+    snprintf(screens, sizeof screens, "%s/screens.json", dir);
+    FILE *f = fopen(screens, "w");
+    assert_non_null(f);
+    fputs("{\"format\": \"sim-screens/1\", \"screens\": [{\"view\": \"front\", \"size\": \"320x180\"},"
+          " {\"view\": \"left\", \"size\": \"320x180\"}, {\"view\": \"rear-mirror\", \"size\": \"240x80\"}]}\n", f);
+    fclose(f);
+    snprintf(log, sizeof log, "%s/screens.log", dir);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && %s run scenarios/town.json --headless --render-offscreen --screens %s --start market "
+             "--until 0.5 --no-analysis --bus 127.0.0.1:%d --control tcp://127.0.0.1:%d --out %s/screens "
+             ">/dev/null 2>%s",
+             ts_root("."), ts_bin("simctl"), screens, ts_free_port(), ts_free_port(), dir, log);
+    assert_int_equal(system(cmd), 0);
+    read_text(log, buf, sizeof buf);
+    assert_non_null(strstr(buf, "simctl: render joined"));
+    assert_non_null(strstr(buf, "simctl: render-left joined"));
+    assert_non_null(strstr(buf, "simctl: render-rear-mirror joined"));
+    snprintf(cmd, sizeof cmd, "sqlite3 %s/screens/logs/default/*.sqlite \"SELECT road FROM samples ORDER BY t LIMIT 1\" > %s",
+             dir, log);
+    assert_int_equal(system(cmd), 0);
+    read_text(log, buf, sizeof buf);
+    assert_string_equal(buf, "v1_0\n");
+
+    f = fopen(screens, "w");
+    fputs("{\"format\": \"sim-screens/1\", \"screens\": [{\"view\": \"left\", \"fulscreen\": true}]}\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cd %s && %s run scenarios/town.json --headless --screens %s --out %s/screens2 >%s 2>&1",
+             ts_root("."), ts_bin("simctl"), screens, dir, log);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    read_text(log, buf, sizeof buf);
+    if (!strstr(buf, "screens.json: screens[0].fulscreen: unknown field, expected one of: view, name, display, "
+                     "fullscreen, size, pos, yaw_offset_deg, fov_deg"))
+        fail_msg("%s", buf);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -402,6 +456,7 @@ int main(void)
         cmocka_unit_test(session_controls_no_data_and_reconnect),
         cmocka_unit_test(pause_overlay_and_hud_owners),
         cmocka_unit_test(simctl_run_headless_with_offscreen_view),
+        cmocka_unit_test(simctl_run_screens_file_and_start),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
