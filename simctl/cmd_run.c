@@ -25,6 +25,7 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_file.h"
 #include "sim_vehicle_file.h"
 #include "sim_msg_sim.h"
 #include "cmd_world.h"
@@ -157,11 +158,38 @@ static void newest_log(const char *out, const char *study, char *path, size_t si
     if (d) closedir(d);
 }
 
-static int run_analysis(const char *log_file, const char *out_dir)
+/* OUT/report: a link to the newest drive's report, so that the place printed before
+ * per-drive reports still shows the last one (a real folder there, from before, is
+ * left alone). */
+static void link_newest(const char *out_dir, const char *rel)
+{
+    char link[1200], tmp[1300];
+    struct stat st;
+    snprintf(link, sizeof link, "%s/report", out_dir);
+    if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode)) return;
+    snprintf(tmp, sizeof tmp, "%s.%d", link, (int)getpid());
+    unlink(tmp);
+    if (symlink(rel, tmp) == 0 && rename(tmp, link) != 0) unlink(tmp);
+}
+
+/* Every drive keeps its report: OUT/reports/STUDY/<the log's name>/, so a second
+ * subject's (or a second drive's) report never replaces the first. */
+static int run_analysis(const char *log_file, const char *out_dir, const char *study)
 {
     if (!run_exe_exists("analysis")) return 0;
-    char report_dir[1200];
-    snprintf(report_dir, sizeof report_dir, "%s/report", out_dir);
+    const char *base = strrchr(log_file, '/');
+    base = base ? base + 1 : log_file;
+    char stem[512], rel[1100], report_dir[1200];
+    snprintf(stem, sizeof stem, "%s", base);
+    size_t sl = strlen(stem);
+    if (sl > 7 && strcmp(stem + sl - 7, ".sqlite") == 0) stem[sl - 7] = '\0';
+    snprintf(rel, sizeof rel, "reports/%s/%s", study, stem);
+    snprintf(report_dir, sizeof report_dir, "%s/%s", out_dir, rel);
+    sim_error merr;
+    if (sim_file_mkdirs(report_dir, &merr)) {
+        fprintf(stderr, "simctl: the report: %s\n", merr.msg);
+        return 1;
+    }
     char path[1024];
     snprintf(path, sizeof path, "%s/analysis", simctl_bin_dir());
     char *argv[] = {path, "report", (char *)log_file, "--out", report_dir, NULL};
@@ -178,6 +206,7 @@ static int run_analysis(const char *log_file, const char *out_dir)
         fprintf(stderr, "simctl: the analysis failed (status %d)\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
         return 1;
     }
+    link_newest(out_dir, rel);
     char real[4096];
     const char *shown = realpath(report_dir, real) ? real : report_dir;
     printf("\nReport: %s/report.html\nOpen it with: xdg-open %s/report.html  (or any web browser)\n", shown, shown);
@@ -414,9 +443,10 @@ int simctl_cmd_run(int argc, char **argv)
     /* A short session may end before simctl heard the recorder's log.status: the
      * drive's log is then the newest in the study's folder. */
     if (!s.log_file[0]) newest_log(out, study, s.log_file, sizeof s.log_file);
-    if (headless && !no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0 &&
+    /* Interactive sessions too: a test person's drive is analysed when it stops. */
+    if (!no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0 &&
         (s.status == 0 || s.status == RUN_STALL_STATUS)) {
-        int a = run_analysis(s.log_file, out); /* a stalled drive is analysed too: what it did counts */
+        int a = run_analysis(s.log_file, out, study); /* a stalled drive is analysed too: what it did counts */
         return s.status ? s.status : a;
     }
     return s.status;

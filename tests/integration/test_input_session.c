@@ -177,12 +177,69 @@ static void town_runs_to_its_end(void **state)
     close_run(db, out);
 }
 
+/* Two test persons on the same day, the same study: each drive keeps its report
+ * (OUT/reports/STUDY/<log name>/), where every headless run used to overwrite
+ * OUT/report/ so that the second subject's report replaced the first's. OUT/report
+ * links to the newest. */
+static void two_subjects_keep_two_reports(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/test_two_subjects_XXXXXX";
+    assert_non_null(mkdtemp(out));
+    const char *subjects[] = {"S01", "S02", "S03"};
+    for (int k = 0; k < 3; k++) {
+        char bus[64], control[64];
+        snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
+        snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
+        /* S03 drives interactively (in real time; the scripted driver stands in for
+         * the person): its drive is analysed at the end as well */
+        char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/lane-change.json"),
+                        k < 2 ? "--headless" : "--interactive", "--driver", "script", "--until", "3",
+                        "--study", "day1", "--subject", (char *)subjects[k], "--out", out, "--bus", bus,
+                        "--control", control, NULL};
+        pid_t pid = ts_spawn(argv, false);
+        assert_true(pid > 0);
+        int st = ts_stop(pid, 0, 60000);
+        assert_true(st != -1 && WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/reports/day1", out);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int reports = 0, s1 = 0, s2 = 0, s3 = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char csv[2400];
+        snprintf(csv, sizeof csv, "%s/%s/tasks.csv", dir, e->d_name);
+        assert_int_equal(access(csv, R_OK), 0);
+        reports++;
+        s1 += strncmp(e->d_name, "S01-lane-change-", 16) == 0;
+        s2 += strncmp(e->d_name, "S02-lane-change-", 16) == 0;
+        s3 += strncmp(e->d_name, "S03-lane-change-", 16) == 0;
+    }
+    closedir(d);
+    assert_int_equal(reports, 3);
+    assert_true(s1 == 1 && s2 == 1 && s3 == 1);
+    char link[1200], target[1200];
+    snprintf(link, sizeof link, "%s/report", out);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    assert_true(n > 0);
+    target[n] = '\0';
+    assert_non_null(strstr(target, "reports/day1/S03-lane-change-"));
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scripted_driver_drives_physics),
         cmocka_unit_test(motorway_entry_without_swerve),
         cmocka_unit_test(town_runs_to_its_end),
+        cmocka_unit_test(two_subjects_keep_two_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
