@@ -153,6 +153,10 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
             ack(n, msg, false, "traffic: the scenario has no ambient traffic (traffic.density 0) to scale");
             return;
         }
+        if (cJSON_IsBool(f) && n->w.su.n_specs == 0 && n->w.su.params.density <= 0) {
+            ack(n, msg, false, "traffic: the scenario has no vehicles to freeze or let go (no agents, traffic.density 0)");
+            return;
+        }
         if (cJSON_IsNumber(d)) n->w.density_scale = n->w.t.density_scale = d->valuedouble;
         if (cJSON_IsBool(f)) n->w.frozen = n->w.t.frozen = cJSON_IsTrue(f);
         ack(n, msg, true, NULL);

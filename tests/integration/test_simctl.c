@@ -71,6 +71,21 @@ static void send_tap_and_operator_commands(void **state)
     cJSON_Delete(m);
     const char *bad[] = {"send", "x.y", "[1]", "--bus", bus, NULL};
     assert_int_equal(run_simctl(bad, out, sizeof out), 2);
+    /* A documented topic is checked by its definition: an hud.text every render node
+     * would refuse is refused here, exit 1 (it used to go out with status 0), and a
+     * good one goes out. The observer sees only the good one. */
+    ts_conn *hobs = ts_join(d.port, "hud-observer", "[\"hud.\"]", NULL);
+    assert_non_null(hobs);
+    const char *badhud[] = {"send", "hud.text", "{\"area\":\"middle\",\"text\":\"Slow down\"}", "--bus", bus, NULL};
+    assert_int_equal(run_simctl(badhud, out, sizeof out), 1);
+    if (!strstr(out, "hud.text: \"area\" must be one of") || !strstr(out, "nothing was sent")) fail_msg("%s", out);
+    const char *goodhud[] = {"send", "hud.text", "{\"area\":\"center\",\"text\":\"Slow down\"}", "--bus", bus, NULL};
+    assert_int_equal(run_simctl(goodhud, out, sizeof out), 0);
+    m = ts_expect_topic(hobs, "hud.text", 20000, NULL, 0);
+    assert_non_null(m);
+    assert_string_equal(cJSON_GetObjectItem(m, "area")->valuestring, "center");
+    cJSON_Delete(m);
+    ts_close(hobs);
 
     /* Published with an id; nobody on this bus acts on them, and simctl says so. */
     const char *hud[] = {"hud", "Turn left", "--control", d.control_url, NULL};
