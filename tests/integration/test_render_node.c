@@ -424,7 +424,8 @@ static void simctl_run_screens_file_and_start(void **state)
     int st = system(cmd);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
     read_text(log, buf, sizeof buf);
-    if (!strstr(buf, "screens.json: screens[0].fulscreen: unknown field, expected one of: view, name, display, "
+    if (!strstr(buf, "screens.json: screens[0].fulscreen: unknown field (did you mean \"fullscreen\"?), expected one "
+                     "of: view, name, display, "
                      "fullscreen, size, pos, yaw_offset_deg, fov_deg"))
         fail_msg("%s", buf);
 }
