@@ -157,8 +157,8 @@ static void held_keys_drive_and_steering_recentres(void **state)
     if ((k = strstr(geo, "WIDTH="))) w = atoi(k + 6);
     if ((k = strstr(geo, "HEIGHT="))) h = atoi(k + 7);
     print_message("keyboard window: %s\n", geo);
-    assert_int_equal(x + w, 640 - 16);
-    assert_int_equal(y + h, 480 - 16);
+    assert_int_equal(x + w, 640 - 10);
+    assert_int_equal(y + h, 480 - 10);
     assert_true(w >= 400 && h >= 150);
     /* At rest: nothing pressed. */
     cJSON *m = ts_expect_topic(f->obs, "input.controls", 20000, NULL, 0);
