@@ -7,6 +7,7 @@
 #include "sim_msg_ffb.h"
 #include "sim_msg_hud.h"
 #include "sim_msg_input.h"
+#include "sim_msg_log.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
@@ -33,19 +34,19 @@ int simctl_send_check(const char *topic, const cJSON *payload, bool *known, sim_
     if (!strcmp(topic, SIM_TOPIC_HUD_TEXT)) {
         sim_msg_hud_text m;
         rc = sim_msg_hud_text_decode(msg, &m, err);
-    } else if (!strcmp(topic, "input.controls")) {
+    } else if (!strcmp(topic, SIM_TOPIC_INPUT_CONTROLS)) {
         sim_msg_input_controls m;
         rc = sim_msg_input_controls_decode(msg, &m, err);
-    } else if (!strcmp(topic, "vehicle.state")) {
+    } else if (!strcmp(topic, SIM_TOPIC_VEHICLE_STATE)) {
         sim_msg_vehicle_state m;
         rc = sim_msg_vehicle_state_decode(msg, &m, err);
-    } else if (!strcmp(topic, "ffb.command")) {
+    } else if (!strcmp(topic, SIM_TOPIC_FFB_COMMAND)) {
         sim_msg_ffb_command m;
         rc = sim_msg_ffb_command_decode(msg, &m, err);
-    } else if (!strcmp(topic, "sim.tick")) {
+    } else if (!strcmp(topic, SIM_TOPIC_SIM_TICK)) {
         sim_msg_tick m;
         rc = sim_msg_tick_decode(msg, &m, err);
-    } else if (!strcmp(topic, "sim.ack")) {
+    } else if (!strcmp(topic, SIM_TOPIC_SIM_ACK)) {
         sim_msg_ack m;
         rc = sim_msg_ack_decode(msg, &m, err);
     } else if (!strcmp(topic, SIM_TOPIC_TRAFFIC_STATE)) {
@@ -61,7 +62,7 @@ int simctl_send_check(const char *topic, const cJSON *payload, bool *known, sim_
     } else if (!strcmp(topic, SIM_TOPIC_CONTEXT_REQUEST)) {
         sim_msg_context_request m;
         rc = sim_msg_context_request_decode(msg, &m, err);
-    } else if (!strcmp(topic, "log.mark")) {
+    } else if (!strcmp(topic, SIM_TOPIC_LOG_MARK)) {
         rc = need_string(msg, topic, "name", err);
     } else if (!strcmp(topic, "task.start") || !strcmp(topic, "task.end") || !strcmp(topic, "sector.start") ||
                !strcmp(topic, "sector.end")) {
