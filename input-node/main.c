@@ -421,10 +421,14 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
         on_vehicle_state(n, msg, env->t);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
-        /* The vehicle ahead, for the scripted driver (not the vehicles themselves). */
-        sim_msg_traffic_state st = {0};
-        if (n->have_script && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK)
-            in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
+        /* The vehicle ahead and those around, for the scripted driver. */
+        static sim_msg_traffic_vehicle around[IN_SCRIPT_MAX_TRAFFIC];
+        sim_msg_traffic_state st = {.vehicles = around};
+        if (n->have_script) {
+            int rc = sim_msg_traffic_state_decode(msg, &st, IN_SCRIPT_MAX_TRAFFIC, NULL);
+            if (rc == SIM_OK) in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
+            if (rc == SIM_OK || st.n_vehicles > 0) in_script_set_traffic(&n->script, around, st.n_vehicles);
+        }
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, now, msg);
     } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
