@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -201,6 +202,7 @@ static int run_analysis(const char *log_file, const char *out_dir, const char *s
     fprintf(stderr, "simctl: analysing %s\n", log_file);
     pid_t pid = fork();
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* ends with simctl, as the modules do */
         execv(path, argv);
         _exit(127);
     }
@@ -222,6 +224,7 @@ int simctl_cmd_run(int argc, char **argv)
 {
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
+    const char *meta_file = NULL;
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     double stall_s = -1;
     const char *start = NULL, *screens_file = NULL;
@@ -237,6 +240,7 @@ int simctl_cmd_run(int argc, char **argv)
         {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
         {"subject", SIM_OPT_STRING, &subject, "ID", "test person id for the drive log (default s01)"},
+        {"meta-file", SIM_OPT_STRING, &meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
         {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"start", SIM_OPT_STRING, &start, "NAME", "start point of the drive (default the scenario's first)"},
@@ -369,6 +373,7 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--study", study);
             run_arg2(c, "--subject", subject);
             run_arg2(c, "--vehicle", vehicle);
+            if (meta_file) run_arg2(c, "--meta-file", meta_file);
             continue;
         }
         if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */

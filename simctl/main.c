@@ -37,6 +37,8 @@ static const command commands[] = {
     {"seek", simctl_cmd_control, "T", "replay: jump to simulation time T (s)"},
     {"validate", simctl_cmd_validate, "FILE...", "check scenario files; exit 0 only when all are valid"},
     {"where", simctl_cmd_where, "FILE X Y", "road, s, d, lane and terrain height at a point, as JSON"},
+    {"study", simctl_cmd_study, "plan|check|status|run|answer|flag|note|rebuild FILE ...",
+     "a study: plan, check, run a participant's drives, questionnaires, status"},
     {"import-xodr", simctl_cmd_import_xodr, "FILE.xodr [--out SCENARIO]", "report an OpenDRIVE file; write a starter scenario"},
 };
 
@@ -75,6 +77,7 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (strcmp(argv[1], "__child") == 0) return simctl_exec_child(argc, argv); /* not a command: see supervise.c */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "simctl: unknown command '%s'\n\n", argv[1]);

@@ -19,6 +19,7 @@ int simctl_cmd_tap(int argc, char **argv);
 int simctl_cmd_send(int argc, char **argv);
 int simctl_cmd_control(int argc, char **argv);
 int simctl_cmd_status(int argc, char **argv);
+int simctl_cmd_study(int argc, char **argv);
 
 /* Sends one request to the control endpoint and returns the reply (caller frees) or
  * NULL with a message in err. */
@@ -27,5 +28,7 @@ char *simctl_control_request(const char *url, const char *request, int timeout_m
 /* Directory of the running executable (for finding sibling executables): a static
  * buffer filled on the first call, never to be freed. */
 const char *simctl_bin_dir(void);
+/* `simctl __child PPID FILE ARGV...`: a supervised module's first moment (supervise.c). */
+int simctl_exec_child(int argc, char **argv);
 
 #endif
