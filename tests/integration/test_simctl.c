@@ -530,9 +530,11 @@ static void scripted_driver_follows_the_road_graph(void **state)
     assert_non_null(mkdtemp(a));
     assert_non_null(mkdtemp(b));
     const char *town = headless_run_of("scenarios/town.json", a, "60");
-    /* Several streets and junction roads, never stuck, never off the roads. */
+    /* Several streets and junction roads, never stuck, never off the roads. It may
+     * stand a while to give way at a junction (input-node/yield.c, issue 22), not for
+     * long: at most 20 of the 50 s after the start. */
     assert_true(query_double(town, "SELECT COUNT(DISTINCT road) FROM samples") >= 5);
-    assert_true(query_double(town, "SELECT MIN(speed) FROM samples WHERE t > 10") > 3.0);
+    assert_true(query_double(town, "SELECT COUNT(*) FROM samples WHERE t > 10 AND speed < 0.5") < 2000);
     assert_true(query_double(town, "SELECT COUNT(*) FROM samples WHERE road IS NULL OR road = ''") == 0);
     /* It slows for the turns: well under the 50 km/h limit somewhere after the start. */
     assert_true(query_double(town, "SELECT MIN(speed) FROM samples WHERE t > 10") < 40.0 / 3.6);
