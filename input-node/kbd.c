@@ -13,7 +13,7 @@
 /* What the keys do, drawn in the window (the test person reads it there). */
 static const char *const LEGEND[] = {
     "Arrows or WASD: steer, throttle, brake    C: clutch",
-    "Q / E: indicators    H: horn    X / Z: gear up / down",
+    "Q / E: indicators   H: horn   X / Z: gear up / down   Space: DRT",
     "I / K / L / J: menu up / down / select / back",
     "Keys work while this window has the focus.",
     "Ending the drive is the operator's (Escape does nothing).",
@@ -122,6 +122,7 @@ int in_kbd_role_for_key(SDL_Keycode key)
     case SDLK_PAGEUP: return SIM_BUTTON_GEAR_UP;
     case SDLK_z:
     case SDLK_PAGEDOWN: return SIM_BUTTON_GEAR_DOWN;
+    case SDLK_SPACE: return SIM_BUTTON_DRT;
     default: return -1;
     }
 }

@@ -12,6 +12,7 @@
 #include "road_adapter.h"
 #include "sim_command.h"
 #include "sim_msg_hud.h"
+#include "sim_msg_task.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
@@ -147,6 +148,14 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
         if (cJSON_IsString(name) && rn_hud_clear_owner(&n->scene.hud, name->valuestring))
             fprintf(stderr, "render-node: %s left the bus: its HUD text is cleared\n", name->valuestring);
+    } else if (!strcmp(topic, SIM_TOPIC_DRT_STIMULUS)) {
+        sim_msg_drt_stimulus m;
+        if (sim_msg_drt_stimulus_decode(msg, &m, &err) != SIM_OK)
+            fprintf(stderr, "render-node: %s\n", err.msg);
+        else if (!strcmp(m.modality, "visual")) {
+            n->scene.hud.drt_on = m.on;
+            n->scene.hud.drt_angle_deg = isnan(m.angle_deg) ? 20 : m.angle_deg;
+        }
     }
 }
 
@@ -166,7 +175,7 @@ int rn_session_open(rn_node *n, sim_error *err)
     if (rc)
         return rc;
     static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_TRAFFIC_STATE, "control.", "hud.",
-                                       SIM_TOPIC_DISPATCHER_LEFT};
+                                       SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS};
     char name[64];
     if (n->o.name)
         snprintf(name, sizeof name, "%s", n->o.name);
