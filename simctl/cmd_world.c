@@ -63,6 +63,8 @@ int simctl_cmd_validate(int argc, char **argv)
             if (roads_only)
                 printf("%s: its roads only: for a session, `simctl import-xodr %s --out SCENARIO.json` writes a "
                        "scenario with start points\n", argv[i], argv[i]);
+            /* What an OpenSCENARIO file held that is not taken, once (docs/openscenario.md). */
+            if (sc->xosc_warning) printf("%s: not taken from the scenario: %s\n", argv[i], sc->xosc_warning);
             sim_scenario_free(sc);
         } else {
             simctl_print_diag(&d);
