@@ -154,6 +154,7 @@ typedef struct an_task_result {
     char message[640];           /* what is wrong ("" when nothing) */
     double *mark_left, *mark_right; /* marks of the ideal lane at samples i0..i1-1 */
     double *limit;               /* speed limit at samples i0..i1-1, m/s (NAN: none) */
+    size_t collisions;           /* collision events of the run inside the task's time span */
     sim_metrics_result m;
     an_measures x;               /* the secondary-task measures (measures.c) */
 } an_task_result;

@@ -180,6 +180,19 @@ static void flag_suspect(const an_drive *dr, an_task_result *tr)
     }
 }
 
+/* The ego touching another vehicle (traffic.collision, logged as kind "collision")
+ * inside the task's time span: its own measure, since the gap measures stop at 0. */
+static void count_collisions(const an_drive *dr, an_task_result *tr)
+{
+    tr->collisions = 0;
+    if (!tr->computed || tr->i1 <= tr->i0) return;
+    double ta = dr->col[AN_T][tr->i0], tb = dr->col[AN_T][tr->i1 - 1];
+    for (size_t k = 0; k < dr->n_events; k++) {
+        const an_event *e = &dr->events[k];
+        if (e->run == tr->run && e->t >= ta && e->t <= tb && strcmp(e->kind, "collision") == 0) tr->collisions++;
+    }
+}
+
 const char *an_task_status(const an_task_result *tr)
 {
     return tr->status ? sim_error_name(tr->status) : tr->suspect ? "warning" : "ok";
@@ -392,6 +405,7 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     free(stim);
     free(btn);
     flag_suspect(dr, tr);
+    count_collisions(dr, tr);
     return tr->status == SIM_ENOMEM ? SIM_ENOMEM : 0;
 }
 
@@ -540,6 +554,7 @@ static const metric_def metrics[] = {
     M("thw_min_s", thw_min, 'd'),
     M("ttc_min_s", ttc_min, 'd'),
     M("time_thw_below_1s_s", time_thw_below, 'd'),
+    {"collisions", (size_t)-3, 'z'},
     M("n_stimuli", n_reactions, 'z'),
     {"rt_mean_s", (size_t)-1, 'd'},
     {"rt_max_s", (size_t)-2, 'd'},
@@ -566,6 +581,7 @@ double an_metric_value(const an_task_result *tr, size_t k)
     /* A task without samples has no measures, only the fact that it did not start. */
     if (!tr->computed) return md->type == 'b' ? 0 : NAN;
     const sim_metrics_result *m = &tr->m;
+    if (md->offset == (size_t)-3) return (double)tr->collisions;
     if (md->offset >= (size_t)-2) {
         double sum = 0, mx = NAN;
         size_t n = 0;

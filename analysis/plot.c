@@ -235,6 +235,49 @@ static bool event_shown(const an_event *e)
            strcmp(e->kind, "mark") == 0 || strcmp(e->kind, "traffic") == 0;
 }
 
+#define THW_REF_S 1.0      /* the THW drawn as reference: the metrics' thw_limit */
+#define THW_PLOT_MAX_S 6.0 /* the THW axis ends here at most (larger THWs are no concern) */
+
+void plot_headway_times(const double *t, const double *gap, const double *speed, size_t n, double ttc_cap,
+                        double *thw, double *ttc)
+{
+    for (size_t i = 0; i < n; i++) {
+        double h = gap[i], v = speed[i];
+        thw[i] = ttc[i] = NAN;
+        if (!isfinite(h)) continue;
+        if (h < 0) h = 0; /* overlapping boxes: a collision, no negative gap */
+        if (isfinite(v) && v > 0.1) thw[i] = h / v;
+        /* closing speed from the gap's central difference, one-sided at a gap's ends */
+        size_t a = i > 0 && isfinite(gap[i - 1]) ? i - 1 : i, b = i + 1 < n && isfinite(gap[i + 1]) ? i + 1 : i;
+        if (b == a || !(t[b] > t[a])) continue;
+        double closing = (gap[a] - gap[b]) / (t[b] - t[a]);
+        if (closing > 0 && h / closing < ttc_cap) ttc[i] = h / closing;
+    }
+}
+
+size_t plot_step_vertices(const double *t, const double *v, size_t n, double *xs, double *ys)
+{
+    size_t k = 0;
+    bool pen = false;
+    for (size_t i = 0; i < n; i++) {
+        bool last = i + 1 == n, step = !last && v[i + 1] != v[i];
+        if (!isfinite(v[i])) {
+            if (pen) xs[k] = ys[k] = NAN, k++; /* a break */
+            pen = false;
+            continue;
+        }
+        if (!pen) xs[k] = t[i], ys[k++] = v[i];
+        pen = true;
+        if (last) {
+            xs[k] = t[i], ys[k++] = v[i];
+        } else if (step) {
+            xs[k] = t[i + 1], ys[k++] = v[i]; /* held until the next sample's value */
+            if (isfinite(v[i + 1])) xs[k] = t[i + 1], ys[k++] = v[i + 1];
+        }
+    }
+    return k;
+}
+
 int an_plot_timeline(const an_result *res, const an_task_result *tr, const char *path,
                      an_format fmt, sim_error *err)
 {
@@ -245,10 +288,13 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
     const double *t = dr->col[AN_T] + i0;
     double t0 = t[0], t1 = t[n - 1];
     if (!(t1 > t0)) t1 = t0 + 1;
-    /* Derived series: e, speed in km/h, steering in degrees, limit in km/h. */
-    double *buf = malloc(4 * n * sizeof *buf);
+    /* Derived series: e, speed in km/h, steering in degrees, limit in km/h, THW and TTC
+     * (as the metrics define them: an overlap is a gap of 0, TTC only while closing
+     * and below the cap). */
+    double *buf = malloc(6 * n * sizeof *buf);
     if (!buf) return sim_error_set(err, SIM_ENOMEM, "out of memory");
-    double *e = buf, *kmh = buf + n, *deg = buf + 2 * n, *lim = buf + 3 * n;
+    double *e = buf, *kmh = buf + n, *deg = buf + 2 * n, *lim = buf + 3 * n, *thw = buf + 4 * n, *ttc = buf + 5 * n;
+    plot_headway_times(t, dr->col[AN_HEADWAY_DIST] + i0, dr->col[AN_SPEED] + i0, n, SIM_METRICS_TTC_CAP, thw, ttc);
     size_t cur = 0;
     double smax = -INFINITY;
     for (size_t i = 0; i < n; i++) {
@@ -259,7 +305,7 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
         deg[i] = dr->col[AN_STEER_WHEEL][i0 + i] * 180 / M_PI;
         lim[i] = tr->limit[i] * 3.6;
     }
-    const double W = 1100, H = 820;
+    const double W = 1100, H = 1060;
     canvas cv;
     int rc = plot_canvas_open(&cv, path, fmt, W, H, err);
     if (rc) {
@@ -276,8 +322,9 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
         int st[] = {3, 3, 0, 0, 0};
         plot_legend(cr, 70, 38, labels, cols, st, 5);
     }
-    enum { P_DEV, P_SPEED, P_HEAD, P_STEER, P_PEDAL, NP };
-    const char *ylab[NP] = {"deviation e (m)", "speed (km/h)", "headway (m)", "steering wheel (\xc2\xb0)", "pedals (0..1)"};
+    enum { P_DEV, P_SPEED, P_HEAD, P_THW, P_TTC, P_STEER, P_PEDAL, NP };
+    const char *ylab[NP] = {"deviation e (m)", "speed (km/h)", "headway (m)", "THW (s)", "TTC (s)",
+                            "steering wheel (\xc2\xb0)", "pedals (0..1)"};
     double top = 84, bottom = 56, gap = 10, ph = (H - top - bottom - gap * (NP - 1)) / NP;
     axes ax[NP];
     bool any_headway = false; /* a vehicle ahead at some sample of the task */
@@ -299,6 +346,12 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
             any_headway = hi >= lo;
             if (lo > 0) lo = 0;
             break;
+        case P_THW:
+            lo = 0, hi = 1.5 * THW_REF_S; /* the reference and a little above */
+            for (size_t i = 0; i < n; i++)
+                if (isfinite(thw[i]) && thw[i] > hi) hi = fmin(thw[i], THW_PLOT_MAX_S);
+            break;
+        case P_TTC: lo = 0, hi = SIM_METRICS_TTC_CAP; break;
         case P_STEER: plot_range_of(deg, n, &lo, &hi); break;
         default: lo = 0, hi = 1; break;
         }
@@ -335,18 +388,13 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
                 /* Piecewise constant: only its steps, so that it stays a dashed line. */
                 double dash[] = {6, 4};
                 cairo_set_dash(cr, dash, 2, 0);
-                bool pen = false;
-                for (size_t i = 0; i < n; i++) {
-                    bool last = i + 1 == n, step = !last && lim[i + 1] != lim[i];
-                    if (!isfinite(lim[i])) {
-                        pen = false;
-                        continue;
-                    }
-                    if (!pen) cairo_move_to(cr, plot_ax_px(a, t[i]), plot_ax_py(a, lim[i]));
-                    else if (step || last) cairo_line_to(cr, plot_ax_px(a, t[i]), plot_ax_py(a, lim[i]));
-                    pen = true;
-                }
-                cairo_stroke(cr);
+                /* A step function: the limit holds until the next sample's, then
+                 * changes at once (a line from point to point drew a ramp between
+                 * change points, 80 -> 70 km/h over 780 s in rural). */
+                double *vx = malloc(3 * n * sizeof *vx), *vy = malloc(3 * n * sizeof *vy);
+                if (vx && vy) plot_polyline(a, vx, vy, plot_step_vertices(t, lim, n, vx, vy));
+                free(vx);
+                free(vy);
                 cairo_set_dash(cr, NULL, 0, 0);
             }
             cairo_set_line_width(cr, 1.5);
@@ -372,6 +420,26 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
             plot_set_rgb(cr, C_DRIVEN);
             plot_polyline(a, t, dr->col[AN_HEADWAY_DIST] + i0, n);
             break;
+        case P_THW:
+        case P_TTC: {
+            /* The reference: THW 1 s (time below it is a metric), the TTC cap (TTCs at or
+             * above it are no conflict and reported n/a). */
+            double ref = p == P_THW ? THW_REF_S : SIM_METRICS_TTC_CAP;
+            double dash[] = {6, 4};
+            plot_set_rgb(cr, C_LIMIT);
+            cairo_set_line_width(cr, 1.2);
+            cairo_set_dash(cr, dash, 2, 0);
+            cairo_move_to(cr, a->x, plot_ax_py(a, ref));
+            cairo_line_to(cr, a->x + a->w, plot_ax_py(a, ref));
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+            snprintf(txt, sizeof txt, p == P_THW ? "THW %.0f s" : "cap %.0f s: above it n/a", ref);
+            plot_text_at(cr, a->x + a->w - 6, plot_ax_py(a, ref) + (p == P_THW ? -4 : 12), 10, txt, 1, 0);
+            cairo_set_line_width(cr, 1.5);
+            plot_set_rgb(cr, C_DRIVEN);
+            plot_polyline(a, t, p == P_THW ? thw : ttc, n);
+            break;
+        }
         case P_STEER:
             plot_set_rgb(cr, C_DRIVEN);
             plot_polyline(a, t, deg, n);

@@ -67,4 +67,14 @@ void plot_title(cairo_t *cr, double x, double y, const char *s);
 /* Widens [*lo, *hi] to hold the finite values of y. */
 void plot_range_of(const double *y, size_t n, double *lo, double *hi);
 
+/* THW (gap / speed, speed > 0.1 m/s) and TTC (gap / closing speed while closing, below
+ * ttc_cap) at each sample, NAN where not defined; a negative gap counts as 0. */
+void plot_headway_times(const double *t, const double *gap, const double *speed, size_t n, double ttc_cap,
+                        double *thw, double *ttc);
+
+/* The vertices of a step function through samples (t[i], v[i]) (each value held until
+ * the next sample's, then a vertical step), NAN vertices where the series breaks;
+ * xs and ys hold at least 3 n. Returns how many. */
+size_t plot_step_vertices(const double *t, const double *v, size_t n, double *xs, double *ys);
+
 #endif

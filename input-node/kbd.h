@@ -2,8 +2,10 @@
  *
  * Arrows or WASD steer and work the pedals (C is the clutch), smoothed by
  * sim_keyboard into plausible ramps; Q/E indicators, H horn, I/K/L/J (or Return and
- * Backspace) the in-car menu, X/Z or PageUp/PageDown gears, P pause. The window shows
- * the steering wheel position and the pedals as bars. The node owns the struct. */
+ * Backspace) the in-car menu, X/Z or PageUp/PageDown gears. The window opens in the
+ * bottom-right corner of the display (beside a centred driver's view), shows the
+ * steering wheel position and the pedals as bars and, under them, what the keys do.
+ * No key ends the session: that is the operator's. The node owns the struct. */
 #ifndef INPUT_NODE_KBD_H
 #define INPUT_NODE_KBD_H
 
@@ -14,6 +16,7 @@
 
 typedef struct in_kbd {
     SDL_Window *win;
+    SDL_Surface *legend;       /* what the keys do, drawn once */
     sim_keyboard k;
 } in_kbd;
 

@@ -218,9 +218,10 @@ static void handle_sdl_event(node *n, const SDL_Event *e)
             int role = in_kbd_role_for_key(e->key.keysym.sym);
             if (role >= 0) button_changed(n, (sim_button_role)role, e->type == SDL_KEYDOWN);
         }
-        if (e->type == SDL_KEYDOWN && e->key.keysym.sym == SDLK_ESCAPE) begin_exit(n, "escape");
         break;
-    case SDL_QUIT: begin_exit(n, "window closed"); break;
+    case SDL_QUIT: /* the keyboard window closed: the drive goes on; stop is the operator's */
+        fprintf(stderr, "input-node: the keyboard window cannot end the session (simctl stop, or Ctrl-C where simctl runs)\n");
+        break;
     default: break;
     }
 }
@@ -415,10 +416,14 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     } else if (strcmp(topic, SIM_TOPIC_DRT_STIMULUS) == 0) {
         in_drt_on_stimulus(&n->drt, msg, env->t);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
-        /* The vehicle ahead, for the scripted driver (not the vehicles themselves). */
-        sim_msg_traffic_state st = {0};
-        if (n->have_script && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK)
-            in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
+        /* The vehicle ahead and those around, for the scripted driver. */
+        static sim_msg_traffic_vehicle around[IN_SCRIPT_MAX_TRAFFIC];
+        sim_msg_traffic_state st = {.vehicles = around};
+        if (n->have_script) {
+            int rc = sim_msg_traffic_state_decode(msg, &st, IN_SCRIPT_MAX_TRAFFIC, NULL);
+            if (rc == SIM_OK) in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
+            if (rc == SIM_OK || st.n_vehicles > 0) in_script_set_traffic(&n->script, around, st.n_vehicles);
+        }
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, now, msg);
     } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
@@ -576,6 +581,8 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
         /* The add events for devices present at start would open them again. */
         SDL_FlushEvent(SDL_JOYDEVICEADDED);
     }
+    if (n->mode == MODE_WHEEL && !n->have_wheel) /* never a silent standing car */
+        return in_wheel_missing(n->device_index, SDL_NumJoysticks(), err);
     if (n->mode == MODE_AUTO && !n->have_wheel) {
         if (have_display()) {
             n->mode = MODE_KEYBOARD;

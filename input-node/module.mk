@@ -1,1 +1,1 @@
-input-node_PKGS := sdl2
+input-node_PKGS := sdl2 cairo

@@ -15,8 +15,10 @@
 #include "route.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
+#include "route_goal.h"
 #include "sim_road.h"
 #include "sim_scenario.h"
 
@@ -155,13 +157,19 @@ static int merge_lane(const sim_road *r, const sim_lane_ref *cur)
     return inner != 0 && sim_road_lane(r, cur->section, inner) ? inner : 0;
 }
 
-/* The next lane piece: along the lane graph (sections, roads, junctions), turning
- * least where a junction offers several. */
-static bool next_piece(const sim_roadnet *net, const sim_lane_ref *cur, sim_lane_ref *out)
+/* The next lane piece: along the lane graph (sections, roads, junctions), towards the
+ * next task not yet driven where a junction offers several ways (route_goal.h), else
+ * turning least. */
+static bool next_piece(const sim_roadnet *net, const in_goals *goals, const sim_lane_ref *cur, sim_lane_ref *out)
 {
     sim_lane_ref cand[32];
     int n = sim_roadnet_lane_next(net, cur, cand, 32);
     if (n == 0) return next_by_nearest(net, cur, out);
+    int k = in_goals_choose(goals, cand, n < 32 ? n : 32);
+    if (k >= 0) {
+        *out = cand[k];
+        return true;
+    }
     double heading = end_heading(net, cur), best = INFINITY;
     for (int i = 0; i < n && i < 32; i++) {
         double turn = cand[i].road == cur->road ? 0.0 : angle_diff(end_heading(net, &cand[i]), heading);
@@ -200,9 +208,17 @@ static void limit_for_curves(const double *xy, const double *ref, const int *leg
     }
 }
 
+/* Where the path enters and leaves junctions: point indices, turned into spans once
+ * the path's distances are known. */
+typedef struct span_idx {
+    size_t in, out;
+} span_idx;
+
 static int build(const sim_scenario *sc, const char *start, sim_driver_path *path,
-                 double **limits, sim_error *err)
+                 double **limits, in_junction_span **spans_out, int *n_spans_out, sim_error *err)
 {
+    span_idx *jx = NULL;
+    int n_jx = 0, cap_jx = 0;
     int si;
     int rc = sim_scenario_start_index(sc, start, &si, err);
     if (rc) return rc;
@@ -215,6 +231,12 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
     bool held = false; /* a task on this road set the lateral position: keep it */
     int *visits = calloc((size_t)net->n_roads, sizeof *visits), legs = 0;
     path_buf b = {0};
+    in_goals goals;
+    rc = in_goals_init(&goals, sc, err);
+    if (rc) {
+        free(visits);
+        return rc;
+    }
     rc = visits ? SIM_OK : SIM_ENOMEM;
     if (visits) visits[cur.road] = 1;
     for (int pieces = 0; rc == SIM_OK && pieces < ROUTE_MAX_PIECES && driven < ROUTE_MAX_M; pieces++) {
@@ -232,6 +254,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
             double d;
             sim_lane_info li;
             bool in_task = task_d(sc, cur.road, s, &d);
+            in_goals_passed(&goals, cur.road, s);
             if (in_task) {
                 carry = d, held = true, lead_from = s;
                 if (sim_road_lane_at(road, s, d, &li)) cur.lane = li.lane;
@@ -263,9 +286,24 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
         driven += fabs(end - s0);
         if (merge_to) cur.lane = merge_to;
         sim_lane_ref next;
-        if (rc || !next_piece(net, &cur, &next)) break;
+        if (rc || !next_piece(net, &goals, &cur, &next)) break;
         if (next.road != cur.road) {
             if (visits[next.road] >= 2) break;
+            bool into = net->roads[next.road].junction >= 0, from = net->roads[cur.road].junction >= 0;
+            if (into && !from && b.n > 0) { /* entering a junction at the last point */
+                if (n_jx == cap_jx) {
+                    int c = cap_jx ? 2 * cap_jx : 16;
+                    span_idx *nj = realloc(jx, (size_t)c * sizeof *nj);
+                    if (!nj) {
+                        rc = SIM_ENOMEM;
+                        break;
+                    }
+                    jx = nj, cap_jx = c;
+                }
+                jx[n_jx++] = (span_idx){b.n - 1, SIZE_MAX};
+            } else if (from && !into && n_jx > 0 && jx[n_jx - 1].out == SIZE_MAX) {
+                jx[n_jx - 1].out = b.n - 1;
+            }
             visits[next.road]++;
             legs++;
             held = false;
@@ -280,6 +318,7 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
         if (!sim_road_lane_center(&net->roads[cur.road], s0, cur.lane, &carry)) break;
     }
     free(visits);
+    in_goals_free(&goals);
     if (rc == SIM_OK) {
         limit_for_curves(b.xy, b.ref, b.leg, b.lim, b.n);
         rc = sim_driver_path_set(path, b.xy, b.n, err);
@@ -290,12 +329,32 @@ static int build(const sim_scenario *sc, const char *start, sim_driver_path *pat
     free(b.leg);
     if (rc) {
         free(b.lim);
+        free(jx);
         sim_error_prefix(err, "%s: start point \"%s\"", sc->path, st->name);
         return rc;
     }
     /* Points are 1 m apart (at most; a piece's last step is shorter), so
      * sim_driver_path_set drops none and limits[i] stays the limit at path point i. */
     *limits = b.lim;
+    in_junction_span *spans = NULL;
+    int n_spans = 0;
+    if (spans_out && n_jx > 0 && (spans = calloc((size_t)n_jx, sizeof *spans))) {
+        for (int k = 0; k < n_jx; k++) {
+            size_t a = jx[k].in, z = jx[k].out == SIZE_MAX ? path->n - 1 : jx[k].out;
+            if (a + 1 >= path->n || z >= path->n || z <= a) continue;
+            in_junction_span *sp = &spans[n_spans++];
+            sp->s0 = path->s[a];
+            sp->s1 = path->s[z];
+            sp->cx = 0.5 * (path->x[a] + path->x[z]);
+            sp->cy = 0.5 * (path->y[a] + path->y[z]);
+            sp->heading = atan2(path->y[a + 1] - path->y[a], path->x[a + 1] - path->x[a]);
+        }
+    }
+    free(jx);
+    if (spans_out) {
+        *spans_out = spans;
+        *n_spans_out = n_spans;
+    }
     return SIM_OK;
 }
 
@@ -305,7 +364,20 @@ int in_route_build(const char *scenario, const char *start, sim_driver_path *pat
     sim_scenario *sc = NULL;
     int rc = sim_scenario_load_err(scenario, &sc, err);
     if (rc) return rc;
-    rc = build(sc, start, path, limits, err); /* its messages name the file */
+    rc = build(sc, start, path, limits, NULL, NULL, err); /* its messages name the file */
+    sim_scenario_free(sc);
+    return rc;
+}
+
+int in_route_build_spans(const char *scenario, const char *start, sim_driver_path *path, double **limits,
+                         in_junction_span **spans, int *n_spans, sim_error *err)
+{
+    sim_scenario *sc = NULL;
+    *spans = NULL;
+    *n_spans = 0;
+    int rc = sim_scenario_load_err(scenario, &sc, err);
+    if (rc) return rc;
+    rc = build(sc, start, path, limits, spans, n_spans, err);
     sim_scenario_free(sc);
     return rc;
 }

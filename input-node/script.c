@@ -26,7 +26,7 @@ int in_script_open(in_script *scr, const in_script_options *o, sim_error *err)
     if (!o->scenario)
         return sim_error_set(err, SIM_EINVAL,
                              "the scripted driver needs --scenario FILE (or --replay FILE)");
-    int rc = in_route_build(o->scenario, o->start, &scr->path, &scr->limit, err);
+    int rc = in_route_build_spans(o->scenario, o->start, &scr->path, &scr->limit, &scr->spans, &scr->n_spans, err);
     if (rc) {
         in_script_close(scr);
         return rc;
@@ -44,6 +44,9 @@ void in_script_close(in_script *scr)
     if (scr->path.n) sim_driver_path_free(&scr->path);
     free(scr->limit);
     scr->limit = NULL;
+    free(scr->spans);
+    scr->spans = NULL;
+    scr->n_spans = 0;
 }
 
 void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
@@ -61,6 +64,9 @@ void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
         double follow = scr->lead_speed + (scr->lead_gap - want) / FOLLOW_TAU;
         if (follow < scr->drv.target_speed) scr->drv.target_speed = follow > 0 ? follow : 0;
     }
+    /* Giving way at the next junction: stop before its entry while it must. */
+    double cap = in_yield_speed_cap(scr->spans, scr->n_spans, scr->drv.s, scr->traffic, scr->n_traffic);
+    if (cap < scr->drv.target_speed) scr->drv.target_speed = cap;
     sim_driver_step(&scr->drv, obs, &scr->last);
 }
 
@@ -69,6 +75,13 @@ void in_script_set_lead(in_script *scr, bool valid, double gap, double speed)
     scr->lead_valid = valid;
     scr->lead_gap = gap;
     scr->lead_speed = speed;
+}
+
+void in_script_set_traffic(in_script *scr, const sim_msg_traffic_vehicle *v, int n)
+{
+    if (n > IN_SCRIPT_MAX_TRAFFIC) n = IN_SCRIPT_MAX_TRAFFIC;
+    memcpy(scr->traffic, v, (size_t)(n > 0 ? n : 0) * sizeof *v);
+    scr->n_traffic = n > 0 ? n : 0;
 }
 
 void in_script_controls(in_script *scr, double t, sim_controls *out)
@@ -90,16 +103,22 @@ int in_script_restart(in_script *scr, const char *at, sim_error *err)
     if (at && strcmp(at, scr->start) != 0) {
         sim_driver_path path;
         double *limit;
-        int rc = in_route_build(scr->opts.scenario, at, &path, &limit, err);
+        in_junction_span *spans;
+        int n_spans;
+        int rc = in_route_build_spans(scr->opts.scenario, at, &path, &limit, &spans, &n_spans, err);
         if (rc) return rc;
         sim_driver_path_free(&scr->path);
         free(scr->limit);
+        free(scr->spans);
         scr->path = path;
         scr->limit = limit;
+        scr->spans = spans;
+        scr->n_spans = n_spans;
         snprintf(scr->start, sizeof scr->start, "%s", at);
     }
     sim_driver_params p = scr->drv.p; /* init clears drv: copy its parameters first */
     sim_driver_init(&scr->drv, &p, &scr->path, scr->drv.target_speed);
     memset(&scr->last, 0, sizeof scr->last);
+    scr->operator_limit = 0; /* a restart is a fresh start: the operator's limit goes too */
     return SIM_OK;
 }

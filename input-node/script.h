@@ -13,6 +13,9 @@
 #include "sim_controls.h"
 #include "sim_driver.h"
 #include "sim_error.h"
+#include "yield.h"
+
+#define IN_SCRIPT_MAX_TRAFFIC 64 /* vehicles of traffic.state looked at for giving way */
 
 typedef struct in_script_options {
     const char *scenario;   /* scenario file (path following) */
@@ -34,6 +37,10 @@ typedef struct in_script {
     sim_controls last;      /* controls for the latest vehicle state */
     bool lead_valid;        /* the vehicle ahead, from traffic.state */
     double lead_gap, lead_speed;
+    in_junction_span *spans; /* where the path crosses junctions; owned */
+    int n_spans;
+    sim_msg_traffic_vehicle traffic[IN_SCRIPT_MAX_TRAFFIC]; /* the newest traffic.state's */
+    int n_traffic;
 } in_script;
 
 int in_script_open(in_script *sc, const in_script_options *o, sim_error *err);
@@ -44,6 +51,9 @@ void in_script_on_state(in_script *sc, const sim_driver_obs *obs);
 /* The vehicle ahead of the car (traffic.state's lead; valid false: none): the path
  * follower keeps a time gap behind it instead of driving into it. */
 void in_script_set_lead(in_script *sc, bool valid, double gap, double speed);
+/* The vehicles around (traffic.state's, nearest first): the driver gives way at
+ * junctions (yield.h). */
+void in_script_set_traffic(in_script *sc, const sim_msg_traffic_vehicle *v, int n);
 /* The controls at simulation time t. */
 void in_script_controls(in_script *sc, double t, sim_controls *out);
 /* control.speed_limit: kmh replaces the road's limits (0: back to them); a speed

@@ -228,3 +228,15 @@ void in_wheel_play(in_wheel *w, const sim_ffb_effects *fx)
     e.periodic.period = fx->periodic_period_ms;
     update(w, EFF_SINE, &e);
 }
+
+int in_wheel_missing(int device_index, int n_joysticks, sim_error *err)
+{
+    if (device_index >= 0 && n_joysticks > 0)
+        return sim_error_set(err, SIM_ENOTFOUND,
+                             "--device %d: no such joystick (SDL sees %d, numbered from 0); "
+                             "check the wheel's cable and `input-node --calibrate`",
+                             device_index, n_joysticks);
+    return sim_error_set(err, SIM_ENOTFOUND,
+                         "--driver wheel: no steering wheel or game controller is plugged in (SDL sees no "
+                         "joystick); plug the wheel in and start again, or drive with --driver keyboard");
+}

@@ -50,6 +50,9 @@ typedef struct in_wheel_mapping_source {
  * stderr and skipped. */
 int in_wheel_open(in_wheel *w, int device_index, const in_wheel_mapping_source *src, sim_error *err);
 void in_wheel_close(in_wheel *w);
+/* The configuration error for wheel mode (--driver wheel, --device N) when no such
+ * device is plugged in at start: names the device asked for and what SDL sees. */
+int in_wheel_missing(int device_index, int n_joysticks, sim_error *err);
 
 /* Copies the device's current state (after SDL has pumped events) and returns it as a
  * raw view into w. */

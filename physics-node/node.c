@@ -34,7 +34,7 @@ static void publish_tick(pn_node *n)
     pn_road_pos road;
     pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
     publish(n, SIM_TOPIC_VEHICLE_STATE, pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model, n->tick, n->run));
-    if (!n->ended && pn_world_at_end(n->world, &road)) {
+    if (!n->ended && pn_world_at_end(n->world, &road, &n->in_last_sector)) {
         n->ended = true; /* once per run: simctl ends a session "until end" on it */
         sim_msg_end e = {.reason = "the end of the last test sector"};
         publish(n, SIM_TOPIC_SIM_END, sim_msg_end_encode(&e));
@@ -77,6 +77,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     n->n_boxes = 0;
     n->tick = 0;
     n->ended = false;
+    n->in_last_sector = false;
     return 0;
 }
 

@@ -53,6 +53,7 @@ typedef struct pn_node {
     int run;                      /* increments on restart */
     bool paused, stopping, started;
     bool ended;                   /* sim.end published in this run */
+    bool in_last_sector;          /* the car is in the scenario's last test sector */
     bool said_bad_controls;       /* a refused input.controls was reported */
     /* lockstep: participants by name and whether they acknowledged the latest tick */
     struct {

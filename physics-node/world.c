@@ -107,10 +107,16 @@ void pn_world_road(const pn_world *w, double x, double y, double z, double headi
     out->lane_offset = loc.on_road ? loc.d - loc.lane.center_d : 0.0;
 }
 
-bool pn_world_at_end(const pn_world *w, const pn_road_pos *pos)
+bool pn_world_at_end(const pn_world *w, const pn_road_pos *pos, bool *was_inside)
 {
     if (!w->sc || w->sc->n_sectors == 0 || !pos->valid)
         return false;
     const sim_sector *last = &w->sc->sectors[w->sc->n_sectors - 1];
-    return pos->road == last->road && pos->s >= last->s_end;
+    bool inside = pos->road == last->road && pos->s >= last->s_start && pos->s < last->s_end;
+    /* A sector ending where its road does (town.json's main street, at a junction):
+     * the car is located on the junction's road before its s reaches the end, so
+     * leaving the sector after being in it is the end as well. */
+    bool left = *was_inside && !inside;
+    *was_inside = inside;
+    return (pos->road == last->road && pos->s >= last->s_end) || left;
 }

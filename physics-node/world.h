@@ -31,7 +31,9 @@ int pn_world_start(const pn_world *w, const char *name, sim_vehicle_start *out, 
 void pn_world_road(const pn_world *w, double x, double y, double z, double heading, pn_road_pos *out);
 
 /* Whether a car at road position pos has reached the scenario's end: the end (s_end)
- * of its last test sector, on that sector's road. Never without sectors. */
-bool pn_world_at_end(const pn_world *w, const pn_road_pos *pos);
+ * of its last test sector, on that sector's road, or leaving that sector after being
+ * inside it (*was_inside: the caller's state, false at a run's start). Never without
+ * sectors. */
+bool pn_world_at_end(const pn_world *w, const pn_road_pos *pos, bool *was_inside);
 
 #endif

@@ -30,6 +30,24 @@ void rn_hud_set(rn_hud *h, sim_hud_area area, const char *text, const float rgb[
     static const float white[3] = {1, 1, 1};
     memcpy(a->rgb, rgb ? rgb : white, sizeof a->rgb);
     a->expires = ttl > 0 ? now + ttl : 0;
+    a->owner[0] = '\0';
+}
+
+void rn_hud_set_owner(rn_hud *h, sim_hud_area area, const char *owner)
+{
+    snprintf(h->area[area].owner, sizeof h->area[area].owner, "%s", owner ? owner : "");
+}
+
+int rn_hud_clear_owner(rn_hud *h, const char *owner)
+{
+    int n = 0;
+    for (int a = 0; owner && owner[0] && a < SIM_HUD_AREA_COUNT; a++)
+        if (strcmp(h->area[a].owner, owner) == 0) {
+            h->area[a].text[0] = h->area[a].owner[0] = '\0';
+            h->area[a].expires = 0;
+            n++;
+        }
+    return n;
 }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -116,6 +134,16 @@ static void redraw(rn_hud *h)
                 label(box, cr, h->area[a].text, pos[a][0] * h->w, pos[a][1] * h->h, pos[a][2], pos[a][3], 30 * u,
                       h->area[a].rgb);
     }
+    if (h->paused) {
+        /* A quiet panel in the middle: grey-blue, not an alarm; the last frame stays
+         * visible around it. */
+        double pw = 360 * u, ph = 110 * u, px = (h->w - pw) / 2, py = (h->h - ph) / 2;
+        cairo_rectangle(cr, px, py, pw, ph);
+        cairo_set_source_rgba(cr, 0.12, 0.16, 0.22, 0.8);
+        cairo_fill(cr);
+        grow(box, px, py, px + pw, py + ph);
+        label(box, cr, "PAUSED", h->w / 2.0, h->h / 2.0, 0.5, 0.5, 56 * u, white);
+    }
     if (h->drt_on && h->full && h->tan_half_fov_y > 0) {
         /* Pinhole projection of the direction onto the viewport. */
         double f = h->h / 2.0 / h->tan_half_fov_y;
@@ -156,6 +184,7 @@ void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
     k = fnv(k, &h->speed_kmh, sizeof h->speed_kmh);
     k = fnv(k, &h->limit_kmh, sizeof h->limit_kmh);
     k = fnv(k, &h->no_data, sizeof h->no_data);
+    k = fnv(k, &h->paused, sizeof h->paused);
     k = fnv(k, &h->full, sizeof h->full);
     k = fnv(k, &h->drt_on, sizeof h->drt_on);
     k = fnv(k, &h->drt_angle_deg, sizeof h->drt_angle_deg);
@@ -163,7 +192,7 @@ void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
         k = fnv(k, h->area[a].text, strlen(h->area[a].text) + 1);
         k = fnv(k, h->area[a].rgb, sizeof h->area[a].rgb);
     }
-    bool empty = !h->no_data && (!h->full || (h->speed_kmh < 0 && h->limit_kmh <= 0 && !h->drt_on));
+    bool empty = !h->no_data && !h->paused && (!h->full || (h->speed_kmh < 0 && h->limit_kmh <= 0 && !h->drt_on));
     for (int a = 0; h->full && a < SIM_HUD_AREA_COUNT; a++)
         if (h->area[a].text[0])
             empty = false;

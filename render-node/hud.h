@@ -1,7 +1,8 @@
 /* hud: the head-up display drawn with cairo over the scene: the speed, the speed limit
  * in force (control.speed_limit, else the road's), the five named text areas of
  * hud.text (top, center, bottom, left, right; control.hud and scenario hud_text
- * triggers use "top"), and a red "NO DATA" mark when states stop arriving. The
+ * triggers use "top"), a calm "PAUSED" panel while the operator has paused the session,
+ * and a red "NO DATA" mark when states stop arriving otherwise. The
  * texture is redrawn only when what it shows changes. */
 #ifndef RN_HUD_H
 #define RN_HUD_H
@@ -17,6 +18,7 @@ typedef struct rn_hud_text {
     char text[SIM_HUD_TEXT_MAX + 1];
     float rgb[3];
     double expires;            /* the caller's clock, s; 0: never */
+    char owner[64];            /* the bus name (src) of the module that set it; "": none */
 } rn_hud_text;
 
 typedef struct rn_hud {
@@ -24,6 +26,7 @@ typedef struct rn_hud {
     int speed_kmh;             /* < 0: not shown */
     double limit_kmh;          /* 0: none */
     bool no_data;
+    bool paused;               /* the operator paused the session: a calm "PAUSED" panel */
     bool full;                 /* speed, limit and areas; false: only the no-data mark (mirrors) */
     /* The visual DRT stimulus (drt.stimulus, ISO 17488): a red dot drt_angle_deg left of
      * straight ahead (negative: right) and 3 degrees above the horizon, while drt_on.
@@ -42,6 +45,10 @@ void rn_hud_init(rn_hud *h);
 void rn_hud_free(rn_hud *h);
 /* Shows text in an area (empty clears it) for ttl seconds (0: until replaced). */
 void rn_hud_set(rn_hud *h, sim_hud_area area, const char *text, const float rgb[3], double ttl, double now);
+/* The module named owner set the area's text (after rn_hud_set, which clears it). */
+void rn_hud_set_owner(rn_hud *h, sim_hud_area area, const char *owner);
+/* Clears the areas owner set (it left the bus); returns how many. */
+int rn_hud_clear_owner(rn_hud *h, const char *owner);
 /* Draws it over a w x h viewport with the textured program bound (its matrices
  * identity, no fog). */
 void rn_hud_draw(rn_hud *h, int w, int h_px, double now, GLint u_tex);

@@ -62,6 +62,7 @@ typedef struct rn_node {
     uv_loop_t *loop;
     sim_bus *bus;
     bool connected, stop;
+    bool paused;                   /* control.pause until resume, restart or stop */
     uv_timer_t wait;
     uv_signal_t sigint, sigterm, sigusr1;
     /* measuring */
@@ -104,5 +105,7 @@ void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t);
 int rn_session_agents(rn_node *n, double now);
 /* Publishes an ack for a control message. */
 void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error);
+/* Clears what the operator set (HUD text, speed limit) and every HUD text: control.restart. */
+void rn_session_restart(rn_node *n);
 
 #endif

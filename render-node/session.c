@@ -78,12 +78,26 @@ void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t)
         n->pending_arrival[n->n_pending++] = now;
 }
 
+/* A restart is a fresh start for the driver's screen too: the operator's HUD text
+ * and speed limit, texts of hud.text and of triggers go (docs/render.md). */
+void rn_session_restart(rn_node *n)
+{
+    for (int a = 0; a < SIM_HUD_AREA_COUNT; a++) rn_hud_set(&n->scene.hud, (sim_hud_area)a, "", NULL, 0, rn_now());
+    n->limit_override_kmh = 0;
+    for (int i = 0; n->trigger_fired && i < n->sc->n_triggers; i++) n->trigger_fired[i] = false;
+}
+
 static void on_control(rn_node *n, const char *topic, const cJSON *msg)
 {
     const char *cmd = topic + strlen("control.");
-    bool ours = !strcmp(cmd, "light") || !strcmp(cmd, "hud") || !strcmp(cmd, "speed_limit");
+    bool ours = !strcmp(cmd, "light") || !strcmp(cmd, "hud") || !strcmp(cmd, "speed_limit") || !strcmp(cmd, "pause");
     if (!strcmp(cmd, "stop")) {
         n->stop = true; /* physics acknowledges stop; every module ends */
+        return;
+    }
+    if (!strcmp(cmd, "resume") || !strcmp(cmd, "restart")) {
+        n->paused = false; /* physics answers these */
+        if (!strcmp(cmd, "restart")) rn_session_restart(n);
         return;
     }
     if (!ours)
@@ -100,6 +114,8 @@ static void on_control(rn_node *n, const char *topic, const cJSON *msg)
     } else if (!strcmp(cmd, "hud")) {
         rn_hud_set(&n->scene.hud, SIM_HUD_TOP, cJSON_GetObjectItemCaseSensitive(msg, "text")->valuestring, NULL, 0,
                    rn_now());
+    } else if (!strcmp(cmd, "pause")) {
+        n->paused = true; /* the PAUSED panel, and no NO DATA mark while states stop */
     } else {
         n->limit_override_kmh = num(msg, "kmh", 0);
     }
@@ -134,11 +150,18 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         if (sim_msg_hud_text_decode(msg, &m, &err) == SIM_OK) {
             float rgb[3] = {(float)m.color[0], (float)m.color[1], (float)m.color[2]};
             rn_hud_set(&n->scene.hud, m.area, m.text, m.has_color ? rgb : NULL, m.ttl_s, rn_now());
+            const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
+            if (cJSON_IsString(src)) rn_hud_set_owner(&n->scene.hud, m.area, src->valuestring);
         } else {
             say_bad(n, SIM_TOPIC_HUD_TEXT, err.msg);
         }
     } else if (!strncmp(topic, "control.", 8) && strcmp(topic, SIM_TOPIC_CONTROL_ACK)) {
         on_control(n, topic, msg);
+    } else if (!strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT)) {
+        /* Text a module put up goes with it: nobody is left to take it down. */
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
+        if (cJSON_IsString(name) && rn_hud_clear_owner(&n->scene.hud, name->valuestring))
+            fprintf(stderr, "render-node: %s left the bus: its HUD text is cleared\n", name->valuestring);
     } else if (!strcmp(topic, SIM_TOPIC_DRT_STIMULUS)) {
         sim_msg_drt_stimulus m;
         if (sim_msg_drt_stimulus_decode(msg, &m, &err) != SIM_OK)
@@ -165,7 +188,8 @@ int rn_session_open(rn_node *n, sim_error *err)
     int rc = sim_bus_parse_endpoint(n->o.bus, host, sizeof host, &port, err);
     if (rc)
         return rc;
-    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_TRAFFIC_STATE, "control.", "hud.", SIM_TOPIC_DRT_STIMULUS};
+    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_TRAFFIC_STATE, "control.", "hud.",
+                                       SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS};
     char name[64];
     if (n->o.name)
         snprintf(name, sizeof name, "%s", n->o.name);
@@ -174,7 +198,7 @@ int rn_session_open(rn_node *n, sim_error *err)
     else
         snprintf(name, sizeof name, "render-%s", sim_view_name(n->view.view));
     /* declared, so that the operator's reply waits for exactly these answers */
-    static const char *const acts_on[] = {"light", "hud", "speed_limit"};
+    static const char *const acts_on[] = {"light", "hud", "speed_limit", "pause"};
     sim_bus_options bo = {.name = name, .host = host, .port = port, .token = n->o.token,
                           .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
                           .acts_on = acts_on, .n_acts_on = sizeof acts_on / sizeof *acts_on,
@@ -209,7 +233,9 @@ void rn_session_update_hud(rn_node *n, double now)
 {
     rn_hud *h = &n->scene.hud;
     bool have = n->last_state_wall >= 0;
-    h->no_data = !n->connected || !have || now - n->last_state_wall > NO_DATA_AFTER;
+    /* Paused, no states come by design: that is no loss of data. */
+    h->paused = n->paused && n->connected;
+    h->no_data = !n->connected || !have || (!n->paused && now - n->last_state_wall > NO_DATA_AFTER);
     h->speed_kmh = have ? (int)lround(fabs(n->ego_speed) * 3.6) : -1;
     double kmh = 0;
     int road;

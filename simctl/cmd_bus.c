@@ -9,6 +9,7 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command.h"
+#include "send_check.h"
 #include "simctl.h"
 
 typedef struct {
@@ -237,6 +238,13 @@ int simctl_cmd_send(int argc, char **argv)
     if (check_command(argv[1], b.payload)) {
         cJSON_Delete(b.payload);
         return 2;
+    }
+    bool known;
+    sim_error verr = {0};
+    if (simctl_send_check(argv[1], b.payload, &known, &verr)) { /* what every module would refuse */
+        fprintf(stderr, "simctl send: %s (docs/protocol.md); nothing was sent\n", verr.msg);
+        cJSON_Delete(b.payload);
+        return 1;
     }
     char host[256];
     int port;

@@ -12,6 +12,7 @@
  * restart is published as session.module for the drive log. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,13 +27,31 @@
 
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_file.h"
 #include "sim_vehicle_file.h"
 #include "sim_command.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
+#include "sim_msg_vehicle.h"
 #include "cmd_world.h"
+#include "screens.h"
 #include "supervise.h"
 #include "simctl.h"
+
+/* The car has stood still for --stall-s: the drive log says so (a log.mark), and the
+ * session ends with exit status RUN_STALL_STATUS. */
+static void run_on_stall(session *s)
+{
+    char why[160];
+    snprintf(why, sizeof why, "the car has not moved for %g s of simulated time (since t = %.2f s; --stall-s)",
+             s->stall.limit_s, s->stall.since_t);
+    cJSON *m = cJSON_CreateObject();
+    if (m && cJSON_AddStringToObject(m, "name", "ego_stalled") && cJSON_AddStringToObject(m, "text", why))
+        sim_bus_publish(s->bus, SIM_TOPIC_LOG_MARK, s->stall.t, m);
+    cJSON_Delete(m);
+    s->status = RUN_STALL_STATUS;
+    run_end_session(s, why);
+}
 
 static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len,
                            void *user)
@@ -65,6 +84,8 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
             if (ack) sim_bus_publish(bus, SIM_TOPIC_SIM_ACK, cJSON_IsNumber(t) ? t->valuedouble : 0, ack);
             cJSON_Delete(ack);
         }
+    } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
+        if (!s->ending && run_stall_update(&s->stall, msg)) run_on_stall(s);
     } else if (strcmp(topic, SIM_TOPIC_SIM_END) == 0) {
         if (s->until_end) run_end_session(s, "the scenario's end was reached");
     } else if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) {
@@ -83,6 +104,35 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
         static sim_msg_log_error e;
         bool ok = sim_msg_log_error_decode(msg, &e, NULL) == SIM_OK && e.error[0];
         fprintf(stderr, "simctl: RECORDER ERROR: %s\n", ok ? e.error : line);
+    }
+}
+
+static const char *int_text(int v)
+{
+    static char buf[8][24];
+    static int k;
+    char *b = buf[k++ % 8];
+    snprintf(b, sizeof buf[0], "%d", v);
+    return b;
+}
+
+/* A screens file's entry as render-node options (run_arg copies them). */
+static void screen_args(child *c, const run_screen *sc)
+{
+    char name[64], num[32];
+    run_arg2(c, "--view", sc->view);
+    run_arg2(c, "--name", run_screen_bus_name(sc, name, sizeof name));
+    if (sc->display >= 0) run_arg2(c, "--display", int_text(sc->display));
+    if (sc->fullscreen) run_arg(c, "--fullscreen");
+    if (sc->size[0]) run_arg2(c, "--size", sc->size);
+    if (sc->pos[0]) run_arg2(c, "--pos", sc->pos);
+    if (!isnan(sc->yaw_offset_deg)) {
+        snprintf(num, sizeof num, "%g", sc->yaw_offset_deg);
+        run_arg2(c, "--yaw-offset-deg", num);
+    }
+    if (!isnan(sc->fov_deg)) {
+        snprintf(num, sizeof num, "%g", sc->fov_deg);
+        run_arg2(c, "--fov-deg", num);
     }
 }
 
@@ -115,11 +165,38 @@ static void newest_log(const char *out, const char *study, char *path, size_t si
     if (d) closedir(d);
 }
 
-static int run_analysis(const char *log_file, const char *out_dir)
+/* OUT/report: a link to the newest drive's report, so that the place printed before
+ * per-drive reports still shows the last one (a real folder there, from before, is
+ * left alone). */
+static void link_newest(const char *out_dir, const char *rel)
+{
+    char link[1200], tmp[1300];
+    struct stat st;
+    snprintf(link, sizeof link, "%s/report", out_dir);
+    if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode)) return;
+    snprintf(tmp, sizeof tmp, "%s.%d", link, (int)getpid());
+    unlink(tmp);
+    if (symlink(rel, tmp) == 0 && rename(tmp, link) != 0) unlink(tmp);
+}
+
+/* Every drive keeps its report: OUT/reports/STUDY/<the log's name>/, so a second
+ * subject's (or a second drive's) report never replaces the first. */
+static int run_analysis(const char *log_file, const char *out_dir, const char *study)
 {
     if (!run_exe_exists("analysis")) return 0;
-    char report_dir[1200];
-    snprintf(report_dir, sizeof report_dir, "%s/report", out_dir);
+    const char *base = strrchr(log_file, '/');
+    base = base ? base + 1 : log_file;
+    char stem[512], rel[1100], report_dir[1200];
+    snprintf(stem, sizeof stem, "%s", base);
+    size_t sl = strlen(stem);
+    if (sl > 7 && strcmp(stem + sl - 7, ".sqlite") == 0) stem[sl - 7] = '\0';
+    snprintf(rel, sizeof rel, "reports/%s/%s", study, stem);
+    snprintf(report_dir, sizeof report_dir, "%s/%s", out_dir, rel);
+    sim_error merr;
+    if (sim_file_mkdirs(report_dir, &merr)) {
+        fprintf(stderr, "simctl: the report: %s\n", merr.msg);
+        return 1;
+    }
     char path[1024];
     snprintf(path, sizeof path, "%s/analysis", simctl_bin_dir());
     char *argv[] = {path, "report", (char *)log_file, "--out", report_dir, NULL};
@@ -137,6 +214,7 @@ static int run_analysis(const char *log_file, const char *out_dir)
         fprintf(stderr, "simctl: the analysis failed (status %d)\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
         return 1;
     }
+    link_newest(out_dir, rel);
     char real[4096];
     const char *shown = realpath(report_dir, real) ? real : report_dir;
     printf("\nReport: %s/report.html\nOpen it with: xdg-open %s/report.html  (or any web browser)\n", shown, shown);
@@ -159,6 +237,10 @@ int simctl_cmd_run(int argc, char **argv)
     const char *params = NULL;
     const char *meta_file = NULL;
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
+    double stall_s = -1;
+    const char *start = NULL, *screens_file = NULL;
+    int display = -1;
+    bool fullscreen = false;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
     sim_opt opts[] = {
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
@@ -173,6 +255,11 @@ int simctl_cmd_run(int argc, char **argv)
         {"meta-file", SIM_OPT_STRING, &meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
         {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
+        {"start", SIM_OPT_STRING, &start, "NAME", "start point of the drive (default the scenario's first)"},
+        {"fullscreen", SIM_OPT_FLAG, &fullscreen, NULL, "the driver's view fullscreen (on --display)"},
+        {"display", SIM_OPT_INT, &display, "N", "display of the driver's view (default 0)"},
+        {"screens", SIM_OPT_STRING, &screens_file, "FILE", "the views to start and where (side screens, mirrors; docs/render.md)"},
+        {"stall-s", SIM_OPT_DOUBLE, &stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
         {"render-offscreen", SIM_OPT_FLAG, &render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
@@ -193,13 +280,31 @@ int simctl_cmd_run(int argc, char **argv)
     /* Checked here, once: a scenario every module refuses would otherwise have the
      * supervisor restart them all forever. */
     sim_diag diag = {0};
-    if (simctl_session_scenario(scenario, NULL, &diag) != 0) {
+    sim_scenario *sc = NULL;
+    if (simctl_session_scenario(scenario, &sc, &diag) != 0) {
         simctl_print_diag(&diag);
         fprintf(stderr, "simctl run: scenario '%s' cannot be used (see simctl validate)\n", scenario);
         sim_diag_free(&diag);
         return 1;
     }
     sim_diag_free(&diag);
+    int start_idx;
+    sim_error serr = {0};
+    rc = start ? sim_scenario_start_index(sc, start, &start_idx, &serr) : SIM_OK;
+    sim_scenario_free(sc);
+    if (rc) {
+        fprintf(stderr, "simctl run: --start: %s\n", serr.msg);
+        return 1;
+    }
+    if (display < -1 || display > 63) {
+        fprintf(stderr, "simctl run: --display expects 0..63, not %d\n", display);
+        return 2;
+    }
+    static run_screens screens = {.front = -1};
+    if (screens_file && run_screens_load(screens_file, &screens, &serr)) {
+        fprintf(stderr, "simctl run: --screens: %s\n", serr.msg);
+        return 1;
+    }
     /* The vehicle file likewise: physics-node would refuse it at start. */
     sim_vehicle_params vp;
     sim_error verr;
@@ -222,6 +327,8 @@ int simctl_cmd_run(int argc, char **argv)
         return 2;
     }
     session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
+    if (stall_s < 0) stall_s = headless ? RUN_STALL_DEFAULT_S : 0;
+    s.stall.limit_s = stall_s;
     if (until) {
         if (strcmp(until, "end") == 0) {
             s.until_end = true;
@@ -319,6 +426,7 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--run", "0");
             c->run_arg = c->argc - 1;
         }
+        if (start && (strcmp(exe, "physics-node") == 0 || strcmp(exe, "input-node") == 0)) run_arg2(c, "--start", start);
         if (scenario_ego && strcmp(exe, "traffic-node") == 0) run_arg(c, "--scenario-ego");
         if (params && strcmp(exe, "traffic-node") == 0) run_arg2(c, "--params", params);
         if (strcmp(exe, "input-node") == 0) {
@@ -328,6 +436,20 @@ int simctl_cmd_run(int argc, char **argv)
         if (strcmp(exe, "render-node") == 0) {
             run_arg2(c, "--vehicle", vehicle);
             if (!render_window) run_arg(c, "--offscreen");
+            if (screens.front >= 0) screen_args(c, &screens.s[screens.front]);
+            if (display >= 0) run_arg2(c, "--display", int_text(display));
+            if (fullscreen) run_arg(c, "--fullscreen");
+            /* The screens file's other views: render nodes of their own. */
+            for (int k = 0; k < screens.n; k++) {
+                if (k == screens.front) continue;
+                child *v = run_add_child(&s, exe);
+                run_arg2(v, "--bus", bus_addr);
+                if (token) run_arg2(v, "--token", token);
+                run_arg2(v, "--scenario", scenario);
+                run_arg2(v, "--vehicle", vehicle);
+                if (!render_window) run_arg(v, "--offscreen");
+                screen_args(v, &screens.s[k]);
+            }
         }
     }
 
@@ -343,9 +465,10 @@ int simctl_cmd_run(int argc, char **argv)
             lockstep ? ", lockstep" : "");
     for (int i = 0; i < s.n_children; i++) run_start_child(&s.children[i]);
 
-    static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS, SIM_TOPIC_LOG_ERROR};
+    static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS,
+                                        SIM_TOPIC_LOG_ERROR, SIM_TOPIC_VEHICLE_STATE};
     sim_bus_options bo = {.name = "simctl", .lockstep = s.acks_ticks, .host = host, .port = port, .token = token, .subscribe = watch,
-                          .n_subscribe = 5, .on_message = on_bus_message, .on_state = run_on_bus_state, .user = &s};
+                          .n_subscribe = s.stall.limit_s > 0 ? 6 : 5, .on_message = on_bus_message, .on_state = run_on_bus_state, .user = &s};
     if (sim_bus_open(s.loop, &bo, &s.bus, &err) != SIM_OK) {
         fprintf(stderr, "simctl: %s\n", err.msg);
         run_end_session(&s, "no bus");
@@ -366,7 +489,11 @@ int simctl_cmd_run(int argc, char **argv)
     /* A short session may end before simctl heard the recorder's log.status: the
      * drive's log is then the newest in the study's folder. */
     if (!s.log_file[0]) newest_log(out, study, s.log_file, sizeof s.log_file);
-    if (headless && !no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0)
-        return s.status ? s.status : run_analysis(s.log_file, out);
+    /* Interactive sessions too: a test person's drive is analysed when it stops. */
+    if (!no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0 &&
+        (s.status == 0 || s.status == RUN_STALL_STATUS)) {
+        int a = run_analysis(s.log_file, out, study); /* a stalled drive is analysed too: what it did counts */
+        return s.status ? s.status : a;
+    }
     return s.status;
 }

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim_cli.h"
 #include "sim_scenario.h"
@@ -14,12 +15,20 @@ void simctl_print_diag(const sim_diag *d)
     if (d->dropped) fprintf(stderr, "(%d more errors not shown)\n", d->dropped);
 }
 
+static bool is_xodr(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 5 && strcmp(path + n - 5, ".xodr") == 0;
+}
+
 int simctl_session_scenario(const char *path, sim_scenario **out, sim_diag *d)
 {
     sim_scenario *sc = NULL;
     int rc = sim_scenario_load(path, &sc, d);
     if (rc == 0 && sc->n_starts == 0) {
-        sim_diag_add(d, "%s: start_points: none, expected at least one (a session starts the car there)", path);
+        sim_diag_add(d, "%s: start_points: none, expected at least one (a session starts the car there)%s", path,
+                     is_xodr(path) ? "; `simctl import-xodr FILE --out SCENARIO.json` writes a starter scenario "
+                                     "with start points on this file's roads" : "");
         rc = SIM_EINVAL;
     }
     if (rc == 0 && out) *out = sc;
@@ -44,10 +53,16 @@ int simctl_cmd_validate(int argc, char **argv)
     for (int i = 1; i <= npos; i++) {
         sim_diag d = {0};
         sim_scenario *sc = NULL;
-        if (simctl_session_scenario(argv[i], &sc, &d) == 0) {
+        /* An OpenDRIVE file alone is a road file: its roads are what is checked (a
+         * session needs a scenario with start points on them, which import-xodr writes). */
+        bool roads_only = is_xodr(argv[i]);
+        if ((roads_only ? sim_scenario_load(argv[i], &sc, &d) : simctl_session_scenario(argv[i], &sc, &d)) == 0) {
             /* What an OpenDRIVE file held that the model does not take, once. */
             if (sc->roads_warning) printf("%s: ok (ignored from %s: %s)\n", argv[i], sc->opendrive, sc->roads_warning);
             else printf("%s: ok\n", argv[i]);
+            if (roads_only)
+                printf("%s: its roads only: for a session, `simctl import-xodr %s --out SCENARIO.json` writes a "
+                       "scenario with start points\n", argv[i], argv[i]);
             /* What an OpenSCENARIO file held that is not taken, once (docs/openscenario.md). */
             if (sc->xosc_warning) printf("%s: not taken from the scenario: %s\n", argv[i], sc->xosc_warning);
             sim_scenario_free(sc);

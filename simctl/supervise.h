@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "sim_bus.h"
+#include "stall.h"
 
 #define MAX_ARGS 32
 #define RESTART_FIRST_MS 100
@@ -43,7 +44,7 @@ struct session {
     uv_timer_t stop_timer;
     uv_timer_t operator_stop;   /* the grace after control.stop */
     bool stopped_by_operator;   /* modules are exiting by themselves: do not restart them */
-    child children[12];
+    child children[20];      /* the dispatcher, the modules, extra views of a screens file */
     int n_children;
     bool ending;
     bool handles_closed; /* the session's own handles are closing: shutdown ran to its end */
@@ -56,6 +57,7 @@ struct session {
                        SIMCTL_EXIT_DATA_LOST the recorder lost rows at close */
     int64_t last_run;       /* the newest run seen on sim.tick; -1: none yet */
     double last_t;          /* its newest time */
+    run_stall stall;        /* headless: the car standing for good ends the session */
     /* session.module events not yet published (the dispatcher itself was away) */
     cJSON *unsent[16];
     double unsent_t[16];

@@ -4,7 +4,7 @@
  * control.sound (on/off), pauses with the simulation and acknowledges every command
  * it acts on (control.ack). The synthesis is sim_sound (common/sound); this file only
  * does the bus, the audio device and their hand-over under SDL's audio lock.
- * Without a sound card it runs silent (SDL's dummy driver) and refuses `sound on`
+ * Without a sound card it runs silent (SDL's dummy driver) and refuses `sound on` and `off`
  * saying so. Exit status: 0 after stop or a signal, 1 when the scenario cannot be read
  * or the audio driver named in SDL_AUDIODRIVER does not work (a configuration error,
  * not restarted by simctl run), 2 for usage errors. */
@@ -86,7 +86,8 @@ static void on_command(sound_node *n, const cJSON *msg)
     const char *cmd = sim_command_receive(n->bus, n->sim_t, "sound-node", ACTS_ON, N_ACTS_ON, msg);
     if (!cmd) return;
     bool on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(msg, "on"));
-    if (strcmp(cmd, "sound") == 0 && on && n->no_device[0]) {
+    /* Without a device neither on nor off changes what anyone hears: not "done". */
+    if (strcmp(cmd, "sound") == 0 && n->no_device[0]) {
         sim_command_answer(n->bus, n->sim_t, "sound-node", msg, false, n->no_device);
         return;
     }

@@ -102,6 +102,9 @@ static void publish_step(node *n, double t)
             publish(n, SIM_TOPIC_HUD_TEXT, t, sim_msg_hud_text_encode(&h));
         }
     }
+    cJSON *hits[TN_MAX_CONTACTS];
+    int n_hits = tn_collisions(&n->w, hits, TN_MAX_CONTACTS);
+    for (int k = 0; k < n_hits; k++) publish(n, SIM_TOPIC_TRAFFIC_COLLISION, t, hits[k]);
     for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
         publish(n, SIM_TOPIC_STORYBOARD_EVENT, t, tn_xosc_event_payload(&n->w, k));
     if (tn_xosc_ended_now(&n->w)) { /* the storyboard's stop trigger: simctl run --until end stops */
@@ -169,6 +172,10 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
         const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, "freeze");
         if (cJSON_IsNumber(d) && n->w.su.params.density <= 0) {
             ack(n, msg, false, "traffic: the scenario has no ambient traffic (traffic.density 0) to scale");
+            return;
+        }
+        if (cJSON_IsBool(f) && n->w.su.n_specs == 0 && n->w.su.params.density <= 0) {
+            ack(n, msg, false, "traffic: the scenario has no vehicles to freeze or let go (no agents, traffic.density 0)");
             return;
         }
         if (cJSON_IsNumber(d)) n->w.density_scale = n->w.t.density_scale = d->valuedouble;

@@ -2,6 +2,8 @@
 #include "state.h"
 #include "xosc.h"
 
+#include "sim_traffic_contact.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,6 +49,7 @@ int tn_world_restart(tn_world *w, sim_error *err)
     w->started = true;
     w->t.density_scale = w->density_scale;
     w->t.frozen = w->frozen;
+    w->n_touching = 0;
     return tn_xosc_start(w, err);
 }
 
@@ -126,6 +129,30 @@ cJSON *tn_event_payload(const tn_world *w, int k)
     else agent_id(w, e->by, m.by, sizeof m.by);
     if (tr->text) snprintf(m.text, sizeof m.text, "%s", tr->text);
     return sim_msg_traffic_event_encode(&m);
+}
+
+int tn_collisions(tn_world *w, cJSON **out, int max)
+{
+    int slots[TN_MAX_CONTACTS], n_out = 0;
+    int n = sim_traffic_contacts(&w->t, TN_CONTACT_MARGIN, slots, TN_MAX_CONTACTS);
+    uint32_t now[TN_MAX_CONTACTS];
+    for (int i = 0; i < n; i++) {
+        const sim_traffic_agent *a = &w->t.agents[slots[i]];
+        now[i] = a->uid;
+        bool before = false;
+        for (int k = 0; k < w->n_touching && !before; k++) before = w->touching[k] == a->uid;
+        if (before || n_out >= max) continue;
+        sim_msg_traffic_collision c = {.rel_speed = sim_traffic_contact_speed(&w->t, slots[i]),
+                                       .ego_speed = w->t.ego.speed,
+                                       .other_speed = sim_traffic_agent_speed(&w->t, slots[i])};
+        agent_id(w, slots[i], c.other, sizeof c.other);
+        snprintf(c.model, sizeof c.model, "%s",
+                 slots[i] < w->su.n_specs ? w->sc->agents[slots[i]].model : sim_traffic_vmodels[a->model].name);
+        out[n_out++] = sim_msg_traffic_collision_encode(&c);
+    }
+    memcpy(w->touching, now, (size_t)n * sizeof *now);
+    w->n_touching = n;
+    return n_out;
 }
 
 /* ---- restart with state ---- */

@@ -15,6 +15,9 @@
 #include "sim_traffic.h"
 #include "sim_traffic_setup.h"
 
+#define TN_MAX_CONTACTS 16   /* vehicles the ego can touch at once that are told apart */
+#define TN_CONTACT_MARGIN 0.05 /* m: boxes this close count as touching (docs/traffic.md) */
+
 typedef struct tn_world {
     sim_scenario *sc;
     sim_traffic_setup su;
@@ -26,6 +29,8 @@ typedef struct tn_world {
     bool frozen;                   /* likewise */
     int run;
     double ego_len, ego_width;
+    uint32_t touching[TN_MAX_CONTACTS]; /* uids of the agents the ego touched last step */
+    int n_touching;
     /* an OpenSCENARIO scenario's storyboard (xosc.c) */
     bool have_sb;
     sim_storyboard sb;
@@ -49,6 +54,10 @@ cJSON *tn_state_payload(tn_world *w);
 /* Payload of traffic.event for event k of the last step. */
 cJSON *tn_event_payload(const tn_world *w, int k);
 
+/* The payloads of traffic.collision for the agents the ego began to touch in the last
+ * step (each contact once, again only after the two were apart), into out (at most
+ * max; the caller frees them); returns how many. */
+int tn_collisions(tn_world *w, cJSON **out, int max);
 /* Restart with state (docs/traffic.md): after every tick the node writes its world to
  * one of two files, PATH.0 and PATH.1 in turns (mode 0600), with the run, the tick's
  * time and a tag of the session (a hash of $SIM_BUS_SECRET). A node started with the

@@ -147,13 +147,25 @@ int sim_json_parse(sim_json *j, const char *text, size_t len, cJSON **out)
     for (size_t i = pos; i < len && k < 16 && text[i] != '\n'; i++)
         near[k++] = isprint((unsigned char)text[i]) ? text[i] : '?';
     near[k] = '\0';
+    /* Nothing to quote at the position (the end of a line or of the input): quote
+     * what comes before it on its line instead, where the mistake then is. */
+    char before[40];
+    size_t b0 = pos, nb = 0;
+    while (b0 > 0 && text[b0 - 1] != '\n' && pos - b0 < 24) b0--;
+    for (size_t i = b0; i < pos && i < len; i++) before[nb++] = isprint((unsigned char)text[i]) ? text[i] : '?';
+    before[nb] = '\0';
+    bool at_end = true;
+    for (size_t i = pos; i < len && at_end; i++) at_end = isspace((unsigned char)text[i]) != 0;
     /* The position is part of the name: "file:line:col", as compilers write it. */
     char where[256];
     if (j->file) snprintf(where, sizeof where, "%s:%d:%d", j->file, line, col);
     else snprintf(where, sizeof where, "line %d, column %d", line, col);
     const char *file = j->file;
     j->file = NULL;
-    if (!root)
+    if (!root && !near[0])
+        sim_json_fail(j, SIM_EINVAL, where, "JSON syntax error after \"%s\"%s", before,
+                      at_end ? " (the input ends there)" : " (at the end of that line)");
+    else if (!root)
         sim_json_fail(j, SIM_EINVAL, where, "JSON syntax error near \"%s\"%s", near,
                       pos >= len ? " (unexpected end of input)" : "");
     else
@@ -161,6 +173,23 @@ int sim_json_parse(sim_json *j, const char *text, size_t len, cJSON **out)
     j->file = file;
     cJSON_Delete(root);
     return SIM_EINVAL;
+}
+
+/* Edit distance of a and b, capped: small typos ("segmnts", "mas") are 1 or 2. */
+static int distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > 62 || nb > 62) return 99;
+    int d[64][64];
+    for (size_t i = 0; i <= na; i++) d[i][0] = (int)i;
+    for (size_t k = 0; k <= nb; k++) d[0][k] = (int)k;
+    for (size_t i = 1; i <= na; i++)
+        for (size_t k = 1; k <= nb; k++) {
+            int sub = d[i - 1][k - 1] + (a[i - 1] != b[k - 1]);
+            int del = d[i - 1][k] + 1, ins = d[i][k - 1] + 1;
+            d[i][k] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[na][nb];
 }
 
 int sim_json_keys(sim_json *j, const cJSON *obj, const char *path, const char *const *allowed, int n)
@@ -181,8 +210,14 @@ int sim_json_keys(sim_json *j, const cJSON *obj, const char *path, const char *c
             }
         if (sim_enum_parse(it->string, allowed, n) >= 0) continue;
         char list[400];
-        int e = sim_json_fail(j, SIM_EINVAL, sim_json_key_path(p, path, it->string),
-                              "unknown field, expected one of: %s", sim_enum_list(allowed, n, list, sizeof list));
+        const char *meant = NULL;
+        for (int k = 0; k < n && !meant; k++)
+            if (distance(it->string, allowed[k]) <= 2 && !cJSON_GetObjectItemCaseSensitive(obj, allowed[k])) meant = allowed[k];
+        int e = meant ? sim_json_fail(j, SIM_EINVAL, sim_json_key_path(p, path, it->string),
+                                      "unknown field (did you mean \"%s\"?), expected one of: %s", meant,
+                                      sim_enum_list(allowed, n, list, sizeof list))
+                      : sim_json_fail(j, SIM_EINVAL, sim_json_key_path(p, path, it->string),
+                                      "unknown field, expected one of: %s", sim_enum_list(allowed, n, list, sizeof list));
         if (!rc) rc = e;
         if (!j->report) return rc; /* stopping at the first */
     }
@@ -192,6 +227,32 @@ int sim_json_keys(sim_json *j, const cJSON *obj, const char *path, const char *c
 int sim_json_object(sim_json *j, const cJSON *v, const char *path)
 {
     return cJSON_IsObject(v) ? SIM_OK : sim_json_found(j, path, v, "an object");
+}
+
+/* A member of obj that looks like a misspelling of key (a name within edit distance
+ * 2, not key itself), or NULL. */
+static const cJSON *misspelling_of(const cJSON *obj, const char *key)
+{
+    const cJSON *it;
+    if (!cJSON_IsObject(obj) || strchr(key, '.')) return NULL;
+    cJSON_ArrayForEach(it, obj)
+        if (it->string && strcmp(it->string, key) && distance(it->string, key) <= 2) return it;
+    return NULL;
+}
+
+/* A required member is missing. When the object has a misspelling of it, that is one
+ * mistake, not two: a reader collecting every error (report set) has the unknown
+ * field reported by sim_json_keys, with the name meant, and counts this one silently;
+ * a reader stopping at the first error says both in one message. */
+static int missing(sim_json *j, const cJSON *obj, const char *key, const char *p, const char *want)
+{
+    const cJSON *typo = misspelling_of(obj, key);
+    if (!typo) return sim_json_found(j, p, NULL, want);
+    if (j->report && j->errors > 0) {
+        j->errors++;
+        return SIM_EINVAL;
+    }
+    return sim_json_fail(j, SIM_EINVAL, p, "missing (\"%s\" is there: misspelt?), expected %s", typo->string, want);
 }
 
 /* The member (NULL when obj is NULL) and its path for messages. */
@@ -213,7 +274,7 @@ int sim_json_num(sim_json *j, const cJSON *obj, const char *path, const char *ke
     case SIM_JSON_NONNEG: snprintf(want, sizeof want, "a number >= 0"); break;
     case SIM_JSON_RANGE: snprintf(want, sizeof want, "a number in [%g, %g]", lo, hi); break;
     }
-    if (!v) return required ? sim_json_found(j, p, NULL, want) : SIM_OK;
+    if (!v) return required ? missing(j, obj, key, p, want) : SIM_OK;
     if (!cJSON_IsNumber(v)) return sim_json_found(j, p, v, want);
     double x = v->valuedouble;
     bool ok = isfinite(x);
@@ -257,7 +318,7 @@ int sim_json_int(sim_json *j, const cJSON *obj, const char *path, const char *ke
     const cJSON *v = member(obj, path, key, p);
     *out = def;
     snprintf(want, sizeof want, "an integer in [%d, %d]", lo, hi);
-    if (!v) return required ? sim_json_found(j, p, NULL, want) : SIM_OK;
+    if (!v) return required ? missing(j, obj, key, p, want) : SIM_OK;
     return sim_json_integer(j, v, p, lo, hi, out);
 }
 
@@ -267,7 +328,7 @@ int sim_json_bool(sim_json *j, const cJSON *obj, const char *path, const char *k
     char p[SIM_JSON_PATH_MAX];
     const cJSON *v = member(obj, path, key, p);
     *out = def;
-    if (!v) return required ? sim_json_found(j, p, NULL, "true or false") : SIM_OK;
+    if (!v) return required ? missing(j, obj, key, p, "true or false") : SIM_OK;
     if (!cJSON_IsBool(v)) return sim_json_found(j, p, v, "true or false");
     *out = cJSON_IsTrue(v);
     return SIM_OK;
@@ -279,7 +340,7 @@ int sim_json_str(sim_json *j, const cJSON *obj, const char *path, const char *ke
     char p[SIM_JSON_PATH_MAX];
     const cJSON *v = member(obj, path, key, p);
     *out = def;
-    if (!v) return required ? sim_json_found(j, p, NULL, "a non-empty string") : SIM_OK;
+    if (!v) return required ? missing(j, obj, key, p, "a non-empty string") : SIM_OK;
     if (!cJSON_IsString(v)) return sim_json_found(j, p, v, "a non-empty string");
     if (!v->valuestring[0]) return sim_json_bad_value(j, SIM_EINVAL, p, v, "a non-empty string");
     *out = v->valuestring;
@@ -292,7 +353,7 @@ int sim_json_strcpy(sim_json *j, const cJSON *obj, const char *path, const char 
     char p[SIM_JSON_PATH_MAX], want[64];
     const cJSON *v = member(obj, path, key, p);
     snprintf(want, sizeof want, "a string of at most %zu bytes", size - 1);
-    if (!v) return required ? sim_json_found(j, p, NULL, want) : SIM_OK;
+    if (!v) return required ? missing(j, obj, key, p, want) : SIM_OK;
     if (!cJSON_IsString(v)) return sim_json_found(j, p, v, want);
     size_t len = strlen(v->valuestring);
     if (len >= size) return sim_json_fail(j, SIM_ETOOBIG, p, "found %zu bytes, expected %s", len, want);
@@ -307,7 +368,7 @@ int sim_json_enum(sim_json *j, const cJSON *obj, const char *path, const char *k
     const cJSON *v = member(obj, path, key, p);
     *out = def;
     sim_enum_list(names, n, want + strlen(want), sizeof want - strlen(want));
-    if (!v) return def < 0 ? sim_json_found(j, p, NULL, want) : SIM_OK;
+    if (!v) return def < 0 ? missing(j, obj, key, p, want) : SIM_OK;
     if (!cJSON_IsString(v)) return sim_json_found(j, p, v, want);
     int i = sim_enum_parse(v->valuestring, names, n);
     if (i < 0) return sim_json_bad_value(j, SIM_EINVAL, p, v, want);
@@ -322,6 +383,7 @@ int sim_json_array(sim_json *j, const cJSON *obj, const char *path, const char *
     const cJSON *v = member(obj, path, key, p);
     *out = NULL;
     if (!v && !required) return SIM_OK;
+    if (!v) return missing(j, obj, key, p, "an array");
     if (!cJSON_IsArray(v)) return sim_json_found(j, p, v, "an array");
     *out = v;
     return SIM_OK;

@@ -21,6 +21,7 @@ void sim_metrics_task_init(sim_metrics_task *task)
     task->tube_half_width = 0.5;
     task->vehicle_width = 1.8;
     task->thw_limit = 1.0;
+    task->ttc_cap = SIM_METRICS_TTC_CAP;
     task->speed_margin = 3.0 / 3.6;
     task->rt_window = 10.0;
     task->rt_steer = 2.0 * M_PI / 180.0;
@@ -374,6 +375,9 @@ static void sample_stats(const sim_metrics_samples *smp, const sim_metrics_task 
         }
         double h = smp->headway ? smp->headway[i] : NAN;
         if (!isfinite(h)) continue;
+        /* Boxes that overlap (a collision, counted as its own measure by the analysis)
+         * have no gap left: zero, never a negative distance, THW or TTC. */
+        if (h < 0) h = 0;
         r->headway_min = min_nan(r->headway_min, h);
         /* Minima compared as products, dividing only for a new minimum. */
         if (isfinite(v) && v > 0 && (isnan(r->thw_min) || h < r->thw_min * v)) r->thw_min = h / v;
@@ -390,6 +394,8 @@ static void sample_stats(const sim_metrics_samples *smp, const sim_metrics_task 
         if (isfinite(num) && num > 0 && (isnan(r->ttc_min) || h * den < r->ttc_min * num))
             r->ttc_min = h * den / num;
     }
+    /* A minimum TTC at or above the cap is no conflict worth the name (n/a). */
+    if (!(r->ttc_min < task->ttc_cap)) r->ttc_min = NAN;
     r->n_lane_keeping = n_e;
     if (n_e) {
         double m = e_sum / (double)n_e;

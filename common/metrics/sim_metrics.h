@@ -29,6 +29,8 @@
 /* Columns of a drive, one entry per sample, all the same length n. Required: t, s, d.
  * Every other column may be NULL (the metrics that need it are then NAN). A NAN entry
  * in an optional column means "not available at this sample" (e.g. no car ahead). */
+#define SIM_METRICS_TTC_CAP 10.0 /* s: larger TTCs are no conflict (docs/metrics.md) */
+
 typedef struct sim_metrics_samples {
     size_t n;
     const double *t;           /* simulation time, s, non-decreasing */
@@ -59,6 +61,8 @@ typedef struct sim_metrics_task {
     double tube_half_width;         /* h, m, >= 0 */
     double vehicle_width;           /* m, for lane-mark events */
     double thw_limit;               /* s: time with time headway under it is reported (1) */
+    double ttc_cap;                 /* s: a minimum TTC at or above it is reported as NAN
+                                       ("n/a"; SIM_METRICS_TTC_CAP) */
     double speed_margin;            /* m/s over the limit tolerated by time_over_limit_margin */
     /* Reaction times: each stimulus (trigger, HUD message) to the next response. */
     const double *stimulus_t;       /* times of stimuli, s (may be NULL when none) */

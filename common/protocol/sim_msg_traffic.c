@@ -191,3 +191,29 @@ int sim_msg_traffic_event_decode(const cJSON *msg, sim_msg_traffic_event *out, s
     if (!ret) ret = sim_json_strcpy(&j, msg, "", "text", false, out->text, sizeof out->text);
     return ret;
 }
+
+cJSON *sim_msg_traffic_collision_encode(const sim_msg_traffic_collision *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && cJSON_AddStringToObject(o, "other", m->other) && cJSON_AddStringToObject(o, "model", m->model) &&
+              add_num(o, "rel_speed", m->rel_speed, 0.001) && add_num(o, "ego_speed", m->ego_speed, 0.001) &&
+              add_num(o, "other_speed", m->other_speed, 0.001);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+int sim_msg_traffic_collision_decode(const cJSON *msg, sim_msg_traffic_collision *out, sim_error *err)
+{
+    sim_json j = {.file = SIM_TOPIC_TRAFFIC_COLLISION, .err = err};
+    memset(out, 0, sizeof *out);
+    out->ego_speed = out->other_speed = NAN;
+    int ret = sim_json_strcpy(&j, msg, "", "other", true, out->other, sizeof out->other);
+    if (!ret) ret = sim_json_strcpy(&j, msg, "", "model", false, out->model, sizeof out->model);
+    if (!ret) ret = sim_json_num(&j, msg, "", "rel_speed", true, 0, SIM_JSON_NONNEG, 0, 0, &out->rel_speed);
+    if (!ret) ret = sim_json_num(&j, msg, "", "ego_speed", false, NAN, SIM_JSON_NONNEG, 0, 0, &out->ego_speed);
+    if (!ret) ret = sim_json_num(&j, msg, "", "other_speed", false, NAN, SIM_JSON_NONNEG, 0, 0, &out->other_speed);
+    return ret;
+}

@@ -18,6 +18,7 @@
 
 #define SIM_TOPIC_TRAFFIC_STATE "traffic.state"
 #define SIM_TOPIC_TRAFFIC_EVENT "traffic.event"
+#define SIM_TOPIC_TRAFFIC_COLLISION "traffic.collision"
 #define SIM_MSG_TRAFFIC_MAX_VEHICLES 128 /* at most this many per traffic.state (< 40 KiB) */
 
 typedef struct sim_msg_traffic_vehicle {
@@ -72,5 +73,17 @@ typedef struct sim_msg_traffic_event {
 
 cJSON *sim_msg_traffic_event_encode(const sim_msg_traffic_event *m);
 int sim_msg_traffic_event_decode(const cJSON *msg, sim_msg_traffic_event *out, sim_error *err);
+
+/* traffic.collision: the ego's box began to touch another vehicle's (once per contact;
+ * a new one after the two were apart). */
+typedef struct sim_msg_traffic_collision {
+    char other[64];            /* the other vehicle's id (as in traffic.state) */
+    char model[32];            /* its model */
+    double rel_speed;          /* |v_ego - v_other| as ground-plane vectors, m/s */
+    double ego_speed, other_speed; /* m/s */
+} sim_msg_traffic_collision;
+
+cJSON *sim_msg_traffic_collision_encode(const sim_msg_traffic_collision *m);
+int sim_msg_traffic_collision_decode(const cJSON *msg, sim_msg_traffic_collision *out, sim_error *err);
 
 #endif

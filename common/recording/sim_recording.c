@@ -423,6 +423,9 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
         const char *name = text(msg, topic, "trigger", &bad);
         ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_COLLISION) == 0) {
+        const char *other = text(msg, topic, "other", &bad);
+        ret = event(rec, w, t, "collision", other ? other : "vehicle", line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_STORYBOARD_EVENT) == 0) {
         /* an OpenSCENARIO storyboard element's transition, "CutInEvent startTransition" */
         sim_msg_storyboard_event sb;

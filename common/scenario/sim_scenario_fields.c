@@ -60,10 +60,19 @@ int scn_get_road_ref(ld *L, const cJSON *obj, const char *path, const char *key,
     return r;
 }
 
+/* A road whose own definition failed (no usable geometry: length 0) has no length to
+ * hold positions on it to: its error is reported once, where it is, and what refers
+ * to it is checked only as far as it can be, instead of a follow-on error each. */
+static bool road_broken(const ld *L, int road)
+{
+    return road >= 0 && !(L->sc->net.roads[road].length > 0);
+}
+
 /* s in [0, road length] at obj.key. */
 bool scn_get_s(ld *L, const cJSON *obj, const char *path, const char *key, bool required,
                double def, int road, double *out)
 {
+    if (road_broken(L, road)) road = -1;
     double len = road >= 0 ? L->sc->net.roads[road].length : INFINITY;
     if (road >= 0) return scn_get_num(L, obj, path, key, required, def, NUM_RANGE, 0, len, out);
     return scn_get_num(L, obj, path, key, required, def, NUM_NONNEG, 0, 0, out);
@@ -99,6 +108,7 @@ bool scn_get_range(ld *L, const cJSON *o, const char *path, int road, bool requi
     bool ok = scn_get_s(L, o, path, "s_start", required, 0, road, a);
     double len = road >= 0 ? L->sc->net.roads[road].length : 0;
     ok &= scn_get_s(L, o, path, "s_end", required, len, road, b);
+    if (ok && road_broken(L, road)) return false; /* reported at the road */
     if (ok && *b <= *a) {
         char p[PATH_MAX_LEN];
         scn_err_at(L, scn_kpath(p, path, "s_end"), "found %g, expected a number > s_start (%g)", *b, *a);

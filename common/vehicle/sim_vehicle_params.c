@@ -147,6 +147,40 @@ static bool known_path(const char *path)
     return strcmp(path, "comment") == 0 || (n > 8 && strcmp(path + n - 8, ".comment") == 0);
 }
 
+/* The names allowed directly under prefix ("" the top level, "body", "tire.pacejka"),
+ * each once, comma-separated into buf; *meant: the one nearest to `name` when it is
+ * a small misspelling of it (else NULL; points into the table). */
+static void allowed_at(const char *prefix, const char *name, char *buf, size_t size, const char **meant)
+{
+    size_t n = strlen(prefix), used = 0;
+    buf[0] = '\0';
+    *meant = NULL;
+    for (size_t i = 0; i < N_FIELDS + N_SPECIAL; i++) {
+        const char *path = i < N_FIELDS ? fields[i].path : special[i - N_FIELDS];
+        if (n && (strncmp(path, prefix, n) != 0 || path[n] != '.')) continue;
+        const char *rest = n ? path + n + 1 : path;
+        size_t len = strcspn(rest, ".");
+        /* already listed? */
+        bool seen = false;
+        for (const char *q = buf; *q && !seen; q += strcspn(q, ",") + (q[strcspn(q, ",")] ? 2 : 0))
+            seen = strncmp(q, rest, len) == 0 && (q[len] == ',' || q[len] == '\0');
+        if (seen || used + len + 3 >= size) continue;
+        used += (size_t)sim_format(buf + used, size - used, "%s%.*s", used ? ", " : "", (int)len, rest);
+        if (!*meant) {
+            char cand[64];
+            sim_format(cand, sizeof cand, "%.*s", (int)len, rest);
+            size_t a = strlen(cand), b = strlen(name);
+            /* a near miss: one or two letters dropped, added or changed */
+            size_t common = 0;
+            while (common < a && common < b && cand[common] == name[common]) common++;
+            size_t tail = 0;
+            while (tail < a - common && tail < b - common && cand[a - 1 - tail] == name[b - 1 - tail]) tail++;
+            if ((a > b ? a - b : b - a) <= 2 && a - common - tail <= 2 && b - common - tail <= 2 && a >= 2)
+                *meant = rest;
+        }
+    }
+}
+
 static int check_unknown(const cJSON *obj, const char *prefix, sim_json *j)
 {
     const cJSON *c;
@@ -154,8 +188,15 @@ static int check_unknown(const cJSON *obj, const char *prefix, sim_json *j)
     {
         char path[160];
         sim_format(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", c->string);
-        if (!known_path(path))
-            return bad(j, path, "an unknown field", "only the fields of docs/vehicle.md");
+        if (!known_path(path)) {
+            char list[1200];
+            const char *meant;
+            allowed_at(prefix, c->string, list, sizeof list, &meant);
+            if (meant)
+                return sim_json_fail(j, SIM_EINVAL, path, "unknown field (did you mean \"%.*s\"?), expected one of: %s",
+                                     (int)strcspn(meant, "."), meant, list);
+            return sim_json_fail(j, SIM_EINVAL, path, "unknown field, expected one of: %s (docs/vehicle.md)", list);
+        }
         bool is_leaf_field = false;
         for (size_t i = 0; i < N_FIELDS; i++)
             if (strcmp(fields[i].path, path) == 0)

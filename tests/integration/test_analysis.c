@@ -441,7 +441,7 @@ static void inputs_in_other_shapes(void **state)
     char *txt = read_text(p);
     assert_non_null(txt);
     /* area_global_m2 is the 12th metric column after task,run,status. */
-    assert_non_null(strstr(txt, "\nP,0,ok,1,1,0,50,0,5,50,5,51,1,0,40,4,0,40,0.8,0.8,0,,,,,,,,,,,0,,,"));
+    assert_non_null(strstr(txt, "\nP,0,ok,1,1,0,50,0,5,50,5,51,1,0,40,4,0,40,0.8,0.8,0,,,,,,,,,,,0,0,,,")); /* collisions 0 */
     free(txt);
 
     /* A scenario with a syntax error: the message gives line and column. */

@@ -864,6 +864,17 @@ static void bad_options_exit_2(void **state)
     /* The script without a scenario or replay is refused before touching the bus. */
     char *f[] = {"input-node", "--driver", "script", "--bus", "127.0.0.1:1", NULL};
     assert_int_equal(run_status(f), 1);
+    /* --driver wheel with no wheel plugged in (the test machine has none; SDL's
+     * virtual joysticks exist only with --virtual-test-script): a configuration error
+     * naming the device, not a node that waits silently while the car stands. */
+    char cmd[512], out[1024];
+    snprintf(cmd, sizeof cmd, "%s --driver wheel --bus 127.0.0.1:1 2>&1; echo rc=$?", ts_bin("input-node"));
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    if (!strstr(out, "--driver wheel: no steering wheel or game controller is plugged in") || !strstr(out, "rc=1"))
+        fail_msg("%s", out);
 }
 
 /* Regression: the test-script reader split lines with strtok, which skips blank lines,

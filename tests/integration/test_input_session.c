@@ -150,11 +150,96 @@ static void motorway_entry_without_swerve(void **state)
     close_run(db, out);
 }
 
+/* scenarios/town.json: the start point is on h0_0 and the one task on h1_0, a street
+ * north, entered from its west end. Straight on, the scripted driver circled the outer
+ * ring and stood at h0_0's end from t = 236 s, the task "never started", and nothing
+ * ended the session. With routes to the task (input-node/route_goal.c) it turns at the
+ * junctions, drives the task from its start to its end in its lane, and the session
+ * ends at the scenario's end (the last sector's end, where the road meets J11) by
+ * itself, with status 0. */
+static void town_runs_to_its_end(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/test_input_town_XXXXXX";
+    sqlite3 *db = run_session("scenarios/town.json", "end", NULL, out);
+    assert_int_equal((int)query(db, "SELECT count(*) FROM events WHERE kind = 'task' AND name = 'start' "
+                                    "AND json LIKE '%keep_lane_town%'"), 1);
+    assert_int_equal((int)query(db, "SELECT count(*) FROM events WHERE kind = 'task' AND name = 'end' "
+                                    "AND json LIKE '%keep_lane_town%'"), 1);
+    double s0 = query(db, "SELECT min(s) FROM samples WHERE task = 'keep_lane_town'");
+    double s1 = query(db, "SELECT max(s) FROM samples WHERE task = 'keep_lane_town'");
+    double dev = query(db, "SELECT max(abs(lat_dev)) FROM samples WHERE task = 'keep_lane_town'");
+    double t_end = query(db, "SELECT max(t) FROM samples");
+    printf("# town: task over s %.1f..%.1f m, max |lat_dev| %.2f m, session ended at t = %.1f s\n", s0, s1, dev, t_end);
+    assert_true(s0 < 1.0 && s1 > 129.0);
+    assert_true(dev < 0.6); /* the task's tube */
+    assert_true(t_end < 200);
+    close_run(db, out);
+}
+
+/* Two test persons on the same day, the same study: each drive keeps its report
+ * (OUT/reports/STUDY/<log name>/), where every headless run used to overwrite
+ * OUT/report/ so that the second subject's report replaced the first's. OUT/report
+ * links to the newest. */
+static void two_subjects_keep_two_reports(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/test_two_subjects_XXXXXX";
+    assert_non_null(mkdtemp(out));
+    const char *subjects[] = {"S01", "S02", "S03"};
+    for (int k = 0; k < 3; k++) {
+        char bus[64], control[64];
+        snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
+        snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
+        /* S03 drives interactively (in real time; the scripted driver stands in for
+         * the person): its drive is analysed at the end as well */
+        char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/lane-change.json"),
+                        k < 2 ? "--headless" : "--interactive", "--driver", "script", "--until", "3",
+                        "--study", "day1", "--subject", (char *)subjects[k], "--out", out, "--bus", bus,
+                        "--control", control, NULL};
+        pid_t pid = ts_spawn(argv, false);
+        assert_true(pid > 0);
+        int st = ts_stop(pid, 0, 60000);
+        assert_true(st != -1 && WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s/reports/day1", out);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int reports = 0, s1 = 0, s2 = 0, s3 = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char csv[2400];
+        snprintf(csv, sizeof csv, "%s/%s/tasks.csv", dir, e->d_name);
+        assert_int_equal(access(csv, R_OK), 0);
+        reports++;
+        s1 += strncmp(e->d_name, "S01-lane-change-", 16) == 0;
+        s2 += strncmp(e->d_name, "S02-lane-change-", 16) == 0;
+        s3 += strncmp(e->d_name, "S03-lane-change-", 16) == 0;
+    }
+    closedir(d);
+    assert_int_equal(reports, 3);
+    assert_true(s1 == 1 && s2 == 1 && s3 == 1);
+    char link[1200], target[1200];
+    snprintf(link, sizeof link, "%s/report", out);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    assert_true(n > 0);
+    target[n] = '\0';
+    assert_non_null(strstr(target, "reports/day1/S03-lane-change-"));
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(scripted_driver_drives_physics),
         cmocka_unit_test(motorway_entry_without_swerve),
+        cmocka_unit_test(town_runs_to_its_end),
+        cmocka_unit_test(two_subjects_keep_two_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,6 +139,27 @@ static void held_keys_drive_and_steering_recentres(void **state)
         focused = strcmp(got, vis) == 0;
     }
     if (!focused) fail_msg("window %s did not get the focus within 20 s (focus: %s)", vis, got);
+    /* The window sits in the display's bottom-right corner (640x480 here), beside a
+     * driver's view centred on the display, not over its middle; big enough to show
+     * what the keys do. */
+    char geo[256] = "";
+    snprintf(args, sizeof args, "getwindowgeometry --shell %s", vis);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "DISPLAY=%s xdotool %s 2>/dev/null | tr '\\n' ' '", f->display, args);
+    FILE *gp = popen(cmd, "r");
+    assert_non_null(gp);
+    assert_non_null(fgets(geo, sizeof geo, gp));
+    pclose(gp);
+    int x = -1, y = -1, w = 0, h = 0;
+    const char *k;
+    if ((k = strstr(geo, "X="))) x = atoi(k + 2);
+    if ((k = strstr(geo, "Y="))) y = atoi(k + 2);
+    if ((k = strstr(geo, "WIDTH="))) w = atoi(k + 6);
+    if ((k = strstr(geo, "HEIGHT="))) h = atoi(k + 7);
+    print_message("keyboard window: %s\n", geo);
+    assert_int_equal(x + w, 640 - 10);
+    assert_int_equal(y + h, 480 - 10);
+    assert_true(w >= 400 && h >= 150);
     /* At rest: nothing pressed. */
     cJSON *m = ts_expect_topic(f->obs, "input.controls", 20000, NULL, 0);
     assert_non_null(m);
@@ -170,6 +191,15 @@ static void held_keys_drive_and_steering_recentres(void **state)
     assert_non_null(m);
     assert_true(field(m, "throttle") == 0.0);
     cJSON_Delete(m);
+    /* Escape used to end the whole session (logged as the operator's stop): now no key
+     * does. Keys are handled in order, so the throttle after it shows the node alive. */
+    keys(f, "key", "Escape");
+    keys(f, "keydown", "Up");
+    m = controls_until(f, full_throttle, 20000);
+    keys(f, "keyup", "Up");
+    assert_non_null(m);
+    cJSON_Delete(m);
+    assert_int_equal(waitpid(f->node, NULL, WNOHANG), 0);
 }
 
 int main(void)

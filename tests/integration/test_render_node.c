@@ -168,7 +168,7 @@ static void session_controls_no_data_and_reconnect(void **state)
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ack, "ok")));
     cJSON_Delete(ack);
     /* a command for another module is not answered by the render node */
-    assert_true(ts_send_line(phys, "{\"topic\":\"control.pause\",\"src\":\"operator\",\"seq\":99,\"t\":0,\"id\":\"c5\"}"));
+    assert_true(ts_send_line(phys, "{\"topic\":\"control.traffic\",\"src\":\"operator\",\"seq\":99,\"t\":0,\"id\":\"c5\",\"freeze\":true}"));
     /* hud.text in the bottom area, yellow */
     assert_true(ts_send_line(phys, "{\"topic\":\"hud.text\",\"src\":\"fakephys\",\"seq\":2000,\"t\":0,"
                                    "\"area\":\"bottom\",\"text\":\"WARNING\",\"color\":[1,1,0]}"));
@@ -231,6 +231,126 @@ static void session_controls_no_data_and_reconnect(void **state)
     free(l);
 }
 
+/* Pixels of the PAUSED panel: its white letters in the middle of the frame (above the
+ * lane marks, which are white too). */
+static int paused_letters(const unsigned char *im)
+{
+    int n = 0;
+    for (int y = H * 44 / 100; y < H * 52 / 100; y++)
+        for (int x = W * 38 / 100; x < W * 62 / 100; x++) {
+            const unsigned char *p = pix(im, x, y);
+            n += p[0] > 230 && p[1] > 230 && p[2] > 230;
+        }
+    return n;
+}
+
+static bool no_data_mark(const unsigned char *im)
+{
+    const unsigned char *corner = pix(im, 8, 10);
+    return corner[0] > 100 && corner[1] < 40 && corner[2] < 40;
+}
+
+/* A frame now: SIGUSR1, and the screenshot file written anew. */
+static unsigned char *frame_now(pid_t pid, const char *shot, const char *keep_as)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "mv %s %s/%s", shot, dir, keep_as);
+    assert_int_equal(system(cmd), 0);
+    kill(pid, SIGUSR1);
+    assert_true(file_within(shot, 30000));
+    return load_png(shot);
+}
+
+/* The test person's screen when the operator pauses: the last frame with a calm
+ * PAUSED panel, never the red NO DATA mark (it showed for the whole pause, because no
+ * states come while paused). hud.text of a module that leaves the bus is cleared when
+ * it leaves (it stayed for good: "Slow down" at 16 km/h from a dead client). A restart
+ * clears the operator's HUD text and speed limit. */
+static void pause_overlay_and_hud_owners(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *phys = ts_join(d.port, "fakephys", "[]", NULL);
+    ts_conn *ops = ts_join(d.port, "operator", "[\"control.ack\"]", NULL);
+    assert_true(phys && ops);
+    char shot[128];
+    snprintf(shot, sizeof shot, "%s/p.png", dir);
+    char log[128];
+    snprintf(log, sizeof log, "%s/render.log", dir);
+    unlink(log); /* a log of this node's own */
+    pid_t pid = spawn_render(d.port, shot);
+    assert_true(log_has("joined the bus", 1, 30000));
+    /* joined after the fork, so that only the test holds its socket */
+    ts_conn *ivis = ts_join(d.port, "ivis", "[]", NULL);
+    assert_non_null(ivis);
+    assert_true(ts_send_line(ivis, "{\"topic\":\"hud.text\",\"src\":\"ivis\",\"seq\":1,\"t\":0,"
+                                   "\"area\":\"bottom\",\"text\":\"SLOW DOWN\",\"color\":[1,1,0]}"));
+    cJSON *ack = command(phys, ops, "\"topic\":\"control.pause\",\"id\":\"p1\"");
+    assert_non_null(ack); /* the render node acts on pause: it shows the panel */
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ack, "ok")));
+    cJSON_Delete(ack);
+    for (int i = 0; i <= 60; i++) publish_state(phys, i * 0.01);
+    assert_true(file_within(shot, 30000));
+    unsigned char *a = load_png(shot);
+    int yellow = 0;
+    for (int y = H * 6 / 10; y < H * 9 / 10; y++)
+        for (int x = W / 4; x < W * 3 / 4; x++) {
+            const unsigned char *p = pix(a, x, y);
+            yellow += p[0] > 200 && p[1] > 200 && p[2] < 80;
+        }
+    assert_true(yellow > 20);
+    assert_true(paused_letters(a) > 80);
+    /* No states for longer than the 0.5 s after which a running session shows NO DATA:
+     * the time itself is what is tested here, so the test lets it pass. */
+    ts_sleep_ms(1500);
+    unsigned char *b = frame_now(pid, shot, "paused.png");
+    assert_false(no_data_mark(b));
+    assert_true(paused_letters(b) > 80);
+
+    /* resume: the panel goes; the ivis module leaves: its text goes with it */
+    assert_true(ts_send_line(phys, "{\"topic\":\"control.resume\",\"src\":\"operator\",\"seq\":5,\"t\":0.6}"));
+    ack = command(phys, ops, "\"topic\":\"control.hud\",\"text\":\"HELLO\",\"id\":\"h1\"");
+    cJSON_Delete(ack);
+    ts_close(ivis);
+    assert_true(log_has("ivis left the bus: its HUD text is cleared", 1, 20000));
+    for (int i = 61; i <= 70; i++) publish_state(phys, i * 0.01);
+    unsigned char *c = frame_now(pid, shot, "resumed.png");
+    assert_true(paused_letters(c) < 20); /* far marks and cars near the horizon only */
+    yellow = 0;
+    int white_top = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = W / 4; x < W * 3 / 4; x++) {
+            const unsigned char *p = pix(c, x, y);
+            yellow += y >= H * 6 / 10 && y < H * 9 / 10 && p[0] > 200 && p[1] > 200 && p[2] < 80;
+            white_top += y < H / 5 && p[0] > 230 && p[1] > 230 && p[2] > 230;
+        }
+    assert_int_equal(yellow, 0);
+    assert_true(white_top > 20); /* the operator's text stays: the operator is no module that left */
+
+    /* restart: the operator's text goes */
+    assert_true(ts_send_line(phys, "{\"topic\":\"control.restart\",\"src\":\"operator\",\"seq\":6,\"t\":0.7}"));
+    ack = command(phys, ops, "\"topic\":\"control.light\",\"mode\":\"day\",\"id\":\"l1\"");
+    cJSON_Delete(ack); /* after the restart in the bus's order */
+    for (int i = 71; i <= 80; i++) publish_state(phys, i * 0.01);
+    unsigned char *e = frame_now(pid, shot, "restarted.png");
+    white_top = 0;
+    for (int y = 0; y < H / 5; y++)
+        for (int x = W / 4; x < W * 3 / 4; x++) {
+            const unsigned char *p = pix(e, x, y);
+            white_top += p[0] > 230 && p[1] > 230 && p[2] > 230;
+        }
+    assert_true(white_top < 5);
+    assert_int_equal(ts_stop(pid, SIGTERM, 30000), 0);
+    ts_close(phys);
+    ts_close(ops);
+    ts_dispatcher_stop(&d);
+    free(a);
+    free(b);
+    free(c);
+    free(e);
+}
+
 /* simctl run headless starts no render node unless asked; asked, the physics waits for
  * it to join before its clock starts, so a session that reaches its end had it. */
 static void simctl_run_headless_with_offscreen_view(void **state)
@@ -255,6 +375,61 @@ static void simctl_run_headless_with_offscreen_view(void **state)
     }
 }
 
+static void read_text(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, size - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+/* simctl run --screens FILE --start NAME: every view of the file joins the bus as a
+ * render node of its own (here offscreen: a left screen and a rear-view mirror besides
+ * the driver's view), and the drive begins at the start point asked for (town's
+ * "market" on road v1_0, not the first, "home" on h0_0). A screens file with a
+ * misspelt field is refused before anything starts, naming the allowed fields. */
+static void simctl_run_screens_file_and_start(void **state)
+{
+    (void)state;
+    char screens[128], log[128], cmd[2048], buf[65536];
+    snprintf(screens, sizeof screens, "%s/screens.json", dir);
+    FILE *f = fopen(screens, "w");
+    assert_non_null(f);
+    fputs("{\"format\": \"sim-screens/1\", \"screens\": [{\"view\": \"front\", \"size\": \"320x180\"},"
+          " {\"view\": \"left\", \"size\": \"320x180\"}, {\"view\": \"rear-mirror\", \"size\": \"240x80\"}]}\n", f);
+    fclose(f);
+    snprintf(log, sizeof log, "%s/screens.log", dir);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && %s run scenarios/town.json --headless --render-offscreen --screens %s --start market "
+             "--until 0.5 --no-analysis --bus 127.0.0.1:%d --control tcp://127.0.0.1:%d --out %s/screens "
+             ">/dev/null 2>%s",
+             ts_root("."), ts_bin("simctl"), screens, ts_free_port(), ts_free_port(), dir, log);
+    assert_int_equal(system(cmd), 0);
+    read_text(log, buf, sizeof buf);
+    assert_non_null(strstr(buf, "simctl: render joined"));
+    assert_non_null(strstr(buf, "simctl: render-left joined"));
+    assert_non_null(strstr(buf, "simctl: render-rear-mirror joined"));
+    snprintf(cmd, sizeof cmd, "sqlite3 %s/screens/logs/default/*.sqlite \"SELECT road FROM samples ORDER BY t LIMIT 1\" > %s",
+             dir, log);
+    assert_int_equal(system(cmd), 0);
+    read_text(log, buf, sizeof buf);
+    assert_string_equal(buf, "v1_0\n");
+
+    f = fopen(screens, "w");
+    fputs("{\"format\": \"sim-screens/1\", \"screens\": [{\"view\": \"left\", \"fulscreen\": true}]}\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cd %s && %s run scenarios/town.json --headless --screens %s --out %s/screens2 >%s 2>&1",
+             ts_root("."), ts_bin("simctl"), screens, dir, log);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    read_text(log, buf, sizeof buf);
+    if (!strstr(buf, "screens.json: screens[0].fulscreen: unknown field (did you mean \"fullscreen\"?), expected one "
+                     "of: view, name, display, "
+                     "fullscreen, size, pos, yaw_offset_deg, fov_deg"))
+        fail_msg("%s", buf);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -271,6 +446,7 @@ static int teardown(void **state)
 {
     (void)state;
     char cmd[128];
+    if (getenv("KEEP")) return 0;
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd) == 0 ? 0 : -1;
 }
@@ -279,7 +455,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(session_controls_no_data_and_reconnect),
+        cmocka_unit_test(pause_overlay_and_hud_owners),
         cmocka_unit_test(simctl_run_headless_with_offscreen_view),
+        cmocka_unit_test(simctl_run_screens_file_and_start),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

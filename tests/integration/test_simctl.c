@@ -71,6 +71,21 @@ static void send_tap_and_operator_commands(void **state)
     cJSON_Delete(m);
     const char *bad[] = {"send", "x.y", "[1]", "--bus", bus, NULL};
     assert_int_equal(run_simctl(bad, out, sizeof out), 2);
+    /* A documented topic is checked by its definition: an hud.text every render node
+     * would refuse is refused here, exit 1 (it used to go out with status 0), and a
+     * good one goes out. The observer sees only the good one. */
+    ts_conn *hobs = ts_join(d.port, "hud-observer", "[\"hud.\"]", NULL);
+    assert_non_null(hobs);
+    const char *badhud[] = {"send", "hud.text", "{\"area\":\"middle\",\"text\":\"Slow down\"}", "--bus", bus, NULL};
+    assert_int_equal(run_simctl(badhud, out, sizeof out), 1);
+    if (!strstr(out, "hud.text: \"area\" must be one of") || !strstr(out, "nothing was sent")) fail_msg("%s", out);
+    const char *goodhud[] = {"send", "hud.text", "{\"area\":\"center\",\"text\":\"Slow down\"}", "--bus", bus, NULL};
+    assert_int_equal(run_simctl(goodhud, out, sizeof out), 0);
+    m = ts_expect_topic(hobs, "hud.text", 20000, NULL, 0);
+    assert_non_null(m);
+    assert_string_equal(cJSON_GetObjectItem(m, "area")->valuestring, "center");
+    cJSON_Delete(m);
+    ts_close(hobs);
 
     /* Published with an id; nobody on this bus acts on them, and simctl says so. */
     const char *hud[] = {"hud", "Turn left", "--control", d.control_url, NULL};
@@ -515,9 +530,11 @@ static void scripted_driver_follows_the_road_graph(void **state)
     assert_non_null(mkdtemp(a));
     assert_non_null(mkdtemp(b));
     const char *town = headless_run_of("scenarios/town.json", a, "60");
-    /* Several streets and junction roads, never stuck, never off the roads. */
+    /* Several streets and junction roads, never stuck, never off the roads. It may
+     * stand a while to give way at a junction (input-node/yield.c, issue 22), not for
+     * long: at most 20 of the 50 s after the start. */
     assert_true(query_double(town, "SELECT COUNT(DISTINCT road) FROM samples") >= 5);
-    assert_true(query_double(town, "SELECT MIN(speed) FROM samples WHERE t > 10") > 3.0);
+    assert_true(query_double(town, "SELECT COUNT(*) FROM samples WHERE t > 10 AND speed < 0.5") < 2000);
     assert_true(query_double(town, "SELECT COUNT(*) FROM samples WHERE road IS NULL OR road = ''") == 0);
     /* It slows for the turns: well under the 50 km/h limit somewhere after the start. */
     assert_true(query_double(town, "SELECT MIN(speed) FROM samples WHERE t > 10") < 40.0 / 3.6);

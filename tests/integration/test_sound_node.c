@@ -203,12 +203,50 @@ static void bad_scenario_is_a_configuration_error(void **state)
     unsetenv("SDL_AUDIODRIVER");
 }
 
+/* No sound card (ALSA asked for a card that is not there, no sound server): the node
+ * runs silent, and `simctl sound off` is refused with the reason instead of answered
+ * "done" (it used to say ok for an effect nobody made); `sound on` likewise. */
+static void no_device_refuses_sound_on_and_off(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    ts_conn *watch = ts_join(d.port, "watch", "[\"dispatcher.joined\"]", NULL);
+    assert_non_null(watch);
+    char *saved = getenv("SDL_AUDIODRIVER") ? strdup(getenv("SDL_AUDIODRIVER")) : NULL;
+    unsetenv("SDL_AUDIODRIVER");
+    setenv("AUDIODEV", "hw:99", 1);
+    setenv("PULSE_SERVER", "unix:/nonexistent/pulse", 1);
+    char *argv[] = {"sound-node", "--bus", bus, NULL};
+    pid_t pid = ts_spawn(argv, false);
+    unsetenv("AUDIODEV");
+    unsetenv("PULSE_SERVER");
+    if (saved) setenv("SDL_AUDIODRIVER", saved, 1);
+    free(saved);
+    assert_true(pid > 0);
+    cJSON *j = ts_expect_topic(watch, "dispatcher.joined", 20000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    char out[2048];
+    for (int on = 0; on < 2; on++) {
+        const char *args[] = {"sound", on ? "on" : "off", "--control", d.control_url, NULL};
+        assert_int_equal(ts_run("simctl", args, out, sizeof out), 1);
+        if (!strstr(out, "REFUSED by sound: no audio device")) fail_msg("%s", out);
+    }
+    assert_int_equal(ts_stop(pid, SIGTERM, 5000), 0);
+    ts_close(watch);
+    ts_dispatcher_stop(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(audio_follows_rpm_and_commands),
         cmocka_unit_test(drt_auditory_stimulus_beeps),
         cmocka_unit_test(bad_scenario_is_a_configuration_error),
+        cmocka_unit_test(no_device_refuses_sound_on_and_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -396,6 +396,33 @@ static void bad_scenario_refused(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* `traffic freeze` in a scenario without any vehicle (lane-change.json: no agents, no
+ * ambient traffic) is refused with the reason: it used to be answered ok although
+ * nothing was there to freeze. */
+static void freeze_without_vehicles_is_refused(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *w = ts_join(d.port, "watch", "[\"dispatcher.joined\"]", NULL);
+    assert_non_null(w);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)ts_root("scenarios/lane-change.json"), NULL};
+    pid_t node = ts_spawn(argv, false);
+    assert_true(node > 0);
+    cJSON *j = ts_expect_topic(w, "dispatcher.joined", 10000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    char out[2048];
+    const char *args[] = {"traffic", "freeze", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", args, out, sizeof out), 1);
+    if (!strstr(out, "REFUSED by traffic: traffic: the scenario has no vehicles to freeze")) fail_msg("%s", out);
+    assert_int_equal(ts_stop(node, SIGTERM, 5000), 0);
+    ts_close(w);
+    ts_dispatcher_stop(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +431,7 @@ int main(void)
         cmocka_unit_test(restart_is_a_fresh_start),
         cmocka_unit_test(restart_continues_from_the_snapshot),
         cmocka_unit_test(bad_scenario_refused),
+        cmocka_unit_test(freeze_without_vehicles_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,6 +55,14 @@ static void import_reports_and_writes_a_starter(void **state)
     assert_int_equal(run_simctl((const char *const[]){"validate", scen, NULL}, out, sizeof out), 0);
     assert_non_null(strstr(out, "town03.json: ok (ignored from "));
     assert_non_null(strstr(out, "Town03.xodr: userData (2275))"));
+    /* The .xodr alone validates as docs/scenario.md shows it (it failed for want of a
+     * start point), and says what a session needs; `simctl run` of it says how to get it. */
+    assert_int_equal(run_simctl((const char *const[]){"validate", ts_root(TOWN), NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "Town03.xodr: ok (ignored from "));
+    assert_non_null(strstr(out, "its roads only: for a session, `simctl import-xodr"));
+    assert_int_equal(run_simctl((const char *const[]){"run", ts_root(TOWN), "--headless", NULL}, out, sizeof out), 1);
+    assert_non_null(strstr(out, "start_points: none, expected at least one"));
+    assert_non_null(strstr(out, "writes a starter scenario"));
     /* A file that is not OpenDRIVE: the error names it, nothing written. */
     char bad[300];
     snprintf(bad, sizeof bad, "%s/bad.xodr", dir);

@@ -154,7 +154,7 @@ static void parse_errors_name_path_and_expectation(void **state)
     expect_error(HEAD "\"axes\":{\"steer\":{\"axis\":0,\"dead_zone\":0.7}}}", SIM_ERANGE,
                  "axes.steer.dead_zone: found 0.7, expected a number in [0, 0.5]");
     expect_error(HEAD "\"axes\":{\"stear\":{\"axis\":0}}}", SIM_EINVAL,
-                 "axes.stear: unknown field, expected one of: steer, throttle, brake, clutch, pedals");
+                 "axes.stear: unknown field (did you mean \"steer\"?), expected one of: steer, throttle, brake, clutch, pedals");
     expect_error(HEAD "\"axes\":{\"steer\":{\"axis\":0,\"min\":10,\"max\":11}}}", SIM_EINVAL,
                  "axes.steer: found min 10, max 11, expected min < max - 1");
     expect_error(HEAD "\"axes\":{\"pedals\":{\"axis\":1},\"brake\":{\"axis\":2}}}", SIM_EINVAL,

@@ -92,6 +92,44 @@ static void unknown_keys_and_collecting(void **state)
     cJSON_Delete(d);
 }
 
+static void collect(void *user, const char *msg)
+{
+    char *all = user;
+    strcat(all, msg);
+    strcat(all, "\n");
+}
+
+/* One mistake, one message: a misspelt required field ("segmnts") is reported once, as
+ * the unknown field with the name meant, not again as "segments: missing" (a scenario
+ * with one misspelt road field gave 48 messages). A reader that stops at the first
+ * error says both in one. */
+static void misspelling_is_one_error(void **state)
+{
+    static char all[2048];
+    all[0] = '\0';
+    sim_json j = {.file = "s.json", .report = collect, .user = all};
+    cJSON *o = cJSON_Parse("{\"id\":\"r\",\"segmnts\":[]}");
+    static const char *const keys[] = {"id", "segments", "lanes", NULL};
+    const cJSON *arr;
+    assert_int_equal(sim_json_keys(&j, o, "roads[0]", keys, -1), SIM_EINVAL);
+    assert_int_equal(sim_json_array(&j, o, "roads[0]", "segments", true, &arr), SIM_EINVAL);
+    assert_string_equal(all, "s.json: roads[0].segmnts: unknown field (did you mean \"segments\"?), expected one of: "
+                             "id, segments, lanes\n");
+    assert_int_equal(j.errors, 2);
+    sim_error err = {0};
+    sim_json k = {.file = "s.json", .err = &err};
+    assert_int_equal(sim_json_array(&k, o, "roads[0]", "segments", true, &arr), SIM_EINVAL);
+    assert_string_equal(err.msg, "s.json: roads[0].segments: missing (\"segmnts\" is there: misspelt?), expected an array");
+    cJSON_Delete(o);
+    /* syntax errors at the end of a line quote the text before (it said near "") */
+    cJSON *root;
+    const char *text = "{\"a\": 1,\n \"b\": [\n";
+    sim_error e2 = {0};
+    k = (sim_json){.file = "s.json", .err = &e2};
+    assert_int_equal(sim_json_parse(&k, text, strlen(text), &root), SIM_EINVAL);
+    assert_string_equal(e2.msg, "s.json:2:8: JSON syntax error after \" \"b\": [\" (the input ends there)");
+}
+
 static void syntax_errors(void **state)
 {
     sim_error err = {0};
@@ -140,6 +178,7 @@ int main(void)
         cmocka_unit_test(typed_reads_by_path),
         cmocka_unit_test(unknown_keys_and_collecting),
         cmocka_unit_test(syntax_errors),
+        cmocka_unit_test(misspelling_is_one_error),
         cmocka_unit_test(enum_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -440,6 +440,39 @@ static void headway_and_ttc(void **state)
     sim_metrics_result_free(&r);
 }
 
+/* A collision: the gap closes at 5 m/s from 10 m and the boxes overlap by up to
+ * 0.5 m (gap -0.5; traffic's lead gap is bumper to bumper and goes negative while
+ * they overlap), ego at 5 m/s, samples every 0.5 s for 3 s. Overlap is no gap: the
+ * minimum distance, THW and TTC are 0, never negative. Before it (t <= 2) the minimum
+ * TTC is 10 / 5 = 2 s. A slow approach (gap 60 - 2 t for 3 s, TTC >= 54 / 2 = 27 s)
+ * is above the 10 s cap: n/a (NAN), while the THW stays. */
+static void overlap_is_zero_and_ttc_capped(void **state)
+{
+    double s[7], d[7], t[7], v[7], hw[7];
+    for (int i = 0; i < 7; i++) {
+        t[i] = 0.5 * i, s[i] = 5 * t[i], d[i] = 0, v[i] = 5;
+        hw[i] = 10 - 5 * t[i];
+    }
+    setup(7, s, d, t, 0, 15, 0.5);
+    D.smp.speed = v;
+    D.smp.headway = hw;
+    sim_metrics_result r = compute();
+    assert_true(r.headway_min == 0.0);
+    assert_true(r.thw_min == 0.0);
+    assert_true(r.ttc_min == 0.0);
+    sim_metrics_result_free(&r);
+
+    for (int i = 0; i < 7; i++) hw[i] = 60 - 2 * t[i], v[i] = 5;
+    r = compute();
+    assert_true(isnan(r.ttc_min));
+    NEAR(r.thw_min, 54.0 / 5.0);
+    sim_metrics_result_free(&r);
+    D.task.ttc_cap = 100;
+    r = compute();
+    NEAR(r.ttc_min, 27.0);
+    sim_metrics_result_free(&r);
+}
+
 /* Speed: 20, 21, ..., 30 m/s at t = 0..10 s (s integrated exactly: s = 20 t + t^2/2),
  * limit 25 m/s. Mean 25, population SD sqrt(sum (k-5)^2 / 11) = sqrt(110/11) = sqrt(10),
  * min 20, max 30; speed > 25 for t in (5, 10]: 5 s over the limit. With the default
@@ -600,6 +633,7 @@ int main(void)
         cmocka_unit_test(sdlp_and_mdev_known_series),
         cmocka_unit_test(lane_mark_events),
         cmocka_unit_test(headway_and_ttc),
+        cmocka_unit_test(overlap_is_zero_and_ttc_capped),
         cmocka_unit_test(speed_statistics),
         cmocka_unit_test(reaction_times),
         cmocka_unit_test(touching_the_tube_is_one_event),

@@ -7,8 +7,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "sim_file.h"
 #include "sim_scenario.h"
 
 #include "ts_assert.h"
@@ -128,6 +130,33 @@ static void town(void **state)
     sim_scenario_free(sc);
 }
 
+/* One misspelt field of a road ("segmnts" in roads[0]) is one message, the unknown
+ * field with the name meant: not also "segments: missing" and a follow-on error for
+ * every speed limit, start point, trigger, sector and task on the road that then had
+ * no length (48 messages for scenarios/lane-change.json). */
+static void one_typo_one_error(void **state)
+{
+    (void)state;
+    const char *files[] = {"scenarios/lane-change.json", "scenarios/rural.json", "scenarios/town.json",
+                           "scenarios/motorway.json"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char *text;
+        size_t len;
+        sim_error err = {0};
+        assert_int_equal(sim_file_read(files[f], &text, &len, &err), 0);
+        char *at = strstr(text, "\"segments\"");
+        assert_non_null(at);
+        memmove(at + 5, at + 6, strlen(at + 6) + 1); /* "segments" -> "segmnts" */
+        sim_diag d = {0};
+        sim_scenario *sc = NULL;
+        assert_int_equal(sim_scenario_parse(text, strlen(text), files[f], "scenarios", &sc, &d), SIM_EINVAL);
+        if (d.n != 1) fail_msg("%s: %zu messages, the first: %s", files[f], (size_t)d.n, d.n ? d.msgs[0] : "");
+        assert_non_null(strstr(d.msgs[0], "roads[0].segmnts: unknown field (did you mean \"segments\"?)"));
+        sim_diag_free(&d);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +164,7 @@ int main(void)
         cmocka_unit_test(motorway),
         cmocka_unit_test(rural),
         cmocka_unit_test(town),
+        cmocka_unit_test(one_typo_one_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,7 +87,8 @@ static void rejects_bad_fields_with_path_and_expectation(void **state)
     expect_error("\"mass\": 1400", "\"mass\": -3", "body.mass", "found -3, expected a number in [50,");
     expect_error("\"mass\": 1400", "\"mass\": \"heavy\"", "body.mass", "found \"heavy\"");
     expect_error("\"mass\": 1400,", "", "body.mass", "missing");
-    expect_error("\"mass\": 1400", "\"mas\": 1400", "body.mas", "an unknown field");
+    expect_error("\"mass\": 1400", "\"mas\": 1400", "body.mas",
+                 "unknown field (did you mean \"mass\"?), expected one of: mass, unsprung_mass, inertia");
     expect_error("\"inertia\": [540, 2050, 2250]", "\"inertia\": [540, 2050]", "body.inertia",
                  "an array of 3 numbers");
     expect_error("\"model\": \"pacejka\"", "\"model\": \"magic\"", "tire.model",
