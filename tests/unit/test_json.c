@@ -148,7 +148,7 @@ static void syntax_errors(void **state)
     assert_int_equal(sim_json_parse(&f, inf, strlen(inf), &root), SIM_ERANGE);
     assert_null(root);
     assert_string_equal(err.msg, "f.json: wheels[0].mass: refused: a number too large for a double (it reads as infinite)");
-    const char *latin1 = "{\"name\":\"Stra\xdfe\"}";
+    const char *latin1 = "{\"name\":\"Stra\xdf" "e\"}";
     f.errors = 0; /* err keeps a reader's first error */
     assert_int_equal(sim_json_parse(&f, latin1, strlen(latin1), &root), SIM_EINVAL);
     assert_string_equal(err.msg, "f.json: name: refused: a string that is not valid UTF-8");
