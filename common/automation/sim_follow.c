@@ -248,3 +248,10 @@ void sim_follow_step(sim_driver *d, const sim_driver_obs *o, sim_follow_out *out
     }
 }
 
+
+double sim_follow_gap_speed(double gap, double v_lead, double v, double standstill, double thw,
+                            double tau)
+{
+    double follow = v_lead + (gap - standstill - thw * v) / tau;
+    return follow > 0 ? follow : 0;
+}

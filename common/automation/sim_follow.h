@@ -117,4 +117,11 @@ double sim_follow_pursuit(sim_driver *d, const sim_driver_obs *obs);
  * not saturated in the error's direction (anti-windup). */
 double sim_follow_speed(sim_driver *d, double speed, double dt, double target);
 
+/* The speed at which a car at speed v keeps a gap of standstill + thw * v metres behind
+ * a vehicle at gap (m, bumper to bumper) driving at v_lead, closing a larger (or
+ * opening a smaller) gap over tau seconds: v_lead + (gap - standstill - thw v) / tau,
+ * not below 0. The scripted driver follows with it, and so does the ACC. */
+double sim_follow_gap_speed(double gap, double v_lead, double v, double standstill, double thw,
+                            double tau);
+
 #endif
