@@ -1,5 +1,5 @@
 # scenario: the files that describe a session: scenarios, height-map images, the roads
 # they describe (the project's JSON or OpenDRIVE), vehicle parameter files read from
 # disk, and the scenario's traffic in the traffic core's terms (docs/scenario.md).
-scenario_USES := base world vehicle traffic
+scenario_USES := base world vehicle traffic automation
 scenario_PKGS := libcjson libpng libxml-2.0

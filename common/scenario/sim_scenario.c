@@ -8,6 +8,8 @@
  * been read, in this order: roads and junction ids, roads, junctions, road links,
  * then POIs, start points, traffic, triggers, sectors, tasks and the environment. */
 #include "sim_scenario.h"
+
+#include "sim_automation_config.h"
 #include "sim_scenario_load.h"
 
 #include <cjson/cJSON.h>
@@ -75,7 +77,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     static const char *const keys[] = {"format", "name", "description", "author", "version",
                                        "terrain", "roads", "junctions", "pois", "start_points",
                                        "traffic", "triggers", "sectors", "tasks", "environment",
-                                       "road_friction", NULL};
+                                       "road_friction", "automation", NULL};
     *out = NULL;
     ld L = {.j = {.file = name, .report = diag_report, .user = diag}, .base_dir = base_dir};
     cJSON *root;
@@ -114,6 +116,14 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
         scn_load_sectors(&L, root);
         scn_load_tasks(&L, root);
         scn_load_environment(&L, root);
+        const cJSON *au = cJSON_GetObjectItemCaseSensitive(root, "automation");
+        sim_error ae = {0};
+        if (au && !(sc->automation = malloc(sizeof *sc->automation))) {
+            scn_err_at(&L, "automation", "out of memory");
+        } else if (au && sim_auto_config_parse(au, name, sc->automation, &ae)) {
+            L.j.errors++; /* the message already names the file and the field */
+            sim_diag_add(diag, "%s", ae.msg);
+        }
     }
     cJSON_Delete(root);
     if (L.j.errors) {
@@ -188,6 +198,7 @@ void sim_scenario_free(sim_scenario *sc)
 {
     if (!sc) return;
     free(sc->path);
+    free(sc->automation);
     free(sc->opendrive);
     free(sc->roads_warning);
     free(sc->name);

@@ -171,6 +171,9 @@ typedef struct sim_scenario {
     sim_task *tasks;
     int n_tasks;
     sim_environment env;
+    /* The "automation" section, parsed (sim_automation_config.h, docs/automation.md);
+     * owned; NULL when the scenario has none. */
+    struct sim_auto_config *automation;
 } sim_scenario;
 
 /* Loads and validates the scenario file at path; files it names (height maps,
