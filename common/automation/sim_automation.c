@@ -211,7 +211,11 @@ void sim_automation_step(sim_automation *a, const sim_auto_input *in, sim_auto_o
     memset(out, 0, sizeof *out);
     const sim_driver_obs *o = &in->obs;
     a->t = o->t;
-    if (a->mode == SIM_AUTO_MANUAL || !a->have_path) {
+    if (!a->have_path) return;
+    if (a->mode == SIM_AUTO_MANUAL) {
+        /* Keep track of where the car is on the route (ctl.s), so that a system limit
+         * at engagement is judged from where the car is, not where it was. */
+        if (isfinite(o->x) && isfinite(o->y) && isfinite(o->heading)) sim_follow_pursuit(&a->ctl, o);
         a->last_steer_deg = 0;
         return;
     }

@@ -369,6 +369,10 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
         const char *name = text(msg, topic, "trigger", &bad);
         ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);
+    } else if (strcmp(topic, "automation.event") == 0) {
+        /* engaged, override, tor, cue, handover, mrm, ... (docs/automation.md) */
+        const char *name = text(msg, topic, "event", &bad);
+        ret = event(rec, w, t, "automation", name ? name : "event", line, len, err);
     } else if (strncmp(topic, "trigger.", 8) == 0 && topic[8]) {
         ret = event(rec, w, t, "trigger", topic + 8, line, len, err);
     } else if (strncmp(topic, "sector.", 7) == 0 && topic[7]) {
