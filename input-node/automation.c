@@ -53,7 +53,7 @@ static int load_route(in_auto *x, const char *scenario, const char *start, sim_e
     int rc = sim_scenario_load_err(scenario, &sc, err);
     if (rc) return rc;
     if ((rc = in_route_build(scenario, start, &x->path, &limits, err)) == SIM_OK) {
-        free(limits);
+        x->limit = limits;
         rc = find_markings(x, sc, err);
     }
     if (sc->automation) x->cfg = *sc->automation;
@@ -84,7 +84,9 @@ void in_auto_close(in_auto *x)
 {
     if (x->path.n) sim_driver_path_free(&x->path);
     free(x->unmarked_s);
+    free(x->limit);
     x->unmarked_s = NULL;
+    x->limit = NULL;
 }
 
 int in_auto_restart(in_auto *x, const char *at, sim_error *err)
@@ -92,6 +94,7 @@ int in_auto_restart(in_auto *x, const char *at, sim_error *err)
     in_auto keep = *x;
     memset(&x->path, 0, sizeof x->path);
     x->unmarked_s = NULL;
+    x->limit = NULL;
     int rc = load_route(x, x->scenario, at, err);
     if (rc) {
         in_auto_close(x);
@@ -103,9 +106,9 @@ int in_auto_restart(in_auto *x, const char *at, sim_error *err)
     const char *scenario = x->scenario;
     sim_auto_config cfg = x->cfg;
     sim_driver_path path = x->path;
-    double *unmarked = x->unmarked_s;
+    double *unmarked = x->unmarked_s, *limit = x->limit;
     memset(x, 0, sizeof *x);
-    x->cfg = cfg, x->path = path, x->unmarked_s = unmarked;
+    x->cfg = cfg, x->path = path, x->unmarked_s = unmarked, x->limit = limit;
     x->scripted = scripted, x->hands_on_mapped = mapped, x->scenario = scenario;
     sim_automation_init(&x->a, &x->cfg.params, &x->path);
     x->last_t = NAN;
@@ -364,6 +367,7 @@ static void step(in_auto *x, sim_bus *bus, const sim_driver_obs *obs, bool wheel
     if (engaged && x->scripted && !(obs->t >= x->react_at - 1e-9)) in.driver_steer_deg = 0;
     size_t seg = sim_driver_path_segment(&x->path, a->ctl.s);
     in.markings_ahead_m = x->unmarked_s[seg] - a->ctl.s;
+    in.route_limit = x->limit[seg];
     sim_automation_step(a, &in, &x->out);
     if (a->mode == SIM_AUTO_MANUAL) x->react_at = INFINITY;
     x->last_t = obs->t;

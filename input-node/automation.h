@@ -30,6 +30,7 @@ typedef struct in_auto {
     const char *scenario;   /* borrowed (argv) */
     sim_auto_config cfg;
     sim_driver_path path;
+    double *limit;          /* per path point: the route's speed (m/s, 0: none); owned */
     double *unmarked_s;     /* per path point: arc length of the first point at or after
                                it without lane markings (INFINITY: none); owned */
     sim_automation a;

@@ -70,6 +70,8 @@ typedef struct sim_auto_params {
     double limit_time;         /* s: a system limit closer than speed * this (at least
                                   limit_min_m) issues a TOR (default 10) */
     double limit_min_m;        /* m (default 60) */
+    double lateral_damping;    /* steering against the lateral error's rate (0.3; 0: pure
+                                  pursuit alone) */
 } sim_auto_params;
 
 void sim_auto_params_default(sim_auto_params *p);
@@ -80,6 +82,8 @@ typedef struct sim_auto_input {
     bool lead_valid;           /* traffic.state's lead vehicle */
     double lead_gap;           /* m, bumper to bumper */
     double lead_speed;         /* m/s */
+    double route_limit;        /* m/s the route allows here (speed limit, lowered for
+                                  curves); the lateral modes keep to it; 0: none */
     double markings_ahead_m;   /* m along the route to where lane markings end;
                                   INFINITY: marked as far as known */
     double driver_steer_deg;   /* the driver's steering against the automation: with a
@@ -138,6 +142,9 @@ typedef struct sim_automation {
     bool limit_latched;        /* a system limit's TOR was issued; cleared once it is gone */
     bool ttc_latched;
     double last_steer_deg;     /* the automation's latest steering (for the wheel) */
+    size_t damp_hint;          /* the lateral damping's error and its time */
+    double damp_e, damp_t;
+    bool damp_valid;
     sim_auto_event events[SIM_AUTO_MAX_EVENTS]; /* this step's and calls' since */
     int n_events;
 } sim_automation;

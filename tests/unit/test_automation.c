@@ -1,5 +1,5 @@
 /* Unit tests of sim_automation in closed loop with the vehicle model of common/vehicle
- * (the simple model of the BMW 318i file: real engine, gearbox, brakes and tyres): ACC
+ * (the full model of the BMW 318i file, as physics-node drives it: engine, gearbox, brakes, tyres, suspension): ACC
  * behind a lead braking from 100 to 60 km/h, lane centring against a driver who steers,
  * TOR hand-over and the minimal-risk manoeuvre; the scenario section and the seeded
  * reaction times. */
@@ -61,7 +61,7 @@ static void loop_init(loop *L, const sim_driver_path *path, double y0, double km
     L->g = sim_ground_from_plane(&flat);
     sim_vehicle_start s = {0, y0, 0, kmh * KMH, gear};
     sim_error err = {0};
-    assert_int_equal(sim_vehicle_init(&L->v, &params, SIM_VEHICLE_SIMPLE, SIM_INTEGRATOR_MIDPOINT, &L->g, &s, &err), 0);
+    assert_int_equal(sim_vehicle_init(&L->v, &params, SIM_VEHICLE_FULL, SIM_INTEGRATOR_MIDPOINT, &L->g, &s, &err), 0);
     sim_auto_params p;
     sim_auto_params_default(&p);
     sim_automation_init(&L->a, &p, path);
