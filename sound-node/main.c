@@ -21,6 +21,7 @@
 #include "sim_cli.h"
 #include "sim_command_bus.h"
 #include "sim_scenario.h"
+#include "sim_msg_automation.h"
 #include "sim_sound.h"
 
 static const char *const ACTS_ON[] = {"sound", "pause", "resume", "stop"};
@@ -108,6 +109,15 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         SDL_UnlockAudioDevice(n->dev);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, msg);
+    } else if (strcmp(topic, "automation.event") == 0) {
+        /* A take-over request's cue that asks for the chime (docs/automation.md). */
+        sim_msg_automation_event ev;
+        if (sim_msg_automation_event_decode(msg, &ev, NULL) == SIM_OK && strcmp(ev.event, "cue") == 0 &&
+            strstr(ev.cues, "chime")) {
+            SDL_LockAudioDevice(n->dev);
+            sim_sound_chime(&n->synth);
+            SDL_UnlockAudioDevice(n->dev);
+        }
     }
 }
 
@@ -185,9 +195,9 @@ int main(int argc, char **argv)
         return 1;
     }
     uv_loop_t *loop = uv_default_loop();
-    static const char *const subs[] = {"vehicle.state", "sim.tick", "control."};
+    static const char *const subs[] = {"vehicle.state", "sim.tick", "control.", "automation.event"};
     sim_bus_options bo = {.name = "sound", .host = host, .port = port, .token = token, .subscribe = subs,
-                          .n_subscribe = 3, .acts_on = ACTS_ON, .n_acts_on = N_ACTS_ON, .on_message = on_message,
+                          .n_subscribe = 4, .acts_on = ACTS_ON, .n_acts_on = N_ACTS_ON, .on_message = on_message,
                           .user = &n};
     if (sim_bus_open(loop, &bo, &n.bus, &err)) {
         fprintf(stderr, "sound-node: %s\n", err.msg);
