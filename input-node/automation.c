@@ -190,7 +190,7 @@ static void flush_events(in_auto *x, sim_bus *bus)
             if (x->scripted) x->react_at = e->t + sim_reaction_draw(&x->cfg.reaction);
             break;
         }
-        case SIM_AUTO_EV_MRM: hud(bus, e->t, SIM_HUD_CENTER, "TAKE OVER - EMERGENCY STOP", red, 0); break;
+        case SIM_AUTO_EV_MRM: hud(bus, e->t, SIM_HUD_CENTER, "STOPPING - TAKE OVER", red, 0); break;
         case SIM_AUTO_EV_MRM_STOPPED: hud(bus, e->t, SIM_HUD_CENTER, "STOPPED - TAKE OVER", amber, 0); break;
         case SIM_AUTO_EV_HANDOVER:
         case SIM_AUTO_EV_ENGAGED:

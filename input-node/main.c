@@ -105,8 +105,8 @@ static void ffb_command(node *n, double now, const sim_ffb_command *c)
 {
     sim_ffb_command_in(&n->ffb, now, c);
     if (n->ffb_log)
-        fprintf(n->ffb_log, "{\"t\":%.6f,\"event\":\"command\",\"torque\":%g}\n",
-                now - n->start_s, c->torque);
+        fprintf(n->ffb_log, "{\"t\":%.6f,\"event\":\"command\",\"torque\":%g,\"rumble\":%g}\n",
+                now - n->start_s, c->torque, c->rumble);
 }
 
 /* Updates the fade and plays the effects; logs every update (not only changes, so

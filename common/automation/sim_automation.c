@@ -68,6 +68,7 @@ void sim_auto_params_default(sim_auto_params *p)
     p->limit_time = 10.0;
     p->limit_min_m = 60.0;
     p->lateral_damping = 0.3;
+    p->steer_hold = 0.2;
 }
 
 void sim_automation_init(sim_automation *a, const sim_auto_params *p, const sim_driver_path *path)
@@ -78,6 +79,7 @@ void sim_automation_init(sim_automation *a, const sim_auto_params *p, const sim_
     sim_driver_init(&a->ctl, &p->follow, path, p->set_speed);
     a->set_speed = p->set_speed;
     a->time_gap = p->time_gap;
+    a->steer_since = NAN;
 }
 
 static void emit(sim_automation *a, sim_auto_event_kind k, double t, const char *reason, double value)
@@ -120,6 +122,7 @@ int sim_automation_engage(sim_automation *a, sim_auto_mode mode, double t, doubl
     }
     a->mode = mode;
     clear_tor(a);
+    a->steer_since = NAN;
     a->limit_latched = a->ttc_latched = false;
     emit(a, SIM_AUTO_EV_ENGAGED, t, reason, 0);
     return SIM_OK;
@@ -168,20 +171,29 @@ static bool driver_takes_over(sim_automation *a, const sim_auto_input *in)
     double t = in->obs.t;
     if (!isfinite(steer)) steer = 0;
     if (!isfinite(brake)) brake = 0;
-    if (a->tor != SIM_TOR_NONE) {
-        bool s = steer > a->p.takeover_steer_deg, b = brake > a->p.takeover_brake;
-        if (!s && !b) return false;
-        double tt = t - a->tor_t;
-        a->mode = SIM_AUTO_MANUAL;
-        clear_tor(a);
-        emit(a, SIM_AUTO_EV_HANDOVER, t, s ? "steer" : "brake", tt);
-        return true;
+    bool tor = a->tor != SIM_TOR_NONE;
+    /* Steering counts once it has stayed beyond the threshold for steer_hold (a wheel
+     * that the force feedback turns after the automation lags it for a moment), from
+     * when it went beyond; the brake at once. */
+    double limit = tor ? a->p.takeover_steer_deg : sim_auto_mode_lateral(a->mode) ? a->p.override_steer_deg : INFINITY;
+    if (steer > limit) {
+        if (isnan(a->steer_since)) a->steer_since = t;
+    } else {
+        a->steer_since = NAN;
     }
-    bool s = sim_auto_mode_lateral(a->mode) && steer > a->p.override_steer_deg;
-    bool b = brake > a->p.override_brake;
+    bool s = !isnan(a->steer_since) && t - a->steer_since >= a->p.steer_hold - 1e-9;
+    bool b = brake > (tor ? a->p.takeover_brake : a->p.override_brake);
     if (!s && !b) return false;
+    double at = b || isnan(a->steer_since) ? t : a->steer_since;
+    double tt = at - a->tor_t;
     a->mode = SIM_AUTO_MANUAL;
-    emit(a, SIM_AUTO_EV_OVERRIDE, t, s ? "steer" : "brake", 0);
+    a->steer_since = NAN;
+    if (tor) {
+        clear_tor(a);
+        emit(a, SIM_AUTO_EV_HANDOVER, at, b ? "brake" : "steer", tt);
+    } else {
+        emit(a, SIM_AUTO_EV_OVERRIDE, at, b ? "brake" : "steer", 0);
+    }
     return true;
 }
 

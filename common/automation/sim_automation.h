@@ -10,7 +10,8 @@
  * markings ahead) and the driver's inputs, and gives the automation's controls with the
  * channels it holds, plus the events of the step (engaged, override, TOR, hand-over,
  * minimal-risk manoeuvre...). Driver override: while engaged, steering against the
- * automation beyond override_steer_deg, or braking beyond override_brake, hands control
+ * automation beyond override_steer_deg (for steer_hold), or braking beyond
+ * override_brake, hands control
  * back (the driver's throttle above the automation's wins while pressed, without
  * disengaging, as production ACC does). A TOR (scenario, operator, system limit or TTC)
  * starts a time budget: the first conscious action (steering beyond takeover_steer_deg
@@ -63,6 +64,8 @@ typedef struct sim_auto_params {
     double override_brake;     /* brake pedal that disengages it (0.10) */
     double takeover_steer_deg; /* conscious take-over action after a TOR: steering (2) */
     double takeover_brake;     /* ... or braking (0.10) */
+    double steer_hold;         /* s the steering must stay beyond its threshold (0.2);
+                                  the event's time is when it went beyond */
     double tor_budget;         /* s from a TOR to the MRM (default 8) */
     double mrm_decel;          /* m/s^2 of the MRM (default 3) */
     double tor_ttc;            /* s: TTC to the lead below this issues a TOR (4; 0: off) */
@@ -139,6 +142,7 @@ typedef struct sim_automation {
     double tor_t;              /* when the pending TOR was issued */
     char tor_reason[48];
     double mrm_speed;          /* m/s the MRM's speed profile has reached */
+    double steer_since;        /* since when the driver steers beyond the threshold; NAN */
     bool limit_latched;        /* a system limit's TOR was issued; cleared once it is gone */
     bool ttc_latched;
     double last_steer_deg;     /* the automation's latest steering (for the wheel) */

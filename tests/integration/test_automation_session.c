@@ -9,7 +9,9 @@
  *   - the same seed gives byte-identical samples and the same events; another seed
  *     another reaction time;
  *   - lane centring (L2) on scenarios/rural.json keeps SDLP under the documented 0.2 m;
- *   - the operator's control.automation is validated, acted on and acknowledged. */
+ *   - the operator's control.automation is validated, acted on and acknowledged;
+ *   - with a (virtual) wheel the force feedback turns the wheel towards the
+ *     automation's steering, and the TOR's cue makes it rumble. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -374,6 +376,118 @@ static void operator_command_is_acknowledged(void **state)
     ts_dispatcher_stop(&d);
 }
 
+/* The "command" lines of input-node's --ffb-log: how many, and the last one's torque
+ * and rumble. */
+static int commands(const char *log, double *torque, double *rumble)
+{
+    FILE *f = fopen(log, "r");
+    if (!f) return 0;
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strstr(line, "\"event\":\"command\"") || !strchr(line, '\n')) continue;
+        cJSON *m = cJSON_Parse(line);
+        const cJSON *tq = cJSON_GetObjectItem(m, "torque"), *rb = cJSON_GetObjectItem(m, "rumble");
+        if (cJSON_IsNumber(tq)) *torque = tq->valuedouble, *rumble = cJSON_IsNumber(rb) ? rb->valuedouble : 0, n++;
+        cJSON_Delete(m);
+    }
+    fclose(f);
+    return n;
+}
+
+/* Sends a vehicle.state at y (x 1000 m on mw_a, heading along +x, 110 km/h), waits
+ * for the automation's step on it, sends an ffb.command with no torque and returns the
+ * torque and rumble the node logs for it. */
+static void state_then_ffb(ts_conn *phys, const char *log, int *seq, int *seen, double t, double y, double *torque,
+                           double *rumble)
+{
+    char msg[512];
+    double tq, rb;
+    *seen = commands(log, &tq, &rb);
+    snprintf(msg, sizeof msg,
+             "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":%d,\"t\":%.2f,\"speed\":30.5,"
+             "\"pos\":[%.2f,%.3f,0],\"heading\":0,\"yaw_rate\":0,\"gear\":5,\"rpm\":3000}",
+             ++*seq, t, 1000 + 30.5 * t, y);
+    assert_true(ts_send_line(phys, msg));
+    for (;;) { /* its automation.state for this t */
+        cJSON *s = ts_expect_topic(phys, "automation.state", 5000, NULL, 0);
+        assert_non_null(s);
+        bool now = fabs(cJSON_GetObjectItem(s, "t")->valuedouble - t) < 1e-6;
+        cJSON_Delete(s);
+        if (now) break;
+    }
+    snprintf(msg, sizeof msg, "{\"topic\":\"ffb.command\",\"src\":\"physics\",\"seq\":%d,\"t\":%.2f,\"torque\":0}",
+             ++*seq, t);
+    assert_true(ts_send_line(phys, msg));
+    double deadline = ts_now_ms() + 5000;
+    while (ts_now_ms() < deadline) {
+        if (commands(log, torque, rumble) > *seen) {
+            (*seen)++;
+            return;
+        }
+        ts_sleep_ms(10); /* polling the node's log file for its line, not ordering events */
+    }
+    fail_msg("no ffb.command in %s", log);
+}
+
+static void wheel_follows_the_automation(void **state)
+{
+    (void)state;
+    char vt[] = "/tmp/test_automation_vt_XXXXXX", log[] = "/tmp/test_automation_ffb_XXXXXX";
+    int fd = mkstemp(vt);
+    assert_true(fd >= 0);
+    /* the default mapping: pedals released at +32767 */
+    const char *script = "wheel axes 4 buttons 12 hats 1\n0.00 axis 1 32767\n0.00 axis 2 32767\n0.00 axis 3 32767\n";
+    assert_int_equal(write(fd, script, strlen(script)), (ssize_t)strlen(script));
+    close(fd);
+    fd = mkstemp(log);
+    assert_true(fd >= 0);
+    close(fd);
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    ts_conn *phys = ts_join(d.port, "physics", "[\"automation.\",\"input.controls\"]", NULL);
+    assert_non_null(phys);
+    char *argv[] = {"input-node", "--bus", bus, "--driver", "wheel", "--mapping-dir", "/nonexistent",
+                    "--virtual-test-script", vt, "--ffb-log", log, "--scenario",
+                    (char *)ts_root("scenarios/motorway-tor.json"), NULL};
+    pid_t in = ts_spawn(argv, false);
+    assert_true(in > 0);
+    /* The wheel as the node reads it, pedals released, before the car moves (else the
+     * half-pressed brake of the axes' start would disengage the automation at once). */
+    for (;;) {
+        cJSON *j = ts_expect_topic(phys, "input.controls", 30000, NULL, 0);
+        assert_non_null(j);
+        bool released = cJSON_GetObjectItem(j, "brake")->valuedouble == 0;
+        cJSON_Delete(j);
+        if (released) break;
+    }
+    int seq = 0, seen = 0;
+    double left = 0, right = 0, rumble = 0;
+    /* The scenario engages L3 at the first state. Lane -3's centre: y = -6.625. The
+     * car 0.8 m left of it: the automation steers right, the wheel is pulled right
+     * (negative torque); 0.8 m right: left. */
+    state_then_ffb(phys, log, &seq, &seen, 0.01, -6.625 + 0.8, &left, &rumble);
+    state_then_ffb(phys, log, &seq, &seen, 0.02, -6.625 - 0.8, &right, &rumble);
+    printf("# wheel torque: car left of the lane %.3f, right of it %.3f\n", left, right);
+    assert_true(left < -0.05);
+    assert_true(right > 0.05);
+    assert_true(rumble == 0);
+    /* An operator's TOR: the cue's rumble. */
+    char out[4096];
+    const char *tor[] = {"automation", "tor", "--control", d.control_url, NULL};
+    assert_int_equal(ts_run("simctl", tor, out, sizeof out), 0);
+    double tq;
+    state_then_ffb(phys, log, &seq, &seen, 0.03, -6.625, &tq, &rumble);
+    assert_true(rumble >= 0.5);
+    ts_stop(in, SIGTERM, 5000);
+    ts_close(phys);
+    ts_dispatcher_stop(&d);
+    unlink(vt);
+    unlink(log);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -382,6 +496,7 @@ int main(void)
         cmocka_unit_test(same_seed_same_log),
         cmocka_unit_test(lane_centring_sdlp_on_the_rural_road),
         cmocka_unit_test(operator_command_is_acknowledged),
+        cmocka_unit_test(wheel_follows_the_automation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
