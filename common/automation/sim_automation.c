@@ -3,7 +3,6 @@
 #include "sim_automation.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #define ACC_COMFORT_DECEL 2.5 /* m/s^2: the ACC starts braking for a slower lead early
@@ -82,12 +81,20 @@ void sim_automation_init(sim_automation *a, const sim_auto_params *p, const sim_
     a->steer_since = NAN;
 }
 
+/* A C string into dst (n bytes), cut to fit. */
+static void copy_text(char *dst, size_t n, const char *src)
+{
+    size_t k = 0;
+    for (; src && src[k] && k + 1 < n; k++) dst[k] = src[k];
+    dst[k] = '\0';
+}
+
 static void emit(sim_automation *a, sim_auto_event_kind k, double t, const char *reason, double value)
 {
     if (a->n_events == SIM_AUTO_MAX_EVENTS) return; /* the caller reads them every step */
     sim_auto_event *e = &a->events[a->n_events++];
     *e = (sim_auto_event){.kind = k, .t = t, .mode = a->mode, .value = value};
-    snprintf(e->reason, sizeof e->reason, "%s", reason ? reason : "");
+    copy_text(e->reason, sizeof e->reason, reason);
 }
 
 static void clear_tor(sim_automation *a)
@@ -133,7 +140,7 @@ bool sim_automation_request_tor(sim_automation *a, double t, const char *reason)
     if (a->mode == SIM_AUTO_MANUAL || a->tor != SIM_TOR_NONE) return false;
     a->tor = SIM_TOR_PENDING;
     a->tor_t = t;
-    snprintf(a->tor_reason, sizeof a->tor_reason, "%s", reason ? reason : "");
+    copy_text(a->tor_reason, sizeof a->tor_reason, reason);
     emit(a, SIM_AUTO_EV_TOR, t, a->tor_reason, 0);
     return true;
 }

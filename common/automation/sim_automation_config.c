@@ -3,7 +3,6 @@
 #include "sim_automation_config.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "sim_json.h"
@@ -91,7 +90,7 @@ static int parse_tor(sim_json *j, const cJSON *tor, sim_auto_config *c)
     int i = 0;
     for (const cJSON *e = cues->child; e; e = e->next, i++) {
         char path[SIM_JSON_PATH_MAX];
-        snprintf(path, sizeof path, "automation.tor.cues[%d]", i);
+        sim_json_index_path(path, "automation.tor.cues", i);
         int k = -1;
         for (int n = 0; CUES[n] && cJSON_IsString(e); n++)
             if (strcmp(e->valuestring, CUES[n]) == 0) k = n;
@@ -110,7 +109,7 @@ static int parse_event(sim_json *j, const cJSON *e, const char *path, sim_auto_t
         (rc = sim_json_enum(j, e, path, "mode", SIM_AUTO_L3, MODES, -1, &mode)))
         return rc;
     *ev = (sim_auto_trigger){.action = (sim_auto_action)action, .mode = (sim_auto_mode)mode, .at_t = NAN};
-    snprintf(ev->reason, sizeof ev->reason, "scenario");
+    strcpy(ev->reason, "scenario");
     if ((rc = sim_json_strcpy(j, e, path, "reason", false, ev->reason, sizeof ev->reason)) ||
         (rc = sim_json_strcpy(j, e, path, "trigger", false, ev->trigger, sizeof ev->trigger)))
         return rc;
@@ -180,7 +179,7 @@ int sim_auto_config_parse(const cJSON *a, const char *file, sim_auto_config *c, 
     int i = 0;
     for (const cJSON *e = evs ? evs->child : NULL; e; e = e->next, i++) {
         char path[SIM_JSON_PATH_MAX];
-        snprintf(path, sizeof path, "automation.events[%d]", i);
+        sim_json_index_path(path, "automation.events", i);
         if (i == SIM_AUTO_MAX_TRIGGERS)
             return sim_json_fail(&j, SIM_EINVAL, path, "at most %d events", SIM_AUTO_MAX_TRIGGERS);
         if ((rc = parse_event(&j, e, path, &c->events[i]))) return rc;

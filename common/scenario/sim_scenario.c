@@ -360,9 +360,3 @@ char *sim_scenario_where_json(const sim_scenario *sc, double x, double y)
     return out;
 }
 
-static const char *const light_names[] = {"day", "dawn", "dusk", "night"};
-static const char *const weather_names[] = {"clear", "cloudy", "rain", "fog", "snow"};
-static const char *const action_names[] = {"lane_switch", "brake", "hud_text", "log_mark"};
-const char *sim_light_name(sim_light l) { return light_names[l]; }
-const char *sim_weather_name(sim_weather w) { return weather_names[w]; }
-const char *sim_action_name(sim_action_type a) { return action_names[a]; }
