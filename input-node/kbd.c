@@ -70,6 +70,7 @@ int in_kbd_role_for_key(SDL_Keycode key)
     case SDLK_z:
     case SDLK_PAGEDOWN: return SIM_BUTTON_GEAR_DOWN;
     case SDLK_p: return SIM_BUTTON_PAUSE;
+    case SDLK_SPACE: return SIM_BUTTON_DRT;
     case SDLK_1: return SIM_BUTTON_AUTO_ACC;
     case SDLK_2: return SIM_BUTTON_AUTO_L2;
     case SDLK_3: return SIM_BUTTON_AUTO_L3;

@@ -43,6 +43,7 @@
 static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
                                         SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE,
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
+                                        "drt.", "surt.", "gaze.",
                                         SIM_TOPIC_AUTOMATION_EVENT};
 
 void rec_utc_now(char *buf, size_t size)

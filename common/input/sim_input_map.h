@@ -45,6 +45,7 @@ typedef enum sim_button_role {
     SIM_BUTTON_HEADLIGHTS,
     SIM_BUTTON_WIPER,
     SIM_BUTTON_PAUSE,
+    SIM_BUTTON_DRT,          /* the Detection Response Task's response (drt.response) */
     /* the automation (docs/automation.md): engage or leave a mode, ACC set speed +/-
      * 10 km/h, the next time gap, and a touch sensor on the rim (held while touched) */
     SIM_BUTTON_AUTO_ACC,

@@ -329,6 +329,13 @@ static int mark(sim_recording *rec, sim_drivelog_writer *w, double t, const char
     return event(rec, w, t, kind, what, line, len, err);
 }
 
+/* The secondary-task topics logged as events: drt.*, surt.*, gaze.* (issue 25). */
+static bool secondary_task(const char *topic)
+{
+    return (!strncmp(topic, "drt.", 4) && topic[4]) || (!strncmp(topic, "surt.", 5) && topic[5]) ||
+           (!strncmp(topic, "gaze.", 5) && topic[5]);
+}
+
 int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
                        const cJSON *msg, const char *line, size_t len, sim_error *err)
 {
@@ -429,6 +436,13 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         /* simctl run: a module crashed, was restarted, or stopped on a configuration error */
         const char *what = text(msg, topic, "what", &bad);
         ret = event(rec, w, t, "session", what ? what : "module", line, len, err);
+    } else if (secondary_task(topic)) {
+        /* drt.stimulus -> kind "drt", name "stimulus": the analysis' DRT, SuRT and glance
+         * measures read these (docs/drivelog.md) */
+        const char *dot = strchr(topic, '.');
+        char kind[8];
+        snprintf(kind, sizeof kind, "%.*s", (int)(dot - topic), topic);
+        ret = event(rec, w, t, kind, dot + 1, line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_LOG_MARK) == 0) {
         const char *name = text(msg, topic, "name", &bad);
         ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);

@@ -174,6 +174,9 @@ typedef struct sim_scenario {
     /* The "automation" section, parsed (sim_automation_config.h, docs/automation.md);
      * owned; NULL when the scenario has none. */
     struct sim_auto_config *automation;
+    /* "drt": the Detection Response Task (sim_drt.h, docs/tasks.md); NULL when the
+     * scenario runs none. Owned. */
+    struct sim_drt_config *drt;
 } sim_scenario;
 
 /* Loads and validates the scenario file at path; files it names (height maps,
