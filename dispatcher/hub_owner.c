@@ -102,8 +102,9 @@ bool hub_may_publish(conn *c, const char *topic)
         refuse_topic(c, topic, why);
         return false;
     }
-    /* Commands are not owned: the endpoint and, in a session, every module of it. */
-    if (f == ROUTE_FAMILY_CONTROL) return true;
+    /* Commands and the end of the scenario are not owned: the endpoint and, in a
+     * session, every module of it (more than one module may end a scenario). */
+    if (f == ROUTE_FAMILY_CONTROL || f == ROUTE_FAMILY_END) return true;
     conn *o = h->owner[f];
     if (o && o != c) {
         snprintf(why, sizeof why, "%s are owned by '%s' (id %llu) while it is connected", route_family_topics(f),

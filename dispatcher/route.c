@@ -97,6 +97,7 @@ static bool is_prefix(const char *topic, const char *prefix)
 
 route_family route_topic_family(const char *topic)
 {
+    if (strcmp(topic, "sim.end") == 0) return ROUTE_FAMILY_END;
     if ((is_prefix(topic, "sim.") && strcmp(topic, "sim.ack") != 0) || strcmp(topic, "vehicle.state") == 0 ||
         strcmp(topic, "ffb.command") == 0)
         return ROUTE_FAMILY_CLOCK;
@@ -114,9 +115,9 @@ route_family route_topic_family(const char *topic)
 const char *route_family_topics(route_family f)
 {
     static const char *const words[ROUTE_FAMILIES] = {
-        "sim.* (but sim.ack), vehicle.state and ffb.command", "traffic.state and traffic.event",
+        "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command", "traffic.state and traffic.event",
         "input.controls and input.button", "log.status and log.error",
-        "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)"};
+        "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)", "sim.end"};
     return f >= 0 && f < ROUTE_FAMILIES ? words[f] : "no family";
 }
 

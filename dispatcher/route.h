@@ -50,13 +50,15 @@ route_line route_classify(const char *topic, bool said_hello, const char **why);
  * showed it may publish an owned family at all. Other topics (hud.*, log.mark,
  * context.request, a tool's own) are free to all. */
 typedef enum route_family {
-    ROUTE_FAMILY_CLOCK,     /* sim.* (but sim.ack), vehicle.state, ffb.command: physics */
+    ROUTE_FAMILY_CLOCK,     /* sim.* (but sim.ack, sim.end), vehicle.state, ffb.command: physics */
     ROUTE_FAMILY_TRAFFIC,   /* traffic.state, traffic.event */
     ROUTE_FAMILY_INPUT,     /* input.controls, input.button */
     ROUTE_FAMILY_RECORDER,  /* log.status, log.error */
     ROUTE_FAMILY_CONTEXT,   /* context.reply, context.nearby, context.guidance */
     ROUTE_FAMILY_SESSION,   /* session.*: simctl */
     ROUTE_FAMILY_CONTROL,   /* control.* (but control.ack): the operator endpoint */
+    ROUTE_FAMILY_END,       /* sim.end: any module of the session (physics at its last sector,
+                             * traffic-node at an OpenSCENARIO stop trigger), never owned */
     ROUTE_FAMILIES,
     ROUTE_FAMILY_NONE = -1, /* free to all */
 } route_family;
