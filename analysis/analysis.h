@@ -6,6 +6,7 @@
  *   plot*.c     cairo figures (PNG and SVG): plot_canvas.c the drawing layer (plot.h),
  *               plot.c lateral position and timeline, plot_map.c map, box plots, definitions
  *   report.c    metrics.json, tasks.csv, events.csv, report.html of one drive
+ *   tor.c       take-over requests: tor.csv, tor.json, a figure around each TOR
  *   batch.c     every drive under a folder, in parallel: study.csv and a study page
  *
  * Ownership: every struct here owns the arrays and strings it points to and is released
@@ -230,6 +231,12 @@ extern const char an_html_style[];
 
 int an_report_write(const an_result *res, const char *dir, bool plots, an_timing *tm,
                     sim_error *err);
+
+/* The take-over requests of the drive (tor.c): tor.csv, tor.json and a figure around
+ * each (with plots) into dir; nothing when the drive has none. */
+int an_tor_write(const an_result *res, const char *dir, bool plots, sim_error *err);
+/* Their section of report.html. */
+void an_tor_html(FILE *f, const an_result *res, bool plots);
 
 /* ---- plots ---- */
 

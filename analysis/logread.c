@@ -20,7 +20,8 @@ static const char *const meta_keys[] = {
  * attitude, ...) would cost decoding time and memory for nothing; an_drive.col is NULL
  * for them. Their names and places in a sample come from the drive log's column list. */
 static const int loaded[] = {AN_RUN, AN_TICK, AN_T, AN_SPEED, AN_HEADWAY_DIST, AN_S,
-                             AN_D, AN_X, AN_Y, AN_STEER_WHEEL, AN_THROTTLE, AN_BRAKE};
+                             AN_D, AN_X, AN_Y, AN_STEER_WHEEL, AN_THROTTLE, AN_BRAKE,
+                             AN_ACCEL, AN_YAW_RATE, AN_LANE}; /* the last three: take-over measures (tor.c) */
 enum { N_LOADED = sizeof loaded / sizeof loaded[0] };
 
 /* The drive-log column of analysis column c (the same names, see analysis.h). */

@@ -344,6 +344,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
             html_figure(f, base, "top-down map of the driven path");
         }
     }
+    an_tor_html(f, res, plots);
     fputs("</body></html>\n", f);
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
     return 0;
@@ -470,6 +471,7 @@ int an_report_write(const an_result *res, const char *dir, bool plots, an_timing
     if ((rc = write_events_csv(res, path, err))) return rc;
     double t1 = an_now();
     if (plots && (rc = plot_all(res, dir, err))) return rc;
+    if ((rc = an_tor_write(res, dir, plots, err))) return rc;
     double t2 = an_now();
     rc = write_html(res, dir, plots, err);
     if (tm) {

@@ -11,7 +11,9 @@ void in_ffb_out_event(in_ffb_out *o, double now, sim_ffb_event ev)
 void in_ffb_out_command(in_ffb_out *o, double now, const sim_ffb_command *c)
 {
     sim_ffb_command_in(&o->ffb, now, c);
-    if (o->log) fprintf(o->log, "{\"t\":%.6f,\"event\":\"command\",\"torque\":%g}\n", now - o->start_s, c->torque);
+    if (o->log)
+        fprintf(o->log, "{\"t\":%.6f,\"event\":\"command\",\"torque\":%g,\"rumble\":%g}\n", now - o->start_s,
+                c->torque, c->rumble);
 }
 
 double in_ffb_out_update(in_ffb_out *o, double now, sim_ffb_effects *fx)

@@ -123,6 +123,16 @@ int in_kbd_role_for_key(SDL_Keycode key)
     case SDLK_z:
     case SDLK_PAGEDOWN: return SIM_BUTTON_GEAR_DOWN;
     case SDLK_SPACE: return SIM_BUTTON_DRT;
+    case SDLK_1: return SIM_BUTTON_AUTO_ACC;
+    case SDLK_2: return SIM_BUTTON_AUTO_L2;
+    case SDLK_3: return SIM_BUTTON_AUTO_L3;
+    case SDLK_0: return SIM_BUTTON_AUTO_OFF;
+    case SDLK_PLUS:
+    case SDLK_EQUALS:
+    case SDLK_KP_PLUS: return SIM_BUTTON_ACC_FASTER;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS: return SIM_BUTTON_ACC_SLOWER;
+    case SDLK_g: return SIM_BUTTON_ACC_GAP;
     default: return -1;
     }
 }

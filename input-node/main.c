@@ -18,6 +18,7 @@
 #include <SDL.h>
 #include <uv.h>
 
+#include "automation.h"
 #include "calibrate.h"
 #include "ffb_out.h"
 #include "kbd.h"
@@ -66,6 +67,8 @@ typedef struct node {
     in_script script;
     in_drt drt;            /* the Detection Response Task: scripted answers (drt.c) */
     bool have_script;
+    in_auto autom;         /* the automation (automation.h), with --scenario */
+    bool have_auto;
     /* state */
     double sim_t;          /* latest simulation time seen */
     bool sim_paused;
@@ -148,6 +151,7 @@ static void button_changed(node *n, sim_button_role role, bool pressed)
 {
     publish_button(n, role, pressed);
     if (pressed && role == SIM_BUTTON_DRT) publish_drt_response(n, n->sim_t, "button");
+    if (n->have_auto) in_auto_button(&n->autom, n->bus, n->sim_t, n->obs.speed, role, pressed);
     if (!pressed || (role != SIM_BUTTON_GEAR_UP && role != SIM_BUTTON_GEAR_DOWN)) return;
     int base = n->gear_req_used ? n->gear_req : n->have_obs ? n->obs.gear : 1;
     if (role == SIM_BUTTON_GEAR_UP && base < SIM_INPUT_MAX_GEARS) base++;
@@ -251,6 +255,8 @@ static void refresh(node *n, double now)
     } else if (n->have_script) {
         in_script_controls(&n->script, n->sim_t, &n->controls);
     }
+    if (n->have_auto && (n->have_wheel || n->have_kbd || n->have_script))
+        in_auto_drive(&n->autom, n->bus, n->have_obs ? &n->obs : NULL, n->have_wheel, &n->controls);
 }
 
 /* ---- the loop ------------------------------------------------------------------- */
@@ -367,17 +373,25 @@ static void on_tick(node *n, const cJSON *msg, double t_msg)
 }
 
 /* What the node acts on: the force feedback's pause and stop always; the scripted
- * path follower also restarts with the run and obeys the operator's speed limit. */
+ * path follower also restarts with the run and obeys the operator's speed limit; the
+ * automation (with a scenario) its command, and restarts too. */
 static const char *const ACTS_ON[] = {"pause", "resume", "stop", "restart", "speed_limit"};
+static const char *const ACTS_ON_AUTO[] = {"pause", "resume", "stop", "restart", "automation", "speed_limit"};
 
 static size_t n_acts_on(const node *n)
 {
+    if (n->have_auto) return n->have_script && !n->script.replaying ? 6 : 5;
     return n->have_script && !n->script.replaying ? 5 : 3;
+}
+
+static const char *const *acts_on(const node *n)
+{
+    return n->have_auto ? ACTS_ON_AUTO : ACTS_ON;
 }
 
 static void on_command(node *n, double now, const cJSON *msg)
 {
-    const char *cmd = sim_command_receive(n->bus, n->sim_t, "input-node", ACTS_ON, n_acts_on(n), msg);
+    const char *cmd = sim_command_receive(n->bus, n->sim_t, "input-node", acts_on(n), n_acts_on(n), msg);
     if (!cmd) return;
     sim_error err = {0};
     bool ok = true;
@@ -386,10 +400,13 @@ static void on_command(node *n, double now, const cJSON *msg)
     } else if (strcmp(cmd, "restart") == 0) {
         /* physics, which knows the scenario too, refuses an unknown start point */
         const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
-        ok = in_script_restart(&n->script, at->valuestring, &err) == SIM_OK;
+        ok = (!n->have_script || in_script_restart(&n->script, at->valuestring, &err) == SIM_OK) &&
+             (!n->have_auto || in_auto_restart(&n->autom, at->valuestring, &err) == SIM_OK);
         n->gear_req_used = false;
     } else if (strcmp(cmd, "speed_limit") == 0) {
         in_script_speed_limit(&n->script, cJSON_GetObjectItemCaseSensitive(msg, "kmh")->valuedouble);
+    } else if (strcmp(cmd, "automation") == 0) {
+        ok = in_auto_command(&n->autom, n->bus, n->sim_t, n->obs.speed, msg, &err);
     } else if (strcmp(cmd, "stop") == 0) {
         ffb_event(n, now, SIM_FFB_STOPPED);
         begin_exit(n, "control.stop");
@@ -405,9 +422,10 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     if (strcmp(topic, SIM_TOPIC_FFB_COMMAND) == 0) {
         sim_ffb_command c;
         sim_error err = {0};
-        if (sim_msg_ffb_command_decode(msg, &c, &err) == SIM_OK)
+        if (sim_msg_ffb_command_decode(msg, &c, &err) == SIM_OK) {
+            if (n->have_auto) in_auto_ffb(&n->autom, n->sim_t, &c);
             ffb_command(n, now, &c);
-        else
+        } else
             fprintf(stderr, "input-node: ignoring %s\n", err.msg);
     } else if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
         on_tick(n, msg, env->t);
@@ -416,14 +434,19 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     } else if (strcmp(topic, SIM_TOPIC_DRT_STIMULUS) == 0) {
         in_drt_on_stimulus(&n->drt, msg, env->t);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
-        /* The vehicle ahead and those around, for the scripted driver. */
+        /* The vehicle ahead and those around, for the scripted driver and the automation. */
         static sim_msg_traffic_vehicle around[IN_SCRIPT_MAX_TRAFFIC];
         sim_msg_traffic_state st = {.vehicles = around};
-        if (n->have_script) {
+        if (n->have_script || n->have_auto) {
             int rc = sim_msg_traffic_state_decode(msg, &st, IN_SCRIPT_MAX_TRAFFIC, NULL);
-            if (rc == SIM_OK) in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
-            if (rc == SIM_OK || st.n_vehicles > 0) in_script_set_traffic(&n->script, around, st.n_vehicles);
+            if (rc == SIM_OK && n->have_script) in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
+            if (rc == SIM_OK && n->have_auto) in_auto_set_lead(&n->autom, st.lead.valid, st.lead.gap, st.lead.speed);
+            if (n->have_script && (rc == SIM_OK || st.n_vehicles > 0)) in_script_set_traffic(&n->script, around, st.n_vehicles);
         }
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
+        sim_msg_traffic_event ev;
+        if (n->have_auto && sim_msg_traffic_event_decode(msg, &ev, NULL) == SIM_OK)
+            in_auto_trigger(&n->autom, n->bus, n->sim_t, n->obs.speed, ev.trigger);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, now, msg);
     } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
@@ -609,6 +632,16 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
         if (!o->replay && (rc = in_drt_open(&n->drt, o->scenario, true, err))) return rc;
     }
     if (!n->have_wheel) sim_ffb_init(&n->fo.ffb, 0, 0, false);
+    if (o->scenario && !o->replay) {
+        /* Without a route the automation cannot steer: a scenario that asks for it
+         * stops the node; otherwise it is only unavailable. */
+        bool scripted = n->mode == MODE_SCRIPT;
+        sim_error aerr = {0};
+        if (in_auto_open(&n->autom, o->scenario, o->start, scripted, &aerr) == SIM_OK)
+            n->have_auto = true;
+        else
+            fprintf(stderr, "input-node: automation unavailable: %s\n", aerr.msg);
+    }
     return SIM_OK;
 }
 
@@ -630,9 +663,10 @@ static void free_driver(node *n)
     if (n->have_kbd) in_kbd_close(&n->kbd);
     if (n->have_vtest) in_vtest_free(&n->vtest);
     if (n->have_script) in_script_close(&n->script);
+    if (n->have_auto) in_auto_close(&n->autom);
     if (n->have_wheel) in_wheel_close(&n->wheel);
     if (n->fo.log) fclose(n->fo.log);
-    n->have_kbd = n->have_vtest = n->have_script = n->have_wheel = false;
+    n->have_kbd = n->have_vtest = n->have_script = n->have_wheel = n->have_auto = false;
     n->fo.log = NULL;
 }
 
@@ -683,6 +717,7 @@ static int setup(sim_node *sn, void *user, sim_error *err)
         return 1;
     }
     /* what the node acts on depends on who drives (set by start_driver) */
+    sim_node_bus_options(sn)->acts_on = acts_on(n);
     sim_node_bus_options(sn)->n_acts_on = n_acts_on(n);
     sim_node_bus_options(sn)->lockstep = o->lockstep;
     return 0;
@@ -722,7 +757,8 @@ int main(int argc, char **argv)
          "(tests) attach a virtual wheel and play FILE on it"},
     };
     static const char *const subs[] = {SIM_TOPIC_FFB_COMMAND, "control.", SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE,
-                                       SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS};
+                                       SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS,
+                                       SIM_TOPIC_TRAFFIC_EVENT};
     const sim_node_desc desc = {
         .prog = "input-node", .usage = "input-node [options]",
         .about = "Publishes the driver's controls (wheel, keyboard or scripted driver) on the "

@@ -60,9 +60,9 @@ void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
     if (scr->lead_valid) {
         /* A careful driver: FOLLOW_GAP m plus FOLLOW_THW s behind the vehicle ahead,
          * closing a larger gap over FOLLOW_TAU s. */
-        double want = FOLLOW_GAP + FOLLOW_THW * obs->speed;
-        double follow = scr->lead_speed + (scr->lead_gap - want) / FOLLOW_TAU;
-        if (follow < scr->drv.target_speed) scr->drv.target_speed = follow > 0 ? follow : 0;
+        double follow = sim_follow_gap_speed(scr->lead_gap, scr->lead_speed, obs->speed, FOLLOW_GAP,
+                                             FOLLOW_THW, FOLLOW_TAU);
+        if (follow < scr->drv.target_speed) scr->drv.target_speed = follow;
     }
     /* Giving way at the next junction: stop before its entry while it must. */
     double cap = in_yield_speed_cap(scr->spans, scr->n_spans, scr->drv.s, scr->traffic, scr->n_traffic);

@@ -27,6 +27,7 @@
 #include "sim_command.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
+#include "sim_msg_automation.h"
 #include "sim_msg_storyboard.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
@@ -46,7 +47,8 @@ static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_ST
                                         SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_STORYBOARD_EVENT,
                                         SIM_TOPIC_TRAFFIC_COLLISION,
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
-                                        "drt.", "surt.", "gaze."};
+                                        "drt.", "surt.", "gaze.",
+                                        SIM_TOPIC_AUTOMATION_EVENT};
 
 void rec_utc_now(char *buf, size_t size)
 {

@@ -96,6 +96,22 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
             goto bad;
         }
         if (arg) cJSON_AddBoolToObject(req, "on", !strcmp(arg, "on"));
+    } else if (!strcmp(cmd, "automation")) {
+        /* simctl automation MODE | tor [REASON] | set KMH [GAP_S] */
+        want = -1;
+        if (npos >= 1 && !strcmp(pos[0], "tor") && npos <= 2) {
+            cJSON_AddStringToObject(req, "tor", npos == 2 ? pos[1] : "operator");
+        } else if (npos >= 2 && !strcmp(pos[0], "set") && npos <= 3) {
+            if (!add_number(req, "set_kmh", pos[1], -INFINITY) || (npos == 3 && !add_number(req, "gap_s", pos[2], -INFINITY))) {
+                snprintf(why, why_size, "automation set: expected KMH [GAP_S] as numbers");
+                goto bad;
+            }
+        } else if (npos == 1) {
+            cJSON_AddStringToObject(req, "mode", pos[0]);
+        } else {
+            snprintf(why, why_size, "automation: expected MODE (manual|acc|lc|l2|l3), 'tor [REASON]' or 'set KMH [GAP_S]'");
+            goto bad;
+        }
     } else if (!strcmp(cmd, "traffic")) {
         /* simctl traffic density 0.5 | freeze | unfreeze */
         want = -1;

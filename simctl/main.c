@@ -28,6 +28,7 @@ static const command commands[] = {
     {"restart", simctl_cmd_control, "AT", "restart at the named start point"},
     {"speed-limit", simctl_cmd_control, "KMH", "set the speed limit shown (0 clears)"},
     {"hud", simctl_cmd_control, "TEXT", "show TEXT on the head-up display"},
+    {"automation", simctl_cmd_control, "MODE|tor [REASON]|set KMH [GAP_S]", "the ego car's automation: manual, acc, lc, l2, l3; a take-over request; ACC set speed and gap"},
     {"traffic", simctl_cmd_control, "density X | freeze | unfreeze", "traffic density and freezing"},
     {"light", simctl_cmd_control, "day|dusk|night", "light mode"},
     {"sound", simctl_cmd_control, "on|off", "sound on or off"},

@@ -23,6 +23,7 @@
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
 #include "sim_scenario.h"
+#include "sim_msg_automation.h"
 #include "sim_sound.h"
 #include "sim_beep.h"
 #include "sim_msg_task.h"
@@ -117,6 +118,15 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         SDL_UnlockAudioDevice(n->dev);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, msg);
+    } else if (strcmp(topic, SIM_TOPIC_AUTOMATION_EVENT) == 0) {
+        /* A take-over request's cue that asks for the chime (docs/automation.md). */
+        sim_msg_automation_event ev;
+        if (sim_msg_automation_event_decode(msg, &ev, NULL) == SIM_OK && strcmp(ev.event, "cue") == 0 &&
+            strstr(ev.cues, "chime")) {
+            SDL_LockAudioDevice(n->dev);
+            sim_sound_chime(&n->synth);
+            SDL_UnlockAudioDevice(n->dev);
+        }
     } else if (strcmp(topic, SIM_TOPIC_DRT_STIMULUS) == 0) {
         /* the auditory DRT stimulus: a tone while it is on, whatever control.sound says
          * (the task must reach the driver) */
@@ -199,7 +209,8 @@ int main(int argc, char **argv)
         {"rate", SIM_OPT_INT, &n.rate, "HZ", "sample rate, 8000..192000 (default 44100)"},
         {"volume", SIM_OPT_DOUBLE, &n.volume, "V", "master volume 0..1 (default: the scenario's, else 1)"},
     };
-    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_SIM_TICK, "control.", SIM_TOPIC_DRT_STIMULUS};
+    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_SIM_TICK, "control.", SIM_TOPIC_DRT_STIMULUS,
+                                       SIM_TOPIC_AUTOMATION_EVENT};
     const sim_node_desc desc = {
         .prog = "sound-node", .usage = "sound-node [options]",
         .about = "Engine and tyre sounds from vehicle.state through SDL audio; follows control.sound.",

@@ -21,6 +21,8 @@ static const char *const button_names[SIM_BUTTON_ROLE_COUNT] = {
     "indicator_left", "indicator_right", "horn",    "menu_up",    "menu_down", "menu_select",
     "menu_back",      "gear_up",         "gear_down", "headlights", "wiper",     "pause",
     "drt",
+    "auto_acc",       "auto_l2",         "auto_l3",   "auto_off",   "acc_faster", "acc_slower",
+    "acc_gap",        "hands_on",
 };
 
 static const struct {

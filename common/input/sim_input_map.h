@@ -46,6 +46,16 @@ typedef enum sim_button_role {
     SIM_BUTTON_WIPER,
     SIM_BUTTON_PAUSE,
     SIM_BUTTON_DRT,          /* the Detection Response Task's response (drt.response) */
+    /* the automation (docs/automation.md): engage or leave a mode, ACC set speed +/-
+     * 10 km/h, the next time gap, and a touch sensor on the rim (held while touched) */
+    SIM_BUTTON_AUTO_ACC,
+    SIM_BUTTON_AUTO_L2,
+    SIM_BUTTON_AUTO_L3,
+    SIM_BUTTON_AUTO_OFF,
+    SIM_BUTTON_ACC_FASTER,
+    SIM_BUTTON_ACC_SLOWER,
+    SIM_BUTTON_ACC_GAP,
+    SIM_BUTTON_HANDS_ON,
     SIM_BUTTON_ROLE_COUNT
 } sim_button_role;
 

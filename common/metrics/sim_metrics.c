@@ -341,7 +341,7 @@ static int check_inputs(const sim_metrics_samples *smp, const sim_metrics_task *
 static void sample_stats(const sim_metrics_samples *smp, const sim_metrics_task *task,
                          sim_metrics_result *r)
 {
-    const double *t = smp->t, *s = smp->s, *d = smp->d;
+    const double *s = smp->s, *d = smp->d;
     size_t n = smp->n;
     ideal_cur cur_i = {0};
     double smax = -INFINITY;
@@ -381,16 +381,8 @@ static void sample_stats(const sim_metrics_samples *smp, const sim_metrics_task 
         r->headway_min = min_nan(r->headway_min, h);
         /* Minima compared as products, dividing only for a new minimum. */
         if (isfinite(v) && v > 0 && (isnan(r->thw_min) || h < r->thw_min * v)) r->thw_min = h / v;
-        double num = NAN, den = 1; /* closing speed = num / den */
-        if (smp->closing) {
-            num = smp->closing[i];
-        } else {
-            /* Central difference of the headway, one-sided where a neighbour is missing. */
-            const double *hw = smp->headway;
-            size_t a = (i > 0 && isfinite(hw[i - 1])) ? i - 1 : i;
-            size_t b = (i + 1 < n && isfinite(hw[i + 1])) ? i + 1 : i;
-            if (b != a && t[b] > t[a]) num = hw[a] - hw[b], den = t[b] - t[a];
-        }
+        double num, den;
+        sim_metrics_closing(smp, i, &num, &den);
         if (isfinite(num) && num > 0 && (isnan(r->ttc_min) || h * den < r->ttc_min * num))
             r->ttc_min = h * den / num;
     }
@@ -611,6 +603,21 @@ static int event_cmp(const void *a, const void *b)
     if (x->s_start != y->s_start) return x->s_start < y->s_start ? -1 : 1;
     if (x->t_start != y->t_start) return x->t_start < y->t_start ? -1 : 1;
     return x->kind - y->kind;
+}
+
+void sim_metrics_closing(const sim_metrics_samples *smp, size_t i, double *num, double *den)
+{
+    *num = NAN, *den = 1;
+    if (smp->closing) {
+        *num = smp->closing[i];
+        return;
+    }
+    if (!smp->headway) return;
+    /* Central difference of the headway, one-sided where a neighbour is missing. */
+    const double *hw = smp->headway, *t = smp->t;
+    size_t a = (i > 0 && isfinite(hw[i - 1])) ? i - 1 : i;
+    size_t b = (i + 1 < smp->n && isfinite(hw[i + 1])) ? i + 1 : i;
+    if (b != a && t[b] > t[a]) *num = hw[a] - hw[b], *den = t[b] - t[a];
 }
 
 int sim_metrics_compute(const sim_metrics_samples *smp, const sim_metrics_task *task,

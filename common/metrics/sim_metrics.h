@@ -144,4 +144,9 @@ int sim_metrics_compute(const sim_metrics_samples *smp, const sim_metrics_task *
 
 void sim_metrics_result_free(sim_metrics_result *res);
 
+/* The closing speed to the vehicle ahead at sample i as num / den (m/s; num NAN when
+ * unknown): smp->closing[i] when given, else the central difference of the headway
+ * (one-sided where a neighbour has none). TTC = headway * den / num where num > 0. */
+void sim_metrics_closing(const sim_metrics_samples *smp, size_t i, double *num, double *den);
+
 #endif

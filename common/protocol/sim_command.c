@@ -8,7 +8,8 @@
 #include <string.h>
 
 const char *const sim_command_names[] = {"pause", "resume", "restart", "speed_limit", "hud",
-                                            "traffic", "light", "sound", "stop", "status", "seek", NULL};
+                                            "traffic", "light", "sound", "stop", "status", "seek",
+                                            "automation", NULL};
 
 static int need_string(const cJSON *req, const char *cmd, const char *field, sim_error *err,
                        const cJSON **out)
@@ -75,6 +76,23 @@ static int validate_fields(const cJSON *req, const char *cmd, sim_error *err)
         if (strcmp(v->valuestring, "day") && strcmp(v->valuestring, "dusk") && strcmp(v->valuestring, "night"))
             return sim_error_set(err, SIM_EINVAL, "light: \"mode\" must be \"day\", \"dusk\" or \"night\", not \"%.32s\"",
                                  v->valuestring);
+    } else if (strcmp(cmd, "automation") == 0) {
+        /* input-node's automation: a mode, its set speed and time gap, or a TOR. */
+        static const char *const modes[] = {"manual", "acc", "lc", "l2", "l3", NULL};
+        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(req, "mode");
+        const cJSON *kmh = cJSON_GetObjectItemCaseSensitive(req, "set_kmh");
+        const cJSON *gap = cJSON_GetObjectItemCaseSensitive(req, "gap_s");
+        const cJSON *tor = cJSON_GetObjectItemCaseSensitive(req, "tor");
+        if (mode && !(cJSON_IsString(mode) && sim_enum_parse(mode->valuestring, modes, -1) >= 0))
+            return sim_error_set(err, SIM_EINVAL, "automation: \"mode\" must be \"manual\", \"acc\", \"lc\", \"l2\" or \"l3\"");
+        if (kmh && !(cJSON_IsNumber(kmh) && kmh->valuedouble >= 10 && kmh->valuedouble <= 250))
+            return sim_error_set(err, SIM_EINVAL, "automation: \"set_kmh\" must be a number from 10 to 250");
+        if (gap && !(cJSON_IsNumber(gap) && gap->valuedouble >= 0.8 && gap->valuedouble <= 3.0))
+            return sim_error_set(err, SIM_EINVAL, "automation: \"gap_s\" must be a number from 0.8 to 3.0");
+        if (tor && !(cJSON_IsString(tor) && tor->valuestring[0] && strlen(tor->valuestring) < 48))
+            return sim_error_set(err, SIM_EINVAL, "automation: \"tor\" must be a reason of 1 to 47 bytes");
+        if (!mode && !kmh && !gap && !tor)
+            return sim_error_set(err, SIM_EINVAL, "automation: give \"mode\", \"set_kmh\", \"gap_s\" or \"tor\"");
     } else if (strcmp(cmd, "sound") == 0) {
         if ((rc = opt_bool(req, cmd, "on", err, &present))) return rc;
         if (!present) return sim_error_set(err, SIM_EINVAL, "sound: \"on\" must be true or false (missing)");

@@ -1,6 +1,7 @@
 /* sim_recording: bus messages to drive-log rows (see sim_recording.h). */
 #include "sim_recording.h"
 
+#include "sim_msg_automation.h"
 #include "sim_msg_storyboard.h"
 #include "sim_msg_traffic.h"
 
@@ -426,6 +427,10 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_COLLISION) == 0) {
         const char *other = text(msg, topic, "other", &bad);
         ret = event(rec, w, t, "collision", other ? other : "vehicle", line, len, err);
+    } else if (strcmp(topic, SIM_TOPIC_AUTOMATION_EVENT) == 0) {
+        /* engaged, override, tor, cue, handover, mrm, ... (docs/automation.md) */
+        const char *name = text(msg, topic, "event", &bad);
+        ret = event(rec, w, t, "automation", name ? name : "event", line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_STORYBOARD_EVENT) == 0) {
         /* an OpenSCENARIO storyboard element's transition, "CutInEvent startTransition" */
         sim_msg_storyboard_event sb;

@@ -8,6 +8,7 @@
  * been read, in this order: roads and junction ids, roads, junctions, road links,
  * then POIs, start points, traffic, triggers, sectors, tasks and the environment. */
 #include "sim_scenario.h"
+#include "sim_automation_config.h"
 #include "sim_drt.h"
 #include "sim_scenario_load.h"
 
@@ -77,7 +78,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     static const char *const keys[] = {"format", "name", "description", "author", "version",
                                        "terrain", "roads", "junctions", "pois", "start_points",
                                        "traffic", "triggers", "sectors", "tasks", "environment",
-                                       "road_friction", "drt", NULL};
+                                       "road_friction", "drt", "automation", NULL};
     *out = NULL;
     ld L = {.j = {.file = name, .report = diag_report, .user = diag}, .base_dir = base_dir};
     cJSON *root;
@@ -120,6 +121,14 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
         const cJSON *drt = cJSON_GetObjectItemCaseSensitive(root, "drt");
         if (drt && (sc->drt = malloc(sizeof *sc->drt))) sim_drt_config_parse(&L.j, drt, "drt", sc->drt);
         else if (drt) sim_diag_add(diag, "%s: out of memory", name);
+        const cJSON *au = cJSON_GetObjectItemCaseSensitive(root, "automation");
+        sim_error ae = {0};
+        if (au && !(sc->automation = malloc(sizeof *sc->automation))) {
+            scn_err_at(&L, "automation", "out of memory");
+        } else if (au && sim_auto_config_parse(au, name, sc->automation, &ae)) {
+            L.j.errors++; /* the message already names the file and the field */
+            sim_diag_add(diag, "%s", ae.msg);
+        }
     }
     cJSON_Delete(root);
     if (L.j.errors) {
@@ -201,6 +210,7 @@ void sim_scenario_free(sim_scenario *sc)
 {
     if (!sc) return;
     free(sc->path);
+    free(sc->automation);
     free(sc->opendrive);
     free(sc->roads_warning);
     free(sc->xosc_warning);

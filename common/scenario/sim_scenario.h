@@ -171,6 +171,9 @@ typedef struct sim_scenario {
     sim_task *tasks;
     int n_tasks;
     sim_environment env;
+    /* The "automation" section, parsed (sim_automation_config.h, docs/automation.md);
+     * owned; NULL when the scenario has none. */
+    struct sim_auto_config *automation;
     struct sim_xosc *xosc;        /* an OpenSCENARIO file's storyboard (sim_xosc.h), or NULL */
     char *xosc_warning;           /* its elements not taken ("Nurbs (1, line 209), ..."), or NULL */
     int ego_entity;               /* the storyboard entity that is the ego, -1: none */

@@ -30,6 +30,7 @@ int sim_sound_init(sim_sound *s, const sim_sound_params *p, sim_error *err)
     s->p = *p;
     s->noise = 0x12345678u;
     s->on = true;
+    s->chime_t = -1;
     return SIM_OK;
 }
 
@@ -52,6 +53,24 @@ void sim_sound_set(sim_sound *s, const sim_sound_input *in)
 
 void sim_sound_enable(sim_sound *s, bool on) { s->on = on; }
 void sim_sound_pause(sim_sound *s, bool paused) { s->paused = paused; }
+void sim_sound_chime(sim_sound *s) { s->chime_t = 0; }
+
+#define CHIME_AMP 0.3  /* with the ducking below, the sum stays within full scale */
+#define CHIME_DUCK 0.35
+
+/* The chime's sample at s->chime_t and its envelope (0 when none plays). */
+static double chime(sim_sound *s, double rate, bool audible, double *env)
+{
+    *env = 0;
+    if (s->chime_t < 0) return 0;
+    double t = s->chime_t, second = t >= 0.25, t0 = second ? t - 0.25 : t;
+    s->chime_t += 1.0 / rate;
+    if (s->chime_t >= SIM_SOUND_CHIME_S) s->chime_t = -1;
+    if (!audible) return 0;
+    /* 5 ms attack (no click), then an exponential decay */
+    *env = fmin(1.0, t0 / 0.005) * exp(-6.0 * t0) * s->p.volume;
+    return CHIME_AMP * *env * sin(TWO_PI * (second ? SIM_SOUND_CHIME_HZ2 : SIM_SOUND_CHIME_HZ1) * t0);
+}
 
 /* One step of a linear ramp from *v towards to, reaching it in SIM_SOUND_RAMP_S. */
 static void ramp(double *v, double to, double step)
@@ -79,7 +98,8 @@ void sim_sound_render(sim_sound *s, int16_t *out, size_t frames)
         s->noise = s->noise * 1664525u + 1013904223u;
         double white = (double)(s->noise >> 8) / 8388608.0 - 1.0;
         s->lp += alpha * (white - s->lp);
-        double v = s->engine_amp * engine + s->tyre_amp * s->lp;
+        double env, c = chime(s, rate, audible, &env);
+        double v = (s->engine_amp * engine + s->tyre_amp * s->lp) * (1.0 - CHIME_DUCK * env) + c;
         assert(fabs(v) <= 1.0);
         out[i] = (int16_t)lrint(v * 32767.0);
     }

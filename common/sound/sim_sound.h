@@ -15,6 +15,9 @@
 #include "sim_error.h"
 
 #define SIM_SOUND_RAMP_S 0.02
+#define SIM_SOUND_CHIME_S 0.7
+#define SIM_SOUND_CHIME_HZ1 1046.5 /* C6 */
+#define SIM_SOUND_CHIME_HZ2 784.0  /* G5 */
 
 typedef struct sim_sound_params {
     int sample_rate;   /* Hz, 8000..192000 */
@@ -38,6 +41,7 @@ typedef struct sim_sound {
     double phase;      /* engine tone phase, cycles in [0, 1) */
     uint32_t noise;    /* generator state */
     double lp;         /* tyre noise low-pass state */
+    double chime_t;    /* s into the TOR chime; < 0: none playing */
     bool on;           /* control.sound; paused or off: silence */
     bool paused;
 } sim_sound;
@@ -49,6 +53,11 @@ void sim_sound_set(sim_sound *s, const sim_sound_input *in);
 /* control.sound on/off, and the simulation's pause: either one silences. */
 void sim_sound_enable(sim_sound *s, bool on);
 void sim_sound_pause(sim_sound *s, bool paused);
+/* The take-over request's chime (automation.event "cue" with "chime",
+ * docs/automation.md): a falling two-tone, SIM_SOUND_CHIME_HZ1 for 0.25 s then
+ * SIM_SOUND_CHIME_HZ2, each decaying, SIM_SOUND_CHIME_S in all, over the engine and
+ * tyres (ducked meanwhile); again from the start when called while playing. */
+void sim_sound_chime(sim_sound *s);
 /* Writes frames mono samples. */
 void sim_sound_render(sim_sound *s, int16_t *out, size_t frames);
 /* The engine tone's fundamental for rpm (Hz). */

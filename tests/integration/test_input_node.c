@@ -781,8 +781,9 @@ static void calibrate_writes_mapping(void **state)
     int fd = mkstemp(answers);
     assert_true(fd >= 0);
     /* Enter for the five samples, s for the clutch, nothing for the two buttons
-     * pressed, Enter for the other eleven roles (drt among them), then the range. */
-    const char *text = "\n\n\n\n\ns\n\n\n\n\n\n\n\n\n\n\n\n540\n";
+     * pressed, Enter for the other eleven roles (drt among them) and the automation's
+     * eight, then the range. */
+    const char *text = "\n\n\n\n\ns\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n540\n";
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     fd = mkstemp(out);

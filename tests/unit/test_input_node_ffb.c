@@ -84,7 +84,7 @@ static void log_lines(void **state)
     rewind(o.log);
     char line[512];
     assert_non_null(fgets(line, sizeof line, o.log));
-    assert_string_equal(line, "{\"t\":0.500000,\"event\":\"command\",\"torque\":0.25}\n");
+    assert_string_equal(line, "{\"t\":0.500000,\"event\":\"command\",\"torque\":0.25,\"rumble\":0}\n");
     assert_non_null(fgets(line, sizeof line, o.log));
     assert_string_equal(line, "{\"t\":0.750000,\"event\":\"exit\"}\n");
     assert_non_null(fgets(line, sizeof line, o.log));

@@ -120,6 +120,38 @@ static void changes_ramp_without_clicks(void **state)
     assert_true(abs(buf[0]) < 50); /* starts near silence */
 }
 
+/* The TOR chime: 1046.5 Hz, then 784 Hz, over a running engine at full scale without
+ * clipping, and silence from the chime once it is over; off: nothing. */
+static void tor_chime_two_tones(void **state)
+{
+    (void)state;
+    static int16_t buf[RATE];
+    sim_sound s = make(1, false);
+    sim_sound_set(&s, &(sim_sound_input){0});
+    sim_sound_chime(&s);
+    sim_sound_render(&s, buf, RATE / 5); /* 0 .. 0.2 s: the first tone */
+    assert_true(fabs(ta_dominant_hz(buf, RATE / 5, RATE, 500, 1500, 1) - SIM_SOUND_CHIME_HZ1) <= 5);
+    sim_sound_render(&s, buf, RATE / 20); /* to 0.25 s */
+    sim_sound_render(&s, buf, RATE / 5);  /* 0.25 .. 0.45 s: the second */
+    assert_true(fabs(ta_dominant_hz(buf, RATE / 5, RATE, 500, 1500, 1) - SIM_SOUND_CHIME_HZ2) <= 5);
+    assert_true(ta_rms(buf, RATE / 5) > 0.05); /* about 0.1 of full scale */
+    sim_sound_render(&s, buf, RATE / 4); /* past SIM_SOUND_CHIME_S */
+    sim_sound_render(&s, buf, RATE / 10);
+    assert_true(ta_rms(buf, RATE / 10) == 0);
+    /* Over the loudest engine and tyres: within full scale (sim_sound_render asserts it). */
+    sim_sound loud = make(1, true);
+    sim_sound_set(&loud, &(sim_sound_input){.rpm = 7000, .load = 1, .slip = 1, .speed = 30});
+    sim_sound_render(&loud, buf, RATE / 10);
+    sim_sound_chime(&loud);
+    sim_sound_render(&loud, buf, RATE);
+    /* Sound off: the chime is silent too. */
+    sim_sound off = make(1, false);
+    sim_sound_enable(&off, false);
+    sim_sound_chime(&off);
+    sim_sound_render(&off, buf, RATE / 5);
+    assert_true(ta_rms(buf, RATE / 5) == 0);
+}
+
 static void bad_parameters_are_refused(void **state)
 {
     sim_sound s;
@@ -150,6 +182,7 @@ int main(void)
         cmocka_unit_test(tyre_noise_follows_slip),
         cmocka_unit_test(silent_when_off_paused_or_muted),
         cmocka_unit_test(changes_ramp_without_clicks),
+        cmocka_unit_test(tor_chime_two_tones),
         cmocka_unit_test(bad_parameters_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
