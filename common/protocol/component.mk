@@ -1,3 +1,4 @@
-# protocol: line framing, the bus client, operator commands (docs/protocol.md).
+# protocol: line framing, the bus client, operator commands and
+# their endpoint's client (sim_control, nanomsg) (docs/protocol.md).
 protocol_USES := base
-protocol_PKGS := libuv libcjson
+protocol_PKGS := libuv libcjson nanomsg
