@@ -36,7 +36,8 @@
 
 static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
                                         "dispatcher.joined", "dispatcher.left", "traffic.event", "traffic.state",
-                                        "trigger.", "sector.", "task.", "log.mark", "session."};
+                                        "trigger.", "sector.", "task.", "log.mark", "session.",
+                                        "hmi.", "surt.response"};
 
 void rec_utc_now(char *buf, size_t size)
 {

@@ -381,7 +381,9 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         ret = event(rec, w, t, "session", what ? what : "module", line, len, err);
     } else if (strcmp(topic, "log.mark") == 0) {
         const char *name = text(msg, topic, "name", &bad);
-        ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);
+        ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);    } else if (strncmp(topic, "hmi.", 4) == 0 || strcmp(topic, "surt.response") == 0) {
+        /* an in-car HMI page's touches and task responses (docs/console.md) */
+        ret = event(rec, w, t, "hmi", topic, line, len, err);
     }
     if (!ret && rec->record_all) {
         const cJSON *seq = cJSON_GetObjectItemCaseSensitive(msg, "seq");
