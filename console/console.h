@@ -53,6 +53,7 @@ typedef struct console_page {
     sim_linebuf lines;             /* from the dispatcher */
     char readbuf[65536];
     console_frame *head, *tail;    /* frames to send to the browser */
+    console_frame *early, *early_tail; /* lines from the page before the bus connection was up */
     size_t queued;                 /* their bytes */
     char *rx;                      /* a message arriving in fragments */
     size_t rx_len;

@@ -74,6 +74,11 @@ void page_release(console_page *p)
         }
     }
     free_frames(p);
+    while (p->early) {
+        console_frame *f = p->early;
+        p->early = f->next;
+        free(f);
+    }
     free(p->rx);
     sim_linebuf_free(&p->lines);
     free(p);
@@ -167,8 +172,20 @@ static void on_bus_written(uv_write_t *req, int status)
 /* Sends one line (a newline is added) to the dispatcher for the page. */
 static void bus_send(console_page *p, const char *line, size_t len)
 {
-    if (!p->connected || p->bus_closed) {
-        page_send_error(p, "not on the bus (the connection to the dispatcher is not open)");
+    if (p->bus_closed) {
+        page_send_error(p, "not on the bus (the connection to the dispatcher is closed)");
+        return;
+    }
+    if (!p->connected) {
+        /* still connecting: kept, in order, until the connection is up */
+        console_frame *f = malloc(sizeof *f + len);
+        if (!f) return;
+        f->next = NULL;
+        f->len = len;
+        memcpy(f->data, line, len);
+        if (p->early_tail) p->early_tail->next = f;
+        else p->early = f;
+        p->early_tail = f;
         return;
     }
     if (uv_stream_get_write_queue_size((uv_stream_t *)&p->tcp) > CONSOLE_BUS_WRITE_MAX) {
@@ -199,6 +216,13 @@ static void on_connected(uv_connect_t *req, int status)
     p->connected = true;
     uv_tcp_nodelay(&p->tcp, 1);
     start_reading(p);
+    while (p->early && !p->bus_closed) {
+        console_frame *f = p->early;
+        p->early = f->next;
+        bus_send(p, (const char *)f->data, f->len);
+        free(f);
+    }
+    p->early_tail = NULL;
 }
 
 console_page *page_open(console_gateway *gw, struct lws *wsi)
