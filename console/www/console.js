@@ -123,6 +123,7 @@ function wire(map) {
 
 async function main() {
   const map = new MapView($("map"));
+  map.follow = $("follow").checked;
   wire(map);
   try {
     bus = await join(name, {

@@ -1,7 +1,7 @@
 // map.js: the console's top-down map on a canvas: the scenario's roads (from the
 // console's --scenario), triggers, POIs and start points, the ego car and the traffic
 // with their ids. World x east, y north; the whole scenario fits by default, or the
-// view follows the ego at 1 px = 0.5 m. The ego marker's position on the canvas is in
+// view follows the ego at 2 px per metre (the default on the console page). The ego marker's position on the canvas is in
 // canvas.dataset.egoX/egoY (pixels), for the browser tests.
 export class MapView {
   constructor(canvas) {

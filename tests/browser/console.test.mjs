@@ -110,6 +110,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
   });
 
   await step("map: the ego marker moves", async () => {
+    await page.uncheck("#follow"); // the whole scenario: the ego moves across it
     await page.waitForSelector("#map[data-ego-x]", { timeout: WAIT });
     const first = await page.locator("#map").evaluate((c) => [Number(c.dataset.egoX), Number(c.dataset.egoY)]);
     const moved = await page.waitForFunction(([x, y]) => {
@@ -128,6 +129,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
       null, { timeout: WAIT });
     await page.waitForSelector('#paused[data-paused="1"]', { timeout: WAIT });
     check("pause from the page: a tap sees control.pause, the page says who acted", cmd.src === "dispatcher");
+    await page.check("#follow");
     await page.screenshot({ path: path.join(shots, "console.png") });
     await page.click("#cmd-resume");
     await page.waitForFunction(() => /resume: done by physics/.test(document.getElementById("answers").innerText),
