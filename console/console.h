@@ -19,9 +19,10 @@
 #include <uv.h>
 
 #include "sim_line.h"
+#include "sim_page.h"
 
 /* The bus's own line limit: a page's frame is one bus line. */
-#define CONSOLE_MAX_FRAME 65536
+#define CONSOLE_MAX_FRAME SIM_PAGE_MAX_LINE
 /* Bytes queued towards one page before the gateway stops reading its bus connection:
  * the rest waits in the dispatcher's send queue, where its rules apply (state topics
  * keep the newest value, a page behind on events is cut off). */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "console.h"
+#include "sim_page.h"
 #include "sim_tcp.h"
 
 typedef struct {
@@ -247,21 +248,6 @@ console_page *page_open(console_gateway *gw, struct lws *wsi)
     return p;
 }
 
-static const char *string_field(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* A page's hello: remember its name (for the src check) and put the bus token in. */
-static void prepare_hello(console_page *p, cJSON *msg)
-{
-    const char *name = string_field(msg, "name");
-    if (name) snprintf(p->name, sizeof p->name, "%s", name);
-    cJSON_DeleteItemFromObjectCaseSensitive(msg, "token");
-    if (p->gw->bus_token) cJSON_AddStringToObject(msg, "token", p->gw->bus_token);
-}
-
 static void answer_roads(console_page *p, const cJSON *msg)
 {
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(msg, "req");
@@ -280,48 +266,30 @@ static void answer_roads(console_page *p, const cJSON *msg)
     free(s);
 }
 
-/* One complete message from the page. */
+/* One complete message from the page: checked (sim_page), then sent on, answered by
+ * the gateway, or refused with the reason. */
 static void handle_message(console_page *p, const char *data, size_t len)
 {
-    char why[300];
-    cJSON *msg = cJSON_ParseWithLength(data, len);
-    const char *topic = msg ? string_field(msg, "topic") : NULL;
-    if (!cJSON_IsObject(msg) || !topic || !topic[0]) {
-        page_send_error(p, msg ? "frame refused: expected a JSON object with a non-empty string \"topic\""
-                               : "frame refused: not JSON (expected one JSON object per frame)");
-        cJSON_Delete(msg);
-        return;
-    }
-    if (strcmp(topic, "console.command") == 0) {
+    sim_page_result r;
+    sim_error err = {0};
+    if (sim_page_check(data, len, p->name, p->welcomed, p->gw->bus_token, &r, &err) != SIM_OK) return;
+    switch (r.action) {
+    case SIM_PAGE_FORWARD:
+        if (r.hello) snprintf(p->name, sizeof p->name, "%s", r.hello_name);
+        bus_send(p, r.line, strlen(r.line));
+        break;
+    case SIM_PAGE_COMMAND:
         if (!p->welcomed) page_send_error(p, "console.command: say hello first");
-        else console_command(p, msg);
-    } else if (strcmp(topic, "console.roads") == 0) {
-        answer_roads(p, msg);
-    } else if (strncmp(topic, "console.", 8) == 0) {
-        snprintf(why, sizeof why, "frame refused: unknown gateway request \"%.200s\" (expected console.command or console.roads)", topic);
-        page_send_error(p, why);
-    } else {
-        const char *src = string_field(msg, "src");
-        if (strcmp(topic, "hello") == 0) {
-            prepare_hello(p, msg);
-        } else if (p->welcomed && src && strcmp(src, p->name) != 0) {
-            snprintf(why, sizeof why, "frame refused: src \"%.64s\" is not this page's name \"%s\"", src, p->name);
-            page_send_error(p, why);
-            cJSON_Delete(msg);
-            return;
-        } else if (p->welcomed && !cJSON_HasObjectItem(msg, "src")) {
-            cJSON_AddStringToObject(msg, "src", p->name);
-        }
-        /* re-encoded so that a frame is exactly one line, whatever whitespace it had */
-        char *line = cJSON_PrintUnformatted(msg);
-        if (line) {
-            size_t n = strlen(line);
-            if (n > CONSOLE_MAX_FRAME) page_send_error(p, "frame refused: over 65536 bytes");
-            else bus_send(p, line, n);
-        }
-        free(line);
+        else console_command(p, r.msg);
+        break;
+    case SIM_PAGE_ROADS:
+        answer_roads(p, r.msg);
+        break;
+    case SIM_PAGE_REFUSED:
+        page_send_error(p, err.msg);
+        break;
     }
-    cJSON_Delete(msg);
+    sim_page_result_free(&r);
 }
 
 void page_on_frame(console_page *p, const char *data, size_t len, bool final)
