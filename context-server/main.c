@@ -2,7 +2,6 @@
  * platform paper; docs/context.md). Builds or reuses the SQLite database for the
  * scenario, loads study tables, answers context.request with context.reply and
  * publishes context.nearby and context.guidance from vehicle.state. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,38 +10,31 @@
 
 #include "server.h"
 #include "sim_cli.h"
+#include "sim_command.h"
+#include "sim_msg_vehicle.h"
+#include "sim_node.h"
 #include "sim_sha256.h"
 
 #define MAX_DATA 32
 
 typedef struct app {
     cs_server s;
-    uv_signal_t sigint, sigterm;
-    bool closing;
+    const char *scenario, *db;
+    const char *data[MAX_DATA];
+    int n_data;
 } app;
 
-static void close_app(app *a, const char *why)
+static void on_stop(sim_node *node, const char *why, void *user)
 {
-    if (a->closing) return;
-    a->closing = true;
     fprintf(stderr, "context-server: stopping (%s)\n", why);
-    uv_close((uv_handle_t *)&a->sigint, NULL);
-    uv_close((uv_handle_t *)&a->sigterm, NULL);
-    sim_bus_close(a->s.bus);
 }
 
-static void on_signal(uv_signal_t *h, int signum)
-{
-    close_app(h->data, signum == SIGINT ? "SIGINT" : "SIGTERM");
-}
-
-static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len, void *user)
+static void on_message(sim_node *node, const sim_envelope *env, const cJSON *msg, void *user)
 {
     app *a = user;
-    if (a->closing) return;
-    if (strcmp(topic, SIM_TOPIC_CONTEXT_REQUEST) == 0) cs_handle_request(&a->s, msg);
-    else if (strcmp(topic, "vehicle.state") == 0) cs_on_vehicle_state(&a->s, msg);
-    else if (strcmp(topic, "control.stop") == 0) close_app(a, "control.stop");
+    if (strcmp(env->topic, SIM_TOPIC_CONTEXT_REQUEST) == 0) cs_handle_request(&a->s, msg);
+    else if (strcmp(env->topic, SIM_TOPIC_VEHICLE_STATE) == 0) cs_on_vehicle_state(&a->s, msg);
+    else if (strcmp(env->topic, SIM_TOPIC_CONTROL_STOP) == 0) sim_node_stop(node, "control.stop");
 }
 
 /* --data NAME=FILE may repeat, which the option table cannot say: taken out first. */
@@ -132,68 +124,52 @@ static void teardown(cs_server *s)
     free(s->inside);
 }
 
+static int setup_node(sim_node *node, void *user, sim_error *err)
+{
+    app *a = user;
+    if (!a->scenario) return sim_error_set(err, SIM_EINVAL, "--scenario is required"), 2;
+    if (!(a->s.nearby_m > 0 && a->s.nearby_m <= 10000))
+        return sim_error_set(err, SIM_EINVAL, "--nearby-m %g: expected a number in (0, 10000]", a->s.nearby_m), 2;
+    if (setup(&a->s, a->scenario, a->db, a->data, a->n_data, err)) {
+        teardown(&a->s);
+        return 1;
+    }
+    return 0;
+}
+
+static int start(sim_node *node, void *user, sim_error *err)
+{
+    app *a = user;
+    a->s.bus = sim_node_bus(node);
+    fprintf(stderr, "context-server: %d POIs, %d route nodes, on %s\n", a->s.n_pois, a->s.map.g.n_nodes,
+            sim_node_endpoint(node));
+    return 0;
+}
+
+static int end(sim_node *node, void *user)
+{
+    teardown(&((app *)user)->s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    const char *data[MAX_DATA];
-    int n_data = 0;
-    if (take_data(&argc, argv, data, &n_data)) return 2;
-    const char *scenario = NULL, *db = "context.db", *bus_addr = "127.0.0.1:7700", *token = NULL, *unused = NULL;
-    double nearby_m = 50;
-    sim_opt opts[] = {
-        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario whose POIs, roads and signs the database holds (required)"},
-        {"db", SIM_OPT_STRING, &db, "PATH", "database file (default context.db); rebuilt when the scenario changes"},
+    static app a = {.db = "context.db", .s.nearby_m = 50};
+    if (take_data(&argc, argv, a.data, &a.n_data)) return 2;
+    const char *unused = NULL;
+    const sim_opt opts[] = {
+        {"scenario", SIM_OPT_STRING, &a.scenario, "FILE", "scenario whose POIs, roads and signs the database holds (required)"},
+        {"db", SIM_OPT_STRING, &a.db, "PATH", "database file (default context.db); rebuilt when the scenario changes"},
         {"data", SIM_OPT_STRING, &unused, "NAME=FILE.csv", "study table NAME from a CSV file (repeatable)"},
-        {"nearby-m", SIM_OPT_DOUBLE, &nearby_m, "M", "radius of a POI for context.nearby unless its attributes.radius_m says (default 50)"},
-        {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "dispatcher address (default 127.0.0.1:7700)"},
-        {"token", SIM_OPT_STRING, &token, "TOKEN", "dispatcher token"},
+        {"nearby-m", SIM_OPT_DOUBLE, &a.s.nearby_m, "M", "radius of a POI for context.nearby unless its attributes.radius_m says (default 50)"},
     };
-    const char *usage = "context-server --scenario FILE [--db PATH] [--data NAME=FILE.csv]...";
-    const char *about = "Answers context.request (POIs, routes, messages, key-values, study tables) from the scenario's database.";
-    int npos = 0;
-    int rc = sim_cli_parse(usage, about, opts, sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
-    if (rc == SIM_CLI_HELP) return 0;
-    if (rc != SIM_CLI_OK) return 2;
-    if (npos || !scenario) {
-        fprintf(stderr, npos ? "context-server: unexpected argument '%s'\n" : "context-server: --scenario is required\n",
-                npos ? argv[1] : "");
-        sim_cli_print_usage(usage, about, opts, sizeof opts / sizeof opts[0], stderr);
-        return 2;
-    }
-    if (!(nearby_m > 0 && nearby_m <= 10000)) {
-        fprintf(stderr, "context-server: --nearby-m %g: expected a number in (0, 10000]\n", nearby_m);
-        return 2;
-    }
-    char host[256];
-    int port;
-    sim_error err = {0};
-    if (sim_bus_parse_endpoint(bus_addr, host, sizeof host, &port, &err)) {
-        fprintf(stderr, "context-server: --bus %s\n", err.msg);
-        return 2;
-    }
-    static app a;
-    a.s.nearby_m = nearby_m;
-    if (setup(&a.s, scenario, db, data, n_data, &err)) {
-        fprintf(stderr, "context-server: %s\n", err.msg);
-        teardown(&a.s);
-        return 1;
-    }
-    uv_loop_t *loop = uv_default_loop();
-    static const char *const subscribe[] = {SIM_TOPIC_CONTEXT_REQUEST, "vehicle.state", "control.stop"};
-    sim_bus_options bo = {.name = "context", .host = host, .port = port, .token = token, .subscribe = subscribe,
-                          .n_subscribe = sizeof subscribe / sizeof subscribe[0], .on_message = on_message, .user = &a};
-    if (sim_bus_open(loop, &bo, &a.s.bus, &err)) {
-        fprintf(stderr, "context-server: %s\n", err.msg);
-        teardown(&a.s);
-        return 1;
-    }
-    uv_signal_init(loop, &a.sigint);
-    uv_signal_init(loop, &a.sigterm);
-    a.sigint.data = a.sigterm.data = &a;
-    uv_signal_start(&a.sigint, on_signal, SIGINT);
-    uv_signal_start(&a.sigterm, on_signal, SIGTERM);
-    fprintf(stderr, "context-server: %d POIs, %d route nodes, on %s\n", a.s.n_pois, a.s.map.g.n_nodes, bus_addr);
-    uv_run(loop, UV_RUN_DEFAULT);
-    uv_loop_close(loop);
-    teardown(&a.s);
-    return 0;
+    static const char *const subscribe[] = {SIM_TOPIC_CONTEXT_REQUEST, SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_CONTROL_STOP};
+    const sim_node_desc desc = {
+        .prog = "context-server", .usage = "context-server --scenario FILE [--db PATH] [--data NAME=FILE.csv]...",
+        .about = "Answers context.request (POIs, routes, messages, key-values, study tables) from the scenario's database.",
+        .opts = opts, .n_opts = sizeof opts / sizeof *opts,
+        .bus = {.name = "context", .subscribe = subscribe, .n_subscribe = sizeof subscribe / sizeof subscribe[0]},
+        .setup = setup_node, .start = start, .on_message = on_message, .on_stop = on_stop, .teardown = end,
+        .user = &a};
+    return sim_node_run(&desc, argc, argv);
 }

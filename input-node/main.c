@@ -26,19 +26,24 @@
 #include "sim_command_bus.h"
 #include "sim_controls.h"
 #include "sim_ffb.h"
+#include "sim_msg_input.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
+#include "sim_node.h"
 #include "vtest.h"
 #include "wheel.h"
 
 typedef enum { MODE_AUTO, MODE_WHEEL, MODE_KEYBOARD, MODE_SCRIPT } in_mode;
 
+typedef struct in_options in_options;
+
 typedef struct node {
+    sim_node *sn;
+    const in_options *o;
     uv_loop_t *loop;
     sim_bus *bus;
     uv_timer_t timer;
-    uv_signal_t sigint, sigterm;
     /* set-up */
     in_mode mode;
     bool auto_keyboard;    /* --device auto fell back to the keyboard: a wheel plugged
@@ -75,6 +80,7 @@ typedef struct node {
     bool exiting;
     double exit_t;
     bool closed;
+    char map_dir[1024];    /* the default --mapping-dir */
 } node;
 
 static double now_s(void)
@@ -133,16 +139,16 @@ static void publish_controls(node *n, double t)
         c.has_gear = true;
     }
     cJSON *o = sim_msg_input_controls_encode(&c);
-    if (o) sim_bus_publish(n->bus, "input.controls", t, o);
+    if (o) sim_bus_publish(n->bus, SIM_TOPIC_INPUT_CONTROLS, t, o);
     cJSON_Delete(o);
 }
 
 static void publish_button(node *n, sim_button_role role, bool pressed)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (o && cJSON_AddStringToObject(o, "role", sim_button_role_name(role)) &&
-        cJSON_AddBoolToObject(o, "pressed", pressed))
-        sim_bus_publish(n->bus, "input.button", n->sim_t, o);
+    sim_msg_input_button b = {.pressed = pressed};
+    snprintf(b.role, sizeof b.role, "%s", sim_button_role_name(role));
+    cJSON *o = sim_msg_input_button_encode(&b);
+    if (o) sim_bus_publish(n->bus, SIM_TOPIC_INPUT_BUTTON, n->sim_t, o);
     cJSON_Delete(o);
 }
 
@@ -257,17 +263,15 @@ static void refresh(node *n, double now)
 
 /* ---- the loop ------------------------------------------------------------------- */
 
-static void close_all(node *n)
+/* The skeleton's on_stop: the bus and the signals close right after. */
+static void close_all(sim_node *sn, const char *why, void *user)
 {
-    if (n->closed) return;
+    node *n = user;
     n->closed = true;
     uv_timer_stop(&n->timer);
     uv_close((uv_handle_t *)&n->timer, NULL);
-    uv_close((uv_handle_t *)&n->sigint, NULL);
-    uv_close((uv_handle_t *)&n->sigterm, NULL);
     if (n->have_wheel) in_wheel_close(&n->wheel);
     n->have_wheel = false;
-    sim_bus_close(n->bus);
     n->bus = NULL;
 }
 
@@ -304,20 +308,13 @@ static void on_timer(uv_timer_t *t)
     if (!n->lockstep && !n->exiting) publish_controls(n, n->sim_t);
     double scale = ffb_play(n, now);
     if (n->exiting && (scale <= 0 || now - n->exit_t > 0.2)) {
-        close_all(n);
+        sim_node_stop(n->sn, "faded out");
         return;
     }
     arm(n);
 }
 
 /* ---- bus -------------------------------------------------------------------------- */
-
-/* The envelope's simulation time (NAN when the sender gave none). */
-static double envelope_t(const cJSON *msg)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, "t");
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
 
 static void on_vehicle_state(node *n, const cJSON *msg, double t)
 {
@@ -371,7 +368,7 @@ static void on_tick(node *n, const cJSON *msg, double t_msg)
     publish_controls(n, t);
     sim_msg_ack a = {.n = tick.n};
     cJSON *ack = sim_msg_ack_encode(&a);
-    if (ack) sim_bus_publish(n->bus, "sim.ack", t, ack);
+    if (ack) sim_bus_publish(n->bus, SIM_TOPIC_SIM_ACK, t, ack);
     cJSON_Delete(ack);
 }
 
@@ -406,23 +403,22 @@ static void on_command(node *n, double now, const cJSON *msg)
     sim_command_answer(n->bus, n->sim_t, "input-node", msg, ok, err.msg);
 }
 
-static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
-                       size_t len, void *user)
+static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, void *user)
 {
     node *n = user;
-    if (n->closed) return;
+    const char *topic = env->topic;
     double now = now_s();
-    if (strcmp(topic, "ffb.command") == 0) {
+    if (strcmp(topic, SIM_TOPIC_FFB_COMMAND) == 0) {
         sim_ffb_command c;
         sim_error err = {0};
         if (sim_msg_ffb_command_decode(msg, &c, &err) == SIM_OK)
             ffb_command(n, now, &c);
         else
             fprintf(stderr, "input-node: ignoring %s\n", err.msg);
-    } else if (strcmp(topic, "sim.tick") == 0) {
-        on_tick(n, msg, envelope_t(msg));
-    } else if (strcmp(topic, "vehicle.state") == 0) {
-        on_vehicle_state(n, msg, envelope_t(msg));
+    } else if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
+        on_tick(n, msg, env->t);
+    } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
+        on_vehicle_state(n, msg, env->t);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         /* The vehicle ahead, for the scripted driver (not the vehicles themselves). */
         sim_msg_traffic_state st = {0};
@@ -430,7 +426,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
             in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, now, msg);
-    } else if (strcmp(topic, "dispatcher.left") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
         /* Physics gone: no more commands will come, fade now rather than after the
          * watchdog; commands from a restarted physics bring the force back. */
@@ -439,7 +435,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     }
 }
 
-static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+static void on_bus(sim_node *sn, const cJSON *welcome, void *user)
 {
     node *n = user;
     if (welcome) {
@@ -456,9 +452,9 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
     }
 }
 
-static void on_signal(uv_signal_t *s, int signum)
+static void on_signal(sim_node *sn, int signum, void *user)
 {
-    begin_exit(s->data, signum == SIGINT ? "SIGINT" : "SIGTERM");
+    begin_exit(user, signum == SIGINT ? "SIGINT" : "SIGTERM");
 }
 
 /* ---- set-up ----------------------------------------------------------------------- */
@@ -538,69 +534,29 @@ static const char *default_map_dir(char *buf, size_t size)
 }
 
 /* Everything the command line sets; strings point into argv. */
-typedef struct in_options {
-    const char *bus, *token, *device, *driver, *mapping, *mapping_dir, *scenario, *start;
+struct in_options {
+    const char *device, *driver, *mapping, *mapping_dir, *scenario, *start;
     const char *replay, *vtest, *ffb_log;
     int rate_hz;
     double target_kmh;
     bool lockstep, calibrate;
-} in_options;
+};
 
-/* Parses and checks the options into n; returns -1 to go on, else the exit status. */
-static int parse_options(int argc, char **argv, in_options *o, node *n)
+/* The checks the option table cannot make; 0 to go on, else the exit status. */
+static int check_options(const in_options *o, node *n, sim_error *err)
 {
-    *o = (in_options){.bus = "127.0.0.1:7700", .device = "auto", .rate_hz = 250};
-    const sim_opt opts[] = {
-        {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
-        {"token", SIM_OPT_STRING, &o->token, "TOKEN", "token for the dispatcher"},
-        {"device", SIM_OPT_STRING, &o->device, "auto|N|keyboard|script",
-         "input device (default auto: a wheel, else the keyboard, else the script)"},
-        {"driver", SIM_OPT_STRING, &o->driver, "script|wheel|keyboard", "who drives (overrides auto)"},
-        {"mapping", SIM_OPT_STRING, &o->mapping, "FILE", "device mapping (written by --calibrate)"},
-        {"mapping-dir", SIM_OPT_STRING, &o->mapping_dir, "DIR",
-         "mappings matched by GUID/name (default config/input)"},
-        {"rate-hz", SIM_OPT_INT, &o->rate_hz, "HZ", "input.controls rate (default 250)"},
-        {"scenario", SIM_OPT_STRING, &o->scenario, "FILE", "scenario whose ideal path the script follows"},
-        {"start", SIM_OPT_STRING, &o->start, "NAME", "start point for the script (default the first)"},
-        {"target-kmh", SIM_OPT_DOUBLE, &o->target_kmh, "KMH", "script speed (default the speed limits)"},
-        {"replay", SIM_OPT_STRING, &o->replay, "FILE", "script: replay input.controls from NDJSON"},
-        {"lockstep", SIM_OPT_FLAG, &o->lockstep, NULL, "answer every sim.tick (reproducible runs)"},
-        {"calibrate", SIM_OPT_FLAG, &o->calibrate, NULL, "walk through the wheel set-up, write --mapping"},
-        {"ffb-log", SIM_OPT_STRING, &o->ffb_log, "FILE",
-         "write force-feedback effects and events as NDJSON (debugging, tests)"},
-        {"virtual-test-script", SIM_OPT_STRING, &o->vtest, "FILE",
-         "(tests) attach a virtual wheel and play FILE on it"},
-    };
-    const char *desc = "Publishes the driver's controls (wheel, keyboard or scripted driver) on the "
-                       "bus and plays force feedback.";
-    int npos = 0;
-    int rc = sim_cli_parse("input-node [options]", desc, opts, sizeof opts / sizeof *opts, argc,
-                           argv, 1, &npos);
-    if (rc == SIM_CLI_HELP) return 0;
-    if (rc != SIM_CLI_OK) return 2;
-    if (npos) {
-        fprintf(stderr, "error: unexpected argument '%s' (input-node takes options only)\n", argv[1]);
-        return 2;
-    }
     if (!resolve_mode(o->device, o->driver, n)) return 2;
-    if (o->rate_hz < 1 || o->rate_hz > 1000) {
-        fprintf(stderr, "error: --rate-hz expects 1..1000, got %d\n", o->rate_hz);
-        return 2;
-    }
-    if (o->target_kmh < 0 || o->target_kmh > 400) {
-        fprintf(stderr, "error: --target-kmh expects 0..400 (0: the speed limits), got %g\n", o->target_kmh);
-        return 2;
-    }
+    if (o->rate_hz < 1 || o->rate_hz > 1000)
+        return sim_error_set(err, SIM_EINVAL, "--rate-hz expects 1..1000, got %d", o->rate_hz), 2;
+    if (o->target_kmh < 0 || o->target_kmh > 400)
+        return sim_error_set(err, SIM_EINVAL, "--target-kmh expects 0..400 (0: the speed limits), got %g",
+                             o->target_kmh), 2;
     if (o->mapping && !o->calibrate) {
         /* A broken mapping is a mistake to fix now, not at the next plug-in. */
         sim_input_map check;
-        sim_error err = {0};
-        if (sim_input_map_load(o->mapping, &check, &err)) {
-            fprintf(stderr, "input-node: %s\n", err.msg);
-            return 1;
-        }
+        if (sim_input_map_load(o->mapping, &check, err)) return 1;
     }
-    return -1;
+    return 0;
 }
 
 /* Opens what drives: the test wheel, a wheel present now (later ones arrive as
@@ -653,25 +609,13 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
     return SIM_OK;
 }
 
-static int start_loop(node *n, const in_options *o, const char *host, int port, sim_error *err)
+static int start(sim_node *sn, void *user, sim_error *err)
 {
-    n->loop = uv_default_loop();
-    static const char *const subs[] = {"ffb.command", "control.", "sim.tick", "vehicle.state", "traffic.state",
-                                       "dispatcher.left"};
-    sim_bus_options bo = {.name = "input", .host = host, .port = port, .token = o->token,
-                          .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
-                          .acts_on = ACTS_ON, .n_acts_on = n_acts_on(n),
-                          .lockstep = o->lockstep, .on_message = on_message, .on_state = on_state,
-                          .user = n};
-    int rc = sim_bus_open(n->loop, &bo, &n->bus, err);
-    if (rc) return rc;
+    node *n = user;
+    n->loop = sim_node_loop(sn);
+    n->bus = sim_node_bus(sn);
     uv_timer_init(n->loop, &n->timer);
     n->timer.data = n;
-    uv_signal_init(n->loop, &n->sigint);
-    uv_signal_init(n->loop, &n->sigterm);
-    n->sigint.data = n->sigterm.data = n;
-    uv_signal_start(&n->sigint, on_signal, SIGINT);
-    uv_signal_start(&n->sigterm, on_signal, SIGTERM);
     n->t0_ns = uv_hrtime();
     uv_timer_start(&n->timer, on_timer, 0, 0);
     return SIM_OK;
@@ -704,47 +648,85 @@ static int run_calibration(node *n, const in_options *o)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int setup(sim_node *sn, void *user, sim_error *err)
 {
-    static node n;
-    n.sim_run = -1;
-    in_options o;
-    int rc = parse_options(argc, argv, &o, &n);
-    if (rc >= 0) return rc;
-    char host[256], dirbuf[1024];
-    int port;
-    sim_error err = {0};
-    if (sim_bus_parse_endpoint(o.bus, host, sizeof host, &port, &err)) {
-        fprintf(stderr, "error: --bus: %s\n", err.msg);
-        return 2;
-    }
-    n.maps.file = o.mapping;
-    n.maps.dir = o.mapping_dir ? o.mapping_dir : default_map_dir(dirbuf, sizeof dirbuf);
-    n.lockstep = o.lockstep;
-    n.period_ns = 1000000000ull / (uint64_t)o.rate_hz;
+    node *n = user;
+    const in_options *o = n->o;
+    n->sn = sn;
+    int rc = check_options(o, n, err);
+    if (rc) return rc;
+    n->maps.file = o->mapping;
+    n->maps.dir = o->mapping_dir ? o->mapping_dir : default_map_dir(n->map_dir, sizeof n->map_dir);
+    n->lockstep = o->lockstep;
+    n->period_ns = 1000000000ull / (uint64_t)o->rate_hz;
 
     SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
     SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
-    if (n.mode == MODE_KEYBOARD && !have_display()) {
+    if (n->mode == MODE_KEYBOARD && !have_display()) {
         log_msg("no display: the keyboard window is offscreen (keys cannot reach it)");
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
     }
-    if (SDL_Init(SDL_INIT_JOYSTICK | SDL_INIT_HAPTIC | SDL_INIT_GAMECONTROLLER | SDL_INIT_EVENTS)) {
-        fprintf(stderr, "input-node: SDL: %s\n", SDL_GetError());
+    if (SDL_Init(SDL_INIT_JOYSTICK | SDL_INIT_HAPTIC | SDL_INIT_GAMECONTROLLER | SDL_INIT_EVENTS))
+        return sim_error_set(err, SIM_EIO, "SDL: %s", SDL_GetError()), 1;
+    if (o->calibrate) { /* the interactive set-up, no bus */
+        rc = run_calibration(n, o);
+        free_driver(n);
+        SDL_Quit();
+        return rc ? rc : SIM_NODE_DONE;
+    }
+    if (start_driver(n, o, err)) {
+        free_driver(n);
+        SDL_Quit();
         return 1;
     }
-    if (o.calibrate) {
-        rc = run_calibration(&n, &o);
-    } else if (start_driver(&n, &o, &err) || start_loop(&n, &o, host, port, &err)) {
-        fprintf(stderr, "input-node: %s\n", err.msg);
-        rc = 1;
-    } else {
-        uv_run(n.loop, UV_RUN_DEFAULT);
-        uv_loop_close(n.loop);
-        log_msg("stopped");
-        rc = 0;
-    }
-    free_driver(&n);
+    /* what the node acts on depends on who drives (set by start_driver) */
+    sim_node_bus_options(sn)->n_acts_on = n_acts_on(n);
+    sim_node_bus_options(sn)->lockstep = o->lockstep;
+    return 0;
+}
+
+static int teardown(sim_node *sn, void *user)
+{
+    node *n = user;
+    log_msg("stopped");
+    free_driver(n);
     SDL_Quit();
-    return rc;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static node n = {.sim_run = -1};
+    static in_options o = {.device = "auto", .rate_hz = 250};
+    n.o = &o;
+    const sim_opt opts[] = {
+        {"device", SIM_OPT_STRING, &o.device, "auto|N|keyboard|script",
+         "input device (default auto: a wheel, else the keyboard, else the script)"},
+        {"driver", SIM_OPT_STRING, &o.driver, "script|wheel|keyboard", "who drives (overrides auto)"},
+        {"mapping", SIM_OPT_STRING, &o.mapping, "FILE", "device mapping (written by --calibrate)"},
+        {"mapping-dir", SIM_OPT_STRING, &o.mapping_dir, "DIR",
+         "mappings matched by GUID/name (default config/input)"},
+        {"rate-hz", SIM_OPT_INT, &o.rate_hz, "HZ", "input.controls rate (default 250)"},
+        {"scenario", SIM_OPT_STRING, &o.scenario, "FILE", "scenario whose ideal path the script follows"},
+        {"start", SIM_OPT_STRING, &o.start, "NAME", "start point for the script (default the first)"},
+        {"target-kmh", SIM_OPT_DOUBLE, &o.target_kmh, "KMH", "script speed (default the speed limits)"},
+        {"replay", SIM_OPT_STRING, &o.replay, "FILE", "script: replay input.controls from NDJSON"},
+        {"lockstep", SIM_OPT_FLAG, &o.lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+        {"calibrate", SIM_OPT_FLAG, &o.calibrate, NULL, "walk through the wheel set-up, write --mapping"},
+        {"ffb-log", SIM_OPT_STRING, &o.ffb_log, "FILE",
+         "write force-feedback effects and events as NDJSON (debugging, tests)"},
+        {"virtual-test-script", SIM_OPT_STRING, &o.vtest, "FILE",
+         "(tests) attach a virtual wheel and play FILE on it"},
+    };
+    static const char *const subs[] = {SIM_TOPIC_FFB_COMMAND, "control.", SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE,
+                                       SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_DISPATCHER_LEFT};
+    const sim_node_desc desc = {
+        .prog = "input-node", .usage = "input-node [options]",
+        .about = "Publishes the driver's controls (wheel, keyboard or scripted driver) on the "
+                 "bus and plays force feedback.",
+        .opts = opts, .n_opts = sizeof opts / sizeof *opts,
+        .bus = {.name = "input", .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs, .acts_on = ACTS_ON},
+        .setup = setup, .start = start, .on_message = on_message, .on_bus = on_bus, .on_signal = on_signal,
+        .on_stop = close_all, .teardown = teardown, .user = &n};
+    return sim_node_run(&desc, argc, argv);
 }

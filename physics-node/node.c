@@ -10,7 +10,11 @@
 #include <string.h>
 
 #include "sim_command_bus.h"
+#include "sim_msg_ffb.h"
+#include "sim_msg_input.h"
 #include "sim_msg_sim.h"
+#include "sim_msg_traffic.h"
+#include "sim_msg_vehicle.h"
 
 static double tick_time(const pn_node *n) { return (double)n->tick / n->cfg.publish_hz; }
 
@@ -29,17 +33,15 @@ static void publish_tick(pn_node *n)
     sim_vehicle_get_state(&n->car, g, &s);
     pn_road_pos road;
     pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
-    publish(n, "vehicle.state", pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
+    publish(n, SIM_TOPIC_VEHICLE_STATE, pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
     if (!n->ended && pn_world_at_end(n->world, &road)) {
         n->ended = true; /* once per run: simctl ends a session "until end" on it */
-        cJSON *e = cJSON_CreateObject();
-        if (e)
-            cJSON_AddStringToObject(e, "reason", "the end of the last test sector");
-        publish(n, "sim.end", e);
+        sim_msg_end e = {.reason = "the end of the last test sector"};
+        publish(n, SIM_TOPIC_SIM_END, sim_msg_end_encode(&e));
     }
     sim_ffb_output f = sim_vehicle_ffb(&n->ffb, &s, n->in.steer);
-    publish(n, "ffb.command", pn_ffb_json(&f));
-    publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run,
+    publish(n, SIM_TOPIC_FFB_COMMAND, pn_ffb_json(&f));
+    publish(n, SIM_TOPIC_SIM_TICK, pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run,
                                         n->paused));
     for (int i = 0; i < n->n_peers; i++)
         n->peers[i].acked = false;
@@ -226,8 +228,7 @@ static void stop_node(pn_node *n)
 {
     if (n->stopping)
         return;
-    n->stopping = true;
-    pn_node_close(n);
+    sim_node_stop(n->sn, "control.stop"); /* closes the node through pn_node_close */
 }
 
 const char *const pn_acts_on[] = {"pause", "resume", "restart", "seek", "stop"};
@@ -248,7 +249,7 @@ static void on_control(pn_node *n, const cJSON *msg)
     if (strcmp(cmd, "pause") == 0) {
         if (!n->paused) {
             n->paused = true;
-            publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, true));
+            publish(n, SIM_TOPIC_SIM_TICK, pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, true));
         }
         answer(n, msg, true, NULL);
     } else if (strcmp(cmd, "resume") == 0) {
@@ -258,7 +259,7 @@ static void on_control(pn_node *n, const cJSON *msg)
         }
         n->paused = false;
         anchor_clock(n);
-        publish(n, "sim.tick", pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, false));
+        publish(n, SIM_TOPIC_SIM_TICK, pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run, false));
         for (int i = 0; i < n->n_peers; i++)
             n->peers[i].acked = true; /* the resume tick is not a new one to answer */
         answer(n, msg, true, NULL);
@@ -286,30 +287,29 @@ static void on_control(pn_node *n, const cJSON *msg)
     }
 }
 
-static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
-                       size_t len, void *user)
+void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
 {
-    pn_node *n = user;
+    const char *topic = env->topic;
     if (n->stopping)
         return;
-    if (strcmp(topic, "input.controls") == 0) {
+    if (strcmp(topic, SIM_TOPIC_INPUT_CONTROLS) == 0) {
         sim_error err = {0};
         if (pn_controls_from_json(msg, &n->in, &err) && !n->said_bad_controls) {
             /* Once: a sender that gets it wrong usually does so at every tick. */
             fprintf(stderr, "physics-node: ignoring %s (and any more like it)\n", err.msg);
             n->said_bad_controls = true;
         }
-    } else if (strcmp(topic, "sim.ack") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_SIM_ACK) == 0) {
         on_ack(n, msg);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_control(n, msg);
-    } else if (strcmp(topic, "traffic.state") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         n->n_boxes = pn_boxes_from_json(msg, n->boxes, PN_MAX_BOXES);
-    } else if (strcmp(topic, "dispatcher.joined") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0) {
         add_peer(n, msg);
         note_present(n, msg);
         start_clock_if_ready(n);
-    } else if (strcmp(topic, "dispatcher.left") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
         if (cJSON_IsNumber(id)) {
             remove_peer(n, id->valueint);
@@ -319,9 +319,8 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     }
 }
 
-static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+void pn_node_on_bus(pn_node *n, const cJSON *welcome)
 {
-    pn_node *n = user;
     if (!welcome || n->stopping)
         return;
     /* (Re)connected: the participants are those the dispatcher lists now. */
@@ -342,11 +341,10 @@ static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
     schedule(n);
 }
 
-int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *world,
-                 const sim_vehicle_params *params, const sim_bus_options *bus_opts, sim_error *err)
+int pn_node_init(pn_node *n, const pn_config *cfg, pn_world *world, const sim_vehicle_params *params,
+                 sim_error *err)
 {
     memset(n, 0, sizeof(*n));
-    n->loop = loop;
     n->cfg = *cfg;
     n->world = world;
     n->params = *params;
@@ -354,36 +352,28 @@ int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *wo
     n->run = cfg->first_run;
     n->steps_per_tick = cfg->rate_hz / cfg->publish_hz;
     sim_ffb_params_default(&n->ffb);
-    int rc = start_car(n, cfg->start, err);
-    if (rc)
-        return rc;
-    uv_timer_init(loop, &n->timer);
-    uv_idle_init(loop, &n->idle);
+    return start_car(n, cfg->start, err);
+}
+
+void pn_node_start(pn_node *n, sim_node *sn)
+{
+    n->sn = sn;
+    n->loop = sim_node_loop(sn);
+    n->bus = sim_node_bus(sn);
+    uv_timer_init(n->loop, &n->timer);
+    uv_idle_init(n->loop, &n->idle);
     n->timer.data = n->idle.data = n;
-    sim_bus_options o = *bus_opts;
-    o.on_message = on_message;
-    o.on_state = on_state;
-    o.user = n;
-    o.lockstep = false; /* the clock's owner does not answer ticks */
-    rc = sim_bus_open(loop, &o, &n->bus, err);
-    if (rc) {
-        uv_close((uv_handle_t *)&n->timer, NULL);
-        uv_close((uv_handle_t *)&n->idle, NULL);
-        return rc;
-    }
-    if (!cfg->lockstep) {
-        uint64_t ms = 1000 / (uint64_t)cfg->publish_hz;
+    if (!n->cfg.lockstep) {
+        uint64_t ms = 1000 / (uint64_t)n->cfg.publish_hz;
         uv_timer_start(&n->timer, on_timer, ms ? ms : 1, ms ? ms : 1);
     }
-    return 0;
 }
 
 void pn_node_close(pn_node *n)
 {
     n->stopping = true;
     if (n->bus) {
-        sim_bus_close(n->bus);
-        n->bus = NULL;
+        n->bus = NULL; /* the skeleton closes it */
         uv_timer_stop(&n->timer);
         uv_idle_stop(&n->idle);
         uv_close((uv_handle_t *)&n->timer, NULL);

@@ -13,6 +13,7 @@
 
 #include "messages.h"
 #include "sim_bus.h"
+#include "sim_node.h"
 #include "sim_vehicle.h"
 #include "world.h"
 
@@ -35,6 +36,7 @@ typedef struct pn_config {
 } pn_config;
 
 typedef struct pn_node {
+    sim_node *sn;
     uv_loop_t *loop;
     sim_bus *bus;
     pn_config cfg;
@@ -76,10 +78,16 @@ typedef struct pn_node {
 extern const char *const pn_acts_on[];
 extern const size_t pn_n_acts_on;
 
-/* Sets up the car at the start point and opens the bus. */
-int pn_node_open(pn_node *n, uv_loop_t *loop, const pn_config *cfg, pn_world *world,
-                 const sim_vehicle_params *params, const sim_bus_options *bus_opts, sim_error *err);
-/* Stops the clock and closes handles and the bus (the loop must run afterwards). */
+/* Sets up the car at the start point (no bus yet). */
+int pn_node_init(pn_node *n, const pn_config *cfg, pn_world *world, const sim_vehicle_params *params,
+                 sim_error *err);
+/* The bus is open: starts the clock's timers (sn owns the bus and the loop). */
+void pn_node_start(pn_node *n, sim_node *sn);
+/* What the skeleton hands on (sim_node_desc's on_message and on_bus). */
+void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg);
+void pn_node_on_bus(pn_node *n, const cJSON *welcome);
+/* Stops the clock and closes its handles (the skeleton's on_stop; the loop must run
+ * afterwards). */
 void pn_node_close(pn_node *n);
 
 #endif

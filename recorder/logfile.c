@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "recorder.h"
+#include "sim_msg_log.h"
 #include "sim_file.h"
 #include "sim_sha256.h"
 
@@ -149,10 +150,11 @@ static void on_error_welcome(sim_bus *bus, const cJSON *welcome, void *user)
 {
     fatal *f = user;
     if (!welcome || !f->bus) return;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "file", "");
-    cJSON_AddStringToObject(p, "error", f->msg);
-    sim_bus_publish(bus, "log.error", 0, p);
+    /* pending 0: nothing could be accepted without a file */
+    static sim_msg_log_error m;
+    snprintf(m.error, sizeof m.error, "%s", f->msg);
+    cJSON *p = sim_msg_log_error_encode(&m);
+    if (p) sim_bus_publish(bus, SIM_TOPIC_LOG_ERROR, 0, p);
     cJSON_Delete(p);
     fatal_done(f);
 }

@@ -10,7 +10,6 @@
  * See docs/drivelog.md. */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,13 @@
 #include "sim_cli.h"
 #include "sim_drivelog.h"
 #include "sim_error.h"
+#include "sim_command.h"
+#include "sim_msg_hmi.h"
+#include "sim_msg_log.h"
+#include "sim_msg_sim.h"
+#include "sim_msg_traffic.h"
+#include "sim_msg_vehicle.h"
+#include "sim_node.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
 
@@ -34,10 +40,10 @@
 #define DRAIN_MAX_MS 2500  /* ... or after this (simctl's patience is 3 s) */
 
 
-static const char *const SUBSCRIBE[] = {"sim.tick", "vehicle.state", "input.", "control.",
-                                        "dispatcher.joined", "dispatcher.left", "traffic.event", "traffic.state",
-                                        "trigger.", "sector.", "task.", "log.mark", "session.",
-                                        "hmi.", "surt.response"};
+static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
+                                        SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE,
+                                        "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
+                                        "hmi.", SIM_TOPIC_SURT_RESPONSE};
 
 void rec_utc_now(char *buf, size_t size)
 {
@@ -52,17 +58,17 @@ void rec_utc_now(char *buf, size_t size)
 static void publish_status(recorder *r)
 {
     if (!r->bus || !sim_bus_connected(r->bus)) return;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "file", r->w ? sim_drivelog_path(r->w) : "");
-    cJSON_AddNumberToObject(p, "rows", r->w ? (double)sim_drivelog_committed(r->w) : 0);
-    cJSON_AddNumberToObject(p, "pending", r->w ? (double)sim_drivelog_pending(r->w) : 0);
-    cJSON_AddNumberToObject(p, "samples", (double)r->rec.samples);
-    cJSON_AddNumberToObject(p, "events", (double)r->rec.events);
-    cJSON_AddNumberToObject(p, "run", (double)r->rec.run);
-    cJSON_AddNumberToObject(p, "bad_messages", (double)r->bad_messages);
-    if (r->error[0]) cJSON_AddStringToObject(p, "error", r->error);
-    else cJSON_AddNullToObject(p, "error");
-    sim_bus_publish(r->bus, "log.status", r->rec.t, p);
+    static sim_msg_log_status m; /* 4.5 KiB of text: off the stack */
+    snprintf(m.file, sizeof m.file, "%s", r->w ? sim_drivelog_path(r->w) : "");
+    m.rows = r->w ? sim_drivelog_committed(r->w) : 0;
+    m.pending = r->w ? sim_drivelog_pending(r->w) : 0;
+    m.samples = r->rec.samples;
+    m.events = r->rec.events;
+    m.run = (double)r->rec.run;
+    m.bad_messages = r->bad_messages;
+    snprintf(m.error, sizeof m.error, "%s", r->error);
+    cJSON *p = sim_msg_log_status_encode(&m);
+    if (p) sim_bus_publish(r->bus, SIM_TOPIC_LOG_STATUS, r->rec.t, p);
     cJSON_Delete(p);
 }
 
@@ -77,11 +83,12 @@ static void report_error(recorder *r, const sim_error *err)
     r->last_error_ms = now;
     fprintf(stderr, "recorder: ERROR: %s\n", err->msg);
     if (!r->bus || !sim_bus_connected(r->bus)) return;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "file", r->w ? sim_drivelog_path(r->w) : "");
-    cJSON_AddStringToObject(p, "error", err->msg);
-    cJSON_AddNumberToObject(p, "pending", r->w ? (double)sim_drivelog_pending(r->w) : 0);
-    sim_bus_publish(r->bus, "log.error", r->rec.t, p);
+    static sim_msg_log_error m;
+    snprintf(m.file, sizeof m.file, "%s", r->w ? sim_drivelog_path(r->w) : "");
+    snprintf(m.error, sizeof m.error, "%s", err->msg);
+    m.pending = r->w ? sim_drivelog_pending(r->w) : 0;
+    cJSON *p = sim_msg_log_error_encode(&m);
+    if (p) sim_bus_publish(r->bus, SIM_TOPIC_LOG_ERROR, r->rec.t, p);
     cJSON_Delete(p);
 }
 
@@ -144,10 +151,10 @@ static void check_tick_stall(recorder *r)
 
 /* ---- bus input ---- */
 
-static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
-                       size_t len, void *user)
+static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, void *user)
 {
     recorder *r = user;
+    const char *topic = env->topic;
     if (r->stopping) return;
     r->last_msg_ms = uv_now(r->loop);
     if (r->skip) {
@@ -155,7 +162,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         return;
     }
     sim_error err = {0};
-    int ret = sim_recording_feed(&r->rec, r->w, topic, msg, line, len, &err);
+    int ret = sim_recording_feed(&r->rec, r->w, topic, msg, env->line, env->len, &err);
     if (ret == SIM_EINVAL) {
         /* Logged as far as it could be; say so, but not for every message. */
         if (r->bad_messages++ % 1000 == 0)
@@ -164,7 +171,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     } else if (ret) {
         report_error(r, &err);
     }
-    if (strcmp(topic, "sim.tick") == 0) {
+    if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
         if (r->tick_stalled) {
             sim_error e2 = {0};
             char json[64];
@@ -175,10 +182,10 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         }
         r->last_tick_ms = r->last_msg_ms;
     }
-    if (strcmp(topic, "control.stop") == 0) begin_stop(r);
+    if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) begin_stop(r);
 }
 
-static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+static void on_bus(sim_node *sn, const cJSON *welcome, void *user)
 {
     recorder *r = user;
     if (welcome) {
@@ -247,20 +254,18 @@ static void on_status(uv_timer_t *t)
     }
 }
 
-static void on_signal(uv_signal_t *s, int signum)
+static void on_signal(sim_node *sn, int signum, void *user)
 {
-    recorder *r = s->data;
+    recorder *r = user;
     if (r->draining) finish_stop(r); /* a second signal: now */
     else begin_stop(r);
 }
 
 /* The checks the option table cannot make; false with why filled on the first that
- * fails. pos: the positional arguments (there must be none). */
-static bool options_valid(const options *o, int npos, char **pos, char *why, size_t why_size)
+ * fails. */
+static bool options_valid(const options *o, char *why, size_t why_size)
 {
-    if (npos)
-        snprintf(why, why_size, "unexpected argument '%s'", pos[0]);
-    else if (!o->study || !o->study[0])
+    if (!o->study || !o->study[0])
         snprintf(why, why_size, "--study is required (a non-empty name)");
     else if (!o->subject || !o->subject[0])
         snprintf(why, why_size, "--subject is required (a non-empty id)");
@@ -277,18 +282,104 @@ static bool options_valid(const options *o, int npos, char **pos, char *why, siz
     return false;
 }
 
+static int setup(sim_node *sn, void *user, sim_error *err)
+{
+    recorder *r = user;
+    options *o = &r->opt;
+    if (!options_valid(o, err->msg, sizeof err->msg)) return 2;
+    if (o->scenario) {
+        sim_diag diag = {0};
+        int lrc = sim_scenario_load(o->scenario, &r->scenario, &diag);
+        for (int i = 0; i < diag.n; i++) fprintf(stderr, "recorder: %s\n", diag.msgs[i]);
+        sim_diag_free(&diag);
+        if (lrc) return sim_error_set(err, lrc, "cannot use scenario %s (%s)", o->scenario, sim_error_name(lrc)), 2;
+    }
+    sim_bus_options *bo = sim_node_bus_options(sn);
+    bool resumed = false;
+    if (rec_open_log(r, &resumed, err)) {
+        fprintf(stderr, "recorder: ERROR: %s\n", err->msg);
+        sim_drivelog_writer_close(r->w, NULL);
+        sim_scenario_free(r->scenario);
+        o->token = bo->token;
+        rec_announce_fatal(o, bo->host, bo->port, err->msg);
+        err->msg[0] = '\0'; /* said above */
+        return 1;
+    }
+    fprintf(stderr, "recorder: %s %s\n", resumed ? "resumed" : "created", sim_drivelog_path(r->w));
+    r->resumed = resumed;
+    bo->subscribe = o->all ? NULL : SUBSCRIBE;
+    bo->n_subscribe = o->all ? 0 : sizeof SUBSCRIBE / sizeof SUBSCRIBE[0];
+    return 0;
+}
+
+static int start(sim_node *sn, void *user, sim_error *err)
+{
+    recorder *r = user;
+    r->loop = sim_node_loop(sn);
+    r->bus = sim_node_bus(sn);
+    uv_timer_init(r->loop, &r->tick_timer);
+    uv_timer_init(r->loop, &r->status_timer);
+    r->tick_timer.data = r->status_timer.data = r;
+    uv_timer_start(&r->tick_timer, on_tick, TICK_MS, TICK_MS);
+    uv_timer_start(&r->status_timer, on_status, STATUS_MS, STATUS_MS);
+    uv_check_init(r->loop, &r->after_io);
+    r->after_io.data = r;
+    uv_check_start(&r->after_io, on_after_io);
+    return 0;
+}
+
+/* Orderly end, with the bus still open (the loop was stopped by finish_stop): the stop
+ * event, end_utc (marks the file finished, so it is not resumed), last commit and WAL
+ * checkpoint. A new file without a single sample (a session that ended before the
+ * clock ran) is removed instead: an empty log would only be picked up by analysis
+ * batch. */
+static int teardown(sim_node *sn, void *user)
+{
+    recorder *r = user;
+    bool empty = !r->resumed && r->rec.samples == 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", sim_drivelog_path(r->w));
+    rec_event(r, "stopped");
+    char when[32];
+    rec_utc_now(when, sizeof when);
+    sim_drivelog_set_meta(r->w, "end_utc", when, NULL);
+    int status = 0;
+    uint64_t rows = sim_drivelog_committed(r->w) + sim_drivelog_pending(r->w);
+    sim_error err = {0};
+    if (sim_drivelog_writer_close(r->w, &err)) {
+        report_error(r, &err);
+        status = 1;
+    }
+    r->w = NULL;
+    if (empty && status == 0) {
+        if (sim_drivelog_remove(path) == 0)
+            fprintf(stderr, "recorder: no sample was recorded; removed the empty log %s\n", path);
+        else
+            fprintf(stderr, "recorder: no sample was recorded, but %s could not be removed: %s\n", path,
+                    strerror(errno));
+    }
+    /* Our own handles; the skeleton closes the bus and the signals after this. */
+    if (r->loop) {
+        uv_close((uv_handle_t *)&r->tick_timer, NULL);
+        uv_close((uv_handle_t *)&r->status_timer, NULL);
+        uv_close((uv_handle_t *)&r->after_io, NULL);
+    }
+    r->bus = NULL;
+    sim_scenario_free(r->scenario);
+    fprintf(stderr, "recorder: stopped, %" PRIu64 " rows\n", rows);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
-    recorder r;
-    memset(&r, 0, sizeof r);
+    static recorder r;
     options *o = &r.opt;
     o->out = "logs";
-    o->bus = "127.0.0.1:7700";
     o->seed = -1;
     o->flush_ms = 10;
     o->resume_within = 600;
     o->stall_ms = 2000;
-    sim_opt opts[] = {
+    const sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &o->out, "DIR", "log directory (default logs); files go to DIR/STUDY/"},
         {"study", SIM_OPT_STRING, &o->study, "NAME", "study name (required)"},
         {"subject", SIM_OPT_STRING, &o->subject, "ID", "test person's id (required)"},
@@ -302,115 +393,14 @@ int main(int argc, char **argv)
          "resume an unfinished log written in the last S seconds (default 600; 0: never)"},
         {"stall-ms", SIM_OPT_INT, &o->stall_ms, "MS",
          "log a stall when no sim.tick came for MS ms while not paused (default 2000; 0: never)"},
-        {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
-        {"token", SIM_OPT_STRING, &o->token, "TOKEN", "bus token"},
     };
-    const char *usage = "recorder --study NAME --subject ID [--out DIR] [--scenario FILE] [--all] [options]";
-    const char *desc = "Writes the drive log: 10 ms samples, events and meta in one SQLite file per drive.";
-    size_t n_opts = sizeof opts / sizeof opts[0];
-    int npos = 0;
-    int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
-    if (rc == SIM_CLI_HELP) return 0;
-    if (rc != SIM_CLI_OK) return 2;
-    char problem[256];
-    if (!options_valid(o, npos, argv + 1, problem, sizeof problem)) {
-        fprintf(stderr, "recorder: %s\n", problem);
-        sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
-        return 2;
-    }
-    char host[256];
-    int port;
-    sim_error err = {0};
-    if (sim_bus_parse_endpoint(o->bus, host, sizeof host, &port, &err)) {
-        fprintf(stderr, "recorder: --bus: %s\n", err.msg);
-        return 2;
-    }
-    signal(SIGPIPE, SIG_IGN);
-    if (o->scenario) {
-        sim_diag diag = {0};
-        int lrc = sim_scenario_load(o->scenario, &r.scenario, &diag);
-        for (int i = 0; i < diag.n; i++) fprintf(stderr, "recorder: %s\n", diag.msgs[i]);
-        sim_diag_free(&diag);
-        if (lrc) {
-            fprintf(stderr, "recorder: cannot use scenario %s (%s)\n", o->scenario, sim_error_name(lrc));
-            return 2;
-        }
-    }
-    bool resumed = false;
-    if (rec_open_log(&r, &resumed, &err)) {
-        fprintf(stderr, "recorder: ERROR: %s\n", err.msg);
-        sim_drivelog_writer_close(r.w, NULL);
-        sim_scenario_free(r.scenario);
-        rec_announce_fatal(o, host, port, err.msg);
-        return 1;
-    }
-    fprintf(stderr, "recorder: %s %s\n", resumed ? "resumed" : "created", sim_drivelog_path(r.w));
-    r.resumed = resumed;
-
-    r.loop = uv_default_loop();
-    sim_bus_options bo = {.name = "recorder", .host = host, .port = port, .token = o->token,
-                          .subscribe = o->all ? NULL : SUBSCRIBE,
-                          .n_subscribe = o->all ? 0 : sizeof SUBSCRIBE / sizeof SUBSCRIBE[0],
-                          .durable = true, .on_message = on_message, .on_state = on_state,
-                          .user = &r};
-    if (sim_bus_open(r.loop, &bo, &r.bus, &err)) {
-        fprintf(stderr, "recorder: %s\n", err.msg);
-        sim_drivelog_writer_close(r.w, NULL);
-        sim_scenario_free(r.scenario);
-        return 1;
-    }
-    uv_timer_init(r.loop, &r.tick_timer);
-    uv_timer_init(r.loop, &r.status_timer);
-    r.tick_timer.data = r.status_timer.data = &r;
-    uv_timer_start(&r.tick_timer, on_tick, TICK_MS, TICK_MS);
-    uv_timer_start(&r.status_timer, on_status, STATUS_MS, STATUS_MS);
-    uv_check_init(r.loop, &r.after_io);
-    r.after_io.data = &r;
-    uv_check_start(&r.after_io, on_after_io);
-    uv_signal_init(r.loop, &r.sigint);
-    uv_signal_init(r.loop, &r.sigterm);
-    r.sigint.data = r.sigterm.data = &r;
-    uv_signal_start(&r.sigint, on_signal, SIGINT);
-    uv_signal_start(&r.sigterm, on_signal, SIGTERM);
-
-    uv_run(r.loop, UV_RUN_DEFAULT);
-
-    /* Orderly end: the stop event, end_utc (marks the file finished, so it is not
-     * resumed), last commit and WAL checkpoint. A new file without a single sample
-     * (a session that ended before the clock ran) is removed instead: an empty log
-     * would only be picked up by analysis batch. */
-    bool empty = !resumed && r.rec.samples == 0;
-    char path[4096];
-    snprintf(path, sizeof path, "%s", sim_drivelog_path(r.w));
-    rec_event(&r, "stopped");
-    char when[32];
-    rec_utc_now(when, sizeof when);
-    sim_drivelog_set_meta(r.w, "end_utc", when, NULL);
-    int status = 0;
-    uint64_t rows = sim_drivelog_committed(r.w) + sim_drivelog_pending(r.w);
-    if (sim_drivelog_writer_close(r.w, &err)) {
-        report_error(&r, &err);
-        status = 1;
-    }
-    r.w = NULL;
-    if (empty && status == 0) {
-        if (sim_drivelog_remove(path) == 0)
-            fprintf(stderr, "recorder: no sample was recorded; removed the empty log %s\n", path);
-        else
-            fprintf(stderr, "recorder: no sample was recorded, but %s could not be removed: %s\n", path,
-                    strerror(errno));
-    }
-    /* Close our own handles; the bus closes its own (closing them here too would
-     * close a handle twice). */
-    sim_bus_close(r.bus);
-    uv_close((uv_handle_t *)&r.tick_timer, NULL);
-    uv_close((uv_handle_t *)&r.status_timer, NULL);
-    uv_close((uv_handle_t *)&r.after_io, NULL);
-    uv_close((uv_handle_t *)&r.sigint, NULL);
-    uv_close((uv_handle_t *)&r.sigterm, NULL);
-    uv_run(r.loop, UV_RUN_DEFAULT);
-    uv_loop_close(r.loop);
-    sim_scenario_free(r.scenario);
-    fprintf(stderr, "recorder: stopped, %" PRIu64 " rows\n", rows);
-    return status;
+    const sim_node_desc desc = {
+        .prog = "recorder",
+        .usage = "recorder --study NAME --subject ID [--out DIR] [--scenario FILE] [--all] [options]",
+        .about = "Writes the drive log: 10 ms samples, events and meta in one SQLite file per drive.",
+        .opts = opts, .n_opts = sizeof opts / sizeof *opts,
+        .bus = {.name = "recorder", .durable = true},
+        .setup = setup, .start = start, .on_message = on_message, .on_bus = on_bus, .on_signal = on_signal,
+        .teardown = teardown, .user = &r};
+    return sim_node_run(&desc, argc, argv);
 }

@@ -20,7 +20,7 @@
 #endif
 
 typedef struct options {
-    const char *out, *study, *subject, *scenario, *vehicle, *bus, *token;
+    const char *out, *study, *subject, *scenario, *vehicle, *token;
     int seed;
     bool all, fsync;
     int flush_ms, resume_within, stall_ms;
@@ -35,7 +35,6 @@ typedef struct recorder {
     sim_scenario *scenario; /* --scenario, for sectors, tasks and lat_dev; NULL: none */
     uv_timer_t tick_timer, status_timer;
     uv_check_t after_io; /* asks for a commit after each round of reading */
-    uv_signal_t sigint, sigterm;
     char error[SIM_ERROR_MSG_MAX]; /* the current write error, "" when none */
     uint64_t last_error_ms;        /* when log.error was last published */
     uint64_t bad_messages;

@@ -12,7 +12,9 @@
 #include "road_adapter.h"
 #include "sim_command.h"
 #include "sim_msg_hud.h"
+#include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
+#include "sim_node.h"
 
 #define NO_DATA_AFTER 0.5 /* s without a state */
 
@@ -33,7 +35,7 @@ void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error)
     }
 }
 
-static void on_vehicle_state(rn_node *n, const cJSON *msg)
+static void on_vehicle_state(rn_node *n, const cJSON *msg, double t)
 {
     sim_msg_vehicle_state m;
     sim_error err = {0};
@@ -48,7 +50,7 @@ static void on_vehicle_state(rn_node *n, const cJSON *msg)
                   .pitch = isfinite(m.pitch) ? m.pitch : 0,
                   .roll = isfinite(m.roll) ? m.roll : 0};
     double now = rn_now();
-    n->sim_t = num(msg, "t", n->sim_t);
+    n->sim_t = isnan(t) ? n->sim_t : t;
     sim_interp_push(&n->ip, &p, n->sim_t, now);
     n->ego_speed = isfinite(m.speed) ? m.speed : 0;
     n->ego_brake = isfinite(m.brake) && m.brake > 0.05;
@@ -87,12 +89,14 @@ static void on_control(rn_node *n, const char *topic, const cJSON *msg)
 
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len, void *user)
 {
-    (void)bus; (void)line; (void)len;
+    (void)bus;
     rn_node *n = user;
     sim_error err = {0};
-    if (!strcmp(topic, "vehicle.state")) {
-        on_vehicle_state(n, msg);
-    } else if (!strcmp(topic, "traffic.state")) {
+    sim_envelope env;
+    sim_envelope_read(msg, line, len, &env);
+    if (!strcmp(topic, SIM_TOPIC_VEHICLE_STATE)) {
+        on_vehicle_state(n, msg, env.t);
+    } else if (!strcmp(topic, SIM_TOPIC_TRAFFIC_STATE)) {
         static rn_agent fresh[RN_MAX_AGENTS];
         int k = rn_traffic_decode(msg, fresh, RN_MAX_AGENTS, &err);
         if (k < 0) {
@@ -104,7 +108,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         memcpy(n->agents, fresh, (size_t)k * sizeof *fresh);
         n->n_agents = k;
         n->traffic_t[0] = n->traffic_t[1];
-        n->traffic_t[1] = num(msg, "t", n->traffic_t[1]);
+        n->traffic_t[1] = isnan(env.t) ? n->traffic_t[1] : env.t;
         n->traffic_arrival = rn_now();
     } else if (!strcmp(topic, SIM_TOPIC_HUD_TEXT)) {
         sim_msg_hud_text m;
@@ -134,7 +138,7 @@ int rn_session_open(rn_node *n, sim_error *err)
     int rc = sim_bus_parse_endpoint(n->o.bus, host, sizeof host, &port, err);
     if (rc)
         return rc;
-    static const char *const subs[] = {"vehicle.state", "traffic.state", "control.", "hud."};
+    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_TRAFFIC_STATE, "control.", "hud."};
     char name[64];
     if (n->o.name)
         snprintf(name, sizeof name, "%s", n->o.name);

@@ -107,7 +107,7 @@ static void publish_sample(replay *p, const sim_drivelog_sample *s)
     sim_msg_vehicle_state m;
     sim_recording_state_of_sample(s, &m);
     cJSON *o = sim_msg_vehicle_state_encode(&m);
-    if (o && sim_bus_publish(p->bus, "vehicle.state", s->t, o) == 0) p->published++;
+    if (o && sim_bus_publish(p->bus, SIM_TOPIC_VEHICLE_STATE, s->t, o) == 0) p->published++;
     cJSON_Delete(o);
 }
 

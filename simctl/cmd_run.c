@@ -25,6 +25,8 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_vehicle_file.h"
+#include "sim_command.h"
+#include "sim_msg_log.h"
 #include "sim_msg_sim.h"
 #include "cmd_world.h"
 #include "supervise.h"
@@ -34,13 +36,13 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
                            void *user)
 {
     session *s = user;
-    if (strcmp(topic, "dispatcher.joined") == 0) {
+    if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0) {
         fprintf(stderr, "simctl: %s joined\n", cJSON_GetObjectItem(msg, "name")->valuestring);
-    } else if (strcmp(topic, "dispatcher.left") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
         const cJSON *r = cJSON_GetObjectItem(msg, "reason");
         fprintf(stderr, "simctl: %s left (%s)\n", cJSON_GetObjectItem(msg, "name")->valuestring,
                 cJSON_IsString(r) ? r->valuestring : "?");
-    } else if (strcmp(topic, "sim.tick") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
         const cJSON *t = cJSON_GetObjectItem(msg, "t");
         const cJSON *run = cJSON_GetObjectItem(msg, "run");
         if (cJSON_IsNumber(run) && run->valuedouble >= s->last_run) s->last_run = (int64_t)run->valuedouble;
@@ -58,12 +60,12 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
                 a.n = tick.n;
                 ack = sim_msg_ack_encode(&a);
             }
-            if (ack) sim_bus_publish(bus, "sim.ack", cJSON_IsNumber(t) ? t->valuedouble : 0, ack);
+            if (ack) sim_bus_publish(bus, SIM_TOPIC_SIM_ACK, cJSON_IsNumber(t) ? t->valuedouble : 0, ack);
             cJSON_Delete(ack);
         }
-    } else if (strcmp(topic, "sim.end") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_SIM_END) == 0) {
         if (s->until_end) run_end_session(s, "the scenario's end was reached");
-    } else if (strcmp(topic, "control.stop") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) {
         /* Every module acts on stop by itself and the dispatcher still has to answer
          * the operator (it waits up to --ack-wait-ms for the acks): give them a moment
          * before closing whatever is left. */
@@ -71,12 +73,14 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
             s->stopped_by_operator = true;
             uv_timer_start(&s->operator_stop, run_on_operator_stop, OPERATOR_STOP_GRACE_MS, 0);
         }
-    } else if (strcmp(topic, "log.status") == 0) {
-        const cJSON *f = cJSON_GetObjectItem(msg, "file");
-        if (cJSON_IsString(f)) snprintf(s->log_file, sizeof s->log_file, "%s", f->valuestring);
-    } else if (strcmp(topic, "log.error") == 0) {
-        const cJSON *e = cJSON_GetObjectItem(msg, "error");
-        fprintf(stderr, "simctl: RECORDER ERROR: %s\n", cJSON_IsString(e) ? e->valuestring : line);
+    } else if (strcmp(topic, SIM_TOPIC_LOG_STATUS) == 0) {
+        static sim_msg_log_status st;
+        if (sim_msg_log_status_decode(msg, &st, NULL) == SIM_OK && st.file[0])
+            snprintf(s->log_file, sizeof s->log_file, "%.*s", (int)sizeof s->log_file - 1, st.file);
+    } else if (strcmp(topic, SIM_TOPIC_LOG_ERROR) == 0) {
+        static sim_msg_log_error e;
+        bool ok = sim_msg_log_error_decode(msg, &e, NULL) == SIM_OK && e.error[0];
+        fprintf(stderr, "simctl: RECORDER ERROR: %s\n", ok ? e.error : line);
     }
 }
 
@@ -331,7 +335,7 @@ int simctl_cmd_run(int argc, char **argv)
             lockstep ? ", lockstep" : "");
     for (int i = 0; i < s.n_children; i++) run_start_child(&s.children[i]);
 
-    static const char *const watch[] = {"sim.tick", "sim.end", "control.stop", "log.status", "log.error"};
+    static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS, SIM_TOPIC_LOG_ERROR};
     sim_bus_options bo = {.name = "simctl", .lockstep = s.acks_ticks, .host = host, .port = port, .token = token, .subscribe = watch,
                           .n_subscribe = 5, .on_message = on_bus_message, .on_state = run_on_bus_state, .user = &s};
     if (sim_bus_open(s.loop, &bo, &s.bus, &err) != SIM_OK) {

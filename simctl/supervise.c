@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim_msg_log.h"
 #include "simctl.h"
 
 static char *xstrdup(const char *s)
@@ -41,13 +42,12 @@ static void schedule_restart(child *c)
  * drive log (the recorder logs it as a "session" event). */
 static void publish_module_event(session *s, const child *c, const char *what, int64_t status, int term_signal)
 {
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "module", c->exe);
-    cJSON_AddStringToObject(p, "what", what);
-    cJSON_AddNumberToObject(p, "status", (double)status);
-    cJSON_AddNumberToObject(p, "signal", term_signal);
-    cJSON_AddNumberToObject(p, "run", (double)s->last_run);
-    if (s->bus && sim_bus_publish(s->bus, "session.module", s->last_t, p) == SIM_OK) {
+    sim_msg_session_module m = {.status = (double)status, .signal = term_signal, .run = (double)s->last_run};
+    snprintf(m.module, sizeof m.module, "%s", c->exe);
+    snprintf(m.what, sizeof m.what, "%s", what);
+    cJSON *p = sim_msg_session_module_encode(&m);
+    if (!p) return;
+    if (s->bus && sim_bus_publish(s->bus, SIM_TOPIC_SESSION_MODULE, s->last_t, p) == SIM_OK) {
         cJSON_Delete(p);
     } else if (s->n_unsent < (int)(sizeof s->unsent / sizeof s->unsent[0])) {
         /* kept for the next welcome: a crash of the dispatcher is news too */
@@ -64,7 +64,7 @@ void run_on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
     session *s = user;
     if (!welcome) return;
     for (int i = 0; i < s->n_unsent; i++) {
-        sim_bus_publish(bus, "session.module", s->unsent_t[i], s->unsent[i]);
+        sim_bus_publish(bus, SIM_TOPIC_SESSION_MODULE, s->unsent_t[i], s->unsent[i]);
         cJSON_Delete(s->unsent[i]);
     }
     s->n_unsent = 0;

@@ -10,7 +10,6 @@
  * (density, freeze), control.restart (a fresh start), control.pause/resume, and
  * answers control.ack for traffic, restart and pause. */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,13 +21,16 @@
 #include "sim_msg_hud.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
+#include "sim_node.h"
 #include "state.h"
 
 typedef struct node {
-    uv_loop_t *loop;
+    sim_node *sn;
     sim_bus *bus;
-    uv_signal_t sigint, sigterm;
     tn_world w;
+    const char *scenario;
+    double radius;
+    int max_vehicles;
     bool lockstep, paused, closed, have_tick;
     bool have_ego;                 /* the latest usable vehicle.state, kept across restarts */
     double ego_x, ego_y, ego_heading, ego_speed;
@@ -38,14 +40,12 @@ typedef struct node {
 
 static void log_msg(const char *msg) { fprintf(stderr, "traffic-node: %s\n", msg); }
 
-static void begin_exit(node *n, const char *why)
+static void on_stop(sim_node *sn, const char *why, void *user)
 {
-    if (n->closed) return;
+    node *n = user;
     n->closed = true;
+    n->bus = NULL;
     fprintf(stderr, "traffic-node: exiting (%s)\n", why);
-    sim_bus_close(n->bus);
-    uv_close((uv_handle_t *)&n->sigint, NULL);
-    uv_close((uv_handle_t *)&n->sigterm, NULL);
 }
 
 static void publish(node *n, const char *topic, double t, cJSON *payload)
@@ -60,12 +60,6 @@ static void ack(node *n, const cJSON *msg, bool ok, const char *error)
     sim_command_ack a;
     sim_command_ack_for(msg, ok, error, &a);
     publish(n, SIM_TOPIC_CONTROL_ACK, n->last_t, sim_command_ack_encode(&a));
-}
-
-static double envelope_t(const cJSON *msg)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, "t");
-    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
 }
 
 static void set_ego(node *n)
@@ -104,13 +98,11 @@ static void publish_step(node *n, double t)
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
 
-static void on_tick(node *n, const cJSON *msg)
+static void on_tick(node *n, const cJSON *msg, double t)
 {
     sim_msg_tick tk;
-    double t = envelope_t(msg);
     if (sim_msg_tick_decode(msg, &tk, NULL) || !(t >= 0)) return;
     int run = tk.run == SIM_MSG_NO_INT ? n->run : tk.run;
-    double tick_n = (double)tk.n;
     bool paused = tk.paused || n->paused;
     if (run != n->run) { /* physics restarted the run: traffic starts afresh with it */
         sim_error err = {0};
@@ -125,12 +117,8 @@ static void on_tick(node *n, const cJSON *msg)
     n->last_t = t;
     publish_step(n, t);
     if (!n->lockstep) return;
-    cJSON *a = cJSON_CreateObject();
-    if (a && !cJSON_AddNumberToObject(a, "n", tick_n)) {
-        cJSON_Delete(a);
-        a = NULL;
-    }
-    publish(n, "sim.ack", t, a);
+    sim_msg_ack a = {.n = tk.n};
+    publish(n, SIM_TOPIC_SIM_ACK, t, sim_msg_ack_encode(&a));
 }
 
 static void on_control(node *n, const char *topic, const cJSON *msg)
@@ -172,105 +160,81 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
     } else if (strcmp(cmd, "resume") == 0) {
         n->paused = false; /* physics answers resume */
     } else if (strcmp(cmd, "stop") == 0) {
-        begin_exit(n, "control.stop");
+        sim_node_stop(n->sn, "control.stop");
     }
 }
 
-static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line,
-                       size_t len, void *user)
+static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, void *user)
 {
     node *n = user;
-    if (n->closed) return;
-    if (strcmp(topic, "sim.tick") == 0) on_tick(n, msg);
-    else if (strcmp(topic, "vehicle.state") == 0) on_vehicle_state(n, msg);
+    const char *topic = env->topic;
+    if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) on_tick(n, msg, env->t);
+    else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) on_vehicle_state(n, msg);
     else if (strncmp(topic, "control.", 8) == 0 && strcmp(topic, SIM_TOPIC_CONTROL_ACK) != 0) on_control(n, topic, msg);
 }
 
-static void on_state(sim_bus *bus, const cJSON *welcome, void *user)
+static void on_bus(sim_node *sn, const cJSON *welcome, void *user)
 {
     node *n = user;
     if (welcome) log_msg("connected to the dispatcher");
     else if (!n->closed) log_msg("lost the dispatcher; reconnecting");
 }
 
-static void on_signal(uv_signal_t *s, int signum)
+static int setup(sim_node *sn, void *user, sim_error *err)
 {
-    begin_exit(s->data, signum == SIGINT ? "SIGINT" : "SIGTERM");
+    node *n = user;
+    if (!n->scenario) return sim_error_set(err, SIM_EINVAL, "--scenario FILE is required"), 2;
+    if (!(n->radius > 0 && n->radius <= 10000))
+        return sim_error_set(err, SIM_EINVAL, "--radius expects metres in (0, 10000], got %g", n->radius), 2;
+    if (n->max_vehicles < 0 || n->max_vehicles > SIM_MSG_TRAFFIC_MAX_VEHICLES)
+        return sim_error_set(err, SIM_EINVAL, "--max-vehicles expects 0..%d, got %d", SIM_MSG_TRAFFIC_MAX_VEHICLES,
+                             n->max_vehicles), 2;
+    n->sn = sn;
+    n->w.radius = n->radius;
+    n->w.max_vehicles = n->max_vehicles;
+    n->w.ego_len = 4.5;
+    n->w.ego_width = 1.8;
+    sim_node_bus_options(sn)->lockstep = n->lockstep;
+    return tn_world_open(&n->w, n->scenario, err) ? 1 : 0;
+}
+
+static int start(sim_node *sn, void *user, sim_error *err)
+{
+    node *n = user;
+    n->bus = sim_node_bus(sn);
+    fprintf(stderr, "traffic-node: %s: %d agents, %d lanes, density %g/km/lane, %s model\n", n->scenario,
+            n->w.su.n_specs, n->w.su.graph.n_lanes, n->w.su.params.density,
+            n->w.su.params.model == SIM_TRAFFIC_IDM ? "IDM+MOBIL" : "zone");
+    return 0;
+}
+
+static int teardown(sim_node *sn, void *user)
+{
+    node *n = user;
+    tn_world_close(&n->w);
+    log_msg("stopped");
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    static node n;
-    const char *bus = "127.0.0.1:7700", *token = NULL, *scenario = NULL;
-    double radius = 300;
-    int max_vehicles = 64;
-    bool lockstep = false;
+    static node n = {.radius = 300, .max_vehicles = 64};
     const sim_opt opts[] = {
-        {"bus", SIM_OPT_STRING, &bus, "HOST:PORT", "dispatcher (default 127.0.0.1:7700)"},
-        {"token", SIM_OPT_STRING, &token, "TOKEN", "token for the dispatcher"},
-        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario whose traffic to drive (required)"},
-        {"radius", SIM_OPT_DOUBLE, &radius, "M", "vehicles in traffic.state within this of the ego (default 300)"},
-        {"max-vehicles", SIM_OPT_INT, &max_vehicles, "N", "most vehicles per traffic.state (default 64, at most 128)"},
-        {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+        {"scenario", SIM_OPT_STRING, &n.scenario, "FILE", "scenario whose traffic to drive (required)"},
+        {"radius", SIM_OPT_DOUBLE, &n.radius, "M", "vehicles in traffic.state within this of the ego (default 300)"},
+        {"max-vehicles", SIM_OPT_INT, &n.max_vehicles, "N", "most vehicles per traffic.state (default 64, at most 128)"},
+        {"lockstep", SIM_OPT_FLAG, &n.lockstep, NULL, "answer every sim.tick (reproducible runs)"},
     };
-    int npos = 0;
-    int rc = sim_cli_parse("traffic-node --scenario FILE [options]",
-                           "Drives the scenario's surrounding traffic and publishes it on the bus.", opts,
-                           sizeof opts / sizeof *opts, argc, argv, 1, &npos);
-    if (rc == SIM_CLI_HELP) return 0;
-    if (rc != SIM_CLI_OK) return 2;
-    if (npos || !scenario) {
-        fprintf(stderr, "error: %s\n", npos ? "traffic-node takes options only" : "--scenario FILE is required");
-        return 2;
-    }
-    if (!(radius > 0 && radius <= 10000)) {
-        fprintf(stderr, "error: --radius expects metres in (0, 10000], got %g\n", radius);
-        return 2;
-    }
-    if (max_vehicles < 0 || max_vehicles > SIM_MSG_TRAFFIC_MAX_VEHICLES) {
-        fprintf(stderr, "error: --max-vehicles expects 0..%d, got %d\n", SIM_MSG_TRAFFIC_MAX_VEHICLES, max_vehicles);
-        return 2;
-    }
-    char host[256];
-    int port;
-    sim_error err = {0};
-    if (sim_bus_parse_endpoint(bus, host, sizeof host, &port, &err)) {
-        fprintf(stderr, "error: --bus: %s\n", err.msg);
-        return 2;
-    }
-    n.w.radius = radius;
-    n.w.max_vehicles = max_vehicles;
-    n.w.ego_len = 4.5;
-    n.w.ego_width = 1.8;
-    n.lockstep = lockstep;
-    if (tn_world_open(&n.w, scenario, &err)) {
-        fprintf(stderr, "traffic-node: %s\n", err.msg);
-        return 1;
-    }
-    n.loop = uv_default_loop();
-    static const char *const subs[] = {"sim.tick", "vehicle.state", "control."};
+    static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control."};
     /* declared, so that the operator's reply waits for exactly these answers */
     static const char *const acts_on[] = {"traffic", "restart", "pause"};
-    sim_bus_options bo = {.name = "traffic", .host = host, .port = port, .token = token, .subscribe = subs,
-                          .n_subscribe = sizeof subs / sizeof *subs, .lockstep = lockstep,
-                          .acts_on = acts_on, .n_acts_on = sizeof acts_on / sizeof *acts_on,
-                          .on_message = on_message, .on_state = on_state, .user = &n};
-    if (sim_bus_open(n.loop, &bo, &n.bus, &err)) {
-        fprintf(stderr, "traffic-node: %s\n", err.msg);
-        tn_world_close(&n.w);
-        return 1;
-    }
-    uv_signal_init(n.loop, &n.sigint);
-    uv_signal_init(n.loop, &n.sigterm);
-    n.sigint.data = n.sigterm.data = &n;
-    uv_signal_start(&n.sigint, on_signal, SIGINT);
-    uv_signal_start(&n.sigterm, on_signal, SIGTERM);
-    fprintf(stderr, "traffic-node: %s: %d agents, %d lanes, density %g/km/lane, %s model\n", scenario,
-            n.w.su.n_specs, n.w.su.graph.n_lanes, n.w.su.params.density,
-            n.w.su.params.model == SIM_TRAFFIC_IDM ? "IDM+MOBIL" : "zone");
-    uv_run(n.loop, UV_RUN_DEFAULT);
-    uv_loop_close(n.loop);
-    tn_world_close(&n.w);
-    log_msg("stopped");
-    return 0;
+    const sim_node_desc desc = {
+        .prog = "traffic-node", .usage = "traffic-node --scenario FILE [options]",
+        .about = "Drives the scenario's surrounding traffic and publishes it on the bus.",
+        .opts = opts, .n_opts = sizeof opts / sizeof *opts,
+        .bus = {.name = "traffic", .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
+                .acts_on = acts_on, .n_acts_on = sizeof acts_on / sizeof *acts_on},
+        .setup = setup, .start = start, .on_message = on_message, .on_bus = on_bus, .on_stop = on_stop,
+        .teardown = teardown, .user = &n};
+    return sim_node_run(&desc, argc, argv);
 }

@@ -11,6 +11,8 @@
 
 #include "sim_json.h"
 #include "sim_msg_input.h"
+#include "sim_msg_hmi.h"
+#include "sim_msg_log.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 
@@ -291,12 +293,12 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     double msg_t = num(msg, topic, "t", &bad);
     double t = isnan(msg_t) ? rec->t : msg_t;
     int ret = 0;
-    if (strcmp(topic, "sim.tick") == 0) {
+    if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
         sim_msg_tick tick;
         sim_msg_tick_decode(msg, &tick, first(&bad));
         int32_t run = tick.run == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)tick.run;
         if (isnan(msg_t)) {
-            if (!bad.code) sim_error_set(&bad, SIM_EINVAL, "sim.tick: t: missing, expected a number");
+            if (!bad.code) sim_error_set(&bad, SIM_EINVAL, SIM_TOPIC_SIM_TICK ": t: missing, expected a number");
         } else {
             rec->t = msg_t;
             int64_t new_run = run == SIM_DRIVELOG_NULL_INT ? (rec->run < 0 ? 0 : rec->run) : run;
@@ -326,9 +328,9 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             rec->tick_run = rec->run;
             if (!ret) ret = try_pair(rec, w, err);
         }
-    } else if (strcmp(topic, "vehicle.state") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
         if (isnan(msg_t)) {
-            if (!bad.code) sim_error_set(&bad, SIM_EINVAL, "vehicle.state: t: missing, expected a number");
+            if (!bad.code) sim_error_set(&bad, SIM_EINVAL, SIM_TOPIC_VEHICLE_STATE ": t: missing, expected a number");
         } else {
             rec->t = msg_t;
             parse_state(rec, msg, &bad);
@@ -336,7 +338,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             rec->state_t = msg_t;
             ret = try_pair(rec, w, err);
         }
-    } else if (strcmp(topic, "input.controls") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_INPUT_CONTROLS) == 0) {
         sim_msg_input_controls c;
         if (sim_msg_input_controls_decode(msg, &c, first(&bad)) == SIM_OK) {
             rec->steer_wheel = c.steer_deg * (M_PI / 180.0);
@@ -350,12 +352,12 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
                 ret = event(rec, w, t, "stall", "controls_end", line, len, err);
             }
         }
-    } else if (strcmp(topic, "input.button") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_INPUT_BUTTON) == 0) {
         const char *role = text(msg, topic, "role", &bad);
         ret = event(rec, w, t, "button", role ? role : "unknown", line, len, err);
     } else if (strncmp(topic, "control.", 8) == 0 && topic[8]) {
         ret = event(rec, w, t, "control", topic + 8, line, len, err);
-    } else if (strcmp(topic, "dispatcher.joined") == 0 || strcmp(topic, "dispatcher.left") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0 || strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
         ret = event(rec, w, t, "module", topic + 11, line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         sim_msg_traffic_state st = {0};
@@ -375,13 +377,14 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         ret = mark(rec, w, t, "sector", rec->sector, topic, topic + 7, msg, &bad, line, len, err);
     } else if (strncmp(topic, "task.", 5) == 0 && topic[5]) {
         ret = mark(rec, w, t, "task", rec->task, topic, topic + 5, msg, &bad, line, len, err);
-    } else if (strcmp(topic, "session.module") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_SESSION_MODULE) == 0) {
         /* simctl run: a module crashed, was restarted, or stopped on a configuration error */
         const char *what = text(msg, topic, "what", &bad);
         ret = event(rec, w, t, "session", what ? what : "module", line, len, err);
-    } else if (strcmp(topic, "log.mark") == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_LOG_MARK) == 0) {
         const char *name = text(msg, topic, "name", &bad);
-        ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);    } else if (strncmp(topic, "hmi.", 4) == 0 || strcmp(topic, "surt.response") == 0) {
+        ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);
+    } else if (strncmp(topic, "hmi.", 4) == 0 || strcmp(topic, SIM_TOPIC_SURT_RESPONSE) == 0) {
         /* an in-car HMI page's touches and task responses (docs/console.md) */
         ret = event(rec, w, t, "hmi", topic, line, len, err);
     }

@@ -295,7 +295,7 @@ static int replay_line(sim_driver_replay *r, size_t *cap, const char *line, size
     }
     int rc = SIM_OK;
     const cJSON *topic = cJSON_GetObjectItemCaseSensitive(o, "topic");
-    if (topic && !(cJSON_IsString(topic) && strcmp(topic->valuestring, "input.controls") == 0))
+    if (topic && !(cJSON_IsString(topic) && strcmp(topic->valuestring, SIM_TOPIC_INPUT_CONTROLS) == 0))
         goto done; /* another topic: a tap of the whole bus may be replayed as it is */
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t");
     if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble)) {

@@ -32,6 +32,9 @@ int sim_command_validate_message(const cJSON *msg, const char **cmd, sim_error *
  * refuses (ok false, error says why) a control.<cmd> message. `id` is the command's
  * own "id" field, copied as text ("" when the command had none: encoded as null). */
 #define SIM_TOPIC_CONTROL_ACK "control.ack"
+/* control.<cmd>: the family every operator command is published under */
+#define SIM_TOPIC_CONTROL_PREFIX "control."
+#define SIM_TOPIC_CONTROL_STOP "control.stop"
 typedef struct sim_command_ack {
     char cmd[32];
     char id[64];

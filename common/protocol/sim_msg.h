@@ -14,4 +14,8 @@
 
 #define SIM_MSG_NO_INT INT32_MIN
 
+/* The dispatcher's own messages (docs/protocol.md, "Dispatcher messages"). */
+#define SIM_TOPIC_DISPATCHER_JOINED "dispatcher.joined"
+#define SIM_TOPIC_DISPATCHER_LEFT "dispatcher.left"
+
 #endif

@@ -20,7 +20,7 @@ cJSON *sim_msg_ffb_command_encode(const sim_msg_ffb_command *m)
 
 int sim_msg_ffb_command_decode(const cJSON *msg, sim_msg_ffb_command *out, sim_error *err)
 {
-    sim_json j = {.file = "ffb.command", .err = err};
+    sim_json j = {.file = SIM_TOPIC_FFB_COMMAND, .err = err};
     sim_msg_ffb_command c;
     int rc = sim_msg_fields_decode(&j, msg, &c, COMMAND, N);
     if (!rc && isnan(c.torque))

@@ -15,6 +15,8 @@
 #include "sim_error.h"
 #include "sim_msg.h"
 
+#define SIM_TOPIC_FFB_COMMAND "ffb.command"
+
 #define SIM_MSG_FFB_RUMBLE_HZ 30.0
 
 typedef struct sim_msg_ffb_command {

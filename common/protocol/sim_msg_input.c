@@ -15,6 +15,10 @@ static const sim_msg_field CONTROLS[] = {
     F(gear, SIM_MF_INT, SIM_MSG_GEAR_MIN, SIM_MSG_GEAR_MAX),
 };
 #undef F
+static const sim_msg_field BUTTON[] = {
+    {"role", SIM_MF_STR, offsetof(sim_msg_input_button, role), 0, 0, sizeof(((sim_msg_input_button *)0)->role)},
+    {"pressed", SIM_MF_BOOL, offsetof(sim_msg_input_button, pressed), 0, 0, 0},
+};
 #define N (sizeof CONTROLS / sizeof *CONTROLS)
 
 cJSON *sim_msg_input_controls_encode(const sim_msg_input_controls *m)
@@ -26,7 +30,7 @@ cJSON *sim_msg_input_controls_encode(const sim_msg_input_controls *m)
 
 int sim_msg_input_controls_decode(const cJSON *msg, sim_msg_input_controls *out, sim_error *err)
 {
-    sim_json j = {.file = "input.controls", .err = err};
+    sim_json j = {.file = SIM_TOPIC_INPUT_CONTROLS, .err = err};
     sim_msg_input_controls c;
     int rc = sim_msg_fields_decode(&j, msg, &c, CONTROLS, N);
     if (rc) return rc; /* refused whole: out untouched */
@@ -34,4 +38,15 @@ int sim_msg_input_controls_decode(const cJSON *msg, sim_msg_input_controls *out,
     if (!c.has_gear) c.gear = 0;
     *out = c;
     return SIM_OK;
+}
+
+cJSON *sim_msg_input_button_encode(const sim_msg_input_button *m)
+{
+    return sim_msg_fields_object(m, BUTTON, 2);
+}
+
+int sim_msg_input_button_decode(const cJSON *msg, sim_msg_input_button *out, sim_error *err)
+{
+    sim_json j = {.file = SIM_TOPIC_INPUT_BUTTON, .err = err};
+    return sim_msg_fields_decode(&j, msg, out, BUTTON, 2);
 }

@@ -1,6 +1,7 @@
 /* sim_msg_input: the driver's controls on the bus (docs/protocol.md).
  *
  *   input.controls {steer, steer_deg, throttle, brake, clutch, gear}   input-node
+ *   input.button {role, pressed}    input-node, when a button changes
  *
  * One decode rule for every reader (physics, the recorder, replays): every field is
  * optional (absent: NAN, has_gear false) and a present field must be a finite number
@@ -16,6 +17,9 @@
 
 #include "sim_error.h"
 #include "sim_msg.h"
+
+#define SIM_TOPIC_INPUT_CONTROLS "input.controls"
+#define SIM_TOPIC_INPUT_BUTTON "input.button"
 
 #define SIM_MSG_GEAR_MIN (-1) /* reverse */
 #define SIM_MSG_GEAR_MAX 12
@@ -34,5 +38,13 @@ typedef struct sim_msg_input_controls {
  * without has_gear are left out. */
 cJSON *sim_msg_input_controls_encode(const sim_msg_input_controls *m);
 int sim_msg_input_controls_decode(const cJSON *msg, sim_msg_input_controls *out, sim_error *err);
+
+typedef struct sim_msg_input_button {
+    char role[32];    /* the button's role (sim_button_role_name), "" when not given */
+    bool pressed;
+} sim_msg_input_button;
+
+cJSON *sim_msg_input_button_encode(const sim_msg_input_button *m);
+int sim_msg_input_button_decode(const cJSON *msg, sim_msg_input_button *out, sim_error *err);
 
 #endif

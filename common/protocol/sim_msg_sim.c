@@ -16,6 +16,9 @@ static const sim_msg_field TICK[] = {
 static const sim_msg_field ACK[] = {
     {"n", SIM_MF_U64, offsetof(sim_msg_ack, n), 0, 0, 0},
 };
+static const sim_msg_field END[] = {
+    {"reason", SIM_MF_STR, offsetof(sim_msg_end, reason), 0, 0, sizeof(((sim_msg_end *)0)->reason)},
+};
 #undef F
 
 cJSON *sim_msg_tick_encode(const sim_msg_tick *m)
@@ -25,7 +28,7 @@ cJSON *sim_msg_tick_encode(const sim_msg_tick *m)
 
 int sim_msg_tick_decode(const cJSON *msg, sim_msg_tick *out, sim_error *err)
 {
-    sim_json j = {.file = "sim.tick", .err = err};
+    sim_json j = {.file = SIM_TOPIC_SIM_TICK, .err = err};
     return sim_msg_fields_decode(&j, msg, out, TICK, sizeof TICK / sizeof *TICK);
 }
 
@@ -36,9 +39,20 @@ cJSON *sim_msg_ack_encode(const sim_msg_ack *m)
 
 int sim_msg_ack_decode(const cJSON *msg, sim_msg_ack *out, sim_error *err)
 {
-    sim_json j = {.file = "sim.ack", .err = err};
+    sim_json j = {.file = SIM_TOPIC_SIM_ACK, .err = err};
     int rc = sim_msg_fields_decode(&j, msg, out, ACK, 1);
     if (!rc && !cJSON_GetObjectItemCaseSensitive(msg, "n"))
         rc = sim_json_found(&j, "n", NULL, "the number of the tick answered");
     return rc;
+}
+
+cJSON *sim_msg_end_encode(const sim_msg_end *m)
+{
+    return sim_msg_fields_object(m, END, 1);
+}
+
+int sim_msg_end_decode(const cJSON *msg, sim_msg_end *out, sim_error *err)
+{
+    sim_json j = {.file = SIM_TOPIC_SIM_END, .err = err};
+    return sim_msg_fields_decode(&j, msg, out, END, 1);
 }

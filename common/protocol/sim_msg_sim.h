@@ -2,6 +2,7 @@
  *
  *   sim.tick {n, dt, run, paused}   physics, once per published step
  *   sim.ack {n}                     lockstep participants: tick n answered
+ *   sim.end {reason}                physics, once per run at the scenario's end
  *
  * The tick's simulation time is the envelope's "t" (sim_bus_publish's t): the payload
  * does not carry it again (no message carries a key twice). */
@@ -15,6 +16,10 @@
 
 #include "sim_error.h"
 #include "sim_msg.h"
+
+#define SIM_TOPIC_SIM_TICK "sim.tick"
+#define SIM_TOPIC_SIM_ACK "sim.ack"
+#define SIM_TOPIC_SIM_END "sim.end"
 
 typedef struct sim_msg_tick {
     uint64_t n;     /* tick number, from 0 at the start of a run */
@@ -36,5 +41,12 @@ typedef struct sim_msg_ack {
 cJSON *sim_msg_ack_encode(const sim_msg_ack *m);
 /* n is required: an ack of no tick is refused. */
 int sim_msg_ack_decode(const cJSON *msg, sim_msg_ack *out, sim_error *err);
+
+typedef struct sim_msg_end {
+    char reason[128]; /* words for the operator; "" when not given */
+} sim_msg_end;
+
+cJSON *sim_msg_end_encode(const sim_msg_end *m);
+int sim_msg_end_decode(const cJSON *msg, sim_msg_end *out, sim_error *err);
 
 #endif

@@ -74,7 +74,7 @@ cJSON *sim_msg_vehicle_state_encode(const sim_msg_vehicle_state *m)
 
 int sim_msg_vehicle_state_decode(const cJSON *msg, sim_msg_vehicle_state *out, sim_error *err)
 {
-    sim_json j = {.file = "vehicle.state", .err = err};
+    sim_json j = {.file = SIM_TOPIC_VEHICLE_STATE, .err = err};
     sim_msg_vehicle_state_clear(out);
     int rc = sim_msg_fields_decode(&j, msg, out, STATE, COUNT(STATE));
     if (!cJSON_IsObject(msg)) return rc;
