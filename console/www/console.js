@@ -63,22 +63,36 @@ function renderModules() {
 }
 const fmt = (v) => (typeof v === "number" ? v.toFixed(1) : "–");
 
+// study.state (the study runner's, common/protocol/sim_msg_study.h): who drives what,
+// and the questionnaire status; unknown fields are listed as they come.
 function renderStudy(msg) {
   const div = $("study");
   div.className = "";
+  const rows = [];
+  if (msg.study) rows.push(["study", msg.study]);
+  if (msg.participant) rows.push(["participant", msg.participant + (msg.group ? ` (group ${msg.group})` : "")]);
+  if (msg.condition) rows.push(["condition", msg.condition + (msg.kind ? ` (${msg.kind})` : "")]);
+  if (typeof msg.drive === "number") rows.push(["drive", `${msg.drive} of ${msg.drives ?? "?"}`]);
+  if (msg.phase) rows.push(["phase", msg.phase]);
+  rows.push(["questionnaire", msg.phase === "questionnaire" && msg.questionnaire
+    ? `${msg.questionnaire}: waiting for the test person's answers (questionnaire.html)` : lastAnswered || "none pending"]);
+  if (msg.message) rows.push(["message", msg.message]);
+  const known = new Set(["topic", "src", "seq", "t", "study", "participant", "group", "condition", "kind", "drive",
+    "drives", "phase", "questionnaire", "message", "items", "params"]);
+  for (const [k, v] of Object.entries(msg)) if (!known.has(k)) rows.push([k, typeof v === "object" ? JSON.stringify(v) : String(v)]);
   const table = document.createElement("table");
-  const skip = new Set(["topic", "src", "seq", "t"]);
-  for (const [k, v] of Object.entries(msg)) {
-    if (skip.has(k)) continue;
+  for (const [k, v] of rows) {
     const tr = document.createElement("tr");
     const a = document.createElement("td"), b = document.createElement("td");
     a.textContent = k;
-    b.textContent = typeof v === "object" ? JSON.stringify(v) : String(v);
+    b.textContent = v;
+    tr.dataset.field = k;
     tr.append(a, b);
     table.appendChild(tr);
   }
   div.replaceChildren(table);
 }
+let lastAnswered = "";
 
 const errors = new Map(); // "module topic" -> message
 function renderErrors() {
@@ -171,6 +185,10 @@ async function main() {
   bus.on("session.module", (m) => addAnswer(m.what === "restarted" ? "ok" : "bad", `session: ${m.module} ${m.what}`));
   bus.on("traffic.event", (m) => map.flashTrigger(m.trigger));
   bus.on("study.state", renderStudy);
+  bus.on("study.answered", (m) => {
+    lastAnswered = `${m.questionnaire} of drive ${m.drive}: ${m.ok ? "saved" : "NOT saved: " + m.error}`;
+    addAnswer(m.ok ? "ok" : "bad", `questionnaire ${lastAnswered}`);
+  });
   bus.on("close", (e) => {
     text($("conn"), "off the bus: " + e.reason);
     $("conn").className = "pill bad";

@@ -94,7 +94,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     "--console", "127.0.0.1:" + W], "session.log");
   const base = "http://127.0.0.1:" + W;
   await httpUp(base);
-  const t = tap(P, "test-tap", ["control.", "surt.", "hmi.", "log.mark", "dispatcher.", "sim.tick"]);
+  const t = tap(P, "test-tap", ["control.", "surt.", "hmi.", "log.mark", "dispatcher.", "sim.tick", "study.answer"]);
   await t.waitFor((m) => m.topic === "sim.tick", "sim.tick (the session running)");
 
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -196,6 +196,41 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     check("bad frames: nothing forged reached the bus", !t.msgs.some((m) => m.topic === "log.mark" && m.name === "forged"));
     const left = t.msgs.filter((m) => m.topic === "dispatcher.left").map((m) => m.name);
     check("bad frames: no module and no page left the bus", left.length === 0, left.join(","));
+  });
+
+  await step("questionnaire on a second page", async () => {
+    // the tap plays the study runner (simctl study run, common/protocol/sim_msg_study.h)
+    const q = await browser.newPage({ viewport: { width: 820, height: 700 } });
+    q.on("pageerror", (e) => pageErrors.push(e.message));
+    await q.goto(base + "/questionnaire.html");
+    await q.waitForSelector("#conn.ok", { timeout: WAIT });
+    const state = { topic: "study.state", src: "test-tap", seq: 1, t: 1, study: "demo", participant: "P03", group: "B",
+      phase: "questionnaire", drive: 2, drives: 3, condition: "hud-on", kind: "condition", message: "",
+      questionnaire: "nasa-tlx", params: {}, items: [
+        { id: "mental", instrument: "nasa-tlx", text: "How mentally demanding was the task?", type: "scale",
+          min: 0, max: 20, step: 1, low: "very low", high: "very high" },
+        { id: "comment", instrument: "nasa-tlx", text: "Anything else?", type: "text" }] };
+    t.send(state);
+    await q.waitForSelector('[data-item="mental"] input[type=range]', { timeout: WAIT });
+    await page.waitForFunction(() => /2 of 3/.test(document.getElementById("study").innerText), null, { timeout: WAIT });
+    const panel = await page.locator("#study").innerText();
+    check("study panel: participant, condition, drive k of n, questionnaire status",
+      /P03 \(group B\)/.test(panel) && /hud-on \(condition\)/.test(panel) && /nasa-tlx: waiting/.test(panel), panel);
+    await q.locator('[data-item="mental"] input').fill("15");
+    await q.locator('[data-item="comment"] textarea').fill("the HUD was bright");
+    await q.screenshot({ path: path.join(shots, "questionnaire.png") });
+    await q.click("#submit");
+    const ans = await t.waitFor((m) => m.topic === "study.answer", "study.answer");
+    check("questionnaire: the answers go out as study.answer", ans.src === "questionnaire-page" &&
+      ans.participant === "P03" && ans.drive === 2 && ans.questionnaire === "nasa-tlx" &&
+      ans.answers.mental === 15 && ans.answers.comment === "the HUD was bright", JSON.stringify(ans));
+    t.send({ topic: "study.answered", src: "test-tap", seq: 2, t: 1, study: "demo", participant: "P03", drive: 2,
+      questionnaire: "nasa-tlx", ok: true, error: "" });
+    await q.waitForFunction(() => /answers are saved/.test(document.getElementById("status").innerText), null, { timeout: WAIT });
+    await page.waitForFunction(() => /nasa-tlx of drive 2: saved/.test(document.getElementById("answers").innerText),
+      null, { timeout: WAIT });
+    check("questionnaire: the runner's verdict is shown to the test person and the operator", true);
+    await q.close();
   });
 
   await step("off loopback without the token", async () => {
