@@ -173,7 +173,27 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     await surt.screenshot({ path: path.join(shots, "surt.png") });
   });
 
+  await step("HMI template: touches and a context request", async () => {
+    const hmi = await browser.newPage({ viewport: { width: 1000, height: 450 } });
+    hmi.on("pageerror", (e) => pageErrors.push(e.message));
+    await hmi.goto(base + "/hmi.html?name=centre-display");
+    await hmi.waitForSelector("#conn.ok", { timeout: WAIT });
+    await hmi.waitForFunction(() => document.getElementById("speed").textContent !== "–", null, { timeout: WAIT });
+    await hmi.click('button[data-touch="nav"]');
+    const touch = await t.waitFor((m) => m.topic === "hmi.touch", "hmi.touch");
+    check("HMI template: a touch is logged with its page, target and simulation time",
+      touch.src === "centre-display" && touch.page === "centre-display" && touch.target === "nav" && touch.t > 0,
+      JSON.stringify(touch));
+    const reply = await hmi.evaluate(async () => window.hmiBus.request("poi.search", { text: "fuel" }));
+    check("simbus.js request: the context server answers the page", reply.ok === true && reply.to === "centre-display" &&
+      reply.pois.some((p) => /fuel/i.test(p.name)), JSON.stringify(reply).slice(0, 300));
+    await hmi.close();
+    const left = await t.waitFor((m) => m.topic === "dispatcher.left" && m.name === "centre-display", "the closed page leaving");
+    check("a page that closes leaves the bus as a module does", !!left);
+  });
+
   await step("bad frames from a page", async () => {
+    const leftBefore = t.msgs.filter((m) => m.topic === "dispatcher.left").length;
     const errors = await surt.evaluate(async () => {
       const bus = window.surtBus;
       const got = [];
@@ -194,7 +214,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     await t.waitFor((m) => m.topic === "log.mark" && m.name === "after the bad frames" && m.src === "surt",
       "the page's log.mark after its bad frames");
     check("bad frames: nothing forged reached the bus", !t.msgs.some((m) => m.topic === "log.mark" && m.name === "forged"));
-    const left = t.msgs.filter((m) => m.topic === "dispatcher.left").map((m) => m.name);
+    const left = t.msgs.filter((m) => m.topic === "dispatcher.left").slice(leftBefore).map((m) => m.name);
     check("bad frames: no module and no page left the bus", left.length === 0, left.join(","));
   });
 
