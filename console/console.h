@@ -31,6 +31,9 @@
  * the page's frames are refused: a page cannot make the gateway hold its flood. */
 #define CONSOLE_BUS_WRITE_MAX (4 * 1024 * 1024)
 
+/* Commands of one page in flight at once (each holds a worker thread up to 5 s). */
+#define CONSOLE_PAGE_COMMANDS_MAX 4
+
 typedef struct console_frame {
     struct console_frame *next;
     size_t len;

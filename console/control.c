@@ -53,6 +53,12 @@ static void command_done(uv_work_t *w, int status)
 
 void console_command(console_page *p, const cJSON *msg)
 {
+    /* the endpoint takes one command at a time anyway; a page cannot fill the worker
+     * threads that other pages' commands need */
+    if (p->pending >= CONSOLE_PAGE_COMMANDS_MAX) {
+        page_send_error(p, "console.command: refused: 4 commands of this page are waiting for their answers");
+        return;
+    }
     cJSON *req = cJSON_Duplicate(msg, 1);
     const cJSON *num = cJSON_GetObjectItemCaseSensitive(msg, "req");
     command_job *j = calloc(1, sizeof *j);
