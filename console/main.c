@@ -79,18 +79,20 @@ static void on_signal(uv_signal_t *h, int signum)
     lws_context_destroy(a->gw.lws);
 }
 
-/* --www's default: console/www beside the bin/ directory the executable is in. */
+/* --www's default: console/www beside the bin/ directory the executable is in, or
+ * else in the current directory (a build elsewhere, such as make asan's, run from the
+ * repository). */
 static void default_www(char *out, size_t size)
 {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        snprintf(out, size, "console/www");
-        return;
-    }
+    snprintf(out, size, "console/www");
+    if (n <= 0) return;
     exe[n] = '\0';
     char *bin_dir = dirname(exe);          /* .../bin */
-    snprintf(out, size, "%s/../console/www", bin_dir);
+    char beside[PATH_MAX + 32];
+    snprintf(beside, sizeof beside, "%s/../console/www", bin_dir);
+    if (access(beside, R_OK) == 0) snprintf(out, size, "%s", beside);
 }
 
 static int resolve_bus(const char *text, struct sockaddr_storage *out)
@@ -121,7 +123,7 @@ int main(int argc, char **argv)
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "dispatcher address (default 127.0.0.1:7700)"},
         {"listen", SIM_OPT_STRING, &listen_addr, "HOST:PORT", "HTTP and WebSocket address (default 127.0.0.1:7780)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "required from every WebSocket (?token=); mandatory off loopback"},
-        {"www", SIM_OPT_STRING, &www, "DIR", "the pages served (default console/www beside bin/)"},
+        {"www", SIM_OPT_STRING, &www, "DIR", "the pages served (default console/www beside bin/, else in the current directory)"},
         {"control", SIM_OPT_STRING, &control_url, "URL", "the dispatcher's operator endpoint (default tcp://127.0.0.1:7701)"},
         {"bus-token", SIM_OPT_STRING, &bus_token, "TOKEN", "the dispatcher's token, put in each page's hello and command"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario whose roads, POIs and triggers the map shows"},
