@@ -36,7 +36,7 @@ static void command_done(uv_work_t *w, int status)
     console_page *p = j->page;
     p->pending--;
     cJSON *out = cJSON_CreateObject();
-    cJSON_AddStringToObject(out, "topic", "console.reply");
+    cJSON_AddStringToObject(out, "topic", SIM_TOPIC_CONSOLE_REPLY);
     cJSON_AddNumberToObject(out, "req", j->req);
     cJSON *reply = j->reply ? cJSON_Parse(j->reply) : NULL;
     if (reply) cJSON_AddItemToObject(out, "reply", reply);

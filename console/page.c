@@ -45,7 +45,7 @@ void page_send(console_page *p, const char *data, size_t len)
 void page_send_error(console_page *p, const char *why)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "topic", "console.error");
+    cJSON_AddStringToObject(o, "topic", SIM_TOPIC_CONSOLE_ERROR);
     cJSON_AddStringToObject(o, "error", why);
     char *s = cJSON_PrintUnformatted(o);
     if (s) page_send(p, s, strlen(s));
@@ -115,7 +115,7 @@ static int on_bus_line(const char *line, size_t len, void *user)
         char topic[256];
         double t;
         if (sim_msg_scan(line, len, topic, sizeof topic, &t, NULL) == SIM_OK &&
-            strcmp(topic, "dispatcher.welcome") == 0)
+            strcmp(topic, SIM_TOPIC_DISPATCHER_WELCOME) == 0)
             p->welcomed = true;
     }
     page_send(p, line, len);
@@ -256,7 +256,7 @@ static void answer_roads(console_page *p, const cJSON *msg)
         page_send_error(p, "console.roads: the console was started without --scenario");
         return;
     }
-    int n = snprintf(head, sizeof head, "{\"topic\":\"console.roads\",\"req\":%.17g,\"map\":",
+    int n = snprintf(head, sizeof head, "{\"topic\":\"" SIM_TOPIC_CONSOLE_ROADS "\",\"req\":%.17g,\"map\":",
                      cJSON_IsNumber(req) ? req->valuedouble : 0.0);
     size_t len = (size_t)n + strlen(p->gw->roads_json) + 1;
     char *s = malloc(len + 1);

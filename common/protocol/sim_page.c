@@ -30,9 +30,9 @@ int sim_page_check(const char *data, size_t len, const char *name, bool welcomed
     const char *topic = string_field(msg, "topic");
     if (!cJSON_IsObject(msg) || !topic || !topic[0])
         return refuse(out, msg, err, "expected a JSON object with a non-empty string \"topic\"");
-    if (strncmp(topic, "console.", 8) == 0) {
-        if (strcmp(topic, "console.command") == 0) out->action = SIM_PAGE_COMMAND;
-        else if (strcmp(topic, "console.roads") == 0) out->action = SIM_PAGE_ROADS;
+    if (strncmp(topic, SIM_TOPIC_CONSOLE_PREFIX, strlen(SIM_TOPIC_CONSOLE_PREFIX)) == 0) {
+        if (strcmp(topic, SIM_TOPIC_CONSOLE_COMMAND) == 0) out->action = SIM_PAGE_COMMAND;
+        else if (strcmp(topic, SIM_TOPIC_CONSOLE_ROADS) == 0) out->action = SIM_PAGE_ROADS;
         else {
             char why[300];
             snprintf(why, sizeof why, "unknown gateway request \"%.200s\" (expected console.command or console.roads)", topic);
