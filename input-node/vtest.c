@@ -168,10 +168,6 @@ void in_vtest_run_next(in_vtest *v, double now)
     while (v->next < v->n && v->steps[v->next].at == at) apply(v, &v->steps[v->next++]);
 }
 
-bool in_vtest_done(const in_vtest *v)
-{
-    return v->next >= v->n;
-}
 
 void in_vtest_free(in_vtest *v)
 {

@@ -58,8 +58,6 @@ void in_vtest_run(in_vtest *v, double now);
 /* Applies the steps of the earliest due time only (none if none is due), so that a
  * caller polling late still sees each of the script's states in turn. */
 void in_vtest_run_next(in_vtest *v, double now);
-/* True when every step has been applied. */
-bool in_vtest_done(const in_vtest *v);
 void in_vtest_free(in_vtest *v);
 
 #endif

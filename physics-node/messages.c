@@ -20,7 +20,7 @@ cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused)
 }
 
 cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
-                             const pn_road_pos *road, sim_vehicle_model model)
+                             const pn_road_pos *road, sim_vehicle_model model, uint64_t tick, int run)
 {
     sim_msg_vehicle_state m;
     sim_msg_vehicle_state_clear(&m);
@@ -34,6 +34,7 @@ cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_contr
     memcpy(m.vel_body, s->vel_body, sizeof m.vel_body);
     memcpy(m.ang_vel_body, s->ang_vel_body, sizeof m.ang_vel_body);
     memcpy(m.accel_body, s->accel_body, sizeof m.accel_body);
+    m.accel = s->accel_body[0]; /* along the heading: the recorder's accel column */
     m.gear = s->gear;
     m.rpm = s->rpm;
     m.steer_angle = s->steer_angle;
@@ -42,7 +43,10 @@ cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_contr
     m.brake = in->brake;
     m.clutch = s->clutch;
     snprintf(m.model, sizeof m.model, "%s", sim_vehicle_model_name(model));
+    m.tick = (double)tick;
+    m.run = run;
     if (road && road->valid) {
+        if (road->road_id) snprintf(m.road, sizeof m.road, "%s", road->road_id);
         m.s = road->s;
         m.d = road->d;
         if (road->lane != 0) {

@@ -16,6 +16,7 @@
 typedef struct pn_road_pos {
     bool valid;
     int road;           /* road index in the scenario */
+    const char *road_id;/* its id (owned by the scenario); NULL when it has none */
     double s, d;        /* m; d left positive */
     int lane;           /* OpenDRIVE-style id; 0 outside every lane */
     double lane_offset; /* m from the lane's centre, left positive */
@@ -23,8 +24,9 @@ typedef struct pn_road_pos {
 
 /* The payloads, through the message definitions of common/protocol (sim_msg_*.h). */
 cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused);
+/* tick and run: the sim.tick this state belongs to. */
 cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
-                             const pn_road_pos *road, sim_vehicle_model model);
+                             const pn_road_pos *road, sim_vehicle_model model, uint64_t tick, int run);
 cJSON *pn_ffb_json(const sim_ffb_output *f);
 
 /* Applies an input.controls message to *c (sim_msg_input.h's rule): the fields it

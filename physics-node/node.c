@@ -33,7 +33,7 @@ static void publish_tick(pn_node *n)
     sim_vehicle_get_state(&n->car, g, &s);
     pn_road_pos road;
     pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
-    publish(n, SIM_TOPIC_VEHICLE_STATE, pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model));
+    publish(n, SIM_TOPIC_VEHICLE_STATE, pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model, n->tick, n->run));
     if (!n->ended && pn_world_at_end(n->world, &road)) {
         n->ended = true; /* once per run: simctl ends a session "until end" on it */
         sim_msg_end e = {.reason = "the end of the last test sector"};

@@ -100,6 +100,7 @@ void pn_world_road(const pn_world *w, double x, double y, double z, double headi
         return;
     out->valid = true;
     out->road = loc.road;
+    out->road_id = loc.road >= 0 && loc.road < w->sc->net.n_roads ? w->sc->net.roads[loc.road].id : NULL;
     out->s = loc.s;
     out->d = loc.d;
     out->lane = loc.on_road ? loc.lane.lane : 0;

@@ -35,6 +35,13 @@ typedef struct rn_node {
     sim_interp ip;
     double ego_speed;              /* m/s, newest */
     bool ego_brake;
+    /* where physics says the newest state is (vehicle.state's road, s, lane): the HUD's
+     * speed limit and the triggers go by it, so that render-node never picks another
+     * road than physics and the log at a bridge or a junction */
+    bool ego_placed;               /* the state said (a physics state always does) */
+    char ego_road[48];             /* road id; "" off every road */
+    double ego_s;
+    int ego_lane;                  /* SIM_MSG_NO_INT: outside every lane */
     double last_state_wall;        /* s on the node's clock; < 0 never */
     double sim_t;                  /* simulation time of the newest state */
     /* traffic */
@@ -89,6 +96,8 @@ int rn_session_open(rn_node *n, sim_error *err);
 void rn_session_close(rn_node *n);
 /* Per frame: HUD values from what the bus brought (speed, limit, triggers, no data). */
 void rn_session_update_hud(rn_node *n, double now);
+/* A vehicle.state (t: its envelope's time, NAN when it had none). */
+void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t);
 /* Fills n->drawn with the other cars for a frame at `now`; returns how many. */
 int rn_session_agents(rn_node *n, double now);
 /* Publishes an ack for a control message. */

@@ -178,6 +178,16 @@ bool ra_lane_forward(const sim_scenario *sc, int road, int lane)
     return sim_road_lane_forward(&sc->net.roads[road], lane);
 }
 
+bool ra_speed_limit_on(const sim_scenario *sc, const char *road_id, double s, int lane, double *kmh, int *road)
+{
+    int r = road_id && road_id[0] ? sim_roadnet_find_road(&sc->net, road_id) : -1;
+    if (r < 0 || lane == 0 || !isfinite(s))
+        return false;
+    *kmh = sim_road_lane_speed_limit(&sc->net.roads[r], s, lane) * 3.6;
+    *road = r;
+    return true;
+}
+
 bool ra_speed_limit_at(const sim_scenario *sc, double x, double y, double *kmh, int *road, double *s)
 {
     sim_road_loc loc;

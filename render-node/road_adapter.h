@@ -60,5 +60,8 @@ bool ra_lane_center(const sim_scenario *sc, int road, double s, int lane, double
 bool ra_lane_forward(const sim_scenario *sc, int road, int lane);
 /* Speed limit (km/h, 0: none) where (x, y) is on a road; false off every road. */
 bool ra_speed_limit_at(const sim_scenario *sc, double x, double y, double *kmh, int *road, double *s);
+/* The same at a place given on a road (id, s, lane id); false when the road is not in
+ * sc or lane is 0 (off the lanes). *road: the road's index. */
+bool ra_speed_limit_on(const sim_scenario *sc, const char *road_id, double s, int lane, double *kmh, int *road);
 
 #endif

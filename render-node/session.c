@@ -35,7 +35,7 @@ void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error)
     }
 }
 
-static void on_vehicle_state(rn_node *n, const cJSON *msg, double t)
+void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t)
 {
     sim_msg_vehicle_state m;
     sim_error err = {0};
@@ -53,6 +53,10 @@ static void on_vehicle_state(rn_node *n, const cJSON *msg, double t)
     n->sim_t = isnan(t) ? n->sim_t : t;
     sim_interp_push(&n->ip, &p, n->sim_t, now);
     n->ego_speed = isfinite(m.speed) ? m.speed : 0;
+    n->ego_placed = m.road[0] || !isnan(m.tick);
+    snprintf(n->ego_road, sizeof n->ego_road, "%s", m.road);
+    n->ego_s = m.s;
+    n->ego_lane = m.lane == SIM_MSG_NO_INT ? 0 : m.lane;
     n->ego_brake = isfinite(m.brake) && m.brake > 0.05;
     n->last_state_wall = now;
     if (n->n_pending < (int)(sizeof n->pending_arrival / sizeof *n->pending_arrival))
@@ -95,7 +99,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     sim_envelope env;
     sim_envelope_read(msg, line, len, &env);
     if (!strcmp(topic, SIM_TOPIC_VEHICLE_STATE)) {
-        on_vehicle_state(n, msg, env.t);
+        rn_session_vehicle_state(n, msg, env.t);
     } else if (!strcmp(topic, SIM_TOPIC_TRAFFIC_STATE)) {
         static rn_agent fresh[RN_MAX_AGENTS];
         int k = rn_traffic_decode(msg, fresh, RN_MAX_AGENTS, &err);
@@ -187,7 +191,14 @@ void rn_session_update_hud(rn_node *n, double now)
     double kmh = 0;
     int road;
     double s;
-    if (have && ra_speed_limit_at(n->sc, n->ip.pose[1].pos[0], n->ip.pose[1].pos[1], &kmh, &road, &s))
+    bool on_road = false;
+    if (have && n->ego_placed) { /* where physics put the car */
+        on_road = ra_speed_limit_on(n->sc, n->ego_road, n->ego_s, n->ego_lane, &kmh, &road);
+        s = n->ego_s;
+    } else if (have) { /* a sender that does not say (an older replay) */
+        on_road = ra_speed_limit_at(n->sc, n->ip.pose[1].pos[0], n->ip.pose[1].pos[1], &kmh, &road, &s);
+    }
+    if (on_road)
         triggers(n, road, s, now);
     h->limit_kmh = n->limit_override_kmh > 0 ? n->limit_override_kmh : kmh;
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -124,6 +125,7 @@ static int run_analysis(const char *log_file, const char *out_dir)
     fprintf(stderr, "simctl: analysing %s\n", log_file);
     pid_t pid = fork();
     if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM); /* ends with simctl, as the modules do */
         execv(path, argv);
         _exit(127);
     }

@@ -2,10 +2,12 @@
 #include "supervise.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "sim_msg_log.h"
@@ -114,15 +116,43 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     schedule_restart(c);
 }
 
+/* A module ends when simctl ends, however simctl ends (kill -9 included): a module
+ * left running would go on driving and logging for nobody. libuv has no hook between
+ * fork and exec, so the child is simctl itself (`simctl __child PPID FILE ARGV...`),
+ * which asks the kernel for SIGTERM when its parent dies (PR_SET_PDEATHSIG survives
+ * the exec) and then becomes the module: the same process, so simctl's supervision
+ * sees the module's own exit. SIGTERM is each module's orderly stop (the recorder
+ * still drains and closes its log). */
+int simctl_exec_child(int argc, char **argv)
+{
+    if (argc < 5) {
+        fprintf(stderr, "simctl __child: expected PPID FILE ARGV0 [ARGS...]\n");
+        return 2;
+    }
+    pid_t parent = (pid_t)atol(argv[2]);
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0)
+        fprintf(stderr, "simctl: %s will outlive simctl: PR_SET_PDEATHSIG: %s\n", argv[3], strerror(errno));
+    if (getppid() != parent) return 0; /* simctl died before the request took hold */
+    execv(argv[3], argv + 4);
+    fprintf(stderr, "simctl: cannot start %s: %s\n", argv[3], strerror(errno));
+    return 127;
+}
+
 void run_start_child(child *c)
 {
-    char path[1024];
+    char path[1024], self[1024], ppid[24];
     snprintf(path, sizeof path, "%s/%s", simctl_bin_dir(), c->exe);
+    snprintf(self, sizeof self, "%s/simctl", simctl_bin_dir());
+    snprintf(ppid, sizeof ppid, "%ld", (long)getpid());
+    char *args[sizeof c->argv / sizeof c->argv[0] + 4] = {self, "__child", ppid, path};
+    for (int i = 0; i < c->argc; i++) args[4 + i] = c->argv[i];
     uv_stdio_container_t stdio[3] = {{.flags = UV_IGNORE},
                                      {.flags = UV_INHERIT_FD, .data.fd = 1},
                                      {.flags = UV_INHERIT_FD, .data.fd = 2}};
-    uv_process_options_t o = {.file = path, .args = c->argv, .stdio = stdio, .stdio_count = 3,
-                              .exit_cb = on_child_exit};
+    /* a missing module is spawned as it is, so that the failure shows at once */
+    bool wrap = access(path, X_OK) == 0;
+    uv_process_options_t o = {.file = wrap ? self : path, .args = wrap ? args : c->argv, .stdio = stdio,
+                              .stdio_count = 3, .exit_cb = on_child_exit};
     c->proc.data = c;
     int rc = uv_spawn(c->s->loop, &c->proc, &o);
     if (rc != 0) {

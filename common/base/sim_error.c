@@ -47,3 +47,12 @@ const char *sim_error_name(int code)
     default: return "unknown error";
     }
 }
+
+int sim_format(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    return n;
+}

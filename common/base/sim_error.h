@@ -38,6 +38,11 @@ int sim_error_set(sim_error *err, int code, const char *fmt, ...)
 /* Prepends "prefix: " to an existing message (e.g. a file name to a field error). */
 void sim_error_prefix(sim_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* snprintf into a caller's buffer, for the pure components, which include no I/O
+ * header (<stdio.h>) yet build the field paths and words of their messages. Returns
+ * what snprintf returns. */
+int sim_format(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* A short constant name for a code ("invalid input", "I/O error", ...). */
 const char *sim_error_name(int code);
 

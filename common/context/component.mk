@@ -3,3 +3,5 @@
 # store (docs/context.md).
 context_USES := base world scenario protocol
 context_PKGS := sqlite3 libcjson
+# headers only context itself (and its unit tests) may include
+context_PRIVATE := sim_context_impl.h

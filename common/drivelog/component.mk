@@ -1,4 +1,6 @@
-# drivelog: the drive-log format (schema, writer, reader, CSV) and the recorder's logic
-# that turns bus messages into rows (docs/drivelog.md).
-drivelog_USES := base world scenario protocol
+# drivelog: the drive-log format: schema, writer, reader, CSV (docs/drivelog.md). What
+# turns bus messages into its rows is common/recording's.
+drivelog_USES := base
 drivelog_PKGS := libcjson sqlite3
+# headers only drivelog itself (and its unit tests) may include
+drivelog_PRIVATE := sim_drivelog_db.h

@@ -3,6 +3,7 @@
  * sample, and file naming. The writer is in sim_drivelog_write.c, the reader in
  * sim_drivelog_read.c. */
 #include "sim_drivelog.h"
+#include "sim_offset.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -71,7 +72,12 @@ int dl_db_error(sim_error *err, sqlite3 *db, int rc, const char *path, const cha
 }
 
 
-#define COLUMN(name, NAME, type) {#name, SIM_DRIVELOG_##type, offsetof(sim_drivelog_sample, name)},
+/* The size a column's member has by its type: SIM_OFFSETOF refuses a mismatch. */
+#define COLUMN_SIZE(type)                                                                                   \
+    ((type) == SIM_DRIVELOG_INT ? sizeof(int32_t) : (type) == SIM_DRIVELOG_ID ? (size_t)SIM_DRIVELOG_ID_MAX \
+                                                                                : sizeof(double))
+#define COLUMN(name, NAME, type)                                                                            \
+    {#name, SIM_DRIVELOG_##type, SIM_OFFSETOF(sim_drivelog_sample, name, COLUMN_SIZE(SIM_DRIVELOG_##type))},
 const sim_drivelog_column sim_drivelog_columns[SIM_DRIVELOG_N_COLUMNS] = {
     SIM_DRIVELOG_SAMPLE_COLUMNS(COLUMN)
 };

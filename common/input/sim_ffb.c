@@ -1,6 +1,8 @@
 /* sim_ffb: force-feedback effect parameters and the safety fade (see sim_ffb.h). */
 #include "sim_ffb.h"
 
+#include <assert.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -58,6 +60,9 @@ static void advance(sim_ffb *f, double now)
     }
     if (now > t) f->scale = fmax(0.0, f->scale - (now - t) * rate);
     f->scale_t = now;
+    /* the fade's invariants: a scale in [0, 1]; a latched (stopped) wheel never rises */
+    assert(f->scale >= 0.0 && f->scale <= 1.0);
+    assert(!f->latched || !may_rise);
 }
 
 void sim_ffb_command_in(sim_ffb *f, double now, const sim_ffb_command *cmd)
@@ -79,6 +84,7 @@ void sim_ffb_event_in(sim_ffb *f, double now, sim_ffb_event ev)
     case SIM_FFB_RESUMED: f->paused = false; break;
     case SIM_FFB_STOPPED:
     case SIM_FFB_EXIT: f->latched = true; break;
+    default: assert(!"an ffb event out of its enum"); break;
     }
 }
 

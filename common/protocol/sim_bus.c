@@ -2,6 +2,7 @@
  * (see sim_bus.h and docs/protocol.md). */
 #include "sim_bus.h"
 
+#include <assert.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +169,7 @@ static int on_line(const char *line, size_t len, void *user)
     const char *topic;
     if (sim_msg_parse(line, len, &msg, &topic, NULL) != SIM_OK) return 0; /* not ours to judge */
     if (bus->state == BUS_HELLO_SENT && strcmp(topic, "dispatcher.welcome") == 0) {
+        assert(bus->tcp && !bus->closing); /* welcomed only on a live connection */
         bus->state = BUS_READY;
         bus->retry_ms = RECONNECT_FIRST_MS;
         if (bus->on_state) bus->on_state(bus, msg, bus->user);
@@ -227,6 +229,7 @@ static void send_hello(sim_bus *bus)
     char *text = cJSON_PrintUnformatted(hello);
     cJSON_Delete(hello);
     if (text) {
+        assert(bus->state == BUS_CONNECTING && bus->tcp); /* one hello per connection */
         bus->state = BUS_HELLO_SENT;
         write_raw(bus, text, strlen(text));
         free(text);
@@ -266,6 +269,7 @@ static void start_connect(sim_bus *bus)
         memcpy(&addr, gai.addrinfo->ai_addr, gai.addrinfo->ai_addrlen);
         uv_freeaddrinfo(gai.addrinfo);
     }
+    assert(!bus->tcp && !bus->closing); /* one connection at a time, none once closing */
     bus->tcp = malloc(sizeof *bus->tcp);
     if (!bus->tcp) {
         schedule_reconnect(bus);
@@ -333,6 +337,7 @@ int sim_bus_publish(sim_bus *bus, const char *topic, double t, const cJSON *payl
         bus->dropped++;
         return SIM_ECLOSED;
     }
+    assert(bus->tcp); /* ready means connected */
     cJSON *msg = cJSON_CreateObject();
     if (!msg) return SIM_ENOMEM;
     cJSON_AddStringToObject(msg, "topic", topic);

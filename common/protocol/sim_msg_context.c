@@ -500,8 +500,8 @@ void sim_msg_context_reply_free(sim_msg_context_reply *r)
 
 /* ---- events ---------------------------------------------------------------------- */
 
-#define F(name, kind, lo, hi) {#name, kind, offsetof(sim_msg_context_nearby, name), lo, hi, 0}
-#define S(name) {#name, SIM_MF_STR, offsetof(sim_msg_context_nearby, name), 0, 0, sizeof ((sim_msg_context_nearby *)0)->name}
+#define F(name, kind, lo, hi) {#name, kind, SIM_MF_AT(sim_msg_context_nearby, name, kind, 0), lo, hi, 0}
+#define S(name) {#name, SIM_MF_STR, SIM_MF_AT(sim_msg_context_nearby, name, SIM_MF_STR, sizeof ((sim_msg_context_nearby *)0)->name), 0, 0, sizeof ((sim_msg_context_nearby *)0)->name}
 static const sim_msg_field NEARBY[] = {
     S(event), S(poi), S(name), S(category),
     F(distance, SIM_MF_NUM, 0, INFINITY),
@@ -511,8 +511,8 @@ static const sim_msg_field NEARBY[] = {
 #undef F
 #undef S
 
-#define F(name, kind, lo, hi) {#name, kind, offsetof(sim_msg_context_guidance, name), lo, hi, 0}
-#define S(name) {#name, SIM_MF_STR, offsetof(sim_msg_context_guidance, name), 0, 0, sizeof ((sim_msg_context_guidance *)0)->name}
+#define F(name, kind, lo, hi) {#name, kind, SIM_MF_AT(sim_msg_context_guidance, name, kind, 0), lo, hi, 0}
+#define S(name) {#name, SIM_MF_STR, SIM_MF_AT(sim_msg_context_guidance, name, SIM_MF_STR, sizeof ((sim_msg_context_guidance *)0)->name), 0, 0, sizeof ((sim_msg_context_guidance *)0)->name}
 static const sim_msg_field GUIDANCE[] = {
     F(route, SIM_MF_INT, 0, 2e9),
     S(next),

@@ -6,7 +6,7 @@
 
 #include "sim_msg_fields.h"
 
-#define F(name, lo, hi) {#name, SIM_MF_CLAMP, offsetof(sim_msg_ffb_command, name), lo, hi, 0}
+#define F(name, lo, hi) {#name, SIM_MF_CLAMP, SIM_MF_AT(sim_msg_ffb_command, name, SIM_MF_CLAMP, 0), lo, hi, 0}
 static const sim_msg_field COMMAND[] = {
     F(torque, -1, 1), F(spring, 0, 1), F(damper, 0, 1), F(rumble, 0, 1), F(rumble_hz, 1, 1000),
 };

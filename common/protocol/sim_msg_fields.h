@@ -20,6 +20,7 @@
 #include "sim_json.h"
 
 #include "sim_msg.h"
+#include "sim_offset.h"
 
 typedef enum {
     SIM_MF_NUM,      /* double */
@@ -40,6 +41,18 @@ typedef struct sim_msg_field {
     double lo, hi;   /* allowed range on decode (numbers and ints) */
     size_t size;     /* SIM_MF_STR: the buffer's size */
 } sim_msg_field;
+
+/* The size a member of this kind has (SIM_MF_STR: str_size, its buffer's). */
+#define SIM_MF_SIZE(kind, str_size)                                                                       \
+    ((kind) == SIM_MF_STR                                    ? (size_t)(str_size)                        \
+     : (kind) == SIM_MF_VEC3                                 ? 3 * sizeof(double)                        \
+     : (kind) == SIM_MF_INT || (kind) == SIM_MF_INT_NULL     ? sizeof(int)                               \
+     : (kind) == SIM_MF_U64                                  ? sizeof(uint64_t)                          \
+     : (kind) == SIM_MF_BOOL                                 ? sizeof(bool)                              \
+                                                             : sizeof(double))
+/* A field's offset in T, refused at compile time when the member does not have the
+ * kind's size (every table entry goes through it). */
+#define SIM_MF_AT(T, name, kind, str_size) SIM_OFFSETOF(T, name, SIM_MF_SIZE(kind, str_size))
 
 /* Adds the fields of m to o in table order; SIM_ENOMEM when cJSON cannot allocate. */
 int sim_msg_fields_encode(cJSON *o, const void *m, const sim_msg_field *f, size_t n);

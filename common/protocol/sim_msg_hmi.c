@@ -7,7 +7,7 @@
 
 #include "sim_msg_fields.h"
 
-#define T(name, kind, lo, hi, size) {#name, kind, offsetof(sim_msg_hmi_touch, name), lo, hi, size}
+#define T(name, kind, lo, hi, size) {#name, kind, SIM_MF_AT(sim_msg_hmi_touch, name, kind, size), lo, hi, size}
 static const sim_msg_field TOUCH[] = {
     T(page, SIM_MF_STR, 0, 0, sizeof(((sim_msg_hmi_touch *)0)->page)),
     T(target, SIM_MF_STR, 0, 0, sizeof(((sim_msg_hmi_touch *)0)->target)),
@@ -15,7 +15,7 @@ static const sim_msg_field TOUCH[] = {
     T(y, SIM_MF_NUM, -1e6, 1e6, 0),
 };
 #undef T
-#define S(name, kind, lo, hi, size) {#name, kind, offsetof(sim_msg_surt_response, name), lo, hi, size}
+#define S(name, kind, lo, hi, size) {#name, kind, SIM_MF_AT(sim_msg_surt_response, name, kind, size), lo, hi, size}
 static const sim_msg_field SURT[] = {
     S(trial, SIM_MF_INT, 1, 1e9, 0),
     S(correct, SIM_MF_BOOL, 0, 0, 0),

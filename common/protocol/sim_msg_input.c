@@ -5,7 +5,7 @@
 
 #include "sim_msg_fields.h"
 
-#define F(name, kind, lo, hi) {#name, kind, offsetof(sim_msg_input_controls, name), lo, hi, 0}
+#define F(name, kind, lo, hi) {#name, kind, SIM_MF_AT(sim_msg_input_controls, name, kind, 0), lo, hi, 0}
 static const sim_msg_field CONTROLS[] = {
     F(steer, SIM_MF_NUM, -1, 1),
     F(steer_deg, SIM_MF_NUM, -3600, 3600),
@@ -16,8 +16,8 @@ static const sim_msg_field CONTROLS[] = {
 };
 #undef F
 static const sim_msg_field BUTTON[] = {
-    {"role", SIM_MF_STR, offsetof(sim_msg_input_button, role), 0, 0, sizeof(((sim_msg_input_button *)0)->role)},
-    {"pressed", SIM_MF_BOOL, offsetof(sim_msg_input_button, pressed), 0, 0, 0},
+    {"role", SIM_MF_STR, SIM_MF_AT(sim_msg_input_button, role, SIM_MF_STR, sizeof(((sim_msg_input_button *)0)->role)), 0, 0, sizeof(((sim_msg_input_button *)0)->role)},
+    {"pressed", SIM_MF_BOOL, SIM_MF_AT(sim_msg_input_button, pressed, SIM_MF_BOOL, 0), 0, 0, 0},
 };
 #define N (sizeof CONTROLS / sizeof *CONTROLS)
 

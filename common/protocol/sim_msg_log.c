@@ -8,8 +8,8 @@
 
 #include "sim_msg_fields.h"
 
-#define F(T, name, kind, lo, hi) {#name, kind, offsetof(T, name), lo, hi, 0}
-#define S(T, name) {#name, SIM_MF_STR, offsetof(T, name), 0, 0, sizeof(((T *)0)->name)}
+#define F(T, name, kind, lo, hi) {#name, kind, SIM_MF_AT(T, name, kind, 0), lo, hi, 0}
+#define S(T, name) {#name, SIM_MF_STR, SIM_MF_AT(T, name, SIM_MF_STR, sizeof(((T *)0)->name)), 0, 0, sizeof(((T *)0)->name)}
 static const sim_msg_field STATUS[] = {
     S(sim_msg_log_status, file),
     F(sim_msg_log_status, rows, SIM_MF_U64, 0, 0),
@@ -31,6 +31,10 @@ static const sim_msg_field MODULE[] = {
     F(sim_msg_session_module, status, SIM_MF_NUM, -1e18, 1e18),
     F(sim_msg_session_module, signal, SIM_MF_INT, 0, 1024),
     F(sim_msg_session_module, run, SIM_MF_NUM, -1, 1e15),
+};
+static const sim_msg_field BUS_ERROR[] = {
+    F(sim_msg_bus_error, dropped, SIM_MF_U64, 0, 0),
+    S(sim_msg_bus_error, error),
 };
 #undef F
 #undef S
@@ -90,4 +94,12 @@ int sim_msg_session_module_decode(const cJSON *msg, sim_msg_session_module *out,
 {
     sim_json j = {.file = SIM_TOPIC_SESSION_MODULE, .err = err};
     return sim_msg_fields_decode(&j, msg, out, MODULE, N(MODULE));
+}
+
+cJSON *sim_msg_bus_error_encode(const sim_msg_bus_error *m) { return in_order(m, BUS_ERROR, N(BUS_ERROR), NULL); }
+
+int sim_msg_bus_error_decode(const cJSON *msg, sim_msg_bus_error *out, sim_error *err)
+{
+    sim_json j = {.file = SIM_TOPIC_BUS_ERROR, .err = err};
+    return sim_msg_fields_decode(&j, msg, out, BUS_ERROR, N(BUS_ERROR));
 }

@@ -6,6 +6,8 @@
  *   log.mark {name}                        any module: a mark in the drive log
  *   session.module {module, what, status, signal, run}
  *                                          simctl run, when a module it supervises fails
+ *   bus.error {dropped, error}             any module on the skeleton (sim_node), when it
+ *                                          is back on the bus after dropping messages
  *
  * Encoding writes every field ("" for an unknown file; log.status's error is null
  * when writing works); decoding takes each field as optional (absent as in sim_msg.h,
@@ -24,6 +26,7 @@
 #define SIM_TOPIC_LOG_ERROR "log.error"
 #define SIM_TOPIC_LOG_MARK "log.mark"
 #define SIM_TOPIC_SESSION_MODULE "session.module"
+#define SIM_TOPIC_BUS_ERROR "bus.error"
 
 #define SIM_MSG_PATH_MAX 4096
 #define SIM_MSG_TEXT_MAX 512 /* an error's words (sim_error's size) */
@@ -58,5 +61,13 @@ typedef struct sim_msg_session_module {
 
 cJSON *sim_msg_session_module_encode(const sim_msg_session_module *m);
 int sim_msg_session_module_decode(const cJSON *msg, sim_msg_session_module *out, sim_error *err);
+
+typedef struct sim_msg_bus_error {
+    uint64_t dropped;  /* messages this module's bus dropped since it started (sim_bus_dropped) */
+    char error[SIM_MSG_TEXT_MAX];
+} sim_msg_bus_error;
+
+cJSON *sim_msg_bus_error_encode(const sim_msg_bus_error *m);
+int sim_msg_bus_error_decode(const cJSON *msg, sim_msg_bus_error *out, sim_error *err);
 
 #endif

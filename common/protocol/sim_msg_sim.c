@@ -6,7 +6,7 @@
 
 #include "sim_msg_fields.h"
 
-#define F(name, kind, lo, hi) {#name, kind, offsetof(sim_msg_tick, name), lo, hi, 0}
+#define F(name, kind, lo, hi) {#name, kind, SIM_MF_AT(sim_msg_tick, name, kind, 0), lo, hi, 0}
 static const sim_msg_field TICK[] = {
     F(n, SIM_MF_U64, 0, 0),
     F(dt, SIM_MF_NUM, 0, INFINITY),
@@ -14,10 +14,10 @@ static const sim_msg_field TICK[] = {
     F(paused, SIM_MF_BOOL, 0, 0),
 };
 static const sim_msg_field ACK[] = {
-    {"n", SIM_MF_U64, offsetof(sim_msg_ack, n), 0, 0, 0},
+    {"n", SIM_MF_U64, SIM_MF_AT(sim_msg_ack, n, SIM_MF_U64, 0), 0, 0, 0},
 };
 static const sim_msg_field END[] = {
-    {"reason", SIM_MF_STR, offsetof(sim_msg_end, reason), 0, 0, sizeof(((sim_msg_end *)0)->reason)},
+    {"reason", SIM_MF_STR, SIM_MF_AT(sim_msg_end, reason, SIM_MF_STR, sizeof(((sim_msg_end *)0)->reason)), 0, 0, sizeof(((sim_msg_end *)0)->reason)},
 };
 #undef F
 

@@ -9,8 +9,8 @@
 #include "sim_msg_fields.h"
 
 #define ANY -INFINITY, INFINITY
-#define F(name, kind, ...) {#name, kind, offsetof(sim_msg_vehicle_state, name), __VA_ARGS__, 0}
-#define S(name) {#name, SIM_MF_STR, offsetof(sim_msg_vehicle_state, name), 0, 0, SIM_MSG_ID_MAX}
+#define F(name, kind, ...) {#name, kind, SIM_MF_AT(sim_msg_vehicle_state, name, kind, 0), __VA_ARGS__, 0}
+#define S(name) {#name, SIM_MF_STR, SIM_MF_AT(sim_msg_vehicle_state, name, SIM_MF_STR, SIM_MSG_ID_MAX), 0, 0, SIM_MSG_ID_MAX}
 /* In the order physics has always written them; wheels follow lane_offset. */
 static const sim_msg_field STATE[] = {
     F(speed, SIM_MF_NUM, ANY), F(pos, SIM_MF_VEC3, ANY), F(heading, SIM_MF_NUM, ANY),
@@ -19,17 +19,18 @@ static const sim_msg_field STATE[] = {
     F(accel_body, SIM_MF_VEC3, ANY), F(gear, SIM_MF_INT, -1e9, 1e9), F(rpm, SIM_MF_NUM, ANY),
     F(steer_angle, SIM_MF_NUM, ANY), F(steer, SIM_MF_NUM, ANY), F(throttle, SIM_MF_NUM, ANY),
     F(brake, SIM_MF_NUM, ANY), F(clutch, SIM_MF_NUM, ANY),
-    {"model", SIM_MF_STR, offsetof(sim_msg_vehicle_state, model), 0, 0, 16},
+    {"model", SIM_MF_STR, SIM_MF_AT(sim_msg_vehicle_state, model, SIM_MF_STR, 16), 0, 0, 16},
     F(s, SIM_MF_NUM_NULL, ANY), F(d, SIM_MF_NUM_NULL, ANY), F(lane, SIM_MF_INT_NULL, -1e9, 1e9),
     F(lane_offset, SIM_MF_NUM_NULL, ANY),
 };
 static const sim_msg_field EXTRAS[] = {
     F(accel, SIM_MF_NUM, ANY), F(headway_dist, SIM_MF_NUM, ANY), F(headway_time, SIM_MF_NUM, ANY),
     F(lat_dev, SIM_MF_NUM, ANY), S(sector), S(task), F(run, SIM_MF_INT, -1e9, 1e9),
+    S(road), F(tick, SIM_MF_NUM, 0, 9007199254740992.0),
 };
 #undef F
 #undef S
-#define W(name, kind) {#name, kind, offsetof(sim_msg_wheel, name), ANY, 0}
+#define W(name, kind) {#name, kind, SIM_MF_AT(sim_msg_wheel, name, kind, 0), ANY, 0}
 static const sim_msg_field WHEEL[] = {
     W(pos, SIM_MF_VEC3), W(omega, SIM_MF_NUM), W(travel, SIM_MF_NUM), W(steer, SIM_MF_NUM),
     W(load, SIM_MF_NUM), W(fx, SIM_MF_NUM), W(fy, SIM_MF_NUM), W(slip_ratio, SIM_MF_NUM),

@@ -7,7 +7,10 @@
  * clutch, model, s, d, lane, lane_offset (null off the road or outside every lane),
  * wheels[] {pos, omega, travel, steer, load, fx, fy, slip_ratio, slip_angle, contact},
  * and the optional accel, headway_dist, headway_time, lat_dev, sector, task, run,
- * replay. Decoding fills what is there (everything optional, absent as in sim_msg.h)
+ * road, tick, replay. Physics gives road, s, d, lane from its own locate (the one
+ * place that decides where the car is: the recorder and render-node take them from
+ * here), tick and run (the sim.tick this state belongs to) and accel (accel_body's
+ * x). Decoding fills what is there (everything optional, absent as in sim_msg.h)
  * and reports the first field of a wrong type. */
 #ifndef SIM_MSG_VEHICLE_H
 #define SIM_MSG_VEHICLE_H
@@ -59,7 +62,9 @@ typedef struct sim_msg_vehicle_state {
     double headway_time;    /* s */
     double lat_dev;         /* m from the task's ideal line */
     char sector[SIM_MSG_ID_MAX], task[SIM_MSG_ID_MAX];
-    int run;                /* replay: the logged run */
+    int run;                /* the run (physics: the current one; replay: the logged one) */
+    char road[SIM_MSG_ID_MAX]; /* id of the road s, d and lane are on; "" off every road */
+    double tick;            /* n of the sim.tick this state belongs to (NAN: not given) */
     bool replay;            /* published by simctl replay */
 } sim_msg_vehicle_state;
 

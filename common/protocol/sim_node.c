@@ -3,6 +3,8 @@
  * of teardown cannot drift apart between modules again. */
 #include "sim_node.h"
 
+#include "sim_msg_log.h"
+
 #include <assert.h>
 #include <math.h>
 #include <signal.h>
@@ -19,6 +21,9 @@ struct sim_node {
     bool signals_open;
     bool stopping;
     bool started;   /* start ran: on_stop has handles to close */
+    double last_t;  /* the newest envelope time seen, for the node's own messages */
+    uint64_t dropped_reported; /* sim_bus_dropped when bus.error last said it */
+    bool welcomed;  /* the first welcome came (drops before it are the start's, not news) */
     const char *endpoint;
     char host[256];
     int port;
@@ -50,13 +55,36 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
     sim_envelope env;
     sim_envelope_read(msg, line, len, &env);
     env.topic = topic; /* the bus hands on only messages with a string topic */
+    if (!isnan(env.t)) n->last_t = env.t;
     n->desc->on_message(n, &env, msg, n->desc->user);
+}
+
+/* Back on the bus after dropping messages (published while the dispatcher was away):
+ * said once as bus.error, which the dispatcher keeps for `simctl status`, so the
+ * "dropped and counted" of sim_bus.h reaches the operator. What a module published
+ * before the dispatcher first welcomed it is the start, not news. */
+static void report_dropped(sim_node *n, sim_bus *bus)
+{
+    uint64_t dropped = sim_bus_dropped(bus);
+    assert(dropped >= n->dropped_reported); /* a counter only grows */
+    if (!n->welcomed) {
+        n->welcomed = true;
+        n->dropped_reported = dropped;
+        return;
+    }
+    if (dropped == n->dropped_reported) return;
+    sim_msg_bus_error m = {.dropped = dropped};
+    snprintf(m.error, sizeof m.error, "%llu messages published while the dispatcher was away were dropped (%llu since "
+             "the last report)", (unsigned long long)dropped, (unsigned long long)(dropped - n->dropped_reported));
+    cJSON *p = sim_msg_bus_error_encode(&m);
+    if (p && sim_bus_publish(bus, SIM_TOPIC_BUS_ERROR, n->last_t, p) == SIM_OK) n->dropped_reported = dropped;
+    cJSON_Delete(p);
 }
 
 static void on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
 {
     sim_node *n = user;
-    (void)bus;
+    if (welcome && !n->stopping) report_dropped(n, bus);
     if (n->desc->on_bus) n->desc->on_bus(n, welcome, n->desc->user);
 }
 

@@ -3,3 +3,5 @@
 # disk, and the scenario's traffic in the traffic core's terms (docs/scenario.md).
 scenario_USES := base world vehicle traffic
 scenario_PKGS := libcjson libpng libxml-2.0
+# headers only scenario itself (and its unit tests) may include
+scenario_PRIVATE := sim_scenario_load.h sim_xodr_util.h

@@ -349,9 +349,11 @@ char *sim_scenario_where_json(const sim_scenario *sc, double x, double y)
     return out;
 }
 
-static const char *const light_names[] = {"day", "dawn", "dusk", "night"};
-static const char *const weather_names[] = {"clear", "cloudy", "rain", "fog", "snow"};
-static const char *const action_names[] = {"lane_switch", "brake", "hud_text", "log_mark"};
-const char *sim_light_name(sim_light l) { return light_names[l]; }
-const char *sim_weather_name(sim_weather w) { return weather_names[w]; }
-const char *sim_action_name(sim_action_type a) { return action_names[a]; }
+
+/* The trigger action's name as scenario files write it (the console's map labels
+ * trigger zones with it). */
+const char *sim_action_name(sim_action_type a)
+{
+    static const char *const names[] = {"lane_switch", "brake", "hud_text", "log_mark"};
+    return (unsigned)a < sizeof names / sizeof *names ? names[a] : "unknown";
+}

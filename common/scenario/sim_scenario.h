@@ -223,10 +223,8 @@ void sim_scenario_ground(const sim_scenario *sc, double x, double y, sim_ground 
  * new (caller frees); NULL when out of memory. */
 int sim_scenario_validate(const char *path, sim_diag *diag);
 char *sim_scenario_where_json(const sim_scenario *sc, double x, double y);
-
-/* Names used in files for the enums above (light, weather, action). */
-const char *sim_light_name(sim_light l);
-const char *sim_weather_name(sim_weather w);
+/* A trigger action's name as in scenario files ("lane_switch", ...). */
 const char *sim_action_name(sim_action_type a);
+
 
 #endif

@@ -4,3 +4,5 @@
 traffic_USES := base world
 traffic_PKGS :=
 traffic_PURE := yes
+# headers only traffic itself (and its unit tests) may include
+traffic_PRIVATE := sim_traffic_impl.h

@@ -154,7 +154,6 @@ int sim_traffic_add_agent(sim_traffic *t, const sim_traffic_spec *spec, bool amb
     return slot;
 }
 
-void sim_traffic_clear_ego(sim_traffic *t) { t->ego.valid = false; }
 
 /* How far ahead the ego's sideways motion is foreseen: agents treat it as in the lane
  * it is drifting into this many seconds before it gets there. */

@@ -200,7 +200,6 @@ void sim_traffic_set_triggers(sim_traffic *t, const sim_traffic_trigger *tr, int
 /* The ego for the next step: centre pose, speed (m/s), size. */
 void sim_traffic_set_ego(sim_traffic *t, double x, double y, double heading, double speed,
                          double length, double width);
-void sim_traffic_clear_ego(sim_traffic *t);
 /* Advances dt seconds (events of this step in t->events). Frozen: nothing moves. */
 void sim_traffic_step(sim_traffic *t, double dt);
 /* The world speed of an agent as published (0 while frozen). */

@@ -29,11 +29,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-double sim_magic_formula(double x, double B, double C, double D, double E)
-{
-    double bx = B * x;
-    return D * sin(C * atan(bx - E * (bx - atan(bx))));
-}
 
 /* The inner loop's helpers must be inlined for the lookups of the two directions to
  * overlap (GCC's heuristics otherwise keep the twice-called ones out of line: 20 %

@@ -95,7 +95,5 @@ void sim_tire_peak_slip(const sim_tire_params *p, double fz, double *kappa_peak,
 void sim_tire_peak_force(const sim_tire_params *p, double fz, double mu_road, double *fx_peak,
                          double *fy_peak);
 
-/* Pacejka's Magic Formula y = D sin(C atan(Bx - E(Bx - atan(Bx)))). */
-double sim_magic_formula(double x, double B, double C, double D, double E);
 
 #endif

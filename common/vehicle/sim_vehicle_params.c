@@ -5,12 +5,12 @@
  * code. Every field is required: a vehicle file is meant to be copied and edited, and a
  * silently defaulted value would hide a typo. */
 #include "sim_json.h"
+#include "sim_offset.h"
 #include "sim_vehicle.h"
 
 #include <cjson/cJSON.h>
 #include <float.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,42 +24,46 @@ typedef struct field {
 } field;
 
 #define P(m) offsetof(sim_vehicle_params, m)
+/* The size of a member of this kind; PK refuses at compile time an entry whose member
+ * has another (an int read as a double). */
+#define KIND_SIZE(kind) ((kind) == F_VEC3 ? 3 * sizeof(double) : (kind) == F_BOOL ? sizeof(bool) : sizeof(double))
+#define PK(m, kind) SIM_OFFSETOF(sim_vehicle_params, m, KIND_SIZE(kind))
 #define BIG DBL_MAX
 #define SUSP(side, base)                                                                        \
-    {"suspension." side ".spring_rate", base + offsetof(sim_suspension_params, spring_rate), F_NUM, 1, BIG}, \
-    {"suspension." side ".spring_cubic", base + offsetof(sim_suspension_params, spring_cubic), F_NUM, 0, BIG}, \
-    {"suspension." side ".preload", base + offsetof(sim_suspension_params, preload), F_NUM, 0, BIG}, \
-    {"suspension." side ".damping_bump", base + offsetof(sim_suspension_params, damping_bump), F_NUM, 0, BIG}, \
-    {"suspension." side ".damping_rebound", base + offsetof(sim_suspension_params, damping_rebound), F_NUM, 0, BIG}, \
-    {"suspension." side ".damping_knee", base + offsetof(sim_suspension_params, damping_knee), F_NUM, 1e-3, BIG}, \
-    {"suspension." side ".bump_travel", base + offsetof(sim_suspension_params, bump_travel), F_NUM, 0, 1}, \
-    {"suspension." side ".bump_rate", base + offsetof(sim_suspension_params, bump_rate), F_NUM, 0, BIG}, \
-    {"suspension." side ".droop_rate", base + offsetof(sim_suspension_params, droop_rate), F_NUM, 0, BIG}, \
-    {"suspension." side ".antiroll_rate", base + offsetof(sim_suspension_params, antiroll_rate), F_NUM, 0, BIG}
-#define TIRE(name, m, lo, hi) {"tire." name, P(tire) + offsetof(sim_tire_params, m), F_NUM, lo, hi}
+    {"suspension." side ".spring_rate", base + SIM_OFFSETOF(sim_suspension_params, spring_rate, sizeof(double)), F_NUM, 1, BIG}, \
+    {"suspension." side ".spring_cubic", base + SIM_OFFSETOF(sim_suspension_params, spring_cubic, sizeof(double)), F_NUM, 0, BIG}, \
+    {"suspension." side ".preload", base + SIM_OFFSETOF(sim_suspension_params, preload, sizeof(double)), F_NUM, 0, BIG}, \
+    {"suspension." side ".damping_bump", base + SIM_OFFSETOF(sim_suspension_params, damping_bump, sizeof(double)), F_NUM, 0, BIG}, \
+    {"suspension." side ".damping_rebound", base + SIM_OFFSETOF(sim_suspension_params, damping_rebound, sizeof(double)), F_NUM, 0, BIG}, \
+    {"suspension." side ".damping_knee", base + SIM_OFFSETOF(sim_suspension_params, damping_knee, sizeof(double)), F_NUM, 1e-3, BIG}, \
+    {"suspension." side ".bump_travel", base + SIM_OFFSETOF(sim_suspension_params, bump_travel, sizeof(double)), F_NUM, 0, 1}, \
+    {"suspension." side ".bump_rate", base + SIM_OFFSETOF(sim_suspension_params, bump_rate, sizeof(double)), F_NUM, 0, BIG}, \
+    {"suspension." side ".droop_rate", base + SIM_OFFSETOF(sim_suspension_params, droop_rate, sizeof(double)), F_NUM, 0, BIG}, \
+    {"suspension." side ".antiroll_rate", base + SIM_OFFSETOF(sim_suspension_params, antiroll_rate, sizeof(double)), F_NUM, 0, BIG}
+#define TIRE(name, m, lo, hi) {"tire." name, P(tire) + SIM_OFFSETOF(sim_tire_params, m, sizeof(double)), F_NUM, lo, hi}
 
 static const field fields[] = {
-    {"body.mass", P(mass), F_NUM, 50, 1e5},
-    {"body.unsprung_mass", P(unsprung_mass), F_NUM, 1, 1e3},
-    {"body.inertia", P(inertia), F_VEC3, 1, BIG},
-    {"body.cog_height", P(cog_height), F_NUM, 0.05, 5},
-    {"body.wheelbase", P(wheelbase), F_NUM, 0.5, 20},
-    {"body.cog_to_front", P(cog_to_front), F_NUM, 0, 20},
-    {"body.track_front", P(track_front), F_NUM, 0.3, 5},
-    {"body.track_rear", P(track_rear), F_NUM, 0.3, 5},
-    {"body.box_half", P(box_half), F_VEC3, 0.05, 20},
-    {"body.box_offset", P(box_offset), F_VEC3, -20, 20},
-    {"body.driver_eye", P(driver_eye), F_VEC3, -20, 20},
-    {"body.restitution", P(restitution), F_NUM, 0, 1},
-    {"body.friction", P(body_friction), F_NUM, 0, 5},
-    {"aero.drag_coefficient", P(drag_coefficient), F_NUM, 0, 5},
-    {"aero.frontal_area", P(frontal_area), F_NUM, 0, 50},
-    {"aero.air_density", P(air_density), F_NUM, 0, 5},
-    {"steering.max_angle_deg", P(steer_max), F_DEG, 1, 60},
-    {"steering.ackermann", P(ackermann), F_NUM, 0, 1},
-    {"steering.time_constant", P(steer_time), F_NUM, 1e-3, 2},
-    {"wheels.inertia_front", P(wheel_inertia_front), F_NUM, 0.05, 100},
-    {"wheels.inertia_rear", P(wheel_inertia_rear), F_NUM, 0.05, 100},
+    {"body.mass", PK(mass, F_NUM), F_NUM, 50, 1e5},
+    {"body.unsprung_mass", PK(unsprung_mass, F_NUM), F_NUM, 1, 1e3},
+    {"body.inertia", PK(inertia, F_VEC3), F_VEC3, 1, BIG},
+    {"body.cog_height", PK(cog_height, F_NUM), F_NUM, 0.05, 5},
+    {"body.wheelbase", PK(wheelbase, F_NUM), F_NUM, 0.5, 20},
+    {"body.cog_to_front", PK(cog_to_front, F_NUM), F_NUM, 0, 20},
+    {"body.track_front", PK(track_front, F_NUM), F_NUM, 0.3, 5},
+    {"body.track_rear", PK(track_rear, F_NUM), F_NUM, 0.3, 5},
+    {"body.box_half", PK(box_half, F_VEC3), F_VEC3, 0.05, 20},
+    {"body.box_offset", PK(box_offset, F_VEC3), F_VEC3, -20, 20},
+    {"body.driver_eye", PK(driver_eye, F_VEC3), F_VEC3, -20, 20},
+    {"body.restitution", PK(restitution, F_NUM), F_NUM, 0, 1},
+    {"body.friction", PK(body_friction, F_NUM), F_NUM, 0, 5},
+    {"aero.drag_coefficient", PK(drag_coefficient, F_NUM), F_NUM, 0, 5},
+    {"aero.frontal_area", PK(frontal_area, F_NUM), F_NUM, 0, 50},
+    {"aero.air_density", PK(air_density, F_NUM), F_NUM, 0, 5},
+    {"steering.max_angle_deg", PK(steer_max, F_DEG), F_DEG, 1, 60},
+    {"steering.ackermann", PK(ackermann, F_NUM), F_NUM, 0, 1},
+    {"steering.time_constant", PK(steer_time, F_NUM), F_NUM, 1e-3, 2},
+    {"wheels.inertia_front", PK(wheel_inertia_front, F_NUM), F_NUM, 0.05, 100},
+    {"wheels.inertia_rear", PK(wheel_inertia_rear, F_NUM), F_NUM, 0.05, 100},
     TIRE("radius", radius, 0.1, 2),
     TIRE("vertical_stiffness", vertical_stiffness, 1e3, 1e8),
     TIRE("vertical_damping", vertical_damping, 0, 1e6),
@@ -87,35 +91,35 @@ static const field fields[] = {
     TIRE("brush.half_length", brush_half_length, 0.005, 1),
     SUSP("front", P(susp_front)),
     SUSP("rear", P(susp_rear)),
-    {"engine.torque_max", P(engine.torque_max), F_NUM, 1, 1e5},
-    {"engine.inertia", P(engine.inertia), F_NUM, 0.01, 100},
+    {"engine.torque_max", PK(engine.torque_max, F_NUM), F_NUM, 1, 1e5},
+    {"engine.inertia", PK(engine.inertia, F_NUM), F_NUM, 0.01, 100},
     {"engine.friction0", P(engine.friction0), F_NUM, 0, 1e4},
     {"engine.friction1", P(engine.friction1), F_NUM, 0, 100},
-    {"engine.idle_rpm", P(engine.idle_rpm), F_NUM, 100, 5000},
-    {"engine.max_rpm", P(engine.max_rpm), F_NUM, 500, 30000},
-    {"clutch.torque_max", P(clutch.torque_max), F_NUM, 1, 1e5},
-    {"clutch.engage_rpm", P(clutch.engage_rpm), F_NUM, 100, 30000},
-    {"clutch.disengage_rpm", P(clutch.disengage_rpm), F_NUM, 0, 30000},
-    {"gearbox.reverse", P(gearbox.reverse_ratio), F_NUM, 0.1, 50},
-    {"gearbox.final_drive", P(gearbox.final_drive), F_NUM, 0.1, 50},
-    {"gearbox.efficiency", P(gearbox.efficiency), F_NUM, 0.1, 1},
-    {"gearbox.auto_efficiency", P(gearbox.auto_efficiency), F_NUM, 0.1, 1},
-    {"gearbox.shift_time", P(gearbox.shift_time), F_NUM, 0, 5},
-    {"gearbox.econ_rpm", P(auto_econ_rpm), F_NUM, 100, 30000},
-    {"differential.lsd_viscous", P(diff.lsd_viscous), F_NUM, 0, 1e4},
-    {"differential.lsd_max", P(diff.lsd_max), F_NUM, 0, 1e5},
-    {"brakes.torque_max_front", P(brakes.torque_max_front), F_NUM, 0, 1e5},
-    {"brakes.torque_max_rear", P(brakes.torque_max_rear), F_NUM, 0, 1e5},
-    {"brakes.abs", P(brakes.abs_enabled), F_BOOL, 0, 1},
-    {"simple.steer_max_low_deg", P(simple_steer_max_low), F_DEG, 0.1, 60},
-    {"simple.steer_max_high_deg", P(simple_steer_max_high), F_DEG, 0.1, 60},
-    {"simple.speed_low_kmh", P(simple_speed_low), F_KMH, 0, 500},
-    {"simple.speed_high_kmh", P(simple_speed_high), F_KMH, 0, 500},
-    {"simple.friction", P(simple_friction), F_NUM, 0.01, 5},
-    {"wall.mu_max", P(wall_mu_max), F_NUM, 0, 1},
-    {"wall.v_theta_kmh", P(wall_v_theta), F_KMH, 1, 2000},
-    {"wall.max_penetration", P(wall_max_penetration), F_NUM, 1e-3, 1},
-    {"wall.xi", P(wall_xi), F_NUM, 0, 10},
+    {"engine.idle_rpm", PK(engine.idle_rpm, F_NUM), F_NUM, 100, 5000},
+    {"engine.max_rpm", PK(engine.max_rpm, F_NUM), F_NUM, 500, 30000},
+    {"clutch.torque_max", PK(clutch.torque_max, F_NUM), F_NUM, 1, 1e5},
+    {"clutch.engage_rpm", PK(clutch.engage_rpm, F_NUM), F_NUM, 100, 30000},
+    {"clutch.disengage_rpm", PK(clutch.disengage_rpm, F_NUM), F_NUM, 0, 30000},
+    {"gearbox.reverse", PK(gearbox.reverse_ratio, F_NUM), F_NUM, 0.1, 50},
+    {"gearbox.final_drive", PK(gearbox.final_drive, F_NUM), F_NUM, 0.1, 50},
+    {"gearbox.efficiency", PK(gearbox.efficiency, F_NUM), F_NUM, 0.1, 1},
+    {"gearbox.auto_efficiency", PK(gearbox.auto_efficiency, F_NUM), F_NUM, 0.1, 1},
+    {"gearbox.shift_time", PK(gearbox.shift_time, F_NUM), F_NUM, 0, 5},
+    {"gearbox.econ_rpm", PK(auto_econ_rpm, F_NUM), F_NUM, 100, 30000},
+    {"differential.lsd_viscous", PK(diff.lsd_viscous, F_NUM), F_NUM, 0, 1e4},
+    {"differential.lsd_max", PK(diff.lsd_max, F_NUM), F_NUM, 0, 1e5},
+    {"brakes.torque_max_front", PK(brakes.torque_max_front, F_NUM), F_NUM, 0, 1e5},
+    {"brakes.torque_max_rear", PK(brakes.torque_max_rear, F_NUM), F_NUM, 0, 1e5},
+    {"brakes.abs", PK(brakes.abs_enabled, F_BOOL), F_BOOL, 0, 1},
+    {"simple.steer_max_low_deg", PK(simple_steer_max_low, F_DEG), F_DEG, 0.1, 60},
+    {"simple.steer_max_high_deg", PK(simple_steer_max_high, F_DEG), F_DEG, 0.1, 60},
+    {"simple.speed_low_kmh", PK(simple_speed_low, F_KMH), F_KMH, 0, 500},
+    {"simple.speed_high_kmh", PK(simple_speed_high, F_KMH), F_KMH, 0, 500},
+    {"simple.friction", PK(simple_friction, F_NUM), F_NUM, 0.01, 5},
+    {"wall.mu_max", PK(wall_mu_max, F_NUM), F_NUM, 0, 1},
+    {"wall.v_theta_kmh", PK(wall_v_theta, F_KMH), F_KMH, 1, 2000},
+    {"wall.max_penetration", PK(wall_max_penetration, F_NUM), F_NUM, 1e-3, 1},
+    {"wall.xi", PK(wall_xi, F_NUM), F_NUM, 0, 10},
 };
 #define N_FIELDS (sizeof(fields) / sizeof(fields[0]))
 
@@ -149,7 +153,7 @@ static int check_unknown(const cJSON *obj, const char *prefix, sim_json *j)
     cJSON_ArrayForEach(c, obj)
     {
         char path[160];
-        snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", c->string);
+        sim_format(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", c->string);
         if (!known_path(path))
             return bad(j, path, "an unknown field", "only the fields of docs/vehicle.md");
         bool is_leaf_field = false;
@@ -200,7 +204,7 @@ static int parse_structured(const cJSON *root, sim_json *j, sim_vehicle_params *
     int rc = sim_json_str(j, root, "", "name", true, NULL, &name);
     if (rc)
         return rc;
-    snprintf(out->name, sizeof(out->name), "%s", name);
+    sim_format(out->name, sizeof(out->name), "%s", name);
 
     static const char *const tire_models[] = {"pacejka", "brush"};
     static const char *const diff_types[] = {"open", "lsd"};
@@ -220,22 +224,22 @@ static int parse_structured(const cJSON *root, sim_json *j, sim_vehicle_params *
     int n = cJSON_IsArray(curve) ? cJSON_GetArraySize(curve) : -1;
     if (n < 2 || n > SIM_ENGINE_MAX_POINTS) {
         char exp[80];
-        snprintf(exp, sizeof(exp), "an array of 2..%d [rpm, factor] pairs", SIM_ENGINE_MAX_POINTS);
+        sim_format(exp, sizeof(exp), "an array of 2..%d [rpm, factor] pairs", SIM_ENGINE_MAX_POINTS);
         return sim_json_found(j, "engine.curve", curve, exp);
     }
     out->engine.n_points = n;
     for (int i = 0; i < n; i++) {
         const cJSON *pt = cJSON_GetArrayItem(curve, i);
         char path[64];
-        snprintf(path, sizeof(path), "engine.curve[%d]", i);
+        sim_format(path, sizeof(path), "engine.curve[%d]", i);
         if (!cJSON_IsArray(pt) || cJSON_GetArraySize(pt) != 2)
             return sim_json_found(j, path, pt, "a [rpm, factor] pair");
-        snprintf(path, sizeof(path), "engine.curve[%d][0]", i);
+        sim_format(path, sizeof(path), "engine.curve[%d][0]", i);
         if ((rc = sim_json_number(j, cJSON_GetArrayItem(pt, 0), path, 0, 30000, &out->engine.curve_rpm[i])))
             return rc;
         if (i > 0 && out->engine.curve_rpm[i] <= out->engine.curve_rpm[i - 1])
             return bad(j, path, "an rpm not above the previous point's", "ascending rpm");
-        snprintf(path, sizeof(path), "engine.curve[%d][1]", i);
+        sim_format(path, sizeof(path), "engine.curve[%d][1]", i);
         if ((rc = sim_json_number(j, cJSON_GetArrayItem(pt, 1), path, 0, 1, &out->engine.curve_factor[i])))
             return rc;
     }
@@ -244,13 +248,13 @@ static int parse_structured(const cJSON *root, sim_json *j, sim_vehicle_params *
     n = cJSON_IsArray(ratios) ? cJSON_GetArraySize(ratios) : -1;
     if (n < 1 || n > SIM_GEARBOX_MAX_GEARS) {
         char exp[80];
-        snprintf(exp, sizeof(exp), "an array of 1..%d gear ratios", SIM_GEARBOX_MAX_GEARS);
+        sim_format(exp, sizeof(exp), "an array of 1..%d gear ratios", SIM_GEARBOX_MAX_GEARS);
         return sim_json_found(j, "gearbox.ratios", ratios, exp);
     }
     out->gearbox.n_gears = n;
     for (int i = 0; i < n; i++) {
         char path[64];
-        snprintf(path, sizeof(path), "gearbox.ratios[%d]", i);
+        sim_format(path, sizeof(path), "gearbox.ratios[%d]", i);
         if ((rc = sim_json_number(j, cJSON_GetArrayItem(ratios, i), path, 0.1, 50, &out->gearbox.ratio[i])))
             return rc;
         if (i > 0 && out->gearbox.ratio[i] >= out->gearbox.ratio[i - 1])

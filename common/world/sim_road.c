@@ -294,15 +294,6 @@ static const char *const sign_names[] = {"speed_limit", "lane_change", "stop",
                                          "yield",       "priority",    "text"};
 
 #define NAMES_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
-const char *sim_mark_name(sim_mark_type m) { return mark_names[m]; }
 int sim_mark_parse(const char *name) { return sim_enum_parse(name, mark_names, NAMES_N(mark_names)); }
 const char *sim_lane_type_name(sim_lane_type t) { return lane_names[t]; }
-int sim_lane_type_parse(const char *name)
-{
-    return sim_enum_parse(name, lane_names, NAMES_N(lane_names));
-}
 const char *sim_sign_type_name(sim_sign_type t) { return sign_names[t]; }
-int sim_sign_type_parse(const char *name)
-{
-    return sim_enum_parse(name, sign_names, NAMES_N(sign_names));
-}

@@ -471,11 +471,8 @@ int sim_roadnet_locate_brute(const sim_roadnet *net, double x, double y, sim_roa
 
 /* Names used in files (OpenDRIVE's for lane types and marks beyond the scenario
  * JSON's none/solid/dashed), and parsing them back (-1 when unknown). */
-const char *sim_mark_name(sim_mark_type m);
 int sim_mark_parse(const char *name);
 const char *sim_lane_type_name(sim_lane_type t);
-int sim_lane_type_parse(const char *name);
 const char *sim_sign_type_name(sim_sign_type t);
-int sim_sign_type_parse(const char *name);
 
 #endif

@@ -305,15 +305,6 @@ double sim_geom_speed(const sim_geom *g, double t)
     return pp3_speed(g, pp3_param(g, t)) * P / g->length;
 }
 
-double sim_geom_max_curvature(const sim_geom *g)
-{
-    if (g->type != SIM_GEOM_POLY3 && g->type != SIM_GEOM_PARAMPOLY3)
-        return fmax(fabs(g->k0), fabs(g->k1));
-    double k = 0.0;
-    int n = (int)fmin(1000.0, ceil(g->length / 0.25)) + 1;
-    for (int i = 0; i <= n; i++) k = fmax(k, fabs(sim_geom_curvature(g, g->length * i / n)));
-    return k;
-}
 
 double sim_geom_cost(const sim_geom *g)
 {

@@ -11,8 +11,6 @@
 double sim_chunk_length(const sim_geom *g);
 /* |d position / d ds| (1 except for paramPoly3, whose parameter is not arc length). */
 double sim_geom_speed(const sim_geom *g, double ds);
-/* Largest |curvature| over the piece (sampled for the polynomial types). */
-double sim_geom_max_curvature(const sim_geom *g);
 /* Index of the piece holding s. */
 int sim_road_geom_at(const sim_road *r, double s);
 /* Reference-line point at s moved horizontally by h (m, left positive). */

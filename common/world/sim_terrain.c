@@ -233,11 +233,6 @@ double sim_terrain_height(const sim_terrain *t, double x, double y)
                            (y - t->origin_y) * t->inv_spacing, NULL, NULL);
 }
 
-double sim_terrain_property(const sim_terrain *t, const sim_grid *map, double x, double y)
-{
-    return sim_grid_spline(map, (x - t->origin_x) * t->inv_spacing,
-                           (y - t->origin_y) * t->inv_spacing, NULL, NULL);
-}
 
 void sim_terrain_eval(const sim_terrain *t, double x, double y, sim_terrain_sample *out)
 {
@@ -263,15 +258,3 @@ void sim_terrain_eval(const sim_terrain *t, double x, double y, sim_terrain_samp
     }
 }
 
-static const char *const surface_names[SIM_SURFACE_COUNT] = {
-    "asphalt", "grass", "gravel", "sand", "snow", "ice", "water"};
-
-const char *sim_surface_name(int surface)
-{
-    return surface >= 0 && surface < SIM_SURFACE_COUNT ? surface_names[surface] : "unknown";
-}
-
-int sim_surface_parse(const char *name)
-{
-    return sim_enum_parse(name, surface_names, SIM_SURFACE_COUNT);
-}

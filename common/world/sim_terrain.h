@@ -75,9 +75,6 @@ typedef enum {
     SIM_SURFACE_COUNT
 } sim_surface;
 
-/* "asphalt", "grass", ... as used in files; parse returns -1 for an unknown name. */
-const char *sim_surface_name(int surface);
-int sim_surface_parse(const char *name);
 
 /* The terrain. Plain struct: the caller may fill it directly, but sim_terrain_init
  * checks it. It owns its grids (free with sim_terrain_free). */
@@ -119,8 +116,5 @@ double sim_terrain_max_slope(const sim_terrain *t);
 double sim_terrain_height(const sim_terrain *t, double x, double y);
 /* Height, slope, normal, friction and surface type at (x, y). */
 void sim_terrain_eval(const sim_terrain *t, double x, double y, sim_terrain_sample *out);
-/* Any property map on the terrain's lattice (same size as the height map), evaluated
- * with the same spline at world (x, y). */
-double sim_terrain_property(const sim_terrain *t, const sim_grid *map, double x, double y);
 
 #endif

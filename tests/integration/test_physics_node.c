@@ -222,6 +222,21 @@ static void real_time_is_paced(void **state)
 /* A scenario's start point, road position and end: on a short straight road the car
  * starts in lane -1 at s = 20, reports s, d and the lane as it drives, and sim.end
  * comes once it passes the end of the last test sector (s = 40). */
+/* What `simctl where FILE X Y` says (parsed; caller frees). */
+static cJSON *simctl_where(const char *file, double x, double y)
+{
+    char cmd[512], out[1024];
+    snprintf(cmd, sizeof cmd, "\"%s\" where %s %.6f %.6f", ts_bin("simctl"), file, x, y);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    cJSON *o = cJSON_Parse(out);
+    assert_non_null(o);
+    return o;
+}
+
 static void drives_on_a_scenario_road(void **state)
 {
     char path[] = "/tmp/physics-scenario-XXXXXX.json";
@@ -257,6 +272,19 @@ static void drives_on_a_scenario_road(void **state)
         }
         assert_int_equal((int)num(st, "lane"), -1);
         assert_true(fabs(num(st, "d") + 1.75) < 0.3 && fabs(num(st, "lane_offset")) < 0.3);
+        /* what physics knows rides along: the tick and run this state belongs to, the
+         * road it located the car on, and its acceleration (accel_body's x) */
+        assert_true(num(st, "tick") == n && num(st, "run") == 0);
+        assert_string_equal(cJSON_GetObjectItem(st, "road")->valuestring, "r");
+        assert_true(num(st, "accel") == cJSON_GetArrayItem(cJSON_GetObjectItem(st, "accel_body"), 0)->valuedouble);
+        if (n % 100 == 0) { /* the same place as `simctl where` says */
+            const cJSON *pos = cJSON_GetObjectItem(st, "pos");
+            cJSON *w = simctl_where(path, cJSON_GetArrayItem(pos, 0)->valuedouble, cJSON_GetArrayItem(pos, 1)->valuedouble);
+            assert_string_equal(cJSON_GetObjectItem(w, "road")->valuestring, cJSON_GetObjectItem(st, "road")->valuestring);
+            assert_int_equal((int)num(w, "lane"), (int)num(st, "lane"));
+            assert_true(fabs(num(w, "s") - num(st, "s")) < 0.001 && fabs(num(w, "d") - num(st, "d")) < 0.001);
+            cJSON_Delete(w);
+        }
         cJSON_Delete(st);
         /* sim.end (if any) comes before this tick's sim.tick */
         for (;;) {
@@ -288,6 +316,38 @@ static void drives_on_a_scenario_road(void **state)
     int st = ts_stop(pid, 0, 30000);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
     unlink(path);
+}
+
+/* What physics published while the dispatcher was away was dropped and counted
+ * (sim_bus_dropped); back on the bus the node says so once as bus.error, and the
+ * operator sees it in `simctl status`. Before, the counter was read by nobody. */
+static void dropped_messages_reach_simctl_status(void **state)
+{
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *obs = ts_join(d.port, "observer", "[\"sim.tick\"]", NULL);
+    pid_t pid = start_physics(&d, NULL, NULL);
+    cJSON *tick = ts_expect_topic(obs, "sim.tick", 30000, NULL, 0); /* the clock runs */
+    assert_non_null(tick);
+    cJSON_Delete(tick);
+    ts_close(obs);
+    ts_stop(d.pid, SIGKILL, 5000); /* gone, and its ports free */
+    char listen[64];
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", d.port);
+    char *argv[] = {"dispatcher", "--listen", listen, "--control", d.control_url, NULL};
+    d.pid = ts_spawn(argv, false);
+    assert_true(ts_wait_port(d.port, 20000));
+    const char *args[] = {"status", "--control", d.control_url, NULL};
+    char out[8192] = "";
+    const char *line = NULL;
+    for (double t0 = ts_now_ms(); !line && ts_now_ms() - t0 < 20000; ts_sleep_ms(50)) {
+        if (ts_run("simctl", args, out, sizeof out) == 0) line = strstr(out, "ERROR from physics (bus.error");
+    }
+    if (!line) fail_msg("simctl status never showed physics' dropped messages:\n%s", out);
+    printf("%.*s\n", (int)strcspn(line, "\n"), line);
+    assert_non_null(strstr(line, "messages published while the dispatcher was away were dropped"));
+    assert_int_equal(ts_stop(pid, SIGTERM, 30000), 0);
+    ts_dispatcher_stop(&d);
 }
 
 static void rejects_bad_options(void **state)
@@ -365,6 +425,7 @@ int main(void)
         cmocka_unit_test(real_time_is_paced),
         cmocka_unit_test(drives_on_a_scenario_road),
         cmocka_unit_test(rejects_bad_options),
+        cmocka_unit_test(dropped_messages_reach_simctl_status),
         cmocka_unit_test(clock_waits_for_named_modules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -258,6 +258,64 @@ static void run_restarts_killed_modules_and_stops_on_ctrl_c(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Whether pid has ended: gone, or a zombie nobody has reaped yet (an orphan's parent
+ * is then init or a subreaper, not this test). */
+static bool ended(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return true;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *close = strrchr(buf, ')');
+    return !close || close[2] == 'Z' || close[2] == 'X';
+}
+
+/* simctl killed with -9 in the middle of a session: every module it started ends too
+ * (PR_SET_PDEATHSIG), instead of driving and logging on under PID 1. */
+static void modules_end_when_simctl_is_killed(void **state)
+{
+    int port = ts_free_port(), cport = ts_free_port();
+    char bus[64], control[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", cport);
+    char out_dir[] = "/tmp/simctl-kill-XXXXXX";
+    assert_non_null(mkdtemp(out_dir));
+    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/lane-change.json"), "--headless", "--until", "3600",
+                    "--no-analysis", "--bus", bus, "--control", control, "--out", out_dir, NULL};
+    pid_t run = ts_spawn(argv, false);
+    assert_true(ts_wait_port(port, 20000));
+    const char *names[] = {"dispatcher", "physics-node", "recorder", "input-node"};
+    enum { N = sizeof names / sizeof *names };
+    pid_t pids[N];
+    for (int i = 0; i < N; i++) {
+        pids[i] = -1;
+        for (double t0 = ts_now_ms(); pids[i] < 0 && ts_now_ms() - t0 < 20000; ts_sleep_ms(20))
+            pids[i] = child_named(run, names[i]);
+        if (pids[i] < 0) fail_msg("simctl run started no %s within 20 s", names[i]);
+    }
+    assert_true(peer_present_within(port, "recorder", 20000));
+    assert_true(peer_present_within(port, "physics", 20000));
+    kill(run, SIGKILL);
+    int st = ts_stop(run, 0, 10000);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    double t0 = ts_now_ms();
+    for (int i = 0; i < N; i++) {
+        while (!ended(pids[i]) && ts_now_ms() - t0 < 20000) ts_sleep_ms(10);
+        if (!ended(pids[i])) {
+            kill(pids[i], SIGKILL); /* leave nothing behind, then fail */
+            fail_msg("%s (pid %d) still runs 20 s after simctl was killed", names[i], (int)pids[i]);
+        }
+    }
+    printf("# every module ended %.0f ms after simctl was killed\n", ts_now_ms() - t0);
+    assert_false(ts_wait_port(port, 200));
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", out_dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void validate_and_where(void **state)
 {
     char out[16384];
@@ -479,6 +537,7 @@ int main(void)
         cmocka_unit_test(send_tap_and_operator_commands),
         cmocka_unit_test(clients_reconnect_after_dispatcher_restart),
         cmocka_unit_test(run_restarts_killed_modules_and_stops_on_ctrl_c),
+        cmocka_unit_test(modules_end_when_simctl_is_killed),
         cmocka_unit_test(validate_and_where),
         cmocka_unit_test(bad_numbers_are_refused),
         cmocka_unit_test(status_survives_a_reply_without_fields),

@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,17 +35,36 @@ void ts_sleep_ms(int ms)
     }
 }
 
-int ts_free_port(void)
+/* A port the kernel has free now (bind to port 0), or -1. */
+static int kernel_free_port(void)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t len = sizeof a;
-    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
-        close(fd);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
+        if (fd >= 0) close(fd);
         return -1;
     }
     close(fd);
     return ntohs(a.sin_port);
+}
+
+int ts_free_port(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/sim-test-ports", tmp && *tmp ? tmp : "/tmp");
+    if (mkdir(dir, 01777) == 0) chmod(dir, 01777); /* shared by every user's tests */
+    for (int attempt = 0; attempt < 200; attempt++) {
+        int port = kernel_free_port();
+        if (port < 0) return -1;
+        snprintf(path, sizeof path, "%s/%d", dir, port);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0) return -1;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) return port; /* fd stays open: the reservation */
+        close(fd); /* another test process holds it: try another */
+    }
+    return -1;
 }
 
 /* "$VAR/rel" in one of a few rotating buffers, so that a call can take several. */

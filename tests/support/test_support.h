@@ -11,7 +11,11 @@
 
 #include <cjson/cJSON.h>
 
-/* A port that was free a moment ago on 127.0.0.1. */
+/* A port free on 127.0.0.1 and reserved for this process until it exits: no other
+ * test process gets it from ts_free_port (under make -j2 test, two tests handed the
+ * same port reached each other's dispatcher). The reservation is an flock on
+ * $TMPDIR/sim-test-ports/PORT, which the kernel drops when the process ends, however
+ * it ends. -1 when no port could be had. */
 int ts_free_port(void);
 /* Path of an executable in $SIM_BIN (static buffer per call slot; copy if kept). */
 const char *ts_bin(const char *name);

@@ -177,7 +177,6 @@ static void crowd(const char *name, const char *start, sim_traffic_model model, 
     su.params.model = model;
     su.params.ambient_radius = 20000;
     su.params.density = (want - sc->n_agents) / lane_km * 1.02;
-    if (getenv("WANT")) su.params.density = atof(getenv("WANT")) / lane_km;
     sim_traffic t;
     assert_int_equal(sim_traffic_setup_start(&su, &t, &err), 0);
     const sim_start_point *st = &sc->starts[sim_scenario_find_start(sc, start)];
@@ -191,17 +190,6 @@ static void crowd(const char *name, const char *start, sim_traffic_model model, 
         if (t.n_active > most) most = t.n_active;
         overlaps += count_overlaps(&t, order, overlaps < 3);
         hits += ego_hits(&t);
-        if (getenv("TRACE") && k % (int)(30 / CROWD_DT) == 0) {
-            double vs = 0;
-            int waiting = 0, inj = 0;
-            for (int i = 0; i < t.n_slots; i++)
-                if (t.agents[i].active) {
-                    vs += t.agents[i].v;
-                    waiting += t.agents[i].wait_since >= 0;
-                    inj += t.g->lanes[t.agents[i].lane].junction >= 0;
-                }
-            fprintf(stderr, "t %.0f n %d mean v %.2f waiting %d in junctions %d\n", t.t, t.n_active, vs / t.n_active, waiting, inj);
-        }
     }
     double vsum = 0;
     for (int i = 0; i < t.n_slots; i++)

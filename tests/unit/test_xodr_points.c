@@ -19,8 +19,11 @@
 #include "sim_file.h"
 #include "sim_road.h"
 #include "sim_xodr.h"
+#include "test_support.h"
 
-#define DIR "../shared/opendrive/"
+/* The shared data beside the repository ($SIM_ROOT/../shared, as make test sets it),
+ * found from any working directory. */
+#define DIR(file) ts_root("../shared/opendrive/" file)
 
 static const char *const files[] = {
     "straight_500m.xodr", "curve_r100.xodr", "fabriksgatan.xodr", "mw_100m.xodr",
@@ -37,9 +40,9 @@ static sim_roadnet *net_of(const char *file)
     for (int i = 0; i < N_FILES; i++) {
         if (strcmp(files[i], file) != 0) continue;
         if (!loaded[i]) {
-            char path[256];
+            char path[1280];
             sim_error err = {0};
-            snprintf(path, sizeof path, DIR "%s", file);
+            snprintf(path, sizeof path, "%s%s", ts_root("../shared/opendrive/"), file);
             int rc = sim_xodr_load(path, &nets[i], NULL, &err);
             if (rc) fail_msg("%s: %s", path, err.msg);
             loaded[i] = true;
@@ -72,11 +75,11 @@ static void every_file_loads_with_its_counts(void **state)
         {"Town03.xodr", 279, 34, 718, 358, 0, 0, 617},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        char path[256];
+        char path[1280];
         sim_roadnet net;
         sim_xodr_report rep;
         sim_error err = {0};
-        snprintf(path, sizeof path, DIR "%s", want[i].file);
+        snprintf(path, sizeof path, "%s%s", ts_root("../shared/opendrive/"), want[i].file);
         int rc = sim_xodr_load(path, &net, &rep, &err);
         if (rc) fail_msg("%s: %s", path, err.msg);
         assert_int_equal(rep.n_roads, want[i].roads);
@@ -472,7 +475,7 @@ static void esmini_points_agree(void **state)
     char *buf;
     size_t len;
     sim_error err = {0};
-    if (sim_file_read(DIR "esmini-test-points.json", &buf, &len, &err)) fail_msg("%s", err.msg);
+    if (sim_file_read(DIR("esmini-test-points.json"), &buf, &len, &err)) fail_msg("%s", err.msg);
     cJSON *root = cJSON_ParseWithLength(buf, len);
     free(buf);
     assert_non_null(root);

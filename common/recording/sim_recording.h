@@ -1,10 +1,11 @@
 /* sim_recording: turns bus messages into drive-log rows (the recorder's logic, kept
  * out of recorder/main.c so that tests drive it message by message).
  *
- * Samples: physics publishes `sim.tick` {n, t, run, paused} and `vehicle.state` at the
- * same simulation times. A sample row is written when a tick and a state with the same
- * t have both arrived (in either order) and t lies on the sample grid (a multiple of
- * the sample period, 10 ms): key (run of the tick, round(t / period)). The driver's
+ * Samples: physics publishes `sim.tick` {n, t, run, paused} and `vehicle.state` {tick,
+ * run, ...} for each tick. A sample row is written when a tick and the state of that
+ * tick (same n and run; the same t for a sender that gives no tick number) have both
+ * arrived (in either order) and t lies on the sample grid (a multiple of the sample
+ * period, 10 ms): key (run of the tick, round(t / period)). The driver's
  * side comes from the newest `input.controls`. States repeated while paused map to the
  * same key and are skipped, so a pause leaves no gap and no duplicate.
  * Events: buttons, operator commands, module joins/losses, traffic events, triggers,
@@ -14,7 +15,8 @@
  * within a run ("gap" "samples" {from_t, to_t, missing}) and controls older than
  * SIM_RECORDING_STALL_S ("stall" "controls" {since_t, t}, then "controls_end").
  * With record_all every message also goes to the messages table.
- * With a scenario (sim_recording_set_scenario) each sample's position is located on
+ * With a scenario (sim_recording_set_scenario) each sample's place is physics' (the
+ * road, s, d of vehicle.state), or, from a sender without one, its position located on
  * the scenario's roads: the test sector and task whose road and s-range contain it
  * name the sample's sector and task, and lat_dev is the located d minus the task's
  * ideal d at s; entering and leaving them are `sector`/`task` `start`/`end` events.
@@ -51,9 +53,12 @@ typedef struct sim_recording {
     bool tick_valid;
     double tick_t;
     int64_t tick_run;
+    double tick_n;      /* its n; NAN when it had none */
     /* the newest vehicle.state not yet paired with a tick */
     bool state_valid;
     double state_t;
+    double state_tick;  /* the n of the tick it belongs to; NAN: not given (pair by t) */
+    int64_t state_run;  /* its run; -1: not given */
     sim_drivelog_sample state;
     /* the newest input.controls */
     bool controls_valid;
@@ -89,10 +94,12 @@ void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle
 /* Locates samples in sc from now on (NULL: stop). */
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc);
 
-/* Fills s->sector, s->task, s->road and s->lat_dev (and s, d, lane when NULL) from
- * the sample's x, y located in sc; its z and heading (when not NULL) pick among
- * overlapping roads as physics does (sim_roadnet_locate_query). Leaves them as they
- * are when x or y is NULL or sc has no roads. */
+/* Fills s->sector, s->task and s->lat_dev from where the sample is. When s->road and
+ * s->s are given (physics' vehicle.state carries them: physics locates the car once
+ * for everybody) they are that place; otherwise s->road (and s, d, lane when NULL)
+ * come from the sample's x, y located in sc, its z and heading (when not NULL)
+ * picking among overlapping roads as physics does (sim_roadnet_locate_query). Leaves
+ * them as they are when x or y is NULL or sc has no roads. */
 void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s);
 
 /* Feeds one bus message (its parsed form and its raw line). Rows go to w. Messages of

@@ -3,6 +3,7 @@
 
 #include "sim_msg_traffic.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "sim_json.h"
+#include "sim_offset.h"
 #include "sim_msg_input.h"
 #include "sim_msg_hmi.h"
 #include "sim_msg_log.h"
@@ -28,6 +30,8 @@ void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
     rec->record_all = record_all;
     rec->run = run;
     rec->steer_wheel = rec->throttle = rec->brake = rec->clutch = NAN;
+    rec->tick_n = rec->state_tick = NAN;
+    rec->state_run = -1;
     sim_drivelog_sample_init(&rec->state);
 }
 
@@ -66,16 +70,23 @@ static void copy_id(char dst[SIM_DRIVELOG_ID_MAX], const char *src)
 
 /* Which vehicle.state field each sample column comes from (and goes back to in a
  * replay): the one place that pairs the two. */
-#define PAIR(col, field) {offsetof(sim_drivelog_sample, col), offsetof(sim_msg_vehicle_state, field)}
+/* REAL_PAIRS are doubles on both sides, INT_PAIRS an int32_t column and an int field:
+ * checked by the compiler (SIM_OFFSETOF). */
+#define PAIR(col, field, size_col, size_field)                                                      \
+    {SIM_OFFSETOF(sim_drivelog_sample, col, size_col), SIM_OFFSETOF(sim_msg_vehicle_state, field, size_field)}
+#define REAL(col, field) PAIR(col, field, sizeof(double), sizeof(double))
+#define INT(col, field) PAIR(col, field, sizeof(int32_t), sizeof(int))
 static const struct {
     size_t sample, state;
 } REAL_PAIRS[] = {
-    PAIR(speed, speed), PAIR(accel, accel), PAIR(heading, heading), PAIR(yaw_rate, yaw_rate),
-    PAIR(rpm, rpm), PAIR(s, s), PAIR(d, d), PAIR(wheel_angle, steer_angle),
-    PAIR(headway_dist, headway_dist), PAIR(headway_time, headway_time), PAIR(lat_dev, lat_dev),
-    PAIR(x, pos[0]), PAIR(y, pos[1]), PAIR(z, pos[2]),
-}, INT_PAIRS[] = {PAIR(gear, gear), PAIR(lane, lane)};
+    REAL(speed, speed), REAL(accel, accel), REAL(heading, heading), REAL(yaw_rate, yaw_rate),
+    REAL(rpm, rpm), REAL(s, s), REAL(d, d), REAL(wheel_angle, steer_angle),
+    REAL(headway_dist, headway_dist), REAL(headway_time, headway_time), REAL(lat_dev, lat_dev),
+    REAL(x, pos[0]), REAL(y, pos[1]), REAL(z, pos[2]),
+}, INT_PAIRS[] = {INT(gear, gear), INT(lane, lane)};
 #undef PAIR
+#undef REAL
+#undef INT
 
 static void parse_state(sim_recording *rec, const cJSON *msg, sim_error *bad)
 {
@@ -93,6 +104,9 @@ static void parse_state(sim_recording *rec, const cJSON *msg, sim_error *bad)
         s->headway_time = s->headway_dist / s->speed;
     if (m.sector[0]) copy_id(rec->sector, m.sector);
     if (m.task[0]) copy_id(rec->task, m.task);
+    copy_id(s->road, m.road);
+    rec->state_tick = m.tick;
+    rec->state_run = m.run == SIM_MSG_NO_INT ? -1 : m.run;
 }
 
 void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle_state *out)
@@ -108,6 +122,7 @@ void sim_recording_state_of_sample(const sim_drivelog_sample *s, sim_msg_vehicle
     /* lat_dev, sector and task are the recorder's findings, not the car's state. */
     out->lat_dev = NAN;
     out->run = (int)s->run;
+    snprintf(out->road, sizeof out->road, "%s", s->road);
     out->replay = true;
 }
 
@@ -134,9 +149,24 @@ static bool in_range(int road, double s_start, double s_end, const sim_road_loc 
     return road == loc->road && loc->s >= lo && loc->s <= hi;
 }
 
+/* The place physics found for the sample (its road id and s, d), as a sim_road_loc;
+ * false when the sample has none or the road is not in sc. */
+static bool given_place(const sim_scenario *sc, const sim_drivelog_sample *s, sim_road_loc *loc)
+{
+    if (!s->road[0] || isnan(s->s)) return false;
+    int road = sim_roadnet_find_road(&sc->net, s->road);
+    if (road < 0) return false;
+    memset(loc, 0, sizeof *loc);
+    loc->road = road;
+    loc->s = s->s;
+    loc->d = isnan(s->d) ? 0 : s->d;
+    return true;
+}
+
 void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
 {
     sim_road_loc loc;
+    if (given_place(sc, s, &loc)) goto located;
     if (isnan(s->x) || isnan(s->y)) return;
     /* Height and heading pick among overlapping roads (a junction's connecting roads,
      * a bridge) as physics does, so the logged road and lane follow the one the car
@@ -147,9 +177,10 @@ void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s)
     if (isnan(s->s)) s->s = loc.s;
     if (isnan(s->d)) s->d = loc.d;
     if (s->lane == SIM_DRIVELOG_NULL_INT && loc.lane.lane != 0) s->lane = loc.lane.lane;
-    s->sector[0] = s->task[0] = '\0';
     copy_id(s->road, loc.road >= 0 && loc.road < sc->net.n_roads && sc->net.roads[loc.road].id
                          ? sc->net.roads[loc.road].id : "");
+located:
+    s->sector[0] = s->task[0] = '\0';
     s->lat_dev = NAN;
     for (int i = 0; i < sc->n_sectors; i++)
         if (in_range(sc->sectors[i].road, sc->sectors[i].s_start, sc->sectors[i].s_end, &loc)) {
@@ -197,12 +228,23 @@ static int located_change(sim_recording *rec, sim_drivelog_writer *w, const sim_
     return ret;
 }
 
-/* Writes the sample when the newest tick and state share a time on the grid. */
+/* Whether the newest tick and state belong together: by tick number (and run) when
+ * the state says which tick it belongs to, as physics' does; by time otherwise. */
+static bool same_tick(const sim_recording *rec)
+{
+    if (!isnan(rec->state_tick) && !isnan(rec->tick_n))
+        return rec->state_tick == rec->tick_n && (rec->state_run < 0 || rec->state_run == rec->tick_run);
+    return fabs(rec->tick_t - rec->state_t) <= SAME_T;
+}
+
+/* Writes the sample when the newest tick and state belong together and fall on the
+ * sample grid. */
 static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
 {
-    if (!rec->tick_valid || !rec->state_valid || fabs(rec->tick_t - rec->state_t) > SAME_T)
+    if (!rec->tick_valid || !rec->state_valid || !same_tick(rec))
         return 0;
     rec->tick_valid = rec->state_valid = false;
+    assert(rec->period > 0 && rec->tick_run >= 0); /* a tick sets its run before it is paired */
     double t = rec->tick_t;
     int64_t k = llround(t / rec->period);
     if (fabs(t - (double)k * rec->period) > SAME_T) return 0; /* between grid points */
@@ -243,6 +285,7 @@ static int try_pair(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
     }
     if (!ret) ret = sim_drivelog_append_sample(w, &s, err);
     if (ret) return ret;
+    assert(!same_run || k != rec->last_tick); /* a paused tick's state is written once */
     rec->samples++;
     rec->last_valid = true;
     rec->last_run = s.run;
@@ -325,6 +368,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             }
             rec->tick_valid = true;
             rec->tick_t = msg_t;
+            rec->tick_n = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n")) ? (double)tick.n : NAN;
             rec->tick_run = rec->run;
             if (!ret) ret = try_pair(rec, w, err);
         }
