@@ -214,6 +214,29 @@ int an_plot_boxes(const char *title, const char *ylabel, const char *const *grou
                   size_t n_groups, const double *const *values, const size_t *n_values,
                   const char *path, an_format fmt, sim_error *err);
 
+/* ---- study (study.c, plot_study.c) ---- */
+
+/* One measure over nx columns (conditions or positions) for np participants: values
+ * row-major [p * nx + c], NAN where missing. */
+int an_plot_within(const char *title, const char *ylabel, const char *const *xlabels, size_t nx,
+                   const double *values, size_t np, const char *path, an_format fmt, sim_error *err);
+/* Mean of the finite values among v[0], v[stride], ... (n of them), the half width of
+ * its 95 % confidence interval (NAN with fewer than 2) and how many there were. */
+void an_mean_ci(const double *v, size_t n, size_t stride, double *mean, double *half, int *count);
+double an_t975(int df);
+
+typedef struct an_study_opts {
+    const char *file;        /* the study file */
+    const char *study_dir;   /* its output folder (default out/studies/<study>) */
+    const char *out;         /* where the analysis goes (default <study_dir>/analysis) */
+    an_params params;
+    bool plots;
+} an_study_opts;
+
+/* tidy.csv, questionnaires.csv, drives.csv and study.html of a study (docs/study.md,
+ * "Analysis"). Returns 0, 1 when drives are missing or flagged (listed), or an error. */
+int an_study(const an_study_opts *o, sim_error *err);
+
 /* ---- batch ---- */
 
 typedef struct an_batch_opts {

@@ -245,11 +245,42 @@ static int cmd_figure(int argc, char **argv)
     return 0;
 }
 
+static int cmd_study(int argc, char **argv)
+{
+    an_study_opts o = {.params = an_params_default(), .plots = true};
+    bool no_plots = false;
+    sim_opt opts[] = {
+        {"study-dir", SIM_OPT_STRING, &o.study_dir, "DIR", "the study's folder (default out/studies/<study>)"},
+        {"out", SIM_OPT_STRING, &o.out, "DIR", "where the tables and study.html go (default <study-dir>/analysis)"},
+        {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "tables and page only, no figures"},
+    };
+    int npos = 0;
+    int rc = sim_cli_parse("analysis study FILE [--study-dir DIR] [--out DIR]",
+                           "A study's drives and questionnaires: tidy.csv, questionnaires.csv, drives.csv, study.html.",
+                           opts, 3, argc, argv, 2, &npos);
+    if (rc == SIM_CLI_HELP) return 0;
+    if (rc) return 2;
+    if (npos != 1) {
+        fprintf(stderr, "analysis study: expected the study FILE\n");
+        return 2;
+    }
+    o.file = argv[2];
+    o.plots = !no_plots;
+    sim_error err = {0};
+    rc = an_study(&o, &err);
+    if (rc < 0) {
+        fprintf(stderr, "analysis study: %s\n", err.msg);
+        return 1;
+    }
+    return rc;
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: analysis COMMAND [options]\n\n"
           "  report LOG... [--out DIR]     metrics, plots and report.html of drive logs\n"
           "  batch DIR --out DIR           every drive under DIR: study.csv and study.html\n"
+          "  study FILE                    a study (simctl study): tidy.csv, questionnaires, study.html\n"
           "  synth --out DIR               a synthetic study to try it on\n"
           "  figure [--out BASE]           the definitions figure of docs/metrics.md\n\n"
           "'analysis COMMAND --help' describes each command's options.\n",
@@ -265,6 +296,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(argv[1], "report")) return cmd_report(argc, argv);
     if (!strcmp(argv[1], "batch")) return cmd_batch(argc, argv);
     if (!strcmp(argv[1], "synth")) return cmd_synth(argc, argv);
+    if (!strcmp(argv[1], "study")) return cmd_study(argc, argv);
     if (!strcmp(argv[1], "figure")) return cmd_figure(argc, argv);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);

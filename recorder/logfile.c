@@ -3,6 +3,7 @@
  * cannot be opened (see recorder.h). */
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -57,6 +58,31 @@ static int file_hash_meta(sim_drivelog_writer *w, const char *key, const char *f
     return ret ? ret : sim_drivelog_set_meta(w, k, hex, err);
 }
 
+/* --meta-file: keys a caller adds (the study runner's study, participant, condition,
+ * position), written like the recorder's own; only string values, so that meta stays
+ * text. */
+static int extra_meta(sim_drivelog_writer *w, const char *file, sim_error *err)
+{
+    char *text = NULL;
+    size_t len;
+    int ret = sim_file_read_max(file, 65536, &text, &len, err);
+    if (ret) return ret;
+    cJSON *o = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!cJSON_IsObject(o)) {
+        cJSON_Delete(o);
+        return sim_error_set(err, SIM_EINVAL, "%s: expected a JSON object of string values", file);
+    }
+    for (const cJSON *v = o->child; !ret && v; v = v->next) {
+        if (!cJSON_IsString(v))
+            ret = sim_error_set(err, SIM_EINVAL, "%s: %s: expected a string value", file, v->string);
+        else
+            ret = sim_drivelog_set_meta(w, v->string, v->valuestring, err);
+    }
+    cJSON_Delete(o);
+    return ret;
+}
+
 static int write_meta(recorder *r, sim_error *err)
 {
     const options *o = &r->opt;
@@ -82,6 +108,7 @@ static int write_meta(recorder *r, sim_error *err)
         snprintf(buf, sizeof buf, "%lld", o->seed >= 0 ? (long long)o->seed : (long long)r->scenario->traffic_seed);
         ret = sim_drivelog_set_meta(r->w, "seed", buf, err);
     }
+    if (!ret && o->meta_file) ret = extra_meta(r->w, o->meta_file, err);
     if (!ret && o->scenario) ret = file_hash_meta(r->w, "scenario_file", o->scenario, err);
     if (!ret && o->vehicle) ret = file_hash_meta(r->w, "vehicle_file", o->vehicle, err);
     return ret;

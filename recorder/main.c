@@ -386,6 +386,7 @@ int main(int argc, char **argv)
         {"scenario", SIM_OPT_STRING, &o->scenario, "FILE", "scenario file: its name and SHA-256 go to meta"},
         {"vehicle", SIM_OPT_STRING, &o->vehicle, "FILE", "vehicle file: its name and SHA-256 go to meta"},
         {"seed", SIM_OPT_INT, &o->seed, "N", "the session's random seed, for meta"},
+        {"meta-file", SIM_OPT_STRING, &o->meta_file, "FILE", "a JSON object of string values, each written to meta (simctl study run: study, participant, condition, position)"},
         {"all", SIM_OPT_FLAG, &o->all, NULL, "also keep every bus message (messages table)"},
         {"flush-ms", SIM_OPT_INT, &o->flush_ms, "MS", "longest time between commits, 1..100 (default 10)"},
         {"fsync", SIM_OPT_FLAG, &o->fsync, NULL, "fsync every commit (survives power loss)"},

@@ -21,6 +21,7 @@
 
 typedef struct options {
     const char *out, *study, *subject, *scenario, *vehicle, *token;
+    const char *meta_file; /* --meta-file: more meta keys (a study's), NULL none */
     int seed;
     bool all, fsync;
     int flush_ms, resume_within, stall_ms;

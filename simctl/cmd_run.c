@@ -158,6 +158,7 @@ int simctl_cmd_run(int argc, char **argv)
     const char *console_addr = NULL;
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
+    const char *meta_file = NULL;
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
     sim_opt opts[] = {
@@ -169,6 +170,7 @@ int simctl_cmd_run(int argc, char **argv)
         {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
         {"subject", SIM_OPT_STRING, &subject, "ID", "test person id for the drive log (default s01)"},
+        {"meta-file", SIM_OPT_STRING, &meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
         {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
@@ -279,6 +281,7 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--study", study);
             run_arg2(c, "--subject", subject);
             run_arg2(c, "--vehicle", vehicle);
+            if (meta_file) run_arg2(c, "--meta-file", meta_file);
             continue;
         }
         if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */

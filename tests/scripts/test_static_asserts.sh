@@ -34,7 +34,7 @@ plant "sim.tick's run read as a double" common/protocol/sim_msg_sim.c \
     's/F(run, SIM_MF_INT, 0, 1e9)/F(run, SIM_MF_NUM, 0, 1e9)/' 'sim_msg_tick.run'
 plant "vehicle.state's gear read as a double" common/protocol/sim_msg_vehicle.c \
     's/F(gear, SIM_MF_INT, -1e9, 1e9)/F(gear, SIM_MF_NUM, -1e9, 1e9)/' 'sim_msg_vehicle_state.gear'
-plant "the recorder's lane pair read as doubles" common/drivelog/sim_recording.c \
+plant "the recorder's lane pair read as doubles" common/recording/sim_recording.c \
     's/INT(gear, gear), INT(lane, lane)/INT(gear, gear), REAL(lane, lane)/' 'sim_drivelog_sample.lane'
 plant "a vehicle parameter's double read as a bool" common/vehicle/sim_vehicle_params.c \
     's/PK(mass, F_NUM), F_NUM/PK(mass, F_BOOL), F_BOOL/' 'sim_vehicle_params.mass'

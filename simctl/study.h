@@ -1,0 +1,55 @@
+/* study: what the `simctl study ...` commands share (docs/study.md): the loaded study
+ * file with its SHA-256 and folders, the study's output folder and database, the
+ * journal (answers.jsonl) every change is also written to, and a condition's scenario
+ * made for one drive. */
+#ifndef SIMCTL_STUDY_H
+#define SIMCTL_STUDY_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim_study.h"
+#include "sim_studydb.h"
+
+#define STUDY_JOURNAL "answers.jsonl"
+#define STUDY_DB "study.db"
+
+typedef struct study_ctx {
+    sim_study *s;
+    char file[PATH_MAX];      /* the study file, absolute */
+    char dir[PATH_MAX];       /* its folder: conditions' files are relative to it */
+    char sha256[65];
+    char out[PATH_MAX];       /* out/studies/<name>/ unless --out */
+    sim_studydb *db;          /* NULL until study_open_db */
+} study_ctx;
+
+/* Reads, hashes and validates the study file; out_dir NULL means the default. Prints
+ * the error (naming file and path) and returns nonzero when it cannot be used. */
+int study_load(const char *file, const char *out_dir, study_ctx *c);
+/* Opens (creating the folder) the study database and records the study's meta. */
+int study_open_db(study_ctx *c);
+void study_close(study_ctx *c);
+
+/* The participant named id (index), or -1 after printing the ids there are. */
+int study_participant(const study_ctx *c, const char *id);
+const char *study_group(const study_ctx *c, int p); /* "" none */
+
+/* Scenario and vehicle paths of condition k, resolved against the study's folder. */
+void study_condition_paths(const study_ctx *c, int k, char *scenario, size_t ss, char *vehicle, size_t vs);
+/* The condition's scenario as JSON text (new, caller frees) with the overlay applied,
+ * or NULL with the error in err. */
+char *study_condition_scenario(const study_ctx *c, int k, sim_error *err);
+
+/* Appends one entry to the journal and syncs it to disk before returning. */
+int study_journal(const study_ctx *c, const cJSON *entry, sim_error *err);
+
+/* "2026-11-27T10:45:08.123Z" */
+void study_utc_now(char *buf, size_t size);
+
+int study_cmd_run(int argc, char **argv);
+int study_cmd_answer(int argc, char **argv);
+int study_cmd_rebuild(int argc, char **argv);
+
+#endif
