@@ -190,8 +190,16 @@ async function main() {
     addAnswer(m.ok ? "ok" : "bad", `questionnaire ${lastAnswered}`);
   });
   bus.on("close", (e) => {
-    text($("conn"), "off the bus: " + e.reason);
+    text($("conn"), "off the bus: " + e.reason + "; joining again…");
     $("conn").className = "pill bad";
+  });
+  bus.on("welcome", () => {
+    // a new dispatcher (a restart, the study runner's between drives): its modules
+    text($("conn"), "on the bus as " + name);
+    $("conn").className = "pill ok";
+    modules.clear();
+    for (const n of bus.peers.values()) modules.set(n, { state: "joined" });
+    renderModules();
   });
   try {
     const m = await bus.map();
@@ -203,7 +211,8 @@ async function main() {
   }
   // the dispatcher's newest *.error per module (status is answered, never published)
   const poll = async () => {
-    if (bus.closed) return;
+    if (bus.leaving) return;
+    if (bus.closed) { setTimeout(poll, 2000); return; }
     try {
       const st = await bus.command("status");
       for (const e of st.errors || []) errors.set(`${e.src} ${e.topic}`, e);

@@ -21,5 +21,6 @@ export function logTouches(bus, root, page) {
 export function showConnection(bus, el) {
   el.textContent = "on the bus as " + bus.name;
   el.className = "pill ok";
-  bus.on("close", (e) => { el.textContent = "off the bus: " + e.reason; el.className = "pill bad"; });
+  bus.on("close", (e) => { el.textContent = "off the bus: " + e.reason + "; joining again…"; el.className = "pill bad"; });
+  bus.on("welcome", () => { el.textContent = "on the bus as " + bus.name; el.className = "pill ok"; });
 }

@@ -68,7 +68,9 @@ async function main() {
   window.questionnaireBus = bus;
   $("conn").textContent = "on the bus";
   $("conn").className = "pill ok";
-  bus.on("close", (e) => { $("conn").textContent = "off the bus: " + e.reason; $("conn").className = "pill bad"; });
+  // between drives the study runner's own dispatcher takes over: the page joins again
+  bus.on("close", (e) => { $("conn").textContent = "off the bus: " + e.reason + "; joining again…"; $("conn").className = "pill bad"; });
+  bus.on("welcome", () => { $("conn").textContent = "on the bus"; $("conn").className = "pill ok"; });
   bus.on("study.state", (m) => {
     if (m.phase === "questionnaire" && m.questionnaire) {
       if (!pending || key(pending) !== key(m)) show(m);

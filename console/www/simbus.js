@@ -30,7 +30,8 @@ export class Bus {
   }
 
   // Calls fn(msg) for every message whose topic starts with prefix ("" for all);
-  // "console.error" and "close" are the gateway's errors and the end of the connection.
+  // "console.error" are the gateway's refusals, "close" each end of the connection and
+  // "welcome" each (re)joining, with the dispatcher's welcome.
   on(prefix, fn) {
     if (!this.handlers.has(prefix)) this.handlers.set(prefix, []);
     this.handlers.get(prefix).push(fn);
@@ -39,7 +40,7 @@ export class Bus {
 
   _emit(topic, msg) {
     for (const [prefix, fns] of this.handlers) {
-      if (prefix === "close") continue;
+      if (prefix === "close" || prefix === "welcome") continue;
       if (topic.startsWith(prefix)) for (const fn of fns) fn(msg);
     }
   }
@@ -118,7 +119,9 @@ export class Bus {
     });
   }
 
+  // Leaves the bus for good (no reconnection).
   close() {
+    this.leaving = true;
     this.ws.close(1000, "page left");
   }
 }
@@ -132,9 +135,12 @@ export function gatewayUrl(token) {
 }
 
 // Joins the bus as module `name`: resolves to a Bus once the dispatcher has welcomed
-// the page, rejects with the dispatcher's or gateway's words if it refuses.
-// options: subscribe (topic prefixes; context.reply is added), lockstep, acts_on,
-// url, token.
+// the page, rejects with the dispatcher's or gateway's words if the first attempt is
+// refused. options: subscribe (topic prefixes; context.reply is added), lockstep,
+// acts_on, url, token, reconnect (default true: once joined, a page whose connection
+// ends, say the study runner's dispatcher taking over between drives, joins again with
+// backoff from 0.1 s doubling to 2 s; "close" handlers hear each loss and "welcome"
+// handlers each new welcome).
 export function join(name, options = {}) {
   const subscribe = options.subscribe ? [...options.subscribe] : null;
   if (subscribe && !subscribe.some((p) => CONTEXT_REPLY.startsWith(p))) subscribe.push(CONTEXT_REPLY);
@@ -142,36 +148,51 @@ export function join(name, options = {}) {
   if (subscribe) hello.subscribe = subscribe;
   if (options.lockstep) hello.lockstep = true;
   if (options.acts_on) hello.acts_on = options.acts_on;
+  const url = options.url ?? gatewayUrl(options.token);
+  const reconnect = options.reconnect ?? true;
+  let bus = null, backoff = 100;
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(options.url ?? gatewayUrl(options.token), "simbus");
-    const bus = new Bus(ws, name);
-    let welcomed = false;
-    ws.onopen = () => ws.send(JSON.stringify(hello));
-    ws.onmessage = (ev) => {
-      let msg;
-      try { msg = JSON.parse(ev.data); } catch { return; }
-      if (!welcomed) {
-        if (msg.topic === "dispatcher.welcome") {
-          welcomed = true;
-          bus.id = msg.id;
-          for (const p of msg.peers || []) bus.peers.set(p.id, p.name);
-          resolve(bus);
-          return;
+    const connect = () => {
+      const ws = new WebSocket(url, "simbus");
+      let welcomed = false;
+      if (bus) bus.ws = ws;
+      else bus = new Bus(ws, name);
+      ws.onopen = () => ws.send(JSON.stringify(hello));
+      ws.onmessage = (ev) => {
+        let msg;
+        try { msg = JSON.parse(ev.data); } catch { return; }
+        if (!welcomed) {
+          if (msg.topic === "dispatcher.welcome") {
+            welcomed = true;
+            backoff = 100;
+            bus.closed = null;
+            bus.id = msg.id;
+            bus.peers = new Map();
+            for (const p of msg.peers || []) bus.peers.set(p.id, p.name);
+            if (!bus.joined) { bus.joined = true; resolve(bus); }
+            for (const fn of bus.handlers.get("welcome") || []) fn(msg);
+            return;
+          }
+          if (msg.topic === "dispatcher.error" || msg.topic === "console.error") {
+            if (!bus.joined) reject(new Error(msg.error));
+            ws.close();
+            return;
+          }
         }
-        if (msg.topic === "dispatcher.error" || msg.topic === "console.error") {
-          reject(new Error(msg.error));
-          ws.close();
-          return;
+        bus._dispatch(msg);
+      };
+      ws.onclose = (ev) => {
+        bus.closed = ev.reason || "connection closed (code " + ev.code + ")";
+        if (!bus.joined) { reject(new Error("not joined: " + bus.closed)); return; }
+        for (const w of bus.waiting.values()) w.reject(new Error("bus closed: " + bus.closed));
+        bus.waiting.clear();
+        if (welcomed) for (const fn of bus.handlers.get("close") || []) fn({ reason: bus.closed, code: ev.code });
+        if (reconnect && !bus.leaving) {
+          setTimeout(connect, backoff);
+          backoff = Math.min(backoff * 2, 2000);
         }
-      }
-      bus._dispatch(msg);
+      };
     };
-    ws.onclose = (ev) => {
-      bus.closed = ev.reason || "connection closed (code " + ev.code + ")";
-      if (!welcomed) reject(new Error("not joined: " + bus.closed));
-      for (const w of bus.waiting.values()) w.reject(new Error("bus closed: " + bus.closed));
-      bus.waiting.clear();
-      for (const fn of bus.handlers.get("close") || []) fn({ reason: bus.closed, code: ev.code });
-    };
+    connect();
   });
 }

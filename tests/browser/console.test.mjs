@@ -308,6 +308,30 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
   await surt.close();
 }
 
+// ---- a new dispatcher on the same address (the study runner's between drives) --------
+await step("a page joins again when its dispatcher is replaced", async () => {
+  const P = nextPort(), C = nextPort(), W = nextPort();
+  let disp = start("dispatcher", ["--listen", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "disp1.log");
+  start("console", ["--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C, "--listen", "127.0.0.1:" + W], "gw.log");
+  const base = "http://127.0.0.1:" + W;
+  await httpUp(base);
+  const q = await browser.newPage();
+  await q.goto(base + "/questionnaire.html");
+  await q.waitForSelector("#conn.ok", { timeout: WAIT });
+  disp.kill("SIGTERM");
+  await disp.exited;
+  await q.waitForSelector("#conn.bad", { timeout: WAIT });
+  disp = start("dispatcher", ["--listen", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "disp2.log");
+  await q.waitForSelector("#conn.ok", { timeout: WAIT });
+  const t2 = tap(P, "runner-tap", []);
+  const welcome = await t2.waitFor((m) => m.topic === "dispatcher.welcome", "the new dispatcher's welcome");
+  const peers = (welcome.peers || []).map((p) => p.name);
+  check("a page joins again when its dispatcher is replaced", peers.includes("questionnaire-page"), peers.join(","));
+  t2.sock.destroy();
+  await q.close();
+  disp.kill("SIGTERM");
+});
+
 // ---- a page that does not read, in a lockstep session ---------------------------------
 {
   const P = nextPort(), C = nextPort(), W = nextPort();
