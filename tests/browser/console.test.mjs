@@ -332,6 +332,48 @@ await step("a page joins again when its dispatcher is replaced", async () => {
   disp.kill("SIGTERM");
 });
 
+// ---- a questionnaire from the page into the study database ----------------------------
+await step("a questionnaire submitted in the page is in the study database", async () => {
+  const P = nextPort(), C = nextPort(), W = nextPort();
+  const dir = path.join(tmp, "study");
+  fs.mkdirSync(dir);
+  const file = path.join(dir, "s.json");
+  fs.writeFileSync(file, JSON.stringify({ name: "console-test", conditions: [{ name: "a",
+    scenario: path.join(root, "scenarios/motorway.json"), start: "motorway", until_s: 2, params: { light: "day", traffic_density: 0 } }],
+    participants: { count: 1 }, design: { type: "explicit", orders: [["a"]] },
+    questionnaires: [{ id: "post", when: "after_each", instruments: ["kss"], items: [
+      { id: "ease", type: "likert", text: "Easy?", min: 1, max: 7 }, { id: "note", type: "text", text: "Remarks?" }] }] }));
+  // the console first, on the bus address the runner's sessions and its own dispatcher use
+  start("console", ["--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C, "--listen", "127.0.0.1:" + W], "study-gw.log");
+  const base = "http://127.0.0.1:" + W;
+  await httpUp(base);
+  const runner = start("simctl", ["study", "run", file, "--participant", "P01", "--out", path.join(dir, "out"),
+    "--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "study.log");
+  const q = await browser.newPage({ viewport: { width: 820, height: 700 } });
+  await q.goto(base + "/questionnaire.html");
+  // the page cannot join before a dispatcher is up: reload until it is on the bus
+  await until(async () => {
+    if (await q.locator("#conn.ok").count()) return true;
+    await q.reload();
+    await q.waitForTimeout(300);
+    return false;
+  }, "the questionnaire page on the study's bus", 60000);
+  await q.waitForSelector('[data-item="kss"] input', { timeout: 60000 });
+  await q.locator('[data-item="kss"] input').fill("7");
+  await q.locator('[data-item="ease"] input').fill("6");
+  await q.locator('[data-item="note"] textarea').fill("typed on the tablet");
+  await q.click("#submit");
+  await q.waitForFunction(() => /answers are saved|study is complete/.test(document.getElementById("status").innerText),
+    null, { timeout: WAIT });
+  const r = await runner.exited;
+  check("study: the runner ends its study", r.code === 0, JSON.stringify(r) + " " + readLog("study.log").slice(-800));
+  const db = path.join(dir, "out", "study.db");
+  const rows = execFileSync("sqlite3", [db, "SELECT item, value, text FROM answers WHERE participant = 'P01' ORDER BY item"]).toString();
+  check("a questionnaire submitted in the page is in the study database",
+    /^ease\|6\.0\|$/m.test(rows) && /^kss\|7\.0\|$/m.test(rows) && /^note\|\|typed on the tablet$/m.test(rows), rows);
+  await q.close();
+});
+
 // ---- a page that does not read, in a lockstep session ---------------------------------
 {
   const P = nextPort(), C = nextPort(), W = nextPort();

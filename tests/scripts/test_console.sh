@@ -8,7 +8,7 @@
 [ -f "$root/tests/browser/node_modules/playwright-core/package.json" ] ||
     { echo "FAIL tests/browser/node_modules/playwright-core is missing (scripts/deps.sh installs it)"; exit 1; }
 ports=""
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do ports="$ports $(free_port)"; done
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do ports="$ports $(free_port)"; done
 cd "$root/tests/browser" || exit 1
 SIM_BIN=$bin SIM_ROOT=$root TEST_TMP=$tmp TEST_PORTS="${ports# }" node console.test.mjs
 rc=$?
