@@ -20,6 +20,7 @@
 #include "sim_drivelog.h"
 #include "sim_error.h"
 #include "sim_metrics.h"
+#include "measures.h"
 
 /* ---- drive ---- */
 
@@ -110,6 +111,8 @@ typedef struct an_params {
     double vehicle_width;        /* m, for lane-mark events (--vehicle-width, 1.8) */
     double speed_margin;         /* m/s over the limit for time_over_limit_margin_s
                                     (--speed-margin-kmh, 3 km/h) */
+    const char *lct_baseline;    /* the participant's baseline drive for the Lane Change
+                                    Test's adaptive model (--lct-baseline; NULL: none) */
 } an_params;
 
 an_params an_params_default(void);
@@ -122,6 +125,7 @@ typedef struct an_scenario {
     double speed_margin;         /* m/s (an_params) */
     an_task *tasks;
     size_t n_tasks;
+    sim_lct_profile *lct_profile; /* from --lct-baseline (lct.c); NULL: none. Owned. */
 } an_scenario;
 
 /* Loads and validates the scenario through the world model; err holds the first of
@@ -151,6 +155,7 @@ typedef struct an_task_result {
     double *mark_left, *mark_right; /* marks of the ideal lane at samples i0..i1-1 */
     double *limit;               /* speed limit at samples i0..i1-1, m/s (NAN: none) */
     sim_metrics_result m;
+    an_measures x;               /* the secondary-task measures (measures.c) */
 } an_task_result;
 
 typedef struct an_result {
@@ -161,6 +166,7 @@ typedef struct an_result {
     size_t n_warnings;
     an_task_result *tasks;       /* one per (run, task) */
     size_t n_tasks;
+    an_streams streams;          /* the drive's drt, gaze and surt events (measures.c) */
 } an_result;
 
 /* Computes every task of every run. Problems with a task are recorded in it and in the
@@ -171,6 +177,34 @@ int an_result_warn(an_result *res, const char *fmt, ...) __attribute__((format(p
 /* "ok", "warning" (computed, but suspect) or the error's name: the status column of
  * tasks.csv, metrics.json, the report and study.csv. */
 const char *an_task_status(const an_task_result *tr);
+
+/* ---- Lane Change Test (lct.c) ---- */
+
+/* The adaptive model's profile from the baseline drive at path (its own scenario from
+ * its meta) into sc->lct_profile. */
+int an_lct_baseline(const char *path, const an_params *p, an_scenario *sc, sim_error *err);
+/* MDEV per lane change of a task whose ideal path changes lanes, against the normative
+ * path and (with a profile) the adaptive one; fills tr->x's LCT part. */
+int an_lct_task(const an_result *res, const an_scenario *sc, an_task_result *tr);
+/* Finds the scenario of a drive: override, or its meta's scenario_file as given, next
+ * to the log or under scenarios/ (report.c). */
+int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err);
+
+/* ---- secondary-task measures (measures.c) ---- */
+
+/* Parses the drive's drt, gaze and surt events into res->streams (bad ones are counted
+ * and warned about once). */
+int an_streams_read(an_result *res, const an_drive *dr);
+void an_streams_free(an_streams *st);
+/* Fills tr->x from the task's samples [i0, i1) and the streams of its run and span. */
+int an_measures_compute(const an_result *res, const an_scenario *sc, an_task_result *tr);
+void an_measures_free(an_measures *x);
+/* The measures' columns of tasks.csv / study.csv (after an_metric's own). */
+size_t an_measures_count(void);
+const char *an_measures_name(size_t k);
+double an_measures_value(const an_task_result *tr, size_t k);
+/* The details metrics.json holds beside the columns (a new cJSON object; NULL: no memory). */
+struct cJSON *an_measures_json(const an_result *res, const an_task_result *tr);
 
 /* ---- outputs ---- */
 
@@ -199,6 +233,11 @@ int an_report_write(const an_result *res, const char *dir, bool plots, an_timing
 /* ---- plots ---- */
 
 typedef enum { AN_PNG, AN_SVG } an_format;
+
+/* The figure of DRT stimuli and responses, glance strips per area and TLC over time. */
+int an_plot_tasks(const an_result *res, const an_task_result *tr, const char *path,
+                  an_format fmt, sim_error *err);
+bool an_plot_tasks_wanted(const an_result *res, const an_task_result *tr);
 
 int an_plot_lateral(const an_result *res, const an_task_result *tr, const char *path,
                     an_format fmt, sim_error *err);
@@ -265,5 +304,7 @@ int an_synth_scenario(const char *path, int n_tasks, double task_len, double per
 /* A drive of seconds at rate Hz through sc by a synthetic subject; dr is allocated. */
 int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t seed,
                    const char *subject, const char *scenario_file, an_drive *dr, sim_error *err);
+/* Adds seeded DRT, gaze and SuRT events to dr (synth_tasks.c) and sorts its events. */
+int an_synth_secondary(an_drive *dr, uint64_t seed, sim_error *err);
 
 #endif

@@ -178,7 +178,7 @@ static char *dup_n(const char *s, size_t n)
 /* Splits a part line "R\t..." into a row. Returns false on a malformed line. */
 static bool parse_row(char *line, size_t nm, row *r)
 {
-    char *fld[64 + 8];
+    char *fld[256 + 8]; /* metric columns (an_metric_count) and the 8 text fields */
     size_t k = 0;
     for (char *p = line + 2;; p++) {
         char *start = p;

@@ -41,8 +41,10 @@ void an_result_free(an_result *res)
         free(res->tasks[k].mark_left);
         free(res->tasks[k].mark_right);
         free(res->tasks[k].limit);
+        an_measures_free(&res->tasks[k].x);
     }
     free(res->tasks);
+    an_streams_free(&res->streams);
     memset(res, 0, sizeof *res);
 }
 
@@ -104,7 +106,8 @@ static bool is_stimulus(const an_event *e)
 
 static bool is_press(const an_event *e)
 {
-    return strcmp(e->kind, "button") == 0 &&
+    /* the DRT's button answers the DRT's stimuli (measures.c), not triggers */
+    return strcmp(e->kind, "button") == 0 && strcmp(e->name, "drt") != 0 &&
            !(e->json && (strstr(e->json, "\"pressed\":false") || strstr(e->json, "\"pressed\": false")));
 }
 
@@ -462,6 +465,7 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
                 goto oom;
         }
     }
+    if (an_streams_read(out, dr)) goto oom;
     if (!(labels = task_labels(out, dr, sc))) goto oom;
     /* Runs: consecutive samples with the same run number. A drive without samples still
      * lists its tasks (as never started), so that a study table shows the gap. */
@@ -485,7 +489,7 @@ int an_compute(const an_drive *dr, const an_scenario *sc, an_result *out, sim_er
         for (size_t k = 0; k < sc->n_tasks; k++) {
             an_task_result *tr = &out->tasks[out->n_tasks++];
             rc = task_in_run(out, dr, sc, &sc->tasks[k], labels[k], run, r0, r1, tr);
-            if (rc) goto oom;
+            if (rc || (rc = an_measures_compute(out, sc, tr))) goto oom;
             if (tr->message[0] && an_result_warn(out, "%s", tr->message)) goto oom;
         }
         r0 = r1;
@@ -542,19 +546,22 @@ static const metric_def metrics[] = {
 };
 #undef M
 
+#define N_OWN (sizeof metrics / sizeof metrics[0])
+
+/* The secondary-task measures (measures.c) follow the table's own columns. */
 size_t an_metric_count(void)
 {
-    return sizeof metrics / sizeof metrics[0];
+    return N_OWN + an_measures_count();
 }
 
 const char *an_metric_name(size_t k)
 {
-    return k < an_metric_count() ? metrics[k].name : NULL;
+    return k < N_OWN ? metrics[k].name : an_measures_name(k - N_OWN);
 }
 
 double an_metric_value(const an_task_result *tr, size_t k)
 {
-    if (k >= an_metric_count()) return NAN;
+    if (k >= N_OWN) return tr->computed ? an_measures_value(tr, k - N_OWN) : NAN;
     const metric_def *md = &metrics[k];
     /* A task without samples has no measures, only the fact that it did not start. */
     if (!tr->computed) return md->type == 'b' ? 0 : NAN;

@@ -44,17 +44,19 @@ static int cmd_report(int argc, char **argv)
         {"vehicle-width", SIM_OPT_DOUBLE, &params.vehicle_width, "M", "car width for lane-mark events (default 1.8)"},
         {"speed-margin-kmh", SIM_OPT_DOUBLE, &margin_kmh, "KMH",
          "tolerance of time_over_limit_margin_s over the speed limit (default 3)"},
+        {"lct-baseline", SIM_OPT_STRING, &params.lct_baseline, "LOG",
+         "the participant's baseline Lane Change Test drive: MDEV against the adaptive model too"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis report LOG... [options]",
                            "Metrics, plots and report.html of each drive log (.sqlite or CSV export folder).",
-                           opts, 6, argc, argv, 2, &npos);
+                           opts, 7, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     params.speed_margin = margin_kmh / 3.6;
     if (npos < 1) {
         fprintf(stderr, "analysis report: expected at least one LOG\n");
-        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 6, stderr);
+        sim_cli_print_usage("analysis report LOG... [options]", NULL, opts, 7, stderr);
         return 2;
     }
     int failed = 0;
@@ -140,7 +142,7 @@ static int cmd_synth(int argc, char **argv)
     const char *out = NULL, *scenario = NULL;
     int subjects = 3, tasks = 6, seed = 1;
     double minutes = 0;
-    bool sqlite = false;
+    bool sqlite = false, secondary = false;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &out, "DIR", "folder for scenario.json and one drive per subject"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "drive this scenario's tasks instead of writing one"},
@@ -150,11 +152,12 @@ static int cmd_synth(int argc, char **argv)
         {"tasks", SIM_OPT_INT, &tasks, "N", "tasks in a written scenario (default 6)"},
         {"seed", SIM_OPT_INT, &seed, "S", "random seed (default 1)"},
         {"sqlite", SIM_OPT_FLAG, &sqlite, NULL, "write drive logs (SQLite) instead of CSV exports"},
+        {"secondary", SIM_OPT_FLAG, &secondary, NULL, "add DRT, gaze and SuRT events (docs/metrics.md)"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis synth --out DIR [options]",
                            "Writes a synthetic lane-change study to try the analysis on.", opts,
-                           7, argc, argv, 2, &npos);
+                           8, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (!out || npos || subjects < 1 || subjects > 10000 || tasks < 1 || tasks > 1000 ||
@@ -202,6 +205,7 @@ static int cmd_synth(int argc, char **argv)
         snprintf(path, sizeof path, "%s/%s%s", out, subj, sqlite ? ".sqlite" : "");
         if (an_synth_drive(&sc, minutes * 60, 100, (uint64_t)(seed * 1000 + k), subj, scfile,
                            &dr, &err) ||
+            (secondary && an_synth_secondary(&dr, (uint64_t)(seed * 1000 + k), &err)) ||
             (sqlite ? an_drive_write_log(&dr, path, &err) : an_drive_write_csv(&dr, path, &err))) {
             fprintf(stderr, "analysis synth: %s\n", err.msg);
             an_drive_free(&dr);

@@ -228,8 +228,8 @@ void plot_axes_draw(axes *a, const char *xlabel, const char *ylabel, bool xticks
     cairo_save(cr);
     cairo_set_line_width(cr, 0.8);
     char buf[32];
-    double st = plot_nice_step(a->y1 - a->y0, yt);
-    for (double v = ceil(a->y0 / st - 1e-9) * st; v <= a->y1 + st * 1e-9; v += st) {
+    double st = plot_nice_step(a->y1 - a->y0, yt > 0 ? yt : 1);
+    for (double v = ceil(a->y0 / st - 1e-9) * st; yt > 0 && v <= a->y1 + st * 1e-9; v += st) { /* yt 0: rows, no ticks */
         double py = plot_ax_py(a, v);
         plot_set_rgb(cr, C_GRID);
         cairo_move_to(cr, a->x, py);

@@ -87,6 +87,7 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
         cJSON *m = cJSON_AddObjectToObject(o, "metrics");
         for (size_t q = 0; q < an_metric_count(); q++)
             cJSON_AddItemToObject(m, an_metric_name(q), num_or_null(an_metric_value(tr, q)));
+        cJSON_AddItemToObject(o, "secondary", an_measures_json(res, tr));
         cJSON *evs = cJSON_AddArrayToObject(o, "events");
         for (size_t q = 0; q < tr->m.n_events; q++) cJSON_AddItemToArray(evs, event_json(&tr->m.events[q]));
         cJSON *rx = cJSON_AddArrayToObject(o, "reactions");
@@ -299,6 +300,10 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
             html_figure(f, base, "lateral position against s");
             snprintf(base, sizeof base, "timeline-%s-r%d", name, tr->run);
             html_figure(f, base, "deviation and controls over time");
+            if (an_plot_tasks_wanted(res, tr)) {
+                snprintf(base, sizeof base, "tasks-%s-r%d", name, tr->run);
+                html_figure(f, base, "DRT stimuli and responses, glances per area, TLC over time");
+            }
         }
         if (tr->m.n_events == 0) {
             fputs("<p>No deviation events.</p>\n", f);
@@ -343,7 +348,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
     return 0;
 }
 
-/* One figure to draw: kind 0 lateral, 1 timeline, 2 map. */
+/* One figure to draw: kind 0 lateral, 1 timeline, 2 map, 3 secondary tasks. */
 typedef struct fig_job {
     int kind;
     const an_task_result *tr;
@@ -374,6 +379,7 @@ static void *fig_worker(void *arg)
         sim_error e = {0};
         int rc = j->kind == 0   ? an_plot_lateral(P->res, j->tr, j->path, j->fmt, &e)
                  : j->kind == 1 ? an_plot_timeline(P->res, j->tr, j->path, j->fmt, &e)
+                 : j->kind == 3 ? an_plot_tasks(P->res, j->tr, j->path, j->fmt, &e)
                                 : an_plot_map(P->res, j->run, j->path, j->fmt, &e);
         if (rc) {
             pthread_mutex_lock(&P->lock);
@@ -391,7 +397,7 @@ static int plot_all(const an_result *res, const char *dir, sim_error *err)
     static const an_format fmts[] = {AN_PNG, AN_SVG};
     static const char *ext[] = {"png", "svg"};
     fig_pool P = {.res = res};
-    P.jobs = calloc(6 * res->n_tasks + 2, sizeof *P.jobs);
+    P.jobs = calloc(8 * res->n_tasks + 2, sizeof *P.jobs);
     if (!P.jobs) return sim_error_set(err, SIM_ENOMEM, "out of memory");
     bool seen[64] = {0};
     char name[160];
@@ -406,6 +412,11 @@ static int plot_all(const an_result *res, const char *dir, sim_error *err)
                 j = &P.jobs[P.n++];
                 *j = (fig_job){.kind = 1, .tr = tr, .run = tr->run, .fmt = fmts[x]};
                 snprintf(j->path, sizeof j->path, "%s/timeline-%s-r%d.%s", dir, name, tr->run, ext[x]);
+            }
+            if (an_plot_tasks_wanted(res, tr)) {
+                fig_job *j = &P.jobs[P.n++];
+                *j = (fig_job){.kind = 3, .tr = tr, .run = tr->run, .fmt = fmts[x]};
+                snprintf(j->path, sizeof j->path, "%s/tasks-%s-r%d.%s", dir, name, tr->run, ext[x]);
             }
             if (tr->run >= 0 && tr->run < 64 && !seen[tr->run] && res->drive->n > 0) {
                 fig_job *j = &P.jobs[P.n++];
@@ -470,7 +481,7 @@ int an_report_write(const an_result *res, const char *dir, bool plots, an_timing
 
 /* The scenario of a drive: the override, else the log's meta "scenario" as given, next
  * to the log, or under scenarios/ by its base name. */
-static int find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err)
+int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err)
 {
     if (override) {
         snprintf(out, n, "%s", override);
@@ -521,8 +532,10 @@ int an_report_one(const char *log, const char *scenario, const an_params *params
     int rc = an_drive_load(log, &dr, err);
     if (rc) return rc;
     char scpath[4200];
-    rc = find_scenario(&dr, scenario, scpath, sizeof scpath, err);
+    rc = an_find_scenario(&dr, scenario, scpath, sizeof scpath, err);
     if (!rc) rc = an_scenario_load(scpath, params, &sc, err);
+    if (!rc && params->lct_baseline && (rc = an_lct_baseline(params->lct_baseline, params, &sc, err)))
+        an_scenario_free(&sc);
     if (rc) {
         an_drive_free(&dr);
         return rc;

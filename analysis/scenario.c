@@ -80,6 +80,7 @@ void an_scenario_free(an_scenario *sc)
     for (size_t k = 0; k < sc->n_tasks; k++) free(sc->tasks[k].ideal);
     free(sc->tasks);
     sim_scenario_free(sc->world);
+    free(sc->lct_profile);
     memset(sc, 0, sizeof *sc);
 }
 

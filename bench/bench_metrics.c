@@ -16,6 +16,7 @@
  * Parts 2 and 3 need $SIM_BIN (make bench sets it) for `analysis synth`; skipped without.
  * Best of several runs each. */
 #include <math.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,9 +364,62 @@ static void bench_report(void)
     if (system(cmd) != 0) fprintf(stderr, "bench_metrics: could not remove %s\n", dir);
 }
 
+/* ---- part 4: the secondary-task measures (issue 25) ---- */
+
+/* CPU seconds (user + system) that cmd's processes took. */
+static double child_cpu(const char *cmd)
+{
+    struct rusage a, b;
+    getrusage(RUSAGE_CHILDREN, &a);
+    if (system(cmd) != 0) return NAN;
+    getrusage(RUSAGE_CHILDREN, &b);
+    return (double)(b.ru_utime.tv_sec - a.ru_utime.tv_sec) + (b.ru_utime.tv_usec - a.ru_utime.tv_usec) * 1e-6 +
+           (double)(b.ru_stime.tv_sec - a.ru_stime.tv_sec) + (b.ru_stime.tv_usec - a.ru_stime.tv_usec) * 1e-6;
+}
+
+/* The same synthetic hour twice: as today's logs are (baseline) and with a DRT stimulus
+ * every 3-5 s, gaze samples at 30 Hz and SuRT responses (synth --secondary: about
+ * 110,000 more events). CPU time of the whole report, with and without figures. */
+static void bench_secondary(void)
+{
+    const char *bin = getenv("SIM_BIN");
+    if (!bin) {
+        printf("secondary-task measures: skipped (set SIM_BIN)\n");
+        return;
+    }
+    char dir[] = "/tmp/bench_measures.XXXXXX";
+    if (!mkdtemp(dir)) return;
+    char cmd[1024];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd, "'%s/analysis' synth --out %s/%s --subjects 1 --minutes 60 --tasks 6 --sqlite%s > /dev/null",
+                 bin, dir, k ? "with" : "base", k ? " --secondary" : "");
+        if (system(cmd) != 0) {
+            printf("secondary-task measures: synth failed\n");
+            return;
+        }
+    }
+    double cpu[2][2] = {{1e9, 1e9}, {1e9, 1e9}}; /* [log][plots] */
+    for (int rep = 0; rep < 3; rep++)
+        for (int k = 0; k < 2; k++)
+            for (int plots = 0; plots < 2; plots++) {
+                snprintf(cmd, sizeof cmd, "'%s/analysis' report %s/%s/S01.sqlite --out %s/out%d%d %s > /dev/null 2>&1",
+                         bin, dir, k ? "with" : "base", dir, k, plots, plots ? "" : "--no-plots");
+                double c = child_cpu(cmd);
+                if (c < cpu[k][plots]) cpu[k][plots] = c;
+            }
+    printf("secondary-task measures: one hour at 100 Hz, 6 tasks, best of 3, CPU seconds (user + system)\n");
+    printf("  baseline (today's log)      report --no-plots %.3f s, full report %.3f s\n", cpu[0][0], cpu[0][1]);
+    printf("  with DRT, gaze 30 Hz, SuRT  report --no-plots %.3f s, full report %.3f s\n", cpu[1][0], cpu[1][1]);
+    printf("  ratio with/baseline %.2f (no plots), %.2f (full); target report --no-plots < 1 s CPU: %s\n",
+           cpu[1][0] / cpu[0][0], cpu[1][1] / cpu[0][1], cpu[1][0] < 1.0 ? "met" : "NOT met");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "bench_metrics: could not remove %s\n", dir);
+}
+
 int main(void)
 {
     bench_metrics();
     bench_report();
+    bench_secondary();
     return 0;
 }

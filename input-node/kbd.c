@@ -70,6 +70,7 @@ int in_kbd_role_for_key(SDL_Keycode key)
     case SDLK_z:
     case SDLK_PAGEDOWN: return SIM_BUTTON_GEAR_DOWN;
     case SDLK_p: return SIM_BUTTON_PAUSE;
+    case SDLK_SPACE: return SIM_BUTTON_DRT;
     default: return -1;
     }
 }

@@ -21,6 +21,8 @@
 #include "calibrate.h"
 #include "kbd.h"
 #include "script.h"
+#include "drt.h"
+#include "sim_msg_task.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command_bus.h"
@@ -61,6 +63,7 @@ typedef struct node {
     bool have_vtest;
     bool vtest_running;    /* its clock started: the node has joined the bus */
     in_script script;
+    in_drt drt;            /* the Detection Response Task: scripted answers (drt.c) */
     bool have_script;
     /* state */
     double sim_t;          /* latest simulation time seen */
@@ -118,6 +121,7 @@ static double ffb_play(node *n, double now)
 {
     sim_ffb_effects fx;
     sim_ffb_update(&n->ffb, now, &fx);
+    in_drt_tactile(&n->drt, &fx);
     if (n->have_wheel) in_wheel_play(&n->wheel, &fx);
     if (n->ffb_log) {
         fprintf(n->ffb_log,
@@ -143,6 +147,13 @@ static void publish_controls(node *n, double t)
     cJSON_Delete(o);
 }
 
+static void publish_drt_response(node *n, double t, const char *source)
+{
+    cJSON *o = in_drt_response(source);
+    if (o) sim_bus_publish(n->bus, SIM_TOPIC_DRT_RESPONSE, t, o);
+    cJSON_Delete(o);
+}
+
 static void publish_button(node *n, sim_button_role role, bool pressed)
 {
     sim_msg_input_button b = {.pressed = pressed};
@@ -157,6 +168,7 @@ static void publish_button(node *n, sim_button_role role, bool pressed)
 static void button_changed(node *n, sim_button_role role, bool pressed)
 {
     publish_button(n, role, pressed);
+    if (pressed && role == SIM_BUTTON_DRT) publish_drt_response(n, n->sim_t, "button");
     if (!pressed || (role != SIM_BUTTON_GEAR_UP && role != SIM_BUTTON_GEAR_DOWN)) return;
     int base = n->gear_req_used ? n->gear_req : n->have_obs ? n->obs.gear : 1;
     if (role == SIM_BUTTON_GEAR_UP && base < SIM_INPUT_MAX_GEARS) base++;
@@ -359,8 +371,10 @@ static void on_tick(node *n, const cJSON *msg, double t_msg)
         if (in_script_restart(&n->script, NULL, &rerr) == SIM_OK && n->have_obs) in_script_on_state(&n->script, &n->obs);
         n->gear_req_used = false;
     }
+    if (run != n->sim_run) in_drt_reset(&n->drt);
     n->sim_run = run;
     set_paused(n, ok && tick.paused);
+    if (in_drt_due(&n->drt, t)) publish_drt_response(n, t, "script");
     if (!n->lockstep || !ok || !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n"))) return;
     /* Our answer for tick n: the controls first, then the ack; the dispatcher keeps
      * the order, so physics has them before it steps. */
@@ -419,6 +433,8 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         on_tick(n, msg, env->t);
     } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
         on_vehicle_state(n, msg, env->t);
+    } else if (strcmp(topic, SIM_TOPIC_DRT_STIMULUS) == 0) {
+        in_drt_on_stimulus(&n->drt, msg, env->t);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         /* The vehicle ahead, for the scripted driver (not the vehicles themselves). */
         sim_msg_traffic_state st = {0};
@@ -604,6 +620,7 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
                              .target_kmh = o->target_kmh};
         if ((rc = in_script_open(&n->script, &so, err))) return rc;
         n->have_script = true;
+        if (!o->replay && (rc = in_drt_open(&n->drt, o->scenario, true, err))) return rc;
     }
     if (!n->have_wheel) sim_ffb_init(&n->ffb, 0, 0, false);
     return SIM_OK;
@@ -719,7 +736,7 @@ int main(int argc, char **argv)
          "(tests) attach a virtual wheel and play FILE on it"},
     };
     static const char *const subs[] = {SIM_TOPIC_FFB_COMMAND, "control.", SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE,
-                                       SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_DISPATCHER_LEFT};
+                                       SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS};
     const sim_node_desc desc = {
         .prog = "input-node", .usage = "input-node [options]",
         .about = "Publishes the driver's controls (wheel, keyboard or scripted driver) on the "

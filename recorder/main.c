@@ -25,7 +25,6 @@
 #include "sim_drivelog.h"
 #include "sim_error.h"
 #include "sim_command.h"
-#include "sim_msg_hmi.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_traffic.h"
@@ -43,7 +42,7 @@
 static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
                                         SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE,
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
-                                        "hmi.", SIM_TOPIC_SURT_RESPONSE};
+                                        "drt.", "surt.", "gaze.", "hmi."};
 
 void rec_utc_now(char *buf, size_t size)
 {

@@ -116,6 +116,16 @@ static void redraw(rn_hud *h)
                 label(box, cr, h->area[a].text, pos[a][0] * h->w, pos[a][1] * h->h, pos[a][2], pos[a][3], 30 * u,
                       h->area[a].rgb);
     }
+    if (h->drt_on && h->full && h->tan_half_fov_y > 0) {
+        /* Pinhole projection of the direction onto the viewport. */
+        double f = h->h / 2.0 / h->tan_half_fov_y;
+        double cx = h->w / 2.0 - f * tan(h->drt_angle_deg * M_PI / 180), cy = h->h / 2.0 - f * tan(3 * M_PI / 180);
+        double r = 9 * u;
+        cairo_arc(cr, cx, cy, r, 0, 6.2832);
+        cairo_set_source_rgb(cr, 1, 0.08, 0.05);
+        cairo_fill(cr);
+        grow(box, cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1);
+    }
     if (h->no_data) {
         cairo_rectangle(cr, 10 * u, 10 * u, 190 * u, 50 * u);
         cairo_set_source_rgba(cr, 0.6, 0, 0, 0.85);
@@ -147,11 +157,13 @@ void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
     k = fnv(k, &h->limit_kmh, sizeof h->limit_kmh);
     k = fnv(k, &h->no_data, sizeof h->no_data);
     k = fnv(k, &h->full, sizeof h->full);
+    k = fnv(k, &h->drt_on, sizeof h->drt_on);
+    k = fnv(k, &h->drt_angle_deg, sizeof h->drt_angle_deg);
     for (int a = 0; a < SIM_HUD_AREA_COUNT; a++) {
         k = fnv(k, h->area[a].text, strlen(h->area[a].text) + 1);
         k = fnv(k, h->area[a].rgb, sizeof h->area[a].rgb);
     }
-    bool empty = !h->no_data && (!h->full || (h->speed_kmh < 0 && h->limit_kmh <= 0));
+    bool empty = !h->no_data && (!h->full || (h->speed_kmh < 0 && h->limit_kmh <= 0 && !h->drt_on));
     for (int a = 0; h->full && a < SIM_HUD_AREA_COUNT; a++)
         if (h->area[a].text[0])
             empty = false;

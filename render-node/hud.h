@@ -25,6 +25,11 @@ typedef struct rn_hud {
     double limit_kmh;          /* 0: none */
     bool no_data;
     bool full;                 /* speed, limit and areas; false: only the no-data mark (mirrors) */
+    /* The visual DRT stimulus (drt.stimulus, ISO 17488): a red dot drt_angle_deg left of
+     * straight ahead (negative: right) and 3 degrees above the horizon, while drt_on.
+     * tan_half_fov_y (set by the scene) places it. */
+    bool drt_on;
+    double drt_angle_deg, tan_half_fov_y;
     int w, h;
     cairo_surface_t *surf;
     GLuint tex;

@@ -275,6 +275,7 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     u1(s->tex, "u_fog_k", 0);
     u1(s->tex, "u_bright", 1);
     s->hud.full = v->view == SIM_VIEW_FRONT || v->view == SIM_VIEW_CHASE;
+    s->hud.tan_half_fov_y = v->view == SIM_VIEW_FRONT ? tan(cam->fov_y / 2) : 0; /* DRT dot: driver's view only */
     if (!s->no_hud)
         rn_hud_draw(&s->hud, w, h, fs->clock, glGetUniformLocation(s->tex, "u_tex"));
     return SIM_OK;

@@ -12,6 +12,7 @@
 #include "road_adapter.h"
 #include "sim_command.h"
 #include "sim_msg_hud.h"
+#include "sim_msg_task.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
@@ -124,6 +125,14 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         }
     } else if (!strncmp(topic, "control.", 8) && strcmp(topic, SIM_TOPIC_CONTROL_ACK)) {
         on_control(n, topic, msg);
+    } else if (!strcmp(topic, SIM_TOPIC_DRT_STIMULUS)) {
+        sim_msg_drt_stimulus m;
+        if (sim_msg_drt_stimulus_decode(msg, &m, &err) != SIM_OK)
+            fprintf(stderr, "render-node: %s\n", err.msg);
+        else if (!strcmp(m.modality, "visual")) {
+            n->scene.hud.drt_on = m.on;
+            n->scene.hud.drt_angle_deg = isnan(m.angle_deg) ? 20 : m.angle_deg;
+        }
     }
 }
 
@@ -142,7 +151,7 @@ int rn_session_open(rn_node *n, sim_error *err)
     int rc = sim_bus_parse_endpoint(n->o.bus, host, sizeof host, &port, err);
     if (rc)
         return rc;
-    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_TRAFFIC_STATE, "control.", "hud."};
+    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_TRAFFIC_STATE, "control.", "hud.", SIM_TOPIC_DRT_STIMULUS};
     char name[64];
     if (n->o.name)
         snprintf(name, sizeof name, "%s", n->o.name);

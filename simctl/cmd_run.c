@@ -250,7 +250,8 @@ int simctl_cmd_run(int argc, char **argv)
     static const struct { const char *exe, *bus_name; } modules[] = {
         {"recorder", "recorder"}, {"physics-node", "physics"}, {"traffic-node", "traffic"},
         {"input-node", "input"}, {"context-server", "context"}, {"render-node", "render"},
-        {"sound-node", "sound"}};
+        {"sound-node", "sound"}, {"task-node", "task"}};
+    bool want_task = run_wants_task_node(scenario);
     s.acks_ticks = lockstep && s.until_t >= 0;
     /* One front view when there is a display to show it on; none headless unless asked. */
     bool render_window = !headless && has_display();
@@ -262,13 +263,14 @@ int simctl_cmd_run(int argc, char **argv)
             !strcmp(modules[i].exe, "sound-node"))
             continue;
         if (!strcmp(modules[i].exe, "render-node") && !want_render) continue;
+        if (!strcmp(modules[i].exe, "task-node") && !want_task) continue;
         size_t used = strlen(wait_for);
         snprintf(wait_for + used, sizeof wait_for - used, "%s%s", used ? "," : "", modules[i].bus_name);
     }
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
         const char *exe = modules[i].exe;
         if (!run_exe_exists(exe) || (!strcmp(exe, "render-node") && !want_render) ||
-            (headless && !strcmp(exe, "sound-node")))
+            (headless && !strcmp(exe, "sound-node")) || (!strcmp(exe, "task-node") && !want_task))
             continue;
         c = run_add_child(&s, exe);
         run_arg2(c, "--bus", bus_addr);

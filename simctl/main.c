@@ -40,6 +40,7 @@ static const command commands[] = {
     {"study", simctl_cmd_study, "plan|check|status|run|answer|flag|note|rebuild FILE ...",
      "a study: plan, check, run a participant's drives, questionnaires, status"},
     {"import-xodr", simctl_cmd_import_xodr, "FILE.xodr [--out SCENARIO]", "report an OpenDRIVE file; write a starter scenario"},
+    {"lct-track", simctl_cmd_lct_track, "[--track N] [--out SCENARIO]", "write an ISO 26022 Lane Change Test track"},
 };
 
 static void usage(FILE *f)

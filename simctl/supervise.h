@@ -63,6 +63,8 @@ struct session {
 
 /* Whether bin/<exe> (beside simctl) exists. */
 bool run_exe_exists(const char *exe);
+/* Whether the scenario runs a secondary task, so the session needs task-node (run_tasks.c). */
+bool run_wants_task_node(const char *scenario);
 /* A new child running exe (not started); arguments follow with run_arg/run_arg2. */
 child *run_add_child(session *s, const char *exe);
 void run_arg(child *c, const char *a);

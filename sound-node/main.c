@@ -24,6 +24,8 @@
 #include "sim_node.h"
 #include "sim_scenario.h"
 #include "sim_sound.h"
+#include "sim_beep.h"
+#include "sim_msg_task.h"
 
 static const char *const ACTS_ON[] = {"sound", "pause", "resume", "stop"};
 #define N_ACTS_ON (sizeof ACTS_ON / sizeof ACTS_ON[0])
@@ -37,6 +39,7 @@ typedef struct sound_node {
     sim_sound_params sp;
     SDL_AudioDeviceID dev;
     sim_sound synth;  /* shared with the audio thread: touched under SDL_LockAudioDevice */
+    sim_beep beep;    /* the auditory DRT stimulus (drt.stimulus), likewise */
     double sim_t;
     bool closed;
     char no_device[200]; /* why it plays into SDL's dummy driver; "" when it plays */
@@ -46,6 +49,7 @@ static void on_audio(void *user, Uint8 *stream, int len)
 {
     sound_node *n = user;
     sim_sound_render(&n->synth, (int16_t *)stream, (size_t)len / sizeof(int16_t));
+    sim_beep_mix(&n->beep, (int16_t *)stream, (size_t)len / sizeof(int16_t));
 }
 
 static double num(const cJSON *o, const char *key)
@@ -112,6 +116,18 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         SDL_UnlockAudioDevice(n->dev);
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_command(n, msg);
+    } else if (strcmp(topic, SIM_TOPIC_DRT_STIMULUS) == 0) {
+        /* the auditory DRT stimulus: a tone while it is on, whatever control.sound says
+         * (the task must reach the driver) */
+        sim_msg_drt_stimulus m;
+        sim_error err = {0};
+        if (sim_msg_drt_stimulus_decode(msg, &m, &err)) {
+            fprintf(stderr, "sound-node: %s\n", err.msg);
+        } else if (strcmp(m.modality, "auditory") == 0) {
+            SDL_LockAudioDevice(n->dev);
+            n->beep.on = m.on;
+            SDL_UnlockAudioDevice(n->dev);
+        }
     }
 }
 
@@ -151,6 +167,7 @@ static int setup(sim_node *sn, void *user, sim_error *err)
         return 1;
     }
     n->rate = have.freq;
+    sim_beep_init(&n->beep, have.freq); /* the rate the device plays, which may differ from the asked one */
     return 0;
 }
 
@@ -181,7 +198,7 @@ int main(int argc, char **argv)
         {"rate", SIM_OPT_INT, &n.rate, "HZ", "sample rate, 8000..192000 (default 44100)"},
         {"volume", SIM_OPT_DOUBLE, &n.volume, "V", "master volume 0..1 (default: the scenario's, else 1)"},
     };
-    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_SIM_TICK, "control."};
+    static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_SIM_TICK, "control.", SIM_TOPIC_DRT_STIMULUS};
     const sim_node_desc desc = {
         .prog = "sound-node", .usage = "sound-node [options]",
         .about = "Engine and tyre sounds from vehicle.state through SDL audio; follows control.sound.",

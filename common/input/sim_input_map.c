@@ -20,6 +20,7 @@ static const char *const axis_names[SIM_AXIS_ROLE_COUNT] = {
 static const char *const button_names[SIM_BUTTON_ROLE_COUNT] = {
     "indicator_left", "indicator_right", "horn",    "menu_up",    "menu_down", "menu_select",
     "menu_back",      "gear_up",         "gear_down", "headlights", "wiper",     "pause",
+    "drt",
 };
 
 static const struct {

@@ -45,6 +45,7 @@ typedef enum sim_button_role {
     SIM_BUTTON_HEADLIGHTS,
     SIM_BUTTON_WIPER,
     SIM_BUTTON_PAUSE,
+    SIM_BUTTON_DRT,          /* the Detection Response Task's response (drt.response) */
     SIM_BUTTON_ROLE_COUNT
 } sim_button_role;
 

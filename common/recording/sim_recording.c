@@ -13,7 +13,6 @@
 #include "sim_json.h"
 #include "sim_offset.h"
 #include "sim_msg_input.h"
-#include "sim_msg_hmi.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
@@ -329,6 +328,13 @@ static int mark(sim_recording *rec, sim_drivelog_writer *w, double t, const char
     return event(rec, w, t, kind, what, line, len, err);
 }
 
+/* The secondary-task topics logged as events: drt.*, surt.*, gaze.* (issue 25). */
+static bool secondary_task(const char *topic)
+{
+    return (!strncmp(topic, "drt.", 4) && topic[4]) || (!strncmp(topic, "surt.", 5) && topic[5]) ||
+           (!strncmp(topic, "gaze.", 5) && topic[5]);
+}
+
 int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
                        const cJSON *msg, const char *line, size_t len, sim_error *err)
 {
@@ -425,11 +431,19 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         /* simctl run: a module crashed, was restarted, or stopped on a configuration error */
         const char *what = text(msg, topic, "what", &bad);
         ret = event(rec, w, t, "session", what ? what : "module", line, len, err);
+    } else if (secondary_task(topic)) {
+        /* drt.stimulus -> kind "drt", name "stimulus": the analysis' DRT, SuRT and glance
+         * measures read these (docs/drivelog.md) */
+        const char *dot = strchr(topic, '.');
+        char kind[8];
+        snprintf(kind, sizeof kind, "%.*s", (int)(dot - topic), topic);
+        ret = event(rec, w, t, kind, dot + 1, line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_LOG_MARK) == 0) {
         const char *name = text(msg, topic, "name", &bad);
         ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);
-    } else if (strncmp(topic, "hmi.", 4) == 0 || strcmp(topic, SIM_TOPIC_SURT_RESPONSE) == 0) {
-        /* an in-car HMI page's touches and task responses (docs/console.md) */
+    } else if (strncmp(topic, "hmi.", 4) == 0 && topic[4]) {
+        /* an in-car HMI page's touches (docs/console.md); SuRT responses are
+         * secondary-task events above */
         ret = event(rec, w, t, "hmi", topic, line, len, err);
     }
     if (!ret && rec->record_all) {

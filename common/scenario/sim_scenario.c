@@ -8,6 +8,7 @@
  * been read, in this order: roads and junction ids, roads, junctions, road links,
  * then POIs, start points, traffic, triggers, sectors, tasks and the environment. */
 #include "sim_scenario.h"
+#include "sim_drt.h"
 #include "sim_scenario_load.h"
 
 #include <cjson/cJSON.h>
@@ -75,7 +76,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     static const char *const keys[] = {"format", "name", "description", "author", "version",
                                        "terrain", "roads", "junctions", "pois", "start_points",
                                        "traffic", "triggers", "sectors", "tasks", "environment",
-                                       "road_friction", NULL};
+                                       "road_friction", "drt", NULL};
     *out = NULL;
     ld L = {.j = {.file = name, .report = diag_report, .user = diag}, .base_dir = base_dir};
     cJSON *root;
@@ -114,6 +115,10 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
         scn_load_sectors(&L, root);
         scn_load_tasks(&L, root);
         scn_load_environment(&L, root);
+        /* The Detection Response Task, when the scenario runs one (common/tasks). */
+        const cJSON *drt = cJSON_GetObjectItemCaseSensitive(root, "drt");
+        if (drt && (sc->drt = malloc(sizeof *sc->drt))) sim_drt_config_parse(&L.j, drt, "drt", sc->drt);
+        else if (drt) sim_diag_add(diag, "%s: out of memory", name);
     }
     cJSON_Delete(root);
     if (L.j.errors) {
@@ -231,6 +236,7 @@ void sim_scenario_free(sim_scenario *sc)
     }
     free(sc->tasks);
     free(sc->env.ambient_sound);
+    free(sc->drt);
     free(sc);
 }
 

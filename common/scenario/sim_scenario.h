@@ -171,6 +171,9 @@ typedef struct sim_scenario {
     sim_task *tasks;
     int n_tasks;
     sim_environment env;
+    /* "drt": the Detection Response Task (sim_drt.h, docs/tasks.md); NULL when the
+     * scenario runs none. Owned. */
+    struct sim_drt_config *drt;
 } sim_scenario;
 
 /* Loads and validates the scenario file at path; files it names (height maps,

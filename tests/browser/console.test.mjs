@@ -295,10 +295,12 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     check("soft stop: the page says who acted", /stop: done by physics/.test(answers), answers);
     const logs = fs.readdirSync(path.join(out, "logs", "default")).filter((f) => f.endsWith(".sqlite"));
     const db = path.join(out, "logs", "default", logs[0]);
-    const rows = execFileSync("sqlite3", [db, "SELECT name, json FROM events WHERE kind = 'hmi' ORDER BY t, id"]).toString();
-    const surtRows = rows.split("\n").filter((l) => l.startsWith("surt.response|"));
-    check("drive log: both SuRT responses are events of kind hmi", surtRows.length === 2 &&
+    const rows = execFileSync("sqlite3", [db, "SELECT name, json FROM events WHERE kind = 'surt' ORDER BY t, id"]).toString();
+    const surtRows = rows.split("\n").filter((l) => l.startsWith("response|"));
+    check("drive log: both SuRT responses are events of kind surt", surtRows.length === 2 &&
       /"correct":true/.test(surtRows[0]) && /"correct":false/.test(surtRows[1]), rows);
+    const touches = execFileSync("sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'hmi' AND name = 'hmi.touch'"]).toString().trim();
+    check("drive log: the HMI template's touch is an event of kind hmi", touches === "1", touches);
     const marks = execFileSync("sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'mark' AND name = 'participant looked away'"]).toString().trim();
     check("drive log: the console's event marker", marks === "1", marks);
   });

@@ -624,6 +624,67 @@ static void ffb_fades_on_silence_pause_and_exit(void **state)
     assert_int_equal(g_ffb[last_effect].level, 0);
 }
 
+
+/* The tactile DRT stimulus (docs/tasks.md): while a drt.stimulus with modality
+ * "tactile" is on, the wheel vibrates at 40 Hz (period 25 ms) with 60 % of full
+ * magnitude (0.6 * 32767 = 19660) over the steering torque; after the stimulus's end
+ * the vibration stops. Read from the node's --ffb-log. */
+static int ffb_rumble_after(const char *path, double after_t, int *period)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[512];
+    int rumble = -1;
+    while (fgets(buf, sizeof buf, f)) {
+        cJSON *m = cJSON_Parse(buf);
+        if (m && !cJSON_GetObjectItemCaseSensitive(m, "event") && num(m, "t") > after_t) {
+            rumble = (int)num(m, "rumble");
+            if (period) *period = (int)num(m, "period_ms");
+        }
+        cJSON_Delete(m);
+    }
+    fclose(f);
+    return rumble;
+}
+
+static void drt_tactile_stimulus_vibrates_the_wheel(void **state)
+{
+    write_file("wheel axes 4 buttons 12 hats 1\n");
+    char log_path[] = "/tmp/test_input_drt_XXXXXX";
+    int fd = mkstemp(log_path);
+    assert_true(fd >= 0);
+    close(fd);
+    ts_conn *c = start_session("physics", "[\"dispatcher.joined\"]",
+        (const char *const[]){"--driver", "wheel", "--mapping-dir", "/nonexistent",
+                              "--virtual-test-script", g_file, "--ffb-log", log_path, NULL});
+    cJSON *j = ts_expect_topic(c, "dispatcher.joined", 30000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    int seq = 0, period = 0, rumble = -1;
+    /* Steering torque, then the stimulus: wait until the log shows the vibration. */
+    for (double end = ts_now_ms() + 30000; ts_now_ms() < end && rumble != 19660; ts_sleep_ms(10)) {
+        send_command(c, &seq);
+        char msg[200];
+        snprintf(msg, sizeof msg, "{\"topic\":\"drt.stimulus\",\"src\":\"task\",\"seq\":%d,\"t\":1,\"id\":1,"
+                 "\"modality\":\"tactile\",\"on\":true}", ++seq);
+        assert_true(ts_send_line(c, msg));
+        rumble = ffb_rumble_after(log_path, 0, &period);
+    }
+    assert_int_equal(rumble, 19660);
+    assert_int_equal(period, 25);
+    /* Off: the road rumble of the commands (none) is all that is left. */
+    char msg[200];
+    snprintf(msg, sizeof msg, "{\"topic\":\"drt.stimulus\",\"src\":\"task\",\"seq\":%d,\"t\":1.4,\"id\":1,"
+             "\"modality\":\"tactile\",\"on\":false}", ++seq);
+    assert_true(ts_send_line(c, msg));
+    for (double end = ts_now_ms() + 30000; ts_now_ms() < end && rumble != 0; ts_sleep_ms(10)) {
+        send_command(c, &seq);
+        rumble = ffb_rumble_after(log_path, 0, NULL);
+    }
+    assert_int_equal(rumble, 0);
+    unlink(log_path);
+}
+
 /* A device SDL knows as a game controller, with no mapping file, gets SDL's layout:
  * left stick steers over 360 degrees, the right trigger (raw axis 5) is the throttle,
  * the left shoulder (button 9) the left indicator. */
@@ -720,8 +781,8 @@ static void calibrate_writes_mapping(void **state)
     int fd = mkstemp(answers);
     assert_true(fd >= 0);
     /* Enter for the five samples, s for the clutch, nothing for the two buttons
-     * pressed, Enter for the other ten roles, then the range. */
-    const char *text = "\n\n\n\n\ns\n\n\n\n\n\n\n\n\n\n\n540\n";
+     * pressed, Enter for the other eleven roles (drt among them), then the range. */
+    const char *text = "\n\n\n\n\ns\n\n\n\n\n\n\n\n\n\n\n\n540\n";
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     fd = mkstemp(out);
@@ -843,6 +904,7 @@ int main(void)
         cmocka_unit_test_teardown(restart_rebuilds_the_path, teardown),
         cmocka_unit_test_teardown(ffb_fades_on_silence_pause_and_exit, teardown),
         cmocka_unit_test_teardown(calibrate_writes_mapping, teardown),
+        cmocka_unit_test_teardown(drt_tactile_stimulus_vibrates_the_wheel, teardown),
         cmocka_unit_test(bad_options_exit_2),
         cmocka_unit_test(test_script_errors_name_the_right_line),
     };

@@ -127,6 +127,65 @@ static void audio_follows_rpm_and_commands(void **state)
     rmdir(dir);
 }
 
+
+/* The auditory DRT stimulus: while a drt.stimulus with modality "auditory" is on, a
+ * 1 kHz tone at 0.3 of full scale (RMS 0.21) sounds over the engine; after its end only
+ * the engine is left. A visual stimulus makes no sound. */
+static void stimulus(ts_conn *c, const char *modality, bool on)
+{
+    char line[200];
+    snprintf(line, sizeof line, "{\"topic\":\"drt.stimulus\",\"t\":1,\"id\":1,\"modality\":\"%s\",\"on\":%s}",
+             modality, on ? "true" : "false");
+    assert_true(ts_send_line(c, line));
+}
+
+static void measure(const char *path, double *hz, double *rms)
+{
+    long end = wait_audio(path, file_size(path), 0.6);
+    size_t n;
+    int16_t *x = read_tail(path, end, &n);
+    *hz = ta_dominant_hz(x, n, RATE, 200, 2000, 1);
+    *rms = ta_rms(x, n);
+    free(x);
+}
+
+static void drt_auditory_stimulus_beeps(void **state)
+{
+    char dir[64], path[128];
+    assert_true(ta_disk_audio(dir, sizeof dir, path, sizeof path));
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *pub = ts_join(d.port, "task", "[\"dispatcher.\"]", NULL);
+    assert_non_null(pub);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    char *argv[] = {"sound-node", "--bus", bus, "--scenario", (char *)ts_root("scenarios/motorway.json"), NULL};
+    pid_t pid = ts_spawn(argv, false);
+    cJSON *j = ts_expect_topic(pub, "dispatcher.joined", 5000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    state_line(pub, 1500, 0.5);
+    double hz, rms_engine, rms_on, rms_off, rms_visual;
+    measure(path, &hz, &rms_engine);
+    stimulus(pub, "visual", true);
+    measure(path, &hz, &rms_visual);
+    stimulus(pub, "auditory", true);
+    measure(path, &hz, &rms_on);
+    assert_true(fabs(hz - 1000) <= 2);
+    stimulus(pub, "auditory", false);
+    measure(path, &hz, &rms_off);
+    printf("# rms engine %.3f, visual stimulus %.3f, tone %.3f, after %.3f\n", rms_engine, rms_visual, rms_on, rms_off);
+    assert_true(rms_on > rms_engine + 0.1);
+    assert_true(fabs(rms_off - rms_engine) < 0.02 && fabs(rms_visual - rms_engine) < 0.02);
+    kill(pid, SIGTERM);
+    int st = ts_stop(pid, 0, 5000);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ts_close(pub);
+    ts_dispatcher_stop(&d);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void bad_scenario_is_a_configuration_error(void **state)
 {
     char out[2048];
@@ -148,6 +207,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(audio_follows_rpm_and_commands),
+        cmocka_unit_test(drt_auditory_stimulus_beeps),
         cmocka_unit_test(bad_scenario_is_a_configuration_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -263,9 +263,9 @@ static void tidy_equals_reports(sqlite3 *db)
         bool found = false;
         while (fgets(row, sizeof row, t)) {
             row[strcspn(row, "\n")] = '\0';
-            char *fields[64];
+            char *fields[256]; /* every metric column (analysis adds the secondary-task measures) */
             int nf = 0;
-            for (char *c = row; nf < 64;) { /* split keeping empty cells; the message column is last */
+            for (char *c = row; nf < 256;) { /* split keeping empty cells; the message column is last */
                 fields[nf++] = c;
                 char *comma = strchr(c, ',');
                 if (!comma || *c == '"') break;

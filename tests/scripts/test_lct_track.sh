@@ -1,0 +1,12 @@
+#!/bin/sh
+# The shipped Lane Change Test track is what its documented command writes
+# (docs/tasks.md), and a bad track number is refused with the reason.
+. "$(dirname "$0")/lib.sh"
+doc_block docs/tasks.md lct-track "$tmp/cmd.sh"
+grep -q 'simctl lct-track' "$tmp/cmd.sh" || { echo "FAIL the documented block does not run simctl lct-track"; exit 1; }
+(cd "$tmp" && mkdir scenarios && PATH="$bin:$PATH" sh "$tmp/cmd.sh" 2>/dev/null) || { echo "FAIL the documented command failed"; exit 1; }
+cmp -s "$tmp/scenarios/lct.json" "$root/scenarios/lct.json" || { echo "FAIL scenarios/lct.json is not what the documented command writes"; exit 1; }
+"$bin/simctl" validate "$root/scenarios/lct.json" >/dev/null || { echo "FAIL scenarios/lct.json does not validate"; exit 1; }
+out=$("$bin/simctl" lct-track --track 0 2>&1) && { echo "FAIL track 0 accepted"; exit 1; }
+echo "$out" | grep -q "track 0, expected 1 or more" || { echo "FAIL track 0: $out"; exit 1; }
+echo "ok lct track"
