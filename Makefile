@@ -169,6 +169,10 @@ $(BUILD)/fuzzlib/%.o: %.c
 $(BUILD)/fuzz/%: fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(call pc_libs,$(PKG_ALL)) -lm -lpthread
+# The dispatcher's hello and ownership rules (dispatcher/route.c, pure) fuzzed as well.
+$(BUILD)/fuzz/fuzz_dispatcher_hello: fuzz/fuzz_dispatcher_hello.c $(BUILD)/fuzzlib/dispatcher/route.o $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Idispatcher -fsanitize=fuzzer -o $@ $^ $(call pc_libs,$(PKG_ALL)) -lm -lpthread
 fuzz: $(FUZZERS)
 	@sh scripts/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZERS)
 

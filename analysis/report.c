@@ -2,6 +2,7 @@
  * (PNG and SVG) and report.html, a single page that shows it all and needs nothing but
  * the files beside it (no network, no scripts). */
 #include "sim_file.h"
+#include "sim_sha256.h"
 #include "analysis.h"
 
 #include <cjson/cJSON.h>
@@ -479,12 +480,33 @@ int an_report_write(const an_result *res, const char *dir, bool plots, an_timing
     return rc;
 }
 
-/* The scenario of a drive: the override, else the log's meta "scenario" as given, next
- * to the log, or under scenarios/ by its base name. */
-int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err)
+/* Whether a name may be a scenario file: what sim_scenario_load reads. */
+static bool scenario_name_ok(const char *path)
 {
+    size_t n = strlen(path);
+    return (n > 5 && strcmp(path + n - 5, ".json") == 0) || (n > 5 && strcmp(path + n - 5, ".xodr") == 0) ||
+           (n > 5 && strcmp(path + n - 5, ".xosc") == 0);
+}
+
+/* The scenario of a drive (docs/analysis.md, "Which scenario"): the override, else the
+ * log's meta "scenario_file" as given, next to the log, or under scenarios/ by its base
+ * name; only names ending in .json, .xodr or .xosc, and only a file whose SHA-256 is the
+ * one the recorder wrote to meta (the bytes of any other file are never read as a
+ * scenario, nor shown). *changed says (with words in why) that the override is not the
+ * drive's scenario: every output then says so. */
+static int find_scenario(const an_drive *dr, const char *override, char *out, size_t n, bool *changed,
+                         char *why, size_t why_n, sim_error *err)
+{
+    *changed = false;
+    const char *want = an_drive_meta(dr, "scenario_file_sha256");
+    char hex[65];
     if (override) {
         snprintf(out, n, "%s", override);
+        if (want && *want && sim_sha256_file(override, hex, NULL) == 0 && strcmp(hex, want) != 0) {
+            *changed = true;
+            snprintf(why, why_n, "the scenario %s is not the one this drive was recorded with (SHA-256 %.12s... in the "
+                     "log's meta, %.12s... now): task results may differ from the drive's", override, want, hex);
+        }
         return 0;
     }
     const char *sc = an_drive_meta(dr, "scenario_file"); /* as the recorder writes it */
@@ -492,32 +514,42 @@ int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t
     if (!sc || !*sc)
         return sim_error_set(err, SIM_ENOTFOUND,
                              "%s: the log's meta names no scenario; give one with --scenario FILE", dr->path);
-    FILE *f;
-    if ((f = fopen(sc, "r"))) {
-        fclose(f);
-        snprintf(out, n, "%s", sc);
-        return 0;
-    }
+    if (!scenario_name_ok(sc))
+        return sim_error_set(err, SIM_EINVAL,
+                             "%s: the log's meta names \"%s\" as its scenario, expected a .json, .xodr or .xosc "
+                             "file; give one with --scenario FILE", dr->path, sc);
     const char *base = strrchr(sc, '/') ? strrchr(sc, '/') + 1 : sc;
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", dr->path);
     char *slash = strrchr(dir, '/');
     if (slash) *slash = 0;
     else snprintf(dir, sizeof dir, ".");
-    snprintf(out, n, "%s/%s", dir, base);
-    if ((f = fopen(out, "r"))) {
-        fclose(f);
-        return 0;
+    char found_other[4200] = "";
+    for (int k = 0; k < 3; k++) {
+        if (k == 0) snprintf(out, n, "%s", sc);
+        else if (k == 1) snprintf(out, n, "%s/%s", dir, base);
+        else snprintf(out, n, "scenarios/%s", base);
+        if (sim_sha256_file(out, hex, NULL) != 0) continue;
+        if (!want || !*want || strcmp(hex, want) == 0) return 0;
+        if (!found_other[0]) snprintf(found_other, sizeof found_other, "%s", out);
     }
-    snprintf(out, n, "scenarios/%s", base);
-    if ((f = fopen(out, "r"))) {
-        fclose(f);
-        return 0;
-    }
+    if (found_other[0])
+        return sim_error_set(err, SIM_EINVAL,
+                             "%s: the scenario %s has changed since this drive (SHA-256 %.12s... in the log's meta): "
+                             "its tasks and metrics would not be the drive's; restore the drive's scenario, or give "
+                             "one with --scenario FILE (every output then says it differs)", dr->path, found_other,
+                             want);
     return sim_error_set(err, SIM_ENOTFOUND,
                          "%s: scenario \"%s\" (from the log's meta) not found as given, next to "
                          "the log, or in scenarios/; give one with --scenario FILE",
                          dr->path, sc);
+}
+
+int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err)
+{
+    bool changed;
+    char why[600];
+    return find_scenario(dr, override, out, n, &changed, why, sizeof why, err);
 }
 
 int an_report_one(const char *log, const char *scenario, const an_params *params,
@@ -531,8 +563,9 @@ int an_report_one(const char *log, const char *scenario, const an_params *params
     double t0 = an_now();
     int rc = an_drive_load(log, &dr, err);
     if (rc) return rc;
-    char scpath[4200];
-    rc = an_find_scenario(&dr, scenario, scpath, sizeof scpath, err);
+    char scpath[4200], changed_why[600] = "";
+    bool changed = false;
+    rc = find_scenario(&dr, scenario, scpath, sizeof scpath, &changed, changed_why, sizeof changed_why, err);
     if (!rc) rc = an_scenario_load(scpath, params, &sc, err);
     if (!rc && params->lct_baseline && (rc = an_lct_baseline(params->lct_baseline, params, &sc, err)))
         an_scenario_free(&sc);
@@ -542,6 +575,19 @@ int an_report_one(const char *log, const char *scenario, const an_params *params
     }
     double t1 = an_now();
     rc = an_compute(&dr, &sc, &res, err);
+    if (!rc && changed) {
+        /* Loud in every output: stderr, metrics.json's and the report's warnings, and each
+         * task's status and message (tasks.csv, study.csv). */
+        fprintf(stderr, "analysis: WARNING: %s: %s\n", log, changed_why);
+        rc = an_result_warn(&res, "%s", changed_why);
+        for (size_t k = 0; !rc && k < res.n_tasks; k++) {
+            an_task_result *tr = &res.tasks[k];
+            size_t used = strlen(tr->message);
+            snprintf(tr->message + used, sizeof tr->message - used, "%sscenario differs from the drive's",
+                     used ? "; " : "");
+            tr->suspect = true;
+        }
+    }
     if (tm) tm->load = t1 - t0, tm->compute = an_now() - t1;
     if (!rc) {
         rc = dir ? an_report_write(&res, dir, plots, tm, err) : 0;

@@ -122,10 +122,10 @@ int main(int argc, char **argv)
     sim_opt opts[] = {
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "dispatcher address (default 127.0.0.1:7700)"},
         {"listen", SIM_OPT_STRING, &listen_addr, "HOST:PORT", "HTTP and WebSocket address (default 127.0.0.1:7780)"},
-        {"token", SIM_OPT_STRING, &token, "TOKEN", "required from every WebSocket (?token=); mandatory off loopback"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN", "required from every WebSocket (?token=); mandatory off loopback (default $SIM_BUS_TOKEN)"},
         {"www", SIM_OPT_STRING, &www, "DIR", "the pages served (default console/www beside bin/, else in the current directory)"},
         {"control", SIM_OPT_STRING, &control_url, "URL", "the dispatcher's operator endpoint (default tcp://127.0.0.1:7701)"},
-        {"bus-token", SIM_OPT_STRING, &bus_token, "TOKEN", "the dispatcher's token, put in each page's hello and command"},
+        {"bus-token", SIM_OPT_STRING, &bus_token, "TOKEN", "the dispatcher's token, put in each page's hello and command (default $SIM_BUS_TOKEN)"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario whose roads, POIs and triggers the map shows"},
     };
     const char *usage = "console [--bus HOST:PORT] [--listen HOST:PORT] [--token T] [--www DIR] [--scenario FILE]";
@@ -138,6 +138,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "console: unexpected argument '%s'\n", argv[1]);
         return 2;
     }
+    /* simctl run hands the session's token over in the environment, never on the
+     * command line (which ps shows): it is then both the bus's and the browsers' */
+    const char *env_token = getenv("SIM_BUS_TOKEN");
+    if (env_token && !env_token[0]) env_token = NULL;
+    if (!bus_token) bus_token = env_token;
+    if (!token) token = env_token;
     char host[256];
     int port;
     sim_error err = {0};

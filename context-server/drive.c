@@ -3,6 +3,7 @@
  * (docs/context.md, "Events"). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "server.h"
@@ -63,10 +64,90 @@ static void guidance_event(cs_server *s)
     publish(s, SIM_TOPIC_CONTEXT_GUIDANCE, sim_msg_context_guidance_encode(&g));
 }
 
+/* The active guidance is kept in the database under this key, so that a context-server
+ * restarted after a crash (simctl run restarts it) resumes it: {"dest": [x, y], "route":
+ * number, "session": a hash of the session's secret}. A clean end stores null. */
+#define CS_GUIDANCE_KEY "context-server.guidance"
+
+/* The session this process belongs to: FNV-1a of $SIM_BUS_SECRET as hex ("" without
+ * one), so that a later session on the same database never resumes an old route. */
+static void session_tag(char out[17])
+{
+    const char *secret = getenv("SIM_BUS_SECRET");
+    if (!secret || !*secret) {
+        out[0] = '\0';
+        return;
+    }
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const char *p = secret; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+static void save_guidance(cs_server *s, bool active)
+{
+    cJSON *v;
+    if (active) {
+        char tag[17];
+        session_tag(tag);
+        v = cJSON_CreateObject();
+        cJSON *dest = cJSON_AddArrayToObject(v, "dest");
+        cJSON_AddItemToArray(dest, cJSON_CreateNumber(s->dest_x));
+        cJSON_AddItemToArray(dest, cJSON_CreateNumber(s->dest_y));
+        cJSON_AddNumberToObject(v, "route", s->route_no);
+        cJSON_AddStringToObject(v, "session", tag);
+    } else {
+        v = cJSON_CreateNull();
+    }
+    sim_error err = {0};
+    if (v && sim_context_kv_set(s->db, CS_GUIDANCE_KEY, v, &err))
+        fprintf(stderr, "context-server: cannot keep the active guidance for a restart: %s\n", err.msg);
+    cJSON_Delete(v);
+}
+
 void cs_guidance_end(cs_server *s)
 {
+    bool was = s->guiding;
     sim_route_free(&s->route);
     s->guiding = false;
+    if (was && s->db) save_guidance(s, false);
+    s->saved = false;
+}
+
+/* At the first vehicle.state: guidance a killed predecessor of this session left is
+ * taken up again, from where the car is now, under the same route number (marked
+ * rerouted: the route is new, the destination is not; the number is the request's,
+ * re-routes after it are not saved). */
+static void resume_guidance(cs_server *s)
+{
+    s->resume_checked = true;
+    cJSON *v = NULL;
+    sim_error err = {0};
+    if (!s->db || sim_context_kv_get(s->db, CS_GUIDANCE_KEY, &v, &err) || !cJSON_IsObject(v)) {
+        cJSON_Delete(v);
+        return;
+    }
+    char tag[17];
+    session_tag(tag);
+    const cJSON *dest = cJSON_GetObjectItemCaseSensitive(v, "dest");
+    const cJSON *no = cJSON_GetObjectItemCaseSensitive(v, "route");
+    const cJSON *ses = cJSON_GetObjectItemCaseSensitive(v, "session");
+    bool ok = cJSON_GetArraySize(dest) == 2 && cJSON_IsNumber(cJSON_GetArrayItem(dest, 0)) &&
+              cJSON_IsNumber(cJSON_GetArrayItem(dest, 1)) && cJSON_IsNumber(no) && cJSON_IsString(ses) &&
+              strcmp(ses->valuestring, tag) == 0;
+    if (ok) {
+        double dx = cJSON_GetArrayItem(dest, 0)->valuedouble, dy = cJSON_GetArrayItem(dest, 1)->valuedouble;
+        sim_route_end from = {s->x, s->y, s->heading}, to = {dx, dy, NAN};
+        sim_route r;
+        if (sim_route_map_route(&s->map, &from, &to, 2.0, &r, &err) == SIM_OK) {
+            fprintf(stderr, "context-server: resuming the guidance of route %d to (%.1f, %.1f)\n", no->valueint, dx, dy);
+            s->route_no = no->valueint - 1; /* cs_guidance_begin counts it up again */
+            s->rerouted = true;
+            cs_guidance_begin(s, &r, dx, dy);
+        } else {
+            fprintf(stderr, "context-server: cannot resume the guidance to (%.1f, %.1f): %s\n", dx, dy, err.msg);
+        }
+    }
+    cJSON_Delete(v);
 }
 
 void cs_guidance_begin(cs_server *s, sim_route *r, double dx, double dy)
@@ -78,6 +159,15 @@ void cs_guidance_begin(cs_server *s, sim_route *r, double dx, double dy)
     s->route_no++;
     s->dest_x = dx;
     s->dest_y = dy;
+    s->resume_checked = true; /* a route of this process wins over a saved one */
+    /* Kept once per destination: a re-route (same destination) writes nothing, so a
+     * driver off the route does not cost a synchronous commit every retry. */
+    if (!s->saved || s->saved_x != dx || s->saved_y != dy) {
+        save_guidance(s, true);
+        s->saved = true;
+        s->saved_x = dx;
+        s->saved_y = dy;
+    }
     sim_guidance_start(&s->gd, &s->route);
     if (s->have_ego) {
         sim_guidance_change ch;
@@ -129,5 +219,6 @@ void cs_on_vehicle_state(cs_server *s, const cJSON *msg)
     if (cJSON_IsNumber(t) && isfinite(t->valuedouble)) s->t = t->valuedouble;
     s->have_ego = true;
     nearby(s);
+    if (!s->resume_checked) resume_guidance(s);
     if (s->guiding) guidance(s);
 }

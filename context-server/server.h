@@ -50,6 +50,9 @@ typedef struct cs_server {
     double last_event_t;        /* sim time of the last context.guidance */
     double retry_t;             /* after a failed re-route, not before this */
     bool rerouted;              /* say so in the next guidance event */
+    bool resume_checked;        /* the saved guidance of a killed predecessor was looked at */
+    bool saved;                 /* the database holds this destination (saved_x, saved_y) */
+    double saved_x, saved_y;
 } cs_server;
 
 /* requests.c */
@@ -61,6 +64,9 @@ cJSON *cs_route_json(const cs_server *s, const sim_route *r);
 void cs_on_vehicle_state(cs_server *s, const cJSON *msg);
 /* Makes r the active route (taken over: r is zeroed) towards (dx, dy) and announces it. */
 void cs_guidance_begin(cs_server *s, sim_route *r, double dx, double dy);
+/* Ends guidance and forgets it (the database's saved guidance becomes null): a clean
+ * stop forgets it too, so only a killed process's guidance is resumed by its successor
+ * (at its first vehicle.state, drive.c). */
 void cs_guidance_end(cs_server *s);
 
 #endif

@@ -99,13 +99,21 @@ static bool conn_enqueue(conn *c, msgbuf *m)
     return true;
 }
 
-/* A message leaves the queue for the kernel. Durable connections remember it. */
+/* A message leaves the queue for the kernel. Durable connections remember it until
+ * the module acknowledges it; one that does not acknowledge, as long as the kernel may
+ * hold it. */
 static void retire(conn *c, msgbuf *m)
 {
     c->out_msgs++;
-    if (c->durable && !m->direct) {
-        msgvec_push(&c->sent, m);
-        while (c->sent.bytes > RESEND_KEEP && msgvec_count(&c->sent) > 1) msg_unref(msgvec_pop(&c->sent));
+    if (!c->durable) return;
+    if (msgvec_push(&c->sent, m) != SIM_OK) {
+        c->sent_base++; /* out of memory: counted as gone, the window is only shorter */
+        return;
+    }
+    size_t keep = c->acks ? c->h->cfg.backlog_limit : c->h->resend_keep;
+    while (c->sent.bytes > keep && msgvec_count(&c->sent) > 1) {
+        msg_unref(msgvec_pop(&c->sent));
+        c->sent_base++;
     }
 }
 
@@ -213,6 +221,23 @@ static void conn_flush(conn *c)
 
 /* ---------- routing ---------- */
 
+/* The backlogs of the modules away share one bound (--backlog-mib): beyond it the
+ * oldest messages of the largest backlog go first (counted in its dropped). */
+static void trim_backlogs(hub *h)
+{
+    for (;;) {
+        size_t total = 0;
+        backlog *largest = NULL;
+        for (backlog *b = h->backlogs; b; b = b->next) {
+            total += b->q.bytes;
+            if (!largest || b->q.bytes > largest->q.bytes) largest = b;
+        }
+        if (total <= h->cfg.backlog_limit || !largest || msgvec_count(&largest->q) <= 1) return;
+        msg_unref(msgvec_pop(&largest->q));
+        largest->dropped++;
+    }
+}
+
 /* everyone: membership news (joined/left) reaches every module whatever it
  * subscribed to, since lockstep bookkeeping depends on it. */
 static void route(hub *h, msgbuf *m, conn *from, bool everyone)
@@ -222,8 +247,13 @@ static void route(hub *h, msgbuf *m, conn *from, bool everyone)
         if (c == from || !c->said_hello || c->closing) continue;
         if (everyone || route_subs_match(c->subs, c->n_subs, c->all, m->topic)) conn_enqueue(c, m);
     }
+    bool added = false;
     for (backlog *b = h->backlogs; b; b = b->next)
-        if (route_subs_match(b->subs, b->n_subs, b->all, m->topic)) backlog_add(b, m, h->cfg.backlog_limit);
+        if (route_subs_match(b->subs, b->n_subs, b->all, m->topic)) {
+            backlog_add(b, m, h->cfg.backlog_limit);
+            added = true;
+        }
+    if (added) trim_backlogs(h);
 }
 
 static char *make_line(hub *h, const char *topic, const cJSON *fields)
@@ -280,7 +310,7 @@ void hub_publish(hub *h, const char *topic, const cJSON *fields)
     flush_dirty(h);
 }
 
-static void send_error(conn *c, const char *what)
+void hub_send_error(conn *c, const char *what)
 {
     cJSON *f = cJSON_CreateObject();
     cJSON_AddStringToObject(f, "error", what);
@@ -330,6 +360,8 @@ static void conn_close(conn *c, const char *reason)
                                   c->pending.items[i]->len - (unsigned)(n ? 0 : c->first_offset));
         uv_try_write((uv_stream_t *)&c->tcp, bufs, (unsigned)n);
     }
+    for (int f = 0; f < ROUTE_FAMILIES; f++)
+        if (h->owner[f] == c) h->owner[f] = NULL;
     if (c->prev) c->prev->next = c->next;
     else h->conns = c->next;
     if (c->next) c->next->prev = c->prev;
@@ -341,7 +373,10 @@ static void conn_close(conn *c, const char *reason)
         if (b) {
             msgbuf *m;
             while ((m = msgvec_pop(&c->sent))) {
-                backlog_add(b, m, h->cfg.backlog_limit);
+                if (!m->direct) {
+                    backlog_add(b, m, h->cfg.backlog_limit);
+                    b->resent++;
+                }
                 msg_unref(m);
             }
             for (size_t i = c->pending.head; i < c->pending.n; i++) backlog_add(b, c->pending.items[i], h->cfg.backlog_limit);
@@ -354,6 +389,7 @@ static void conn_close(conn *c, const char *reason)
             }
             b->next = h->backlogs;
             h->backlogs = b;
+            trim_backlogs(h);
         }
     }
     msgvec_clear(&c->pending);
@@ -378,14 +414,36 @@ static void handle_hello(conn *c, const char *line, size_t len)
     hub *h = c->h;
     route_hello hello;
     const char *why;
-    switch (route_hello_parse(line, len, h->token, &hello, &why)) {
+    switch (route_hello_parse(line, len, h->token, h->secret, &hello, &why)) {
     case ROUTE_OK: break;
-    case ROUTE_REFUSED: send_error(c, why); return;
+    case ROUTE_REFUSED: hub_send_error(c, why); return;
     case ROUTE_REFUSED_CLOSE:
-        send_error(c, why);
+        hub_send_error(c, why);
         conn_close(c, "bad token");
         return;
     case ROUTE_NOMEM: conn_close(c, "out of memory"); return;
+    }
+    if ((why = hub_hello_refusal(h, c, &hello))) {
+        route_hello_free(&hello);
+        hub_send_error(c, why);
+        /* A module restarted before its old connection was seen to end: closed, so that
+         * its bus client connects again (and is welcome once the name is free). */
+        if (strstr(why, "is connected")) conn_close(c, "name in use");
+        return;
+    }
+    if (hello.durable) {
+        /* Its own backlog (a module coming back) does not count against it. */
+        size_t held = 0;
+        for (conn *o = h->conns; o; o = o->next) held += o != c && o->said_hello && o->durable && !o->closing;
+        for (backlog *b = h->backlogs; b; b = b->next) held += strcmp(b->name, hello.name) != 0;
+        if (held >= HUB_MAX_DURABLE) {
+            route_hello_free(&hello);
+            char msg[160];
+            snprintf(msg, sizeof msg, "hello: this dispatcher already keeps %d durable modules (docs/protocol.md); "
+                     "say hello without \"durable\"", HUB_MAX_DURABLE);
+            hub_send_error(c, msg);
+            return;
+        }
     }
     c->all = hello.all;
     c->subs = hello.subs; /* moved */
@@ -393,6 +451,8 @@ static void handle_hello(conn *c, const char *line, size_t len)
     snprintf(c->name, sizeof c->name, "%s", hello.name);
     c->lockstep = hello.lockstep;
     c->durable = hello.durable;
+    c->session = hello.session;
+    if (c->session) hub_remember_session_name(h, c->name);
     snprintf(c->acts_on, sizeof c->acts_on, "%s", hello.acts_on);
     c->id = ++h->next_id;
     c->said_hello = true;
@@ -418,6 +478,10 @@ static void handle_hello(conn *c, const char *line, size_t len)
     if (taken) {
         cJSON_AddNumberToObject(w, "backlog", (double)msgvec_count(&taken->q));
         cJSON_AddNumberToObject(w, "backlog_dropped", (double)taken->dropped);
+        /* what the bound dropped came off the head: the resent part first */
+        uint64_t resent = taken->resent > taken->dropped ? taken->resent - taken->dropped : 0;
+        if (resent > msgvec_count(&taken->q)) resent = msgvec_count(&taken->q);
+        cJSON_AddNumberToObject(w, "resent", (double)resent);
     }
     send_to(c, "dispatcher.welcome", w);
     cJSON_Delete(w);
@@ -448,14 +512,19 @@ static int on_line(const char *line, size_t len, void *user)
     c->in_msgs++;
     /* Validated and routed without building a tree: only hello is parsed in full. */
     if (sim_msg_scan(line, len, topic, sizeof topic, &t, &err) != SIM_OK) {
-        send_error(c, err.msg);
+        hub_send_error(c, err.msg);
         return 0;
     }
     const char *why;
     switch (route_classify(topic, c->said_hello, &why)) {
     case ROUTE_LINE_HELLO: handle_hello(c, line, len); break;
-    case ROUTE_LINE_REFUSE: send_error(c, why); break;
+    case ROUTE_LINE_REFUSE: hub_send_error(c, why); break;
     case ROUTE_LINE_FORWARD: {
+        if (strcmp(topic, "durable.ack") == 0) {
+            hub_handle_ack(c, line, len);
+            break;
+        }
+        if (!hub_may_publish(c, topic)) break;
         if (strcmp(topic, "sim.tick") == 0 && t == t) h->sim_t = t;
         if (route_is_error_topic(topic)) hub_retain_error(h, c, topic, line, len);
         msgbuf *m = msg_new(line, len, topic, route_patterns_match(&h->state, topic));
@@ -490,7 +559,7 @@ static void on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
         sim_tcp_quickack(&c->tcp); /* a peer without TCP_NODELAY must not wait 40 ms for our ACK */
         int rc = sim_linebuf_feed(&c->lines, buf->base, (size_t)nread, on_line, c);
         if (rc == SIM_LINE_TOO_LONG && !c->closing) {
-            send_error(c, "line longer than 65536 bytes; closing the connection");
+            hub_send_error(c, "line longer than 65536 bytes; closing the connection");
             conn_close(c, "line too long");
         }
     } else if (nread < 0) {
@@ -514,6 +583,7 @@ static void on_connection(uv_stream_t *server, int status)
         return;
     }
     uv_tcp_nodelay(&c->tcp, 1);
+    c->accepted_ms = uv_now(h->loop);
     c->next = h->conns;
     if (h->conns) h->conns->prev = c;
     h->conns = c;
@@ -521,6 +591,43 @@ static void on_connection(uv_stream_t *server, int status)
 }
 
 /* ---------- lifecycle ---------- */
+
+/* The third number of a /proc/sys/net/ipv4/tcp_[rw]mem file (the most the kernel
+ * lets a socket buffer grow to), 0 when unreadable. */
+static size_t tcp_max(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    unsigned long lo, def, max = 0;
+    if (f && fscanf(f, "%lu %lu %lu", &lo, &def, &max) != 3) max = 0;
+    if (f) fclose(f);
+    return (size_t)max;
+}
+
+/* What the kernel may hold for one connection: our send buffer, the peer's receive
+ * buffer, and 1 MiB the module may have read and not yet processed. */
+static size_t kernel_buffers(void)
+{
+    size_t w = tcp_max("/proc/sys/net/ipv4/tcp_wmem"), r = tcp_max("/proc/sys/net/ipv4/tcp_rmem");
+    if (!w || !r) return RESEND_KEEP_DEFAULT;
+    return w + r + (1u << 20);
+}
+
+/* A connection must say hello within hello_timeout_ms: 300 silent connections each
+ * held a read buffer and a slot for as long as their peers wished. */
+static void on_hello_timer(uv_timer_t *t)
+{
+    hub *h = t->data;
+    uint64_t now = uv_now(h->loop);
+    for (conn *c = h->conns, *next; c; c = next) {
+        next = c->next;
+        if (c->said_hello || c->closing || now - c->accepted_ms < (uint64_t)h->cfg.hello_timeout_ms) continue;
+        char why[96];
+        snprintf(why, sizeof why, "no hello within %d ms; closing the connection", h->cfg.hello_timeout_ms);
+        hub_send_error(c, why);
+        conn_close(c, "no hello");
+    }
+    flush_dirty(h);
+}
 
 int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
 {
@@ -532,8 +639,10 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     if (!h->cfg.queue_limit) h->cfg.queue_limit = 4u << 20;
     if (!h->cfg.backlog_limit) h->cfg.backlog_limit = 256u << 20;
     h->token = cfg->token ? strdup(cfg->token) : NULL;
+    h->secret = cfg->secret ? strdup(cfg->secret) : NULL;
     const char *patterns = cfg->state_topics ? cfg->state_topics : "*.state,sim.tick";
-    if (route_patterns_parse(patterns, &h->state) != SIM_OK || (cfg->token && !h->token)) {
+    if (route_patterns_parse(patterns, &h->state) != SIM_OK || (cfg->token && !h->token) ||
+        (cfg->secret && !h->secret)) {
         hub_free(h);
         return sim_error_set(err, SIM_ENOMEM, "out of memory");
     }
@@ -559,6 +668,12 @@ int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err)
     h->stats_timer.data = h;
     uint64_t every = (uint64_t)((cfg->stats_interval > 0 ? cfg->stats_interval : 1.0) * 1000);
     uv_timer_start(&h->stats_timer, hub_on_stats, every, every);
+    if (h->cfg.hello_timeout_ms <= 0) h->cfg.hello_timeout_ms = 5000;
+    h->resend_keep = kernel_buffers();
+    uv_timer_init(loop, &h->hello_timer);
+    h->hello_timer.data = h;
+    uint64_t sweep = (uint64_t)(h->cfg.hello_timeout_ms / 4 > 0 ? h->cfg.hello_timeout_ms / 4 : 1);
+    uv_timer_start(&h->hello_timer, on_hello_timer, sweep, sweep);
     h->started_ms = uv_now(loop);
     *out = h;
     return SIM_OK;
@@ -590,6 +705,7 @@ void hub_close(hub *h)
     }
     uv_close((uv_handle_t *)&h->listener, on_hub_handle_closed);
     uv_close((uv_handle_t *)&h->stats_timer, on_hub_handle_closed);
+    uv_close((uv_handle_t *)&h->hello_timer, on_hub_handle_closed);
 }
 
 void hub_free(hub *h)
@@ -598,6 +714,7 @@ void hub_free(hub *h)
     for (size_t i = 0; i < h->n_errors; i++) cJSON_Delete(h->errors[i].msg);
     route_patterns_free(&h->state);
     free(h->token);
+    free(h->secret);
     free(h);
 }
 

@@ -20,10 +20,18 @@ typedef struct hub_config {
     int port;
     const char *token;          /* NULL: none required */
     size_t queue_limit;         /* bytes per connection before overflow handling */
-    size_t backlog_limit;       /* bytes kept for an absent durable module */
+    size_t backlog_limit;       /* bytes kept for the durable modules of a session, all
+                                   backlogs together (HUB_MAX_DURABLE names at most) */
+    int hello_timeout_ms;       /* a connection without hello is closed after this; 0: 5000 */
+    const char *secret;         /* the session's secret (simctl run's SIM_BUS_SECRET); NULL:
+                                   no session, every connection may own a family */
     const char *state_topics;   /* comma-separated patterns: "*.state,sim.tick" */
     double stats_interval;      /* seconds between dispatcher.stats */
 } hub_config;
+
+/* Durable names one dispatcher keeps (connected or away): a hello beyond them is
+ * refused, so that durable hellos cannot multiply what the dispatcher holds. */
+#define HUB_MAX_DURABLE 8
 
 int hub_open(uv_loop_t *loop, const hub_config *cfg, hub **out, sim_error *err);
 /* The port actually bound (useful with port 0). */

@@ -60,15 +60,20 @@ int main(int argc, char **argv)
     int queue_kib = 4096, backlog_mib = 256;
     double stats_interval = 1.0;
     int ack_wait_ms = 500;
+    int hello_timeout_ms = 5000;
     sim_opt opts[] = {
         {"listen", SIM_OPT_STRING, &listen, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control_url, "URL",
          "operator endpoint, nanomsg REP (default tcp://127.0.0.1:7701; 'none' for none)"},
-        {"token", SIM_OPT_STRING, &token, "TOKEN", "required in every hello and request; mandatory off loopback"},
+        {"token", SIM_OPT_STRING, &token, "TOKEN",
+         "required in every hello and request; mandatory off loopback (or $SIM_BUS_TOKEN, kept off the command line)"},
         {"state-topics", SIM_OPT_STRING, &state_topics, "PATTERNS",
          "latest-value topics, comma-separated (default *.state,sim.tick)"},
         {"queue-kib", SIM_OPT_INT, &queue_kib, "KIB", "send queue bound per connection, 16..1048576 (default 4096)"},
-        {"backlog-mib", SIM_OPT_INT, &backlog_mib, "MIB", "backlog kept for an absent durable module, 1..65536 (default 256)"},
+        {"backlog-mib", SIM_OPT_INT, &backlog_mib, "MIB",
+         "backlogs kept for absent durable modules, all together, 1..65536 (default 256)"},
+        {"hello-timeout-ms", SIM_OPT_INT, &hello_timeout_ms, "MS",
+         "a connection that has not said hello by then is closed, 10..600000 (default 5000)"},
         {"ack-wait-ms", SIM_OPT_INT, &ack_wait_ms, "MS",
          "longest wait for the modules' control.ack before a command's reply, 1..60000 (default 500)"},
         {"stats-interval", SIM_OPT_DOUBLE, &stats_interval, "S", "seconds between dispatcher.stats, 0.01..3600 (default 1)"},
@@ -91,6 +96,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "dispatcher: --backlog-mib %d: expected 1..65536 (MiB)\n", backlog_mib);
         return 2;
     }
+    if (hello_timeout_ms < 10 || hello_timeout_ms > 600000) {
+        fprintf(stderr, "dispatcher: --hello-timeout-ms %d: expected 10..600000 (ms)\n", hello_timeout_ms);
+        return 2;
+    }
     if (ack_wait_ms < 1 || ack_wait_ms > 60000) {
         fprintf(stderr, "dispatcher: --ack-wait-ms %d: expected 1..60000 (ms)\n", ack_wait_ms);
         return 2;
@@ -99,6 +108,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "dispatcher: --stats-interval %g: expected 0.01..3600 (s)\n", stats_interval);
         return 2;
     }
+    /* From simctl run, through the environment: never on a command line, where `ps`
+     * shows it to every user. */
+    const char *secret = getenv("SIM_BUS_SECRET");
+    if (secret && !secret[0]) secret = NULL;
+    if (!token && getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0]) token = getenv("SIM_BUS_TOKEN");
     char host[256];
     int port;
     sim_error err;
@@ -121,7 +135,8 @@ int main(int argc, char **argv)
     dispatcher d = {.loop = uv_default_loop()};
     hub_config cfg = {.host = host, .port = port, .token = token,
                       .queue_limit = (size_t)queue_kib << 10, .backlog_limit = (size_t)backlog_mib << 20,
-                      .state_topics = state_topics, .stats_interval = stats_interval};
+                      .state_topics = state_topics, .stats_interval = stats_interval,
+                      .hello_timeout_ms = hello_timeout_ms, .secret = secret};
     if (hub_open(d.loop, &cfg, &d.h, &err) != SIM_OK) {
         fprintf(stderr, "dispatcher: %s\n", err.msg);
         return 1;
@@ -139,8 +154,8 @@ int main(int argc, char **argv)
     d.sigint.data = d.sigterm.data = d.stop_timer.data = &d;
     uv_signal_start(&d.sigint, on_signal, SIGINT);
     uv_signal_start(&d.sigterm, on_signal, SIGTERM);
-    fprintf(stderr, "dispatcher: bus on %s:%d, control %s\n", host, hub_port(d.h),
-            use_control ? control_url : "none");
+    fprintf(stderr, "dispatcher: bus on %s:%d, control %s%s\n", host, hub_port(d.h),
+            use_control ? control_url : "none", secret ? ", session secret set (topic ownership enforced)" : "");
     uv_run(d.loop, UV_RUN_DEFAULT);
     hub_free(d.h);
     uv_loop_close(d.loop);

@@ -36,6 +36,8 @@ typedef struct backlog {
     bool all;
     msgvec q;
     uint64_t dropped;
+    uint64_t resent;       /* messages at q's head its module was sent before and did not
+                              acknowledge (the welcome's "resent") */
 } backlog;
 
 /* A copy of line (len bytes, a newline appended) with one reference held by the

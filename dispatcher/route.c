@@ -90,6 +90,37 @@ route_line route_classify(const char *topic, bool said_hello, const char **why)
     return ROUTE_LINE_REFUSE;
 }
 
+static bool is_prefix(const char *topic, const char *prefix)
+{
+    return strncmp(topic, prefix, strlen(prefix)) == 0;
+}
+
+route_family route_topic_family(const char *topic)
+{
+    if (strcmp(topic, "sim.end") == 0) return ROUTE_FAMILY_END;
+    if ((is_prefix(topic, "sim.") && strcmp(topic, "sim.ack") != 0) || strcmp(topic, "vehicle.state") == 0 ||
+        strcmp(topic, "ffb.command") == 0)
+        return ROUTE_FAMILY_CLOCK;
+    if (strcmp(topic, "traffic.state") == 0 || strcmp(topic, "traffic.event") == 0) return ROUTE_FAMILY_TRAFFIC;
+    if (strcmp(topic, "input.controls") == 0 || strcmp(topic, "input.button") == 0) return ROUTE_FAMILY_INPUT;
+    if (strcmp(topic, "log.status") == 0 || strcmp(topic, "log.error") == 0) return ROUTE_FAMILY_RECORDER;
+    if (strcmp(topic, "context.reply") == 0 || strcmp(topic, "context.nearby") == 0 ||
+        strcmp(topic, "context.guidance") == 0)
+        return ROUTE_FAMILY_CONTEXT;
+    if (is_prefix(topic, "session.")) return ROUTE_FAMILY_SESSION;
+    if (is_prefix(topic, "control.") && strcmp(topic, "control.ack") != 0) return ROUTE_FAMILY_CONTROL;
+    return ROUTE_FAMILY_NONE;
+}
+
+const char *route_family_topics(route_family f)
+{
+    static const char *const words[ROUTE_FAMILIES] = {
+        "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command", "traffic.state and traffic.event",
+        "input.controls and input.button", "log.status and log.error",
+        "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)", "sim.end"};
+    return f >= 0 && f < ROUTE_FAMILIES ? words[f] : "no family";
+}
+
 bool route_is_error_topic(const char *topic)
 {
     size_t tl = strlen(topic);
@@ -117,9 +148,17 @@ static const char *parse_acts_on(const cJSON *arr, char *out, size_t cap)
     return NULL;
 }
 
-static route_verdict hello_check(const cJSON *msg, const char *token, route_hello *out,
+static route_verdict hello_check(const cJSON *msg, const char *token, const char *secret, route_hello *out,
                                  const char **why)
 {
+    const cJSON *sec = cJSON_GetObjectItemCaseSensitive(msg, "secret");
+    if (sec && secret) { /* a dispatcher without one has no session to join: ignored */
+        if (!cJSON_IsString(sec) || !sim_net_token_equal(secret, sec->valuestring)) {
+            *why = "hello: wrong session secret";
+            return ROUTE_REFUSED_CLOSE;
+        }
+        out->session = true;
+    }
     if (token) {
         const cJSON *tok = cJSON_GetObjectItemCaseSensitive(msg, "token");
         if (!cJSON_IsString(tok) || !sim_net_token_equal(token, tok->valuestring)) {
@@ -183,7 +222,7 @@ bool route_acts_on(const char *acts_on, const char *cmd)
     return false;
 }
 
-route_verdict route_hello_parse(const char *line, size_t len, const char *token,
+route_verdict route_hello_parse(const char *line, size_t len, const char *token, const char *secret,
                                 route_hello *out, const char **why)
 {
     memset(out, 0, sizeof *out);
@@ -199,7 +238,7 @@ route_verdict route_hello_parse(const char *line, size_t len, const char *token,
         *why = "out of memory";
         return ROUTE_NOMEM;
     }
-    route_verdict v = hello_check(msg, token, out, why);
+    route_verdict v = hello_check(msg, token, secret, out, why);
     cJSON_Delete(msg);
     return v;
 }

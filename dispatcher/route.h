@@ -43,6 +43,30 @@ typedef enum route_line {
 } route_line;
 route_line route_classify(const char *topic, bool said_hello, const char **why);
 
+/* Topic ownership (docs/protocol.md, "Who may publish what"): the topics a session's
+ * own modules publish fall into families; the first connection that publishes a topic
+ * of a family owns the family while it is connected, and a line of that family from
+ * anyone else is refused. With a session secret (simctl run), only connections that
+ * showed it may publish an owned family at all. Other topics (hud.*, log.mark,
+ * context.request, a tool's own) are free to all. */
+typedef enum route_family {
+    ROUTE_FAMILY_CLOCK,     /* sim.* (but sim.ack, sim.end), vehicle.state, ffb.command: physics */
+    ROUTE_FAMILY_TRAFFIC,   /* traffic.state, traffic.event */
+    ROUTE_FAMILY_INPUT,     /* input.controls, input.button */
+    ROUTE_FAMILY_RECORDER,  /* log.status, log.error */
+    ROUTE_FAMILY_CONTEXT,   /* context.reply, context.nearby, context.guidance */
+    ROUTE_FAMILY_SESSION,   /* session.*: simctl */
+    ROUTE_FAMILY_CONTROL,   /* control.* (but control.ack): the operator endpoint */
+    ROUTE_FAMILY_END,       /* sim.end: any module of the session (physics at its last sector,
+                             * traffic-node at an OpenSCENARIO stop trigger), never owned */
+    ROUTE_FAMILIES,
+    ROUTE_FAMILY_NONE = -1, /* free to all */
+} route_family;
+/* The family topic belongs to, or ROUTE_FAMILY_NONE. */
+route_family route_topic_family(const char *topic);
+/* Words for a family in errors: "sim.*, vehicle.state and ffb.command". */
+const char *route_family_topics(route_family f);
+
 /* True for error reports ("<anything>.error"), which the dispatcher also keeps. */
 bool route_is_error_topic(const char *topic);
 
@@ -54,6 +78,7 @@ typedef struct route_hello {
     bool all;            /* no "subscribe": every topic */
     bool lockstep, durable;
     char acts_on[ROUTE_ACTS_ON_MAX]; /* ",pause,resume,": the commands it acts on; "" none */
+    bool session;        /* showed the session's secret */
 } route_hello;
 
 /* True when acts_on (as in route_hello) lists cmd. */
@@ -67,9 +92,11 @@ typedef enum route_verdict {
 } route_verdict;
 
 /* Checks a hello line (len bytes of JSON, already scanned as a message) against the
- * rules of docs/protocol.md and token (NULL: none required). On ROUTE_OK *out is
- * filled; otherwise *why (static text) says what was wrong. */
-route_verdict route_hello_parse(const char *line, size_t len, const char *token,
+ * rules of docs/protocol.md, token (NULL: none required) and secret (the session's,
+ * NULL: none; a hello may show it as "secret", a wrong one is refused and closed like a
+ * wrong token). On ROUTE_OK *out is filled; otherwise *why (static text) says what was
+ * wrong. */
+route_verdict route_hello_parse(const char *line, size_t len, const char *token, const char *secret,
                                 route_hello *out, const char **why);
 void route_hello_free(route_hello *h);
 

@@ -27,6 +27,7 @@
 #include "sim_command.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
+#include "sim_msg_storyboard.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
@@ -37,10 +38,12 @@
 #define STATUS_MS 1000 /* log.status period, and the least time between two log.error */
 #define DRAIN_QUIET_MS 150 /* stopping: the bus has said everything once quiet this long */
 #define DRAIN_MAX_MS 2500  /* ... or after this (simctl's patience is 3 s) */
+#define ACK_MS 50          /* least time between two durable.ack */
 
 
 static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
-                                        SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE,
+                                        SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, "dispatcher.refused",
+                                        SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_STORYBOARD_EVENT,
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
                                         "drt.", "surt.", "gaze.", "hmi."};
 
@@ -60,6 +63,7 @@ static void publish_status(recorder *r)
     static sim_msg_log_status m; /* 4.5 KiB of text: off the stack */
     snprintf(m.file, sizeof m.file, "%s", r->w ? sim_drivelog_path(r->w) : "");
     m.rows = r->w ? sim_drivelog_committed(r->w) : 0;
+    m.synced = r->w ? sim_drivelog_synced(r->w) : 0;
     m.pending = r->w ? sim_drivelog_pending(r->w) : 0;
     m.samples = r->rec.samples;
     m.events = r->rec.events;
@@ -71,12 +75,26 @@ static void publish_status(recorder *r)
     cJSON_Delete(p);
 }
 
+/* Two messages of one cause differ only in their numbers ("commit of 712 rows failed"
+ * then "... 713 rows ..."). */
+static bool same_cause(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a >= '0' && *a <= '9') a++;
+        while (*b >= '0' && *b <= '9') b++;
+        if (*a != *b) return false;
+        if (!*a) return true;
+        a++, b++;
+    }
+}
+
 /* A write error: on stderr and on the bus at once, then again every STATUS_MS while it
- * lasts, so an operator cannot miss it. */
+ * lasts (one line a second per cause, not one per failed commit), so an operator
+ * cannot miss it. */
 static void report_error(recorder *r, const sim_error *err)
 {
     uint64_t now = uv_now(r->loop);
-    bool changed = strcmp(r->error, err->msg) != 0;
+    bool changed = !same_cause(r->error, err->msg);
     snprintf(r->error, sizeof r->error, "%s", err->msg);
     if (!changed && now - r->last_error_ms < STATUS_MS) return;
     r->last_error_ms = now;
@@ -158,6 +176,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     r->last_msg_ms = uv_now(r->loop);
     if (r->skip) {
         r->skip--;
+        r->skipped++;
         return;
     }
     sim_error err = {0};
@@ -196,8 +215,18 @@ static void on_bus(sim_node *sn, const cJSON *welcome, void *user)
         const cJSON *bl = cJSON_GetObjectItemCaseSensitive(welcome, "backlog");
         const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(welcome, "backlog_dropped");
         double n = cJSON_IsNumber(bl) ? bl->valuedouble : 0;
-        if (n > 0 && !r->welcomed && !r->resumed) {
-            r->skip = (uint64_t)n;
+        r->acked = 0; /* a new connection counts its lines from 1 */
+        if (r->welcomed && r->skipped_at_ack < r->skip_first) {
+            /* Cut off before the discarded backlog was acknowledged: the dispatcher hands
+             * over again everything after the last durable.ack, so what is left of the old
+             * drive's tail heads this backlog (less what its bound dropped, the oldest). */
+            double d = cJSON_IsNumber(dropped) ? dropped->valuedouble : 0;
+            uint64_t left = r->skip_first - r->skipped_at_ack;
+            r->skip = left > (uint64_t)d ? left - (uint64_t)d : 0;
+            r->skipped = r->skipped_at_ack;
+            fprintf(stderr, "recorder: discarding the rest of the old backlog again (%" PRIu64 " messages)\n", r->skip);
+        } else if (n > 0 && !r->welcomed && !r->resumed) {
+            r->skip = r->skip_first = (uint64_t)n;
             recorder_event_count(r, "backlog_discarded", n);
             fprintf(stderr, "recorder: discarding a backlog of %.0f messages from before this file\n", n);
         } else if (n > 0) {
@@ -224,11 +253,29 @@ static void on_bus(sim_node *sn, const cJSON *welcome, void *user)
     }
 }
 
+/* Everything read so far is committed (or discarded on purpose): tell the dispatcher,
+ * at most every ACK_MS, so that it never hands those lines over again. */
+static void acknowledge(recorder *r)
+{
+    uint64_t received = sim_bus_received(r->bus), now = uv_now(r->loop);
+    if (!sim_bus_connected(r->bus) || received <= r->acked || now - r->acked_ms < ACK_MS) return;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "received", (double)received);
+    sim_bus_publish(r->bus, "durable.ack", r->rec.t, p);
+    cJSON_Delete(p);
+    r->acked = received;
+    r->acked_ms = now;
+    r->skipped_at_ack = r->skipped;
+}
+
 static void commit_due(recorder *r)
 {
     sim_error err = {0};
     if (sim_drivelog_tick(r->w, uv_now(r->loop) / 1000.0, &err)) report_error(r, &err);
-    else if (sim_drivelog_pending(r->w) == 0) clear_error(r);
+    else if (sim_drivelog_pending(r->w) == 0) {
+        clear_error(r);
+        acknowledge(r);
+    }
 }
 
 static void on_tick(uv_timer_t *t)
@@ -245,6 +292,10 @@ static void on_after_io(uv_check_t *c) { commit_due(c->data); }
 static void on_status(uv_timer_t *t)
 {
     recorder *r = t->data;
+    sim_error serr = {0};
+    /* Not while draining at a stop: the sync waits for the disk, and the close makes
+     * everything durable anyway. */
+    if (!r->draining && sim_drivelog_sync(r->w, &serr)) report_error(r, &serr);
     publish_status(r);
     if (r->error[0]) {
         sim_error err = {.code = SIM_EIO};
@@ -343,13 +394,16 @@ static int teardown(sim_node *sn, void *user)
     rec_utc_now(when, sizeof when);
     sim_drivelog_set_meta(r->w, "end_utc", when, NULL);
     int status = 0;
-    uint64_t rows = sim_drivelog_committed(r->w) + sim_drivelog_pending(r->w);
-    sim_error err = {0};
-    if (sim_drivelog_writer_close(r->w, &err)) {
+    /* Said only once it is true: rows committed by the last flush, not rows pending. */
+    sim_error ferr = {0}, err = {0};
+    (void)sim_drivelog_flush(r->w, &ferr); /* close tries again, and says what is lost */
+    uint64_t rows = sim_drivelog_committed(r->w);
+    int closed = sim_drivelog_writer_close(r->w, &err);
+    r->w = NULL; /* freed: report_error must not name it through r->w */
+    if (closed) {
         report_error(r, &err);
-        status = 1;
+        status = REC_EXIT_LOST;
     }
-    r->w = NULL;
     if (empty && status == 0) {
         if (sim_drivelog_remove(path) == 0)
             fprintf(stderr, "recorder: no sample was recorded; removed the empty log %s\n", path);
@@ -365,7 +419,10 @@ static int teardown(sim_node *sn, void *user)
     }
     r->bus = NULL;
     sim_scenario_free(r->scenario);
-    fprintf(stderr, "recorder: stopped, %" PRIu64 " rows\n", rows);
+    if (status)
+        fprintf(stderr, "recorder: stopped with a LOSS: %" PRIu64 " rows committed; %s\n", rows, err.msg);
+    else
+        fprintf(stderr, "recorder: stopped, %" PRIu64 " rows\n", rows);
     return status;
 }
 

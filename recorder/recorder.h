@@ -19,6 +19,9 @@
 #define SIM_VERSION "0.1.0-dev"
 #endif
 
+/* The recorder's exit status when rows were lost at close (simctl run passes it on). */
+#define REC_EXIT_LOST 3
+
 typedef struct options {
     const char *out, *study, *subject, *scenario, *vehicle, *token;
     const char *meta_file; /* --meta-file: more meta keys (a study's), NULL none */
@@ -47,6 +50,9 @@ typedef struct recorder {
     bool resumed;        /* this process resumed an unfinished file */
     bool welcomed;       /* the first welcome has been seen */
     uint64_t skip;       /* backlog messages still to discard (see on_state) */
+    uint64_t skip_first; /* the first backlog's size, when it was discarded */
+    uint64_t skipped, skipped_at_ack; /* of it: discarded so far; as of the last durable.ack */
+    uint64_t acked, acked_ms; /* the last durable.ack's "received", and when */
 } recorder;
 
 /* The current UTC time as ISO 8601 ("2026-05-01T12:00:00Z"). */

@@ -11,6 +11,7 @@
 #include "sim_bus.h"
 #include "sim_interp.h"
 #include "sim_scenario.h"
+#include "sim_throttle.h"
 #include "traffic_in.h"
 
 #define RN_LATENCY_MAX 100000
@@ -30,6 +31,7 @@ typedef struct rn_node {
     rn_scene scene;
     rn_view_opts view;
     sim_view_rig rig;              /* the driver's eye and the car's size */
+    sim_throttle bad_output;       /* stderr lines about bad messages, per topic */
     double cog_height;             /* m */
     /* the ego car */
     sim_interp ip;

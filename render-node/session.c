@@ -16,8 +16,22 @@
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
+#include "sim_throttle.h"
 
 #define NO_DATA_AFTER 0.5 /* s without a state */
+
+/* Bad messages are said on stderr at most once a second per topic (a client sending
+ * garbage at 100 Hz printed 100 lines a second). */
+static void say_bad(rn_node *n, const char *topic, const char *msg)
+{
+    uint64_t held;
+    if (!sim_throttle_allow(&n->bad_output, topic, rn_now(), &held)) return;
+    if (held)
+        fprintf(stderr, "render-node: %s (and %llu more bad %s in the last second)\n", msg, (unsigned long long)held,
+                topic);
+    else
+        fprintf(stderr, "render-node: %s\n", msg);
+}
 
 static double num(const cJSON *o, const char *name, double dflt)
 {
@@ -41,7 +55,7 @@ void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t)
     sim_msg_vehicle_state m;
     sim_error err = {0};
     if (sim_msg_vehicle_state_decode(msg, &m, &err) != SIM_OK) {
-        fprintf(stderr, "render-node: %s\n", err.msg);
+        say_bad(n, "vehicle.state", err.msg);
         return;
     }
     if (!isfinite(m.pos[0]) || !isfinite(m.pos[1]) || !isfinite(m.pos[2]))
@@ -105,7 +119,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         static rn_agent fresh[RN_MAX_AGENTS];
         int k = rn_traffic_decode(msg, fresh, RN_MAX_AGENTS, &err);
         if (k < 0) {
-            fprintf(stderr, "render-node: %s\n", err.msg);
+            say_bad(n, "traffic.state", err.msg);
             return;
         }
         memcpy(n->prev, n->agents, (size_t)n->n_agents * sizeof *n->prev);
@@ -121,7 +135,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
             float rgb[3] = {(float)m.color[0], (float)m.color[1], (float)m.color[2]};
             rn_hud_set(&n->scene.hud, m.area, m.text, m.has_color ? rgb : NULL, m.ttl_s, rn_now());
         } else {
-            fprintf(stderr, "render-node: %s\n", err.msg);
+            say_bad(n, SIM_TOPIC_HUD_TEXT, err.msg);
         }
     } else if (!strncmp(topic, "control.", 8) && strcmp(topic, SIM_TOPIC_CONTROL_ACK)) {
         on_control(n, topic, msg);

@@ -190,6 +190,10 @@ for f in tests/unit/*.c tests/integration/*.c tests/support/*.c tests/support/*.
             for m in $MODULES; do
                 case $f in tests/unit/test_"${m%%:*}"_*.c) own_module=${m#*:} ;; esac
             done ;;
+        fuzz/fuzz_*) # a module's pure rules fuzzed: fuzz/fuzz_<module>_*.c
+            for m in $MODULES; do
+                case $f in fuzz/fuzz_"${m%%:*}"_*.c) own_module=${m#*:} ;; esac
+            done ;;
     esac
     for h in $(quoted_includes "$f"); do
         case $h in */*) report "$f: includes \"$h\" by path; include headers by name"; continue ;; esac
@@ -210,7 +214,7 @@ for f in tests/unit/*.c tests/integration/*.c tests/support/*.c tests/support/*.
         mod=$(for g in */"$h"; do [ -f "$g" ] && [ -f "${g%%/*}/main.c" ] && echo "${g%%/*}"; done | head -n 1)
         if [ -n "$mod" ]; then
             u=$(echo "$mod" | tr - _)
-            report "$f: includes \"$h\" of module $mod; only tests/unit/test_${u}_*.c may"
+            report "$f: includes \"$h\" of module $mod; only tests/unit/test_${u}_*.c and fuzz/fuzz_${u}_*.c may"
         else
             report "$f: includes \"$h\", which is in none of $dir, tests/support or the shared library"
         fi

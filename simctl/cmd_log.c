@@ -20,17 +20,40 @@
 #include "sim_msg_vehicle.h"
 #include "sim_recording.h"
 
+/* The CSV files export is about to write: never the log itself (a log named
+ * samples.csv was overwritten by its own export), and an existing file only with
+ * --force. */
+static int export_targets_free(const char *log, const char *dir, bool force, sim_error *err)
+{
+    static const char *const names[] = {"samples.csv", "events.csv"};
+    struct stat in, out;
+    bool have_in = stat(log, &in) == 0;
+    for (size_t i = 0; i < 2; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (stat(path, &out) != 0) continue;
+        if (have_in && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return sim_error_set(err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten: "
+                                 "choose another --csv DIR", path);
+        if (!force)
+            return sim_error_set(err, SIM_EINVAL, "%s exists; give --force to overwrite it", path);
+    }
+    return 0;
+}
+
 int simctl_cmd_export(int argc, char **argv)
 {
     const char *csv = NULL, *from = NULL, *to = NULL;
     int run = -1;
+    bool force = false;
     sim_opt opts[] = {
         {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv and DIR/events.csv (required)"},
+        {"force", SIM_OPT_FLAG, &force, NULL, "overwrite existing CSV files (never the LOG itself)"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start at time T (s) or where the sector/task begins"},
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "end at time T (s) or where the sector/task ends"},
         {"run", SIM_OPT_INT, &run, "N", "only run N (a restart starts a new run); default all"},
     };
-    const char *usage = "simctl export LOG --csv DIR [--from ...] [--to ...] [--run N]";
+    const char *usage = "simctl export LOG --csv DIR [--from ...] [--to ...] [--run N] [--force]";
     const char *desc = "Writes a drive log's samples and events as CSV files with a header row.";
     size_t n_opts = sizeof opts / sizeof opts[0];
     int npos = 0;
@@ -52,6 +75,7 @@ int simctl_cmd_export(int argc, char **argv)
     if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
     usage_error = ret != 0 && r != NULL;
     if (!ret) ret = sim_file_mkdirs(csv, &err);
+    if (!ret) ret = export_targets_free(argv[1], csv, force, &err);
     if (!ret) ret = sim_drivelog_export_csv(r, range, csv, &err);
     sim_drivelog_reader_close(r);
     if (ret) {

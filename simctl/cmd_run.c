@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -153,11 +154,21 @@ static void console_default(int argc, char **argv)
     }
 }
 
+/* 128 random bits as 32 hex digits (out: 33 bytes at least); 0 or -1. */
+static int run_new_secret(char *out, size_t size)
+{
+    unsigned char raw[16];
+    if (size < 2 * sizeof raw + 1 || getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) return -1;
+    for (size_t i = 0; i < sizeof raw; i++) snprintf(out + 2 * i, 3, "%02x", raw[i]);
+    return 0;
+}
+
 int simctl_cmd_run(int argc, char **argv)
 {
     const char *console_addr = NULL;
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
+    const char *params = NULL;
     const char *meta_file = NULL;
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
@@ -165,7 +176,8 @@ int simctl_cmd_run(int argc, char **argv)
         {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
-        {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard", "who drives (default: script when headless, else wheel if found, else keyboard)"},
+        {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard|scenario", "who drives (default: script when headless, else wheel if found, else keyboard; scenario: an OpenSCENARIO storyboard drives its ego)"},
+        {"params", SIM_OPT_STRING, &params, "NAME=V,...", "OpenSCENARIO parameter values for this drive (docs/openscenario.md)"},
         {"until", SIM_OPT_STRING, &until, "end|SECONDS", "end the session at the scenario's end or after SECONDS of simulated time (default end when headless)"},
         {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
@@ -216,8 +228,12 @@ int simctl_cmd_run(int argc, char **argv)
         if (!driver) driver = "script";
         if (!until) until = "end";
     }
+    /* --driver scenario (OpenSCENARIO): the storyboard drives its ego entity as well,
+     * traffic-node --scenario-ego; the car of the physics is left to the scripted driver */
+    bool scenario_ego = driver && strcmp(driver, "scenario") == 0;
+    if (scenario_ego) driver = "script";
     if (driver && strcmp(driver, "script") && strcmp(driver, "wheel") && strcmp(driver, "keyboard")) {
-        fprintf(stderr, "simctl run: --driver must be script, wheel or keyboard, not '%s'\n", driver);
+        fprintf(stderr, "simctl run: --driver must be script, wheel, keyboard or scenario, not '%s'\n", driver);
         return 2;
     }
     session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
@@ -239,11 +255,22 @@ int simctl_cmd_run(int argc, char **argv)
         return 2;
     }
     mkdir(out, 0777);
+    /* The session's secret: modules started here show it in their hello, so that only
+     * they may publish the session's topics and take its names (docs/protocol.md, "Who
+     * may publish what"). It and the token reach the children through the environment,
+     * never their command lines, which `ps` shows to every user. */
+    if (!token && getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0]) token = getenv("SIM_BUS_TOKEN");
+    if (token) setenv("SIM_BUS_TOKEN", token, 1);
+    char secret[33];
+    if (run_new_secret(secret, sizeof secret) != 0) {
+        fprintf(stderr, "simctl run: cannot read random bytes for the session's secret\n");
+        return 1;
+    }
+    setenv("SIM_BUS_SECRET", secret, 1);
 
     child *c = run_add_child(&s, "dispatcher");
     run_arg2(c, "--listen", bus_addr);
     run_arg2(c, "--control", control);
-    if (token) run_arg2(c, "--token", token);
     /* Modules in start order, with the names they join the bus under; those not built
      * yet are left out, and sound-node from a headless run (nobody listens; it does not
      * take part in lockstep, so the clock never waits for it). */
@@ -274,7 +301,6 @@ int simctl_cmd_run(int argc, char **argv)
             continue;
         c = run_add_child(&s, exe);
         run_arg2(c, "--bus", bus_addr);
-        if (token) run_arg2(c, "--token", token);
         run_arg2(c, "--scenario", scenario);
         if (strcmp(exe, "recorder") == 0) {
             char logs[1100];
@@ -285,6 +311,11 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--vehicle", vehicle);
             if (meta_file) run_arg2(c, "--meta-file", meta_file);
             continue;
+        }
+        if (strcmp(exe, "traffic-node") == 0) { /* a restarted node continues from its snapshot */
+            char snap[1100];
+            snprintf(snap, sizeof snap, "%s/traffic.snapshot", out);
+            run_arg2(c, "--state", snap);
         }
         if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */
             char db[1100];
@@ -303,6 +334,8 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--run", "0");
             c->run_arg = c->argc - 1;
         }
+        if (scenario_ego && strcmp(exe, "traffic-node") == 0) run_arg(c, "--scenario-ego");
+        if (params && strcmp(exe, "traffic-node") == 0) run_arg2(c, "--params", params);
         if (strcmp(exe, "input-node") == 0) {
             if (driver) run_arg2(c, "--driver", driver);
             else run_arg2(c, "--device", "auto");
@@ -320,10 +353,7 @@ int simctl_cmd_run(int argc, char **argv)
         run_arg2(c, "--control", control);
         run_arg2(c, "--listen", console_addr);
         run_arg2(c, "--scenario", scenario);
-        if (token) {
-            run_arg2(c, "--token", token);
-            run_arg2(c, "--bus-token", token);
-        }
+        /* the token reaches it through the environment (SIM_BUS_TOKEN), as the modules' */
         fprintf(stderr, "simctl: console at http://%s/%s\n", console_addr, token ? "?token=..." : "");
     } else if (console_addr) {
         fprintf(stderr, "simctl run: --console: bin/console is not built\n");

@@ -48,6 +48,8 @@ int simctl_cmd_validate(int argc, char **argv)
             /* What an OpenDRIVE file held that the model does not take, once. */
             if (sc->roads_warning) printf("%s: ok (ignored from %s: %s)\n", argv[i], sc->opendrive, sc->roads_warning);
             else printf("%s: ok\n", argv[i]);
+            /* What an OpenSCENARIO file held that is not taken, once (docs/openscenario.md). */
+            if (sc->xosc_warning) printf("%s: not taken from the scenario: %s\n", argv[i], sc->xosc_warning);
             sim_scenario_free(sc);
         } else {
             simctl_print_diag(&d);

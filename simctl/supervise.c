@@ -78,6 +78,14 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     session *s = c->s;
     c->running = false;
     uv_close((uv_handle_t *)p, NULL);
+    if (!term_signal && status == SIMCTL_EXIT_DATA_LOST && strcmp(c->exe, "recorder") == 0) {
+        /* The recorder ended (stopping) but could not commit every row: the session's
+         * status says so whatever else happens (docs/drivelog.md, "Every loss said"). */
+        fprintf(stderr, "simctl: the recorder lost rows of the drive log at close (see its last line); "
+                        "simctl exits with status %d\n", SIMCTL_EXIT_DATA_LOST);
+        s->status = SIMCTL_EXIT_DATA_LOST;
+        status = 0;
+    }
     if (s->ending || c->stopping || s->stopped_by_operator) return;
     if (!term_signal && status == 0) {
         /* A module ends by itself only when told to (control.stop, which may reach it

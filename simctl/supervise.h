@@ -51,7 +51,8 @@ struct session {
     bool acks_ticks;        /* lockstep with a time limit: simctl holds the clock at until_t */
     bool until_end;
     char log_file[1024];
-    int status;
+    int status;     /* simctl run's exit status: 1 a module's configuration error,
+                       SIMCTL_EXIT_DATA_LOST the recorder lost rows at close */
     int64_t last_run;       /* the newest run seen on sim.tick; -1: none yet */
     double last_t;          /* its newest time */
     /* session.module events not yet published (the dispatcher itself was away) */
@@ -79,5 +80,9 @@ void run_on_stop_timer(uv_timer_t *t);
 void run_on_operator_stop(uv_timer_t *t);
 /* The bus's on_state: publishes the session.module events kept while it was away. */
 void run_on_bus_state(sim_bus *bus, const cJSON *welcome, void *user);
+
+/* simctl run's exit status when the recorder lost rows of the drive log at close (the
+ * recorder's own exit status for it, REC_EXIT_LOST). */
+#define SIMCTL_EXIT_DATA_LOST 3
 
 #endif

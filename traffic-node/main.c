@@ -22,7 +22,9 @@
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
+#include "sim_msg_storyboard.h"
 #include "state.h"
+#include "xosc.h"
 
 typedef struct node {
     sim_node *sn;
@@ -31,11 +33,15 @@ typedef struct node {
     const char *scenario;
     double radius;
     int max_vehicles;
+    const char *params;            /* OpenSCENARIO: --params */
     bool lockstep, paused, closed, have_tick;
     bool have_ego;                 /* the latest usable vehicle.state, kept across restarts */
     double ego_x, ego_y, ego_heading, ego_speed;
     double last_t;
     int run;
+    const char *state_path;        /* --state: the snapshot kept for a restart; NULL: none */
+    tn_snapshot snap;              /* open when state_path */
+    bool restored;                 /* the world came from the snapshot: catch up once */
 } node;
 
 static void log_msg(const char *msg) { fprintf(stderr, "traffic-node: %s\n", msg); }
@@ -81,6 +87,7 @@ static void on_vehicle_state(node *n, const cJSON *msg)
     n->ego_heading = st.heading;
     n->ego_speed = isnan(st.speed) ? 0 : st.speed;
     set_ego(n);
+    tn_xosc_set_ego(&n->w, n->ego_x, n->ego_y, n->ego_heading, n->ego_speed);
 }
 
 static void publish_step(node *n, double t)
@@ -94,6 +101,13 @@ static void publish_step(node *n, double t)
             snprintf(h.text, sizeof h.text, "%s", st->text);
             publish(n, SIM_TOPIC_HUD_TEXT, t, sim_msg_hud_text_encode(&h));
         }
+    }
+    for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
+        publish(n, SIM_TOPIC_STORYBOARD_EVENT, t, tn_xosc_event_payload(&n->w, k));
+    if (tn_xosc_ended_now(&n->w)) { /* the storyboard's stop trigger: simctl run --until end stops */
+        sim_msg_end e = {0};
+        snprintf(e.reason, sizeof e.reason, "the storyboard's stop trigger");
+        publish(n, SIM_TOPIC_SIM_END, t, sim_msg_end_encode(&e));
     }
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
@@ -111,11 +125,30 @@ static void on_tick(node *n, const cJSON *msg, double t)
         n->have_tick = false;
         set_ego(n); /* this tick's vehicle.state came before the tick */
     }
-    if (n->have_tick && !paused && t > n->last_t) sim_traffic_step(&n->w.t, t - n->last_t);
-    else n->w.t.n_events = 0;
+    if (n->restored && n->have_tick && !paused) {
+        /* Back from a crash: the ticks missed while away are stepped at the tick's dt,
+         * with the ego where it is now, and their events said (docs/traffic.md). */
+        double dt = isfinite(tk.dt) && tk.dt > 0 ? tk.dt : 0.01;
+        while (t - n->last_t > 1.5 * dt) {
+            sim_traffic_step(&n->w.t, dt);
+            n->last_t += dt;
+            for (int k = 0; k < n->w.t.n_events; k++)
+                publish(n, SIM_TOPIC_TRAFFIC_EVENT, n->last_t, tn_event_payload(&n->w, k));
+        }
+    }
+    n->restored = false;
+    if (n->have_tick && !paused && t > n->last_t) {
+        sim_traffic_step(&n->w.t, t - n->last_t);
+        tn_xosc_step(&n->w, t - n->last_t);
+    } else {
+        n->w.t.n_events = 0;
+        n->w.sb.n_events = 0;
+    }
     n->have_tick = true;
     n->last_t = t;
     publish_step(n, t);
+    sim_error serr = {0};
+    if (n->state_path && tn_snapshot_save(&n->snap, &n->w, t, &serr)) log_msg(serr.msg);
     if (!n->lockstep) return;
     sim_msg_ack a = {.n = tk.n};
     publish(n, SIM_TOPIC_SIM_ACK, t, sim_msg_ack_encode(&a));
@@ -195,7 +228,20 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     n->w.ego_len = 4.5;
     n->w.ego_width = 1.8;
     sim_node_bus_options(sn)->lockstep = n->lockstep;
-    return tn_world_open(&n->w, n->scenario, err) ? 1 : 0;
+    if (n->params && (n->w.n_ov = sim_xosc_parse_overrides(n->params, n->w.ov, 32, err)) < 0) return 2;
+    if (tn_world_open(&n->w, n->scenario, err)) return 1;
+    sim_error serr = {0};
+    if (n->state_path && tn_snapshot_open(&n->snap, n->state_path, err)) return 1;
+    int rc = n->state_path ? tn_snapshot_load(&n->snap, &n->w, &n->last_t, &serr) : SIM_ENOTFOUND;
+    if (rc == SIM_OK) {
+        n->run = n->w.run;
+        n->have_tick = n->restored = true;
+        fprintf(stderr, "traffic-node: continuing run %d from its snapshot at t = %.2f s (%s)\n", n->run, n->last_t,
+                n->state_path);
+    } else if (n->state_path && rc != SIM_ENOTFOUND) {
+        fprintf(stderr, "traffic-node: %s; starting afresh\n", serr.msg);
+    }
+    return 0;
 }
 
 static int start(sim_node *sn, void *user, sim_error *err)
@@ -212,6 +258,7 @@ static int teardown(sim_node *sn, void *user)
 {
     node *n = user;
     tn_world_close(&n->w);
+    if (n->state_path) tn_snapshot_close(&n->snap, true); /* a clean stop: nothing to continue */
     log_msg("stopped");
     return 0;
 }
@@ -224,6 +271,11 @@ int main(int argc, char **argv)
         {"radius", SIM_OPT_DOUBLE, &n.radius, "M", "vehicles in traffic.state within this of the ego (default 300)"},
         {"max-vehicles", SIM_OPT_INT, &n.max_vehicles, "N", "most vehicles per traffic.state (default 64, at most 128)"},
         {"lockstep", SIM_OPT_FLAG, &n.lockstep, NULL, "answer every sim.tick (reproducible runs)"},
+        {"params", SIM_OPT_STRING, &n.params, "NAME=V,...", "OpenSCENARIO: parameter values over the file's declarations"},
+        {"ego", SIM_OPT_STRING, &n.w.ego_name, "NAME", "OpenSCENARIO: the entity that is the person's car (default Ego, hero, else the first)"},
+        {"scenario-ego", SIM_OPT_FLAG, &n.w.sb_drives_ego, NULL, "OpenSCENARIO: the storyboard drives the ego entity too (headless checks)"},
+        {"state", SIM_OPT_STRING, &n.state_path, "FILE",
+         "keep a snapshot of the world here after every tick, and continue from it when restarted (simctl run sets it)"},
     };
     static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control."};
     /* declared, so that the operator's reply waits for exactly these answers */

@@ -1,13 +1,22 @@
 /* state: the traffic node's world and its messages (see state.h). */
 #include "state.h"
+#include "xosc.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim_file.h"
+#include "sim_traffic_snapshot.h"
 
 int tn_world_open(tn_world *w, const char *scenario, sim_error *err)
 {
-    int rc = sim_scenario_load_err(scenario, &w->sc, err);
+    int rc = tn_xosc_load(w, scenario, err);
     if (rc) return rc;
     rc = sim_traffic_setup_init(&w->su, w->sc, 0, err);
     if (rc) {
@@ -21,6 +30,7 @@ int tn_world_open(tn_world *w, const char *scenario, sim_error *err)
 
 void tn_world_close(tn_world *w)
 {
+    tn_xosc_stop(w);
     if (w->started) sim_traffic_free(&w->t);
     sim_traffic_setup_free(&w->su);
     sim_scenario_free(w->sc);
@@ -37,7 +47,7 @@ int tn_world_restart(tn_world *w, sim_error *err)
     w->started = true;
     w->t.density_scale = w->density_scale;
     w->t.frozen = w->frozen;
-    return SIM_OK;
+    return tn_xosc_start(w, err);
 }
 
 static void agent_id(const tn_world *w, int slot, char *buf, size_t n)
@@ -88,6 +98,9 @@ cJSON *tn_state_payload(tn_world *w)
     }
     m.n_vehicles = sim_traffic_nearest(&w->t, x, y, w->radius, w->order, w->max_vehicles);
     for (int i = 0; i < m.n_vehicles; i++) vehicle(w, w->order[i], &w->vehicles[i]);
+    int n_sb = tn_xosc_vehicles(w, w->vehicles + m.n_vehicles, w->max_vehicles - m.n_vehicles, &m.lead);
+    m.n_vehicles += n_sb;
+    m.total += n_sb;
     const sim_traffic_lead *ld = &w->t.lead;
     if (ld->valid) {
         m.lead.valid = true;
@@ -113,4 +126,119 @@ cJSON *tn_event_payload(const tn_world *w, int k)
     else agent_id(w, e->by, m.by, sizeof m.by);
     if (tr->text) snprintf(m.text, sizeof m.text, "%s", tr->text);
     return sim_msg_traffic_event_encode(&m);
+}
+
+/* ---- restart with state ---- */
+
+typedef struct tn_snap_header {
+    uint32_t magic;      /* "TNSN" */
+    int32_t run;
+    double t;
+    uint64_t serial;     /* counts the saves: the newer of the two slots wins */
+    uint64_t session;    /* FNV-1a of $SIM_BUS_SECRET, 0 without one */
+} tn_snap_header;
+#define TN_SNAP_MAGIC 0x4e534e54u
+
+static uint64_t session_tag(void)
+{
+    const char *secret = getenv("SIM_BUS_SECRET");
+    if (!secret || !*secret) return 0;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const char *p = secret; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    return h;
+}
+
+int tn_snapshot_open(tn_snapshot *s, const char *path, sim_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->fd[0] = s->fd[1] = -1;
+    for (int k = 0; k < 2; k++) {
+        snprintf(s->path[k], sizeof s->path[k], "%s.%d", path, k);
+        s->fd[k] = open(s->path[k], O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (s->fd[k] < 0) {
+            int e = errno;
+            tn_snapshot_close(s, false);
+            return sim_error_set(err, SIM_EIO, "%s: cannot open the traffic snapshot: %s", path, strerror(e));
+        }
+    }
+    return SIM_OK;
+}
+
+void tn_snapshot_close(tn_snapshot *s, bool remove)
+{
+    for (int k = 0; k < 2; k++) {
+        if (s->fd[k] >= 0) close(s->fd[k]);
+        s->fd[k] = -1;
+        if (remove && s->path[k][0]) unlink(s->path[k]);
+    }
+    free(s->buf);
+    s->buf = NULL;
+    s->cap = 0;
+}
+
+int tn_snapshot_save(tn_snapshot *s, const tn_world *w, double t, sim_error *err)
+{
+    size_t need = sizeof(tn_snap_header) + sim_traffic_snapshot_size(&w->t);
+    if (need > s->cap) {
+        unsigned char *nb = realloc(s->buf, need);
+        if (!nb) return sim_error_set(err, SIM_ENOMEM, "out of memory");
+        s->buf = nb;
+        s->cap = need;
+    }
+    tn_snap_header h = {.magic = TN_SNAP_MAGIC, .run = w->run, .t = t, .serial = ++s->serial, .session = session_tag()};
+    memcpy(s->buf, &h, sizeof h);
+    size_t len = sizeof h + sim_traffic_snapshot_write(&w->t, s->buf + sizeof h, need - sizeof h);
+    /* Written in place, in turns: no rename (ext4 flushes a file renamed over another,
+     * which held every tick up), and a write cut short by a kill leaves the other slot
+     * whole (the snapshot's hash tells a torn one). */
+    int fd = s->fd[s->next];
+    if (pwrite(fd, s->buf, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len) != 0)
+        return sim_error_set(err, SIM_EIO, "%s: cannot write the traffic snapshot: %s", s->path[s->next],
+                             strerror(errno));
+    s->next ^= 1;
+    return SIM_OK;
+}
+
+int tn_snapshot_load(tn_snapshot *s, tn_world *w, double *t, sim_error *err)
+{
+    int best = -1;
+    tn_snap_header hb = {0};
+    sim_error why = {0};
+    for (int k = 0; k < 2; k++) {
+        struct stat st;
+        tn_snap_header h;
+        if (fstat(s->fd[k], &st) != 0 || (size_t)st.st_size < sizeof h ||
+            pread(s->fd[k], &h, sizeof h, 0) != (ssize_t)sizeof h || h.magic != TN_SNAP_MAGIC)
+            continue;
+        if (h.session != session_tag()) {
+            sim_error_set(&why, SIM_ENOTFOUND, "%s: from another session", s->path[k]);
+            continue;
+        }
+        if (best < 0 || h.serial > hb.serial) best = k, hb = h;
+    }
+    /* The newer slot first; a torn one (a kill mid-write) falls back to the other. */
+    for (int pass = 0; pass < 2 && best >= 0; pass++) {
+        int k = pass ? best ^ 1 : best;
+        struct stat st;
+        tn_snap_header h;
+        if (fstat(s->fd[k], &st) != 0 || (size_t)st.st_size < sizeof h || st.st_size > (64 << 20)) continue;
+        unsigned char *data = malloc((size_t)st.st_size);
+        if (!data) return sim_error_set(err, SIM_ENOMEM, "out of memory");
+        int rc = SIM_EINVAL;
+        if (pread(s->fd[k], data, (size_t)st.st_size, 0) == st.st_size) {
+            memcpy(&h, data, sizeof h);
+            if (h.magic == TN_SNAP_MAGIC && h.session == session_tag())
+                rc = sim_traffic_snapshot_read(&w->t, data + sizeof h, (size_t)st.st_size - sizeof h, &why);
+        }
+        free(data);
+        if (rc == SIM_OK) {
+            w->run = h.run;
+            *t = h.t;
+            s->serial = h.serial;
+            s->next = k ^ 1;
+            return SIM_OK;
+        }
+    }
+    if (why.code) return sim_error_set(err, why.code == SIM_ENOTFOUND ? SIM_ENOTFOUND : SIM_EINVAL, "%s", why.msg);
+    return sim_error_set(err, SIM_ENOTFOUND, "no snapshot");
 }

@@ -4,11 +4,14 @@
 #define TRAFFIC_NODE_STATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 #include "sim_msg_traffic.h"
 #include "sim_scenario.h"
+#include "sim_storyboard.h"
+#include "sim_xosc.h"
 #include "sim_traffic.h"
 #include "sim_traffic_setup.h"
 
@@ -23,6 +26,14 @@ typedef struct tn_world {
     bool frozen;                   /* likewise */
     int run;
     double ego_len, ego_width;
+    /* an OpenSCENARIO scenario's storyboard (xosc.c) */
+    bool have_sb;
+    sim_storyboard sb;
+    bool sb_drives_ego;            /* --scenario-ego: the storyboard drives the ego entity too */
+    const char *ego_name;          /* --ego NAME, NULL: the rule (docs/openscenario.md) */
+    sim_xosc_override ov[32];      /* --params */
+    int n_ov;
+    bool sb_ended;                 /* sim.end published for this run */
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     int order[SIM_MSG_TRAFFIC_MAX_VEHICLES];
 } tn_world;
@@ -37,5 +48,24 @@ int tn_world_restart(tn_world *w, sim_error *err);
 cJSON *tn_state_payload(tn_world *w);
 /* Payload of traffic.event for event k of the last step. */
 cJSON *tn_event_payload(const tn_world *w, int k);
+
+/* Restart with state (docs/traffic.md): after every tick the node writes its world to
+ * one of two files, PATH.0 and PATH.1 in turns (mode 0600), with the run, the tick's
+ * time and a tag of the session (a hash of $SIM_BUS_SECRET). A node started with the
+ * same PATH takes the newer whole one back when the tag matches (a later session never
+ * does): *t is the time of the last tick it had. tn_snapshot_load: SIM_ENOTFOUND when
+ * there is none to take. Close with remove at a clean stop. */
+typedef struct tn_snapshot {
+    char path[2][4200];
+    int fd[2];
+    int next;                      /* the slot the next save writes */
+    uint64_t serial;
+    unsigned char *buf;
+    size_t cap;
+} tn_snapshot;
+int tn_snapshot_open(tn_snapshot *s, const char *path, sim_error *err);
+int tn_snapshot_save(tn_snapshot *s, const tn_world *w, double t, sim_error *err);
+int tn_snapshot_load(tn_snapshot *s, tn_world *w, double *t, sim_error *err);
+void tn_snapshot_close(tn_snapshot *s, bool remove);
 
 #endif

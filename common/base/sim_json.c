@@ -131,6 +131,11 @@ int sim_json_parse(sim_json *j, const char *text, size_t len, cJSON **out)
         while (pos < len && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r'))
             pos++;
         if (pos == len) {
+            int rc = sim_json_strict(j, root, "", false);
+            if (rc != SIM_OK) {
+                cJSON_Delete(root);
+                return rc;
+            }
             *out = root;
             return SIM_OK;
         }

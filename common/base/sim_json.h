@@ -63,8 +63,20 @@ const char *sim_json_index_path(char *buf, const char *path, int i);
 const cJSON *sim_json_at(const cJSON *obj, const char *key);
 
 /* Parses text as one JSON value (only whitespace may follow). Syntax errors are
- * "FILE:LINE:COL: JSON syntax error near "..."". *out is the caller's (cJSON_Delete). */
+ * "FILE:LINE:COL: JSON syntax error near "..."". The value must then pass
+ * sim_json_strict without check_keys: a file's readers call sim_json_keys on every
+ * object they read, which names a key given twice with its field's path and carries
+ * on (every error of a file in one run). *out is the caller's (cJSON_Delete). */
 int sim_json_parse(sim_json *j, const char *text, size_t len, cJSON **out);
+
+/* The rules for JSON from outside beyond the grammar (sim_json_strict.c): strings and
+ * keys valid UTF-8, numbers finite (1e999 reads as infinity: "refused: a number too
+ * large for a double") and, with check_keys, no key given twice in an object ("PATH:
+ * refused: key "k" given twice"). Stops at the first case: SIM_OK, SIM_EINVAL,
+ * SIM_ERANGE or SIM_ENOMEM. */
+int sim_json_strict(sim_json *j, const cJSON *v, const char *path, bool check_keys);
+/* True when the n bytes at s are valid UTF-8 (RFC 3629). */
+bool sim_json_utf8_valid(const char *s, size_t n);
 
 /* Errors for members of obj (an object) not among the n allowed names (n < 0: allowed
  * is NULL-terminated), and for a member given twice. Keys beginning with '_' are

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,12 +64,32 @@ const char *dl_sqlite_cause(sqlite3 *db, int rc, char *buf, size_t size)
     return buf;
 }
 
+const char *dl_write_cause(sqlite3 *db, int rc, const char *path, char *buf, size_t size)
+{
+    /* A filesystem turned read-only under an open file reaches SQLite as an I/O error
+     * ("disk I/O error"): name it for what it is. */
+    int sys = db ? sqlite3_system_errno(db) : 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    struct statvfs vfs;
+    int code = rc & 0xff;
+    if (sys == EROFS || ((code == SQLITE_IOERR || code == SQLITE_READONLY || code == SQLITE_CANTOPEN) &&
+                         statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))) {
+        snprintf(buf, size, "the filesystem holding the file is read-only (%s)", strerror(EROFS));
+        return buf;
+    }
+    return dl_sqlite_cause(db, rc, buf, size);
+}
+
 int dl_db_error(sim_error *err, sqlite3 *db, int rc, const char *path, const char *what)
 {
     int code = (rc & 0xff) == SQLITE_NOTADB ? SIM_EINVAL : SIM_EIO;
     char cause[256];
     return sim_error_set(err, code, "drive log %s: %s: %s", path, what,
-                         dl_sqlite_cause(db, rc, cause, sizeof cause));
+                         dl_write_cause(db, rc, path, cause, sizeof cause));
 }
 
 
@@ -177,6 +198,9 @@ int sim_drivelog_make_path(char *buf, size_t size, const char *dir, const char *
     char st[128], su[128], sc[128];
     copy_safe(st, sizeof st, study);
     copy_safe(su, sizeof su, subject);
+    /* "." and ".." are folders of their own: the log must stay under dir whatever the
+     * study is called (--study .. wrote it beside dir). */
+    if (strspn(st, ".") == strlen(st)) memset(st, '_', strlen(st));
     if (scenario_file && scenario_file[0]) {
         const char *base = strrchr(scenario_file, '/');
         base = base ? base + 1 : scenario_file;
@@ -201,9 +225,9 @@ int sim_drivelog_make_path(char *buf, size_t size, const char *dir, const char *
 
 int sim_drivelog_remove(const char *path)
 {
-    static const char *const sides[] = {"-wal", "-shm"};
-    for (size_t i = 0; i < 2; i++) {
-        char *side = malloc(strlen(path) + 5);
+    static const char *const sides[] = {"-wal", "-shm", "-reserve"};
+    for (size_t i = 0; i < 3; i++) {
+        char *side = malloc(strlen(path) + 9);
         if (!side) break;
         sprintf(side, "%s%s", path, sides[i]);
         unlink(side);

@@ -170,8 +170,20 @@ size_t sim_drivelog_pending(const sim_drivelog_writer *w);
 uint64_t sim_drivelog_committed(const sim_drivelog_writer *w);
 const char *sim_drivelog_path(const sim_drivelog_writer *w);
 
+/* Rows known to be on disk: committed (sim_drivelog_committed) as of the last
+ * successful checkpoint (sim_drivelog_sync or close). With synchronous=NORMAL a commit
+ * is in the WAL but not yet synced: a crash of the machine or a filesystem turned
+ * read-only can still lose it. */
+uint64_t sim_drivelog_synced(const sim_drivelog_writer *w);
+/* Checkpoints the WAL (passively: never waits for readers), which syncs it; on
+ * success sim_drivelog_synced catches up with sim_drivelog_committed. */
+int sim_drivelog_sync(sim_drivelog_writer *w, sim_error *err);
+
 /* Flushes, checkpoints the WAL into the database and closes. The writer is freed even
- * when the final flush fails (the error says how many rows were lost). NULL allowed. */
+ * when the final flush fails: the error says how many rows were lost and whether the
+ * loss could be logged in the file itself (an event recorder/rows_lost {rows, cause}
+ * and the pending meta, end_utc among it, in a small transaction of their own).
+ * NULL allowed. */
 int sim_drivelog_writer_close(sim_drivelog_writer *w, sim_error *err);
 
 /* ---- reader ---- */

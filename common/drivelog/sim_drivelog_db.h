@@ -17,6 +17,9 @@ char *dl_dup_str(const char *s);
 /* Names the SQLite failure in words a person can act on, with the operating system's
  * own reason (ENOSPC, EFBIG, EACCES, ...) when there is one; returns buf. */
 const char *dl_sqlite_cause(sqlite3 *db, int rc, char *buf, size_t size);
+/* The same for a write to the file at path, naming a read-only filesystem as such
+ * (SQLite reports one as a plain I/O error). */
+const char *dl_write_cause(sqlite3 *db, int rc, const char *path, char *buf, size_t size);
 
 /* Sets err to "drive log PATH: WHAT: cause", SIM_EINVAL for a file that is not a
  * database, else SIM_EIO; returns the code. */

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <sqlite3.h>
 
 #include "sim_drivelog_db.h"
@@ -72,7 +74,11 @@ struct sim_drivelog_writer {
     double flush_s;
     double last_flush; /* monotonic s of the last commit attempt; < 0 before any */
     uint64_t committed;
+    uint64_t synced;   /* rows known to be on disk: committed as of the last checkpoint */
     bool failing; /* the last tick's commit failed */
+    char *reserve;     /* "<path>-reserve": room kept on the filesystem for saying a loss */
+    int64_t last_run;  /* run and t of the newest row appended: where a loss is logged */
+    double last_t;
 };
 
 static char *dup_mem(const char *s, size_t n)
@@ -147,6 +153,31 @@ static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st, const char *
 }
 
 static void writer_free(sim_drivelog_writer *w);
+
+/* A full disk at the end would leave no room to say that rows were lost: a small file
+ * beside the log holds SIM_DRIVELOG_RESERVE bytes of the filesystem, given back (removed)
+ * right before the loss is written. Best effort: without it the loss may still fit. */
+#define SIM_DRIVELOG_RESERVE (1 << 20)
+static void reserve_room(sim_drivelog_writer *w)
+{
+    size_t n = strlen(w->path) + sizeof "-reserve";
+    if (!(w->reserve = malloc(n))) return;
+    snprintf(w->reserve, n, "%s-reserve", w->path);
+    int fd = open(w->reserve, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || posix_fallocate(fd, 0, SIM_DRIVELOG_RESERVE) != 0) {
+        if (fd >= 0) unlink(w->reserve);
+        free(w->reserve);
+        w->reserve = NULL;
+    }
+    if (fd >= 0) close(fd);
+}
+
+static void release_room(sim_drivelog_writer *w)
+{
+    if (w->reserve) unlink(w->reserve);
+    free(w->reserve);
+    w->reserve = NULL;
+}
 
 int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options *opts,
                              sim_drivelog_writer **out, sim_error *err)
@@ -238,6 +269,7 @@ int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options 
         (ret = prepare(w->db, "INSERT OR REPLACE INTO meta(key, value) VALUES(?,?)", &w->ins_meta,
                        path, err)))
         goto fail;
+    reserve_room(w);
     *out = w;
     return 0;
 fail:
@@ -287,6 +319,8 @@ int sim_drivelog_append_sample(sim_drivelog_writer *w, const sim_drivelog_sample
     sim_drivelog_sample *p = dl_vec_push(&w->samples, sizeof *p);
     if (!p) return sim_error_set(err, SIM_ENOMEM, "drive log %s: out of memory", w->path);
     *p = *s;
+    w->last_run = s->run;
+    w->last_t = s->t;
     p->sector[SIM_DRIVELOG_ID_MAX - 1] = p->task[SIM_DRIVELOG_ID_MAX - 1] = '\0';
     p->road[SIM_DRIVELOG_ID_MAX - 1] = '\0';
     return 0;
@@ -424,14 +458,14 @@ int sim_drivelog_flush(sim_drivelog_writer *w, sim_error *err)
     int rc = sqlite3_exec(w->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     if (rc != SQLITE_OK)
         return sim_error_set(err, SIM_EIO, "drive log %s: cannot begin a transaction for %zu rows: %s",
-                             w->path, n, dl_sqlite_cause(w->db, rc, cause, sizeof cause));
+                             w->path, n, dl_write_cause(w->db, rc, w->path, cause, sizeof cause));
     uint64_t inserted = 0;
     rc = insert_pending(w, &inserted);
     if (rc == SQLITE_DONE) rc = sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK && rc != SQLITE_DONE) {
         /* Keep the message before the rollback overwrites the connection's error. */
         sim_error_set(err, SIM_EIO, "drive log %s: commit of %zu rows failed: %s; rows kept pending",
-                      w->path, n, dl_sqlite_cause(w->db, rc, cause, sizeof cause));
+                      w->path, n, dl_write_cause(w->db, rc, w->path, cause, sizeof cause));
         if (!sqlite3_get_autocommit(w->db)) sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
         return SIM_EIO;
     }
@@ -456,10 +490,28 @@ int sim_drivelog_tick(sim_drivelog_writer *w, double now_s, sim_error *err)
 
 size_t sim_drivelog_pending(const sim_drivelog_writer *w) { return pending_rows(w); }
 uint64_t sim_drivelog_committed(const sim_drivelog_writer *w) { return w->committed; }
+uint64_t sim_drivelog_synced(const sim_drivelog_writer *w) { return w->synced; }
+
+int sim_drivelog_sync(sim_drivelog_writer *w, sim_error *err)
+{
+    /* A checkpoint syncs the WAL before copying it into the database: with
+     * synchronous=NORMAL this is the moment commits become durable. */
+    uint64_t committed = w->committed;
+    int rc = sqlite3_wal_checkpoint_v2(w->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+        char cause[256];
+        return sim_error_set(err, SIM_EIO, "drive log %s: cannot sync %llu committed rows to disk: %s", w->path,
+                             (unsigned long long)(committed - w->synced),
+                             dl_write_cause(w->db, rc, w->path, cause, sizeof cause));
+    }
+    if (rc == SQLITE_OK) w->synced = committed;
+    return 0;
+}
 const char *sim_drivelog_path(const sim_drivelog_writer *w) { return w->path; }
 
 static void writer_free(sim_drivelog_writer *w)
 {
+    release_room(w);
     clear_pending(w);
     sqlite3_finalize(w->ins_sample);
     sqlite3_finalize(w->ins_event);
@@ -474,15 +526,54 @@ static void writer_free(sim_drivelog_writer *w)
     free(w);
 }
 
+/* The final flush failed: the pending samples, events and messages are lost. What
+ * the file can still take is said in it: the pending meta (end_utc among it) and an
+ * event recorder/rows_lost {rows, cause}, in one small transaction that may fit where
+ * thousands of rows did not (a WAL reused after a checkpoint needs no new space). */
+static int record_loss(sim_drivelog_writer *w, size_t lost, const char *cause, sim_error *err)
+{
+    pending_event *ev = w->events.items;
+    for (size_t i = 0; i < w->events.n; i++) {
+        free(ev[i].kind);
+        free(ev[i].name);
+        free(ev[i].json);
+    }
+    pending_message *ms = w->messages.items;
+    for (size_t i = 0; i < w->messages.n; i++) {
+        free(ms[i].topic);
+        free(ms[i].src);
+        free(ms[i].line);
+    }
+    w->samples.n = w->events.n = w->messages.n = 0;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "rows", (double)lost);
+    cJSON_AddStringToObject(o, "cause", cause);
+    char *json = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    int ret = sim_drivelog_append_event(w, w->last_run, w->last_t, "recorder", "rows_lost", json, err);
+    free(json);
+    return ret ? ret : sim_drivelog_flush(w, err);
+}
+
 int sim_drivelog_writer_close(sim_drivelog_writer *w, sim_error *err)
 {
     if (!w) return 0;
-    size_t n = pending_rows(w);
+    size_t n = pending_rows(w), n_meta = w->meta.n;
     sim_error cause = {0};
     int ret = sim_drivelog_flush(w, &cause);
-    if (ret) sim_error_set(err, ret, "drive log %s: %zu rows lost at close: %s", w->path, n, cause.msg);
+    if (ret) {
+        sim_error again = {0};
+        release_room(w);
+        if (record_loss(w, n - n_meta, cause.msg, &again) == 0)
+            sim_error_set(err, ret, "drive log %s: %zu rows lost at close: %s; the loss is logged in the file "
+                          "(event recorder/rows_lost, end_utc set)", w->path, n - n_meta, cause.msg);
+        else
+            sim_error_set(err, ret, "drive log %s: %zu rows lost at close: %s; the loss could not be logged in "
+                          "the file either (its end_utc is missing)", w->path, n, cause.msg);
+    }
     /* Fold the WAL into the main file so the log is one self-contained file. */
-    else sqlite3_wal_checkpoint_v2(w->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+    if (sqlite3_wal_checkpoint_v2(w->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL) == SQLITE_OK)
+        w->synced = w->committed;
     writer_free(w);
     return ret;
 }

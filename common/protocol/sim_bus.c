@@ -27,6 +27,8 @@ struct sim_bus {
     unsigned retry_ms;
 
     char *name, *host, *token;
+    char *secret; /* the session's, from $SIM_BUS_SECRET (simctl run); NULL: none */
+    uint64_t received; /* lines read on the current connection, the welcome included */
     char **subscribe;
     size_t n_subscribe;
     char **acts_on;
@@ -105,6 +107,7 @@ static void free_bus(sim_bus *bus)
     free(bus->name);
     free(bus->host);
     free(bus->token);
+    free(bus->secret);
     for (size_t i = 0; i < bus->n_subscribe; i++) free(bus->subscribe[i]);
     free(bus->subscribe);
     for (size_t i = 0; i < bus->n_acts_on; i++) free(bus->acts_on[i]);
@@ -167,6 +170,7 @@ static int on_line(const char *line, size_t len, void *user)
     sim_bus *bus = user;
     cJSON *msg;
     const char *topic;
+    bus->received++; /* every line, as the dispatcher counts them for durable.ack */
     if (sim_msg_parse(line, len, &msg, &topic, NULL) != SIM_OK) return 0; /* not ours to judge */
     if (bus->state == BUS_HELLO_SENT && strcmp(topic, "dispatcher.welcome") == 0) {
         assert(bus->tcp && !bus->closing); /* welcomed only on a live connection */
@@ -226,6 +230,7 @@ static void send_hello(sim_bus *bus)
     if (bus->lockstep) cJSON_AddTrueToObject(hello, "lockstep");
     if (bus->durable) cJSON_AddTrueToObject(hello, "durable");
     if (bus->token) cJSON_AddStringToObject(hello, "token", bus->token);
+    if (bus->secret) cJSON_AddStringToObject(hello, "secret", bus->secret);
     char *text = cJSON_PrintUnformatted(hello);
     cJSON_Delete(hello);
     if (text) {
@@ -246,6 +251,7 @@ static void on_connect(uv_connect_t *req, int status)
     }
     uv_tcp_nodelay(bus->tcp, 1);
     bus->state = BUS_CONNECTING;
+    bus->received = 0;
     send_hello(bus);
     uv_read_start((uv_stream_t *)bus->tcp, alloc_cb, on_read);
 }
@@ -308,7 +314,11 @@ int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_e
     bus->loop = loop;
     bus->name = strdup(o->name);
     bus->host = strdup(o->host ? o->host : SIM_BUS_DEFAULT_HOST);
-    bus->token = dup_or_null(o->token);
+    /* The token and the session's secret travel through the environment from simctl
+     * run, never on a command line (`ps` shows those to every user). */
+    const char *env_token = getenv("SIM_BUS_TOKEN"), *env_secret = getenv("SIM_BUS_SECRET");
+    bus->token = dup_or_null(o->token ? o->token : env_token && env_token[0] ? env_token : NULL);
+    bus->secret = dup_or_null(env_secret && env_secret[0] ? env_secret : NULL);
     bus->port = o->port ? o->port : SIM_BUS_DEFAULT_PORT;
     bus->subscribe_none = o->subscribe_none;
     bus->lockstep = o->lockstep;
@@ -365,6 +375,8 @@ int sim_bus_send_line(sim_bus *bus, const char *line, size_t len)
     }
     return write_raw(bus, line, len);
 }
+
+uint64_t sim_bus_received(const sim_bus *bus) { return bus->received; }
 
 bool sim_bus_connected(const sim_bus *bus)
 {

@@ -70,6 +70,11 @@ int sim_bus_publish(sim_bus *bus, const char *topic, double t, const cJSON *payl
 int sim_bus_send_line(sim_bus *bus, const char *line, size_t len);
 
 bool sim_bus_connected(const sim_bus *bus);
+/* Lines read on the current connection, the welcome included (0 again after a
+ * reconnect). A durable module that has processed everything it read publishes
+ * "durable.ack" {"received": this}, and the dispatcher never hands those lines over
+ * again (docs/protocol.md). */
+uint64_t sim_bus_received(const sim_bus *bus);
 uint64_t sim_bus_dropped(const sim_bus *bus);
 
 /* Starts closing: stops reconnecting; messages already published are still sent

@@ -1,6 +1,8 @@
 /* sim_line: NDJSON line framing and the header check (see sim_line.h). */
 #include "sim_line.h"
 
+#include "sim_json.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -91,6 +93,19 @@ int sim_msg_parse(const char *line, size_t len, cJSON **out, const char **topic,
         cJSON_Delete(msg);
         return sim_error_set(err, SIM_EINVAL, "a message must be a JSON object");
     }
+    sim_json strict = {.err = err};
+    int strict_rc = sim_json_strict(&strict, msg, "", true);
+    if (strict_rc != SIM_OK) {
+        cJSON_Delete(msg);
+        return strict_rc;
+    }
+    const cJSON *tm = cJSON_GetObjectItemCaseSensitive(msg, "t");
+    if (cJSON_IsNumber(tm) && !(fabs(tm->valuedouble) <= SIM_MSG_T_MAX)) {
+        double bad = tm->valuedouble;
+        cJSON_Delete(msg);
+        return sim_error_set(err, SIM_EINVAL, "refused: \"t\" is %g, expected a time of at most %g s in magnitude",
+                             bad, SIM_MSG_T_MAX);
+    }
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "topic");
     if (!cJSON_IsString(t) || !t->valuestring || !t->valuestring[0]) {
         cJSON_Delete(msg);
@@ -104,12 +119,71 @@ int sim_msg_parse(const char *line, size_t len, cJSON **out, const char **topic,
 
 /* ---------- allocation-free JSON scanner (sim_msg_scan) ---------- */
 
+/* Duplicate keys are found with one open-addressing table of 64-bit hashes of
+ * (object number, decoded key) per line. A key takes at least 4 bytes ("":0,), so
+ * a line of max bytes has at most max/4 + 1 keys; the table is sized from the line's
+ * length (at least twice its possible keys) and only that part is cleared, so a short
+ * line pays for a short table. A hash collision between different keys could only
+ * refuse the sender's own line, never let a duplicate through. */
+#define SCAN_KEY_SLOTS (1u << 15)
+
 typedef struct scanner {
     const char *p, *end, *start;
     const char *fail;  /* static description of the first error */
+    uint64_t *keys;    /* the key table, slots entries (0: free); NULL: not checked */
+    size_t slots, used;
+    const char *dup;   /* the key given twice (at its opening quote), when that failed */
+    bool allow_nul;    /* \u0000 is reported by the caller (the topic), not refused here */
+    uint64_t objects;  /* objects opened so far: each key is hashed with its object's number */
 } scanner;
 
 #define SCAN_MAX_DEPTH 128
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static uint64_t fnv_byte(uint64_t h, unsigned char c) { return (h ^ c) * FNV_PRIME; }
+
+/* Records key hash h of object obj; false when the object already had that key. */
+static bool key_insert(scanner *s, uint64_t obj, uint64_t h)
+{
+    if (!s->keys) return true;
+    if (++s->used * 2 > s->slots) return false; /* more keys than the line's length allows */
+    uint64_t v = fnv_byte(h ^ (obj * 0x9E3779B97F4A7C15ULL), 0x5a);
+    if (!v) v = 1;
+    size_t mask = s->slots - 1;
+    for (size_t i = (size_t)(v ^ (v >> 29)) & mask;; i = (i + 1) & mask) {
+        if (s->keys[i] == v) return false;
+        if (!s->keys[i]) {
+            s->keys[i] = v;
+            return true;
+        }
+    }
+}
+
+/* Length of the valid UTF-8 sequence (RFC 3629: no overlongs, no surrogates, at most
+ * U+10FFFF) starting at p with lead byte c, or 0 when it is not one. */
+static int utf8_sequence(const unsigned char *p, const unsigned char *end)
+{
+    unsigned c = p[0];
+    int n;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else return 0;
+    if (end - p < n) return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (int i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+    return n;
+}
 
 static void skip_ws(scanner *s)
 {
@@ -124,12 +198,10 @@ static int hexval(char c)
     return -1;
 }
 
-/* Scans a string at s->p (which is '"'). If out is non-NULL, decodes it there (UTF-8),
- * failing when it would not fit in out_size - 1 bytes. */
 /* Skips plain string bytes (not '"', '\\' or a control character) eight at a time:
  * the long payload strings of bus messages are most of the bytes the dispatcher
  * checks. The bit tricks are the classic "has a zero byte" / "has a byte less than n"
- * tests on a 64-bit word. */
+ * tests on a 64-bit word; bytes >= 0x80 stop it too (UTF-8 is checked by hand). */
 static const char *skip_plain(const char *p, const char *end)
 {
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
@@ -137,26 +209,51 @@ static const char *skip_plain(const char *p, const char *end)
         uint64_t v;
         memcpy(&v, p, 8);
         uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
-        uint64_t special = ((q - ones) & ~q) | ((b - ones) & ~b) | ((v - ones * 0x20) & ~v);
+        /* | v: a byte >= 0x80 starts a UTF-8 sequence, checked one by one */
+        uint64_t special = ((q - ones) & ~q) | ((b - ones) & ~b) | ((v - ones * 0x20) & ~v) | v;
         if (special & highs) break;
         p += 8;
     }
     return p;
 }
 
-static bool scan_string(scanner *s, char *out, size_t out_size, size_t *out_len)
+/* Scans a string at s->p (which is '"'): escapes must be valid (a \\u surrogate only
+ * as a high-low pair) and raw bytes valid UTF-8. If out is non-NULL, decodes it there
+ * (UTF-8), failing when it would not fit in out_size - 1 bytes. If hash is non-NULL,
+ * *hash is the FNV-1a hash of the decoded bytes. */
+static bool scan_string_h(scanner *s, char *out, size_t out_size, size_t *out_len, uint64_t *hash)
 {
     size_t n = 0;
+    uint64_t h = FNV_OFFSET;
     s->p++;
     while (s->p < s->end) {
-        if (!out) {
+        if (!out && !hash) {
             s->p = skip_plain(s->p, s->end);
             if (s->p >= s->end) break;
         }
-        unsigned char c = (unsigned char)*s->p++;
+        unsigned char c = (unsigned char)*s->p;
+        if (c >= 0x80) {
+            int len = utf8_sequence((const unsigned char *)s->p, (const unsigned char *)s->end);
+            if (!len) {
+                s->fail = "invalid UTF-8 in a string";
+                return false;
+            }
+            if (out && n + (size_t)len >= out_size) {
+                s->fail = "string too long";
+                return false;
+            }
+            for (int i = 0; i < len; i++) {
+                if (out) out[n++] = s->p[i];
+                h = fnv_byte(h, (unsigned char)s->p[i]);
+            }
+            s->p += len;
+            continue;
+        }
+        s->p++;
         if (c == '"') {
             if (out) out[n] = '\0';
             if (out_len) *out_len = n;
+            if (hash) *hash = h;
             return true;
         }
         if (c < 0x20) {
@@ -164,7 +261,6 @@ static bool scan_string(scanner *s, char *out, size_t out_size, size_t *out_len)
             return false;
         }
         unsigned cp = c;
-        int bytes = 1;
         if (c == '\\') {
             if (s->p >= s->end) break;
             char e = *s->p++;
@@ -178,21 +274,41 @@ static bool scan_string(scanner *s, char *out, size_t out_size, size_t *out_len)
             case 'r': cp = '\r'; break;
             case 't': cp = '\t'; break;
             case 'u': {
-                if (s->end - s->p < 4) {
-                    s->fail = "truncated \\u escape";
-                    return false;
-                }
-                cp = 0;
-                for (int i = 0; i < 4; i++) {
-                    int h = hexval(s->p[i]);
-                    if (h < 0) {
-                        s->fail = "bad \\u escape";
+                unsigned units[2] = {0, 0};
+                int nu = 1;
+                for (int u = 0; u < nu; u++) {
+                    if (u && (s->end - s->p < 2 || s->p[0] != '\\' || s->p[1] != 'u')) {
+                        s->fail = "unpaired UTF-16 surrogate in a \\u escape";
                         return false;
                     }
-                    cp = cp * 16 + (unsigned)h;
+                    if (u) s->p += 2;
+                    if (s->end - s->p < 4) {
+                        s->fail = "truncated \\u escape";
+                        return false;
+                    }
+                    for (int i = 0; i < 4; i++) {
+                        int hv = hexval(s->p[i]);
+                        if (hv < 0) {
+                            s->fail = "bad \\u escape";
+                            return false;
+                        }
+                        units[u] = units[u] * 16 + (unsigned)hv;
+                    }
+                    s->p += 4;
+                    if (!u && units[0] >= 0xD800 && units[0] <= 0xDBFF) nu = 2;
                 }
-                s->p += 4;
-                bytes = cp < 0x80 ? 1 : cp < 0x800 ? 2 : 3;
+                if ((nu == 1 && units[0] >= 0xDC00 && units[0] <= 0xDFFF) ||
+                    (nu == 2 && (units[1] < 0xDC00 || units[1] > 0xDFFF))) {
+                    s->fail = "unpaired UTF-16 surrogate in a \\u escape";
+                    return false;
+                }
+                cp = nu == 2 ? 0x10000 + ((units[0] - 0xD800) << 10) + (units[1] - 0xDC00) : units[0];
+                if (cp == 0 && !s->allow_nul) {
+                    /* cJSON cuts a string there, Python does not: "k\u0000" and "k" would
+                     * be one key to some readers and two to others. */
+                    s->fail = "\\u0000 in a string";
+                    return false;
+                }
                 break;
             }
             default:
@@ -200,25 +316,56 @@ static bool scan_string(scanner *s, char *out, size_t out_size, size_t *out_len)
                 return false;
             }
         }
-        if (out) {
-            if (n + (size_t)bytes >= out_size) {
-                s->fail = "string too long";
-                return false;
-            }
-            if (c != '\\' || bytes == 1) {
-                out[n++] = (char)cp;
-            } else if (bytes == 2) {
-                out[n++] = (char)(0xC0 | (cp >> 6));
-                out[n++] = (char)(0x80 | (cp & 0x3F));
-            } else {
-                out[n++] = (char)(0xE0 | (cp >> 12));
-                out[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-                out[n++] = (char)(0x80 | (cp & 0x3F));
-            }
+        unsigned char enc[4];
+        int bytes;
+        if (cp < 0x80) {
+            enc[0] = (unsigned char)cp;
+            bytes = 1;
+        } else if (cp < 0x800) {
+            enc[0] = (unsigned char)(0xC0 | (cp >> 6));
+            enc[1] = (unsigned char)(0x80 | (cp & 0x3F));
+            bytes = 2;
+        } else if (cp < 0x10000) {
+            enc[0] = (unsigned char)(0xE0 | (cp >> 12));
+            enc[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+            enc[2] = (unsigned char)(0x80 | (cp & 0x3F));
+            bytes = 3;
+        } else {
+            enc[0] = (unsigned char)(0xF0 | (cp >> 18));
+            enc[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+            enc[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+            enc[3] = (unsigned char)(0x80 | (cp & 0x3F));
+            bytes = 4;
+        }
+        if (out && n + (size_t)bytes >= out_size) {
+            s->fail = "string too long";
+            return false;
+        }
+        for (int i = 0; i < bytes; i++) {
+            if (out) out[n++] = (char)enc[i];
+            h = fnv_byte(h, enc[i]);
         }
     }
     s->fail = "unterminated string";
     return false;
+}
+
+static bool scan_string(scanner *s, char *out, size_t out_size, size_t *out_len)
+{
+    return scan_string_h(s, out, out_size, out_len, NULL);
+}
+
+/* The value of the JSON number in p[0..n), which scan_number has checked. The line is
+ * not NUL-terminated, so strtod must not see it in place: it would read on past the
+ * line's end (hex digits, "p", "e" after an invalid number). Numbers longer than the
+ * buffer (nothing real sends them) read as infinite, and are refused as such. */
+static double number_value(const char *p, size_t n)
+{
+    char buf[512];
+    if (n >= sizeof buf) return strtod("inf", NULL); /* refused as out of range */
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return strtod(buf, NULL);
 }
 
 static bool scan_number(scanner *s)
@@ -238,30 +385,24 @@ static bool scan_number(scanner *s)
         if (p >= s->end || *p < '0' || *p > '9') goto bad;
         while (p < s->end && *p >= '0' && *p <= '9') p++;
     }
+    bool big = p - s->p > 300; /* only an exponent or 309+ digits can overflow a double */
     if (p < s->end && (*p == 'e' || *p == 'E')) {
         p++;
         if (p < s->end && (*p == '+' || *p == '-')) p++;
         if (p >= s->end || *p < '0' || *p > '9') goto bad;
         while (p < s->end && *p >= '0' && *p <= '9') p++;
+        big = true;
+    }
+    /* 1e999 would reach every reader as infinity (cJSON, Python): refused. */
+    if (big && !isfinite(number_value(s->p, (size_t)(p - s->p)))) {
+        s->fail = "number out of range (not a finite double)";
+        return false;
     }
     s->p = p;
     return true;
 bad:
     s->fail = "malformed number";
     return false;
-}
-
-/* The value of the JSON number in p[0..n), which scan_number has checked. The line is
- * not NUL-terminated, so strtod must not see it in place: it would read on past the
- * line's end (hex digits, "p", "e" after an invalid number). Numbers longer than the
- * buffer (nothing real sends them) read as NaN, as an absent "t" does. */
-static double number_value(const char *p, size_t n)
-{
-    char buf[512];
-    if (n >= sizeof buf) return NAN;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
-    return strtod(buf, NULL);
 }
 
 static bool scan_literal(scanner *s, const char *word, size_t n)
@@ -283,6 +424,7 @@ static bool scan_container(scanner *s, int depth, bool object)
         return false;
     }
     char close = object ? '}' : ']';
+    uint64_t obj = object ? ++s->objects : 0;
     s->p++;
     skip_ws(s);
     if (s->p < s->end && *s->p == close) {
@@ -295,7 +437,14 @@ static bool scan_container(scanner *s, int depth, bool object)
                 s->fail = "expected a string key";
                 return false;
             }
-            if (!scan_string(s, NULL, 0, NULL)) return false;
+            uint64_t h;
+            const char *key_at = s->p;
+            if (!scan_string_h(s, NULL, 0, NULL, s->keys ? &h : NULL)) return false;
+            if (s->keys && !key_insert(s, obj, h)) {
+                s->fail = "a key is given twice in one object";
+                s->dup = key_at;
+                return false;
+            }
             skip_ws(s);
             if (s->p >= s->end || *s->p != ':') {
                 s->fail = "expected ':' after a key";
@@ -339,7 +488,11 @@ static bool scan_value(scanner *s, int depth)
 
 int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, double *t, sim_error *err)
 {
-    scanner s = {.p = line, .end = line + len, .start = line};
+    uint64_t keys[SCAN_KEY_SLOTS];
+    size_t slots = 64;
+    while (slots < SCAN_KEY_SLOTS && slots < len / 2 + 16) slots *= 2;
+    memset(keys, 0, slots * sizeof *keys);
+    scanner s = {.p = line, .end = line + len, .start = line, .keys = keys, .slots = slots};
     bool have_topic = false, topic_not_string = false, seen_topic_key = false;
     double t_found = NAN; /* handed out only when the whole line is valid */
     if (t) *t = NAN;
@@ -369,11 +522,17 @@ int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, d
             }
             /* Keys longer than the buffer are not ours; scan them without decoding. */
             const char *key_start = s.p;
-            if (!scan_string(&s, key, sizeof key, &key_len)) {
+            uint64_t h;
+            if (!scan_string_h(&s, key, sizeof key, &key_len, &h)) {
                 s.p = key_start;
                 s.fail = NULL;
-                if (!scan_string(&s, NULL, 0, NULL)) goto fail;
+                if (!scan_string_h(&s, NULL, 0, NULL, &h)) goto fail;
                 key_len = (size_t)-1;
+            }
+            if (!key_insert(&s, 0, h)) {
+                s.fail = "a key is given twice in one object";
+                s.dup = key_start;
+                goto fail;
             }
             skip_ws(&s);
             if (s.p >= s.end || *s.p != ':') {
@@ -386,7 +545,10 @@ int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, d
             if (is_topic_key) seen_topic_key = true; /* the first one counts, as in cJSON */
             if (is_topic_key && s.p < s.end && *s.p == '"') {
                 size_t tl;
-                if (!scan_string(&s, topic, topic_size, &tl)) {
+                s.allow_nul = true; /* said below as "contains a NUL character" */
+                bool ok = scan_string(&s, topic, topic_size, &tl);
+                s.allow_nul = false;
+                if (!ok) {
                     if (s.fail && strcmp(s.fail, "string too long") == 0)
                         return sim_error_set(err, SIM_EINVAL, "\"topic\" is longer than %zu bytes", topic_size - 1);
                     goto fail;
@@ -394,10 +556,13 @@ int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, d
                 if (strlen(topic) != tl) return sim_error_set(err, SIM_EINVAL, "\"topic\" contains a NUL character");
                 have_topic = tl > 0;
                 topic_not_string = tl == 0;
-            } else if (key_len == 1 && key[0] == 't' && t && s.p < s.end && (*s.p == '-' || (*s.p >= '0' && *s.p <= '9'))) {
+            } else if (key_len == 1 && key[0] == 't' && s.p < s.end && (*s.p == '-' || (*s.p >= '0' && *s.p <= '9'))) {
                 const char *num = s.p;
                 if (!scan_number(&s)) goto fail;
                 t_found = number_value(num, (size_t)(s.p - num));
+                if (!(fabs(t_found) <= SIM_MSG_T_MAX))
+                    return sim_error_set(err, SIM_EINVAL, "refused: \"t\" is %g, expected a time of at most %g s in magnitude",
+                                         t_found, SIM_MSG_T_MAX);
             } else {
                 if (is_topic_key) topic_not_string = true;
                 if (!scan_value(&s, 1)) goto fail;
@@ -425,6 +590,20 @@ int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, d
     if (t) *t = t_found;
     return SIM_OK;
 fail:
-    return sim_error_set(err, SIM_EINVAL, "not valid JSON: %s (at byte %zu)", s.fail ? s.fail : "syntax error",
-                         (size_t)(s.p - line));
+    if (s.dup) { /* name the key: its bytes as sent, cut, unprintable ones as '?' */
+        char name[48];
+        size_t k = 0;
+        for (const char *q = s.dup + 1; q < s.end && *q != '"' && k + 1 < sizeof name; q++)
+            name[k++] = (*q >= 0x20 && *q < 0x7f) ? *q : '?';
+        name[k] = '\0';
+        if (s.used * 2 > s.slots)
+            return sim_error_set(err, SIM_EINVAL, "refused: more keys than a line of %zu bytes can hold", len);
+        return sim_error_set(err, SIM_EINVAL, "refused: key \"%s\" given twice in one object (at byte %zu)", name,
+                             (size_t)(s.dup - line));
+    }
+    return sim_error_set(err, SIM_EINVAL, "%s: %s (at byte %zu)",
+                         s.fail && (strstr(s.fail, "UTF") || strstr(s.fail, "finite") || strstr(s.fail, "u0000"))
+                             ? "refused"
+                             : "not valid JSON",
+                         s.fail ? s.fail : "syntax error", (size_t)(s.p - line));
 }

@@ -39,15 +39,24 @@ typedef int (*sim_line_cb)(const char *line, size_t len, void *user);
  * is passed through as the return value. */
 int sim_linebuf_feed(sim_linebuf *lb, const char *bytes, size_t n, sim_line_cb cb, void *user);
 
-/* The header check every bus line passes: a JSON object with a string "topic".
+/* The header check every bus line passes: a JSON object with a string "topic", with
+ * the strict rules of sim_json_strict (no key twice, UTF-8, finite numbers) and "t",
+ * when a number, at most SIM_MSG_T_MAX in magnitude.
  * On success *out is the parsed object (caller frees with cJSON_Delete) and *topic
  * points into it. On failure err says what was wrong, in words. */
 int sim_msg_parse(const char *line, size_t len, cJSON **out, const char **topic, sim_error *err);
+
+/* The largest |t| (seconds) a message may carry: beyond it, arithmetic on times
+ * (t * 1000, t - t0) loses every digit or overflows (-1e308 does). */
+#define SIM_MSG_T_MAX 1e9
 
 /* The same check without building a tree: validates the whole line as JSON (RFC 8259
  * grammar, nesting at most 128 deep) and extracts the top-level "topic" string into
  * topic (NUL-terminated, escapes decoded; at most topic_size - 1 bytes, longer topics
  * are rejected) and, when t is non-NULL, the top-level number "t" (NaN if absent or when the line is rejected).
+ * Refused, with an error naming the case, like sim_msg_parse refuses them: a key given
+ * twice in one object (named), invalid UTF-8 (raw bytes or unpaired \u surrogates),
+ * numbers that are not finite doubles (1e999), a number "t" beyond SIM_MSG_T_MAX.
  * This is what the dispatcher runs on every line: it allocates nothing. */
 int sim_msg_scan(const char *line, size_t len, char *topic, size_t topic_size, double *t, sim_error *err);
 

@@ -13,6 +13,7 @@
 static const sim_msg_field STATUS[] = {
     S(sim_msg_log_status, file),
     F(sim_msg_log_status, rows, SIM_MF_U64, 0, 0),
+    F(sim_msg_log_status, synced, SIM_MF_U64, 0, 0),
     F(sim_msg_log_status, pending, SIM_MF_U64, 0, 0),
     F(sim_msg_log_status, samples, SIM_MF_U64, 0, 0),
     F(sim_msg_log_status, events, SIM_MF_U64, 0, 0),

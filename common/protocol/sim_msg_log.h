@@ -1,6 +1,6 @@
 /* sim_msg_log: the drive log's and the session's messages (docs/protocol.md).
  *
- *   log.status {file, rows, pending, samples, events, run, bad_messages, error}
+ *   log.status {file, rows, synced, pending, samples, events, run, bad_messages, error}
  *                                          recorder, every second and on joining
  *   log.error {file, error, pending}       recorder, on a write error
  *   log.mark {name}                        any module: a mark in the drive log
@@ -34,6 +34,7 @@
 typedef struct sim_msg_log_status {
     char file[SIM_MSG_PATH_MAX];
     uint64_t rows, pending, samples, events;
+    uint64_t synced;             /* of rows, those known on disk (last checkpoint) */
     double run;                  /* the current run (-1 before the first tick) */
     uint64_t bad_messages;
     char error[SIM_MSG_TEXT_MAX]; /* "" when writing works (null on the bus) */

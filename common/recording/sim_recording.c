@@ -1,6 +1,7 @@
 /* sim_recording: bus messages to drive-log rows (see sim_recording.h). */
 #include "sim_recording.h"
 
+#include "sim_msg_storyboard.h"
 #include "sim_msg_traffic.h"
 
 #include <assert.h>
@@ -407,7 +408,8 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         ret = event(rec, w, t, "button", role ? role : "unknown", line, len, err);
     } else if (strncmp(topic, "control.", 8) == 0 && topic[8]) {
         ret = event(rec, w, t, "control", topic + 8, line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0 || strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
+    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0 || strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0 ||
+               strcmp(topic, "dispatcher.refused") == 0) { /* refused: a line on a topic another owns */
         ret = event(rec, w, t, "module", topic + 11, line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         sim_msg_traffic_state st = {0};
@@ -421,6 +423,14 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
         const char *name = text(msg, topic, "trigger", &bad);
         ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);
+    } else if (strcmp(topic, SIM_TOPIC_STORYBOARD_EVENT) == 0) {
+        /* an OpenSCENARIO storyboard element's transition, "CutInEvent startTransition" */
+        sim_msg_storyboard_event sb;
+        char name[96];
+        if (sim_msg_storyboard_event_decode(msg, &sb, &bad) == SIM_OK) {
+            snprintf(name, sizeof name, "%s %s", sb.element, sb.transition);
+            ret = event(rec, w, t, "storyboard", name, line, len, err);
+        }
     } else if (strncmp(topic, "trigger.", 8) == 0 && topic[8]) {
         ret = event(rec, w, t, "trigger", topic + 8, line, len, err);
     } else if (strncmp(topic, "sector.", 7) == 0 && topic[7]) {

@@ -23,6 +23,7 @@
 
 #include "sim_file.h"
 #include "sim_grid_image.h"
+#include "sim_xosc.h"
 
 /* ---- diagnostics -------------------------------------------------------------- */
 
@@ -149,12 +150,19 @@ static bool is_xodr(const char *path)
     return n > 5 && strcasecmp(path + n - 5, ".xodr") == 0;
 }
 
+static bool is_xosc(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 5 && strcasecmp(path + n - 5, ".xosc") == 0;
+}
+
 int sim_scenario_load(const char *path, sim_scenario **out, sim_diag *diag)
 {
     char *text;
     size_t len;
     sim_error e = {0};
     *out = NULL;
+    if (is_xosc(path)) return sim_scenario_load_xosc(path, NULL, 0, NULL, out, diag);
     if (is_xodr(path)) {
         char *dir = sim_file_dirname(path);
         text = xodr_scenario_text(path);
@@ -195,6 +203,9 @@ void sim_scenario_free(sim_scenario *sc)
     free(sc->path);
     free(sc->opendrive);
     free(sc->roads_warning);
+    free(sc->xosc_warning);
+    if (sc->xosc) sim_xosc_free(sc->xosc);
+    free(sc->xosc);
     free(sc->name);
     free(sc->description);
     free(sc->author);

@@ -171,6 +171,9 @@ typedef struct sim_scenario {
     sim_task *tasks;
     int n_tasks;
     sim_environment env;
+    struct sim_xosc *xosc;        /* an OpenSCENARIO file's storyboard (sim_xosc.h), or NULL */
+    char *xosc_warning;           /* its elements not taken ("Nurbs (1, line 209), ..."), or NULL */
+    int ego_entity;               /* the storyboard entity that is the ego, -1: none */
     /* "drt": the Detection Response Task (sim_drt.h, docs/tasks.md); NULL when the
      * scenario runs none. Owned. */
     struct sim_drt_config *drt;
@@ -188,6 +191,15 @@ int sim_scenario_load(const char *path, sim_scenario **out, sim_diag *diag);
 int sim_scenario_parse(const char *text, size_t len, const char *name, const char *base_dir,
                        sim_scenario **out, sim_diag *diag);
 void sim_scenario_free(sim_scenario *sc);
+
+/* An OpenSCENARIO file (.xosc; sim_scenario_load takes them too) with parameter
+ * overrides (sim_xosc.h) and the ego entity's name (NULL: the rule of
+ * sim_sb_model_pick_ego): its road network, one start point (the ego's Init
+ * position and speed, named after the ego), its environment, and the storyboard in
+ * sc->xosc. Every Init position is checked to lie on the network. */
+struct sim_xosc_override;
+int sim_scenario_load_xosc(const char *path, const struct sim_xosc_override *ov, int n_ov, const char *ego,
+                           sim_scenario **out, sim_diag *diag);
 
 /* sim_scenario_load for modules that report one message: err gets the first problem
  * (it names the file) and says when there are more (simctl validate lists them). */

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "sim_drivelog.h"
+#include "sim_sha256.h"
 
 static char tmp[256];
 static char bin[512];
@@ -500,6 +501,64 @@ static void drive_log_and_its_export_agree(void **state)
     free(e);
 }
 
+static void set_log_meta(const char *log, const char *key, const char *value)
+{
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(log, NULL, &w, NULL), 0);
+    assert_int_equal(sim_drivelog_set_meta(w, key, value, NULL), 0);
+    assert_int_equal(sim_drivelog_writer_close(w, NULL), 0);
+}
+
+/* Issue 21: an edited scenario changed task metrics with no word, and a log's meta could
+ * name any file (its first 16 bytes ended up in the error). The recorder's SHA-256 in
+ * meta decides: a changed scenario is refused, one given with --scenario is used but
+ * every output says it differs, and only scenario file names are read. */
+static void tampered_scenario_is_refused(void **state)
+{
+    char dir[300], log[400], sc[400], out[400];
+    snprintf(dir, sizeof dir, "%s/tamper", tmp);
+    write_two_roads(dir, true, true);
+    snprintf(log, sizeof log, "%s/drive.sqlite", dir);
+    snprintf(sc, sizeof sc, "%s/sc.json", dir);
+    char hex[65];
+    assert_int_equal(sim_sha256_file(sc, hex, NULL), 0);
+    set_log_meta(log, "scenario_file_sha256", hex);
+    assert_int_equal(run("report %s --out %s/ok --no-plots > /dev/null", log, dir), 0);
+    /* The scenario edited after the drive (one byte more). */
+    FILE *f = fopen(sc, "a");
+    assert_non_null(f);
+    fputs(" ", f);
+    fclose(f);
+    assert_int_equal(run("report %s --out %s/bad --no-plots 2> %s/err.txt", log, dir, dir), 1);
+    snprintf(out, sizeof out, "%s/err.txt", dir);
+    char *err = read_text(out);
+    assert_non_null(strstr(err, "has changed since this drive"));
+    free(err);
+    /* Given on purpose: used, and said in every output. */
+    assert_int_equal(run("report %s --scenario %s --out %s/given --no-plots 2> %s/err.txt", log, sc, dir, dir), 0);
+    err = read_text(out);
+    assert_non_null(strstr(err, "WARNING"));
+    assert_non_null(strstr(err, "is not the one this drive was recorded with"));
+    free(err);
+    snprintf(out, sizeof out, "%s/given/metrics.json", dir);
+    char *json = read_text(out);
+    assert_non_null(strstr(json, "is not the one this drive was recorded with"));
+    free(json);
+    snprintf(out, sizeof out, "%s/given/tasks.csv", dir);
+    char *csv = read_text(out);
+    assert_null(strstr(csv, ",ok,"));
+    assert_non_null(strstr(csv, "scenario differs from the drive's"));
+    free(csv);
+    /* A meta naming a file that is no scenario is refused without reading it. */
+    set_log_meta(log, "scenario_file", "/etc/passwd");
+    assert_int_equal(run("report %s --out %s/pw --no-plots 2> %s/err.txt", log, dir, dir), 1);
+    snprintf(out, sizeof out, "%s/err.txt", dir);
+    err = read_text(out);
+    assert_non_null(strstr(err, "expected a .json, .xodr or .xosc file"));
+    assert_null(strstr(err, "root:"));
+    free(err);
+}
+
 static void command_line(void **state)
 {
     assert_int_equal(run("--help > /dev/null"), 0);
@@ -519,6 +578,7 @@ int main(void)
         cmocka_unit_test(tasks_on_roads_sharing_an_s_range),
         cmocka_unit_test(inputs_in_other_shapes),
         cmocka_unit_test(drive_log_and_its_export_agree),
+        cmocka_unit_test(tampered_scenario_is_refused),
         cmocka_unit_test(command_line),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -299,6 +299,51 @@ static void acknowledged_survives_kill_9(void **state)
     fixture_stop(&f);
 }
 
+/* Issue 21: a restarted context-server dropped the active route guidance. A server
+ * killed while guiding is replaced (as simctl run does) and, at the first vehicle.state,
+ * goes on guiding to the same destination under the same route number, marked
+ * rerouted; a clean stop forgets the guidance. */
+static void guidance_resumes_after_kill_9(void **state)
+{
+    fixture f;
+    fixture_start(&f, "hmi", NULL, NULL);
+    ts_conn *car = ts_join(f.d.port, "car", "[\"context.guidance\",\"dispatcher.joined\"]", NULL);
+    assert_non_null(car);
+    const char *pose = "{\"topic\":\"vehicle.state\",\"src\":\"car\",\"seq\":1,\"t\":1,\"pos\":[30,-1.5,0],"
+                       "\"heading\":0,\"speed\":10}";
+    ts_send_line(car, pose);
+    cJSON *r = ask(f.c, "hmi", "{\"id\":1,\"op\":\"route\",\"to\":{\"poi\":\"hotel\"}}");
+    assert_true(ok(r));
+    int number = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "route"), "number")->valueint;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "route"), "guided")));
+    cJSON_Delete(r);
+    cJSON *g = ts_expect_topic(car, "context.guidance", 20000, NULL, 0);
+    assert_non_null(g);
+    cJSON_Delete(g);
+    kill(f.srv, SIGKILL);
+    ts_stop(f.srv, SIGKILL, 5000);
+    f.srv = start_server(&f.d, f.db, NULL, NULL);
+    wait_joined(car, "context");
+    ts_send_line(car, "{\"topic\":\"vehicle.state\",\"src\":\"car\",\"seq\":2,\"t\":2,\"pos\":[40,-1.5,0],"
+                      "\"heading\":0,\"speed\":10}");
+    g = ts_expect_topic(car, "context.guidance", 20000, NULL, 0);
+    assert_non_null(g);
+    assert_int_equal(cJSON_GetObjectItem(g, "route")->valueint, number);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(g, "rerouted")));
+    cJSON_Delete(g);
+    /* A clean stop forgets it: the next server does not guide. */
+    assert_int_equal(ts_stop(f.srv, SIGTERM, 5000), 0);
+    f.srv = start_server(&f.d, f.db, NULL, NULL);
+    wait_joined(car, "context");
+    ts_send_line(car, pose);
+    r = ask(f.c, "hmi", "{\"id\":2,\"op\":\"kv.get\",\"key\":\"context-server.guidance\"}");
+    assert_true(ok(r));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(r, "value")));
+    cJSON_Delete(r);
+    ts_close(car);
+    fixture_stop(&f);
+}
+
 /* What guidance said during one drive. */
 typedef struct drive_log {
     char seq[16][16];     /* the distinct manoeuvres announced, in order, with route numbers */
@@ -463,6 +508,7 @@ int main(void)
         cmocka_unit_test(bad_requests_and_injections),
         cmocka_unit_test(study_table_over_the_bus),
         cmocka_unit_test(acknowledged_survives_kill_9),
+        cmocka_unit_test(guidance_resumes_after_kill_9),
         cmocka_unit_test(guidance_follows_the_scripted_driver),
         cmocka_unit_test(guidance_reroutes_when_the_driver_goes_another_way),
         cmocka_unit_test(simctl_run_starts_the_server),

@@ -122,6 +122,26 @@ static void export_by_sector(void **state)
     snprintf(missing, sizeof missing, "%s/none.sqlite", f->dir);
     char *no_log[] = {"export", missing, "--csv", out, NULL};
     assert_int_equal(simctl(no_log), 1);
+
+    /* Issue 21: existing CSVs are kept without --force, and the log itself always (a log
+     * named samples.csv was overwritten by its own export). */
+    char *again[] = {"export", f->log, "--csv", out, NULL};
+    assert_int_equal(simctl(again), 1);
+    snprintf(path, sizeof path, "%s/samples.csv", out);
+    assert_int_equal(count_lines(path, first, sizeof first), 1 + 30); /* untouched */
+    char *forced[] = {"export", f->log, "--csv", out, "--force", NULL};
+    assert_int_equal(simctl(forced), 0);
+    assert_true(count_lines(path, first, sizeof first) > 1 + 30);
+    char self_dir[160], self[200], cmd[600];
+    snprintf(self_dir, sizeof self_dir, "%s/self", f->dir);
+    snprintf(self, sizeof self, "%s/samples.csv", self_dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s' '%s'", self_dir, f->log, self);
+    assert_int_equal(system(cmd), 0);
+    char *onto_itself[] = {"export", self, "--csv", self_dir, "--force", NULL};
+    assert_int_equal(simctl(onto_itself), 1);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(self, &r, NULL), 0); /* still a drive log */
+    sim_drivelog_reader_close(r);
 }
 
 /* Reads vehicle.state lines until count have arrived or timeout_ms passes; checks that

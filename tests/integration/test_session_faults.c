@@ -135,6 +135,58 @@ static int session_wait(session *s)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* Issue 21, as an attacker on loopback: a plain TCP client (no secret) in a running
+ * session forged sim.end, a sim.tick at t = 100000, control.stop and vehicle.state;
+ * the session ended at once (exit 0) or logged x = 12345. Now each is refused with an
+ * error to the sender, the refusal is an event in the log, and the drive runs to its
+ * end with none of it. */
+static void forged_lines_do_not_reach_the_session(void **state)
+{
+    session s;
+    session_start(&s, "forged", NULL);
+    assert_true(ts_wait_port(s.port, 10000));
+    ts_conn *forger = ts_join(s.port, "forger", "[\"sim.tick\"]", NULL);
+    assert_non_null(forger);
+    cJSON *t = ts_expect_topic(forger, "sim.tick", 20000, NULL, 0); /* the drive is on */
+    assert_non_null(t);
+    cJSON_Delete(t);
+    static const char *const forged[] = {
+        "{\"topic\":\"sim.end\",\"src\":\"physics\",\"seq\":1,\"t\":1}",
+        "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":2,\"t\":100000,\"n\":10000000,\"run\":99}",
+        "{\"topic\":\"control.stop\",\"src\":\"forger\",\"seq\":3,\"t\":1}",
+        "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":4,\"t\":1,\"pos\":[12345,0,0],\"speed\":99}",
+    };
+    for (size_t i = 0; i < sizeof forged / sizeof forged[0]; i++) {
+        assert_true(ts_send_line(forger, forged[i]));
+        cJSON *e = ts_expect_topic(forger, "dispatcher.error", 20000, NULL, 0);
+        assert_non_null(e);
+        assert_non_null(strstr(cJSON_GetObjectItem(e, "error")->valuestring, "refused"));
+        cJSON_Delete(e);
+    }
+    ts_close(forger);
+    assert_int_equal(session_wait(&s), 0);
+    sim_error err = {0};
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(log_of(s.out), &r, &err), 0);
+    sim_drivelog_sample *smp;
+    size_t ns;
+    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &smp, &ns, &err), 0);
+    assert_true(ns > 1000); /* ran to the scenario's end, not to the forged sim.end */
+    for (size_t i = 0; i < ns; i++) {
+        assert_true(smp[i].x < 12000);
+        assert_int_equal(smp[i].run, 0);
+    }
+    free(smp);
+    sim_drivelog_event *e;
+    size_t ne;
+    assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &e, &ne, &err), 0);
+    int refused = 0;
+    for (size_t i = 0; i < ne; i++) refused += !strcmp(e[i].kind, "module") && !strcmp(e[i].name, "refused");
+    sim_drivelog_events_free(e, ne);
+    sim_drivelog_reader_close(r);
+    assert_true(refused >= 1);
+}
+
 static void kill9_at_random_ticks_never_reports_wrong_numbers_as_ok(void **state)
 {
     session base;
@@ -391,6 +443,7 @@ int main(void)
         cmocka_unit_test(configuration_error_ends_the_session),
         cmocka_unit_test(stalled_dispatcher_is_in_the_log),
         cmocka_unit_test(operator_stop_ends_the_session),
+        cmocka_unit_test(forged_lines_do_not_reach_the_session),
         cmocka_unit_test(kill9_at_random_ticks_never_reports_wrong_numbers_as_ok),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -17,7 +17,7 @@
 
 static route_verdict hello(const char *line, const char *token, route_hello *out, const char **why)
 {
-    return route_hello_parse(line, strlen(line), token, out, why);
+    return route_hello_parse(line, strlen(line), token, NULL, out, why);
 }
 
 static void expect_refused(const char *line, const char *token, route_verdict v, const char *why_expected)

@@ -104,6 +104,23 @@ static void syntax_errors(void **state)
     sim_json k = {.err = &err};
     assert_int_equal(sim_json_parse(&k, "{} x", 4, &root), SIM_EINVAL);
     assert_string_equal(err.msg, "line 1, column 4: unexpected text after the JSON value: \"x\"");
+    /* Issue 21: what cJSON takes but no reader should get. */
+    sim_json f = {.file = "f.json", .err = &err};
+    const char *inf = "{\"wheels\":[{\"mass\":1e999}]}";
+    assert_int_equal(sim_json_parse(&f, inf, strlen(inf), &root), SIM_ERANGE);
+    assert_null(root);
+    assert_string_equal(err.msg, "f.json: wheels[0].mass: refused: a number too large for a double (it reads as infinite)");
+    const char *latin1 = "{\"name\":\"Stra\xdfe\"}";
+    f.errors = 0; /* err keeps a reader's first error */
+    assert_int_equal(sim_json_parse(&f, latin1, strlen(latin1), &root), SIM_EINVAL);
+    assert_string_equal(err.msg, "f.json: name: refused: a string that is not valid UTF-8");
+    const char *key = "{\"na\xffme\":1}";
+    f.errors = 0;
+    assert_int_equal(sim_json_parse(&f, key, strlen(key), &root), SIM_EINVAL);
+    assert_string_equal(err.msg, "f.json: (top level): refused: key \"na?me\" is not valid UTF-8");
+    const char *utf8 = "{\"name\":\"Stra\xc3\x9f" "e\",\"big\":-1.7e308}";
+    assert_int_equal(sim_json_parse(&f, utf8, strlen(utf8), &root), SIM_OK);
+    cJSON_Delete(root);
 }
 
 static void enum_names(void **state)

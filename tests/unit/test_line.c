@@ -72,7 +72,10 @@ static void scanner_accepts_and_rejects_like_the_protocol_says(void **state)
 {
     expect_scan("{\"topic\":\"a.b\",\"x\":[1,2.5e-3,{\"y\":null}],\"z\":true}", SIM_OK, "a.b");
     expect_scan(" {\"x\":\"}\",\"topic\":\"q\\u00e9\"} ", SIM_OK, "q\xc3\xa9");
-    expect_scan("{\"topic\":\"first\",\"topic\":\"second\"}", SIM_OK, "first");
+    /* Refused since issue 21: a duplicated key routed by the first value arrived as the
+     * last in Python clients. */
+    expect_scan("{\"topic\":\"first\",\"topic\":\"second\"}", SIM_EINVAL,
+                "refused: key \"topic\" given twice in one object (at byte 17)");
     expect_scan("[1,2]", SIM_EINVAL, "a message must be a JSON object");
     expect_scan("nope", SIM_EINVAL, "not valid JSON (at byte 0)");
     expect_scan("{\"x\":1}", SIM_EINVAL, "missing \"topic\" (a string)");
@@ -120,6 +123,55 @@ static void scanner_reads_t_within_the_line(void **state)
     char topic[32];
     assert_int_equal(sim_msg_scan(buf, strlen(buf) - 2, topic, sizeof topic, &t, NULL), SIM_OK);
     assert_true(t == 2.5);
+}
+
+/* Each case the protocol refuses (issue 21), by the dispatcher's scanner and by the
+ * clients' sim_msg_parse alike, with an error naming it. */
+static void expect_both(const char *line, const char *scan_error, const char *parse_error)
+{
+    expect_scan(line, SIM_EINVAL, scan_error);
+    cJSON *msg = NULL;
+    const char *topic;
+    sim_error err = {0};
+    assert_int_not_equal(sim_msg_parse(line, strlen(line), &msg, &topic, &err), SIM_OK);
+    assert_null(msg);
+    assert_string_equal(err.msg, parse_error);
+}
+
+static void refused_lines_are_named(void **state)
+{
+    expect_both("{\"topic\":\"a\",\"x\":{\"k\":1,\"j\":2,\"k\":3}}",
+                "refused: key \"k\" given twice in one object (at byte 30)",
+                "x: refused: key \"k\" given twice");
+    /* The same key written two ways is the same key. */
+    expect_both("{\"topic\":\"a\",\"t\\u0041\":1,\"tA\":2}",
+                "refused: key \"tA\" given twice in one object (at byte 25)",
+                "(top level): refused: key \"tA\" given twice");
+    /* In different objects a key may repeat. */
+    expect_scan("{\"topic\":\"a\",\"x\":{\"k\":1},\"y\":{\"k\":2},\"z\":[{\"k\":1},{\"k\":2}]}", SIM_OK, "a");
+    expect_both("{\"topic\":\"a\",\"s\":\"caf\xe9\"}", "refused: invalid UTF-8 in a string (at byte 21)",
+                "s: refused: a string that is not valid UTF-8");
+    expect_both("{\"topic\":\"a\",\"s\":\"\xc0\xaf\"}", "refused: invalid UTF-8 in a string (at byte 18)",
+                "s: refused: a string that is not valid UTF-8");
+    expect_scan("{\"topic\":\"a\",\"s\":\"\\ud800x\"}", SIM_EINVAL,
+                "refused: unpaired UTF-16 surrogate in a \\u escape (at byte 24)");
+    expect_scan("{\"topic\":\"a\",\"s\":\"caf\xc3\xa9 \xf0\x9f\x9a\x97 \\ud83d\\ude97\"}", SIM_OK, "a");
+    /* cJSON cuts at \u0000, other readers do not: refused in keys and values. */
+    expect_scan("{\"topic\":\"a\",\"x\":{\"k\":1,\"k\\u0000\":2}}", SIM_EINVAL,
+                "refused: \\u0000 in a string (at byte 32)");
+    expect_both("{\"topic\":\"a\",\"t\":1e999}", "refused: number out of range (not a finite double) (at byte 17)",
+                "t: refused: a number too large for a double (it reads as infinite)");
+    expect_both("{\"topic\":\"a\",\"v\":[1,-1e400]}", "refused: number out of range (not a finite double) (at byte 20)",
+                "v[1]: refused: a number too large for a double (it reads as infinite)");
+    expect_both("{\"topic\":\"a\",\"t\":-1e308}", "refused: \"t\" is -1e+308, expected a time of at most 1e+09 s in magnitude",
+                "refused: \"t\" is -1e+308, expected a time of at most 1e+09 s in magnitude");
+    expect_scan("{\"topic\":\"a\",\"t\":1e9,\"big\":1e308}", SIM_OK, "a");
+    /* A line made only of keys cannot overflow the key table. */
+    static char many[70000];
+    size_t n = (size_t)sprintf(many, "{\"topic\":\"a\"");
+    for (int i = 0; n < 65000; i++) n += (size_t)sprintf(many + n, ",\"%x\":0", i);
+    strcpy(many + n, "}");
+    expect_scan(many, SIM_OK, "a");
 }
 
 static void expect_control(const char *req, const char *error)
@@ -183,6 +235,7 @@ int main(void)
         cmocka_unit_test(framing_limit_is_exact),
         cmocka_unit_test(scanner_accepts_and_rejects_like_the_protocol_says),
         cmocka_unit_test(scanner_reads_t_within_the_line),
+        cmocka_unit_test(refused_lines_are_named),
         cmocka_unit_test(control_commands_are_validated),
         cmocka_unit_test(loopback_rule),
     };

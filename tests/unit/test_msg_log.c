@@ -29,10 +29,10 @@ static void assert_bytes(cJSON *o, const char *want)
 static void log_status_bytes_and_round_trip(void **state)
 {
     (void)state;
-    static sim_msg_log_status m = {.file = "logs/s/a.sqlite", .rows = 12, .pending = 3, .samples = 10,
+    static sim_msg_log_status m = {.file = "logs/s/a.sqlite", .rows = 12, .synced = 11, .pending = 3, .samples = 10,
                                    .events = 2, .run = 1, .bad_messages = 0};
     assert_bytes(sim_msg_log_status_encode(&m),
-                 "{\"file\":\"logs/s/a.sqlite\",\"rows\":12,\"pending\":3,\"samples\":10,\"events\":2,"
+                 "{\"file\":\"logs/s/a.sqlite\",\"rows\":12,\"synced\":11,\"pending\":3,\"samples\":10,\"events\":2,"
                  "\"run\":1,\"bad_messages\":0,\"error\":null}");
     snprintf(m.error, sizeof m.error, "disk full");
     m.run = -1;

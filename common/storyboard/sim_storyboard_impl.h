@@ -1,0 +1,31 @@
+/* sim_storyboard_impl: shared between the storyboard engine's files (sim_storyboard.c:
+ * element states and triggers; sim_storyboard_act.c: actions starting;
+ * sim_storyboard_move.c: motion;
+ * sim_storyboard_cond.c: conditions). Private. */
+#ifndef SIM_STORYBOARD_IMPL_H
+#define SIM_STORYBOARD_IMPL_H
+
+#include "sim_storyboard.h"
+
+/* Profile of a dynamics shape at u in [0, 1]: 0 to 1. */
+double sb_shape(sim_sb_shape s, double u);
+/* World pose (reference point) of a position; false when it cannot be placed. When
+ * lane is not NULL it gets the graph lane, s and lat of lane-bound positions (-1 else). */
+bool sb_position(const sim_storyboard *sb, const sim_sb_position *p, double *x, double *y, double *h, int *lane,
+                 double *s, double *lat);
+/* The world pose of a lane-bound entity from its lane, s and offset. */
+void sb_update_pose(sim_storyboard *sb, sim_sb_state_ent *e);
+/* Places entity e at a position (teleport). */
+bool sb_place(sim_storyboard *sb, int e, const sim_sb_position *p);
+/* Starts action instance i at the current time. */
+void sb_action_start(sim_storyboard *sb, int i);
+/* Ends instance i (done or overridden). */
+void sb_action_end(sim_storyboard *sb, int i);
+/* An action's target speed now (absolute, or relative to its entity). */
+double sb_target_speed(const sim_storyboard *sb, const sim_sb_action *a);
+/* Moves every entity by dt (sim_storyboard_move.c). */
+void sb_move(sim_storyboard *sb, double dt);
+/* One condition's raw value now. */
+bool sb_condition(sim_storyboard *sb, int c);
+
+#endif

@@ -1,0 +1,236 @@
+/* sim_storyboard_move: how the storyboard's entities move each step (see
+ * sim_storyboard.h): speed from their longitudinal action, lateral offset from their
+ * lateral action, along their lane and its successors (towards their goal when routed),
+ * or along a trajectory in the world. */
+#include "sim_storyboard_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define MIN_SPEED 0.1   /* m/s, as in sim_storyboard_act.c */
+
+/* BFS over successors from every lane to `goal`: scratch[l] = lanes to go (INT_MAX: unreachable). */
+static void route_to(sim_storyboard *sb, int goal)
+{
+    const sim_lanegraph *g = sb->g;
+    for (int l = 0; l < g->n_lanes; l++) sb->scratch[l] = -1;
+    int head = 0, tail = 0;
+    sb->scratch[goal] = 0;
+    sb->queue[tail++] = goal;
+    while (head < tail) {
+        int l = sb->queue[head++];
+        for (int k = 0; k < g->lanes[l].n_pred; k++) {
+            int p = g->lanes[l].pred[k];
+            if (sb->scratch[p] < 0) {
+                sb->scratch[p] = sb->scratch[l] + 1;
+                sb->queue[tail++] = p;
+            }
+        }
+        /* a lane change counts as a step too, so that the route may change lanes */
+        int nb[2] = {g->lanes[l].left, g->lanes[l].right};
+        for (int k = 0; k < 2; k++)
+            if (nb[k] >= 0 && sb->scratch[nb[k]] < 0) {
+                sb->scratch[nb[k]] = sb->scratch[l] + 1;
+                sb->queue[tail++] = nb[k];
+            }
+    }
+}
+
+/* ---- motion ----------------------------------------------------------------------- */
+
+static double dist_xy(double ax, double ay, double bx, double by) { return hypot(bx - ax, by - ay); }
+
+/* Longitudinal actions that control speed from others' states. */
+static void speed_control(sim_storyboard *sb, int e, double dt)
+{
+    sim_sb_state_ent *s = &sb->ent[e];
+    if (s->long_inst < 0) return;
+    sim_sb_inst *in = &sb->inst[s->long_inst];
+    const sim_sb_action *a = &sb->m->actions[in->action];
+    double v = s->v;
+    if (a->type == SIM_SB_A_SPEED) {
+        double tau = sb->t + dt - in->t0;
+        if (a->continuous && a->relative) in->v1 = sb_target_speed(sb, a);
+        if (in->T > 0 && tau < in->T) v = in->v0 + (in->v1 - in->v0) * sb_shape(a->dyn.shape, tau / in->T);
+        else {
+            v = in->v1;
+            if (!a->continuous) sb_action_end(sb, s->long_inst);
+        }
+    } else if (a->type == SIM_SB_A_LONG_DISTANCE) {
+        const sim_sb_state_ent *r = &sb->ent[a->entity];
+        double gap = sim_storyboard_long_dist(sb, e, a->entity, a->freespace);
+        double want = a->by_time ? a->target * r->v : a->target;
+        double acc = a->dyn.value > 0 ? a->dyn.value : 5.0;
+        /* close the gap error in about 2 s, at most acc */
+        double dv = r->v + (gap - want) / 2.0 - v;
+        if (dv > acc * dt) dv = acc * dt;
+        if (dv < -acc * dt) dv = -acc * dt;
+        v += dv;
+        if (!a->continuous && fabs(gap - want) < 0.1 && fabs(r->v - v) < 0.1) sb_action_end(sb, s->long_inst);
+    } else if (a->type == SIM_SB_A_SYNCHRONIZE) {
+        const sim_sb_state_ent *mst = &sb->ent[a->entity];
+        double mx, my, ox, oy;
+        if (!sb_position(sb, &a->pos2, &mx, &my, NULL, NULL, NULL, NULL) ||
+            !sb_position(sb, &a->pos, &ox, &oy, NULL, NULL, NULL, NULL)) {
+            sb_action_end(sb, s->long_inst);
+            return;
+        }
+        double dm = dist_xy(mst->x, mst->y, mx, my), d = dist_xy(s->x, s->y, ox, oy);
+        if (dm < 1.0 || d < 1.0 || mst->v < MIN_SPEED) {
+            if (!isnan(a->target)) v = a->target;
+            sb_action_end(sb, s->long_inst);
+        } else {
+            double tm = dm / mst->v;
+            /* average speed d/tm; with a final speed the profile is linear to it */
+            v = isnan(a->target) ? d / tm : fmax(0, 2 * d / tm - a->target);
+        }
+    }
+    s->v = v < 0 ? 0 : v;
+}
+
+static void lateral(sim_storyboard *sb, int e, double dt)
+{
+    sim_sb_state_ent *s = &sb->ent[e];
+    if (s->lat_inst < 0) return;
+    sim_sb_inst *in = &sb->inst[s->lat_inst];
+    const sim_sb_action *a = &sb->m->actions[in->action];
+    double tau = sb->t + dt - in->t0;
+    if (a->type == SIM_SB_A_LANE_OFFSET && a->relative && a->continuous) in->d1 = sb->ent[a->entity].lat + a->target;
+    if (in->T > 0 && tau < in->T) s->lat = in->d0 + (in->d1 - in->d0) * sb_shape(a->dyn.shape, tau / in->T);
+    else {
+        s->lat = in->d1;
+        if (!a->continuous) sb_action_end(sb, s->lat_inst);
+    }
+}
+
+/* The successor to take at a lane's end: towards the goal when routed, else the first. */
+static int next_lane(sim_storyboard *sb, const sim_sb_state_ent *s)
+{
+    const sim_lg_lane *l = &sb->g->lanes[s->lane];
+    if (l->n_succ == 0) return -1;
+    if (s->goal_lane < 0) return l->succ[0];
+    route_to(sb, s->goal_lane);
+    int best = l->succ[0];
+    for (int k = 1; k < l->n_succ; k++) {
+        int c = l->succ[k];
+        if (sb->scratch[c] >= 0 && (sb->scratch[best] < 0 || sb->scratch[c] < sb->scratch[best])) best = c;
+    }
+    return best;
+}
+
+static void follow_path(sim_storyboard *sb, int e, double dt)
+{
+    sim_sb_state_ent *s = &sb->ent[e];
+    sim_sb_inst *in = &sb->inst[s->path_inst];
+    const sim_sb_action *a = &sb->m->actions[in->action];
+    if (a->type == SIM_SB_A_ACQUIRE_POSITION) return; /* routed on lanes: see next_lane */
+    const double *vx = sb->px + in->pool0, *vy = sb->py + in->pool0;
+    int n_pts = a->n_route;
+    double px = s->x, py = s->y;
+    if (a->timed && !isnan(a->pt[0])) {
+        /* the vertices' times: position interpolated at the trajectory's time */
+        double t = (a->continuous ? sb->t + dt - in->t0 : sb->t + dt) * a->dyn.value + a->target;
+        while (in->seg < n_pts - 2 && t > a->pt[in->seg + 1]) in->seg++;
+        double t0 = a->pt[in->seg], t1 = a->pt[in->seg + 1];
+        double u = t1 > t0 ? (t - t0) / (t1 - t0) : 1;
+        if (u < 0) u = 0;
+        if (u > 1) u = 1;
+        s->x = vx[in->seg] + u * (vx[in->seg + 1] - vx[in->seg]);
+        s->y = vy[in->seg] + u * (vy[in->seg + 1] - vy[in->seg]);
+        if (t >= a->pt[n_pts - 1]) sb_action_end(sb, s->path_inst);
+    } else {
+        double left = s->v * dt;
+        while (left > 0 && in->seg < n_pts - 1) {
+            double sx = vx[in->seg + 1] - vx[in->seg], sy = vy[in->seg + 1] - vy[in->seg];
+            double len = hypot(sx, sy), rest = len - in->along;
+            if (left < rest) {
+                in->along += left;
+                left = 0;
+            } else {
+                left -= rest;
+                in->seg++;
+                in->along = 0;
+            }
+        }
+        if (in->seg >= n_pts - 1) {
+            s->x = vx[n_pts - 1];
+            s->y = vy[n_pts - 1];
+            sb_action_end(sb, s->path_inst);
+        } else {
+            double sx = vx[in->seg + 1] - vx[in->seg], sy = vy[in->seg + 1] - vy[in->seg];
+            double len = hypot(sx, sy), u = len > 0 ? in->along / len : 0;
+            s->x = vx[in->seg] + u * sx;
+            s->y = vy[in->seg] + u * sy;
+        }
+    }
+    if (hypot(s->x - px, s->y - py) > 1e-6) s->heading = atan2(s->y - py, s->x - px);
+    s->odometer += hypot(s->x - px, s->y - py);
+    if (s->path_inst < 0) { /* back onto the lanes where it ended */
+        sim_lg_pos q;
+        if (sim_lanegraph_locate(sb->g, s->x, s->y, -1, 0.5, &q) && cos(q.heading - s->heading) > 0.5) {
+            s->on_lane = true;
+            s->lane = q.lane;
+            s->s = q.s;
+            s->lat = q.lat;
+        }
+    }
+}
+
+void sb_move(sim_storyboard *sb, double dt)
+{
+    for (int e = 0; e < sb->m->n_entities; e++) {
+        sim_sb_state_ent *s = &sb->ent[e];
+        if (!s->placed || s->external) {
+            if (s->external) { /* its actions still run their course */
+                if (s->long_inst >= 0 || s->lat_inst >= 0) {
+                    double v = s->v, lat = s->lat;
+                    speed_control(sb, e, dt);
+                    lateral(sb, e, dt);
+                    s->v = v;
+                    s->lat = lat;
+                }
+            }
+            continue;
+        }
+        double v0 = s->v;
+        speed_control(sb, e, dt);
+        s->a = (s->v - v0) / dt;
+        if (s->path_inst >= 0 && !s->on_lane) {
+            follow_path(sb, e, dt);
+        } else if (s->on_lane) {
+            double lat0 = s->lat;
+            lateral(sb, e, dt);
+            double ds = s->v * dt;
+            s->s += ds;
+            s->odometer += ds;
+            s->end_of_road = false;
+            while (s->s > sb->g->lanes[s->lane].length) {
+                int n = next_lane(sb, s);
+                if (n < 0) {
+                    s->odometer -= s->s - sb->g->lanes[s->lane].length;
+                    s->s = sb->g->lanes[s->lane].length;
+                    s->end_of_road = true;
+                    s->v = 0; /* stuck at the end of its road */
+                    break;
+                }
+                s->s -= sb->g->lanes[s->lane].length;
+                s->lane = n;
+            }
+            if (s->s >= sb->g->lanes[s->lane].length - 1e-9 && sb->g->lanes[s->lane].n_succ == 0) {
+                s->end_of_road = true;
+                s->v = 0;
+            }
+            if (s->path_inst >= 0 && s->lane == s->goal_lane && s->s >= sb->inst[s->path_inst].d1) {
+                sb_action_end(sb, s->path_inst);
+                s->goal_lane = -1;
+            }
+            sb_update_pose(sb, s);
+            if (ds > 1e-9) s->heading += atan2(s->lat - lat0, ds); /* drifting sideways */
+        }
+        sim_lg_pos q;
+        bool off = sb->track_offroad && !sim_lanegraph_locate(sb->g, s->x, s->y, s->on_lane ? s->lane : -1, 0.0, &q);
+        s->offroad_time = off ? s->offroad_time + dt : 0;
+        s->still_time = s->v < 1e-3 ? s->still_time + dt : 0;
+        s->eor_time = s->end_of_road ? s->eor_time + dt : 0;
+    }
+}

@@ -1,0 +1,162 @@
+/* Integration test of traffic-node with an OpenSCENARIO scenario (real dispatcher and
+ * traffic-node; the test plays physics, the lockstep clock). With --scenario-ego the
+ * storyboard drives every entity of the shared cut-in: two runs give byte-identical
+ * traffic.state and storyboard.event streams, the cut-in event is on the bus at its
+ * tick, and sim.end comes at the stop trigger. With the ego the person's car (the
+ * test's vehicle.state), the storyboard's conditions read that car: driven at the
+ * scenario's speed the cut-in happens, left standing it never does; the ego is not
+ * published as a vehicle of its own. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim_road.h"
+#include "sim_scenario.h"
+#include "test_support.h"
+
+#define SCENARIO "../shared/openscenario/xosc/cut-in.xosc"
+#define DT 0.01
+
+typedef struct session {
+    ts_dispatcher d;
+    pid_t node;
+    ts_conn *phys;
+    uint64_t tick, seq;
+    char line[70000];
+} session;
+
+static void session_start(session *s, bool scenario_ego)
+{
+    memset(s, 0, sizeof *s);
+    assert_true(ts_dispatcher_start(&s->d, NULL));
+    s->phys = ts_join(s->d.port, "physics", "[\"sim.ack\",\"sim.end\",\"traffic.\",\"storyboard.\",\"dispatcher.joined\"]", NULL);
+    assert_non_null(s->phys);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", s->d.port);
+    char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)ts_root(SCENARIO), "--lockstep",
+                    scenario_ego ? "--scenario-ego" : NULL, NULL};
+    s->node = ts_spawn(argv, false);
+    assert_true(s->node > 0);
+    for (;;) {
+        cJSON *j = ts_expect_topic(s->phys, "dispatcher.joined", 10000, NULL, 0);
+        assert_non_null(j);
+        const cJSON *name = cJSON_GetObjectItem(j, "name");
+        bool it = cJSON_IsString(name) && strcmp(name->valuestring, "traffic") == 0;
+        cJSON_Delete(j);
+        if (it) break;
+    }
+}
+
+static void session_stop(session *s)
+{
+    assert_int_equal(ts_stop(s->node, SIGTERM, 5000), 0);
+    ts_close(s->phys);
+    ts_dispatcher_stop(&s->d);
+}
+
+/* One tick with the ego's centre at (x, y) heading h at speed v; every line the node
+ * says for it, up to its ack, is appended to stream. */
+static void tick(session *s, double x, double y, double h, double v, char *stream, size_t cap)
+{
+    double t = s->tick * DT;
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.2f,\"speed\":%.3f,"
+             "\"pos\":[%.4f,%.4f,0],\"heading\":%.6f}",
+             (unsigned long long)++s->seq, t, v, x, y, h);
+    assert_true(ts_send_line(s->phys, msg));
+    snprintf(msg, sizeof msg,
+             "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.2f,\"n\":%llu,\"dt\":0.01,"
+             "\"run\":0,\"paused\":false}",
+             (unsigned long long)++s->seq, t, (unsigned long long)s->tick);
+    assert_true(ts_send_line(s->phys, msg));
+    for (;;) {
+        int n = ts_read_line(s->phys, s->line, sizeof s->line, 10000);
+        assert_true(n > 0);
+        if (strstr(s->line, "\"topic\":\"sim.ack\"")) break;
+        if (strstr(s->line, "\"topic\":\"dispatcher.")) continue;
+        assert_true(strlen(stream) + (size_t)n + 2 < cap);
+        strcat(stream, s->line);
+        strcat(stream, "\n");
+    }
+    s->tick++;
+}
+
+static void run_scenario_ego(char *stream, size_t cap)
+{
+    session s;
+    session_start(&s, true);
+    stream[0] = '\0';
+    for (int k = 0; k < 2200; k++) tick(&s, 0, 0, 0, 0, stream, cap); /* the person's car is not looked at */
+    session_stop(&s);
+}
+
+static void scenario_ego_same_bytes(void **state)
+{
+    (void)state;
+    size_t cap = 64u << 20;
+    char *a = malloc(cap), *b = malloc(cap);
+    run_scenario_ego(a, cap);
+    run_scenario_ego(b, cap);
+    assert_string_equal(a, b);
+    /* the storyboard's ego and the overtaker are published */
+    assert_non_null(strstr(a, "\"id\":\"Ego\""));
+    assert_non_null(strstr(a, "\"id\":\"OverTaker\""));
+    /* the cut-in at 6.23 s (the overtaker 0.4 s ahead of the ego), the stop at 21.74 s */
+    assert_non_null(strstr(a, "\"t\":6.23,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
+    const char *end = strstr(a, "\"topic\":\"sim.end\"");
+    assert_non_null(end);
+    assert_non_null(strstr(end - 80 > a ? end - 80 : a, "\"t\":21.74"));
+    free(a);
+    free(b);
+}
+
+/* The person's car on lane -3 of road 0 from the ego's start, at speed v. */
+static bool person_run(double v)
+{
+    sim_scenario *sc;
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load_err(ts_root(SCENARIO), &sc, &err), 0);
+    const sim_start_point *st = &sc->starts[0];
+    session s;
+    session_start(&s, false);
+    size_t cap = 64u << 20;
+    char *stream = malloc(cap);
+    stream[0] = '\0';
+    for (int k = 0; k < 1000; k++) {
+        sim_road_pose p;
+        sim_road_lane_pose(&sc->net, st->road, st->s + v * k * DT, st->lane, 0, &p);
+        tick(&s, p.x, p.y, p.heading, v, stream, cap);
+    }
+    session_stop(&s);
+    bool cut_in = strstr(stream, "\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\"") != NULL;
+    assert_null(strstr(stream, "\"id\":\"Ego\"")); /* the person's car is the ego, not traffic */
+    assert_non_null(strstr(stream, "\"id\":\"OverTaker\""));
+    free(stream);
+    sim_scenario_free(sc);
+    return cut_in;
+}
+
+static void person_ego_conditions(void **state)
+{
+    (void)state;
+    assert_true(person_run(30.0));
+    assert_false(person_run(0.0));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(scenario_ego_same_bytes),
+        cmocka_unit_test(person_ego_conditions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,333 @@
+/* The storyboard engine against hand-computed motion on the shared straight road
+ * (straight_500m.xodr: lanes -1 and 1 of 3.07 m, the road along +x), with time steps of
+ * 1/64 s so that times and positions are exact in binary: a step speed change, linear
+ * and sinusoidal lane changes (their offsets at a quarter, the middle and the end), a
+ * relative-distance trigger firing at the tick the distance is crossed, delays and
+ * edges, element states, parameters; and every shared scenario run headless with the
+ * storyboard driving every entity, to its stop trigger, twice with identical states. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim_lanegraph_road.h"
+#include "sim_scenario.h"
+#include "sim_storyboard.h"
+#include "sim_xosc.h"
+
+#include "ts_assert.h"
+
+#define DT (1.0 / 64)
+#define XOSC_DIR "../shared/openscenario/xosc/"
+
+typedef struct run {
+    sim_scenario *sc;
+    sim_lanegraph g;
+    sim_storyboard sb;
+} run;
+
+/* Writes a scenario on the straight road with the entities Ego and Target (4 m boxes
+ * centred 1 m ahead of the reference point), their Init, and one story of `events`
+ * for `actor`, then loads and starts it. */
+static void start(run *r, const char *init, const char *actor, const char *events, const char *stop)
+{
+    char road[PATH_MAX], path[] = "/tmp/test_storyboard_XXXXXX.xosc";
+    assert_non_null(realpath("../shared/openscenario/xodr/straight_500m.xodr", road));
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    static const char *const car = "<Vehicle name=\"c\" vehicleCategory=\"car\"><BoundingBox><Center x=\"1\" y=\"0\" z=\"0.7\"/>"
+                                   "<Dimensions width=\"2\" length=\"4\" height=\"1.4\"/></BoundingBox></Vehicle>";
+    fprintf(f, "<?xml version=\"1.0\"?>\n<OpenSCENARIO><FileHeader revMajor=\"1\" revMinor=\"2\"/>\n"
+               "<ParameterDeclarations><ParameterDeclaration name=\"Flag\" parameterType=\"double\" value=\"0\"/>"
+               "</ParameterDeclarations>\n"
+               "<RoadNetwork><LogicFile filepath=\"%s\"/></RoadNetwork>\n"
+               "<Entities><ScenarioObject name=\"Ego\">%s</ScenarioObject><ScenarioObject name=\"Target\">%s"
+               "</ScenarioObject></Entities>\n<Storyboard><Init><Actions>%s</Actions></Init>\n"
+               "<Story name=\"S\"><Act name=\"A\"><ManeuverGroup name=\"G\" maximumExecutionCount=\"1\"><Actors "
+               "selectTriggeringEntities=\"false\"><EntityRef entityRef=\"%s\"/></Actors><Maneuver name=\"M\">%s"
+               "</Maneuver></ManeuverGroup><StartTrigger/></Act></Story>%s</Storyboard></OpenSCENARIO>\n",
+            road, car, car, init, actor, events, stop ? stop : "");
+    fclose(f);
+    sim_diag d = {0};
+    int rc = sim_scenario_load(path, &r->sc, &d);
+    if (rc) fprintf(stderr, "%s\n", d.n ? d.msgs[0] : "?");
+    assert_int_equal(rc, SIM_OK);
+    sim_diag_free(&d);
+    unlink(path);
+    sim_error err = {0};
+    assert_int_equal(sim_lanegraph_from_roads(&r->g, &r->sc->net, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&r->sb, &r->sc->xosc->model, &r->g, &err), SIM_OK);
+}
+
+static void finish(run *r)
+{
+    sim_storyboard_free(&r->sb);
+    sim_lanegraph_free(&r->g);
+    sim_scenario_free(r->sc);
+}
+
+/* Steps until time t (a multiple of DT). */
+static void until(run *r, double t)
+{
+    while (r->sb.t < t - DT / 2 && !r->sb.done) sim_storyboard_step(&r->sb, DT);
+}
+
+#define TELEPORT(who, lane, s)                                                                                    \
+    "<Private entityRef=\"" who "\"><PrivateAction><TeleportAction><Position><LanePosition roadId=\"1\" laneId=\"" \
+    #lane "\" s=\"" #s "\" offset=\"0\"/></Position></TeleportAction></PrivateAction>"
+#define SPEED_BODY(v)                                                                                             \
+    "<LongitudinalAction><SpeedAction><SpeedActionDynamics dynamicsShape=\"step\" "                             \
+    "dynamicsDimension=\"time\" value=\"0\"/><SpeedActionTarget><AbsoluteTargetSpeed value=\"" #v "\"/>"           \
+    "</SpeedActionTarget></SpeedAction></LongitudinalAction>"
+#define SPEED(v) "<PrivateAction>" SPEED_BODY(v) "</PrivateAction>"
+#define AT_TIME(t, edge)                                                                                          \
+    "<StartTrigger><ConditionGroup><Condition name=\"c\" delay=\"0\" conditionEdge=\"" edge "\"><ByValueCondition>" \
+    "<SimulationTimeCondition value=\"" #t "\" rule=\"greaterThan\"/></ByValueCondition></Condition>"            \
+    "</ConditionGroup></StartTrigger>"
+#define EVENT(name, action, trigger) \
+    "<Event name=\"" name "\" priority=\"parallel\"><Action name=\"" name "A\"><PrivateAction>" action "</PrivateAction></Action>" trigger "</Event>"
+#define INIT_TWO TELEPORT("Ego", -1, 50) SPEED(10) "</Private>" TELEPORT("Target", -1, 150) SPEED(10) "</Private>"
+
+/* Ego at s 50 and 10 m/s; at the first tick after 2 s (129 * DT) a step to 20 m/s:
+ * s(4 s) = 50 + 129 * DT * 10 + 127 * DT * 20 = 109.84375. */
+static void test_step_speed(void **state)
+{
+    (void)state;
+    run r;
+    start(&r, INIT_TWO, "Ego",
+          EVENT("E", "<LongitudinalAction><SpeedAction><SpeedActionDynamics dynamicsShape=\"step\" dynamicsDimension=\"time\" "
+                     "value=\"0\"/><SpeedActionTarget><AbsoluteTargetSpeed value=\"20\"/></SpeedActionTarget></SpeedAction>"
+                     "</LongitudinalAction>", AT_TIME(2, "rising")), NULL);
+    const sim_sb_state_ent *ego = &r.sb.ent[0];
+    NEAR(ego->s, 50, 1e-12);
+    until(&r, 128 * DT);
+    NEAR(ego->v, 10, 0);
+    until(&r, 129 * DT);
+    NEAR(ego->v, 20, 0);
+    until(&r, 4.0);
+    NEAR(ego->s, 109.84375, 1e-9);
+    NEAR(ego->x, 109.84375, 1e-6); /* the road runs along +x */
+    NEAR(ego->y, -1.535, 1e-6);
+    finish(&r);
+}
+
+/* Linear speed change by rate: 10 -> 20 m/s at 2 m/s^2 takes 5 s; at its middle 15 m/s. */
+static void test_linear_speed_rate(void **state)
+{
+    (void)state;
+    run r;
+    start(&r, INIT_TWO, "Ego",
+          EVENT("E", "<LongitudinalAction><SpeedAction><SpeedActionDynamics dynamicsShape=\"linear\" dynamicsDimension=\"rate\" "
+                     "value=\"2\"/><SpeedActionTarget><AbsoluteTargetSpeed value=\"20\"/></SpeedActionTarget></SpeedAction>"
+                     "</LongitudinalAction>", AT_TIME(1, "rising")), NULL);
+    until(&r, 65 * DT); /* started at t0 = 65 DT */
+    until(&r, 65 * DT + 2.5);
+    NEAR(r.sb.ent[0].v, 15, 1e-9);
+    NEAR(r.sb.ent[0].a, 2, 1e-6);
+    until(&r, 65 * DT + 5.0);
+    NEAR(r.sb.ent[0].v, 20, 1e-9);
+    until(&r, 65 * DT + 6.0);
+    NEAR(r.sb.ent[0].v, 20, 0);
+    finish(&r);
+}
+
+/* A lane change from lane -1 into lane 1 (3.07 m to the left, the lane the other way:
+ * the car keeps its lane and moves its offset) over 4 s from t0 = 65 DT. */
+static void lane_change(const char *shape, double quarter)
+{
+    char ev[1024];
+    snprintf(ev, sizeof ev,
+             EVENT("E", "<LateralAction><LaneChangeAction><LaneChangeActionDynamics dynamicsShape=\"%s\" "
+                        "dynamicsDimension=\"time\" value=\"4\"/><LaneChangeTarget><RelativeTargetLane entityRef=\"Ego\" "
+                        "value=\"1\"/></LaneChangeTarget></LaneChangeAction></LateralAction>", AT_TIME(1, "rising")),
+             shape);
+    run r;
+    start(&r, INIT_TWO, "Ego", ev, NULL);
+    const sim_sb_state_ent *ego = &r.sb.ent[0];
+    double t0 = 65 * DT;
+    until(&r, t0);
+    NEAR(ego->lat, 0, 0);
+    until(&r, t0 + 1.0);
+    NEAR(ego->lat, 3.07 * quarter, 1e-9);
+    until(&r, t0 + 2.0);
+    NEAR(ego->lat, 3.07 / 2, 1e-9); /* both shapes are half way at the middle */
+    NEAR(ego->y, -1.535 + 3.07 / 2, 1e-6);
+    until(&r, t0 + 4.0);
+    NEAR(ego->lat, 3.07, 1e-9);
+    NEAR(ego->y, 1.535, 1e-6);
+    /* the longitudinal motion went on unchanged */
+    NEAR(ego->s, 50 + 10 * (t0 + 4.0), 1e-9);
+    assert_int_equal(r.sb.state[sim_sb_model_find_element(&r.sc->xosc->model, "EA")], SIM_SB_ST_COMPLETE);
+    finish(&r);
+}
+
+static void test_lane_change_linear(void **state)
+{
+    (void)state;
+    lane_change("linear", 0.25);
+}
+
+static void test_lane_change_sinusoidal(void **state)
+{
+    (void)state;
+    lane_change("sinusoidal", 0.5 - 0.5 * cos(M_PI / 4));
+}
+
+/* Ego at 20 m/s closes on Target at 10 m/s 100 m ahead: the distance is 100 - 10 t and
+ * crosses 59.9 m between t = 4.0 (60 m) and the next tick, 257 DT; the event starts
+ * there, not a tick earlier or later, and Target stops at once. */
+static void test_relative_distance_trigger(void **state)
+{
+    (void)state;
+    run r;
+    start(&r, TELEPORT("Ego", -1, 50) SPEED(20) "</Private>" TELEPORT("Target", -1, 150) SPEED(10) "</Private>", "Target",
+          EVENT("E", "<LongitudinalAction><SpeedAction><SpeedActionDynamics dynamicsShape=\"step\" dynamicsDimension=\"time\" "
+                     "value=\"0\"/><SpeedActionTarget><AbsoluteTargetSpeed value=\"0\"/></SpeedActionTarget></SpeedAction>"
+                     "</LongitudinalAction>",
+                "<StartTrigger><ConditionGroup><Condition name=\"near\" delay=\"0\" conditionEdge=\"rising\">"
+                "<ByEntityCondition><TriggeringEntities triggeringEntitiesRule=\"any\"><EntityRef entityRef=\"Ego\"/>"
+                "</TriggeringEntities><EntityCondition><RelativeDistanceCondition entityRef=\"Target\" "
+                "relativeDistanceType=\"longitudinal\" value=\"59.9\" freespace=\"false\" rule=\"lessThan\"/>"
+                "</EntityCondition></ByEntityCondition></Condition></ConditionGroup></StartTrigger>"),
+          NULL);
+    int ev = sim_sb_model_find_element(&r.sc->xosc->model, "E");
+    double fired = -1;
+    while (r.sb.t < 6 && fired < 0) {
+        sim_storyboard_step(&r.sb, DT);
+        for (int k = 0; k < r.sb.n_events; k++)
+            if (r.sb.events[k].element == ev && r.sb.events[k].transition == SIM_SB_TR_START) fired = r.sb.t;
+    }
+    NEAR(fired, 257 * DT, 0);
+    NEAR(r.sb.ent[1].v, 0, 0);
+    NEAR(r.sb.ent[1].s, 150 + 10 * 257 * DT, 1e-9);
+    NEAR(sim_storyboard_long_dist(&r.sb, 0, 1, false), 100 - 10 * 257 * DT, 1e-9);
+    /* freespace: bumper to bumper, the boxes' half lengths off */
+    NEAR(sim_storyboard_long_dist(&r.sb, 0, 1, true), 100 - 10 * 257 * DT - 4, 1e-9);
+    finish(&r);
+}
+
+/* A delay of 1 s after a rising edge; a stop trigger on an element's end; a parameter
+ * set by one event and read by another's ParameterCondition. */
+static void test_delay_states_parameters(void **state)
+{
+    (void)state;
+    run r;
+    start(&r, INIT_TWO, "Ego",
+          "<Event name=\"Set\" priority=\"parallel\"><Action name=\"SetA\"><GlobalAction><ParameterAction parameterRef=\"Flag\">"
+          "<SetAction value=\"7\"/></ParameterAction></GlobalAction></Action>"
+          "<StartTrigger><ConditionGroup><Condition name=\"c\" delay=\"1\" conditionEdge=\"rising\"><ByValueCondition>"
+          "<SimulationTimeCondition value=\"2\" rule=\"greaterOrEqual\"/></ByValueCondition></Condition></ConditionGroup>"
+          "</StartTrigger></Event>"
+          EVENT("Go", SPEED_BODY(0), "<StartTrigger><ConditionGroup><Condition name=\"p\" delay=\"0\" conditionEdge=\"none\">"
+                                "<ByValueCondition><ParameterCondition parameterRef=\"Flag\" value=\"7\" rule=\"equalTo\"/>"
+                                "</ByValueCondition></Condition></ConditionGroup></StartTrigger>"),
+          "<StopTrigger><ConditionGroup><Condition name=\"end\" delay=\"0\" conditionEdge=\"rising\"><ByValueCondition>"
+          "<StoryboardElementStateCondition storyboardElementType=\"event\" storyboardElementRef=\"Go\" state=\"endTransition\"/>"
+          "</ByValueCondition></Condition></ConditionGroup></StopTrigger>");
+    const sim_sb_model *m = &r.sc->xosc->model;
+    int set = sim_sb_model_find_element(m, "Set"), go = sim_sb_model_find_element(m, "Go");
+    until(&r, 3.0 - DT);
+    assert_int_equal(r.sb.state[set], SIM_SB_ST_STANDBY);
+    until(&r, 3.0); /* true from t = 2.0 exactly, fires 1 s later */
+    assert_int_equal(r.sb.state[set], SIM_SB_ST_RUNNING);
+    assert_false(r.sb.done);
+    until(&r, 3.0 + DT); /* the parameter is 7 once the set action ran */
+    assert_string_equal(r.sb.pvalue[sim_sb_model_find_param(m, "Flag")], "7");
+    assert_int_equal(r.sb.state[go], SIM_SB_ST_RUNNING);
+    until(&r, 3.0 + 3 * DT);
+    assert_true(r.sb.done);
+    NEAR(r.sb.ent[0].v, 0, 0);
+    finish(&r);
+}
+
+/* ---- the shared scenarios ---------------------------------------------------------- */
+
+typedef struct shared_run {
+    const char *file;
+    double end;                    /* s: when the stop trigger fires (-1: it does not) */
+    int collisions;                /* ticks with two boxes overlapping */
+} shared_run;
+
+/* With every entity driven by the storyboard (as esmini's default controller does).
+ * The collisions: in cut-in, cut-in_simple and straight_500m the ego has no action that slows
+ * it for the stopped vehicle ahead (the scenarios are made for a driver or an ADAS to
+ * brake); lane_change_simple repeats an event whose trigger holds from the start and
+ * does not reach its stop trigger here (docs/openscenario.md). */
+static const shared_run RUNS[] = {
+    {"acc-test.xosc", 35.12, 0},     {"cut-in.xosc", 21.74, 71},          {"cut-in_simple.xosc", 16.02, 61},
+    {"distance_test.xosc", 25.49, 0}, {"drive_when_close.xosc", 40.0, 0}, {"follow_ghost.xosc", 22.02, 0},
+    {"lane_change.xosc", 16.62, 0},  {"lane_change_simple.xosc", -1, 0}, {"slow-lead-vehicle.xosc", 11.32, 0},
+    {"speed-profile.xosc", 14.01, 0}, {"straight_500m.xosc", 30.0, 50},   {"synchronize.xosc", 2.0, 0},
+    {"traffic_lights.xosc", 30.0, 0}, {"trajectory-test.xosc", 13.03, 0},
+};
+
+static void run_shared(const shared_run *sr, sim_sb_state_ent *final, int *n_final)
+{
+    char path[256];
+    snprintf(path, sizeof path, XOSC_DIR "%s", sr->file);
+    run r;
+    sim_diag d = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load(path, &r.sc, &d), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads(&r.g, &r.sc->net, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&r.sb, &r.sc->xosc->model, &r.g, &err), SIM_OK);
+    const sim_sb_model *m = &r.sc->xosc->model;
+    int coll = 0;
+    for (int k = 0; k < 12000 && !r.sb.done; k++) {
+        sim_storyboard_step(&r.sb, 0.01);
+        for (int a = 0; a < m->n_entities; a++)
+            for (int b = a + 1; b < m->n_entities; b++)
+                coll += r.sb.ent[a].placed && r.sb.ent[b].placed && sim_storyboard_overlap(&r.sb, a, b);
+    }
+    if (sr->end >= 0) {
+        assert_true(r.sb.done);
+        NEAR(r.sb.t, sr->end, 0.005);
+    } else {
+        assert_false(r.sb.done);
+    }
+    if (coll != sr->collisions) fprintf(stderr, "%s: %d ticks with a collision\n", sr->file, coll);
+    assert_int_equal(coll, sr->collisions);
+    if (strcmp(sr->file, "cut-in.xosc") == 0) { /* the overtaker ended in the ego's lane, -3, at its centre */
+        assert_int_equal(r.g.lanes[r.sb.ent[1].lane].lane_id, -3);
+        assert_int_equal(r.g.lanes[r.sb.ent[0].lane].lane_id, -3);
+        NEAR(r.sb.ent[1].lat, 0, 1e-9);
+    }
+    *n_final = m->n_entities;
+    memcpy(final, r.sb.ent, (size_t)m->n_entities * sizeof *final);
+    finish(&r);
+}
+
+static void test_shared_scenarios(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof RUNS / sizeof *RUNS; i++) {
+        sim_sb_state_ent a[16], b[16];
+        int na, nb;
+        run_shared(&RUNS[i], a, &na);
+        run_shared(&RUNS[i], b, &nb); /* a second run: the very same states */
+        assert_int_equal(na, nb);
+        assert_memory_equal(a, b, (size_t)na * sizeof *a);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_step_speed),
+        cmocka_unit_test(test_linear_speed_rate),
+        cmocka_unit_test(test_lane_change_linear),
+        cmocka_unit_test(test_lane_change_sinusoidal),
+        cmocka_unit_test(test_relative_distance_trigger),
+        cmocka_unit_test(test_delay_states_parameters),
+        cmocka_unit_test(test_shared_scenarios),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
