@@ -1,6 +1,7 @@
 /* drive: the ego's vehicle.state drives the proactive events: context.nearby when it
  * enters or leaves a POI's radius, and context.guidance along the active route
  * (docs/context.md, "Events"). */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,24 +17,66 @@ static void publish(cs_server *s, const char *topic, cJSON *payload)
     cJSON_Delete(payload);
 }
 
+/* POI i against the ego: enter or leave, once per state (seen). */
+static void visit(cs_server *s, int i)
+{
+    if (s->seen[i] == s->pass) return;
+    s->seen[i] = s->pass;
+    const double *p = &s->poi_xyr[3 * i];
+    double d = hypot(s->x - p[0], s->y - p[1]);
+    bool in = s->inside[i] ? d <= p[2] + CS_NEARBY_HYSTERESIS : d <= p[2];
+    if (in == s->inside[i]) return;
+    s->inside[i] = in;
+    if (in) {
+        s->inside_list[s->n_inside++] = i;
+    } else {
+        int k = 0;
+        while (k < s->n_inside && s->inside_list[k] != i) k++;
+        assert(k < s->n_inside); /* the list holds exactly the POIs inside */
+        s->inside_list[k] = s->inside_list[--s->n_inside];
+    }
+    cJSON *poi = sim_context_poi_json(s->db, s->poi_rowid[i], d);
+    if (!poi) return;
+    sim_msg_context_nearby m = {.event = "leave", .distance = round(d * 100) / 100, .x = p[0], .y = p[1]};
+    if (in) snprintf(m.event, sizeof m.event, "enter");
+    snprintf(m.poi, sizeof m.poi, "%s", cJSON_GetObjectItem(poi, "id")->valuestring);
+    snprintf(m.name, sizeof m.name, "%s", cJSON_GetObjectItem(poi, "name")->valuestring);
+    snprintf(m.category, sizeof m.category, "%s", cJSON_GetObjectItem(poi, "category")->valuestring);
+    cJSON_Delete(poi);
+    publish(s, SIM_TOPIC_CONTEXT_NEARBY, sim_msg_context_nearby_encode(&m));
+}
+
+/* The POI of a rowid (poi_rowid is sorted: sim_context_poi_all reads them by pk). */
+static void on_box_hit(int64_t rowid, void *user)
+{
+    cs_server *s = user;
+    int lo = 0, hi = s->n_pois - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (s->poi_rowid[mid] == rowid) {
+            visit(s, mid);
+            return;
+        }
+        if (s->poi_rowid[mid] < rowid) lo = mid + 1;
+        else hi = mid - 1;
+    }
+}
+
+/* Enter and leave events: the POIs whose radius may reach the ego (the R*Tree's box of
+ * the largest radius around it) and those it is inside now (which it may leave),
+ * instead of every POI on every state. */
 static void nearby(cs_server *s)
 {
-    for (int i = 0; i < s->n_pois; i++) {
-        const double *p = &s->poi_xyr[3 * i];
-        double d = hypot(s->x - p[0], s->y - p[1]);
-        bool in = s->inside[i] ? d <= p[2] + CS_NEARBY_HYSTERESIS : d <= p[2];
-        if (in == s->inside[i]) continue;
-        s->inside[i] = in;
-        cJSON *poi = sim_context_poi_json(s->db, s->poi_rowid[i], d);
-        if (!poi) continue;
-        sim_msg_context_nearby m = {.event = "leave", .distance = round(d * 100) / 100, .x = p[0], .y = p[1]};
-        if (in) snprintf(m.event, sizeof m.event, "enter");
-        snprintf(m.poi, sizeof m.poi, "%s", cJSON_GetObjectItem(poi, "id")->valuestring);
-        snprintf(m.name, sizeof m.name, "%s", cJSON_GetObjectItem(poi, "name")->valuestring);
-        snprintf(m.category, sizeof m.category, "%s", cJSON_GetObjectItem(poi, "category")->valuestring);
-        cJSON_Delete(poi);
-        publish(s, SIM_TOPIC_CONTEXT_NEARBY, sim_msg_context_nearby_encode(&m));
+    if (!s->n_pois) return;
+    if (++s->pass == 0) { /* wrapped: forget every old mark */
+        memset(s->seen, 0, (size_t)s->n_pois * sizeof *s->seen);
+        s->pass = 1;
     }
+    double r = s->max_radius + CS_NEARBY_HYSTERESIS;
+    sim_error err = {0};
+    if (sim_context_poi_box(s->db, s->x - r, s->y - r, s->x + r, s->y + r, on_box_hit, s, &err))
+        fprintf(stderr, "context-server: context.nearby: %s\n", err.msg);
+    for (int k = s->n_inside - 1; k >= 0; k--) visit(s, s->inside_list[k]); /* visit may remove k */
 }
 
 static void guidance_event(cs_server *s)
@@ -206,17 +249,16 @@ static void guidance(cs_server *s)
     if (ch.arrived) cs_guidance_end(s);
 }
 
-void cs_on_vehicle_state(cs_server *s, const cJSON *msg)
+void cs_on_vehicle_state(cs_server *s, const cJSON *msg, double t)
 {
     sim_msg_vehicle_state st;
     sim_error err;
     if (sim_msg_vehicle_state_decode(msg, &st, &err) || !isfinite(st.pos[0]) || !isfinite(st.pos[1])) return;
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(msg, "t"); /* the envelope's time */
     s->x = st.pos[0];
     s->y = st.pos[1];
     s->heading = st.heading; /* NAN when absent: any direction */
     s->speed = isfinite(st.speed) ? st.speed : 0;
-    if (cJSON_IsNumber(t) && isfinite(t->valuedouble)) s->t = t->valuedouble;
+    if (!isnan(t)) s->t = t;
     s->have_ego = true;
     nearby(s);
     if (!s->resume_checked) resume_guidance(s);

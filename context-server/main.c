@@ -2,6 +2,7 @@
  * platform paper; docs/context.md). Builds or reuses the SQLite database for the
  * scenario, loads study tables, answers context.request with context.reply and
  * publishes context.nearby and context.guidance from vehicle.state. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static void on_message(sim_node *node, const sim_envelope *env, const cJSON *msg
 {
     app *a = user;
     if (strcmp(env->topic, SIM_TOPIC_CONTEXT_REQUEST) == 0) cs_handle_request(&a->s, msg);
-    else if (strcmp(env->topic, SIM_TOPIC_VEHICLE_STATE) == 0) cs_on_vehicle_state(&a->s, msg);
+    else if (strcmp(env->topic, SIM_TOPIC_VEHICLE_STATE) == 0) cs_on_vehicle_state(&a->s, msg, env->t);
     else if (strcmp(env->topic, SIM_TOPIC_CONTROL_STOP) == 0) sim_node_stop(node, "control.stop");
 }
 
@@ -76,7 +77,10 @@ static int load_pois(cs_server *s, sim_error *err)
     int rc = sim_context_poi_all(s->db, s->nearby_m, &s->poi_rowid, &s->poi_xyr, &s->n_pois, err);
     if (rc) return rc;
     s->inside = calloc((size_t)s->n_pois + 1, sizeof *s->inside);
-    return s->inside ? SIM_OK : sim_error_set(err, SIM_ENOMEM, "out of memory");
+    s->inside_list = calloc((size_t)s->n_pois + 1, sizeof *s->inside_list);
+    s->seen = calloc((size_t)s->n_pois + 1, sizeof *s->seen);
+    for (int i = 0; i < s->n_pois; i++) s->max_radius = fmax(s->max_radius, s->poi_xyr[3 * i + 2]);
+    return s->inside && s->inside_list && s->seen ? SIM_OK : sim_error_set(err, SIM_ENOMEM, "out of memory");
 }
 
 /* The scenario's content: its file, and the OpenDRIVE file its roads come from when
@@ -122,6 +126,8 @@ static void teardown(cs_server *s)
     free(s->poi_rowid);
     free(s->poi_xyr);
     free(s->inside);
+    free(s->inside_list);
+    free(s->seen);
 }
 
 static int setup_node(sim_node *node, void *user, sim_error *err)

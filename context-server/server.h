@@ -40,6 +40,11 @@ typedef struct cs_server {
     double *poi_xyr;            /* x, y, radius per POI */
     bool *inside;
     int n_pois;
+    double max_radius;          /* the largest POI radius: the R*Tree box around the ego */
+    int *inside_list;           /* the indices with inside[i], n_inside of them */
+    int n_inside;
+    unsigned *seen;             /* seen[i] == pass: visited in this state's pass */
+    unsigned pass;
 
     /* guidance along the active route */
     bool guiding;
@@ -61,7 +66,8 @@ void cs_handle_request(cs_server *s, const cJSON *msg);
 cJSON *cs_route_json(const cs_server *s, const sim_route *r);
 
 /* drive.c */
-void cs_on_vehicle_state(cs_server *s, const cJSON *msg);
+/* t: the envelope's time (NAN when the message had none: the previous one stays). */
+void cs_on_vehicle_state(cs_server *s, const cJSON *msg, double t);
 /* Makes r the active route (taken over: r is zeroed) towards (dx, dy) and announces it. */
 void cs_guidance_begin(cs_server *s, sim_route *r, double dx, double dy);
 /* Ends guidance and forgets it (the database's saved guidance becomes null): a clean

@@ -19,6 +19,7 @@
 #include <uv.h>
 
 #include "calibrate.h"
+#include "ffb_out.h"
 #include "kbd.h"
 #include "script.h"
 #include "drt.h"
@@ -69,15 +70,13 @@ typedef struct node {
     double sim_t;          /* latest simulation time seen */
     bool sim_paused;
     double sim_run;        /* run of the latest sim.tick; -1: none yet */
-    sim_ffb ffb;
-    FILE *ffb_log;         /* --ffb-log: effects and events as NDJSON, or NULL */
+    in_ffb_out fo;         /* the fade, and --ffb-log (fo.log, owned here) */
     sim_controls controls;
     int gear_req;          /* sequential gear request from paddles/keys */
     bool gear_req_used;
     bool have_obs;
     sim_driver_obs obs;
     uint64_t t0_ns, ticks; /* timer schedule */
-    double start_s;        /* when the node started, for --ffb-log times */
     double last_poll;      /* s, for the keyboard ramps */
     unsigned draw_count;
     bool exiting;
@@ -98,38 +97,18 @@ static void log_msg(const char *what)
 
 /* ---- force feedback ------------------------------------------------------------- */
 
-/* Every FFB input goes through these two, so that --ffb-log sees what the fade state
- * machine saw, with the node's own clock. */
-static void ffb_event(node *n, double now, sim_ffb_event ev)
-{
-    static const char *const names[] = {"bus_lost", "paused", "resumed", "stopped", "exit"};
-    sim_ffb_event_in(&n->ffb, now, ev);
-    if (n->ffb_log) fprintf(n->ffb_log, "{\"t\":%.6f,\"event\":\"%s\"}\n", now - n->start_s, names[ev]);
-}
+/* The fade and its log are ffb_out's (a clock passed in, unit-tested); the node
+ * gives them its clock and plays the effects on the wheel. */
+static void ffb_event(node *n, double now, sim_ffb_event ev) { in_ffb_out_event(&n->fo, now, ev); }
+static void ffb_command(node *n, double now, const sim_ffb_command *c) { in_ffb_out_command(&n->fo, now, c); }
 
-static void ffb_command(node *n, double now, const sim_ffb_command *c)
-{
-    sim_ffb_command_in(&n->ffb, now, c);
-    if (n->ffb_log)
-        fprintf(n->ffb_log, "{\"t\":%.6f,\"event\":\"command\",\"torque\":%g}\n",
-                now - n->start_s, c->torque);
-}
-
-/* Updates the fade and plays the effects; logs every update (not only changes, so
- * that the log shows what was played at each instant). */
 static double ffb_play(node *n, double now)
 {
     sim_ffb_effects fx;
-    sim_ffb_update(&n->ffb, now, &fx);
+    in_ffb_out_update(&n->fo, now, &fx);
     in_drt_tactile(&n->drt, &fx);
     if (n->have_wheel) in_wheel_play(&n->wheel, &fx);
-    if (n->ffb_log) {
-        fprintf(n->ffb_log,
-                "{\"t\":%.6f,\"scale\":%.4f,\"level\":%d,\"dir_x\":%d,\"spring\":%d,"
-                "\"damper\":%d,\"saturation\":%u,\"rumble\":%d,\"period_ms\":%u}\n",
-                now - n->start_s, fx.scale, fx.constant_level, fx.dir_x, fx.spring_coeff,
-                fx.damper_coeff, fx.saturation, fx.periodic_magnitude, fx.periodic_period_ms);
-    }
+    in_ffb_out_played(&n->fo, now, &fx); /* the log shows what was played, the DRT's vibration too */
     return fx.scale;
 }
 
@@ -193,7 +172,7 @@ static void open_wheel(node *n, int index)
     }
     n->have_wheel = true;
     n->gear_req_used = false;
-    sim_ffb_init(&n->ffb, n->wheel.map.ffb_gain, n->wheel.map.ffb_torque_limit,
+    sim_ffb_init(&n->fo.ffb, n->wheel.map.ffb_gain, n->wheel.map.ffb_torque_limit,
                  n->wheel.map.ffb_invert);
     if (n->sim_paused) ffb_event(n, now_s(), SIM_FFB_PAUSED);
 }
@@ -319,7 +298,7 @@ static void on_timer(uv_timer_t *t)
     refresh(n, now);
     if (!n->lockstep && !n->exiting) publish_controls(n, n->sim_t);
     double scale = ffb_play(n, now);
-    if (n->exiting && (scale <= 0 || now - n->exit_t > 0.2)) {
+    if (n->exiting && in_ffb_exit_done(scale, now - n->exit_t)) {
         sim_node_stop(n->sn, "faded out");
         return;
     }
@@ -579,11 +558,11 @@ static int check_options(const in_options *o, node *n, sim_error *err)
  * SDL_JOYDEVICEADDED), else by mode the keyboard window or the script. */
 static int start_driver(node *n, const in_options *o, sim_error *err)
 {
-    n->start_s = now_s();
-    if (o->ffb_log && !(n->ffb_log = fopen(o->ffb_log, "w")))
+    n->fo.start_s = now_s();
+    if (o->ffb_log && !(n->fo.log = fopen(o->ffb_log, "w")))
         return sim_error_set(err, SIM_EIO, "--ffb-log %s: cannot open: %s", o->ffb_log, strerror(errno));
     /* Whole lines as they happen, so that a test (or a person) can follow the log. */
-    if (n->ffb_log) setvbuf(n->ffb_log, NULL, _IOLBF, 0);
+    if (n->fo.log) setvbuf(n->fo.log, NULL, _IOLBF, 0);
     int rc;
     if (o->vtest) {
         if ((rc = in_vtest_load(&n->vtest, o->vtest, err))) return rc;
@@ -622,7 +601,7 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
         n->have_script = true;
         if (!o->replay && (rc = in_drt_open(&n->drt, o->scenario, true, err))) return rc;
     }
-    if (!n->have_wheel) sim_ffb_init(&n->ffb, 0, 0, false);
+    if (!n->have_wheel) sim_ffb_init(&n->fo.ffb, 0, 0, false);
     return SIM_OK;
 }
 
@@ -645,9 +624,9 @@ static void free_driver(node *n)
     if (n->have_vtest) in_vtest_free(&n->vtest);
     if (n->have_script) in_script_close(&n->script);
     if (n->have_wheel) in_wheel_close(&n->wheel);
-    if (n->ffb_log) fclose(n->ffb_log);
+    if (n->fo.log) fclose(n->fo.log);
     n->have_kbd = n->have_vtest = n->have_script = n->have_wheel = false;
-    n->ffb_log = NULL;
+    n->fo.log = NULL;
 }
 
 /* --calibrate: the interactive set-up, no bus. */

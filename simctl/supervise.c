@@ -256,7 +256,10 @@ static void shutdown_stage(session *s)
             return;
         }
     }
-    /* Everything has stopped. */
+    /* Everything has stopped. A child's exit and the stop timer can both get here
+     * (under load the two callbacks land in one loop turn): close once. */
+    if (s->handles_closed) return;
+    s->handles_closed = true;
     if (s->bus) {
         sim_bus_close(s->bus);
         s->bus = NULL;

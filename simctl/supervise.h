@@ -46,6 +46,7 @@ struct session {
     child children[12];
     int n_children;
     bool ending;
+    bool handles_closed; /* the session's own handles are closing: shutdown ran to its end */
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
     double until_t;         /* < 0: no time limit */
     bool acks_ticks;        /* lockstep with a time limit: simctl holds the clock at until_t */

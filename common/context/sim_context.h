@@ -51,8 +51,20 @@ typedef struct sim_context_hit {
     int64_t rowid;
     double x, y, distance;
 } sim_context_hit;
+/* The work cap of one poi.near: SQLite VM instructions, counted in steps
+ * of SIM_CONTEXT_WORK_STEP; over it the request fails with SIM_ETOOBIG saying what to
+ * ask instead (about 120000 POIs in the box; some 50 ms). */
+#define SIM_CONTEXT_WORK_MAX 1000000
+#define SIM_CONTEXT_WORK_STEP 1000
+/* poi.search: over this many matches it fails with SIM_ETOOBIG (type more). */
+#define SIM_CONTEXT_SEARCH_MAX 20000
+
 int sim_context_poi_near(sim_context *c, double x, double y, double radius, const char *category, int limit,
                          sim_context_hit *hits, int *n, sim_error *err);
+/* Calls fn with the rowid of every POI whose point lies in the box [x0, x1] x [y0, y1]
+ * (m), through the R*Tree, in no particular order. */
+int sim_context_poi_box(sim_context *c, double x0, double y0, double x1, double y1,
+                        void (*fn)(int64_t rowid, void *user), void *user, sim_error *err);
 /* Full-text search over name and category (FTS5; every word of text must match, the
  * last as a prefix), best match first. text is data, never FTS query syntax. */
 int sim_context_poi_search(sim_context *c, const char *text, const char *category, int limit,

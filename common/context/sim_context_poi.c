@@ -59,6 +59,31 @@ static int cmp_hit(const void *a, const void *b)
     return x->rowid < y->rowid ? -1 : x->rowid > y->rowid;
 }
 
+/* The work cap of one poi.near (docs/context.md): SQLite's virtual
+ * machine is stopped after SIM_CONTEXT_WORK_MAX instructions, counted by a progress
+ * handler, so one request with a huge radius or a one-letter prefix over a million
+ * POIs cannot hold the server (and the ego's context.nearby) for half a second. */
+static int count_work(void *user)
+{
+    long *left = user;
+    *left -= SIM_CONTEXT_WORK_STEP;
+    return *left <= 0; /* non-zero: interrupt the statement */
+}
+
+static void work_cap_on(sim_context *c, long *left)
+{
+    *left = SIM_CONTEXT_WORK_MAX;
+    sqlite3_progress_handler(c->db, SIM_CONTEXT_WORK_STEP, count_work, left);
+}
+
+static void work_cap_off(sim_context *c) { sqlite3_progress_handler(c->db, 0, NULL, NULL); }
+
+static int too_much_work(const char *what, const char *ask, sim_error *err)
+{
+    return sim_error_set(err, SIM_ETOOBIG, "context.request: %s: more than the work cap of one request "
+                         "(%d SQLite steps): %s", what, (int)SIM_CONTEXT_WORK_MAX, ask);
+}
+
 int sim_context_poi_near(sim_context *c, double x, double y, double radius, const char *category, int limit,
                          sim_context_hit *hits, int *n, sim_error *err)
 {
@@ -88,6 +113,8 @@ int sim_context_poi_near(sim_context *c, double x, double y, double radius, cons
     sqlite3_bind_int64(st, 4, (sqlite3_int64)ceil((y + radius) * 100));
     /* Keep the `limit` nearest in hits, sorted, by insertion (limits are small). */
     int rc, count = 0;
+    long left;
+    work_cap_on(c, &left);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         sim_context_hit h = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1) / 100.0,
                              sqlite3_column_int64(st, 2) / 100.0, 0};
@@ -101,10 +128,27 @@ int sim_context_poi_near(sim_context *c, double x, double y, double radius, cons
         }
         hits[i] = h;
     }
+    work_cap_off(c);
     sqlite3_reset(st);
+    if (rc == SQLITE_INTERRUPT)
+        return too_much_work("poi.near", "ask a smaller radius or one category", err);
     if (rc != SQLITE_DONE) return sim_context_db_error(c, rc, "poi.near", err);
     *n = count;
     return SIM_OK;
+}
+
+int sim_context_poi_box(sim_context *c, double x0, double y0, double x1, double y1,
+                        void (*fn)(int64_t rowid, void *user), void *user, sim_error *err)
+{
+    sqlite3_stmt *st = c->near;
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)floor(x0 * 100));
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)ceil(x1 * 100));
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)floor(y0 * 100));
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)ceil(y1 * 100));
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) fn(sqlite3_column_int64(st, 0), user);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? SIM_OK : sim_context_db_error(c, rc, "poi.box", err);
 }
 
 /* Text -> an FTS5 query that is only data: each word quoted, the last a prefix. */
@@ -140,7 +184,22 @@ int sim_context_poi_search(sim_context *c, const char *text, const char *categor
     if (words <= 0)
         return sim_error_set(err, SIM_EINVAL, "context.request: text: expected at least one letter or digit");
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(c->db, "SELECT p.pk, p.x, p.y FROM pois_fts f JOIN pois p ON p.pk = f.rowid "
+    /* Ranking every match is the work a one-letter prefix over a million names makes
+     * (FTS5 ranks inside, beyond the step count): matches are counted first, up to the
+     * cap, in document order. */
+    int rc = sqlite3_prepare_v2(c->db, "SELECT count(*) FROM (SELECT 1 FROM pois_fts WHERE pois_fts MATCH ?1 LIMIT ?2)",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK) return sim_context_db_error(c, rc, "poi.search", err);
+    sqlite3_bind_text(st, 1, q, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, SIM_CONTEXT_SEARCH_MAX + 1);
+    rc = sqlite3_step(st);
+    int matches = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) return sim_context_db_error(c, rc, "poi.search", err);
+    if (matches > SIM_CONTEXT_SEARCH_MAX)
+        return sim_error_set(err, SIM_ETOOBIG, "context.request: poi.search: more than %d POIs match '%.64s': "
+                             "type more of the name, or ask one category", SIM_CONTEXT_SEARCH_MAX, text);
+    rc = sqlite3_prepare_v2(c->db, "SELECT p.pk, p.x, p.y FROM pois_fts f JOIN pois p ON p.pk = f.rowid "
                                        "WHERE pois_fts MATCH ?1 AND (?2 IS NULL OR p.category = ?2) "
                                        "ORDER BY f.rank, p.pk LIMIT ?3", -1, &st, NULL);
     if (rc != SQLITE_OK) return sim_context_db_error(c, rc, "poi.search", err);

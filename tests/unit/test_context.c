@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "sim_context.h"
+#include "sim_context_impl.h"
 #include "sim_scenario.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -308,10 +309,47 @@ static void study_tables(void **state)
     sim_context_close(c);
 }
 
+/* One request cannot hold the server: poi.near over a box holding 300000 POIs, and
+ * poi.search for a prefix all their names share, stop at the work cap with an error saying
+ * what to ask instead; the same data answers a small radius and a precise name. Before,
+ * they scanned every POI (0.5 s for a million). */
+static void requests_are_bounded_in_work(void **state)
+{
+    enum { N = 300000 };
+    sim_context *c = open_mem();
+    double *xy = malloc(2 * N * sizeof *xy);
+    const char **cats = malloc(N * sizeof *cats);
+    for (int i = 0; i < N; i++) {
+        xy[2 * i] = (i % 1000) * 0.1;
+        xy[2 * i + 1] = (i / 1000) * 0.3;
+        cats[i] = "fuel";
+    }
+    sim_error err = {0};
+    assert_int_equal(sim_context_poi_insert_many(c, xy, N, cats, &err), 0);
+    /* their names in the full-text index, as loading a scenario puts them */
+    assert_int_equal(sim_context_exec(c, "INSERT INTO pois_fts(rowid, name, category) SELECT pk, name, category FROM pois",
+                                      "fts", &err), 0);
+    sim_context_hit hits[10];
+    int n = -1;
+    assert_int_equal(sim_context_poi_near(c, 50, 50, 1000, NULL, 10, hits, &n, &err), SIM_ETOOBIG);
+    assert_non_null(strstr(err.msg, "poi.near: more than the work cap"));
+    assert_non_null(strstr(err.msg, "smaller radius"));
+    assert_int_equal(sim_context_poi_near(c, 50, 50, 0.5, NULL, 10, hits, &n, &err), SIM_OK);
+    assert_true(n > 0 && hits[0].distance <= 0.5);
+    assert_int_equal(sim_context_poi_search(c, "p", NULL, 10, hits, &n, &err), SIM_ETOOBIG); /* every name is "POI <i>" */
+    assert_non_null(strstr(err.msg, "poi.search: more than 20000 POIs match 'p'"));
+    assert_int_equal(sim_context_poi_search(c, "poi 299999", NULL, 10, hits, &n, &err), SIM_OK);
+    assert_int_equal(n, 1);
+    free(xy);
+    free(cats);
+    sim_context_close(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(near_equals_brute_force),
+        cmocka_unit_test(requests_are_bounded_in_work),
         cmocka_unit_test(town_pois_search_and_rebuild),
         cmocka_unit_test(messages_and_kv_persist),
         cmocka_unit_test(study_tables),
