@@ -18,7 +18,7 @@
 #   tests/unit/test_*.c      -> unit tests;  tests/integration/test_*.c -> integration tests
 #   tests/unit/test_<dir>_*.c   also linked with <dir>/*.c but main.c (module logic)
 #   tests/support/*.c        -> helpers linked into every test
-#   bench/bench_*.c          -> benchmarks;  fuzz/fuzz_*.c -> libFuzzer targets
+#   bench/bench_*.c          -> benchmarks (and bench/bench_console.mjs, node);  fuzz/fuzz_*.c -> libFuzzer targets
 
 # Public targets first check the Debian packages (installing them as root) and then
 # re-enter make, so that pkg-config is asked only once the packages are there.
@@ -151,6 +151,8 @@ run: all
 
 bench: all $(BENCHES)
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-bench.sh $(BENCHES)
+	@echo "== bench_console (node; pages in chromium through bin/console)"
+	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) node bench/bench_console.mjs
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin SANITIZE=1 CFLAGS="-O1 -g" test

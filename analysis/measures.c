@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "sim_msg_hmi.h"
 #include "sim_msg_task.h"
 
 /* Areas of interest as gaze directions in the vehicle frame (yaw left +, pitch up +,
@@ -90,13 +91,10 @@ static int read_one(an_streams *st, const an_event *e, size_t cap)
             st->gaze[st->n_gaze++] = (an_gaze){.run = e->run, .t = e->t, .area = area, .valid = m.valid};
         }
     } else if (kind_is(e, "surt", "response")) {
-        /* surt.response {trial, correct, rt_ms, level} of the console's SuRT page */
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(msg, "correct");
-        const cJSON *rt = cJSON_GetObjectItemCaseSensitive(msg, "rt_ms");
-        if (!cJSON_IsBool(c) || !cJSON_IsNumber(rt) || !(rt->valuedouble >= 0)) rc = SIM_EINVAL;
-        else
-            st->surt[st->n_surt++] = (an_surt){.run = e->run, .t = e->t, .rt = rt->valuedouble / 1000,
-                                               .correct = cJSON_IsTrue(c)};
+        /* surt.response of the console's SuRT page (its one definition, sim_msg_hmi.h) */
+        sim_msg_surt_response m;
+        if (!(rc = sim_msg_surt_response_decode(msg, &m, &err)))
+            st->surt[st->n_surt++] = (an_surt){.run = e->run, .t = e->t, .rt = m.rt_ms / 1000, .correct = m.correct};
     }
     (void)cap;
     cJSON_Delete(msg);

@@ -47,7 +47,7 @@ static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_ST
                                         SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_STORYBOARD_EVENT,
                                         SIM_TOPIC_TRAFFIC_COLLISION,
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
-                                        "drt.", "surt.", "gaze.",
+                                        "drt.", "surt.", "gaze.", "hmi.",
                                         SIM_TOPIC_AUTOMATION_EVENT};
 
 void rec_utc_now(char *buf, size_t size)

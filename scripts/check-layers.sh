@@ -37,6 +37,7 @@ header_pkg() {
         zlib.h) pkg=zlib ;;
         fontconfig/*) pkg=fontconfig ;;
         libxml/*) pkg=libxml-2.0 ;;
+        libwebsockets.h|libwebsockets/*) pkg=libwebsockets ;;
         cmocka.h) pkg=cmocka ;;
         *) pkg="" ;;
     esac

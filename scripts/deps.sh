@@ -13,13 +13,16 @@ cd "$(dirname "$0")/.."
 # fresh machine nothing else would install it.
 PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libsqlite3-dev \
 sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
-zlib:zlib1g-dev fontconfig:libfontconfig-dev libxml-2.0:libxml2-dev"
+zlib:zlib1g-dev fontconfig:libfontconfig-dev libxml-2.0:libxml2-dev \
+libwebsockets:libwebsockets-dev"
 # command -> Debian package (tools the build, the tests and fuzzing start; Xvfb and
 # xdotool drive the keyboard window in tests/integration/test_keyboard_window.c; python3
 # runs the Python client's tests, tests/scripts/test_pyclient.sh; nc and socat run the
-# shell examples of docs/protocol.md, tests/scripts/test_shell_examples.sh)
+# shell examples of docs/protocol.md, tests/scripts/test_shell_examples.sh; chromium,
+# node and npm run the console's browser tests, tests/scripts/test_console.sh)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
-sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool nc:netcat-openbsd socat:socat python3:python3"
+sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool nc:netcat-openbsd socat:socat python3:python3 \
+chromium:chromium node:nodejs npm:npm"
 # library file -> Debian package, for what has neither a pkg-config name nor a command:
 # render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
 # vendor library and its software rasteriser (llvmpipe), as do its tests
@@ -89,8 +92,17 @@ missing_packages() {
     echo "$m" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
+# The browser tests' driver, playwright-core, from the npm registry at the version
+# tests/browser/package-lock.json pins; it drives Debian's chromium, so no browser is
+# downloaded.
+npm_packages() {
+    [ -f tests/browser/node_modules/playwright-core/package.json ] && return 0
+    echo "deps: installing tests/browser's npm packages (npm ci)" >&2
+    (cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2)
+}
+
 missing=$(missing_packages)
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && { npm_packages; exit $?; }
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps: installing missing packages: $missing" >&2
@@ -104,7 +116,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         exit 1
     fi
     echo "deps: installed $missing" >&2
-    exit 0
+    npm_packages
+    exit $?
 fi
 echo "deps: missing packages. Install them with:" >&2
 if command -v sudo >/dev/null 2>&1; then

@@ -221,6 +221,17 @@ static int run_analysis(const char *log_file, const char *out_dir, const char *s
     return 0;
 }
 
+/* `--console` may stand alone (the console's default address): it is given its value
+ * here, before the option table, which knows only options with a value or none. */
+static void console_default(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) return;
+        if (strcmp(argv[i], "--console") == 0 && (i + 1 >= argc || argv[i + 1][0] == '-' || !strchr(argv[i + 1], ':')))
+            argv[i] = (char *)"--console=" SIMCTL_DEFAULT_CONSOLE;
+    }
+}
+
 /* 128 random bits as 32 hex digits (out: 33 bytes at least); 0 or -1. */
 static int run_new_secret(char *out, size_t size)
 {
@@ -232,6 +243,7 @@ static int run_new_secret(char *out, size_t size)
 
 int simctl_cmd_run(int argc, char **argv)
 {
+    const char *console_addr = NULL;
     const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
     const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
     const char *params = NULL;
@@ -265,7 +277,10 @@ int simctl_cmd_run(int argc, char **argv)
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "token for dispatcher, modules and operators"},
+        {"console", SIM_OPT_STRING, &console_addr, "[HOST:PORT]",
+         "also start the web console (docs/console.md) there (default " SIMCTL_DEFAULT_CONSOLE "); off loopback it needs --token"},
     };
+    console_default(argc, argv);
     int npos = 0;
     int rc = sim_cli_parse("simctl run [SCENARIO] [options]",
                            "Starts a session: the dispatcher and every built module, supervised.", opts,
@@ -451,6 +466,20 @@ int simctl_cmd_run(int argc, char **argv)
                 screen_args(v, &screens.s[k]);
             }
         }
+    }
+
+    if (console_addr && run_exe_exists("console")) {
+        /* the operator's console: pages join the bus through it (docs/console.md) */
+        c = run_add_child(&s, "console");
+        run_arg2(c, "--bus", bus_addr);
+        run_arg2(c, "--control", control);
+        run_arg2(c, "--listen", console_addr);
+        run_arg2(c, "--scenario", scenario);
+        /* the token reaches it through the environment (SIM_BUS_TOKEN), as the modules' */
+        fprintf(stderr, "simctl: console at http://%s/%s\n", console_addr, token ? "?token=..." : "");
+    } else if (console_addr) {
+        fprintf(stderr, "simctl run: --console: bin/console is not built\n");
+        return 1;
     }
 
     uv_signal_init(s.loop, &s.sigint);

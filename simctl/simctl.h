@@ -8,6 +8,7 @@
 
 #define SIMCTL_DEFAULT_BUS "127.0.0.1:7700"
 #define SIMCTL_DEFAULT_CONTROL "tcp://127.0.0.1:7701"
+#define SIMCTL_DEFAULT_CONSOLE "127.0.0.1:7780"
 /* A command's reply waits up to the dispatcher's --ack-wait-ms (500 ms by default)
  * for the modules: simctl waits longer than any sensible setting of it. */
 #define SIMCTL_CONTROL_TIMEOUT_MS 10000

@@ -459,6 +459,10 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     } else if (strcmp(topic, SIM_TOPIC_LOG_MARK) == 0) {
         const char *name = text(msg, topic, "name", &bad);
         ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);
+    } else if (strncmp(topic, "hmi.", 4) == 0 && topic[4]) {
+        /* an in-car HMI page's touches (docs/console.md); SuRT responses are
+         * secondary-task events above */
+        ret = event(rec, w, t, "hmi", topic, line, len, err);
     }
     if (!ret && rec->record_all) {
         const cJSON *seq = cJSON_GetObjectItemCaseSensitive(msg, "seq");

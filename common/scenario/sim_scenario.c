@@ -376,3 +376,11 @@ char *sim_scenario_where_json(const sim_scenario *sc, double x, double y)
     return out;
 }
 
+
+/* The trigger action's name as scenario files write it (the console's map labels
+ * trigger zones with it). */
+const char *sim_action_name(sim_action_type a)
+{
+    static const char *const names[] = {"lane_switch", "brake", "hud_text", "log_mark"};
+    return (unsigned)a < sizeof names / sizeof *names ? names[a] : "unknown";
+}

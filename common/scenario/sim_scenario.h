@@ -241,6 +241,8 @@ void sim_scenario_ground(const sim_scenario *sc, double x, double y, sim_ground 
  * new (caller frees); NULL when out of memory. */
 int sim_scenario_validate(const char *path, sim_diag *diag);
 char *sim_scenario_where_json(const sim_scenario *sc, double x, double y);
+/* A trigger action's name as in scenario files ("lane_switch", ...). */
+const char *sim_action_name(sim_action_type a);
 
 
 #endif

@@ -1,0 +1,84 @@
+/* sim_page: the gateway's check of a page's message (see sim_page.h). */
+#include "sim_page.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *string_field(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A refusal is an answer, not a failure: SIM_OK, with err saying why. */
+static int refuse(sim_page_result *out, cJSON *msg, sim_error *err, const char *why)
+{
+    cJSON_Delete(msg);
+    out->action = SIM_PAGE_REFUSED;
+    sim_error_set(err, SIM_EINVAL, "frame refused: %s", why);
+    return SIM_OK;
+}
+
+int sim_page_check(const char *data, size_t len, const char *name, bool welcomed, const char *bus_token,
+                   sim_page_result *out, sim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (len > SIM_PAGE_MAX_LINE) return refuse(out, NULL, err, "over 65536 bytes (the bus's line limit)");
+    cJSON *msg = cJSON_ParseWithLength(data, len);
+    if (!msg) return refuse(out, NULL, err, "not JSON (expected one JSON object per frame)");
+    const char *topic = string_field(msg, "topic");
+    if (!cJSON_IsObject(msg) || !topic || !topic[0])
+        return refuse(out, msg, err, "expected a JSON object with a non-empty string \"topic\"");
+    if (strncmp(topic, SIM_TOPIC_CONSOLE_PREFIX, strlen(SIM_TOPIC_CONSOLE_PREFIX)) == 0) {
+        if (strcmp(topic, SIM_TOPIC_CONSOLE_COMMAND) == 0) out->action = SIM_PAGE_COMMAND;
+        else if (strcmp(topic, SIM_TOPIC_CONSOLE_ROADS) == 0) out->action = SIM_PAGE_ROADS;
+        else {
+            char why[300];
+            snprintf(why, sizeof why, "unknown gateway request \"%.200s\" (expected console.command or console.roads)", topic);
+            return refuse(out, msg, err, why);
+        }
+        out->msg = msg;
+        return SIM_OK;
+    }
+    if (strcmp(topic, "hello") == 0) {
+        const char *hello_name = string_field(msg, "name");
+        out->hello = true;
+        snprintf(out->hello_name, sizeof out->hello_name, "%s", hello_name ? hello_name : "");
+        cJSON_DeleteItemFromObjectCaseSensitive(msg, "token");
+        if (bus_token && !cJSON_AddStringToObject(msg, "token", bus_token)) goto oom;
+    } else if (welcomed) {
+        const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
+        if (src && (!cJSON_IsString(src) || strcmp(src->valuestring, name) != 0)) {
+            char why[200];
+            if (cJSON_IsString(src))
+                snprintf(why, sizeof why, "src \"%.64s\" is not this page's name \"%.64s\"", src->valuestring, name);
+            else
+                snprintf(why, sizeof why, "src is not a string (this page's name is \"%.64s\")", name);
+            return refuse(out, msg, err, why);
+        }
+        if (!src && !cJSON_AddStringToObject(msg, "src", name)) goto oom;
+    }
+    /* re-encoded so that a message is exactly one line, whatever whitespace it had */
+    out->line = cJSON_PrintUnformatted(msg);
+    cJSON_Delete(msg);
+    if (!out->line) return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    if (strlen(out->line) > SIM_PAGE_MAX_LINE) {
+        free(out->line);
+        out->line = NULL;
+        return refuse(out, NULL, err, "over 65536 bytes (the bus's line limit)");
+    }
+    out->action = SIM_PAGE_FORWARD;
+    return SIM_OK;
+oom:
+    cJSON_Delete(msg);
+    return sim_error_set(err, SIM_ENOMEM, "out of memory");
+}
+
+void sim_page_result_free(sim_page_result *r)
+{
+    free(r->line);
+    cJSON_Delete(r->msg);
+    r->line = NULL;
+    r->msg = NULL;
+}

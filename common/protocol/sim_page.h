@@ -1,0 +1,55 @@
+/* sim_page: a browser page's message as the console's gateway checks it before it
+ * becomes a bus line (docs/console.md, "Pages on the bus"). Pure: no I/O, fuzzed by
+ * fuzz/fuzz_page.c.
+ *
+ * The gateway checks only what the dispatcher cannot see: the message is one JSON
+ * object with a non-empty string topic, at most SIM_PAGE_MAX_LINE bytes as a line, and
+ * its src (once the page is welcomed) is the page's own name; a missing src gets the
+ * page's name. A hello has its token replaced by the gateway's bus token. Topics
+ * beginning with "console." are for the gateway itself. */
+#ifndef SIM_PAGE_H
+#define SIM_PAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim_error.h"
+
+#define SIM_PAGE_MAX_LINE 65536
+
+/* The gateway's own topics (never published on the bus). */
+#define SIM_TOPIC_CONSOLE_PREFIX "console."
+#define SIM_TOPIC_CONSOLE_COMMAND "console.command"
+#define SIM_TOPIC_CONSOLE_ROADS "console.roads"
+#define SIM_TOPIC_CONSOLE_REPLY "console.reply"
+#define SIM_TOPIC_CONSOLE_ERROR "console.error"
+#ifndef SIM_TOPIC_DISPATCHER_WELCOME
+#define SIM_TOPIC_DISPATCHER_WELCOME "dispatcher.welcome"
+#endif
+
+typedef enum {
+    SIM_PAGE_FORWARD,  /* line: send it to the dispatcher */
+    SIM_PAGE_COMMAND,  /* console.command: msg */
+    SIM_PAGE_ROADS,    /* console.roads: msg */
+    SIM_PAGE_REFUSED,  /* err says why, in words for the page */
+} sim_page_action;
+
+typedef struct sim_page_result {
+    sim_page_action action;
+    char *line;            /* FORWARD: the line, one JSON object without a newline (owned) */
+    cJSON *msg;            /* COMMAND, ROADS: the message (owned) */
+    char hello_name[65];   /* FORWARD of a hello: its name ("" when it has none) */
+    bool hello;
+} sim_page_result;
+
+/* Checks one message of len bytes from a page whose name is `name` ("" before its
+ * hello) and that the dispatcher has welcomed or not. bus_token: put in a hello (NULL:
+ * none). Returns SIM_OK with out filled (free with sim_page_result_free), whatever the
+ * action; SIM_ENOMEM when out of memory. */
+int sim_page_check(const char *data, size_t len, const char *name, bool welcomed, const char *bus_token,
+                   sim_page_result *out, sim_error *err);
+void sim_page_result_free(sim_page_result *r);
+
+#endif

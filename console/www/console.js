@@ -1,0 +1,226 @@
+// console.js: the operator's console page (docs/console.md). Joins the bus as module
+// "console" (or ?name=...), shows the session's modules, recorder and errors, a live
+// top-down map, every operator command with each module's answer, an event marker,
+// a soft stop, and the study runner's state.
+import { join } from "./simbus.js";
+import { MapView } from "./map.js";
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const name = params.get("name") || "console";
+
+const modules = new Map(); // name -> {state, in_rate, out_rate, dropped, queued_bytes, lockstep}
+let bus = null;
+
+function text(el, s) { el.textContent = s; }
+
+// One line per module, as simctl prints the endpoint's reply.
+export function describeAnswer(cmd, reply) {
+  const lines = [];
+  for (const m of reply.acted || []) lines.push({ cls: "ok", text: `${cmd}: done by ${m}` });
+  for (const r of reply.refused || []) lines.push({ cls: "bad", text: `${cmd}: REFUSED by ${r.module}: ${r.error}` });
+  for (const m of reply.silent || []) lines.push({ cls: "bad", text: `${cmd}: NO ANSWER from ${m}` });
+  if (!reply.ok && reply.error && !(reply.refused || []).length && !(reply.silent || []).length)
+    lines.push({ cls: "bad", text: `${cmd}: ${reply.error}` });
+  return lines;
+}
+
+function addAnswer(cls, s) {
+  const li = document.createElement("li");
+  li.className = cls;
+  li.textContent = s;
+  const list = $("answers");
+  list.insertBefore(li, list.firstChild);
+}
+
+async function send(cmd, fields = {}) {
+  if (!bus) return;
+  try {
+    const reply = await bus.command(cmd, fields);
+    const lines = describeAnswer(cmd, reply);
+    if (!lines.length) lines.push({ cls: reply.ok ? "ok" : "bad", text: `${cmd}: ${reply.ok ? "ok" : reply.error}` });
+    for (const l of lines.reverse()) addAnswer(l.cls, l.text);
+  } catch (e) {
+    addAnswer("bad", `${cmd}: ${e.message}`);
+  }
+}
+
+function renderModules() {
+  const tbody = $("modules").querySelector("tbody");
+  tbody.replaceChildren();
+  for (const [n, m] of [...modules].sort()) {
+    const tr = document.createElement("tr");
+    tr.dataset.module = n;
+    const cells = [n, m.state, fmt(m.in_rate), fmt(m.out_rate), m.dropped ?? "–", m.queued_bytes ?? "–"];
+    for (const c of cells) {
+      const td = document.createElement("td");
+      td.textContent = c;
+      tr.appendChild(td);
+    }
+    tr.children[1].className = m.state === "joined" ? "ok" : "bad";
+    tbody.appendChild(tr);
+  }
+}
+const fmt = (v) => (typeof v === "number" ? v.toFixed(1) : "–");
+
+// study.state (the study runner's, common/protocol/sim_msg_study.h): who drives what,
+// and the questionnaire status; unknown fields are listed as they come.
+function renderStudy(msg) {
+  const div = $("study");
+  div.className = "";
+  const rows = [];
+  if (msg.study) rows.push(["study", msg.study]);
+  if (msg.participant) rows.push(["participant", msg.participant + (msg.group ? ` (group ${msg.group})` : "")]);
+  if (msg.condition) rows.push(["condition", msg.condition + (msg.kind ? ` (${msg.kind})` : "")]);
+  if (typeof msg.drive === "number") rows.push(["drive", `${msg.drive} of ${msg.drives ?? "?"}`]);
+  if (msg.phase) rows.push(["phase", msg.phase]);
+  rows.push(["questionnaire", msg.phase === "questionnaire" && msg.questionnaire
+    ? `${msg.questionnaire}: waiting for the test person's answers (questionnaire.html)` : lastAnswered || "none pending"]);
+  if (msg.message) rows.push(["message", msg.message]);
+  const known = new Set(["topic", "src", "seq", "t", "study", "participant", "group", "condition", "kind", "drive",
+    "drives", "phase", "questionnaire", "message", "items", "params"]);
+  for (const [k, v] of Object.entries(msg)) if (!known.has(k)) rows.push([k, typeof v === "object" ? JSON.stringify(v) : String(v)]);
+  const table = document.createElement("table");
+  for (const [k, v] of rows) {
+    const tr = document.createElement("tr");
+    const a = document.createElement("td"), b = document.createElement("td");
+    a.textContent = k;
+    b.textContent = v;
+    tr.dataset.field = k;
+    tr.append(a, b);
+    table.appendChild(tr);
+  }
+  div.replaceChildren(table);
+}
+let lastAnswered = "";
+
+const errors = new Map(); // "module topic" -> message
+function renderErrors() {
+  const ul = $("errors");
+  ul.replaceChildren();
+  if (!errors.size) {
+    const li = document.createElement("li");
+    li.className = "note";
+    li.textContent = "none";
+    ul.appendChild(li);
+  }
+  for (const [k, e] of errors) {
+    const li = document.createElement("li");
+    li.className = "bad";
+    li.textContent = `${k}: ${e.error ?? JSON.stringify(e)}${e.age_s !== undefined ? ` (${e.age_s.toFixed(0)} s ago)` : ""}`;
+    ul.appendChild(li);
+  }
+}
+
+function wire(map) {
+  $("cmd-pause").onclick = () => send("pause");
+  $("cmd-resume").onclick = () => send("resume");
+  $("cmd-restart").onclick = () => send("restart", { at: $("restart-at").value });
+  $("cmd-speed_limit").onclick = () => send("speed_limit", { kmh: Number($("speed-kmh").value) });
+  $("cmd-hud").onclick = () => send("hud", { text: $("hud-text").value });
+  $("cmd-traffic").onclick = () =>
+    send("traffic", { density: Number($("traffic-density").value), freeze: $("traffic-freeze").checked });
+  $("cmd-light").onclick = () => send("light", { mode: $("light-mode").value });
+  $("cmd-sound-on").onclick = () => send("sound", { on: true });
+  $("cmd-sound-off").onclick = () => send("sound", { on: false });
+  $("cmd-seek").onclick = () => send("seek", { to: Number($("seek-to").value) });
+  $("mark").onclick = () => {
+    const note = $("mark-note").value || "operator mark";
+    bus.publish("log.mark", { name: note });
+    addAnswer("ok", `mark "${note}" at t = ${bus.t.toFixed(2)} s`);
+    $("mark-note").value = "";
+  };
+  $("stop-arm").onclick = () => { $("stop-confirm").hidden = false; };
+  $("stop-confirm").onclick = () => { $("stop-confirm").hidden = true; send("stop"); };
+  $("follow").onchange = (e) => { map.follow = e.target.checked; map.draw(); };
+}
+
+async function main() {
+  const map = new MapView($("map"));
+  map.follow = $("follow").checked;
+  wire(map);
+  try {
+    bus = await join(name, {
+      subscribe: ["dispatcher.", "vehicle.state", "traffic.state", "sim.tick", "log.", "session.", "study.",
+        "traffic.event", "control.ack"],
+    });
+  } catch (e) {
+    text($("conn"), "not on the bus: " + e.message);
+    return;
+  }
+  window.consoleBus = bus; // for the browser tests and the developer console
+  text($("conn"), "on the bus as " + name);
+  $("conn").className = "pill ok";
+  for (const n of bus.peers.values()) modules.set(n, { state: "joined" });
+  renderModules();
+  bus.on("dispatcher.joined", (m) => { modules.set(m.name, { ...(modules.get(m.name) || {}), state: "joined" }); renderModules(); });
+  bus.on("dispatcher.left", (m) => {
+    modules.set(m.name, { ...(modules.get(m.name) || {}), state: "left" + (m.reason ? ": " + m.reason : "") });
+    renderModules();
+  });
+  bus.on("dispatcher.stats", (m) => {
+    for (const c of m.connections || []) modules.set(c.name, { ...c, state: "joined" });
+    renderModules();
+  });
+  bus.on("sim.tick", (m) => {
+    text($("run"), m.run);
+    const p = $("paused");
+    text(p, m.paused ? "PAUSED" : "running");
+    p.className = "pill " + (m.paused ? "paused" : "ok");
+    p.dataset.paused = m.paused ? "1" : "0";
+  });
+  bus.on("vehicle.state", (m) => {
+    text($("simtime"), m.t.toFixed(2));
+    text($("speed"), (m.speed * 3.6).toFixed(0));
+    map.setEgo(m);
+  });
+  bus.on("traffic.state", (m) => map.setTraffic(m.vehicles || []));
+  bus.on("log.status", (m) => {
+    const rec = $("recorder");
+    rec.className = m.error ? "bad" : "";
+    rec.textContent = `${m.rows} rows committed, ${m.pending} pending, ${m.events} events, run ${m.run}` +
+      (m.bad_messages ? `, ${m.bad_messages} bad messages` : "") + ` — ${m.file}` + (m.error ? ` — ERROR: ${m.error}` : "");
+  });
+  bus.on("log.error", (m) => { errors.set(`${m.src} log.error`, m); renderErrors(); });
+  bus.on("session.module", (m) => addAnswer(m.what === "restarted" ? "ok" : "bad", `session: ${m.module} ${m.what}`));
+  bus.on("traffic.event", (m) => map.flashTrigger(m.trigger));
+  bus.on("study.state", renderStudy);
+  bus.on("study.answered", (m) => {
+    lastAnswered = `${m.questionnaire} of drive ${m.drive}: ${m.ok ? "saved" : "NOT saved: " + m.error}`;
+    addAnswer(m.ok ? "ok" : "bad", `questionnaire ${lastAnswered}`);
+  });
+  bus.on("close", (e) => {
+    text($("conn"), "off the bus: " + e.reason + "; joining again…");
+    $("conn").className = "pill bad";
+  });
+  bus.on("welcome", () => {
+    // a new dispatcher (a restart, the study runner's between drives): its modules
+    text($("conn"), "on the bus as " + name);
+    $("conn").className = "pill ok";
+    modules.clear();
+    for (const n of bus.peers.values()) modules.set(n, { state: "joined" });
+    renderModules();
+  });
+  try {
+    const m = await bus.map();
+    map.setMap(m);
+    const sel = $("restart-at");
+    for (const s of m.starts) sel.appendChild(new Option(s.name, s.name));
+  } catch (e) {
+    text($("map-note"), "no scenario map: " + e.message);
+  }
+  // the dispatcher's newest *.error per module (status is answered, never published)
+  const poll = async () => {
+    if (bus.leaving) return;
+    if (bus.closed) { setTimeout(poll, 2000); return; }
+    try {
+      const st = await bus.command("status");
+      for (const e of st.errors || []) errors.set(`${e.src} ${e.topic}`, e);
+      renderErrors();
+    } catch { /* the endpoint is busy or gone: next time */ }
+    setTimeout(poll, 2000);
+  };
+  poll();
+}
+
+main();

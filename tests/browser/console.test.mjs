@@ -1,0 +1,434 @@
+// Browser tests of the console (docs/console.md), run by tests/scripts/test_console.sh:
+// Debian's chromium driven by playwright-core against real sessions (simctl run
+// --console) on loopback. Each check prints "ok NAME" or "FAIL NAME: why"; the exit
+// status is the number of failures. Waits are for events (a message on a tap, an
+// element in the page), each bounded by a deadline that fails the check.
+import { chromium } from "playwright-core";
+import { spawn, execFileSync } from "node:child_process";
+import net from "node:net";
+import fs from "node:fs";
+import path from "node:path";
+
+const env = process.env;
+const bin = env.SIM_BIN, root = env.SIM_ROOT, tmp = env.TEST_TMP;
+const shots = env.SIM_SCREENSHOT_DIR || tmp;
+const ports = env.TEST_PORTS.split(" ").map(Number);
+const nextPort = () => ports.shift();
+const WAIT = 30000;
+
+let failures = 0;
+const procs = [];
+function check(name, cond, why = "") {
+  if (cond) console.log("ok " + name);
+  else { failures++; console.log("FAIL " + name + (why ? ": " + why : "")); }
+}
+
+function start(exe, args, logName) {
+  const log = fs.openSync(path.join(tmp, logName), "w");
+  const p = spawn(path.join(bin, exe), args, { cwd: root, stdio: ["ignore", log, log],
+    env: { ...env, SDL_AUDIODRIVER: "dummy" } });
+  p.exited = new Promise((resolve) => p.on("exit", (code, signal) => resolve({ code, signal })));
+  procs.push(p);
+  return p;
+}
+const readLog = (name) => fs.readFileSync(path.join(tmp, name), "utf8");
+
+// Resolves when fn() is truthy, polled; rejects after ms naming what was awaited.
+async function until(fn, what, ms = WAIT) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error("timed out waiting for " + what);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// A TCP client of the dispatcher: collects messages, waits for one that matches.
+function tap(port, name, subscribe) {
+  const t = { msgs: [], waiters: [], buf: "" };
+  t.sock = net.connect(port, "127.0.0.1", () =>
+    t.sock.write(JSON.stringify({ topic: "hello", name, subscribe }) + "\n"));
+  t.sock.on("error", () => {});
+  t.sock.on("data", (d) => {
+    t.buf += d.toString();
+    let i;
+    while ((i = t.buf.indexOf("\n")) >= 0) {
+      const line = t.buf.slice(0, i);
+      t.buf = t.buf.slice(i + 1);
+      let m;
+      try { m = JSON.parse(line); } catch { continue; }
+      t.msgs.push(m);
+      t.waiters = t.waiters.filter((w) => !(w.pred(m) && (w.resolve(m), true)));
+    }
+  });
+  t.waitFor = (pred, what, ms = WAIT) => {
+    const seen = t.msgs.find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the tap saw no " + what)), ms);
+      t.waiters.push({ pred, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+    });
+  };
+  t.send = (obj) => t.sock.write(JSON.stringify(obj) + "\n");
+  return t;
+}
+
+async function httpUp(base) {
+  await until(async () => { try { return (await fetch(base + "/join.html")).ok; } catch { return false; } },
+    "the console's HTTP server at " + base);
+}
+
+async function step(name, fn) {
+  try { await fn(); } catch (e) { check(name, false, e.message); }
+}
+
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+
+// ---- a real-time session with its console ------------------------------------------
+{
+  const P = nextPort(), C = nextPort(), W = nextPort();
+  const out = path.join(tmp, "out");
+  const session = start("simctl", ["run", "scenarios/motorway.json", "--interactive", "--driver", "script",
+    "--until", "600", "--no-analysis", "--out", out, "--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C,
+    "--console", "127.0.0.1:" + W], "session.log");
+  const base = "http://127.0.0.1:" + W;
+  await httpUp(base);
+  const t = tap(P, "test-tap", ["control.", "surt.", "hmi.", "log.mark", "dispatcher.", "sim.tick", "study.answer"]);
+  await t.waitFor((m) => m.topic === "sim.tick", "sim.tick (the session running)");
+
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const pageErrors = [];
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await page.goto(base + "/");
+
+  await step("console shows the session's modules", async () => {
+    for (const m of ["physics", "input", "traffic", "recorder", "context"])
+      await page.waitForSelector(`#modules tr[data-module="${m}"]`, { timeout: WAIT });
+    const state = await page.locator('#modules tr[data-module="physics"] td').nth(1).innerText();
+    check("console shows the session's modules", state === "joined", "physics: " + state);
+  });
+
+  await step("map: the ego marker moves", async () => {
+    await page.uncheck("#follow"); // the whole scenario: the ego moves across it
+    await page.waitForSelector("#map[data-ego-x]", { timeout: WAIT });
+    const first = await page.locator("#map").evaluate((c) => [Number(c.dataset.egoX), Number(c.dataset.egoY)]);
+    const moved = await page.waitForFunction(([x, y]) => {
+      const c = document.getElementById("map");
+      return Math.hypot(Number(c.dataset.egoX) - x, Number(c.dataset.egoY) - y) > 3;
+    }, first, { timeout: WAIT });
+    check("map: the ego marker moves", !!moved);
+    const roads = await page.evaluate(() => window.consoleBus && document.getElementById("restart-at").options.length);
+    check("map: the scenario's start points are offered for restart", roads >= 2, "options: " + roads);
+  });
+
+  await step("pause from the page", async () => {
+    await page.click("#cmd-pause");
+    const cmd = await t.waitFor((m) => m.topic === "control.pause", "control.pause");
+    await page.waitForFunction(() => /pause: done by physics/.test(document.getElementById("answers").innerText),
+      null, { timeout: WAIT });
+    await page.waitForSelector('#paused[data-paused="1"]', { timeout: WAIT });
+    check("pause from the page: a tap sees control.pause, the page says who acted", cmd.src === "dispatcher");
+    await page.check("#follow");
+    await page.screenshot({ path: path.join(shots, "console.png") });
+    await page.click("#cmd-resume");
+    await page.waitForFunction(() => /resume: done by physics/.test(document.getElementById("answers").innerText),
+      null, { timeout: WAIT });
+    await page.waitForSelector('#paused[data-paused="0"]', { timeout: WAIT });
+    check("resume from the page", true);
+  });
+
+  await step("refusals are shown per module", async () => {
+    // nobody acts on light in a session without a render node
+    await page.click("#cmd-light");
+    await page.waitForFunction(() => /light: no module acts on light/.test(document.getElementById("answers").innerText),
+      null, { timeout: WAIT });
+    check("refusals are shown per module", true);
+  });
+
+  await step("event marker", async () => {
+    await page.fill("#mark-note", "participant looked away");
+    await page.click("#mark");
+    const m = await t.waitFor((x) => x.topic === "log.mark" && x.name === "participant looked away", "the page's log.mark");
+    check("event marker: log.mark from the console page with the note", m.src === "console" && typeof m.t === "number");
+  });
+
+  const surt = await browser.newPage({ viewport: { width: 860, height: 600 } });
+  surt.on("pageerror", (e) => pageErrors.push(e.message));
+  await step("SuRT logs a correct and a wrong answer", async () => {
+    await surt.goto(base + "/surt.html?seed=3&level=easy");
+    await surt.waitForSelector("#conn.ok", { timeout: WAIT });
+    const box = await surt.locator("#field").boundingBox();
+    for (const wrong of [false, true]) {
+      const target = Number(await surt.locator("#field").getAttribute("data-target"));
+      const col = wrong ? (target + 2) % 4 : target;
+      await surt.mouse.click(box.x + ((col + 0.5) * box.width) / 4, box.y + box.height - 3);
+    }
+    const a = await t.waitFor((m) => m.topic === "surt.response" && m.trial === 1, "surt.response trial 1");
+    const b = await t.waitFor((m) => m.topic === "surt.response" && m.trial === 2, "surt.response trial 2");
+    check("SuRT: the target's column is a correct answer", a.correct === true && a.chosen === a.target, JSON.stringify(a));
+    check("SuRT: another column is a wrong answer", b.correct === false && b.chosen !== b.target, JSON.stringify(b));
+    check("SuRT: response times and simulation times", a.rt_ms > 0 && b.rt_ms > 0 && a.t > 0 && b.t >= a.t && a.level === "easy",
+      JSON.stringify([a, b]));
+    await surt.screenshot({ path: path.join(shots, "surt.png") });
+  });
+
+  await step("HMI template: touches and a context request", async () => {
+    const hmi = await browser.newPage({ viewport: { width: 1000, height: 450 } });
+    hmi.on("pageerror", (e) => pageErrors.push(e.message));
+    await hmi.goto(base + "/hmi.html?name=centre-display");
+    await hmi.waitForSelector("#conn.ok", { timeout: WAIT });
+    await hmi.waitForFunction(() => document.getElementById("speed").textContent !== "–", null, { timeout: WAIT });
+    await hmi.click('button[data-touch="nav"]');
+    const touch = await t.waitFor((m) => m.topic === "hmi.touch", "hmi.touch");
+    check("HMI template: a touch is logged with its page, target and simulation time",
+      touch.src === "centre-display" && touch.page === "centre-display" && touch.target === "nav" && touch.t > 0,
+      JSON.stringify(touch));
+    const reply = await hmi.evaluate(async () => window.hmiBus.request("poi.search", { text: "fuel" }));
+    check("simbus.js request: the context server answers the page", reply.ok === true && reply.to === "centre-display" &&
+      reply.pois.some((p) => /fuel/i.test(p.name)), JSON.stringify(reply).slice(0, 300));
+    await hmi.close();
+    const left = await t.waitFor((m) => m.topic === "dispatcher.left" && m.name === "centre-display", "the closed page leaving");
+    check("a page that closes leaves the bus as a module does", !!left);
+  });
+
+  await step("bad frames from a page", async () => {
+    const leftBefore = t.msgs.filter((m) => m.topic === "dispatcher.left").length;
+    const errors = await surt.evaluate(async () => {
+      const bus = window.surtBus;
+      const got = [];
+      bus.on("console.error", (m) => got.push(m.error));
+      bus.sendRaw("this is not JSON");
+      bus.sendRaw(JSON.stringify({ topic: "log.mark", src: "physics", seq: 1, t: 0, name: "forged" }));
+      bus.sendRaw(JSON.stringify({ topic: "log.mark", name: "x".repeat(70000) }));
+      bus.sendRaw("[1,2]");
+      const end = Date.now() + 10000;
+      while (got.length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      bus.publish("log.mark", { name: "after the bad frames" });
+      return got;
+    });
+    check("bad frame: not JSON is answered", /not JSON/.test(errors[0] ?? ""), JSON.stringify(errors));
+    check("bad frame: a forged src is answered", /src "physics" is not this page's name "surt"/.test(errors[1] ?? ""), errors[1]);
+    check("bad frame: over 65536 bytes is answered", /over 65536 bytes/.test(errors[2] ?? ""), errors[2]);
+    check("bad frame: not an object is answered", /JSON object/.test(errors[3] ?? ""), errors[3]);
+    await t.waitFor((m) => m.topic === "log.mark" && m.name === "after the bad frames" && m.src === "surt",
+      "the page's log.mark after its bad frames");
+    check("bad frames: nothing forged reached the bus", !t.msgs.some((m) => m.topic === "log.mark" && m.name === "forged"));
+    const left = t.msgs.filter((m) => m.topic === "dispatcher.left").slice(leftBefore).map((m) => m.name);
+    check("bad frames: no module and no page left the bus", left.length === 0, left.join(","));
+  });
+
+  await step("questionnaire on a second page", async () => {
+    // the tap plays the study runner (simctl study run, common/protocol/sim_msg_study.h)
+    const q = await browser.newPage({ viewport: { width: 820, height: 700 } });
+    q.on("pageerror", (e) => pageErrors.push(e.message));
+    await q.goto(base + "/questionnaire.html");
+    await q.waitForSelector("#conn.ok", { timeout: WAIT });
+    const state = { topic: "study.state", src: "test-tap", seq: 1, t: 1, study: "demo", participant: "P03", group: "B",
+      phase: "questionnaire", drive: 2, drives: 3, condition: "hud-on", kind: "condition", message: "",
+      questionnaire: "nasa-tlx", params: {}, items: [
+        { id: "mental", instrument: "nasa-tlx", text: "How mentally demanding was the task?", type: "scale",
+          min: 0, max: 20, step: 1, low: "very low", high: "very high" },
+        { id: "comment", instrument: "nasa-tlx", text: "Anything else?", type: "text" }] };
+    t.send(state);
+    await q.waitForSelector('[data-item="mental"] input[type=range]', { timeout: WAIT });
+    await page.waitForFunction(() => /2 of 3/.test(document.getElementById("study").innerText), null, { timeout: WAIT });
+    const panel = await page.locator("#study").innerText();
+    check("study panel: participant, condition, drive k of n, questionnaire status",
+      /P03 \(group B\)/.test(panel) && /hud-on \(condition\)/.test(panel) && /nasa-tlx: waiting/.test(panel), panel);
+    await q.locator('[data-item="mental"] input').fill("15");
+    await q.locator('[data-item="comment"] textarea').fill("the HUD was bright");
+    await q.screenshot({ path: path.join(shots, "questionnaire.png") });
+    await q.click("#submit");
+    const ans = await t.waitFor((m) => m.topic === "study.answer", "study.answer");
+    check("questionnaire: the answers go out as study.answer", ans.src === "questionnaire-page" &&
+      ans.participant === "P03" && ans.drive === 2 && ans.questionnaire === "nasa-tlx" &&
+      ans.answers.mental === 15 && ans.answers.comment === "the HUD was bright", JSON.stringify(ans));
+    t.send({ topic: "study.answered", src: "test-tap", seq: 2, t: 1, study: "demo", participant: "P03", drive: 2,
+      questionnaire: "nasa-tlx", ok: true, error: "" });
+    await q.waitForFunction(() => /answers are saved/.test(document.getElementById("status").innerText), null, { timeout: WAIT });
+    await page.waitForFunction(() => /nasa-tlx of drive 2: saved/.test(document.getElementById("answers").innerText),
+      null, { timeout: WAIT });
+    check("questionnaire: the runner's verdict is shown to the test person and the operator", true);
+    await q.close();
+  });
+
+  await step("off loopback without the token", async () => {
+    const refused = start("console", ["--listen", "0.0.0.0:" + nextPort(), "--bus", "127.0.0.1:" + P], "open.log");
+    const r = await refused.exited;
+    check("off loopback without --token: the console refuses to start", r.code === 2 &&
+      /--token is required/.test(readLog("open.log")), JSON.stringify(r) + " " + readLog("open.log"));
+    const TP = nextPort();
+    start("console", ["--listen", "0.0.0.0:" + TP, "--token", "s3cret", "--bus", "127.0.0.1:" + P,
+      "--control", "tcp://127.0.0.1:" + C], "token.log");
+    const tbase = "http://127.0.0.1:" + TP;
+    await httpUp(tbase);
+    const p2 = await browser.newPage();
+    await p2.goto(tbase + "/join.html");
+    const without = await p2.evaluate(async () => {
+      const { join } = await import("./simbus.js");
+      try { await join("no-token"); return "joined"; } catch (e) { return e.message; }
+    });
+    const wrong = await p2.evaluate(async () => {
+      const { join } = await import("./simbus.js");
+      try { await join("wrong-token", { token: "guess" }); return "joined"; } catch (e) { return e.message; }
+    });
+    await p2.goto(tbase + "/join.html?token=s3cret");
+    const withToken = await p2.evaluate(async () => {
+      const { join } = await import("./simbus.js");
+      try { const b = await join("with-token", { subscribe: [] }); b.close(); return "joined"; } catch (e) { return e.message; }
+    });
+    check("off loopback: a WebSocket without the token is refused", without !== "joined", without);
+    check("off loopback: a wrong token is refused", wrong !== "joined", wrong);
+    check("off loopback: the token from the page's URL is accepted", withToken === "joined", withToken);
+    check("off loopback: refusals are logged", (readLog("token.log").match(/WebSocket refused/g) || []).length === 2,
+      readLog("token.log"));
+    await p2.close();
+  });
+
+  await step("soft stop from the page", async () => {
+    await page.click("#stop-arm");
+    await page.click("#stop-confirm");
+    const r = await session.exited;
+    check("soft stop: the session ends", r.code === 0, JSON.stringify(r));
+    const answers = await page.locator("#answers").innerText();
+    check("soft stop: the page says who acted", /stop: done by physics/.test(answers), answers);
+    const logs = fs.readdirSync(path.join(out, "logs", "default")).filter((f) => f.endsWith(".sqlite"));
+    const db = path.join(out, "logs", "default", logs[0]);
+    const rows = execFileSync("sqlite3", [db, "SELECT name, json FROM events WHERE kind = 'surt' ORDER BY t, id"]).toString();
+    const surtRows = rows.split("\n").filter((l) => l.startsWith("response|"));
+    check("drive log: both SuRT responses are events of kind surt", surtRows.length === 2 &&
+      /"correct":true/.test(surtRows[0]) && /"correct":false/.test(surtRows[1]), rows);
+    const touches = execFileSync("sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'hmi' AND name = 'hmi.touch'"]).toString().trim();
+    check("drive log: the HMI template's touch is an event of kind hmi", touches === "1", touches);
+    const marks = execFileSync("sqlite3", [db, "SELECT count(*) FROM events WHERE kind = 'mark' AND name = 'participant looked away'"]).toString().trim();
+    check("drive log: the console's event marker", marks === "1", marks);
+  });
+  check("the pages threw no errors", pageErrors.length === 0, pageErrors.join("; "));
+  t.sock.destroy();
+  await page.close();
+  await surt.close();
+}
+
+// ---- a new dispatcher on the same address (the study runner's between drives) --------
+await step("a page joins again when its dispatcher is replaced", async () => {
+  const P = nextPort(), C = nextPort(), W = nextPort();
+  let disp = start("dispatcher", ["--listen", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "disp1.log");
+  start("console", ["--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C, "--listen", "127.0.0.1:" + W], "gw.log");
+  const base = "http://127.0.0.1:" + W;
+  await httpUp(base);
+  const q = await browser.newPage();
+  await q.goto(base + "/questionnaire.html");
+  await q.waitForSelector("#conn.ok", { timeout: WAIT });
+  disp.kill("SIGTERM");
+  await disp.exited;
+  await q.waitForSelector("#conn.bad", { timeout: WAIT });
+  disp = start("dispatcher", ["--listen", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "disp2.log");
+  await q.waitForSelector("#conn.ok", { timeout: WAIT });
+  const t2 = tap(P, "runner-tap", []);
+  const welcome = await t2.waitFor((m) => m.topic === "dispatcher.welcome", "the new dispatcher's welcome");
+  const peers = (welcome.peers || []).map((p) => p.name);
+  check("a page joins again when its dispatcher is replaced", peers.includes("questionnaire-page"), peers.join(","));
+  t2.sock.destroy();
+  await q.close();
+  disp.kill("SIGTERM");
+});
+
+// ---- a questionnaire from the page into the study database ----------------------------
+await step("a questionnaire submitted in the page is in the study database", async () => {
+  const P = nextPort(), C = nextPort(), W = nextPort();
+  const dir = path.join(tmp, "study");
+  fs.mkdirSync(dir);
+  const file = path.join(dir, "s.json");
+  fs.writeFileSync(file, JSON.stringify({ name: "console-test", conditions: [{ name: "a",
+    scenario: path.join(root, "scenarios/motorway.json"), start: "motorway", until_s: 2, params: { light: "day", traffic_density: 0 } }],
+    participants: { count: 1 }, design: { type: "explicit", orders: [["a"]] },
+    questionnaires: [{ id: "post", when: "after_each", instruments: ["kss"], items: [
+      { id: "ease", type: "likert", text: "Easy?", min: 1, max: 7 }, { id: "note", type: "text", text: "Remarks?" }] }] }));
+  // the console first, on the bus address the runner's sessions and its own dispatcher use
+  start("console", ["--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C, "--listen", "127.0.0.1:" + W], "study-gw.log");
+  const base = "http://127.0.0.1:" + W;
+  await httpUp(base);
+  const runner = start("simctl", ["study", "run", file, "--participant", "P01", "--out", path.join(dir, "out"),
+    "--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "study.log");
+  const q = await browser.newPage({ viewport: { width: 820, height: 700 } });
+  await q.goto(base + "/questionnaire.html");
+  // the page cannot join before a dispatcher is up: reload until it is on the bus
+  await until(async () => {
+    if (await q.locator("#conn.ok").count()) return true;
+    await q.reload();
+    await q.waitForTimeout(300);
+    return false;
+  }, "the questionnaire page on the study's bus", 60000);
+  await q.waitForSelector('[data-item="kss"] input', { timeout: 60000 });
+  await q.locator('[data-item="kss"] input').fill("7");
+  await q.locator('[data-item="ease"] input').fill("6");
+  await q.locator('[data-item="note"] textarea').fill("typed on the tablet");
+  await q.click("#submit");
+  await q.waitForFunction(() => /answers are saved|study is complete/.test(document.getElementById("status").innerText),
+    null, { timeout: WAIT });
+  const r = await runner.exited;
+  check("study: the runner ends its study", r.code === 0, JSON.stringify(r) + " " + readLog("study.log").slice(-800));
+  const db = path.join(dir, "out", "study.db");
+  const rows = execFileSync("sqlite3", [db, "SELECT item, value, text FROM answers WHERE participant = 'P01' ORDER BY item"]).toString();
+  check("a questionnaire submitted in the page is in the study database",
+    /^ease\|6\.0\|$/m.test(rows) && /^kss\|7\.0\|$/m.test(rows) && /^note\|\|typed on the tablet$/m.test(rows), rows);
+  await q.close();
+});
+
+// ---- a page that does not read, in a lockstep session ---------------------------------
+{
+  const P = nextPort(), C = nextPort(), W = nextPort();
+  const UNTIL = 3000; // longer than the test: it ends the session itself
+  const session = start("simctl", ["run", "scenarios/lane-change.json", "--headless", "--until", String(UNTIL),
+    "--no-analysis", "--out", path.join(tmp, "out2"), "--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C,
+    "--console", "127.0.0.1:" + W], "lockstep.log");
+  const base = "http://127.0.0.1:" + W;
+  await httpUp(base);
+  const t = tap(P, "flood-tap", ["dispatcher.left"]);
+  await step("a page that does not read is cut off alone", async () => {
+    const healthy = await browser.newPage();
+    await healthy.goto(base + "/join.html");
+    await healthy.evaluate(async () => {
+      const { join } = await import("./simbus.js");
+      const bus = await join("healthy-page", { subscribe: ["sim.tick"] });
+      window.lastT = 0;
+      bus.on("sim.tick", (m) => { window.lastT = m.t; });
+    });
+    // the slow page in a browser of its own: its busy renderer holds up nobody else's
+    const other = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+    const slow = await other.newPage();
+    await slow.goto(base + "/join.html");
+    await slow.evaluate(async () => {
+      const { join } = await import("./simbus.js");
+      await join("slow-page", { subscribe: ["test.flood", "sim.tick"] });
+      setTimeout(() => { const end = Date.now() + 120000; while (Date.now() < end) { /* not reading */ } }, 0);
+    });
+    // flood the slow page's topic (events: never dropped, so its queue overflows)
+    const line = JSON.stringify({ topic: "test.flood", src: "flood-tap", seq: 0, t: 0, pad: "f".repeat(32000) }) + "\n";
+    t.send({ topic: "hello", name: "flood-tap", subscribe: ["dispatcher.left"] });
+    let cut = null;
+    t.waitFor((m) => m.topic === "dispatcher.left" && m.name === "slow-page", "dispatcher.left of slow-page", 120000)
+      .then((m) => { cut = m; }, () => { cut = { reason: "never" }; });
+    while (!cut) {
+      if (!t.sock.write(line)) await new Promise((r) => t.sock.once("drain", r));
+      await new Promise((r) => setImmediate(r));
+    }
+    check("the page that does not read is cut off by the dispatcher", cut.reason === "send queue overflow", JSON.stringify(cut));
+    const atCut = await healthy.evaluate(() => window.lastT);
+    await healthy.waitForFunction((t0) => window.lastT >= t0 + 5, atCut, { timeout: 60000 });
+    check("the lockstep session steps on: another page sees 5 s more of simulation time", true);
+    const left = t.msgs.filter((m) => m.topic === "dispatcher.left" && m.name === "healthy-page");
+    check("the other page was not cut off", left.length === 0, JSON.stringify(left));
+    execFileSync(path.join(bin, "simctl"), ["stop", "--control", "tcp://127.0.0.1:" + C], { cwd: root });
+    const r = await session.exited;
+    check("the lockstep session ends at the operator's stop", r.code === 0, JSON.stringify(r));
+    await other.close();
+    await healthy.close();
+  });
+  t.sock.destroy();
+}
+
+await browser.close();
+for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill("SIGTERM");
+process.exit(failures);

@@ -1,0 +1,118 @@
+/* Unit tests of sim_page: what the console's gateway makes of a page's messages,
+ * line for line: forwarded (src filled, token replaced, whitespace gone), answered by
+ * the gateway, or refused with the reason the page is shown. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_page.h"
+
+static void expect_line(const char *in, const char *name, bool welcomed, const char *token, const char *want)
+{
+    sim_page_result r;
+    sim_error err = {0};
+    assert_int_equal(sim_page_check(in, strlen(in), name, welcomed, token, &r, &err), SIM_OK);
+    if (r.action != SIM_PAGE_FORWARD) fail_msg("%s: not forwarded (%s)", in, err.msg);
+    assert_string_equal(r.line, want);
+    sim_page_result_free(&r);
+}
+
+static void expect_refused(const char *in, size_t len, const char *name, const char *want)
+{
+    sim_page_result r;
+    sim_error err = {0};
+    assert_int_equal(sim_page_check(in, len, name, true, NULL, &r, &err), SIM_OK);
+    assert_int_equal(r.action, SIM_PAGE_REFUSED);
+    assert_null(r.line);
+    assert_null(r.msg);
+    if (strcmp(err.msg, want) != 0) fail_msg("got \"%s\", want \"%s\"", err.msg, want);
+}
+
+static void forwarded(void **state)
+{
+    (void)state;
+    expect_line("{ \"topic\" : \"hello\", \"name\":\"surt\",\n \"subscribe\":[\"sim.tick\"], \"token\":\"page's\"}", "", false,
+                "bus-secret", "{\"topic\":\"hello\",\"name\":\"surt\",\"subscribe\":[\"sim.tick\"],\"token\":\"bus-secret\"}");
+    expect_line("{\"topic\":\"hello\",\"name\":\"surt\",\"token\":\"x\"}", "", false, NULL, "{\"topic\":\"hello\",\"name\":\"surt\"}");
+    expect_line("{\"topic\":\"log.mark\",\"seq\":1,\"t\":2.5,\"name\":\"m\"}", "console", true, NULL,
+                "{\"topic\":\"log.mark\",\"seq\":1,\"t\":2.5,\"name\":\"m\",\"src\":\"console\"}");
+    expect_line("{\"topic\":\"log.mark\",\"src\":\"console\",\"name\":\"m\"}", "console", true, NULL,
+                "{\"topic\":\"log.mark\",\"src\":\"console\",\"name\":\"m\"}");
+    /* before the welcome the dispatcher refuses it (a line before hello): passed on as is */
+    expect_line("{\"topic\":\"x\",\"src\":\"physics\"}", "", false, NULL, "{\"topic\":\"x\",\"src\":\"physics\"}");
+    sim_page_result r;
+    sim_error err = {0};
+    const char *hello = "{\"topic\":\"hello\",\"name\":\"hmi\"}";
+    assert_int_equal(sim_page_check(hello, strlen(hello), "", false, NULL, &r, &err), SIM_OK);
+    assert_true(r.hello);
+    assert_string_equal(r.hello_name, "hmi");
+    sim_page_result_free(&r);
+}
+
+static void for_the_gateway(void **state)
+{
+    (void)state;
+    sim_page_result r;
+    sim_error err = {0};
+    const char *cmd = "{\"topic\":\"console.command\",\"req\":4,\"cmd\":\"pause\"}";
+    assert_int_equal(sim_page_check(cmd, strlen(cmd), "console", true, NULL, &r, &err), SIM_OK);
+    assert_int_equal(r.action, SIM_PAGE_COMMAND);
+    assert_string_equal(cJSON_GetObjectItem(r.msg, "cmd")->valuestring, "pause");
+    assert_null(r.line);
+    sim_page_result_free(&r);
+    const char *roads = "{\"topic\":\"console.roads\",\"req\":1}";
+    assert_int_equal(sim_page_check(roads, strlen(roads), "", false, NULL, &r, &err), SIM_OK);
+    assert_int_equal(r.action, SIM_PAGE_ROADS);
+    sim_page_result_free(&r);
+}
+
+static void refused(void **state)
+{
+    (void)state;
+    expect_refused("not JSON", 8, "p", "frame refused: not JSON (expected one JSON object per frame)");
+    expect_refused("[1,2]", 5, "p", "frame refused: expected a JSON object with a non-empty string \"topic\"");
+    expect_refused("{\"topic\":\"\"}", 12, "p", "frame refused: expected a JSON object with a non-empty string \"topic\"");
+    expect_refused("{\"topic\":7}", 11, "p", "frame refused: expected a JSON object with a non-empty string \"topic\"");
+    const char *forged = "{\"topic\":\"log.mark\",\"src\":\"physics\"}";
+    expect_refused(forged, strlen(forged), "surt", "frame refused: src \"physics\" is not this page's name \"surt\"");
+    const char *num = "{\"topic\":\"log.mark\",\"src\":3}";
+    expect_refused(num, strlen(num), "surt", "frame refused: src is not a string (this page's name is \"surt\")");
+    const char *other = "{\"topic\":\"console.shutdown\"}";
+    expect_refused(other, strlen(other), "surt",
+                   "frame refused: unknown gateway request \"console.shutdown\" (expected console.command or console.roads)");
+    /* 65536 bytes pass, one more does not: the bus's line limit */
+    size_t n = SIM_PAGE_MAX_LINE + 1;
+    char *big = malloc(n + 1);
+    memset(big, ' ', n);
+    memcpy(big, "{\"topic\":\"a\",\"x\":\"", 18);
+    memcpy(big + n - 2, "\"}", 2);
+    memset(big + 18, 'x', n - 20);
+    big[n] = '\0';
+    expect_refused(big, n, "p", "frame refused: over 65536 bytes (the bus's line limit)");
+    sim_page_result r;
+    sim_error err = {0};
+    big[n - 3] = '"';
+    big[n - 2] = '}';
+    assert_int_equal(sim_page_check(big, n - 1, "", false, NULL, &r, &err), SIM_OK);
+    assert_int_equal(r.action, SIM_PAGE_FORWARD);
+    assert_int_equal(strlen(r.line), SIM_PAGE_MAX_LINE);
+    sim_page_result_free(&r);
+    /* one under the limit, but the src the gateway adds would take it over: refused */
+    assert_int_equal(sim_page_check(big, n - 1, "page", true, NULL, &r, &err), SIM_OK);
+    assert_int_equal(r.action, SIM_PAGE_REFUSED);
+    free(big);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(forwarded),
+        cmocka_unit_test(for_the_gateway),
+        cmocka_unit_test(refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
