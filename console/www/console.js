@@ -121,6 +121,10 @@ function wire(map) {
   $("cmd-traffic").onclick = () =>
     send("traffic", { density: Number($("traffic-density").value), freeze: $("traffic-freeze").checked });
   $("cmd-light").onclick = () => send("light", { mode: $("light-mode").value });
+  // the ego car's automation (docs/automation.md): input-node acts on the command
+  $("cmd-automation").onclick = () => send("automation", { mode: $("auto-select").value });
+  $("cmd-automation-set").onclick = () => send("automation", { set_kmh: Number($("auto-kmh").value) });
+  $("cmd-automation-tor").onclick = () => send("automation", { tor: "operator" });
   $("cmd-sound-on").onclick = () => send("sound", { on: true });
   $("cmd-sound-off").onclick = () => send("sound", { on: false });
   $("cmd-seek").onclick = () => send("seek", { to: Number($("seek-to").value) });
@@ -142,7 +146,7 @@ async function main() {
   try {
     bus = await join(name, {
       subscribe: ["dispatcher.", "vehicle.state", "traffic.state", "sim.tick", "log.", "session.", "study.",
-        "traffic.event", "control.ack"],
+        "traffic.event", "control.ack", "automation."],
     });
   } catch (e) {
     text($("conn"), "not on the bus: " + e.message);
@@ -175,6 +179,17 @@ async function main() {
     map.setEgo(m);
   });
   bus.on("traffic.state", (m) => map.setTraffic(m.vehicles || []));
+  bus.on("automation.state", (m) => {
+    const el = $("auto-mode");
+    const tor = m.tor && m.tor !== "none" ? ` — TOR ${m.tor}` : "";
+    const acc = m.longitudinal && typeof m.set_speed === "number" ? ` ${(m.set_speed * 3.6).toFixed(0)} km/h` : "";
+    text(el, m.mode + acc + tor);
+    el.dataset.mode = m.mode;
+    el.dataset.tor = m.tor || "none";
+  });
+  bus.on("automation.event", (m) =>
+    addAnswer(m.event === "refused" || m.event === "mrm" ? "bad" : "ok",
+      `automation: ${m.event} (${m.mode}${m.reason ? ", " + m.reason : ""})`));
   bus.on("log.status", (m) => {
     const rec = $("recorder");
     rec.className = m.error ? "bad" : "";

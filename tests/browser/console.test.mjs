@@ -146,6 +146,23 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     check("refusals are shown per module", true);
   });
 
+  await step("automation: the mode shown and set from the page", async () => {
+    await page.waitForSelector("#auto-mode[data-mode]", { timeout: WAIT });
+    const before = await page.locator("#auto-mode").getAttribute("data-mode");
+    await page.selectOption("#auto-select", "acc");
+    await page.click("#cmd-automation");
+    const cmd = await t.waitFor((m) => m.topic === "control.automation" && m.mode === "acc", "control.automation acc");
+    await page.waitForFunction(() => /automation: done by input/.test(document.getElementById("answers").innerText),
+      null, { timeout: WAIT });
+    await page.waitForSelector('#auto-mode[data-mode="acc"]', { timeout: WAIT });
+    check("automation: the page shows the mode and engages ACC (input acts)", before === "manual" && cmd.src === "dispatcher",
+      "before: " + before);
+    await page.selectOption("#auto-select", "manual");
+    await page.click("#cmd-automation");
+    await page.waitForSelector('#auto-mode[data-mode="manual"]', { timeout: WAIT });
+    check("automation: back to manual from the page", true);
+  });
+
   await step("event marker", async () => {
     await page.fill("#mark-note", "participant looked away");
     await page.click("#mark");
