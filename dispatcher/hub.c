@@ -486,6 +486,12 @@ static void handle_hello(conn *c, const char *line, size_t len)
     send_to(c, "dispatcher.welcome", w);
     cJSON_Delete(w);
     if (taken) {
+        /* Said once: a module cut off again before the spill drains must not be told of
+         * these losses twice (a recorder would log them twice, or count them against the
+         * old drive's tail it is still discarding). */
+        c->dropped += taken->dropped;
+        taken->dropped = 0;
+        taken->resent = 0;
         c->spill = taken;
         mark_dirty(c);
     }

@@ -179,7 +179,6 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     r->last_msg_ms = uv_now(r->loop);
     if (r->skip) {
         r->skip--;
-        r->skipped++;
         return;
     }
     sim_error err = {0};
@@ -219,17 +218,18 @@ static void on_bus(sim_node *sn, const cJSON *welcome, void *user)
         const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(welcome, "backlog_dropped");
         double n = cJSON_IsNumber(bl) ? bl->valuedouble : 0;
         r->acked = 0; /* a new connection counts its lines from 1 */
-        if (r->welcomed && r->skipped_at_ack < r->skip_first) {
+        double d = cJSON_IsNumber(dropped) ? dropped->valuedouble : 0;
+        if (r->welcomed && r->skip_held) {
             /* Cut off before the discarded backlog was acknowledged: the dispatcher hands
-             * over again everything after the last durable.ack, so what is left of the old
-             * drive's tail heads this backlog (less what its bound dropped, the oldest). */
-            double d = cJSON_IsNumber(dropped) ? dropped->valuedouble : 0;
-            uint64_t left = r->skip_first - r->skipped_at_ack;
-            r->skip = left > (uint64_t)d ? left - (uint64_t)d : 0;
-            r->skipped = r->skipped_at_ack;
+             * over again everything after the last durable.ack, so what it still held of
+             * the old drive's tail heads this backlog, less what its bound dropped (the
+             * oldest; each loss is told at one welcome only). Cut off again, what is left
+             * of it is what this welcome promised, not the first backlog's count. */
+            r->skip = r->skip_held > (uint64_t)d ? r->skip_held - (uint64_t)d : 0;
+            r->skip_held = r->skip;
             fprintf(stderr, "recorder: discarding the rest of the old backlog again (%" PRIu64 " messages)\n", r->skip);
         } else if (n > 0 && !r->welcomed && !r->resumed) {
-            r->skip = r->skip_first = (uint64_t)n;
+            r->skip = r->skip_held = (uint64_t)n;
             recorder_event_count(r, "backlog_discarded", n);
             fprintf(stderr, "recorder: discarding a backlog of %.0f messages from before this file\n", n);
         } else if (n > 0) {
@@ -268,7 +268,7 @@ static void acknowledge(recorder *r)
     cJSON_Delete(p);
     r->acked = received;
     r->acked_ms = now;
-    r->skipped_at_ack = r->skipped;
+    r->skip_held = r->skip; /* what the dispatcher still holds of the old tail */
 }
 
 static void commit_due(recorder *r)

@@ -50,8 +50,8 @@ typedef struct recorder {
     bool resumed;        /* this process resumed an unfinished file */
     bool welcomed;       /* the first welcome has been seen */
     uint64_t skip;       /* backlog messages still to discard (see on_state) */
-    uint64_t skip_first; /* the first backlog's size, when it was discarded */
-    uint64_t skipped, skipped_at_ack; /* of it: discarded so far; as of the last durable.ack */
+    uint64_t skip_held;  /* of the discarded backlog: what the dispatcher still holds
+                            (not yet read as of the last durable.ack, less its losses) */
     uint64_t acked, acked_ms; /* the last durable.ack's "received", and when */
 } recorder;
 

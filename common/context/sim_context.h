@@ -65,6 +65,16 @@ int sim_context_poi_near(sim_context *c, double x, double y, double radius, cons
  * (m), through the R*Tree, in no particular order. */
 int sim_context_poi_box(sim_context *c, double x0, double y0, double x1, double y1,
                         void (*fn)(int64_t rowid, void *user), void *user, sim_error *err);
+/* What one box query cost, for tests that it goes through the R*Tree and not over every
+ * POI: SQLite's virtual-machine steps grow with the rows it looks at. Caller owns it. */
+typedef struct sim_context_box_stats {
+    uint64_t vm_steps; /* SQLITE_STMTSTATUS_VM_STEP of the query */
+    int hits;          /* POIs handed to fn */
+} sim_context_box_stats;
+/* sim_context_poi_box, filling *stats (when not NULL). */
+int sim_context_poi_box_counted(sim_context *c, double x0, double y0, double x1, double y1,
+                                void (*fn)(int64_t rowid, void *user), void *user, sim_context_box_stats *stats,
+                                sim_error *err);
 /* Full-text search over name and category (FTS5; every word of text must match, the
  * last as a prefix), best match first. text is data, never FTS query syntax. */
 int sim_context_poi_search(sim_context *c, const char *text, const char *category, int limit,

@@ -140,13 +140,28 @@ int sim_context_poi_near(sim_context *c, double x, double y, double radius, cons
 int sim_context_poi_box(sim_context *c, double x0, double y0, double x1, double y1,
                         void (*fn)(int64_t rowid, void *user), void *user, sim_error *err)
 {
+    return sim_context_poi_box_counted(c, x0, y0, x1, y1, fn, user, NULL, err);
+}
+
+int sim_context_poi_box_counted(sim_context *c, double x0, double y0, double x1, double y1,
+                                void (*fn)(int64_t rowid, void *user), void *user, sim_context_box_stats *stats,
+                                sim_error *err)
+{
     sqlite3_stmt *st = c->near;
     sqlite3_bind_int64(st, 1, (sqlite3_int64)floor(x0 * 100));
     sqlite3_bind_int64(st, 2, (sqlite3_int64)ceil(x1 * 100));
     sqlite3_bind_int64(st, 3, (sqlite3_int64)floor(y0 * 100));
     sqlite3_bind_int64(st, 4, (sqlite3_int64)ceil(y1 * 100));
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) fn(sqlite3_column_int64(st, 0), user);
+    sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 1); /* counts from here (shared with poi.near) */
+    int rc, hits = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        fn(sqlite3_column_int64(st, 0), user);
+        hits++;
+    }
+    if (stats) {
+        stats->vm_steps = (uint64_t)sqlite3_stmt_status(st, SQLITE_STMTSTATUS_VM_STEP, 0);
+        stats->hits = hits;
+    }
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? SIM_OK : sim_context_db_error(c, rc, "poi.box", err);
 }

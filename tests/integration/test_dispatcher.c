@@ -769,6 +769,63 @@ static void backlog_count_is_what_is_delivered(void **state)
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* Issue 20: what the away bound dropped is told at one welcome only. A module cut off
+ * again while it was still being handed that backlog was told the same losses again at
+ * the next welcome: a recorder logged them twice, or, while discarding an old drive's
+ * tail, took them off what it still had to discard and logged the rest of that tail into
+ * its new file. The bound is larger than loopback's buffers (tcp_rmem's 32 MiB plus
+ * tcp_wmem's 4 MiB), so the backlog cannot all leave the dispatcher before the close. */
+static void backlog_losses_are_told_once(void **state)
+{
+    (void)state;
+    enum { AWAY = 1300 }; /* 60 kB each: 78 MB away, bound 64 MiB */
+    ts_dispatcher d;
+    const char *args[] = {"--backlog-mib", "64", "--queue-kib", "131072", NULL};
+    assert_true(ts_dispatcher_start(&d, args));
+    const char *hello = "{\"topic\":\"hello\",\"name\":\"recorder\",\"subscribe\":[\"bulk.\"],\"durable\":true}";
+    ts_conn *rec = ts_join(d.port, "recorder", "[\"bulk.\"]", "\"durable\":true");
+    ts_conn *pub = ts_join(d.port, "physics", "[]", NULL);
+    assert_non_null(rec);
+    assert_non_null(pub);
+    ts_close(rec);
+    cJSON *left = ts_expect_topic(pub, "dispatcher.left", 20000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+    ts_conn *watch = ts_join(d.port, "watcher", "[\"bulk.\"]", NULL);
+    assert_non_null(watch);
+    for (int i = 0; i < AWAY; i++) {
+        send_bulk(pub, i);
+        if (i % 100 == 99) wait_routed(watch, i); /* AWAY is a multiple of 100 */
+    }
+
+    rec = ts_connect(d.port);
+    ts_send_line(rec, hello);
+    cJSON *w = ts_expect_topic(rec, "dispatcher.welcome", 20000, NULL, 0);
+    assert_non_null(w);
+    int dropped = cJSON_GetObjectItem(w, "backlog_dropped")->valueint;
+    cJSON_Delete(w);
+    assert_true(dropped > 0);
+    /* Everything read is acknowledged (the welcome), so all it is sent is kept for it. */
+    ts_send_line(rec, "{\"topic\":\"durable.ack\",\"received\":1}");
+    ts_close(rec); /* cut off again, having read nothing of the backlog */
+    left = ts_expect_topic(pub, "dispatcher.left", 20000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+
+    rec = ts_connect(d.port);
+    ts_send_line(rec, hello);
+    w = ts_expect_topic(rec, "dispatcher.welcome", 20000, NULL, 0);
+    assert_non_null(w);
+    /* nothing was published meanwhile: no new loss (it used to say `dropped` again) */
+    assert_int_equal(cJSON_GetObjectItem(w, "backlog_dropped")->valueint, 0);
+    cJSON_Delete(w);
+    ts_close(watch);
+    ts_close(rec);
+    ts_close(pub);
+    int st = ts_dispatcher_stop(&d);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 /* Issue 20: the dispatcher handed a returning durable module only the last 2 MiB it
  * had sent, while a module may have read far more and not processed it (the kernel's
  * loopback buffers alone hold up to 4 MiB). A module that acknowledges what it has
@@ -915,6 +972,7 @@ int main(void)
         cmocka_unit_test(stalled_consumer_of_events_is_disconnected),
         cmocka_unit_test_setup_teardown(durable_module_gets_its_backlog, setup, teardown),
         cmocka_unit_test(backlog_count_is_what_is_delivered),
+        cmocka_unit_test(backlog_losses_are_told_once),
         cmocka_unit_test_setup_teardown(durable_module_gets_all_it_did_not_acknowledge, setup, teardown),
         cmocka_unit_test(token_is_required_when_set),
         cmocka_unit_test(refuses_non_loopback_without_token),

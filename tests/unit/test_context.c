@@ -345,11 +345,56 @@ static void requests_are_bounded_in_work(void **state)
     sim_context_close(c);
 }
 
+static void count_hit(int64_t rowid, void *user)
+{
+    (void)rowid;
+    ++*(int *)user;
+}
+
+/* Issue 20: the ego's nearby detection (context-server's context.nearby) asks for the
+ * POIs in a box around it on every vehicle.state. Through the R*Tree the work follows
+ * the POIs in the box; a scan of the table would step the virtual machine at least
+ * once per POI (here 40 000 per query). */
+static void box_query_works_only_on_the_box(void **state)
+{
+    (void)state;
+    enum { SIDE = 200, N = SIDE * SIDE }; /* a grid of POIs 10 m apart */
+    sim_context *c = open_mem();
+    double *xy = malloc(2 * N * sizeof *xy);
+    const char **cats = malloc(N * sizeof *cats);
+    for (int i = 0; i < N; i++) {
+        xy[2 * i] = (i % SIDE) * 10.0;
+        xy[2 * i + 1] = (i / SIDE) * 10.0;
+        cats[i] = "fuel";
+    }
+    sim_error err = {0};
+    assert_int_equal(sim_context_poi_insert_many(c, xy, N, cats, &err), 0);
+    /* [995, 1025] x [495, 515]: x 1000, 1010, 1020 by y 500, 510 */
+    int calls = 0;
+    sim_context_box_stats st = {0};
+    assert_int_equal(sim_context_poi_box_counted(c, 995, 495, 1025, 515, count_hit, &calls, &st, &err), SIM_OK);
+    assert_int_equal(calls, 6);
+    assert_int_equal(st.hits, 6);
+    assert_true(st.vm_steps > 0);
+    assert_true(st.vm_steps < 1000); /* a scan: >= 40 000 */
+    /* an empty box costs as little, and a box of everything steps at least once per POI */
+    assert_int_equal(sim_context_poi_box_counted(c, 1001, 501, 1009, 509, count_hit, &calls, &st, &err), SIM_OK);
+    assert_int_equal(st.hits, 0);
+    assert_true(st.vm_steps < 1000);
+    assert_int_equal(sim_context_poi_box_counted(c, -1, -1, 2000, 2000, count_hit, &calls, &st, &err), SIM_OK);
+    assert_int_equal(st.hits, N);
+    assert_true(st.vm_steps >= (uint64_t)N);
+    free(xy);
+    free(cats);
+    sim_context_close(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(near_equals_brute_force),
         cmocka_unit_test(requests_are_bounded_in_work),
+        cmocka_unit_test(box_query_works_only_on_the_box),
         cmocka_unit_test(town_pois_search_and_rebuild),
         cmocka_unit_test(messages_and_kv_persist),
         cmocka_unit_test(study_tables),
