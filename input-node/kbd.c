@@ -6,7 +6,7 @@
 #include "sim_input_map.h"
 
 #define KBD_W 460
-#define KBD_H 160
+#define KBD_H 178
 #define KBD_MARGIN 10 /* px from the display's edge: below a centred 1280x720 view on 1920x1080 */
 #define KBD_LEGEND_Y 66 /* the legend under the bars */
 
@@ -15,6 +15,7 @@ static const char *const LEGEND[] = {
     "Arrows or WASD: steer, throttle, brake    C: clutch",
     "Q / E: indicators   H: horn   X / Z: gear up / down   Space: DRT",
     "I / K / L / J: menu up / down / select / back",
+    "Automation: 1 ACC  2 L2  3 L3  0 off   + / -: set speed   G: gap",
     "Keys work while this window has the focus.",
     "Ending the drive is the operator's (Escape does nothing).",
 };
