@@ -75,7 +75,8 @@ static void nearby(cs_server *s)
     double r = s->max_radius + CS_NEARBY_HYSTERESIS;
     sim_error err = {0};
     if (sim_context_poi_box(s->db, s->x - r, s->y - r, s->x + r, s->y + r, on_box_hit, s, &err))
-        fprintf(stderr, "context-server: context.nearby: %s\n", err.msg);
+        sim_throttle_say(&s->bad_output, stderr, "context-server", "context.nearby", sim_throttle_clock(), "context.nearby: %s",
+                         err.msg);
     for (int k = s->n_inside - 1; k >= 0; k--) visit(s, s->inside_list[k]); /* visit may remove k */
 }
 

@@ -119,6 +119,7 @@ static int setup(cs_server *s, const char *scenario, const char *db, const char 
 
 static void teardown(cs_server *s)
 {
+    sim_throttle_flush(&s->bad_output, stderr, "context-server");
     cs_guidance_end(s);
     sim_route_map_free(&s->map);
     sim_context_close(s->db);

@@ -17,6 +17,7 @@
 #include "sim_route.h"
 #include "sim_route_roads.h"
 #include "sim_scenario.h"
+#include "sim_throttle.h"
 
 #define CS_REPLY_MAX 60000      /* bytes of a reply line; the bus carries 64 KiB */
 #define CS_POLYLINE_MAX 400     /* points of a route's polyline in a reply */
@@ -58,6 +59,7 @@ typedef struct cs_server {
     bool resume_checked;        /* the saved guidance of a killed predecessor was looked at */
     bool saved;                 /* the database holds this destination (saved_x, saved_y) */
     double saved_x, saved_y;
+    sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
 } cs_server;
 
 /* requests.c */

@@ -27,7 +27,7 @@ void in_drt_on_stimulus(in_drt *d, const cJSON *msg, double t)
     sim_msg_drt_stimulus s;
     sim_error err = {0};
     if (sim_msg_drt_stimulus_decode(msg, &s, &err)) {
-        fprintf(stderr, "input-node: ignoring %s\n", err.msg);
+        sim_throttle_say(&d->bad_output, stderr, "input-node", "drt.stimulus", sim_throttle_clock(), "ignoring %s", err.msg);
         return;
     }
     if (!strcmp(s.modality, "tactile")) d->tactile_on = s.on;

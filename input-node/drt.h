@@ -13,6 +13,7 @@
 #include "sim_drt.h"
 #include "sim_error.h"
 #include "sim_ffb.h"
+#include "sim_throttle.h"
 
 #define IN_DRT_PENDING 8
 
@@ -23,6 +24,7 @@ typedef struct in_drt {
     int n_due;
     unsigned long answered, missed;
     bool tactile_on;               /* a tactile stimulus is on: the wheel vibrates */
+    sim_throttle bad_output;       /* "ignoring" lines, at most one a second */
 } in_drt;
 
 /* Reads the scenario's "drt" object (none: nothing to answer). */

@@ -37,6 +37,7 @@
 #include "sim_node.h"
 #include "vtest.h"
 #include "wheel.h"
+#include "sim_throttle.h"
 
 typedef enum { MODE_AUTO, MODE_WHEEL, MODE_KEYBOARD, MODE_SCRIPT } in_mode;
 
@@ -86,6 +87,7 @@ typedef struct node {
     double exit_t;
     bool closed;
     char map_dir[1024];    /* the default --mapping-dir */
+    sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
 } node;
 
 static double now_s(void)
@@ -426,7 +428,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
             if (n->have_auto) in_auto_ffb(&n->autom, n->sim_t, &c);
             ffb_command(n, now, &c);
         } else
-            fprintf(stderr, "input-node: ignoring %s\n", err.msg);
+            sim_throttle_say(&n->bad_output, stderr, "input-node", topic, now, "ignoring %s", err.msg);
     } else if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
         on_tick(n, msg, env->t);
     } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
@@ -726,6 +728,8 @@ static int setup(sim_node *sn, void *user, sim_error *err)
 static int teardown(sim_node *sn, void *user)
 {
     node *n = user;
+    sim_throttle_flush(&n->bad_output, stderr, "input-node");
+    sim_throttle_flush(&n->drt.bad_output, stderr, "input-node");
     log_msg("stopped");
     free_driver(n);
     SDL_Quit();

@@ -67,6 +67,7 @@ static void on_stop(sim_node *sn, const char *why, void *user) { pn_node_close(&
 static int teardown(sim_node *sn, void *user)
 {
     app *a = user;
+    sim_throttle_flush(&a->node.bad_output, stderr, "physics-node");
     pn_world_free(a->world);
     return a->node.exit_code;
 }

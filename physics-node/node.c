@@ -54,8 +54,8 @@ static void advance(pn_node *n)
     for (int k = 0; k < n->steps_per_tick; k++) {
         int rc = sim_vehicle_step(&n->car, &n->in, g, n->boxes, n->n_boxes, n->dt);
         if (rc != 0) {
-            fprintf(stderr, "physics-node: step at t=%.3f refused (%s); the car holds its state\n",
-                    tick_time(n), sim_error_name(rc));
+            sim_throttle_say(&n->bad_output, stderr, "physics-node", "step", sim_throttle_clock(),
+                             "step at t=%.3f refused (%s); the car holds its state", tick_time(n), sim_error_name(rc));
             break;
         }
     }
@@ -295,11 +295,9 @@ void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
         return;
     if (strcmp(topic, SIM_TOPIC_INPUT_CONTROLS) == 0) {
         sim_error err = {0};
-        if (pn_controls_from_json(msg, &n->in, &err) && !n->said_bad_controls) {
-            /* Once: a sender that gets it wrong usually does so at every tick. */
-            fprintf(stderr, "physics-node: ignoring %s (and any more like it)\n", err.msg);
-            n->said_bad_controls = true;
-        }
+        /* A sender that gets it wrong usually does so at every tick: one line a second. */
+        if (pn_controls_from_json(msg, &n->in, &err))
+            sim_throttle_say(&n->bad_output, stderr, "physics-node", topic, sim_throttle_clock(), "ignoring %s", err.msg);
     } else if (strcmp(topic, SIM_TOPIC_SIM_ACK) == 0) {
         on_ack(n, msg);
     } else if (strncmp(topic, "control.", 8) == 0) {

@@ -16,6 +16,7 @@
 #include "sim_node.h"
 #include "sim_vehicle.h"
 #include "world.h"
+#include "sim_throttle.h"
 
 #define PN_MAX_PEERS 64
 #define PN_MAX_BOXES 64
@@ -54,7 +55,7 @@ typedef struct pn_node {
     bool paused, stopping, started;
     bool ended;                   /* sim.end published in this run */
     bool in_last_sector;          /* the car is in the scenario's last test sector */
-    bool said_bad_controls;       /* a refused input.controls was reported */
+    sim_throttle bad_output;      /* stderr lines per cause (refused controls, steps), one a second */
     /* lockstep: participants by name and whether they acknowledged the latest tick */
     struct {
         int id;

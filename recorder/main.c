@@ -185,9 +185,9 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     int ret = sim_recording_feed(&r->rec, r->w, topic, msg, env->line, env->len, &err);
     if (ret == SIM_EINVAL) {
         /* Logged as far as it could be; say so, but not for every message. */
-        if (r->bad_messages++ % 1000 == 0)
-            fprintf(stderr, "recorder: bad message (%" PRIu64 " so far): %s\n", r->bad_messages,
-                    err.msg);
+        r->bad_messages++;
+        sim_throttle_say(&r->bad_output, stderr, "recorder", topic, uv_now(r->loop) / 1000.0,
+                         "bad message (%" PRIu64 " so far): %s", r->bad_messages, err.msg);
     } else if (ret) {
         report_error(r, &err);
     }
@@ -389,6 +389,7 @@ static int start(sim_node *sn, void *user, sim_error *err)
 static int teardown(sim_node *sn, void *user)
 {
     recorder *r = user;
+    sim_throttle_flush(&r->bad_output, stderr, "recorder");
     bool empty = !r->resumed && r->rec.samples == 0;
     char path[4096];
     snprintf(path, sizeof path, "%s", sim_drivelog_path(r->w));

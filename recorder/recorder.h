@@ -14,6 +14,7 @@
 #include "sim_error.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
+#include "sim_throttle.h"
 
 #ifndef SIM_VERSION
 #define SIM_VERSION "0.1.0-dev"
@@ -53,6 +54,7 @@ typedef struct recorder {
     uint64_t skip_held;  /* of the discarded backlog: what the dispatcher still holds
                             (not yet read as of the last durable.ack, less its losses) */
     uint64_t acked, acked_ms; /* the last durable.ack's "received", and when */
+    sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
 } recorder;
 
 /* The current UTC time as ISO 8601 ("2026-05-01T12:00:00Z"). */

@@ -27,6 +27,7 @@
 #include "sim_sound.h"
 #include "sim_beep.h"
 #include "sim_msg_task.h"
+#include "sim_throttle.h"
 
 static const char *const ACTS_ON[] = {"sound", "pause", "resume", "stop"};
 #define N_ACTS_ON (sizeof ACTS_ON / sizeof ACTS_ON[0])
@@ -44,6 +45,7 @@ typedef struct sound_node {
     double sim_t;
     bool closed;
     char no_device[200]; /* why it plays into SDL's dummy driver; "" when it plays */
+    sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
 } sound_node;
 
 static void on_audio(void *user, Uint8 *stream, int len)
@@ -133,7 +135,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         sim_msg_drt_stimulus m;
         sim_error err = {0};
         if (sim_msg_drt_stimulus_decode(msg, &m, &err)) {
-            fprintf(stderr, "sound-node: %s\n", err.msg);
+            sim_throttle_say(&n->bad_output, stderr, "sound-node", topic, sim_throttle_clock(), "%s", err.msg);
         } else if (strcmp(m.modality, "auditory") == 0) {
             SDL_LockAudioDevice(n->dev);
             n->beep.on = m.on;
@@ -195,6 +197,7 @@ static int start(sim_node *sn, void *user, sim_error *err)
 static int teardown(sim_node *sn, void *user)
 {
     sound_node *n = user;
+    sim_throttle_flush(&n->bad_output, stderr, "sound-node");
     SDL_CloseAudioDevice(n->dev);
     SDL_Quit();
     return 0;

@@ -24,6 +24,7 @@
 #include "sim_msg_task.h"
 #include "sim_node.h"
 #include "sim_scenario.h"
+#include "sim_throttle.h"
 
 static const char *const ACTS_ON[] = {"stop"};
 
@@ -37,6 +38,7 @@ typedef struct task_node {
     int run;             /* of the latest tick; INT32_MIN before the first */
     double sim_t;
     unsigned long published;
+    sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
 } task_node;
 
 static void publish(task_node *n, const sim_drt_change *c)
@@ -54,7 +56,8 @@ static void on_tick(task_node *n, const cJSON *msg, double t)
     sim_msg_tick tick;
     sim_error err = {0};
     if (sim_msg_tick_decode(msg, &tick, &err) || isnan(t)) {
-        fprintf(stderr, "task-node: %s\n", err.code ? err.msg : "sim.tick without t");
+        sim_throttle_say(&n->bad_output, stderr, "task-node", SIM_TOPIC_SIM_TICK, sim_throttle_clock(), "%s",
+                         err.code ? err.msg : "sim.tick without t");
         return;
     }
     if (tick.run != n->run) { /* a restart: the same sequence again from its start */
@@ -85,7 +88,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         sim_msg_drt_response r;
         sim_error err = {0};
         if (sim_msg_drt_response_decode(msg, &r, &err)) {
-            fprintf(stderr, "task-node: %s\n", err.msg);
+            sim_throttle_say(&n->bad_output, stderr, "task-node", env->topic, sim_throttle_clock(), "%s", err.msg);
             return;
         }
         sim_drt_change ch;
@@ -140,6 +143,7 @@ static void on_stop(sim_node *sn, const char *why, void *user)
 static int teardown(sim_node *sn, void *user)
 {
     task_node *n = user;
+    sim_throttle_flush(&n->bad_output, stderr, "task-node");
     fprintf(stderr, "task-node: %lu stimulus changes published\n", n->published);
     return 0;
 }

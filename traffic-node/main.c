@@ -25,6 +25,7 @@
 #include "sim_msg_storyboard.h"
 #include "state.h"
 #include "xosc.h"
+#include "sim_throttle.h"
 
 typedef struct node {
     sim_node *sn;
@@ -42,6 +43,7 @@ typedef struct node {
     const char *state_path;        /* --state: the snapshot kept for a restart; NULL: none */
     tn_snapshot snap;              /* open when state_path */
     bool restored;                 /* the world came from the snapshot: catch up once */
+    sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
 } node;
 
 static void log_msg(const char *msg) { fprintf(stderr, "traffic-node: %s\n", msg); }
@@ -151,7 +153,8 @@ static void on_tick(node *n, const cJSON *msg, double t)
     n->last_t = t;
     publish_step(n, t);
     sim_error serr = {0};
-    if (n->state_path && tn_snapshot_save(&n->snap, &n->w, t, &serr)) log_msg(serr.msg);
+    if (n->state_path && tn_snapshot_save(&n->snap, &n->w, t, &serr))
+        sim_throttle_say(&n->bad_output, stderr, "traffic-node", "snapshot", sim_throttle_clock(), "%s", serr.msg);
     if (!n->lockstep) return;
     sim_msg_ack a = {.n = tk.n};
     publish(n, SIM_TOPIC_SIM_ACK, t, sim_msg_ack_encode(&a));
@@ -264,6 +267,7 @@ static int start(sim_node *sn, void *user, sim_error *err)
 static int teardown(sim_node *sn, void *user)
 {
     node *n = user;
+    sim_throttle_flush(&n->bad_output, stderr, "traffic-node");
     tn_world_close(&n->w);
     if (n->state_path) tn_snapshot_close(&n->snap, true); /* a clean stop: nothing to continue */
     log_msg("stopped");

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -240,6 +241,70 @@ static void no_device_refuses_sound_on_and_off(void **state)
     ts_dispatcher_stop(&d);
 }
 
+/* Issue 21: a sender that gets drt.stimulus wrong 1000 times printed 1000 lines on
+ * sound-node's stderr. Now one line a second per cause, the count held back said on the
+ * next one and at the end: the lines are few, and the counts they carry add up to
+ * exactly the 1000 sent (none lost, none counted twice). The flood is followed by a
+ * control.stop on the same connection, so it has all been read when sound-node ends. */
+static void bad_stimulus_flood_is_throttled(void **state)
+{
+    char dir[64], path[128], errs[160];
+    assert_true(ta_disk_audio(dir, sizeof dir, path, sizeof path));
+    snprintf(errs, sizeof errs, "%s/stderr", dir);
+    ts_dispatcher d;
+    assert_true(ts_dispatcher_start(&d, NULL));
+    ts_conn *pub = ts_join(d.port, "task", "[\"dispatcher.\"]", NULL);
+    assert_non_null(pub);
+    char bus[64];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    char *argv[] = {"sound-node", "--bus", bus, "--scenario", (char *)ts_root("scenarios/motorway.json"), NULL};
+    fflush(stderr);
+    int saved = dup(2), fd = open(errs, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    pid_t pid = ts_spawn(argv, false);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    cJSON *j = ts_expect_topic(pub, "dispatcher.joined", 5000, NULL, 0);
+    assert_non_null(j);
+    cJSON_Delete(j);
+    for (int i = 0; i < 1000; i++)
+        assert_true(ts_send_line(pub, "{\"topic\":\"drt.stimulus\",\"t\":1,\"id\":1,\"modality\":\"auditory\",\"on\":\"yes\"}"));
+    assert_true(ts_send_line(pub, "{\"topic\":\"control.stop\",\"src\":\"dispatcher\"}"));
+    int st = ts_stop(pid, 0, 20000);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ts_close(pub);
+    ts_dispatcher_stop(&d);
+    FILE *f = fopen(errs, "r");
+    assert_non_null(f);
+    char line[1024];
+    int lines = 0, said = 0;
+    unsigned long long counted = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long n;
+        const char *more = strstr(line, "(and ");
+        if (sscanf(line, "sound-node: %llu more drt.stimulus lines held back", &n) == 1) {
+            counted += n; /* the end's count */
+        } else if (strstr(line, "drt.stimulus") && strncmp(line, "sound-node: ", 12) == 0) {
+            if (!said) printf("# first: %s", line);
+            said++;
+            counted += 1 + (more && sscanf(more, "(and %llu more like it held back)", &n) == 1 ? n : 0);
+        } else {
+            continue;
+        }
+        lines++;
+    }
+    fclose(f);
+    printf("# %d stderr lines for 1000 bad drt.stimulus (%d said, the rest counted)\n", lines, said);
+    assert_true(said >= 1);
+    assert_true(lines <= 30); /* 1000 unthrottled; one a second is a handful */
+    assert_int_equal(counted, 1000);
+    unlink(errs);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +312,8 @@ int main(void)
         cmocka_unit_test(drt_auditory_stimulus_beeps),
         cmocka_unit_test(bad_scenario_is_a_configuration_error),
         cmocka_unit_test(no_device_refuses_sound_on_and_off),
+        cmocka_unit_test(bad_stimulus_flood_is_throttled),
     };
+    if (getenv("TEST_FILTER")) cmocka_set_test_filter(getenv("TEST_FILTER")); /* one test: TEST_FILTER=name */
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sim_throttle.h"
 
@@ -33,10 +35,37 @@ static void one_line_a_second_per_cause(void **state)
     }
 }
 
+/* The line a module prints: the first at once, the next a second later with the count
+ * held back, another cause on its own; read back byte for byte. */
+static void say_prints_the_count_held_back(void **state)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    sim_throttle t = {0};
+    int printed = 0;
+    for (int i = 0; i < 1000; i++) /* 1000 bad lines in 1.95 s */
+        printed += sim_throttle_say(&t, out, "sound-node", "drt.stimulus", 5.0 + i / 512.0, "bad line %d", i); /* exact binary times */
+    printed += sim_throttle_say(&t, out, "sound-node", "vehicle.state", 6.6, "other %s", "cause");
+    /* at the end, what was held since line 512 (513..999) is counted too, once */
+    assert_int_equal(sim_throttle_flush(&t, out, "sound-node"), 1);
+    assert_int_equal(sim_throttle_flush(&t, out, "sound-node"), 0);
+    fclose(out);
+    assert_int_equal(printed, 3);
+    /* line 0 at 5 s; line 512 at 6 s, a second later, 511 held back between */
+    assert_string_equal(text, "sound-node: bad line 0\n"
+                              "sound-node: bad line 512 (and 511 more like it held back)\n"
+                              "sound-node: other cause\n"
+                              "sound-node: 487 more drt.stimulus lines held back (not printed)\n");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_line_a_second_per_cause),
+        cmocka_unit_test(say_prints_the_count_held_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
