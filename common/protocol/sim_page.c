@@ -1,6 +1,8 @@
 /* sim_page: the gateway's check of a page's message (see sim_page.h). */
 #include "sim_page.h"
 
+#include "sim_line.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,13 @@ int sim_page_check(const char *data, size_t len, const char *name, bool welcomed
     const char *topic = string_field(msg, "topic");
     if (!cJSON_IsObject(msg) || !topic || !topic[0])
         return refuse(out, msg, err, "expected a JSON object with a non-empty string \"topic\"");
+    /* The bus's own rules (keys given twice, invalid UTF-8, numbers that are not finite,
+     * an over-long topic): cJSON takes them, and the re-encoded line would then be
+     * refused by the dispatcher with the page none the wiser. */
+    char scanned_topic[256];
+    sim_error scan_err = {0};
+    if (sim_msg_scan(data, len, scanned_topic, sizeof scanned_topic, NULL, &scan_err) != SIM_OK)
+        return refuse(out, msg, err, scan_err.msg[0] ? scan_err.msg : "not a valid bus message");
     if (strncmp(topic, SIM_TOPIC_CONSOLE_PREFIX, strlen(SIM_TOPIC_CONSOLE_PREFIX)) == 0) {
         if (strcmp(topic, SIM_TOPIC_CONSOLE_COMMAND) == 0) out->action = SIM_PAGE_COMMAND;
         else if (strcmp(topic, SIM_TOPIC_CONSOLE_ROADS) == 0) out->action = SIM_PAGE_ROADS;

@@ -81,6 +81,11 @@ static void refused(void **state)
     expect_refused(forged, strlen(forged), "surt", "frame refused: src \"physics\" is not this page's name \"surt\"");
     const char *num = "{\"topic\":\"log.mark\",\"src\":3}";
     expect_refused(num, strlen(num), "surt", "frame refused: src is not a string (this page's name is \"surt\")");
+    /* what the dispatcher would refuse is refused here, with the bus's own words */
+    const char *latin1 = "{\"topic\":\"c\xff" "onsole.command\",\"cmd\":\"pause\"}";
+    expect_refused(latin1, strlen(latin1), "surt", "frame refused: refused: invalid UTF-8 in a string (at byte 11)");
+    const char *twice = "{\"topic\":\"log.mark\",\"topic\":\"sim.end\"}";
+    expect_refused(twice, strlen(twice), "surt", "frame refused: refused: key \"topic\" given twice in one object (at byte 20)");
     const char *other = "{\"topic\":\"console.shutdown\"}";
     expect_refused(other, strlen(other), "surt",
                    "frame refused: unknown gateway request \"console.shutdown\" (expected console.command or console.roads)");
