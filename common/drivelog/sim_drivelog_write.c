@@ -377,7 +377,8 @@ int sim_drivelog_append_message(sim_drivelog_writer *w, int64_t run, double t, c
 
 /* ---- committing ---- */
 
-static void clear_pending(sim_drivelog_writer *w)
+/* Drops the pending samples, events and messages (not the meta). */
+static void clear_pending_rows(sim_drivelog_writer *w)
 {
     pending_event *ev = w->events.items;
     for (size_t i = 0; i < w->events.n; i++) {
@@ -391,12 +392,18 @@ static void clear_pending(sim_drivelog_writer *w)
         free(ms[i].src);
         free(ms[i].line);
     }
+    w->samples.n = w->events.n = w->messages.n = 0;
+}
+
+static void clear_pending(sim_drivelog_writer *w)
+{
+    clear_pending_rows(w);
     pending_meta *mt = w->meta.items;
     for (size_t i = 0; i < w->meta.n; i++) {
         free(mt[i].key);
         free(mt[i].value);
     }
-    w->samples.n = w->events.n = w->messages.n = w->meta.n = 0;
+    w->meta.n = 0;
 }
 
 /* Steps a bound insert; returns the SQLite code (SQLITE_DONE on success). */
@@ -532,19 +539,7 @@ static void writer_free(sim_drivelog_writer *w)
  * thousands of rows did not (a WAL reused after a checkpoint needs no new space). */
 static int record_loss(sim_drivelog_writer *w, size_t lost, const char *cause, sim_error *err)
 {
-    pending_event *ev = w->events.items;
-    for (size_t i = 0; i < w->events.n; i++) {
-        free(ev[i].kind);
-        free(ev[i].name);
-        free(ev[i].json);
-    }
-    pending_message *ms = w->messages.items;
-    for (size_t i = 0; i < w->messages.n; i++) {
-        free(ms[i].topic);
-        free(ms[i].src);
-        free(ms[i].line);
-    }
-    w->samples.n = w->events.n = w->messages.n = 0;
+    clear_pending_rows(w);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "rows", (double)lost);
     cJSON_AddStringToObject(o, "cause", cause);
