@@ -231,6 +231,7 @@ void sim_roadnet_free(sim_roadnet *net)
     free(net->roads);
     free(net->junctions);
     free(net->geo_reference);
+    sim_object_list_free(&net->objects);
     sim_roadnet_index_free(net->index);
     memset(net, 0, sizeof *net);
 }

@@ -47,6 +47,8 @@
 #include "sim_error.h"
 #include "sim_terrain.h"
 
+#include "sim_objects.h"
+
 #define SIM_CLOTHOID_STEP 2.0     /* m between spiral and poly3 table points */
 #define SIM_GEOM_MAX_LENGTH 1e6   /* m, longest single geometry accepted */
 
@@ -299,6 +301,8 @@ typedef struct sim_roadnet {
     int n_junctions;
     const sim_terrain *terrain;    /* borrowed; NULL = flat ground at z = 0 */
     char *geo_reference;           /* OpenDRIVE <geoReference> text (a PROJ string); owned */
+    sim_object_list objects;       /* roadside objects of the road data (OpenDRIVE
+                                      <object>s, expanded repeats); owned */
     struct sim_roadnet_index *index;
 } sim_roadnet;
 
