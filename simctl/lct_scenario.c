@@ -65,6 +65,7 @@ cJSON *lct_scenario_json(const sim_lct_params *p, const sim_lct_track *t)
         cJSON_AddNumberToObject(sg, "s", t->change[k].sign_s);
         cJSON_AddStringToObject(sg, "type", "lane_change");
         cJSON_AddNumberToObject(sg, "lane", -t->change[k].to_lane);
+        cJSON_AddNumberToObject(sg, "legible_m", p->visibility);
         cJSON_AddItemToArray(signs, sg);
     }
     cJSON *sps = cJSON_AddArrayToObject(root, "start_points"), *s0 = cJSON_CreateObject();

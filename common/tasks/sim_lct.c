@@ -81,3 +81,16 @@ int sim_lct_track_make(const sim_lct_params *p, sim_lct_track *out, sim_error *e
     }
     return 0;
 }
+
+sim_lct_board sim_lct_board_at(double ahead_m, double legible_m)
+{
+    if (!(legible_m > 0)) return SIM_LCT_BOARD_LANES;
+    return ahead_m <= legible_m ? SIM_LCT_BOARD_LANES : SIM_LCT_BOARD_BLANK;
+}
+
+double sim_lct_board_ahead(double bx, double by, double vx, double vy, double dx, double dy)
+{
+    double n = hypot(dx, dy);
+    if (!(n > 0)) return 0;
+    return ((bx - vx) * dx + (by - vy) * dy) / n;
+}
