@@ -12,7 +12,7 @@
 
 #define SAME_D 1e-9
 
-int an_lct_baseline(const char *path, const an_params *p, an_scenario *sc, sim_error *err)
+int an_lct_baseline(const char *path, const char *scenario, const an_params *p, an_scenario *sc, sim_error *err)
 {
     an_drive dr;
     an_scenario bsc;
@@ -22,7 +22,7 @@ int an_lct_baseline(const char *path, const an_params *p, an_scenario *sc, sim_e
     if (rc) return rc;
     an_params bp = *p;
     bp.lct_baseline = NULL;
-    if ((rc = an_find_scenario(&dr, NULL, scpath, sizeof scpath, err)) ||
+    if ((rc = an_find_scenario(&dr, scenario, scpath, sizeof scpath, err)) ||
         (rc = an_scenario_load(scpath, &bp, &bsc, err))) {
         an_drive_free(&dr);
         return rc;

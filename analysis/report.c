@@ -569,7 +569,7 @@ int an_report_one(const char *log, const char *scenario, const an_params *params
     bool changed = false;
     rc = find_scenario(&dr, scenario, scpath, sizeof scpath, &changed, changed_why, sizeof changed_why, err);
     if (!rc) rc = an_scenario_load(scpath, params, &sc, err);
-    if (!rc && params->lct_baseline && (rc = an_lct_baseline(params->lct_baseline, params, &sc, err)))
+    if (!rc && params->lct_baseline && (rc = an_lct_baseline(params->lct_baseline, scenario, params, &sc, err)))
         an_scenario_free(&sc);
     if (rc) {
         an_drive_free(&dr);
