@@ -281,6 +281,9 @@ typedef struct an_study_opts {
     const char *out;         /* where the analysis goes (default <study_dir>/analysis) */
     an_params params;
     bool plots;
+    const char *lct_baseline_condition; /* each participant's complete drive of this
+                                           condition is the baseline of the adaptive LCT
+                                           model for their drives (NULL: none) */
 } an_study_opts;
 
 /* tidy.csv, questionnaires.csv, drives.csv and study.html of a study (docs/study.md,

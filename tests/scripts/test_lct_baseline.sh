@@ -43,7 +43,6 @@ drive C late late 0
 "$bin/analysis" batch "$tmp/drives" --out "$tmp/out" --scenario "$tmp/track.json" --no-plots --jobs 1 \
     --lct-baseline-match baseline >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
-[ -n "$DEBUG" ] && { cat "$tmp/stderr" "$tmp/stdout"; head -3 "$tmp/out/study.csv"; }
 [ "$rc" = 1 ] || { echo "FAIL exit $rc with subject C lacking its baseline, expected 1"; cat "$tmp/stderr"; exit 1; }
 grep -q 'subject "C": no drive whose name holds "baseline"' "$tmp/stderr" ||
     { echo "FAIL no warning naming subject C:"; cat "$tmp/stderr"; exit 1; }
@@ -78,4 +77,43 @@ mkdir -p "$tmp/drives/A/baseline2" && cp "$tmp/drives/A/baseline/"*.csv "$tmp/dr
     --lct-baseline-match baseline >/dev/null 2>"$tmp/stderr2"
 grep -q 'subject "A": more than one drive whose name holds "baseline"' "$tmp/stderr2" ||
     { echo "FAIL two baselines for A not reported:"; cat "$tmp/stderr2"; exit 1; }
+
+# analysis study --lct-baseline-condition: the same by condition. P01 drives the baseline
+# (late) first, then the normative path: adaptive 0 and 0.231; P02 drives late first and
+# the baseline (late + 0.2 m) second: adaptive 0.2 and 0 (the baseline found whatever
+# its position). The drives reach the study database through its journal and
+# `simctl study rebuild`, as a study's own drives do.
+cat >"$tmp/lct-study.json" <<'EOF'
+{"format": 1, "name": "lctb", "conditions": [
+  {"name": "baseline", "scenario": "track.json"}, {"name": "task", "scenario": "track.json"}],
+ "participants": {"count": 2}, "design": {"type": "balanced-latin-square"}}
+EOF
+sd="$tmp/study"
+mkdir -p "$sd"
+for x in "P01 1 baseline late 0" "P01 2 task norm 0" "P02 1 task late 0" "P02 2 baseline late 0.2"; do
+    set -- $x
+    drive "$1" "$2" "$4" "$5"
+    printf 'scenario_file,%s\n' "$tmp/track.json" >>"$tmp/drives/$1/$2/meta.csv"
+    printf '{"type":"begin","participant":"%s","position":%s,"condition":"%s","attempt":1,"utc":"2026-01-01T00:00:0%sZ"}\n' \
+        "$1" "$2" "$3" "$2" >>"$sd/answers.jsonl"
+    printf '{"type":"end","participant":"%s","position":%s,"attempt":1,"status":"complete","log":"%s","utc":"2026-01-01T00:01:0%sZ"}\n' \
+        "$1" "$2" "$tmp/drives/$1/$2" "$2" >>"$sd/answers.jsonl"
+done
+# the plan this test assumes: P01 baseline then task, P02 task then baseline
+"$bin/simctl" study plan "$tmp/lct-study.json" | cut -d, -f1-3 | tr '\n' ' ' |
+    grep -q 'P01,1,baseline P01,2,task P02,1,task P02,2,baseline' || { echo "FAIL the study's plan changed"; exit 1; }
+"$bin/simctl" study rebuild "$tmp/lct-study.json" --out "$sd" >/dev/null || { echo "FAIL study rebuild"; exit 1; }
+"$bin/analysis" study "$tmp/lct-study.json" --study-dir "$sd" --out "$tmp/an" --no-plots \
+    --lct-baseline-condition baseline >/dev/null 2>"$tmp/stderr3" || { echo "FAIL analysis study:"; cat "$tmp/stderr3"; exit 1; }
+python3 - "$tmp/an/tidy.csv" <<'EOF' || exit 1
+import csv, sys
+want = {("P01", "baseline"): 0.0, ("P01", "task"): 0.231, ("P02", "task"): 0.2, ("P02", "baseline"): 0.0}
+got = {(r["participant"], r["condition"]): float(r["value"]) for r in csv.DictReader(open(sys.argv[1]))
+       if r["measure"] == "mdev_adaptive_m"}
+bad = [f"{k}: {got.get(k)} expected {v}" for k, v in want.items() if k not in got or abs(got[k] - v) > 1e-9]
+if bad: print("FAIL study adaptive MDEV " + "; ".join(bad)); sys.exit(1)
+EOF
+out=$("$bin/analysis" study "$tmp/lct-study.json" --study-dir "$sd" --out "$tmp/an2" --no-plots \
+    --lct-baseline-condition nosuch 2>&1) && { echo "FAIL an unknown condition accepted"; exit 1; }
+echo "$out" | grep -q -- "--lct-baseline-condition nosuch: .*has no such condition" || { echo "FAIL unknown condition: $out"; exit 1; }
 echo "ok lct baseline"
