@@ -53,6 +53,8 @@ int sim_lct_track_make(const sim_lct_params *p, sim_lct_track *out, sim_error *e
     if (!(p->lc_length > 0 && p->lc_before >= 0 && p->lc_length <= p->lc_before + p->spacing_min))
         return sim_error_set(err, SIM_EINVAL, "LCT: lane change of %g m from %g m before the sign does not fit "
                              "between signs", p->lc_length, p->lc_before);
+    if (!(p->visibility >= 0))
+        return sim_error_set(err, SIM_EINVAL, "LCT: legibility distance %g m, expected 0 or more", p->visibility);
     double last = p->first_sign + (SIM_LCT_CHANGES - 1) * p->spacing_max;
     if (!(p->first_sign - p->lc_before > 20 && last + 100 <= p->length))
         return sim_error_set(err, SIM_EINVAL, "LCT: signs from %g m to up to %g m do not fit a %g m track "
