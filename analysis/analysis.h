@@ -191,6 +191,11 @@ int an_lct_baseline(const char *path, const char *scenario, const an_params *p, 
 /* MDEV per lane change of a task whose ideal path changes lanes, against the normative
  * path and (with a profile) the adaptive one; fills tr->x's LCT part. */
 int an_lct_task(const an_result *res, const an_scenario *sc, an_task_result *tr);
+/* The report's Lane Change Test paragraph and per-change table of a task (nothing for a
+ * task whose ideal path keeps its lane). */
+void an_lct_html(FILE *f, const an_result *res, const an_task_result *tr);
+/* A number with dec decimals in HTML, a dash when not finite (report.c). */
+void an_html_num(FILE *f, double v, int dec);
 /* Finds the scenario of a drive: override, or its meta's scenario_file as given, next
  * to the log or under scenarios/ (report.c). */
 int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err);

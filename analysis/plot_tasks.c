@@ -128,10 +128,12 @@ int an_plot_tasks(const an_result *res, const an_task_result *tr, const char *pa
     if (rc) return rc;
     cairo_t *cr = cv.cr;
     char txt[200];
-    snprintf(txt, sizeof txt, "Task %s (run %d): detection response task, glances, time to line crossing",
-             tr->task->id, tr->run);
+    /* The title names the panels drawn; the legend is for the DRT and glance colours. */
+    snprintf(txt, sizeof txt, "Task %s (run %d):%s%s%s", tr->task->id, tr->run,
+             h_drt > 0 ? " detection response task" : "", h_gl > 0 ? (h_drt > 0 ? ", glances" : " glances") : "",
+             h_tlc > 0 ? (h_drt > 0 || h_gl > 0 ? ", time to line crossing" : " time to line crossing") : "");
     plot_title(cr, left, 12, txt);
-    {
+    if (h_drt > 0 || h_gl > 0) {
         const char *labels[] = {"visual", "tactile", "auditory", "hit response", "miss / glance > 2 s", "other response"};
         rgb cols[] = {C_MOD[0], C_MOD[1], C_MOD[2], C_HIT, C_MISS, C_OTHER};
         int st[] = {3, 3, 3, 0, 0, 0};

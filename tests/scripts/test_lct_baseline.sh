@@ -71,6 +71,11 @@ for d, (norm, ad, base) in want.items():
 if bad:
     print("FAIL " + "; ".join(bad)); sys.exit(1)
 EOF
+# each drive's report says it too (A_norm against A's baseline, C without one)
+grep -q "Lane Change Test: 2 lane changes; MDEV 0.000 m against the normative model, 0.231 m against the adaptive model (from the baseline drive's 2 lane changes, lane offset 0.000 m)" \
+    "$tmp/out/drives/A_norm/report.html" || { echo "FAIL A_norm's report has no LCT paragraph"; exit 1; }
+grep -q "Lane Change Test: 2 lane changes; MDEV 0.231 m against the normative model, none against the adaptive model" \
+    "$tmp/out/drives/C_late/report.html" || { echo "FAIL C_late's report has no LCT paragraph"; exit 1; }
 # Two matching drives for one subject: neither is taken
 mkdir -p "$tmp/drives/A/baseline2" && cp "$tmp/drives/A/baseline/"*.csv "$tmp/drives/A/baseline2/"
 "$bin/analysis" batch "$tmp/drives" --out "$tmp/out2" --scenario "$tmp/track.json" --no-plots --jobs 1 \
