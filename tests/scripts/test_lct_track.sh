@@ -20,4 +20,9 @@ signs = [s for s in d["roads"][0]["signs"] if s["type"] == "lane_change"]
 assert lc["s"] == signs[0]["s"] - 10 and lc["ramp_length"] == 15, lc
 assert all(s["legible_m"] == 60 for s in signs) and len(signs) == 18
 ' || { echo "FAIL --lc-start/--lc-length/--legible not in the track"; exit 1; }
+# the shipped LCT study: a baseline and a SuRT drive on that track for each participant
+"$bin/simctl" study check "$root/studies/lct.json" >"$tmp/check.txt" 2>&1 || { echo "FAIL study check:"; cat "$tmp/check.txt"; exit 1; }
+"$bin/simctl" study plan "$root/studies/lct.json" >"$tmp/plan.csv" || { echo "FAIL study plan"; exit 1; }
+[ "$(grep -c 'scenarios/lct.json' "$tmp/plan.csv")" -eq 4 ] && [ "$(grep -c ',baseline,' "$tmp/plan.csv")" -eq 2 ] ||
+    { echo "FAIL studies/lct.json plan:"; cat "$tmp/plan.csv"; exit 1; }
 echo "ok lct track"
