@@ -324,7 +324,7 @@ static int page(const an_study_opts *o, const char *out, const sim_study *s, con
     for (int part = 0; part < 2 && !rc; part++) {
         rows *r = part ? q : tidy;
         fputs(part ? "<h2>Questionnaires</h2>\n" : "<h2>Driving measures by condition and by position</h2>\n", f);
-        qsort(r->v, r->n, sizeof *r->v, row_cmp);
+        if (r->n) qsort(r->v, r->n, sizeof *r->v, row_cmp); /* v is NULL when empty */
         for (size_t i = 0; i < r->n && !rc;) {
             size_t j = i;
             while (j < r->n && !row_cmp(&r->v[i], &r->v[j])) j++;
