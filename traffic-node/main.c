@@ -107,6 +107,8 @@ static void publish_step(node *n, double t)
     cJSON *hits[TN_MAX_CONTACTS];
     int n_hits = tn_collisions(&n->w, hits, TN_MAX_CONTACTS);
     for (int k = 0; k < n_hits; k++) publish(n, SIM_TOPIC_TRAFFIC_COLLISION, t, hits[k]);
+    n_hits = tn_xosc_collisions(&n->w, hits, TN_MAX_CONTACTS);
+    for (int k = 0; k < n_hits; k++) publish(n, SIM_TOPIC_TRAFFIC_COLLISION, t, hits[k]);
     for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
         publish(n, SIM_TOPIC_STORYBOARD_EVENT, t, tn_xosc_event_payload(&n->w, k));
     if (tn_xosc_ended_now(&n->w)) { /* the storyboard's stop trigger: simctl run --until end stops */

@@ -24,6 +24,10 @@ int tn_xosc_vehicles(tn_world *w, sim_msg_traffic_vehicle *out, int max, sim_msg
 /* The storyboard's events of the last step: how many, and the payload of event k. */
 int tn_xosc_n_events(const tn_world *w);
 cJSON *tn_xosc_event_payload(const tn_world *w, int k);
+/* traffic.collision payloads (at most max) for the storyboard entities whose boxes
+ * began to touch the ego entity's this step (the ego: the person's car or, with
+ * --scenario-ego, the storyboard's own). Returns how many. */
+int tn_xosc_collisions(tn_world *w, cJSON **out, int max);
 /* True once, the step the storyboard's stop trigger fired (the node says sim.end). */
 bool tn_xosc_ended_now(tn_world *w);
 
