@@ -45,10 +45,17 @@ static int add_road_lane(sim_lanegraph *g, const sim_roadnet *net, int ri, int s
     if (!(len > 0)) return SIM_OK; /* an empty section: nothing to drive */
     int n = (int)ceil(len / SIM_LG_STEP) + 1, pt0;
     /* A lane narrower than a car somewhere (a taper) is not driven: the lane before
-     * it ends there, and vehicles merge before. */
+     * it ends there, and vehicles merge before. Except a merge lane, wide where it
+     * starts and narrowing only towards its end (an on-ramp's acceleration lane, as
+     * OpenSCENARIO's highway_merge drives): vehicles on it change lanes before its
+     * end, or follow its successor link. */
     const sim_lane *rl = sim_road_lane(r, sec, id);
-    for (int i = 0; i < n; i++)
-        if (sim_lane_width(rl, len * i / (n - 1)) < MIN_WIDTH) return SIM_OK;
+    bool narrowed = false;
+    for (int i = 0; i < n; i++) {
+        bool narrow = sim_lane_width(rl, len * i / (n - 1)) < MIN_WIDTH;
+        if ((narrow && i == 0) || (narrowed && !narrow)) return SIM_OK;
+        narrowed = narrowed || narrow;
+    }
     int lane = sim_lanegraph_add_lane(g, n, &pt0, err);
     if (lane < 0) return lane;
     sim_lg_lane *l = &g->lanes[lane];
