@@ -34,7 +34,7 @@ static int ego_start(sim_scenario *sc, sim_error *err)
 {
     sim_lanegraph g = {0};
     sim_storyboard sb;
-    int rc = sim_lanegraph_from_roads(&g, &sc->net, err);
+    int rc = sim_lanegraph_from_roads_merge(&g, &sc->net, true, err);
     if (rc < 0) return rc;
     rc = sim_storyboard_init(&sb, &sc->xosc->model, &g, err);
     if (rc < 0) {

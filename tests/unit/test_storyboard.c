@@ -63,7 +63,7 @@ static void start(run *r, const char *init, const char *actor, const char *event
     sim_diag_free(&d);
     unlink(path);
     sim_error err = {0};
-    assert_int_equal(sim_lanegraph_from_roads(&r->g, &r->sc->net, &err), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&r->g, &r->sc->net, true, &err), SIM_OK);
     assert_int_equal(sim_storyboard_init(&r->sb, &r->sc->xosc->model, &r->g, &err), SIM_OK);
 }
 
@@ -266,7 +266,7 @@ static const shared_run RUNS[] = {
     {"distance_test.xosc", 25.49, 0}, {"drive_when_close.xosc", 40.0, 0}, {"follow_ghost.xosc", 22.02, 0},
     {"lane_change.xosc", 16.62, 0},  {"lane_change_simple.xosc", -1, 0}, {"slow-lead-vehicle.xosc", 11.32, 0},
     {"speed-profile.xosc", 14.01, 0}, {"straight_500m.xosc", 30.0, 50},   {"synchronize.xosc", 2.0, 0},
-    {"traffic_lights.xosc", 30.0, 0}, {"trajectory-test.xosc", 13.03, 0},
+    {"traffic_lights.xosc", 30.0, 0}, {"trajectory-test.xosc", 13.03, 0}, {"highway_merge.xosc", 14.24, 0},
 };
 
 static void run_shared(const shared_run *sr, sim_sb_state_ent *final, int *n_final)
@@ -277,7 +277,7 @@ static void run_shared(const shared_run *sr, sim_sb_state_ent *final, int *n_fin
     sim_diag d = {0};
     sim_error err = {0};
     assert_int_equal(sim_scenario_load(path, &r.sc, &d), SIM_OK);
-    assert_int_equal(sim_lanegraph_from_roads(&r.g, &r.sc->net, &err), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&r.g, &r.sc->net, true, &err), SIM_OK);
     assert_int_equal(sim_storyboard_init(&r.sb, &r.sc->xosc->model, &r.g, &err), SIM_OK);
     const sim_sb_model *m = &r.sc->xosc->model;
     int coll = 0;
