@@ -138,9 +138,12 @@ static void on_tick(node *n, const cJSON *msg, double t)
         double dt = isfinite(tk.dt) && tk.dt > 0 ? tk.dt : 0.01;
         while (t - n->last_t > 1.5 * dt) {
             sim_traffic_step(&n->w.t, dt);
+            tn_xosc_step(&n->w, dt);
             n->last_t += dt;
             for (int k = 0; k < n->w.t.n_events; k++)
                 publish(n, SIM_TOPIC_TRAFFIC_EVENT, n->last_t, tn_event_payload(&n->w, k));
+            for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
+                publish(n, SIM_TOPIC_STORYBOARD_EVENT, n->last_t, tn_xosc_event_payload(&n->w, k));
         }
     }
     n->restored = false;

@@ -72,6 +72,7 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
     }
     for (int i = 0; i < m->n_init; i++)
         if (m->actions[m->init[i].action].type == SIM_SB_A_FOLLOW_TRAJECTORY) n_pool += m->actions[m->init[i].action].n_route;
+    sb->n_pool = n_pool;
     sb->px = calloc((size_t)n_pool + 1, sizeof *sb->px);
     sb->py = calloc((size_t)n_pool + 1, sizeof *sb->py);
     if (!sb->ent || !sb->state || !sb->trans || !sb->trans_step || !sb->exec || !sb->inst0 || !sb->inst || !sb->last ||

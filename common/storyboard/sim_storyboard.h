@@ -82,6 +82,7 @@ typedef struct sim_storyboard {
     int *scratch;                  /* per graph lane (routing BFS) */
     int *queue;
     double *px, *py;               /* trajectory vertices placed when their action starts */
+    int n_pool;                    /* how many of them */
     int *starting;                 /* instances whose action starts once every trigger of the
                                       step is evaluated (all see the same state) */
     int n_starting;
@@ -103,6 +104,16 @@ void sim_storyboard_set_external_mode(sim_storyboard *sb, int e, bool external);
 /* The external entity's pose for the next step: reference point, heading, speed. */
 void sim_storyboard_set_external(sim_storyboard *sb, int e, double x, double y, double heading, double speed);
 void sim_storyboard_step(sim_storyboard *sb, double dt);
+
+/* The storyboard's moving state as bytes (sim_storyboard_snapshot.c), so that a
+ * restarted traffic-node continues the scenario where it was: every entity, element
+ * state and transition, execution count, running action, condition edge and delay,
+ * parameter value, the time and the step. _read takes the bytes into a storyboard
+ * fresh from sim_storyboard_init on the same model and graph; bytes of another shape
+ * (model, graph, version) or cut short are refused (SIM_EINVAL) and sb is unchanged. */
+size_t sim_storyboard_snapshot_size(const sim_storyboard *sb);
+size_t sim_storyboard_snapshot_write(const sim_storyboard *sb, void *buf, size_t cap);
+int sim_storyboard_snapshot_read(sim_storyboard *sb, const void *buf, size_t len, sim_error *err);
 
 /* Measures the conditions use, exposed for tests: the signed longitudinal distance
  * from a to b in a's frame (positive: b ahead), bumper to bumper when freespace. */

@@ -318,6 +318,54 @@ static void test_shared_scenarios(void **state)
     }
 }
 
+/* A snapshot taken mid-run (cut-in.xosc at 4 s, before the cut-in) and read into a
+ * fresh storyboard continues bit for bit as the run it was taken from; bytes of another
+ * length, or with a lane out of the graph, are refused and change nothing. */
+static void test_snapshot_continues(void **state)
+{
+    (void)state;
+    run a, b;
+    sim_diag d = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load(XOSC_DIR "cut-in.xosc", &a.sc, &d), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&a.g, &a.sc->net, true, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&a.sb, &a.sc->xosc->model, &a.g, &err), SIM_OK);
+    for (int k = 0; k < 400; k++) sim_storyboard_step(&a.sb, 0.01);
+    size_t n = sim_storyboard_snapshot_size(&a.sb);
+    unsigned char *buf = malloc(n);
+    assert_int_equal(sim_storyboard_snapshot_write(&a.sb, buf, n), n);
+    assert_int_equal(sim_storyboard_snapshot_write(&a.sb, buf, n - 1), 0);
+    b = a;
+    assert_int_equal(sim_storyboard_init(&b.sb, &a.sc->xosc->model, &a.g, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_snapshot_read(&b.sb, buf, n - 1, &err), SIM_EINVAL);
+    unsigned char *bad = malloc(n);
+    memcpy(bad, buf, n);
+    size_t ent0 = n; /* find the first entity: its bytes equal a.sb.ent[0] */
+    for (size_t off = 0; off + sizeof(sim_sb_state_ent) <= n && ent0 == n; off++)
+        if (memcmp(buf + off, &a.sb.ent[0], sizeof(sim_sb_state_ent)) == 0) ent0 = off;
+    assert_true(ent0 < n);
+    sim_sb_state_ent e0 = a.sb.ent[0];
+    e0.lane = a.g.n_lanes + 7;
+    memcpy(bad + ent0, &e0, sizeof e0);
+    assert_int_equal(sim_storyboard_snapshot_read(&b.sb, bad, n, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "entity 0"));
+    assert_true(b.sb.t == 0 && b.sb.step == 0);
+    assert_int_equal(sim_storyboard_snapshot_read(&b.sb, buf, n, &err), SIM_OK);
+    for (int k = 0; k < 1800 && !a.sb.done; k++) {
+        sim_storyboard_step(&a.sb, 0.01);
+        sim_storyboard_step(&b.sb, 0.01);
+        assert_memory_equal(a.sb.ent, b.sb.ent, (size_t)a.sc->xosc->model.n_entities * sizeof *a.sb.ent);
+        assert_int_equal(a.sb.n_events, b.sb.n_events);
+    }
+    assert_true(a.sb.done && b.sb.done);
+    assert_true(a.sb.t == b.sb.t);
+    free(bad);
+    free(buf);
+    sim_storyboard_free(&b.sb);
+    finish(&a);
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_relative_distance_trigger),
         cmocka_unit_test(test_delay_states_parameters),
         cmocka_unit_test(test_shared_scenarios),
+        cmocka_unit_test(test_snapshot_continues),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
