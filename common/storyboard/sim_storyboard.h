@@ -1,6 +1,7 @@
 /* sim_storyboard: runs an OpenSCENARIO storyboard (sim_sb_model.h) in lockstep on the
  * traffic core's lane graph (docs/openscenario.md). Pure: no I/O, no clock, no
- * globals, no allocation after sim_storyboard_init; the same model, graph, steps and
+ * globals, no allocation after sim_storyboard_init (but for the routes a routed entity
+ * asks common/routing for at a lane's end); the same model, graph, steps and
  * external poses give the same states bit for bit.
  *
  * Entities drive kinematically on graph lanes (lane, s, lateral offset, speed), or
@@ -79,8 +80,8 @@ typedef struct sim_storyboard {
     double *pending;               /* per condition: when a delayed condition holds, NAN: none */
     char (*pvalue)[SIM_SB_NAME];   /* parameter values, ParameterActions change them */
     double *pnum;                  /* a value a ModifyAction computed (NAN: the text is the value) */
-    int *scratch;                  /* per graph lane (routing BFS) */
-    int *queue;
+    struct sim_route_graph *routes; /* the lane graph for common/routing (sim_route.h): a node
+                                      per lane, edges to its successors, its neighbours and theirs */
     double *px, *py;               /* trajectory vertices placed when their action starts */
     int n_pool;                    /* how many of them */
     int *starting;                 /* instances whose action starts once every trigger of the

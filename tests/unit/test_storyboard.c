@@ -366,6 +366,37 @@ static void test_snapshot_continues(void **state)
     sim_diag_free(&d);
 }
 
+/* AssignRoute through a junction (traffic_lights.xosc: the ego's route from road 3 lane
+ * -1 to road 2 lane 1): at road 3's end, of the three junction lanes (to roads 11, 12,
+ * 13; the first is 11) the ego takes road 13, the one common/routing's shortest route
+ * to the goal runs on, and arrives on road 2, lane 1. */
+static void test_route_through_junction(void **state)
+{
+    (void)state;
+    run r;
+    sim_diag d = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load(XOSC_DIR "traffic_lights.xosc", &r.sc, &d), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&r.g, &r.sc->net, true, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&r.sb, &r.sc->xosc->model, &r.g, &err), SIM_OK);
+    char roads[64] = "";
+    int last = -1;
+    for (int k = 0; k < 1000; k++) {
+        sim_storyboard_step(&r.sb, 0.01);
+        const sim_sb_state_ent *e = &r.sb.ent[0];
+        int road = e->on_lane ? r.g.lanes[e->lane].road : -1;
+        if (road != last && road >= 0 && strlen(roads) < 50) {
+            strcat(roads, r.sc->net.roads[road].id);
+            strcat(roads, " ");
+        }
+        last = road;
+    }
+    assert_string_equal(roads, "3 13 2 ");
+    assert_int_equal(r.g.lanes[r.sb.ent[0].lane].lane_id, 1);
+    finish(&r);
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_delay_states_parameters),
         cmocka_unit_test(test_shared_scenarios),
         cmocka_unit_test(test_snapshot_continues),
+        cmocka_unit_test(test_route_through_junction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
