@@ -267,6 +267,7 @@ static const shared_run RUNS[] = {
     {"lane_change.xosc", 16.62, 0},  {"lane_change_simple.xosc", -1, 0}, {"slow-lead-vehicle.xosc", 11.32, 0},
     {"speed-profile.xosc", 14.01, 0}, {"straight_500m.xosc", 30.0, 50},   {"synchronize.xosc", 2.0, 0},
     {"traffic_lights.xosc", 30.0, 0}, {"trajectory-test.xosc", 13.03, 0}, {"highway_merge.xosc", 14.24, 0},
+    {"ltap-od.xosc", 9.46, 69},
 };
 
 static void run_shared(const shared_run *sr, sim_sb_state_ent *final, int *n_final)
@@ -397,6 +398,31 @@ static void test_route_through_junction(void **state)
     sim_diag_free(&d);
 }
 
+/* RoutePositions from a route catalog (ltap-od.xosc's Init): the ego at pathS 0 of
+ * HostStraightRoute, lane 1, is at its first waypoint (road 0, lane 1, s 63); the NPC
+ * at pathS $NPCStartPointS = 150 of TargetLeftTurnRoute, lane -1, is 150 m on from that
+ * route's first waypoint (road 2, lane -1, s 100) along road 2: s 250. */
+static void test_route_position(void **state)
+{
+    (void)state;
+    run r;
+    sim_diag d = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load(XOSC_DIR "ltap-od.xosc", &r.sc, &d), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&r.g, &r.sc->net, true, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&r.sb, &r.sc->xosc->model, &r.g, &err), SIM_OK);
+    static const struct { const char *road; int lane; double s; } want[2] = {{"0", 1, 63.0}, {"2", -1, 250.0}};
+    for (int e = 0; e < 2; e++) {
+        const sim_sb_state_ent *s = &r.sb.ent[e];
+        assert_true(s->on_lane);
+        assert_string_equal(r.sc->net.roads[r.g.lanes[s->lane].road].id, want[e].road);
+        assert_int_equal(r.g.lanes[s->lane].lane_id, want[e].lane);
+        NEAR(sim_lanegraph_road_s(&r.g, s->lane, s->s), want[e].s, 1e-6);
+    }
+    finish(&r);
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -409,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_shared_scenarios),
         cmocka_unit_test(test_snapshot_continues),
         cmocka_unit_test(test_route_through_junction),
+        cmocka_unit_test(test_route_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

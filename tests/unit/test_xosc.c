@@ -35,10 +35,7 @@ static const struct {
     {"highway_merge.xosc", NULL, NULL}, /* soderleden.xodr's direct junction */
     {"lane_change.xosc", NULL, NULL},
     {"lane_change_simple.xosc", NULL, NULL},
-    {"ltap-od.xosc",
-     XOSC_DIR "ltap-od.xosc: 38: <ScenarioObject> Ego is the ego but Init gives it no position it can take "
-              "(expected a TeleportAction to a world, lane, road or relative position)",
-     NULL},
+    {"ltap-od.xosc", NULL, "ObjectController (1, line 40), ActivateControllerAction (1, line 74)"}, /* RoutePositions */
     {"slow-lead-vehicle.xosc", NULL, NULL},
     {"speed-profile.xosc", NULL, "SpeedProfileAction (2, line 79)"},
     {"straight_500m.xosc", NULL, NULL},
