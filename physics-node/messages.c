@@ -103,29 +103,13 @@ int pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c, sim_error *
 
 size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max)
 {
-    bool found;
-    sim_vehicle_start at;
-    return pn_boxes_follow_from_json(msg, NULL, boxes, max, &at, &found);
-}
-
-size_t pn_boxes_follow_from_json(const cJSON *msg, const char *follow, sim_box *boxes, size_t max,
-                                 sim_vehicle_start *at, bool *found)
-{
     /* The one definition of traffic.state (sim_msg_traffic); a bad entry is left out
      * and the others kept, as before. */
     sim_msg_traffic_vehicle v[PN_MAX_TRAFFIC];
     sim_msg_traffic_state st = {.vehicles = v};
     if (max > PN_MAX_TRAFFIC) max = PN_MAX_TRAFFIC;
     sim_msg_traffic_state_decode(msg, &st, (int)max, NULL);
-    *found = false;
-    size_t n = 0;
     for (int i = 0; i < st.n_vehicles; i++) {
-        if (follow && strcmp(v[i].id, follow) == 0) {
-            *found = true;
-            *at = (sim_vehicle_start){.x = v[i].pos[0], .y = v[i].pos[1], .heading = v[i].heading,
-                                      .speed = hypot(v[i].velocity[0], v[i].velocity[1]), .gear = 1};
-            continue;
-        }
         sim_box b = {.heading = v[i].heading};
         for (int k = 0; k < 3; k++) {
             b.center[k] = v[i].pos[k];
@@ -133,7 +117,7 @@ size_t pn_boxes_follow_from_json(const cJSON *msg, const char *follow, sim_box *
             b.velocity[k] = v[i].velocity[k];
         }
         b.center[2] += b.half[2]; /* pos is on the road; the box stands on it */
-        boxes[n++] = b;
+        boxes[i] = b;
     }
-    return n;
+    return (size_t)st.n_vehicles;
 }

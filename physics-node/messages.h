@@ -39,11 +39,5 @@ int pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c, sim_error *
  * "velocity":[vx,vy,vz]}]} into at most max boxes; returns how many. Entries without
  * pos are skipped; size defaults to a car (4.5 x 1.8 x 1.5 m). */
 size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max);
-/* The same, leaving out the vehicle whose id is follow (NULL: none) and giving its
- * pose and speed in *at (centre on the road, heading, speed along the heading; *found
- * false when it is not in the message): --follow's entity is the car itself, no
- * obstacle to it. */
-size_t pn_boxes_follow_from_json(const cJSON *msg, const char *follow, sim_box *boxes, size_t max,
-                                 sim_vehicle_start *at, bool *found);
 
 #endif

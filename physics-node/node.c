@@ -49,7 +49,7 @@ static void publish_tick(pn_node *n)
 }
 
 /* Steps the car one publish period and publishes the new tick. */
-/* --follow: the car where the followed vehicle is one tick on (traffic.state gives
+/* --scenario-ego: the car where the storyboard's ego is one tick on (traffic.ego gives
  * the tick before this one), moving as it does; re-placed on the ground as at a start. */
 static void place_on_followed(pn_node *n)
 {
@@ -61,13 +61,13 @@ static void place_on_followed(pn_node *n)
     sim_error err = {0};
     if (sim_vehicle_init(&n->car, &n->params, n->cfg.model, n->cfg.integrator, pn_world_ground(n->world), &at, &err))
         sim_throttle_say(&n->bad_output, stderr, "physics-node", "follow", sim_throttle_clock(),
-                         "cannot put the car on '%s' (%s); it holds its state", n->cfg.follow, err.msg);
+                         "cannot put the car on the storyboard's ego (%s); it holds its state", err.msg);
 }
 
 static void advance(pn_node *n)
 {
     const sim_vehicle_ground *g = pn_world_ground(n->world);
-    if (n->cfg.follow) {
+    if (n->cfg.scenario_ego) {
         if (n->have_follow) place_on_followed(n);
         n->tick++;
         publish_tick(n);
@@ -326,8 +326,16 @@ void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_control(n, msg);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
-        n->n_boxes = pn_boxes_follow_from_json(msg, n->cfg.follow, n->boxes, PN_MAX_BOXES, &n->follow_at,
-                                               &n->have_follow);
+        n->n_boxes = pn_boxes_from_json(msg, n->boxes, PN_MAX_BOXES);
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EGO) == 0 && n->cfg.scenario_ego) {
+        sim_msg_traffic_ego e;
+        sim_error err = {0};
+        if (sim_msg_traffic_ego_decode(msg, &e, &err) == SIM_OK) {
+            n->follow_at = (sim_vehicle_start){.x = e.x, .y = e.y, .heading = e.heading, .speed = e.speed, .gear = 1};
+            n->have_follow = true;
+        } else {
+            sim_throttle_say(&n->bad_output, stderr, "physics-node", topic, sim_throttle_clock(), "ignoring %s", err.msg);
+        }
     } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0) {
         add_peer(n, msg);
         note_present(n, msg);

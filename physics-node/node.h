@@ -34,12 +34,11 @@ typedef struct pn_config {
     /* The first run's number: a node restarted after a crash starts a new run rather
      * than splice a second run 0 into the log. */
     int first_run;
-    /* NULL, or the id of a traffic.state vehicle the car is put on at every tick
-     * (kinematically: pose and speed, no dynamics) instead of being driven by
-     * input.controls: under `simctl run --driver scenario` the OpenSCENARIO
-     * storyboard's ego, so that the car, the drive log and every condition on the ego
-     * agree (docs/openscenario.md, "The ego"). */
-    const char *follow;
+    /* The car is put at every tick where traffic.ego says the OpenSCENARIO storyboard's
+     * ego is (kinematically: pose and speed, no dynamics) instead of being driven by
+     * input.controls: `simctl run --driver scenario`, so that the car, the drive log and
+     * every condition on the ego agree (docs/openscenario.md, "The ego"). */
+    bool scenario_ego;
 } pn_config;
 
 typedef struct pn_node {
@@ -54,8 +53,8 @@ typedef struct pn_node {
     sim_ffb_params ffb;
     sim_box boxes[PN_MAX_BOXES];
     size_t n_boxes;
-    bool have_follow;             /* cfg.follow was in the latest traffic.state */
-    sim_vehicle_start follow_at;  /* and its centre, heading and speed there */
+    bool have_follow;             /* a traffic.ego came (cfg.scenario_ego) */
+    sim_vehicle_start follow_at;  /* the latest: the ego's centre, heading and speed */
     int steps_per_tick;
     double dt;                    /* internal step, s */
     uint64_t tick;                /* n of the latest published tick */

@@ -313,7 +313,7 @@ int simctl_cmd_run(int argc, char **argv)
     int start_idx;
     sim_error serr = {0};
     rc = start ? sim_scenario_start_index(sc, start, &start_idx, &serr) : SIM_OK;
-    /* --driver scenario: physics puts the car on the storyboard's ego (--follow) */
+    /* --driver scenario needs a storyboard with an ego */
     char ego[SIM_SB_NAME] = "";
     if (sc->xosc && sc->ego_entity >= 0) snprintf(ego, sizeof ego, "%s", sc->xosc->model.entities[sc->ego_entity].name);
     sim_scenario_free(sc);
@@ -352,9 +352,9 @@ int simctl_cmd_run(int argc, char **argv)
         if (!until) until = "end";
     }
     /* --driver scenario (OpenSCENARIO): the storyboard drives its ego entity as well
-     * (traffic-node --scenario-ego) and physics puts the car where that entity is at
-     * every tick (physics-node --follow EGO), so the car, the log and the storyboard's
-     * conditions agree; the input node's controls are not used */
+     * and physics puts the car where that entity is at every tick (both nodes
+     * --scenario-ego; traffic.ego), so the car, the log and the storyboard's conditions
+     * agree; the input node's controls are not used */
     bool scenario_ego = driver && strcmp(driver, "scenario") == 0;
     if (scenario_ego && !ego[0]) {
         fprintf(stderr, "simctl run: --driver scenario needs an OpenSCENARIO file (.xosc), not '%s'\n", scenario);
@@ -466,10 +466,10 @@ int simctl_cmd_run(int argc, char **argv)
             c->run_arg = c->argc - 1;
         }
         if (start && (strcmp(exe, "physics-node") == 0 || strcmp(exe, "input-node") == 0)) run_arg2(c, "--start", start);
-        if (scenario_ego && strcmp(exe, "traffic-node") == 0) run_arg(c, "--scenario-ego");
+        if (scenario_ego && (strcmp(exe, "traffic-node") == 0 || strcmp(exe, "physics-node") == 0))
+            run_arg(c, "--scenario-ego");
         if (params && (strcmp(exe, "traffic-node") == 0 || strcmp(exe, "physics-node") == 0))
             run_arg2(c, "--params", params);
-        if (scenario_ego && strcmp(exe, "physics-node") == 0) run_arg2(c, "--follow", ego);
         if (strcmp(exe, "input-node") == 0) {
             if (driver) run_arg2(c, "--driver", driver);
             else run_arg2(c, "--device", "auto");

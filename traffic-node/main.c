@@ -116,6 +116,8 @@ static void publish_step(node *n, double t)
         snprintf(e.reason, sizeof e.reason, "the storyboard's stop trigger");
         publish(n, SIM_TOPIC_SIM_END, t, sim_msg_end_encode(&e));
     }
+    cJSON *ego = tn_xosc_ego_payload(&n->w);
+    if (ego) publish(n, SIM_TOPIC_TRAFFIC_EGO, t, ego);
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
 

@@ -91,6 +91,17 @@ int tn_xosc_collisions(tn_world *w, cJSON **out, int max)
     return n;
 }
 
+cJSON *tn_xosc_ego_payload(const tn_world *w)
+{
+    if (!w->have_sb || !w->sb_drives_ego || w->sc->ego_entity < 0 || !w->sb.ent[w->sc->ego_entity].placed) return NULL;
+    int ego = w->sc->ego_entity;
+    const sim_sb_state_ent *s = &w->sb.ent[ego];
+    sim_msg_traffic_ego m = {.heading = s->heading, .speed = fabs(s->v)};
+    snprintf(m.id, sizeof m.id, "%s", w->sc->xosc->model.entities[ego].name);
+    sim_storyboard_center(&w->sb, ego, &m.x, &m.y);
+    return sim_msg_traffic_ego_encode(&m);
+}
+
 bool tn_xosc_ended_now(tn_world *w)
 {
     if (!w->have_sb || !w->sb.done || w->sb_ended) return false;
@@ -134,7 +145,7 @@ int tn_xosc_vehicles(tn_world *w, sim_msg_traffic_vehicle *out, int max, sim_msg
     double best = INFINITY;
     for (int e = 0; e < m->n_entities && n < max; e++) {
         const sim_sb_state_ent *s = &sb->ent[e];
-        if (!s->placed || (e == ego && !w->sb_drives_ego)) continue;
+        if (!s->placed || e == ego) continue; /* the ego: the person's car, or traffic.ego */
         double cx, cy;
         sim_storyboard_center(sb, e, &cx, &cy);
         if (have_ego && e != ego && hypot(cx - ex, cy - ey) > w->radius) continue;

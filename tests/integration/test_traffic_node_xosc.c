@@ -119,8 +119,10 @@ static void scenario_ego_same_bytes(void **state)
     run_scenario_ego(a, cap);
     run_scenario_ego(b, cap);
     assert_string_equal(a, b);
-    /* the storyboard's ego and the overtaker are published */
-    assert_non_null(strstr(a, "\"id\":\"Ego\""));
+    /* the storyboard's ego on traffic.ego (for physics to put the car there), the
+     * overtaker in traffic.state */
+    assert_non_null(strstr(a, "\"topic\":\"traffic.ego\",\"src\":\"traffic\""));
+    assert_non_null(strstr(a, "\"id\":\"Ego\",\"x\":"));
     assert_non_null(strstr(a, "\"id\":\"OverTaker\""));
     /* the cut-in at 6.23 s (the overtaker 0.4 s ahead of the ego), the stop at 21.74 s */
     assert_non_null(strstr(a, "\"t\":6.23,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
