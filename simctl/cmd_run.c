@@ -29,7 +29,6 @@
 #include "sim_cli.h"
 #include "sim_file.h"
 #include "sim_vehicle_file.h"
-#include "sim_xosc.h"
 #include "sim_command.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
@@ -314,8 +313,7 @@ int simctl_cmd_run(int argc, char **argv)
     sim_error serr = {0};
     rc = start ? sim_scenario_start_index(sc, start, &start_idx, &serr) : SIM_OK;
     /* --driver scenario needs a storyboard with an ego */
-    char ego[SIM_SB_NAME] = "";
-    if (sc->xosc && sc->ego_entity >= 0) snprintf(ego, sizeof ego, "%s", sc->xosc->model.entities[sc->ego_entity].name);
+    bool has_ego = sc->xosc && sc->ego_entity >= 0;
     sim_scenario_free(sc);
     if (!rc && params) { /* refused here once, not by every module restarted forever */
         rc = sim_scenario_load_params(scenario, params, &sc, &serr);
@@ -356,7 +354,7 @@ int simctl_cmd_run(int argc, char **argv)
      * --scenario-ego; traffic.ego), so the car, the log and the storyboard's conditions
      * agree; the input node's controls are not used */
     bool scenario_ego = driver && strcmp(driver, "scenario") == 0;
-    if (scenario_ego && !ego[0]) {
+    if (scenario_ego && !has_ego) {
         fprintf(stderr, "simctl run: --driver scenario needs an OpenSCENARIO file (.xosc), not '%s'\n", scenario);
         return 2;
     }
