@@ -110,6 +110,7 @@ static int write_meta(recorder *r, sim_error *err)
     }
     if (!ret && o->meta_file) ret = extra_meta(r->w, o->meta_file, err);
     if (!ret && o->scenario) ret = file_hash_meta(r->w, "scenario_file", o->scenario, err);
+    if (!ret && o->params) ret = sim_drivelog_set_meta(r->w, "xosc_params", o->params, err); /* analysis loads with them */
     if (!ret && o->vehicle) ret = file_hash_meta(r->w, "vehicle_file", o->vehicle, err);
     return ret;
 }

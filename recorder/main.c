@@ -342,9 +342,11 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     if (!options_valid(o, err->msg, sizeof err->msg)) return 2;
     if (o->scenario) {
         sim_diag diag = {0};
-        int lrc = sim_scenario_load(o->scenario, &r->scenario, &diag);
+        int lrc = o->params ? sim_scenario_load_params(o->scenario, o->params, &r->scenario, err)
+                            : sim_scenario_load(o->scenario, &r->scenario, &diag);
         for (int i = 0; i < diag.n; i++) fprintf(stderr, "recorder: %s\n", diag.msgs[i]);
         sim_diag_free(&diag);
+        if (lrc && o->params) return lrc == SIM_EINVAL ? 2 : 1;
         if (lrc) return sim_error_set(err, lrc, "cannot use scenario %s (%s)", o->scenario, sim_error_name(lrc)), 2;
     }
     sim_bus_options *bo = sim_node_bus_options(sn);
@@ -446,6 +448,7 @@ int main(int argc, char **argv)
         {"scenario", SIM_OPT_STRING, &o->scenario, "FILE", "scenario file: its name and SHA-256 go to meta"},
         {"vehicle", SIM_OPT_STRING, &o->vehicle, "FILE", "vehicle file: its name and SHA-256 go to meta"},
         {"seed", SIM_OPT_INT, &o->seed, "N", "the session's random seed, for meta"},
+        {"params", SIM_OPT_STRING, &o->params, "NAME=V,...", "OpenSCENARIO parameter overrides of the drive (to meta xosc_params)"},
         {"meta-file", SIM_OPT_STRING, &o->meta_file, "FILE", "a JSON object of string values, each written to meta (simctl study run: study, participant, condition, position)"},
         {"all", SIM_OPT_FLAG, &o->all, NULL, "also keep every bus message (messages table)"},
         {"flush-ms", SIM_OPT_INT, &o->flush_ms, "MS", "longest time between commits, 1..100 (default 10)"},

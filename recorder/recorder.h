@@ -26,6 +26,7 @@
 typedef struct options {
     const char *out, *study, *subject, *scenario, *vehicle, *token;
     const char *meta_file; /* --meta-file: more meta keys (a study's), NULL none */
+    const char *params;    /* --params: the OpenSCENARIO overrides of the drive, to meta xosc_params */
     int seed;
     bool all, fsync;
     int flush_ms, resume_within, stall_ms;

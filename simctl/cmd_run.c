@@ -439,6 +439,7 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--subject", subject);
             run_arg2(c, "--vehicle", vehicle);
             if (meta_file) run_arg2(c, "--meta-file", meta_file);
+            if (params) run_arg2(c, "--params", params); /* meta xosc_params: the analysis loads with them */
             continue;
         }
         if (strcmp(exe, "traffic-node") == 0) { /* a restarted node continues from its snapshot */

@@ -69,6 +69,9 @@ done
 run cut-in script --until 0.5 --params EgoStartS=80,EgoSpeed=20
 first=$(sqlite3 "$db" "select printf('%.2f %.2f', s, speed) from samples where tick = 0")
 [ "$first" = "81.40 5.56" ] || fail "cut-in with EgoStartS=80,EgoSpeed=20 starts at s, speed = '$first', expected '81.40 5.56'"
+# the recorder keeps them for the analysis, whose task then starts past the moved start
+meta=$(sqlite3 "$db" "select value from meta where key = 'xosc_params'")
+[ "$meta" = "EgoStartS=80,EgoSpeed=20" ] || fail "the drive log's meta xosc_params is '$meta', expected 'EgoStartS=80,EgoSpeed=20'"
 run cut-in script --until 0.5
 first=$(sqlite3 "$db" "select printf('%.2f %.2f', s, speed) from samples where tick = 0")
 [ "$first" = "51.40 30.00" ] || fail "cut-in starts at s, speed = '$first', expected '51.40 30.00'"
