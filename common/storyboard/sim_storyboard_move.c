@@ -196,17 +196,17 @@ void sb_move(sim_storyboard *sb, double dt)
                 if (n < 0) {
                     s->odometer -= s->s - sb->g->lanes[s->lane].length;
                     s->s = sb->g->lanes[s->lane].length;
-                    s->end_of_road = true;
-                    s->v = 0; /* stuck at the end of its road */
+                    s->end_of_road = true; /* held there, keeping its speed (below) */
                     break;
                 }
                 s->s -= sb->g->lanes[s->lane].length;
                 s->lane = n;
             }
-            if (s->s >= sb->g->lanes[s->lane].length - 1e-9 && sb->g->lanes[s->lane].n_succ == 0) {
+            /* An entity at the end of a road with no successor stays there but keeps
+             * its speed, as esmini's default controller does: a TeleportAction then
+             * sends it on at that speed (lane_change_simple's Act 2 relies on it). */
+            if (s->s >= sb->g->lanes[s->lane].length - 1e-9 && sb->g->lanes[s->lane].n_succ == 0)
                 s->end_of_road = true;
-                s->v = 0;
-            }
             if (s->path_inst >= 0 && s->lane == s->goal_lane && s->s >= sb->inst[s->path_inst].d1) {
                 sb_action_end(sb, s->path_inst);
                 s->goal_lane = -1;

@@ -15,7 +15,7 @@ xosc=$root/../shared/openscenario/xosc
 [ -d "$xosc" ] || { echo "FAIL no $xosc (the shared OpenSCENARIO files)"; exit 1; }
 P=$(free_port)
 C=$(free_port)
-cannot="lane_change_simple"                    # docs/openscenario.md says why
+cannot=""                                     # docs/openscenario.md would say why
 needs_driver="cut-in:OverTaker cut-in_simple:OverTaker straight_500m:Target"
 by_design="ltap-od:NPC"                       # the NPC synchronised to meet the ego
 fails=0
