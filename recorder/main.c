@@ -47,8 +47,16 @@ static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_ST
                                         SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_STORYBOARD_EVENT,
                                         SIM_TOPIC_TRAFFIC_COLLISION,
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
-                                        "drt.", "surt.", "gaze.", "hmi.",
+                                        "drt.", "surt.", "gaze.", "hmi.", "sensor.",
                                         SIM_TOPIC_AUTOMATION_EVENT};
+
+/* The session's wall clock (Unix s): the time base's (docs/instruments.md). */
+double rec_wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 void rec_utc_now(char *buf, size_t size)
 {
@@ -182,6 +190,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         return;
     }
     sim_error err = {0};
+    sim_recording_set_wall(&r->rec, rec_wall_now());
     int ret = sim_recording_feed(&r->rec, r->w, topic, msg, env->line, env->len, &err);
     if (ret == SIM_EINVAL) {
         /* Logged as far as it could be; say so, but not for every message. */
@@ -284,6 +293,9 @@ static void commit_due(recorder *r)
 static void on_tick(uv_timer_t *t)
 {
     recorder *r = t->data;
+    sim_error serr = {0};
+    sim_recording_set_wall(&r->rec, rec_wall_now());
+    if (!r->draining && sim_recording_check_sources(&r->rec, r->w, &serr)) report_error(r, &serr);
     commit_due(r);
     check_tick_stall(r);
     uint64_t now = uv_now(r->loop);

@@ -57,6 +57,8 @@ typedef struct recorder {
     sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
 } recorder;
 
+/* The session's wall clock, Unix seconds (CLOCK_REALTIME). */
+double rec_wall_now(void);
 /* The current UTC time as ISO 8601 ("2026-05-01T12:00:00Z"). */
 void rec_utc_now(char *buf, size_t size);
 /* An event of the recorder itself (started, resumed, stopped, bus_lost, ...). */

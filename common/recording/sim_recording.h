@@ -37,11 +37,27 @@
 #include "sim_error.h"
 #include "sim_msg_vehicle.h"
 #include "sim_scenario.h"
+#include "sim_timebase.h"
 
 #define SIM_RECORDING_PERIOD 0.01 /* s between sample rows */
 /* Simulation time the newest input.controls may lag behind sim.tick before the log
  * gets a "stall" "controls" event (docs/drivelog.md). */
 #define SIM_RECORDING_STALL_S 0.5
+/* Instruments (sim_recording_instr.c): the senders of gaze.sample and sensor.* followed
+ * at once, and the wall-clock seconds one may stay silent before it counts as stopped
+ * (an event "sensor" "stopped"); clock rows are written at least this often. */
+#define SIM_RECORDING_SOURCES 32
+#define SIM_RECORDING_SOURCE_STOP_S 1.0
+#define SIM_RECORDING_CLOCK_S 1.0
+
+typedef struct sim_recording_source {
+    char name[SIM_DRIVELOG_ID_MAX]; /* "sensor.NAME", or the gaze sender's module name */
+    double last_recv;               /* wall time of its newest sample's arrival */
+    double last_clock;              /* wall time of its newest clock row */
+    double last_t;                  /* simulation time of its newest sample */
+    uint64_t samples;
+    bool stopped;                   /* a "sensor" "stopped" event is open */
+} sim_recording_source;
 
 typedef struct sim_recording {
     double period;      /* sample period, s */
@@ -77,6 +93,16 @@ typedef struct sim_recording {
     /* the ego's lead vehicle from the newest traffic.state (headway columns) */
     bool lead_valid;
     double lead_t, lead_gap, lead_thw;
+    /* instruments: the session's wall clock now (sim_recording_set_wall; NAN: unknown),
+     * the time base, the clock rows of "sim", the senders */
+    double wall;
+    sim_timebase tb;
+    double clock_wall;        /* wall time of the newest "sim" clock row; NAN: none */
+    int64_t clock_run;
+    bool clock_paused;
+    sim_recording_source sources[SIM_RECORDING_SOURCES];
+    int n_sources;
+    uint64_t gaze_rows, sensor_rows;  /* handed to the writer */
 } sim_recording;
 
 /* run: the run to assume until the first sim.tick (the last run of a resumed file, or
@@ -108,5 +134,23 @@ void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s);
  * writer are passed on. */
 int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
                        const cJSON *msg, const char *line, size_t len, sim_error *err);
+
+/* The session's wall clock (Unix s, e.g. from clock_gettime(CLOCK_REALTIME)) as of
+ * the next messages: the recorder sets it before each feed, so that the time base and
+ * arrival times are known; tests set it to what they like. */
+void sim_recording_set_wall(sim_recording *rec, double wall);
+
+/* Senders of gaze.sample or sensor.* silent for SIM_RECORDING_SOURCE_STOP_S of wall
+ * time (as of sim_recording_set_wall) get an event "sensor" "stopped" {source, last_t,
+ * samples}; its end is "sensor" "resumed" {source, gap_s} with the next sample. Called
+ * from a timer. */
+int sim_recording_check_sources(sim_recording *rec, sim_drivelog_writer *w, sim_error *err);
+
+/* Private to sim_recording*.c: the instruments' part of a feed. *handled says whether
+ * topic was theirs; bad gets a message's first bad field. */
+int sim_recording_instr_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic, const cJSON *msg,
+                             double msg_t, bool *handled, sim_error *bad, sim_error *err);
+/* Private: a sim.tick was taken (rec->run, t, paused are its). */
+int sim_recording_instr_tick(sim_recording *rec, sim_drivelog_writer *w, sim_error *err);
 
 #endif
