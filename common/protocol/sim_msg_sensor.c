@@ -16,7 +16,7 @@ static const sim_msg_field STAMP[] = {
 static const sim_msg_field BRIDGE[] = {
     {"name", SIM_MF_STR, offsetof(sim_msg_bridge_status, name), 0, 0, SIM_SENSOR_NAME_MAX},
     {"kind", SIM_MF_STR, offsetof(sim_msg_bridge_status, kind), 0, 0, SIM_SENSOR_NAME_MAX},
-    {"topic", SIM_MF_STR, offsetof(sim_msg_bridge_status, topic), 0, 0, 64},
+    {"publishes", SIM_MF_STR, offsetof(sim_msg_bridge_status, publishes), 0, 0, 64},
     {"connected", SIM_MF_BOOL, offsetof(sim_msg_bridge_status, connected), 0, 0, 0},
     {"rate_hz", SIM_MF_NUM, offsetof(sim_msg_bridge_status, rate_hz), 0, 1e6, 0},
     {"dropped", SIM_MF_U64, offsetof(sim_msg_bridge_status, dropped), 0, 0, 0},

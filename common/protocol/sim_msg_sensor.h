@@ -7,11 +7,11 @@
  *   sender's own clock, wall on the session's wall clock in Unix seconds, sim_t in
  *   simulation time). Any bus client may publish it; the recorder logs it in the
  *   sensor table.
- * `bridge.status` {name, kind, connected, rate_hz, dropped, calibration_age_s?, topic}:
+ * `bridge.status` {name, kind, connected, rate_hz, dropped, calibration_age_s?, publishes}:
  *   a bridge between an instrument and the bus (clients/python/pupil_bridge.py,
  *   sensor_bridge.py), once a second: whether its device is connected, the samples
  *   per second it forwarded over the last second, the samples it lost in all, the age
- *   of the device's calibration (s; absent: none known), the topic it publishes.
+ *   of the device's calibration (s; absent: none known), the topic it publishes ("topic" is the envelope's).
  *   `simctl status` and the console show it. */
 #ifndef SIM_MSG_SENSOR_H
 #define SIM_MSG_SENSOR_H
@@ -45,7 +45,7 @@ typedef struct sim_msg_sensor {
 typedef struct sim_msg_bridge_status {
     char name[SIM_SENSOR_NAME_MAX];  /* the bridge's bus name */
     char kind[SIM_SENSOR_NAME_MAX];  /* "pupil", "udp", "tcp" */
-    char topic[64];                  /* what it publishes */
+    char publishes[64];              /* the topic it publishes */
     bool connected;
     double rate_hz;
     uint64_t dropped;
