@@ -16,7 +16,7 @@ static int add_events_and_gaze(an_drive *dr, sim_drivelog_reader *rd, const sim_
 static const char *const meta_keys[] = {
     "study", "subject", "scenario_file", "scenario_file_sha256", "vehicle_file",
     "vehicle_file_sha256", "software", "software_version", "seed", "start_utc", "end_utc",
-    "resumed_utc", "sample_rate_hz", "schema_version",
+    "resumed_utc", "sample_rate_hz", "schema_version", "gaze_areas",
 };
 
 /* The columns the analysis uses (compute.c and plot.c): only these are read from a

@@ -31,9 +31,11 @@
 #include "sim_msg_storyboard.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
+#include "sim_msg_sensor.h"
 #include "sim_node.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
+#include "sim_vehicle_file.h"
 
 #define TICK_MS 5      /* idle timer asking the writer to commit (it commits at flush_ms) */
 #define STATUS_MS 1000 /* log.status period, and the least time between two log.error */
@@ -177,6 +179,19 @@ static void check_tick_stall(recorder *r)
     fprintf(stderr, "recorder: no sim.tick for %d ms after t=%.3f: logged as a stall\n", r->opt.stall_ms, r->rec.t);
 }
 
+/* What the newest gaze sample hit (sim_recording's hit test), beside its row. */
+static void publish_gaze_target(recorder *r)
+{
+    r->rec.hit_new = false;
+    if (r->rec.hit.kind == SIM_GAZE_NOTHING || !r->bus || !sim_bus_connected(r->bus)) return;
+    sim_msg_gaze_target m = {.distance_m = r->rec.hit.distance};
+    snprintf(m.source, sizeof m.source, "%s", r->rec.hit_source);
+    snprintf(m.target, sizeof m.target, "%s", r->rec.hit.name);
+    cJSON *p = sim_msg_gaze_target_encode(&m);
+    if (p) sim_bus_publish(r->bus, SIM_TOPIC_GAZE_TARGET, r->rec.hit_t, p);
+    cJSON_Delete(p);
+}
+
 /* ---- bus input ---- */
 
 static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, void *user)
@@ -211,6 +226,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         }
         r->last_tick_ms = r->last_msg_ms;
     }
+    if (r->rec.hit_new) publish_gaze_target(r);
     if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) begin_stop(r);
 }
 
@@ -359,6 +375,14 @@ static int setup(sim_node *sn, void *user, sim_error *err)
         sim_diag_free(&diag);
         if (lrc) return sim_error_set(err, lrc, "cannot use scenario %s (%s)", o->scenario, sim_error_name(lrc)), 2;
     }
+    if (o->vehicle) {
+        int vrc = sim_vehicle_gaze_load(o->vehicle, r->gaze_areas, SIM_GAZE_AREAS_MAX, &r->n_gaze_areas, r->eye,
+                                        &r->gaze_json, err);
+        if (vrc) {
+            sim_scenario_free(r->scenario);
+            return 2;
+        }
+    }
     sim_bus_options *bo = sim_node_bus_options(sn);
     bool resumed = false;
     if (rec_open_log(r, &resumed, err)) {
@@ -435,6 +459,7 @@ static int teardown(sim_node *sn, void *user)
     }
     r->bus = NULL;
     sim_scenario_free(r->scenario);
+    free(r->gaze_json);
     if (status)
         fprintf(stderr, "recorder: stopped with a LOSS: %" PRIu64 " rows committed; %s\n", rows, err.msg);
     else

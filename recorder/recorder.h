@@ -14,6 +14,7 @@
 #include "sim_error.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
+#include "sim_gaze.h"
 #include "sim_throttle.h"
 
 #ifndef SIM_VERSION
@@ -38,6 +39,12 @@ typedef struct recorder {
     sim_drivelog_writer *w;
     sim_recording rec;
     sim_scenario *scenario; /* --scenario, for sectors, tasks and lat_dev; NULL: none */
+    /* --vehicle's areas of interest and eye point for the gaze hit test; gaze_json:
+     * the areas as the file gives them, for meta (owned; NULL: none) */
+    sim_gaze_area gaze_areas[SIM_GAZE_AREAS_MAX];
+    size_t n_gaze_areas;
+    double eye[3];
+    char *gaze_json;
     uv_timer_t tick_timer, status_timer;
     uv_check_t after_io; /* asks for a commit after each round of reading */
     char error[SIM_ERROR_MSG_MAX]; /* the current write error, "" when none */

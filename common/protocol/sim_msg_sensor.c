@@ -22,7 +22,26 @@ static const sim_msg_field BRIDGE[] = {
     {"dropped", SIM_MF_U64, offsetof(sim_msg_bridge_status, dropped), 0, 0, 0},
     {"calibration_age_s", SIM_MF_NUM, offsetof(sim_msg_bridge_status, calibration_age_s), 0, 1e9, 0},
 };
+static const sim_msg_field TARGET[] = {
+    {"source", SIM_MF_STR, offsetof(sim_msg_gaze_target, source), 0, 0, 48},
+    {"target", SIM_MF_STR, offsetof(sim_msg_gaze_target, target), 0, 0, 64},
+    {"distance_m", SIM_MF_NUM, offsetof(sim_msg_gaze_target, distance_m), 0, 1e6, 0},
+};
 #define COUNT(a) (sizeof a / sizeof *a)
+
+cJSON *sim_msg_gaze_target_encode(const sim_msg_gaze_target *m)
+{
+    return sim_msg_fields_object(m, TARGET, COUNT(TARGET));
+}
+
+int sim_msg_gaze_target_decode(const cJSON *msg, sim_msg_gaze_target *out, sim_error *err)
+{
+    sim_json j = {.file = SIM_TOPIC_GAZE_TARGET, .err = err};
+    int rc = sim_msg_fields_decode(&j, msg, out, TARGET, COUNT(TARGET));
+    if (!rc && !out->target[0])
+        return sim_json_found(&j, "target", cJSON_GetObjectItemCaseSensitive(msg, "target"), "what the gaze hit");
+    return rc;
+}
 
 static bool name_ok(const char *s, size_t max)
 {

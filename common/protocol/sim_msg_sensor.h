@@ -12,7 +12,11 @@
  *   sensor_bridge.py), once a second: whether its device is connected, the samples
  *   per second it forwarded over the last second, the samples it lost in all, the age
  *   of the device's calibration (s; absent: none known), the topic it publishes ("topic" is the envelope's).
- *   `simctl status` and the console show it. */
+ *   `simctl status` and the console show it.
+ * `gaze.target` {source, target, distance_m?}: what a gaze.sample of source (its
+ *   sender) hit (sim_gaze: an area name, "vehicle:ID", "sign:ROAD:N"), published by the
+ *   recorder as it logs the sample (the envelope's t is the sample's simulation time);
+ *   distance_m to a vehicle or sign. */
 #ifndef SIM_MSG_SENSOR_H
 #define SIM_MSG_SENSOR_H
 
@@ -25,6 +29,7 @@
 
 #define SIM_TOPIC_SENSOR_PREFIX "sensor."
 #define SIM_TOPIC_BRIDGE_STATUS "bridge.status"
+#define SIM_TOPIC_GAZE_TARGET "gaze.target"
 #define SIM_SENSOR_CHANNELS_MAX 32
 #define SIM_SENSOR_NAME_MAX 32
 #define SIM_SENSOR_UNIT_MAX 16
@@ -60,6 +65,14 @@ cJSON *sim_msg_sensor_encode(const sim_msg_sensor *m);
  * values object missing or empty, a channel that is not a finite number, more than
  * SIM_SENSOR_CHANNELS_MAX channels, names or units too long. */
 int sim_msg_sensor_decode(const char *topic, const cJSON *msg, sim_msg_sensor *out, sim_error *err);
+typedef struct sim_msg_gaze_target {
+    char source[48];
+    char target[64];
+    double distance_m; /* NAN: an area, not an object */
+} sim_msg_gaze_target;
+
+cJSON *sim_msg_gaze_target_encode(const sim_msg_gaze_target *m);
+int sim_msg_gaze_target_decode(const cJSON *msg, sim_msg_gaze_target *out, sim_error *err);
 cJSON *sim_msg_bridge_status_encode(const sim_msg_bridge_status *m);
 int sim_msg_bridge_status_decode(const cJSON *msg, sim_msg_bridge_status *out, sim_error *err);
 

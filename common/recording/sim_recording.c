@@ -143,6 +143,7 @@ void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last)
 
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc)
 {
+    sim_recording_instr_signs(rec, sc);
     rec->scenario = sc;
 }
 
@@ -428,6 +429,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             rec->lead_gap = st.lead.gap;
             rec->lead_thw = st.lead.thw;
         }
+        sim_recording_instr_traffic(rec, msg);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
         const char *name = text(msg, topic, "trigger", &bad);
         ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);

@@ -38,6 +38,7 @@
 #include "sim_msg_vehicle.h"
 #include "sim_scenario.h"
 #include "sim_timebase.h"
+#include "sim_gaze.h"
 
 #define SIM_RECORDING_PERIOD 0.01 /* s between sample rows */
 /* Simulation time the newest input.controls may lag behind sim.tick before the log
@@ -49,6 +50,8 @@
 #define SIM_RECORDING_SOURCES 32
 #define SIM_RECORDING_SOURCE_STOP_S 1.0
 #define SIM_RECORDING_CLOCK_S 1.0
+/* Vehicles of traffic.state and signs of the scenario a gaze ray may meet. */
+#define SIM_RECORDING_GAZE_OBJECTS 384
 
 typedef struct sim_recording_source {
     char name[SIM_DRIVELOG_ID_MAX]; /* "sensor.NAME", or the gaze sender's module name */
@@ -103,6 +106,18 @@ typedef struct sim_recording {
     sim_recording_source sources[SIM_RECORDING_SOURCES];
     int n_sources;
     uint64_t gaze_rows, sensor_rows;  /* handed to the writer */
+    /* gaze on the world (sim_gaze): the vehicle file's areas and eye point, the
+     * scenario's signs then the newest traffic.state's vehicles, and the newest
+     * gaze.sample's hit (hit_new until the recorder has published it as gaze.target) */
+    sim_gaze_area gaze_areas[SIM_GAZE_AREAS_MAX];
+    size_t n_gaze_areas;
+    double eye[3];
+    sim_gaze_object gaze_objects[SIM_RECORDING_GAZE_OBJECTS];
+    size_t n_signs, n_gaze_objects;
+    sim_gaze_hit hit;
+    char hit_source[SIM_DRIVELOG_ID_MAX];
+    double hit_t;
+    bool hit_new;
 } sim_recording;
 
 /* run: the run to assume until the first sim.tick (the last run of a resumed file, or
@@ -145,6 +160,17 @@ void sim_recording_set_wall(sim_recording *rec, double wall);
  * samples}; its end is "sensor" "resumed" {source, gap_s} with the next sample. Called
  * from a timer. */
 int sim_recording_check_sources(sim_recording *rec, sim_drivelog_writer *w, sim_error *err);
+
+/* The car's areas of interest and the driver's eye point (body frame, m, from the
+ * point vehicle.state's x, y, z give) for the gaze hit test: each gaze.sample with a
+ * direction gets its target (sim_gaze_hit_test against the areas, the scenario's signs
+ * and the newest traffic.state's vehicles) unless its sender gave one. */
+void sim_recording_set_gaze(sim_recording *rec, const sim_gaze_area *areas, size_t n, const double eye[3]);
+
+/* Private to sim_recording*.c: traffic.state's vehicles for the hit test; the
+ * scenario's signs (at sim_recording_set_scenario). */
+void sim_recording_instr_traffic(sim_recording *rec, const cJSON *msg);
+void sim_recording_instr_signs(sim_recording *rec, const sim_scenario *sc);
 
 /* Private to sim_recording*.c: the instruments' part of a feed. *handled says whether
  * topic was theirs; bad gets a message's first bad field. */

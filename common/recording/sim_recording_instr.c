@@ -15,6 +15,13 @@
 
 #include "sim_msg_sensor.h"
 #include "sim_msg_task.h"
+#include "sim_msg_traffic.h"
+
+/* A sign as the ray sees it: its panel, 0.8 m wide, 0.1 m deep, from 1.5 to 2.5 m
+ * above the road (render-node draws signs about there). */
+#define SIGN_WIDTH 0.8
+#define SIGN_BOTTOM 1.5
+#define SIGN_HEIGHT 1.0
 
 void sim_recording_set_wall(sim_recording *rec, double wall)
 {
@@ -23,7 +30,7 @@ void sim_recording_set_wall(sim_recording *rec, double wall)
 
 static void copy_name(char dst[SIM_DRIVELOG_ID_MAX], const char *src)
 {
-    snprintf(dst, SIM_DRIVELOG_ID_MAX, "%s", src ? src : "");
+    snprintf(dst, SIM_DRIVELOG_ID_MAX, "%.47s", src ? src : "");
 }
 
 /* The sender's entry (a new one when there is room; NULL when there is none). */
@@ -87,6 +94,66 @@ static int sender_seen(sim_recording *rec, sim_drivelog_writer *w, const char *n
     return ret;
 }
 
+void sim_recording_set_gaze(sim_recording *rec, const sim_gaze_area *areas, size_t n, const double eye[3])
+{
+    if (n > SIM_GAZE_AREAS_MAX) n = SIM_GAZE_AREAS_MAX;
+    for (size_t i = 0; i < n; i++) rec->gaze_areas[i] = areas[i];
+    rec->n_gaze_areas = n;
+    for (int k = 0; k < 3; k++) rec->eye[k] = eye ? eye[k] : 0;
+}
+
+void sim_recording_instr_signs(sim_recording *rec, const sim_scenario *sc)
+{
+    rec->n_signs = 0;
+    for (int r = 0; sc && r < sc->net.n_roads; r++) {
+        const sim_road *road = &sc->net.roads[r];
+        for (int k = 0; k < road->n_signs && rec->n_signs < SIM_RECORDING_GAZE_OBJECTS / 2; k++) {
+            sim_road_pose p;
+            int rc = sim_road_pose_at(&sc->net, r, road->signs[k].s, road->signs[k].d, &p);
+            if (rc && rc != SIM_ERANGE) continue;
+            sim_gaze_object *o = &rec->gaze_objects[rec->n_signs++];
+            *o = (sim_gaze_object){.kind = SIM_GAZE_SIGN, .x = p.x, .y = p.y, .z = p.z + SIGN_BOTTOM,
+                                   .heading = p.heading, .length = 0.1, .width = SIGN_WIDTH, .height = SIGN_HEIGHT};
+            /* "ROAD:N": the N-th sign of the road (docs/instruments.md) */
+            snprintf(o->id, sizeof o->id, "%.30s:%d", road->id ? road->id : "?", k);
+        }
+    }
+    rec->n_gaze_objects = rec->n_signs;
+}
+
+void sim_recording_instr_traffic(sim_recording *rec, const cJSON *msg)
+{
+    static sim_msg_traffic_vehicle v[SIM_MSG_TRAFFIC_MAX_VEHICLES]; /* the recorder is one thread */
+    sim_msg_traffic_state st = {.vehicles = v};
+    rec->n_gaze_objects = rec->n_signs;
+    (void)sim_msg_traffic_state_decode(msg, &st, SIM_MSG_TRAFFIC_MAX_VEHICLES, NULL); /* good entries stay */
+    for (int i = 0; i < st.n_vehicles && rec->n_gaze_objects < SIM_RECORDING_GAZE_OBJECTS; i++) {
+        sim_gaze_object *o = &rec->gaze_objects[rec->n_gaze_objects++];
+        *o = (sim_gaze_object){.kind = SIM_GAZE_VEHICLE, .x = v[i].pos[0], .y = v[i].pos[1], .z = v[i].pos[2],
+                               .heading = v[i].heading, .length = v[i].size[0], .width = v[i].size[1],
+                               .height = v[i].size[2]};
+        snprintf(o->id, sizeof o->id, "%.47s", v[i].id);
+    }
+}
+
+/* The hit of a sample's direction, from where the car is now (the newest
+ * vehicle.state): its target. */
+static void hit_test(sim_recording *rec, const sim_drivelog_gaze *g)
+{
+    const sim_drivelog_sample *s = &rec->state;
+    if (!g->valid || isnan(g->yaw_deg) || isnan(g->pitch_deg)) return;
+    bool placed = !isnan(s->x) && !isnan(s->y) && !isnan(s->heading);
+    sim_gaze_scene sc = {.areas = rec->gaze_areas, .n_areas = rec->n_gaze_areas,
+                         .objects = rec->gaze_objects, .n_objects = placed ? rec->n_gaze_objects : 0,
+                         .ego_x = placed ? s->x : 0, .ego_y = placed ? s->y : 0,
+                         .ego_z = placed && !isnan(s->z) ? s->z : 0, .ego_heading = placed ? s->heading : 0,
+                         .eye = {rec->eye[0], rec->eye[1], rec->eye[2]}};
+    if (sim_gaze_hit_test(&sc, g->yaw_deg, g->pitch_deg, &rec->hit, NULL)) return;
+    copy_name(rec->hit_source, g->source);
+    rec->hit_t = g->t;
+    rec->hit_new = true;
+}
+
 static int gaze(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, double msg_t, sim_error *bad,
                 sim_error *err)
 {
@@ -100,6 +167,10 @@ static int gaze(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, do
     copy_name(g.target, m.target);
     when(rec, m.sim_t, m.wall, msg_t, &g.run, &g.t, &g.wall);
     if (!isfinite(g.wall)) g.wall = g.t; /* no clock at all (a test without one): keyed by t */
+    if (!g.target[0]) {
+        hit_test(rec, &g);
+        if (rec->hit_new && rec->hit.kind != SIM_GAZE_NOTHING) copy_name(g.target, rec->hit.name);
+    }
     int ret = sim_drivelog_append_gaze(w, &g, err);
     if (!ret) rec->gaze_rows++;
     return ret ? ret : sender_seen(rec, w, g.source, g.run, g.t, g.src_t, g.wall, err);
