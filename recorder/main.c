@@ -427,6 +427,8 @@ static int teardown(sim_node *sn, void *user)
     recorder *r = user;
     sim_throttle_flush(&r->bad_output, stderr, "recorder");
     bool empty = !r->resumed && r->rec.samples == 0;
+    sim_error herr = {0};
+    if (sim_recording_release_held(&r->rec, r->w, &herr)) report_error(r, &herr); /* samples awaiting a tick */
     char path[4096];
     snprintf(path, sizeof path, "%s", sim_drivelog_path(r->w));
     rec_event(r, "stopped");

@@ -34,7 +34,7 @@ void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
     rec->tick_n = rec->state_tick = NAN;
     rec->state_run = -1;
     sim_drivelog_sample_init(&rec->state);
-    rec->wall = rec->clock_wall = NAN;
+    rec->wall = rec->clock_wall = rec->tick_wall = NAN;
     sim_timebase_init(&rec->tb, rec->period);
 }
 
@@ -385,6 +385,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             rec->tick_t = msg_t;
             rec->tick_n = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n")) ? (double)tick.n : NAN;
             rec->tick_run = rec->run;
+            rec->tick_wall = tick.wall;
             if (!ret) ret = try_pair(rec, w, err);
             if (!ret) ret = sim_recording_instr_tick(rec, w, err);
         }

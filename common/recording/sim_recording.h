@@ -50,8 +50,24 @@
 #define SIM_RECORDING_SOURCES 32
 #define SIM_RECORDING_SOURCE_STOP_S 1.0
 #define SIM_RECORDING_CLOCK_S 1.0
+#define SIM_RECORDING_CLOCK_SLACK_S 0.002
 /* Vehicles of traffic.state and signs of the scenario a gaze ray may meet. */
 #define SIM_RECORDING_GAZE_OBJECTS 384
+/* A sample stamped later than the newest tick waits (at most SIM_RECORDING_HOLD_S of
+ * wall time, and while there is room) for the tick that says where it lands: on a
+ * loaded machine a sample can overtake the ticks of its moment on the bus. */
+#define SIM_RECORDING_HOLD_S 0.25
+#define SIM_RECORDING_HELD_GAZE 256
+#define SIM_RECORDING_HELD_SENSOR 1024
+
+typedef struct sim_recording_held_gaze {
+    sim_drivelog_gaze g;
+    double recv;
+} sim_recording_held_gaze;
+typedef struct sim_recording_held_sensor {
+    sim_drivelog_sensor s;
+    double recv;
+} sim_recording_held_sensor;
 
 typedef struct sim_recording_source {
     char name[SIM_DRIVELOG_ID_MAX]; /* "sensor.NAME", or the gaze sender's module name */
@@ -99,8 +115,16 @@ typedef struct sim_recording {
     /* instruments: the session's wall clock now (sim_recording_set_wall; NAN: unknown),
      * the time base, the clock rows of "sim", the senders */
     double wall;
+    double tick_wall;         /* the newest sim.tick's own wall stamp (physics'); NAN: none */
     sim_timebase tb;
     double clock_wall;        /* wall time of the newest "sim" clock row; NAN: none */
+    double clock_t;           /* and its simulation time */
+    /* the tick before the newest, when it got no clock row: written before a row that
+     * departs from the line, so that interpolating between rows stays within a tick */
+    bool last_tick_valid, last_tick_logged;
+    double last_tick_wall, last_tick_t;
+    int64_t last_tick_run;
+    bool last_tick_paused;
     int64_t clock_run;
     bool clock_paused;
     sim_recording_source sources[SIM_RECORDING_SOURCES];
@@ -118,6 +142,11 @@ typedef struct sim_recording {
     char hit_source[SIM_DRIVELOG_ID_MAX];
     double hit_t;
     bool hit_new;
+    /* samples waiting for their tick (rings, oldest at head) */
+    sim_recording_held_gaze held_gaze[SIM_RECORDING_HELD_GAZE];
+    size_t held_gaze_head, n_held_gaze;
+    sim_recording_held_sensor held_sensor[SIM_RECORDING_HELD_SENSOR];
+    size_t held_sensor_head, n_held_sensor;
 } sim_recording;
 
 /* run: the run to assume until the first sim.tick (the last run of a resumed file, or
@@ -166,6 +195,10 @@ int sim_recording_check_sources(sim_recording *rec, sim_drivelog_writer *w, sim_
  * direction gets its target (sim_gaze_hit_test against the areas, the scenario's signs
  * and the newest traffic.state's vehicles) unless its sender gave one. */
 void sim_recording_set_gaze(sim_recording *rec, const sim_gaze_area *areas, size_t n, const double eye[3]);
+
+/* Writes the samples still waiting for their tick (SIM_RECORDING_HOLD_S), mapped with
+ * what is known now: before the writer closes. */
+int sim_recording_release_held(sim_recording *rec, sim_drivelog_writer *w, sim_error *err);
 
 /* Private to sim_recording*.c: traffic.state's vehicles for the hit test; the
  * scenario's signs (at sim_recording_set_scenario). */

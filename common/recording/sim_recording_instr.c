@@ -46,52 +46,61 @@ static sim_recording_source *source_of(sim_recording *rec, const char *name)
     return s;
 }
 
-/* Where (run, t) a sample stamped sim_t / wall landed; *wall_used is the wall time the
- * row keeps (the sender's, else the arrival). */
-static void when(const sim_recording *rec, double sim_t, double wall, double msg_t, int64_t *run, double *t,
-                 double *wall_used)
-{
-    double recv = isfinite(rec->wall) ? rec->wall : NAN;
-    *wall_used = isfinite(wall) ? wall : recv;
-    *run = rec->run < 0 ? 0 : rec->run;
-    if (isfinite(sim_t)) {
-        *t = sim_t;
-        return;
-    }
-    if (isfinite(wall) && sim_timebase_map(&rec->tb, wall, run, t, NULL)) return;
-    if (isfinite(msg_t)) {
-        *t = msg_t;
-        return;
-    }
-    if (!isfinite(recv) || !sim_timebase_map(&rec->tb, recv, run, t, NULL)) *t = rec->t;
-}
-
-/* A sample of sender src arrived: its clock row (first, then once a second), and the
- * end of its silence. */
-static int sender_seen(sim_recording *rec, sim_drivelog_writer *w, const char *name, int64_t run, double t,
-                       double src_t, double wall, sim_error *err)
+/* A sample of sender name arrived (at rec->wall): the end of its silence. */
+static int sender_arrived(sim_recording *rec, sim_drivelog_writer *w, const char *name, sim_error *err)
 {
     sim_recording_source *s = source_of(rec, name);
     if (!s) return 0;
     int ret = 0;
-    double recv = isfinite(rec->wall) ? rec->wall : wall;
-    if (s->stopped) {
+    double recv = rec->wall;
+    if (s->stopped && isfinite(recv)) {
         char json[160];
         snprintf(json, sizeof json, "{\"source\":\"%s\",\"gap_s\":%.6g}", s->name, recv - s->last_recv);
         s->stopped = false;
-        ret = sim_drivelog_append_event(w, run, t, "sensor", "resumed", json, err);
+        ret = sim_drivelog_append_event(w, rec->run < 0 ? 0 : rec->run, rec->t, "sensor", "resumed", json, err);
         if (!ret) rec->events++;
     }
-    if (!ret && isfinite(recv) && (isnan(s->last_clock) || recv - s->last_clock >= SIM_RECORDING_CLOCK_S)) {
-        sim_drivelog_clock c = {.run = run, .t = t, .wall = wall, .src_t = src_t, .recv_wall = recv};
-        copy_name(c.source, name);
-        ret = sim_drivelog_append_clock(w, &c, err);
-        s->last_clock = recv;
-    }
-    s->last_recv = recv;
-    s->last_t = t;
+    if (isfinite(recv)) s->last_recv = recv;
     s->samples++;
     return ret;
+}
+
+/* A sample of sender name written at (run, t): its clock row, first then once a
+ * second: its own clock src_t against the wall time it stated and its arrival. */
+static int sender_clock(sim_recording *rec, sim_drivelog_writer *w, const char *name, int64_t run, double t,
+                        double src_t, double wall, double recv, sim_error *err)
+{
+    sim_recording_source *s = source_of(rec, name);
+    if (!s) return 0;
+    s->last_t = t;
+    if (!isfinite(recv) || !isfinite(wall) || (!isnan(s->last_clock) && recv - s->last_clock < SIM_RECORDING_CLOCK_S))
+        return 0;
+    s->last_clock = recv;
+    sim_drivelog_clock c = {.run = run, .t = t, .wall = wall, .src_t = src_t, .recv_wall = recv};
+    copy_name(c.source, name);
+    return sim_drivelog_append_clock(w, &c, err);
+}
+
+/* (run, t) of wall time stamp through the time base; before any tick, now's. */
+static void map_stamp(const sim_recording *rec, double stamp, int64_t *run, double *t)
+{
+    *run = rec->run < 0 ? 0 : rec->run;
+    *t = rec->t;
+    (void)sim_timebase_map(&rec->tb, stamp, run, t, NULL);
+}
+
+/* Whether a sample stamped at wall time stamp must wait for its tick. */
+static bool must_wait(const sim_recording *rec, double stamp)
+{
+    double newest;
+    return !sim_timebase_newest(&rec->tb, &newest) || stamp > newest;
+}
+
+/* Whether a held sample (stamped stamp, arrived at recv) may be written now. */
+static bool may_release(const sim_recording *rec, double stamp, double recv)
+{
+    return !must_wait(rec, stamp) || !isfinite(rec->wall) || !isfinite(recv) ||
+           rec->wall - recv >= SIM_RECORDING_HOLD_S;
 }
 
 void sim_recording_set_gaze(sim_recording *rec, const sim_gaze_area *areas, size_t n, const double eye[3])
@@ -154,6 +163,71 @@ static void hit_test(sim_recording *rec, const sim_drivelog_gaze *g)
     rec->hit_new = true;
 }
 
+static int write_gaze(sim_recording *rec, sim_drivelog_writer *w, sim_drivelog_gaze *g, double recv, sim_error *err)
+{
+    if (!g->target[0]) {
+        hit_test(rec, g);
+        if (rec->hit_new && rec->hit.kind != SIM_GAZE_NOTHING) copy_name(g->target, rec->hit.name);
+    }
+    int ret = sim_drivelog_append_gaze(w, g, err);
+    if (!ret) rec->gaze_rows++;
+    return ret ? ret : sender_clock(rec, w, g->source, g->run, g->t, g->src_t, g->wall, recv, err);
+}
+
+static int write_sensor(sim_recording *rec, sim_drivelog_writer *w, const sim_drivelog_sensor *s, double recv,
+                        sim_error *err)
+{
+    int ret = sim_drivelog_append_sensor(w, s, err);
+    if (!ret) rec->sensor_rows++;
+    char name[SIM_DRIVELOG_ID_MAX];
+    snprintf(name, sizeof name, "sensor.%.39s", s->sensor);
+    return ret ? ret : sender_clock(rec, w, name, s->run, s->t, s->src_t, s->wall, recv, err);
+}
+
+/* Writes the held samples whose tick has come (or that waited long enough, or all
+ * when force), oldest first. */
+static int release(sim_recording *rec, sim_drivelog_writer *w, bool force, sim_error *err)
+{
+    int ret = 0;
+    while (!ret && rec->n_held_gaze) {
+        sim_recording_held_gaze *h = &rec->held_gaze[rec->held_gaze_head];
+        if (!force && !may_release(rec, h->g.wall, h->recv)) break;
+        map_stamp(rec, h->g.wall, &h->g.run, &h->g.t);
+        ret = write_gaze(rec, w, &h->g, h->recv, err);
+        rec->held_gaze_head = (rec->held_gaze_head + 1) % SIM_RECORDING_HELD_GAZE;
+        rec->n_held_gaze--;
+    }
+    while (!ret && rec->n_held_sensor) {
+        sim_recording_held_sensor *h = &rec->held_sensor[rec->held_sensor_head];
+        if (!force && !may_release(rec, h->s.wall, h->recv)) break;
+        map_stamp(rec, h->s.wall, &h->s.run, &h->s.t);
+        ret = write_sensor(rec, w, &h->s, h->recv, err);
+        rec->held_sensor_head = (rec->held_sensor_head + 1) % SIM_RECORDING_HELD_SENSOR;
+        rec->n_held_sensor--;
+    }
+    return ret;
+}
+
+int sim_recording_release_held(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
+{
+    return release(rec, w, true, err);
+}
+
+/* When a sample was taken: *t when it is known outright, else *stamp the wall time to
+ * map (NAN: none); *wall_kept the wall time its row keeps. */
+static void stamp_of(const sim_recording *rec, double sim_t, double wall, double msg_t, double *t, double *stamp,
+                     double *wall_kept)
+{
+    double recv = rec->wall;
+    *stamp = NAN;
+    *wall_kept = isfinite(wall) ? wall : recv;
+    if (isfinite(sim_t)) *t = sim_t;
+    else if (isfinite(wall)) *stamp = wall;
+    else if (isfinite(msg_t)) *t = msg_t;
+    else if (isfinite(recv)) *stamp = recv;
+    else *t = rec->t;
+}
+
 static int gaze(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, double msg_t, sim_error *bad,
                 sim_error *err)
 {
@@ -161,19 +235,28 @@ static int gaze(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, do
     if (sim_msg_gaze_sample_decode(msg, &m, bad)) return 0; /* said by bad; nothing to keep */
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
     sim_drivelog_gaze g = {.src_t = m.t_src, .valid = m.valid, .confidence = m.confidence,
-                           .yaw_deg = m.yaw_deg, .pitch_deg = m.pitch_deg};
+                           .yaw_deg = m.yaw_deg, .pitch_deg = m.pitch_deg, .run = rec->run < 0 ? 0 : rec->run};
     copy_name(g.source, cJSON_IsString(src) && src->valuestring[0] ? src->valuestring : "gaze");
     copy_name(g.area, m.area);
     copy_name(g.target, m.target);
-    when(rec, m.sim_t, m.wall, msg_t, &g.run, &g.t, &g.wall);
-    if (!isfinite(g.wall)) g.wall = g.t; /* no clock at all (a test without one): keyed by t */
-    if (!g.target[0]) {
-        hit_test(rec, &g);
-        if (rec->hit_new && rec->hit.kind != SIM_GAZE_NOTHING) copy_name(g.target, rec->hit.name);
+    double stamp;
+    stamp_of(rec, m.sim_t, m.wall, msg_t, &g.t, &stamp, &g.wall);
+    int ret = sender_arrived(rec, w, g.source, err);
+    if (ret) return ret;
+    if (isnan(stamp)) {
+        if (!isfinite(g.wall)) g.wall = g.t; /* no clock at all (a test without one): keyed by t */
+        return write_gaze(rec, w, &g, rec->wall, err);
     }
-    int ret = sim_drivelog_append_gaze(w, &g, err);
-    if (!ret) rec->gaze_rows++;
-    return ret ? ret : sender_seen(rec, w, g.source, g.run, g.t, g.src_t, g.wall, err);
+    g.wall = stamp;
+    if (!must_wait(rec, stamp) && !rec->n_held_gaze) {
+        map_stamp(rec, stamp, &g.run, &g.t);
+        return write_gaze(rec, w, &g, rec->wall, err);
+    }
+    if (rec->n_held_gaze == SIM_RECORDING_HELD_GAZE && (ret = release(rec, w, true, err))) return ret;
+    sim_recording_held_gaze *h = &rec->held_gaze[(rec->held_gaze_head + rec->n_held_gaze++) % SIM_RECORDING_HELD_GAZE];
+    h->g = g;
+    h->recv = rec->wall;
+    return 0;
 }
 
 static int sensor(sim_recording *rec, sim_drivelog_writer *w, const char *topic, const cJSON *msg,
@@ -181,19 +264,35 @@ static int sensor(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
 {
     static sim_msg_sensor m; /* 2 KiB; the recorder is one thread */
     if (sim_msg_sensor_decode(topic, msg, &m, bad)) return 0;
-    sim_drivelog_sensor s = {.src_t = m.t_src};
+    sim_drivelog_sensor s = {.src_t = m.t_src, .run = rec->run < 0 ? 0 : rec->run};
     copy_name(s.sensor, m.sensor);
-    when(rec, m.sim_t, m.wall, msg_t, &s.run, &s.t, &s.wall);
-    if (!isfinite(s.wall)) s.wall = s.t;
-    int ret = 0;
+    double stamp;
+    stamp_of(rec, m.sim_t, m.wall, msg_t, &s.t, &stamp, &s.wall);
+    int ret = sender_arrived(rec, w, topic, err);
+    bool wait = false;
+    if (isnan(stamp)) {
+        if (!isfinite(s.wall)) s.wall = s.t;
+    } else {
+        s.wall = stamp;
+        wait = must_wait(rec, stamp) || rec->n_held_sensor;
+        if (!wait) map_stamp(rec, stamp, &s.run, &s.t);
+    }
     for (int i = 0; i < m.n && !ret; i++) {
         copy_name(s.channel, m.ch[i].name);
         s.value = m.ch[i].value;
         if (m.ch[i].unit[0]) ret = sim_drivelog_set_unit(w, s.sensor, s.channel, m.ch[i].unit, err);
-        if (!ret) ret = sim_drivelog_append_sensor(w, &s, err);
-        if (!ret) rec->sensor_rows++;
+        if (ret) break;
+        if (!wait) {
+            ret = write_sensor(rec, w, &s, rec->wall, err);
+            continue;
+        }
+        if (rec->n_held_sensor == SIM_RECORDING_HELD_SENSOR && (ret = release(rec, w, true, err))) break;
+        sim_recording_held_sensor *h =
+            &rec->held_sensor[(rec->held_sensor_head + rec->n_held_sensor++) % SIM_RECORDING_HELD_SENSOR];
+        h->s = s;
+        h->recv = rec->wall;
     }
-    return ret ? ret : sender_seen(rec, w, topic, s.run, s.t, s.src_t, s.wall, err);
+    return ret;
 }
 
 int sim_recording_instr_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic, const cJSON *msg,
@@ -209,14 +308,39 @@ int sim_recording_instr_feed(sim_recording *rec, sim_drivelog_writer *w, const c
 
 int sim_recording_instr_tick(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
 {
-    if (!isfinite(rec->wall)) return 0;
-    sim_timebase_add(&rec->tb, rec->wall, rec->run, rec->t, rec->paused);
+    /* physics' own stamp of when it reached t, else when the tick arrived here (late by
+     * the bus's delay, tens of ms on a loaded machine) */
+    double wall = isfinite(rec->tick_wall) ? rec->tick_wall : rec->wall;
+    if (!isfinite(wall)) return 0;
+    sim_timebase_add(&rec->tb, wall, rec->run, rec->t, rec->paused);
+    int ret = release(rec, w, false, err);
+    if (ret) return ret;
+    /* a row where the clock does not run as the last row says (real time from it, or
+     * standing while paused) by more than SIM_RECORDING_CLOCK_SLACK_S: the rows,
+     * interpolated, give every tick's wall time to that slack (docs/instruments.md).
+     * Real time: one a second; lockstep: one a tick. */
+    double predicted = rec->clock_paused ? rec->clock_t : rec->clock_t + (wall - rec->clock_wall);
     bool due = isnan(rec->clock_wall) || rec->run != rec->clock_run || rec->paused != rec->clock_paused ||
-               rec->wall - rec->clock_wall >= SIM_RECORDING_CLOCK_S;
+               wall - rec->clock_wall >= SIM_RECORDING_CLOCK_S ||
+               fabs(rec->t - predicted) > SIM_RECORDING_CLOCK_SLACK_S;
+    bool was_logged = rec->last_tick_logged, had_last = rec->last_tick_valid;
+    sim_drivelog_clock prev = {.run = rec->last_tick_run, .t = rec->last_tick_t, .wall = rec->last_tick_wall,
+                               .src_t = NAN, .recv_wall = NAN, .paused = rec->last_tick_paused, .source = "sim"};
+    rec->last_tick_valid = true;
+    rec->last_tick_logged = due;
+    rec->last_tick_wall = wall;
+    rec->last_tick_t = rec->t;
+    rec->last_tick_run = rec->run;
+    rec->last_tick_paused = rec->paused;
     if (!due) return 0;
-    sim_drivelog_clock c = {.run = rec->run, .t = rec->t, .wall = rec->wall, .src_t = NAN, .recv_wall = NAN,
-                            .paused = rec->paused, .source = "sim"};
-    rec->clock_wall = rec->wall;
+    /* the line held up to the tick before: close it there */
+    if (had_last && !was_logged && prev.run == rec->run && (ret = sim_drivelog_append_clock(w, &prev, err)))
+        return ret;
+    sim_drivelog_clock c = {.run = rec->run, .t = rec->t, .wall = wall, .src_t = NAN,
+                            .recv_wall = isfinite(rec->wall) ? rec->wall : NAN, .paused = rec->paused,
+                            .source = "sim"};
+    rec->clock_wall = wall;
+    rec->clock_t = rec->t;
     rec->clock_run = rec->run;
     rec->clock_paused = rec->paused;
     return sim_drivelog_append_clock(w, &c, err);
@@ -225,6 +349,8 @@ int sim_recording_instr_tick(sim_recording *rec, sim_drivelog_writer *w, sim_err
 int sim_recording_check_sources(sim_recording *rec, sim_drivelog_writer *w, sim_error *err)
 {
     if (!isfinite(rec->wall)) return 0;
+    int rret = release(rec, w, false, err);
+    if (rret) return rret;
     for (int i = 0; i < rec->n_sources; i++) {
         sim_recording_source *s = &rec->sources[i];
         if (s->stopped || !s->samples || rec->wall - s->last_recv < SIM_RECORDING_SOURCE_STOP_S) continue;

@@ -27,6 +27,13 @@ void sim_timebase_add(sim_timebase *tb, double wall, int64_t run, double t, bool
     }
 }
 
+bool sim_timebase_newest(const sim_timebase *tb, double *wall)
+{
+    if (!tb->n) return false;
+    *wall = at(tb, tb->n - 1)->wall;
+    return true;
+}
+
 bool sim_timebase_map(const sim_timebase *tb, double wall, int64_t *run, double *t, bool *clamped)
 {
     if (clamped) *clamped = false;

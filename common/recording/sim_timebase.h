@@ -36,6 +36,8 @@ void sim_timebase_init(sim_timebase *tb, double period);
 /* A tick noted at wall time wall (non-decreasing; an earlier one is taken as equal to
  * the newest). */
 void sim_timebase_add(sim_timebase *tb, double wall, int64_t run, double t, bool paused);
+/* The wall time of the newest noted tick; false when none. */
+bool sim_timebase_newest(const sim_timebase *tb, double *wall);
 /* Simulation time and run at wall time wall. false when nothing is noted yet. A wall
  * time older than the oldest noted tick gets the oldest tick's t (and *clamped true). */
 bool sim_timebase_map(const sim_timebase *tb, double wall, int64_t *run, double *t, bool *clamped);

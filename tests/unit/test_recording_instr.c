@@ -190,6 +190,17 @@ static void samples_land_on_simulation_time(void **state)
                                             "\"values\":{\"ecg\":0.5},\"units\":{\"ecg\":\"mV\"}}"), 0);
     assert_int_equal(feed(&rec, w, 2000.045, "{\"topic\":\"sensor.hr\",\"src\":\"b\",\"wall\":2000.045,"
                                              "\"values\":{\"hr\":61}}"), 0);
+    /* stamped after the newest tick (it overtook the ticks of its moment): held until
+     * the tick of wall 2000.07 (t 0.07) comes, then between 0.06 and 0.07 */
+    assert_int_equal(feed(&rec, w, 2000.05, "{\"topic\":\"sensor.eda\",\"src\":\"b\",\"wall\":2000.064,"
+                                            "\"values\":{\"eda\":2}}"), 0);
+    assert_int_equal(rec.n_held_sensor, 1);
+    for (int k = 6; k <= 7; k++) {
+        snprintf(line, sizeof line, "{\"topic\":\"sim.tick\",\"t\":%.2f,\"n\":%d,\"run\":0,\"wall\":%.3f}",
+                 k * 0.01, k, 2000 + k * 0.01);
+        assert_int_equal(feed(&rec, w, 2000.09, line), 0); /* arriving late: the stamp counts */
+        assert_int_equal(rec.n_held_sensor, k == 6 ? 1 : 0);
+    }
     /* a bad one: said, nothing kept */
     assert_int_equal(feed(&rec, w, 2000.05, "{\"topic\":\"sensor.ecg\",\"values\":{\"ecg\":\"x\"}}"), SIM_EINVAL);
     /* silence: 1.5 s later the senders count as stopped; then ecg comes back */
@@ -213,12 +224,14 @@ static void samples_land_on_simulation_time(void **state)
     assert_true(got.g[1].t == 0.031);
     assert_string_equal(got.g[1].target, "mirror_left");
     assert_int_equal(sim_drivelog_each_sensor(r, sim_drivelog_range_all(), NULL, take_sensor, &got, &err), 0);
-    assert_int_equal(got.ns, 3);
+    assert_int_equal(got.ns, 4);
     assert_true(got.s[0].t == 0.04 && got.s[0].value == 0.5); /* the envelope's t */
     assert_string_equal(got.unit[0], "mV");
     assert_true(fabs(got.s[1].t - 0.045) < 1e-9 && got.s[1].value == 61); /* its wall, mapped */
     assert_string_equal(got.s[1].sensor, "hr");
     assert_string_equal(got.unit[1], "");
+    assert_string_equal(got.s[3].sensor, "eda"); /* read in t order: after ecg at 0.05 */
+    assert_true(fabs(got.s[3].t - 0.064) < 1e-9);
     sim_drivelog_event *ev;
     size_t ne;
     assert_int_equal(sim_drivelog_read_events(r, sim_drivelog_range_all(), &ev, &ne, &err), 0);
@@ -231,7 +244,7 @@ static void samples_land_on_simulation_time(void **state)
             assert_non_null(strstr(ev[i].json, "\"source\":\"sensor.ecg\""));
         }
     }
-    assert_int_equal(stopped, 3); /* pupil, sensor.ecg, sensor.hr */
+    assert_int_equal(stopped, 4); /* pupil, sensor.ecg, sensor.hr, sensor.eda */
     assert_int_equal(resumed, 1);
     sim_drivelog_events_free(ev, ne);
     sim_drivelog_reader_close(r);
