@@ -454,9 +454,11 @@ class SensorBridge(Base):
         self.assertEqual([int(v) for v, _, _ in ecg], list(range(n)))
         self.assertEqual([src for _, src, _ in ecg], [float("%.6f" % (500.0 + k / 1000)) for k in range(n)])
         # the device's clock onto simulation time: its 2.999 s of samples span 2.999 s of
-        # simulation time (real time), less what the least-delay estimate moved (< 1 tick)
+        # simulation time (real time), less what the least-delay estimate moved while it
+        # learnt the smallest delay (the first samples' transmission delay; ms, tens of ms
+        # on a loaded machine)
         ts = [t for _, _, t in ecg]
-        self.assertLess(abs((ts[-1] - ts[0]) - 2.999), 0.01)
+        self.assertLess(abs((ts[-1] - ts[0]) - 2.999), 0.05)
         self.assertEqual(rows(log, "SELECT count(*) FROM sensor WHERE sensor='ecg' AND channel='eda'")[0][0], n)
         self.assertEqual(rows(log, "SELECT unit FROM sensor_channels WHERE sensor='ecg' ORDER BY channel"),
                          [("mV",), ("uS",)])
