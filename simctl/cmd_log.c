@@ -83,7 +83,7 @@ int simctl_cmd_export(int argc, char **argv)
         fprintf(stderr, "simctl export: %s\n", err.msg);
         return usage_error && ret == SIM_EINVAL ? 2 : 1;
     }
-    printf("%s/samples.csv\n%s/events.csv\n", csv, csv);
+    printf("%s/samples.csv\n%s/events.csv\n%s/gaze.csv\n%s/sensor.csv\n%s/clock.csv\n", csv, csv, csv, csv, csv);
     return 0;
 }
 
