@@ -223,8 +223,9 @@ def main(argv=None):
         args.pupil, args.bus, args.clock,
         ", offset %.6f s" % bridge.clock.offset if bridge.clock.offset is not None else ""), file=sys.stderr)
     bridge.run()
-    print("pupil_bridge: stopped, %d samples forwarded, %d lost, %d unreadable" % (
-        bridge.status.forwarded, bridge.status.lost, bridge.bad), file=sys.stderr)
+    print("pupil_bridge: stopped, %d samples forwarded, %d lost (%d while the dispatcher was away, e.g. after the "
+          "session ended), %d unreadable" % (bridge.status.forwarded, bridge.status.lost, bridge.bus.dropped,
+                                             bridge.bad), file=sys.stderr)
     return 0
 
 

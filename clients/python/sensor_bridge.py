@@ -223,8 +223,8 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     bridge.run()
-    print("sensor_bridge: stopped, %d samples forwarded, %d dropped" % (
-        bridge.status.forwarded, bridge.status.lost), file=sys.stderr)
+    print("sensor_bridge: stopped, %d samples forwarded, %d dropped (%d while the dispatcher was away)" % (
+        bridge.status.forwarded, bridge.status.lost, bridge.bus.dropped), file=sys.stderr)
     return 0
 
 
