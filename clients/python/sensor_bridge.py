@@ -12,7 +12,8 @@ in order ("12.345,0.41,3.2"). Several lines in one datagram are several samples.
   wall     Unix seconds on the session's clock (a device synchronised by NTP/PTP)
   device   the device's own clock: the bridge maps it onto the wall clock with the
            smallest (arrival - stamp) seen so far (the least-delayed sample), so
-           transmission delay is taken out and clock drift follows
+           transmission delay is taken out and clock drift follows; the first
+           second of samples is held back until that delay is known
   arrival  no time stamp in the line: the sample is stamped when it arrives
   sim      simulation seconds (a device driven by the simulation's clock)
 A line that does not parse is counted as dropped and said on stderr (at most once a
@@ -34,6 +35,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simbus  # noqa: E402
 import simbridge  # noqa: E402
+
+
+WARMUP_S = 1.0  # --clock device: samples held at the start while the delay is learnt
+WARMUP_N = 2000
 
 
 def parse_addr(text, what):
@@ -65,6 +70,8 @@ class Bridge:
                               token=args.token, subscribe=["control.stop"])
         self.status = simbridge.Status(self.bus, self.bus.name, args.kind, self.topic)
         self.min_delay = None  # --clock device: smallest arrival - stamp seen
+        self.warmup = [] if args.clock == "device" else None  # the first samples, held
+        self.warmup_start = time.time()
         self.stop = False
         self.last_complaint = 0.0
         self.sent_units = 0.0
@@ -112,8 +119,23 @@ class Bridge:
                 delay = arrival - stamp
                 if self.min_delay is None or delay < self.min_delay:
                     self.min_delay = delay
+                if self.warmup == []:
+                    self.warmup_start = arrival
+                if self.warmup is not None:
+                    # the first samples wait until the smallest delay is known: a device
+                    # that started before the bridge read it would map them late
+                    self.warmup.append(fields)
+                    if arrival - self.warmup_start >= WARMUP_S or len(self.warmup) >= WARMUP_N:
+                        self.flush_warmup()
+                    return
                 fields["wall"] = stamp + self.min_delay
         self.status.sample(self.bus.publish(self.topic, fields))
+
+    def flush_warmup(self):
+        held, self.warmup = self.warmup or [], None
+        for f in held:
+            f["wall"] = f["t_src"] + self.min_delay
+            self.status.sample(self.bus.publish(self.topic, f))
 
     def token_ok(self, text):
         tok = self.args.listen_token
@@ -187,12 +209,16 @@ class Bridge:
                                 break
                             continue
                         self.line(ln, arrival)
+            if self.warmup and time.time() - self.warmup_start >= WARMUP_S:
+                self.flush_warmup()
             msg = self.bus.recv(0.0005)
             while msg is not None:
                 if msg.get("topic") == "control.stop":
                     self.stop = True
                 msg = self.bus.recv(0.0005)
             self.status.tick()
+        if self.warmup:
+            self.flush_warmup()
         self.status.tick(force=True)
         self.bus.close()
 
