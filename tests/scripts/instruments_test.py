@@ -434,11 +434,13 @@ class SensorBridge(Base):
             conn = wait_for("the TCP bridge", lambda: self.connect(tport))
             n = 3000  # 3 s at 1 kHz
             start = time.monotonic()
-            lines = []
+            lines, stamps = [], []
             for k in range(n):
                 while time.monotonic() < start + k / 1000:
                     time.sleep(0.0002)
-                lines.append("%.6f,%d,%.3f\n" % (500.0 + k / 1000, k, k / 1000))
+                # the device's own clock (epoch 500 s) when it sends, as a device stamps
+                stamps.append(round(500.0 + time.monotonic() - start, 6))
+                lines.append("%.6f,%d,%.3f\n" % (stamps[-1], k, k / 1000))
                 conn.sendall(lines[-1].encode())
             conn.close()
             with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
@@ -457,12 +459,12 @@ class SensorBridge(Base):
         self.assertEqual(s.stop(), [])
         ecg = rows(log, "SELECT value, src_t, t FROM sensor WHERE sensor='ecg' AND channel='ecg' ORDER BY src_t")
         self.assertEqual([int(v) for v, _, _ in ecg], list(range(n)))
-        self.assertEqual([src for _, src, _ in ecg], [float("%.6f" % (500.0 + k / 1000)) for k in range(n)])
-        # the device's clock onto simulation time: its 2.999 s of samples span 2.999 s of
-        # simulation time (real time); the bridge held the first second back until it
-        # knew the smallest transmission delay, so all are mapped with one offset
+        self.assertEqual([src for _, src, _ in ecg], [float("%.6f" % st) for st in stamps])
+        # the device's clock onto simulation time: its samples span as much simulation
+        # time (real time) as they span on its clock; the bridge held the first second
+        # back until it knew the smallest transmission delay, so one offset maps them all
         ts = [t for _, _, t in ecg]
-        self.assertLess(abs((ts[-1] - ts[0]) - 2.999), 0.02)
+        self.assertLess(abs((ts[-1] - ts[0]) - (stamps[-1] - stamps[0])), 0.02)
         self.assertEqual(rows(log, "SELECT count(*) FROM sensor WHERE sensor='ecg' AND channel='eda'")[0][0], n)
         self.assertEqual(rows(log, "SELECT unit FROM sensor_channels WHERE sensor='ecg' ORDER BY channel"),
                          [("mV",), ("uS",)])
