@@ -23,6 +23,8 @@
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
 #include "sim_msg_storyboard.h"
+#include "lights.h"
+#include "sim_msg_signal.h"
 #include "state.h"
 #include "xosc.h"
 #include "sim_throttle.h"
@@ -114,6 +116,10 @@ static void publish_step(node *n, double t)
         snprintf(e.reason, sizeof e.reason, "the storyboard's stop trigger");
         publish(n, SIM_TOPIC_SIM_END, t, sim_msg_end_encode(&e));
     }
+    for (int h = 0; h < n->w.lights.n_heads; h++)
+        if (n->w.lights.changed[h]) publish(n, SIM_TOPIC_SIGNAL_STATE, t, tn_lights_state_payload(&n->w, h));
+    cJSON *red = tn_lights_red_run_payload(&n->w);
+    if (red) publish(n, SIM_TOPIC_SIGNAL_RED_RUN, t, red);
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
 
@@ -142,6 +148,7 @@ static void on_tick(node *n, const cJSON *msg, double t)
         }
     }
     n->restored = false;
+    tn_lights_update(&n->w, t); /* the agents see the lights of this tick */
     if (n->have_tick && !paused && t > n->last_t) {
         sim_traffic_step(&n->w.t, t - n->last_t);
         tn_xosc_step(&n->w, t - n->last_t);
@@ -165,7 +172,7 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
     const char *cmd;
     sim_error err = {0};
     bool ours = strcmp(topic, "control.traffic") == 0 || strcmp(topic, "control.restart") == 0 ||
-                strcmp(topic, "control.pause") == 0;
+                strcmp(topic, "control.pause") == 0 || strcmp(topic, "control.signal") == 0;
     if (sim_command_validate_message(msg, &cmd, &err)) {
         if (ours) ack(n, msg, false, err.msg);
         return;
@@ -196,6 +203,14 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
             return;
         }
         n->have_tick = false;
+        ack(n, msg, true, NULL);
+    } else if (strcmp(cmd, "signal") == 0) {
+        if (tn_lights_command(&n->w, msg, n->last_t, &err)) {
+            ack(n, msg, false, err.msg);
+            return;
+        }
+        /* the new state goes out as signal.state with the next tick, when the world
+         * sees it (in lockstep, before that tick is answered) */
         ack(n, msg, true, NULL);
     } else if (strcmp(cmd, "pause") == 0) {
         n->paused = true;
@@ -290,7 +305,7 @@ int main(int argc, char **argv)
     };
     static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control."};
     /* declared, so that the operator's reply waits for exactly these answers */
-    static const char *const acts_on[] = {"traffic", "restart", "pause"};
+    static const char *const acts_on[] = {"traffic", "restart", "pause", "signal"};
     const sim_node_desc desc = {
         .prog = "traffic-node", .usage = "traffic-node --scenario FILE [options]",
         .about = "Drives the scenario's surrounding traffic and publishes it on the bus.",
