@@ -237,7 +237,7 @@ static void speed_signs_obeyed(void **state)
     s.ego_s = 250; /* the ego beside the road (traffic.state lists what is near it) */
     s.ego_d = -60;
     s.ego_v = 0;
-    double max_30 = 0, max_along_50 = 0, max_70 = 0, max_against_30 = 0, top = 0;
+    double max_30 = 0, max_along_50 = 0, max_70 = 0, max_against_30 = 0;
     int n30 = 0, n70 = 0;
     while (s.tick * DT < 60.0) {
         tick(&s);
@@ -246,7 +246,6 @@ static void speed_signs_obeyed(void **state)
             /* it starts at its desired 100 km/h and brakes comfortably: by 160 it is down */
             if (as > 160 && as < 195) max_30 = fmax(max_30, v), n30++;
             if (as > 250 && as < 480) max_along_50 = fmax(max_along_50, v);
-            if (as > 60) top = fmax(top, v); /* it starts at its desired 100 km/h */
         }
         if (agent(&s, "against", &as, &v)) {
             if (as < 255 && as > 205) max_70 = fmax(max_70, v), n70++;
@@ -263,7 +262,6 @@ static void speed_signs_obeyed(void **state)
      * limit ahead (docs/traffic.md) */
     assert_true(max_70 <= 70 / 3.6 + 0.05 && max_70 > 36 / 3.6);
     assert_true(max_against_30 <= 30 / 3.6 + 0.05);
-    assert_true(top <= 50 / 3.6 + 0.05); /* along s, nothing above 50 once it has slowed to it */
     session_stop(&s);
 }
 
