@@ -10,7 +10,12 @@
  *
  * tests/data/speed_signs.json: esmini's straight_500m_signs.xodr, where the speed signs
  * are the lanes' only limits in each direction; two agents wanting 100 km/h keep to
- * them (30 between the signs at 100 and 200, 70 against s between 260 and 200). */
+ * them (30 between the signs at 100 and 200, 70 against s between 260 and 200).
+ *
+ * A whole headless session (simctl run) on traffic_light.json: the scripted driver,
+ * starting at s 230 at 40 km/h, stops with its front before the line until the light
+ * turns green at 15 s and drives on; the drive log holds the heads' states as events
+ * and no red-light crossing. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +23,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,11 +271,58 @@ static void speed_signs_obeyed(void **state)
     session_stop(&s);
 }
 
+static double query(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    double v = sqlite3_column_double(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static void scripted_driver_stops_on_red(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sim-lights-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    int port = ts_free_port(), cport = ts_free_port();
+    char bus[64], control[64], out_dir[300];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", cport);
+    snprintf(out_dir, sizeof out_dir, "%s/run", dir);
+    char *argv[] = {"simctl", "run", (char *)ts_root("tests/data/traffic_light.json"), "--headless", "--until", "25",
+                    "--no-analysis", "--bus", bus, "--control", control, "--out", out_dir, NULL};
+    int st = ts_stop(ts_spawn(argv, false), 0, 120000);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char cmd[400], log[1024];
+    snprintf(cmd, sizeof cmd, "ls %s/logs/default/*.sqlite", out_dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(fgets(log, sizeof log, p));
+    pclose(p);
+    log[strcspn(log, "\n")] = '\0';
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(log, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    /* the car's centre is 2.25 m behind its front: never past 297.75 before green */
+    assert_true(query(db, "SELECT MAX(s) FROM samples WHERE t < 15") <= 297.75);
+    assert_true(query(db, "SELECT MAX(s) FROM samples WHERE t < 15") > 294.0); /* at the line */
+    assert_true(query(db, "SELECT MAX(speed) FROM samples WHERE t > 10 AND t < 15") < 0.05);
+    assert_true(query(db, "SELECT MAX(s) FROM samples") > 350); /* on at green */
+    assert_true(query(db, "SELECT COUNT(*) FROM events WHERE kind = 'signal' AND name = 'state'") == 4);
+    assert_true(query(db, "SELECT MIN(t) FROM events WHERE kind = 'signal' AND name = 'state' AND "
+                          "json LIKE '%\"state\":\"green\"%' AND json LIKE '%north%'") == 15.0);
+    assert_true(query(db, "SELECT COUNT(*) FROM events WHERE kind = 'signal' AND name = 'red_run'") == 0);
+    sqlite3_close(db);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(agent_waits_on_red_goes_on_green),
         cmocka_unit_test(speed_signs_obeyed),
+        cmocka_unit_test(scripted_driver_stops_on_red),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
