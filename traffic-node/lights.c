@@ -36,7 +36,7 @@ cJSON *tn_lights_state_payload(const tn_world *w, int h)
     snprintf(m.state, sizeof m.state, "%s", sim_light_state_name(w->lights.state[h]));
     if (hd->controller >= 0) {
         snprintf(m.controller, sizeof m.controller, "%s", L->ctls[hd->controller].id);
-        if (w->lights.hold[h] == SIM_LIGHT_AUTO)
+        if (w->lights.hold[h] == SIM_SIGNAL_AUTO)
             m.phase = sim_lights_phase_at(L, &w->lights, hd->controller, w->t.t);
     }
     return sim_msg_signal_state_encode(&m);
@@ -64,11 +64,11 @@ int tn_lights_command(tn_world *w, const cJSON *msg, double t, sim_error *err)
             return sim_error_set(err, SIM_ENOTFOUND, "signal: no head \"%.64s\" (the scenario has %d)", head->valuestring,
                                  L->n_heads);
         const char *name = cJSON_GetObjectItemCaseSensitive(msg, "state")->valuestring;
-        int s = strcmp(name, "auto") == 0 ? SIM_LIGHT_AUTO : sim_light_state_parse(name);
+        int s = strcmp(name, "auto") == 0 ? SIM_SIGNAL_AUTO : sim_light_state_parse(name);
         if (s == -1 && strcmp(name, "auto") != 0)
             return sim_error_set(err, SIM_EINVAL, "signal: state \"%.32s\", expected off, red, red_amber, amber, green, "
                                  "flashing_amber or auto", name);
-        if (s == SIM_LIGHT_AUTO && L->heads[h].controller < 0)
+        if (s == SIM_SIGNAL_AUTO && L->heads[h].controller < 0)
             return sim_error_set(err, SIM_EINVAL, "signal: head \"%s\" has no controller to go back to; set a state",
                                  L->heads[h].id);
         return sim_lights_set_head(&w->lights, h, s);

@@ -131,7 +131,7 @@ static void load_controller(ld *L, const cJSON *o, const char *path)
                               "off, red, red_amber, amber, green or flashing_amber");
                 ok = false;
             }
-            states[k * nh + i] = s < 0 ? SIM_LIGHT_OFF : (sim_light_state)s;
+            states[k * nh + i] = s < 0 ? SIM_SIGNAL_OFF : (sim_light_state)s;
         }
     }
     sim_error e = {0};

@@ -54,7 +54,7 @@ void tr_ego_crossed(sim_traffic *t, bool had_prev, const sim_lg_pos *prev)
     for (int i = 0; i < t->n_stops; i++) {
         const sim_traffic_stop *st = &t->stops[i];
         sim_light_state s = t->light_states[st->head];
-        if (s != SIM_LIGHT_RED && s != SIM_LIGHT_RED_AMBER) continue;
+        if (s != SIM_SIGNAL_RED && s != SIM_SIGNAL_RED_AMBER) continue;
         bool crossed = false;
         if (prev->lane == st->lane && e->pos.lane == st->lane)
             crossed = prev->s + half < st->s && e->pos.s + half >= st->s;

@@ -7,26 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const state_names[SIM_LIGHT_STATE_COUNT] = {
-    [SIM_LIGHT_OFF] = "off",     [SIM_LIGHT_RED] = "red",     [SIM_LIGHT_RED_AMBER] = "red_amber",
-    [SIM_LIGHT_AMBER] = "amber", [SIM_LIGHT_GREEN] = "green", [SIM_LIGHT_FLASHING_AMBER] = "flashing_amber",
+static const char *const state_names[SIM_SIGNAL_STATE_COUNT] = {
+    [SIM_SIGNAL_OFF] = "off",     [SIM_SIGNAL_RED] = "red",     [SIM_SIGNAL_RED_AMBER] = "red_amber",
+    [SIM_SIGNAL_AMBER] = "amber", [SIM_SIGNAL_GREEN] = "green", [SIM_SIGNAL_FLASHING_AMBER] = "flashing_amber",
 };
 
 const char *sim_light_state_name(sim_light_state s)
 {
-    return (unsigned)s < SIM_LIGHT_STATE_COUNT ? state_names[s] : "unknown";
+    return (unsigned)s < SIM_SIGNAL_STATE_COUNT ? state_names[s] : "unknown";
 }
 
 int sim_light_state_parse(const char *name)
 {
-    for (int i = 0; name && i < SIM_LIGHT_STATE_COUNT; i++)
+    for (int i = 0; name && i < SIM_SIGNAL_STATE_COUNT; i++)
         if (strcmp(state_names[i], name) == 0) return i;
     return -1;
 }
 
 bool sim_light_state_stops(sim_light_state s)
 {
-    return s == SIM_LIGHT_RED || s == SIM_LIGHT_RED_AMBER || s == SIM_LIGHT_AMBER;
+    return s == SIM_SIGNAL_RED || s == SIM_SIGNAL_RED_AMBER || s == SIM_SIGNAL_AMBER;
 }
 
 void sim_lights_free(sim_lights *L)
@@ -105,7 +105,7 @@ int sim_lights_add_controller(sim_lights *L, const char *id, const int *heads, i
             return sim_error_set(err, SIM_EINVAL, "controller \"%s\": phase %d lasts %g s, expected > 0", id, p,
                                  durations[p]);
         for (int i = 0; i < n_heads; i++)
-            if ((unsigned)states[p * n_heads + i] >= SIM_LIGHT_STATE_COUNT)
+            if ((unsigned)states[p * n_heads + i] >= SIM_SIGNAL_STATE_COUNT)
                 return sim_error_set(err, SIM_EINVAL, "controller \"%s\": phase %d has an unknown state", id, p);
     }
     if (L->n_ctls == L->cap_ctls) {
@@ -160,7 +160,7 @@ int sim_lights_run_init(sim_lights_run *R, const sim_lights *L, sim_error *err)
     }
     R->n_heads = L->n_heads;
     R->n_ctls = L->n_ctls;
-    for (int i = 0; i < L->n_heads; i++) R->hold[i] = SIM_LIGHT_AUTO;
+    for (int i = 0; i < L->n_heads; i++) R->hold[i] = SIM_SIGNAL_AUTO;
     for (int c = 0; c < L->n_ctls; c++) R->t0[c] = L->ctls[c].offset;
     return SIM_OK;
 }
@@ -193,9 +193,9 @@ int sim_lights_update(const sim_lights *L, sim_lights_run *R, double t)
     for (int i = 0; i < L->n_heads; i++) R->changed[i] = false;
     int changed = 0;
     for (int i = 0; i < L->n_heads; i++) {
-        sim_light_state s = SIM_LIGHT_OFF;
+        sim_light_state s = SIM_SIGNAL_OFF;
         int c = L->heads[i].controller;
-        if (R->hold[i] != SIM_LIGHT_AUTO) {
+        if (R->hold[i] != SIM_SIGNAL_AUTO) {
             s = (sim_light_state)R->hold[i];
         } else if (c >= 0) {
             const sim_light_controller *k = &L->ctls[c];
@@ -216,7 +216,7 @@ int sim_lights_update(const sim_lights *L, sim_lights_run *R, double t)
 int sim_lights_set_head(sim_lights_run *R, int h, int state)
 {
     if (h < 0 || h >= R->n_heads) return SIM_EINVAL;
-    if (state != SIM_LIGHT_AUTO && (state < 0 || state >= SIM_LIGHT_STATE_COUNT)) return SIM_EINVAL;
+    if (state != SIM_SIGNAL_AUTO && (state < 0 || state >= SIM_SIGNAL_STATE_COUNT)) return SIM_EINVAL;
     R->hold[h] = state;
     return SIM_OK;
 }
@@ -227,6 +227,6 @@ int sim_lights_set_phase(const sim_lights *L, sim_lights_run *R, int c, int p, d
     double start = 0;
     for (int q = 0; q < p; q++) start += L->ctls[c].phases[q].duration;
     R->t0[c] = t - start;
-    for (int i = 0; i < L->ctls[c].n_heads; i++) R->hold[L->ctls[c].heads[i]] = SIM_LIGHT_AUTO;
+    for (int i = 0; i < L->ctls[c].n_heads; i++) R->hold[L->ctls[c].heads[i]] = SIM_SIGNAL_AUTO;
     return SIM_OK;
 }

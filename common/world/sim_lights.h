@@ -23,16 +23,16 @@
 #include "sim_error.h"
 
 typedef enum {
-    SIM_LIGHT_OFF,
-    SIM_LIGHT_RED,
-    SIM_LIGHT_RED_AMBER,     /* red and amber together: about to turn green */
-    SIM_LIGHT_AMBER,
-    SIM_LIGHT_GREEN,
-    SIM_LIGHT_FLASHING_AMBER,
-    SIM_LIGHT_STATE_COUNT
+    SIM_SIGNAL_OFF,
+    SIM_SIGNAL_RED,
+    SIM_SIGNAL_RED_AMBER,     /* red and amber together: about to turn green */
+    SIM_SIGNAL_AMBER,
+    SIM_SIGNAL_GREEN,
+    SIM_SIGNAL_FLASHING_AMBER,
+    SIM_SIGNAL_STATE_COUNT
 } sim_light_state;
 
-#define SIM_LIGHT_AUTO (-1)  /* sim_lights_set_head: back to the controller's state */
+#define SIM_SIGNAL_AUTO (-1)  /* sim_lights_set_head: back to the controller's state */
 
 typedef enum { SIM_HEAD_VEHICLE, SIM_HEAD_PEDESTRIAN } sim_head_kind;
 
@@ -100,7 +100,7 @@ bool sim_light_state_stops(sim_light_state s);
 typedef struct sim_lights_run {
     sim_light_state *state;  /* per head, as of the last update */
     bool *changed;           /* per head: changed in the last update */
-    int *hold;               /* per head: a held state, or SIM_LIGHT_AUTO */
+    int *hold;               /* per head: a held state, or SIM_SIGNAL_AUTO */
     double *t0;              /* per controller: the time its cycle (phase 0) is counted from */
     int n_heads, n_ctls;
     bool started;            /* an update has been made (the first reports every head) */
@@ -114,7 +114,7 @@ void sim_lights_run_free(sim_lights_run *R);
 int sim_lights_update(const sim_lights *L, sim_lights_run *R, double t);
 /* Controller c's phase at t (ignoring holds). */
 int sim_lights_phase_at(const sim_lights *L, const sim_lights_run *R, int c, double t);
-/* Holds head h in state (SIM_LIGHT_AUTO: back to its controller). SIM_EINVAL for a
+/* Holds head h in state (SIM_SIGNAL_AUTO: back to its controller). SIM_EINVAL for a
  * head or state out of range. Takes effect at the next update. */
 int sim_lights_set_head(sim_lights_run *R, int h, int state);
 /* Moves controller c to the start of phase p at time t; it cycles on from there.

@@ -35,8 +35,8 @@ static void two_heads(sim_lights *L)
     assert_int_equal(sim_lights_add_head(L, &h, &err), 1);
     int heads[] = {0, 1};
     double dur[] = {10, 3, 12, 2};
-    sim_light_state st[] = {SIM_LIGHT_RED, SIM_LIGHT_GREEN, SIM_LIGHT_RED, SIM_LIGHT_AMBER,
-                            SIM_LIGHT_GREEN, SIM_LIGHT_RED, SIM_LIGHT_AMBER, SIM_LIGHT_RED};
+    sim_light_state st[] = {SIM_SIGNAL_RED, SIM_SIGNAL_GREEN, SIM_SIGNAL_RED, SIM_SIGNAL_AMBER,
+                            SIM_SIGNAL_GREEN, SIM_SIGNAL_RED, SIM_SIGNAL_AMBER, SIM_SIGNAL_RED};
     assert_int_equal(sim_lights_add_controller(L, "c", heads, 2, dur, st, 4, 5.0, &err), 0);
 }
 
@@ -52,47 +52,47 @@ static void red_then_green_at_the_phase_times(void **state)
     /* t 5 (the offset) starts phase 0; t 0 lies 5 s before it, at 22 of the cycle:
      * phase 2 (13..25) */
     assert_int_equal(sim_lights_update(&L, &R, 0.0), 2); /* the first update tells all */
-    assert_int_equal(R.state[0], SIM_LIGHT_GREEN);
+    assert_int_equal(R.state[0], SIM_SIGNAL_GREEN);
     assert_int_equal(sim_lights_update(&L, &R, 2.99), 0);
     assert_int_equal(sim_lights_update(&L, &R, 3.0), 1); /* phase 3: a amber */
-    assert_int_equal(R.state[0], SIM_LIGHT_AMBER);
+    assert_int_equal(R.state[0], SIM_SIGNAL_AMBER);
     assert_int_equal(sim_lights_update(&L, &R, 4.99), 0);
     assert_int_equal(sim_lights_update(&L, &R, 5.0), 2);
-    assert_int_equal(R.state[0], SIM_LIGHT_RED);
-    assert_int_equal(R.state[1], SIM_LIGHT_GREEN);
+    assert_int_equal(R.state[0], SIM_SIGNAL_RED);
+    assert_int_equal(R.state[1], SIM_SIGNAL_GREEN);
     assert_int_equal(sim_lights_update(&L, &R, 14.99), 0);
     assert_int_equal(sim_lights_update(&L, &R, 15.0), 1); /* b to amber, a stays red */
     assert_true(R.changed[1] && !R.changed[0]);
-    assert_int_equal(R.state[1], SIM_LIGHT_AMBER);
+    assert_int_equal(R.state[1], SIM_SIGNAL_AMBER);
     assert_int_equal(sim_lights_update(&L, &R, 17.99), 0);
     assert_int_equal(sim_lights_update(&L, &R, 18.0), 2);
-    assert_int_equal(R.state[0], SIM_LIGHT_GREEN);
-    assert_int_equal(R.state[1], SIM_LIGHT_RED);
+    assert_int_equal(R.state[0], SIM_SIGNAL_GREEN);
+    assert_int_equal(R.state[1], SIM_SIGNAL_RED);
     assert_int_equal(sim_lights_phase_at(&L, &R, 0, 18.0), 2);
     /* a cycle later, the same */
     assert_int_equal(sim_lights_update(&L, &R, 45.0), 0);
-    assert_int_equal(R.state[0], SIM_LIGHT_GREEN);
+    assert_int_equal(R.state[0], SIM_SIGNAL_GREEN);
     assert_int_equal(sim_lights_update(&L, &R, 30.0), 1); /* 30 = 5 + 25: phase 3, a amber */
-    assert_int_equal(R.state[0], SIM_LIGHT_AMBER);
+    assert_int_equal(R.state[0], SIM_SIGNAL_AMBER);
 
     /* the operator holds a in flashing amber; b runs on */
-    assert_int_equal(sim_lights_set_head(&R, 0, SIM_LIGHT_FLASHING_AMBER), 0);
+    assert_int_equal(sim_lights_set_head(&R, 0, SIM_SIGNAL_FLASHING_AMBER), 0);
     sim_lights_update(&L, &R, 32.0); /* 32 = 5 + 27: phase 0 again */
-    assert_int_equal(R.state[0], SIM_LIGHT_FLASHING_AMBER);
-    assert_int_equal(R.state[1], SIM_LIGHT_GREEN);
+    assert_int_equal(R.state[0], SIM_SIGNAL_FLASHING_AMBER);
+    assert_int_equal(R.state[1], SIM_SIGNAL_GREEN);
     /* the controller to phase 2 at t 33: a green (hold released) until 45, amber to 47 */
     assert_int_equal(sim_lights_set_phase(&L, &R, 0, 2, 33.0), 0);
     sim_lights_update(&L, &R, 33.0);
-    assert_int_equal(R.state[0], SIM_LIGHT_GREEN);
+    assert_int_equal(R.state[0], SIM_SIGNAL_GREEN);
     sim_lights_update(&L, &R, 44.99);
-    assert_int_equal(R.state[0], SIM_LIGHT_GREEN);
+    assert_int_equal(R.state[0], SIM_SIGNAL_GREEN);
     sim_lights_update(&L, &R, 45.0);
-    assert_int_equal(R.state[0], SIM_LIGHT_AMBER);
+    assert_int_equal(R.state[0], SIM_SIGNAL_AMBER);
     sim_lights_update(&L, &R, 47.0);
-    assert_int_equal(R.state[0], SIM_LIGHT_RED);
+    assert_int_equal(R.state[0], SIM_SIGNAL_RED);
     assert_int_equal(sim_lights_set_phase(&L, &R, 0, 4, 50.0), SIM_EINVAL);
-    assert_int_equal(sim_lights_set_head(&R, 2, SIM_LIGHT_RED), SIM_EINVAL);
-    assert_int_equal(sim_lights_set_head(&R, 0, SIM_LIGHT_STATE_COUNT), SIM_EINVAL);
+    assert_int_equal(sim_lights_set_head(&R, 2, SIM_SIGNAL_RED), SIM_EINVAL);
+    assert_int_equal(sim_lights_set_head(&R, 0, SIM_SIGNAL_STATE_COUNT), SIM_EINVAL);
     sim_lights_run_free(&R);
     sim_lights_free(&L);
 }
@@ -110,7 +110,7 @@ static void bad_definitions_are_refused(void **state)
     assert_int_equal(sim_lights_add_head(&L, &h, &err), 2);
     int heads[] = {2, 0};
     double dur[] = {5};
-    sim_light_state st[] = {SIM_LIGHT_RED, SIM_LIGHT_RED};
+    sim_light_state st[] = {SIM_SIGNAL_RED, SIM_SIGNAL_RED};
     assert_int_equal(sim_lights_add_controller(&L, "d", heads, 2, dur, st, 1, 0, &err), SIM_EINVAL);
     assert_string_equal(err.msg, "controller \"d\": head \"a\" belongs to controller \"c\" already");
     double zero[] = {0};
@@ -118,9 +118,9 @@ static void bad_definitions_are_refused(void **state)
     assert_string_equal(err.msg, "controller \"d\": phase 0 lasts 0 s, expected > 0");
     assert_int_equal(sim_lights_add_controller(&L, "c", heads, 1, dur, st, 1, 0, &err), SIM_EINVAL);
     assert_string_equal(err.msg, "traffic light controller \"c\" again, expected unique ids");
-    assert_int_equal(sim_light_state_parse("red_amber"), SIM_LIGHT_RED_AMBER);
+    assert_int_equal(sim_light_state_parse("red_amber"), SIM_SIGNAL_RED_AMBER);
     assert_int_equal(sim_light_state_parse("blue"), -1);
-    assert_string_equal(sim_light_state_name(SIM_LIGHT_FLASHING_AMBER), "flashing_amber");
+    assert_string_equal(sim_light_state_name(SIM_SIGNAL_FLASHING_AMBER), "flashing_amber");
     sim_lights_free(&L);
 }
 
@@ -143,7 +143,7 @@ static void core_stops_at_red_goes_at_green(void **state)
     int slot = sim_traffic_add_agent(&t, &sp, false, &err);
     assert_true(slot >= 0);
     sim_traffic_stop stop = {.lane = 0, .s = 200, .head = 0};
-    sim_light_state st = SIM_LIGHT_RED;
+    sim_light_state st = SIM_SIGNAL_RED;
     sim_traffic_set_lights(&t, &stop, 1, &st);
     const sim_traffic_agent *a = &t.agents[slot];
     for (int k = 0; k < 3000; k++) { /* 30 s of red */
@@ -152,7 +152,7 @@ static void core_stops_at_red_goes_at_green(void **state)
     }
     assert_true(a->v < 0.01);
     assert_true(a->s + 0.5 * a->length > 198.0); /* at the line, not short of it */
-    st = SIM_LIGHT_GREEN;
+    st = SIM_SIGNAL_GREEN;
     for (int k = 0; k < 1000; k++) sim_traffic_step(&t, 0.01);
     assert_true(a->s > 220);
     /* amber as it arrives too close to stop: it goes on (a second agent at 15 m/s, 5 m
@@ -161,7 +161,7 @@ static void core_stops_at_red_goes_at_green(void **state)
     assert_int_equal(sim_traffic_init(&t, &g, &p, &err), 0);
     sp.s = 200 - 5 - 2.25;
     slot = sim_traffic_add_agent(&t, &sp, false, &err);
-    st = SIM_LIGHT_AMBER;
+    st = SIM_SIGNAL_AMBER;
     sim_traffic_set_lights(&t, &stop, 1, &st);
     for (int k = 0; k < 100; k++) sim_traffic_step(&t, 0.01);
     assert_true(t.agents[slot].s > 200);
@@ -182,13 +182,13 @@ static void ego_crossing_on_red(void **state)
     sim_traffic t;
     assert_int_equal(sim_traffic_init(&t, &g, &p, &err), 0);
     sim_traffic_stop stop = {.lane = 0, .s = 200, .head = 3};
-    sim_light_state st[4] = {SIM_LIGHT_OFF, SIM_LIGHT_OFF, SIM_LIGHT_OFF, SIM_LIGHT_GREEN};
+    sim_light_state st[4] = {SIM_SIGNAL_OFF, SIM_SIGNAL_OFF, SIM_SIGNAL_OFF, SIM_SIGNAL_GREEN};
     sim_traffic_set_lights(&t, &stop, 1, st);
     double y = 0;
     sim_lanegraph_pose(&g, 0, 0, 0, &(double){0}, &y, &(double){0});
     int crossings = 0;
     for (int k = 0; k < 100; k++) { /* 190 .. 209.8 m, front at +2.25 */
-        if (k == 50) st[3] = SIM_LIGHT_RED;
+        if (k == 50) st[3] = SIM_SIGNAL_RED;
         sim_traffic_set_ego(&t, 190 + 0.2 * k, y, 0, 20, 4.5, 1.8);
         if (t.ego_ran_red >= 0) {
             crossings++;
