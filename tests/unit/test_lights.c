@@ -20,6 +20,8 @@
 #include "sim_msg.h"
 #include "sim_msg_signal.h"
 #include "sim_recording.h"
+#include "sim_scenario.h"
+#include "sim_traffic_setup.h"
 #include "sim_traffic.h"
 #include "ts_assert.h"
 
@@ -312,13 +314,77 @@ static void red_run_is_a_drive_log_event(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The scenario's traffic_lights: heads placed by the road, a controller naming them,
+ * stop lines on the lanes they control; every mistake named by its path. */
+#define ROAD "\"roads\": [{\"id\": \"main\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 90}, " \
+    "\"segments\": [{\"type\": \"line\", \"length\": 300}], \"lanes\": {\"left\": [{\"width\": 3.5}], " \
+    "\"right\": [{\"width\": 3.5}, {\"width\": 3.5}]}}], "
+static void scenario_section(void **state)
+{
+    (void)state;
+    const char *good = "{\"name\": \"l\", " ROAD
+        "\"traffic_lights\": {\"heads\": [{\"id\": \"a\", \"road\": \"main\", \"s\": 150, \"t\": -8, \"stop_s\": 148},"
+        "{\"id\": \"b\", \"road\": \"main\", \"s\": 160, \"t\": 5, \"orientation\": \"-\"}],"
+        "\"controllers\": [{\"id\": \"k\", \"heads\": [\"b\", \"a\"], \"offset\": 2, \"phases\": ["
+        "{\"duration\": 10, \"states\": [\"green\", \"red\"]}, {\"duration\": 20, \"states\": [\"red\", \"green\"]}]}]}}";
+    sim_scenario *sc;
+    sim_diag d = {0};
+    int rc = sim_scenario_parse(good, strlen(good), "l.json", ".", &sc, &d);
+    if (rc) fail_msg("%s", d.n ? d.msgs[0] : "?");
+    const sim_lights *L = &sc->net.lights;
+    assert_int_equal(L->n_heads, 2);
+    const sim_light_head *a = &L->heads[0];
+    /* the road runs north (+y): t -8 is east of it, the head faces south */
+    NEAR(a->x, 8, 1e-9);
+    NEAR(a->y, 150, 1e-9);
+    NEAR(remainder(a->heading - (-M_PI / 2), 2 * M_PI), 0, 1e-9);
+    NEAR(a->stop_s, 148, 0);
+    NEAR(a->z_offset, 3, 0);
+    assert_int_equal(L->heads[1].orientation, -1);
+    assert_int_equal(L->n_ctls, 1);
+    assert_int_equal(L->ctls[0].heads[0], 1);
+    assert_int_equal(L->ctls[0].phases[1].states[1], SIM_SIGNAL_GREEN);
+    /* stop lines: head a on lanes -1 and -2 at s 148, head b on lane 1 at road s 160 */
+    sim_traffic_setup su;
+    sim_error err = {0};
+    assert_int_equal(sim_traffic_setup_init(&su, sc, 0, &err), 0);
+    assert_int_equal(su.n_stops, 3);
+    for (int i = 0; i < su.n_stops; i++) {
+        const sim_lg_lane *l = &su.graph.lanes[su.stops[i].lane];
+        NEAR(sim_lanegraph_road_s(&su.graph, su.stops[i].lane, su.stops[i].s), su.stops[i].head == 0 ? 148 : 160, 1e-9);
+        assert_true(l->forward == (su.stops[i].head == 0));
+    }
+    sim_traffic_setup_free(&su);
+    sim_scenario_free(sc);
+    sim_diag_free(&d);
+    const char *bad = "{\"name\": \"l\", " ROAD
+        "\"traffic_lights\": {\"heads\": [{\"id\": \"a\", \"road\": \"main\", \"s\": 150, \"t\": -8},"
+        "{\"id\": \"a\", \"road\": \"main\", \"s\": 10, \"t\": 5}, {\"id\": \"c\", \"road\": \"main\", \"s\": 10, "
+        "\"t\": 5, \"lanes\": [-3]}],"
+        "\"controllers\": [{\"id\": \"k\", \"heads\": [\"a\", \"z\"], \"phases\": ["
+        "{\"duration\": 10, \"states\": [\"green\", \"blue\"]}, {\"duration\": 0, \"states\": [\"red\"]}]}]}}";
+    assert_int_equal(sim_scenario_parse(bad, strlen(bad), "l.json", ".", &sc, &d), SIM_EINVAL);
+    const char *want[] = {
+        "l.json: traffic_lights.heads[1]: traffic light head \"a\" again, expected unique ids",
+        "l.json: traffic_lights.heads[2].lanes[0]: found -3, expected a lane id of the head's road",
+        "l.json: traffic_lights.controllers[0].heads[1]: found \"z\", expected the id of a head (traffic_lights.heads, "
+        "or an OpenDRIVE signal id)",
+        "l.json: traffic_lights.controllers[0].phases[0].states[1]: found \"blue\", expected off, red, red_amber, amber, "
+        "green or flashing_amber",
+        "l.json: traffic_lights.controllers[0].phases[1].duration: found 0, expected a number in [0.1, 3600]",
+        "l.json: traffic_lights.controllers[0].phases[1].states: has 1 states, expected one per head (2)"};
+    assert_int_equal(d.n, (int)(sizeof want / sizeof *want));
+    for (int i = 0; i < d.n; i++) assert_string_equal(d.msgs[i], want[i]);
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(red_then_green_at_the_phase_times), cmocka_unit_test(bad_definitions_are_refused),
         cmocka_unit_test(core_stops_at_red_goes_at_green),   cmocka_unit_test(ego_crossing_on_red),
         cmocka_unit_test(messages_byte_exact),               cmocka_unit_test(command_validated),
-        cmocka_unit_test(red_run_is_a_drive_log_event),
+        cmocka_unit_test(red_run_is_a_drive_log_event),      cmocka_unit_test(scenario_section),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
