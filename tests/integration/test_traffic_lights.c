@@ -15,7 +15,10 @@
  * A whole headless session (simctl run) on traffic_light.json: the scripted driver,
  * starting at s 230 at 40 km/h, stops with its front before the line until the light
  * turns green at 15 s and drives on; the drive log holds the heads' states as events
- * and no red-light crossing. */
+ * and no red-light crossing. On traffic_light_sudden.json the head turns from green to
+ * red without amber at 4.5 s, when the driver is some 10 m before the line at 13.8 m/s:
+ * it cannot stop, crosses on red, and the drive log has one `signal` `red_run` event
+ * with its speed. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -281,6 +284,55 @@ static double query(sqlite3 *db, const char *sql)
     return v;
 }
 
+/* A headless session of scenario for `until` s; the drive log opened. */
+static sqlite3 *session_log(const char *scenario, const char *until, char *dir)
+{
+    assert_non_null(mkdtemp(dir));
+    int port = ts_free_port(), cport = ts_free_port();
+    char bus[64], control[64], out_dir[300];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", cport);
+    snprintf(out_dir, sizeof out_dir, "%s/run", dir);
+    char *argv[] = {"simctl", "run", (char *)ts_root(scenario), "--headless", "--until", (char *)until,
+                    "--no-analysis", "--bus", bus, "--control", control, "--out", out_dir, NULL};
+    int st = ts_stop(ts_spawn(argv, false), 0, 120000);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char cmd[400], log[1024];
+    snprintf(cmd, sizeof cmd, "ls %s/logs/default/*.sqlite", out_dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(fgets(log, sizeof log, p));
+    pclose(p);
+    log[strcspn(log, "\n")] = '\0';
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(log, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    return db;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void red_run_in_the_drive_log(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sim-lights-XXXXXX";
+    sqlite3 *db = session_log("tests/data/traffic_light_sudden.json", "10", dir);
+    assert_true(query(db, "SELECT COUNT(*) FROM events WHERE kind = 'signal' AND name = 'red_run'") == 1);
+    double t = query(db, "SELECT t FROM events WHERE kind = 'signal' AND name = 'red_run'");
+    assert_true(t > 4.5 && t < 6.0); /* after the switch, at the line */
+    /* its front (centre + 2.25 m) at the line then, on red */
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT s FROM samples WHERE t >= %.3f ORDER BY t LIMIT 1", t - 1e-6);
+    assert_true(fabs(query(db, sql) + 2.25 - 300) < 0.3);
+    assert_true(fabs(query(db, "SELECT json_extract(json, '$.speed') FROM events WHERE name = 'red_run'") - 13.8) <
+                0.3);
+    sqlite3_close(db);
+    remove_dir(dir);
+}
+
 static void scripted_driver_stops_on_red(void **state)
 {
     (void)state;
@@ -323,6 +375,7 @@ int main(void)
         cmocka_unit_test(agent_waits_on_red_goes_on_green),
         cmocka_unit_test(speed_signs_obeyed),
         cmocka_unit_test(scripted_driver_stops_on_red),
+        cmocka_unit_test(red_run_in_the_drive_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
