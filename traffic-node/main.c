@@ -141,6 +141,7 @@ static void on_tick(node *n, const cJSON *msg, double t)
          * with the ego where it is now, and their events said (docs/traffic.md). */
         double dt = isfinite(tk.dt) && tk.dt > 0 ? tk.dt : 0.01;
         while (t - n->last_t > 1.5 * dt) {
+            tn_lights_update(&n->w, n->last_t);
             sim_traffic_step(&n->w.t, dt);
             n->last_t += dt;
             for (int k = 0; k < n->w.t.n_events; k++)
