@@ -94,6 +94,13 @@ static void on_vehicle_state(node *n, const cJSON *msg)
     tn_xosc_set_ego(&n->w, n->ego_x, n->ego_y, n->ego_heading, n->ego_speed);
 }
 
+/* signal.state for the heads the last tn_lights_update changed */
+static void publish_light_changes(node *n, double t)
+{
+    for (int h = 0; h < n->w.lights.n_heads; h++)
+        if (n->w.lights.changed[h]) publish(n, SIM_TOPIC_SIGNAL_STATE, t, tn_lights_state_payload(&n->w, h));
+}
+
 static void publish_step(node *n, double t)
 {
     for (int k = 0; k < n->w.t.n_events; k++) {
@@ -116,8 +123,7 @@ static void publish_step(node *n, double t)
         snprintf(e.reason, sizeof e.reason, "the storyboard's stop trigger");
         publish(n, SIM_TOPIC_SIM_END, t, sim_msg_end_encode(&e));
     }
-    for (int h = 0; h < n->w.lights.n_heads; h++)
-        if (n->w.lights.changed[h]) publish(n, SIM_TOPIC_SIGNAL_STATE, t, tn_lights_state_payload(&n->w, h));
+    publish_light_changes(n, t);
     cJSON *red = tn_lights_red_run_payload(&n->w);
     if (red) publish(n, SIM_TOPIC_SIGNAL_RED_RUN, t, red);
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
@@ -141,7 +147,7 @@ static void on_tick(node *n, const cJSON *msg, double t)
          * with the ego where it is now, and their events said (docs/traffic.md). */
         double dt = isfinite(tk.dt) && tk.dt > 0 ? tk.dt : 0.01;
         while (t - n->last_t > 1.5 * dt) {
-            tn_lights_update(&n->w, n->last_t);
+            if (tn_lights_update(&n->w, n->last_t)) publish_light_changes(n, n->last_t);
             sim_traffic_step(&n->w.t, dt);
             n->last_t += dt;
             for (int k = 0; k < n->w.t.n_events; k++)
