@@ -27,7 +27,7 @@ int tn_lights_update(tn_world *w, double t)
     return sim_lights_update(&w->sc->net.lights, &w->lights, t);
 }
 
-cJSON *tn_lights_state_payload(const tn_world *w, int h)
+cJSON *tn_lights_state_payload(const tn_world *w, int h, double t)
 {
     const sim_lights *L = &w->sc->net.lights;
     const sim_light_head *hd = &L->heads[h];
@@ -37,7 +37,7 @@ cJSON *tn_lights_state_payload(const tn_world *w, int h)
     if (hd->controller >= 0) {
         snprintf(m.controller, sizeof m.controller, "%s", L->ctls[hd->controller].id);
         if (w->lights.hold[h] == SIM_SIGNAL_AUTO)
-            m.phase = sim_lights_phase_at(L, &w->lights, hd->controller, w->t.t);
+            m.phase = sim_lights_phase_at(L, &w->lights, hd->controller, t);
     }
     return sim_msg_signal_state_encode(&m);
 }

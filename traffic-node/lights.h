@@ -15,8 +15,8 @@ int tn_lights_start(tn_world *w, sim_error *err);
 void tn_lights_stop(tn_world *w);
 /* Every head's state at t; returns how many changed (all on the first call). */
 int tn_lights_update(tn_world *w, double t);
-/* signal.state for head h (caller frees; NULL: out of memory). */
-cJSON *tn_lights_state_payload(const tn_world *w, int h);
+/* signal.state for head h as of the update at time t (caller frees; NULL: out of memory). */
+cJSON *tn_lights_state_payload(const tn_world *w, int h, double t);
 /* signal.red_run when the ego crossed a line on red since the last call, else NULL. */
 cJSON *tn_lights_red_run_payload(tn_world *w);
 /* control.signal: hold a head / move a controller at time t. SIM_EINVAL or

@@ -98,7 +98,7 @@ static void on_vehicle_state(node *n, const cJSON *msg)
 static void publish_light_changes(node *n, double t)
 {
     for (int h = 0; h < n->w.lights.n_heads; h++)
-        if (n->w.lights.changed[h]) publish(n, SIM_TOPIC_SIGNAL_STATE, t, tn_lights_state_payload(&n->w, h));
+        if (n->w.lights.changed[h]) publish(n, SIM_TOPIC_SIGNAL_STATE, t, tn_lights_state_payload(&n->w, h, t));
 }
 
 static void publish_step(node *n, double t)
