@@ -116,6 +116,8 @@ static void publish_step(node *n, double t)
     cJSON *hits[TN_MAX_CONTACTS];
     int n_hits = tn_collisions(&n->w, hits, TN_MAX_CONTACTS);
     for (int k = 0; k < n_hits; k++) publish(n, SIM_TOPIC_TRAFFIC_COLLISION, t, hits[k]);
+    n_hits = tn_xosc_collisions(&n->w, hits, TN_MAX_CONTACTS);
+    for (int k = 0; k < n_hits; k++) publish(n, SIM_TOPIC_TRAFFIC_COLLISION, t, hits[k]);
     for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
         publish(n, SIM_TOPIC_STORYBOARD_EVENT, t, tn_xosc_event_payload(&n->w, k));
     if (tn_xosc_ended_now(&n->w)) { /* the storyboard's stop trigger: simctl run --until end stops */
@@ -126,6 +128,8 @@ static void publish_step(node *n, double t)
     publish_light_changes(n, t);
     cJSON *red = tn_lights_red_run_payload(&n->w);
     if (red) publish(n, SIM_TOPIC_SIGNAL_RED_RUN, t, red);
+    cJSON *ego = tn_xosc_ego_payload(&n->w);
+    if (ego) publish(n, SIM_TOPIC_TRAFFIC_EGO, t, ego);
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
 
@@ -149,9 +153,12 @@ static void on_tick(node *n, const cJSON *msg, double t)
         while (t - n->last_t > 1.5 * dt) {
             if (tn_lights_update(&n->w, n->last_t)) publish_light_changes(n, n->last_t);
             sim_traffic_step(&n->w.t, dt);
+            tn_xosc_step(&n->w, dt);
             n->last_t += dt;
             for (int k = 0; k < n->w.t.n_events; k++)
                 publish(n, SIM_TOPIC_TRAFFIC_EVENT, n->last_t, tn_event_payload(&n->w, k));
+            for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
+                publish(n, SIM_TOPIC_STORYBOARD_EVENT, n->last_t, tn_xosc_event_payload(&n->w, k));
         }
     }
     n->restored = false;
