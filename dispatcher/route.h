@@ -51,7 +51,7 @@ route_line route_classify(const char *topic, bool said_hello, const char **why);
  * context.request, a tool's own) are free to all. */
 typedef enum route_family {
     ROUTE_FAMILY_CLOCK,     /* sim.* (but sim.ack, sim.end), vehicle.state, ffb.command: physics */
-    ROUTE_FAMILY_TRAFFIC,   /* traffic.state, traffic.event */
+    ROUTE_FAMILY_TRAFFIC,   /* traffic.state, traffic.event, signal.state, signal.red_run */
     ROUTE_FAMILY_INPUT,     /* input.controls, input.button */
     ROUTE_FAMILY_RECORDER,  /* log.status, log.error */
     ROUTE_FAMILY_CONTEXT,   /* context.reply, context.nearby, context.guidance */

@@ -32,6 +32,7 @@
 #include "sim_ffb.h"
 #include "sim_msg_input.h"
 #include "sim_msg_traffic.h"
+#include "sim_msg_signal.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
@@ -445,6 +446,10 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
             if (rc == SIM_OK && n->have_auto) in_auto_set_lead(&n->autom, st.lead.valid, st.lead.gap, st.lead.speed);
             if (n->have_script && (rc == SIM_OK || st.n_vehicles > 0)) in_script_set_traffic(&n->script, around, st.n_vehicles);
         }
+    } else if (strcmp(topic, SIM_TOPIC_SIGNAL_STATE) == 0) {
+        sim_msg_signal_state ss;
+        if (n->have_script && sim_msg_signal_state_decode(msg, &ss, NULL) == SIM_OK)
+            in_script_set_light(&n->script, ss.id, ss.state);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
         sim_msg_traffic_event ev;
         if (n->have_auto && sim_msg_traffic_event_decode(msg, &ev, NULL) == SIM_OK)
@@ -761,7 +766,8 @@ int main(int argc, char **argv)
          "(tests) attach a virtual wheel and play FILE on it"},
     };
     static const char *const subs[] = {SIM_TOPIC_FFB_COMMAND, "control.", SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE,
-                                       SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS,
+                                       SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_SIGNAL_STATE, SIM_TOPIC_DISPATCHER_LEFT,
+                                       SIM_TOPIC_DRT_STIMULUS,
                                        SIM_TOPIC_TRAFFIC_EVENT};
     const sim_node_desc desc = {
         .prog = "input-node", .usage = "input-node [options]",

@@ -10,6 +10,7 @@
 #include "route.h"
 
 #define DEFAULT_SPEED (50 / 3.6) /* where no speed limit is given */
+#define FRONT_OVERHANG 0.9       /* m from the front axle to the bumper */
 #define FOLLOW_GAP 4.0           /* m kept to the vehicle ahead when stopped */
 #define FOLLOW_THW 1.5           /* s of time gap kept to it */
 #define FOLLOW_TAU 2.0           /* s over which a larger gap is closed */
@@ -31,6 +32,10 @@ int in_script_open(in_script *scr, const in_script_options *o, sim_error *err)
         in_script_close(scr);
         return rc;
     }
+    if ((rc = in_lights_open(&scr->lights, o->scenario, &scr->path, err))) {
+        in_script_close(scr);
+        return rc;
+    }
     sim_driver_params p;
     sim_driver_params_default(&p);
     scr->target_override = o->target_kmh > 0 ? o->target_kmh / 3.6 : 0;
@@ -47,6 +52,7 @@ void in_script_close(in_script *scr)
     free(scr->spans);
     scr->spans = NULL;
     scr->n_spans = 0;
+    in_lights_close(&scr->lights);
 }
 
 void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
@@ -66,6 +72,10 @@ void in_script_on_state(in_script *scr, const sim_driver_obs *obs)
     }
     /* Giving way at the next junction: stop before its entry while it must. */
     double cap = in_yield_speed_cap(scr->spans, scr->n_spans, scr->drv.s, scr->traffic, scr->n_traffic);
+    if (cap < scr->drv.target_speed) scr->drv.target_speed = cap;
+    /* Stopping at a red light ahead (drv.s is the rear axle's: the front is a wheelbase
+     * and an overhang further). */
+    cap = in_lights_speed_cap(&scr->lights, scr->drv.s + scr->drv.p.wheelbase + FRONT_OVERHANG, obs->speed);
     if (cap < scr->drv.target_speed) scr->drv.target_speed = cap;
     sim_driver_step(&scr->drv, obs, &scr->last);
 }
@@ -92,6 +102,11 @@ void in_script_controls(in_script *scr, double t, sim_controls *out)
         *out = scr->last;
 }
 
+void in_script_set_light(in_script *scr, const char *id, const char *state)
+{
+    in_lights_set(&scr->lights, id, state);
+}
+
 void in_script_speed_limit(in_script *scr, double kmh)
 {
     scr->operator_limit = kmh > 0 ? kmh / 3.6 : 0;
@@ -115,6 +130,13 @@ int in_script_restart(in_script *scr, const char *at, sim_error *err)
         scr->spans = spans;
         scr->n_spans = n_spans;
         snprintf(scr->start, sizeof scr->start, "%s", at);
+        /* the lines on the new path, with the states known so far */
+        in_lights lights;
+        if (in_lights_open(&lights, scr->opts.scenario, &scr->path, err) == SIM_OK) {
+            for (int h = 0; h < lights.n_heads && h < scr->lights.n_heads; h++) lights.stop[h] = scr->lights.stop[h];
+            in_lights_close(&scr->lights);
+            scr->lights = lights;
+        }
     }
     sim_driver_params p = scr->drv.p; /* init clears drv: copy its parameters first */
     sim_driver_init(&scr->drv, &p, &scr->path, scr->drv.target_speed);

@@ -13,6 +13,7 @@
 #include "sim_controls.h"
 #include "sim_driver.h"
 #include "sim_error.h"
+#include "lights.h"
 #include "yield.h"
 
 #define IN_SCRIPT_MAX_TRAFFIC 64 /* vehicles of traffic.state looked at for giving way */
@@ -41,6 +42,7 @@ typedef struct in_script {
     int n_spans;
     sim_msg_traffic_vehicle traffic[IN_SCRIPT_MAX_TRAFFIC]; /* the newest traffic.state's */
     int n_traffic;
+    in_lights lights;       /* the traffic lights on the path (lights.h) */
 } in_script;
 
 int in_script_open(in_script *sc, const in_script_options *o, sim_error *err);
@@ -54,6 +56,8 @@ void in_script_set_lead(in_script *sc, bool valid, double gap, double speed);
 /* The vehicles around (traffic.state's, nearest first): the driver gives way at
  * junctions (yield.h). */
 void in_script_set_traffic(in_script *sc, const sim_msg_traffic_vehicle *v, int n);
+/* signal.state: the driver stops at red lines (lights.h). */
+void in_script_set_light(in_script *sc, const char *id, const char *state);
 /* The controls at simulation time t. */
 void in_script_controls(in_script *sc, double t, sim_controls *out);
 /* control.speed_limit: kmh replaces the road's limits (0: back to them); a speed

@@ -47,7 +47,7 @@
 static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
                                         SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, "dispatcher.refused",
                                         SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_STORYBOARD_EVENT,
-                                        SIM_TOPIC_TRAFFIC_COLLISION,
+                                        SIM_TOPIC_TRAFFIC_COLLISION, "signal.",
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
                                         "drt.", "surt.", "gaze.", "hmi.", "sensor.",
                                         SIM_TOPIC_AUTOMATION_EVENT};

@@ -105,6 +105,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"traffic", SIM_OPT_STRING, &o->traffic, "FILE", "for --screenshot: the other cars from a traffic.state message (default: the scenario's agents at their starts)"},
         {"pose", SIM_OPT_STRING, &o->pose, "X,Y,Z,HDG[,PITCH]", "for --screenshot: the car's centre of gravity (m) and heading, pitch (deg) instead of --start"},
         {"light", SIM_OPT_STRING, &o->light, "MODE", "day, dusk or night instead of the scenario's"},
+        {"signals-at", SIM_OPT_DOUBLE, &o->signals_at, "T", "for --screenshot: traffic lights as their controllers show them at simulation time T (default 0)"},
         {"shaders", SIM_OPT_STRING, &o->shaders, "DIR", "shader directory (default: render-node/shaders beside bin/)"},
         {"lod-tolerance", SIM_OPT_DOUBLE, &o->lod_tolerance, "PX", "terrain screen-space error allowed (default 2 pixels)"},
         {"brute-force", SIM_OPT_FLAG, &o->brute_force, NULL, "terrain at full resolution everywhere (benchmark baseline)"},
@@ -211,6 +212,7 @@ int main(int argc, char **argv)
         rc = 1;
     } else {
         n.scene.terrain.tolerance = o->lod_tolerance;
+        if (o->signals_at != 0) rn_lights_show_at(&n.scene.lights, o->signals_at);
         if (o->brute_force)
             n.scene.terrain.force_level = n.scene.terrain.tree.depth;
         if (o->terrain_only) {

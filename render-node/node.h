@@ -20,6 +20,7 @@ typedef struct rn_options {
     const char *bus, *token, *scenario, *start, *vehicle, *shaders, *view_name, *size, *pos, *light;
     const char *screenshot, *traffic, *pose, *stats_file, *name;
     double yaw_offset_deg, fov_deg, screenshot_at, fps, lod_tolerance;
+    double signals_at;             /* --signals-at: traffic lights as at this time (screenshots) */
     int display, bench_frames;
     bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud;
 } rn_options;

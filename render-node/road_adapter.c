@@ -148,7 +148,7 @@ int ra_signs(const sim_scenario *sc, int road, ra_sign *out, int max)
         /* a sign faces the traffic of the side it stands on */
         double h, p[3];
         ra_pose(sc, road, g->s, 0, p, &h);
-        bool along = sim_road_lane_forward(r, g->d > 0 ? 1 : -1);
+        bool along = g->facing ? g->facing > 0 : sim_road_lane_forward(r, g->d > 0 ? 1 : -1);
         o->heading = along ? h + M_PI : h;
         if (g->type == SIM_SIGN_LANE_CHANGE && r->n_sections > 0) {
             /* drivable lanes on the target's side, counted from the centre outwards:

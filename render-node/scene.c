@@ -70,7 +70,7 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
         return rc;
     glGenVertexArrays(1, &s->empty_vao);
     if ((rc = rn_terrain_init(&s->terrain, sc, err)) || (rc = rn_roads_init(&s->roads, sc, err)) ||
-        (rc = rn_objects_init(&s->objects, s->lit, err)))
+        (rc = rn_objects_init(&s->objects, s->lit, err)) || (rc = rn_lights_init(&s->lights, sc, s->lit, 0, err)))
         return rc;
     rn_hud_init(&s->hud);
     return SIM_OK;
@@ -81,6 +81,7 @@ void rn_scene_free(rn_scene *s)
     rn_terrain_free(&s->terrain);
     rn_roads_free(&s->roads);
     rn_objects_free(&s->objects);
+    rn_lights_free(&s->lights);
     rn_hud_free(&s->hud);
     if (s->lit) glDeleteProgram(s->lit);
     if (s->tex) glDeleteProgram(s->tex);
@@ -228,6 +229,11 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         s->objects.draw_calls = 0;
         draw_cars(s, fs, v, &l, &f);
         stats->draw_calls += s->objects.draw_calls;
+    }
+    if (s->draw_roads) { /* traffic lights stand with the roads */
+        s->lights.draw_calls = 0;
+        rn_lights_draw(&s->lights, &f, fs->clock);
+        stats->draw_calls += s->lights.draw_calls;
     }
     if (s->draw_terrain) {
         int rc = rn_terrain_draw(&s->terrain, cam, h, &f);

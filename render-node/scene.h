@@ -6,6 +6,7 @@
 
 #include "gfx.h"
 #include "hud.h"
+#include "lights.h"
 #include "objects.h"
 #include "roads.h"
 #include "sim_camera.h"
@@ -19,6 +20,7 @@ typedef struct rn_scene {
     rn_roads roads;
     rn_objects objects;
     rn_hud hud;
+    rn_lights lights;          /* traffic-light heads (lights.c) */
     GLuint lit, tex, sky, empty_vao;
     sim_view_rig rig;          /* eye point and car size */
     double cog_height;         /* m */

@@ -14,6 +14,7 @@
 #include "sim_msg_hud.h"
 #include "sim_msg_task.h"
 #include "sim_msg_traffic.h"
+#include "sim_msg_signal.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
 #include "sim_throttle.h"
@@ -145,6 +146,10 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         n->traffic_t[0] = n->traffic_t[1];
         n->traffic_t[1] = isnan(env.t) ? n->traffic_t[1] : env.t;
         n->traffic_arrival = rn_now();
+    } else if (!strcmp(topic, SIM_TOPIC_SIGNAL_STATE)) {
+        sim_msg_signal_state m;
+        if (sim_msg_signal_state_decode(msg, &m, &err) != SIM_OK || !rn_lights_set(&n->scene.lights, m.id, m.state))
+            say_bad(n, SIM_TOPIC_SIGNAL_STATE, err.code ? err.msg : "a head or state this scenario does not have");
     } else if (!strcmp(topic, SIM_TOPIC_HUD_TEXT)) {
         sim_msg_hud_text m;
         if (sim_msg_hud_text_decode(msg, &m, &err) == SIM_OK) {
@@ -189,7 +194,7 @@ int rn_session_open(rn_node *n, sim_error *err)
     if (rc)
         return rc;
     static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_TRAFFIC_STATE, "control.", "hud.",
-                                       SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS};
+                                       SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS, SIM_TOPIC_SIGNAL_STATE};
     char name[64];
     if (n->o.name)
         snprintf(name, sizeof name, "%s", n->o.name);

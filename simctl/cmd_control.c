@@ -1,4 +1,4 @@
-/* simctl pause|resume|restart|speed-limit|hud|traffic|light|sound|stop|status:
+/* simctl pause|resume|restart|speed-limit|hud|traffic|light|signal|sound|stop|status:
  * operator commands through the dispatcher's control endpoint (nanomsg REQ). */
 #include <math.h>
 #include <stdbool.h>
@@ -60,6 +60,23 @@ static cJSON *build_request(const char *sub, int npos, char **pos, char *why, si
     } else if (!strcmp(cmd, "light")) {
         want = 1;
         if (arg) cJSON_AddStringToObject(req, "mode", arg);
+    } else if (!strcmp(cmd, "signal")) {
+        /* simctl signal HEAD STATE|auto | signal controller ID PHASE */
+        want = -1;
+        if (npos == 3 && !strcmp(pos[0], "controller")) {
+            cJSON_AddStringToObject(req, "controller", pos[1]);
+            if (!add_number(req, "phase", pos[2], 0)) {
+                snprintf(why, why_size, "signal controller: phase '%s' is not a number from 0", pos[2]);
+                goto bad;
+            }
+        } else if (npos == 2) {
+            cJSON_AddStringToObject(req, "head", pos[0]);
+            cJSON_AddStringToObject(req, "state", pos[1]);
+        } else {
+            snprintf(why, why_size, "signal: expected HEAD STATE (off, red, red_amber, amber, green, flashing_amber, "
+                                    "auto) or 'controller ID PHASE'");
+            goto bad;
+        }
     } else if (!strcmp(cmd, "sound")) {
         want = 1;
         if (arg && strcmp(arg, "on") && strcmp(arg, "off")) {

@@ -47,6 +47,14 @@ static void report(const char *file, const sim_roadnet *net, const sim_xodr_repo
            rep->n_geoms[SIM_GEOM_ARC], rep->n_geoms[SIM_GEOM_CLOTHOID], rep->n_geoms[SIM_GEOM_POLY3],
            rep->n_geoms[SIM_GEOM_PARAMPOLY3]);
     printf("elevation records: %d, superelevation records: %d\n", rep->n_elevation, rep->n_superelevation);
+    printf("objects: %d in %d <objects> (%d placed, repeats expanded", rep->n_objects, rep->n_object_containers,
+           rep->n_objects_placed);
+    for (int k = 0; k < SIM_OBJ_KIND_COUNT; k++)
+        if (rep->n_by_kind[k]) printf(", %d %s", rep->n_by_kind[k], sim_object_kind_name((sim_object_kind)k));
+    printf(")\n");
+    printf("signals: %d in %d <signals>: %d speed-limit signs (lane limits and signs), %d stop/yield/priority signs, "
+           "%d traffic-light heads\n", rep->n_signals, rep->n_signal_containers, rep->n_speed_signs, rep->n_rule_signs,
+           rep->n_light_heads);
     char unsup[2048];
     sim_xodr_unsupported_text(rep, unsup, sizeof unsup);
     printf("unsupported elements (ignored): %s\n", unsup[0] ? unsup : "none");

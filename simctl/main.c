@@ -31,6 +31,7 @@ static const command commands[] = {
     {"automation", simctl_cmd_control, "MODE|tor [REASON]|set KMH [GAP_S]", "the ego car's automation: manual, acc, lc, l2, l3; a take-over request; ACC set speed and gap"},
     {"traffic", simctl_cmd_control, "density X | freeze | unfreeze", "traffic density and freezing"},
     {"light", simctl_cmd_control, "day|dusk|night", "light mode"},
+    {"signal", simctl_cmd_control, "HEAD STATE|auto | controller ID PHASE", "a traffic light: hold a head in a state (red, green, ...) or back to auto; a controller to a phase"},
     {"sound", simctl_cmd_control, "on|off", "sound on or off"},
     {"stop", simctl_cmd_control, "", "end the session"},
     {"export", simctl_cmd_export, "LOG --csv DIR [--from X] [--to X]", "write a drive log's samples and events as CSV"},

@@ -8,6 +8,7 @@
 #include "sim_msg_hud.h"
 #include "sim_msg_input.h"
 #include "sim_msg_log.h"
+#include "sim_msg_signal.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
@@ -59,6 +60,12 @@ int simctl_send_check(const char *topic, const cJSON *payload, bool *known, sim_
     } else if (!strcmp(topic, SIM_TOPIC_TRAFFIC_COLLISION)) {
         sim_msg_traffic_collision m;
         rc = sim_msg_traffic_collision_decode(msg, &m, err);
+    } else if (!strcmp(topic, SIM_TOPIC_SIGNAL_STATE)) {
+        sim_msg_signal_state m;
+        rc = sim_msg_signal_state_decode(msg, &m, err);
+    } else if (!strcmp(topic, SIM_TOPIC_SIGNAL_RED_RUN)) {
+        sim_msg_signal_red_run m;
+        rc = sim_msg_signal_red_run_decode(msg, &m, err);
     } else if (!strcmp(topic, SIM_TOPIC_CONTEXT_REQUEST)) {
         sim_msg_context_request m;
         rc = sim_msg_context_request_decode(msg, &m, err);

@@ -23,6 +23,8 @@
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
 #include "sim_msg_storyboard.h"
+#include "lights.h"
+#include "sim_msg_signal.h"
 #include "state.h"
 #include "xosc.h"
 #include "sim_throttle.h"
@@ -92,6 +94,13 @@ static void on_vehicle_state(node *n, const cJSON *msg)
     tn_xosc_set_ego(&n->w, n->ego_x, n->ego_y, n->ego_heading, n->ego_speed);
 }
 
+/* signal.state for the heads the last tn_lights_update changed */
+static void publish_light_changes(node *n, double t)
+{
+    for (int h = 0; h < n->w.lights.n_heads; h++)
+        if (n->w.lights.changed[h]) publish(n, SIM_TOPIC_SIGNAL_STATE, t, tn_lights_state_payload(&n->w, h, t));
+}
+
 static void publish_step(node *n, double t)
 {
     for (int k = 0; k < n->w.t.n_events; k++) {
@@ -116,6 +125,9 @@ static void publish_step(node *n, double t)
         snprintf(e.reason, sizeof e.reason, "the storyboard's stop trigger");
         publish(n, SIM_TOPIC_SIM_END, t, sim_msg_end_encode(&e));
     }
+    publish_light_changes(n, t);
+    cJSON *red = tn_lights_red_run_payload(&n->w);
+    if (red) publish(n, SIM_TOPIC_SIGNAL_RED_RUN, t, red);
     cJSON *ego = tn_xosc_ego_payload(&n->w);
     if (ego) publish(n, SIM_TOPIC_TRAFFIC_EGO, t, ego);
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
@@ -139,6 +151,7 @@ static void on_tick(node *n, const cJSON *msg, double t)
          * with the ego where it is now, and their events said (docs/traffic.md). */
         double dt = isfinite(tk.dt) && tk.dt > 0 ? tk.dt : 0.01;
         while (t - n->last_t > 1.5 * dt) {
+            if (tn_lights_update(&n->w, n->last_t)) publish_light_changes(n, n->last_t);
             sim_traffic_step(&n->w.t, dt);
             tn_xosc_step(&n->w, dt);
             n->last_t += dt;
@@ -149,6 +162,7 @@ static void on_tick(node *n, const cJSON *msg, double t)
         }
     }
     n->restored = false;
+    tn_lights_update(&n->w, t); /* the agents see the lights of this tick */
     if (n->have_tick && !paused && t > n->last_t) {
         sim_traffic_step(&n->w.t, t - n->last_t);
         tn_xosc_step(&n->w, t - n->last_t);
@@ -172,7 +186,7 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
     const char *cmd;
     sim_error err = {0};
     bool ours = strcmp(topic, "control.traffic") == 0 || strcmp(topic, "control.restart") == 0 ||
-                strcmp(topic, "control.pause") == 0;
+                strcmp(topic, "control.pause") == 0 || strcmp(topic, "control.signal") == 0;
     if (sim_command_validate_message(msg, &cmd, &err)) {
         if (ours) ack(n, msg, false, err.msg);
         return;
@@ -203,6 +217,14 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
             return;
         }
         n->have_tick = false;
+        ack(n, msg, true, NULL);
+    } else if (strcmp(cmd, "signal") == 0) {
+        if (tn_lights_command(&n->w, msg, n->last_t, &err)) {
+            ack(n, msg, false, err.msg);
+            return;
+        }
+        /* the new state goes out as signal.state with the next tick, when the world
+         * sees it (in lockstep, before that tick is answered) */
         ack(n, msg, true, NULL);
     } else if (strcmp(cmd, "pause") == 0) {
         n->paused = true;
@@ -297,7 +319,7 @@ int main(int argc, char **argv)
     };
     static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control."};
     /* declared, so that the operator's reply waits for exactly these answers */
-    static const char *const acts_on[] = {"traffic", "restart", "pause"};
+    static const char *const acts_on[] = {"traffic", "restart", "pause", "signal"};
     const sim_node_desc desc = {
         .prog = "traffic-node", .usage = "traffic-node --scenario FILE [options]",
         .about = "Drives the scenario's surrounding traffic and publishes it on the bus.",

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lights.h"
 #include "sim_file.h"
 #include "sim_traffic_snapshot.h"
 
@@ -34,6 +35,7 @@ void tn_world_close(tn_world *w)
 {
     tn_xosc_stop(w);
     if (w->started) sim_traffic_free(&w->t);
+    tn_lights_stop(w);
     sim_traffic_setup_free(&w->su);
     sim_scenario_free(w->sc);
     w->sc = NULL;
@@ -50,6 +52,7 @@ int tn_world_restart(tn_world *w, sim_error *err)
     w->t.density_scale = w->density_scale;
     w->t.frozen = w->frozen;
     w->n_touching = 0;
+    if ((rc = tn_lights_start(w, err))) return rc;
     return tn_xosc_start(w, err);
 }
 

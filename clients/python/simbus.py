@@ -521,6 +521,13 @@ class Control:
     def light(self, mode):
         return self.command("light", mode=mode)
 
+    def signal(self, head=None, state=None, controller=None, phase=None):
+        """A traffic light: signal(head="north", state="red"|"auto") or
+        signal(controller="c1", phase=1) (docs/scenario.md "Traffic lights")."""
+        if head is not None:
+            return self.command("signal", head=head, state=state)
+        return self.command("signal", controller=controller, phase=phase)
+
     def sound(self, on):
         return self.command("sound", on=bool(on))
 

@@ -9,7 +9,7 @@
 
 const char *const sim_command_names[] = {"pause", "resume", "restart", "speed_limit", "hud",
                                             "traffic", "light", "sound", "stop", "status", "seek",
-                                            "automation", NULL};
+                                            "automation", "signal", NULL};
 
 static int need_string(const cJSON *req, const char *cmd, const char *field, sim_error *err,
                        const cJSON **out)
@@ -93,6 +93,23 @@ static int validate_fields(const cJSON *req, const char *cmd, sim_error *err)
             return sim_error_set(err, SIM_EINVAL, "automation: \"tor\" must be a reason of 1 to 47 bytes");
         if (!mode && !kmh && !gap && !tor)
             return sim_error_set(err, SIM_EINVAL, "automation: give \"mode\", \"set_kmh\", \"gap_s\" or \"tor\"");
+    } else if (strcmp(cmd, "signal") == 0) {
+        /* traffic lights (traffic-node): hold a head in a state (or "auto"), or move a
+         * controller to a phase; state names are the node's to check (sim_lights.h) */
+        const cJSON *head = cJSON_GetObjectItemCaseSensitive(req, "head");
+        const cJSON *ctl = cJSON_GetObjectItemCaseSensitive(req, "controller");
+        if (!head == !ctl)
+            return sim_error_set(err, SIM_EINVAL, "signal: give \"head\" (with \"state\") or \"controller\" (with \"phase\")");
+        if (head) {
+            if ((rc = need_string(req, cmd, "head", err, &v))) return rc;
+            if ((rc = need_string(req, cmd, "state", err, &v))) return rc;
+        } else {
+            if ((rc = need_string(req, cmd, "controller", err, &v))) return rc;
+            v = cJSON_GetObjectItemCaseSensitive(req, "phase");
+            if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 1000) ||
+                v->valuedouble != floor(v->valuedouble))
+                return sim_error_set(err, SIM_EINVAL, "signal: \"phase\" must be a phase number from 0");
+        }
     } else if (strcmp(cmd, "sound") == 0) {
         if ((rc = opt_bool(req, cmd, "on", err, &present))) return rc;
         if (!present) return sim_error_set(err, SIM_EINVAL, "sound: \"on\" must be true or false (missing)");

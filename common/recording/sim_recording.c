@@ -434,6 +434,10 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
         const char *name = text(msg, topic, "trigger", &bad);
         ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);
+    } else if (strncmp(topic, "signal.", 7) == 0 && topic[7]) {
+        /* traffic lights: "state" on each change, "red_run" when the ego crossed a
+         * line on red (docs/drivelog.md) */
+        ret = event(rec, w, t, "signal", topic + 7, line, len, err);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_COLLISION) == 0) {
         const char *other = text(msg, topic, "other", &bad);
         ret = event(rec, w, t, "collision", other ? other : "vehicle", line, len, err);

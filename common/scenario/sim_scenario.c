@@ -78,7 +78,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     static const char *const keys[] = {"format", "name", "description", "author", "version",
                                        "terrain", "roads", "junctions", "pois", "start_points",
                                        "traffic", "triggers", "sectors", "tasks", "environment",
-                                       "road_friction", "drt", "automation", NULL};
+                                       "road_friction", "drt", "automation", "traffic_lights", NULL};
     *out = NULL;
     ld L = {.j = {.file = name, .report = diag_report, .user = diag}, .base_dir = base_dir};
     cJSON *root;
@@ -110,6 +110,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
         scn_load_junctions(&L, root);
         sim_error e = {0};
         if (sim_roadnet_build_index(&sc->net, &e)) scn_err_at(&L, "roads", "%s", e.msg);
+        scn_load_lights(&L, root);
         scn_load_pois(&L, root);
         scn_load_starts(&L, root);
         scn_load_traffic(&L, root);

@@ -11,6 +11,7 @@ void sim_traffic_setup_free(sim_traffic_setup *su)
     sim_lanegraph_free(&su->graph);
     free(su->specs);
     free(su->triggers);
+    free(su->stops);
     memset(su, 0, sizeof *su);
 }
 
@@ -20,6 +21,32 @@ static const sim_traffic_action actions[] = {
     [SIM_ACTION_HUD_TEXT] = SIM_TA_HUD_TEXT,
     [SIM_ACTION_LOG_MARK] = SIM_TA_LOG_MARK,
 };
+
+/* Stop lines: a vehicle head controls the graph lanes of its road that run in its
+ * orientation (within its lanes, when it names them) and whose section holds its
+ * stop_s. */
+static int make_stops(sim_traffic_setup *su, const sim_lights *L, sim_error *err)
+{
+    const sim_lanegraph *g = &su->graph;
+    for (int pass = 0; pass < 2; pass++) {
+        su->n_stops = 0;
+        for (int h = 0; h < L->n_heads; h++) {
+            const sim_light_head *hd = &L->heads[h];
+            if (hd->kind != SIM_HEAD_VEHICLE || hd->road < 0) continue;
+            for (int k = 0; k < g->n_lanes; k++) {
+                const sim_lg_lane *l = &g->lanes[k];
+                if (l->road != hd->road || (hd->orientation != 0 && l->forward != (hd->orientation > 0))) continue;
+                if ((hd->lane_from || hd->lane_to) && (l->lane_id < hd->lane_from || l->lane_id > hd->lane_to)) continue;
+                if (hd->stop_s < l->s0 - 1e-9 || hd->stop_s > l->s0 + l->length + 1e-9) continue;
+                if (pass) su->stops[su->n_stops] = (sim_traffic_stop){k, sim_lanegraph_lane_s(g, k, hd->stop_s), h};
+                su->n_stops++;
+            }
+        }
+        if (!pass && !(su->stops = calloc((size_t)su->n_stops + 1, sizeof *su->stops)))
+            return sim_error_set(err, SIM_ENOMEM, "traffic: out of memory");
+    }
+    return SIM_OK;
+}
 
 int sim_traffic_setup_init(sim_traffic_setup *su, const sim_scenario *sc, int max_agents,
                            sim_error *err)
@@ -44,6 +71,10 @@ int sim_traffic_setup_init(sim_traffic_setup *su, const sim_scenario *sc, int ma
         max_agents = sc->n_agents + (int)(p->density * (lane_km < disc ? lane_km : disc)) + 64;
     }
     p->max_agents = max_agents;
+    if ((ret = make_stops(su, &sc->net.lights, err)) < 0) {
+        sim_traffic_setup_free(su);
+        return ret;
+    }
     su->specs = calloc((size_t)sc->n_agents + 1, sizeof *su->specs);
     su->triggers = calloc((size_t)sc->n_triggers + 1, sizeof *su->triggers);
     if (!su->specs || !su->triggers) {

@@ -18,6 +18,9 @@ typedef struct sim_traffic_setup {
     int n_specs;
     sim_traffic_trigger *triggers; /* one per scenario trigger */
     int n_triggers;
+    sim_traffic_stop *stops;       /* the stop line of every vehicle traffic-light head on
+                                      each graph lane it controls; head: sc->net.lights index */
+    int n_stops;
 } sim_traffic_setup;
 
 /* Builds the lane graph and the specs. max_agents: capacity of worlds started from it
@@ -26,7 +29,9 @@ typedef struct sim_traffic_setup {
 int sim_traffic_setup_init(sim_traffic_setup *su, const sim_scenario *sc, int max_agents,
                            sim_error *err);
 void sim_traffic_setup_free(sim_traffic_setup *su);
-/* A fresh world: every scenario agent at its start (slot i is agent i), the triggers. */
+/* A fresh world: every scenario agent at its start (slot i is agent i), the triggers,
+ * the stop lines (their head states all off until sim_traffic_set_lights gives the
+ * node's). */
 int sim_traffic_setup_start(const sim_traffic_setup *su, sim_traffic *t, sim_error *err);
 
 #endif

@@ -298,6 +298,7 @@ static int read_road(xodr_parser *P, const xmlNode *rn, sim_road *r, raw_link *p
         if (once && *once) return xodr_fail(P, c, SIM_EINVAL, "again, expected one per <road>");
         if (xodr_is(c, "link")) rc = read_link(P, c, pred, succ);
         else if (xodr_is(c, "type")) continue; /* read_types, once the length is known */
+        else if (xodr_is(c, "objects") || xodr_is(c, "signals")) continue; /* xodr_read_roadside, once built */
         else if (xodr_is(c, "planView")) rc = read_plan_view(P, c, r), plan = true;
         else if (xodr_is(c, "lanes")) rc = xodr_read_lanes(P, c, r), lanes = true;
         else if (xodr_is(c, "elevationProfile")) {
@@ -493,6 +494,7 @@ static int read_document(xodr_parser *P, const xmlNode *root)
         if ((rc = sim_roadnet_build_index(net, &e))) rc = xodr_fail(P, root, rc, "%s", e.msg);
     }
     if (!rc) rc = check_junctions(P, jnodes);
+    for (int i = 0; i < net->n_roads && !rc; i++) rc = xodr_read_roadside(P, rnodes[i], i);
     P->rep->n_roads = net->n_roads;
     P->rep->n_junctions = net->n_junctions;
 out:

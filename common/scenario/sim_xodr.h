@@ -4,8 +4,9 @@
  * Read: header (revision, geoReference), roads (link, type/speed, planView with line,
  * arc, spiral, poly3, paramPoly3, elevationProfile, lateralProfile superelevation,
  * lanes: laneOffset, laneSection with left/center/right lanes: link, width, roadMark,
- * speed), junctions (connection, laneLink). Everything else (objects, signals,
- * crossfall, shape, lane border/material/access/height/rule/visibility, controllers,
+ * speed), junctions (connection, laneLink), objects and signals (sim_xodr_objects.c:
+ * objects with repeats and outlines, speed signs as lane limits, traffic-light heads).
+ * Everything else (other signals by country and type, signal references, crossfall, shape, lane border/material/access/height/rule/visibility, controllers,
  * railroads, ...) is counted per element name in the report, never silently dropped:
  * callers show it as one warning.
  *
@@ -38,6 +39,15 @@ typedef struct sim_xodr_report {
     int n_roads, n_junctions, n_connections, n_sections, n_lanes;
     int n_geoms[5];                /* by sim_geom_type */
     int n_elevation, n_superelevation, n_lane_offset;
+    /* <objects> and <signals> (sim_xodr_objects.c) */
+    int n_object_containers, n_signal_containers; /* <objects>, <signals> elements */
+    int n_objects;                 /* <object> elements read */
+    int n_objects_placed;          /* sim_world_objects made (repeats expanded) */
+    int n_by_kind[SIM_OBJ_KIND_COUNT]; /* of those, by kind */
+    int n_signals;                 /* <signal> elements */
+    int n_speed_signs;             /* speed-limit signs: lane limits and drawn signs */
+    int n_rule_signs;              /* stop, yield, priority-road signs drawn */
+    int n_light_heads;             /* traffic-light heads (net->lights) */
     sim_xodr_count unsupported[SIM_XODR_MAX_UNSUPPORTED];
     int n_unsupported;             /* distinct names in unsupported[] */
     int n_unsupported_more;        /* further distinct names not listed */

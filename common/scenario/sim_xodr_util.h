@@ -41,6 +41,10 @@ bool xodr_speed(xodr_parser *P, const xmlNode *n, double *out);
 /* All <name> children of n as polynomial records (start at attribute skey), sorted by s. */
 int xodr_read_polys(xodr_parser *P, const xmlNode *n, const char *name, const char *skey,
                     sim_poly3 **out, int *n_out);
+/* Reads road ri's <objects> and <signals> once the network is built (poses need it):
+ * objects into net->objects, speed signs into lane limits and signs, traffic-light
+ * heads into net->lights (sim_xodr_objects.c). */
+int xodr_read_roadside(xodr_parser *P, const xmlNode *rn, int ri);
 /* Reads a road's <lanes> (laneOffset and laneSections) into r. */
 int xodr_read_lanes(xodr_parser *P, const xmlNode *lanes, sim_road *r);
 

@@ -58,6 +58,7 @@ int sim_traffic_init(sim_traffic *t, const sim_lanegraph *g, const sim_traffic_p
                      sim_error *err)
 {
     memset(t, 0, sizeof *t);
+    t->ego_ran_red = -1;
     if (p->max_agents < 1 || p->max_agents > 10000000)
         return sim_error_set(err, SIM_ERANGE, "traffic: max_agents %d, expected 1 to 10000000", p->max_agents);
     if (g->n_lanes < 1) return sim_error_set(err, SIM_EINVAL, "traffic: the road network has no driving lane");
@@ -164,6 +165,8 @@ void sim_traffic_set_ego(sim_traffic *t, double x, double y, double heading, dou
 {
     sim_traffic_ego *e = &t->ego;
     int hint = e->valid && e->on_lane ? e->pos.lane : -1;
+    bool had_prev = e->valid && e->on_lane;
+    sim_lg_pos prev = e->pos;
     if (speed < 0) { /* moving backwards (a car spun round): its direction of motion counts */
         heading += M_PI;
         speed = -speed;
@@ -180,6 +183,7 @@ void sim_traffic_set_ego(sim_traffic *t, double x, double y, double heading, dou
     e->on_lane = sim_lanegraph_locate(t->g, x, y, hint, 0.5, &e->pos);
     if (e->on_lane && cos(e->pos.heading - heading) < 0) e->on_lane = false;
     if (!e->on_lane) return;
+    tr_ego_crossed(t, had_prev, &prev);
     const sim_lg_lane *l = &t->g->lanes[e->pos.lane];
     /* Where it will be: drifting sideways it already counts in the lane it drifts into. */
     double lat = e->pos.lat + EGO_FORESIGHT_S * speed * sin(heading - e->pos.heading);

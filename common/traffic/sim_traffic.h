@@ -27,6 +27,7 @@
 
 #include "sim_error.h"
 #include "sim_lanegraph.h"
+#include "sim_lights.h"
 
 #define SIM_TRAFFIC_MAX_EVENTS 64 /* events kept per step; more are counted in `lost_events` */
 
@@ -153,6 +154,15 @@ typedef struct sim_traffic_event {
     int by;                    /* agent slot that set it off, -1: the ego */
 } sim_traffic_event;
 
+/* A traffic light's stop line on a graph lane (sim_traffic_setup makes them from the
+ * road network's heads): agents halt before it while its head shows red, red and
+ * amber, or amber, when they can stop comfortably (docs/traffic.md "Traffic lights"). */
+typedef struct sim_traffic_stop {
+    int lane;                  /* graph lane */
+    double s;                  /* lane s of the line */
+    int head;                  /* index into the states array of sim_traffic_set_lights */
+} sim_traffic_stop;
+
 typedef struct sim_tidx {      /* one entry of the sorted neighbour index */
     int agent;                 /* slot; the ego is cap */
     int lane;
@@ -188,6 +198,13 @@ typedef struct sim_traffic {
     bool ambient_filled;
     uint64_t rng;
     uint32_t next_uid;
+    /* traffic lights (sim_traffic_lights.c): borrowed stop lines and head states */
+    const sim_traffic_stop *stops;
+    int n_stops;
+    const sim_light_state *light_states;
+    int ego_ran_red;           /* head whose stop line the ego crossed on red since this was
+                                  last reset to -1 (the node resets it), -1: none */
+    double ego_ran_red_speed;  /* m/s as it crossed */
 } sim_traffic;
 
 /* Allocates everything for p->max_agents agents. */
@@ -200,6 +217,10 @@ void sim_traffic_set_triggers(sim_traffic *t, const sim_traffic_trigger *tr, int
 /* The ego for the next step: centre pose, speed (m/s), size. */
 void sim_traffic_set_ego(sim_traffic *t, double x, double y, double heading, double speed,
                          double length, double width);
+/* Traffic lights: the stop lines (borrowed, may be NULL with n 0) and the state of
+ * each head they name (borrowed, read at every step: the caller updates it in place). */
+void sim_traffic_set_lights(sim_traffic *t, const sim_traffic_stop *stops, int n,
+                            const sim_light_state *states);
 /* Advances dt seconds (events of this step in t->events). Frozen: nothing moves. */
 void sim_traffic_step(sim_traffic *t, double dt);
 /* The world speed of an agent as published (0 while frozen). */

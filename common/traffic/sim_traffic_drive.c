@@ -360,6 +360,8 @@ void tr_decide(sim_traffic *t, int slot, double dt)
      * with its front TR_STOP_MARGIN short of the exit) */
     double line = dist - TR_STOP_MARGIN + a->b.min_gap;
     if (stop && line < ld.gap) ld = (tr_near){LINE_WHO, line, 0.0};
+    double light = tr_light_gap(t, a); /* a red light ahead: its stop line */
+    if (light < ld.gap) ld = (tr_near){LINE_WHO, light, 0.0};
 
     change_lanes(t, slot, &ld, v_ideal);
 

@@ -7,6 +7,10 @@
 #include "sim_traffic.h"
 
 #define TR_EGO(t) ((t)->cap)
+/* sim_traffic_lights.c: the gap to the line of a light the agent is to stop at
+ * (INFINITY: none), and the ego's crossing of a line on red between two poses. */
+double tr_light_gap(const sim_traffic *t, const sim_traffic_agent *a);
+void tr_ego_crossed(sim_traffic *t, bool had_prev, const sim_lg_pos *prev);
 #define TR_STOP_MARGIN 2.5   /* m between a waiting vehicle's front and the stop line */
 #define TR_WAITING_SPEED 0.3 /* m/s: slower than this at the stop line is waiting */
 

@@ -232,6 +232,7 @@ void sim_roadnet_free(sim_roadnet *net)
     free(net->junctions);
     free(net->geo_reference);
     sim_object_list_free(&net->objects);
+    sim_lights_free(&net->lights);
     sim_roadnet_index_free(net->index);
     memset(net, 0, sizeof *net);
 }

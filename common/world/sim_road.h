@@ -47,6 +47,7 @@
 #include "sim_error.h"
 #include "sim_terrain.h"
 
+#include "sim_lights.h"
 #include "sim_objects.h"
 
 #define SIM_CLOTHOID_STEP 2.0     /* m between spiral and poly3 table points */
@@ -226,6 +227,8 @@ typedef struct sim_sign {
     char *text;         /* owned, may be NULL */
     double legible_m;   /* lane_change: the board stays blank until the driver is this close
                            (the Lane Change Test's 40 m, sim_lct_board_at); 0: always shown */
+    int facing;         /* +1: faces the traffic along s, -1: against s, 0: the traffic of
+                           the side it stands on (OpenDRIVE's orientation +, -, none) */
 } sim_sign;
 
 /* A stretch of road surface differing from the terrain's (a wet patch, gravel). */
@@ -305,6 +308,8 @@ typedef struct sim_roadnet {
     char *geo_reference;           /* OpenDRIVE <geoReference> text (a PROJ string); owned */
     sim_object_list objects;       /* roadside objects of the road data (OpenDRIVE
                                       <object>s, expanded repeats); owned */
+    sim_lights lights;             /* traffic-light heads (OpenDRIVE <signal>s, the scenario's
+                                      traffic_lights) and their controllers; owned */
     struct sim_roadnet_index *index;
 } sim_roadnet;
 

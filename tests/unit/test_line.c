@@ -205,7 +205,7 @@ static void control_commands_are_validated(void **state)
     expect_control("{\"cmd\":\"hud\",\"text\":5}", "hud: \"text\" must be a string");
     expect_control("{}", "missing \"cmd\" (a string naming the command)");
     expect_control("{\"cmd\":\"jump\"}", "unknown command \"jump\" (expected pause, resume, restart, speed_limit, "
-                                        "hud, traffic, light, sound, stop, status, seek or automation)");
+                                        "hud, traffic, light, sound, stop, status, seek, automation or signal)");
     expect_control("{\"cmd\":\"automation\"}", "automation: give \"mode\", \"set_kmh\", \"gap_s\" or \"tor\"");
     expect_control("{\"cmd\":\"automation\",\"mode\":\"l5\"}",
                    "automation: \"mode\" must be \"manual\", \"acc\", \"lc\", \"l2\" or \"l3\"");

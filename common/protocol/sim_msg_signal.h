@@ -1,0 +1,39 @@
+/* sim_msg_signal: traffic-light topics (docs/protocol.md "signal.state").
+ *
+ * `signal.state` {id, state, controller?, phase?}: the traffic node, once for every
+ * head at the start of a run and then whenever a head's state changes (controller
+ * phase, operator, storyboard). state is one of off, red, red_amber, amber, green,
+ * flashing_amber (sim_lights.h names them).
+ * `signal.red_run` {head, speed, road}: the ego's front crossed the stop line of a
+ * head showing red (or red and amber); speed in m/s. The recorder logs both. */
+#ifndef SIM_MSG_SIGNAL_H
+#define SIM_MSG_SIGNAL_H
+
+#include <cjson/cJSON.h>
+
+#include "sim_error.h"
+
+#define SIM_TOPIC_SIGNAL_STATE "signal.state"
+#define SIM_TOPIC_SIGNAL_RED_RUN "signal.red_run"
+
+typedef struct sim_msg_signal_state {
+    char id[64];          /* the head */
+    char state[24];
+    char controller[64];  /* "": none */
+    int phase;            /* SIM_MSG_NO_INT: none (no controller, or held) */
+} sim_msg_signal_state;
+
+typedef struct sim_msg_signal_red_run {
+    char head[64];
+    double speed;         /* m/s */
+    char road[64];
+} sim_msg_signal_red_run;
+
+/* Encoders: a new object (caller frees), NULL when out of memory. Decoders: SIM_EINVAL
+ * naming the topic and the field. */
+cJSON *sim_msg_signal_state_encode(const sim_msg_signal_state *m);
+int sim_msg_signal_state_decode(const cJSON *msg, sim_msg_signal_state *out, sim_error *err);
+cJSON *sim_msg_signal_red_run_encode(const sim_msg_signal_red_run *m);
+int sim_msg_signal_red_run_decode(const cJSON *msg, sim_msg_signal_red_run *out, sim_error *err);
+
+#endif
