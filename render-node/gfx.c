@@ -85,9 +85,14 @@ static int compile(const char *path, GLenum kind, GLuint *out, sim_error *err)
 
 int gfx_program(const char *dir, const char *name, GLuint *out, sim_error *err)
 {
+    return gfx_program_pair(dir, name, name, out, err);
+}
+
+int gfx_program_pair(const char *dir, const char *vert, const char *frag, GLuint *out, sim_error *err)
+{
     char vp[1024], fp[1024];
-    snprintf(vp, sizeof vp, "%s/%s.vert", dir, name);
-    snprintf(fp, sizeof fp, "%s/%s.frag", dir, name);
+    snprintf(vp, sizeof vp, "%s/%s.vert", dir, vert);
+    snprintf(fp, sizeof fp, "%s/%s.frag", dir, frag);
     GLuint vs, fs;
     int rc = compile(vp, GL_VERTEX_SHADER, &vs, err);
     if (rc)
@@ -103,6 +108,9 @@ int gfx_program(const char *dir, const char *name, GLuint *out, sim_error *err)
     glBindAttribLocation(p, 1, "a_normal");
     glBindAttribLocation(p, 2, "a_color");
     glBindAttribLocation(p, 1, "a_uv");
+    glBindAttribLocation(p, 3, "a_inst_pose");
+    glBindAttribLocation(p, 4, "a_inst_size");
+    glBindAttribLocation(p, 5, "a_inst_tint");
     glLinkProgram(p);
     glDeleteShader(vs);
     glDeleteShader(fs);

@@ -214,7 +214,7 @@ int main(int argc, char **argv)
         if (o->brute_force)
             n.scene.terrain.force_level = n.scene.terrain.tree.depth;
         if (o->terrain_only) {
-            n.scene.draw_roads = n.scene.draw_cars = false;
+            n.scene.draw_roads = n.scene.draw_cars = n.scene.draw_scenery = false;
             n.scene.magenta = true;
         }
         if (o->no_hud)

@@ -63,14 +63,14 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
     s->sc = sc;
     s->rig = *rig;
     s->cog_height = cog_height;
-    s->draw_terrain = s->draw_roads = s->draw_cars = true;
+    s->draw_terrain = s->draw_roads = s->draw_cars = s->draw_scenery = true;
     int rc;
     if ((rc = gfx_program(dir, "lit", &s->lit, err)) || (rc = gfx_program(dir, "tex", &s->tex, err)) ||
-        (rc = gfx_program(dir, "sky", &s->sky, err)))
+        (rc = gfx_program(dir, "sky", &s->sky, err)) || (rc = gfx_program_pair(dir, "inst", "lit", &s->inst, err)))
         return rc;
     glGenVertexArrays(1, &s->empty_vao);
     if ((rc = rn_terrain_init(&s->terrain, sc, err)) || (rc = rn_roads_init(&s->roads, sc, err)) ||
-        (rc = rn_objects_init(&s->objects, s->lit, err)))
+        (rc = rn_objects_init(&s->objects, s->lit, err)) || (rc = rn_scenery_init(&s->scenery, sc, err)))
         return rc;
     rn_hud_init(&s->hud);
     return SIM_OK;
@@ -81,10 +81,12 @@ void rn_scene_free(rn_scene *s)
     rn_terrain_free(&s->terrain);
     rn_roads_free(&s->roads);
     rn_objects_free(&s->objects);
+    rn_scenery_free(&s->scenery);
     rn_hud_free(&s->hud);
     if (s->lit) glDeleteProgram(s->lit);
     if (s->tex) glDeleteProgram(s->tex);
     if (s->sky) glDeleteProgram(s->sky);
+    if (s->inst) glDeleteProgram(s->inst);
     if (s->empty_vao) glDeleteVertexArrays(1, &s->empty_vao);
     memset(s, 0, sizeof *s);
 }
@@ -187,10 +189,17 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         glClearColor(1, 0, 1, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
-    GLuint p = s->lit;
-    glUseProgram(p);
     float id[16];
     sim_mat4_identity(id);
+    double hp[3], hd[3], fwd[3] = {cos(-0.035), 0, -sin(0.035)};
+    sim_pose_to_world(&fs->ego, (double[3]){s->rig.length / 2 - 0.2, 0, -0.1}, hp);
+    double r[9];
+    sim_pose_rotation(&fs->ego, r);
+    for (int i = 0; i < 3; i++) hd[i] = r[3 * i] * fwd[0] + r[3 * i + 1] * fwd[1] + r[3 * i + 2] * fwd[2];
+    /* the instanced scenery shares the lit program's fragment stage and its uniforms */
+    for (int pass = 0; pass < 2; pass++) {
+    GLuint p = pass ? s->lit : s->inst;
+    glUseProgram(p);
     um(p, "u_view_proj", cam->view_proj);
     um(p, "u_model", id);
     u3(p, "u_sun_dir", l.sun_dir);
@@ -201,14 +210,10 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     u1(p, "u_fog_k", fog_k);
     u1(p, "u_emissive", 0);
     u1(p, "u_tint_on", 0);
-    double hp[3], hd[3], fwd[3] = {cos(-0.035), 0, -sin(0.035)};
-    sim_pose_to_world(&fs->ego, (double[3]){s->rig.length / 2 - 0.2, 0, -0.1}, hp);
-    double r[9];
-    sim_pose_rotation(&fs->ego, r);
-    for (int i = 0; i < 3; i++) hd[i] = r[3 * i] * fwd[0] + r[3 * i + 1] * fwd[1] + r[3 * i + 2] * fwd[2];
     u3d(p, "u_head_pos", hp);
     u3d(p, "u_head_dir", hd);
     u1(p, "u_head_on", l.headlights && fs->have_ego ? 1.0f : 0.0f);
+    }
 
     /* The cockpit first: nothing in the world comes nearer than the bonnet's front, so
      * it needs no depth clear, and what it hides is never shaded. */
@@ -228,6 +233,17 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         s->objects.draw_calls = 0;
         draw_cars(s, fs, v, &l, &f);
         stats->draw_calls += s->objects.draw_calls;
+    }
+    if (s->draw_scenery) {
+        s->scenery.draw_calls = 0;
+        rn_scenery_draw_outlines(&s->scenery, &f);
+        int outlines = s->scenery.draw_calls;
+        glUseProgram(s->inst);
+        rn_scenery_draw(&s->scenery, cam, &f);
+        glUseProgram(s->lit);
+        stats->draw_calls += outlines + s->scenery.draw_calls;
+        stats->scenery_triangles = s->scenery.triangles;
+        stats->scenery_instances = s->scenery.instances;
     }
     if (s->draw_terrain) {
         int rc = rn_terrain_draw(&s->terrain, cam, h, &f);

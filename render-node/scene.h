@@ -8,6 +8,7 @@
 #include "hud.h"
 #include "objects.h"
 #include "roads.h"
+#include "scenery.h"
 #include "sim_camera.h"
 #include "sim_scenario.h"
 #include "terrain.h"
@@ -19,10 +20,11 @@ typedef struct rn_scene {
     rn_roads roads;
     rn_objects objects;
     rn_hud hud;
-    GLuint lit, tex, sky, empty_vao;
+    rn_scenery scenery;
+    GLuint lit, tex, sky, inst, empty_vao;
     sim_view_rig rig;          /* eye point and car size */
     double cog_height;         /* m */
-    bool draw_terrain, draw_roads, draw_cars; /* all true but in tests of one part */
+    bool draw_terrain, draw_roads, draw_cars, draw_scenery; /* all true but in tests of one part */
     bool magenta;              /* no sky: a magenta background, so that cracks show */
     bool no_hud;
 } rn_scene;
@@ -47,6 +49,7 @@ typedef struct rn_view_opts {
 
 typedef struct rn_frame_stats {
     long triangles;            /* terrain triangles */
+    long scenery_triangles, scenery_instances;
     int draw_calls;
     int terrain_blocks, culled;
     int min_level, max_level;  /* LOD levels drawn */
