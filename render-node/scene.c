@@ -56,22 +56,41 @@ static void lighting_for(sim_light light, sim_weather weather, lighting *l)
     }
 }
 
+int rn_quality_parse(const char *name)
+{
+    static const char *const names[] = {"low", "medium", "high"};
+    for (int i = 0; name && i < 3; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
+double rn_quality_lod_tolerance(rn_quality q)
+{
+    return q == RN_QUALITY_LOW ? 4.0 : q == RN_QUALITY_HIGH ? 1.5 : 2.0;
+}
+
 int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const sim_view_rig *rig, double cog_height,
-                  sim_error *err)
+                  rn_quality quality, sim_error *err)
 {
     memset(s, 0, sizeof *s);
+    s->quality = quality;
     s->sc = sc;
     s->rig = *rig;
     s->cog_height = cog_height;
     s->draw_terrain = s->draw_roads = s->draw_cars = s->draw_scenery = true;
     int rc;
-    if ((rc = gfx_program(dir, "lit", &s->lit, err)) || (rc = gfx_program(dir, "tex", &s->tex, err)) ||
-        (rc = gfx_program(dir, "sky", &s->sky, err)) || (rc = gfx_program_pair(dir, "inst", "lit", &s->inst, err)))
+    bool low = quality == RN_QUALITY_LOW;
+    if ((rc = low ? gfx_program_files(dir, "light", "lit_vl", "flat", &s->lit, err) : gfx_program(dir, "lit", &s->lit, err)) ||
+        (rc = gfx_program(dir, "tex", &s->tex, err)) || (rc = gfx_program(dir, "sky", &s->sky, err)) ||
+        (rc = low ? gfx_program_files(dir, "light", "inst_vl", "flat", &s->inst, err)
+                  : gfx_program_pair(dir, "inst", "lit", &s->inst, err)))
         return rc;
     glGenVertexArrays(1, &s->empty_vao);
     if ((rc = rn_terrain_init(&s->terrain, sc, err)) || (rc = rn_roads_init(&s->roads, sc, err)) ||
         (rc = rn_objects_init(&s->objects, s->lit, err)) || (rc = rn_scenery_init(&s->scenery, sc, err)))
         return rc;
+    s->scenery.range = low ? 200 : quality == RN_QUALITY_HIGH ? 1200 : 500;
     rn_hud_init(&s->hud);
     return SIM_OK;
 }

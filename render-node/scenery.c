@@ -231,6 +231,7 @@ void rn_scenery_free(rn_scenery *s)
     gfx_mesh_free(&s->outlines);
     sim_object_list_free(&s->list);
     free(s->scratch);
+    free(s->order);
     memset(s, 0, sizeof *s);
 }
 
@@ -257,6 +258,12 @@ static void tint(const sim_world_object *o, float out[3])
     }
 }
 
+static int by_distance(const void *a, const void *b)
+{
+    const rn_scenery_order *x = a, *y = b;
+    return x->d < y->d ? -1 : x->d > y->d;
+}
+
 void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
 {
     s->draw_calls = 0;
@@ -264,12 +271,21 @@ void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
     if (s->range <= 0 || !s->list.n)
         return;
     if (s->cap_scratch < s->list.n) {
-        float *p = realloc(s->scratch, (size_t)s->list.n * INST_FLOATS * sizeof *p);
+        /* two halves: instances as found, then sorted by distance */
+        float *p = realloc(s->scratch, (size_t)s->list.n * 2 * INST_FLOATS * sizeof *p);
         if (!p)
             return;
         s->scratch = p;
+        void *o = realloc(s->order, (size_t)s->list.n * sizeof *s->order);
+        if (!o)
+            return;
+        s->order = o;
         s->cap_scratch = s->list.n;
     }
+    /* the unit meshes are closed and wound outwards: their back faces never show */
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(cam->mirrored ? GL_CW : GL_CCW); /* a mirror's projection reverses the winding */
     for (int k = 0; k < SIM_OBJ_KIND_COUNT; k++) {
         double r = kind_range((sim_object_kind)k, s->range), r2 = r * r;
         int n = 0;
@@ -288,6 +304,8 @@ void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
             if (f && !sim_frustum_box_visible(f, lo, hi))
                 continue;
             float *v = &s->scratch[n * INST_FLOATS];
+            s->order[n].d = dx * dx + dy * dy;
+            s->order[n].slot = n;
             v[0] = (float)o->x, v[1] = (float)o->y, v[2] = (float)o->z, v[3] = (float)o->heading;
             v[4] = (float)o->length, v[5] = (float)o->width, v[6] = (float)o->height, v[7] = 0;
             tint(o, &v[8]);
@@ -295,10 +313,16 @@ void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
         }
         if (!n)
             continue;
+        /* near ones first: llvmpipe shades only what passes the depth test, and a street
+         * of buildings seen along its length overlaps itself many times */
+        qsort(s->order, (size_t)n, sizeof *s->order, by_distance);
+        float *sorted = s->scratch + (size_t)s->list.n * INST_FLOATS;
+        for (int j = 0; j < n; j++)
+            memcpy(&sorted[j * INST_FLOATS], &s->scratch[s->order[j].slot * INST_FLOATS], INST_FLOATS * sizeof *sorted);
         rn_scenery_kind *m = &s->kinds[k];
         glBindBuffer(GL_ARRAY_BUFFER, m->inst);
         /* orphaned every frame: the driver need not wait for the last frame's draw */
-        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)n * INST_FLOATS * 4, s->scratch, GL_STREAM_DRAW);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)n * INST_FLOATS * 4, sorted, GL_STREAM_DRAW);
         glBindVertexArray(m->vao);
         glDrawElementsInstanced(GL_TRIANGLES, m->n_index, GL_UNSIGNED_INT, 0, n);
         s->draw_calls++;
@@ -306,6 +330,8 @@ void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
         s->instances += n;
     }
     glBindVertexArray(0);
+    glDisable(GL_CULL_FACE);
+    glFrontFace(GL_CCW);
 }
 
 void rn_scenery_draw_outlines(rn_scenery *s, const sim_frustum *f)

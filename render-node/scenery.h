@@ -18,12 +18,18 @@ typedef struct rn_scenery_kind {
     int n_index, cap_inst;
 } rn_scenery_kind;
 
+typedef struct rn_scenery_order {
+    double d;                     /* squared distance from the eye */
+    int slot;                     /* instance in the frame's scratch data */
+} rn_scenery_order;
+
 typedef struct rn_scenery {
     sim_object_list list;         /* owned: rules' placements, explicit and road objects */
     rn_scenery_kind kinds[SIM_OBJ_KIND_COUNT];
     int kind_first[SIM_OBJ_KIND_COUNT], kind_count[SIM_OBJ_KIND_COUNT]; /* list is sorted by kind */
     gfx_mesh outlines;            /* extruded footprints (static) */
     float *scratch;               /* per-frame instance data */
+    rn_scenery_order *order;
     int cap_scratch;
     double range;                 /* m: draw distance of trees and buildings; small
                                      things get a third of it; <= 0: nothing drawn */
