@@ -293,6 +293,10 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         u1(s->tex, "u_fog_k", fog_k);
         float bright = (l.ambient[0] + l.sun_color[0]) * 1.0f;
         u1(s->tex, "u_bright", bright > 1 ? 1 : bright);
+        u1(s->tex, "u_retro", 1);
+        u3d(s->tex, "u_head_pos", hp);
+        u3d(s->tex, "u_head_dir", hd);
+        u1(s->tex, "u_head_on", l.headlights && fs->have_ego ? 1.0f : 0.0f);
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
         glEnable(GL_POLYGON_OFFSET_FILL);
@@ -309,6 +313,7 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     um(s->tex, "u_model", id);
     u1(s->tex, "u_fog_k", 0);
     u1(s->tex, "u_bright", 1);
+    u1(s->tex, "u_retro", 0);
     s->hud.full = v->view == SIM_VIEW_FRONT || v->view == SIM_VIEW_CHASE;
     s->hud.tan_half_fov_y = v->view == SIM_VIEW_FRONT ? tan(cam->fov_y / 2) : 0; /* DRT dot: driver's view only */
     if (!s->no_hud)

@@ -193,6 +193,16 @@ static void add_segment(placer *P, const sim_road *r, int road, double s0, doubl
     add(P, kind, a.x, a.y, a.z, atan2(dy, dx), len, w, h, NULL);
 }
 
+/* A sign of the road stands within margin (m along s) on this side: nothing is put in
+ * front of it. */
+static bool near_sign(const sim_road *r, double s, int side, double margin)
+{
+    for (int i = 0; i < r->n_signs; i++)
+        if (fabs(r->signs[i].s - s) < margin && (r->signs[i].d > 0) == (side > 0))
+            return true;
+    return false;
+}
+
 static void place_road(placer *P, const sim_scenery_config *c, int road)
 {
     const sim_road *r = &P->net->roads[road];
@@ -215,6 +225,8 @@ static void place_road(placer *P, const sim_scenery_config *c, int road)
             case SIM_RULE_TREES:
             case SIM_RULE_BUSHES:
                 for (double s = R.spacing * rng_unit(&g); s < r->length; s += R.spacing * (0.5 + rng_unit(&g))) {
+                    if (near_sign(r, s, side, 6))
+                        continue;
                     side_at(r, s, side, &si);
                     double off = R.offset + R.depth * rng_unit(&g);
                     bool tree = rule == SIM_RULE_TREES;
@@ -232,7 +244,7 @@ static void place_road(placer *P, const sim_scenery_config *c, int road)
                 double s0 = rule == SIM_RULE_DELINEATORS ? fmod(R.spacing / 2, R.spacing) * (side > 0) : R.spacing / 2;
                 for (double s = s0; s < r->length; s += R.spacing) {
                     side_at(r, s, side, &si);
-                    if (!si.any)
+                    if (!si.any || near_sign(r, s, side, 3))
                         continue;
                     sim_road_pose p;
                     double t = si.edge + side * R.offset;
