@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "materials.h"
 #include "road_adapter.h"
 #include "signtex.h"
 
@@ -312,18 +313,21 @@ void rn_roads_draw_lit(rn_roads *r, const sim_frustum *f)
     /* marks before the surface under them, so that the surface there is not shaded */
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(-2.0f, -4.0f);
+    glUniform1i(r->u_material, RN_MAT_PAINT);
     for (int i = 0; i < r->n_chunks; i++)
         if (visible(&r->marks[i], f)) {
             gfx_mesh_draw(&r->marks[i]);
             r->draw_calls++;
         }
     glPolygonOffset(-1.0f, -2.0f);
+    glUniform1i(r->u_material, RN_MAT_ASPHALT);
     for (int i = 0; i < r->n_chunks; i++)
         if (visible(&r->surface[i], f)) {
             gfx_mesh_draw(&r->surface[i]);
             r->draw_calls++;
         }
     glDisable(GL_POLYGON_OFFSET_FILL);
+    glUniform1i(r->u_material, RN_MAT_NONE);
     if (visible(&r->furniture, f)) {
         gfx_mesh_draw(&r->furniture);
         r->draw_calls++;

@@ -25,6 +25,7 @@ typedef struct rn_roads {
     rn_sign_quad *signs;
     int n_signs;
     int draw_calls;
+    GLint u_material;            /* the lit program's, set by the scene (-1: none) */
 } rn_roads;
 
 int rn_roads_init(rn_roads *r, const sim_scenario *sc, sim_error *err);

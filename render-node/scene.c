@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "materials.h"
+
 /* Light and sky of a time of day. */
 typedef struct lighting {
     float sun_dir[3], sun_color[3], ambient[3];
@@ -91,6 +93,23 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
         (rc = rn_objects_init(&s->objects, s->lit, err)) || (rc = rn_scenery_init(&s->scenery, sc, err)))
         return rc;
     s->scenery.range = low ? 200 : quality == RN_QUALITY_HIGH ? 1200 : 500;
+    s->roads.u_material = glGetUniformLocation(s->lit, "u_material");
+    /* the samplers' units, once: two sampler types on one unit (both default to 0)
+     * make every draw fail */
+    for (int pass = 0; pass < 2; pass++) {
+        GLuint p = pass ? s->lit : s->inst;
+        glUseProgram(p);
+        glUniform1i(glGetUniformLocation(p, "u_detail"), 1);
+        glUniform1i(glGetUniformLocation(p, "u_shadow"), 2);
+    }
+    rn_rain_init(&s->rain);
+    if (!low) {
+        if (!(s->detail = rn_materials_texture()))
+            return sim_error_set(err, SIM_ENOMEM, "materials: out of memory");
+        bool high = quality == RN_QUALITY_HIGH;
+        if ((rc = rn_shadow_init(&s->shadow, high ? 2048 : 1024, high ? 120 : 60, err)))
+            return rc;
+    }
     rn_hud_init(&s->hud);
     return SIM_OK;
 }
@@ -101,6 +120,9 @@ void rn_scene_free(rn_scene *s)
     rn_roads_free(&s->roads);
     rn_objects_free(&s->objects);
     rn_scenery_free(&s->scenery);
+    rn_shadow_free(&s->shadow);
+    rn_rain_free(&s->rain);
+    if (s->detail) glDeleteTextures(1, &s->detail);
     rn_hud_free(&s->hud);
     if (s->lit) glDeleteProgram(s->lit);
     if (s->tex) glDeleteProgram(s->tex);
@@ -196,8 +218,54 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     sim_camera_setup(cam, &fs->ego, &s->rig, &cp);
     sim_frustum f;
     sim_frustum_from_matrix(&f, cam->view_proj);
-    double vis = fs->visibility > 0 ? fs->visibility : 20000;
+    double vis = fs->visibility > 0 ? fs->visibility : fs->weather == SIM_WEATHER_FOG ? 150 : 20000;
     float fog_k = (float)(3.0 / vis);
+    bool rain = fs->weather == SIM_WEATHER_RAIN;
+
+    /* The sun's shadow map first (clear weather, the sun up; medium and high): what
+     * casts shadows seen from the sun, around the part of the view nearest the eye. */
+    bool shadows = s->shadow.tex && fs->weather == SIM_WEATHER_CLEAR && fs->light != SIM_LIGHT_NIGHT &&
+                   l.sun_dir[2] > 0.1 && (s->draw_scenery || s->draw_cars);
+    if (shadows) {
+        double centre[3];
+        for (int i = 0; i < 3; i++)
+            centre[i] = cam->eye[i] + cam->forward[i] * s->shadow.radius * 0.7;
+        rn_shadow_matrices(&s->shadow, l.sun_dir, centre);
+        sim_frustum lf;
+        sim_frustum_from_matrix(&lf, s->shadow.view_proj);
+        glActiveTexture(GL_TEXTURE2);
+        glBindTexture(GL_TEXTURE_2D, 0); /* not sampled while drawn into */
+        glBindFramebuffer(GL_FRAMEBUFFER, s->shadow.fbo);
+        glViewport(0, 0, s->shadow.size, s->shadow.size);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LEQUAL);
+        glClear(GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(2.0f, 4.0f);
+        for (int pass = 0; pass < 2; pass++) {
+            GLuint p = pass ? s->lit : s->inst;
+            glUseProgram(p);
+            um(p, "u_view_proj", s->shadow.view_proj);
+            u1(p, "u_shadow_on", 0);
+        }
+        if (s->draw_cars) {
+            s->objects.draw_calls = 0;
+            draw_cars(s, fs, v, &l, &lf);
+            stats->draw_calls += s->objects.draw_calls;
+        }
+        if (s->draw_scenery) {
+            glUseProgram(s->inst);
+            rn_scenery_draw(&s->scenery, cam, &lf);
+            stats->draw_calls += s->scenery.draw_calls;
+        }
+        glDisable(GL_POLYGON_OFFSET_FILL);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, s->detail);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, shadows ? s->shadow.tex : 0);
+    glActiveTexture(GL_TEXTURE0);
 
     glViewport(0, 0, w, h);
     glEnable(GL_DEPTH_TEST);
@@ -232,6 +300,10 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     u3d(p, "u_head_pos", hp);
     u3d(p, "u_head_dir", hd);
     u1(p, "u_head_on", l.headlights && fs->have_ego ? 1.0f : 0.0f);
+    glUniform1i(glGetUniformLocation(p, "u_material"), RN_MAT_NONE);
+    u1(p, "u_wet", rain ? 1.0f : 0.0f);
+    um(p, "u_shadow_mat", s->shadow.lookup);
+    u1(p, "u_shadow_on", shadows ? 1.0f : 0.0f);
     }
 
     /* The cockpit first: nothing in the world comes nearer than the bonnet's front, so
@@ -265,7 +337,9 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         stats->scenery_instances = s->scenery.instances;
     }
     if (s->draw_terrain) {
+        glUniform1i(s->roads.u_material, s->magenta ? RN_MAT_NONE : RN_MAT_GROUND);
         int rc = rn_terrain_draw(&s->terrain, cam, h, &f);
+        glUniform1i(s->roads.u_material, RN_MAT_NONE);
         if (rc)
             return rc;
         stats->triangles = s->terrain.triangles;
@@ -283,6 +357,19 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     /* the sky where nothing else was drawn: it lies at the far plane */
     if (!s->magenta)
         draw_sky(s, cam, &l, w, h);
+    /* rain: streaks a little brighter than the sky's horizon, hidden by what is nearer */
+    if (rain && !s->magenta) {
+        glUseProgram(s->lit);
+        u1(s->lit, "u_emissive", 1);
+        float rgb[3];
+        for (int i = 0; i < 3; i++)
+            rgb[i] = fminf(1.0f, l.horizon[i] * 1.25f + 0.05f);
+        glDepthMask(GL_FALSE);
+        rn_rain_draw(&s->rain, cam->eye, fs->clock, rgb);
+        glDepthMask(GL_TRUE);
+        u1(s->lit, "u_emissive", 0);
+        stats->draw_calls++;
+    }
     /* sign faces after the opaque scene (their texture has transparent corners) */
     if (s->draw_roads) {
         glUseProgram(s->tex);

@@ -8,7 +8,9 @@
 #include "hud.h"
 #include "objects.h"
 #include "roads.h"
+#include "rain.h"
 #include "scenery.h"
+#include "shadow.h"
 #include "sim_camera.h"
 #include "sim_scenario.h"
 #include "terrain.h"
@@ -31,6 +33,9 @@ typedef struct rn_scene {
     rn_objects objects;
     rn_hud hud;
     rn_scenery scenery;
+    rn_shadow shadow;          /* medium and high: the sun's shadow map; tex 0 at low */
+    rn_rain rain;
+    GLuint detail;             /* medium and high: the materials' texture array */
     GLuint lit, tex, sky, inst, empty_vao;
     sim_view_rig rig;          /* eye point and car size */
     double cog_height;         /* m */

@@ -596,6 +596,56 @@ static void sign_face_retroreflective_at_night(void **state)
     free(im.px);
 }
 
+/* The sun's shadow (high preset, clear day; the sun stands in the west-south-west,
+ * 43 degrees up): beside a 10 m building on flat ground, the grass on the side away
+ * from the sun is darker than the grass on the sun's side at the same distance from
+ * the building; without shadows (low) they are alike. */
+static double patch_lum(const image *im, const sim_camera *c, double x, double y)
+{
+    int px, py;
+    assert_true(project(c, x, y, 0, &px, &py));
+    double sum = 0;
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++)
+            sum += lum(pixel(im, px + dx, py + dy));
+    return sum / 25;
+}
+
+static void shadow_darker_away_from_sun(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tmp("shadow.json"), "w");
+    assert_non_null(f);
+    fputs("{\"name\":\"shadow\",\"roads\":[{\"id\":\"r\",\"start\":{\"x\":0,\"y\":0,\"heading_deg\":0},"
+          "\"segments\":[{\"type\":\"line\",\"length\":300}],\"lanes\":{\"left\":[{\"width\":3.5}],"
+          "\"right\":[{\"width\":3.5}]}}],\"environment\":{\"light\":\"day\",\"weather\":\"clear\"},"
+          "\"scenery\":{\"style\":\"none\",\"objects\":[{\"kind\":\"building\",\"x\":40,\"y\":-14,"
+          "\"length_m\":10,\"width_m\":8,\"height_m\":10}]}}", f);
+    fclose(f);
+    /* from the north, 15 m up, looking south and 25 degrees down at the building */
+    sim_pose pose = {.pos = {40, 30, 15}, .heading = -M_PI / 2, .pitch = 25 * M_PI / 180};
+    char args[600];
+    snprintf(args, sizeof args, "--scenario %s --pose 40,30,15,-90,25 --no-hud --quality high", tmp("shadow.json"));
+    render(tmp("shadow-high.png"), args);
+    snprintf(args, sizeof args, "--scenario %s --pose 40,30,15,-90,25 --no-hud --quality low", tmp("shadow.json"));
+    render(tmp("shadow-low.png"), args);
+    sim_camera c;
+    camera(&c, SIM_VIEW_FRONT, &pose);
+    /* 8 m from the middle towards the sun (west-south-west) and away from it */
+    const double sx = -0.89, sy = -0.44;
+    double lit_side[2] = {40 + 8 * sx, -14 + 8 * sy}, shade_side[2] = {40 - 8 * sx, -14 - 8 * sy};
+    image hi, lo;
+    image_load(tmp("shadow-high.png"), &hi);
+    image_load(tmp("shadow-low.png"), &lo);
+    double a = patch_lum(&hi, &c, lit_side[0], lit_side[1]), b = patch_lum(&hi, &c, shade_side[0], shade_side[1]);
+    double a0 = patch_lum(&lo, &c, lit_side[0], lit_side[1]), b0 = patch_lum(&lo, &c, shade_side[0], shade_side[1]);
+    print_message("shadow: sun side %.3f, away %.3f (low, no shadows: %.3f, %.3f)\n", a, b, a0, b0);
+    assert_true(b < 0.75 * a);
+    assert_true(fabs(b0 - a0) < 0.1 * a0);
+    free(hi.px);
+    free(lo.px);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -631,6 +681,7 @@ int main(void)
         cmocka_unit_test(scenery_tree_where_placed_none_on_road),
         cmocka_unit_test(sign_post_behind_round_face),
         cmocka_unit_test(sign_face_retroreflective_at_night),
+        cmocka_unit_test(shadow_darker_away_from_sun),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
