@@ -72,13 +72,14 @@ static void build_kind(gfx_builder *b, sim_object_kind k)
         box(b, 0, -0.5, 0, 1, 0.5, 1, concrete);
         break;
     case SIM_OBJ_BUILDING:
-        box(b, -0.5, -0.5, 0, 0.5, 0.5, 0.95, wall);
-        box(b, -0.52, -0.52, 0.95, 0.52, 0.52, 1.0, roof);
-        /* window bands on the four walls, a hand's breadth proud of them */
+        /* window bands on the four walls, a hand's breadth proud of them; drawn before
+         * the walls, so that the wall behind a window fails the depth test unshaded */
         for (double z = 0.12; z < 0.9; z += 0.2) {
             box(b, -0.505, -0.42, z, 0.505, 0.42, z + 0.08, glass);
             box(b, -0.42, -0.505, z, 0.42, 0.505, z + 0.08, glass);
         }
+        box(b, -0.5, -0.5, 0, 0.5, 0.5, 0.95, wall);
+        box(b, -0.52, -0.52, 0.95, 0.52, 0.52, 1.0, roof);
         break;
     case SIM_OBJ_STREET_LIGHT:
         box(b, -0.05, -0.4, 0, 0.05, 0.4, 1.0, pole);
