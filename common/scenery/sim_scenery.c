@@ -11,6 +11,7 @@ static const char *const rule_names[SIM_RULE_COUNT] = {
     [SIM_RULE_TREES] = "trees",         [SIM_RULE_BUSHES] = "bushes",     [SIM_RULE_DELINEATORS] = "delineators",
     [SIM_RULE_GUARD_RAILS] = "guard_rails", [SIM_RULE_BARRIER] = "barrier", [SIM_RULE_MARKERS] = "markers",
     [SIM_RULE_KERBS] = "kerbs",         [SIM_RULE_BUILDINGS] = "buildings", [SIM_RULE_STREET_LIGHTS] = "street_lights",
+    [SIM_RULE_SUPPORTS] = "supports",
 };
 
 const char *const *sim_scenery_style_names(void) { return style_names; }
@@ -35,19 +36,19 @@ static const sim_scenery_rule defaults[3][SIM_RULE_COUNT] = {
      [SIM_RULE_DELINEATORS] = {false, true, 50, 0.5, 0}, [SIM_RULE_GUARD_RAILS] = {false, false, 4, 1.0, 0},
      [SIM_RULE_BARRIER] = {false, false, 6, 0, 0}, [SIM_RULE_MARKERS] = {false, false, 500, 1.5, 0},
      [SIM_RULE_KERBS] = {false, false, 4, 0, 0}, [SIM_RULE_BUILDINGS] = {false, false, 30, 4, 8},
-     [SIM_RULE_STREET_LIGHTS] = {false, false, 30, 0.5, 0}},
+     [SIM_RULE_STREET_LIGHTS] = {false, false, 30, 0.5, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0}},
     /* motorway */
     {[SIM_RULE_TREES] = {false, true, 18, 12, 40}, [SIM_RULE_BUSHES] = {false, true, 30, 6, 6},
      [SIM_RULE_DELINEATORS] = {false, true, 50, 0.5, 0}, [SIM_RULE_GUARD_RAILS] = {false, true, 4, 0.3, 0},
      [SIM_RULE_BARRIER] = {false, true, 6, 0, 0}, [SIM_RULE_MARKERS] = {false, true, 500, 1.5, 0},
      [SIM_RULE_KERBS] = {false, false, 4, 0, 0}, [SIM_RULE_BUILDINGS] = {false, false, 30, 4, 8},
-     [SIM_RULE_STREET_LIGHTS] = {false, false, 40, 1.0, 0}},
+     [SIM_RULE_STREET_LIGHTS] = {false, false, 40, 1.0, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0}},
     /* town */
     {[SIM_RULE_TREES] = {false, false, 20, 3, 4}, [SIM_RULE_BUSHES] = {false, false, 25, 1, 2},
      [SIM_RULE_DELINEATORS] = {false, false, 50, 0.5, 0}, [SIM_RULE_GUARD_RAILS] = {false, false, 4, 0.5, 0},
      [SIM_RULE_BARRIER] = {false, false, 6, 0, 0}, [SIM_RULE_MARKERS] = {false, false, 500, 1.5, 0},
      [SIM_RULE_KERBS] = {false, true, 4, 0, 0}, [SIM_RULE_BUILDINGS] = {false, true, 22, 3, 8},
-     [SIM_RULE_STREET_LIGHTS] = {false, true, 30, 0.4, 0}},
+     [SIM_RULE_STREET_LIGHTS] = {false, true, 30, 0.4, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0}},
 };
 
 sim_scenery_rule sim_scenery_rule_for(const sim_scenery_config *c, sim_scenery_style style, sim_scenery_rule_id r)
@@ -203,13 +204,35 @@ static bool near_sign(const sim_road *r, double s, int side, double margin)
     return false;
 }
 
+#define SUPPORT_CLEARANCE 3.0 /* m between the ground and a road's surface before it needs piers */
+#define DECK 0.8              /* m: the pier stops under the deck */
+
+/* Piers every `spacing` along the reference line where the road runs high above the
+ * ground; junction roads too (Town03's elevated junctions). */
+static void place_supports(placer *P, const sim_scenery_rule *R, int road)
+{
+    const sim_road *r = &P->net->roads[road];
+    for (double s = R->spacing / 2; s < r->length; s += R->spacing) {
+        sim_road_pose p;
+        if (sim_road_pose_at(P->net, road, s, sim_road_lane_offset(r, s), &p))
+            continue;
+        double g = ground(P->net, p.x, p.y), h = p.z - DECK - g;
+        if (p.z - g < SUPPORT_CLEARANCE)
+            continue;
+        add(P, SIM_OBJ_BOX, p.x, p.y, g, p.heading, 1.2, 1.6, h, NULL);
+    }
+}
+
 static void place_road(placer *P, const sim_scenery_config *c, int road)
 {
     const sim_road *r = &P->net->roads[road];
+    sim_scenery_style style = c->style == SIM_SCENERY_AUTO ? sim_scenery_road_style(r) : c->style;
+    sim_scenery_rule sup = sim_scenery_rule_for(c, style, SIM_RULE_SUPPORTS);
+    if (sup.on && sup.spacing > 0 && r->length >= 1)
+        place_supports(P, &sup, road);
     if (r->junction >= 0 || r->n_sections <= 0 || r->length < 1)
         return;
-    sim_scenery_style style = c->style == SIM_SCENERY_AUTO ? sim_scenery_road_style(r) : c->style;
-    for (int rule = 0; rule < SIM_RULE_COUNT; rule++) {
+    for (int rule = 0; rule < SIM_RULE_SUPPORTS; rule++) {
         sim_scenery_rule R = sim_scenery_rule_for(c, style, (sim_scenery_rule_id)rule);
         if (!R.on || R.spacing <= 0)
             continue;

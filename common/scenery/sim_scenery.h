@@ -12,7 +12,9 @@
  *   rural:    trees, bushes, delineator posts every 50 m (Germany, RPS/ RAL),
  *   motorway: delineator posts every 50 m, guard rails on both outer edges, a concrete
  *             central barrier on the median, distance markers every 500 m, trees far out,
- *   town:     kerbs along sidewalks, street lights every 30 m, buildings along streets.
+ *   town:     kerbs along sidewalks, street lights every 30 m, buildings along streets;
+ *   every style: piers under a road that runs more than 3 m above the ground (bridges,
+ *             Town03's elevated roads), junction roads included.
  * A rule named in the section overrides its style's default for every road. */
 #ifndef SIM_SCENERY_H
 #define SIM_SCENERY_H
@@ -45,6 +47,7 @@ typedef enum {
     SIM_RULE_KERBS,
     SIM_RULE_BUILDINGS,
     SIM_RULE_STREET_LIGHTS,
+    SIM_RULE_SUPPORTS,     /* piers under a road more than 3 m above the ground (every style) */
     SIM_RULE_COUNT
 } sim_scenery_rule_id;
 

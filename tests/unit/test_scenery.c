@@ -91,6 +91,7 @@ static void rural_delineators_trees_nothing_on_road(void **state)
     /* 14 m mean spacing, each side: about 1000 / 14 * 2 = 143 */
     assert_true(trees > 100 && trees < 200);
     assert_int_equal(count(&l, SIM_OBJ_GUARD_RAIL), 0); /* not on rural roads unless asked */
+    assert_int_equal(count(&l, SIM_OBJ_BOX), 0);        /* no piers under a road on the ground */
     sim_object_list_free(&l);
     sim_scenario_free(sc);
 }
@@ -219,6 +220,34 @@ static void rules_and_explicit_objects(void **state)
     sim_scenario_free(sc);
 }
 
+/* A road on its own profile, 8 m above the flat ground from s = 300 to 700 (ramps
+ * between): piers every 25 m where it is more than 3 m up, reaching from the ground to
+ * 0.8 m under the surface. */
+static void piers_under_an_elevated_road(void **state)
+{
+    (void)state;
+    sim_scenario *sc = load("{\"name\":\"t\",\"roads\":[{\"id\":\"r\",\"start\":{\"x\":0,\"y\":0,\"heading_deg\":0},"
+                            "\"segments\":[{\"type\":\"line\",\"length\":1000}],\"lanes\":" RURAL_LANES ","
+                            "\"elevation\":{\"profile\":[[0,0],[200,0],[300,8],[700,8],[800,0],[1000,0]]}}]}");
+    sim_object_list l;
+    place(sc, &l);
+    int piers = 0;
+    for (int i = 0; i < l.n; i++) {
+        const sim_world_object *o = &l.items[i];
+        if (o->kind != SIM_OBJ_BOX) continue;
+        piers++;
+        sim_road_pose p;
+        assert_int_equal(sim_road_pose_at(&sc->net, 0, o->x, 0, &p), 0);
+        assert_true(p.z > 3);
+        assert_true(o->z == 0 && fabs(o->height - (p.z - 0.8)) < 1e-6);
+        assert_true(fabs(o->y) < 1e-6 && fmod(o->x - 12.5, 25) == 0);
+    }
+    /* 8 m from 300 to 700 (16 piers) and the ramps' upper parts above 3 m */
+    assert_true(piers >= 16 && piers <= 26);
+    sim_object_list_free(&l);
+    sim_scenario_free(sc);
+}
+
 static void expect_error(const char *scenery, const char *words)
 {
     char text[2048];
@@ -257,6 +286,7 @@ int main(void)
         cmocka_unit_test(motorway_barrier_rails_markers),
         cmocka_unit_test(town_kerbs_lights_buildings),
         cmocka_unit_test(rules_and_explicit_objects),
+        cmocka_unit_test(piers_under_an_elevated_road),
         cmocka_unit_test(bad_sections_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
