@@ -94,6 +94,7 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
         return rc;
     s->scenery.range = low ? 200 : quality == RN_QUALITY_HIGH ? 1200 : 500;
     s->roads.u_material = glGetUniformLocation(s->lit, "u_material");
+    s->scenery.u_material = glGetUniformLocation(s->inst, "u_material");
     /* the samplers' units, once: two sampler types on one unit (both default to 0)
      * make every draw fail */
     for (int pass = 0; pass < 2; pass++) {

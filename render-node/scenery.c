@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "materials.h"
 #include "sim_scenery.h"
 
 #define INST_FLOATS 11 /* pose 4, size 4, tint 3 */
@@ -184,6 +185,7 @@ int rn_scenery_init(rn_scenery *s, const sim_scenario *sc, sim_error *err)
 {
     memset(s, 0, sizeof *s);
     s->range = 400;
+    s->u_material = -1;
     sim_scenery_config def;
     sim_scenery_config_init(&def);
     const sim_scenery_config *cfg = sc->scenery ? sc->scenery : &def;
@@ -321,6 +323,8 @@ void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
         for (int j = 0; j < n; j++)
             memcpy(&sorted[j * INST_FLOATS], &s->scratch[s->order[j].slot * INST_FLOATS], INST_FLOATS * sizeof *sorted);
         rn_scenery_kind *m = &s->kinds[k];
+        bool cement = k == SIM_OBJ_KERB || k == SIM_OBJ_BARRIER || k == SIM_OBJ_BOX;
+        glUniform1i(s->u_material, cement ? RN_MAT_CONCRETE : RN_MAT_NONE);
         glBindBuffer(GL_ARRAY_BUFFER, m->inst);
         /* orphaned every frame: the driver need not wait for the last frame's draw */
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)n * INST_FLOATS * 4, sorted, GL_STREAM_DRAW);
@@ -333,6 +337,7 @@ void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
     glBindVertexArray(0);
     glDisable(GL_CULL_FACE);
     glFrontFace(GL_CCW);
+    glUniform1i(s->u_material, RN_MAT_NONE);
 }
 
 void rn_scenery_draw_outlines(rn_scenery *s, const sim_frustum *f)

@@ -35,6 +35,7 @@ typedef struct rn_scenery {
                                      things get a third of it; <= 0: nothing drawn */
     int draw_calls;
     long triangles, instances;    /* drawn last frame */
+    GLint u_material;             /* the instanced program's (materials.h); -1: none */
 } rn_scenery;
 
 /* Places the scenario's scenery (its section, or the rules' defaults) and adds the road
