@@ -9,6 +9,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${1:-docs/img/scenes}
+bin=${SIM_BIN:-$root/bin}
 mkdir -p "$out"
 tmp=$(mktemp -d /tmp/render-screenshots-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -19,7 +20,7 @@ shoot() { # NAME SCENARIO
             *) opts="--light $look --weather clear" ;;
         esac
         # shellcheck disable=SC2086
-        if ! bin/render-node --scenario "$2" --screenshot "$out/$1-$look.png" --size 640x360 --quality medium \
+        if ! "$bin/render-node" --scenario "$2" --screenshot "$out/$1-$look.png" --size 640x360 --quality medium \
             $opts 2>"$tmp/err"; then
             echo "render-screenshots: $out/$1-$look.png: $(cat "$tmp/err")" >&2
             exit 1
@@ -30,6 +31,6 @@ for s in scenarios/*.json; do
     shoot "$(basename "$s" .json)" "$s"
 done
 town03=${TOWN03:-../shared/opendrive/Town03.xodr}
-bin/simctl import-xodr "$town03" --out "$tmp/town03.json" >/dev/null
+"$bin/simctl" import-xodr "$town03" --out "$tmp/town03.json" >/dev/null
 shoot town03 "$tmp/town03.json"
 ls "$out"/*.png | wc -l | sed 's/$/ pictures in '"$(echo "$out" | sed 's/\//\\\//g')"'/'
