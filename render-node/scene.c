@@ -284,6 +284,9 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     double r[9];
     sim_pose_rotation(&fs->ego, r);
     for (int i = 0; i < 3; i++) hd[i] = r[3 * i] * fwd[0] + r[3 * i + 1] * fwd[1] + r[3 * i + 2] * fwd[2];
+    /* street lights are on when the headlights are (dusk, night) */
+    float lamps[3 * 8] = {0};
+    int n_lamps = l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, lamps, 8) : 0;
     /* the instanced scenery shares the lit program's fragment stage and its uniforms */
     for (int pass = 0; pass < 2; pass++) {
     GLuint p = pass ? s->lit : s->inst;
@@ -305,6 +308,8 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     u1(p, "u_wet", rain ? 1.0f : 0.0f);
     um(p, "u_shadow_mat", s->shadow.lookup);
     u1(p, "u_shadow_on", shadows ? 1.0f : 0.0f);
+    glUniform3fv(glGetUniformLocation(p, "u_lamps"), 8, lamps);
+    glUniform1i(glGetUniformLocation(p, "u_n_lamps"), n_lamps);
     }
 
     /* The cockpit first: nothing in the world comes nearer than the bonnet's front, so

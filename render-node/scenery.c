@@ -347,3 +347,38 @@ void rn_scenery_draw_outlines(rn_scenery *s, const sim_frustum *f)
         s->draw_calls++;
     }
 }
+
+int rn_scenery_lamps(const rn_scenery *s, const sim_camera *cam, float *xyz, int max)
+{
+    double best[16];
+    int n = 0;
+    if (max > 16)
+        max = 16;
+    const int k = SIM_OBJ_STREET_LIGHT;
+    for (int i = s->kind_first[k]; i < s->kind_first[k] + s->kind_count[k]; i++) {
+        const sim_world_object *o = &s->list.items[i];
+        /* the head: at the arm's end, under its top (the unit mesh's lamp) */
+        double p[3] = {o->x + cos(o->heading) * 0.9 * o->length, o->y + sin(o->heading) * 0.9 * o->length,
+                       o->z + 0.94 * o->height};
+        double d[3] = {p[0] - cam->eye[0], p[1] - cam->eye[1], p[2] - cam->eye[2]};
+        double d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        double along = d[0] * cam->forward[0] + d[1] * cam->forward[1] + d[2] * cam->forward[2];
+        if (d2 > 150.0 * 150.0 || along < -20)
+            continue;
+        /* insertion into the nearest `max` */
+        int j = n < max ? n++ : max;
+        if (j == max && d2 >= best[max - 1])
+            continue;
+        if (j == max)
+            j = max - 1;
+        while (j > 0 && best[j - 1] > d2) {
+            best[j] = best[j - 1];
+            memcpy(&xyz[3 * j], &xyz[3 * (j - 1)], 3 * sizeof *xyz);
+            j--;
+        }
+        best[j] = d2;
+        for (int a = 0; a < 3; a++)
+            xyz[3 * j + a] = (float)p[a];
+    }
+    return n;
+}

@@ -45,6 +45,9 @@ void rn_scenery_free(rn_scenery *s);
 /* With the instanced program bound (its u_view_proj etc. set by the caller): draws
  * what lies within range of the eye and inside the frustum. */
 void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f);
+/* The heads of the (at most max) street lights nearest the eye, not behind it by more
+ * than 20 m, within 150 m: world positions into xyz (3 floats each); returns how many. */
+int rn_scenery_lamps(const rn_scenery *s, const sim_camera *cam, float *xyz, int max);
 /* With the lit program bound: the outline mesh. */
 void rn_scenery_draw_outlines(rn_scenery *s, const sim_frustum *f);
 

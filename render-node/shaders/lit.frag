@@ -25,6 +25,8 @@ uniform float u_wet;        // 0 dry .. 1 wet road
 uniform sampler2DShadow u_shadow;
 uniform mat4 u_shadow_mat;  // world to the shadow map's [0, 1] coordinates
 uniform float u_shadow_on;
+uniform vec3 u_lamps[8];    // street lights' heads near the eye, lit at dusk and night
+uniform int u_n_lamps;
 out vec4 o_color;
 void main()
 {
@@ -57,6 +59,13 @@ void main()
             float retro = u_material == 2 ? 3.0 : 1.0;
             light += vec3(1.0, 0.95, 0.82) * spot * retro * 2.2 / (1.0 + d * d / 1600.0)
                      * max(dot(n, -l / d), 0.25);
+        }
+        // sodium-white street lights: a pool under each head (8 m up), falling off
+        // with distance squared
+        for (int i = 0; i < u_n_lamps; i++) {
+            vec3 l = u_lamps[i] - v_world;
+            float d2 = dot(l, l);
+            light += vec3(1.0, 0.85, 0.6) * 1.4 * max(dot(n, l * inversesqrt(d2)), 0.0) / (1.0 + d2 / 80.0);
         }
         c = base * light;
         if (u_wet > 0.0 && (u_material == 1 || u_material == 2)) {

@@ -200,6 +200,46 @@ static void markings_retroreflective_at_night(void **state)
     free(im.px);
 }
 
+/* Street lights light the street at night: in town, the sidewalk under the nearest
+ * light 20 to 60 m ahead is brighter than the same place drawn without scenery (where
+ * only the night's ambient light reaches it). */
+static void street_lights_light_the_street_at_night(void **state)
+{
+    (void)state;
+    sim_scenario *sc = NULL;
+    assert_int_equal(sim_scenario_load(ts_root("scenarios/town.json"), &sc, NULL), 0);
+    sim_scenery_config def;
+    sim_scenery_config_init(&def);
+    sim_object_list l = {0};
+    assert_true(sim_scenery_place(&sc->net, &def, &l) > 0);
+    /* on the first street (along +x at y = 0), 1.5 m right of its centre */
+    sim_pose pose = {.pos = {60, -1.5, 0.52}};
+    const sim_world_object *lamp = NULL;
+    for (int i = 0; i < l.n; i++) {
+        const sim_world_object *o = &l.items[i];
+        if (o->kind == SIM_OBJ_STREET_LIGHT && o->y < 0 && o->y > -6 && o->x > pose.pos[0] + 20 &&
+            o->x < pose.pos[0] + 60 && (!lamp || o->x < lamp->x))
+            lamp = o;
+    }
+    assert_non_null(lamp);
+    double x = lamp->x, y = lamp->y + 0.8; /* on the sidewalk beside the pole, towards the road */
+    sim_object_list_free(&l);
+    sim_scenery_config_free(&def);
+    sim_scenario_free(sc);
+    render(tmp("lamps.png"), "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night");
+    render(tmp("lamps0.png"), "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night --no-scenery");
+    image with, without;
+    image_load(tmp("lamps.png"), &with);
+    image_load(tmp("lamps0.png"), &without);
+    sim_camera c;
+    camera(&c, SIM_VIEW_FRONT, &pose);
+    double a = lum(at(&with, &c, x, y, 0.05)), b = lum(at(&without, &c, x, y, 0.05));
+    print_message("night: sidewalk under a street light %.3f, without the lights %.3f\n", a, b);
+    assert_true(a > 1.5 * b + 0.02);
+    free(with.px);
+    free(without.px);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +248,7 @@ int main(void)
         cmocka_unit_test(sign_face_retroreflective_at_night),
         cmocka_unit_test(shadow_darker_away_from_sun),
         cmocka_unit_test(markings_retroreflective_at_night),
+        cmocka_unit_test(street_lights_light_the_street_at_night),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
