@@ -310,6 +310,7 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     u1(p, "u_shadow_on", shadows ? 1.0f : 0.0f);
     glUniform3fv(glGetUniformLocation(p, "u_lamps"), 8, lamps);
     glUniform1i(glGetUniformLocation(p, "u_n_lamps"), n_lamps);
+    u1(p, "u_lamp_gain", fs->light == SIM_LIGHT_NIGHT ? 1.0f : 0.3f);
     }
 
     /* The cockpit first: nothing in the world comes nearer than the bonnet's front, so

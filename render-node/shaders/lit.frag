@@ -27,6 +27,7 @@ uniform mat4 u_shadow_mat;  // world to the shadow map's [0, 1] coordinates
 uniform float u_shadow_on;
 uniform vec3 u_lamps[8];    // street lights' heads near the eye, lit at dusk and night
 uniform int u_n_lamps;
+uniform float u_lamp_gain;  // 1 at night; less at dusk, when the sky still lights the street
 out vec4 o_color;
 void main()
 {
@@ -60,12 +61,13 @@ void main()
             light += vec3(1.0, 0.95, 0.82) * spot * retro * 2.2 / (1.0 + d * d / 1600.0)
                      * max(dot(n, -l / d), 0.25);
         }
-        // sodium-white street lights: a pool under each head (8 m up), falling off
-        // with distance squared
+        // street lights: each head (8 m up) shines downwards, a pool under it,
+        // falling off with distance squared
         for (int i = 0; i < u_n_lamps; i++) {
             vec3 l = u_lamps[i] - v_world;
-            float d2 = dot(l, l);
-            light += vec3(1.0, 0.85, 0.6) * 1.4 * max(dot(n, l * inversesqrt(d2)), 0.0) / (1.0 + d2 / 80.0);
+            float d2 = dot(l, l), inv = inversesqrt(d2);
+            float cone = smoothstep(0.3, 0.8, l.z * inv);
+            light += vec3(1.0, 0.85, 0.6) * 1.4 * u_lamp_gain * cone * max(dot(n, l * inv), 0.0) / (1.0 + d2 / 80.0);
         }
         c = base * light;
         if (u_wet > 0.0 && (u_material == 1 || u_material == 2)) {
