@@ -3,6 +3,12 @@
  *   - geomipmapped terrain against brute force (every block at full resolution) in
  *     the same run: fps, frame time p99, CPU per frame, terrain triangles, draw calls,
  *     and the ratios;
+ *   - the quality presets with scenery, low and high, beside today's renderer on rural
+ *     and town in the same run: fps, frame time p99, CPU per frame, triangles (terrain
+ *     and scenery), draw calls, scenery instances drawn, and low's ratio to today's.
+ *     "today" is SIM_BASELINE_BIN/render-node when set (a render-node built from the
+ *     commit before issue 30, its shaders beside it), else this render-node with
+ *     `--quality medium --no-scenery` (labelled so);
  *   - a session on a real dispatcher with vehicle.state at 100 Hz: the latency from a
  *     state's arrival to the end of the first frame drawn with it (p99), and the frame
  *     rate meanwhile.
@@ -39,16 +45,33 @@ static double num(const cJSON *o, const char *k)
     return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-static cJSON *bench_frames(int frames, bool brute, const char *stats)
+/* A figure of a run; the renderer before issue 30 reports terrain triangles only and
+ * has no scenery. */
+static double fig(const cJSON *o, const char *k)
+{
+    double v = num(o, k);
+    if (isnan(v) && !strcmp(k, "triangles"))
+        v = num(o, "terrain_triangles");
+    if (isnan(v) && !strcmp(k, "scenery_instances"))
+        v = 0;
+    return v;
+}
+
+static cJSON *bench_exe(const char *exe, const char *scenario, int frames, const char *opts, const char *stats)
 {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd %s && %s --scenario scenarios/rural.json --bench-frames %d %s --stats-file %s",
-             ts_root("."), ts_bin("render-node"), frames, brute ? "--brute-force" : "", stats);
+    snprintf(cmd, sizeof cmd, "cd %s && %s --scenario scenarios/%s.json --bench-frames %d %s --stats-file %s",
+             ts_root("."), exe, scenario, frames, opts, stats);
     if (system(cmd) != 0) {
         fprintf(stderr, "bench_render: %s failed\n", cmd);
         return NULL;
     }
     return read_json(stats);
+}
+
+static cJSON *bench_run(const char *scenario, int frames, const char *opts, const char *stats)
+{
+    return bench_exe(ts_bin("render-node"), scenario, frames, opts, stats);
 }
 
 static cJSON *latency_run(const char *stats, double seconds)
@@ -107,8 +130,8 @@ int main(int argc, char **argv)
     snprintf(a, sizeof a, "%s/lod.json", dir);
     snprintf(b, sizeof b, "%s/brute.json", dir);
     snprintf(l, sizeof l, "%s/latency.json", dir);
-    cJSON *lod = bench_frames(frames, false, a);
-    cJSON *brute = bench_frames(frames / 10, true, b);
+    cJSON *lod = bench_run("rural", frames, "", a);
+    cJSON *brute = bench_run("rural", frames / 10, "--brute-force", b);
     if (!lod || !brute)
         return 1;
     printf("render rural 1280x720 front view, llvmpipe   %12s %12s %8s\n", "LOD", "brute force", "ratio");
@@ -116,6 +139,36 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         printf("  %-42s %12.1f %12.1f %8.3f\n", keys[i], num(lod, keys[i]), num(brute, keys[i]),
                num(lod, keys[i]) / num(brute, keys[i]));
+    /* the presets beside today's renderer, each scenario's runs back to back */
+    static const char *const scen[] = {"rural", "town"};
+    static const char *const runs[][2] = {{"today", "--quality medium --no-scenery"},
+                                          {"low", "--quality low"},
+                                          {"high", "--quality high"}};
+    const char *base = getenv("SIM_BASELINE_BIN");
+    char base_exe[1024] = "";
+    if (base && *base)
+        snprintf(base_exe, sizeof base_exe, "%s/render-node", base);
+    static const char *const pkeys[] = {"fps", "frame_ms_p99", "cpu_ms_per_frame", "triangles", "draw_calls",
+                                        "scenery_instances"};
+    for (size_t k = 0; k < 2; k++) {
+        cJSON *r[3] = {NULL, NULL, NULL};
+        char path[160];
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/%s-%d.json", dir, scen[k], i);
+            r[i] = i == 0 && base_exe[0] ? bench_exe(base_exe, scen[k], frames, "", path)
+                                         : bench_run(scen[k], frames, runs[i][1], path);
+        }
+        if (r[0] && r[1] && r[2]) {
+            printf("render %s 1280x720 front view, llvmpipe   %10s %10s %10s %10s\n", scen[k],
+                   base_exe[0] ? "today" : "med,noscn", "low", "high", "low/today");
+            for (size_t i = 0; i < sizeof pkeys / sizeof *pkeys; i++)
+                printf("  %-38s %10.1f %10.1f %10.1f %10.3f\n", pkeys[i], fig(r[0], pkeys[i]), fig(r[1], pkeys[i]),
+                       fig(r[2], pkeys[i]), fig(r[1], pkeys[i]) / fig(r[0], pkeys[i]));
+            printf("  (scenery objects placed: %.0f)\n", num(r[1], "scenery_objects"));
+        }
+        for (int i = 0; i < 3; i++)
+            cJSON_Delete(r[i]);
+    }
     cJSON *lat = latency_run(l, 5.0);
     if (lat)
         printf("session, vehicle.state at 100 Hz: %.1f fps, state-to-frame latency p99 %.1f ms over %.0f states "

@@ -187,7 +187,7 @@ int rn_run_bench(rn_node *n, sim_error *err)
     double *ms = calloc((size_t)frames, sizeof *ms);
     if (!ms)
         return sim_error_set(err, SIM_ENOMEM, "out of memory");
-    double tri = 0, calls = 0, blocks = 0, t0 = rn_now(), cpu0 = cpu_seconds();
+    double tri = 0, calls = 0, blocks = 0, stri = 0, sinst = 0, t0 = rn_now(), cpu0 = cpu_seconds();
     for (int i = 0; i < frames && !rc; i++) {
         double s = fmin(st->s + i * (22.2 / 60), ra_road_length(n->sc, st->road));
         double h;
@@ -202,15 +202,20 @@ int rn_run_bench(rn_node *n, sim_error *err)
         tri += fst.triangles;
         calls += fst.draw_calls;
         blocks += fst.terrain_blocks;
+        stri += fst.scenery_triangles;
+        sinst += fst.scenery_instances;
     }
     double total = rn_now() - t0, cpu = cpu_seconds() - cpu0;
     if (!rc) {
-        char json[512];
+        char json[768];
         snprintf(json, sizeof json,
-                 "{\"frames\":%d,\"width\":%d,\"height\":%d,\"brute_force\":%s,\"fps\":%.1f,\"frame_ms_p99\":%.2f,"
-                 "\"cpu_ms_per_frame\":%.2f,\"terrain_triangles\":%.0f,\"draw_calls\":%.1f,\"terrain_blocks\":%.1f}",
-                 frames, n->g.width, n->g.height, n->o.brute_force ? "true" : "false", frames / total,
-                 rn_p99(ms, frames), cpu * 1000 / frames, tri / frames, calls / frames, blocks / frames);
+                 "{\"frames\":%d,\"width\":%d,\"height\":%d,\"brute_force\":%s,\"quality\":\"%s\",\"fps\":%.1f,"
+                 "\"frame_ms_p99\":%.2f,\"cpu_ms_per_frame\":%.2f,\"terrain_triangles\":%.0f,\"draw_calls\":%.1f,"
+                 "\"terrain_blocks\":%.1f,\"scenery_triangles\":%.0f,\"scenery_instances\":%.0f,"
+                 "\"triangles\":%.0f,\"scenery_objects\":%d}",
+                 frames, n->g.width, n->g.height, n->o.brute_force ? "true" : "false", n->o.quality, frames / total,
+                 rn_p99(ms, frames), cpu * 1000 / frames, tri / frames, calls / frames, blocks / frames,
+                 stri / frames, sinst / frames, (tri + stri) / frames, n->scene.scenery.list.n);
         rc = rn_write_stats(n, json, err);
     }
     free(ms);

@@ -59,25 +59,32 @@ void gfx_close(gfx *g)
     g->win = NULL;
 }
 
-static int compile(const char *path, GLenum kind, GLuint *out, sim_error *err)
+/* Compiles the files in order as one shader (the first holds the #version line). */
+static int compile(const char *const *paths, int n_paths, GLenum kind, GLuint *out, sim_error *err)
 {
-    char *src = NULL;
-    size_t len = 0;
-    sim_error ferr = {0};
-    if (sim_file_read(path, &src, &len, &ferr))
-        return sim_error_set(err, SIM_EIO, "shader: %s", ferr.msg);
+    char *src[2] = {NULL, NULL};
+    GLint len[2] = {0, 0};
+    for (int i = 0; i < n_paths; i++) {
+        size_t n = 0;
+        sim_error ferr = {0};
+        if (sim_file_read(paths[i], &src[i], &n, &ferr)) {
+            free(src[0]);
+            return sim_error_set(err, SIM_EIO, "shader: %s", ferr.msg);
+        }
+        len[i] = (GLint)n;
+    }
     GLuint s = glCreateShader(kind);
-    const char *text = src;
-    GLint n = (GLint)len, ok = 0;
-    glShaderSource(s, 1, &text, &n);
+    GLint ok = 0;
+    glShaderSource(s, n_paths, (const char *const *)src, len);
     glCompileShader(s);
-    free(src);
+    free(src[0]);
+    free(src[1]);
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
     if (!ok) {
         char log[400] = "";
         glGetShaderInfoLog(s, sizeof log, NULL, log);
         glDeleteShader(s);
-        return sim_error_set(err, SIM_EINVAL, "shader %s does not compile: %s", path, log);
+        return sim_error_set(err, SIM_EINVAL, "shader %s does not compile: %s", paths[n_paths - 1], log);
     }
     *out = s;
     return SIM_OK;
@@ -85,14 +92,29 @@ static int compile(const char *path, GLenum kind, GLuint *out, sim_error *err)
 
 int gfx_program(const char *dir, const char *name, GLuint *out, sim_error *err)
 {
-    char vp[1024], fp[1024];
-    snprintf(vp, sizeof vp, "%s/%s.vert", dir, name);
-    snprintf(fp, sizeof fp, "%s/%s.frag", dir, name);
+    return gfx_program_pair(dir, name, name, out, err);
+}
+
+int gfx_program_pair(const char *dir, const char *vert, const char *frag, GLuint *out, sim_error *err)
+{
+    return gfx_program_files(dir, NULL, vert, frag, out, err);
+}
+
+int gfx_program_files(const char *dir, const char *vert_prefix, const char *vert, const char *frag, GLuint *out,
+                      sim_error *err)
+{
+    char vp[1024], fp[1024], pp[1024];
+    snprintf(vp, sizeof vp, "%s/%s.vert", dir, vert);
+    snprintf(fp, sizeof fp, "%s/%s.frag", dir, frag);
+    snprintf(pp, sizeof pp, "%s/%s.glsl", dir, vert_prefix ? vert_prefix : "");
+    const char *vfiles[2] = {pp, vp};
     GLuint vs, fs;
-    int rc = compile(vp, GL_VERTEX_SHADER, &vs, err);
+    int rc = vert_prefix ? compile(vfiles, 2, GL_VERTEX_SHADER, &vs, err)
+                         : compile(vfiles + 1, 1, GL_VERTEX_SHADER, &vs, err);
     if (rc)
         return rc;
-    if ((rc = compile(fp, GL_FRAGMENT_SHADER, &fs, err))) {
+    const char *ffiles[1] = {fp};
+    if ((rc = compile(ffiles, 1, GL_FRAGMENT_SHADER, &fs, err))) {
         glDeleteShader(vs);
         return rc;
     }
@@ -103,6 +125,9 @@ int gfx_program(const char *dir, const char *name, GLuint *out, sim_error *err)
     glBindAttribLocation(p, 1, "a_normal");
     glBindAttribLocation(p, 2, "a_color");
     glBindAttribLocation(p, 1, "a_uv");
+    glBindAttribLocation(p, 3, "a_inst_pose");
+    glBindAttribLocation(p, 4, "a_inst_size");
+    glBindAttribLocation(p, 5, "a_inst_tint");
     glLinkProgram(p);
     glDeleteShader(vs);
     glDeleteShader(fs);

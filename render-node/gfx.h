@@ -35,6 +35,12 @@ void gfx_close(gfx *g);
 /* Compiles and links dir/NAME.vert + dir/NAME.frag; errors name the file and carry
  * the compiler's log. */
 int gfx_program(const char *dir, const char *name, GLuint *out, sim_error *err);
+/* The same from dir/VERT.vert and dir/FRAG.frag (two vertex stages sharing a fragment one). */
+int gfx_program_pair(const char *dir, const char *vert, const char *frag, GLuint *out, sim_error *err);
+/* The same with dir/PREFIX.glsl compiled before the vertex file (shared functions; the
+ * prefix holds the #version line); vert_prefix NULL: none. */
+int gfx_program_files(const char *dir, const char *vert_prefix, const char *vert, const char *frag, GLuint *out,
+                      sim_error *err);
 
 /* Vertex of the lit meshes: position, normal, colour. */
 typedef struct gfx_vertex {

@@ -74,6 +74,15 @@ static int parse_size(const char *text, int *w, int *h)
     return text && sscanf(text, "%dx%d%c", w, h, &tail) == 2 && *w >= 16 && *h >= 16 && *w <= 16384 && *h <= 16384;
 }
 
+static int weather_parse(const char *name)
+{
+    static const char *const names[] = {"clear", "cloudy", "rain", "fog", "snow"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
 static int parse_options(int argc, char **argv, rn_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -82,7 +91,8 @@ static int parse_options(int argc, char **argv, rn_options *o)
     o->size = "1280x720";
     o->screenshot_at = -1;
     o->fps = 60;
-    o->lod_tolerance = 2.0;
+    o->lod_tolerance = NAN; /* the quality preset's */
+    o->quality = "medium";
     const sim_opt opts[] = {
         {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher to join (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &o->token, "TOKEN", "token for a dispatcher off loopback"},
@@ -107,7 +117,10 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"light", SIM_OPT_STRING, &o->light, "MODE", "day, dusk or night instead of the scenario's"},
         {"signals-at", SIM_OPT_DOUBLE, &o->signals_at, "T", "for --screenshot: traffic lights as their controllers show them at simulation time T (default 0)"},
         {"shaders", SIM_OPT_STRING, &o->shaders, "DIR", "shader directory (default: render-node/shaders beside bin/)"},
-        {"lod-tolerance", SIM_OPT_DOUBLE, &o->lod_tolerance, "PX", "terrain screen-space error allowed (default 2 pixels)"},
+        {"quality", SIM_OPT_STRING, &o->quality, "PRESET", "low, medium or high: what a frame may cost (default medium; low keeps 60 fps on llvmpipe)"},
+        {"no-scenery", SIM_OPT_FLAG, &o->no_scenery, NULL, "no roadside scenery (trees, posts, rails, buildings...)"},
+        {"weather", SIM_OPT_STRING, &o->weather, "W", "clear, cloudy, rain, fog or snow instead of the scenario's"},
+        {"lod-tolerance", SIM_OPT_DOUBLE, &o->lod_tolerance, "PX", "terrain screen-space error allowed (default: the preset's, 4, 2 or 1.5 pixels)"},
         {"brute-force", SIM_OPT_FLAG, &o->brute_force, NULL, "terrain at full resolution everywhere (benchmark baseline)"},
         {"terrain-only", SIM_OPT_FLAG, &o->terrain_only, NULL, "draw only the terrain over a magenta background (crack tests)"},
         {"no-hud", SIM_OPT_FLAG, &o->no_hud, NULL, "no head-up display"},
@@ -137,7 +150,11 @@ static int parse_options(int argc, char **argv, rn_options *o)
         bad = "--screenshot-at needs --screenshot OUT.png";
     else if (!(o->fps > 0 && o->fps <= 1000))
         bad = "--fps must be from 1 to 1000";
-    else if (!(o->lod_tolerance > 0))
+    else if (rn_quality_parse(o->quality) < 0)
+        bad = "--quality must be low, medium or high";
+    else if (o->weather && weather_parse(o->weather) < 0)
+        bad = "--weather must be clear, cloudy, rain, fog or snow";
+    else if (!isnan(o->lod_tolerance) && !(o->lod_tolerance > 0))
         bad = "--lod-tolerance must be > 0 pixels";
     else if (o->bench_frames < 0)
         bad = "--bench-frames must be >= 0";
@@ -198,6 +215,8 @@ int main(int argc, char **argv)
         return 1;
     }
     n.light = n.sc->env.light;
+    if (o->weather)
+        n.sc->env.weather = (sim_weather)weather_parse(o->weather);
     if (o->light)
         n.light = !strcmp(o->light, "night") ? SIM_LIGHT_NIGHT : !strcmp(o->light, "dusk") ? SIM_LIGHT_DUSK : SIM_LIGHT_DAY;
     n.trigger_fired = calloc((size_t)n.sc->n_triggers + 1, sizeof *n.trigger_fired);
@@ -207,16 +226,20 @@ int main(int argc, char **argv)
     if (SDL_Init(SDL_INIT_EVENTS) != 0 || (rc = gfx_open(&n.g, &wo, &err))) {
         fprintf(stderr, "render-node: %s\n", err.msg[0] ? err.msg : SDL_GetError());
         rc = 1;
-    } else if ((rc = rn_scene_init(&n.scene, n.sc, shaders, &n.rig, n.cog_height, &err))) {
+    } else if ((rc = rn_scene_init(&n.scene, n.sc, shaders, &n.rig, n.cog_height,
+                                   (rn_quality)rn_quality_parse(o->quality), &err))) {
         fprintf(stderr, "render-node: %s\n", err.msg);
         rc = 1;
     } else {
-        n.scene.terrain.tolerance = o->lod_tolerance;
+        n.scene.terrain.tolerance =
+            isnan(o->lod_tolerance) ? rn_quality_lod_tolerance(n.scene.quality) : o->lod_tolerance;
+        if (o->no_scenery)
+            n.scene.draw_scenery = false;
         if (o->signals_at != 0) rn_lights_show_at(&n.scene.lights, o->signals_at);
         if (o->brute_force)
             n.scene.terrain.force_level = n.scene.terrain.tree.depth;
         if (o->terrain_only) {
-            n.scene.draw_roads = n.scene.draw_cars = false;
+            n.scene.draw_roads = n.scene.draw_cars = n.scene.draw_scenery = false;
             n.scene.magenta = true;
         }
         if (o->no_hud)

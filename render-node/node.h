@@ -18,11 +18,11 @@
 
 typedef struct rn_options {
     const char *bus, *token, *scenario, *start, *vehicle, *shaders, *view_name, *size, *pos, *light;
-    const char *screenshot, *traffic, *pose, *stats_file, *name;
+    const char *screenshot, *traffic, *pose, *stats_file, *name, *quality, *weather;
     double yaw_offset_deg, fov_deg, screenshot_at, fps, lod_tolerance;
     double signals_at;             /* --signals-at: traffic lights as at this time (screenshots) */
     int display, bench_frames;
-    bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud;
+    bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud, no_scenery;
 } rn_options;
 
 typedef struct rn_node {

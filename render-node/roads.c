@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "materials.h"
 #include "road_adapter.h"
 #include "signtex.h"
 #include "sim_lct.h"
@@ -159,6 +160,22 @@ static void post(gfx_builder *b, const double base[3], double height, const floa
 
 static const float grey[3] = {0.55f, 0.55f, 0.55f};
 
+/* The board's back in the face's outline (a disc behind a round sign, not a square),
+ * a hand's width behind the face: n points of the outline in the face's plane, given
+ * as (u, v) in [-1, 1] across and up. */
+static void sign_back(gfx_builder *b, const double c[3], double heading, double w, double ht, const double *uv, int n)
+{
+    double rx = -sin(heading), ry = cos(heading), bx = -cos(heading) * 0.02, by = -sin(heading) * 0.02;
+    double nrm[3] = {-cos(heading), -sin(heading), 0};
+    int k0 = b->nv;
+    for (int i = 0; i < n; i++) {
+        double p[3] = {c[0] + bx + rx * uv[2 * i] * w / 2, c[1] + by + ry * uv[2 * i] * w / 2, c[2] + uv[2 * i + 1] * ht / 2};
+        gfx_vertex_add(b, p, nrm, grey);
+    }
+    for (int i = 1; i + 1 < n; i++)
+        gfx_tri(b, k0, k0 + i + 1, k0 + i); /* counter-clockwise seen from behind */
+}
+
 static int add_sign(rn_roads *r, gfx_builder *furn, const sim_scenario *sc, int road, const ra_sign *s, double t)
 {
     double p[3], h;
@@ -178,16 +195,41 @@ static int add_sign(rn_roads *r, gfx_builder *furn, const sim_scenario *sc, int 
         q->travel[0] = -cos(s->heading), q->travel[1] = -sin(s->heading);
     }
     r->n_signs++;
-    post(furn, p, bottom + ht / 2, grey);
-    /* the board's back, a hand's width behind the face */
-    double rx = -sin(s->heading), ry = cos(s->heading), bx = -cos(s->heading) * 0.02, by = -sin(s->heading) * 0.02;
-    double back[4][3] = {
-        {c[0] + bx + rx * w / 2, c[1] + by + ry * w / 2, c[2] - ht / 2},
-        {c[0] + bx - rx * w / 2, c[1] + by - ry * w / 2, c[2] - ht / 2},
-        {c[0] + bx - rx * w / 2, c[1] + by - ry * w / 2, c[2] + ht / 2},
-        {c[0] + bx + rx * w / 2, c[1] + by + ry * w / 2, c[2] + ht / 2},
-    };
-    gfx_quad(furn, back, grey);
+    /* the post stands behind the board (its front 0.03 m behind the back), so that it
+     * never crosses the face: it reaches up to the board's middle */
+    double behind[3] = {p[0] - cos(s->heading) * 0.09, p[1] - sin(s->heading) * 0.09, p[2]};
+    post(furn, behind, bottom + ht / 2, grey);
+    double uv[2 * 32];
+    int n = 0;
+    switch (s->type) {
+    case RA_SIGN_SPEED_LIMIT:
+        n = 32;
+        for (int i = 0; i < n; i++) {
+            uv[2 * i] = cos(2 * M_PI * i / n);
+            uv[2 * i + 1] = sin(2 * M_PI * i / n);
+        }
+        break;
+    case RA_SIGN_STOP:
+        n = 8;
+        for (int i = 0; i < n; i++) {
+            uv[2 * i] = cos((i + 0.5) * M_PI / 4);
+            uv[2 * i + 1] = sin((i + 0.5) * M_PI / 4);
+        }
+        break;
+    case RA_SIGN_YIELD: /* a triangle pointing down */
+        n = 3;
+        memcpy(uv, (const double[6]){-1, 0.95, 0, -0.95, 1, 0.95}, sizeof(double[6]));
+        break;
+    case RA_SIGN_PRIORITY:
+        n = 4;
+        memcpy(uv, (const double[8]){0, -1, 1, 0, 0, 1, -1, 0}, sizeof(double[8]));
+        break;
+    default:
+        n = 4;
+        memcpy(uv, (const double[8]){-1, -1, 1, -1, 1, 1, -1, 1}, sizeof(double[8]));
+        break;
+    }
+    sign_back(furn, c, s->heading, w, ht, uv, n);
     return SIM_OK;
 }
 
@@ -282,18 +324,21 @@ void rn_roads_draw_lit(rn_roads *r, const sim_frustum *f)
     /* marks before the surface under them, so that the surface there is not shaded */
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(-2.0f, -4.0f);
+    glUniform1i(r->u_material, RN_MAT_PAINT);
     for (int i = 0; i < r->n_chunks; i++)
         if (visible(&r->marks[i], f)) {
             gfx_mesh_draw(&r->marks[i]);
             r->draw_calls++;
         }
     glPolygonOffset(-1.0f, -2.0f);
+    glUniform1i(r->u_material, RN_MAT_ASPHALT);
     for (int i = 0; i < r->n_chunks; i++)
         if (visible(&r->surface[i], f)) {
             gfx_mesh_draw(&r->surface[i]);
             r->draw_calls++;
         }
     glDisable(GL_POLYGON_OFFSET_FILL);
+    glUniform1i(r->u_material, RN_MAT_NONE);
     if (visible(&r->furniture, f)) {
         gfx_mesh_draw(&r->furniture);
         r->draw_calls++;

@@ -29,6 +29,7 @@ typedef struct rn_roads {
     int n_signs;
     int draw_calls;
     double viewer[2];            /* the driver's place, set before drawing the signs */
+    GLint u_material;            /* the lit program's, set by the scene (-1: none) */
 } rn_roads;
 
 int rn_roads_init(rn_roads *r, const sim_scenario *sc, sim_error *err);

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "materials.h"
+
 /* Light and sky of a time of day. */
 typedef struct lighting {
     float sun_dir[3], sun_color[3], ambient[3];
@@ -56,22 +58,60 @@ static void lighting_for(sim_light light, sim_weather weather, lighting *l)
     }
 }
 
+int rn_quality_parse(const char *name)
+{
+    static const char *const names[] = {"low", "medium", "high"};
+    for (int i = 0; name && i < 3; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
+double rn_quality_lod_tolerance(rn_quality q)
+{
+    return q == RN_QUALITY_LOW ? 4.0 : q == RN_QUALITY_HIGH ? 1.5 : 2.0;
+}
+
 int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const sim_view_rig *rig, double cog_height,
-                  sim_error *err)
+                  rn_quality quality, sim_error *err)
 {
     memset(s, 0, sizeof *s);
+    s->quality = quality;
     s->sc = sc;
     s->rig = *rig;
     s->cog_height = cog_height;
-    s->draw_terrain = s->draw_roads = s->draw_cars = true;
+    s->draw_terrain = s->draw_roads = s->draw_cars = s->draw_scenery = true;
     int rc;
-    if ((rc = gfx_program(dir, "lit", &s->lit, err)) || (rc = gfx_program(dir, "tex", &s->tex, err)) ||
-        (rc = gfx_program(dir, "sky", &s->sky, err)))
+    bool low = quality == RN_QUALITY_LOW;
+    if ((rc = low ? gfx_program_files(dir, "light", "lit_vl", "flat", &s->lit, err) : gfx_program(dir, "lit", &s->lit, err)) ||
+        (rc = gfx_program(dir, "tex", &s->tex, err)) || (rc = gfx_program(dir, "sky", &s->sky, err)) ||
+        (rc = low ? gfx_program_files(dir, "light", "inst_vl", "flat", &s->inst, err)
+                  : gfx_program_pair(dir, "inst", "lit", &s->inst, err)))
         return rc;
     glGenVertexArrays(1, &s->empty_vao);
     if ((rc = rn_terrain_init(&s->terrain, sc, err)) || (rc = rn_roads_init(&s->roads, sc, err)) ||
-        (rc = rn_objects_init(&s->objects, s->lit, err)) || (rc = rn_lights_init(&s->lights, sc, s->lit, 0, err)))
+        (rc = rn_objects_init(&s->objects, s->lit, err)) || (rc = rn_lights_init(&s->lights, sc, s->lit, 0, err)) ||
+        (rc = rn_scenery_init(&s->scenery, sc, err)))
         return rc;
+    s->scenery.range = low ? 200 : quality == RN_QUALITY_HIGH ? 1200 : 500;
+    s->roads.u_material = glGetUniformLocation(s->lit, "u_material");
+    s->scenery.u_material = glGetUniformLocation(s->inst, "u_material");
+    /* the samplers' units, once: two sampler types on one unit (both default to 0)
+     * make every draw fail */
+    for (int pass = 0; pass < 2; pass++) {
+        GLuint p = pass ? s->lit : s->inst;
+        glUseProgram(p);
+        glUniform1i(glGetUniformLocation(p, "u_detail"), 1);
+        glUniform1i(glGetUniformLocation(p, "u_shadow"), 2);
+    }
+    rn_rain_init(&s->rain);
+    if (!low) {
+        if (!(s->detail = rn_materials_texture()))
+            return sim_error_set(err, SIM_ENOMEM, "materials: out of memory");
+        bool high = quality == RN_QUALITY_HIGH;
+        if ((rc = rn_shadow_init(&s->shadow, high ? 2048 : 1024, high ? 120 : 60, err)))
+            return rc;
+    }
     rn_hud_init(&s->hud);
     return SIM_OK;
 }
@@ -82,10 +122,15 @@ void rn_scene_free(rn_scene *s)
     rn_roads_free(&s->roads);
     rn_objects_free(&s->objects);
     rn_lights_free(&s->lights);
+    rn_scenery_free(&s->scenery);
+    rn_shadow_free(&s->shadow);
+    rn_rain_free(&s->rain);
+    if (s->detail) glDeleteTextures(1, &s->detail);
     rn_hud_free(&s->hud);
     if (s->lit) glDeleteProgram(s->lit);
     if (s->tex) glDeleteProgram(s->tex);
     if (s->sky) glDeleteProgram(s->sky);
+    if (s->inst) glDeleteProgram(s->inst);
     if (s->empty_vao) glDeleteVertexArrays(1, &s->empty_vao);
     memset(s, 0, sizeof *s);
 }
@@ -176,8 +221,54 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     sim_camera_setup(cam, &fs->ego, &s->rig, &cp);
     sim_frustum f;
     sim_frustum_from_matrix(&f, cam->view_proj);
-    double vis = fs->visibility > 0 ? fs->visibility : 20000;
+    double vis = fs->visibility > 0 ? fs->visibility : fs->weather == SIM_WEATHER_FOG ? 150 : 20000;
     float fog_k = (float)(3.0 / vis);
+    bool rain = fs->weather == SIM_WEATHER_RAIN;
+
+    /* The sun's shadow map first (clear weather, the sun up; medium and high): what
+     * casts shadows seen from the sun, around the part of the view nearest the eye. */
+    bool shadows = s->shadow.tex && fs->weather == SIM_WEATHER_CLEAR && fs->light != SIM_LIGHT_NIGHT &&
+                   l.sun_dir[2] > 0.1 && (s->draw_scenery || s->draw_cars);
+    if (shadows) {
+        double centre[3];
+        for (int i = 0; i < 3; i++)
+            centre[i] = cam->eye[i] + cam->forward[i] * s->shadow.radius * 0.7;
+        rn_shadow_matrices(&s->shadow, l.sun_dir, centre);
+        sim_frustum lf;
+        sim_frustum_from_matrix(&lf, s->shadow.view_proj);
+        glActiveTexture(GL_TEXTURE2);
+        glBindTexture(GL_TEXTURE_2D, 0); /* not sampled while drawn into */
+        glBindFramebuffer(GL_FRAMEBUFFER, s->shadow.fbo);
+        glViewport(0, 0, s->shadow.size, s->shadow.size);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LEQUAL);
+        glClear(GL_DEPTH_BUFFER_BIT);
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(2.0f, 4.0f);
+        for (int pass = 0; pass < 2; pass++) {
+            GLuint p = pass ? s->lit : s->inst;
+            glUseProgram(p);
+            um(p, "u_view_proj", s->shadow.view_proj);
+            u1(p, "u_shadow_on", 0);
+        }
+        if (s->draw_cars) {
+            s->objects.draw_calls = 0;
+            draw_cars(s, fs, v, &l, &lf);
+            stats->draw_calls += s->objects.draw_calls;
+        }
+        if (s->draw_scenery) {
+            glUseProgram(s->inst);
+            rn_scenery_draw(&s->scenery, cam, &lf);
+            stats->draw_calls += s->scenery.draw_calls;
+        }
+        glDisable(GL_POLYGON_OFFSET_FILL);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    }
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, s->detail);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, shadows ? s->shadow.tex : 0);
+    glActiveTexture(GL_TEXTURE0);
 
     glViewport(0, 0, w, h);
     glEnable(GL_DEPTH_TEST);
@@ -188,10 +279,20 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         glClearColor(1, 0, 1, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
-    GLuint p = s->lit;
-    glUseProgram(p);
     float id[16];
     sim_mat4_identity(id);
+    double hp[3], hd[3], fwd[3] = {cos(-0.035), 0, -sin(0.035)};
+    sim_pose_to_world(&fs->ego, (double[3]){s->rig.length / 2 - 0.2, 0, -0.1}, hp);
+    double r[9];
+    sim_pose_rotation(&fs->ego, r);
+    for (int i = 0; i < 3; i++) hd[i] = r[3 * i] * fwd[0] + r[3 * i + 1] * fwd[1] + r[3 * i + 2] * fwd[2];
+    /* street lights are on when the headlights are (dusk, night) */
+    float lamps[3 * 8] = {0};
+    int n_lamps = l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, lamps, 8) : 0;
+    /* the instanced scenery shares the lit program's fragment stage and its uniforms */
+    for (int pass = 0; pass < 2; pass++) {
+    GLuint p = pass ? s->lit : s->inst;
+    glUseProgram(p);
     um(p, "u_view_proj", cam->view_proj);
     um(p, "u_model", id);
     u3(p, "u_sun_dir", l.sun_dir);
@@ -202,14 +303,17 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     u1(p, "u_fog_k", fog_k);
     u1(p, "u_emissive", 0);
     u1(p, "u_tint_on", 0);
-    double hp[3], hd[3], fwd[3] = {cos(-0.035), 0, -sin(0.035)};
-    sim_pose_to_world(&fs->ego, (double[3]){s->rig.length / 2 - 0.2, 0, -0.1}, hp);
-    double r[9];
-    sim_pose_rotation(&fs->ego, r);
-    for (int i = 0; i < 3; i++) hd[i] = r[3 * i] * fwd[0] + r[3 * i + 1] * fwd[1] + r[3 * i + 2] * fwd[2];
     u3d(p, "u_head_pos", hp);
     u3d(p, "u_head_dir", hd);
     u1(p, "u_head_on", l.headlights && fs->have_ego ? 1.0f : 0.0f);
+    glUniform1i(glGetUniformLocation(p, "u_material"), RN_MAT_NONE);
+    u1(p, "u_wet", rain ? 1.0f : 0.0f);
+    um(p, "u_shadow_mat", s->shadow.lookup);
+    u1(p, "u_shadow_on", shadows ? 1.0f : 0.0f);
+    glUniform3fv(glGetUniformLocation(p, "u_lamps"), 8, lamps);
+    glUniform1i(glGetUniformLocation(p, "u_n_lamps"), n_lamps);
+    u1(p, "u_lamp_gain", fs->light == SIM_LIGHT_NIGHT ? 1.0f : 0.3f);
+    }
 
     /* The cockpit first: nothing in the world comes nearer than the bonnet's front, so
      * it needs no depth clear, and what it hides is never shaded. */
@@ -235,8 +339,21 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         rn_lights_draw(&s->lights, &f, fs->clock);
         stats->draw_calls += s->lights.draw_calls;
     }
+    if (s->draw_scenery) {
+        s->scenery.draw_calls = 0;
+        rn_scenery_draw_outlines(&s->scenery, &f);
+        int outlines = s->scenery.draw_calls;
+        glUseProgram(s->inst);
+        rn_scenery_draw(&s->scenery, cam, &f);
+        glUseProgram(s->lit);
+        stats->draw_calls += outlines + s->scenery.draw_calls;
+        stats->scenery_triangles = s->scenery.triangles;
+        stats->scenery_instances = s->scenery.instances;
+    }
     if (s->draw_terrain) {
+        glUniform1i(s->roads.u_material, s->magenta ? RN_MAT_NONE : RN_MAT_GROUND);
         int rc = rn_terrain_draw(&s->terrain, cam, h, &f);
+        glUniform1i(s->roads.u_material, RN_MAT_NONE);
         if (rc)
             return rc;
         stats->triangles = s->terrain.triangles;
@@ -254,6 +371,19 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     /* the sky where nothing else was drawn: it lies at the far plane */
     if (!s->magenta)
         draw_sky(s, cam, &l, w, h);
+    /* rain: streaks a little brighter than the sky's horizon, hidden by what is nearer */
+    if (rain && !s->magenta) {
+        glUseProgram(s->lit);
+        u1(s->lit, "u_emissive", 1);
+        float rgb[3];
+        for (int i = 0; i < 3; i++)
+            rgb[i] = fminf(1.0f, l.horizon[i] * 1.25f + 0.05f);
+        glDepthMask(GL_FALSE);
+        rn_rain_draw(&s->rain, cam->eye, fs->clock, rgb);
+        glDepthMask(GL_TRUE);
+        u1(s->lit, "u_emissive", 0);
+        stats->draw_calls++;
+    }
     /* sign faces after the opaque scene (their texture has transparent corners) */
     if (s->draw_roads) {
         glUseProgram(s->tex);
@@ -264,6 +394,10 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         u1(s->tex, "u_fog_k", fog_k);
         float bright = (l.ambient[0] + l.sun_color[0]) * 1.0f;
         u1(s->tex, "u_bright", bright > 1 ? 1 : bright);
+        u1(s->tex, "u_retro", 1);
+        u3d(s->tex, "u_head_pos", hp);
+        u3d(s->tex, "u_head_dir", hd);
+        u1(s->tex, "u_head_on", l.headlights && fs->have_ego ? 1.0f : 0.0f);
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
         glEnable(GL_POLYGON_OFFSET_FILL);
@@ -283,6 +417,7 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     um(s->tex, "u_model", id);
     u1(s->tex, "u_fog_k", 0);
     u1(s->tex, "u_bright", 1);
+    u1(s->tex, "u_retro", 0);
     s->hud.full = v->view == SIM_VIEW_FRONT || v->view == SIM_VIEW_CHASE;
     s->hud.tan_half_fov_y = v->view == SIM_VIEW_FRONT ? tan(cam->fov_y / 2) : 0; /* DRT dot: driver's view only */
     if (!s->no_hud)

@@ -9,22 +9,39 @@
 #include "lights.h"
 #include "objects.h"
 #include "roads.h"
+#include "rain.h"
+#include "scenery.h"
+#include "shadow.h"
 #include "sim_camera.h"
 #include "sim_scenario.h"
 #include "terrain.h"
 #include "traffic_in.h"
 
+/* --quality: what a frame may cost. low: lighting per vertex (the fragment stage is half
+ * of llvmpipe's frame), scenery to 200 m, terrain error 4 px; medium: per-fragment
+ * lighting, scenery to 500 m, 2 px; high: scenery to 1200 m, 1.5 px. */
+typedef enum { RN_QUALITY_LOW, RN_QUALITY_MEDIUM, RN_QUALITY_HIGH } rn_quality;
+/* "low", "medium", "high" -> the preset, or -1. */
+int rn_quality_parse(const char *name);
+/* The preset's terrain screen-space error, pixels. */
+double rn_quality_lod_tolerance(rn_quality q);
+
 typedef struct rn_scene {
+    rn_quality quality;
     const sim_scenario *sc;
     rn_terrain terrain;
     rn_roads roads;
     rn_objects objects;
     rn_hud hud;
     rn_lights lights;          /* traffic-light heads (lights.c) */
-    GLuint lit, tex, sky, empty_vao;
+    rn_scenery scenery;
+    rn_shadow shadow;          /* medium and high: the sun's shadow map; tex 0 at low */
+    rn_rain rain;
+    GLuint detail;             /* medium and high: the materials' texture array */
+    GLuint lit, tex, sky, inst, empty_vao;
     sim_view_rig rig;          /* eye point and car size */
     double cog_height;         /* m */
-    bool draw_terrain, draw_roads, draw_cars; /* all true but in tests of one part */
+    bool draw_terrain, draw_roads, draw_cars, draw_scenery; /* all true but in tests of one part */
     bool magenta;              /* no sky: a magenta background, so that cracks show */
     bool no_hud;
 } rn_scene;
@@ -49,6 +66,7 @@ typedef struct rn_view_opts {
 
 typedef struct rn_frame_stats {
     long triangles;            /* terrain triangles */
+    long scenery_triangles, scenery_instances;
     int draw_calls;
     int terrain_blocks, culled;
     int min_level, max_level;  /* LOD levels drawn */
@@ -57,7 +75,7 @@ typedef struct rn_frame_stats {
 
 /* Loads the shaders from shader_dir and builds the scenery (GL context current). */
 int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *shader_dir, const sim_view_rig *rig,
-                  double cog_height, sim_error *err);
+                  double cog_height, rn_quality quality, sim_error *err);
 void rn_scene_free(rn_scene *s);
 /* Draws the frame into the current framebuffer (w x h) and fills the camera used. */
 int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int w, int h, sim_camera *cam,

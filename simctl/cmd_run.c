@@ -257,6 +257,7 @@ int simctl_cmd_run(int argc, char **argv)
     const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
     double stall_s = -1;
     const char *start = NULL, *screens_file = NULL;
+    const char *quality = NULL; /* render nodes' --quality */
     int display = -1;
     bool fullscreen = false;
     bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
@@ -280,6 +281,7 @@ int simctl_cmd_run(int argc, char **argv)
         {"stall-s", SIM_OPT_DOUBLE, &stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
         {"render-offscreen", SIM_OPT_FLAG, &render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
+        {"quality", SIM_OPT_STRING, &quality, "PRESET", "the render nodes' quality: low (60 fps on llvmpipe), medium (default) or high"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "token for dispatcher, modules and operators"},
@@ -295,6 +297,10 @@ int simctl_cmd_run(int argc, char **argv)
     if (rc != SIM_CLI_OK) return 2;
     if (npos > 1) {
         fprintf(stderr, "simctl run: at most one scenario file\n");
+        return 2;
+    }
+    if (quality && strcmp(quality, "low") && strcmp(quality, "medium") && strcmp(quality, "high")) {
+        fprintf(stderr, "simctl run: --quality must be low, medium or high, not \"%s\"\n", quality);
         return 2;
     }
     const char *scenario = npos ? argv[1] : "scenarios/lane-change.json";
@@ -476,6 +482,7 @@ int simctl_cmd_run(int argc, char **argv)
         if (strcmp(exe, "render-node") == 0) {
             run_arg2(c, "--vehicle", vehicle);
             if (!render_window) run_arg(c, "--offscreen");
+            if (quality) run_arg2(c, "--quality", quality);
             if (screens.front >= 0) screen_args(c, &screens.s[screens.front]);
             if (display >= 0) run_arg2(c, "--display", int_text(display));
             if (fullscreen) run_arg(c, "--fullscreen");
@@ -488,6 +495,7 @@ int simctl_cmd_run(int argc, char **argv)
                 run_arg2(v, "--scenario", scenario);
                 run_arg2(v, "--vehicle", vehicle);
                 if (!render_window) run_arg(v, "--offscreen");
+                if (quality) run_arg2(v, "--quality", quality);
                 screen_args(v, &screens.s[k]);
             }
         }

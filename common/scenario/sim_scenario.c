@@ -11,6 +11,7 @@
 #include "sim_automation_config.h"
 #include "sim_drt.h"
 #include "sim_scenario_load.h"
+#include "sim_scenery.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -78,7 +79,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     static const char *const keys[] = {"format", "name", "description", "author", "version",
                                        "terrain", "roads", "junctions", "pois", "start_points",
                                        "traffic", "triggers", "sectors", "tasks", "environment",
-                                       "road_friction", "drt", "automation", "traffic_lights", NULL};
+                                       "road_friction", "drt", "automation", "traffic_lights", "scenery", NULL};
     *out = NULL;
     ld L = {.j = {.file = name, .report = diag_report, .user = diag}, .base_dir = base_dir};
     cJSON *root;
@@ -122,6 +123,10 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
         const cJSON *drt = cJSON_GetObjectItemCaseSensitive(root, "drt");
         if (drt && (sc->drt = malloc(sizeof *sc->drt))) sim_drt_config_parse(&L.j, drt, "drt", sc->drt);
         else if (drt) sim_diag_add(diag, "%s: out of memory", name);
+        /* Roadside scenery rules and explicit objects (common/scenery). */
+        const cJSON *scn = cJSON_GetObjectItemCaseSensitive(root, "scenery");
+        if (scn && (sc->scenery = malloc(sizeof *sc->scenery))) sim_scenery_config_parse(&L.j, scn, "scenery", sc->scenery);
+        else if (scn) sim_diag_add(diag, "%s: out of memory", name);
         const cJSON *au = cJSON_GetObjectItemCaseSensitive(root, "automation");
         sim_error ae = {0};
         if (au && !(sc->automation = malloc(sizeof *sc->automation))) {
@@ -259,6 +264,8 @@ void sim_scenario_free(sim_scenario *sc)
     free(sc->tasks);
     free(sc->env.ambient_sound);
     free(sc->drt);
+    if (sc->scenery) sim_scenery_config_free(sc->scenery);
+    free(sc->scenery);
     free(sc);
 }
 

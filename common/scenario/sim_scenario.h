@@ -180,6 +180,9 @@ typedef struct sim_scenario {
     /* "drt": the Detection Response Task (sim_drt.h, docs/tasks.md); NULL when the
      * scenario runs none. Owned. */
     struct sim_drt_config *drt;
+    /* "scenery": roadside rules and explicit objects (sim_scenery.h, docs/scenario.md);
+     * NULL when the scenario has no section (the rules' defaults apply). Owned. */
+    struct sim_scenery_config *scenery;
 } sim_scenario;
 
 /* Loads and validates the scenario file at path; files it names (height maps,

@@ -1,7 +1,9 @@
 #version 330 core
 // Sun and ambient light, the ego car's low beam at night, lamps that glow, and fog
 // that takes contrast away with distance (exp(-k d); k = 3 / visibility leaves 5 %
-// contrast at the visibility distance).
+// contrast at the visibility distance). Medium and high presets add: the procedural
+// detail textures (materials.h) sampled in world coordinates, the sun's shadow map,
+// and a wet road in rain (darker, mirroring the sky, a glare towards the sun).
 in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_color;
@@ -17,10 +19,24 @@ uniform float u_tint_on;    // 1: u_tint replaces the vertex colour
 uniform vec3 u_head_pos;
 uniform vec3 u_head_dir;
 uniform float u_head_on;
+uniform sampler2DArray u_detail;
+uniform int u_material;     // 0 none, 1 asphalt, 2 paint, 3 ground, 4 concrete
+uniform float u_wet;        // 0 dry .. 1 wet road
+uniform sampler2DShadow u_shadow;
+uniform mat4 u_shadow_mat;  // world to the shadow map's [0, 1] coordinates
+uniform float u_shadow_on;
+uniform vec3 u_lamps[8];    // street lights' heads near the eye, lit at dusk and night
+uniform int u_n_lamps;
+uniform float u_lamp_gain;  // 1 at night; less at dusk, when the sky still lights the street
 out vec4 o_color;
 void main()
 {
     vec3 base = mix(v_color, u_tint, u_tint_on);
+    if (u_material > 0) {
+        // one repeat per 4 m of asphalt, 2 m of paint, 8 m of grass, 3 m of concrete
+        float scale = u_material == 3 ? 0.125 : u_material == 2 ? 0.5 : u_material == 4 ? 0.33 : 0.25;
+        base *= 2.0 * texture(u_detail, vec3(v_world.xy * scale, float(u_material - 1))).rgb;
+    }
     vec3 n = normalize(v_normal);
     if (!gl_FrontFacing)
         n = -n;
@@ -28,15 +44,41 @@ void main()
     if (u_emissive > 0.5) {
         c = base;
     } else {
-        vec3 light = u_ambient + u_sun_color * max(dot(n, u_sun_dir), 0.0);
+        float sun = max(dot(n, u_sun_dir), 0.0);
+        if (u_shadow_on > 0.5 && sun > 0.0) {
+            vec3 p = (u_shadow_mat * vec4(v_world, 1.0)).xyz;
+            if (p.x > 0.0 && p.y > 0.0 && p.x < 1.0 && p.y < 1.0 && p.z < 1.0)
+                sun *= texture(u_shadow, vec3(p.xy, p.z - 0.002));
+        }
+        vec3 light = u_ambient + u_sun_color * sun;
         if (u_head_on > 0.5) {
             vec3 l = v_world - u_head_pos;
             float d = max(length(l), 0.01);
             float spot = smoothstep(0.90, 0.985, dot(l / d, u_head_dir));
-            light += vec3(1.0, 0.95, 0.82) * spot * 2.2 / (1.0 + d * d / 1600.0)
+            // road paint carries glass beads: it returns the beam towards the driver
+            // about three times as strongly as a diffuse surface would
+            float retro = u_material == 2 ? 3.0 : 1.0;
+            light += vec3(1.0, 0.95, 0.82) * spot * retro * 2.2 / (1.0 + d * d / 1600.0)
                      * max(dot(n, -l / d), 0.25);
         }
+        // street lights: each head (8 m up) shines downwards, a pool under it,
+        // falling off with distance squared
+        for (int i = 0; i < u_n_lamps; i++) {
+            vec3 l = u_lamps[i] - v_world;
+            float d2 = dot(l, l), inv = inversesqrt(d2);
+            float cone = smoothstep(0.3, 0.8, l.z * inv);
+            light += vec3(1.0, 0.85, 0.6) * 1.4 * u_lamp_gain * cone * max(dot(n, l * inv), 0.0) / (1.0 + d2 / 80.0);
+        }
         c = base * light;
+        if (u_wet > 0.0 && (u_material == 1 || u_material == 2)) {
+            // water fills the texture: darker, and a mirror at grazing angles
+            vec3 v = normalize(u_eye - v_world);
+            float fres = pow(1.0 - max(dot(n, v), 0.0), 5.0);
+            c *= 1.0 - 0.45 * u_wet;
+            c = mix(c, u_fog_color, u_wet * (0.1 + 0.5 * fres));
+            vec3 h = normalize(u_sun_dir + v);
+            c += u_wet * u_sun_color * pow(max(dot(n, h), 0.0), 80.0);
+        }
     }
     float f = exp(-u_fog_k * length(v_world - u_eye));
     o_color = vec4(mix(u_fog_color, c, f), 1.0);

@@ -401,7 +401,7 @@ static void simctl_run_screens_file_and_start(void **state)
     fclose(f);
     snprintf(log, sizeof log, "%s/screens.log", dir);
     snprintf(cmd, sizeof cmd,
-             "cd %s && %s run scenarios/town.json --headless --render-offscreen --screens %s --start market "
+             "cd %s && %s run scenarios/town.json --headless --render-offscreen --quality low --screens %s --start market "
              "--until 0.5 --no-analysis --bus 127.0.0.1:%d --control tcp://127.0.0.1:%d --out %s/screens "
              ">/dev/null 2>%s",
              ts_root("."), ts_bin("simctl"), screens, ts_free_port(), ts_free_port(), dir, log);
@@ -428,6 +428,13 @@ static void simctl_run_screens_file_and_start(void **state)
                      "of: view, name, display, "
                      "fullscreen, size, pos, yaw_offset_deg, fov_deg"))
         fail_msg("%s", buf);
+    /* a render quality render-node does not know is refused before anything starts */
+    snprintf(cmd, sizeof cmd, "cd %s && %s run scenarios/town.json --headless --quality ultra >%s 2>&1", ts_root("."),
+             ts_bin("simctl"), log);
+    st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    read_text(log, buf, sizeof buf);
+    assert_non_null(strstr(buf, "--quality must be low, medium or high, not \"ultra\""));
 }
 
 static int setup(void **state)
