@@ -101,7 +101,9 @@ route_family route_topic_family(const char *topic)
     if ((is_prefix(topic, "sim.") && strcmp(topic, "sim.ack") != 0) || strcmp(topic, "vehicle.state") == 0 ||
         strcmp(topic, "ffb.command") == 0)
         return ROUTE_FAMILY_CLOCK;
-    if (strcmp(topic, "traffic.state") == 0 || strcmp(topic, "traffic.event") == 0) return ROUTE_FAMILY_TRAFFIC;
+    if (strcmp(topic, "traffic.state") == 0 || strcmp(topic, "traffic.event") == 0 ||
+        strcmp(topic, "traffic.engine") == 0)
+        return ROUTE_FAMILY_TRAFFIC;
     if (strcmp(topic, "input.controls") == 0 || strcmp(topic, "input.button") == 0) return ROUTE_FAMILY_INPUT;
     if (strcmp(topic, "log.status") == 0 || strcmp(topic, "log.error") == 0) return ROUTE_FAMILY_RECORDER;
     if (strcmp(topic, "context.reply") == 0 || strcmp(topic, "context.nearby") == 0 ||
@@ -115,7 +117,7 @@ route_family route_topic_family(const char *topic)
 const char *route_family_topics(route_family f)
 {
     static const char *const words[ROUTE_FAMILIES] = {
-        "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command", "traffic.state and traffic.event",
+        "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command", "traffic.state, traffic.event and traffic.engine",
         "input.controls and input.button", "log.status and log.error",
         "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)", "sim.end"};
     return f >= 0 && f < ROUTE_FAMILIES ? words[f] : "no family";
