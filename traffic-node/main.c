@@ -53,6 +53,7 @@ typedef struct node {
     const char *sumo_dir;          /* --sumo-dir */
     double sumo_step;              /* --sumo-step */
     bool engine_said;              /* traffic.engine published for this run */
+    bool sumo_restart;             /* control.restart: a fresh SUMO with the next tick */
     int exit_status;
 } node;
 
@@ -148,8 +149,9 @@ static void sumo_tick(node *n, const sim_msg_tick *tk, double t)
 {
     sim_error err = {0};
     int run = tk->run == SIM_MSG_NO_INT ? n->run : tk->run;
-    if (run != n->run) { /* physics restarted the run: a fresh SUMO with it */
+    if (run != n->run || n->sumo_restart) { /* physics restarted the run, or the operator: a fresh SUMO */
         n->run = run;
+        n->sumo_restart = false;
         n->engine_said = false;
         if (tn_sumo_restart(&n->sumo, &err)) return sumo_failed(n, t, &err);
     }
@@ -220,6 +222,12 @@ static void sumo_control(node *n, const char *cmd, const cJSON *msg)
     if (strcmp(cmd, "traffic") == 0) {
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(msg, "density");
         const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, "freeze");
+        if (cJSON_IsNumber(d) && d->valuedouble < TN_SUMO_MIN_SCALE) {
+            ack(n, msg, false, "traffic: with SUMO, density is SUMO's demand scale and must be at least 0.05 "
+                               "(SUMO 1.15 inserts no vehicle ever again after a scale that left it none to "
+                               "read); freeze stops the traffic");
+            return;
+        }
         if (cJSON_IsNumber(d)) tn_sumo_set_scale(&n->sumo, d->valuedouble);
         if (cJSON_IsBool(f)) n->sumo.frozen = cJSON_IsTrue(f);
         ack(n, msg, true, NULL);
@@ -231,12 +239,11 @@ static void sumo_control(node *n, const char *cmd, const cJSON *msg)
         ack(n, msg, false, err.msg);
         return;
     }
-    if (tn_sumo_restart(&n->sumo, &err)) {
-        ack(n, msg, false, err.msg);
-        sumo_failed(n, n->last_t, &err);
-        return;
-    }
-    n->engine_said = false;
+    /* A fresh SUMO takes longer than the operator waits for an answer (it reads the
+     * network and runs the warm-up): it starts with the next tick, which is the new
+     * run's first when physics restarts too. A SUMO that cannot start then ends the
+     * session, as at setup. */
+    n->sumo_restart = true;
     ack(n, msg, true, NULL);
 }
 

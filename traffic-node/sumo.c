@@ -40,6 +40,8 @@ int tn_sumo_restart(tn_sumo *s, sim_error *err)
 {
     tn_sumo_stop(s);
     s->ego_in = s->subscribed = false;
+    s->held = 0;
+    s->have_session_t = false;
     s->n_vehicles = s->total = 0;
     s->lead.valid = false;
     int rc = tn_sumo_start(s, err);
@@ -52,23 +54,31 @@ int tn_sumo_restart(tn_sumo *s, sim_error *err)
         tn_sumo_stop(s);
         return rc;
     }
-    s->scale_pending = s->scale != 1.0;
+    s->scale_pending = false;
+    if (s->scale != 1.0) { /* a message of its own: see tn_sumo_step */
+        sim_traci_msg_begin(&s->out);
+        sim_traci_cmd_set_scale(&s->out, s->scale);
+        if ((rc = finish_and_exchange(s, &r, err)) ||
+            (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SET_SIM_VARIABLE, err))) {
+            tn_sumo_stop(s);
+            return rc;
+        }
+    }
     /* The city busy at the session's time 0: SUMO alone up to warmup_s, in one step
      * command (SUMO steps at its step length up to the target). */
-    if (s->sc->sumo.warmup_s > 0) {
+    /* One step short of it: the session's first tick (time 0) makes the last, so that
+     * its traffic.state is the warmed-up traffic. */
+    double before = s->sc->sumo.warmup_s - s->step_s;
+    if (before > 0) {
         sim_traci_msg_begin(&s->out);
-        if (s->scale_pending) sim_traci_cmd_set_scale(&s->out, s->scale);
-        sim_traci_cmd_step(&s->out, s->sc->sumo.warmup_s);
-        if ((rc = finish_and_exchange(s, &r, err)) ||
-            (s->scale_pending && (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SET_SIM_VARIABLE, err))) ||
-            (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, err)) ||
+        sim_traci_cmd_step(&s->out, before);
+        if ((rc = finish_and_exchange(s, &r, err)) || (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, err)) ||
             (rc = sim_traci_read_step(&r, NULL, NULL, err))) {
             tn_sumo_stop(s);
             return rc;
         }
-        s->scale_pending = false;
     }
-    s->t = s->sc->sumo.warmup_s;
+    s->t = before > 0 ? before : 0;
     return SIM_OK;
 }
 
@@ -111,7 +121,9 @@ static const char *model_of(const sim_traci_value *vclass)
 static int on_object(const sim_traci_object *o, void *user)
 {
     tn_sumo *s = user;
-    if (o->id_len == (int32_t)strlen(EGO_ID) && memcmp(o->id, EGO_ID, strlen(EGO_ID)) == 0) return 0;
+    if (o->id_len == (int32_t)strlen(EGO_ID) && memcmp(o->id, EGO_ID, strlen(EGO_ID)) == 0) {
+        return 0;
+    }
     if (o->n_vars != N_VARS) return 0;
     for (int i = 0; i < N_VARS; i++)
         if (!o->ok[i] || o->var[i] != vars[i]) return 0;
@@ -133,8 +145,12 @@ static int on_object(const sim_traci_object *o, void *user)
     v.brake = (sig & SIM_TRACI_SIGNAL_BRAKELIGHT) || s->frozen;
     v.left = (sig & (SIM_TRACI_SIGNAL_BLINKER_LEFT | SIM_TRACI_SIGNAL_EMERGENCY)) != 0;
     v.right = (sig & (SIM_TRACI_SIGNAL_BLINKER_RIGHT | SIM_TRACI_SIGNAL_EMERGENCY)) != 0;
-    /* the road, lane and height from the scenario's own road model */
-    sim_locate_query q = {.x = v.pos[0], .y = v.pos[1], .z = NAN, .heading = h, .drivable_only = true};
+    /* the road, lane and height from the scenario's own road model, at the place as
+     * published (to 1 mm): on a road's very end the same answer as any reader's */
+    v.pos[0] = round(v.pos[0] * 1000) / 1000;
+    v.pos[1] = round(v.pos[1] * 1000) / 1000;
+    sim_locate_query q = {.x = v.pos[0], .y = v.pos[1], .z = NAN, .heading = round(h * 1e4) / 1e4,
+                          .drivable_only = true};
     sim_road_loc loc;
     if (sim_roadnet_locate_query(&s->sc->net, &q, &loc) == SIM_OK && loc.on_road) {
         snprintf(v.road, sizeof v.road, "%s", s->sc->net.roads[loc.road].id);
@@ -186,48 +202,65 @@ static int soft_status(sim_traci_reader *r, int cmd, bool *failed, sim_error *er
 int tn_sumo_step(tn_sumo *s, double t, const tn_sumo_ego *ego, sim_error *err)
 {
     if (ego) s->ego = *ego;
-    t += s->sc->sumo.warmup_s; /* SUMO's clock runs ahead by the warm-up */
+    /* SUMO's clock: the session's, ahead by the warm-up, behind by the time frozen
+     * (a freeze holds SUMO's clock; SUMO goes on from there). */
+    if (s->frozen && s->have_session_t && t > s->session_t) s->held += t - s->session_t;
+    s->session_t = t;
+    s->have_session_t = true;
+    t += s->sc->sumo.warmup_s - s->held;
     if (s->frozen || !(t > s->t + 1e-9)) return SIM_OK; /* nothing new: the last state stands */
+    /* (SUMO's clock starts at 0: with no warm-up the first tick's state is SUMO's at 0) */
     sim_traci_buf *b = &s->out;
-    sim_traci_msg_begin(b);
+    sim_traci_reader r;
+    int rc;
+    /* Three messages a tick: what to change (SUMO 1.15 drops a command's status when
+     * a step in the same message spans more than one of its steps), the step, and
+     * what to ask about its result (answered before a step in the same message). */
     bool add = s->ego.valid && !s->ego_in, subscribe = s->ego_in && !s->subscribed, move = s->ego.valid;
     bool scale = s->scale_pending;
-    if (scale) sim_traci_cmd_set_scale(b, s->scale);
-    if (add) {
-        /* On a random edge first (SUMO's random stream, seeded): moveToXY places it. */
-        sim_traci_cmd_add_vehicle(b, EGO_ID, "", "DEFAULT_VEHTYPE", "first", "base");
-        sim_traci_cmd_set_vehicle_int(b, SIM_TRACI_VAR_SPEEDSETMODE, EGO_ID, 0);
-        sim_traci_cmd_set_vehicle_int(b, SIM_TRACI_VAR_LANECHANGE_MODE, EGO_ID, 0);
-        sim_traci_cmd_set_vehicle_double(b, SIM_TRACI_VAR_MINGAP, EGO_ID, 0.0);
-        sim_traci_cmd_set_vehicle_double(b, SIM_TRACI_VAR_LENGTH, EGO_ID, s->ego.length);
-        sim_traci_cmd_set_vehicle_double(b, SIM_TRACI_VAR_WIDTH, EGO_ID, s->ego.width);
+    bool sub_failed = false;
+    if (add || subscribe || move || scale) {
+        sim_traci_msg_begin(b);
+        if (scale) sim_traci_cmd_set_scale(b, s->scale);
+        if (add) {
+            /* On a random edge first (SUMO's random stream, seeded): moveToXY places it. */
+            sim_traci_cmd_add_vehicle(b, EGO_ID, "", "DEFAULT_VEHTYPE", "first", "base");
+            sim_traci_cmd_set_vehicle_int(b, SIM_TRACI_VAR_SPEEDSETMODE, EGO_ID, 0);
+            sim_traci_cmd_set_vehicle_int(b, SIM_TRACI_VAR_LANECHANGE_MODE, EGO_ID, 0);
+            sim_traci_cmd_set_vehicle_double(b, SIM_TRACI_VAR_MINGAP, EGO_ID, 0.0);
+            sim_traci_cmd_set_vehicle_double(b, SIM_TRACI_VAR_LENGTH, EGO_ID, s->ego.length);
+            sim_traci_cmd_set_vehicle_double(b, SIM_TRACI_VAR_WIDTH, EGO_ID, s->ego.width);
+        }
+        if (subscribe) sim_traci_cmd_subscribe_vehicle_context(b, EGO_ID, 0, 1e9, s->radius, vars, N_VARS);
+        double fx = s->ego.x + 0.5 * s->ego.length * cos(s->ego.heading) + s->off_x;
+        double fy = s->ego.y + 0.5 * s->ego.length * sin(s->ego.heading) + s->off_y;
+        /* keepRoute 0: onto the nearest lane within 100 m (SUMO 1.15 crashes on a
+         * vehicle put off every lane with keepRoute 2); applied by the next step */
+        if (move) sim_traci_cmd_move_to_xy(b, EGO_ID, "", 0, fx, fy, angle_of(s->ego.heading), 0);
+        if ((rc = finish_and_exchange(s, &r, err))) return rc;
+        bool failed = false, move_failed = false;
+        if (scale && (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SET_SIM_VARIABLE, err))) return rc;
+        if (add) {
+            if ((rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, err))) return rc;
+            for (int k = 0; k < 5; k++)
+                if ((rc = soft_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &failed, err))) return rc;
+        }
+        if (subscribe) {
+            if ((rc = soft_status(&r, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT, &sub_failed, err))) return rc;
+            if (!sub_failed && (rc = sim_traci_read_subscription(&r, NULL, NULL, err))) return rc;
+        }
+        if (move && (rc = soft_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &move_failed, err))) return rc;
+        if (move_failed && !s->move_failed_said) { /* said once: the ego is 100 m from every lane */
+            fprintf(stderr, "traffic-node: SUMO could not place the ego at (%.1f, %.1f), more than 100 m from "
+                            "its lanes; it stays where it was in SUMO\n", s->ego.x, s->ego.y);
+        }
+        s->move_failed_said = move_failed;
     }
-    if (subscribe) sim_traci_cmd_subscribe_vehicle_context(b, EGO_ID, 0, 1e9, s->radius, vars, N_VARS);
-    double fx = s->ego.x + 0.5 * s->ego.length * cos(s->ego.heading) + s->off_x;
-    double fy = s->ego.y + 0.5 * s->ego.length * sin(s->ego.heading) + s->off_y;
-    /* keepRoute 0: onto the nearest lane within 100 m (SUMO 1.15 crashes on a vehicle
-     * put off every lane with keepRoute 2) */
-    if (move) sim_traci_cmd_move_to_xy(b, EGO_ID, "", 0, fx, fy, angle_of(s->ego.heading), 0);
-    /* SUMO answers a step after the commands that follow it in the same message: the
-     * step goes last, the questions about its result in a second message. */
+    bool leader = s->ego_in && (s->subscribed || (subscribe && !sub_failed));
+    sim_traci_msg_begin(b);
     sim_traci_cmd_step(b, t);
-    bool leader = s->ego_in && s->subscribed;
-    sim_traci_reader r;
-    int rc = finish_and_exchange(s, &r, err);
-    if (rc) return rc;
-    bool failed = false, move_failed = false, sub_failed = false;
-    if (scale && (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SET_SIM_VARIABLE, err))) return rc;
-    if (add) {
-        if ((rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, err))) return rc;
-        for (int k = 0; k < 5; k++)
-            if ((rc = soft_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &failed, err))) return rc;
-    }
-    if (subscribe) {
-        if ((rc = soft_status(&r, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT, &sub_failed, err))) return rc;
-        if (!sub_failed && (rc = sim_traci_read_subscription(&r, NULL, NULL, err))) return rc;
-    }
-    if (move && (rc = soft_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &move_failed, err))) return rc;
-    if ((rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, err))) return rc;
+    if ((rc = finish_and_exchange(s, &r, err)) || (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, err)))
+        return rc;
     s->n_vehicles = 0;
     if ((rc = sim_traci_read_step(&r, on_object, s, err))) return rc;
     sim_traci_msg_begin(b);
@@ -254,20 +287,22 @@ int tn_sumo_step(tn_sumo *s, double t, const tn_sumo_ego *ego, sim_error *err)
     if (s->total < 0) s->total = 0;
     sort_vehicles(s);
     if (s->n_vehicles > s->max_vehicles) s->n_vehicles = s->max_vehicles;
-    /* The lead: SUMO's leader of the ego on its lanes; with min gap 0 its distance is
-     * bumper to bumper. */
+    /* The lead: SUMO's leader of the ego on its lanes; its gap from the boxes as
+     * published (SUMO measures along its lanes, whose lengths netconvert takes from
+     * the OpenDRIVE reference line: up to a few per cent off the lanes' shapes). */
     if (leader && s->lead_id[0] && s->lead_gap >= 0) {
-        sim_msg_traffic_lead *ld = &s->lead;
-        ld->valid = true;
-        snprintf(ld->id, sizeof ld->id, "%s", s->lead_id);
-        ld->gap = s->lead_gap;
-        ld->speed = 0;
-        for (int i = 0; i < s->n_vehicles; i++)
-            if (strcmp(s->vehicles[i].id, s->lead_id) == 0)
-                ld->speed = hypot(s->vehicles[i].velocity[0], s->vehicles[i].velocity[1]);
-        double e = s->ego.speed;
-        ld->thw = e > 0.1 ? ld->gap / e : INFINITY;
-        ld->ttc = e > ld->speed ? ld->gap / (e - ld->speed) : INFINITY;
+        for (int i = 0; i < s->n_vehicles; i++) {
+            const sim_msg_traffic_vehicle *v = &s->vehicles[i];
+            if (strcmp(v->id, s->lead_id) != 0) continue;
+            sim_msg_traffic_lead *ld = &s->lead;
+            ld->valid = true;
+            snprintf(ld->id, sizeof ld->id, "%s", s->lead_id);
+            ld->gap = fmax(hypot(v->pos[0] - s->ego.x, v->pos[1] - s->ego.y) - 0.5 * (s->ego.length + v->size[0]), 0.0);
+            ld->speed = hypot(v->velocity[0], v->velocity[1]);
+            double e = s->ego.speed;
+            ld->thw = e > 0.1 ? ld->gap / e : INFINITY;
+            ld->ttc = e > ld->speed ? ld->gap / (e - ld->speed) : INFINITY;
+        }
     }
     return SIM_OK;
 }

@@ -54,6 +54,10 @@ typedef struct tn_sumo {
     double scale;                 /* the demand's multiplier (simctl traffic density) */
     bool scale_pending;
     bool frozen;
+    double held;                  /* s of session time frozen: SUMO's clock is behind by it */
+    double session_t;             /* the session's time at the last step call */
+    bool have_session_t;
+    bool move_failed_said;
     /* the last step's result */
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     double dist[SIM_MSG_TRAFFIC_MAX_VEHICLES];
@@ -78,7 +82,8 @@ void tn_sumo_close(tn_sumo *s);
 /* Moves the ego into SUMO and steps it to t (nothing when t is not past SUMO's time).
  * SIM_ECLOSED with err saying how SUMO ended when it is gone. */
 int tn_sumo_step(tn_sumo *s, double t, const tn_sumo_ego *ego, sim_error *err);
-/* The demand's multiplier, sent with the next step. */
+/* The demand's multiplier, sent with the next step; at least TN_SUMO_MIN_SCALE. */
+#define TN_SUMO_MIN_SCALE 0.05
 void tn_sumo_set_scale(tn_sumo *s, double scale);
 /* traffic.state for the last step (caller frees; NULL: out of memory). */
 cJSON *tn_sumo_state_payload(tn_sumo *s, int run);

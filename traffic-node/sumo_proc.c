@@ -164,6 +164,50 @@ static int read_offset(tn_sumo *s, sim_error *err)
     return SIM_OK;
 }
 
+/* netconvert's lane types for OpenDRIVE, so that SUMO's lanes are the lanes the
+ * scenario's road model calls drivable (sim_lane_type_drivable): SUMO's own map also
+ * drives on "parking" and "stop" lanes, where the render, physics and `simctl where`
+ * see no lane. */
+static const char typemap[] =
+    "<types>\n"
+    "  <type id=\"driving\" priority=\"1\" speed=\"13.89\" width=\"3.65\" disallow=\"pedestrian rail rail_urban rail_electric "
+    "rail_fast tram ship\"/>\n"
+    "  <type id=\"entry\" priority=\"1\" speed=\"22.22\" width=\"3.65\" disallow=\"pedestrian rail rail_urban rail_electric "
+    "rail_fast tram ship\"/>\n"
+    "  <type id=\"exit\" priority=\"1\" speed=\"22.22\" width=\"3.65\" disallow=\"pedestrian rail rail_urban rail_electric "
+    "rail_fast tram ship\"/>\n"
+    "  <type id=\"onRamp\" priority=\"1\" speed=\"22.22\" width=\"3.65\" disallow=\"pedestrian bicycle moped rail rail_urban "
+    "rail_electric rail_fast tram ship\"/>\n"
+    "  <type id=\"offRamp\" priority=\"1\" speed=\"22.22\" width=\"3.65\" disallow=\"pedestrian bicycle moped rail rail_urban "
+    "rail_electric rail_fast tram ship\"/>\n"
+    "  <type id=\"connectingRamp\" priority=\"1\" speed=\"22.22\" width=\"3.65\" disallow=\"pedestrian bicycle moped rail "
+    "rail_urban rail_electric rail_fast tram ship\"/>\n"
+    "  <type id=\"bidirectional\" priority=\"1\" speed=\"1.39\" width=\"3.65\" disallow=\"pedestrian rail rail_urban "
+    "rail_electric rail_fast tram ship\"/>\n"
+    "  <type id=\"stop\" priority=\"0\" speed=\"1.39\" width=\"3.65\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"parking\" priority=\"0\" speed=\"1.39\" width=\"2.50\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"restricted\" priority=\"0\" speed=\"1.39\" width=\"3.65\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"none\" priority=\"0\" speed=\"1.39\" width=\"1.0\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"shoulder\" priority=\"0\" speed=\"1.39\" width=\"1.0\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"border\" priority=\"0\" speed=\"1.39\" width=\"0.1\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"median\" priority=\"0\" speed=\"1.39\" width=\"0.1\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"sidewalk\" priority=\"0\" speed=\"1.39\" width=\"2.0\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"biking\" priority=\"0\" speed=\"1.39\" width=\"1.5\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"curb\" priority=\"0\" speed=\"1.39\" width=\"0.1\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"roadWorks\" priority=\"0\" speed=\"1.39\" width=\"3.65\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"tram\" priority=\"0\" speed=\"1.39\" width=\"3.65\" disallow=\"all\" discard=\"true\"/>\n"
+    "  <type id=\"rail\" priority=\"0\" speed=\"1.39\" width=\"3.65\" disallow=\"all\" discard=\"true\"/>\n"
+    "</types>\n";
+
+static int write_file(const char *path, const char *text, sim_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot write: %s", path, strerror(errno));
+    bool ok = fputs(text, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    return ok ? SIM_OK : sim_error_set(err, SIM_EIO, "%s: cannot write: %s", path, strerror(errno));
+}
+
 int tn_sumo_make_inputs(tn_sumo *s, sim_error *err)
 {
     const sim_sumo_config *c = &s->sc->sumo;
@@ -173,9 +217,12 @@ int tn_sumo_make_inputs(tn_sumo *s, sim_error *err)
     if (c->net) {
         snprintf(s->net, sizeof s->net, "%s", c->net);
     } else {
+        char types[1100];
+        snprintf(types, sizeof types, "%s/opendrive.typ.xml", s->dir);
+        if ((rc = write_file(types, typemap, err))) return rc;
         snprintf(s->net, sizeof s->net, "%s/net.net.xml", s->dir);
-        char *argv[] = {netconvert_bin, "--opendrive-files", s->sc->opendrive, "--offset.disable-normalization",
-                        "true", "--output-file", s->net, NULL};
+        char *argv[] = {netconvert_bin, "--opendrive-files", s->sc->opendrive, "--type-files", types,
+                        "--offset.disable-normalization", "true", "--output-file", s->net, NULL};
         if ((rc = run_tool(s, argv, "netconvert.log", err))) return rc;
     }
     if ((rc = read_offset(s, err))) return rc;
@@ -250,7 +297,9 @@ int tn_sumo_start(tn_sumo *s, sim_error *err)
     snprintf(log, sizeof log, "%s/sumo.log", s->dir);
     char *argv[] = {s->sumo_bin, "--net-file", s->net, "--route-files", s->routes, "--step-length", step, "--seed",
                     seed, "--begin", "0", "--no-step-log", "true", "--duration-log.disable", "true",
-                    "--remote-port", port_s, NULL};
+                    /* routes read 2 s ahead (not 200): simctl traffic density (the demand's scale, applied
+                       as vehicles are read) acts within seconds */
+                    "--route-steps", "2", "--remote-port", port_s, NULL};
     size_t used = 0;
     for (int i = 0; argv[i] && strcmp(argv[i], "--remote-port") != 0; i++)
         used += (size_t)snprintf(s->options + used, sizeof s->options - used, "%s%s", i ? " " : "", argv[i]);
