@@ -8,7 +8,9 @@
  * --lockstep it acknowledges each tick after publishing what it has for it, so the
  * same scenario, seed and ego input give the same bytes. It acts on control.traffic
  * (density, freeze), control.restart (a fresh start), control.pause/resume, and
- * answers control.ack for traffic, restart and pause. */
+ * answers control.ack for traffic, restart and pause. With "traffic": {"engine":
+ * "sumo"} the traffic is SUMO's instead of the core's (sumo.h): the same topics, the
+ * same commands, SUMO stepped in lockstep with the ticks. */
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
