@@ -72,7 +72,10 @@ int tn_sumo_restart(tn_sumo *s, sim_error *err)
     if (before > 0) {
         sim_traci_msg_begin(&s->out);
         sim_traci_cmd_step(&s->out, before);
-        if ((rc = finish_and_exchange(s, &r, err)) || (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, err)) ||
+        s->patient = true;
+        rc = finish_and_exchange(s, &r, err);
+        s->patient = false;
+        if (rc || (rc = sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, err)) ||
             (rc = sim_traci_read_step(&r, NULL, NULL, err))) {
             tn_sumo_stop(s);
             return rc;

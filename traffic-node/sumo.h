@@ -48,6 +48,7 @@ typedef struct tn_sumo {
     char options[2048];           /* SUMO's command line, for the drive log's meta */
     pid_t pid;
     int fd;
+    bool patient;                 /* the warm-up: no answer timeout while SUMO lives */
     int port;
     double t;                     /* SUMO's time, s */
     bool ego_in, subscribed;

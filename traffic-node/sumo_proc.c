@@ -396,9 +396,17 @@ int tn_sumo_exchange(tn_sumo *s, size_t *len, sim_error *err)
         n -= (size_t)w;
     }
     unsigned char head[4];
-    if (read_exact(s->fd, head, 4)) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK)
-            return sim_error_set(err, SIM_EIO, "SUMO did not answer within 120 s (its log %s/sumo.log)", s->dir);
+    int waited = 0;
+    while (read_exact(s->fd, head, 4)) {
+        bool timed_out = errno == EAGAIN || errno == EWOULDBLOCK;
+        /* The warm-up runs minutes of SUMO in one step: patient while SUMO lives */
+        if (timed_out && s->patient && s->pid > 0 && waitpid(s->pid, &(int){0}, WNOHANG) == 0) {
+            waited += 120;
+            continue;
+        }
+        if (timed_out)
+            return sim_error_set(err, SIM_EIO, "SUMO did not answer within %d s (its log %s/sumo.log)", waited + 120,
+                                 s->dir);
         return sumo_gone(s, "answering", err);
     }
     size_t total;
