@@ -72,6 +72,9 @@ int an_drive_load(const char *path, an_drive *out, sim_error *err);
 void an_drive_free(an_drive *dr);
 /* Reads a drive log (SQLite) through sim_drivelog (logread.c). */
 int an_drive_load_log(const char *path, an_drive *out, sim_error *err);
+/* The drive's meta value of key (a log's meta table, or a CSV export's meta.csv) without
+ * loading its samples; "" when it has none. For batch's per-subject LCT baselines. */
+int an_drive_meta_only(const char *path, const char *key, char *buf, size_t size, sim_error *err);
 /* Writes dr as a drive log (SQLite) at path, replacing a file there. */
 int an_drive_write_log(const an_drive *dr, const char *path, sim_error *err);
 const char *an_drive_meta(const an_drive *dr, const char *key); /* NULL: missing */
@@ -185,12 +188,17 @@ const char *an_task_status(const an_task_result *tr);
 
 /* ---- Lane Change Test (lct.c) ---- */
 
-/* The adaptive model's profile from the baseline drive at path (its own scenario from
- * its meta) into sc->lct_profile. */
-int an_lct_baseline(const char *path, const an_params *p, an_scenario *sc, sim_error *err);
+/* The adaptive model's profile from the baseline drive at path (its scenario: the
+ * override when not NULL, as for the drive itself, else its meta's) into sc->lct_profile. */
+int an_lct_baseline(const char *path, const char *scenario, const an_params *p, an_scenario *sc, sim_error *err);
 /* MDEV per lane change of a task whose ideal path changes lanes, against the normative
  * path and (with a profile) the adaptive one; fills tr->x's LCT part. */
 int an_lct_task(const an_result *res, const an_scenario *sc, an_task_result *tr);
+/* The report's Lane Change Test paragraph and per-change table of a task (nothing for a
+ * task whose ideal path keeps its lane). */
+void an_lct_html(FILE *f, const an_result *res, const an_task_result *tr);
+/* A number with dec decimals in HTML, a dash when not finite (report.c). */
+void an_html_num(FILE *f, double v, int dec);
 /* Finds the scenario of a drive: override, or its meta's scenario_file as given, next
  * to the log or under scenarios/ (report.c). */
 int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err);
@@ -281,6 +289,9 @@ typedef struct an_study_opts {
     const char *out;         /* where the analysis goes (default <study_dir>/analysis) */
     an_params params;
     bool plots;
+    const char *lct_baseline_condition; /* each participant's complete drive of this
+                                           condition is the baseline of the adaptive LCT
+                                           model for their drives (NULL: none) */
 } an_study_opts;
 
 /* tidy.csv, questionnaires.csv, drives.csv and study.html of a study (docs/study.md,
@@ -294,6 +305,8 @@ typedef struct an_batch_opts {
     an_params params;
     int jobs;                          /* worker processes; 0: number of cores */
     bool plots;                        /* per-drive reports with plots */
+    const char *lct_baseline_match;    /* a drive whose name holds this text is its subject's
+                                          LCT baseline (--lct-baseline-match; NULL: none) */
 } an_batch_opts;
 
 int an_batch(const an_batch_opts *o, sim_error *err);

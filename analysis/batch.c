@@ -93,10 +93,50 @@ static void drive_name(char *out, size_t n, const char *root, const char *path)
     out[k] = 0;
 }
 
-static void worker_one(const an_batch_opts *o, const char *path, size_t idx)
+/* --lct-baseline-match: per drive, its subject's baseline log (NULL: none). A subject
+ * with no matching drive, or with more than one, gets none, and stderr says why; *bad
+ * counts those subjects' drives (the batch exits 1). */
+static int lct_baselines(const an_batch_opts *o, const list *drives, const char **baseline, int *bad,
+                         sim_error *err)
 {
-    char name[1024], dir[4300], part[4300];
+    char (*subject)[256] = calloc(drives->n, sizeof *subject);
+    if (!subject) return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    for (size_t k = 0; k < drives->n; k++) {
+        sim_error e = {0};
+        if (an_drive_meta_only(drives->v[k], "subject", subject[k], sizeof subject[k], &e))
+            subject[k][0] = 0; /* the drive's own report says what is wrong with it */
+    }
+    for (size_t k = 0; k < drives->n; k++) {
+        char name[1024];
+        const char *found = NULL;
+        int n = 0;
+        for (size_t j = 0; j < drives->n; j++) {
+            drive_name(name, sizeof name, o->dir, drives->v[j]);
+            if (strcmp(subject[j], subject[k]) == 0 && strstr(name, o->lct_baseline_match)) {
+                if (!found) found = drives->v[j];
+                n++;
+            }
+        }
+        baseline[k] = n == 1 ? found : NULL;
+        bool first_of_subject = true;
+        for (size_t j = 0; j < k; j++) first_of_subject &= strcmp(subject[j], subject[k]) != 0;
+        if (n != 1) (*bad)++;
+        if (n != 1 && first_of_subject)
+            fprintf(stderr, "analysis batch: subject \"%s\": %s drive whose name holds \"%s\" "
+                    "(--lct-baseline-match): no adaptive LCT model for its drives\n",
+                    subject[k], n ? "more than one" : "no", o->lct_baseline_match);
+    }
+    free(subject);
+    return 0;
+}
+
+static void worker_one(const an_batch_opts *o, const char *path, const char *baseline, size_t idx)
+{
+    char name[1024], dir[4300], part[4300], base_name[1024] = "";
     drive_name(name, sizeof name, o->dir, path);
+    if (baseline) drive_name(base_name, sizeof base_name, o->dir, baseline);
+    an_params params = o->params;
+    params.lct_baseline = baseline;
     snprintf(dir, sizeof dir, "%s/drives/%s", o->out, name);
     snprintf(part, sizeof part, "%s/.parts/%zu.tsv", o->out, idx);
     FILE *f = fopen(part, "w");
@@ -105,7 +145,7 @@ static void worker_one(const an_batch_opts *o, const char *path, size_t idx)
     an_result res;
     an_drive dr;
     an_scenario sc;
-    if (an_report_one(path, o->scenario, &o->params, dir, o->plots, &res, &dr, &sc, NULL, &err)) {
+    if (an_report_one(path, o->scenario, &params, dir, o->plots, &res, &dr, &sc, NULL, &err)) {
         fputs("E\t", f);
         put_clean(f, err.msg);
         fputc('\n', f);
@@ -133,6 +173,10 @@ static void worker_one(const an_batch_opts *o, const char *path, size_t idx)
         for (size_t q = 0; q < an_metric_count(); q++) fprintf(f, "\t%.17g", an_metric_value(tr, q));
         fputc('\t', f);
         put_clean(f, tr->message);
+        if (baseline && tr->x.n_lct) {
+            fputs(tr->message[0] ? "; LCT baseline " : "LCT baseline ", f);
+            put_clean(f, base_name);
+        }
         fputc('\n', f);
     }
     fputs("D\n", f); /* complete */
@@ -142,11 +186,11 @@ static void worker_one(const an_batch_opts *o, const char *path, size_t idx)
     an_drive_free(&dr);
 }
 
-static void worker(const an_batch_opts *o, const list *drives, int in, int done)
+static void worker(const an_batch_opts *o, const list *drives, const char **baseline, int in, int done)
 {
     uint32_t idx;
     while (read(in, &idx, sizeof idx) == (ssize_t)sizeof idx) {
-        if (idx < drives->n) worker_one(o, drives->v[idx], idx);
+        if (idx < drives->n) worker_one(o, drives->v[idx], baseline ? baseline[idx] : NULL, idx);
         if (write(done, &idx, sizeof idx) != (ssize_t)sizeof idx) break;
     }
     _exit(0);
@@ -438,20 +482,22 @@ int an_batch(const an_batch_opts *o, sim_error *err)
         return sim_error_set(err, SIM_EIO, "pipe: %s", strerror(errno));
     }
     fflush(NULL);
-    int failed = 0;
+    int failed = 0, no_baseline = 0;
     pid_t *pids = calloc(jobs, sizeof *pids);
     char **status = calloc(drives.n, sizeof *status);
     bool *finished = calloc(drives.n, sizeof *finished);
-    if (!pids || !status || !finished) {
+    const char **baseline = o->lct_baseline_match ? calloc(drives.n, sizeof *baseline) : NULL;
+    if (!pids || !status || !finished || (o->lct_baseline_match && !baseline)) {
         rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
         goto out;
     }
+    if (baseline && (rc = lct_baselines(o, &drives, baseline, &no_baseline, err))) goto out;
     for (size_t w = 0; w < jobs; w++) {
         pid_t pid = fork();
         if (pid == 0) {
             close(work[1]);
             close(done[0]);
-            worker(o, &drives, work[0], done[1]);
+            worker(o, &drives, baseline, work[0], done[1]);
         }
         if (pid < 0) {
             rc = sim_error_set(err, SIM_EIO, "fork: %s", strerror(errno));
@@ -499,7 +545,8 @@ out:
     free(status);
     free(finished);
     free(pids);
+    free(baseline);
     list_free(&drives);
     if (rc) return rc;
-    return failed ? 1 : 0;
+    return failed || no_baseline ? 1 : 0;
 }

@@ -470,6 +470,30 @@ int an_drive_load(const char *path, an_drive *out, sim_error *err)
     return 0;
 }
 
+int an_drive_meta_only(const char *path, const char *key, char *buf, size_t size, sim_error *err)
+{
+    buf[0] = 0;
+    if (!is_dir(path)) {
+        sim_drivelog_reader *rd = NULL;
+        int rc = sim_drivelog_reader_open(path, &rd, err);
+        if (rc) return rc;
+        sim_error e2 = {0};
+        if (sim_drivelog_read_meta(rd, key, buf, size, &e2)) buf[0] = 0;
+        sim_drivelog_reader_close(rd);
+        return 0;
+    }
+    char p[4200];
+    snprintf(p, sizeof p, "%s/meta.csv", path);
+    if (!exists(p)) return 0;
+    an_drive dr;
+    memset(&dr, 0, sizeof dr);
+    int rc = load_meta_csv(p, &dr, err);
+    const char *v = rc ? NULL : an_drive_meta(&dr, key);
+    if (v) snprintf(buf, size, "%s", v);
+    an_drive_free(&dr);
+    return rc;
+}
+
 /* ---- writing the CSV export ---- */
 
 void an_csv_string(FILE *f, const char *s)

@@ -12,7 +12,7 @@
 
 #define SAME_D 1e-9
 
-int an_lct_baseline(const char *path, const an_params *p, an_scenario *sc, sim_error *err)
+int an_lct_baseline(const char *path, const char *scenario, const an_params *p, an_scenario *sc, sim_error *err)
 {
     an_drive dr;
     an_scenario bsc;
@@ -22,7 +22,7 @@ int an_lct_baseline(const char *path, const an_params *p, an_scenario *sc, sim_e
     if (rc) return rc;
     an_params bp = *p;
     bp.lct_baseline = NULL;
-    if ((rc = an_find_scenario(&dr, NULL, scpath, sizeof scpath, err)) ||
+    if ((rc = an_find_scenario(&dr, scenario, scpath, sizeof scpath, err)) ||
         (rc = an_scenario_load(scpath, &bp, &bsc, err))) {
         an_drive_free(&dr);
         return rc;
@@ -117,4 +117,34 @@ int an_lct_task(const an_result *res, const an_scenario *sc, an_task_result *tr)
     if (ad) x->mdev_adaptive = mdev_over(res->drive, tr, ad, n_ad, tr->m.s_start, tr->m.s_end, &oom);
     free(ad);
     return oom ? SIM_ENOMEM : 0;
+}
+
+/* A Lane Change Test task (its ideal path changes lanes): MDEV against the normative and
+ * the adaptive model for the task and per change (docs/metrics.md, "Lane Change Test"). */
+void an_lct_html(FILE *f, const an_result *res, const an_task_result *tr)
+{
+    const an_measures *x = &tr->x;
+    if (!x->n_lct) return;
+    const sim_lct_profile *pr = res->scenario->lct_profile;
+    fprintf(f, "<p>Lane Change Test: %zu lane changes; MDEV %.3f m against the normative model, ", x->n_lct,
+            tr->m.mdev);
+    if (pr)
+        fprintf(f, "%.3f m against the adaptive model (from the baseline drive's %zu lane changes, lane offset "
+                "%.3f m).</p>\n", x->mdev_adaptive, pr->n_changes, pr->lane_offset);
+    else
+        fputs("none against the adaptive model (no baseline drive: <code>--lct-baseline</code>, or "
+              "<code>analysis batch --lct-baseline-match</code> / <code>analysis study "
+              "--lct-baseline-condition</code>).</p>\n", f);
+    fputs("<table><tr><th>#</th><th>s from (m)</th><th>s to (m)</th><th>lane from (d, m)</th><th>lane to (d, m)</th>"
+          "<th>MDEV normative (m)</th><th>MDEV adaptive (m)</th></tr>\n", f);
+    for (size_t k = 0; k < x->n_lct; k++) {
+        const an_lct_segment *g = &x->lct[k];
+        fprintf(f, "<tr><td>%zu</td><td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.3f</td><td>", k + 1, g->s_start,
+                g->s_end, g->d_from, g->d_to);
+        an_html_num(f, g->mdev_normative, 3);
+        fputs("</td><td>", f);
+        an_html_num(f, g->mdev_adaptive, 3);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
 }

@@ -107,16 +107,19 @@ static int cmd_batch(int argc, char **argv)
         {"vehicle-width", SIM_OPT_DOUBLE, &o.params.vehicle_width, "M", "car width for lane-mark events (default 1.8)"},
         {"speed-margin-kmh", SIM_OPT_DOUBLE, &margin_kmh, "KMH",
          "tolerance of time_over_limit_margin_s over the speed limit (default 3)"},
+        {"lct-baseline-match", SIM_OPT_STRING, &o.lct_baseline_match, "TEXT",
+         "a drive whose name holds TEXT is its subject's Lane Change Test baseline: MDEV against the adaptive "
+         "model for every drive of that subject"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis batch DIR --out DIR [options]",
                            "Every drive log under DIR, in parallel: study.csv and a study page.",
-                           opts, 6, argc, argv, 2, &npos);
+                           opts, 7, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (npos != 1 || !out) {
         fprintf(stderr, "analysis batch: expected one DIR and --out DIR\n");
-        sim_cli_print_usage("analysis batch DIR --out DIR [options]", NULL, opts, 6, stderr);
+        sim_cli_print_usage("analysis batch DIR --out DIR [options]", NULL, opts, 7, stderr);
         return 2;
     }
     if (jobs < 0) {
@@ -257,11 +260,14 @@ static int cmd_study(int argc, char **argv)
         {"study-dir", SIM_OPT_STRING, &o.study_dir, "DIR", "the study's folder (default out/studies/<study>)"},
         {"out", SIM_OPT_STRING, &o.out, "DIR", "where the tables and study.html go (default <study-dir>/analysis)"},
         {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "tables and page only, no figures"},
+        {"lct-baseline-condition", SIM_OPT_STRING, &o.lct_baseline_condition, "NAME",
+         "each participant's drive of condition NAME is their Lane Change Test baseline: MDEV against the "
+         "adaptive model for all their drives"},
     };
     int npos = 0;
     int rc = sim_cli_parse("analysis study FILE [--study-dir DIR] [--out DIR]",
                            "A study's drives and questionnaires: tidy.csv, questionnaires.csv, drives.csv, study.html.",
-                           opts, 3, argc, argv, 2, &npos);
+                           opts, 4, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (npos != 1) {

@@ -55,23 +55,25 @@ static void draw_drt(const an_result *res, const an_task_result *tr, axes *a)
         }
         k++;
     }
-    /* Responses: a tick across all rows; green where it was the hit of a stimulus. */
+    /* Responses: green in the row of the stimulus it hit, so that each hit stands beside
+     * its stimulus; any other response (early, extra) grey across all rows. */
     double t0 = a->x0, t1 = a->x1;
     for (size_t q = 0; q < st->n_resp; q++) {
         const an_stamp *r = &st->resp[q];
         if (r->run != tr->run || r->t < t0 || r->t > t1) continue;
-        bool hit = false;
+        int hit_row = -1;
         size_t j = 0;
         for (size_t p = tr->x.drt_first; p < st->n_stim && j < tr->x.drt.n; p++) {
             if (st->stim[p].run != tr->run || st->stim[p].modality < 0) continue;
-            if (tr->x.drt.outcome[j] == SIM_DRT_HIT && fabs(st->stim[p].t + tr->x.drt.rt[j] - r->t) < 1e-9) hit = true;
+            if (tr->x.drt.outcome[j] == SIM_DRT_HIT && fabs(st->stim[p].t + tr->x.drt.rt[j] - r->t) < 1e-9)
+                hit_row = 2 - st->stim[p].modality;
             j++;
         }
-        plot_set_rgb(cr, hit ? C_HIT : C_OTHER);
-        cairo_set_line_width(cr, hit ? 1.6 : 1.0);
+        plot_set_rgb(cr, hit_row >= 0 ? C_HIT : C_OTHER);
+        cairo_set_line_width(cr, hit_row >= 0 ? 2.0 : 1.0);
         double px = plot_ax_px(a, r->t);
-        cairo_move_to(cr, px, a->y);
-        cairo_line_to(cr, px, a->y + a->h);
+        cairo_move_to(cr, px, hit_row >= 0 ? plot_ax_py(a, hit_row + 0.95) : a->y);
+        cairo_line_to(cr, px, hit_row >= 0 ? plot_ax_py(a, hit_row + 0.05) : a->y + a->h);
         cairo_stroke(cr);
     }
     cairo_restore(cr);
@@ -128,10 +130,12 @@ int an_plot_tasks(const an_result *res, const an_task_result *tr, const char *pa
     if (rc) return rc;
     cairo_t *cr = cv.cr;
     char txt[200];
-    snprintf(txt, sizeof txt, "Task %s (run %d): detection response task, glances, time to line crossing",
-             tr->task->id, tr->run);
+    /* The title names the panels drawn; the legend is for the DRT and glance colours. */
+    snprintf(txt, sizeof txt, "Task %s (run %d):%s%s%s", tr->task->id, tr->run,
+             h_drt > 0 ? " detection response task" : "", h_gl > 0 ? (h_drt > 0 ? ", glances" : " glances") : "",
+             h_tlc > 0 ? (h_drt > 0 || h_gl > 0 ? ", time to line crossing" : " time to line crossing") : "");
     plot_title(cr, left, 12, txt);
-    {
+    if (h_drt > 0 || h_gl > 0) {
         const char *labels[] = {"visual", "tactile", "auditory", "hit response", "miss / glance > 2 s", "other response"};
         rgb cols[] = {C_MOD[0], C_MOD[1], C_MOD[2], C_HIT, C_MISS, C_OTHER};
         int st[] = {3, 3, 3, 0, 0, 0};

@@ -182,7 +182,7 @@ static void html_text(FILE *f, const char *s)
     }
 }
 
-static void html_num(FILE *f, double v, int dec)
+void an_html_num(FILE *f, double v, int dec)
 {
     if (isfinite(v)) fprintf(f, "%.*f", dec, v);
     else fputs("&ndash;", f);
@@ -264,22 +264,22 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
             fputs("&ndash;</td><td colspan=\"14\" class=\"l muted\">no samples in the task</td></tr>\n", f);
             continue;
         }
-        html_num(f, m->length, 1);
+        an_html_num(f, m->length, 1);
         fputs("</td><td>", f);
-        html_num(f, m->duration, 2);
+        an_html_num(f, m->duration, 2);
         fprintf(f, "</td><td>%zu</td><td>%zu</td><td>", m->n_tube_events, m->n_mark_events);
         const double v[] = {m->area_global, m->area_global_time, m->mdev, m->sdlp, m->max_abs_e,
                             m->speed_mean * 3.6, m->time_over_limit, m->time_over_limit_margin,
                             m->thw_min, m->ttc_min};
         const int dec[] = {2, 2, 3, 3, 3, 1, 2, 2, 2, 2};
         for (size_t j = 0; j < sizeof v / sizeof v[0]; j++) {
-            html_num(f, v[j], dec[j]);
+            an_html_num(f, v[j], dec[j]);
             fputs("</td><td>", f);
         }
         size_t rt_idx = 0;
         for (size_t q = 0; q < an_metric_count(); q++)
             if (!strcmp(an_metric_name(q), "rt_mean_s")) rt_idx = q;
-        html_num(f, an_metric_value(tr, rt_idx), 2);
+        an_html_num(f, an_metric_value(tr, rt_idx), 2);
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -306,6 +306,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
                 html_figure(f, base, "DRT stimuli and responses, glances per area, TLC over time");
             }
         }
+        an_lct_html(f, res, tr);
         if (tr->m.n_events == 0) {
             fputs("<p>No deviation events.</p>\n", f);
             continue;
@@ -324,7 +325,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
                                 ev->s_end - ev->s_start, ev->area, ev->area_time, ev->max_abs_e};
             const int dec[] = {1, 1, 2, 2, 1, 3, 3, 3};
             for (size_t j = 0; j < 8; j++) {
-                html_num(f, v[j], dec[j]);
+                an_html_num(f, v[j], dec[j]);
                 fputs("</td><td>", f);
             }
             fprintf(f, "</td><td class=\"l\">%s%s</td></tr>\n",
@@ -571,7 +572,7 @@ int an_report_one(const char *log, const char *scenario, const an_params *params
     an_params drive_params = *params; /* with the drive's own OpenSCENARIO overrides */
     if (!drive_params.xosc_params) drive_params.xosc_params = an_drive_meta(&dr, "xosc_params");
     if (!rc) rc = an_scenario_load(scpath, &drive_params, &sc, err);
-    if (!rc && params->lct_baseline && (rc = an_lct_baseline(params->lct_baseline, params, &sc, err)))
+    if (!rc && params->lct_baseline && (rc = an_lct_baseline(params->lct_baseline, scenario, params, &sc, err)))
         an_scenario_free(&sc);
     if (rc) {
         an_drive_free(&dr);

@@ -324,7 +324,7 @@ static int page(const an_study_opts *o, const char *out, const sim_study *s, con
     for (int part = 0; part < 2 && !rc; part++) {
         rows *r = part ? q : tidy;
         fputs(part ? "<h2>Questionnaires</h2>\n" : "<h2>Driving measures by condition and by position</h2>\n", f);
-        qsort(r->v, r->n, sizeof *r->v, row_cmp);
+        if (r->n) qsort(r->v, r->n, sizeof *r->v, row_cmp); /* v is NULL when empty */
         for (size_t i = 0; i < r->n && !rc;) {
             size_t j = i;
             while (j < r->n && !row_cmp(&r->v[i], &r->v[j])) j++;
@@ -363,6 +363,18 @@ int an_study(const an_study_opts *o, sim_error *err)
         sim_study_free(s);
         return rc;
     }
+    int base_cond = -1;
+    if (o->lct_baseline_condition) {
+        for (int c = 0; c < s->n_conditions; c++)
+            if (strcmp(s->conditions[c].name, o->lct_baseline_condition) == 0) base_cond = c;
+        if (base_cond < 0) {
+            rc = sim_error_set(err, SIM_EINVAL, "--lct-baseline-condition %s: %s has no such condition",
+                               o->lct_baseline_condition, o->file);
+            sqlite3_close(db);
+            sim_study_free(s);
+            return rc;
+        }
+    }
     rc = sim_file_mkdirs(out, err);
     drive_info *drives = calloc((size_t)s->n_participants * SIM_PLAN_MAX, sizeof *drives);
     rows tidy = {0}, q = {0};
@@ -373,6 +385,20 @@ int an_study(const an_study_opts *o, sim_error *err)
         sim_study_plan(s, p, &plan);
         int first = nd;
         if (plan.n > max_pos) max_pos = plan.n;
+        /* The participant's LCT baseline: their complete drive of that condition. */
+        drive_info base = {0};
+        bool have_base = false;
+        for (int i = 0; i < plan.n && base_cond >= 0 && !have_base; i++) {
+            if (plan.drives[i].condition != base_cond) continue;
+            base.position = plan.drives[i].position;
+            attempt_of(db, s->participants[p], &base);
+            have_base = strcmp(base.status, "complete") == 0 && base.log[0];
+        }
+        if (base_cond >= 0 && !have_base)
+            fprintf(stderr, "analysis study: %s has no complete drive of condition %s: no adaptive LCT model for "
+                    "their drives\n", s->participants[p], o->lct_baseline_condition);
+        an_params params = o->params;
+        params.lct_baseline = have_base ? base.log : NULL;
         for (int i = 0; i < plan.n && !rc; i++) {
             drive_info *d = &drives[nd++];
             d->p = p, d->position = plan.drives[i].position, d->condition = plan.drives[i].condition;
@@ -385,7 +411,7 @@ int an_study(const an_study_opts *o, sim_error *err)
             an_drive dr;
             an_scenario sc;
             sim_error e = {0};
-            if (an_report_one(d->log, NULL, &o->params, NULL, false, &res, &dr, &sc, NULL, &e)) {
+            if (an_report_one(d->log, NULL, &params, NULL, false, &res, &dr, &sc, NULL, &e)) {
                 snprintf(d->status, sizeof d->status, "missing");
                 snprintf(d->reason, sizeof d->reason, "cannot be analysed: %s", e.msg);
                 problems++;

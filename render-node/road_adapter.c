@@ -144,6 +144,7 @@ int ra_signs(const sim_scenario *sc, int road, ra_sign *out, int max)
         o->kmh = g->value * 3.6;
         o->lane = g->lane;
         o->text = g->text;
+        o->legible_m = g->legible_m;
         /* a sign faces the traffic of the side it stands on */
         double h, p[3];
         ra_pose(sc, road, g->s, 0, p, &h);

@@ -40,6 +40,7 @@ typedef struct ra_sign {
     int lanes;
     const char *text;   /* borrowed from the scenario */
     double heading;     /* the direction the sign faces (towards oncoming drivers) */
+    double legible_m;   /* lane change: blank until the driver is this close, 0: never blank */
 } ra_sign;
 
 int ra_road_count(const sim_scenario *sc);

@@ -8,6 +8,7 @@
 
 #include "road_adapter.h"
 #include "signtex.h"
+#include "sim_lct.h"
 
 #define STEP 2.0          /* m between cross-sections */
 #define DASH 3.0          /* broken line: 3 m mark, 6 m gap */
@@ -168,6 +169,14 @@ static int add_sign(rn_roads *r, gfx_builder *furn, const sim_scenario *sc, int 
     double bottom = s->type == RA_SIGN_LANE_CHANGE ? 1.6 : 1.4;
     double c[3] = {p[0], p[1], p[2] + bottom + ht / 2};
     sign_face(q, c, s->heading, w, ht);
+    if (s->type == RA_SIGN_LANE_CHANGE && s->legible_m > 0) {
+        ra_sign blank = *s;
+        blank.lane_index = -1; /* signtex: the board without lanes */
+        q->tex_blank = rn_sign_texture(&blank, &w, &ht);
+        q->legible_m = s->legible_m;
+        q->at[0] = p[0], q->at[1] = p[1];
+        q->travel[0] = -cos(s->heading), q->travel[1] = -sin(s->heading);
+    }
     r->n_signs++;
     post(furn, p, bottom + ht / 2, grey);
     /* the board's back, a hand's width behind the face */
@@ -252,6 +261,8 @@ void rn_roads_free(rn_roads *r)
         gfx_mesh_free(&r->signs[i].mesh);
         if (r->signs[i].tex)
             glDeleteTextures(1, &r->signs[i].tex);
+        if (r->signs[i].tex_blank)
+            glDeleteTextures(1, &r->signs[i].tex_blank);
     }
     gfx_mesh_free(&r->furniture);
     free(r->surface);
@@ -295,7 +306,12 @@ void rn_roads_draw_signs(rn_roads *r, const sim_frustum *f, GLint u_tex)
     glUniform1i(u_tex, 0);
     for (int i = 0; i < r->n_signs; i++)
         if (visible(&r->signs[i].mesh, f)) {
-            glBindTexture(GL_TEXTURE_2D, r->signs[i].tex);
+            const rn_sign_quad *q = &r->signs[i];
+            bool blank = q->tex_blank &&
+                         sim_lct_board_at(sim_lct_board_ahead(q->at[0], q->at[1], r->viewer[0], r->viewer[1],
+                                                              q->travel[0], q->travel[1]),
+                                          q->legible_m) == SIM_LCT_BOARD_BLANK;
+            glBindTexture(GL_TEXTURE_2D, blank ? q->tex_blank : q->tex);
             gfx_mesh_draw(&r->signs[i].mesh);
             r->draw_calls++;
         }

@@ -16,6 +16,9 @@
 typedef struct rn_sign_quad {
     gfx_mesh mesh;          /* textured face */
     GLuint tex;
+    GLuint tex_blank;       /* an LCT board's blank face (0: none), shown while the viewer is
+                               further ahead than legible_m (sim_lct_board_at) */
+    double legible_m, at[2], travel[2]; /* the board's place and the traffic's direction */
 } rn_sign_quad;
 
 typedef struct rn_roads {
@@ -25,6 +28,7 @@ typedef struct rn_roads {
     rn_sign_quad *signs;
     int n_signs;
     int draw_calls;
+    double viewer[2];            /* the driver's place, set before drawing the signs */
 } rn_roads;
 
 int rn_roads_init(rn_roads *r, const sim_scenario *sc, sim_error *err);

@@ -262,6 +262,9 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(-1.0f, -2.0f);
+        /* LCT boards are blank until the driver is near: measured from the ego car */
+        s->roads.viewer[0] = fs->have_ego ? fs->ego.pos[0] : cam->eye[0];
+        s->roads.viewer[1] = fs->have_ego ? fs->ego.pos[1] : cam->eye[1];
         int before = s->roads.draw_calls;
         rn_roads_draw_signs(&s->roads, &f, glGetUniformLocation(s->tex, "u_tex"));
         stats->draw_calls += s->roads.draw_calls - before;

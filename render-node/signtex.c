@@ -48,6 +48,7 @@ static void draw_lane_change(cairo_t *cr, int w, int h, int lanes, int target)
     cairo_set_line_width(cr, w * 0.025);
     cairo_rectangle(cr, w * 0.03, h * 0.04, w * 0.94, h * 0.92);
     cairo_stroke(cr);
+    if (target < 0) return; /* an LCT board before it is legible: blank (roads.c) */
     if (lanes < 1) lanes = 1;
     double col = w * 0.94 / lanes, x0 = w * 0.03;
     for (int k = 1; k < lanes; k++) {

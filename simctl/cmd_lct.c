@@ -1,4 +1,5 @@
-/* cmd_lct: `simctl lct-track [--track N] [--out FILE]`: writes the scenario of Lane
+/* cmd_lct: `simctl lct-track [--track N] [--out FILE] [--lc-start M] [--lc-length M]
+ * [--legible M]`: writes the scenario of Lane
  * Change Test track N (common/tasks/sim_lct.h, docs/tasks.md) and checks that the world
  * model loads it. scenarios/lct.json is `simctl lct-track --track 1 --out scenarios/lct.json`. */
 #include <stdio.h>
@@ -16,18 +17,23 @@ int simctl_cmd_lct_track(int argc, char **argv)
 {
     const char *out = NULL;
     int track = 1;
+    sim_lct_params p;
+    sim_lct_params_init(&p);
     sim_opt opts[] = {
         {"track", SIM_OPT_INT, &track, "N", "which sign order, 1.. (default 1)"},
         {"out", SIM_OPT_STRING, &out, "FILE", "scenario file to write (default: standard output)"},
+        {"lc-start", SIM_OPT_DOUBLE, &p.lc_before, "M",
+         "normative model: the lane change starts M metres before the sign (default 30)"},
+        {"lc-length", SIM_OPT_DOUBLE, &p.lc_length, "M", "normative model: ... and takes M metres (default 20)"},
+        {"legible", SIM_OPT_DOUBLE, &p.visibility, "M",
+         "boards stay blank until the driver is M metres before them (default 40, ISO 26022; 0: never blank)"},
     };
     int npos = 0;
-    int rc = sim_cli_parse("simctl lct-track [--track N] [--out FILE]",
+    int rc = sim_cli_parse("simctl lct-track [--track N] [--out FILE] [options]",
                            "Writes an ISO 26022 Lane Change Test track as a scenario: three lanes, 60 km/h, "
-                           "18 lane changes, signs on both sides.", opts, 2, argc, argv, 1, &npos);
+                           "18 lane changes, signs on both sides, blank until 40 m.", opts, 5, argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc || npos) return 2;
-    sim_lct_params p;
-    sim_lct_params_init(&p);
     p.track = track;
     sim_lct_track t;
     sim_error err = {0};

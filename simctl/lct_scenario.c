@@ -18,10 +18,10 @@ cJSON *lct_scenario_json(const sim_lct_params *p, const sim_lct_track *t)
     snprintf(txt, sizeof txt,
              "ISO 26022 Lane Change Test track %d, made by `simctl lct-track --track %d`: a straight road of "
              "%g m with three lanes of %g m at %g km/h; %d lane changes (each of the six kinds three times), "
-             "signs (on both sides) %g..%g m apart; the normative ideal path changes lane over %g m starting "
-             "%g m before each sign (docs/tasks.md).",
-             p->track, p->track, p->length, p->lane_width, p->speed_kmh, SIM_LCT_CHANGES, p->spacing_min,
-             p->spacing_max, p->lc_length, p->lc_before);
+             "signs (on both sides, blank until %g m before them) %g..%g m apart; the normative ideal path "
+             "changes lane over %g m starting %g m before each sign (docs/tasks.md).",
+             p->track, p->track, p->length, p->lane_width, p->speed_kmh, SIM_LCT_CHANGES, p->visibility,
+             p->spacing_min, p->spacing_max, p->lc_length, p->lc_before);
     cJSON_AddStringToObject(root, "description", txt);
     cJSON_AddStringToObject(root, "author", "simctl lct-track");
     cJSON_AddStringToObject(root, "version", "1.0");
@@ -65,6 +65,7 @@ cJSON *lct_scenario_json(const sim_lct_params *p, const sim_lct_track *t)
         cJSON_AddNumberToObject(sg, "s", t->change[k].sign_s);
         cJSON_AddStringToObject(sg, "type", "lane_change");
         cJSON_AddNumberToObject(sg, "lane", -t->change[k].to_lane);
+        cJSON_AddNumberToObject(sg, "legible_m", p->visibility);
         cJSON_AddItemToArray(signs, sg);
     }
     cJSON *sps = cJSON_AddArrayToObject(root, "start_points"), *s0 = cJSON_CreateObject();

@@ -223,7 +223,7 @@ static void load_road_extras(ld *L, sim_road *r, int ri, const cJSON *ro, const 
     }
     /* Signs. */
     if ((arr = scn_get_arr(L, ro, path, "signs", false))) {
-        static const char *const keys[] = {"s", "d", "type", "lane", "speed_kmh", "text", NULL};
+        static const char *const keys[] = {"s", "d", "type", "lane", "speed_kmh", "text", "legible_m", NULL};
         static const char *const types[] = {"speed_limit", "lane_change", "stop",
                                             "yield", "priority", "text", NULL};
         int n = cJSON_GetArraySize(arr);
@@ -238,6 +238,10 @@ static void load_road_extras(ld *L, sim_road *r, int ri, const cJSON *ro, const 
                 bool ok = scn_get_s(L, o, q, "s", true, 0, ri, &sg->s) && t >= 0;
                 scn_get_num(L, o, q, "d", false, -(r->right_width + 1.0), NUM_ANY, 0, 0, &sg->d);
                 if (t == SIM_SIGN_LANE_CHANGE) ok &= scn_get_lane(L, o, q, "lane", true, ri, &sg->lane);
+                if (t == SIM_SIGN_LANE_CHANGE)
+                    scn_get_num(L, o, q, "legible_m", false, 0, NUM_NONNEG, 0, 0, &sg->legible_m);
+                else if (cJSON_GetObjectItemCaseSensitive(o, "legible_m"))
+                    scn_err_at(L, q, "legible_m is for lane_change signs only (their boards are blank until then)");
                 if (t == SIM_SIGN_SPEED_LIMIT) {
                     ok &= scn_get_num(L, o, q, "speed_kmh", true, 0, NUM_RANGE, 1, SIM_SCENARIO_MAX_KMH, &sg->value);
                     sg->value /= 3.6;

@@ -53,6 +53,8 @@ int sim_lct_track_make(const sim_lct_params *p, sim_lct_track *out, sim_error *e
     if (!(p->lc_length > 0 && p->lc_before >= 0 && p->lc_length <= p->lc_before + p->spacing_min))
         return sim_error_set(err, SIM_EINVAL, "LCT: lane change of %g m from %g m before the sign does not fit "
                              "between signs", p->lc_length, p->lc_before);
+    if (!(p->visibility >= 0))
+        return sim_error_set(err, SIM_EINVAL, "LCT: legibility distance %g m, expected 0 or more", p->visibility);
     double last = p->first_sign + (SIM_LCT_CHANGES - 1) * p->spacing_max;
     if (!(p->first_sign - p->lc_before > 20 && last + 100 <= p->length))
         return sim_error_set(err, SIM_EINVAL, "LCT: signs from %g m to up to %g m do not fit a %g m track "
@@ -80,4 +82,17 @@ int sim_lct_track_make(const sim_lct_params *p, sim_lct_track *out, sim_error *e
         s += p->spacing_min + (p->spacing_max - p->spacing_min) * draw(seed, k + 1, 3);
     }
     return 0;
+}
+
+sim_lct_board sim_lct_board_at(double ahead_m, double legible_m)
+{
+    if (!(legible_m > 0)) return SIM_LCT_BOARD_LANES;
+    return ahead_m <= legible_m ? SIM_LCT_BOARD_LANES : SIM_LCT_BOARD_BLANK;
+}
+
+double sim_lct_board_ahead(double bx, double by, double vx, double vy, double dx, double dy)
+{
+    double n = hypot(dx, dy);
+    if (!(n > 0)) return 0;
+    return ((bx - vx) * dx + (by - vy) * dy) / n;
 }

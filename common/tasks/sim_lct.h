@@ -50,4 +50,19 @@ void sim_lct_params_init(sim_lct_params *p);
  * (a track longer than the road, a change not inside the road, ...). */
 int sim_lct_track_make(const sim_lct_params *p, sim_lct_track *out, sim_error *err);
 
+/* What an LCT board shows. ISO 26022's boards stand along the whole track but stay blank
+ * until the driver is within the legibility distance (40 m), then show the lanes; see
+ * docs/tasks.md for the sources. */
+typedef enum { SIM_LCT_BOARD_BLANK, SIM_LCT_BOARD_LANES } sim_lct_board;
+
+/* The board's face for a driver ahead_m metres before it along the road (negative once
+ * passed): the lanes from ahead_m <= legible_m on, blank before (and for a distance that
+ * is not a number). legible_m <= 0 means no blank phase: always the lanes. */
+sim_lct_board sim_lct_board_at(double ahead_m, double legible_m);
+
+/* How far the board at (bx, by) lies ahead of a driver at (vx, vy) travelling in the
+ * direction (dx, dy) (not necessarily a unit vector; 0 when it has no length): the
+ * distance along the road on a straight track, as the standard measures it. */
+double sim_lct_board_ahead(double bx, double by, double vx, double vy, double dx, double dy);
+
 #endif

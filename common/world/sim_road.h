@@ -224,6 +224,8 @@ typedef struct sim_sign {
     double value;
     int lane;
     char *text;         /* owned, may be NULL */
+    double legible_m;   /* lane_change: the board stays blank until the driver is this close
+                           (the Lane Change Test's 40 m, sim_lct_board_at); 0: always shown */
 } sim_sign;
 
 /* A stretch of road surface differing from the terrain's (a wet patch, gravel). */

@@ -8,6 +8,7 @@ import json
 import math
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -419,6 +420,39 @@ class Reconnect(SessionTest):
         self.assertIsNotNone(got, "no py.ping after the dispatcher came back")
         self.assertEqual((got["src"], listener.reconnects, states), ("talker", 1, [True, False, True]))
         self.assertIn("talker", listener.peers.values())
+
+
+class DrtTactile(SessionTest):
+    """clients/python/examples/drt_tactile.py drives a vibrator on a serial line: here a
+    pseudo-terminal, read on its other side. In a session of scenarios/drt.json (task-node
+    and the scripted driver's responses) every tactile stimulus is "1" at its onset and
+    "0" at its end, nothing for the visual and auditory ones."""
+
+    def test_vibrator_follows_the_tactile_stimuli(self):
+        scenario = os.path.join(ROOT, "scenarios", "drt.json")
+        s = self.session(["task", "drt-tactile", "checker"], scenario=scenario)
+        s.spawn([os.path.join(BIN, "task-node"), "--bus", s.bus, "--lockstep", "--scenario", scenario])
+        master, slave = os.openpty()
+        self.addCleanup(os.close, master)
+        s.spawn(example("drt_tactile.py", "--bus", s.bus, "--device", os.ttyname(slave)))
+        os.close(slave)
+        checker = self.bus(s, "checker", lockstep=True, subscribe=["sim.tick", "drt.stimulus"])
+        seen = []
+
+        def on_message(bus, msg):
+            if msg["topic"] == "drt.stimulus":
+                seen.append((msg["modality"], msg["id"], msg["on"]))
+
+        checker.run_lockstep(lambda bus, tick: tick["t"] < 40, on_message)
+        tactile = [on for modality, _, on in seen if modality == "tactile"]
+        self.assertGreaterEqual(tactile.count(True), 2, seen)
+        self.assertGreater(len(seen), len(tactile))  # visual and auditory ones too
+        want = b"".join(b"1" if on else b"0" for on in tactile)
+        got, deadline = b"", time.monotonic() + 30
+        while len(got) < len(want) and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.2)[0]:
+                got += os.read(master, 64)
+        self.assertEqual(got, want)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -59,14 +60,60 @@ static void lct_scenario_loads(void **state)
     assert_true(fabs(sim_task_ideal_d(tk, s_sign - 31) - d_from) < 1e-9);
     assert_true(fabs(sim_task_ideal_d(tk, s_sign - 10) - d_to) < 1e-9);
     assert_true(fabs(sim_task_ideal_d(tk, s_sign - 20) - (d_from + d_to) / 2) < 1e-6);
+    /* 18 lane-change boards where the track puts its signs, each naming the target lane
+     * and blank until 40 m (ISO 26022's legibility distance), and the 60 km/h sign */
+    int boards = 0;
+    for (int i = 0; i < r->n_signs; i++) {
+        const sim_sign *g = &r->signs[i];
+        if (g->type != SIM_SIGN_LANE_CHANGE) {
+            assert_int_equal(g->type, SIM_SIGN_SPEED_LIMIT);
+            assert_true(g->legible_m == 0);
+            continue;
+        }
+        assert_true(boards < SIM_LCT_CHANGES);
+        assert_true(g->s == t.change[boards].sign_s);
+        assert_int_equal(g->lane, -t.change[boards].to_lane);
+        assert_true(g->legible_m == 40);
+        boards++;
+    }
+    assert_int_equal(boards, SIM_LCT_CHANGES);
     sim_scenario_free(sc);
     sim_diag_free(&diag);
+}
+
+/* legible_m belongs to lane-change boards: given on another sign it is refused with the
+ * sign's path; a negative one is refused too. */
+static void legible_m_refused_elsewhere(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"{\"s\": 10, \"type\": \"speed_limit\", \"speed_kmh\": 60, \"legible_m\": 40}",
+         "roads[0].signs[0]: legible_m is for lane_change signs only"},
+        {"{\"s\": 10, \"type\": \"lane_change\", \"lane\": -1, \"legible_m\": -1}",
+         "roads[0].signs[0].legible_m"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char txt[1024];
+        snprintf(txt, sizeof txt,
+                 "{\"format\": 1, \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 0},"
+                 " \"segments\": [{\"type\": \"line\", \"length\": 100}],"
+                 " \"lanes\": {\"right\": [{\"width\": 3.5}]}, \"signs\": [%s]}]}",
+                 bad[k][0]);
+        sim_scenario *sc = NULL;
+        sim_diag diag = {0};
+        assert_int_not_equal(sim_scenario_parse(txt, strlen(txt), "x.json", NULL, &sc, &diag), 0);
+        int found = 0;
+        for (int i = 0; i < diag.n; i++) found |= strstr(diag.msgs[i], bad[k][1]) != NULL;
+        if (!found) fail_msg("case %zu: %s", k, diag.n ? diag.msgs[0] : "(no message)");
+        sim_diag_free(&diag);
+    }
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lct_scenario_loads),
+        cmocka_unit_test(legible_m_refused_elsewhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -189,6 +189,33 @@ static void lct_track_geometry(void **state)
     assert_non_null(strstr(err.msg, "do not fit a 3000 m track"));
 }
 
+/* What an LCT board shows (ISO 26022: blank until 40 m ahead): blank at 40.001 m and
+ * from afar, the lanes at exactly 40 m, nearer and once passed; always the lanes without a
+ * legibility distance; blank for a distance that is not a number. The distance ahead is
+ * the projection on the direction of travel: a driver at (10, 3) heading along +x sees a
+ * board at (50, -9) 40 m ahead (the lateral 12 m do not count), one heading along -x
+ * sees it 40 m behind; the direction need not be a unit vector, and one of length 0
+ * gives 0. */
+static void lct_board_visibility(void **state)
+{
+    (void)state;
+    assert_int_equal(sim_lct_board_at(40.001, 40), SIM_LCT_BOARD_BLANK);
+    assert_int_equal(sim_lct_board_at(500, 40), SIM_LCT_BOARD_BLANK);
+    assert_int_equal(sim_lct_board_at(40, 40), SIM_LCT_BOARD_LANES);
+    assert_int_equal(sim_lct_board_at(12.5, 40), SIM_LCT_BOARD_LANES);
+    assert_int_equal(sim_lct_board_at(-3, 40), SIM_LCT_BOARD_LANES);
+    assert_int_equal(sim_lct_board_at(500, 0), SIM_LCT_BOARD_LANES);
+    assert_int_equal(sim_lct_board_at(NAN, 40), SIM_LCT_BOARD_BLANK);
+    assert_true(sim_lct_board_ahead(50, -9, 10, 3, 1, 0) == 40);
+    assert_true(sim_lct_board_ahead(50, -9, 10, 3, -2, 0) == -40);
+    assert_true(fabs(sim_lct_board_ahead(3, 4, 0, 0, 3, 4) - 5) < 1e-12);
+    assert_true(sim_lct_board_ahead(50, -9, 10, 3, 0, 0) == 0);
+    /* the generator's default: 40 m, the distance the standard gives */
+    sim_lct_params p;
+    sim_lct_params_init(&p);
+    assert_true(p.visibility == 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +224,7 @@ int main(void)
         cmocka_unit_test(script_latencies),
         cmocka_unit_test(config_parse),
         cmocka_unit_test(lct_track_geometry),
+        cmocka_unit_test(lct_board_visibility),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
