@@ -47,7 +47,7 @@
 static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
                                         SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, "dispatcher.refused",
                                         SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_STORYBOARD_EVENT,
-                                        SIM_TOPIC_TRAFFIC_COLLISION, "signal.",
+                                        SIM_TOPIC_TRAFFIC_COLLISION, "signal.", "traffic.engine",
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
                                         "drt.", "surt.", "gaze.", "hmi.", "sensor.",
                                         SIM_TOPIC_AUTOMATION_EVENT};
@@ -228,6 +228,8 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     }
     if (r->rec.hit_new) publish_gaze_target(r);
     if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) begin_stop(r);
+    if (strcmp(topic, "traffic.engine") == 0 && rec_traffic_engine_meta(r->w, msg, &err))
+        fprintf(stderr, "recorder: %s\n", err.msg);
 }
 
 static void on_bus(sim_node *sn, const cJSON *welcome, void *user)

@@ -78,4 +78,7 @@ int rec_open_log(recorder *r, bool *resumed, sim_error *err);
  * recorder-error; gives up after 2 s without a dispatcher). */
 void rec_announce_fatal(const options *o, const char *host, int port, const char *msg);
 
+/* engine_meta.c: traffic.engine (SUMO's version and options) into the log's meta. */
+int rec_traffic_engine_meta(sim_drivelog_writer *w, const cJSON *msg, sim_error *err);
+
 #endif

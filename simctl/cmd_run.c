@@ -452,6 +452,8 @@ int simctl_cmd_run(int argc, char **argv)
             char snap[1100];
             snprintf(snap, sizeof snap, "%s/traffic.snapshot", out);
             run_arg2(c, "--state", snap);
+            snprintf(snap, sizeof snap, "%s/sumo", out); /* SUMO's files, when the scenario hands traffic to it */
+            run_arg2(c, "--sumo-dir", snap);
         }
         if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */
             char db[1100];

@@ -8,8 +8,12 @@
  * --lockstep it acknowledges each tick after publishing what it has for it, so the
  * same scenario, seed and ego input give the same bytes. It acts on control.traffic
  * (density, freeze), control.restart (a fresh start), control.pause/resume, and
- * answers control.ack for traffic, restart and pause. */
+ * answers control.ack for traffic, restart and pause. With "traffic": {"engine":
+ * "sumo"} the traffic is SUMO's instead of the core's (sumo.h): the same topics, the
+ * same commands, SUMO stepped in lockstep with the ticks. */
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,6 +30,7 @@
 #include "lights.h"
 #include "sim_msg_signal.h"
 #include "state.h"
+#include "sumo.h"
 #include "xosc.h"
 #include "sim_throttle.h"
 
@@ -46,6 +51,14 @@ typedef struct node {
     tn_snapshot snap;              /* open when state_path */
     bool restored;                 /* the world came from the snapshot: catch up once */
     sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
+    /* "engine": "sumo": SUMO's traffic instead of the own core's (sumo.h) */
+    bool sumo_on;
+    tn_sumo sumo;
+    const char *sumo_dir;          /* --sumo-dir */
+    double sumo_step;              /* --sumo-step */
+    bool engine_said;              /* traffic.engine published for this run */
+    bool sumo_restart;             /* control.restart: a fresh SUMO with the next tick */
+    int exit_status;
 } node;
 
 static void log_msg(const char *msg) { fprintf(stderr, "traffic-node: %s\n", msg); }
@@ -90,6 +103,7 @@ static void on_vehicle_state(node *n, const cJSON *msg)
     n->ego_y = st.pos[1];
     n->ego_heading = st.heading;
     n->ego_speed = isnan(st.speed) ? 0 : st.speed;
+    if (n->sumo_on) return; /* moved into SUMO with the tick (sumo_tick) */
     set_ego(n);
     tn_xosc_set_ego(&n->w, n->ego_x, n->ego_y, n->ego_heading, n->ego_speed);
 }
@@ -133,10 +147,52 @@ static void publish_step(node *n, double t)
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
 
+/* SUMO is gone or failed: said on stderr and in the drive log (a traffic.event), and
+ * the node ends with status 1, which ends the session (docs/traffic.md, "SUMO"). */
+static void sumo_failed(node *n, double t, const sim_error *err)
+{
+    fprintf(stderr, "traffic-node: %s; the session cannot go on without its traffic\n", err->msg);
+    sim_msg_traffic_event e = {0};
+    snprintf(e.trigger, sizeof e.trigger, "sumo");
+    snprintf(e.action, sizeof e.action, "log_mark");
+    snprintf(e.by, sizeof e.by, "sumo");
+    snprintf(e.text, sizeof e.text, "%.255s", err->msg);
+    publish(n, SIM_TOPIC_TRAFFIC_EVENT, t, sim_msg_traffic_event_encode(&e));
+    n->exit_status = 1;
+    sim_node_stop(n->sn, "SUMO failed");
+}
+
+/* SUMO's traffic for this tick (sumo.h); a SUMO that is gone ends the session. */
+static void sumo_tick(node *n, const sim_msg_tick *tk, double t)
+{
+    sim_error err = {0};
+    int run = tk->run == SIM_MSG_NO_INT ? n->run : tk->run;
+    if (run != n->run || n->sumo_restart) { /* physics restarted the run, or the operator: a fresh SUMO */
+        n->run = run;
+        n->sumo_restart = false;
+        n->engine_said = false;
+        if (tn_sumo_restart(&n->sumo, &err)) return sumo_failed(n, t, &err);
+    }
+    if (!n->engine_said) {
+        cJSON *meta = tn_sumo_meta(&n->sumo);
+        publish(n, SIM_TOPIC_TRAFFIC_ENGINE, t, meta);
+        n->engine_said = true;
+    }
+    tn_sumo_ego ego = {.valid = n->have_ego, .x = n->ego_x, .y = n->ego_y, .heading = n->ego_heading,
+                       .speed = n->ego_speed, .length = n->w.ego_len, .width = n->w.ego_width};
+    if (!(tk->paused || n->paused) && tn_sumo_step(&n->sumo, t, &ego, &err)) return sumo_failed(n, t, &err);
+    n->last_t = t;
+    publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_sumo_state_payload(&n->sumo, n->run));
+    if (!n->lockstep) return;
+    sim_msg_ack a = {.n = tk->n};
+    publish(n, SIM_TOPIC_SIM_ACK, t, sim_msg_ack_encode(&a));
+}
+
 static void on_tick(node *n, const cJSON *msg, double t)
 {
     sim_msg_tick tk;
     if (sim_msg_tick_decode(msg, &tk, NULL) || !(t >= 0)) return;
+    if (n->sumo_on) return sumo_tick(n, &tk, t);
     int run = tk.run == SIM_MSG_NO_INT ? n->run : tk.run;
     bool paused = tk.paused || n->paused;
     if (run != n->run) { /* physics restarted the run: traffic starts afresh with it */
@@ -181,6 +237,39 @@ static void on_tick(node *n, const cJSON *msg, double t)
     publish(n, SIM_TOPIC_SIM_ACK, t, sim_msg_ack_encode(&a));
 }
 
+/* Operator commands with SUMO: density scales SUMO's demand (simulation.setScale),
+ * freeze holds SUMO's clock, restart starts a fresh SUMO. */
+static void sumo_control(node *n, const char *cmd, const cJSON *msg)
+{
+    sim_error err = {0};
+    if (strcmp(cmd, "traffic") == 0) {
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(msg, "density");
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(msg, "freeze");
+        if (cJSON_IsNumber(d) && d->valuedouble < TN_SUMO_MIN_SCALE) {
+            ack(n, msg, false, "traffic: with SUMO, density is SUMO's demand scale and must be at least 0.05 "
+                               "(SUMO 1.15 inserts no vehicle ever again after a scale that left it none to "
+                               "read); freeze stops the traffic");
+            return;
+        }
+        if (cJSON_IsNumber(d)) tn_sumo_set_scale(&n->sumo, d->valuedouble);
+        if (cJSON_IsBool(f)) n->sumo.frozen = cJSON_IsTrue(f);
+        ack(n, msg, true, NULL);
+        return;
+    }
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(msg, "at");
+    int idx;
+    if (cJSON_IsString(at) && sim_scenario_start_index(n->w.sc, at->valuestring, &idx, &err)) {
+        ack(n, msg, false, err.msg);
+        return;
+    }
+    /* A fresh SUMO takes longer than the operator waits for an answer (it reads the
+     * network and runs the warm-up): it starts with the next tick, which is the new
+     * run's first when physics restarts too. A SUMO that cannot start then ends the
+     * session, as at setup. */
+    n->sumo_restart = true;
+    ack(n, msg, true, NULL);
+}
+
 static void on_control(node *n, const char *topic, const cJSON *msg)
 {
     const char *cmd;
@@ -189,6 +278,10 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
                 strcmp(topic, "control.pause") == 0 || strcmp(topic, "control.signal") == 0;
     if (sim_command_validate_message(msg, &cmd, &err)) {
         if (ours) ack(n, msg, false, err.msg);
+        return;
+    }
+    if (n->sumo_on && (strcmp(cmd, "traffic") == 0 || strcmp(cmd, "restart") == 0)) {
+        sumo_control(n, cmd, msg);
         return;
     }
     if (strcmp(cmd, "traffic") == 0) {
@@ -269,6 +362,24 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     sim_node_bus_options(sn)->lockstep = n->lockstep;
     if (n->params && (n->w.n_ov = sim_xosc_parse_overrides(n->params, n->w.ov, 32, err)) < 0) return 2;
     if (tn_world_open(&n->w, n->scenario, err)) return 1;
+    if (n->w.sc->traffic_engine == SIM_TRAFFIC_ENGINE_SUMO) {
+        static char dir[1100];
+        if (n->sumo_dir) snprintf(dir, sizeof dir, "%s", n->sumo_dir);
+        else snprintf(dir, sizeof dir, "%s/traffic-node-sumo-%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+                      (long)getpid());
+        if (!(n->sumo_step > 0 && n->sumo_step <= 1))
+            return sim_error_set(err, SIM_EINVAL, "--sumo-step expects seconds in (0, 1], got %g", n->sumo_step), 2;
+        n->sumo_on = true;
+        n->sumo.sc = n->w.sc;
+        n->sumo.dir = dir;
+        n->sumo.step_s = n->sumo_step;
+        n->sumo.radius = n->radius;
+        n->sumo.max_vehicles = n->max_vehicles;
+        if (tn_sumo_open(&n->sumo, err)) return 1;
+        fprintf(stderr, "traffic-node: %s on 127.0.0.1:%d (pid %d, step %g s, seed %u; files in %s)\n",
+                n->sumo.version, n->sumo.port, (int)n->sumo.pid, n->sumo_step, (unsigned)n->w.sc->traffic_seed, dir);
+        return 0; /* no snapshot: SUMO's state is SUMO's */
+    }
     sim_error serr = {0};
     if (n->state_path && tn_snapshot_open(&n->snap, n->state_path, err)) return 1;
     int rc = n->state_path ? tn_snapshot_load(&n->snap, &n->w, &n->last_t, &serr) : SIM_ENOTFOUND;
@@ -287,6 +398,7 @@ static int start(sim_node *sn, void *user, sim_error *err)
 {
     node *n = user;
     n->bus = sim_node_bus(sn);
+    if (n->sumo_on) return 0;
     fprintf(stderr, "traffic-node: %s: %d agents, %d lanes, density %g/km/lane, %s model\n", n->scenario,
             n->w.su.n_specs, n->w.su.graph.n_lanes, n->w.su.params.density,
             n->w.su.params.model == SIM_TRAFFIC_IDM ? "IDM+MOBIL" : "zone");
@@ -297,15 +409,16 @@ static int teardown(sim_node *sn, void *user)
 {
     node *n = user;
     sim_throttle_flush(&n->bad_output, stderr, "traffic-node");
+    if (n->sumo_on) tn_sumo_close(&n->sumo);
     tn_world_close(&n->w);
-    if (n->state_path) tn_snapshot_close(&n->snap, true); /* a clean stop: nothing to continue */
+    if (n->state_path && !n->sumo_on) tn_snapshot_close(&n->snap, true); /* a clean stop: nothing to continue */
     log_msg("stopped");
-    return 0;
+    return n->exit_status;
 }
 
 int main(int argc, char **argv)
 {
-    static node n = {.radius = 300, .max_vehicles = 64};
+    static node n = {.radius = 300, .max_vehicles = 64, .sumo_step = 0.01};
     const sim_opt opts[] = {
         {"scenario", SIM_OPT_STRING, &n.scenario, "FILE", "scenario whose traffic to drive (required)"},
         {"radius", SIM_OPT_DOUBLE, &n.radius, "M", "vehicles in traffic.state within this of the ego (default 300)"},
@@ -316,6 +429,9 @@ int main(int argc, char **argv)
         {"scenario-ego", SIM_OPT_FLAG, &n.w.sb_drives_ego, NULL, "OpenSCENARIO: the storyboard drives the ego entity too (headless checks)"},
         {"state", SIM_OPT_STRING, &n.state_path, "FILE",
          "keep a snapshot of the world here after every tick, and continue from it when restarted (simctl run sets it)"},
+        {"sumo-dir", SIM_OPT_STRING, &n.sumo_dir, "DIR",
+         "\"engine\": \"sumo\": SUMO's network, demand and log go here (simctl run: OUT/sumo; default a folder in $TMPDIR)"},
+        {"sumo-step", SIM_OPT_DOUBLE, &n.sumo_step, "S", "\"engine\": \"sumo\": SUMO's step length (default 0.01, the physics' tick)"},
     };
     static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control."};
     /* declared, so that the operator's reply waits for exactly these answers */

@@ -116,6 +116,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
         scn_load_starts(&L, root);
         scn_load_traffic(&L, root);
         scn_load_triggers(&L, root);
+        scn_check_sumo(&L);
         scn_load_sectors(&L, root);
         scn_load_tasks(&L, root);
         scn_load_environment(&L, root);
@@ -218,6 +219,7 @@ void sim_scenario_free(sim_scenario *sc)
     free(sc->path);
     free(sc->automation);
     free(sc->opendrive);
+    scn_free_sumo(&sc->sumo);
     free(sc->roads_warning);
     free(sc->xosc_warning);
     if (sc->xosc) sim_xosc_free(sc->xosc);

@@ -72,6 +72,19 @@ typedef struct sim_behaviour {
 } sim_behaviour;
 
 enum { SIM_TRAFFIC_MODEL_ZONES, SIM_TRAFFIC_MODEL_IDM };
+enum { SIM_TRAFFIC_ENGINE_OWN, SIM_TRAFFIC_ENGINE_SUMO };
+
+/* "traffic": {"engine": "sumo", "sumo": {...}}: the surrounding traffic is SUMO's
+ * (docs/traffic.md, "SUMO"). */
+typedef struct sim_sumo_config {
+    char *net;                    /* a SUMO network file (full path), or NULL: netconvert the roads */
+    char **routes;                /* SUMO route files (full paths); none: random trips */
+    int n_routes;
+    double period_s;              /* random trips: one new trip every period_s (randomTrips.py -p) */
+    double end_s;                 /* random trips: departures until this time */
+    double fringe_factor;         /* random trips: weight of trips starting at the network's fringe */
+    double warmup_s;              /* SUMO runs alone this long before the session's time 0 */
+} sim_sumo_config;
 
 typedef struct sim_agent {
     char *id, *model;
@@ -162,6 +175,8 @@ typedef struct sim_scenario {
     int traffic_model;            /* SIM_TRAFFIC_MODEL_ZONES (the paper's) or _IDM (IDM + MOBIL) */
     double traffic_density;       /* ambient vehicles per km per lane around the ego, 0: none */
     double traffic_radius;        /* m around the ego where ambient traffic lives */
+    int traffic_engine;           /* SIM_TRAFFIC_ENGINE_OWN (common/traffic) or _SUMO */
+    sim_sumo_config sumo;         /* with SIM_TRAFFIC_ENGINE_SUMO */
     sim_agent *agents;
     int n_agents;
     sim_trigger *triggers;

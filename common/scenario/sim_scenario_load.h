@@ -94,6 +94,11 @@ static inline const cJSON *scn_get_arr(ld *L, const cJSON *obj, const char *path
     return a;
 }
 
+/* traffic.engine and traffic.sumo (sim_scenario_sumo.c) */
+void scn_load_sumo(ld *L, const cJSON *traffic);
+void scn_free_sumo(sim_sumo_config *c);
+void scn_check_sumo(ld *L); /* after triggers: what SUMO does not do, refused */
+
 /* A JSON value that is a lane id: an integer in [-100, 100] (no road has more). */
 bool scn_json_lane(const cJSON *v, int *out);
 /* A copied string (NULL when absent and def is NULL). */

@@ -112,7 +112,7 @@ void scn_load_starts(ld *L, const cJSON *root)
 
 void scn_load_traffic(ld *L, const cJSON *root)
 {
-    static const char *const keys[] = {"seed", "agents", "model", "density", "radius_m", NULL};
+    static const char *const keys[] = {"seed", "agents", "model", "density", "radius_m", "engine", "sumo", NULL};
     static const char *const models[] = {"zones", "idm", NULL};
     static const char *const akeys[] = {"id", "model", "start", "route", "desired_speed_kmh",
                                         "behaviour", NULL};
@@ -131,6 +131,7 @@ void scn_load_traffic(ld *L, const cJSON *root)
     sc->traffic_model = scn_get_enum(L, t, "traffic", "model", SIM_TRAFFIC_MODEL_ZONES, models);
     scn_get_num(L, t, "traffic", "density", false, 0, NUM_RANGE, 0, 200, &sc->traffic_density);
     scn_get_num(L, t, "traffic", "radius_m", false, 600, NUM_RANGE, 100, 5000, &sc->traffic_radius);
+    scn_load_sumo(L, t);
     const cJSON *arr = scn_get_arr(L, t, "traffic", "agents", false);
     int n = arr ? cJSON_GetArraySize(arr) : 0;
     if (!(sc->agents = scn_alloc_n(L, (size_t)n, sizeof *sc->agents))) return;
