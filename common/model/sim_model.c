@@ -206,6 +206,23 @@ static int from_scene(const struct aiScene *sc, const char *name, sim_model *out
     return SIM_OK;
 }
 
+/* A binary glTF's chunk lengths checked against the bytes there are: libassimp
+ * 5.2 allocates what the JSON chunk's length says before reading it (4 GB for one
+ * flipped byte, found by fuzz/fuzz_model.c). head: the first bytes (at least 20 when
+ * the file has them), total: the file's size. Other data passes unchecked. */
+static int glb_check(const unsigned char *head, size_t n_head, size_t total, const char *name, sim_error *err)
+{
+    if (n_head < 4 || memcmp(head, "glTF", 4) != 0) return SIM_OK;
+    if (n_head < 20)
+        return sim_error_set(err, SIM_EINVAL, "%s: a binary glTF cut short (%zu bytes)", name, total);
+    uint32_t declared = (uint32_t)head[8] | (uint32_t)head[9] << 8 | (uint32_t)head[10] << 16 | (uint32_t)head[11] << 24;
+    uint32_t json = (uint32_t)head[12] | (uint32_t)head[13] << 8 | (uint32_t)head[14] << 16 | (uint32_t)head[15] << 24;
+    if (declared > total || json > total - 20)
+        return sim_error_set(err, SIM_EINVAL, "%s: a binary glTF whose header claims %u bytes (JSON chunk %u) in %zu",
+                             name, declared, json, total);
+    return SIM_OK;
+}
+
 static int import_failed(const char *name, sim_error *err)
 {
     const char *why = aiGetErrorString();
@@ -220,10 +237,16 @@ int sim_model_load(const char *path, sim_model *out, sim_error *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return sim_error_set(err, SIM_EIO, "%s: cannot read the model (%s)", path, strerror(errno));
+    unsigned char head[20];
+    size_t n_head = fread(head, 1, sizeof head, f);
+    long total = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     fclose(f);
+    int rc = total < 0 ? sim_error_set(err, SIM_EIO, "%s: cannot read the model", path)
+                       : glb_check(head, n_head, (size_t)total, path, err);
+    if (rc) return rc;
     const struct aiScene *sc = aiImportFile(path, IMPORT_FLAGS);
     if (!sc) return import_failed(path, err);
-    int rc = from_scene(sc, path, out, err);
+    rc = from_scene(sc, path, out, err);
     aiReleaseImport(sc);
     return rc;
 }
@@ -234,9 +257,11 @@ int sim_model_load_memory(const void *data, size_t len, const char *hint, const 
     memset(out, 0, sizeof *out);
     if (!data || len == 0 || len > 0x7fffffffu)
         return sim_error_set(err, SIM_EINVAL, "%s: empty or oversized model data (%zu bytes)", name, len);
+    int rc = glb_check(data, len < 20 ? len : 20, len, name, err);
+    if (rc) return rc;
     const struct aiScene *sc = aiImportFileFromMemory(data, (unsigned)len, IMPORT_FLAGS, hint ? hint : "");
     if (!sc) return import_failed(name, err);
-    int rc = from_scene(sc, name, out, err);
+    rc = from_scene(sc, name, out, err);
     aiReleaseImport(sc);
     return rc;
 }
