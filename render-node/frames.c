@@ -75,6 +75,7 @@ void rn_scenario_agents(rn_node *n)
         for (const char *c = a->id; c && *c; c++)
             hsh = (hsh ^ (unsigned char)*c) * 16777619u;
         o->colour = hsh;
+        snprintf(o->model, sizeof o->model, "%s", a->model ? a->model : "car");
     }
 }
 
@@ -117,6 +118,8 @@ static void fill_state(rn_node *n, rn_frame_state *fs, const sim_pose *ego, doub
     fs->weather = n->sc->env.weather;
     fs->clock = now;
     fs->ego_brake = n->ego_brake;
+    fs->ego_speed = n->ego_speed;
+    fs->ego_steer = n->ego_steer;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -349,6 +349,35 @@ def truck():
     return m
 
 
+def tractor():
+    """A farm tractor (3.8 x 2.2 x 2.6 m, as rural.json's): bonnet over the engine,
+    a glass cab, big rear wheels and small steering front ones."""
+    m = Model()
+    L, W = 3.8, 2.2
+    f, r = L / 2, -L / 2
+    body = Mesh()
+    green = (0.12, 0.40, 0.12)
+    body.box(green, (0.0, -0.45, 0.55), (f - 0.05, 0.45, 1.45))  # engine and bonnet
+    body.box(green, (r + 0.35, -0.6, 0.6), (0.05, 0.6, 1.25))     # under the cab
+    body.box(green, (r + 0.3, -0.75, 2.5), (0.25, 0.75, 2.6))     # cab roof
+    m.node("paint", body)
+    bonnet = Mesh()
+    bonnet.quad(green, (0.05, -0.45, 1.46), (f - 0.05, -0.45, 1.46), (f - 0.05, 0.45, 1.46), (0.05, 0.45, 1.46))
+    m.node("bonnet", bonnet)
+    glass = Mesh()
+    glass.box(GLASS, (r + 0.35, -0.72, 1.25), (0.2, 0.72, 2.5))
+    m.node("glass", glass)
+    trim = Mesh()
+    trim.box(TRIM, (f - 0.05, -0.4, 0.6), (f, 0.4, 1.35))          # grille
+    trim.vcylinder(TRIM, (0.9, 0.3, 1.45), 0.05, 0.05, 0.9, 6)       # exhaust
+    m.node("trim", trim)
+    for x, tag, radius, width, track in ((1.25, "f", 0.45, 0.3, 1.6), (-1.05, "r", 0.8, 0.45, 1.7)):
+        for side, sname in ((1, "l"), (-1, "r")):
+            m.node("wheel_%s%s" % (tag, sname), wheel(radius, width), (x, side * track / 2, radius))
+    add_lamps(m, L, 0.9, 1.2, 1.1)
+    return m
+
+
 def tree():
     m = Model()
     trunk = Mesh()
@@ -433,8 +462,8 @@ def cockpit():
     m.node("steering_wheel", wheel_m)
     pillars = Mesh()
     for s in (1, -1):
-        y = s * 0.72
-        pillars.prism(dark, [(0.70, 0.9), (0.76, 0.9), (0.06, 1.42), (0.0, 1.42)], y - 0.05, y + 0.05)
+        y = s * 0.76
+        pillars.prism(dark, [(0.70, 0.9), (0.74, 0.9), (0.04, 1.42), (0.0, 1.42)], y - 0.02, y + 0.02)
     m.node("pillars", pillars)
     return m
 
@@ -448,6 +477,7 @@ MODELS = {
     "van": van,
     "bus": bus,
     "truck": truck,
+    "tractor": tractor,
     "tree": tree,
     "building": building,
     "cockpit": cockpit,
