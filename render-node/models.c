@@ -116,6 +116,13 @@ static int upload(rn_model *out, const sim_model *m, sim_error *err)
         }
         if (g >= 0) out->group[g] = (rn_range){start, b.ni - start};
     }
+    const float *paint = NULL, *bonnet = NULL;
+    for (int p = 0; p < m->n_parts; p++) {
+        int g = group_of(m->parts[p].name);
+        if (g == RN_GROUP_PAINT && !paint) paint = m->v[m->parts[p].first_vertex].color;
+        if (g == RN_GROUP_BONNET && !bonnet) bonnet = m->v[m->parts[p].first_vertex].color;
+    }
+    out->bonnet_painted = paint && bonnet && memcmp(paint, bonnet, 3 * sizeof *paint) == 0;
     double front = -INFINITY, rear = INFINITY;
     for (int i = 0; i < out->n_wheels; i++) {
         front = fmax(front, out->wheels[i].pivot[0]);
@@ -254,8 +261,9 @@ bool rn_models_draw(rn_models *ms, int index, const rn_vehicle_look *look, doubl
         glUniform3fv(ms->u_tint, 1, look->paint);
     }
     draw_range(ms, &md->group[RN_GROUP_PAINT]);
-    glUniform1f(ms->u_tint_on, 0);
+    if (!md->bonnet_painted) glUniform1f(ms->u_tint_on, 0);
     draw_range(ms, &md->group[RN_GROUP_BONNET]);
+    glUniform1f(ms->u_tint_on, 0);
     static const float red_on[3] = {1.0f, 0.08f, 0.05f}, amber_on[3] = {1.0f, 0.6f, 0.0f},
                        head_on[3] = {1.0f, 1.0f, 0.92f};
     const struct { int g; bool on; const float *rgb; } lamps[] = {

@@ -48,6 +48,7 @@ typedef struct rn_model {
     float lo[3], hi[3];         /* bounds, model frame */
     double wheel_radius, wheelbase; /* m, from the wheels' parts (0 without wheels) */
     long triangles;
+    bool bonnet_painted;        /* the bonnet has the paint's colour: it takes a car's too */
 } rn_model;
 
 /* Per vehicle: the wheels' angle, integrated over the frames it was drawn in. */
