@@ -1,6 +1,7 @@
 /* models: vehicles drawn from model files (models.h). */
 #include "models.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -116,6 +117,9 @@ static int upload(rn_model *out, const sim_model *m, sim_error *err)
         }
         if (g >= 0) out->group[g] = (rn_range){start, b.ni - start};
     }
+    /* the groups lie one after the other: drawing runs of them relies on it */
+    for (int g = 1; g < RN_GROUP_COUNT; g++)
+        assert(out->group[g].first == out->group[g - 1].first + out->group[g - 1].count);
     const float *paint = NULL, *bonnet = NULL;
     for (int p = 0; p < m->n_parts; p++) {
         int g = group_of(m->parts[p].name);
@@ -254,30 +258,40 @@ bool rn_models_draw(rn_models *ms, int index, const rn_vehicle_look *look, doubl
     glUniformMatrix4fv(ms->u_model, 1, GL_FALSE, m);
     glUniform1f(ms->u_tint_on, 0);
     glUniform1f(ms->u_emissive, 0);
-    draw_range(ms, &md->group[RN_GROUP_FIXED]);
-    /* the bonnet is the car's outside too; painted only where the model paints it */
-    if (look->paint) {
-        glUniform1f(ms->u_tint_on, 1);
-        glUniform3fv(ms->u_tint, 1, look->paint);
-    }
-    draw_range(ms, &md->group[RN_GROUP_PAINT]);
-    if (!md->bonnet_painted) glUniform1f(ms->u_tint_on, 0);
-    draw_range(ms, &md->group[RN_GROUP_BONNET]);
-    glUniform1f(ms->u_tint_on, 0);
+    /* the fixed parts and the lamps that are off (the model's own dark lamp colour) in
+     * runs; a lamp that is on is the light itself */
     static const float red_on[3] = {1.0f, 0.08f, 0.05f}, amber_on[3] = {1.0f, 0.6f, 0.0f},
                        head_on[3] = {1.0f, 1.0f, 0.92f};
     const struct { int g; bool on; const float *rgb; } lamps[] = {
         {RN_GROUP_BRAKE, look->brake, red_on}, {RN_GROUP_HEAD, look->head, head_on},
         {RN_GROUP_IND_LEFT, look->left, amber_on}, {RN_GROUP_IND_RIGHT, look->right, amber_on}};
+    rn_range run = md->group[RN_GROUP_FIXED];
     for (size_t i = 0; i < sizeof lamps / sizeof *lamps; i++) {
-        /* off: the model's own (dark) lamp colour; on: the light itself */
-        glUniform1f(ms->u_tint_on, lamps[i].on ? 1.0f : 0.0f);
-        glUniform1f(ms->u_emissive, lamps[i].on ? 1.0f : 0.0f);
-        if (lamps[i].on) glUniform3fv(ms->u_tint, 1, lamps[i].rgb);
-        draw_range(ms, &md->group[lamps[i].g]);
+        const rn_range *r = &md->group[lamps[i].g];
+        if (!lamps[i].on || r->count == 0) {
+            run.count = r->first + r->count - run.first;
+            continue;
+        }
+        draw_range(ms, &run);
+        glUniform1f(ms->u_tint_on, 1);
+        glUniform1f(ms->u_emissive, 1);
+        glUniform3fv(ms->u_tint, 1, lamps[i].rgb);
+        draw_range(ms, r);
+        glUniform1f(ms->u_tint_on, 0);
+        glUniform1f(ms->u_emissive, 0);
+        run = (rn_range){r->first + r->count, 0};
     }
+    draw_range(ms, &run);
+    /* the paint, and the bonnet with it where the model paints it */
+    if (look->paint) {
+        glUniform1f(ms->u_tint_on, 1);
+        glUniform3fv(ms->u_tint, 1, look->paint);
+    }
+    rn_range paint = md->group[RN_GROUP_PAINT];
+    if (md->bonnet_painted) paint.count += md->group[RN_GROUP_BONNET].count;
+    draw_range(ms, &paint);
     glUniform1f(ms->u_tint_on, 0);
-    glUniform1f(ms->u_emissive, 0);
+    if (!md->bonnet_painted) draw_range(ms, &md->group[RN_GROUP_BONNET]);
     if (md->n_wheels > 0) {
         rn_wheel_state *st = wheel_state(ms, look->key, look, clock);
         double dt = clock - st->clock;

@@ -7,7 +7,8 @@
  * A model is loaded on first use and kept; one that cannot be loaded is reported once
  * (on stderr, naming the file) and its vehicles are drawn as boxes (objects.c): the
  * node goes on. Each model is one vertex and index buffer; a vehicle is a few draw
- * calls (the fixed parts, the paint, one per lamp, one per wheel).
+ * calls: its fixed parts with the lamps that are off, its paint, each lamp that is on,
+ * each wheel (6 for a car by day, as many as the box car took).
  *
  * Names: "car" is one of the car models picked by the vehicle's id (hatchback, sedan,
  * estate, suv); another name NAME is DIR/NAME.glb; a name with a '/' or ending in .glb
@@ -21,7 +22,9 @@
 #include "sim_camera.h"
 #include "sim_error.h"
 
-enum { RN_GROUP_FIXED, RN_GROUP_PAINT, RN_GROUP_BRAKE, RN_GROUP_HEAD, RN_GROUP_IND_LEFT, RN_GROUP_IND_RIGHT,
+/* Index ranges in this order, one after the other: the fixed parts and the lamps that
+ * are off are drawn as one range, the paint and a painted bonnet as another. */
+enum { RN_GROUP_FIXED, RN_GROUP_BRAKE, RN_GROUP_HEAD, RN_GROUP_IND_LEFT, RN_GROUP_IND_RIGHT, RN_GROUP_PAINT,
        RN_GROUP_BONNET, RN_GROUP_COUNT };
 
 #define RN_MODEL_MAX_WHEELS 16
