@@ -378,6 +378,34 @@ def tractor():
     return m
 
 
+def two_wheeler(length, height, radius, rider_colour, motor):
+    """A bicycle or a motorcycle with its rider (the traffic node's 1.8 x 0.6 x 1.7 and
+    2.2 x 0.8 x 1.4 m)."""
+    m = Model()
+    f, r = length / 2, -length / 2
+    frame = Mesh()
+    wx = f - radius
+    if motor:
+        frame.box(PAINT, (-0.45, -0.18, radius * 0.8), (0.45, 0.18, radius + 0.35))   # tank and engine
+        frame.box(TRIM, (-0.75, -0.14, radius + 0.25), (-0.2, 0.14, radius + 0.38))   # seat
+        frame.box(TRIM, (wx - 0.05, -0.03, radius), (wx + 0.05, 0.03, radius + 0.55))  # fork
+    else:
+        frame.prism(PAINT, [(-wx, radius), (0.0, radius), (wx - 0.1, radius + 0.45), (-0.2, radius + 0.45)],
+                    -0.02, 0.02)
+        frame.box(TRIM, (wx - 0.03, -0.02, radius), (wx + 0.03, 0.02, radius + 0.55))  # fork
+    frame.box(TRIM, (wx - 0.1, -0.3, radius + 0.55), (wx - 0.05, 0.3, radius + 0.6))   # handlebar
+    m.node("paint", frame)
+    rider = Mesh()
+    seat_z = radius + (0.38 if motor else 0.5)
+    rider.box(rider_colour, (-0.35, -0.18, seat_z), (0.0, 0.18, seat_z + 0.6))          # torso
+    rider.box((0.85, 0.70, 0.60), (-0.25, -0.1, seat_z + 0.6), (-0.05, 0.1, seat_z + 0.82))  # head
+    rider.box((0.15, 0.15, 0.2), (-0.3, -0.17, seat_z - 0.45), (0.1, 0.17, seat_z))     # legs
+    m.node("rider", rider)
+    m.node("wheel_f", wheel(radius, 0.06 if not motor else 0.12), (wx, 0, radius))
+    m.node("wheel_r", wheel(radius, 0.06 if not motor else 0.14), (-wx, 0, radius))
+    return m
+
+
 def tree():
     m = Model()
     trunk = Mesh()
@@ -474,6 +502,8 @@ MODELS = {
     "bus": bus,
     "truck": truck,
     "tractor": tractor,
+    "bicycle": lambda: two_wheeler(1.8, 1.7, 0.34, (0.15, 0.35, 0.65), False),
+    "motorcycle": lambda: two_wheeler(2.2, 1.4, 0.31, (0.12, 0.12, 0.12), True),
     "tree": tree,
     "building": building,
     "cockpit": cockpit,
