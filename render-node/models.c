@@ -232,18 +232,22 @@ static rn_wheel_state *wheel_state(rn_models *ms, unsigned key, const rn_vehicle
     return victim;
 }
 
-/* The front wheels' angle: look->steer, or what the yaw rate asks of a bicycle model
- * (tan(steer) = wheelbase * yaw rate / speed), eased over 0.2 s. */
-static double steer_for(rn_wheel_state *s, const rn_vehicle_look *look, double wheelbase, double dt)
+void rn_wheels_advance(rn_wheel_state *s, const rn_vehicle_look *look, double radius, double wheelbase,
+                       double clock)
 {
-    if (isfinite(look->steer)) return look->steer;
-    if (dt > 1e-4) {
+    double dt = clock - s->clock;
+    dt = dt < 0 ? 0 : dt > 0.5 ? 0.5 : dt;
+    if (radius > 1e-3) s->angle = remainder(s->angle + look->speed * dt / radius, 2 * M_PI);
+    if (isfinite(look->steer)) {
+        s->steer = look->steer;
+    } else if (dt > 1e-4) {
         double dh = remainder(look->heading - s->heading, 2 * M_PI);
         double target = fabs(look->speed) > 0.5 ? atan(wheelbase * (dh / dt) / look->speed) : s->steer;
         target = fmax(-0.6, fmin(0.6, target));
         s->steer += (target - s->steer) * fmin(1.0, dt / 0.2);
     }
-    return s->steer;
+    s->heading = look->heading;
+    s->clock = clock;
 }
 
 bool rn_models_draw(rn_models *ms, int index, const rn_vehicle_look *look, double clock)
@@ -294,13 +298,8 @@ bool rn_models_draw(rn_models *ms, int index, const rn_vehicle_look *look, doubl
     if (!md->bonnet_painted) draw_range(ms, &md->group[RN_GROUP_BONNET]);
     if (md->n_wheels > 0) {
         rn_wheel_state *st = wheel_state(ms, look->key, look, clock);
-        double dt = clock - st->clock;
-        dt = dt < 0 ? 0 : dt > 0.5 ? 0.5 : dt;
-        double radius = md->wheel_radius * s;
-        if (radius > 1e-3) st->angle = remainder(st->angle + look->speed * dt / radius, 2 * M_PI);
-        double steer = steer_for(st, look, md->wheelbase * s, dt);
-        st->heading = look->heading;
-        st->clock = clock;
+        rn_wheels_advance(st, look, md->wheel_radius * s, md->wheelbase * s, clock);
+        double steer = st->steer;
         double ca = cos(st->angle), sa = sin(st->angle);
         for (int i = 0; i < md->n_wheels; i++) {
             const rn_model_wheel *w = &md->wheels[i];

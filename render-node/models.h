@@ -84,6 +84,14 @@ typedef struct rn_models {
     int failures;               /* models that could not be loaded */
 } rn_models;
 
+/* Advances a vehicle's wheels to `clock` (no GL): the angle by the distance rolled
+ * (speed dt / radius; dt at most 0.5 s, so a vehicle seen again after a while does not
+ * spin), the steer to look->steer or, when that is NAN, to what the yaw rate since the
+ * last call asks of a bicycle model (tan(steer) = wheelbase * yaw rate / speed, within
+ * +-0.6 rad, eased over 0.2 s). Radius and wheelbase in metres as drawn. */
+void rn_wheels_advance(rn_wheel_state *s, const rn_vehicle_look *look, double radius, double wheelbase,
+                       double clock);
+
 /* The lit program's uniforms from prog; models from dir (NULL: "models"). */
 void rn_models_init(rn_models *ms, GLuint prog, const char *dir);
 void rn_models_free(rn_models *ms);
