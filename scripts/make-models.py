@@ -193,15 +193,21 @@ class Model:
 
 
 def wheel(radius, width):
-    """A wheel about its own centre: tyre, rim face on both sides and one bar across
-    the rim, so that turning shows."""
+    """A wheel about its own centre: a 12-sided tyre, a rim disc on each face and one
+    bar across it, so that turning shows (72 triangles)."""
     m = Mesh()
-    m.cylinder(TYRE, (0, 0, 0), radius, width / 2, 16)
+    m.cylinder(TYRE, (0, 0, 0), radius, width / 2, 12)
+    rim, seg = radius * 0.62, 10
     for side in (-1, 1):
         y = side * (width / 2 + 0.004)
-        m.cylinder(RIM, (0, y, 0), radius * 0.62, 0.003, 12)
-        m.box(TRIM, (-radius * 0.6, y - 0.004 if side > 0 else y - 0.003, -0.035),
-              (radius * 0.6, y + 0.003 if side < 0 else y + 0.004, 0.035))
+        ring = [(rim * math.cos(2 * math.pi * k / seg), rim * math.sin(2 * math.pi * k / seg)) for k in range(seg)]
+        for k in range(seg):
+            a, b = ring[k], ring[(k + 1) % seg]
+            p = [(0, y, 0), (a[0], y, a[1]), (b[0], y, b[1])]
+            m.tri(RIM, *(p if side < 0 else [p[0], p[2], p[1]]))
+        yb = y + side * 0.002
+        bar = [(-rim, yb, -0.035), (rim, yb, -0.035), (rim, yb, 0.035), (-rim, yb, 0.035)]
+        m.quad(TRIM, *(bar if side < 0 else bar[::-1]))
     return m
 
 
