@@ -141,16 +141,31 @@ static int upload(rn_model *out, const sim_model *m, sim_error *err)
     return rc;
 }
 
-int rn_models_get(rn_models *ms, const char *name, unsigned key, sim_error *err)
+/* A plain model name: letters, digits, '-', '_' (no path, no dot). */
+static bool plain_name(const char *name)
+{
+    for (const char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-' ||
+              *c == '_'))
+            return false;
+    return true;
+}
+
+int rn_models_get(rn_models *ms, const char *name, bool paths, unsigned key, sim_error *err)
 {
     if (!name || !*name) name = "car";
     if (strcmp(name, "car") == 0) name = car_variants[(key ^ (key >> 11)) % N_CAR_VARIANTS];
+    if (!paths && !plain_name(name))
+        return sim_error_set(err, SIM_EINVAL, "model \"%.40s\": expected a name of letters, digits, '-' or '_'",
+                             name);
     for (int i = 0; i < ms->n; i++)
         if (strcmp(ms->items[i].key, name) == 0) {
             if (!ms->items[i].failed) return i;
             sim_error_set(err, SIM_EINVAL, "%s: could not be loaded (drawn as a box)", ms->items[i].path);
             return -1;
         }
+    if (ms->n >= RN_MODELS_MAX)
+        return sim_error_set(err, SIM_ETOOBIG, "model %s: more than %d model names seen", name, RN_MODELS_MAX);
     if (ms->n == ms->cap) {
         int cap = ms->cap ? 2 * ms->cap : 16;
         rn_model *items = realloc(ms->items, (size_t)cap * sizeof *items);
@@ -189,9 +204,9 @@ int rn_models_set_ego(rn_models *ms, const char *model, const char *cockpit, dou
 {
     int rc = SIM_OK;
     ms->ego_length = length;
-    ms->ego = model && *model ? rn_models_get(ms, model, 0, err) : -1;
+    ms->ego = model && *model ? rn_models_get(ms, model, true, 0, err) : -1;
     if (model && *model && ms->ego < 0) rc = SIM_EINVAL;
-    ms->cockpit = cockpit && *cockpit ? rn_models_get(ms, cockpit, 0, rc ? NULL : err) : -1;
+    ms->cockpit = cockpit && *cockpit ? rn_models_get(ms, cockpit, true, 0, rc ? NULL : err) : -1;
     if (cockpit && *cockpit && ms->cockpit < 0) rc = SIM_EINVAL;
     return rc;
 }

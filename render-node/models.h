@@ -11,8 +11,10 @@
  * each wheel (6 for a car by day, as many as the box car took).
  *
  * Names: "car" is one of the car models picked by the vehicle's id (hatchback, sedan,
- * estate, suv); another name NAME is DIR/NAME.glb; a name with a '/' or ending in .glb
- * or .gltf is a file path as it stands. */
+ * estate, suv); another name NAME is DIR/NAME.glb; for the ego (its vehicle file, a
+ * local file) a name with a '/' or ending in .glb or .gltf is a file path as it stands.
+ * Names from the bus are names only (letters, digits, '-', '_'): a traffic.state cannot
+ * make the node open a file outside DIR. At most RN_MODELS_MAX names are kept. */
 #ifndef RN_MODELS_H
 #define RN_MODELS_H
 
@@ -29,6 +31,7 @@ enum { RN_GROUP_FIXED, RN_GROUP_BRAKE, RN_GROUP_HEAD, RN_GROUP_IND_LEFT, RN_GROU
 
 #define RN_MODEL_MAX_WHEELS 16
 #define RN_MODELS_TRACKED 512   /* vehicles whose wheel angles are remembered */
+#define RN_MODELS_MAX 64        /* model names kept (loaded or failed); more: boxes */
 
 typedef struct rn_range {
     int first, count;           /* indices into the model's index buffer */
@@ -98,8 +101,9 @@ void rn_models_free(rn_models *ms);
 /* Where model names are looked up (before the first rn_models_get); SIM_ENOMEM. */
 int rn_models_set_dir(rn_models *ms, const char *dir);
 /* The model for name (loaded now if new): its index, or -1 when it cannot be loaded
- * (err says why, naming the file; the first failure of a name is printed on stderr). */
-int rn_models_get(rn_models *ms, const char *name, unsigned key, sim_error *err);
+ * (err says why, naming the file; the first failure of a name is printed on stderr).
+ * paths: name may be a file path (the ego's), else a name only (traffic). */
+int rn_models_get(rn_models *ms, const char *name, bool paths, unsigned key, sim_error *err);
 /* The ego's model and cockpit by name (either NULL: none); -1 with err when one was
  * named and could not be loaded (the box and the built-in cockpit stand in). */
 int rn_models_set_ego(rn_models *ms, const char *model, const char *cockpit, double length, sim_error *err);

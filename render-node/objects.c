@@ -150,7 +150,7 @@ void rn_objects_draw_car(rn_objects *o, const double pos[3], double heading, dou
 
 void rn_objects_draw_agent(rn_objects *o, const rn_agent *a, const float rgb[3], const rn_lamps *lamps, double clock)
 {
-    int index = rn_models_get(&o->models, a->model, a->colour, NULL);
+    int index = rn_models_get(&o->models, a->model, false, a->colour, NULL);
     rn_vehicle_look look = {.pos = {a->pos[0], a->pos[1], a->pos[2]}, .heading = a->heading,
                             .length = a->size[0], .speed = a->speed, .steer = NAN, .key = a->colour,
                             .paint = rgb, .brake = lamps->brake, .left = lamps->left, .right = lamps->right,

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <string.h>
 
 #include "models.h"
 #include "node.h"
@@ -68,12 +69,33 @@ static void ego_steers_as_physics_says(void **state)
     assert_float_equal(s.steer, 0.25, 1e-12);
 }
 
+/* Model names from the bus are names only; a missing model fails once, by its file. */
+static void names_from_the_bus(void **state)
+{
+    (void)state;
+    rn_models ms = {.ego = -1, .cockpit = -1};
+    assert_int_equal(rn_models_set_dir(&ms, "no-such-dir"), SIM_OK);
+    sim_error err = {0};
+    assert_true(rn_models_get(&ms, "../../etc/passwd", false, 1, &err) < 0);
+    assert_non_null(strstr(err.msg, "expected a name of letters, digits"));
+    assert_true(rn_models_get(&ms, "models/sedan.glb", false, 1, &err) < 0);
+    assert_int_equal(ms.n, 0); /* nothing was opened */
+    assert_true(rn_models_get(&ms, "rickshaw", false, 1, &err) < 0);
+    assert_non_null(strstr(err.msg, "no-such-dir/rickshaw.glb"));
+    assert_int_equal(ms.failures, 1);
+    assert_true(rn_models_get(&ms, "rickshaw", false, 1, &err) < 0);
+    assert_int_equal(ms.failures, 1); /* remembered, not tried again */
+    assert_int_equal(ms.n, 1);
+    rn_models_free(&ms);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(wheel_turns_by_distance_over_radius),
         cmocka_unit_test(traffic_car_steers_by_its_yaw_rate),
         cmocka_unit_test(ego_steers_as_physics_says),
+        cmocka_unit_test(names_from_the_bus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
