@@ -162,6 +162,52 @@ static void model_without_triangles_is_refused(void **state)
     assert_non_null(strstr(err.msg, "empty.gltf"));
 }
 
+/* A child node under a parent moved, turned and a child scaled: the transforms
+ * compose, glTF's frame becomes the vehicle frame. The parent is 1 m along glTF's +X
+ * (left) and turned 90 degrees about +Y (up); the child 2 m along the parent's +Z and
+ * scaled by 2, holding the triangle (0,0,0), (1,0,0), (0,1,0) with normals +Z. Solved
+ * by hand: the turn takes +Z to +X and +X to -Z, so the child's origin is glTF (3, 0,
+ * 0), the vehicle frame's (0, 3, 0) (3 m left); the corner (1,0,0) becomes glTF
+ * (0, 0, -2) from there, 2 m back; (0,1,0) 2 m up; the normal +Z turns to +X: left. */
+static void node_transforms_compose(void **state)
+{
+    (void)state;
+    static const char gltf[] =
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":\""
+        "parent\",\"translation\":[1,0,0],\"rotation\":[0,0.7071067811865476,0,0.7071067811865476],\"chil"
+        "dren\":[1]},{\"name\":\"child\",\"mesh\":0,\"translation\":[0,0,2],\"scale\":[2,2,2]}],\"meshes\""
+        ":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1},\"indices\":2,\"material\":0}]}"
+        "],\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.2,0.4,0.6,1]}}],\"accessors\""
+        ":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\""
+        ":[1,1,0]},{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\"},{\"bufferView\""
+        ":2,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}],\"bufferViews\":[{\"buffer\":0,\"byt"
+        "eOffset\":0,\"byteLength\":36},{\"buffer\":0,\"byteOffset\":36,\"byteLength\":36},{\"buffer\":0,"
+        "\"byteOffset\":72,\"byteLength\":6}],\"buffers\":[{\"byteLength\":80,\"uri\":\"data:application/"
+        "octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAA"
+        "AIA/AAAAAAAAAAAAAIA/AAABAAIAAAA=\"}]}";
+    sim_model m;
+    sim_error err = {0};
+    int rc = sim_model_load_memory(gltf, sizeof gltf - 1, "gltf", "nested.gltf", &m, &err);
+    if (rc) fail_msg("%s", err.msg);
+    assert_int_equal(m.n_parts, 1);
+    assert_string_equal(m.parts[0].name, "child");
+    const float pivot[3] = {0, 3, 0}, v1[3] = {-2, 0, 0}, v2[3] = {0, 0, 2}, n[3] = {0, 1, 0};
+    for (int k = 0; k < 3; k++) {
+        assert_float_equal(m.parts[0].pivot[k], pivot[k], 1e-5);
+        assert_float_equal(m.v[0].pos[k], 0, 1e-5);
+        assert_float_equal(m.v[1].pos[k], v1[k], 1e-5);
+        assert_float_equal(m.v[2].pos[k], v2[k], 1e-5);
+        for (int i = 0; i < 3; i++) assert_float_equal(m.v[i].normal[k], n[k], 1e-5);
+    }
+    const float lo[3] = {-2, 3, 0}, hi[3] = {0, 3, 2};
+    for (int k = 0; k < 3; k++) {
+        assert_float_equal(m.lo[k], lo[k], 1e-5);
+        assert_float_equal(m.hi[k], hi[k], 1e-5);
+    }
+    assert_float_equal(m.v[0].color[2], 0.6, 1e-5);
+    sim_model_free(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +217,7 @@ int main(void)
         cmocka_unit_test(missing_model_is_an_io_error_naming_it),
         cmocka_unit_test(corrupt_model_is_an_error_naming_it),
         cmocka_unit_test(model_without_triangles_is_refused),
+        cmocka_unit_test(node_transforms_compose),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
