@@ -280,9 +280,11 @@ bool rn_models_draw(rn_models *ms, int index, const rn_vehicle_look *look, doubl
     /* the fixed parts and the lamps that are off (the model's own dark lamp colour) in
      * runs; a lamp that is on is the light itself */
     static const float red_on[3] = {1.0f, 0.08f, 0.05f}, amber_on[3] = {1.0f, 0.6f, 0.0f},
-                       head_on[3] = {1.0f, 1.0f, 0.92f};
+                       head_on[3] = {1.0f, 1.0f, 0.92f}, tail[3] = {0.55f, 0.03f, 0.02f};
+    /* with the headlights the rear lamps glow dimmer as tail lights: a car ahead at
+     * night shows its back */
     const struct { int g; bool on; const float *rgb; } lamps[] = {
-        {RN_GROUP_BRAKE, look->brake, red_on}, {RN_GROUP_HEAD, look->head, head_on},
+        {RN_GROUP_BRAKE, look->brake || look->head, look->brake ? red_on : tail}, {RN_GROUP_HEAD, look->head, head_on},
         {RN_GROUP_IND_LEFT, look->left, amber_on}, {RN_GROUP_IND_RIGHT, look->right, amber_on}};
     rn_range run = md->group[RN_GROUP_FIXED];
     for (size_t i = 0; i < sizeof lamps / sizeof *lamps; i++) {
