@@ -486,12 +486,12 @@ static void bad_input(void **state)
 /* Models (models.c): a truck's model where it projects, the box in its place when the
  * model cannot be read (the node goes on and names the file), the ego's colour in the
  * chase view and its bonnet from the seat taken from the vehicle file's models. */
-static void write_vehicle(const char *path, double x, double y, const char *model)
+static void write_vehicle(const char *path, double x, double y, const char *model, const char *size)
 {
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fprintf(f, "{\"vehicles\":[{\"id\":\"m1\",\"model\":\"%s\",\"pos\":[%g,%g,0],\"heading\":0,"
-               "\"size\":[16.5,2.55,4.0],\"velocity\":[0,0,0]}]}", model, x, y);
+               "\"size\":[%s],\"velocity\":[0,0,0]}]}", model, x, y, size);
     fclose(f);
 }
 
@@ -501,7 +501,7 @@ static void truck_model_drawn_where_it_projects(void **state)
     /* a truck 40 m ahead (its middle at s = 60) in lane -1; its trailer's back (light
      * grey, 0.82: not a traffic colour, the trailer keeps the model's own) spans
      * z 1.1..4.0 m at s = 60 - 8.25 */
-    write_vehicle(tmp("truck.json"), 60, -1.75, "truck");
+    write_vehicle(tmp("truck.json"), 60, -1.75, "truck", "16.5,2.55,4.0");
     write_traffic(tmp("none.json"), -5000, -5000, 0);
     char args[600], out[4096];
     snprintf(args, sizeof args, "%s --traffic %s", LCT, tmp("truck.json"));
@@ -537,6 +537,35 @@ static void truck_model_drawn_where_it_projects(void **state)
     free(a.px);
     free(b.px);
     free(box.px);
+}
+
+/* At night a car shows its tail lights. Seen in the rear mirror, out of the ego's
+ * low beam: a sedan 30 m behind, driving away (heading west), its back towards us;
+ * its left rear lamp (0.64 m left of its middle, so -y for it, 0.79 m up; the model
+ * scaled from 4.57 to 4.5 m) glows red, brighter than its unlit body beside it. */
+static void tail_lights_at_night(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tmp("away.json"), "w");
+    assert_non_null(f);
+    fprintf(f, "{\"vehicles\":[{\"id\":\"m1\",\"model\":\"sedan\",\"pos\":[70,-1.75,0],\"heading\":%.9f,"
+               "\"size\":[4.5,1.8,1.45],\"velocity\":[0,0,0]}]}", M_PI);
+    fclose(f);
+    char args[600];
+    snprintf(args, sizeof args, "--scenario scenarios/lane-change.json --pose 100,-5.25,0.52,0 --no-hud "
+             "--view rear-mirror --light night --traffic %s", tmp("away.json"));
+    render(tmp("tail.png"), args);
+    image im;
+    image_load(tmp("tail.png"), &im);
+    sim_camera c;
+    sim_pose p = lct_pose;
+    p.pos[0] = 100;
+    camera(&c, SIM_VIEW_REAR_MIRROR, &p);
+    const unsigned char *lamp = at(&im, &c, 70 + 2.26, -1.75 - 0.64, 0.79);
+    const unsigned char *body = at(&im, &c, 70 + 2.26, -1.75, 0.5);
+    assert_true(lamp[0] > 100 && lamp[0] > lamp[1] + 60 && lamp[0] > lamp[2] + 60);
+    assert_true(lum(lamp) > lum(body));
+    free(im.px);
 }
 
 static void ego_colour_and_bonnet_from_its_model(void **state)
@@ -602,6 +631,7 @@ int main(void)
         cmocka_unit_test(bad_input),
         cmocka_unit_test(truck_model_drawn_where_it_projects),
         cmocka_unit_test(ego_colour_and_bonnet_from_its_model),
+        cmocka_unit_test(tail_lights_at_night),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
