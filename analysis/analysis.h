@@ -114,6 +114,9 @@ typedef struct an_params {
                                     (--speed-margin-kmh, 3 km/h) */
     const char *lct_baseline;    /* the participant's baseline drive for the Lane Change
                                     Test's adaptive model (--lct-baseline; NULL: none) */
+    const char *xosc_params;     /* OpenSCENARIO overrides the drive ran with (the log's
+                                    meta xosc_params; NULL: none): the ego's start, so the
+                                    task's, follows them */
 } an_params;
 
 an_params an_params_default(void);

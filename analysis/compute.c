@@ -117,7 +117,7 @@ static bool is_press(const an_event *e)
  * drove on from a different state. SUSPECT_SPAN: only the log lost something (ticks
  * that never arrived, the recorder's own crash, its backlog overflowing): only a task
  * whose span holds it is affected. */
-enum { NOT_SUSPECT, SUSPECT_SPAN, SUSPECT_RUN };
+enum { NOT_SUSPECT, SUSPECT_SPAN, SUSPECT_RUN, SUSPECT_SENSOR };
 
 static int suspect_kind(const an_event *e)
 {
@@ -125,6 +125,9 @@ static int suspect_kind(const an_event *e)
         return e->json && strstr(e->json, "\"module\":\"recorder\"") ? SUSPECT_SPAN : SUSPECT_RUN;
     if (strcmp(e->kind, "stall") == 0) return strstr(e->name, "_end") ? NOT_SUSPECT : SUSPECT_RUN;
     if (strcmp(e->kind, "gap") == 0) return SUSPECT_SPAN;
+    /* an instrument went silent (docs/instruments.md): until it resumed, its samples
+     * are missing */
+    if (strcmp(e->kind, "sensor") == 0 && strcmp(e->name, "stopped") == 0) return SUSPECT_SENSOR;
     if (strcmp(e->kind, "recorder") == 0) {
         if (strcmp(e->name, "bus_lost") == 0) return SUSPECT_RUN;
         if (strcmp(e->name, "backlog_dropped") == 0) return SUSPECT_SPAN;
@@ -159,6 +162,26 @@ static size_t operator_limits(const an_drive *dr, int run, op_limit **out)
     return n;
 }
 
+/* Whether the sensor of the "sensor" "stopped" event k resumed (a "sensor" "resumed"
+ * event naming the same source) before t. */
+static bool sensor_back_before(const an_drive *dr, size_t k, double t)
+{
+    const an_event *stop = &dr->events[k];
+    char source[128] = "";
+    cJSON *j = stop->json ? cJSON_Parse(stop->json) : NULL;
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(j, "source");
+    if (cJSON_IsString(src)) snprintf(source, sizeof source, "%s", src->valuestring);
+    cJSON_Delete(j);
+    for (size_t i = k + 1; i < dr->n_events; i++) {
+        const an_event *e = &dr->events[i];
+        if (e->run != stop->run || strcmp(e->kind, "sensor") || strcmp(e->name, "resumed") || !e->json) continue;
+        char key[160];
+        snprintf(key, sizeof key, "\"source\":\"%s\"", source);
+        if (strstr(e->json, key)) return e->t < t;
+    }
+    return false;
+}
+
 /* Marks a computed task as suspect when such an event falls in its time span (or
  * right after its last sample, where a crash that cut it short is stamped), or, for
  * a disturbance of the simulation, anywhere before in its run. */
@@ -170,6 +193,7 @@ static void flag_suspect(const an_drive *dr, an_task_result *tr)
         const an_event *e = &dr->events[k];
         int kind = e->run == tr->run && e->t <= tb ? suspect_kind(e) : NOT_SUSPECT;
         if (kind == NOT_SUSPECT || (kind == SUSPECT_SPAN && e->t < ta)) continue;
+        if (kind == SUSPECT_SENSOR && sensor_back_before(dr, k, ta)) continue;
         tr->suspect = true;
         snprintf(tr->message, sizeof tr->message,
                  "task %.60s, run %d: the log has a %.20s %.40s event at t = %.2f s %s the task "

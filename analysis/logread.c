@@ -7,12 +7,16 @@
 #include <string.h>
 
 #include "sim_drivelog.h"
+#include "sim_msg_task.h"
+
+static int add_events_and_gaze(an_drive *dr, sim_drivelog_reader *rd, const sim_drivelog_event *ev, size_t ne,
+                               sim_error *err);
 
 /* Meta keys the recorder writes that a report shows; a missing key is skipped. */
 static const char *const meta_keys[] = {
     "study", "subject", "scenario_file", "scenario_file_sha256", "vehicle_file",
     "vehicle_file_sha256", "software", "software_version", "seed", "start_utc", "end_utc",
-    "resumed_utc", "sample_rate_hz", "schema_version",
+    "resumed_utc", "sample_rate_hz", "schema_version", "xosc_params", "gaze_areas",
 };
 
 /* The columns the analysis uses (compute.c and plot.c): only these are read from a
@@ -98,8 +102,7 @@ int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
                                       &L, err);
     if (!rc) rc = L.rc;
     if (!rc) rc = sim_drivelog_read_events(rd, sim_drivelog_range_all(), &ev, &ne, err);
-    for (size_t k = 0; !rc && k < ne; k++)
-        rc = an_drive_add_event(out, (int)ev[k].run, ev[k].t, ev[k].kind, ev[k].name, ev[k].json, err);
+    if (!rc) rc = add_events_and_gaze(out, rd, ev, ne, err);
     char buf[4096];
     for (size_t k = 0; !rc && k < sizeof meta_keys / sizeof meta_keys[0]; k++) {
         sim_error e2 = {0};
@@ -116,6 +119,67 @@ int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
 static double at(const an_drive *dr, int c, size_t i)
 {
     return dr->col[c] ? dr->col[c][i] : NAN;
+}
+
+/* The gaze table's rows (schema 3) as the gaze.sample events older logs have, so that
+ * the measures read both alike (docs/instruments.md). */
+typedef struct gaze_rows {
+    sim_drivelog_gaze *g;
+    size_t n, cap;
+} gaze_rows;
+
+static int take_gaze(const sim_drivelog_gaze *g, void *user)
+{
+    gaze_rows *gr = user;
+    if (gr->n == gr->cap) {
+        size_t cap = gr->cap ? gr->cap * 2 : 1024;
+        sim_drivelog_gaze *p = realloc(gr->g, cap * sizeof *p);
+        if (!p) return SIM_ENOMEM;
+        gr->g = p;
+        gr->cap = cap;
+    }
+    gr->g[gr->n++] = *g;
+    return 0;
+}
+
+static int add_gaze_event(an_drive *dr, const sim_drivelog_gaze *g, sim_error *err)
+{
+    sim_msg_gaze_sample m;
+    sim_msg_gaze_sample_clear(&m);
+    m.valid = g->valid;
+    snprintf(m.area, sizeof m.area, "%.31s", g->area);
+    snprintf(m.target, sizeof m.target, "%.31s", g->target);
+    m.yaw_deg = g->yaw_deg;
+    m.pitch_deg = g->pitch_deg;
+    m.confidence = g->confidence;
+    cJSON *o = sim_msg_gaze_sample_encode(&m);
+    char *json = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    if (!json) return sim_error_set(err, SIM_ENOMEM, "analysis: out of memory reading gaze rows");
+    int rc = an_drive_add_event(dr, (int)g->run, g->t, "gaze", "sample", json, err);
+    cJSON_free(json);
+    return rc;
+}
+
+/* The log's events and its gaze rows, merged in (run, t) order. */
+static int add_events_and_gaze(an_drive *dr, sim_drivelog_reader *rd, const sim_drivelog_event *ev, size_t ne,
+                               sim_error *err)
+{
+    gaze_rows gr = {0};
+    int rc = sim_drivelog_each_gaze(rd, sim_drivelog_range_all(), take_gaze, &gr, err);
+    if (rc == SIM_ENOMEM) sim_error_set(err, rc, "analysis: out of memory reading gaze rows");
+    size_t i = 0, k = 0;
+    while (!rc && (i < ne || k < gr.n)) {
+        bool gaze_first = k < gr.n && (i == ne || gr.g[k].run < ev[i].run ||
+                                       (gr.g[k].run == ev[i].run && gr.g[k].t < ev[i].t));
+        if (gaze_first) rc = add_gaze_event(dr, &gr.g[k++], err);
+        else {
+            rc = an_drive_add_event(dr, (int)ev[i].run, ev[i].t, ev[i].kind, ev[i].name, ev[i].json, err);
+            i++;
+        }
+    }
+    free(gr.g);
+    return rc;
 }
 
 int an_drive_write_log(const an_drive *dr, const char *path, sim_error *err)

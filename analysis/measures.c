@@ -15,6 +15,7 @@
 
 #include "sim_msg_hmi.h"
 #include "sim_msg_task.h"
+#include "sim_gaze.h"
 
 /* Areas of interest as gaze directions in the vehicle frame (yaw left +, pitch up +,
  * degrees) for a left-hand-drive car, after the regions commonly used with ISO 15007
@@ -87,7 +88,7 @@ static int read_one(an_streams *st, const an_event *e, size_t cap)
         if (!(rc = sim_msg_gaze_sample_decode(msg, &m, &err))) {
             int area = -1;
             if (m.area[0]) area = area_index(st, m.area);
-            else if (m.valid) area = sim_glance_aoi_find(st->areas, N_DEFAULT, m.yaw_deg, m.pitch_deg);
+            else if (m.valid) area = sim_glance_aoi_find(st->areas, st->n_defined, m.yaw_deg, m.pitch_deg);
             st->gaze[st->n_gaze++] = (an_gaze){.run = e->run, .t = e->t, .area = area, .valid = m.valid};
         }
     } else if (kind_is(e, "surt", "response")) {
@@ -101,12 +102,49 @@ static int read_one(an_streams *st, const an_event *e, size_t cap)
     return rc ? SIM_EINVAL : 0;
 }
 
+/* The areas of interest of the drive's car: the vehicle file's gaze_areas, which the
+ * recorder keeps in meta (docs/instruments.md); the defaults above for a log without. */
+static int drive_areas(an_result *res, const an_drive *dr)
+{
+    an_streams *st = &res->streams;
+    const char *text = an_drive_meta(dr, "gaze_areas");
+    if (!text) return 0;
+    sim_gaze_area ga[SIM_GAZE_AREAS_MAX];
+    size_t n = 0;
+    sim_error err = {0};
+    cJSON *v = cJSON_Parse(text);
+    int rc = sim_gaze_areas_parse(v, "drive log meta gaze_areas", ga, SIM_GAZE_AREAS_MAX, &n, &err);
+    cJSON_Delete(v);
+    if (rc || n == 0)
+        return an_result_warn(res, "the drive's gaze areas could not be read (%s): the default areas are used",
+                              rc ? err.msg : "none given");
+    int road = -1;
+    for (size_t i = 0; i < n && i < SIM_GLANCE_AOI_MAX; i++) {
+        sim_glance_aoi *a = &st->areas[i];
+        snprintf(a->name, sizeof a->name, "%.31s", ga[i].name);
+        a->yaw_min = ga[i].yaw_min, a->yaw_max = ga[i].yaw_max;
+        a->pitch_min = ga[i].pitch_min, a->pitch_max = ga[i].pitch_max;
+        if (road < 0 && !strcmp(ga[i].name, "road")) road = (int)i;
+    }
+    st->n_areas = st->n_defined = n < SIM_GLANCE_AOI_MAX ? n : SIM_GLANCE_AOI_MAX;
+    if (road < 0) {
+        st->road_area = 0;
+        return an_result_warn(res, "the drive's gaze areas have none named \"road\": the first, \"%s\", is taken "
+                              "as the road ahead", st->areas[0].name);
+    }
+    st->road_area = road;
+    return 0;
+}
+
 int an_streams_read(an_result *res, const an_drive *dr)
 {
     an_streams *st = &res->streams;
     memset(st, 0, sizeof *st);
     memcpy(st->areas, DEFAULT_AREAS, sizeof DEFAULT_AREAS);
-    st->n_areas = N_DEFAULT;
+    st->n_areas = st->n_defined = N_DEFAULT;
+    st->road_area = ROAD_AREA;
+    int arc = drive_areas(res, dr);
+    if (arc) return arc;
     size_t n = 0;
     for (size_t k = 0; k < dr->n_events; k++) {
         const char *kd = dr->events[k].kind;
@@ -287,7 +325,7 @@ static int gaze_task(const an_streams *st, const an_task_result *tr, double t0, 
         g[k - a] = (sim_gaze_sample){.t = st->gaze[k].t, .area = st->gaze[k].area, .valid = st->gaze[k].valid};
     sim_glance_params p;
     sim_glance_params_init(&p);
-    p.road_area = ROAD_AREA;
+    p.road_area = st->road_area;
     sim_error err = {0};
     int rc = sim_glance_compute(g, b - a, st->n_areas, &p, &x->glance, &err);
     free(g);

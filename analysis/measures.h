@@ -45,6 +45,8 @@ typedef struct an_streams {
     size_t n_surt;
     sim_glance_aoi areas[SIM_GLANCE_AOI_MAX]; /* the defaults, then names the samples add */
     size_t n_areas;
+    size_t n_defined;  /* of which areas with directions (the vehicle file's, or the defaults) */
+    int road_area;     /* the area named "road": glances elsewhere are off road */
     size_t bad;                 /* events that did not decode (first one warned about) */
 } an_streams;
 

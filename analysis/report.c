@@ -568,7 +568,9 @@ int an_report_one(const char *log, const char *scenario, const an_params *params
     char scpath[4200], changed_why[600] = "";
     bool changed = false;
     rc = find_scenario(&dr, scenario, scpath, sizeof scpath, &changed, changed_why, sizeof changed_why, err);
-    if (!rc) rc = an_scenario_load(scpath, params, &sc, err);
+    an_params drive_params = *params; /* with the drive's own OpenSCENARIO overrides */
+    if (!drive_params.xosc_params) drive_params.xosc_params = an_drive_meta(&dr, "xosc_params");
+    if (!rc) rc = an_scenario_load(scpath, &drive_params, &sc, err);
     if (!rc && params->lct_baseline && (rc = an_lct_baseline(params->lct_baseline, params, &sc, err)))
         an_scenario_free(&sc);
     if (rc) {

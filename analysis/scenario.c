@@ -37,7 +37,7 @@ int an_scenario_load(const char *path, const an_params *p, an_scenario *out, sim
     if (!(p->speed_margin >= 0) || !isfinite(p->speed_margin))
         return sim_error_set(err, SIM_EINVAL, "speed margin %g km/h: expected a finite number >= 0",
                              p->speed_margin * 3.6);
-    int rc = sim_scenario_load_err(path, &out->world, err);
+    int rc = sim_scenario_load_params(path, p->xosc_params, &out->world, err);
     if (rc) return rc;
     const sim_scenario *w = out->world;
     out->name = w->name && w->name[0] ? w->name : w->path;

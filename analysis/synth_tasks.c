@@ -42,7 +42,9 @@ static int add_json(an_drive *dr, double t, const char *kind, const char *name, 
 
 static int gaze(an_drive *dr, double t, bool valid, const char *area, sim_error *err)
 {
-    sim_msg_gaze_sample g = {.valid = valid, .yaw_deg = NAN, .pitch_deg = NAN};
+    sim_msg_gaze_sample g;
+    sim_msg_gaze_sample_clear(&g);
+    g.valid = valid;
     snprintf(g.area, sizeof g.area, "%s", area);
     if (valid && !area[0]) g.yaw_deg = -20, g.pitch_deg = 0; /* between the areas */
     return add_json(dr, t, "gaze", "sample", sim_msg_gaze_sample_encode(&g), err);

@@ -118,7 +118,7 @@ int main(void)
     sim_lanegraph g = {0};
     sim_storyboard sb;
     sim_error err = {0};
-    if (sim_lanegraph_from_roads(&g, &sc->net, &err) || sim_storyboard_init(&sb, &sc->xosc->model, &g, &err)) {
+    if (sim_lanegraph_from_roads_merge(&g, &sc->net, true, &err) || sim_storyboard_init(&sb, &sc->xosc->model, &g, &err)) {
         fprintf(stderr, "bench_xosc: %s\n", err.msg);
         return 1;
     }

@@ -183,6 +183,7 @@ static void handle_request(control *c, const char *text, size_t len)
         cJSON_AddItemToObject(ok, "modules", hub_status(c->h));
         cJSON_AddItemToObject(ok, "errors", hub_errors(c->h));
         cJSON_AddItemToObject(ok, "backlogs", hub_backlogs(c->h));
+        cJSON_AddItemToObject(ok, "bridges", hub_bridges(c->h));
         reply(c, ok);
         cJSON_Delete(ok);
     } else {

@@ -533,6 +533,7 @@ static int on_line(const char *line, size_t len, void *user)
         if (!hub_may_publish(c, topic)) break;
         if (strcmp(topic, "sim.tick") == 0 && t == t) h->sim_t = t;
         if (route_is_error_topic(topic)) hub_retain_error(h, c, topic, line, len);
+        else if (!strcmp(topic, "bridge.status")) hub_retain_bridge(h, c, topic, line, len);
         msgbuf *m = msg_new(line, len, topic, route_patterns_match(&h->state, topic));
         if (m) {
             route(h, m, c, false);
@@ -718,6 +719,7 @@ void hub_free(hub *h)
 {
     if (!h) return;
     for (size_t i = 0; i < h->n_errors; i++) cJSON_Delete(h->errors[i].msg);
+    for (size_t i = 0; i < h->n_bridges; i++) cJSON_Delete(h->bridges[i].msg);
     route_patterns_free(&h->state);
     free(h->token);
     free(h->secret);

@@ -55,6 +55,8 @@ cJSON *hub_backlogs(hub *h);
 /* The newest error report per topic and module (topics ending in ".error"), each with
  * "age_s". Caller frees. */
 cJSON *hub_errors(hub *h);
+/* The newest bridge.status of each instrument bridge, with its age_s (docs/instruments.md). */
+cJSON *hub_bridges(hub *h);
 /* Closes every connection and the listener; the loop then ends. */
 void hub_close(hub *h);
 /* Frees the hub after hub_close once the loop has run its close callbacks. */

@@ -72,6 +72,8 @@ struct hub {
     uv_loop_t *loop;
     retained errors[MAX_RETAINED];
     size_t n_errors;
+    retained bridges[MAX_RETAINED]; /* the newest bridge.status of each bridge */
+    size_t n_bridges;
     uv_tcp_t listener;
     uv_timer_t stats_timer;
     uv_timer_t hello_timer; /* closes connections silent past hello_timeout_ms */
@@ -104,6 +106,8 @@ cJSON *hub_conn_brief(const conn *c);
 size_t hub_queued_bytes(const conn *c);
 /* Keeps the newest error report (a "*.error" line) of c for hub_errors. */
 void hub_retain_error(hub *h, conn *c, const char *topic, const char *line, size_t len);
+/* bridge.status (docs/instruments.md), kept the same way for simctl status. */
+void hub_retain_bridge(hub *h, conn *c, const char *topic, const char *line, size_t len);
 /* dispatcher.error to c alone. */
 void hub_send_error(conn *c, const char *what);
 /* hub_owner.c: NULL when c may say hello as hello says, else why not. */

@@ -10,18 +10,18 @@
 /* Module error reports (topics ending in ".error", e.g. log.error for a full disk)
  * are routed like any message and also kept, newest per topic and module, so that
  * `simctl status` shows them to the operator however they were missed. */
-void hub_retain_error(hub *h, conn *c, const char *topic, const char *line, size_t len)
+static void retain(hub *h, retained *kept, size_t *n, conn *c, const char *topic, const char *line, size_t len)
 {
     cJSON *msg = cJSON_ParseWithLength(line, len);
     if (!msg) return;
     retained *slot = NULL;
-    for (size_t i = 0; i < h->n_errors; i++)
-        if (!strcmp(h->errors[i].topic, topic) && !strcmp(h->errors[i].src, c->name)) slot = &h->errors[i];
-    if (!slot && h->n_errors < MAX_RETAINED) slot = &h->errors[h->n_errors++];
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(kept[i].topic, topic) && !strcmp(kept[i].src, c->name)) slot = &kept[i];
+    if (!slot && *n < MAX_RETAINED) slot = &kept[(*n)++];
     if (!slot) { /* full: replace the oldest */
-        slot = &h->errors[0];
-        for (size_t i = 1; i < h->n_errors; i++)
-            if (h->errors[i].at_ms < slot->at_ms) slot = &h->errors[i];
+        slot = &kept[0];
+        for (size_t i = 1; i < *n; i++)
+            if (kept[i].at_ms < slot->at_ms) slot = &kept[i];
     }
     cJSON_Delete(slot->msg);
     snprintf(slot->topic, sizeof slot->topic, "%s", topic);
@@ -30,16 +30,29 @@ void hub_retain_error(hub *h, conn *c, const char *topic, const char *line, size
     slot->at_ms = uv_now(h->loop);
 }
 
-cJSON *hub_errors(hub *h)
+void hub_retain_error(hub *h, conn *c, const char *topic, const char *line, size_t len)
+{
+    retain(h, h->errors, &h->n_errors, c, topic, line, len);
+}
+
+void hub_retain_bridge(hub *h, conn *c, const char *topic, const char *line, size_t len)
+{
+    retain(h, h->bridges, &h->n_bridges, c, topic, line, len);
+}
+
+static cJSON *retained_json(hub *h, const retained *kept, size_t n)
 {
     cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; i < h->n_errors; i++) {
-        cJSON *o = cJSON_Duplicate(h->errors[i].msg, 1);
-        cJSON_AddNumberToObject(o, "age_s", (double)(uv_now(h->loop) - h->errors[i].at_ms) / 1000.0);
+    for (size_t i = 0; i < n; i++) {
+        cJSON *o = cJSON_Duplicate(kept[i].msg, 1);
+        cJSON_AddNumberToObject(o, "age_s", (double)(uv_now(h->loop) - kept[i].at_ms) / 1000.0);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
 }
+
+cJSON *hub_errors(hub *h) { return retained_json(h, h->errors, h->n_errors); }
+cJSON *hub_bridges(hub *h) { return retained_json(h, h->bridges, h->n_bridges); }
 
 
 /* ---------- statistics ---------- */

@@ -18,9 +18,9 @@
 
 typedef struct app {
     pn_node node;
-    const char *scenario, *start, *vehicle, *model, *integrator, *wait_for;
+    const char *scenario, *start, *vehicle, *model, *integrator, *wait_for, *params;
     int rate_hz, publish_hz, first_run;
-    bool lockstep;
+    bool lockstep, scenario_ego;
     pn_world *world;
 } app;
 
@@ -30,7 +30,7 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     if (a->first_run < 0 || a->first_run > 1000000)
         return sim_error_set(err, SIM_EINVAL, "--run %d: expected 0..1000000", a->first_run), 2;
     pn_config cfg = {.first_run = a->first_run, .start = a->start, .rate_hz = a->rate_hz,
-                     .publish_hz = a->publish_hz, .lockstep = a->lockstep, .wait_for = a->wait_for};
+                     .publish_hz = a->publish_hz, .lockstep = a->lockstep, .wait_for = a->wait_for, .scenario_ego = a->scenario_ego};
     if (sim_vehicle_model_parse(a->model, &cfg.model, err) || sim_integrator_parse(a->integrator, &cfg.integrator, err))
         return 2;
     if (a->rate_hz < 1 || a->rate_hz > 100000 || a->publish_hz < 1 || a->publish_hz > a->rate_hz ||
@@ -38,7 +38,7 @@ static int setup(sim_node *sn, void *user, sim_error *err)
         return sim_error_set(err, SIM_EINVAL, "--rate-hz %d / --publish-hz %d: expected 1 <= publish <= rate "
                              "<= 100000 with publish dividing rate", a->rate_hz, a->publish_hz), 2;
     sim_vehicle_params params;
-    if (sim_vehicle_params_load(a->vehicle, &params, err) || pn_world_open(a->scenario, &a->world, err))
+    if (sim_vehicle_params_load(a->vehicle, &params, err) || pn_world_open(a->scenario, a->params, &a->world, err))
         return 1;
     if (pn_node_init(&a->node, &cfg, a->world, &params, err)) {
         pn_world_free(a->world);
@@ -79,6 +79,8 @@ int main(int argc, char **argv)
     const sim_opt opts[] = {
         {"scenario", SIM_OPT_STRING, &a.scenario, "FILE", "scenario (terrain, roads, start points); none: a flat plane"},
         {"start", SIM_OPT_STRING, &a.start, "NAME", "start point (default: the scenario's first)"},
+        {"params", SIM_OPT_STRING, &a.params, "NAME=V,...", "OpenSCENARIO: parameter values over the file's declarations (the ego's Init pose and speed follow them)"},
+        {"scenario-ego", SIM_OPT_FLAG, &a.scenario_ego, NULL, "OpenSCENARIO: put the car where traffic.ego says the storyboard's ego is, every tick, instead of driving it (simctl run --driver scenario)"},
         {"vehicle", SIM_OPT_STRING, &a.vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &a.model, "full|simple|wall", "vehicle model (default full)"},
         {"integrator", SIM_OPT_STRING, &a.integrator, "euler|midpoint|rk4", "integrator of the full model (default midpoint)"},
@@ -89,7 +91,7 @@ int main(int argc, char **argv)
         {"run", SIM_OPT_INT, &a.first_run, "N",
          "number of the first run, 0..1000000 (default 0); simctl run gives a restarted node the next one"},
     };
-    static const char *const subscribe[] = {"input.", "control.", SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_SIM_ACK,
+    static const char *const subscribe[] = {"input.", "control.", SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_TRAFFIC_EGO, SIM_TOPIC_SIM_ACK,
                                             "dispatcher."};
     const sim_node_desc desc = {
         .prog = "physics-node", .usage = "physics-node [options]",

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim_msg_ffb.h"
 #include "sim_msg_input.h"
@@ -15,7 +16,12 @@
 
 cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused)
 {
-    sim_msg_tick m = {.n = n, .dt = dt, .run = run, .paused = paused};
+    /* the wall clock now: where simulation time t was reached, for the instruments'
+     * time base (docs/instruments.md) */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    sim_msg_tick m = {.n = n, .dt = dt, .run = run, .paused = paused,
+                      .wall = (double)now.tv_sec + now.tv_nsec * 1e-9};
     return sim_msg_tick_encode(&m);
 }
 

@@ -6,6 +6,7 @@
  * sim.tick already has the state it should react to. */
 #include "node.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,9 +49,30 @@ static void publish_tick(pn_node *n)
 }
 
 /* Steps the car one publish period and publishes the new tick. */
+/* --scenario-ego: the car where the storyboard's ego is one tick on (traffic.ego gives
+ * the tick before this one), moving as it does; re-placed on the ground as at a start. */
+static void place_on_followed(pn_node *n)
+{
+    sim_vehicle_start at = n->follow_at;
+    double dt = 1.0 / n->cfg.publish_hz;
+    at.x += at.speed * cos(at.heading) * dt;
+    at.y += at.speed * sin(at.heading) * dt;
+    at.gear = n->car.gear > 0 ? n->car.gear : 1;
+    sim_error err = {0};
+    if (sim_vehicle_init(&n->car, &n->params, n->cfg.model, n->cfg.integrator, pn_world_ground(n->world), &at, &err))
+        sim_throttle_say(&n->bad_output, stderr, "physics-node", "follow", sim_throttle_clock(),
+                         "cannot put the car on the storyboard's ego (%s); it holds its state", err.msg);
+}
+
 static void advance(pn_node *n)
 {
     const sim_vehicle_ground *g = pn_world_ground(n->world);
+    if (n->cfg.scenario_ego) {
+        if (n->have_follow) place_on_followed(n);
+        n->tick++;
+        publish_tick(n);
+        return;
+    }
     for (int k = 0; k < n->steps_per_tick; k++) {
         int rc = sim_vehicle_step(&n->car, &n->in, g, n->boxes, n->n_boxes, n->dt);
         if (rc != 0) {
@@ -75,6 +97,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
         return rc;
     n->in = (sim_vehicle_controls){.automatic = true, .gear = st.gear > 0 ? st.gear : 1};
     n->n_boxes = 0;
+    n->have_follow = false;
     n->tick = 0;
     n->ended = false;
     n->in_last_sector = false;
@@ -304,6 +327,15 @@ void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
         on_control(n, msg);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
         n->n_boxes = pn_boxes_from_json(msg, n->boxes, PN_MAX_BOXES);
+    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EGO) == 0 && n->cfg.scenario_ego) {
+        sim_msg_traffic_ego e;
+        sim_error err = {0};
+        if (sim_msg_traffic_ego_decode(msg, &e, &err) == SIM_OK) {
+            n->follow_at = (sim_vehicle_start){.x = e.x, .y = e.y, .heading = e.heading, .speed = e.speed, .gear = 1};
+            n->have_follow = true;
+        } else {
+            sim_throttle_say(&n->bad_output, stderr, "physics-node", topic, sim_throttle_clock(), "ignoring %s", err.msg);
+        }
     } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0) {
         add_peer(n, msg);
         note_present(n, msg);

@@ -34,6 +34,11 @@ typedef struct pn_config {
     /* The first run's number: a node restarted after a crash starts a new run rather
      * than splice a second run 0 into the log. */
     int first_run;
+    /* The car is put at every tick where traffic.ego says the OpenSCENARIO storyboard's
+     * ego is (kinematically: pose and speed, no dynamics) instead of being driven by
+     * input.controls: `simctl run --driver scenario`, so that the car, the drive log and
+     * every condition on the ego agree (docs/openscenario.md, "The ego"). */
+    bool scenario_ego;
 } pn_config;
 
 typedef struct pn_node {
@@ -48,6 +53,8 @@ typedef struct pn_node {
     sim_ffb_params ffb;
     sim_box boxes[PN_MAX_BOXES];
     size_t n_boxes;
+    bool have_follow;             /* a traffic.ego came (cfg.scenario_ego) */
+    sim_vehicle_start follow_at;  /* the latest: the ego's centre, heading and speed */
     int steps_per_tick;
     double dt;                    /* internal step, s */
     uint64_t tick;                /* n of the latest published tick */

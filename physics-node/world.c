@@ -41,13 +41,13 @@ static int scenario_ground(void *ctx, double x, double y, sim_ground_sample *out
     return 0;
 }
 
-int pn_world_open(const char *scenario, pn_world **out, sim_error *err)
+int pn_world_open(const char *scenario, const char *params, pn_world **out, sim_error *err)
 {
     pn_world *w = calloc(1, sizeof(*w));
     if (!w)
         return sim_error_set(err, SIM_ENOMEM, "world: out of memory");
     if (scenario) {
-        int rc = sim_scenario_load_err(scenario, &w->sc, err);
+        int rc = sim_scenario_load_params(scenario, params, &w->sc, err);
         if (rc) {
             free(w);
             return rc;

@@ -15,9 +15,9 @@
 
 typedef struct pn_world pn_world;
 
-/* scenario NULL: the flat plane. Errors carry the scenario loader's messages. The
+/* scenario NULL: the flat plane; params: OpenSCENARIO overrides (NULL: none). Errors carry the scenario loader's messages. The
  * world is freed with pn_world_free. */
-int pn_world_open(const char *scenario, pn_world **out, sim_error *err);
+int pn_world_open(const char *scenario, const char *params, pn_world **out, sim_error *err);
 void pn_world_free(pn_world *w);
 
 /* The ground callback over this world (valid while the world lives). */

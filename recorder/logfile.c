@@ -110,7 +110,9 @@ static int write_meta(recorder *r, sim_error *err)
     }
     if (!ret && o->meta_file) ret = extra_meta(r->w, o->meta_file, err);
     if (!ret && o->scenario) ret = file_hash_meta(r->w, "scenario_file", o->scenario, err);
+    if (!ret && o->params) ret = sim_drivelog_set_meta(r->w, "xosc_params", o->params, err); /* analysis loads with them */
     if (!ret && o->vehicle) ret = file_hash_meta(r->w, "vehicle_file", o->vehicle, err);
+    if (!ret && r->gaze_json) ret = sim_drivelog_set_meta(r->w, "gaze_areas", r->gaze_json, err);
     return ret;
 }
 
@@ -145,6 +147,7 @@ int rec_open_log(recorder *r, bool *resumed, sim_error *err)
     if ((ret = sim_drivelog_writer_open(path, &wo, &r->w, err))) return ret;
     sim_recording_init(&r->rec, o->all, -1);
     sim_recording_set_scenario(&r->rec, r->scenario);
+    sim_recording_set_gaze(&r->rec, r->gaze_areas, r->n_gaze_areas, r->eye);
     if (have_last) sim_recording_resume(&r->rec, &last);
     if (*resumed) {
         char when[32];

@@ -31,9 +31,11 @@
 #include "sim_msg_storyboard.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
+#include "sim_msg_sensor.h"
 #include "sim_node.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
+#include "sim_vehicle_file.h"
 
 #define TICK_MS 5      /* idle timer asking the writer to commit (it commits at flush_ms) */
 #define STATUS_MS 1000 /* log.status period, and the least time between two log.error */
@@ -47,8 +49,16 @@ static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_ST
                                         SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_STORYBOARD_EVENT,
                                         SIM_TOPIC_TRAFFIC_COLLISION,
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
-                                        "drt.", "surt.", "gaze.", "hmi.",
+                                        "drt.", "surt.", "gaze.", "hmi.", "sensor.",
                                         SIM_TOPIC_AUTOMATION_EVENT};
+
+/* The session's wall clock (Unix s): the time base's (docs/instruments.md). */
+double rec_wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 void rec_utc_now(char *buf, size_t size)
 {
@@ -169,6 +179,19 @@ static void check_tick_stall(recorder *r)
     fprintf(stderr, "recorder: no sim.tick for %d ms after t=%.3f: logged as a stall\n", r->opt.stall_ms, r->rec.t);
 }
 
+/* What the newest gaze sample hit (sim_recording's hit test), beside its row. */
+static void publish_gaze_target(recorder *r)
+{
+    r->rec.hit_new = false;
+    if (r->rec.hit.kind == SIM_GAZE_NOTHING || !r->bus || !sim_bus_connected(r->bus)) return;
+    sim_msg_gaze_target m = {.distance_m = r->rec.hit.distance};
+    snprintf(m.source, sizeof m.source, "%s", r->rec.hit_source);
+    snprintf(m.target, sizeof m.target, "%s", r->rec.hit.name);
+    cJSON *p = sim_msg_gaze_target_encode(&m);
+    if (p) sim_bus_publish(r->bus, SIM_TOPIC_GAZE_TARGET, r->rec.hit_t, p);
+    cJSON_Delete(p);
+}
+
 /* ---- bus input ---- */
 
 static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, void *user)
@@ -182,6 +205,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         return;
     }
     sim_error err = {0};
+    sim_recording_set_wall(&r->rec, rec_wall_now());
     int ret = sim_recording_feed(&r->rec, r->w, topic, msg, env->line, env->len, &err);
     if (ret == SIM_EINVAL) {
         /* Logged as far as it could be; say so, but not for every message. */
@@ -202,6 +226,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         }
         r->last_tick_ms = r->last_msg_ms;
     }
+    if (r->rec.hit_new) publish_gaze_target(r);
     if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) begin_stop(r);
 }
 
@@ -284,6 +309,9 @@ static void commit_due(recorder *r)
 static void on_tick(uv_timer_t *t)
 {
     recorder *r = t->data;
+    sim_error serr = {0};
+    sim_recording_set_wall(&r->rec, rec_wall_now());
+    if (!r->draining && sim_recording_check_sources(&r->rec, r->w, &serr)) report_error(r, &serr);
     commit_due(r);
     check_tick_stall(r);
     uint64_t now = uv_now(r->loop);
@@ -342,10 +370,20 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     if (!options_valid(o, err->msg, sizeof err->msg)) return 2;
     if (o->scenario) {
         sim_diag diag = {0};
-        int lrc = sim_scenario_load(o->scenario, &r->scenario, &diag);
+        int lrc = o->params ? sim_scenario_load_params(o->scenario, o->params, &r->scenario, err)
+                            : sim_scenario_load(o->scenario, &r->scenario, &diag);
         for (int i = 0; i < diag.n; i++) fprintf(stderr, "recorder: %s\n", diag.msgs[i]);
         sim_diag_free(&diag);
+        if (lrc && o->params) return lrc == SIM_EINVAL ? 2 : 1;
         if (lrc) return sim_error_set(err, lrc, "cannot use scenario %s (%s)", o->scenario, sim_error_name(lrc)), 2;
+    }
+    if (o->vehicle) {
+        int vrc = sim_vehicle_gaze_load(o->vehicle, r->gaze_areas, SIM_GAZE_AREAS_MAX, &r->n_gaze_areas, r->eye,
+                                        &r->gaze_json, err);
+        if (vrc) {
+            sim_scenario_free(r->scenario);
+            return 2;
+        }
     }
     sim_bus_options *bo = sim_node_bus_options(sn);
     bool resumed = false;
@@ -391,6 +429,8 @@ static int teardown(sim_node *sn, void *user)
     recorder *r = user;
     sim_throttle_flush(&r->bad_output, stderr, "recorder");
     bool empty = !r->resumed && r->rec.samples == 0;
+    sim_error herr = {0};
+    if (sim_recording_release_held(&r->rec, r->w, &herr)) report_error(r, &herr); /* samples awaiting a tick */
     char path[4096];
     snprintf(path, sizeof path, "%s", sim_drivelog_path(r->w));
     rec_event(r, "stopped");
@@ -423,6 +463,7 @@ static int teardown(sim_node *sn, void *user)
     }
     r->bus = NULL;
     sim_scenario_free(r->scenario);
+    free(r->gaze_json);
     if (status)
         fprintf(stderr, "recorder: stopped with a LOSS: %" PRIu64 " rows committed; %s\n", rows, err.msg);
     else
@@ -446,6 +487,7 @@ int main(int argc, char **argv)
         {"scenario", SIM_OPT_STRING, &o->scenario, "FILE", "scenario file: its name and SHA-256 go to meta"},
         {"vehicle", SIM_OPT_STRING, &o->vehicle, "FILE", "vehicle file: its name and SHA-256 go to meta"},
         {"seed", SIM_OPT_INT, &o->seed, "N", "the session's random seed, for meta"},
+        {"params", SIM_OPT_STRING, &o->params, "NAME=V,...", "OpenSCENARIO parameter overrides of the drive (to meta xosc_params)"},
         {"meta-file", SIM_OPT_STRING, &o->meta_file, "FILE", "a JSON object of string values, each written to meta (simctl study run: study, participant, condition, position)"},
         {"all", SIM_OPT_FLAG, &o->all, NULL, "also keep every bus message (messages table)"},
         {"flush-ms", SIM_OPT_INT, &o->flush_ms, "MS", "longest time between commits, 1..100 (default 10)"},

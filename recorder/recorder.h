@@ -14,6 +14,7 @@
 #include "sim_error.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
+#include "sim_gaze.h"
 #include "sim_throttle.h"
 
 #ifndef SIM_VERSION
@@ -26,6 +27,7 @@
 typedef struct options {
     const char *out, *study, *subject, *scenario, *vehicle, *token;
     const char *meta_file; /* --meta-file: more meta keys (a study's), NULL none */
+    const char *params;    /* --params: the OpenSCENARIO overrides of the drive, to meta xosc_params */
     int seed;
     bool all, fsync;
     int flush_ms, resume_within, stall_ms;
@@ -38,6 +40,12 @@ typedef struct recorder {
     sim_drivelog_writer *w;
     sim_recording rec;
     sim_scenario *scenario; /* --scenario, for sectors, tasks and lat_dev; NULL: none */
+    /* --vehicle's areas of interest and eye point for the gaze hit test; gaze_json:
+     * the areas as the file gives them, for meta (owned; NULL: none) */
+    sim_gaze_area gaze_areas[SIM_GAZE_AREAS_MAX];
+    size_t n_gaze_areas;
+    double eye[3];
+    char *gaze_json;
     uv_timer_t tick_timer, status_timer;
     uv_check_t after_io; /* asks for a commit after each round of reading */
     char error[SIM_ERROR_MSG_MAX]; /* the current write error, "" when none */
@@ -57,6 +65,8 @@ typedef struct recorder {
     sim_throttle bad_output; /* stderr lines per cause, at most one a second (sim_throttle.h) */
 } recorder;
 
+/* The session's wall clock, Unix seconds (CLOCK_REALTIME). */
+double rec_wall_now(void);
 /* The current UTC time as ISO 8601 ("2026-05-01T12:00:00Z"). */
 void rec_utc_now(char *buf, size_t size);
 /* An event of the recorder itself (started, resumed, stopped, bus_lost, ...). */

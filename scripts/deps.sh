@@ -27,6 +27,10 @@ chromium:chromium node:nodejs npm:npm"
 # render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
 # vendor library and its software rasteriser (llvmpipe), as do its tests
 FILES="libEGL.so.1:libegl1 libEGL_mesa.so.0:libegl-mesa0 dri/swrast_dri.so:libgl1-mesa-dri"
+# Python module -> Debian package, imported by Debian's own python3 (/usr/bin/python3):
+# the eye-tracker bridge speaks Pupil Capture's network API, ZeroMQ + msgpack
+# (clients/python/pupil_bridge.py, tests/scripts/test_instruments.sh)
+PYMODS="zmq:python3-zmq msgpack:python3-msgpack"
 
 # The pkg-config names the Makefile (PKG_CORE, PKG_ALL), the components (<c>_PKGS in
 # common/<c>/component.mk) and the modules (<dir>_PKGS in
@@ -83,6 +87,10 @@ missing_packages() {
     for pair in $FILES; do
         f=${pair%%:*}; deb=${pair#*:}
         have_lib "$f" || m="$m $deb"
+    done
+    for pair in $PYMODS; do
+        mod=${pair%%:*}; deb=${pair#*:}
+        /usr/bin/python3 -c "import $mod" >/dev/null 2>&1 || m="$m $deb"
     done
     v=$(clang_version)
     [ -n "$v" ] || v=14     # Debian 12's clang, when apt-cache cannot tell

@@ -141,6 +141,19 @@ static void print_status_table(const cJSON *r)
         printf("AWAY %s: %.0f messages kept for it%s\n", field_str(b, "name"), field_num(b, "messages"),
                field_num(b, "dropped") > 0 ? " (some were dropped: its log will have a gap)" : "");
     }
+    /* instrument bridges (docs/instruments.md): their newest bridge.status */
+    const cJSON *br;
+    cJSON_ArrayForEach(br, cJSON_GetObjectItemCaseSensitive(r, "bridges")) {
+        const cJSON *cal = cJSON_GetObjectItemCaseSensitive(br, "calibration_age_s");
+        char calib[64] = "calibration unknown";
+        if (cJSON_IsNumber(cal)) snprintf(calib, sizeof calib, "calibrated %.0f s ago", cal->valuedouble);
+        double age = field_num(br, "age_s");
+        printf("BRIDGE %s (%s -> %s): %s, %.1f samples/s, %.0f dropped, %s%s\n", field_str(br, "name"),
+               field_str(br, "kind"), field_str(br, "publishes"),
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(br, "connected")) ? "connected" : "NOT CONNECTED",
+               field_num(br, "rate_hz"), field_num(br, "dropped"), calib,
+               age > 3 ? " (no status for a while: the bridge is gone?)" : "");
+    }
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(r, "errors")) {
         const cJSON *what = cJSON_GetObjectItemCaseSensitive(e, "error");

@@ -25,10 +25,10 @@
  * --force. */
 static int export_targets_free(const char *log, const char *dir, bool force, sim_error *err)
 {
-    static const char *const names[] = {"samples.csv", "events.csv"};
+    static const char *const names[] = {"samples.csv", "events.csv", "gaze.csv", "sensor.csv", "clock.csv"};
     struct stat in, out;
     bool have_in = stat(log, &in) == 0;
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         if (stat(path, &out) != 0) continue;
@@ -47,14 +47,14 @@ int simctl_cmd_export(int argc, char **argv)
     int run = -1;
     bool force = false;
     sim_opt opts[] = {
-        {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv and DIR/events.csv (required)"},
+        {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv, events.csv, gaze.csv, sensor.csv and clock.csv (required)"},
         {"force", SIM_OPT_FLAG, &force, NULL, "overwrite existing CSV files (never the LOG itself)"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start at time T (s) or where the sector/task begins"},
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "end at time T (s) or where the sector/task ends"},
         {"run", SIM_OPT_INT, &run, "N", "only run N (a restart starts a new run); default all"},
     };
     const char *usage = "simctl export LOG --csv DIR [--from ...] [--to ...] [--run N] [--force]";
-    const char *desc = "Writes a drive log's samples and events as CSV files with a header row.";
+    const char *desc = "Writes a drive log's samples, events, gaze, sensor and clock tables as CSV files with a header row.";
     size_t n_opts = sizeof opts / sizeof opts[0];
     int npos = 0;
     int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
@@ -77,12 +77,13 @@ int simctl_cmd_export(int argc, char **argv)
     if (!ret) ret = sim_file_mkdirs(csv, &err);
     if (!ret) ret = export_targets_free(argv[1], csv, force, &err);
     if (!ret) ret = sim_drivelog_export_csv(r, range, csv, &err);
+    if (!ret) ret = sim_drivelog_export_instruments_csv(r, range, csv, &err);
     sim_drivelog_reader_close(r);
     if (ret) {
         fprintf(stderr, "simctl export: %s\n", err.msg);
         return usage_error && ret == SIM_EINVAL ? 2 : 1;
     }
-    printf("%s/samples.csv\n%s/events.csv\n", csv, csv);
+    printf("%s/samples.csv\n%s/events.csv\n%s/gaze.csv\n%s/sensor.csv\n%s/clock.csv\n", csv, csv, csv, csv, csv);
     return 0;
 }
 

@@ -87,7 +87,13 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
     } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
         if (!s->ending && run_stall_update(&s->stall, msg)) run_on_stall(s);
     } else if (strcmp(topic, SIM_TOPIC_SIM_END) == 0) {
-        if (s->until_end) run_end_session(s, "the scenario's end was reached");
+        if (s->until_end) { /* the reason says whose end: the storyboard's stop trigger, the last sector */
+            sim_msg_end e;
+            char why[160] = "the scenario's end was reached";
+            if (sim_msg_end_decode(msg, &e, NULL) == SIM_OK && e.reason[0])
+                snprintf(why, sizeof why, "the scenario's end was reached: %s", e.reason);
+            run_end_session(s, why);
+        }
     } else if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) {
         /* Every module acts on stop by itself and the dispatcher still has to answer
          * the operator (it waits up to --ack-wait-ms for the acks): give them a moment
@@ -306,7 +312,17 @@ int simctl_cmd_run(int argc, char **argv)
     int start_idx;
     sim_error serr = {0};
     rc = start ? sim_scenario_start_index(sc, start, &start_idx, &serr) : SIM_OK;
+    /* --driver scenario needs a storyboard with an ego */
+    bool has_ego = sc->xosc && sc->ego_entity >= 0;
     sim_scenario_free(sc);
+    if (!rc && params) { /* refused here once, not by every module restarted forever */
+        rc = sim_scenario_load_params(scenario, params, &sc, &serr);
+        sim_scenario_free(sc);
+        if (rc) {
+            fprintf(stderr, "simctl run: %s\n", serr.msg);
+            return 1;
+        }
+    }
     if (rc) {
         fprintf(stderr, "simctl run: --start: %s\n", serr.msg);
         return 1;
@@ -333,9 +349,15 @@ int simctl_cmd_run(int argc, char **argv)
         if (!driver) driver = "script";
         if (!until) until = "end";
     }
-    /* --driver scenario (OpenSCENARIO): the storyboard drives its ego entity as well,
-     * traffic-node --scenario-ego; the car of the physics is left to the scripted driver */
+    /* --driver scenario (OpenSCENARIO): the storyboard drives its ego entity as well
+     * and physics puts the car where that entity is at every tick (both nodes
+     * --scenario-ego; traffic.ego), so the car, the log and the storyboard's conditions
+     * agree; the input node's controls are not used */
     bool scenario_ego = driver && strcmp(driver, "scenario") == 0;
+    if (scenario_ego && !has_ego) {
+        fprintf(stderr, "simctl run: --driver scenario needs an OpenSCENARIO file (.xosc), not '%s'\n", scenario);
+        return 2;
+    }
     if (scenario_ego) driver = "script";
     if (driver && strcmp(driver, "script") && strcmp(driver, "wheel") && strcmp(driver, "keyboard")) {
         fprintf(stderr, "simctl run: --driver must be script, wheel, keyboard or scenario, not '%s'\n", driver);
@@ -417,6 +439,7 @@ int simctl_cmd_run(int argc, char **argv)
             run_arg2(c, "--subject", subject);
             run_arg2(c, "--vehicle", vehicle);
             if (meta_file) run_arg2(c, "--meta-file", meta_file);
+            if (params) run_arg2(c, "--params", params); /* meta xosc_params: the analysis loads with them */
             continue;
         }
         if (strcmp(exe, "traffic-node") == 0) { /* a restarted node continues from its snapshot */
@@ -442,8 +465,10 @@ int simctl_cmd_run(int argc, char **argv)
             c->run_arg = c->argc - 1;
         }
         if (start && (strcmp(exe, "physics-node") == 0 || strcmp(exe, "input-node") == 0)) run_arg2(c, "--start", start);
-        if (scenario_ego && strcmp(exe, "traffic-node") == 0) run_arg(c, "--scenario-ego");
-        if (params && strcmp(exe, "traffic-node") == 0) run_arg2(c, "--params", params);
+        if (scenario_ego && (strcmp(exe, "traffic-node") == 0 || strcmp(exe, "physics-node") == 0))
+            run_arg(c, "--scenario-ego");
+        if (params && (strcmp(exe, "traffic-node") == 0 || strcmp(exe, "physics-node") == 0))
+            run_arg2(c, "--params", params);
         if (strcmp(exe, "input-node") == 0) {
             if (driver) run_arg2(c, "--driver", driver);
             else run_arg2(c, "--device", "auto");

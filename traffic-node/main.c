@@ -107,6 +107,8 @@ static void publish_step(node *n, double t)
     cJSON *hits[TN_MAX_CONTACTS];
     int n_hits = tn_collisions(&n->w, hits, TN_MAX_CONTACTS);
     for (int k = 0; k < n_hits; k++) publish(n, SIM_TOPIC_TRAFFIC_COLLISION, t, hits[k]);
+    n_hits = tn_xosc_collisions(&n->w, hits, TN_MAX_CONTACTS);
+    for (int k = 0; k < n_hits; k++) publish(n, SIM_TOPIC_TRAFFIC_COLLISION, t, hits[k]);
     for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
         publish(n, SIM_TOPIC_STORYBOARD_EVENT, t, tn_xosc_event_payload(&n->w, k));
     if (tn_xosc_ended_now(&n->w)) { /* the storyboard's stop trigger: simctl run --until end stops */
@@ -114,6 +116,8 @@ static void publish_step(node *n, double t)
         snprintf(e.reason, sizeof e.reason, "the storyboard's stop trigger");
         publish(n, SIM_TOPIC_SIM_END, t, sim_msg_end_encode(&e));
     }
+    cJSON *ego = tn_xosc_ego_payload(&n->w);
+    if (ego) publish(n, SIM_TOPIC_TRAFFIC_EGO, t, ego);
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_state_payload(&n->w));
 }
 
@@ -136,9 +140,12 @@ static void on_tick(node *n, const cJSON *msg, double t)
         double dt = isfinite(tk.dt) && tk.dt > 0 ? tk.dt : 0.01;
         while (t - n->last_t > 1.5 * dt) {
             sim_traffic_step(&n->w.t, dt);
+            tn_xosc_step(&n->w, dt);
             n->last_t += dt;
             for (int k = 0; k < n->w.t.n_events; k++)
                 publish(n, SIM_TOPIC_TRAFFIC_EVENT, n->last_t, tn_event_payload(&n->w, k));
+            for (int k = 0; k < tn_xosc_n_events(&n->w); k++)
+                publish(n, SIM_TOPIC_STORYBOARD_EVENT, n->last_t, tn_xosc_event_payload(&n->w, k));
         }
     }
     n->restored = false;

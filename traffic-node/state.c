@@ -163,16 +163,23 @@ typedef struct tn_snap_header {
     double t;
     uint64_t serial;     /* counts the saves: the newer of the two slots wins */
     uint64_t session;    /* FNV-1a of $SIM_BUS_SECRET, 0 without one */
+    uint64_t sb_len;     /* the OpenSCENARIO storyboard's bytes at the end (0: none) */
+    uint64_t sb_hash;    /* and their FNV-1a: a write cut short is told (the traffic part has its own) */
 } tn_snap_header;
 #define TN_SNAP_MAGIC 0x4e534e54u
+
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
 
 static uint64_t session_tag(void)
 {
     const char *secret = getenv("SIM_BUS_SECRET");
     if (!secret || !*secret) return 0;
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (const char *p = secret; *p; p++) h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-    return h;
+    return fnv1a((const unsigned char *)secret, strlen(secret));
 }
 
 int tn_snapshot_open(tn_snapshot *s, const char *path, sim_error *err)
@@ -205,16 +212,23 @@ void tn_snapshot_close(tn_snapshot *s, bool remove)
 
 int tn_snapshot_save(tn_snapshot *s, const tn_world *w, double t, sim_error *err)
 {
-    size_t need = sizeof(tn_snap_header) + sim_traffic_snapshot_size(&w->t);
+    size_t sb_len = w->have_sb ? sim_storyboard_snapshot_size(&w->sb) : 0;
+    size_t need = sizeof(tn_snap_header) + sim_traffic_snapshot_size(&w->t) + sb_len;
     if (need > s->cap) {
         unsigned char *nb = realloc(s->buf, need);
         if (!nb) return sim_error_set(err, SIM_ENOMEM, "out of memory");
         s->buf = nb;
         s->cap = need;
     }
-    tn_snap_header h = {.magic = TN_SNAP_MAGIC, .run = w->run, .t = t, .serial = ++s->serial, .session = session_tag()};
+    tn_snap_header h = {.magic = TN_SNAP_MAGIC, .run = w->run, .t = t, .serial = ++s->serial, .session = session_tag(),
+                        .sb_len = sb_len};
+    size_t len = sizeof h + sim_traffic_snapshot_write(&w->t, s->buf + sizeof h, need - sizeof h - sb_len);
+    if (sb_len) { /* the storyboard after the traffic (docs/openscenario.md: a restart continues it) */
+        sim_storyboard_snapshot_write(&w->sb, s->buf + len, sb_len);
+        h.sb_hash = fnv1a(s->buf + len, sb_len);
+        len += sb_len;
+    }
     memcpy(s->buf, &h, sizeof h);
-    size_t len = sizeof h + sim_traffic_snapshot_write(&w->t, s->buf + sizeof h, need - sizeof h);
     /* Written in place, in turns: no rename (ext4 flushes a file renamed over another,
      * which held every tick up), and a write cut short by a kill leaves the other slot
      * whole (the snapshot's hash tells a torn one). */
@@ -254,8 +268,15 @@ int tn_snapshot_load(tn_snapshot *s, tn_world *w, double *t, sim_error *err)
         int rc = SIM_EINVAL;
         if (pread(s->fd[k], data, (size_t)st.st_size, 0) == st.st_size) {
             memcpy(&h, data, sizeof h);
-            if (h.magic == TN_SNAP_MAGIC && h.session == session_tag())
-                rc = sim_traffic_snapshot_read(&w->t, data + sizeof h, (size_t)st.st_size - sizeof h, &why);
+            size_t body = (size_t)st.st_size - sizeof h;
+            if (h.magic == TN_SNAP_MAGIC && h.session == session_tag() && h.sb_len <= body &&
+                (h.sb_len == 0 || fnv1a(data + sizeof h + body - h.sb_len, h.sb_len) == h.sb_hash) &&
+                (h.sb_len > 0) == w->have_sb)
+                rc = sim_traffic_snapshot_read(&w->t, data + sizeof h, body - h.sb_len, &why);
+            else if (h.magic == TN_SNAP_MAGIC && h.session == session_tag())
+                sim_error_set(&why, SIM_EINVAL, "%s: the storyboard's part is cut short or not this scenario's", s->path[k]);
+            if (rc == SIM_OK && h.sb_len)
+                rc = sim_storyboard_snapshot_read(&w->sb, data + sizeof h + body - h.sb_len, h.sb_len, &why);
         }
         free(data);
         if (rc == SIM_OK) {

@@ -39,6 +39,7 @@ typedef struct tn_world {
     sim_xosc_override ov[32];      /* --params */
     int n_ov;
     bool sb_ended;                 /* sim.end published for this run */
+    bool *sb_touching;             /* per storyboard entity: its box touched the ego's last step */
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     int order[SIM_MSG_TRAFFIC_MAX_VEHICLES];
 } tn_world;

@@ -3,10 +3,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "sim_msg_storyboard.h"
+
+static const char *model_of(const sim_sb_entity *e);
 
 static bool is_xosc(const char *path)
 {
@@ -27,6 +30,8 @@ int tn_xosc_load(tn_world *w, const char *path, sim_error *err)
 
 void tn_xosc_stop(tn_world *w)
 {
+    free(w->sb_touching);
+    w->sb_touching = NULL;
     if (w->have_sb) sim_storyboard_free(&w->sb);
     w->have_sb = false;
 }
@@ -39,6 +44,11 @@ int tn_xosc_start(tn_world *w, sim_error *err)
     int rc = sim_storyboard_init(&w->sb, &w->sc->xosc->model, &w->su.graph, err);
     if (rc) return rc;
     w->have_sb = true;
+    w->sb_touching = calloc((size_t)w->sc->xosc->model.n_entities + 1, sizeof *w->sb_touching);
+    if (!w->sb_touching) {
+        tn_xosc_stop(w);
+        return sim_error_set(err, SIM_ENOMEM, "out of memory");
+    }
     if (!w->sb_drives_ego) sim_storyboard_set_external_mode(&w->sb, w->sc->ego_entity, true);
     return SIM_OK;
 }
@@ -56,6 +66,40 @@ void tn_xosc_set_ego(tn_world *w, double x, double y, double heading, double spe
 void tn_xosc_step(tn_world *w, double dt)
 {
     if (w->have_sb) sim_storyboard_step(&w->sb, dt);
+}
+
+int tn_xosc_collisions(tn_world *w, cJSON **out, int max)
+{
+    if (!w->have_sb) return 0;
+    const sim_sb_model *m = &w->sc->xosc->model;
+    int ego = w->sc->ego_entity, n = 0;
+    if (ego < 0 || !w->sb.ent[ego].placed) return 0;
+    for (int e = 0; e < m->n_entities; e++) {
+        if (e == ego) continue;
+        bool now = w->sb.ent[e].placed && sim_storyboard_overlap(&w->sb, ego, e);
+        if (now && !w->sb_touching[e] && n < max) {
+            const sim_sb_state_ent *a = &w->sb.ent[ego], *b = &w->sb.ent[e];
+            sim_msg_traffic_collision c = {
+                .rel_speed = hypot(a->v * cos(a->heading) - b->v * cos(b->heading), a->v * sin(a->heading) - b->v * sin(b->heading)),
+                .ego_speed = a->v, .other_speed = b->v};
+            snprintf(c.other, sizeof c.other, "%s", m->entities[e].name);
+            snprintf(c.model, sizeof c.model, "%s", model_of(&m->entities[e]));
+            out[n++] = sim_msg_traffic_collision_encode(&c);
+        }
+        w->sb_touching[e] = now;
+    }
+    return n;
+}
+
+cJSON *tn_xosc_ego_payload(const tn_world *w)
+{
+    if (!w->have_sb || !w->sb_drives_ego || w->sc->ego_entity < 0 || !w->sb.ent[w->sc->ego_entity].placed) return NULL;
+    int ego = w->sc->ego_entity;
+    const sim_sb_state_ent *s = &w->sb.ent[ego];
+    sim_msg_traffic_ego m = {.heading = s->heading, .speed = fabs(s->v)};
+    snprintf(m.id, sizeof m.id, "%s", w->sc->xosc->model.entities[ego].name);
+    sim_storyboard_center(&w->sb, ego, &m.x, &m.y);
+    return sim_msg_traffic_ego_encode(&m);
 }
 
 bool tn_xosc_ended_now(tn_world *w)
@@ -101,7 +145,7 @@ int tn_xosc_vehicles(tn_world *w, sim_msg_traffic_vehicle *out, int max, sim_msg
     double best = INFINITY;
     for (int e = 0; e < m->n_entities && n < max; e++) {
         const sim_sb_state_ent *s = &sb->ent[e];
-        if (!s->placed || (e == ego && !w->sb_drives_ego)) continue;
+        if (!s->placed || e == ego) continue; /* the ego: the person's car, or traffic.ego */
         double cx, cy;
         sim_storyboard_center(sb, e, &cx, &cy);
         if (have_ego && e != ego && hypot(cx - ex, cy - ey) > w->radius) continue;

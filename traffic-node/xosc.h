@@ -3,7 +3,7 @@
  * stepped on every tick beside the traffic core, its entities published in
  * traffic.state and its element transitions as storyboard.event. The ego entity is the
  * person's car (its pose from vehicle.state) unless --scenario-ego lets the storyboard
- * drive it. Nothing here for a JSON scenario (every call returns at once). */
+ * drive it (then published as traffic.ego, for physics to put the car there). Nothing here for a JSON scenario (every call returns at once). */
 #ifndef TRAFFIC_NODE_XOSC_H
 #define TRAFFIC_NODE_XOSC_H
 
@@ -17,13 +17,19 @@ void tn_xosc_stop(tn_world *w);
 /* The person's car (its centre, as vehicle.state gives it) for the storyboard's ego. */
 void tn_xosc_set_ego(tn_world *w, double x, double y, double heading, double speed);
 void tn_xosc_step(tn_world *w, double dt);
-/* Storyboard entities near the ego into out (at most max; the ego only when the
- * storyboard drives it); *lead gets the nearest one ahead in the ego's path when the
+/* Storyboard entities near the ego into out (at most max; never the ego itself); *lead gets the nearest one ahead in the ego's path when the
  * storyboard has one. Returns how many. */
 int tn_xosc_vehicles(tn_world *w, sim_msg_traffic_vehicle *out, int max, sim_msg_traffic_lead *lead);
 /* The storyboard's events of the last step: how many, and the payload of event k. */
 int tn_xosc_n_events(const tn_world *w);
 cJSON *tn_xosc_event_payload(const tn_world *w, int k);
+/* traffic.collision payloads (at most max) for the storyboard entities whose boxes
+ * began to touch the ego entity's this step (the ego: the person's car or, with
+ * --scenario-ego, the storyboard's own). Returns how many. */
+int tn_xosc_collisions(tn_world *w, cJSON **out, int max);
+/* With --scenario-ego, the traffic.ego payload: where the storyboard has its ego (physics
+ * puts the car there); NULL without. */
+cJSON *tn_xosc_ego_payload(const tn_world *w);
 /* True once, the step the storyboard's stop trigger fired (the node says sim.end). */
 bool tn_xosc_ended_now(tn_world *w);
 

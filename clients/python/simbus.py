@@ -281,7 +281,9 @@ class Bus:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
                 msg = self._read(left)
-            except socket.timeout:
+            except (socket.timeout, BlockingIOError):
+                # BlockingIOError: the deadline had passed (left 0 makes the socket
+                # non-blocking): nothing to read is a timeout, not a lost connection
                 return None
             except OSError:
                 msg = None

@@ -40,7 +40,9 @@
 
 /* 1: the first format; 2: samples gained the road column (readers take both, a writer
  * resuming a version-1 file adds the column and marks the file 2). */
-#define SIM_DRIVELOG_SCHEMA_VERSION 2
+/* 3: the instrument tables gaze, sensor, sensor_channels, clock (readers take a file
+ * without them as one with no rows; a writer creates them in any file it opens). */
+#define SIM_DRIVELOG_SCHEMA_VERSION 3
 #define SIM_DRIVELOG_NULL_INT INT32_MIN
 #define SIM_DRIVELOG_ID_MAX 48 /* sector, task and road ids, including the terminating NUL */
 
@@ -276,6 +278,77 @@ int sim_drivelog_parse_bound(sim_drivelog_reader *r, const char *text, bool is_t
  * written under a temporary name and renamed, so a failed export leaves no half file. */
 int sim_drivelog_export_csv(sim_drivelog_reader *r, sim_drivelog_range range, const char *dir,
                             sim_error *err);
+
+/* ---- instruments: gaze, sensors and the time base (sim_drivelog_instr.c) ----
+ * Schema 3 adds three tables (created in any file a writer opens, so a resumed older
+ * log gains them; a reader of a file without them reads no rows):
+ *   gaze    one row per eye-tracker sample (gaze.sample): run, t (simulation time the
+ *           sample was taken, s), tick (floor(t / sample period): the samples row it
+ *           lands on), src_t (the sender's own clock), wall (session wall clock, Unix
+ *           s), source (the sender's module name), valid, confidence, yaw_deg,
+ *           pitch_deg, area, target (what the gaze hit: an area of interest or an
+ *           agent "agent:ID" / sign "sign:ID").
+ *   sensor  one row per channel value of a sensor.<name> message: run, t, tick, src_t,
+ *           wall, sensor (the name after "sensor."), channel, value; units in
+ *           sensor_channels(sensor, channel, unit).
+ *   clock   the time base: rows (run, t, wall, source, src_t, recv_wall, paused).
+ *           source "sim": the recorder's wall clock when sim.tick t arrived (at each
+ *           run start, pause, resume and at least once a second); other sources: a
+ *           sender's own clock src_t against the wall time it stated and the wall time
+ *           its message arrived (first message, then once a second).
+ * Rows seen twice (backlog replay) are stored once: the key is (source, wall, src_t). */
+typedef struct sim_drivelog_gaze {
+    int64_t run;
+    double t, src_t, wall;          /* src_t NAN: not given */
+    char source[SIM_DRIVELOG_ID_MAX];
+    bool valid;
+    double confidence;              /* 0..1, NAN: not given */
+    double yaw_deg, pitch_deg;      /* vehicle frame, yaw left +, pitch up +; NAN: none */
+    char area[SIM_DRIVELOG_ID_MAX]; /* "" none */
+    char target[SIM_DRIVELOG_ID_MAX];
+} sim_drivelog_gaze;
+
+typedef struct sim_drivelog_sensor {
+    int64_t run;
+    double t, src_t, wall;
+    char sensor[SIM_DRIVELOG_ID_MAX], channel[SIM_DRIVELOG_ID_MAX];
+    double value;
+} sim_drivelog_sensor;
+
+typedef struct sim_drivelog_clock {
+    int64_t run;
+    double t, wall;
+    char source[SIM_DRIVELOG_ID_MAX]; /* "sim" or a sender */
+    double src_t, recv_wall;          /* NAN for "sim" */
+    bool paused;
+} sim_drivelog_clock;
+
+/* tick of a gaze or sensor row: floor(t / sample period + 1e-9). */
+int64_t sim_drivelog_tick_of(double t);
+
+int sim_drivelog_append_gaze(sim_drivelog_writer *w, const sim_drivelog_gaze *g, sim_error *err);
+int sim_drivelog_append_sensor(sim_drivelog_writer *w, const sim_drivelog_sensor *s, sim_error *err);
+int sim_drivelog_append_clock(sim_drivelog_writer *w, const sim_drivelog_clock *c, sim_error *err);
+/* The unit of a sensor channel ("mV", "uS", "bpm"); written when it is new or changed. */
+int sim_drivelog_set_unit(sim_drivelog_writer *w, const char *sensor, const char *channel,
+                          const char *unit, sim_error *err);
+
+/* Rows in the range, ordered by run, t (then arrival), one by one to cb (a row the
+ * reader owns; return nonzero to stop). sensor: one sensor's rows, NULL all. A log
+ * without the table has no rows. */
+typedef int (*sim_drivelog_gaze_cb)(const sim_drivelog_gaze *g, void *user);
+typedef int (*sim_drivelog_sensor_cb)(const sim_drivelog_sensor *s, const char *unit, void *user);
+typedef int (*sim_drivelog_clock_cb)(const sim_drivelog_clock *c, void *user);
+int sim_drivelog_each_gaze(sim_drivelog_reader *r, sim_drivelog_range range, sim_drivelog_gaze_cb cb,
+                           void *user, sim_error *err);
+int sim_drivelog_each_sensor(sim_drivelog_reader *r, sim_drivelog_range range, const char *sensor,
+                             sim_drivelog_sensor_cb cb, void *user, sim_error *err);
+int sim_drivelog_each_clock(sim_drivelog_reader *r, sim_drivelog_range range, sim_drivelog_clock_cb cb,
+                            void *user, sim_error *err);
+/* Writes dir/gaze.csv, dir/sensor.csv (with each channel's unit) and dir/clock.csv for
+ * the range (header only when the log has no such rows). */
+int sim_drivelog_export_instruments_csv(sim_drivelog_reader *r, sim_drivelog_range range, const char *dir,
+                                        sim_error *err);
 
 /* ---- naming ---- */
 

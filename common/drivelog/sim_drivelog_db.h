@@ -38,4 +38,31 @@ typedef struct vec {
 /* Room for one more element of size elem at the end (NULL when out of memory). */
 void *dl_vec_push(vec *v, size_t elem);
 
+/* ---- instruments (sim_drivelog_instr.c): the writer's part for the gaze, sensor and
+ * clock tables ---- */
+#define DL_UNITS_MAX 256
+typedef struct dl_unit {
+    char sensor[SIM_DRIVELOG_ID_MAX], channel[SIM_DRIVELOG_ID_MAX], unit[32];
+} dl_unit;
+typedef struct dl_instr {
+    sqlite3_stmt *ins_gaze, *ins_sensor, *ins_clock, *ins_unit;
+    vec gaze, sensor, clock, units; /* pending rows (units: dl_unit) */
+    dl_unit known[DL_UNITS_MAX];    /* units written or pending, to write each once */
+    size_t n_known;
+} dl_instr;
+/* Creates the tables (IF NOT EXISTS) and prepares the inserts. */
+int dl_instr_open(sqlite3 *db, dl_instr *in, const char *path, sim_error *err);
+size_t dl_instr_pending(const dl_instr *in);
+/* Inserts everything pending (inside the writer's transaction); SQLite's code. */
+int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted);
+void dl_instr_clear(dl_instr *in);
+void dl_instr_close(dl_instr *in);
+/* The writer's instruments part after its room check (SIM_ETOOBIG with err set when
+ * too many rows are pending); sets the writer's newest run and t. */
+dl_instr *dl_writer_instr(sim_drivelog_writer *w, int64_t run, double t, sim_error *err);
+const char *dl_writer_path(const sim_drivelog_writer *w);
+/* The reader's connection and file name, for the instruments' queries. */
+sqlite3 *dl_reader_db(sim_drivelog_reader *r);
+const char *dl_reader_path(const sim_drivelog_reader *r);
+
 #endif

@@ -158,6 +158,9 @@ int sim_drivelog_reader_open(const char *path, sim_drivelog_reader **out, sim_er
     return 0;
 }
 
+sqlite3 *dl_reader_db(sim_drivelog_reader *r) { return r->db; }
+const char *dl_reader_path(const sim_drivelog_reader *r) { return r->path; }
+
 void sim_drivelog_reader_close(sim_drivelog_reader *r)
 {
     if (!r) return;

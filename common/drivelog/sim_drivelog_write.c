@@ -79,6 +79,7 @@ struct sim_drivelog_writer {
     char *reserve;     /* "<path>-reserve": room kept on the filesystem for saying a loss */
     int64_t last_run;  /* run and t of the newest row appended: where a loss is logged */
     double last_t;
+    dl_instr instr;    /* gaze, sensor and clock rows (sim_drivelog_instr.c) */
 };
 
 static char *dup_mem(const char *s, size_t n)
@@ -237,20 +238,22 @@ int sim_drivelog_writer_open(const char *path, const sim_drivelog_write_options 
             goto fail;
         }
     } else if (schema < SIM_DRIVELOG_SCHEMA_VERSION) {
-        /* A version-1 file being resumed: its samples gain the road column (NULL in the
-         * rows already there), so the whole file reads as version 2 from now on. */
+        /* An older file being resumed: a version-1 file's samples gain the road column
+         * (NULL in the rows already there); the instrument tables come below; the whole
+         * file reads as the current version from now on. */
         char sql[320];
-        snprintf(sql, sizeof sql, "BEGIN;ALTER TABLE samples ADD COLUMN road TEXT;"
-                 "PRAGMA user_version=%d;CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, "
+        snprintf(sql, sizeof sql, "BEGIN;%sPRAGMA user_version=%d;",
+                 schema < 2 ? "ALTER TABLE samples ADD COLUMN road TEXT;" : "", SIM_DRIVELOG_SCHEMA_VERSION);
+        snprintf(sql + strlen(sql), sizeof sql - strlen(sql), "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, "
                  "value TEXT) WITHOUT ROWID;INSERT OR REPLACE INTO meta(key, value) "
-                 "VALUES('schema_version', '%d');COMMIT;", SIM_DRIVELOG_SCHEMA_VERSION,
-                 SIM_DRIVELOG_SCHEMA_VERSION);
-        ret = exec(w->db, sql, path, "upgrading the schema to version 2", err);
+                 "VALUES('schema_version', '%d');COMMIT;", SIM_DRIVELOG_SCHEMA_VERSION);
+        ret = exec(w->db, sql, path, "upgrading the schema", err);
         if (ret) {
             sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
             goto fail;
         }
     }
+    if ((ret = dl_instr_open(w->db, &w->instr, path, err))) goto fail;
     char sql[1024];
     size_t len = (size_t)snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO samples(");
     for (int i = 0; i < SIM_DRIVELOG_N_COLUMNS; i++)
@@ -281,7 +284,7 @@ fail:
 
 static size_t pending_rows(const sim_drivelog_writer *w)
 {
-    return w->samples.n + w->events.n + w->messages.n + w->meta.n;
+    return w->samples.n + w->events.n + w->messages.n + w->meta.n + dl_instr_pending(&w->instr);
 }
 
 static int check_room(sim_drivelog_writer *w, sim_error *err)
@@ -291,6 +294,18 @@ static int check_room(sim_drivelog_writer *w, sim_error *err)
                          "drive log %s: %zu rows pending and not committed (limit); row dropped",
                          w->path, pending_rows(w));
 }
+
+dl_instr *dl_writer_instr(sim_drivelog_writer *w, int64_t run, double t, sim_error *err)
+{
+    if (check_room(w, err)) return NULL;
+    if (isfinite(t)) {
+        w->last_run = run;
+        w->last_t = t;
+    }
+    return &w->instr;
+}
+
+const char *dl_writer_path(const sim_drivelog_writer *w) { return w->path; }
 
 int sim_drivelog_set_meta(sim_drivelog_writer *w, const char *key, const char *value,
                           sim_error *err)
@@ -393,6 +408,7 @@ static void clear_pending_rows(sim_drivelog_writer *w)
         free(ms[i].line);
     }
     w->samples.n = w->events.n = w->messages.n = 0;
+    dl_instr_clear(&w->instr);
 }
 
 static void clear_pending(sim_drivelog_writer *w)
@@ -454,6 +470,7 @@ static int insert_pending(sim_drivelog_writer *w, uint64_t *inserted)
         sqlite3_bind_text(st, 7, ms[i].line, (int)ms[i].len, SQLITE_STATIC);
         rc = step_insert(w->db, st, inserted);
     }
+    if (rc == SQLITE_DONE) rc = dl_instr_insert(w->db, &w->instr, inserted);
     return rc;
 }
 
@@ -524,6 +541,7 @@ static void writer_free(sim_drivelog_writer *w)
     sqlite3_finalize(w->ins_event);
     sqlite3_finalize(w->ins_message);
     sqlite3_finalize(w->ins_meta);
+    dl_instr_close(&w->instr);
     sqlite3_close(w->db);
     free(w->samples.items);
     free(w->events.items);

@@ -23,13 +23,26 @@ static const sim_msg_field END[] = {
 
 cJSON *sim_msg_tick_encode(const sim_msg_tick *m)
 {
-    return sim_msg_fields_object(m, TICK, sizeof TICK / sizeof *TICK);
+    cJSON *o = sim_msg_fields_object(m, TICK, sizeof TICK / sizeof *TICK);
+    /* not in the table: a struct initialised without it (0) must not say "wall":0 */
+    if (o && m->wall > 0 && isfinite(m->wall) && !cJSON_AddNumberToObject(o, "wall", m->wall)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
 }
 
 int sim_msg_tick_decode(const cJSON *msg, sim_msg_tick *out, sim_error *err)
 {
     sim_json j = {.file = SIM_TOPIC_SIM_TICK, .err = err};
-    return sim_msg_fields_decode(&j, msg, out, TICK, sizeof TICK / sizeof *TICK);
+    int rc = sim_msg_fields_decode(&j, msg, out, TICK, sizeof TICK / sizeof *TICK);
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(msg, "wall");
+    out->wall = NAN;
+    if (rc || !w || cJSON_IsNull(w)) return rc;
+    if (!cJSON_IsNumber(w) || !isfinite(w->valuedouble) || w->valuedouble <= 0)
+        return sim_json_found(&j, "wall", w, "the wall clock in Unix seconds (> 0)");
+    out->wall = w->valuedouble;
+    return rc;
 }
 
 cJSON *sim_msg_ack_encode(const sim_msg_ack *m)

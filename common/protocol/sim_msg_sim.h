@@ -26,6 +26,9 @@ typedef struct sim_msg_tick {
     double dt;      /* s between published ticks; NAN: not given */
     int run;        /* run number (a restart starts the next); SIM_MSG_NO_INT: not given */
     bool paused;
+    double wall;    /* physics' wall clock (Unix s, CLOCK_REALTIME) as it published the tick:
+                       the time base of instruments (docs/instruments.md); encoded only
+                       when > 0, decoded as NAN when absent */
 } sim_msg_tick;
 
 /* The payload object (caller owns; NULL when out of memory). */

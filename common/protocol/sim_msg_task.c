@@ -21,6 +21,11 @@ static const sim_msg_field GAZE[] = {
     {"area", SIM_MF_STR, offsetof(sim_msg_gaze_sample, area), 0, 0, SIM_MSG_NAME_MAX},
     {"yaw_deg", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, yaw_deg), -180, 180, 0},
     {"pitch_deg", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, pitch_deg), -90, 90, 0},
+    {"confidence", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, confidence), 0, 1, 0},
+    {"target", SIM_MF_STR, offsetof(sim_msg_gaze_sample, target), 0, 0, SIM_MSG_NAME_MAX},
+    {"t_src", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, t_src), -1e12, 1e12, 0},
+    {"wall", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, wall), 0, 1e11, 0},
+    {"sim_t", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, sim_t), 0, 1e9, 0},
 };
 #define COUNT(a) (sizeof a / sizeof *a)
 
@@ -53,6 +58,11 @@ int sim_msg_drt_response_decode(const cJSON *msg, sim_msg_drt_response *out, sim
 {
     sim_json j = {.file = SIM_TOPIC_DRT_RESPONSE, .err = err};
     return sim_msg_fields_decode(&j, msg, out, RESPONSE, COUNT(RESPONSE));
+}
+
+void sim_msg_gaze_sample_clear(sim_msg_gaze_sample *m)
+{
+    sim_msg_fields_clear(m, GAZE, COUNT(GAZE));
 }
 
 cJSON *sim_msg_gaze_sample_encode(const sim_msg_gaze_sample *m)

@@ -217,3 +217,27 @@ int sim_msg_traffic_collision_decode(const cJSON *msg, sim_msg_traffic_collision
     if (!ret) ret = sim_json_num(&j, msg, "", "other_speed", false, NAN, SIM_JSON_NONNEG, 0, 0, &out->other_speed);
     return ret;
 }
+
+cJSON *sim_msg_traffic_ego_encode(const sim_msg_traffic_ego *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddStringToObject(o, "id", m->id) || !cJSON_AddNumberToObject(o, "x", m->x) ||
+        !cJSON_AddNumberToObject(o, "y", m->y) || !cJSON_AddNumberToObject(o, "heading", m->heading) ||
+        !cJSON_AddNumberToObject(o, "speed", m->speed)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+int sim_msg_traffic_ego_decode(const cJSON *msg, sim_msg_traffic_ego *out, sim_error *err)
+{
+    sim_json j = {.file = SIM_TOPIC_TRAFFIC_EGO, .err = err};
+    memset(out, 0, sizeof *out);
+    int ret = sim_json_strcpy(&j, msg, "", "id", true, out->id, sizeof out->id);
+    if (!ret) ret = sim_json_num(&j, msg, "", "x", true, 0, SIM_JSON_ANY, 0, 0, &out->x);
+    if (!ret) ret = sim_json_num(&j, msg, "", "y", true, 0, SIM_JSON_ANY, 0, 0, &out->y);
+    if (!ret) ret = sim_json_num(&j, msg, "", "heading", true, 0, SIM_JSON_ANY, 0, 0, &out->heading);
+    if (!ret) ret = sim_json_num(&j, msg, "", "speed", true, 0, SIM_JSON_NONNEG, 0, 0, &out->speed);
+    return ret;
+}

@@ -19,6 +19,7 @@
 #define SIM_TOPIC_TRAFFIC_STATE "traffic.state"
 #define SIM_TOPIC_TRAFFIC_EVENT "traffic.event"
 #define SIM_TOPIC_TRAFFIC_COLLISION "traffic.collision"
+#define SIM_TOPIC_TRAFFIC_EGO "traffic.ego"
 #define SIM_MSG_TRAFFIC_MAX_VEHICLES 128 /* at most this many per traffic.state (< 40 KiB) */
 
 typedef struct sim_msg_traffic_vehicle {
@@ -85,5 +86,19 @@ typedef struct sim_msg_traffic_collision {
 
 cJSON *sim_msg_traffic_collision_encode(const sim_msg_traffic_collision *m);
 int sim_msg_traffic_collision_decode(const cJSON *msg, sim_msg_traffic_collision *out, sim_error *err);
+
+/* traffic.ego: the OpenSCENARIO ego entity where the storyboard drives it
+ * (traffic-node --scenario-ego, simctl run --driver scenario), for physics-node
+ * --scenario-ego to put the car on: its bounding box's centre on the ground, heading,
+ * speed along it. Published before the tick's traffic.state; the ego is not in that. */
+typedef struct sim_msg_traffic_ego {
+    char id[64];               /* the entity's name */
+    double x, y;               /* m, world */
+    double heading;            /* rad */
+    double speed;              /* m/s, >= 0 */
+} sim_msg_traffic_ego;
+
+cJSON *sim_msg_traffic_ego_encode(const sim_msg_traffic_ego *m);
+int sim_msg_traffic_ego_decode(const cJSON *msg, sim_msg_traffic_ego *out, sim_error *err);
 
 #endif

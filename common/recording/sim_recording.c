@@ -34,6 +34,8 @@ void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
     rec->tick_n = rec->state_tick = NAN;
     rec->state_run = -1;
     sim_drivelog_sample_init(&rec->state);
+    rec->wall = rec->clock_wall = rec->tick_wall = NAN;
+    sim_timebase_init(&rec->tb, rec->period);
 }
 
 /* The first malformed field of a message is reported after the message was used as
@@ -141,6 +143,7 @@ void sim_recording_resume(sim_recording *rec, const sim_drivelog_sample *last)
 
 void sim_recording_set_scenario(sim_recording *rec, const sim_scenario *sc)
 {
+    sim_recording_instr_signs(rec, sc);
     rec->scenario = sc;
 }
 
@@ -344,7 +347,11 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     double msg_t = num(msg, topic, "t", &bad);
     double t = isnan(msg_t) ? rec->t : msg_t;
     int ret = 0;
-    if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
+    bool instrument = false;
+    ret = sim_recording_instr_feed(rec, w, topic, msg, msg_t, &instrument, first(&bad), err);
+    if (instrument) {
+        /* gaze.sample, sensor.*: their own tables (docs/instruments.md) */
+    } else if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
         sim_msg_tick tick;
         sim_msg_tick_decode(msg, &tick, first(&bad));
         int32_t run = tick.run == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)tick.run;
@@ -378,7 +385,9 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             rec->tick_t = msg_t;
             rec->tick_n = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n")) ? (double)tick.n : NAN;
             rec->tick_run = rec->run;
+            rec->tick_wall = tick.wall;
             if (!ret) ret = try_pair(rec, w, err);
+            if (!ret) ret = sim_recording_instr_tick(rec, w, err);
         }
     } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
         if (isnan(msg_t)) {
@@ -421,6 +430,7 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
             rec->lead_gap = st.lead.gap;
             rec->lead_thw = st.lead.thw;
         }
+        sim_recording_instr_traffic(rec, msg);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
         const char *name = text(msg, topic, "trigger", &bad);
         ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);

@@ -37,11 +37,46 @@
 #include "sim_error.h"
 #include "sim_msg_vehicle.h"
 #include "sim_scenario.h"
+#include "sim_timebase.h"
+#include "sim_gaze.h"
 
 #define SIM_RECORDING_PERIOD 0.01 /* s between sample rows */
 /* Simulation time the newest input.controls may lag behind sim.tick before the log
  * gets a "stall" "controls" event (docs/drivelog.md). */
 #define SIM_RECORDING_STALL_S 0.5
+/* Instruments (sim_recording_instr.c): the senders of gaze.sample and sensor.* followed
+ * at once, and the wall-clock seconds one may stay silent before it counts as stopped
+ * (an event "sensor" "stopped"); clock rows are written at least this often. */
+#define SIM_RECORDING_SOURCES 32
+#define SIM_RECORDING_SOURCE_STOP_S 1.0
+#define SIM_RECORDING_CLOCK_S 1.0
+#define SIM_RECORDING_CLOCK_SLACK_S 0.002
+/* Vehicles of traffic.state and signs of the scenario a gaze ray may meet. */
+#define SIM_RECORDING_GAZE_OBJECTS 384
+/* A sample stamped later than the newest tick waits (at most SIM_RECORDING_HOLD_S of
+ * wall time, and while there is room) for the tick that says where it lands: on a
+ * loaded machine a sample can overtake the ticks of its moment on the bus. */
+#define SIM_RECORDING_HOLD_S 0.25
+#define SIM_RECORDING_HELD_GAZE 256
+#define SIM_RECORDING_HELD_SENSOR 1024
+
+typedef struct sim_recording_held_gaze {
+    sim_drivelog_gaze g;
+    double recv;
+} sim_recording_held_gaze;
+typedef struct sim_recording_held_sensor {
+    sim_drivelog_sensor s;
+    double recv;
+} sim_recording_held_sensor;
+
+typedef struct sim_recording_source {
+    char name[SIM_DRIVELOG_ID_MAX]; /* "sensor.NAME", or the gaze sender's module name */
+    double last_recv;               /* wall time of its newest sample's arrival */
+    double last_clock;              /* wall time of its newest clock row */
+    double last_t;                  /* simulation time of its newest sample */
+    uint64_t samples;
+    bool stopped;                   /* a "sensor" "stopped" event is open */
+} sim_recording_source;
 
 typedef struct sim_recording {
     double period;      /* sample period, s */
@@ -77,6 +112,41 @@ typedef struct sim_recording {
     /* the ego's lead vehicle from the newest traffic.state (headway columns) */
     bool lead_valid;
     double lead_t, lead_gap, lead_thw;
+    /* instruments: the session's wall clock now (sim_recording_set_wall; NAN: unknown),
+     * the time base, the clock rows of "sim", the senders */
+    double wall;
+    double tick_wall;         /* the newest sim.tick's own wall stamp (physics'); NAN: none */
+    sim_timebase tb;
+    double clock_wall;        /* wall time of the newest "sim" clock row; NAN: none */
+    double clock_t;           /* and its simulation time */
+    /* the tick before the newest, when it got no clock row: written before a row that
+     * departs from the line, so that interpolating between rows stays within a tick */
+    bool last_tick_valid, last_tick_logged;
+    double last_tick_wall, last_tick_t;
+    int64_t last_tick_run;
+    bool last_tick_paused;
+    int64_t clock_run;
+    bool clock_paused;
+    sim_recording_source sources[SIM_RECORDING_SOURCES];
+    int n_sources;
+    uint64_t gaze_rows, sensor_rows;  /* handed to the writer */
+    /* gaze on the world (sim_gaze): the vehicle file's areas and eye point, the
+     * scenario's signs then the newest traffic.state's vehicles, and the newest
+     * gaze.sample's hit (hit_new until the recorder has published it as gaze.target) */
+    sim_gaze_area gaze_areas[SIM_GAZE_AREAS_MAX];
+    size_t n_gaze_areas;
+    double eye[3];
+    sim_gaze_object gaze_objects[SIM_RECORDING_GAZE_OBJECTS];
+    size_t n_signs, n_gaze_objects;
+    sim_gaze_hit hit;
+    char hit_source[SIM_DRIVELOG_ID_MAX];
+    double hit_t;
+    bool hit_new;
+    /* samples waiting for their tick (rings, oldest at head) */
+    sim_recording_held_gaze held_gaze[SIM_RECORDING_HELD_GAZE];
+    size_t held_gaze_head, n_held_gaze;
+    sim_recording_held_sensor held_sensor[SIM_RECORDING_HELD_SENSOR];
+    size_t held_sensor_head, n_held_sensor;
 } sim_recording;
 
 /* run: the run to assume until the first sim.tick (the last run of a resumed file, or
@@ -108,5 +178,38 @@ void sim_recording_locate(const sim_scenario *sc, sim_drivelog_sample *s);
  * writer are passed on. */
 int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
                        const cJSON *msg, const char *line, size_t len, sim_error *err);
+
+/* The session's wall clock (Unix s, e.g. from clock_gettime(CLOCK_REALTIME)) as of
+ * the next messages: the recorder sets it before each feed, so that the time base and
+ * arrival times are known; tests set it to what they like. */
+void sim_recording_set_wall(sim_recording *rec, double wall);
+
+/* Senders of gaze.sample or sensor.* silent for SIM_RECORDING_SOURCE_STOP_S of wall
+ * time (as of sim_recording_set_wall) get an event "sensor" "stopped" {source, last_t,
+ * samples}; its end is "sensor" "resumed" {source, gap_s} with the next sample. Called
+ * from a timer. */
+int sim_recording_check_sources(sim_recording *rec, sim_drivelog_writer *w, sim_error *err);
+
+/* The car's areas of interest and the driver's eye point (body frame, m, from the
+ * point vehicle.state's x, y, z give) for the gaze hit test: each gaze.sample with a
+ * direction gets its target (sim_gaze_hit_test against the areas, the scenario's signs
+ * and the newest traffic.state's vehicles) unless its sender gave one. */
+void sim_recording_set_gaze(sim_recording *rec, const sim_gaze_area *areas, size_t n, const double eye[3]);
+
+/* Writes the samples still waiting for their tick (SIM_RECORDING_HOLD_S), mapped with
+ * what is known now: before the writer closes. */
+int sim_recording_release_held(sim_recording *rec, sim_drivelog_writer *w, sim_error *err);
+
+/* Private to sim_recording*.c: traffic.state's vehicles for the hit test; the
+ * scenario's signs (at sim_recording_set_scenario). */
+void sim_recording_instr_traffic(sim_recording *rec, const cJSON *msg);
+void sim_recording_instr_signs(sim_recording *rec, const sim_scenario *sc);
+
+/* Private to sim_recording*.c: the instruments' part of a feed. *handled says whether
+ * topic was theirs; bad gets a message's first bad field. */
+int sim_recording_instr_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic, const cJSON *msg,
+                             double msg_t, bool *handled, sim_error *bad, sim_error *err);
+/* Private: a sim.tick was taken (rec->run, t, paused are its). */
+int sim_recording_instr_tick(sim_recording *rec, sim_drivelog_writer *w, sim_error *err);
 
 #endif

@@ -204,6 +204,11 @@ struct sim_xosc_override;
 int sim_scenario_load_xosc(const char *path, const struct sim_xosc_override *ov, int n_ov, const char *ego,
                            sim_scenario **out, sim_diag *diag);
 
+/* sim_scenario_load_err with OpenSCENARIO parameter overrides ("Name=value,...", as
+ * --params gives them; NULL or "": none). Overrides on a file that is no .xosc are an
+ * error (sim_xosc_params.c). */
+int sim_scenario_load_params(const char *path, const char *params, sim_scenario **out, sim_error *err);
+
 /* sim_scenario_load for modules that report one message: err gets the first problem
  * (it names the file) and says when there are more (simctl validate lists them). */
 int sim_scenario_load_err(const char *path, sim_scenario **out, sim_error *err);

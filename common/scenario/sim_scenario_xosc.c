@@ -34,7 +34,7 @@ static int ego_start(sim_scenario *sc, sim_error *err)
 {
     sim_lanegraph g = {0};
     sim_storyboard sb;
-    int rc = sim_lanegraph_from_roads(&g, &sc->net, err);
+    int rc = sim_lanegraph_from_roads_merge(&g, &sc->net, true, err);
     if (rc < 0) return rc;
     rc = sim_storyboard_init(&sb, &sc->xosc->model, &g, err);
     if (rc < 0) {
@@ -80,14 +80,17 @@ static int ego_start(sim_scenario *sc, sim_error *err)
     return rc;
 }
 
-/* One task, "drive": from the ego's start along its start lane to its road's end (the
- * analysis needs a task; the storyboard's events in the log cut finer ones). */
+/* One task, "drive": from just past the ego's start along its start lane to its road's
+ * end (the analysis needs a task; the storyboard's events in the log cut finer ones).
+ * Just past: a task starts where the car crosses its start, and the car's first sample
+ * is at the start itself (the analysis saw "never started" when both were one point). */
+#define TASK_LEAD_M 1.0
 static int drive_task(sim_scenario *sc, sim_error *err)
 {
     const sim_start_point *st = &sc->starts[0];
     if (st->road < 0) return SIM_OK;
     double len = sc->net.roads[st->road].length;
-    double s0 = st->lane > 0 ? 0 : st->s, s1 = st->lane > 0 ? st->s : len;
+    double s0 = st->lane > 0 ? 0 : st->s + TASK_LEAD_M, s1 = st->lane > 0 ? st->s - TASK_LEAD_M : len;
     if (s1 - s0 < 1.0) return SIM_OK;
     sim_task *t = calloc(1, sizeof *t);
     if (!t || !(t->id = strdup("drive")) || !(t->name = strdup("drive")) || !(t->ideal_s = malloc(sizeof *t->ideal_s)) ||

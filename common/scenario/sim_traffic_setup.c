@@ -26,7 +26,8 @@ int sim_traffic_setup_init(sim_traffic_setup *su, const sim_scenario *sc, int ma
 {
     memset(su, 0, sizeof *su);
     su->sc = sc;
-    int ret = sim_lanegraph_from_roads(&su->graph, &sc->net, err);
+    /* an OpenSCENARIO storyboard drives on merge lanes (sim_lanegraph_road.h) */
+    int ret = sim_lanegraph_from_roads_merge(&su->graph, &sc->net, sc->xosc != NULL, err);
     if (ret < 0) return ret;
     sim_traffic_params *p = &su->params;
     sim_traffic_params_default(p);

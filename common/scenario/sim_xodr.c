@@ -331,18 +331,23 @@ static int resolve_link(xodr_parser *P, const raw_link *raw, sim_road_link *out)
 
 /* ---- junctions -------------------------------------------------------------------- */
 
-static int read_connection(xodr_parser *P, const xmlNode *cn, sim_connection *c)
+/* A direct junction (type="direct", OpenDRIVE 1.7 section 10.6) joins its roads with
+ * no connecting road between them: its linkedRoad stands where a connecting road
+ * would, so the lane graph reaches it the same way (and back, sim_road_lanes.c). */
+static int read_connection(xodr_parser *P, const xmlNode *cn, bool direct, sim_connection *c)
 {
     char in[128], conn[128], contact[16] = "start";
+    const char *target = direct ? "linkedRoad" : "connectingRoad";
     if (!xodr_str(cn, "incomingRoad", in, sizeof in))
         return xodr_fail(P, cn, SIM_EINVAL, "has no incomingRoad, expected the id of a road");
-    if (!xodr_str(cn, "connectingRoad", conn, sizeof conn))
-        return xodr_fail(P, cn, SIM_EINVAL, "has no connectingRoad, expected the id of a road");
+    if (!xodr_str(cn, target, conn, sizeof conn))
+        return xodr_fail(P, cn, SIM_EINVAL, "has no %s, expected the id of a road%s", target,
+                         direct ? " (the junction is direct)" : "");
     c->incoming = sim_roadnet_find_road(P->net, in);
     c->connecting = sim_roadnet_find_road(P->net, conn);
     if (c->incoming < 0) return xodr_fail(P, cn, SIM_ENOTFOUND, "has incomingRoad \"%s\", expected the id of a road", in);
     if (c->connecting < 0)
-        return xodr_fail(P, cn, SIM_ENOTFOUND, "has connectingRoad \"%s\", expected the id of a road", conn);
+        return xodr_fail(P, cn, SIM_ENOTFOUND, "has %s \"%s\", expected the id of a road", target, conn);
     xodr_str(cn, "contactPoint", contact, sizeof contact);
     if (strcmp(contact, "start") != 0 && strcmp(contact, "end") != 0)
         return xodr_fail(P, cn, SIM_EINVAL, "has contactPoint \"%s\", expected start or end", contact);
@@ -363,6 +368,9 @@ static int read_junction(xodr_parser *P, const xmlNode *jn, sim_junction *j)
     char buf[128];
     if (xodr_str(jn, "name", buf, sizeof buf) && !(j->name = xstrdup(buf)))
         return xodr_fail(P, jn, SIM_ENOMEM, "out of memory");
+    char type[32] = "default"; /* default and virtual ones have connecting roads */
+    xodr_str(jn, "type", type, sizeof type);
+    bool direct = strcmp(type, "direct") == 0;
     int n = count_children(jn, "connection");
     if (n && !(j->conns = calloc((size_t)n, sizeof *j->conns))) return xodr_fail(P, jn, SIM_ENOMEM, "out of memory");
     for (const xmlNode *c = jn->children; c; c = c->next) {
@@ -371,7 +379,7 @@ static int read_junction(xodr_parser *P, const xmlNode *jn, sim_junction *j)
             xodr_skip(P, c);
             continue;
         }
-        int rc = read_connection(P, c, &j->conns[j->n_conns]);
+        int rc = read_connection(P, c, direct, &j->conns[j->n_conns]);
         j->n_conns++;
         if (rc) return rc;
         P->rep->n_connections++;

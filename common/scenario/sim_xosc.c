@@ -2,6 +2,7 @@
  * with libxml2 (see sim_xosc.h; the storyboard in sim_xosc_story.c). */
 #include "sim_xosc.h"
 #include "sim_xosc_util.h"
+#include "sim_route_roads.h"
 
 #include <libxml/parser.h>
 #include <math.h>
@@ -232,7 +233,7 @@ int xosc_declare(xosc_parser *P, const xmlNode *decls, bool global)
 
 /* ---- positions -------------------------------------------------------------------- */
 
-static int read_orientation(xosc_parser *P, const xmlNode *pn, sim_sb_position *pos)
+int xosc_read_orientation(xosc_parser *P, const xmlNode *pn, sim_sb_position *pos)
 {
     const xmlNode *o = xosc_child(pn, "Orientation");
     if (!o) return SIM_OK;
@@ -265,13 +266,13 @@ int xosc_position(xosc_parser *P, const xmlNode *n, sim_sb_position *pos)
         if (!xosc_attr(P, p, "roadId", true, pos->road, sizeof pos->road) || !xosc_int(P, p, "laneId", true, 0, &pos->lane) ||
             !xosc_num(P, p, "s", true, 0, &pos->s) || !xosc_num(P, p, "offset", false, 0, &pos->offset))
             return P->rc;
-        read_orientation(P, p, pos);
+        xosc_read_orientation(P, p, pos);
     } else if (xosc_is(p, "RoadPosition")) {
         pos->kind = SIM_SB_POS_ROAD;
         if (!xosc_attr(P, p, "roadId", true, pos->road, sizeof pos->road) || !xosc_num(P, p, "s", true, 0, &pos->s) ||
             !xosc_num(P, p, "t", true, 0, &pos->t))
             return P->rc;
-        read_orientation(P, p, pos);
+        xosc_read_orientation(P, p, pos);
     } else if (xosc_is(p, "RelativeLanePosition")) {
         pos->kind = SIM_SB_POS_REL_LANE;
         if (!xosc_entity(P, p, "entityRef", &pos->entity) || !xosc_int(P, p, "dLane", true, 0, &pos->dlane) ||
@@ -279,21 +280,23 @@ int xosc_position(xosc_parser *P, const xmlNode *n, sim_sb_position *pos)
             return P->rc;
         if (xmlHasProp(p, (const xmlChar *)"ds")) xosc_num(P, p, "ds", true, 0, &pos->ds);
         else xosc_num(P, p, "dsLane", false, 0, &pos->ds);
-        read_orientation(P, p, pos);
+        xosc_read_orientation(P, p, pos);
     } else if (xosc_is(p, "RelativeRoadPosition")) {
         pos->kind = SIM_SB_POS_REL_ROAD;
         if (!xosc_entity(P, p, "entityRef", &pos->entity) || !xosc_num(P, p, "ds", true, 0, &pos->ds) ||
             !xosc_num(P, p, "dt", true, 0, &pos->t))
             return P->rc;
-        read_orientation(P, p, pos);
+        xosc_read_orientation(P, p, pos);
     } else if (xosc_is(p, "RelativeWorldPosition") || xosc_is(p, "RelativeObjectPosition")) {
         pos->kind = xosc_is(p, "RelativeWorldPosition") ? SIM_SB_POS_REL_WORLD : SIM_SB_POS_REL_OBJECT;
         if (!xosc_entity(P, p, "entityRef", &pos->entity) || !xosc_num(P, p, "dx", true, 0, &pos->dx) ||
             !xosc_num(P, p, "dy", true, 0, &pos->dy))
             return P->rc;
-        read_orientation(P, p, pos);
+        xosc_read_orientation(P, p, pos);
+    } else if (xosc_is(p, "RoutePosition")) {
+        return xosc_route_position(P, p, pos);
     } else {
-        xosc_unsupported(P, p); /* RoutePosition, GeoPosition, TrajectoryPosition */
+        xosc_unsupported(P, p); /* GeoPosition, TrajectoryPosition */
         pos->kind = SIM_SB_POS_NONE;
     }
     return P->rc;
@@ -457,20 +460,29 @@ static int resolve(const sim_xosc *x, sim_sb_position *p, const sim_roadnet *net
     return SIM_OK;
 }
 
+/* A route position becomes a lane or road position first (sim_xosc_route.c). */
+static int resolve_any(const sim_xosc *x, sim_sb_position *p, const sim_roadnet *net, sim_route_map *map,
+                       bool *have_map, sim_error *err)
+{
+    int rc = xosc_route_resolve(x->path, &x->model, p, net, map, have_map, err);
+    return rc ? rc : resolve(x, p, net, err);
+}
+
 int sim_xosc_resolve_roads(sim_xosc *x, const sim_roadnet *net, sim_error *err)
 {
-    for (int i = 0; i < x->model.n_actions; i++) {
+    sim_route_map map;
+    bool have_map = false;
+    int rc = SIM_OK;
+    for (int i = 0; i < x->model.n_route_pts && !rc; i++) rc = resolve(x, &x->model.route_pts[i], net, err);
+    for (int i = 0; i < x->model.n_actions && !rc; i++) {
         sim_sb_action *a = &x->model.actions[i];
-        int rc = resolve(x, &a->pos, net, err);
-        if (!rc) rc = resolve(x, &a->pos2, net, err);
-        for (int k = 0; !rc && k < a->n_route; k++) rc = resolve(x, &a->route[k], net, err);
-        if (rc) return rc;
+        rc = resolve_any(x, &a->pos, net, &map, &have_map, err);
+        if (!rc) rc = resolve_any(x, &a->pos2, net, &map, &have_map, err);
+        for (int k = 0; !rc && k < a->n_route; k++) rc = resolve_any(x, &a->route[k], net, &map, &have_map, err);
     }
-    for (int i = 0; i < x->model.n_conds; i++) {
-        int rc = resolve(x, &x->model.conds[i].pos, net, err);
-        if (rc) return rc;
-    }
-    return SIM_OK;
+    for (int i = 0; i < x->model.n_conds && !rc; i++) rc = resolve_any(x, &x->model.conds[i].pos, net, &map, &have_map, err);
+    if (have_map) sim_route_map_free(&map);
+    return rc;
 }
 
 void sim_xosc_unsupported_text(const sim_xosc_report *rep, char *buf, size_t size)

@@ -154,22 +154,12 @@ static int read_routing(xosc_parser *P, const xmlNode *ra, sim_sb_action *a, boo
         if (a->pos.kind == SIM_SB_POS_NONE) *ignored = true;
         return P->rc;
     }
-    if (xosc_is(c, "AssignRouteAction") && xosc_child(c, "Route")) {
+    if (xosc_is(c, "AssignRouteAction")) { /* the route inline or from a route catalog */
         a->type = SIM_SB_A_ASSIGN_ROUTE;
-        for (const xmlNode *w = xosc_child(c, "Route")->children; w && !P->rc; w = w->next) {
-            if (!xosc_is(w, "Waypoint")) continue;
-            sim_sb_position *p = xosc_push(P, w, (void **)&a->route, &a->n_route, sizeof *p);
-            const xmlNode *pn = xosc_child(w, "Position");
-            if (!p) return P->rc;
-            if (!pn) return xosc_fail(P, w, SIM_EINVAL, "has no <Position>");
-            xosc_position(P, pn, p);
-            if (p->kind == SIM_SB_POS_NONE) *ignored = true;
-        }
-        if (!P->rc && a->n_route < 2) return xosc_fail(P, c, SIM_EINVAL, "has %d waypoints, expected at least 2", a->n_route);
-        return P->rc;
+        return xosc_route_waypoints(P, c, &a->route, &a->n_route, ignored);
     }
     if (xosc_is(c, "FollowTrajectoryAction")) return read_trajectory(P, c, a, ignored);
-    xosc_unsupported(P, c ? c : ra); /* a route from a catalog, FollowRouteAction */
+    xosc_unsupported(P, c ? c : ra); /* FollowRouteAction */
     *ignored = true;
     return P->rc;
 }

@@ -64,6 +64,18 @@ int xosc_declare(xosc_parser *P, const xmlNode *decls, bool global);
 /* Reads a <Position> (its one child) into pos; an unsupported kind is counted and
  * gives SIM_SB_POS_NONE. */
 int xosc_position(xosc_parser *P, const xmlNode *n, sim_sb_position *pos);
+/* A position's <Orientation> child, when there is one. */
+int xosc_read_orientation(xosc_parser *P, const xmlNode *pn, sim_sb_position *pos);
+/* sim_xosc_route.c: the waypoints of the <Route> that parent holds inline or names by
+ * <CatalogReference>, appended to *arr (*n grows); *ignored when one cannot be placed. */
+int xosc_route_waypoints(xosc_parser *P, const xmlNode *parent, sim_sb_position **arr, int *n, bool *ignored);
+/* A <RoutePosition> into pos (its waypoints into the model's route_pts). */
+int xosc_route_position(xosc_parser *P, const xmlNode *p, sim_sb_position *pos);
+/* With the roads: a route position becomes the lane (or road) position pathS metres
+ * along its route; map is built on first use (*have_map), the caller frees it. */
+struct sim_route_map;
+int xosc_route_resolve(const char *path, const sim_sb_model *m, sim_sb_position *p, const sim_roadnet *net,
+                       struct sim_route_map *map, bool *have_map, sim_error *err);
 /* The catalog entry a CatalogReference names (in a catalog document kept by P), with
  * its ParameterDeclarations and the reference's ParameterAssignments pushed; *mark gets
  * the stack height to restore. NULL on error (recorded). */

@@ -11,6 +11,7 @@ void sim_sb_model_free(sim_sb_model *m)
         free(m->actions[i].pt);
         free(m->actions[i].route);
     }
+    free(m->route_pts);
     free(m->entities);
     free(m->params);
     free(m->actions);

@@ -35,6 +35,8 @@ typedef enum {
     SIM_SB_POS_REL_ROAD,          /* entity, ds, dt */
     SIM_SB_POS_REL_WORLD,         /* entity, dx, dy */
     SIM_SB_POS_REL_OBJECT,        /* entity, dx (forward), dy (left) in its frame */
+    SIM_SB_POS_ROUTE,             /* route (route0, n_route_pts), path_s, lane (0: road coordinates, t);
+                                     the reader's only: resolved into a lane or world position */
 } sim_sb_pos_kind;
 
 typedef struct sim_sb_position {
@@ -52,6 +54,8 @@ typedef struct sim_sb_position {
     int line;                     /* in the file it came from */
     bool has_xy;                  /* lane kind: x, y, h also hold its world pose (a lane
                                      traffic does not drive on, e.g. a sidewalk) */
+    int route0, n_route_pts;      /* route kind: its waypoints in the model's route_pts */
+    double path_s;                /* route kind: m along the route from its first waypoint */
 } sim_sb_position;
 
 typedef enum { SIM_SB_SHAPE_STEP, SIM_SB_SHAPE_LINEAR, SIM_SB_SHAPE_CUBIC, SIM_SB_SHAPE_SINUSOIDAL } sim_sb_shape;
@@ -221,6 +225,8 @@ typedef struct sim_sb_model {
     int n_actors;
     sim_sb_trigger stop;          /* the storyboard's stop trigger */
     int ego;                      /* entity index of the ego (sim_sb_model_pick_ego) */
+    sim_sb_position *route_pts;   /* waypoints of RoutePositions' routes (route0 ..) */
+    int n_route_pts;
 } sim_sb_model;
 
 void sim_sb_model_free(sim_sb_model *m);

@@ -1,6 +1,7 @@
 /* sim_storyboard: the engine's element states and triggers (see sim_storyboard.h);
  * actions and motion in sim_storyboard_act.c, conditions in sim_storyboard_cond.c. */
 #include "sim_storyboard_impl.h"
+#include "sim_route.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,8 +20,8 @@ void sim_storyboard_free(sim_storyboard *sb)
     free(sb->pending);
     free(sb->pvalue);
     free(sb->pnum);
-    free(sb->scratch);
-    free(sb->queue);
+    if (sb->routes) sim_route_graph_free(sb->routes);
+    free(sb->routes);
     free(sb->starting);
     free(sb->px);
     free(sb->py);
@@ -33,6 +34,35 @@ static void emit(sim_storyboard *sb, int e, sim_sb_state tr)
     sb->trans_step[e] = sb->step;
     if (sb->n_events < SIM_SB_MAX_EVENTS) sb->events[sb->n_events++] = (sim_sb_event){.element = e, .transition = tr};
     else sb->lost_events++;
+}
+
+/* The lane graph as common/routing's graph (AssignRoute, AcquirePosition): a node per
+ * lane from its first sample to its last, edges to its successors, and for lane changes
+ * to its neighbours and their successors (a route may change lanes on the way). */
+static int route_graph(sim_route_graph *rg, const sim_lanegraph *g)
+{
+    int rc = SIM_OK;
+    for (int l = 0; l < g->n_lanes && rc >= 0; l++) {
+        const sim_lg_lane *a = &g->lanes[l];
+        int p0 = a->pt0, p1 = a->pt0 + a->n_pts - 1;
+        sim_route_node n = {.length = a->length > 0 ? a->length : 1e-3, .x0 = g->px[p0], .y0 = g->py[p0],
+                            .h0 = g->ph[p0], .x1 = g->px[p1], .y1 = g->py[p1], .h1 = g->ph[p1],
+                            .junction = a->junction, .road = a->road, .dir = a->forward ? 1 : -1};
+        rc = sim_route_graph_add_node(rg, &n);
+    }
+    for (int l = 0; l < g->n_lanes && rc >= 0; l++) {
+        const sim_lg_lane *a = &g->lanes[l];
+        for (int k = 0; k < a->n_succ && rc >= 0; k++) rc = sim_route_graph_add_edge(rg, l, a->succ[k]);
+        int nb[2] = {a->left, a->right};
+        for (int i = 0; i < 2; i++) {
+            if (nb[i] < 0) continue;
+            if (rc >= 0) rc = sim_route_graph_add_edge(rg, l, nb[i]);
+            for (int k = 0; k < g->lanes[nb[i]].n_succ && rc >= 0; k++)
+                rc = sim_route_graph_add_edge(rg, l, g->lanes[nb[i]].succ[k]);
+        }
+    }
+    if (rc >= 0) rc = sim_route_graph_finish(rg);
+    return rc < 0 ? rc : SIM_OK;
 }
 
 int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lanegraph *g, sim_error *err)
@@ -61,8 +91,8 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
     sb->pending = calloc((size_t)m->n_conds + 1, sizeof *sb->pending);
     sb->pvalue = calloc((size_t)m->n_params + 1, sizeof *sb->pvalue);
     sb->pnum = calloc((size_t)m->n_params + 1, sizeof *sb->pnum);
-    sb->scratch = calloc((size_t)g->n_lanes + 1, sizeof *sb->scratch);
-    sb->queue = calloc((size_t)g->n_lanes + 1, sizeof *sb->queue);
+    sb->routes = malloc(sizeof *sb->routes);
+    if (sb->routes) sim_route_graph_init(sb->routes);
     sb->starting = calloc((size_t)n_inst + 1, sizeof *sb->starting);
     int n_pool = 0;
     for (int i = 0; i < m->n_elements; i++) {
@@ -72,12 +102,18 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
     }
     for (int i = 0; i < m->n_init; i++)
         if (m->actions[m->init[i].action].type == SIM_SB_A_FOLLOW_TRAJECTORY) n_pool += m->actions[m->init[i].action].n_route;
+    sb->n_pool = n_pool;
     sb->px = calloc((size_t)n_pool + 1, sizeof *sb->px);
     sb->py = calloc((size_t)n_pool + 1, sizeof *sb->py);
     if (!sb->ent || !sb->state || !sb->trans || !sb->trans_step || !sb->exec || !sb->inst0 || !sb->inst || !sb->last ||
-        !sb->pending || !sb->pvalue || !sb->pnum || !sb->scratch || !sb->queue || !sb->starting || !sb->px || !sb->py) {
+        !sb->pending || !sb->pvalue || !sb->pnum || !sb->routes || !sb->starting || !sb->px || !sb->py) {
         sim_storyboard_free(sb);
         return sim_error_set(err, SIM_ENOMEM, "storyboard: out of memory");
+    }
+    int grc = route_graph(sb->routes, g);
+    if (grc) {
+        sim_storyboard_free(sb);
+        return sim_error_set(err, grc, "storyboard: out of memory");
     }
     for (int i = 0; i < ne; i++) sb->trans_step[i] = -10;
     for (int i = 0; i < m->n_conds; i++) {

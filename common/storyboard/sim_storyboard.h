@@ -1,6 +1,7 @@
 /* sim_storyboard: runs an OpenSCENARIO storyboard (sim_sb_model.h) in lockstep on the
  * traffic core's lane graph (docs/openscenario.md). Pure: no I/O, no clock, no
- * globals, no allocation after sim_storyboard_init; the same model, graph, steps and
+ * globals, no allocation after sim_storyboard_init (but for the routes a routed entity
+ * asks common/routing for at a lane's end); the same model, graph, steps and
  * external poses give the same states bit for bit.
  *
  * Entities drive kinematically on graph lanes (lane, s, lateral offset, speed), or
@@ -79,9 +80,10 @@ typedef struct sim_storyboard {
     double *pending;               /* per condition: when a delayed condition holds, NAN: none */
     char (*pvalue)[SIM_SB_NAME];   /* parameter values, ParameterActions change them */
     double *pnum;                  /* a value a ModifyAction computed (NAN: the text is the value) */
-    int *scratch;                  /* per graph lane (routing BFS) */
-    int *queue;
+    struct sim_route_graph *routes; /* the lane graph for common/routing (sim_route.h): a node
+                                      per lane, edges to its successors, its neighbours and theirs */
     double *px, *py;               /* trajectory vertices placed when their action starts */
+    int n_pool;                    /* how many of them */
     int *starting;                 /* instances whose action starts once every trigger of the
                                       step is evaluated (all see the same state) */
     int n_starting;
@@ -103,6 +105,16 @@ void sim_storyboard_set_external_mode(sim_storyboard *sb, int e, bool external);
 /* The external entity's pose for the next step: reference point, heading, speed. */
 void sim_storyboard_set_external(sim_storyboard *sb, int e, double x, double y, double heading, double speed);
 void sim_storyboard_step(sim_storyboard *sb, double dt);
+
+/* The storyboard's moving state as bytes (sim_storyboard_snapshot.c), so that a
+ * restarted traffic-node continues the scenario where it was: every entity, element
+ * state and transition, execution count, running action, condition edge and delay,
+ * parameter value, the time and the step. _read takes the bytes into a storyboard
+ * fresh from sim_storyboard_init on the same model and graph; bytes of another shape
+ * (model, graph, version) or cut short are refused (SIM_EINVAL) and sb is unchanged. */
+size_t sim_storyboard_snapshot_size(const sim_storyboard *sb);
+size_t sim_storyboard_snapshot_write(const sim_storyboard *sb, void *buf, size_t cap);
+int sim_storyboard_snapshot_read(sim_storyboard *sb, const void *buf, size_t len, sim_error *err);
 
 /* Measures the conditions use, exposed for tests: the signed longitudinal distance
  * from a to b in a's frame (positive: b ahead), bumper to bumper when freespace. */

@@ -3,37 +3,24 @@
  * lateral action, along their lane and its successors (towards their goal when routed),
  * or along a trajectory in the world. */
 #include "sim_storyboard_impl.h"
+#include "sim_route.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #define MIN_SPEED 0.1   /* m/s, as in sim_storyboard_act.c */
 
-/* BFS over successors from every lane to `goal`: scratch[l] = lanes to go (INT_MAX: unreachable). */
-static void route_to(sim_storyboard *sb, int goal)
+/* Metres to drive from lane `from`'s start to lane `goal`'s over the route graph
+ * (common/routing, lane changes included), or INFINITY when it cannot be reached. */
+static double route_length(const sim_storyboard *sb, int from, int goal)
 {
-    const sim_lanegraph *g = sb->g;
-    for (int l = 0; l < g->n_lanes; l++) sb->scratch[l] = -1;
-    int head = 0, tail = 0;
-    sb->scratch[goal] = 0;
-    sb->queue[tail++] = goal;
-    while (head < tail) {
-        int l = sb->queue[head++];
-        for (int k = 0; k < g->lanes[l].n_pred; k++) {
-            int p = g->lanes[l].pred[k];
-            if (sb->scratch[p] < 0) {
-                sb->scratch[p] = sb->scratch[l] + 1;
-                sb->queue[tail++] = p;
-            }
-        }
-        /* a lane change counts as a step too, so that the route may change lanes */
-        int nb[2] = {g->lanes[l].left, g->lanes[l].right};
-        for (int k = 0; k < 2; k++)
-            if (nb[k] >= 0 && sb->scratch[nb[k]] < 0) {
-                sb->scratch[nb[k]] = sb->scratch[l] + 1;
-                sb->queue[tail++] = nb[k];
-            }
-    }
+    sim_route_pos a = {from, 0}, b = {goal, 0};
+    sim_route r;
+    sim_error err = {0};
+    if (sim_route_find(sb->routes, &a, 1, &b, 1, false, &r, &err) != SIM_OK) return INFINITY;
+    double len = r.length;
+    sim_route_free(&r);
+    return len;
 }
 
 /* ---- motion ----------------------------------------------------------------------- */
@@ -108,12 +95,12 @@ static int next_lane(sim_storyboard *sb, const sim_sb_state_ent *s)
 {
     const sim_lg_lane *l = &sb->g->lanes[s->lane];
     if (l->n_succ == 0) return -1;
-    if (s->goal_lane < 0) return l->succ[0];
-    route_to(sb, s->goal_lane);
+    if (s->goal_lane < 0 || l->n_succ == 1) return l->succ[0];
     int best = l->succ[0];
+    double best_len = route_length(sb, best, s->goal_lane);
     for (int k = 1; k < l->n_succ; k++) {
-        int c = l->succ[k];
-        if (sb->scratch[c] >= 0 && (sb->scratch[best] < 0 || sb->scratch[c] < sb->scratch[best])) best = c;
+        double len = route_length(sb, l->succ[k], s->goal_lane);
+        if (len < best_len) best = l->succ[k], best_len = len;
     }
     return best;
 }
@@ -209,17 +196,17 @@ void sb_move(sim_storyboard *sb, double dt)
                 if (n < 0) {
                     s->odometer -= s->s - sb->g->lanes[s->lane].length;
                     s->s = sb->g->lanes[s->lane].length;
-                    s->end_of_road = true;
-                    s->v = 0; /* stuck at the end of its road */
+                    s->end_of_road = true; /* held there, keeping its speed (below) */
                     break;
                 }
                 s->s -= sb->g->lanes[s->lane].length;
                 s->lane = n;
             }
-            if (s->s >= sb->g->lanes[s->lane].length - 1e-9 && sb->g->lanes[s->lane].n_succ == 0) {
+            /* An entity at the end of a road with no successor stays there but keeps
+             * its speed, as esmini's default controller does: a TeleportAction then
+             * sends it on at that speed (lane_change_simple's Act 2 relies on it). */
+            if (s->s >= sb->g->lanes[s->lane].length - 1e-9 && sb->g->lanes[s->lane].n_succ == 0)
                 s->end_of_road = true;
-                s->v = 0;
-            }
             if (s->path_inst >= 0 && s->lane == s->goal_lane && s->s >= sb->inst[s->path_inst].d1) {
                 sb_action_end(sb, s->path_inst);
                 s->goal_lane = -1;

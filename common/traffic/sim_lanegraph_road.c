@@ -37,7 +37,8 @@ static int lane_of(const sim_lanegraph *g, const int *first, int road, int secti
     return -1;
 }
 
-static int add_road_lane(sim_lanegraph *g, const sim_roadnet *net, int ri, int sec, int id, sim_error *err)
+static int add_road_lane(sim_lanegraph *g, const sim_roadnet *net, int ri, int sec, int id, bool keep_merge,
+                         sim_error *err)
 {
     const sim_road *r = &net->roads[ri];
     const sim_lane_section *ls = &r->sections[sec];
@@ -45,10 +46,17 @@ static int add_road_lane(sim_lanegraph *g, const sim_roadnet *net, int ri, int s
     if (!(len > 0)) return SIM_OK; /* an empty section: nothing to drive */
     int n = (int)ceil(len / SIM_LG_STEP) + 1, pt0;
     /* A lane narrower than a car somewhere (a taper) is not driven: the lane before
-     * it ends there, and vehicles merge before. */
+     * it ends there, and vehicles merge before. Except a merge lane, wide where it
+     * starts and narrowing only towards its end (an on-ramp's acceleration lane, as
+     * OpenSCENARIO's highway_merge drives), when asked: vehicles on it change lanes
+     * before its end, or follow its successor link. */
     const sim_lane *rl = sim_road_lane(r, sec, id);
-    for (int i = 0; i < n; i++)
-        if (sim_lane_width(rl, len * i / (n - 1)) < MIN_WIDTH) return SIM_OK;
+    bool narrowed = false;
+    for (int i = 0; i < n; i++) {
+        bool narrow = sim_lane_width(rl, len * i / (n - 1)) < MIN_WIDTH;
+        if ((narrow && (i == 0 || !keep_merge)) || (narrowed && !narrow)) return SIM_OK;
+        narrowed = narrowed || narrow;
+    }
     int lane = sim_lanegraph_add_lane(g, n, &pt0, err);
     if (lane < 0) return lane;
     sim_lg_lane *l = &g->lanes[lane];
@@ -109,6 +117,11 @@ static int neighbour(const sim_lanegraph *g, const sim_roadnet *net, const int *
 
 int sim_lanegraph_from_roads(sim_lanegraph *g, const sim_roadnet *net, sim_error *err)
 {
+    return sim_lanegraph_from_roads_merge(g, net, false, err);
+}
+
+int sim_lanegraph_from_roads_merge(sim_lanegraph *g, const sim_roadnet *net, bool keep_merge_lanes, sim_error *err)
+{
     memset(g, 0, sizeof *g);
     int *first = calloc((size_t)net->n_roads + 1, sizeof *first);
     if (!first) return sim_error_set(err, SIM_ENOMEM, "lane graph: out of memory");
@@ -119,9 +132,9 @@ int sim_lanegraph_from_roads(sim_lanegraph *g, const sim_roadnet *net, sim_error
         for (int sec = 0; sec < r->n_sections && ret >= 0; sec++) {
             const sim_lane_section *ls = &r->sections[sec];
             for (int k = 1; k <= ls->n_right && ret >= 0; k++)
-                if (drivable(r, sec, -k)) ret = add_road_lane(g, net, ri, sec, -k, err);
+                if (drivable(r, sec, -k)) ret = add_road_lane(g, net, ri, sec, -k, keep_merge_lanes, err);
             for (int k = 1; k <= ls->n_left && ret >= 0; k++)
-                if (drivable(r, sec, k)) ret = add_road_lane(g, net, ri, sec, k, err);
+                if (drivable(r, sec, k)) ret = add_road_lane(g, net, ri, sec, k, keep_merge_lanes, err);
         }
     }
     first[net->n_roads] = g->n_lanes;

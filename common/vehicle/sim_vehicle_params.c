@@ -144,6 +144,8 @@ static bool known_path(const char *path)
     for (size_t i = 0; i < N_SPECIAL; i++)
         if (strcmp(special[i], path) == 0)
             return true;
+    /* the car's areas of interest: read by common/scenario (sim_vehicle_gaze_load) */
+    if (strcmp(path, "gaze_areas") == 0) return true;
     return strcmp(path, "comment") == 0 || (n > 8 && strcmp(path + n - 8, ".comment") == 0);
 }
 

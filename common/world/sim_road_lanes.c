@@ -224,6 +224,28 @@ static void enter_backwards(const sim_roadnet *net, int junction, const sim_lane
     }
 }
 
+/* Out of a direct junction's linked road (a road outside the junction that a
+ * connection names in place of a connecting road, sim_xodr.c) back onto the incoming
+ * road: lane link to -> from, running away from the junction. */
+static void direct_backwards(const sim_roadnet *net, int junction, const sim_lane_ref *from, sim_lane_ref *out,
+                             int max, int *n)
+{
+    const sim_junction *j = &net->junctions[junction];
+    for (int c = 0; c < j->n_conns; c++) {
+        const sim_connection *cn = &j->conns[c];
+        if (cn->connecting != from->road || net->roads[from->road].junction == junction || cn->incoming < 0 ||
+            cn->incoming >= net->n_roads)
+            continue;
+        const sim_road *in = &net->roads[cn->incoming];
+        /* the incoming road meets the junction at its end (its successor) or its start */
+        bool at_end = in->succ.kind == SIM_LINK_JUNCTION && in->succ.index == junction;
+        int sec = at_end ? in->n_sections - 1 : 0;
+        for (int k = 0; k < cn->n_lanes; k++)
+            if (cn->lanes[k].to == from->lane && sim_road_lane(in, sec, cn->lanes[k].from))
+                put(out, max, n, cn->incoming, sec, cn->lanes[k].from, at_end ? -1 : 1);
+    }
+}
+
 /* The linked lane id, or when the file gives none the same id (or its mirror when the
  * next road runs the other way), if that lane exists. */
 static int follow(const sim_road *to, int section, int link, int lane, bool flip)
@@ -269,6 +291,7 @@ static int lane_next(const sim_roadnet *net, const sim_lane_ref *from, sim_lane_
                     put(out, max, &n, cn->connecting, sec, cn->lanes[k].to, at_start ? 1 : -1);
         }
         enter_backwards(net, rl->index, from, from->dir > 0, out, max, &n);
+        direct_backwards(net, rl->index, from, out, max, &n);
     }
     /* Out of a connecting road: its own links above cover it (a connecting road links
      * to its roads like any other). */

@@ -94,6 +94,31 @@ function renderStudy(msg) {
 }
 let lastAnswered = "";
 
+// instrument bridges (docs/instruments.md): the newest bridge.status of each, and when
+const bridges = new Map(); // name -> {status, at}
+function renderBridges() {
+  const ul = $("bridges");
+  ul.replaceChildren();
+  if (!bridges.size) {
+    const li = document.createElement("li");
+    li.className = "note";
+    li.textContent = "no bridge (docs/instruments.md)";
+    ul.appendChild(li);
+  }
+  for (const [name, { status: b, at }] of bridges) {
+    const li = document.createElement("li");
+    const age = (Date.now() - at) / 1000;
+    const gone = age > 3;
+    li.className = b.connected && !gone ? "ok" : "bad";
+    li.dataset.bridge = name;
+    const cal = typeof b.calibration_age_s === "number" ? `, calibrated ${b.calibration_age_s.toFixed(0)} s ago` : "";
+    li.textContent = `${name} (${b.kind} → ${b.publishes}): ` +
+      (gone ? `no status for ${age.toFixed(0)} s: gone?` : b.connected ? "connected" : "NOT CONNECTED") +
+      `, ${Number(b.rate_hz).toFixed(0)} samples/s, ${b.dropped} dropped${cal}`;
+    ul.appendChild(li);
+  }
+}
+
 const errors = new Map(); // "module topic" -> message
 function renderErrors() {
   const ul = $("errors");
@@ -146,7 +171,7 @@ async function main() {
   try {
     bus = await join(name, {
       subscribe: ["dispatcher.", "vehicle.state", "traffic.state", "sim.tick", "log.", "session.", "study.",
-        "traffic.event", "control.ack", "automation."],
+        "traffic.event", "control.ack", "automation.", "bridge."],
     });
   } catch (e) {
     text($("conn"), "not on the bus: " + e.message);
@@ -197,6 +222,7 @@ async function main() {
       (m.bad_messages ? `, ${m.bad_messages} bad messages` : "") + ` — ${m.file}` + (m.error ? ` — ERROR: ${m.error}` : "");
   });
   bus.on("log.error", (m) => { errors.set(`${m.src} log.error`, m); renderErrors(); });
+  bus.on("bridge.status", (m) => { bridges.set(m.name, { status: m, at: Date.now() }); renderBridges(); });
   bus.on("session.module", (m) => addAnswer(m.what === "restarted" ? "ok" : "bad", `session: ${m.module} ${m.what}`));
   bus.on("traffic.event", (m) => map.flashTrigger(m.trigger));
   bus.on("study.state", renderStudy);
@@ -232,6 +258,10 @@ async function main() {
       const st = await bus.command("status");
       for (const e of st.errors || []) errors.set(`${e.src} ${e.topic}`, e);
       renderErrors();
+      // bridges that reported before this page joined (the dispatcher keeps the newest)
+      for (const b of st.bridges || [])
+        if (!bridges.has(b.name)) bridges.set(b.name, { status: b, at: Date.now() - 1000 * (b.age_s || 0) });
+      renderBridges();
     } catch { /* the endpoint is busy or gone: next time */ }
     setTimeout(poll, 2000);
   };

@@ -5,7 +5,10 @@
  * tick, and sim.end comes at the stop trigger. With the ego the person's car (the
  * test's vehicle.state), the storyboard's conditions read that car: driven at the
  * scenario's speed the cut-in happens, left standing it never does; the ego is not
- * published as a vehicle of its own. */
+ * published as a vehicle of its own. Killed mid-scenario and restarted with its --state
+ * snapshot, the node continues the storyboard: from the restart on, its lines are those
+ * of a run that was never interrupted (the cut-in after the restart, the stop at the
+ * same tick). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -33,16 +36,14 @@ typedef struct session {
     char line[70000];
 } session;
 
-static void session_start(session *s, bool scenario_ego)
+/* traffic-node on s's bus (with --state when state_path), waited for until it joined */
+static void node_start(session *s, bool scenario_ego, const char *state_path)
 {
-    memset(s, 0, sizeof *s);
-    assert_true(ts_dispatcher_start(&s->d, NULL));
-    s->phys = ts_join(s->d.port, "physics", "[\"sim.ack\",\"sim.end\",\"traffic.\",\"storyboard.\",\"dispatcher.joined\"]", NULL);
-    assert_non_null(s->phys);
     char bus[64];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", s->d.port);
     char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)ts_root(SCENARIO), "--lockstep",
-                    scenario_ego ? "--scenario-ego" : NULL, NULL};
+                    scenario_ego ? "--scenario-ego" : "--lockstep", state_path ? "--state" : NULL, (char *)state_path,
+                    NULL};
     s->node = ts_spawn(argv, false);
     assert_true(s->node > 0);
     for (;;) {
@@ -54,6 +55,17 @@ static void session_start(session *s, bool scenario_ego)
         if (it) break;
     }
 }
+
+static void session_start_with(session *s, bool scenario_ego, const char *state_path)
+{
+    memset(s, 0, sizeof *s);
+    assert_true(ts_dispatcher_start(&s->d, NULL));
+    s->phys = ts_join(s->d.port, "physics", "[\"sim.ack\",\"sim.end\",\"traffic.\",\"storyboard.\",\"dispatcher.joined\"]", NULL);
+    assert_non_null(s->phys);
+    node_start(s, scenario_ego, state_path);
+}
+
+static void session_start(session *s, bool scenario_ego) { session_start_with(s, scenario_ego, NULL); }
 
 static void session_stop(session *s)
 {
@@ -107,8 +119,10 @@ static void scenario_ego_same_bytes(void **state)
     run_scenario_ego(a, cap);
     run_scenario_ego(b, cap);
     assert_string_equal(a, b);
-    /* the storyboard's ego and the overtaker are published */
-    assert_non_null(strstr(a, "\"id\":\"Ego\""));
+    /* the storyboard's ego on traffic.ego (for physics to put the car there), the
+     * overtaker in traffic.state */
+    assert_non_null(strstr(a, "\"topic\":\"traffic.ego\",\"src\":\"traffic\""));
+    assert_non_null(strstr(a, "\"id\":\"Ego\",\"x\":"));
     assert_non_null(strstr(a, "\"id\":\"OverTaker\""));
     /* the cut-in at 6.23 s (the overtaker 0.4 s ahead of the ego), the stop at 21.74 s */
     assert_non_null(strstr(a, "\"t\":6.23,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
@@ -152,9 +166,72 @@ static void person_ego_conditions(void **state)
     assert_false(person_run(0.0));
 }
 
+/* The stream without the sender's sequence numbers (a restarted node counts afresh). */
+static void strip_seq(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r;) {
+        if (strncmp(r, "\"seq\":", 6) == 0) {
+            r += 6;
+            while (*r >= '0' && *r <= '9') r++;
+            if (*r == ',') r++;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+}
+
+/* 2200 ticks with the storyboard driving every entity; with kill_at > 0 the node is
+ * killed (SIGKILL: no clean stop, the snapshot stays) after tick kill_at - 1 and a new
+ * one started with the same --state. stream gets the lines from tick kill_at on. */
+static void run_restarted(int kill_at, const char *state_path, char *stream, size_t cap)
+{
+    session s;
+    session_start_with(&s, true, state_path);
+    size_t before_cap = 64u << 20;
+    char *before = malloc(before_cap);
+    before[0] = stream[0] = '\0';
+    for (int k = 0; k < 2200; k++) {
+        if (k == 400 && kill_at > 0) {
+            assert_int_equal(ts_stop(s.node, SIGKILL, 5000) & 0x7f, SIGKILL);
+            node_start(&s, true, state_path);
+        }
+        tick(&s, 0, 0, 0, 0, k < 400 ? before : stream, k < 400 ? before_cap : cap);
+    }
+    session_stop(&s);
+    free(before);
+    strip_seq(stream);
+}
+
+static void restart_continues_storyboard(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_xosc_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/snap", dir);
+    size_t cap = 64u << 20;
+    char *a = malloc(cap), *b = malloc(cap);
+    run_restarted(0, NULL, a, cap);
+    run_restarted(400, path, b, cap);
+    /* the cut-in (6.23 s) comes after the restart (4.00 s): the storyboard was continued */
+    assert_non_null(strstr(b, "\"t\":6.23,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
+    assert_non_null(strstr(b, "\"topic\":\"sim.end\""));
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    char f[80];
+    for (int k = 0; k < 2; k++) {
+        snprintf(f, sizeof f, "%s.%d", path, k);
+        unlink(f);
+    }
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(restart_continues_storyboard),
         cmocka_unit_test(scenario_ego_same_bytes),
         cmocka_unit_test(person_ego_conditions),
     };

@@ -352,12 +352,53 @@ static void crashes_gaps_and_stalls_flag_the_task(void **state)
     }
 }
 
+/* A sensor that went silent (docs/instruments.md): the task is "warning" when the
+ * silence, from "sensor" "stopped" to its source's "resumed" (or the end), overlaps it. */
+static void a_silent_sensor_flags_the_tasks_it_overlaps(void **state)
+{
+    fixture *f = *state;
+    static const struct {
+        double stop_t, resume_t; /* resume_t < 0: never */
+        const char *resumed_source;
+        const char *want;
+    } cases[] = {
+        {0.5, 0.8, "pupil", "ok"},          /* before the task, back before it */
+        {0.5, -1, "pupil", "warning"},      /* never back */
+        {0.5, 12.0, "pupil", "warning"},    /* back inside the task */
+        {12.0, 13.0, "pupil", "warning"},   /* inside */
+        {0.5, 0.8, "sensor.ecg", "warning"}, /* another source came back, not this one */
+        {40.0, -1, "pupil", "ok"},          /* after the task */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        an_drive dr = {0};
+        drive_lc(&dr, false);
+        sim_error err = {0};
+        assert_int_equal(an_drive_add_event(&dr, 0, cases[c].stop_t, "sensor", "stopped",
+                                            "{\"source\":\"pupil\",\"last_t\":0.5,\"samples\":100}", &err), 0);
+        if (cases[c].resume_t >= 0) {
+            char json[96];
+            snprintf(json, sizeof json, "{\"source\":\"%s\",\"gap_s\":1.5}", cases[c].resumed_source);
+            assert_int_equal(an_drive_add_event(&dr, 0, cases[c].resume_t, "sensor", "resumed", json, &err), 0);
+        }
+        an_result res;
+        assert_int_equal(an_compute(&dr, &f->sc, &res, &err), 0);
+        const an_task_result *tr = the_task(&res);
+        if (strcmp(an_task_status(tr), cases[c].want) != 0)
+            fail_msg("case %zu (stopped at %.1f s, %s back at %.1f s): %s, expected %s", c, cases[c].stop_t,
+                     cases[c].resumed_source, cases[c].resume_t, an_task_status(tr), cases[c].want);
+        if (!strcmp(cases[c].want, "warning")) assert_non_null(strstr(tr->message, "sensor stopped"));
+        an_result_free(&res);
+        an_drive_free(&dr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(rollback_is_measured_at_the_running_maximum, setup_lc, teardown),
         cmocka_unit_test_setup_teardown(operator_speed_limit_is_the_limit, setup_lc, teardown),
         cmocka_unit_test_setup_teardown(crashes_gaps_and_stalls_flag_the_task, setup_lc, teardown),
+        cmocka_unit_test_setup_teardown(a_silent_sensor_flags_the_tasks_it_overlaps, setup_lc, teardown),
         cmocka_unit_test(offset_from_the_ideal_line),
         cmocka_unit_test(leaving_the_tube_is_an_event),
         cmocka_unit_test(runs_and_gaps),

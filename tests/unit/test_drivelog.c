@@ -605,10 +605,13 @@ static void schema_1_logs_read_and_upgrade(void **state)
     assert_int_equal(count_rows(f->path, "PRAGMA user_version"), SIM_DRIVELOG_SCHEMA_VERSION);
 
     assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
-    assert_int_equal(sim_drivelog_schema_version(r), 2);
+    assert_int_equal(sim_drivelog_schema_version(r), SIM_DRIVELOG_SCHEMA_VERSION);
     char ver[16];
     assert_int_equal(sim_drivelog_read_meta(r, "schema_version", ver, sizeof ver, &err), 0);
-    assert_string_equal(ver, "2"); /* meta says what the file is */
+    assert_string_equal(ver, "3"); /* meta says what the file is */
+    /* and it gained the instrument tables (empty) */
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM gaze"), 0);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM clock"), 0);
     assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
     assert_int_equal(n, 3);
     assert_string_equal(s[0].task, "T1");

@@ -129,6 +129,27 @@ static void event_bytes_and_back(void **state)
     cJSON_Delete(o);
 }
 
+/* traffic.ego: byte-exact, back, and a negative speed refused naming the field. */
+static void ego_bytes_and_back(void **state)
+{
+    sim_msg_traffic_ego e = {.id = "Ego", .x = 12.5, .y = -3.25, .heading = 0.5, .speed = 30};
+    cJSON *o = sim_msg_traffic_ego_encode(&e);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"id\":\"Ego\",\"x\":12.5,\"y\":-3.25,\"heading\":0.5,\"speed\":30}");
+    free(s);
+    sim_msg_traffic_ego d;
+    assert_int_equal(sim_msg_traffic_ego_decode(o, &d, NULL), SIM_OK);
+    assert_string_equal(d.id, "Ego");
+    assert_true(d.x == 12.5 && d.y == -3.25 && d.heading == 0.5 && d.speed == 30);
+    cJSON_Delete(o);
+    sim_error err = {0};
+    o = cJSON_Parse("{\"id\":\"Ego\",\"x\":1,\"y\":2,\"heading\":0,\"speed\":-1}");
+    assert_int_equal(sim_msg_traffic_ego_decode(o, &d, &err), SIM_ERANGE);
+    assert_non_null(strstr(err.msg, "traffic.ego"));
+    assert_non_null(strstr(err.msg, "speed"));
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +157,7 @@ int main(void)
         cmocka_unit_test(state_round_trip),
         cmocka_unit_test(state_lenient_entries),
         cmocka_unit_test(event_bytes_and_back),
+        cmocka_unit_test(ego_bytes_and_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,7 +63,7 @@ static void start(run *r, const char *init, const char *actor, const char *event
     sim_diag_free(&d);
     unlink(path);
     sim_error err = {0};
-    assert_int_equal(sim_lanegraph_from_roads(&r->g, &r->sc->net, &err), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&r->g, &r->sc->net, true, &err), SIM_OK);
     assert_int_equal(sim_storyboard_init(&r->sb, &r->sc->xosc->model, &r->g, &err), SIM_OK);
 }
 
@@ -259,14 +259,15 @@ typedef struct shared_run {
 /* With every entity driven by the storyboard (as esmini's default controller does).
  * The collisions: in cut-in, cut-in_simple and straight_500m the ego has no action that slows
  * it for the stopped vehicle ahead (the scenarios are made for a driver or an ADAS to
- * brake); lane_change_simple repeats an event whose trigger holds from the start and
- * does not reach its stop trigger here (docs/openscenario.md). */
+ * brake). lane_change_simple ends only because an entity held at the end of its road
+ * keeps its speed, so that Act 2's teleports send it on (docs/openscenario.md). */
 static const shared_run RUNS[] = {
     {"acc-test.xosc", 35.12, 0},     {"cut-in.xosc", 21.74, 71},          {"cut-in_simple.xosc", 16.02, 61},
     {"distance_test.xosc", 25.49, 0}, {"drive_when_close.xosc", 40.0, 0}, {"follow_ghost.xosc", 22.02, 0},
-    {"lane_change.xosc", 16.62, 0},  {"lane_change_simple.xosc", -1, 0}, {"slow-lead-vehicle.xosc", 11.32, 0},
+    {"lane_change.xosc", 16.62, 0},  {"lane_change_simple.xosc", 172.09, 0}, {"slow-lead-vehicle.xosc", 11.32, 0},
     {"speed-profile.xosc", 14.01, 0}, {"straight_500m.xosc", 30.0, 50},   {"synchronize.xosc", 2.0, 0},
-    {"traffic_lights.xosc", 30.0, 0}, {"trajectory-test.xosc", 13.03, 0},
+    {"traffic_lights.xosc", 30.0, 0}, {"trajectory-test.xosc", 13.03, 0}, {"highway_merge.xosc", 14.24, 0},
+    {"ltap-od.xosc", 9.46, 69},
 };
 
 static void run_shared(const shared_run *sr, sim_sb_state_ent *final, int *n_final)
@@ -277,11 +278,11 @@ static void run_shared(const shared_run *sr, sim_sb_state_ent *final, int *n_fin
     sim_diag d = {0};
     sim_error err = {0};
     assert_int_equal(sim_scenario_load(path, &r.sc, &d), SIM_OK);
-    assert_int_equal(sim_lanegraph_from_roads(&r.g, &r.sc->net, &err), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&r.g, &r.sc->net, true, &err), SIM_OK);
     assert_int_equal(sim_storyboard_init(&r.sb, &r.sc->xosc->model, &r.g, &err), SIM_OK);
     const sim_sb_model *m = &r.sc->xosc->model;
     int coll = 0;
-    for (int k = 0; k < 12000 && !r.sb.done; k++) {
+    for (int k = 0; k < 20000 && !r.sb.done; k++) {
         sim_storyboard_step(&r.sb, 0.01);
         for (int a = 0; a < m->n_entities; a++)
             for (int b = a + 1; b < m->n_entities; b++)
@@ -318,6 +319,110 @@ static void test_shared_scenarios(void **state)
     }
 }
 
+/* A snapshot taken mid-run (cut-in.xosc at 4 s, before the cut-in) and read into a
+ * fresh storyboard continues bit for bit as the run it was taken from; bytes of another
+ * length, or with a lane out of the graph, are refused and change nothing. */
+static void test_snapshot_continues(void **state)
+{
+    (void)state;
+    run a, b;
+    sim_diag d = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load(XOSC_DIR "cut-in.xosc", &a.sc, &d), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&a.g, &a.sc->net, true, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&a.sb, &a.sc->xosc->model, &a.g, &err), SIM_OK);
+    for (int k = 0; k < 400; k++) sim_storyboard_step(&a.sb, 0.01);
+    size_t n = sim_storyboard_snapshot_size(&a.sb);
+    unsigned char *buf = malloc(n);
+    assert_int_equal(sim_storyboard_snapshot_write(&a.sb, buf, n), n);
+    assert_int_equal(sim_storyboard_snapshot_write(&a.sb, buf, n - 1), 0);
+    b = a;
+    assert_int_equal(sim_storyboard_init(&b.sb, &a.sc->xosc->model, &a.g, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_snapshot_read(&b.sb, buf, n - 1, &err), SIM_EINVAL);
+    unsigned char *bad = malloc(n);
+    memcpy(bad, buf, n);
+    size_t ent0 = n; /* find the first entity: its bytes equal a.sb.ent[0] */
+    for (size_t off = 0; off + sizeof(sim_sb_state_ent) <= n && ent0 == n; off++)
+        if (memcmp(buf + off, &a.sb.ent[0], sizeof(sim_sb_state_ent)) == 0) ent0 = off;
+    assert_true(ent0 < n);
+    sim_sb_state_ent e0 = a.sb.ent[0];
+    e0.lane = a.g.n_lanes + 7;
+    memcpy(bad + ent0, &e0, sizeof e0);
+    assert_int_equal(sim_storyboard_snapshot_read(&b.sb, bad, n, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "entity 0"));
+    assert_true(b.sb.t == 0 && b.sb.step == 0);
+    assert_int_equal(sim_storyboard_snapshot_read(&b.sb, buf, n, &err), SIM_OK);
+    for (int k = 0; k < 1800 && !a.sb.done; k++) {
+        sim_storyboard_step(&a.sb, 0.01);
+        sim_storyboard_step(&b.sb, 0.01);
+        assert_memory_equal(a.sb.ent, b.sb.ent, (size_t)a.sc->xosc->model.n_entities * sizeof *a.sb.ent);
+        assert_int_equal(a.sb.n_events, b.sb.n_events);
+    }
+    assert_true(a.sb.done && b.sb.done);
+    assert_true(a.sb.t == b.sb.t);
+    free(bad);
+    free(buf);
+    sim_storyboard_free(&b.sb);
+    finish(&a);
+    sim_diag_free(&d);
+}
+
+/* AssignRoute through a junction (traffic_lights.xosc: the ego's route from road 3 lane
+ * -1 to road 2 lane 1): at road 3's end, of the three junction lanes (to roads 11, 12,
+ * 13; the first is 11) the ego takes road 13, the one common/routing's shortest route
+ * to the goal runs on, and arrives on road 2, lane 1. */
+static void test_route_through_junction(void **state)
+{
+    (void)state;
+    run r;
+    sim_diag d = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load(XOSC_DIR "traffic_lights.xosc", &r.sc, &d), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&r.g, &r.sc->net, true, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&r.sb, &r.sc->xosc->model, &r.g, &err), SIM_OK);
+    char roads[64] = "";
+    int last = -1;
+    for (int k = 0; k < 1000; k++) {
+        sim_storyboard_step(&r.sb, 0.01);
+        const sim_sb_state_ent *e = &r.sb.ent[0];
+        int road = e->on_lane ? r.g.lanes[e->lane].road : -1;
+        if (road != last && road >= 0 && strlen(roads) < 50) {
+            strcat(roads, r.sc->net.roads[road].id);
+            strcat(roads, " ");
+        }
+        last = road;
+    }
+    assert_string_equal(roads, "3 13 2 ");
+    assert_int_equal(r.g.lanes[r.sb.ent[0].lane].lane_id, 1);
+    finish(&r);
+    sim_diag_free(&d);
+}
+
+/* RoutePositions from a route catalog (ltap-od.xosc's Init): the ego at pathS 0 of
+ * HostStraightRoute, lane 1, is at its first waypoint (road 0, lane 1, s 63); the NPC
+ * at pathS $NPCStartPointS = 150 of TargetLeftTurnRoute, lane -1, is 150 m on from that
+ * route's first waypoint (road 2, lane -1, s 100) along road 2: s 250. */
+static void test_route_position(void **state)
+{
+    (void)state;
+    run r;
+    sim_diag d = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_scenario_load(XOSC_DIR "ltap-od.xosc", &r.sc, &d), SIM_OK);
+    assert_int_equal(sim_lanegraph_from_roads_merge(&r.g, &r.sc->net, true, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&r.sb, &r.sc->xosc->model, &r.g, &err), SIM_OK);
+    static const struct { const char *road; int lane; double s; } want[2] = {{"0", 1, 63.0}, {"2", -1, 250.0}};
+    for (int e = 0; e < 2; e++) {
+        const sim_sb_state_ent *s = &r.sb.ent[e];
+        assert_true(s->on_lane);
+        assert_string_equal(r.sc->net.roads[r.g.lanes[s->lane].road].id, want[e].road);
+        assert_int_equal(r.g.lanes[s->lane].lane_id, want[e].lane);
+        NEAR(sim_lanegraph_road_s(&r.g, s->lane, s->s), want[e].s, 1e-6);
+    }
+    finish(&r);
+    sim_diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +433,9 @@ int main(void)
         cmocka_unit_test(test_relative_distance_trigger),
         cmocka_unit_test(test_delay_states_parameters),
         cmocka_unit_test(test_shared_scenarios),
+        cmocka_unit_test(test_snapshot_continues),
+        cmocka_unit_test(test_route_through_junction),
+        cmocka_unit_test(test_route_position),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

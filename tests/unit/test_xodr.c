@@ -95,6 +95,40 @@ static void junction_gap_is_an_error(void **state)
                       "\"a\", expected within 0.1 m");
 }
 
+/* A direct junction (OpenDRIVE 1.7 10.6): road a's end meets road c's start with no
+ * connecting road; the lane graph leads from a's lane -1 onto c's and back, and a
+ * direct connection without linkedRoad is an error naming it. */
+static void direct_junction(void **state)
+{
+    (void)state;
+    const char *xml =
+        "<OpenDRIVE>"
+        ROAD("a", "-1", 10, 0, "<link><successor elementType=\"junction\" elementId=\"J\"/></link>")
+        ROAD("c", "-1", 10, 10, "<link><predecessor elementType=\"junction\" elementId=\"J\"/></link>")
+        "\n<junction id=\"J\" type=\"direct\">\n<connection id=\"0\" incomingRoad=\"a\" linkedRoad=\"c\" "
+        "contactPoint=\"start\"><laneLink from=\"-1\" to=\"-1\"/></connection></junction></OpenDRIVE>";
+    sim_roadnet net;
+    sim_xodr_report rep;
+    sim_error err = {0};
+    assert_int_equal(parse(xml, &net, &rep, &err), SIM_OK);
+    int a = sim_roadnet_find_road(&net, "a"), c = sim_roadnet_find_road(&net, "c");
+    sim_lane_ref out[4], from_a = {a, 0, -1, 1}, from_c = {c, 0, -1, 1};
+    assert_int_equal(sim_roadnet_lane_next(&net, &from_a, out, 4), 1);
+    assert_int_equal(out[0].road, c);
+    assert_int_equal(out[0].lane, -1);
+    assert_int_equal(out[0].dir, 1);
+    assert_int_equal(sim_roadnet_lane_prev(&net, &from_c, out, 4), 1);
+    assert_int_equal(out[0].road, a);
+    assert_int_equal(out[0].lane, -1);
+    assert_int_equal(out[0].dir, 1);
+    sim_roadnet_free(&net);
+    char bad[4096];
+    snprintf(bad, sizeof bad, "%s", xml);
+    char *l = strstr(bad, "linkedRoad");
+    memcpy(l, "lonkedRoad", 10);
+    expect_error(bad, "t.xodr: 3: <connection> has no linkedRoad, expected the id of a road (the junction is direct)");
+}
+
 /* Two sections on road "main" (the second adds lane -2 whose width grows as a cubic),
  * a lane offset, then a junction onto "exit" through connecting road "conn". */
 static const char *net_xml =
@@ -305,6 +339,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(errors_name_file_line_and_element),
         cmocka_unit_test(junction_gap_is_an_error),
+        cmocka_unit_test(direct_junction),
         cmocka_unit_test(model_answers_solved_by_hand),
         cmocka_unit_test(json_junction_gap_is_an_error),
         cmocka_unit_test(scenario_names_an_opendrive_file),

@@ -1,0 +1,491 @@
+"""Instruments on the simulation's time line (docs/instruments.md), against real
+sessions: bin/dispatcher, bin/physics-node, bin/input-node (scripted driver) and
+bin/recorder on loopback, a fake Pupil Capture (real ZeroMQ: Pupil Remote's REQ/REP
+answering SUB_PORT and t, an XPUB backbone sending msgpack gaze datums as Pupil does)
+behind clients/python/pupil_bridge.py, and clients/python/sensor_bridge.py fed over TCP
+and UDP. The drive log is then read with SQLite.
+
+Run by tests/scripts/test_instruments.sh with Debian's python3 (python3-zmq,
+python3-msgpack). Everything waits for events with deadlines; the deadlines only end a
+test that would otherwise hang. The gaze script is paced in real time (that is what an
+eye tracker does), never ordered by sleeping."""
+import csv
+import glob
+import math
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import msgpack
+import zmq
+
+ROOT = os.environ.get("SIM_ROOT") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BIN = os.environ.get("SIM_BIN") or os.path.join(ROOT, "bin")
+PY = os.path.join(ROOT, "clients", "python")
+SCENARIO = os.path.join(ROOT, "scenarios", "motorway.json")
+sys.path.insert(0, PY)
+import simbus  # noqa: E402
+
+DEADLINE = 60.0
+
+
+def free_port(kind=socket.SOCK_STREAM):
+    with socket.socket(socket.AF_INET, kind) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(what, cond, timeout=DEADLINE, detail=None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        v = cond()
+        if v:
+            return v
+        time.sleep(0.01)
+    raise AssertionError("no %s within %g s%s" % (what, timeout, " (%s)" % detail() if detail else ""))
+
+
+class FakePupil:
+    """Pupil Capture's network API as far as the bridge uses it: Pupil Remote (REP:
+    SUB_PORT, t, T <time>) and the IPC backbone's publisher (XPUB, so the test knows
+    when the bridge's subscription arrived), msgpack payloads as Pupil sends them."""
+
+    def __init__(self, clock_offset=1000.0):
+        self.ctx = zmq.Context()
+        self.rep = self.ctx.socket(zmq.REP)
+        self.remote_port = self.rep.bind_to_random_port("tcp://127.0.0.1")
+        self.pub = self.ctx.socket(zmq.XPUB)
+        self.pub_port = self.pub.bind_to_random_port("tcp://127.0.0.1")
+        self.offset = clock_offset - time.monotonic()  # Pupil's clock: its own epoch
+        self.sent = 0
+        self.stop = False
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def now(self):
+        return time.monotonic() + self.offset
+
+    def serve(self):
+        poller = zmq.Poller()
+        poller.register(self.rep, zmq.POLLIN)
+        while not self.stop:
+            if not poller.poll(50):
+                continue
+            cmd = self.rep.recv_string()
+            if cmd == "SUB_PORT":
+                self.rep.send_string(str(self.pub_port))
+            elif cmd == "t":
+                self.rep.send_string(repr(self.now()))
+            elif cmd.startswith("T "):
+                self.offset = float(cmd[2:]) - time.monotonic()
+                self.rep.send_string("Timesync successful.")
+            else:
+                self.rep.send_string("Unknown command.")
+
+    def wait_subscribed(self, prefix=b"gaze."):
+        poller = zmq.Poller()
+        poller.register(self.pub, zmq.POLLIN)
+        deadline = time.monotonic() + DEADLINE
+        while time.monotonic() < deadline:
+            if poller.poll(100):
+                frame = self.pub.recv()
+                if frame[:1] == b"\x01" and frame[1:] == prefix:
+                    return
+        raise AssertionError("the bridge never subscribed to %r" % prefix)
+
+    def gaze(self, ts, yaw_deg, pitch_deg, confidence=0.95):
+        # gaze_point_3d in the world camera (x right, y down, z forward), 500 mm away
+        yaw, pitch = math.radians(yaw_deg), math.radians(pitch_deg)
+        z = 500 * math.cos(pitch) * math.cos(yaw)
+        x = -500 * math.cos(pitch) * math.sin(yaw)
+        y = -500 * math.sin(pitch)
+        datum = {"topic": "gaze.3d.01.", "confidence": confidence, "norm_pos": [0.5, 0.5],
+                 "gaze_point_3d": [x, y, z], "gaze_normals_3d": {"0": [0, 0, 1], "1": [0, 0, 1]},
+                 "eye_centers_3d": {"0": [20, 0, 0], "1": [-40, 0, 0]}, "timestamp": ts,
+                 "base_data": []}
+        self.pub.send_multipart([b"gaze.3d.01.", msgpack.packb(datum, use_bin_type=True)])
+        self.sent += 1
+
+    def calibrated(self):
+        d = {"subject": "calibration.successful", "timestamp": self.now(), "method": "3d"}
+        self.pub.send_multipart([b"notify.calibration.successful", msgpack.packb(d, use_bin_type=True)])
+
+    def close(self):
+        self.stop = True
+        self.thread.join()
+        self.rep.close(0)
+        self.pub.close(0)
+        self.ctx.term()
+
+
+class Session:
+    """dispatcher, physics-node (real time, or lockstep held until the participants
+    joined), the scripted input-node and the recorder writing into a temporary folder."""
+
+    def __init__(self, lockstep=False, participants=()):
+        self.dir = tempfile.mkdtemp(prefix="instruments-")
+        self.port, self.cport = free_port(), free_port()
+        self.bus = "127.0.0.1:%d" % self.port
+        self.control = "tcp://127.0.0.1:%d" % self.cport
+        self.procs = {}
+        self.spawn("dispatcher", [os.path.join(BIN, "dispatcher"), "--listen", self.bus, "--control", self.control])
+        wait_for("dispatcher listening", self.listening)
+        self.spawn("recorder", [os.path.join(BIN, "recorder"), "--bus", self.bus, "--out", self.dir,
+                                "--study", "instr", "--subject", "s01", "--scenario", SCENARIO])
+        ls = ["--lockstep"] if lockstep else []
+        wait = ["--wait-for", ",".join(["input", "recorder"] + list(participants))]
+        self.spawn("physics", [os.path.join(BIN, "physics-node"), "--bus", self.bus, "--scenario", SCENARIO]
+                   + ls + wait)
+        self.spawn("input", [os.path.join(BIN, "input-node"), "--bus", self.bus, "--driver", "script",
+                             "--scenario", SCENARIO] + ls)
+
+    def listening(self):
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    def spawn(self, name, argv, **kw):
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=kw.pop("stderr", None), **kw)
+        self.procs[name] = p
+        return p
+
+    def end(self, name):
+        p = self.procs.pop(name)
+        if p.poll() is None:
+            p.terminate()
+        try:
+            return p.wait(20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            return p.wait()
+
+    def log(self):
+        files = glob.glob(os.path.join(self.dir, "instr", "*.sqlite"))
+        assert len(files) == 1, files
+        return files[0]
+
+    def stop(self):
+        bad = []
+        for name in ["recorder"] + [n for n in list(self.procs) if n != "dispatcher"] + ["dispatcher"]:
+            if name in self.procs:
+                rc = self.end(name)
+                if rc != 0:
+                    bad.append((name, rc))
+        return bad
+
+
+class Observer:
+    """The test's own view of the clock: the wall time of each sim.tick (physics' own
+    stamp), and the gaze.sample / sensor.* messages on the bus."""
+
+    def __init__(self, session, lockstep=False, on_tick=None):
+        self.ticks = []  # (wall, t, paused)
+        self.gaze = 0
+        self.sensor = 0
+        self.bus = simbus.Bus("observer", port=session.port, lockstep=lockstep,
+                              subscribe=["sim.tick", "gaze.sample", "sensor."])
+        self.bus.connect()
+        self.on_tick = on_tick
+        self.stop = False
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        if self.bus.lockstep:
+            def tick(bus, msg):
+                self.ticks.append((msg.get("wall", time.time()), msg["t"], msg.get("paused", False)))
+                if self.on_tick:
+                    self.on_tick(msg)
+                return not self.stop
+            self.bus.run_lockstep(tick, self.message)
+            return
+        while not self.stop:
+            msg = self.bus.recv(0.1)
+            if msg is None:
+                continue
+            if msg["topic"] == "sim.tick":
+                self.ticks.append((msg.get("wall", time.time()), msg["t"], msg.get("paused", False)))
+            else:
+                self.message(self.bus, msg)
+
+    def message(self, bus, msg):
+        if msg["topic"] == "gaze.sample":
+            self.gaze += 1
+        elif msg["topic"].startswith("sensor."):
+            self.sensor += 1
+
+    def tick_at(self, wall):
+        """The newest tick that had arrived by wall: (t, paused)."""
+        best = None
+        for w, t, p in self.ticks:
+            if w > wall:
+                break
+            best = (t, p)
+        return best
+
+    def close(self):
+        self.stop = True
+        self.thread.join(10)
+        self.bus.close()
+
+
+def rows(path, sql, *args):
+    with sqlite3.connect(path) as db:
+        return db.execute(sql, args).fetchall()
+
+
+class Base(unittest.TestCase):
+    def session(self, **kw):
+        s = Session(**kw)
+        self.addCleanup(s.stop)
+        return s
+
+
+class PupilRealTime(Base):
+    def test_gaze_script_across_a_pause_lands_on_the_right_ticks(self):
+        s = self.session()
+        pupil = FakePupil()
+        obs = Observer(s)
+        bridge = None
+        try:
+            bridge = s.spawn("bridge", [sys.executable, os.path.join(PY, "pupil_bridge.py"),
+                                        "--pupil", "tcp://127.0.0.1:%d" % pupil.remote_port, "--bus", s.bus])
+            pupil.wait_subscribed()
+            wait_for("ticks", lambda: len(obs.ticks) > 20)
+            control = simbus.Control(s.control)
+            sent = []  # (wall at sending, pupil ts, yaw, phase)
+
+            def phase(name, seconds, yaw, pitch, hz=120):
+                n = int(seconds * hz)
+                start = time.monotonic()
+                for k in range(n):
+                    while time.monotonic() < start + k / hz:
+                        time.sleep(0.0005)
+                    ts = pupil.now()
+                    wall = time.time()
+                    pupil.gaze(ts, yaw, pitch)
+                    sent.append((wall, ts, yaw, name))
+
+            pupil.calibrated()
+            # a sync mark for the external recording (scripts/align_sensor.py --sync)
+            # (the device notes the moment as physics' stamp of the tick the mark carries)
+            sync_wall, sync_t, _ = obs.ticks[-1]
+            obs.bus.publish("log.mark", name="sync", t=sync_t)
+            phase("driving", 1.0, 0.0, -2.0)
+            control.pause()
+            wait_for("a paused tick", lambda: obs.ticks and obs.ticks[-1][2])
+            paused_from = time.time()
+            phase("paused", 0.5, 40.0, 0.0)
+            paused_to = time.time()
+            control.resume()
+            wait_for("a running tick", lambda: obs.ticks and not obs.ticks[-1][2])
+            phase("after", 1.0, -30.0, 5.0)
+            # every sample in the log (committed at most 10 ms apart)
+            log = s.log()
+            wait_for("every gaze sample in the log", lambda: rows(log, "SELECT count(*) FROM gaze")[0][0] >= len(sent),
+                     30, lambda: "%d of %d" % (rows(log, "SELECT count(*) FROM gaze")[0][0], len(sent)))
+            # a tracker that stops: the recorder says so once it has been silent 1 s
+            wait_for("the sensor stopped event", lambda: rows(
+                log, "SELECT count(*) FROM events WHERE kind='sensor' AND name='stopped'")[0][0] == 1, 20)
+        finally:
+            obs.close()
+        status_out = subprocess.run([os.path.join(BIN, "simctl"), "status", "--control", s.control],
+                                    capture_output=True, text=True, timeout=20)
+        self.assertEqual(s.end("bridge"), 0)
+        self.assertEqual(s.stop(), [])
+        pupil.close()
+        self.assertIn("pupil", status_out.stdout + status_out.stderr)
+
+        got = rows(log, "SELECT t, src_t, wall, valid, confidence, yaw_deg, pitch_deg, source, tick FROM gaze"
+                        " ORDER BY src_t")
+        # nothing lost, each sample once
+        self.assertEqual(len(got), len(sent))
+        worst, worst_at = 0.0, None
+        clock_err = 0.0
+        errors = []
+        paused_ts = set()
+        for (wall, ts, yaw, name), (t, src_t, lwall, valid, conf, lyaw, lpitch, source, tick) in zip(sent, got):
+            self.assertEqual(src_t, ts)  # Pupil's own clock, kept as it came
+            self.assertEqual(source, "pupil")
+            self.assertEqual(valid, 1)
+            self.assertAlmostEqual(conf, 0.95)
+            self.assertAlmostEqual(lyaw, yaw, places=6)
+            # the bridge's measure of Pupil's clock (REQ/REP round trips: half the
+            # shortest, a few ms on a loaded machine)
+            self.assertLess(abs(lwall - wall), 0.02)
+            clock_err = max(clock_err, abs(lwall - wall))
+            self.assertEqual(tick, math.floor(t / 0.01 + 1e-9))
+            t_k, paused = obs.tick_at(wall)
+            if name == "paused" and paused_from <= wall <= paused_to:
+                paused_ts.add(t)
+            else:
+                err_t = abs(t - t_k) if t < t_k else max(0.0, t - (t_k + 0.01))
+                errors.append(err_t)
+                if err_t > worst:
+                    worst, worst_at = err_t, (name, wall - sent[0][0], t, t_k, paused)
+        # within one tick of the simulation time the observer saw at that wall time
+        # Within one tick of the simulation time physics had reached at that wall time
+        # (its ticks' own wall stamps). What is left is the bridge's measure of Pupil's
+        # clock (a REQ/REP round trip) and the tracker's pacing: a few ms.
+        errors.sort()
+        p50, p95 = errors[len(errors) // 2], errors[int(0.95 * (len(errors) - 1))]
+        self.assertLessEqual(worst, 0.01, worst_at)
+        # the pause is where it was: every sample before it earlier (a sample taken just
+        # before the pause, mapped before the paused tick came, may run on less than a
+        # tick), every one after later
+        self.assertTrue(all(t < min(paused_ts or {0}) + 0.01 for (t, *_), (_w, _ts, _y, name) in zip(got, sent)
+                            if name == "driving"))
+        self.assertTrue(all(t >= max(paused_ts or {0}) for (t, *_), (_w, _ts, _y, name) in zip(got, sent)
+                            if name == "after"))
+        # the whole pause is one simulation instant
+        self.assertEqual(len(paused_ts), 1, sorted(paused_ts))
+        (pt,) = paused_ts
+        self.assertEqual(rows(log, "SELECT count(*) FROM clock WHERE source='sim' AND paused=1 AND t=?", pt)[0][0], 1)
+        # the sender's clock in the time base
+        clock = rows(log, "SELECT src_t, wall, recv_wall FROM clock WHERE source='pupil' ORDER BY wall")
+        self.assertGreaterEqual(len(clock), 2)
+        for src_t, w, recv in clock:
+            self.assertLess(0, recv - w)
+            self.assertLess(recv - w, 1.0)
+        print("pupil real time: %d samples, median %.4f s, p95 %.4f s, worst %.4f s from the observed tick, "
+              "bridge clock error %.4f s, paused at t=%.2f" % (len(got), p50, p95, worst, clock_err, pt),
+              file=sys.stderr)
+
+        # The same gaze script as a file some other device recorded on its own clock
+        # (device = wall - 5000): aligned afterwards through the log's clock table, each
+        # row lands within a tick of where the recorder put the live sample.
+        ext = os.path.join(s.dir, "eyes.csv")
+        with open(ext, "w") as f:
+            f.write("device_t,yaw\n")
+            for wall, ts, yaw, name in sent:
+                f.write("%.6f,%g\n" % (wall - 5000, yaw))
+        for how in (["--offset", "5000"], ["--sync", "sync=%.6f" % (sync_wall - 5000)]):
+            out = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "align_sensor.py"), log, ext,
+                                  "--time-column", "device_t", "--import", "eyes"] + how,
+                                 capture_output=True, text=True, timeout=60)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            offset = float(out.stdout.split("offset ")[1].split(" s")[0])
+            self.assertLess(abs(offset - 5000), 0.02, out.stdout)
+            with open(os.path.join(s.dir, "eyes-aligned.csv")) as f:
+                aligned = list(csv.DictReader(f))
+            self.assertEqual(len(aligned), len(sent))
+            diffs = sorted(abs(float(row["t"]) - t) for row, (t, *_rest) in zip(aligned, got))
+            # the file's rows against the live samples: a tick, the sync's error and the
+            # bridge's clock error apart at most
+            self.assertLessEqual(diffs[-1], 0.01 + abs(offset - 5000) + clock_err)
+        # imported again: the sensor's rows are replaced, not added
+        self.assertEqual(rows(log, "SELECT count(*) FROM sensor WHERE sensor='eyes'")[0][0], len(sent))
+
+
+class PupilLockstep(Base):
+    def test_pupil_clock_as_simulation_time_is_exact(self):
+        s = self.session(lockstep=True, participants=["observer"])
+        pupil = FakePupil()
+        sent = []
+
+        def on_tick(msg):
+            # Pupil's clock is the simulation's (set by the rig with Pupil Remote's T):
+            # a sample at each tick and one 4 ms after it, 2 s long
+            if len(sent) < 400 and msg["n"] % 2 == 0:
+                for dt in (0.0, 0.004):
+                    pupil.gaze(msg["t"] + dt, 10.0, 0.0)
+                    sent.append(msg["t"] + dt)
+
+        bridge = s.spawn("bridge", [sys.executable, os.path.join(PY, "pupil_bridge.py"), "--clock", "sim",
+                                    "--pupil", "tcp://127.0.0.1:%d" % pupil.remote_port, "--bus", s.bus])
+        pupil.wait_subscribed()
+        obs = Observer(s, lockstep=True, on_tick=on_tick)
+        try:
+            log = s.log()
+            wait_for("every gaze sample in the log", lambda: len(sent) >= 400 and
+                     rows(log, "SELECT count(*) FROM gaze")[0][0] >= len(sent), DEADLINE,
+                     lambda: "%d of %d" % (rows(log, "SELECT count(*) FROM gaze")[0][0], len(sent)))
+        finally:
+            obs.close()
+        self.assertEqual(s.end("bridge"), 0)
+        self.assertEqual(s.stop(), [])
+        pupil.close()
+        got = rows(log, "SELECT t, src_t FROM gaze ORDER BY t")
+        self.assertEqual([t for t, _ in got], sent)
+        self.assertEqual([src for _, src in got], sent)
+
+
+class SensorBridge(Base):
+    def test_1khz_over_tcp_and_udp_lose_nothing(self):
+        s = self.session()
+        tport, uport = free_port(), free_port(socket.SOCK_DGRAM)
+        obs = Observer(s)
+        try:
+            wait_for("ticks", lambda: len(obs.ticks) > 5)
+            tcp = s.spawn("tcp", [sys.executable, os.path.join(PY, "sensor_bridge.py"), "--name", "ecg",
+                                  "--channels", "ecg:mV,eda:uS", "--tcp-listen", "127.0.0.1:%d" % tport,
+                                  "--clock", "device", "--bus", s.bus])
+            udp = s.spawn("udp", [sys.executable, os.path.join(PY, "sensor_bridge.py"), "--name", "hr",
+                                  "--channels", "hr:bpm", "--udp", "127.0.0.1:%d" % uport, "--clock", "arrival",
+                                  "--bus", s.bus])
+            conn = wait_for("the TCP bridge", lambda: self.connect(tport))
+            n = 3000  # 3 s at 1 kHz
+            start = time.monotonic()
+            lines, stamps = [], []
+            for k in range(n):
+                while time.monotonic() < start + k / 1000:
+                    time.sleep(0.0002)
+                # the device's own clock (epoch 500 s) when it sends, as a device stamps
+                stamps.append(round(500.0 + time.monotonic() - start, 6))
+                lines.append("%.6f,%d,%.3f\n" % (stamps[-1], k, k / 1000))
+                conn.sendall(lines[-1].encode())
+            conn.close()
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
+                for k in range(200):
+                    u.sendto(b"%d\n" % (60 + k % 40), ("127.0.0.1", uport))
+                    time.sleep(0.001)  # a heart-rate monitor's pace, not an ordering
+                u.sendto(b"not a number\n", ("127.0.0.1", uport))
+            log = s.log()
+            want = 2 * n + 200  # ecg's two channels, hr's one
+            wait_for("every sensor value in the log", lambda: rows(log, "SELECT count(*) FROM sensor")[0][0] >= want,
+                     60, lambda: "%d of %d" % (rows(log, "SELECT count(*) FROM sensor")[0][0], want))
+        finally:
+            obs.close()
+        self.assertEqual(s.end("tcp"), 0)
+        self.assertEqual(s.end("udp"), 0)
+        self.assertEqual(s.stop(), [])
+        ecg = rows(log, "SELECT value, src_t, t FROM sensor WHERE sensor='ecg' AND channel='ecg' ORDER BY src_t")
+        self.assertEqual([int(v) for v, _, _ in ecg], list(range(n)))
+        self.assertEqual([src for _, src, _ in ecg], [float("%.6f" % st) for st in stamps])
+        # the device's clock onto simulation time: its samples span as much simulation
+        # time (real time) as they span on its clock; the bridge held the first second
+        # back until it knew the smallest transmission delay, so one offset maps them all
+        ts = [t for _, _, t in ecg]
+        self.assertLess(abs((ts[-1] - ts[0]) - (stamps[-1] - stamps[0])), 0.02)
+        self.assertEqual(rows(log, "SELECT count(*) FROM sensor WHERE sensor='ecg' AND channel='eda'")[0][0], n)
+        self.assertEqual(rows(log, "SELECT unit FROM sensor_channels WHERE sensor='ecg' ORDER BY channel"),
+                         [("mV",), ("uS",)])
+        hr = rows(log, "SELECT value FROM sensor WHERE sensor='hr' ORDER BY id")
+        self.assertEqual([int(v) for (v,) in hr], [60 + k % 40 for k in range(200)])
+        out = tempfile.mkdtemp(prefix="instr-export-")
+        subprocess.run([os.path.join(BIN, "simctl"), "export", log, "--csv", out], check=True, timeout=60)
+        with open(os.path.join(out, "sensor.csv")) as f:
+            head = f.readline().strip()
+            self.assertEqual(head, "run,t,tick,src_t,wall,sensor,channel,value,unit")
+            self.assertEqual(sum(1 for _ in f), 2 * n + 200)
+
+    @staticmethod
+    def connect(port):
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=1)
+        except OSError:
+            return None
+
+
+if __name__ == "__main__":
+    import faulthandler
+    faulthandler.dump_traceback_later(float(os.environ.get("INSTR_HANG_S", "240")), exit=True)  # a hang says where, then ends
+    unittest.main(verbosity=2)
