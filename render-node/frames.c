@@ -10,6 +10,7 @@
 #include "node.h"
 #include "road_adapter.h"
 #include "sim_file.h"
+#include "sim_traffic.h"
 
 int rn_parse_numbers(const char *text, double *out, int max)
 {
@@ -67,14 +68,18 @@ void rn_scenario_agents(rn_node *n)
         memset(o, 0, sizeof *o);
         ra_pose(n->sc, a->road, a->s, t, o->pos, &h);
         o->heading = ra_lane_forward(n->sc, a->road, a->lane) ? h : h + M_PI;
+        /* the traffic node's size for the type (a bus is 12 m: drawn from its model,
+         * scaled to that length); the tractor, which traffic sizes as a car, as it is */
         bool tractor = a->model && !strcmp(a->model, "tractor");
-        o->size[0] = tractor ? 3.8 : 4.5;
-        o->size[1] = tractor ? 2.2 : 1.8;
-        o->size[2] = tractor ? 2.6 : 1.45;
+        const sim_traffic_vmodel *vm = &sim_traffic_vmodels[sim_traffic_vmodel_find(a->model)];
+        o->size[0] = tractor ? 3.8 : vm->length;
+        o->size[1] = tractor ? 2.2 : vm->width;
+        o->size[2] = tractor ? 2.6 : vm->height;
         unsigned hsh = 2166136261u;
         for (const char *c = a->id; c && *c; c++)
             hsh = (hsh ^ (unsigned char)*c) * 16777619u;
         o->colour = hsh;
+        snprintf(o->model, sizeof o->model, "%s", a->model ? a->model : "car");
     }
 }
 
@@ -117,6 +122,8 @@ static void fill_state(rn_node *n, rn_frame_state *fs, const sim_pose *ego, doub
     fs->weather = n->sc->env.weather;
     fs->clock = now;
     fs->ego_brake = n->ego_brake;
+    fs->ego_speed = n->ego_speed;
+    fs->ego_steer = n->ego_steer;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -65,7 +65,25 @@ static int load_vehicle(rn_node *n, sim_error *err)
     n->rig.length = 2 * vp.box_half.x;
     n->rig.width = 2 * vp.box_half.y;
     n->cog_height = vp.cog_height;
+    snprintf(n->ego_model, sizeof n->ego_model, "%s", vp.model);
+    snprintf(n->ego_cockpit, sizeof n->ego_cockpit, "%s", vp.cockpit);
     return SIM_OK;
+}
+
+/* The models directory (--models, else the tree the executable was built in, else the
+ * current directory's) and the ego's models: one that cannot be loaded was reported
+ * and a box stands in, so the node goes on. */
+static void setup_models(rn_node *n)
+{
+    rn_models *ms = &n->scene.objects.models;
+    char *dir = n->o.models ? strdup(n->o.models) : beside_exe("../models");
+    if (!n->o.models && (!dir || access(dir, R_OK) != 0)) {
+        free(dir);
+        dir = strdup("models");
+    }
+    if (dir) rn_models_set_dir(ms, dir);
+    free(dir);
+    rn_models_set_ego(ms, n->ego_model, n->ego_cockpit, n->rig.length, NULL);
 }
 
 static int parse_size(const char *text, int *w, int *h)
@@ -116,6 +134,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"pose", SIM_OPT_STRING, &o->pose, "X,Y,Z,HDG[,PITCH]", "for --screenshot: the car's centre of gravity (m) and heading, pitch (deg) instead of --start"},
         {"light", SIM_OPT_STRING, &o->light, "MODE", "day, dusk or night instead of the scenario's"},
         {"signals-at", SIM_OPT_DOUBLE, &o->signals_at, "T", "for --screenshot: traffic lights as their controllers show them at simulation time T (default 0)"},
+        {"models", SIM_OPT_STRING, &o->models, "DIR", "where model names are looked up (default: models/ beside bin/)"},
         {"shaders", SIM_OPT_STRING, &o->shaders, "DIR", "shader directory (default: render-node/shaders beside bin/)"},
         {"quality", SIM_OPT_STRING, &o->quality, "PRESET", "low, medium or high: what a frame may cost (default medium; low keeps 60 fps on llvmpipe)"},
         {"no-scenery", SIM_OPT_FLAG, &o->no_scenery, NULL, "no roadside scenery (trees, posts, rails, buildings...)"},
@@ -231,6 +250,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "render-node: %s\n", err.msg);
         rc = 1;
     } else {
+        setup_models(&n);
         n.scene.terrain.tolerance =
             isnan(o->lod_tolerance) ? rn_quality_lod_tolerance(n.scene.quality) : o->lod_tolerance;
         if (o->no_scenery)

@@ -1,1 +1,1 @@
-render-node_PKGS := sdl2 epoxy cairo
+render-node_PKGS := sdl2 epoxy cairo assimp

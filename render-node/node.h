@@ -18,7 +18,7 @@
 
 typedef struct rn_options {
     const char *bus, *token, *scenario, *start, *vehicle, *shaders, *view_name, *size, *pos, *light;
-    const char *screenshot, *traffic, *pose, *stats_file, *name, *quality, *weather;
+    const char *screenshot, *traffic, *pose, *stats_file, *name, *quality, *weather, *models;
     double yaw_offset_deg, fov_deg, screenshot_at, fps, lod_tolerance;
     double signals_at;             /* --signals-at: traffic lights as at this time (screenshots) */
     int display, bench_frames;
@@ -34,9 +34,11 @@ typedef struct rn_node {
     sim_view_rig rig;              /* the driver's eye and the car's size */
     sim_throttle bad_output;       /* stderr lines about bad messages, per topic */
     double cog_height;             /* m */
+    char ego_model[128], ego_cockpit[128]; /* the vehicle file's render.model, render.cockpit */
     /* the ego car */
     sim_interp ip;
     double ego_speed;              /* m/s, newest */
+    double ego_steer;              /* rad, mean front road-wheel angle, newest */
     bool ego_brake;
     /* where physics says the newest state is (vehicle.state's road, s, lane): the HUD's
      * speed limit and the triggers go by it, so that render-node never picks another

@@ -29,6 +29,7 @@ int rn_objects_init(rn_objects *o, GLuint prog, sim_error *err)
     o->u_tint = glGetUniformLocation(prog, "u_tint");
     o->u_tint_on = glGetUniformLocation(prog, "u_tint_on");
     o->u_emissive = glGetUniformLocation(prog, "u_emissive");
+    rn_models_init(&o->models, prog, NULL);
     gfx_builder b = {0};
     int rc;
     /* body: lower box and bonnet/boot; tinted per car */
@@ -84,6 +85,7 @@ void rn_objects_free(rn_objects *o)
     gfx_mesh *all[] = {&o->body, &o->details, &o->brake, &o->ind_left, &o->ind_right, &o->head, &o->bonnet, &o->dash};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         gfx_mesh_free(all[i]);
+    rn_models_free(&o->models);
 }
 
 void rn_objects_colour(unsigned h, float rgb[3])
@@ -146,8 +148,44 @@ void rn_objects_draw_car(rn_objects *o, const double pos[3], double heading, dou
     glUniformMatrix4fv(o->u_model, 1, GL_FALSE, id);
 }
 
+void rn_objects_draw_agent(rn_objects *o, const rn_agent *a, const float rgb[3], const rn_lamps *lamps, double clock)
+{
+    int index = rn_models_get(&o->models, a->model, false, a->colour, NULL);
+    rn_vehicle_look look = {.pos = {a->pos[0], a->pos[1], a->pos[2]}, .heading = a->heading,
+                            .length = a->size[0], .speed = a->speed, .steer = NAN, .key = a->colour,
+                            .paint = rgb, .brake = lamps->brake, .left = lamps->left, .right = lamps->right,
+                            .head = lamps->head};
+    int before = o->models.draw_calls;
+    if (rn_models_draw(&o->models, index, &look, clock))
+        o->draw_calls += o->models.draw_calls - before;
+    else
+        rn_objects_draw_car(o, a->pos, a->heading, 0, 0, a->size, rgb, lamps);
+}
+
+void rn_objects_draw_ego(rn_objects *o, const sim_pose *pose, double cog_height, const double size[3],
+                         double speed, double steer, const rn_lamps *lamps, double clock)
+{
+    double below[3] = {0, 0, -cog_height}, p[3];
+    sim_pose_to_world(pose, below, p);
+    rn_vehicle_look look = {.pos = {p[0], p[1], p[2]}, .heading = pose->heading, .pitch = pose->pitch,
+                            .roll = pose->roll, .length = size[0], .speed = speed, .steer = steer,
+                            .key = 0xe90u, .brake = lamps->brake, .head = lamps->head};
+    int before = o->models.draw_calls;
+    if (rn_models_draw(&o->models, o->models.ego, &look, clock)) {
+        o->draw_calls += o->models.draw_calls - before;
+        return;
+    }
+    const float red[3] = {0.7f, 0.08f, 0.06f};
+    rn_objects_draw_car(o, p, pose->heading, pose->pitch, pose->roll, size, red, lamps);
+}
+
 void rn_objects_draw_cockpit(rn_objects *o, const sim_pose *pose, double cog_height, const double eye[3])
 {
+    int before = o->models.draw_calls;
+    if (rn_models_draw_cockpit(&o->models, pose, cog_height)) {
+        o->draw_calls += o->models.draw_calls - before;
+        return;
+    }
     if (!o->bonnet.vao) {
         sim_error err = {0};
         if (build_cockpit(o, cog_height, eye, &err))

@@ -7,6 +7,7 @@
 #define RN_OBJECTS_H
 
 #include "gfx.h"
+#include "models.h"
 #include "sim_camera.h"
 #include "traffic_in.h"
 
@@ -15,6 +16,7 @@ typedef struct rn_objects {
     gfx_mesh bonnet, dash;
     GLint u_model, u_tint, u_tint_on, u_emissive;
     int draw_calls;
+    rn_models models;   /* vehicles from model files; the boxes above stand in for them */
 } rn_objects;
 
 /* The lit program's uniform locations are looked up from prog. */
@@ -32,6 +34,14 @@ void rn_objects_draw_car(rn_objects *o, const double pos[3], double heading, dou
 /* The ego car's interior seen from the driver's eye: body-frame model matrix of the
  * pose (reference point = centre of gravity, cog_height above the ground). */
 void rn_objects_draw_cockpit(rn_objects *o, const sim_pose *pose, double cog_height, const double eye[3]);
+/* A traffic car from its model (models.c), or as a box when it has none. */
+void rn_objects_draw_agent(rn_objects *o, const rn_agent *a, const float rgb[3], const rn_lamps *lamps,
+                           double clock);
+/* The ego car in the chase view (pose: its centre of gravity, cog_height above the
+ * ground) from its vehicle file's model, or a red box; speed (m/s) and steer (rad at
+ * the front wheels) turn its wheels. */
+void rn_objects_draw_ego(rn_objects *o, const sim_pose *pose, double cog_height, const double size[3],
+                         double speed, double steer, const rn_lamps *lamps, double clock);
 /* A pleasant body colour from a hash. */
 void rn_objects_colour(unsigned hash, float rgb[3]);
 

@@ -196,17 +196,15 @@ static void draw_cars(rn_scene *s, const rn_frame_state *fs, const rn_view_opts 
         rn_lamps lamps = {.brake = a->brake, .head = l->headlights,
                           .left = blink && (a->indicator == 1 || a->indicator == 2),
                           .right = blink && (a->indicator == -1 || a->indicator == 2)};
-        rn_objects_draw_car(&s->objects, a->pos, a->heading, 0, 0, a->size, rgb, &lamps);
+        rn_objects_draw_agent(&s->objects, a, rgb, &lamps, fs->clock);
     }
     if (!fs->have_ego)
         return;
     if (v->view == SIM_VIEW_CHASE) {
-        double below[3] = {0, 0, -s->cog_height}, p[3];
-        sim_pose_to_world(&fs->ego, below, p);
         double size[3] = {s->rig.length, s->rig.width, 1.42};
-        const float red[3] = {0.7f, 0.08f, 0.06f};
         rn_lamps lamps = {.brake = fs->ego_brake, .head = l->headlights};
-        rn_objects_draw_car(&s->objects, p, fs->ego.heading, fs->ego.pitch, fs->ego.roll, size, red, &lamps);
+        rn_objects_draw_ego(&s->objects, &fs->ego, s->cog_height, size, fs->ego_speed, fs->ego_steer, &lamps,
+                            fs->clock);
     }
 }
 

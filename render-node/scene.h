@@ -57,6 +57,7 @@ typedef struct rn_frame_state {
     sim_weather weather;
     double clock;              /* s, for blinking indicators */
     bool ego_brake;
+    double ego_speed, ego_steer; /* m/s; rad at the front wheels: the ego model's wheels */
 } rn_frame_state;
 
 typedef struct rn_view_opts {

@@ -22,6 +22,8 @@ int rn_traffic_decode(const cJSON *msg, rn_agent *out, int max, sim_error *err)
         a->heading = v[i].heading;
         a->speed = v[i].velocity[0] * cos(a->heading) + v[i].velocity[1] * sin(a->heading);
         a->brake = v[i].brake;
+        memcpy(a->model, v[i].model, sizeof a->model);
+        a->model[sizeof a->model - 1] = 0;
         a->indicator = v[i].left && v[i].right ? 2 : v[i].left ? 1 : v[i].right ? -1 : 0;
         unsigned hsh = 2166136261u ^ (unsigned)i;
         if (v[i].id[0]) {

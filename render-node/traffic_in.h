@@ -19,6 +19,7 @@ typedef struct rn_agent {
     bool brake;           /* brake lights */
     int indicator;        /* 0 off, 1 left, -1 right, 2 hazard */
     unsigned colour;      /* a hash of the id: the same car keeps its colour */
+    char model[32];       /* its model's name ("car", "bus"...; models.c) */
 } rn_agent;
 
 /* traffic.state through sim_msg_traffic_state_decode: "pos", "heading", "size",

@@ -94,6 +94,8 @@ typedef struct sim_suspension_params {
 
 typedef struct sim_vehicle_params {
     char name[64];
+    char model[128];          /* render.model: the car's model (docs/render.md), "" none */
+    char cockpit[128];        /* render.cockpit: its interior from the driver's seat, "" none */
     /* body */
     double mass;              /* kg, whole car with driver */
     double unsprung_mass;     /* kg per wheel */

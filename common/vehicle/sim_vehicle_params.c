@@ -125,7 +125,7 @@ static const field fields[] = {
 
 /* Paths handled by code below rather than the table. */
 static const char *const special[] = {"name", "tire.model", "engine.curve", "gearbox.ratios",
-                                      "differential.type", "drive"};
+                                      "differential.type", "drive", "render", "render.model", "render.cockpit"};
 #define N_SPECIAL (sizeof(special) / sizeof(special[0]))
 
 static int bad(sim_json *j, const char *path, const char *found, const char *expected)
@@ -248,6 +248,10 @@ static int parse_structured(const cJSON *root, sim_json *j, sim_vehicle_params *
     if (rc)
         return rc;
     sim_format(out->name, sizeof(out->name), "%s", name);
+    /* the look, for render-node (docs/render.md, "Models"): names or paths of models */
+    if ((rc = sim_json_strcpy(j, root, "", "render.model", false, out->model, sizeof out->model)) ||
+        (rc = sim_json_strcpy(j, root, "", "render.cockpit", false, out->cockpit, sizeof out->cockpit)))
+        return rc;
 
     static const char *const tire_models[] = {"pacejka", "brush"};
     static const char *const diff_types[] = {"open", "lsd"};

@@ -99,8 +99,9 @@ static void rear_mirror_shows_a_car_behind(void **state)
     p.pos[0] = 100;
     camera(&c, SIM_VIEW_REAR_MIRROR, &p);
     int px, py;
-    /* the car's front at bonnet height */
-    assert_true(project(&c, 62.3, -1.75, 0.6, &px, &py));
+    /* the car's front at bonnet height (its paint above the dark grille of the car
+     * models, which ends at 0.6 m) */
+    assert_true(project(&c, 62.3, -1.75, 0.7, &px, &py));
     /* a mirror shows what is behind on the left on the left */
     assert_true(px < W / 2);
     assert_true(diff(pixel(&a, px, py), pixel(&b, px, py)) > 60);
@@ -344,6 +345,120 @@ static void bad_input(void **state)
     assert_int_equal(access(tmp("x.png"), F_OK), -1); /* nothing written on failure */
 }
 
+/* Models (models.c): a truck's model where it projects, the box in its place when the
+ * model cannot be read (the node goes on and names the file), the ego's colour in the
+ * chase view and its bonnet from the seat taken from the vehicle file's models. */
+static void write_vehicle(const char *path, double x, double y, const char *model, const char *size)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"vehicles\":[{\"id\":\"m1\",\"model\":\"%s\",\"pos\":[%g,%g,0],\"heading\":0,"
+               "\"size\":[%s],\"velocity\":[0,0,0]}]}", model, x, y, size);
+    fclose(f);
+}
+
+static void truck_model_drawn_where_it_projects(void **state)
+{
+    (void)state;
+    /* a truck 40 m ahead (its middle at s = 60) in lane -1; its trailer's back (light
+     * grey, 0.82: not a traffic colour, the trailer keeps the model's own) spans
+     * z 1.1..4.0 m at s = 60 - 8.25 */
+    write_vehicle(tmp("truck.json"), 60, -1.75, "truck", "16.5,2.55,4.0");
+    write_traffic(tmp("none.json"), -5000, -5000, 0);
+    char args[600], out[4096];
+    snprintf(args, sizeof args, "%s --traffic %s", LCT, tmp("truck.json"));
+    render(tmp("truck.png"), args);
+    snprintf(args, sizeof args, "%s --traffic %s", LCT, tmp("none.json"));
+    render(tmp("truck0.png"), args);
+    image a, b, box;
+    image_load(tmp("truck.png"), &a);
+    image_load(tmp("truck0.png"), &b);
+    sim_camera c;
+    camera(&c, SIM_VIEW_FRONT, &lct_pose);
+    const unsigned char *p = at(&a, &c, 60 - 8.2, -1.75, 3.0);
+    assert_true(diff(p, at(&b, &c, 60 - 8.2, -1.75, 3.0)) > 60);
+    assert_true(abs(p[0] - p[2]) < 25 && lum(p) > 0.4); /* grey, lit */
+    /* beside it (lane -3) nothing changed */
+    assert_true(diff(at(&a, &c, 60, -8.75, 0.02), at(&b, &c, 60, -8.75, 0.02)) < 12);
+    /* no models where they are looked for: the box stands in, the node says which file */
+    snprintf(args, sizeof args, "%s --traffic %s --models %s/no-models --screenshot %s --size %dx%d", LCT,
+             tmp("truck.json"), tmpdir, tmp("box.png"), W, H);
+    assert_int_equal(run_render(out, sizeof out, NULL, args), 0);
+    assert_non_null(strstr(out, "no-models/truck.glb"));
+    assert_non_null(strstr(out, "drawn as a box"));
+    image_load(tmp("box.png"), &box);
+    assert_true(diff(at(&box, &c, 60 - 8.2, -1.75, 3.0), at(&b, &c, 60 - 8.2, -1.75, 3.0)) > 60);
+    /* a corrupt model file: the same */
+    snprintf(args, sizeof args, "mkdir -p %s/bad && head -c 300 %s > %s/bad/truck.glb", tmpdir,
+             ts_root("models/truck.glb"), tmpdir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args, "%s --traffic %s --models %s/bad --screenshot %s --size %dx%d", LCT,
+             tmp("truck.json"), tmpdir, tmp("bad.png"), W, H);
+    assert_int_equal(run_render(out, sizeof out, NULL, args), 0);
+    assert_non_null(strstr(out, "bad/truck.glb"));
+    free(a.px);
+    free(b.px);
+    free(box.px);
+}
+
+/* At night a car shows its tail lights. Seen in the rear mirror, out of the ego's
+ * low beam: a sedan 30 m behind, driving away (heading west), its back towards us;
+ * its left rear lamp (0.64 m left of its middle, so -y for it, 0.79 m up; the model
+ * scaled from 4.57 to 4.5 m) glows red, brighter than its unlit body beside it. */
+static void tail_lights_at_night(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tmp("away.json"), "w");
+    assert_non_null(f);
+    fprintf(f, "{\"vehicles\":[{\"id\":\"m1\",\"model\":\"sedan\",\"pos\":[70,-1.75,0],\"heading\":%.9f,"
+               "\"size\":[4.5,1.8,1.45],\"velocity\":[0,0,0]}]}", M_PI);
+    fclose(f);
+    char args[600];
+    snprintf(args, sizeof args, "--scenario scenarios/lane-change.json --pose 100,-5.25,0.52,0 --no-hud "
+             "--view rear-mirror --light night --traffic %s", tmp("away.json"));
+    render(tmp("tail.png"), args);
+    image im;
+    image_load(tmp("tail.png"), &im);
+    sim_camera c;
+    sim_pose p = lct_pose;
+    p.pos[0] = 100;
+    camera(&c, SIM_VIEW_REAR_MIRROR, &p);
+    const unsigned char *lamp = at(&im, &c, 70 + 2.26, -1.75 - 0.64, 0.79);
+    const unsigned char *body = at(&im, &c, 70 + 2.26, -1.75, 0.5);
+    assert_true(lamp[0] > 100 && lamp[0] > lamp[1] + 60 && lamp[0] > lamp[2] + 60);
+    assert_true(lum(lamp) > lum(body));
+    free(im.px);
+}
+
+static void ego_colour_and_bonnet_from_its_model(void **state)
+{
+    (void)state;
+    /* the default vehicle file: the sedan (paint 0.70, 0.08, 0.06) and its bonnet from
+     * the seat: the bonnet's middle 1.47 m ahead of the car's middle, 0.84 m up */
+    render(tmp("seat.png"), LCT);
+    image im;
+    image_load(tmp("seat.png"), &im);
+    sim_camera c;
+    camera(&c, SIM_VIEW_FRONT, &lct_pose);
+    const unsigned char *p = at(&im, &c, 20 + 1.47, -5.25, 0.84);
+    assert_true(p[0] > p[1] + 60 && p[0] > p[2] + 60);
+    free(im.px);
+    /* a vehicle file naming the tractor (green paint) as its model: the chase view's car
+     * is green where the red box or sedan would be */
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "sed 's/\"model\": \"sedan\"/\"model\": \"tractor\"/' %s > %s",
+             ts_root("vehicles/bmw-318i.json"), tmp("tractor-car.json"));
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, LCT " --view chase --vehicle %s", tmp("tractor-car.json"));
+    render(tmp("tractor.png"), cmd);
+    image_load(tmp("tractor.png"), &im);
+    camera(&c, SIM_VIEW_CHASE, &lct_pose);
+    /* the cab's lower body, 1 m up at its back (the tractor is scaled to 4.47 m) */
+    p = at(&im, &c, 20 - 1.1, -5.25, 1.0);
+    assert_true(p[1] > p[0] + 30 && p[1] > p[2] + 30);
+    free(im.px);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +471,9 @@ int main(void)
         cmocka_unit_test(no_cracks_between_lod_levels),
         cmocka_unit_test(lane_change_sign_legible_at_40_m),
         cmocka_unit_test(bad_input),
+        cmocka_unit_test(truck_model_drawn_where_it_projects),
+        cmocka_unit_test(ego_colour_and_bonnet_from_its_model),
+        cmocka_unit_test(tail_lights_at_night),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

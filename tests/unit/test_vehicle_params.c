@@ -61,6 +61,9 @@ static void reference_file_has_data_sheet_values(void **state)
     assert_true(fabs(p.simple_speed_high - 80 / 3.6) < 1e-12);
     assert_true(p.brakes.abs_enabled && p.drive == SIM_DRIVE_REAR && p.diff.type == SIM_DIFF_OPEN);
     assert_true(p.air_density == 1.29);
+    /* its look in render-node (docs/render.md, "Models") */
+    assert_string_equal(p.model, "sedan");
+    assert_string_equal(p.cockpit, "cockpit");
 }
 
 /* Replaces the first occurrence of from with to in the reference text and parses it;
@@ -102,6 +105,8 @@ static void rejects_bad_fields_with_path_and_expectation(void **state)
     expect_error("\"engage_rpm\": 4200", "\"engage_rpm\": 900", "clutch.engage_rpm", "disengage");
     expect_error("\"drive\": \"rear\"", "\"drive\": 4", "drive", "found 4");
     expect_error("{", "[", "JSON syntax error", NULL);
+    expect_error("\"model\": \"sedan\"", "\"model\": 3", "render.model", "a string");
+    expect_error("\"cockpit\": \"cockpit\"", "\"cockpt\": \"cockpit\"", "render.cockpt", "unknown field");
 }
 
 static void load_names_missing_file(void **state)
