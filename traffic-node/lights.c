@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim_msg.h"
@@ -25,6 +26,21 @@ void tn_lights_stop(tn_world *w)
 int tn_lights_update(tn_world *w, double t)
 {
     return sim_lights_update(&w->sc->net.lights, &w->lights, t);
+}
+
+int tn_lights_reupdate(tn_world *w, double t)
+{
+    sim_lights_run *R = &w->lights;
+    bool *before = malloc((size_t)R->n_heads + 1);
+    if (before) memcpy(before, R->changed, (size_t)R->n_heads * sizeof *before);
+    int n = sim_lights_update(&w->sc->net.lights, R, t);
+    for (int h = 0; before && h < R->n_heads; h++)
+        if (before[h] && !R->changed[h]) {
+            R->changed[h] = true;
+            n++;
+        }
+    free(before);
+    return n;
 }
 
 cJSON *tn_lights_state_payload(const tn_world *w, int h, double t)

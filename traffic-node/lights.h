@@ -15,6 +15,9 @@ int tn_lights_start(tn_world *w, sim_error *err);
 void tn_lights_stop(tn_world *w);
 /* Every head's state at t; returns how many changed (all on the first call). */
 int tn_lights_update(tn_world *w, double t);
+/* Again at the same t after holds were set (a storyboard's actions): the heads changed
+ * by either update stay marked changed. */
+int tn_lights_reupdate(tn_world *w, double t);
 /* signal.state for head h as of the update at time t (caller frees; NULL: out of memory). */
 cJSON *tn_lights_state_payload(const tn_world *w, int h, double t);
 /* signal.red_run when the ego crossed a line on red since the last call, else NULL. */

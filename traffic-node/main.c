@@ -209,7 +209,7 @@ static void on_tick(node *n, const cJSON *msg, double t)
         while (t - n->last_t > 1.5 * dt) {
             if (tn_lights_update(&n->w, n->last_t)) publish_light_changes(n, n->last_t);
             sim_traffic_step(&n->w.t, dt);
-            tn_xosc_step(&n->w, dt);
+            tn_xosc_step(&n->w, dt, n->last_t + dt);
             n->last_t += dt;
             for (int k = 0; k < n->w.t.n_events; k++)
                 publish(n, SIM_TOPIC_TRAFFIC_EVENT, n->last_t, tn_event_payload(&n->w, k));
@@ -221,7 +221,7 @@ static void on_tick(node *n, const cJSON *msg, double t)
     tn_lights_update(&n->w, t); /* the agents see the lights of this tick */
     if (n->have_tick && !paused && t > n->last_t) {
         sim_traffic_step(&n->w.t, t - n->last_t);
-        tn_xosc_step(&n->w, t - n->last_t);
+        tn_xosc_step(&n->w, t - n->last_t, t);
     } else {
         n->w.t.n_events = 0;
         n->w.sb.n_events = 0;

@@ -7,9 +7,22 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lights.h"
 #include "sim_msg_storyboard.h"
 
 static const char *model_of(const sim_sb_entity *e);
+
+/* The storyboard's TrafficSignalStateActions of its last step (or Init) become holds on
+ * the heads, as `simctl signal` makes them; returns how many. */
+static int apply_signals(tn_world *w)
+{
+    int n = 0;
+    for (int k = 0; k < w->sb.n_sig; k++) {
+        int h = sim_lights_find_head(&w->sc->net.lights, w->sb.sig_name[k]);
+        if (w->sb.sig_req[k] >= 0 && h >= 0 && sim_lights_set_head(&w->lights, h, w->sb.sig_req[k]) == SIM_OK) n++;
+    }
+    return n;
+}
 
 static bool is_xosc(const char *path)
 {
@@ -50,6 +63,11 @@ int tn_xosc_start(tn_world *w, sim_error *err)
         return sim_error_set(err, SIM_ENOMEM, "out of memory");
     }
     if (!w->sb_drives_ego) sim_storyboard_set_external_mode(&w->sb, w->sc->ego_entity, true);
+    for (int k = 0; k < w->sb.n_sig; k++)
+        if (sim_lights_find_head(&w->sc->net.lights, w->sb.sig_name[k]) < 0)
+            fprintf(stderr, "traffic-node: the storyboard names signal \"%s\", which no traffic-light head of the "
+                    "roads has (its actions do nothing, its conditions see it off)\n", w->sb.sig_name[k]);
+    apply_signals(w); /* Init's signal states: the first lights update shows them */
     return SIM_OK;
 }
 
@@ -63,9 +81,16 @@ void tn_xosc_set_ego(tn_world *w, double x, double y, double heading, double spe
                                 y - e->center[0] * s - e->center[1] * c, heading, speed);
 }
 
-void tn_xosc_step(tn_world *w, double dt)
+void tn_xosc_step(tn_world *w, double dt, double t)
 {
-    if (w->have_sb) sim_storyboard_step(&w->sb, dt);
+    if (!w->have_sb) return;
+    /* TrafficSignalConditions read the lights as of this tick's update */
+    for (int k = 0; k < w->sb.n_sig; k++) {
+        int h = sim_lights_find_head(&w->sc->net.lights, w->sb.sig_name[k]);
+        if (h >= 0) sim_storyboard_set_signal(&w->sb, k, w->lights.state[h]);
+    }
+    sim_storyboard_step(&w->sb, dt);
+    if (apply_signals(w)) tn_lights_reupdate(w, t); /* published with this tick's changes */
 }
 
 int tn_xosc_collisions(tn_world *w, cJSON **out, int max)

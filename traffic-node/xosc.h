@@ -16,7 +16,9 @@ int tn_xosc_start(tn_world *w, sim_error *err);
 void tn_xosc_stop(tn_world *w);
 /* The person's car (its centre, as vehicle.state gives it) for the storyboard's ego. */
 void tn_xosc_set_ego(tn_world *w, double x, double y, double heading, double speed);
-void tn_xosc_step(tn_world *w, double dt);
+/* One storyboard step ending at time t: its signal conditions read the lights' state,
+ * its signal actions set heads (changes published with the tick's). */
+void tn_xosc_step(tn_world *w, double dt, double t);
 /* Storyboard entities near the ego into out (at most max; never the ego itself); *lead gets the nearest one ahead in the ego's path when the
  * storyboard has one. Returns how many. */
 int tn_xosc_vehicles(tn_world *w, sim_msg_traffic_vehicle *out, int max, sim_msg_traffic_lead *lead);

@@ -76,4 +76,9 @@ void sim_xosc_unsupported_text(const sim_xosc_report *rep, char *buf, size_t siz
  * err naming the item that has no '=' or a name or value too long. */
 int sim_xosc_parse_overrides(const char *text, sim_xosc_override *ov, int max, sim_error *err);
 
+/* A traffic signal's state as OpenSCENARIO writes it (sim_xosc_signal.c): lamps from the
+ * top, each on, off or flashing ("off;off;on": red, amber, green; "on;off": a pedestrian
+ * head's red, green) or a sim_lights state name ("red"). A sim_light_state; -1: not one. */
+int sim_xosc_light_state(const char *text);
+
 #endif

@@ -297,7 +297,8 @@ static int read_global_action(xosc_parser *P, const xmlNode *ga, int *index)
         }
         return P->rc;
     }
-    xosc_unsupported(P, c ? c : ga); /* InfrastructureAction (traffic signals), EntityAction, TrafficAction */
+    if (xosc_is(c, "InfrastructureAction")) return xosc_read_signal_action(P, c, a);
+    xosc_unsupported(P, c ? c : ga); /* EntityAction, TrafficAction */
     return P->rc;
 }
 
@@ -309,7 +310,12 @@ static int read_init(xosc_parser *P, const xmlNode *init)
         if (c->type != XML_ELEMENT_NODE) continue;
         if (xosc_is(c, "GlobalAction")) {
             int ai;
-            read_global_action(P, c, &ai);
+            if (read_global_action(P, c, &ai)) return P->rc;
+            if (m->actions[ai].type != SIM_SB_A_SIGNAL_STATE) continue;
+            sim_sb_init *in = xosc_push(P, c, (void **)&m->init, &m->n_init, sizeof *in);
+            if (!in) return P->rc;
+            in->entity = -1; /* a signal's state at the start (the storyboard's sig_req) */
+            in->action = ai;
         } else if (xosc_is(c, "Private")) {
             int ent;
             if (!xosc_entity(P, c, "entityRef", &ent)) return P->rc;

@@ -94,5 +94,9 @@ int xosc_read_entities(xosc_parser *P, const xmlNode *ents);
 int xosc_read_private_action(xosc_parser *P, const xmlNode *pa, int *action);
 /* A StartTrigger or StopTrigger into t (groups with a condition not taken dropped). */
 int xosc_read_trigger(xosc_parser *P, const xmlNode *tn, sim_sb_trigger *t);
+/* sim_xosc_signal.c: a TrafficSignalStateAction under an InfrastructureAction into a
+ * (others counted as unsupported, a left SIM_SB_A_IGNORED); a TrafficSignalCondition. */
+int xosc_read_signal_action(xosc_parser *P, const xmlNode *infra, sim_sb_action *a);
+int xosc_read_signal_condition(xosc_parser *P, const xmlNode *k, sim_sb_condition *c);
 
 #endif

@@ -25,6 +25,7 @@ void sim_storyboard_free(sim_storyboard *sb)
     free(sb->starting);
     free(sb->px);
     free(sb->py);
+    sb_signals_free(sb);
     memset(sb, 0, sizeof *sb);
 }
 
@@ -105,7 +106,8 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
     sb->n_pool = n_pool;
     sb->px = calloc((size_t)n_pool + 1, sizeof *sb->px);
     sb->py = calloc((size_t)n_pool + 1, sizeof *sb->py);
-    if (!sb->ent || !sb->state || !sb->trans || !sb->trans_step || !sb->exec || !sb->inst0 || !sb->inst || !sb->last ||
+    int src = sb_signals_init(sb);
+    if (src || !sb->ent || !sb->state || !sb->trans || !sb->trans_step || !sb->exec || !sb->inst0 || !sb->inst || !sb->last ||
         !sb->pending || !sb->pvalue || !sb->pnum || !sb->routes || !sb->starting || !sb->px || !sb->py) {
         sim_storyboard_free(sb);
         return sim_error_set(err, SIM_ENOMEM, "storyboard: out of memory");
@@ -384,6 +386,7 @@ static void update_container(sim_storyboard *sb, int e)
 void sim_storyboard_step(sim_storyboard *sb, double dt)
 {
     sb->n_events = 0;
+    sb_signals_clear_requests(sb);
     if (sb->done || !(dt > 0)) return;
     sb_move(sb, dt);
     sb->step++;

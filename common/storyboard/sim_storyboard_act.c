@@ -281,6 +281,11 @@ void sb_action_start(sim_storyboard *sb, int i)
         in->running = false;
         return;
     }
+    if (a->type == SIM_SB_A_SIGNAL_STATE) { /* done at once: the caller applies it (sig_req) */
+        sb_signal_request(sb, a);
+        in->running = false;
+        return;
+    }
     if (in->entity < 0 || a->type == SIM_SB_A_IGNORED || a->type == SIM_SB_A_ENVIRONMENT) {
         in->running = false;
         return;

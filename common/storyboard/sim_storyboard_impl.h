@@ -27,5 +27,13 @@ double sb_target_speed(const sim_storyboard *sb, const sim_sb_action *a);
 void sb_move(sim_storyboard *sb, double dt);
 /* One condition's raw value now. */
 bool sb_condition(sim_storyboard *sb, int c);
+/* Traffic signals (sim_storyboard_signal.c): the slots of the signals the model names
+ * (SIM_ENOMEM), their release, the requests cleared at a step's start, a
+ * TrafficSignalStateAction's request, a TrafficSignalCondition's value. */
+int sb_signals_init(sim_storyboard *sb);
+void sb_signals_free(sim_storyboard *sb);
+void sb_signals_clear_requests(sim_storyboard *sb);
+void sb_signal_request(sim_storyboard *sb, const sim_sb_action *a);
+bool sb_signal_shows(const sim_storyboard *sb, const sim_sb_condition *c);
 
 #endif

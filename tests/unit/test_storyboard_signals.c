@@ -1,0 +1,236 @@
+/* OpenSCENARIO traffic signals against cases solved by hand: the storyboard on the
+ * shared straight road with a lights model made here (head "7" on a fixed-time
+ * controller: green 2 s, amber 1 s, red 3 s from t = 0; head "8" on none), stepped at
+ * 1/64 s as traffic-node does it (the lights updated at the tick's time, what each
+ * signal shows handed to the storyboard, the step, then the storyboard's requests set
+ * as holds on the heads): a TrafficSignalCondition fires at the tick the controller
+ * turns red (t = 3), a TrafficSignalStateAction started at t = 4 + 1/64 holds head 7
+ * green (the model reports it in the same tick), which a second condition sees one
+ * step later; an Init action sets head 8 red; the state words; bad states refused. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim_lanegraph_road.h"
+#include "sim_lights.h"
+#include "sim_scenario.h"
+#include "sim_storyboard.h"
+#include "sim_xosc.h"
+
+#include "ts_assert.h"
+
+#define DT (1.0 / 64)
+
+#define SIGNAL_EVENT(name, trigger, action)                                                                             \
+    "<Event name=\"" name "\" priority=\"parallel\" maximumExecutionCount=\"1\"><Action name=\"" name "a\">"            \
+    "<GlobalAction>" action "</GlobalAction></Action><StartTrigger><ConditionGroup><Condition name=\"" name "c\" "        \
+    "delay=\"0\" conditionEdge=\"none\"><ByValueCondition>" trigger "</ByValueCondition></Condition></ConditionGroup>"     \
+    "</StartTrigger></Event>"
+#define SET_FLAG(v) "<ParameterAction parameterRef=\"Flag\"><SetAction value=\"" v "\"/></ParameterAction>"
+#define SIGNAL_ACTION(id, state)                                                                                          \
+    "<InfrastructureAction><TrafficSignalAction><TrafficSignalStateAction name=\"" id "\" state=\"" state "\"/>"         \
+    "</TrafficSignalAction></InfrastructureAction>"
+
+/* Writes the scenario on the straight road and loads it: rc, and the first message. */
+static int load(const char *init, const char *events, sim_scenario **sc, char *msg, size_t size)
+{
+    char road[PATH_MAX], path[] = "/tmp/test_storyboard_signals_XXXXXX.xosc";
+    assert_non_null(realpath("../shared/openscenario/xodr/straight_500m.xodr", road));
+    int fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "<?xml version=\"1.0\"?>\n<OpenSCENARIO><FileHeader revMajor=\"1\" revMinor=\"2\"/>\n"
+               "<ParameterDeclarations><ParameterDeclaration name=\"Flag\" parameterType=\"double\" value=\"0\"/>"
+               "</ParameterDeclarations>\n<RoadNetwork><LogicFile filepath=\"%s\"/></RoadNetwork>\n"
+               "<Entities><ScenarioObject name=\"Ego\"><Vehicle name=\"c\" vehicleCategory=\"car\"><BoundingBox>"
+               "<Center x=\"1\" y=\"0\" z=\"0.7\"/><Dimensions width=\"2\" length=\"4\" height=\"1.4\"/></BoundingBox>"
+               "</Vehicle></ScenarioObject></Entities>\n<Storyboard><Init><Actions>%s<Private entityRef=\"Ego\">"
+               "<PrivateAction><TeleportAction><Position><LanePosition roadId=\"1\" laneId=\"-1\" s=\"10\" offset=\"0\"/>"
+               "</Position></TeleportAction></PrivateAction></Private></Actions></Init>\n"
+               "<Story name=\"S\"><Act name=\"A\"><ManeuverGroup name=\"G\" maximumExecutionCount=\"1\"><Actors "
+               "selectTriggeringEntities=\"false\"/><Maneuver name=\"M\">%s</Maneuver></ManeuverGroup><StartTrigger/>"
+               "</Act></Story></Storyboard></OpenSCENARIO>\n",
+            road, init, events);
+    fclose(f);
+    sim_diag d = {0};
+    int rc = sim_scenario_load(path, sc, &d);
+    snprintf(msg, size, "%s", d.n ? d.msgs[0] : "");
+    sim_diag_free(&d);
+    unlink(path);
+    return rc;
+}
+
+typedef struct world {
+    sim_scenario *sc;
+    sim_lanegraph g;
+    sim_storyboard sb;
+    sim_lights L;
+    sim_lights_run R;
+    double start[8];   /* when events E1.. started (NAN: not yet) */
+} world;
+
+static void lights_make(sim_lights *L)
+{
+    sim_error err = {0};
+    memset(L, 0, sizeof *L);
+    sim_light_head h = {.id = "7", .road = -1};
+    assert_int_equal(sim_lights_add_head(L, &h, &err), 0);
+    h.id = "8";
+    assert_int_equal(sim_lights_add_head(L, &h, &err), 1);
+    int heads[] = {0};
+    double dur[] = {2, 1, 3};
+    sim_light_state st[] = {SIM_SIGNAL_GREEN, SIM_SIGNAL_AMBER, SIM_SIGNAL_RED};
+    assert_int_equal(sim_lights_add_controller(L, "c", heads, 1, dur, st, 3, 0.0, &err), 0);
+}
+
+/* The storyboard's requests become holds, as traffic-node's apply_signals does. */
+static int apply(world *w)
+{
+    int n = 0;
+    for (int k = 0; k < w->sb.n_sig; k++) {
+        int h = sim_lights_find_head(&w->L, w->sb.sig_name[k]);
+        if (w->sb.sig_req[k] >= 0 && h >= 0) n += sim_lights_set_head(&w->R, h, w->sb.sig_req[k]) == SIM_OK;
+    }
+    return n;
+}
+
+static void open_world(world *w, const char *init, const char *events)
+{
+    char msg[512];
+    memset(w, 0, sizeof *w);
+    for (int i = 0; i < 8; i++) w->start[i] = NAN;
+    int rc = load(init, events, &w->sc, msg, sizeof msg);
+    if (rc) fprintf(stderr, "%s\n", msg);
+    assert_int_equal(rc, SIM_OK);
+    sim_error err = {0};
+    assert_int_equal(sim_lanegraph_from_roads_merge(&w->g, &w->sc->net, true, &err), SIM_OK);
+    assert_int_equal(sim_storyboard_init(&w->sb, &w->sc->xosc->model, &w->g, &err), SIM_OK);
+    lights_make(&w->L);
+    assert_int_equal(sim_lights_run_init(&w->R, &w->L, &err), SIM_OK);
+    apply(w);
+    sim_lights_update(&w->L, &w->R, 0);
+}
+
+/* One tick at t: lights at t, the storyboard sees them, steps to t, its actions apply. */
+static void tick(world *w, double t)
+{
+    sim_lights_update(&w->L, &w->R, t);
+    for (int k = 0; k < w->sb.n_sig; k++) {
+        int h = sim_lights_find_head(&w->L, w->sb.sig_name[k]);
+        if (h >= 0) sim_storyboard_set_signal(&w->sb, k, w->R.state[h]);
+    }
+    sim_storyboard_step(&w->sb, DT);
+    NEAR(w->sb.t, t, 0);
+    if (apply(w)) sim_lights_update(&w->L, &w->R, t);
+    for (int k = 0; k < w->sb.n_events; k++) {
+        const sim_sb_element *el = &w->sc->xosc->model.elements[w->sb.events[k].element];
+        if (el->type == SIM_SB_E_EVENT && w->sb.events[k].transition == SIM_SB_TR_START && el->name[0] == 'E')
+            w->start[el->name[1] - '0'] = t;
+    }
+}
+
+static void close_world(world *w)
+{
+    sim_lights_run_free(&w->R);
+    sim_lights_free(&w->L);
+    sim_storyboard_free(&w->sb);
+    sim_lanegraph_free(&w->g);
+    sim_scenario_free(w->sc);
+}
+
+static void test_condition_and_action(void **state)
+{
+    (void)state;
+    world w;
+    open_world(&w, "<GlobalAction>" SIGNAL_ACTION("8", "on;off") "</GlobalAction>",
+               SIGNAL_EVENT("E1", "<TrafficSignalCondition name=\"7\" state=\"on;off;off\"/>", SET_FLAG("1"))
+               SIGNAL_EVENT("E2", "<SimulationTimeCondition value=\"4\" rule=\"greaterThan\"/>", SIGNAL_ACTION("7", "off;off;on"))
+               SIGNAL_EVENT("E3", "<TrafficSignalCondition name=\"7\" state=\"green\"/>", SET_FLAG("2")));
+    assert_int_equal(w.sb.n_sig, 2);
+    /* Init: head 8 (no controller) held red from the start */
+    assert_int_equal(w.R.state[1], SIM_SIGNAL_RED);
+    assert_int_equal(w.R.state[0], SIM_SIGNAL_GREEN);
+    double amber_at = NAN, green_again_at = NAN;
+    for (int i = 1; i <= 5 * 64; i++) {
+        double t = i * DT;
+        tick(&w, t);
+        if (isnan(amber_at) && w.R.state[0] == SIM_SIGNAL_AMBER) amber_at = t;
+        if (isnan(green_again_at) && t > 3 && w.R.state[0] == SIM_SIGNAL_GREEN) green_again_at = t;
+    }
+    NEAR(amber_at, 2.0, 0);
+    NEAR(w.start[1], 3.0, 0);               /* red begins at 2 + 1 */
+    NEAR(w.start[2], 4.0 + DT, 0);          /* the first tick after 4 */
+    NEAR(green_again_at, 4.0 + DT, 0);     /* the hold, reported in the same tick */
+    assert_int_equal(w.R.hold[0], SIM_SIGNAL_GREEN);
+    assert_int_equal(w.R.state[1], SIM_SIGNAL_RED);
+    NEAR(w.start[3], DT, 0);                /* phase 0's green, the first step */
+    close_world(&w);
+}
+
+/* A condition on the held state: it sees the action one step after the action started. */
+static void test_condition_sees_action_next_step(void **state)
+{
+    (void)state;
+    world w;
+    open_world(&w, "",
+               SIGNAL_EVENT("E1", "<SimulationTimeCondition value=\"0.5\" rule=\"greaterOrEqual\"/>", SIGNAL_ACTION("7", "red"))
+               SIGNAL_EVENT("E2", "<TrafficSignalCondition name=\"7\" state=\"on;off;off\"/>", SET_FLAG("1")));
+    for (int i = 1; i <= 64; i++) tick(&w, i * DT);
+    NEAR(w.start[1], 0.5, 0);
+    assert_int_equal(w.R.state[0], SIM_SIGNAL_RED);        /* held, though phase 0 is green until 2 */
+    NEAR(w.start[2], 0.5 + DT, 0);
+    close_world(&w);
+}
+
+static void test_state_words(void **state)
+{
+    (void)state;
+    assert_int_equal(sim_xosc_light_state("on;off;off"), SIM_SIGNAL_RED);
+    assert_int_equal(sim_xosc_light_state("on;on;off"), SIM_SIGNAL_RED_AMBER);
+    assert_int_equal(sim_xosc_light_state("off;on;off"), SIM_SIGNAL_AMBER);
+    assert_int_equal(sim_xosc_light_state("off;off;on"), SIM_SIGNAL_GREEN);
+    assert_int_equal(sim_xosc_light_state("off;off;off"), SIM_SIGNAL_OFF);
+    assert_int_equal(sim_xosc_light_state("off;flashing;off"), SIM_SIGNAL_FLASHING_AMBER);
+    assert_int_equal(sim_xosc_light_state("on;off"), SIM_SIGNAL_RED);
+    assert_int_equal(sim_xosc_light_state("off;on"), SIM_SIGNAL_GREEN);
+    assert_int_equal(sim_xosc_light_state("green"), SIM_SIGNAL_GREEN);
+    assert_int_equal(sim_xosc_light_state("on;off;on"), -1);
+    assert_int_equal(sim_xosc_light_state("on;off;off;off"), -1);
+    assert_int_equal(sim_xosc_light_state("on"), -1);
+    assert_int_equal(sim_xosc_light_state("on;;off"), -1);
+    assert_int_equal(sim_xosc_light_state(""), -1);
+    assert_int_equal(sim_xosc_light_state("blue"), -1);
+}
+
+static void test_bad_state_refused(void **state)
+{
+    (void)state;
+    sim_scenario *sc = NULL;
+    char msg[512];
+    assert_int_not_equal(load("", SIGNAL_EVENT("E1", "<SimulationTimeCondition value=\"1\" rule=\"greaterThan\"/>",
+                                               SIGNAL_ACTION("7", "on;on;on")), &sc, msg, sizeof msg), SIM_OK);
+    assert_non_null(strstr(msg, "state \"on;on;on\" of signal \"7\""));
+    assert_non_null(strstr(msg, ".xosc: 7: <TrafficSignalStateAction> state"));
+    assert_int_not_equal(load("", SIGNAL_EVENT("E1", "<TrafficSignalCondition name=\"7\" state=\"purple\"/>", SET_FLAG("1")),
+                              &sc, msg, sizeof msg), SIM_OK);
+    assert_non_null(strstr(msg, ".xosc: 7: <TrafficSignalCondition> state \"purple\" of signal \"7\""));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_condition_and_action),
+        cmocka_unit_test(test_condition_sees_action_next_step),
+        cmocka_unit_test(test_state_words),
+        cmocka_unit_test(test_bad_state_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
