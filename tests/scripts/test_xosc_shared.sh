@@ -35,6 +35,24 @@ run() {
     db=$(ls "$out"/logs/*/*.sqlite 2>/dev/null | head -1)
     coll=$([ -n "$db" ] && sqlite3 "$db" "select t || ' ' || name || ';' from events where kind = 'collision'" | tr -d '\n')
 }
+# traffic_lights: its TrafficSignalStateActions reach the lights model and signal.state
+# in the order and at the gaps its TrafficSignalConditions give: head 1 green and the
+# pedestrian heads 2, 3 red from Init; 1 amber when the ego is near; red 3 s after the
+# amber is seen (a condition sees an action's light the tick after it: +0.01 s), green
+# 10.01 s after red; 2 and 3 green 3.01 s and red again 9.01 s after red.
+check_lights() {
+    sig="with s as (select t, json_extract(json, '\$.id') id, json_extract(json, '\$.state') st from events
+         where kind = 'signal' and name = 'state')"
+    seq=$(sqlite3 "$db" "$sig select id || ' ' || st from s order by t, id" | tr '\n' ';')
+    [ "$seq" = "1 green;2 red;3 red;1 amber;1 red;2 green;3 green;2 red;3 red;1 green;" ] ||
+        fail "traffic_lights: signal.state in the drive log: [$seq]"
+    gaps=$(sqlite3 "$db" "$sig, r as (select t from s where id = '1' and st = 'red')
+         select printf('%.2f %.2f %.2f %.2f', (select t from r) - (select t from s where id = '1' and st = 'amber'),
+                       (select max(t) from s where id = '1' and st = 'green') - (select t from r),
+                       (select t from s where id = '2' and st = 'green') - (select t from r),
+                       (select max(t) from s where id = '2' and st = 'red') - (select t from r))")
+    [ "$gaps" = "3.01 10.01 3.01 9.01" ] || fail "traffic_lights: gaps red-amber, green-red, walk-red, stop-red: $gaps s"
+}
 ended() { grep -q "ending the session (the scenario's end was reached: the storyboard's stop trigger)" "$tmp/$1.$2.log"; }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
@@ -49,6 +67,7 @@ for f in "$xosc"/*.xosc; do
     n=$((n + 1))
     run "$name" scenario
     ended "$name" scenario || { fail "$name --driver scenario did not end by its stop trigger:"; tail -5 "$tmp/$name.scenario.log"; continue; }
+    [ "$name" = traffic_lights ] && check_lights
     want="" script=""
     for nd in $needs_driver; do [ "${nd%%:*}" = "$name" ] && want=${nd#*:} script=yes; done
     for nd in $by_design; do [ "${nd%%:*}" = "$name" ] && want=${nd#*:}; done
