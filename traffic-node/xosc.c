@@ -12,14 +12,25 @@
 
 static const char *model_of(const sim_sb_entity *e);
 
-/* The storyboard's TrafficSignalStateActions of its last step (or Init) become holds on
- * the heads, as `simctl signal` makes them; returns how many. */
-static int apply_signals(tn_world *w)
+/* The head or controller the storyboard's signal slot k names, -1: none. */
+static int slot_target(const tn_world *w, int k)
+{
+    const sim_lights *L = &w->sc->net.lights;
+    return w->sb.sig_ctl[k] ? sim_lights_find_controller(L, w->sb.sig_name[k]) : sim_lights_find_head(L, w->sb.sig_name[k]);
+}
+
+/* The storyboard's TrafficSignal(Controller)Actions of its last step (or Init) become
+ * holds on heads and phase moves of controllers at t, as `simctl signal` makes them;
+ * returns how many. */
+static int apply_signals(tn_world *w, double t)
 {
     int n = 0;
     for (int k = 0; k < w->sb.n_sig; k++) {
-        int h = sim_lights_find_head(&w->sc->net.lights, w->sb.sig_name[k]);
-        if (w->sb.sig_req[k] >= 0 && h >= 0 && sim_lights_set_head(&w->lights, h, w->sb.sig_req[k]) == SIM_OK) n++;
+        int i = slot_target(w, k), req = w->sb.sig_req[k];
+        if (req < 0 || i < 0) continue;
+        int rc = w->sb.sig_ctl[k] ? sim_lights_set_phase(&w->sc->net.lights, &w->lights, i, req, t)
+                                  : sim_lights_set_head(&w->lights, i, req);
+        n += rc == SIM_OK;
     }
     return n;
 }
@@ -64,10 +75,11 @@ int tn_xosc_start(tn_world *w, sim_error *err)
     }
     if (!w->sb_drives_ego) sim_storyboard_set_external_mode(&w->sb, w->sc->ego_entity, true);
     for (int k = 0; k < w->sb.n_sig; k++)
-        if (sim_lights_find_head(&w->sc->net.lights, w->sb.sig_name[k]) < 0)
-            fprintf(stderr, "traffic-node: the storyboard names signal \"%s\", which no traffic-light head of the "
-                    "roads has (its actions do nothing, its conditions see it off)\n", w->sb.sig_name[k]);
-    apply_signals(w); /* Init's signal states: the first lights update shows them */
+        if (slot_target(w, k) < 0)
+            fprintf(stderr, "traffic-node: the storyboard names signal%s \"%s\", which the roads do not have (its "
+                    "actions do nothing, its conditions see it off)\n", w->sb.sig_ctl[k] ? " controller" : "",
+                    w->sb.sig_name[k]);
+    apply_signals(w, 0); /* Init's signal states: the first lights update shows them */
     return SIM_OK;
 }
 
@@ -86,11 +98,13 @@ void tn_xosc_step(tn_world *w, double dt, double t)
     if (!w->have_sb) return;
     /* TrafficSignalConditions read the lights as of this tick's update */
     for (int k = 0; k < w->sb.n_sig; k++) {
-        int h = sim_lights_find_head(&w->sc->net.lights, w->sb.sig_name[k]);
-        if (h >= 0) sim_storyboard_set_signal(&w->sb, k, w->lights.state[h]);
+        int i = slot_target(w, k);
+        if (i >= 0)
+            sim_storyboard_set_signal(&w->sb, k, w->sb.sig_ctl[k] ? sim_lights_phase_at(&w->sc->net.lights, &w->lights, i, t)
+                                                                  : (int)w->lights.state[i]);
     }
     sim_storyboard_step(&w->sb, dt);
-    if (apply_signals(w)) tn_lights_reupdate(w, t); /* published with this tick's changes */
+    if (apply_signals(w, t)) tn_lights_reupdate(w, t); /* published with this tick's changes */
 }
 
 int tn_xosc_collisions(tn_world *w, cJSON **out, int max)

@@ -11,6 +11,7 @@
 
 #include "sim_lanegraph_road.h"
 #include "sim_storyboard.h"
+#include "sim_lights.h"
 #include "sim_xosc.h"
 
 static void environment(sim_scenario *sc, const sim_xosc_env *e)
@@ -171,6 +172,7 @@ int sim_scenario_load_xosc(const char *path, const sim_xosc_override *ov, int n_
     sim_xosc_unsupported_text(&rep, buf, sizeof buf);
     if (buf[0] && !(sc->xosc_warning = strdup(buf))) rc = sim_error_set(&err, SIM_ENOMEM, "%s: out of memory", path);
     if (!rc) rc = sim_xosc_resolve_roads(x, &sc->net, &err);
+    if (!rc) rc = sim_xosc_lights(x, &sc->net.lights, &err);
     if (!rc) rc = ego_start(sc, &err);
     if (!rc) rc = drive_task(sc, &err);
     if (rc) {

@@ -314,6 +314,8 @@ static int read_road_network(xosc_parser *P, const xmlNode *rn)
             free(P->x->xodr);
             P->x->xodr = sim_file_join(P->base_dir, path);
             if (!P->x->xodr) return xosc_fail(P, c, SIM_ENOMEM, "out of memory");
+        } else if (xosc_is(c, "TrafficSignals")) {
+            xosc_read_signal_controllers(P, c);
         } else if (!xosc_is(c, "SceneGraphFile")) { /* the render node draws from the roads itself */
             xosc_unsupported(P, c);
         }
@@ -356,6 +358,9 @@ void sim_xosc_free(sim_xosc *x)
 {
     free(x->path);
     free(x->xodr);
+    free(x->ctls);
+    free(x->phases);
+    free(x->sets);
     sim_sb_model_free(&x->model);
     memset(x, 0, sizeof *x);
     x->model.ego = -1;

@@ -52,12 +52,41 @@ typedef struct sim_xosc_env {
     bool rain, snow;
 } sim_xosc_env;
 
+/* RoadNetwork <TrafficSignals>: fixed-time controllers over the OpenDRIVE file's
+ * signal heads (sim_xosc_signal.c), added to the lights model by sim_xosc_lights. */
+typedef struct sim_xosc_light_set {   /* one TrafficSignalState of a phase */
+    char signal[SIM_SB_NAME];     /* trafficSignalId: an OpenDRIVE signal id */
+    int light;                    /* a sim_light_state */
+    int line;
+} sim_xosc_light_set;
+
+typedef struct sim_xosc_light_phase {
+    char name[SIM_SB_NAME];
+    double duration;              /* s */
+    int set0, n_sets;             /* its states: sets[set0 ..] */
+    int line;
+} sim_xosc_light_phase;
+
+typedef struct sim_xosc_light_ctl {  /* a TrafficSignalController */
+    char name[SIM_SB_NAME];
+    char ref[SIM_SB_NAME];        /* reference: the controller its delay counts from ("": none) */
+    double delay;                 /* s */
+    int phase0, n_phases;         /* phases[phase0 ..] */
+    int line;
+} sim_xosc_light_ctl;
+
 typedef struct sim_xosc {
     char *path;                   /* the file */
     char *xodr;                   /* its LogicFile joined to its folder, NULL when none */
     char description[128];
     sim_sb_model model;
     sim_xosc_env env;
+    sim_xosc_light_ctl *ctls;     /* owned, like the two below */
+    int n_ctls;
+    sim_xosc_light_phase *phases;
+    int n_phases;
+    sim_xosc_light_set *sets;
+    int n_sets;
 } sim_xosc;
 
 int sim_xosc_load(const char *path, const sim_xosc_override *ov, int n_ov, sim_xosc *x,
@@ -80,5 +109,13 @@ int sim_xosc_parse_overrides(const char *text, sim_xosc_override *ov, int max, s
  * top, each on, off or flashing ("off;off;on": red, amber, green; "on;off": a pedestrian
  * head's red, green) or a sim_lights state name ("red"). A sim_light_state; -1: not one. */
 int sim_xosc_light_state(const char *text);
+/* The RoadNetwork's controllers into the lights model (after the OpenDRIVE file's heads
+ * are in it): each controller gets the heads its phases name, in the order first named,
+ * a head a phase does not name is off in it; phase 0 begins at its delay after the
+ * start of its reference's phase 0 (at t = delay without one). SIM_ENOTFOUND for a
+ * signal no head has or an unknown reference, SIM_EINVAL for a reference loop, a head
+ * owned twice or a phase of no duration; err names the file, line and what. */
+struct sim_lights;
+int sim_xosc_lights(const sim_xosc *x, struct sim_lights *L, sim_error *err);
 
 #endif

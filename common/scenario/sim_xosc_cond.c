@@ -106,10 +106,10 @@ static int read_value_condition(xosc_parser *P, const xmlNode *vc, sim_sb_condit
             if (c->param < 0)
                 return xosc_fail(P, k, SIM_ENOTFOUND, "names parameter \"%s\", which the scenario does not declare", name);
         }
-    } else if (xosc_is(k, "TrafficSignalCondition")) {
+    } else if (xosc_is(k, "TrafficSignalCondition") || xosc_is(k, "TrafficSignalControllerCondition")) {
         if (xosc_read_signal_condition(P, k, c)) return P->rc;
     } else {
-        xosc_unsupported(P, k ? k : vc); /* TrafficSignalController, UserDefinedValue, TimeOfDay... */
+        xosc_unsupported(P, k ? k : vc); /* UserDefinedValue, TimeOfDay... */
         return 1;
     }
     c->rule = rule;

@@ -98,5 +98,7 @@ int xosc_read_trigger(xosc_parser *P, const xmlNode *tn, sim_sb_trigger *t);
  * (others counted as unsupported, a left SIM_SB_A_IGNORED); a TrafficSignalCondition. */
 int xosc_read_signal_action(xosc_parser *P, const xmlNode *infra, sim_sb_action *a);
 int xosc_read_signal_condition(xosc_parser *P, const xmlNode *k, sim_sb_condition *c);
+/* RoadNetwork <TrafficSignals> into P->x's ctls, phases and sets. */
+int xosc_read_signal_controllers(xosc_parser *P, const xmlNode *ts);
 
 #endif

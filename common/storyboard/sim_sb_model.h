@@ -82,6 +82,7 @@ typedef enum {
     SIM_SB_A_PARAM_ADD,
     SIM_SB_A_PARAM_MULTIPLY,
     SIM_SB_A_SIGNAL_STATE,        /* TrafficSignalStateAction: signal (param) to light (value text) */
+    SIM_SB_A_SIGNAL_PHASE,        /* TrafficSignalControllerAction: controller (param) to phase `light` (name: value) */
     SIM_SB_A_IGNORED,             /* read, counted as unsupported: completes at once */
 } sim_sb_action_type;
 
@@ -107,7 +108,7 @@ typedef struct sim_sb_action {
     bool freespace, by_time;      /* LongitudinalDistance: distance or timeGap */
     char param[SIM_SB_NAME];      /* parameter actions */
     char value[SIM_SB_NAME];
-    int light;                    /* signal state action: a sim_light_state (sim_lights.h) */
+    int light;                    /* signal state action: a sim_light_state (sim_lights.h); phase: its index */
 } sim_sb_action;
 
 typedef enum {
@@ -128,6 +129,7 @@ typedef enum {
     SIM_SB_C_COLLISION,
     SIM_SB_C_OFFROAD,
     SIM_SB_C_SIGNAL,              /* TrafficSignalCondition: signal `ref` shows `light` */
+    SIM_SB_C_SIGNAL_PHASE,        /* TrafficSignalControllerCondition: controller `ref` is in phase `light` */
 } sim_sb_cond_type;
 
 typedef enum { SIM_SB_GT, SIM_SB_LT, SIM_SB_EQ, SIM_SB_GE, SIM_SB_LE, SIM_SB_NE } sim_sb_rule;
@@ -175,7 +177,7 @@ typedef struct sim_sb_condition {
     char pvalue[SIM_SB_NAME];
     char ref[SIM_SB_NAME];        /* element state: the element's name as written */
     sim_sb_elem_type ref_type;
-    int light;                    /* signal condition: a sim_light_state (sim_lights.h) */
+    int light;                    /* signal condition: a sim_light_state (sim_lights.h); phase: its index */
 } sim_sb_condition;
 
 typedef struct sim_sb_group { int c0, n; } sim_sb_group;    /* AND of conditions */

@@ -94,13 +94,16 @@ typedef struct sim_storyboard {
     bool done;                     /* the storyboard's stop trigger fired */
     bool track_offroad;            /* an OffroadCondition needs offroad_time (a locate per entity and step) */
     int collisions;                /* entity pairs overlapping, counted per step of contact start */
-    /* Traffic signals the model names (TrafficSignalStateAction and -Condition), by
-     * OpenDRIVE signal id: the caller feeds what each shows before a step
-     * (sim_storyboard_set_signal) and applies the requests after it and after init. */
+    /* Traffic signals (by OpenDRIVE signal id) and signal controllers (by name) the
+     * model's TrafficSignal(Controller)Actions and -Conditions name: the caller feeds
+     * what each shows before a step (sim_storyboard_set_signal) and applies the
+     * requests after it and after init. */
     const char **sig_name;         /* the model's strings */
-    int *sig_state;                /* per signal: the sim_light_state it shows (SIM_SIGNAL_OFF at first) */
-    int *sig_req;                  /* per signal: the sim_light_state an action asked for in the last
-                                      step (or init), -1: none */
+    bool *sig_ctl;                 /* a controller (else a signal head) */
+    int *sig_state;                /* what it shows: a sim_light_state (SIM_SIGNAL_OFF at first), a
+                                      controller its phase (0 at first) */
+    int *sig_req;                  /* the state or phase an action asked for in the last step (or
+                                      init), -1: none */
     int n_sig;
 } sim_storyboard;
 
@@ -114,10 +117,8 @@ void sim_storyboard_set_external_mode(sim_storyboard *sb, int e, bool external);
 void sim_storyboard_set_external(sim_storyboard *sb, int e, double x, double y, double heading, double speed);
 void sim_storyboard_step(sim_storyboard *sb, double dt);
 
-/* The slot of the signal called name (sig_*), -1: the model names no such signal. */
-int sim_storyboard_signal_find(const sim_storyboard *sb, const char *name);
-/* What signal slot k shows now (a sim_light_state, sim_lights.h), for the next step's
- * TrafficSignalConditions. */
+/* What signal slot k shows now (a sim_light_state, sim_lights.h; a controller's phase),
+ * for the next step's TrafficSignal(Controller)Conditions. */
 void sim_storyboard_set_signal(sim_storyboard *sb, int k, int light);
 
 /* The storyboard's moving state as bytes (sim_storyboard_snapshot.c), so that a

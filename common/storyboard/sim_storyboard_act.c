@@ -281,7 +281,7 @@ void sb_action_start(sim_storyboard *sb, int i)
         in->running = false;
         return;
     }
-    if (a->type == SIM_SB_A_SIGNAL_STATE) { /* done at once: the caller applies it (sig_req) */
+    if (a->type == SIM_SB_A_SIGNAL_STATE || a->type == SIM_SB_A_SIGNAL_PHASE) { /* done at once: the caller applies it (sig_req) */
         sb_signal_request(sb, a);
         in->running = false;
         return;

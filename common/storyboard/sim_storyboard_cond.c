@@ -226,7 +226,8 @@ bool sb_condition(sim_storyboard *sb, int ci)
     case SIM_SB_C_ELEMENT_STATE:
         if (c->state <= SIM_SB_ST_COMPLETE) return sb->state[c->element] == c->state;
         return sb->trans[c->element] == c->state && sb->step - sb->trans_step[c->element] <= 1;
-    case SIM_SB_C_SIGNAL: return sb_signal_shows(sb, c);
+    case SIM_SB_C_SIGNAL:
+    case SIM_SB_C_SIGNAL_PHASE: return sb_signal_shows(sb, c);
     case SIM_SB_C_PARAMETER: {
         const char *v = sb->pvalue[c->param];
         char *e1, *e2;

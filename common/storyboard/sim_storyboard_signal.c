@@ -1,5 +1,6 @@
-/* sim_storyboard_signal: the traffic signals a storyboard names (TrafficSignalStateAction,
- * TrafficSignalCondition). The engine owns no lights: the caller (traffic-node, a test)
+/* sim_storyboard_signal: the traffic signals and signal controllers a storyboard names
+ * (TrafficSignalStateAction and -Condition, TrafficSignalControllerAction and
+ * -Condition). The engine owns no lights: the caller (traffic-node, a test)
  * tells it what each signal shows before a step and applies the requests its actions
  * made after it, through the lights model (sim_lights.h), as the operator's
  * `simctl signal` does. So the storyboard stays pure and the lights have one owner. */
@@ -10,16 +11,18 @@
 
 #include "sim_lights.h"
 
-static int find(const sim_storyboard *sb, const char *name)
+static int find(const sim_storyboard *sb, bool ctl, const char *name)
 {
     for (int k = 0; k < sb->n_sig; k++)
-        if (strcmp(sb->sig_name[k], name) == 0) return k;
+        if (sb->sig_ctl[k] == ctl && strcmp(sb->sig_name[k], name) == 0) return k;
     return -1;
 }
 
-static void add(sim_storyboard *sb, const char *name)
+static void add(sim_storyboard *sb, bool ctl, const char *name)
 {
-    if (find(sb, name) < 0) sb->sig_name[sb->n_sig++] = name;
+    if (find(sb, ctl, name) >= 0) return;
+    sb->sig_ctl[sb->n_sig] = ctl;
+    sb->sig_name[sb->n_sig++] = name;
 }
 
 int sb_signals_init(sim_storyboard *sb)
@@ -29,11 +32,14 @@ int sb_signals_init(sim_storyboard *sb)
     sb->sig_name = calloc(cap, sizeof *sb->sig_name);
     sb->sig_state = calloc(cap, sizeof *sb->sig_state);
     sb->sig_req = calloc(cap, sizeof *sb->sig_req);
-    if (!sb->sig_name || !sb->sig_state || !sb->sig_req) return SIM_ENOMEM;
+    sb->sig_ctl = calloc(cap, sizeof *sb->sig_ctl);
+    if (!sb->sig_name || !sb->sig_state || !sb->sig_req || !sb->sig_ctl) return SIM_ENOMEM;
     for (int i = 0; i < m->n_actions; i++)
-        if (m->actions[i].type == SIM_SB_A_SIGNAL_STATE) add(sb, m->actions[i].param);
+        if (m->actions[i].type == SIM_SB_A_SIGNAL_STATE || m->actions[i].type == SIM_SB_A_SIGNAL_PHASE)
+            add(sb, m->actions[i].type == SIM_SB_A_SIGNAL_PHASE, m->actions[i].param);
     for (int i = 0; i < m->n_conds; i++)
-        if (m->conds[i].type == SIM_SB_C_SIGNAL) add(sb, m->conds[i].ref);
+        if (m->conds[i].type == SIM_SB_C_SIGNAL || m->conds[i].type == SIM_SB_C_SIGNAL_PHASE)
+            add(sb, m->conds[i].type == SIM_SB_C_SIGNAL_PHASE, m->conds[i].ref);
     for (int k = 0; k < sb->n_sig; k++) {
         sb->sig_state[k] = SIM_SIGNAL_OFF;
         sb->sig_req[k] = -1;
@@ -46,6 +52,7 @@ void sb_signals_free(sim_storyboard *sb)
     free(sb->sig_name);
     free(sb->sig_state);
     free(sb->sig_req);
+    free(sb->sig_ctl);
 }
 
 void sb_signals_clear_requests(sim_storyboard *sb)
@@ -55,7 +62,7 @@ void sb_signals_clear_requests(sim_storyboard *sb)
 
 void sb_signal_request(sim_storyboard *sb, const sim_sb_action *a)
 {
-    int k = find(sb, a->param);
+    int k = find(sb, a->type == SIM_SB_A_SIGNAL_PHASE, a->param);
     if (k < 0) return; /* cannot happen: every signal action has its slot */
     /* the last action of a step wins, as the last `simctl signal` does */
     sb->sig_req[k] = a->light;
@@ -63,11 +70,9 @@ void sb_signal_request(sim_storyboard *sb, const sim_sb_action *a)
 
 bool sb_signal_shows(const sim_storyboard *sb, const sim_sb_condition *c)
 {
-    int k = find(sb, c->ref);
+    int k = find(sb, c->type == SIM_SB_C_SIGNAL_PHASE, c->ref);
     return k >= 0 && sb->sig_state[k] == c->light;
 }
-
-int sim_storyboard_signal_find(const sim_storyboard *sb, const char *name) { return find(sb, name); }
 
 void sim_storyboard_set_signal(sim_storyboard *sb, int k, int light)
 {

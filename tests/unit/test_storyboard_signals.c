@@ -39,17 +39,44 @@
     "<InfrastructureAction><TrafficSignalAction><TrafficSignalStateAction name=\"" id "\" state=\"" state "\"/>"         \
     "</TrafficSignalAction></InfrastructureAction>"
 
-/* Writes the scenario on the straight road and loads it: rc, and the first message. */
-static int load(const char *init, const char *events, sim_scenario **sc, char *msg, size_t size)
+/* The shared straight road with three traffic-light heads, 7 and 9 for vehicles, 8 for
+ * pedestrians (OpenDRIVE dynamic signals 1000001 and 1000002), written to road. */
+static void write_road(char *road)
 {
-    char road[PATH_MAX], path[] = "/tmp/test_storyboard_signals_XXXXXX.xosc";
-    assert_non_null(realpath("../shared/openscenario/xodr/straight_500m.xodr", road));
+    FILE *in = fopen("../shared/openscenario/xodr/straight_500m.xodr", "r");
+    assert_non_null(in);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, in);
+    fclose(in);
+    text[n] = 0;
+    char *at = strstr(text, "<signals>");
+    assert_non_null(at);
+    at += strlen("<signals>");
+    int fd = mkstemps(road, 5);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "%.*s", (int)(at - text), text);
+    static const char *const heads[][3] = {{"7", "100", "1000001"}, {"8", "110", "1000002"}, {"9", "200", "1000001"}};
+    for (int i = 0; i < 3; i++)
+        fprintf(f, "<signal s=\"%s\" t=\"-4\" id=\"%s\" name=\"h%s\" dynamic=\"yes\" orientation=\"+\" zOffset=\"3\" "
+                   "type=\"%s\" country=\"OpenDRIVE\" subtype=\"-1\" height=\"0.8\" width=\"0.4\"/>\n",
+                heads[i][1], heads[i][0], heads[i][0], heads[i][2]);
+    fprintf(f, "%s", at);
+    fclose(f);
+}
+
+/* Writes the scenario on that road (with `signals` in its RoadNetwork) and loads it:
+ * rc, and the first message. */
+static int load_net(const char *signals, const char *init, const char *events, sim_scenario **sc, char *msg, size_t size)
+{
+    char road[] = "/tmp/test_storyboard_signals_XXXXXX.xodr", path[] = "/tmp/test_storyboard_signals_XXXXXX.xosc";
+    write_road(road);
     int fd = mkstemps(path, 5);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
     fprintf(f, "<?xml version=\"1.0\"?>\n<OpenSCENARIO><FileHeader revMajor=\"1\" revMinor=\"2\"/>\n"
                "<ParameterDeclarations><ParameterDeclaration name=\"Flag\" parameterType=\"double\" value=\"0\"/>"
-               "</ParameterDeclarations>\n<RoadNetwork><LogicFile filepath=\"%s\"/></RoadNetwork>\n"
+               "</ParameterDeclarations>\n<RoadNetwork><LogicFile filepath=\"%s\"/>%s</RoadNetwork>\n"
                "<Entities><ScenarioObject name=\"Ego\"><Vehicle name=\"c\" vehicleCategory=\"car\"><BoundingBox>"
                "<Center x=\"1\" y=\"0\" z=\"0.7\"/><Dimensions width=\"2\" length=\"4\" height=\"1.4\"/></BoundingBox>"
                "</Vehicle></ScenarioObject></Entities>\n<Storyboard><Init><Actions>%s<Private entityRef=\"Ego\">"
@@ -58,65 +85,83 @@ static int load(const char *init, const char *events, sim_scenario **sc, char *m
                "<Story name=\"S\"><Act name=\"A\"><ManeuverGroup name=\"G\" maximumExecutionCount=\"1\"><Actors "
                "selectTriggeringEntities=\"false\"/><Maneuver name=\"M\">%s</Maneuver></ManeuverGroup><StartTrigger/>"
                "</Act></Story></Storyboard></OpenSCENARIO>\n",
-            road, init, events);
+            road, signals, init, events);
     fclose(f);
     sim_diag d = {0};
     int rc = sim_scenario_load(path, sc, &d);
     snprintf(msg, size, "%s", d.n ? d.msgs[0] : "");
     sim_diag_free(&d);
     unlink(path);
+    unlink(road);
     return rc;
+}
+
+static int load(const char *init, const char *events, sim_scenario **sc, char *msg, size_t size)
+{
+    return load_net("", init, events, sc, msg, size);
 }
 
 typedef struct world {
     sim_scenario *sc;
     sim_lanegraph g;
     sim_storyboard sb;
-    sim_lights L;
+    sim_lights L;      /* the scenario's (its heads and controllers), moved here */
     sim_lights_run R;
     double start[8];   /* when events E1.. started (NAN: not yet) */
 } world;
 
-static void lights_make(sim_lights *L)
+/* Head 7's controller made here (for scenarios without TrafficSignals). */
+static void hand_controller(sim_lights *L)
 {
     sim_error err = {0};
-    memset(L, 0, sizeof *L);
-    sim_light_head h = {.id = "7", .road = -1};
-    assert_int_equal(sim_lights_add_head(L, &h, &err), 0);
-    h.id = "8";
-    assert_int_equal(sim_lights_add_head(L, &h, &err), 1);
+    assert_int_equal(sim_lights_find_head(L, "7"), 0);
     int heads[] = {0};
     double dur[] = {2, 1, 3};
     sim_light_state st[] = {SIM_SIGNAL_GREEN, SIM_SIGNAL_AMBER, SIM_SIGNAL_RED};
     assert_int_equal(sim_lights_add_controller(L, "c", heads, 1, dur, st, 3, 0.0, &err), 0);
 }
 
-/* The storyboard's requests become holds, as traffic-node's apply_signals does. */
-static int apply(world *w)
+static int target(const world *w, int k)
+{
+    return w->sb.sig_ctl[k] ? sim_lights_find_controller(&w->L, w->sb.sig_name[k]) : sim_lights_find_head(&w->L, w->sb.sig_name[k]);
+}
+
+/* The storyboard's requests become holds and phase moves, as traffic-node's
+ * apply_signals makes them. */
+static int apply(world *w, double t)
 {
     int n = 0;
     for (int k = 0; k < w->sb.n_sig; k++) {
-        int h = sim_lights_find_head(&w->L, w->sb.sig_name[k]);
-        if (w->sb.sig_req[k] >= 0 && h >= 0) n += sim_lights_set_head(&w->R, h, w->sb.sig_req[k]) == SIM_OK;
+        int i = target(w, k), req = w->sb.sig_req[k];
+        if (req < 0 || i < 0) continue;
+        n += (w->sb.sig_ctl[k] ? sim_lights_set_phase(&w->L, &w->R, i, req, t) : sim_lights_set_head(&w->R, i, req)) == SIM_OK;
     }
     return n;
 }
 
-static void open_world(world *w, const char *init, const char *events)
+/* signals: the RoadNetwork's TrafficSignals, "" for head 7's controller made by hand */
+static void open_world_net(world *w, const char *signals, const char *init, const char *events)
 {
     char msg[512];
     memset(w, 0, sizeof *w);
     for (int i = 0; i < 8; i++) w->start[i] = NAN;
-    int rc = load(init, events, &w->sc, msg, sizeof msg);
+    int rc = load_net(signals, init, events, &w->sc, msg, sizeof msg);
     if (rc) fprintf(stderr, "%s\n", msg);
     assert_int_equal(rc, SIM_OK);
     sim_error err = {0};
     assert_int_equal(sim_lanegraph_from_roads_merge(&w->g, &w->sc->net, true, &err), SIM_OK);
     assert_int_equal(sim_storyboard_init(&w->sb, &w->sc->xosc->model, &w->g, &err), SIM_OK);
-    lights_make(&w->L);
+    w->L = w->sc->net.lights;
+    assert_int_equal(w->L.n_heads, 3);
+    if (!signals[0]) hand_controller(&w->L);
     assert_int_equal(sim_lights_run_init(&w->R, &w->L, &err), SIM_OK);
-    apply(w);
+    apply(w, 0);
     sim_lights_update(&w->L, &w->R, 0);
+}
+
+static void open_world(world *w, const char *init, const char *events)
+{
+    open_world_net(w, "", init, events);
 }
 
 /* One tick at t: lights at t, the storyboard sees them, steps to t, its actions apply. */
@@ -124,12 +169,13 @@ static void tick(world *w, double t)
 {
     sim_lights_update(&w->L, &w->R, t);
     for (int k = 0; k < w->sb.n_sig; k++) {
-        int h = sim_lights_find_head(&w->L, w->sb.sig_name[k]);
-        if (h >= 0) sim_storyboard_set_signal(&w->sb, k, w->R.state[h]);
+        int i = target(w, k);
+        if (i >= 0)
+            sim_storyboard_set_signal(&w->sb, k, w->sb.sig_ctl[k] ? sim_lights_phase_at(&w->L, &w->R, i, t) : (int)w->R.state[i]);
     }
     sim_storyboard_step(&w->sb, DT);
     NEAR(w->sb.t, t, 0);
-    if (apply(w)) sim_lights_update(&w->L, &w->R, t);
+    if (apply(w, t)) sim_lights_update(&w->L, &w->R, t);
     for (int k = 0; k < w->sb.n_events; k++) {
         const sim_sb_element *el = &w->sc->xosc->model.elements[w->sb.events[k].element];
         if (el->type == SIM_SB_E_EVENT && w->sb.events[k].transition == SIM_SB_TR_START && el->name[0] == 'E')
@@ -140,7 +186,7 @@ static void tick(world *w, double t)
 static void close_world(world *w)
 {
     sim_lights_run_free(&w->R);
-    sim_lights_free(&w->L);
+    w->sc->net.lights = w->L; /* the scenario frees them */
     sim_storyboard_free(&w->sb);
     sim_lanegraph_free(&w->g);
     sim_scenario_free(w->sc);
@@ -190,6 +236,67 @@ static void test_condition_sees_action_next_step(void **state)
     close_world(&w);
 }
 
+/* RoadNetwork TrafficSignals: controller "main" over heads 7 and 8 (go 2 s: 7 green, 8
+ * red; caution 1 s: 7 amber, 8 red; stop 3 s: 7 red, 8 green), "side" over head 9
+ * starting 1.5 s after main (a 4 s, b 4 s); controller conditions on main's phases,
+ * and a controller action moving main back to "go" at 4 + 1/64. */
+#define CONTROLLERS                                                                                                       \
+    "<TrafficSignals><TrafficSignalController name=\"main\">"                                                          \
+    "<Phase name=\"go\" duration=\"2\"><TrafficSignalState trafficSignalId=\"7\" state=\"off;off;on\"/>"               \
+    "<TrafficSignalState trafficSignalId=\"8\" state=\"on;off\"/></Phase>"                                              \
+    "<Phase name=\"caution\" duration=\"1\"><TrafficSignalState trafficSignalId=\"7\" state=\"off;on;off\"/>"          \
+    "<TrafficSignalState trafficSignalId=\"8\" state=\"on;off\"/></Phase>"                                              \
+    "<Phase name=\"stop\" duration=\"3\"><TrafficSignalState trafficSignalId=\"7\" state=\"on;off;off\"/>"             \
+    "<TrafficSignalState trafficSignalId=\"8\" state=\"off;on\"/></Phase></TrafficSignalController>"                    \
+    "<TrafficSignalController name=\"side\" delay=\"1.5\" reference=\"main\">"                                         \
+    "<Phase name=\"a\" duration=\"4\"><TrafficSignalState trafficSignalId=\"9\" state=\"green\"/></Phase>"            \
+    "<Phase name=\"b\" duration=\"4\"><TrafficSignalState trafficSignalId=\"9\" state=\"red\"/></Phase>"              \
+    "</TrafficSignalController></TrafficSignals>"
+#define CTL_COND(ctl, phase) "<TrafficSignalControllerCondition trafficSignalControllerRef=\"" ctl "\" phase=\"" phase "\"/>"
+#define CTL_ACTION(ctl, phase)                                                                                            \
+    "<InfrastructureAction><TrafficSignalAction><TrafficSignalControllerAction trafficSignalControllerRef=\"" ctl        \
+    "\" phase=\"" phase "\"/></TrafficSignalAction></InfrastructureAction>"
+
+static void test_controllers(void **state)
+{
+    (void)state;
+    world w;
+    open_world_net(&w, CONTROLLERS, "",
+                   SIGNAL_EVENT("E1", CTL_COND("main", "stop"), SET_FLAG("1"))
+                   SIGNAL_EVENT("E2", "<SimulationTimeCondition value=\"4\" rule=\"greaterThan\"/>", CTL_ACTION("main", "go"))
+                   SIGNAL_EVENT("E3", "<TrafficSignalCondition name=\"8\" state=\"off;on\"/>", SET_FLAG("2")));
+    assert_int_equal(w.L.n_ctls, 2);
+    const sim_light_controller *m = &w.L.ctls[0], *side = &w.L.ctls[1];
+    assert_string_equal(m->id, "main");
+    assert_int_equal(m->n_heads, 2);
+    assert_int_equal(m->heads[0], 0);
+    assert_int_equal(m->heads[1], 1);
+    assert_int_equal(m->n_phases, 3);
+    NEAR(m->phases[1].duration, 1, 0);
+    assert_int_equal(m->phases[2].states[0], SIM_SIGNAL_RED);
+    assert_int_equal(m->phases[2].states[1], SIM_SIGNAL_GREEN);
+    NEAR(m->offset, 0, 0);
+    NEAR(side->offset, 1.5, 0);
+    assert_int_equal(side->heads[0], 2);
+    double amber[2] = {NAN, NAN}, nine_green = NAN, nine_red = NAN;
+    for (int i = 1; i <= 8 * 64; i++) {
+        double t = i * DT;
+        bool was_amber = w.R.state[0] == SIM_SIGNAL_AMBER;
+        tick(&w, t);
+        if (!was_amber && w.R.state[0] == SIM_SIGNAL_AMBER) amber[isnan(amber[0]) ? 0 : 1] = t;
+        if (isnan(nine_green) && w.R.state[2] == SIM_SIGNAL_GREEN) nine_green = t;
+        if (!isnan(nine_green) && isnan(nine_red) && w.R.state[2] == SIM_SIGNAL_RED) nine_red = t;
+    }
+    NEAR(w.start[1], 3.0, 0);         /* main enters stop at 2 + 1 */
+    NEAR(w.start[3], 3.0, 0);         /* and head 8 turns green with it */
+    NEAR(w.start[2], 4.0 + DT, 0);
+    NEAR(amber[0], 2.0, 0);
+    NEAR(amber[1], 4.0 + DT + 2, 0);  /* go again from 4 + 1/64, caution 2 s later */
+    NEAR(nine_green, 1.5, 0);         /* side's a: its delay after main's phase 0 (b's red before) */
+    NEAR(nine_red, 1.5 + 4, 0);       /* then b, after a's 4 s */
+    close_world(&w);
+}
+
 static void test_state_words(void **state)
 {
     (void)state;
@@ -222,6 +329,49 @@ static void test_bad_state_refused(void **state)
     assert_int_not_equal(load("", SIGNAL_EVENT("E1", "<TrafficSignalCondition name=\"7\" state=\"purple\"/>", SET_FLAG("1")),
                               &sc, msg, sizeof msg), SIM_OK);
     assert_non_null(strstr(msg, ".xosc: 7: <TrafficSignalCondition> state \"purple\" of signal \"7\""));
+    /* a controller action naming a phase the controller lacks; a reference to nothing */
+    assert_int_not_equal(load_net(CONTROLLERS, "", SIGNAL_EVENT("E1", CTL_COND("main", "amber"), SET_FLAG("1")), &sc, msg,
+                                  sizeof msg), SIM_OK);
+    assert_non_null(strstr(msg, "controller \"main\" has no phase \"amber\""));
+    assert_int_not_equal(load_net(CONTROLLERS, "", SIGNAL_EVENT("E1", CTL_COND("north", "go"), SET_FLAG("1")), &sc, msg,
+                                  sizeof msg), SIM_OK);
+    assert_non_null(strstr(msg, "names controller \"north\", which <RoadNetwork> <TrafficSignals> does not declare"));
+}
+
+/* Controllers against the heads: a signal no head has, a reference to nothing, a loop. */
+static void test_controller_errors(void **state)
+{
+    (void)state;
+    static const struct { const char *xml, *msg; } cases[] = {
+        {"<TrafficSignals><TrafficSignalController name=\"c\"><Phase name=\"p\" duration=\"1\">"
+         "<TrafficSignalState trafficSignalId=\"42\" state=\"red\"/></Phase></TrafficSignalController></TrafficSignals>",
+         "<TrafficSignalState> trafficSignalId \"42\": no traffic-light head"},
+        {"<TrafficSignals><TrafficSignalController name=\"c\" reference=\"x\"><Phase name=\"p\" duration=\"1\">"
+         "<TrafficSignalState trafficSignalId=\"7\" state=\"red\"/></Phase></TrafficSignalController></TrafficSignals>",
+         "\"c\": reference \"x\" is no controller"},
+        {"<TrafficSignals><TrafficSignalController name=\"c\" reference=\"d\"><Phase name=\"p\" duration=\"1\">"
+         "<TrafficSignalState trafficSignalId=\"7\" state=\"red\"/></Phase></TrafficSignalController>"
+         "<TrafficSignalController name=\"d\" reference=\"c\"><Phase name=\"p\" duration=\"1\">"
+         "<TrafficSignalState trafficSignalId=\"8\" state=\"red\"/></Phase></TrafficSignalController></TrafficSignals>",
+         "its references make a loop"},
+        {"<TrafficSignals><TrafficSignalController name=\"c\"><Phase name=\"p\" duration=\"1\">"
+         "<TrafficSignalState trafficSignalId=\"7\" state=\"red\"/></Phase></TrafficSignalController>"
+         "<TrafficSignalController name=\"d\"><Phase name=\"p\" duration=\"1\">"
+         "<TrafficSignalState trafficSignalId=\"7\" state=\"red\"/></Phase></TrafficSignalController></TrafficSignals>",
+         "<TrafficSignalController> \"d\": "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_scenario *sc = NULL;
+        char msg[512];
+        assert_int_not_equal(load_net(cases[i].xml, "", "", &sc, msg, sizeof msg), SIM_OK);
+        if (!strstr(msg, cases[i].msg)) fail_msg("case %zu: %s", i, msg);
+        assert_non_null(strstr(msg, ".xosc: 4: <TrafficSignal"));
+    }
+    sim_scenario *sc = NULL;
+    char msg[512];
+    assert_int_not_equal(load_net("<TrafficSignals><TrafficSignalController name=\"c\"><Phase name=\"p\" duration=\"0\"/>"
+                                  "</TrafficSignalController></TrafficSignals>", "", "", &sc, msg, sizeof msg), SIM_OK);
+    assert_non_null(strstr(msg, "phase \"p\": duration 0, expected seconds > 0"));
 }
 
 int main(void)
@@ -229,6 +379,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_condition_and_action),
         cmocka_unit_test(test_condition_sees_action_next_step),
+        cmocka_unit_test(test_controllers),
+        cmocka_unit_test(test_controller_errors),
         cmocka_unit_test(test_state_words),
         cmocka_unit_test(test_bad_state_refused),
     };
