@@ -2,10 +2,13 @@
  * fuzz/corpus/fuzz_xosc/Catalogs when the input names them). Any input must give either
  * a storyboard or an error naming file, line and element, never a crash, leak or
  * sanitizer report; what loads is then run for 200 steps on a straight two-lane test
- * road (positions on roads of no network fail the Init, which must fail cleanly too). */
+ * road (positions on roads of no network fail the Init, which must fail cleanly too),
+ * and its RoadNetwork's signal controllers are placed in a lights model of heads 1, 2
+ * and 3 (accepted or refused naming the line, never a crash). */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim_lights.h"
 #include "sim_storyboard.h"
 #include "sim_xosc.h"
 
@@ -30,6 +33,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sim_storyboard_free(&sb);
     }
     sim_lanegraph_free(&g);
+    sim_lights L = {0};
+    static const char *const ids[] = {"1", "2", "3"};
+    for (int i = 0; i < 3; i++) {
+        sim_light_head h = {.id = (char *)ids[i], .road = -1};
+        sim_lights_add_head(&L, &h, &err);
+    }
+    sim_xosc_lights(&x, &L, &err);
+    sim_lights_free(&L);
     sim_xosc_free(&x);
     (void)n_ov;
     return 0;
