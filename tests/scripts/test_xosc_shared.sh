@@ -83,6 +83,25 @@ for f in "$xosc"/*.xosc; do
 done
 [ "$n" -ge 15 ] || fail "only $n shared files ran"
 
+# RoadNetwork signal controllers (tests/data/fabriksgatan_signal_controllers.xosc, solved
+# by hand): main runs head 1 (go 8 s, caution 2 s, stop 10 s), ped heads 2 and 3 (walk
+# 5 s, wait 15 s) from 2 s after main; main's stop at 10 s moves ped to walk (a
+# TrafficSignalControllerCondition and -Action), so 2 and 3 turn green in that tick
+shared_xosc=$xosc
+xosc=$root/tests/data
+run fabriksgatan_signal_controllers scenario
+xosc=$shared_xosc
+if ended fabriksgatan_signal_controllers scenario; then
+    seq=$(sqlite3 "$db" "select printf('%.2f', t) || ' ' || json_extract(json, '\$.id') || ' ' || json_extract(json, '\$.state')
+                         from events where kind = 'signal' and name = 'state' order by t, 2" | tr '\n' ';')
+    want="0.00 1 green;0.00 2 red;0.00 3 red;2.00 2 green;2.00 3 green;7.00 2 red;7.00 3 red;8.00 1 amber;10.00 1 red;"
+    want="${want}10.00 2 green;10.00 3 green;15.00 2 red;15.00 3 red;"
+    [ "$seq" = "$want" ] || fail "signal controllers: signal.state [$seq], expected [$want]"
+else
+    fail "fabriksgatan_signal_controllers did not end by its stop trigger:"
+    tail -5 "$tmp/fabriksgatan_signal_controllers.scenario.log"
+fi
+
 # --params reaches physics: the ego's Init (s = EgoStartS, speed EgoSpeed km/h) moves
 # the car's start; its centre is 1.4 m ahead of OpenSCENARIO's reference point
 run cut-in script --until 0.5 --params EgoStartS=80,EgoSpeed=20
@@ -96,4 +115,4 @@ first=$(sqlite3 "$db" "select printf('%.2f %.2f', s, speed) from samples where t
 [ "$first" = "51.40 30.00" ] || fail "cut-in starts at s, speed = '$first', expected '51.40 30.00'"
 
 [ "$fails" -eq 0 ] || exit 1
-echo "ok $n shared OpenSCENARIO files run to their stop trigger; --params reaches physics"
+echo "ok $n shared OpenSCENARIO files run to their stop trigger (traffic_lights' signals as timed); signal controllers; --params reaches physics"
