@@ -93,7 +93,7 @@ run fabriksgatan_signal_controllers scenario
 xosc=$shared_xosc
 if ended fabriksgatan_signal_controllers scenario; then
     seq=$(sqlite3 "$db" "select printf('%.2f', t) || ' ' || json_extract(json, '\$.id') || ' ' || json_extract(json, '\$.state')
-                         from events where kind = 'signal' and name = 'state' order by t, 2" | tr '\n' ';')
+                         from events where kind = 'signal' and name = 'state' order by t, json_extract(json, '\$.id')" | tr '\n' ';')
     want="0.00 1 green;0.00 2 red;0.00 3 red;2.00 2 green;2.00 3 green;7.00 2 red;7.00 3 red;8.00 1 amber;10.00 1 red;"
     want="${want}10.00 2 green;10.00 3 green;15.00 2 red;15.00 3 red;"
     [ "$seq" = "$want" ] || fail "signal controllers: signal.state [$seq], expected [$want]"
