@@ -12,6 +12,7 @@ eye tracker does), never ordered by sleeping."""
 import bisect
 import csv
 import glob
+import json
 import math
 import os
 import socket
@@ -491,6 +492,44 @@ class SensorBridge(Base):
             head = f.readline().strip()
             self.assertEqual(head, "run,t,tick,src_t,wall,sensor,channel,value,unit")
             self.assertEqual(sum(1 for _ in f), 2 * n + 200)
+        self.check_sensor_summary(log, n)
+
+    def check_sensor_summary(self, log, n):
+        """The analysis' sensors.csv and metrics.json: the whole drive's figures solved by
+        hand (hr: five cycles of 60..99, ecg: 0..n-1), each task's against the log's own
+        rows inside the task's first and last sample."""
+        out = tempfile.mkdtemp(prefix="instr-analysis-")
+        subprocess.run([os.path.join(BIN, "analysis"), "report", log, "--out", out, "--no-plots"], check=True,
+                       timeout=120, stdout=subprocess.DEVNULL)
+        with open(os.path.join(out, "sensors.csv")) as f:
+            table = list(csv.DictReader(f))
+        drive = {(r["sensor"], r["channel"]): r for r in table if r["task"] == ""}
+        self.assertEqual(sorted(drive), [("ecg", "ecg"), ("ecg", "eda"), ("hr", "hr")])
+        hr = drive[("hr", "hr")]
+        self.assertEqual((hr["unit"], int(hr["count"])), ("bpm", 200))
+        # 0..39 has variance (40^2 - 1) / 12 = 133.25 about its mean; 200 values: 26650
+        for key, want in (("mean", 79.5), ("sd", math.sqrt(26650 / 199)), ("min", 60), ("max", 99)):
+            self.assertAlmostEqual(float(hr[key]), want, 6, key)
+        ecg = drive[("ecg", "ecg")]
+        self.assertEqual((ecg["unit"], int(ecg["count"])), ("mV", n))
+        self.assertAlmostEqual(float(ecg["mean"]), (n - 1) / 2, 6)
+        self.assertAlmostEqual(float(ecg["sd"]), math.sqrt(n * (n + 1) / 12), 6)
+        with open(os.path.join(out, "metrics.json")) as f:
+            metrics = json.load(f)
+        self.assertAlmostEqual(metrics["drive"]["sensors"]["hr.hr"]["mean"], 79.5, 9)
+        tasks = [r for r in table if r["task"] != ""]
+        self.assertEqual(len(tasks), 3 * len(metrics["tasks"]))
+        for r in tasks:
+            span = rows(log, "SELECT min(t), max(t) FROM samples WHERE task=? AND run=?", r["task"], int(r["run"]))[0]
+            vals = [v for (v,) in rows(log, "SELECT value FROM sensor WHERE sensor=? AND channel=? AND run=? AND "
+                                       "t >= ? AND t <= ?", r["sensor"], r["channel"], int(r["run"]),
+                                       span[0] if span[0] is not None else 1, span[1] if span[1] is not None else 0)]
+            self.assertEqual(int(r["count"]), len(vals), r)
+            if vals:
+                self.assertAlmostEqual(float(r["mean"]), sum(vals) / len(vals), 6, r)
+                task = [t for t in metrics["tasks"] if t["task"] == r["task"] and t["run"] == int(r["run"])][0]
+                self.assertAlmostEqual(task["sensors"]["%s.%s" % (r["sensor"], r["channel"])]["mean"],
+                                       sum(vals) / len(vals), 6)
 
     @staticmethod
     def connect(port):
