@@ -249,7 +249,9 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
         fputs("</div>\n", f);
     }
     fputs("<p>Definitions: docs/metrics.md. Data: <a href=\"metrics.json\">metrics.json</a>, "
-          "<a href=\"tasks.csv\">tasks.csv</a>, <a href=\"events.csv\">events.csv</a>.</p>\n", f);
+          "<a href=\"tasks.csv\">tasks.csv</a>, <a href=\"events.csv\">events.csv</a>", f);
+    if (res->drive->n_sensors) fputs(", <a href=\"sensors.csv\">sensors.csv</a> (lab sensors per task)", f);
+    fputs(".</p>\n", f);
     fputs("<h2>Tasks</h2>\n<table><tr><th class=\"l\">task</th><th>run</th><th>status</th>"
           "<th>length (m)</th><th>duration (s)</th><th>events</th><th>severe</th>"
           "<th>A<sub>global</sub> (m&sup2;)</th><th>A<sub>global</sub> (m&middot;s)</th>"
