@@ -48,6 +48,16 @@ typedef struct an_event {
 enum { AN_ID_TASK, AN_ID_ROAD, AN_NIDS };
 extern const char *const an_id_names[AN_NIDS];
 
+/* A lab sensor channel of the drive log's sensor table (sensor.<name> messages,
+ * docs/instruments.md) and its values, ordered by (run, t). */
+typedef struct an_sensor_channel {
+    char sensor[SIM_DRIVELOG_ID_MAX], channel[SIM_DRIVELOG_ID_MAX];
+    char unit[32];                 /* "" when none was given */
+    int *run;                      /* n long */
+    sim_sensor_value *v;           /* n long */
+    size_t n, cap;
+} an_sensor_channel;
+
 typedef struct an_drive {
     char *path;             /* the file or folder it was read from */
     size_t n;               /* samples */
@@ -63,6 +73,8 @@ typedef struct an_drive {
     size_t n_events;
     char **meta_key, **meta_val;
     size_t n_meta;
+    an_sensor_channel *sensors;  /* the log's sensor channels (sensors.c); none for CSV */
+    size_t n_sensors;
 } an_drive;
 
 /* Reads a drive: a drive log (SQLite, through sim_drivelog), or a folder or samples.csv
@@ -202,6 +214,19 @@ void an_html_num(FILE *f, double v, int dec);
 /* Finds the scenario of a drive: override, or its meta's scenario_file as given, next
  * to the log or under scenarios/ (report.c). */
 int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err);
+
+/* ---- lab sensor channels (sensors.c) ---- */
+
+/* Reads the drive log's sensor rows into dr->sensors (a log without the table has none). */
+int an_sensors_load(an_drive *dr, sim_drivelog_reader *rd, sim_error *err);
+void an_sensors_free(an_drive *dr);
+/* The channel's values of run inside [t0, t1] summarised; run < 0: every run. */
+void an_sensor_stats(const an_sensor_channel *c, int run, double t0, double t1, sim_sensor_stats *out);
+/* metrics.json's "sensors" object of a task (tr) or of the whole drive (tr NULL): one
+ * entry per channel named "<sensor>.<channel>"; NULL when the drive has no channel. */
+struct cJSON *an_sensors_json(const an_result *res, const an_task_result *tr);
+/* sensors.csv: one row per channel for the drive, then per task and channel. */
+int an_sensors_write_csv(const an_result *res, const char *path, sim_error *err);
 
 /* ---- secondary-task measures (measures.c) ---- */
 

@@ -58,6 +58,7 @@ void an_drive_free(an_drive *dr)
     }
     free(dr->meta_key);
     free(dr->meta_val);
+    an_sensors_free(dr);
     memset(dr, 0, sizeof *dr);
 }
 

@@ -72,6 +72,8 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
     cJSON *meta = cJSON_AddObjectToObject(drive, "meta");
     for (size_t k = 0; k < res->drive->n_meta; k++)
         cJSON_AddStringToObject(meta, res->drive->meta_key[k], res->drive->meta_val[k]);
+    cJSON *sens = an_sensors_json(res, NULL);
+    if (sens) cJSON_AddItemToObject(drive, "sensors", sens);
     cJSON *warn = cJSON_AddArrayToObject(root, "warnings");
     for (size_t k = 0; k < res->n_warnings; k++)
         cJSON_AddItemToArray(warn, cJSON_CreateString(res->warnings[k]));
@@ -89,6 +91,8 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
         for (size_t q = 0; q < an_metric_count(); q++)
             cJSON_AddItemToObject(m, an_metric_name(q), num_or_null(an_metric_value(tr, q)));
         cJSON_AddItemToObject(o, "secondary", an_measures_json(res, tr));
+        cJSON *task_sensors = an_sensors_json(res, tr);
+        if (task_sensors) cJSON_AddItemToObject(o, "sensors", task_sensors);
         cJSON *evs = cJSON_AddArrayToObject(o, "events");
         for (size_t q = 0; q < tr->m.n_events; q++) cJSON_AddItemToArray(evs, event_json(&tr->m.events[q]));
         cJSON *rx = cJSON_AddArrayToObject(o, "reactions");
@@ -245,7 +249,9 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
         fputs("</div>\n", f);
     }
     fputs("<p>Definitions: docs/metrics.md. Data: <a href=\"metrics.json\">metrics.json</a>, "
-          "<a href=\"tasks.csv\">tasks.csv</a>, <a href=\"events.csv\">events.csv</a>.</p>\n", f);
+          "<a href=\"tasks.csv\">tasks.csv</a>, <a href=\"events.csv\">events.csv</a>", f);
+    if (res->drive->n_sensors) fputs(", <a href=\"sensors.csv\">sensors.csv</a> (lab sensors per task)", f);
+    fputs(".</p>\n", f);
     fputs("<h2>Tasks</h2>\n<table><tr><th class=\"l\">task</th><th>run</th><th>status</th>"
           "<th>length (m)</th><th>duration (s)</th><th>events</th><th>severe</th>"
           "<th>A<sub>global</sub> (m&sup2;)</th><th>A<sub>global</sub> (m&middot;s)</th>"
@@ -468,6 +474,10 @@ int an_report_write(const an_result *res, const char *dir, bool plots, an_timing
     if ((rc = write_json(res, path, err))) return rc;
     snprintf(path, sizeof path, "%s/tasks.csv", dir);
     if ((rc = write_tasks_csv(res, path, err))) return rc;
+    if (res->drive->n_sensors) {
+        snprintf(path, sizeof path, "%s/sensors.csv", dir);
+        if ((rc = an_sensors_write_csv(res, path, err))) return rc;
+    }
     snprintf(path, sizeof path, "%s/events.csv", dir);
     if ((rc = write_events_csv(res, path, err))) return rc;
     double t1 = an_now();

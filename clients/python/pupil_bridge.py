@@ -24,6 +24,18 @@ gaze_point_3d, timestamp) as gaze.sample:
               with Pupil Remote's "T" command from a lockstep rig); samples land
               exactly
 
+With --surfaces it also subscribes to Pupil's surface tracker ("surfaces.<name>": name,
+gaze_on_surfaces [{norm_pos, on_surf, confidence, timestamp, base_data}, ...], one
+message per world frame with the gaze mapped since the previous one) and names the
+screen a gaze datum lands on: each gaze datum is held back --surface-hold seconds
+(default 0.25) for its surface verdict; one that lands on a surface (on_surf, valid)
+goes out with area and target = the surface's area of interest (--surface
+"Surface 1=center_display" maps Pupil's surface name onto the vehicle file's area; an
+unmapped surface keeps its own name), its direction as above, and surface_x, surface_y
+= norm_pos (the point on the screen, 0..1 from its bottom left corner, as Pupil gives
+it). A surface datum whose gaze datum never came (the gaze topic lost, or already sent)
+goes out alone, with the area and no direction.
+
 bridge.status (name, connected, rate_hz, dropped, calibration_age_s) goes out once a
 second. It stops on SIGINT/SIGTERM or when the session's control.stop comes.
 Needs Debian's python3-zmq and python3-msgpack (scripts/deps.sh installs them).
@@ -88,6 +100,9 @@ class Bridge:
         self.sub.connect("%s:%s" % (host, sub_port))
         self.sub.setsockopt_string(zmq.SUBSCRIBE, "gaze.")
         self.sub.setsockopt_string(zmq.SUBSCRIBE, "notify.calibration.")
+        if args.surfaces:
+            self.sub.setsockopt_string(zmq.SUBSCRIBE, "surfaces.")
+        self.pending = {}  # --surfaces: Pupil timestamp -> [fields, monotonic arrival]
         self.clock = simbridge.ClockOffset()
         if args.clock == "wall":
             self.clock.measure(lambda: float(self.ask("t")))
@@ -141,7 +156,69 @@ class Bridge:
             fields["pitch_deg"] = max(-90.0, min(90.0, pitch + self.pitch0))
         elif fields["valid"]:
             fields["valid"] = False  # no direction: nothing to say where the driver looks
+        if self.args.surfaces:
+            self.pending[float(ts)] = [fields, time.monotonic()]
+        else:
+            self.publish(fields)
+
+    def publish(self, fields):
         self.status.sample(self.bus.publish("gaze.sample", fields))
+
+    def flush(self, everything=False):
+        """Sends the held gaze datums whose surface verdict had its time (all at the end)."""
+        if not self.pending:
+            return
+        due = time.monotonic() - self.args.surface_hold
+        for ts in sorted(self.pending):
+            fields, arrived = self.pending[ts]
+            if not everything and arrived > due:
+                break
+            del self.pending[ts]
+            self.publish(fields)
+
+    def surface(self, topic, d):
+        """A surface tracker message: the screen each of its gaze datums landed on."""
+        name = d.get("name")
+        if not isinstance(name, str) or not name:
+            name = topic[len("surfaces."):]
+        area = self.args.surface_map.get(name, name)[:31]
+        on = d.get("gaze_on_surfaces")
+        if not isinstance(on, (list, tuple)):
+            self.bad += 1
+            return
+        for g in on:
+            if not isinstance(g, dict) or g.get("on_surf") is not True:
+                continue
+            ts, pos = g.get("timestamp"), g.get("norm_pos")
+            try:
+                x, y = (float(v) for v in pos)
+                ts = float(ts)
+            except (TypeError, ValueError):
+                self.bad += 1
+                continue
+            held = self.pending.get(ts)
+            if held is not None:
+                fields = held[0]
+                if not fields["valid"] or "area" in fields:
+                    continue  # a doubtful datum names no screen; the first surface wins
+            else:
+                conf = g.get("confidence")
+                conf = min(1.0, max(0.0, float(conf))) if isinstance(conf, (int, float)) else None
+                valid = conf is None or conf >= self.args.min_confidence
+                if not valid:
+                    continue
+                fields = {"valid": True, "t_src": ts}
+                if conf is not None:
+                    fields["confidence"] = conf
+                if self.args.clock == "sim":
+                    fields["sim_t"] = ts
+                else:
+                    fields["wall"] = self.clock.wall(ts)
+            fields["area"] = area
+            fields["target"] = area
+            fields["surface_x"], fields["surface_y"] = x, y
+            if held is None:
+                self.publish(fields)
 
     def notify(self, topic, d):
         if topic.startswith("notify.calibration.successful"):
@@ -177,6 +254,9 @@ class Bridge:
                         self.gaze(topic, d)
                     elif topic.startswith("notify."):
                         self.notify(topic, d)
+                    elif topic.startswith("surfaces."):
+                        self.surface(topic, d)
+            self.flush()
             msg = self.bus.recv(0.0005)
             while msg is not None:
                 if msg.get("topic") == "control.stop":
@@ -186,6 +266,7 @@ class Bridge:
                 self.clock.measure(lambda: float(self.ask("t")), tries=3)
                 next_sync = time.monotonic() + RESYNC_S
             self.status.tick()
+        self.flush(everything=True)
         self.status.tick(force=True)
         self.bus.close()
 
@@ -204,6 +285,12 @@ def main(argv=None):
     ap.add_argument("--pitch-offset", type=float, default=0.0, help="degrees added to pitch (up +)")
     ap.add_argument("--zero-at-start", action="store_true",
                     help="take the first second of confident gaze as straight ahead (the road)")
+    ap.add_argument("--surfaces", action="store_true",
+                    help="name the screen a gaze lands on from Pupil's surface tracker (surfaces.<name>)")
+    ap.add_argument("--surface", action="append", default=[], metavar="SURFACE=AREA",
+                    help="Pupil's surface SURFACE is the vehicle file's area AREA (repeatable; default: same name)")
+    ap.add_argument("--surface-hold", type=float, default=0.25,
+                    help="seconds a gaze datum waits for its surface verdict with --surfaces (default 0.25)")
     ap.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for Pupil Remote (default 5)")
     args = ap.parse_args(argv)
     host, _, port = args.bus.rpartition(":")
@@ -211,6 +298,16 @@ def main(argv=None):
         args.bus_host, args.bus_port = host or "127.0.0.1", int(port)
     except ValueError:
         ap.error("--bus %r: expected HOST:PORT" % args.bus)
+    args.surface_map = {}
+    for m in args.surface:
+        name, eq, area = m.rpartition("=")
+        if not eq or not name or not area:
+            ap.error("--surface %r: expected SURFACE=AREA, e.g. \"Surface 1=center_display\"" % m)
+        args.surface_map[name] = area
+    if args.surface and not args.surfaces:
+        ap.error("--surface maps surfaces: give --surfaces too")
+    if not 0 <= args.surface_hold <= 5:
+        ap.error("--surface-hold %g: expected 0..5 s" % args.surface_hold)
     if not 0 <= args.min_confidence <= 1:
         ap.error("--min-confidence %g: expected 0..1" % args.min_confidence)
     bridge = Bridge(args)

@@ -10,6 +10,7 @@
  *   sim_metrics_glance.c  glances (ISO 15007): areas of interest, glance durations with
  *                         their transitions, eyes-off-road time, the NHTSA check
  *   sim_metrics_surt.c    Surrogate Reference Task responses (ISO/TS 14198)
+ *   sim_metrics_sensor.c  a lab sensor channel's count, mean, SD, min, max in a time window
  *   sim_metrics_stats.c   mean, median, percentiles shared by the above
  * Exact definitions with sources: docs/metrics.md, section "Secondary-task measures".
  *
@@ -220,6 +221,25 @@ typedef struct sim_surt_summary {
 } sim_surt_summary;
 
 void sim_surt_compute(const sim_surt_response *r, size_t n, sim_surt_summary *sum);
+
+/* ---- lab sensor channels per task (sim_metrics_sensor.c) ---- */
+
+/* One value of a sensor channel at simulation time t (s). */
+typedef struct sim_sensor_value {
+    double t, value;
+} sim_sensor_value;
+
+typedef struct sim_sensor_stats {
+    size_t count;            /* finite values inside the window */
+    double mean, sd;         /* sd: sample SD (n - 1); NAN when count < 2 (mean: < 1) */
+    double min, max;         /* NAN when count is 0 */
+} sim_sensor_stats;
+
+/* Count, mean, SD, min and max of the finite values whose t lies in [t0, t1] (both
+ * ends included, as a task's span; -INFINITY..INFINITY: all). v may be in any order and
+ * NULL when n is 0. */
+void sim_sensor_stats_window(const sim_sensor_value *v, size_t n, double t0, double t1,
+                             sim_sensor_stats *out);
 
 /* ---- Lane Change Test: the adaptive reference model (sim_metrics_lct.c) ---- */
 

@@ -26,6 +26,8 @@ static const sim_msg_field GAZE[] = {
     {"t_src", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, t_src), -1e12, 1e12, 0},
     {"wall", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, wall), 0, 1e11, 0},
     {"sim_t", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, sim_t), 0, 1e9, 0},
+    {"surface_x", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, surface_x), 0, 1, 0},
+    {"surface_y", SIM_MF_NUM, offsetof(sim_msg_gaze_sample, surface_y), 0, 1, 0},
 };
 #define COUNT(a) (sizeof a / sizeof *a)
 

@@ -50,6 +50,10 @@ typedef struct sim_msg_gaze_sample {
     double confidence;                    /* 0..1; NAN when not given */
     char target[SIM_MSG_NAME_MAX];        /* "" when not given */
     double t_src, wall, sim_t;            /* NAN when not given (see above) */
+    /* The point on the screen named by area, from a tracker's surface mapping (Pupil's
+     * surface tracker: norm_pos, 0..1 from the bottom left corner); NAN when not given.
+     * Carried on the bus; the drive log does not keep it yet (docs/instruments.md). */
+    double surface_x, surface_y;
 } sim_msg_gaze_sample;
 
 /* Encoders return a new object (caller owns; NULL when out of memory). Decoders return

@@ -12,6 +12,7 @@ eye tracker does), never ordered by sleeping."""
 import bisect
 import csv
 import glob
+import json
 import math
 import os
 import socket
@@ -113,6 +114,16 @@ class FakePupil:
         self.pub.send_multipart([b"gaze.3d.01.", msgpack.packb(datum, use_bin_type=True)])
         self.sent += 1
 
+    def surface(self, name, gaze, world_ts):
+        """One world frame of Pupil's surface tracker: gaze = [(ts, x, y, on_surf)], the
+        gaze datums mapped into the surface's frame (norm_pos 0..1 from its bottom left)."""
+        on = [{"topic": "gaze.3d.01._on_surface", "norm_pos": [x, y], "confidence": 0.95, "on_surf": on_surf,
+               "base_data": ["gaze.3d.01.", ts], "timestamp": ts} for ts, x, y, on_surf in gaze]
+        d = {"topic": "surfaces." + name, "name": name, "surf_to_img_trans": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+             "img_to_surf_trans": [[1, 0, 0], [0, 1, 0], [0, 0, 1]], "gaze_on_surfaces": on,
+             "fixations_on_surfaces": [], "timestamp": world_ts}
+        self.pub.send_multipart([("surfaces." + name).encode(), msgpack.packb(d, use_bin_type=True)])
+
     def calibrated(self):
         d = {"subject": "calibration.successful", "timestamp": self.now(), "method": "3d"}
         self.pub.send_multipart([b"notify.calibration.successful", msgpack.packb(d, use_bin_type=True)])
@@ -190,6 +201,7 @@ class Observer:
     def __init__(self, session, lockstep=False, on_tick=None):
         self.ticks = []  # (wall, t, paused)
         self.gaze = 0
+        self.gaze_msgs = []
         self.sensor = 0
         self.bus = simbus.Bus("observer", port=session.port, lockstep=lockstep,
                               subscribe=["sim.tick", "gaze.sample", "sensor."])
@@ -220,6 +232,7 @@ class Observer:
     def message(self, bus, msg):
         if msg["topic"] == "gaze.sample":
             self.gaze += 1
+            self.gaze_msgs.append(msg)
         elif msg["topic"].startswith("sensor."):
             self.sensor += 1
 
@@ -386,6 +399,90 @@ class PupilRealTime(Base):
         self.assertEqual(rows(log, "SELECT count(*) FROM sensor WHERE sensor='eyes'")[0][0], len(sent))
 
 
+class PupilSurfaces(Base):
+    def test_gaze_on_a_marker_screen_names_its_area(self):
+        """A known script at 120 Hz, each world frame (every 4th datum) followed by Pupil's
+        surface message: the road ahead (no surface), "Surface 1" mapped onto the
+        vehicle file's center_display (on_surf), gaze near the cluster surface but off it
+        (on_surf false), and surface datums whose gaze datum never came."""
+        s = self.session()
+        pupil = FakePupil()
+        obs = Observer(s)
+        try:
+            s.spawn("bridge", [sys.executable, os.path.join(PY, "pupil_bridge.py"), "--surfaces",
+                               "--surface", "Surface 1=center_display",
+                               "--pupil", "tcp://127.0.0.1:%d" % pupil.remote_port, "--bus", s.bus])
+            pupil.wait_subscribed(b"surfaces.")
+            wait_for("ticks", lambda: len(obs.ticks) > 5)
+            want = {}  # Pupil ts -> (area, target, yaw given)
+            start = time.monotonic()
+            k = 0
+            for phase, n in (("road", 24), ("screen", 24), ("off", 24), ("alone", 8)):
+                frame = []
+                for _ in range(n):
+                    while time.monotonic() < start + k / 120:
+                        time.sleep(0.0005)
+                    k += 1
+                    ts = pupil.now()
+                    x, y = 0.25 + 0.01 * (k % 40), 0.75
+                    if phase == "road":
+                        pupil.gaze(ts, 0.0, 0.0)
+                        want[ts] = ("", None, True)
+                    elif phase == "screen":
+                        pupil.gaze(ts, -25.0, -20.0)
+                        frame.append((ts, x, y, True))
+                        want[ts] = ("center_display", "center_display", True, x, y)
+                    elif phase == "off":
+                        pupil.gaze(ts, 0.0, 0.0)
+                        frame.append((ts, 1.3, -0.2, False))
+                        want[ts] = ("", None, True)
+                    else:
+                        frame.append((ts, x, y, True))
+                        want[ts] = ("cluster", "cluster", False, x, y)
+                    if len(frame) == 4:
+                        pupil.surface("cluster" if phase in ("off", "alone") else "Surface 1", frame, pupil.now())
+                        frame = []
+            log = s.log()
+            wait_for("every gaze sample in the log", lambda: rows(log, "SELECT count(*) FROM gaze")[0][0] >= len(want),
+                     30, lambda: "%d of %d" % (rows(log, "SELECT count(*) FROM gaze")[0][0], len(want)))
+            wait_for("every gaze sample on the bus", lambda: len(obs.gaze_msgs) >= len(want), 30)
+        finally:
+            obs.close()
+        # the point on the screen travels with the sample (the log does not keep it yet)
+        bus = {m["t_src"]: m for m in obs.gaze_msgs}
+        for ts, w in want.items():
+            if len(w) == 5:
+                self.assertEqual((bus[ts]["area"], bus[ts]["surface_x"], bus[ts]["surface_y"]), (w[0], w[3], w[4]))
+            else:
+                self.assertNotIn("surface_x", bus[ts])
+        self.assertEqual(s.end("bridge"), 0)
+        self.assertEqual(s.stop(), [])
+        pupil.close()
+        got = {src: (area or "", target or "", yaw is not None)
+               for src, area, target, yaw in rows(log, "SELECT src_t, area, target, yaw_deg FROM gaze")}
+        self.assertEqual(sorted(got), sorted(want))
+        for ts, w in want.items():
+            if w[1] is None:  # no screen: the recorder's own hit test names the target, never a screen
+                self.assertEqual((got[ts][0], got[ts][2]), (w[0], w[2]), "the sample at Pupil time %.6f" % ts)
+                self.assertNotIn(got[ts][1], ("center_display", "cluster", "Surface 1"))
+            else:
+                self.assertEqual(got[ts], w[:3], "the sample at Pupil time %.6f" % ts)
+        # the analysis counts the screen glance by its name: one glance at center_display
+        out = tempfile.mkdtemp(prefix="instr-surfaces-")
+        subprocess.run([os.path.join(BIN, "simctl"), "export", log, "--csv", out], check=True, timeout=60,
+                       stdout=subprocess.DEVNULL)
+        with open(os.path.join(out, "gaze.csv")) as f:
+            areas = [r["area"] for r in csv.DictReader(f)]
+        self.assertEqual(areas.count("center_display"), 24)
+        self.assertEqual(areas.count("cluster"), 8)
+
+    def test_surface_options_are_checked(self):
+        out = subprocess.run([sys.executable, os.path.join(PY, "pupil_bridge.py"), "--surfaces", "--surface",
+                              "center_display"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("--surface 'center_display': expected SURFACE=AREA", out.stderr)
+
+
 class PupilLockstep(Base):
     def test_pupil_clock_as_simulation_time_is_exact(self):
         s = self.session(lockstep=True, participants=["observer"])
@@ -491,6 +588,44 @@ class SensorBridge(Base):
             head = f.readline().strip()
             self.assertEqual(head, "run,t,tick,src_t,wall,sensor,channel,value,unit")
             self.assertEqual(sum(1 for _ in f), 2 * n + 200)
+        self.check_sensor_summary(log, n)
+
+    def check_sensor_summary(self, log, n):
+        """The analysis' sensors.csv and metrics.json: the whole drive's figures solved by
+        hand (hr: five cycles of 60..99, ecg: 0..n-1), each task's against the log's own
+        rows inside the task's first and last sample."""
+        out = tempfile.mkdtemp(prefix="instr-analysis-")
+        subprocess.run([os.path.join(BIN, "analysis"), "report", log, "--out", out, "--no-plots"], check=True,
+                       timeout=120, stdout=subprocess.DEVNULL)
+        with open(os.path.join(out, "sensors.csv")) as f:
+            table = list(csv.DictReader(f))
+        drive = {(r["sensor"], r["channel"]): r for r in table if r["task"] == ""}
+        self.assertEqual(sorted(drive), [("ecg", "ecg"), ("ecg", "eda"), ("hr", "hr")])
+        hr = drive[("hr", "hr")]
+        self.assertEqual((hr["unit"], int(hr["count"])), ("bpm", 200))
+        # 0..39 has variance (40^2 - 1) / 12 = 133.25 about its mean; 200 values: 26650
+        for key, want in (("mean", 79.5), ("sd", math.sqrt(26650 / 199)), ("min", 60), ("max", 99)):
+            self.assertAlmostEqual(float(hr[key]), want, 6, key)
+        ecg = drive[("ecg", "ecg")]
+        self.assertEqual((ecg["unit"], int(ecg["count"])), ("mV", n))
+        self.assertAlmostEqual(float(ecg["mean"]), (n - 1) / 2, 6)
+        self.assertAlmostEqual(float(ecg["sd"]), math.sqrt(n * (n + 1) / 12), 6)
+        with open(os.path.join(out, "metrics.json")) as f:
+            metrics = json.load(f)
+        self.assertAlmostEqual(metrics["drive"]["sensors"]["hr.hr"]["mean"], 79.5, 9)
+        tasks = [r for r in table if r["task"] != ""]
+        self.assertEqual(len(tasks), 3 * len(metrics["tasks"]))
+        for r in tasks:
+            span = rows(log, "SELECT min(t), max(t) FROM samples WHERE task=? AND run=?", r["task"], int(r["run"]))[0]
+            vals = [v for (v,) in rows(log, "SELECT value FROM sensor WHERE sensor=? AND channel=? AND run=? AND "
+                                       "t >= ? AND t <= ?", r["sensor"], r["channel"], int(r["run"]),
+                                       span[0] if span[0] is not None else 1, span[1] if span[1] is not None else 0)]
+            self.assertEqual(int(r["count"]), len(vals), r)
+            if vals:
+                self.assertAlmostEqual(float(r["mean"]), sum(vals) / len(vals), 6, r)
+                task = [t for t in metrics["tasks"] if t["task"] == r["task"] and t["run"] == int(r["run"])][0]
+                self.assertAlmostEqual(task["sensors"]["%s.%s" % (r["sensor"], r["channel"])]["mean"],
+                                       sum(vals) / len(vals), 6)
 
     @staticmethod
     def connect(port):

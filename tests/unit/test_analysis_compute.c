@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "analysis.h"
 #include "ts_assert.h"
 
@@ -200,6 +202,84 @@ static void a_drive_that_never_reaches_the_task(void **state)
     size_t k = 0;
     while (k < an_metric_count() && strcmp(an_metric_name(k), "started") != 0) k++;
     assert_near(0, an_metric_value(tr, k), 0);
+    an_result_free(&res);
+    an_drive_free(&dr);
+}
+
+/* One sensor channel "eda"."scl" (uS) given to a drive: (run, t, value) rows. */
+static void add_channel(an_drive *dr, const int *run, const double *t, const double *v, size_t n)
+{
+    dr->sensors = calloc(1, sizeof *dr->sensors);
+    assert_non_null(dr->sensors);
+    dr->n_sensors = 1;
+    an_sensor_channel *c = &dr->sensors[0];
+    snprintf(c->sensor, sizeof c->sensor, "eda");
+    snprintf(c->channel, sizeof c->channel, "scl");
+    snprintf(c->unit, sizeof c->unit, "uS");
+    c->run = malloc(n * sizeof *c->run);
+    c->v = malloc(n * sizeof *c->v);
+    assert_true(c->run && c->v);
+    for (size_t k = 0; k < n; k++) {
+        c->run[k] = run[k];
+        c->v[k] = (sim_sensor_value){t[k], v[k]};
+    }
+    c->n = c->cap = n;
+}
+
+static double json_number(const struct cJSON *o, const char *channel, const char *key)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, channel);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* T1 (s 100..400 m at 20 m/s) spans t = 5.0 .. 20.0 s in each run: its first and last
+ * sample. Run 1's values 100 at 4.9 s and -100 at 20.1 s lie outside; 1, 2, 3 at 5.0,
+ * 12 and 20.0 s inside (both ends count): count 3, mean 2, SD 1, min 1, max 3. Run 2
+ * has one value inside, 7: mean 7, no SD. A value of run 3 (no samples) counts only
+ * for the drive: 100 + 1 + 2 + 3 - 100 + 7 + 50 = 63 over 7 values, mean 9. A drive
+ * that never reaches T1 gives the task count 0. */
+static void sensor_values_per_task(void **state)
+{
+    fixture *f = *state;
+    an_drive dr = {0};
+    drive(&dr, 2, 0.2, 0, 0);
+    const int run[] = {1, 1, 1, 1, 1, 2, 3};
+    const double t[] = {4.9, 5.0, 12.0, 20.0, 20.1, 10.0, 10.0};
+    const double v[] = {100, 1, 2, 3, -100, 7, 50};
+    add_channel(&dr, run, t, v, 7);
+    an_result res;
+    sim_error err = {0};
+    assert_int_equal(an_compute(&dr, &f->sc, &res, &err), 0);
+    const an_task_result *r1 = only_task(&res, 1), *r2 = only_task(&res, 2);
+    assert_near(5.0, dr.col[AN_T][r1->i0], 1e-12);
+    assert_near(20.0, dr.col[AN_T][r1->i1 - 1], 1e-12);
+    cJSON *j1 = an_sensors_json(&res, r1), *j2 = an_sensors_json(&res, r2), *jd = an_sensors_json(&res, NULL);
+    assert_true(j1 && j2 && jd);
+    assert_near(3, json_number(j1, "eda.scl", "count"), 0);
+    assert_near(2, json_number(j1, "eda.scl", "mean"), 1e-12);
+    assert_near(1, json_number(j1, "eda.scl", "sd"), 1e-12);
+    assert_near(1, json_number(j1, "eda.scl", "min"), 0);
+    assert_near(3, json_number(j1, "eda.scl", "max"), 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j1, "eda.scl"), "unit")->valuestring, "uS");
+    assert_near(1, json_number(j2, "eda.scl", "count"), 0);
+    assert_near(7, json_number(j2, "eda.scl", "mean"), 0);
+    assert_true(isnan(json_number(j2, "eda.scl", "sd"))); /* null in JSON */
+    assert_near(7, json_number(jd, "eda.scl", "count"), 0);
+    assert_near(9, json_number(jd, "eda.scl", "mean"), 1e-12);
+    cJSON_Delete(j1), cJSON_Delete(j2), cJSON_Delete(jd);
+    an_result_free(&res);
+    an_drive_free(&dr);
+
+    /* never reaching the task: no window, count 0, null figures */
+    drive(&dr, 1, 0, 0, 0);
+    for (size_t i = 0; i < dr.n; i++) dr.col[AN_S][i] *= 0.1;
+    add_channel(&dr, run, t, v, 5);
+    assert_int_equal(an_compute(&dr, &f->sc, &res, &err), 0);
+    cJSON *j0 = an_sensors_json(&res, only_task(&res, 1));
+    assert_near(0, json_number(j0, "eda.scl", "count"), 0);
+    assert_true(isnan(json_number(j0, "eda.scl", "mean")));
+    cJSON_Delete(j0);
     an_result_free(&res);
     an_drive_free(&dr);
 }
@@ -403,6 +483,7 @@ int main(void)
         cmocka_unit_test(leaving_the_tube_is_an_event),
         cmocka_unit_test(runs_and_gaps),
         cmocka_unit_test(a_drive_that_never_reaches_the_task),
+        cmocka_unit_test_setup_teardown(sensor_values_per_task, setup, teardown),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -37,6 +37,51 @@ static void percentiles(void **state)
     assert_true(isnan(sim_stats_percentile(v, 0, 50)));
 }
 
+/* ---- sensor channels per task ---- */
+
+/* The textbook set {2, 4, 4, 4, 5, 5, 7, 9} at t = 1.0, 1.5, ..., 4.5 s inside the task
+ * [1, 4.5] (both ends count), 100 at 0.5 s and -100 at 5 s outside it, a NAN at 2.2 s
+ * (a dropped value, not counted). Task: count 8, mean 40 / 8 = 5, squared deviations
+ * 9+1+1+1+0+0+4+16 = 32, sample SD sqrt(32 / 7), min 2, max 9. Whole drive: 10 values,
+ * sum 40, mean 4, squared deviations from 4: 4+0+0+0+1+1+9+25 + 96^2 + 104^2 = 20072,
+ * SD sqrt(20072 / 9), min -100, max 100. A task at [6, 7] has no value: count 0, all
+ * NAN. A window holding one value: its mean, min, max, no SD. The same set shifted by
+ * 1e9 keeps its SD (a naive sum of squares loses it). */
+static void sensor_stats_by_hand(void **state)
+{
+    (void)state;
+    sim_sensor_value v[] = {{0.5, 100}, {1.0, 2}, {1.5, 4}, {2.0, 4}, {2.2, NAN}, {2.5, 4},
+                            {3.0, 5}, {3.5, 5}, {4.0, 7}, {4.5, 9}, {5.0, -100}};
+    size_t n = sizeof v / sizeof *v;
+    sim_sensor_stats s;
+    sim_sensor_stats_window(v, n, 1.0, 4.5, &s);
+    assert_int_equal(s.count, 8);
+    NEAR(s.mean, 5);
+    NEAR(s.sd, sqrt(32.0 / 7));
+    NEAR(s.min, 2);
+    NEAR(s.max, 9);
+    sim_sensor_stats_window(v, n, -INFINITY, INFINITY, &s);
+    assert_int_equal(s.count, 10);
+    NEAR(s.mean, 4);
+    NEAR(s.sd, sqrt(20072.0 / 9));
+    NEAR(s.min, -100);
+    NEAR(s.max, 100);
+    sim_sensor_stats_window(v, n, 6, 7, &s);
+    assert_int_equal(s.count, 0);
+    assert_true(isnan(s.mean) && isnan(s.sd) && isnan(s.min) && isnan(s.max));
+    sim_sensor_stats_window(v, n, 4.25, 4.75, &s);
+    assert_int_equal(s.count, 1);
+    NEAR(s.mean, 9);
+    assert_true(isnan(s.sd));
+    NEAR(s.min, 9);
+    sim_sensor_stats_window(NULL, 0, -INFINITY, INFINITY, &s);
+    assert_int_equal(s.count, 0);
+    for (size_t i = 0; i < n; i++) v[i].value += 1e9;
+    sim_sensor_stats_window(v, n, 1.0, 4.5, &s);
+    near(s.sd, sqrt(32.0 / 7), 1e-6, "sd with an offset of 1e9");
+    NEAR(s.mean, 1e9 + 5);
+}
+
 /* ---- DRT ---- */
 
 /* Stimuli at 1 (visual), 5 (visual), 9 (tactile), 13 (auditory), 17 (tactile) s.
@@ -615,6 +660,7 @@ int main(void)
         cmocka_unit_test(glances_lose_long_invalid_stretch),
         cmocka_unit_test(glance_areas_from_directions),
         cmocka_unit_test(surt_by_hand),
+        cmocka_unit_test(sensor_stats_by_hand),
         cmocka_unit_test(lct_adaptive_model_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
