@@ -1,6 +1,7 @@
 /* sim_drivelog_csv: drive-log tables as CSV for R, pandas and spreadsheets (see the
  * CSV section of sim_drivelog.h). */
 #include "sim_drivelog.h"
+#include "sim_drivelog_db.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,9 +34,7 @@ static void put_int(FILE *f, int32_t v)
     if (v != SIM_DRIVELOG_NULL_INT) fprintf(f, "%d", (int)v);
 }
 
-/* RFC 4180: quote when the field holds a comma, quote, CR or LF; double the quotes.
- * NULL and "" are both the empty field. */
-static void put_text(FILE *f, const char *v)
+void dl_csv_put_text(FILE *f, const char *v)
 {
     if (!v) return;
     if (!strpbrk(v, ",\"\r\n")) {
@@ -71,7 +70,7 @@ int sim_drivelog_samples_csv(FILE *f, const sim_drivelog_sample *s, size_t n, si
             case SIM_DRIVELOG_F64:
             case SIM_DRIVELOG_REAL: put_double(f, *(const double *)p); break;
             case SIM_DRIVELOG_INT: put_int(f, *(const int32_t *)p); break;
-            case SIM_DRIVELOG_ID: put_text(f, p); break;
+            case SIM_DRIVELOG_ID: dl_csv_put_text(f, p); break;
             }
         }
         fputs("\r\n", f);
@@ -86,11 +85,11 @@ int sim_drivelog_events_csv(FILE *f, const sim_drivelog_event *e, size_t n, sim_
         fprintf(f, "%lld,", (long long)e[i].run);
         put_double(f, e[i].t);
         fputc(',', f);
-        put_text(f, e[i].kind);
+        dl_csv_put_text(f, e[i].kind);
         fputc(',', f);
-        put_text(f, e[i].name);
+        dl_csv_put_text(f, e[i].name);
         fputc(',', f);
-        put_text(f, e[i].json);
+        dl_csv_put_text(f, e[i].json);
         fputs("\r\n", f);
     }
     return check_stream(f, "events CSV", err);

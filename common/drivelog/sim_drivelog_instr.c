@@ -361,21 +361,6 @@ static void put_num(FILE *f, double v)
     fputs(buf, f);
 }
 
-/* Ids come from bus messages: quoted as RFC 4180 says when they hold , " CR LF. */
-static void put_str(FILE *f, const char *v)
-{
-    if (!strpbrk(v, ",\"\r\n")) {
-        fputs(v, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *p = v; *p; p++) {
-        if (*p == '"') fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static int gaze_csv(const sim_drivelog_gaze *g, void *user)
 {
     FILE *f = user;
@@ -386,7 +371,7 @@ static int gaze_csv(const sim_drivelog_gaze *g, void *user)
     fputc(',', f);
     put_num(f, g->wall);
     fputc(',', f);
-    put_str(f, g->source);
+    dl_csv_put_text(f, g->source);
     fprintf(f, ",%d,", g->valid);
     put_num(f, g->confidence);
     fputc(',', f);
@@ -394,9 +379,9 @@ static int gaze_csv(const sim_drivelog_gaze *g, void *user)
     fputc(',', f);
     put_num(f, g->pitch_deg);
     fputc(',', f);
-    put_str(f, g->area);
+    dl_csv_put_text(f, g->area);
     fputc(',', f);
-    put_str(f, g->target);
+    dl_csv_put_text(f, g->target);
     fputs("\r\n", f);
     return 0;
 }
@@ -411,13 +396,13 @@ static int sensor_csv(const sim_drivelog_sensor *s, const char *unit, void *user
     fputc(',', f);
     put_num(f, s->wall);
     fputc(',', f);
-    put_str(f, s->sensor);
+    dl_csv_put_text(f, s->sensor);
     fputc(',', f);
-    put_str(f, s->channel);
+    dl_csv_put_text(f, s->channel);
     fputc(',', f);
     put_num(f, s->value);
     fputc(',', f);
-    put_str(f, unit);
+    dl_csv_put_text(f, unit);
     fputs("\r\n", f);
     return 0;
 }
@@ -430,7 +415,7 @@ static int clock_csv(const sim_drivelog_clock *c, void *user)
     fputc(',', f);
     put_num(f, c->wall);
     fputc(',', f);
-    put_str(f, c->source);
+    dl_csv_put_text(f, c->source);
     fputc(',', f);
     put_num(f, c->src_t);
     fputc(',', f);
