@@ -4,6 +4,12 @@
 # for each scene the day picture brighter than dusk, dusk brighter than night (mean
 # luminance, decoded here without a library: zlib and the PNG filters).
 . "$(dirname "$0")/lib.sh"
+# Under `make asan`: Mesa's driver (loaded and unloaded by libEGL itself) and fontconfig
+# leak a little at exit, and the unloaded driver cannot be named by a suppression; so
+# render-node runs without leak detection here, as in the C picture tests
+# (ts_children_without_leak_detection). Other sanitizer findings still fail it.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
 SIM_BIN=$bin sh "$root/scripts/render-screenshots.sh" "$tmp/shots" >/dev/null || { echo "FAIL render-screenshots.sh"; exit 1; }
 python3 - "$tmp/shots" "$root/scenarios" <<'PY' || exit 1
 import os, struct, sys, zlib
