@@ -4,6 +4,7 @@
 #include "sim_xosc_util.h"
 #include "sim_route_roads.h"
 
+#include <assert.h>
 #include <libxml/parser.h>
 #include <math.h>
 #include <stdarg.h>
@@ -60,6 +61,7 @@ int xosc_fail(xosc_parser *P, const xmlNode *n, int code, const char *fmt, ...)
 
 void xosc_unsupported(xosc_parser *P, const xmlNode *n)
 {
+    assert(n); /* callers name an element: the one not taken, or its parent */
     sim_xosc_report *r = P->rep;
     const char *what = (const char *)n->name;
     for (int i = 0; i < r->n_unsupported; i++)

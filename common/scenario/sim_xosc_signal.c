@@ -98,7 +98,9 @@ int xosc_read_signal_action(xosc_parser *P, const xmlNode *infra, sim_sb_action 
         if (!read_ctl_phase(P, k, a->param, a->value, &a->light)) a->type = SIM_SB_A_SIGNAL_PHASE;
         return P->rc;
     }
-    xosc_unsupported(P, tsa ? xosc_first(tsa) : infra);
+    /* an empty <TrafficSignalAction/> has no child to name: then it is what we count */
+    const xmlNode *first = tsa ? xosc_first(tsa) : NULL;
+    xosc_unsupported(P, first ? first : tsa ? tsa : infra);
     return P->rc;
 }
 

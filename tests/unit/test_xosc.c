@@ -95,6 +95,21 @@ static void expect_error(const char *xml, const char *msg)
 static void test_errors(void **state)
 {
     (void)state;
+    /* an empty <TrafficSignalAction/> is counted as not taken, not a crash (found by
+     * CI's fuzz pass: the count named the action's first child, which it has none of) */
+    {
+        sim_xosc x;
+        sim_xosc_report rep = {0};
+        sim_error err = {0};
+        assert_int_equal(parse(HEAD CATALOGS ROADS "<Entities>" EGO "</Entities>\n<Storyboard><Init><Actions>"
+                               "<GlobalAction><InfrastructureAction><TrafficSignalAction/></InfrastructureAction>"
+                               "</GlobalAction></Actions></Init></Storyboard></OpenSCENARIO>",
+                               NULL, 0, &x, &rep, &err),
+                         SIM_OK);
+        assert_int_equal(rep.n_unsupported, 1);
+        assert_string_equal(rep.unsupported[0].name, "TrafficSignalAction");
+        sim_xosc_free(&x);
+    }
     /* an unknown entity reference */
     expect_error(HEAD CATALOGS ROADS "<Entities>" EGO "</Entities>\n<Storyboard><Init><Actions>\n"
                  "<Private entityRef=\"Egg\"/></Actions></Init></Storyboard></OpenSCENARIO>",
