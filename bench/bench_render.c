@@ -7,7 +7,7 @@
  *     and town in the same run: fps, frame time p99, CPU per frame, triangles (terrain
  *     and scenery), draw calls, scenery instances drawn, and low's ratio to today's.
  *     "today" is SIM_BASELINE_BIN/render-node when set (a render-node built from the
- *     commit before issue 30, its shaders beside it), else this render-node with
+ *     commit before issue 30, run in its own tree SIM_BASELINE_BIN/..), else this render-node with
  *     `--quality medium --no-scenery` (labelled so);
  *   - a session on a real dispatcher with vehicle.state at 100 Hz: the latency from a
  *     state's arrival to the end of the first frame drawn with it (p99), and the frame
@@ -57,11 +57,14 @@ static double fig(const cJSON *o, const char *k)
     return v;
 }
 
-static cJSON *bench_exe(const char *exe, const char *scenario, int frames, const char *opts, const char *stats)
+/* Runs exe in root, whose scenarios/ and vehicles/ it reads: the baseline in its own
+ * tree, since today's files carry fields it does not know. */
+static cJSON *bench_exe(const char *exe, const char *root, const char *scenario, int frames, const char *opts,
+                        const char *stats)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "cd %s && %s --scenario scenarios/%s.json --bench-frames %d %s --stats-file %s",
-             ts_root("."), exe, scenario, frames, opts, stats);
+             root, exe, scenario, frames, opts, stats);
     if (system(cmd) != 0) {
         fprintf(stderr, "bench_render: %s failed\n", cmd);
         return NULL;
@@ -71,7 +74,7 @@ static cJSON *bench_exe(const char *exe, const char *scenario, int frames, const
 
 static cJSON *bench_run(const char *scenario, int frames, const char *opts, const char *stats)
 {
-    return bench_exe(ts_bin("render-node"), scenario, frames, opts, stats);
+    return bench_exe(ts_bin("render-node"), ts_root("."), scenario, frames, opts, stats);
 }
 
 static cJSON *latency_run(const char *stats, double seconds)
@@ -145,9 +148,11 @@ int main(int argc, char **argv)
                                           {"low", "--quality low"},
                                           {"high", "--quality high"}};
     const char *base = getenv("SIM_BASELINE_BIN");
-    char base_exe[1024] = "";
-    if (base && *base)
+    char base_exe[1024] = "", base_root[1024] = "";
+    if (base && *base) {
         snprintf(base_exe, sizeof base_exe, "%s/render-node", base);
+        snprintf(base_root, sizeof base_root, "%s/..", base);
+    }
     static const char *const pkeys[] = {"fps", "frame_ms_p99", "cpu_ms_per_frame", "triangles", "draw_calls",
                                         "scenery_instances"};
     for (size_t k = 0; k < 2; k++) {
@@ -155,7 +160,7 @@ int main(int argc, char **argv)
         char path[160];
         for (int i = 0; i < 3; i++) {
             snprintf(path, sizeof path, "%s/%s-%d.json", dir, scen[k], i);
-            r[i] = i == 0 && base_exe[0] ? bench_exe(base_exe, scen[k], frames, "", path)
+            r[i] = i == 0 && base_exe[0] ? bench_exe(base_exe, base_root, scen[k], frames, "", path)
                                          : bench_run(scen[k], frames, runs[i][1], path);
         }
         if (r[0] && r[1] && r[2]) {
