@@ -1,7 +1,7 @@
 /* fuzz_traci: SUMO's answers are another process's bytes: any bytes, taken as a TraCI
  * message (its length field set to match), through every reader the co-simulation uses
- * (statuses, getVersion, a get, the leader, a step's subscription results); none may
- * read outside the message. Input: a message's body. Seeds: fuzz/corpus/fuzz_traci. */
+ * (statuses, getVersion, a get, the leader, a step's subscription results, a light's
+ * controlled links, a lane's shape, a list of ids); none may read outside the message. Input: a message's body. Seeds: fuzz/corpus/fuzz_traci. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sim_error err;
     sim_traci_reader r;
     int vars = 0;
-    for (int how = 0; how < 5; how++) {
+    for (int how = 0; how < 8; how++) {
         if (sim_traci_reader_init(&r, msg, n, &err)) abort(); /* the length matches */
         int32_t api;
         char id[64];
@@ -45,6 +45,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 3:
             sim_traci_read_get(&r, SIM_TRACI_RESPONSE_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, &v, &err);
+            break;
+        case 4:
+            sim_traci_read_tl_links(&r, NULL, NULL, &err);
+            break;
+        case 5: {
+            double xy[64][2];
+            int k;
+            sim_traci_read_shape(&r, SIM_TRACI_RESPONSE_GET_LANE_VARIABLE, SIM_TRACI_VAR_SHAPE, xy, 64, &k, &err);
+            break;
+        }
+        case 6:
+            sim_traci_read_get_strings(&r, SIM_TRACI_RESPONSE_GET_TL_VARIABLE, SIM_TRACI_ID_LIST, NULL, NULL, &err);
             break;
         default:
             while (!sim_traci_read_subscription(&r, count, &vars, &err) && r.pos < r.len) {}

@@ -2,6 +2,7 @@
  * length against what is left, since SUMO's answers come from another process and the
  * fuzz target feeds it anything. */
 #include "sim_traci.h"
+#include "sim_traci_put.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@ void sim_traci_buf_free(sim_traci_buf *b)
     memset(b, 0, sizeof *b);
 }
 
-static unsigned char *grow(sim_traci_buf *b, size_t n)
+unsigned char *sim_traci_grow(sim_traci_buf *b, size_t n)
 {
     if (b->oom) return NULL;
     if (b->len + n > b->cap) {
@@ -33,9 +34,9 @@ static unsigned char *grow(sim_traci_buf *b, size_t n)
     return p;
 }
 
-static void put_u8(sim_traci_buf *b, int v)
+void sim_traci_put_u8(sim_traci_buf *b, int v)
 {
-    unsigned char *p = grow(b, 1);
+    unsigned char *p = sim_traci_grow(b, 1);
     if (p) p[0] = (unsigned char)v;
 }
 
@@ -45,52 +46,52 @@ static void be32(unsigned char *p, uint32_t v)
     p[3] = (unsigned char)v;
 }
 
-static void put_i32(sim_traci_buf *b, int32_t v)
+void sim_traci_put_i32(sim_traci_buf *b, int32_t v)
 {
-    unsigned char *p = grow(b, 4);
+    unsigned char *p = sim_traci_grow(b, 4);
     if (p) be32(p, (uint32_t)v);
 }
 
-static void put_f64(sim_traci_buf *b, double v)
+void sim_traci_put_f64(sim_traci_buf *b, double v)
 {
     uint64_t u;
     memcpy(&u, &v, sizeof u); /* IEEE 754 binary64, sent big-endian */
-    unsigned char *p = grow(b, 8);
+    unsigned char *p = sim_traci_grow(b, 8);
     if (!p) return;
     for (int k = 0; k < 8; k++) p[k] = (unsigned char)(u >> (56 - 8 * k));
 }
 
-static void put_str(sim_traci_buf *b, const char *s)
+void sim_traci_put_str(sim_traci_buf *b, const char *s)
 {
     size_t n = strlen(s);
-    put_i32(b, (int32_t)n);
-    unsigned char *p = grow(b, n);
+    sim_traci_put_i32(b, (int32_t)n);
+    unsigned char *p = sim_traci_grow(b, n);
     if (p) memcpy(p, s, n);
 }
 
-static void put_typed_str(sim_traci_buf *b, const char *s)
+void sim_traci_put_typed_str(sim_traci_buf *b, const char *s)
 {
-    put_u8(b, SIM_TRACI_TYPE_STRING);
-    put_str(b, s);
+    sim_traci_put_u8(b, SIM_TRACI_TYPE_STRING);
+    sim_traci_put_str(b, s);
 }
 
-static void put_typed_i32(sim_traci_buf *b, int32_t v)
+void sim_traci_put_typed_i32(sim_traci_buf *b, int32_t v)
 {
-    put_u8(b, SIM_TRACI_TYPE_INTEGER);
-    put_i32(b, v);
+    sim_traci_put_u8(b, SIM_TRACI_TYPE_INTEGER);
+    sim_traci_put_i32(b, v);
 }
 
-static void put_typed_f64(sim_traci_buf *b, double v)
+void sim_traci_put_typed_f64(sim_traci_buf *b, double v)
 {
-    put_u8(b, SIM_TRACI_TYPE_DOUBLE);
-    put_f64(b, v);
+    sim_traci_put_u8(b, SIM_TRACI_TYPE_DOUBLE);
+    sim_traci_put_f64(b, v);
 }
 
 void sim_traci_msg_begin(sim_traci_buf *b)
 {
     b->len = 0;
     b->oom = false;
-    put_i32(b, 0);
+    sim_traci_put_i32(b, 0);
 }
 
 int sim_traci_msg_end(sim_traci_buf *b, sim_error *err)
@@ -103,15 +104,15 @@ int sim_traci_msg_end(sim_traci_buf *b, sim_error *err)
 
 /* A command's header is written with a 1-byte length and widened afterwards when its
  * content turns out longer than 255 bytes. */
-static size_t cmd_begin(sim_traci_buf *b, int id)
+size_t sim_traci_cmd_begin(sim_traci_buf *b, int id)
 {
     size_t at = b->len;
-    put_u8(b, 0);
-    put_u8(b, id);
+    sim_traci_put_u8(b, 0);
+    sim_traci_put_u8(b, id);
     return at;
 }
 
-static void cmd_end(sim_traci_buf *b, size_t at)
+void sim_traci_cmd_end(sim_traci_buf *b, size_t at)
 {
     if (b->oom) return;
     size_t n = b->len - at; /* length byte, id, content */
@@ -119,7 +120,7 @@ static void cmd_end(sim_traci_buf *b, size_t at)
         b->data[at] = (unsigned char)n;
         return;
     }
-    if (!grow(b, 4)) return;
+    if (!sim_traci_grow(b, 4)) return;
     memmove(b->data + at + 5, b->data + at + 1, n - 1);
     b->data[at] = 0;
     be32(b->data + at + 1, (uint32_t)(n + 4));
@@ -127,126 +128,119 @@ static void cmd_end(sim_traci_buf *b, size_t at)
 
 void sim_traci_cmd_get_version(sim_traci_buf *b)
 {
-    cmd_end(b, cmd_begin(b, SIM_TRACI_CMD_GETVERSION));
+    sim_traci_cmd_end(b, sim_traci_cmd_begin(b, SIM_TRACI_CMD_GETVERSION));
 }
 
 void sim_traci_cmd_step(sim_traci_buf *b, double target_s)
 {
-    size_t at = cmd_begin(b, SIM_TRACI_CMD_SIMSTEP);
-    put_f64(b, target_s);
-    cmd_end(b, at);
+    size_t at = sim_traci_cmd_begin(b, SIM_TRACI_CMD_SIMSTEP);
+    sim_traci_put_f64(b, target_s);
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_set_order(sim_traci_buf *b, int32_t order)
 {
-    size_t at = cmd_begin(b, SIM_TRACI_CMD_SETORDER);
-    put_i32(b, order);
-    cmd_end(b, at);
+    size_t at = sim_traci_cmd_begin(b, SIM_TRACI_CMD_SETORDER);
+    sim_traci_put_i32(b, order);
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_close(sim_traci_buf *b)
 {
-    cmd_end(b, cmd_begin(b, SIM_TRACI_CMD_CLOSE));
+    sim_traci_cmd_end(b, sim_traci_cmd_begin(b, SIM_TRACI_CMD_CLOSE));
 }
 
 /* The head of a get/set command: variable and object id. */
-static size_t var_cmd(sim_traci_buf *b, int cmd, int var, const char *obj)
+size_t sim_traci_var_cmd(sim_traci_buf *b, int cmd, int var, const char *obj)
 {
-    size_t at = cmd_begin(b, cmd);
-    put_u8(b, var);
-    put_str(b, obj);
+    size_t at = sim_traci_cmd_begin(b, cmd);
+    sim_traci_put_u8(b, var);
+    sim_traci_put_str(b, obj);
     return at;
 }
 
 void sim_traci_cmd_add_route(sim_traci_buf *b, const char *route, const char *const *edges, int n_edges)
 {
-    size_t at = var_cmd(b, SIM_TRACI_CMD_SET_ROUTE_VARIABLE, SIM_TRACI_ADD, route);
-    put_u8(b, SIM_TRACI_TYPE_STRINGLIST);
-    put_i32(b, n_edges);
-    for (int i = 0; i < n_edges; i++) put_str(b, edges[i]);
-    cmd_end(b, at);
+    size_t at = sim_traci_var_cmd(b, SIM_TRACI_CMD_SET_ROUTE_VARIABLE, SIM_TRACI_ADD, route);
+    sim_traci_put_u8(b, SIM_TRACI_TYPE_STRINGLIST);
+    sim_traci_put_i32(b, n_edges);
+    for (int i = 0; i < n_edges; i++) sim_traci_put_str(b, edges[i]);
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_add_vehicle(sim_traci_buf *b, const char *veh, const char *route, const char *type,
                                const char *depart_lane, const char *depart_pos)
 {
-    size_t at = var_cmd(b, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, SIM_TRACI_ADD_FULL, veh);
-    put_u8(b, SIM_TRACI_TYPE_COMPOUND);
-    put_i32(b, 14);
+    size_t at = sim_traci_var_cmd(b, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, SIM_TRACI_ADD_FULL, veh);
+    sim_traci_put_u8(b, SIM_TRACI_TYPE_COMPOUND);
+    sim_traci_put_i32(b, 14);
     const char *s[12] = {route, type, "now", depart_lane, depart_pos, "0", "current", "max", "current", "", "", ""};
-    for (int i = 0; i < 12; i++) put_typed_str(b, s[i]);
-    put_typed_i32(b, 0); /* person capacity */
-    put_typed_i32(b, 0); /* person number */
-    cmd_end(b, at);
+    for (int i = 0; i < 12; i++) sim_traci_put_typed_str(b, s[i]);
+    sim_traci_put_typed_i32(b, 0); /* person capacity */
+    sim_traci_put_typed_i32(b, 0); /* person number */
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_move_to_xy(sim_traci_buf *b, const char *veh, const char *edge, int lane, double x, double y,
                               double angle_deg, int keep_route)
 {
-    size_t at = var_cmd(b, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, SIM_TRACI_MOVE_TO_XY, veh);
-    put_u8(b, SIM_TRACI_TYPE_COMPOUND);
-    put_i32(b, 7);
-    put_typed_str(b, edge);
-    put_typed_i32(b, lane);
-    put_typed_f64(b, x);
-    put_typed_f64(b, y);
-    put_typed_f64(b, angle_deg);
-    put_u8(b, SIM_TRACI_TYPE_BYTE);
-    put_u8(b, keep_route);
-    put_typed_f64(b, 100.0); /* match threshold, SUMO's default */
-    cmd_end(b, at);
+    size_t at = sim_traci_var_cmd(b, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, SIM_TRACI_MOVE_TO_XY, veh);
+    sim_traci_put_u8(b, SIM_TRACI_TYPE_COMPOUND);
+    sim_traci_put_i32(b, 7);
+    sim_traci_put_typed_str(b, edge);
+    sim_traci_put_typed_i32(b, lane);
+    sim_traci_put_typed_f64(b, x);
+    sim_traci_put_typed_f64(b, y);
+    sim_traci_put_typed_f64(b, angle_deg);
+    sim_traci_put_u8(b, SIM_TRACI_TYPE_BYTE);
+    sim_traci_put_u8(b, keep_route);
+    sim_traci_put_typed_f64(b, 100.0); /* match threshold, SUMO's default */
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_set_vehicle_int(sim_traci_buf *b, int var, const char *veh, int32_t v)
 {
-    size_t at = var_cmd(b, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, var, veh);
-    put_typed_i32(b, v);
-    cmd_end(b, at);
+    size_t at = sim_traci_var_cmd(b, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, var, veh);
+    sim_traci_put_typed_i32(b, v);
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_set_vehicle_double(sim_traci_buf *b, int var, const char *veh, double v)
 {
-    size_t at = var_cmd(b, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, var, veh);
-    put_typed_f64(b, v);
-    cmd_end(b, at);
+    size_t at = sim_traci_var_cmd(b, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, var, veh);
+    sim_traci_put_typed_f64(b, v);
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_set_scale(sim_traci_buf *b, double scale)
 {
-    size_t at = var_cmd(b, SIM_TRACI_CMD_SET_SIM_VARIABLE, SIM_TRACI_VAR_SCALE, "");
-    put_typed_f64(b, scale);
-    cmd_end(b, at);
+    size_t at = sim_traci_var_cmd(b, SIM_TRACI_CMD_SET_SIM_VARIABLE, SIM_TRACI_VAR_SCALE, "");
+    sim_traci_put_typed_f64(b, scale);
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_get_leader(sim_traci_buf *b, const char *veh, double dist)
 {
-    size_t at = var_cmd(b, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, SIM_TRACI_VAR_LEADER, veh);
-    put_typed_f64(b, dist);
-    cmd_end(b, at);
+    size_t at = sim_traci_var_cmd(b, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, SIM_TRACI_VAR_LEADER, veh);
+    sim_traci_put_typed_f64(b, dist);
+    sim_traci_cmd_end(b, at);
 }
 
 void sim_traci_cmd_get_vehicle_count(sim_traci_buf *b)
 {
-    cmd_end(b, var_cmd(b, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, ""));
+    sim_traci_cmd_end(b, sim_traci_var_cmd(b, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, ""));
 }
 
 void sim_traci_cmd_get_min_expected(sim_traci_buf *b)
 {
-    cmd_end(b, var_cmd(b, SIM_TRACI_CMD_GET_SIM_VARIABLE, SIM_TRACI_VAR_MIN_EXPECTED_VEHICLES, ""));
+    sim_traci_cmd_end(b, sim_traci_var_cmd(b, SIM_TRACI_CMD_GET_SIM_VARIABLE, SIM_TRACI_VAR_MIN_EXPECTED_VEHICLES, ""));
 }
 
 void sim_traci_cmd_subscribe_vehicle_context(sim_traci_buf *b, const char *veh, double begin, double end,
                                              double range, const uint8_t *vars, int n_vars)
 {
-    size_t at = cmd_begin(b, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT);
-    put_f64(b, begin);
-    put_f64(b, end);
-    put_str(b, veh);
-    put_u8(b, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE); /* the context domain: vehicles */
-    put_f64(b, range);
-    put_u8(b, n_vars);
-    for (int i = 0; i < n_vars; i++) put_u8(b, vars[i]);
-    cmd_end(b, at);
+    sim_traci_cmd_subscribe_context(b, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT, veh, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE,
+                                    begin, end, range, vars, n_vars);
 }
 
 /* ---- reading ---- */
@@ -483,7 +477,41 @@ int sim_traci_read_leader(sim_traci_reader *r, char *id, size_t id_cap, double *
     return read_get_tail(r, end, err);
 }
 
-static int read_context(sim_traci_reader *r, size_t end, sim_traci_object_fn fn, void *user, sim_error *err)
+/* One object's variables: (variable, status, typed value) n_vars times. */
+static int read_object_vars(sim_traci_reader *r, sim_traci_object *o, int n_vars, sim_error *err)
+{
+    o->n_vars = n_vars;
+    for (int i = 0; i < n_vars; i++) {
+        int var, status, rc;
+        if ((rc = sim_traci_read_u8(r, &var, err)) || (rc = sim_traci_read_u8(r, &status, err)) ||
+            (rc = sim_traci_read_value(r, &o->value[i], err)))
+            return rc;
+        o->var[i] = (uint8_t)var;
+        o->ok[i] = status == SIM_TRACI_RTYPE_OK; /* an error carries a typed string */
+    }
+    return SIM_OK;
+}
+
+/* A variable subscription's result: the object, then its variables. */
+static int read_variables(sim_traci_reader *r, int response, size_t end, sim_traci_object_fn fn, void *user,
+                          sim_error *err)
+{
+    sim_traci_object o;
+    memset(&o, 0, sizeof o);
+    o.response = response;
+    int n_vars, rc;
+    if ((rc = sim_traci_read_string(r, &o.id, &o.id_len, err)) || (rc = sim_traci_read_u8(r, &n_vars, err)))
+        return rc;
+    if (n_vars > SIM_TRACI_MAX_VARS)
+        return sim_error_set(err, SIM_EINVAL, "TraCI: %d variables per object, at most %d read", n_vars,
+                             SIM_TRACI_MAX_VARS);
+    if ((rc = read_object_vars(r, &o, n_vars, err))) return rc;
+    if (r->pos > end) return sim_error_set(err, SIM_EINVAL, "TraCI: an object runs past its subscription");
+    return fn ? fn(&o, user) : SIM_OK;
+}
+
+static int read_context(sim_traci_reader *r, int response, size_t end, sim_traci_object_fn fn, void *user,
+                        sim_error *err)
 {
     const char *ego;
     int32_t ego_len, n_obj;
@@ -499,16 +527,10 @@ static int read_context(sim_traci_reader *r, size_t end, sim_traci_object_fn fn,
     sim_traci_object o;
     for (int32_t k = 0; k < n_obj; k++) {
         memset(&o, 0, sizeof o);
-        if ((rc = sim_traci_read_string(r, &o.id, &o.id_len, err))) return rc;
-        o.n_vars = n_vars;
-        for (int i = 0; i < n_vars; i++) {
-            int var, status;
-            if ((rc = sim_traci_read_u8(r, &var, err)) || (rc = sim_traci_read_u8(r, &status, err)) ||
-                (rc = sim_traci_read_value(r, &o.value[i], err)))
-                return rc;
-            o.var[i] = (uint8_t)var;
-            o.ok[i] = status == SIM_TRACI_RTYPE_OK; /* an error carries a typed string */
-        }
+        o.response = response;
+        o.domain = domain;
+        if ((rc = sim_traci_read_string(r, &o.id, &o.id_len, err)) || (rc = read_object_vars(r, &o, n_vars, err)))
+            return rc;
         if (r->pos > end) return sim_error_set(err, SIM_EINVAL, "TraCI: an object runs past its subscription");
         if (fn && (rc = fn(&o, user))) return rc;
     }
@@ -521,15 +543,18 @@ int sim_traci_read_subscription(sim_traci_reader *r, sim_traci_object_fn fn, voi
     size_t end;
     int rc = sim_traci_read_cmd(r, &id, &end, err);
     if (rc) return rc;
-    if (id == SIM_TRACI_RESPONSE_SUBSCRIBE_VEHICLE_CONTEXT) {
+    /* context results are 0x90..0x9f, variable results 0xe0..0xef (any domain) */
+    bool context = id >= 0x90 && id <= 0x9f, variables = id >= 0xe0 && id <= 0xef;
+    if (context || variables) {
         /* a sub-reader bounded by the command, so nothing reads past it */
         sim_traci_reader sub = {.p = r->p, .len = end, .pos = r->pos};
-        if ((rc = read_context(&sub, end, fn, user, err))) return rc;
+        rc = context ? read_context(&sub, id, end, fn, user, err) : read_variables(&sub, id, end, fn, user, err);
+        if (rc) return rc;
         if (sub.pos != end)
-            return sim_error_set(err, SIM_EINVAL, "TraCI: %zu bytes left over in a context subscription result",
+            return sim_error_set(err, SIM_EINVAL, "TraCI: %zu bytes left over in a subscription result",
                                  end - sub.pos);
     }
-    r->pos = end; /* other subscriptions are not ours: skipped whole */
+    r->pos = end; /* anything else is skipped whole */
     return SIM_OK;
 }
 

@@ -65,6 +65,20 @@ enum {
     SIM_TRACI_ADD_FULL = 0x85,
 
     SIM_TRACI_RTYPE_OK = 0x00,
+
+    /* traffic lights, lanes and persons (sim_traci_tls.c) */
+    SIM_TRACI_CMD_GET_TL_VARIABLE = 0xa2,
+    SIM_TRACI_RESPONSE_GET_TL_VARIABLE = 0xb2,
+    SIM_TRACI_CMD_SUBSCRIBE_TL_VARIABLE = 0xd2,
+    SIM_TRACI_RESPONSE_SUBSCRIBE_TL_VARIABLE = 0xe2,
+    SIM_TRACI_CMD_GET_LANE_VARIABLE = 0xa3,
+    SIM_TRACI_RESPONSE_GET_LANE_VARIABLE = 0xb3,
+    SIM_TRACI_CMD_GET_PERSON_VARIABLE = 0xae,
+    SIM_TRACI_TYPE_POLYGON = 0x06,
+    SIM_TRACI_ID_LIST = 0x00,
+    SIM_TRACI_TL_RED_YELLOW_GREEN_STATE = 0x20,
+    SIM_TRACI_TL_CONTROLLED_LINKS = 0x27,
+    SIM_TRACI_VAR_SHAPE = 0x4e,
 };
 
 /* VAR_SIGNALS bits */
@@ -166,6 +180,9 @@ void sim_traci_cmd_get_vehicle_count(sim_traci_buf *b);
 /* One vehicle of a context subscription result: the variables asked for, as sent. */
 #define SIM_TRACI_MAX_VARS 16
 typedef struct sim_traci_object {
+    int response;                  /* the result's id: 0x94 a vehicle context, 0xe2 a light's variables... */
+    int domain;                    /* a context result: the domain of its objects (0xa4 vehicles, 0xae
+                                      persons); 0 for a variable subscription */
     const char *id;
     int32_t id_len;
     int n_vars;
@@ -174,15 +191,57 @@ typedef struct sim_traci_object {
     sim_traci_value value[SIM_TRACI_MAX_VARS];
 } sim_traci_object;
 
-/* Called for each object of a context subscription result; non-zero stops the walk and
- * is returned. */
+/* Called for each object of a subscription result (context or variable; response and
+ * domain say which); non-zero stops the walk and is returned. */
 typedef int (*sim_traci_object_fn)(const sim_traci_object *o, void *user);
 /* A simulation step's answer (after its status): the count of subscription results,
- * then each; context results of vehicles are handed to fn object by object, others
- * skipped. */
+ * then each; context and variable subscription results are handed to fn object by
+ * object, other results skipped. */
 int sim_traci_read_step(sim_traci_reader *r, sim_traci_object_fn fn, void *user, sim_error *err);
 /* One subscription response at r (length-prefixed); used by _read_step and for the
  * answer to a subscribe command. */
 int sim_traci_read_subscription(sim_traci_reader *r, sim_traci_object_fn fn, void *user, sim_error *err);
+
+/* ---- traffic lights, lanes, persons (sim_traci_tls.c) ---- */
+
+/* A get command without parameters: <domain>.get<var>(obj), e.g. trafficlight.getIDList()
+ * (SIM_TRACI_CMD_GET_TL_VARIABLE, SIM_TRACI_ID_LIST, ""), lane.getShape(lane). */
+void sim_traci_cmd_get(sim_traci_buf *b, int cmd, int var, const char *obj);
+/* A variable subscription (cmd: SIM_TRACI_CMD_SUBSCRIBE_TL_VARIABLE...) of obj's vars
+ * from begin to end s; its results come with every step (sim_traci_read_step). */
+void sim_traci_cmd_subscribe_variables(sim_traci_buf *b, int cmd, const char *obj, double begin, double end,
+                                       const uint8_t *vars, int n_vars);
+/* A context subscription (cmd: SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT...) around obj of
+ * the objects of `domain` (a get command id: SIM_TRACI_CMD_GET_PERSON_VARIABLE...)
+ * within range m. */
+void sim_traci_cmd_subscribe_context(sim_traci_buf *b, int cmd, const char *obj, int domain, double begin,
+                                     double end, double range, const uint8_t *vars, int n_vars);
+
+/* A string of SUMO's, not terminated. */
+typedef struct sim_traci_str {
+    const char *s;
+    int32_t len;
+} sim_traci_str;
+
+/* Called for each string of a list; non-zero stops the walk and is returned. */
+typedef int (*sim_traci_string_fn)(int index, sim_traci_str s, void *user);
+/* A get's answer that is a string list (after its status), e.g. getIDList. */
+int sim_traci_read_get_strings(sim_traci_reader *r, int response, int var, sim_traci_string_fn fn, void *user,
+                               sim_error *err);
+
+/* trafficlight.getControlledLinks's answer (after its status): for each signal index
+ * (a position of the light's state string) the links it controls, each as (incoming
+ * lane, outgoing lane, the internal lane across the junction). */
+typedef struct sim_traci_link {
+    int signal;
+    sim_traci_str from, to, via;
+} sim_traci_link;
+typedef int (*sim_traci_link_fn)(const sim_traci_link *l, void *user);
+int sim_traci_read_tl_links(sim_traci_reader *r, sim_traci_link_fn fn, void *user, sim_error *err);
+
+/* A shape's answer (after its status), e.g. lane.getShape: up to cap points into xy, *n
+ * the count SUMO sent (more than cap: SIM_ETOOBIG). */
+int sim_traci_read_shape(sim_traci_reader *r, int response, int var, double (*xy)[2], int cap, int *n,
+                         sim_error *err);
 
 #endif
