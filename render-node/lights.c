@@ -2,6 +2,7 @@
 #include "lights.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,7 @@ int rn_lights_init(rn_lights *L, const sim_scenario *sc, GLuint prog, double t, 
     if (L->lights->n_heads == 0) return SIM_OK;
     if (!(L->heads = calloc((size_t)L->lights->n_heads, sizeof *L->heads)))
         return sim_error_set(err, SIM_ENOMEM, "out of memory");
-    L->n = L->lights->n_heads;
+    L->n = L->n_scenario = L->cap = L->lights->n_heads;
     int rc = SIM_OK;
     for (int i = 0; i < L->n && !rc; i++) rc = build_head(&L->heads[i], &L->lights->heads[i], err);
     if (!rc) rn_lights_show_at(L, t);
@@ -92,7 +93,7 @@ void rn_lights_show_at(rn_lights *L, double t)
     sim_error err = {0};
     if (sim_lights_run_init(&run, L->lights, &err)) return;
     sim_lights_update(L->lights, &run, t);
-    for (int i = 0; i < L->n; i++) L->heads[i].state = run.state[i];
+    for (int i = 0; i < L->n_scenario; i++) L->heads[i].state = run.state[i];
     sim_lights_run_free(&run);
 }
 
@@ -103,13 +104,49 @@ void rn_lights_free(rn_lights *L)
         for (int k = 0; k < 3; k++) gfx_mesh_free(&L->heads[i].lamp[k]);
     }
     free(L->heads);
+    free(L->placed_ids);
     memset(L, 0, sizeof *L);
+}
+
+bool rn_lights_set_placed(rn_lights *L, const char *id, const char *state, const sim_msg_signal_where *w)
+{
+    int s = sim_light_state_parse(state);
+    if (s < 0) return false;
+    for (int i = L->n_scenario; i < L->n; i++)
+        if (strcmp(L->placed_ids[i - L->n_scenario], id) == 0) {
+            L->heads[i].state = (sim_light_state)s;
+            return true;
+        }
+    if (L->n == L->cap) {
+        int cap = L->cap ? 2 * L->cap : 64;
+        rn_light_head *h = realloc(L->heads, (size_t)cap * sizeof *h);
+        if (!h) return false;
+        L->heads = h;
+        char(*ids)[64] = realloc(L->placed_ids, (size_t)(cap - L->n_scenario) * sizeof *ids);
+        if (!ids) return false;
+        L->placed_ids = ids;
+        L->cap = cap;
+    }
+    sim_light_head h = {.kind = SIM_HEAD_VEHICLE, .x = w->pos[0], .y = w->pos[1], .z = w->pos[2],
+                        .heading = w->heading, .controller = -1, .road = -1};
+    rn_light_head *out = &L->heads[L->n];
+    memset(out, 0, sizeof *out);
+    sim_error err = {0};
+    if (build_head(out, &h, &err)) {
+        gfx_mesh_free(&out->body);
+        for (int k = 0; k < 3; k++) gfx_mesh_free(&out->lamp[k]);
+        return false;
+    }
+    snprintf(L->placed_ids[L->n - L->n_scenario], sizeof L->placed_ids[0], "%s", id);
+    out->state = (sim_light_state)s;
+    L->n++;
+    return true;
 }
 
 bool rn_lights_set(rn_lights *L, const char *id, const char *state)
 {
     int h = sim_lights_find_head(L->lights, id), s = sim_light_state_parse(state);
-    if (h < 0 || h >= L->n || s < 0) return false;
+    if (h < 0 || h >= L->n_scenario || s < 0) return false;
     L->heads[h].state = (sim_light_state)s;
     return true;
 }

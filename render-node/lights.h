@@ -10,6 +10,7 @@
 #include "gfx.h"
 #include "sim_camera.h"
 #include "sim_lights.h"
+#include "sim_msg_signal.h"
 #include "sim_scenario.h"
 
 typedef struct rn_light_head {
@@ -21,8 +22,10 @@ typedef struct rn_light_head {
 
 typedef struct rn_lights {
     const sim_lights *lights;      /* the scenario's (borrowed) */
-    rn_light_head *heads;
+    rn_light_head *heads;          /* the scenario's heads, then those placed by signal.state */
     int n;
+    char (*placed_ids)[64];        /* ids of heads[n_scenario..n) (owned) */
+    int n_scenario, cap;
     GLint u_model, u_tint, u_tint_on, u_emissive;
     int draw_calls;
 } rn_lights;
@@ -34,6 +37,10 @@ void rn_lights_free(rn_lights *L);
 /* signal.state: head id shows state (a sim_lights state name); false when the scenario
  * has no such head or the state is unknown. */
 bool rn_lights_set(rn_lights *L, const char *id, const char *state);
+/* signal.state of a head that says where it stands (SUMO's lights): shown, and built
+ * at the first message (GL context current). false when the state is unknown or the
+ * head cannot be built. */
+bool rn_lights_set_placed(rn_lights *L, const char *id, const char *state, const sim_msg_signal_where *w);
 /* Every head as its controller shows it at simulation time t (screenshots). */
 void rn_lights_show_at(rn_lights *L, double t);
 /* Draws the visible heads (the lit program in use); clock blinks flashing amber. */

@@ -149,8 +149,12 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         n->traffic_arrival = rn_now();
     } else if (!strcmp(topic, SIM_TOPIC_SIGNAL_STATE)) {
         sim_msg_signal_state m;
-        if (sim_msg_signal_state_decode(msg, &m, &err) != SIM_OK || !rn_lights_set(&n->scene.lights, m.id, m.state))
-            say_bad(n, SIM_TOPIC_SIGNAL_STATE, err.code ? err.msg : "a head or state this scenario does not have");
+        sim_msg_signal_where w;
+        bool ok = sim_msg_signal_state_decode(msg, &m, &err) == SIM_OK && sim_msg_signal_where_decode(msg, &w, &err) == SIM_OK;
+        /* a head that says where it stands (SUMO's lights) is built at its first state */
+        if (ok) ok = isnan(w.pos[0]) ? rn_lights_set(&n->scene.lights, m.id, m.state)
+                                     : rn_lights_set_placed(&n->scene.lights, m.id, m.state, &w);
+        if (!ok) say_bad(n, SIM_TOPIC_SIGNAL_STATE, err.code ? err.msg : "a head or state this scenario does not have");
     } else if (!strcmp(topic, SIM_TOPIC_HUD_TEXT)) {
         sim_msg_hud_text m;
         if (sim_msg_hud_text_decode(msg, &m, &err) == SIM_OK) {

@@ -182,6 +182,11 @@ static void sumo_tick(node *n, const sim_msg_tick *tk, double t)
                        .speed = n->ego_speed, .length = n->w.ego_len, .width = n->w.ego_width};
     if (!(tk->paused || n->paused) && tn_sumo_step(&n->sumo, t, &ego, &err)) return sumo_failed(n, t, &err);
     n->last_t = t;
+    for (int h = 0; h < n->sumo.lights.n_heads; h++) /* SUMO's lights that changed (sumo_lights.h) */
+        if (n->sumo.lights.heads[h].changed)
+            publish(n, SIM_TOPIC_SIGNAL_STATE, t, tn_sumo_light_payload(&n->sumo, h));
+    cJSON *red = tn_sumo_red_run_payload(&n->sumo);
+    if (red) publish(n, SIM_TOPIC_SIGNAL_RED_RUN, t, red);
     publish(n, SIM_TOPIC_TRAFFIC_STATE, t, tn_sumo_state_payload(&n->sumo, n->run));
     if (!n->lockstep) return;
     sim_msg_ack a = {.n = tk->n};

@@ -64,6 +64,10 @@ int tn_sumo_restart(tn_sumo *s, sim_error *err)
             return rc;
         }
     }
+    if ((rc = tn_sumo_lights_setup(s, err))) { /* sumo_lights.c */
+        tn_sumo_stop(s);
+        return rc;
+    }
     /* The city busy at the session's time 0: SUMO alone up to warmup_s, in one step
      * command (SUMO steps at its step length up to the target). */
     /* One step short of it: the session's first tick (time 0) makes the last, so that
@@ -88,6 +92,7 @@ int tn_sumo_restart(tn_sumo *s, sim_error *err)
 void tn_sumo_close(tn_sumo *s)
 {
     tn_sumo_stop(s);
+    tn_sumo_lights_free(&s->lights);
     sim_traci_buf_free(&s->out);
     free(s->in);
     s->in = NULL;
@@ -124,6 +129,9 @@ static const char *model_of(const sim_traci_value *vclass)
 static int on_object(const sim_traci_object *o, void *user)
 {
     tn_sumo *s = user;
+    if (tn_sumo_lights_on_object(s, o)) return 0; /* a light's state (sumo_lights.c) */
+    if (o->response != SIM_TRACI_RESPONSE_SUBSCRIBE_VEHICLE_CONTEXT || o->domain != SIM_TRACI_CMD_GET_VEHICLE_VARIABLE)
+        return 0;
     if (o->id_len == (int32_t)strlen(EGO_ID) && memcmp(o->id, EGO_ID, strlen(EGO_ID)) == 0) {
         return 0;
     }
@@ -266,6 +274,7 @@ int tn_sumo_step(tn_sumo *s, double t, const tn_sumo_ego *ego, sim_error *err)
         return rc;
     s->n_vehicles = 0;
     if ((rc = sim_traci_read_step(&r, on_object, s, err))) return rc;
+    tn_sumo_lights_after_step(s);
     sim_traci_msg_begin(b);
     sim_traci_cmd_get_vehicle_count(b);
     if (leader) sim_traci_cmd_get_leader(b, EGO_ID, s->radius);

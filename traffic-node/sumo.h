@@ -25,6 +25,7 @@
 #include "sim_msg_traffic_engine.h"
 #include "sim_scenario.h"
 #include "sim_traci.h"
+#include "sumo_lights.h"
 
 typedef struct tn_sumo_ego {
     bool valid;
@@ -68,6 +69,7 @@ typedef struct tn_sumo {
     char lead_id[64];
     double lead_gap;
     tn_sumo_ego ego;
+    tn_sumo_lights lights;        /* SUMO's traffic lights (sumo_lights.h) */
     /* buffers */
     sim_traci_buf out;
     unsigned char *in;

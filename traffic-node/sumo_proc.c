@@ -222,7 +222,9 @@ int tn_sumo_make_inputs(tn_sumo *s, sim_error *err)
         if ((rc = write_file(types, typemap, err))) return rc;
         snprintf(s->net, sizeof s->net, "%s/net.net.xml", s->dir);
         char *argv[] = {netconvert_bin, "--opendrive-files", s->sc->opendrive, "--type-files", types,
-                        "--offset.disable-normalization", "true", "--output-file", s->net, NULL};
+                        "--offset.disable-normalization", "true", "--output-file", s->net,
+                        /* traffic.sumo.tls_guess: lights where netconvert thinks a junction needs them */
+                        c->tls_guess ? "--tls.guess" : NULL, "true", NULL};
         if ((rc = run_tool(s, argv, "netconvert.log", err))) return rc;
     }
     if ((rc = read_offset(s, err))) return rc;

@@ -84,6 +84,7 @@ typedef struct sim_sumo_config {
     double end_s;                 /* random trips: departures until this time */
     double fringe_factor;         /* random trips: weight of trips starting at the network's fringe */
     double warmup_s;              /* SUMO runs alone this long before the session's time 0 */
+    bool tls_guess;               /* netconvert --tls.guess: traffic lights at the junctions it picks */
 } sim_sumo_config;
 
 typedef struct sim_agent {

@@ -26,7 +26,7 @@ static char *scenario_file(ld *L, const char *path, const char *file)
 void scn_load_sumo(ld *L, const cJSON *t)
 {
     static const char *const engines[] = {"own", "sumo", NULL};
-    static const char *const keys[] = {"net", "routes", "period_s", "end_s", "fringe_factor", "warmup_s", NULL};
+    static const char *const keys[] = {"net", "routes", "period_s", "end_s", "fringe_factor", "warmup_s", "tls_guess", NULL};
     sim_scenario *sc = L->sc;
     sim_sumo_config *c = &sc->sumo;
     c->period_s = 2.0;
@@ -48,6 +48,10 @@ void scn_load_sumo(ld *L, const cJSON *t)
     scn_get_num(L, o, "traffic.sumo", "end_s", false, 3600, NUM_RANGE, 1, 86400, &c->end_s);
     scn_get_num(L, o, "traffic.sumo", "fringe_factor", false, 1.0, NUM_RANGE, 0, 1000, &c->fringe_factor);
     scn_get_num(L, o, "traffic.sumo", "warmup_s", false, 60, NUM_RANGE, 0, 3600, &c->warmup_s);
+    scn_get_bool(L, o, "traffic.sumo", "tls_guess", false, &c->tls_guess);
+    if (c->tls_guess && c->net)
+        scn_err_at(L, "traffic.sumo.tls_guess", "found true with traffic.sumo.net, expected it only when netconvert "
+                   "makes the network (the net given has its lights already)");
     const cJSON *arr = scn_get_arr(L, o, "traffic.sumo", "routes", false);
     int n = arr ? cJSON_GetArraySize(arr) : 0;
     if (!(c->routes = scn_alloc_n(L, (size_t)n, sizeof *c->routes))) return;
