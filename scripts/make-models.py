@@ -412,6 +412,25 @@ def two_wheeler(length, height, radius, rider_colour, motor):
     return m
 
 
+def pedestrian():
+    """A person walking upright (SUMO's pedestrian: 0.22 x 0.48 x 1.72 m; the box is
+    wider than deep, the shoulders)."""
+    m = Model()
+    body = Mesh()
+    skin, coat, trousers, shoes = (0.85, 0.70, 0.60), (0.55, 0.20, 0.18), (0.18, 0.20, 0.28), (0.08, 0.08, 0.08)
+    body.box(shoes, (-0.06, -0.16, 0.0), (0.12, -0.04, 0.07))      # feet
+    body.box(shoes, (-0.06, 0.04, 0.0), (0.12, 0.16, 0.07))
+    body.box(trousers, (-0.07, -0.15, 0.07), (0.07, -0.03, 0.86))  # legs
+    body.box(trousers, (-0.07, 0.03, 0.07), (0.07, 0.15, 0.86))
+    body.box(coat, (-0.1, -0.19, 0.86), (0.1, 0.19, 1.46))         # torso
+    body.box(coat, (-0.06, -0.24, 0.9), (0.06, -0.19, 1.44))       # arms
+    body.box(coat, (-0.06, 0.19, 0.9), (0.06, 0.24, 1.44))
+    body.box(skin, (-0.05, -0.05, 1.46), (0.05, 0.05, 1.52))       # neck
+    body.box(skin, (-0.1, -0.09, 1.52), (0.1, 0.09, 1.72))         # head
+    m.node("body", body)
+    return m
+
+
 def tree():
     m = Model()
     trunk = Mesh()
@@ -510,6 +529,7 @@ MODELS = {
     "tractor": tractor,
     "bicycle": lambda: two_wheeler(1.8, 1.7, 0.34, (0.15, 0.35, 0.65), False),
     "motorcycle": lambda: two_wheeler(2.2, 1.4, 0.31, (0.12, 0.12, 0.12), True),
+    "pedestrian": pedestrian,
     "tree": tree,
     "building": building,
     "cockpit": cockpit,

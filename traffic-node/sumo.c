@@ -130,6 +130,7 @@ static int on_object(const sim_traci_object *o, void *user)
 {
     tn_sumo *s = user;
     if (tn_sumo_lights_on_object(s, o)) return 0; /* a light's state (sumo_lights.c) */
+    if (tn_sumo_persons_on_object(s, o)) return 0; /* a pedestrian (sumo_persons.c) */
     if (o->response != SIM_TRACI_RESPONSE_SUBSCRIBE_VEHICLE_CONTEXT || o->domain != SIM_TRACI_CMD_GET_VEHICLE_VARIABLE)
         return 0;
     if (o->id_len == (int32_t)strlen(EGO_ID) && memcmp(o->id, EGO_ID, strlen(EGO_ID)) == 0) {
@@ -243,6 +244,7 @@ int tn_sumo_step(tn_sumo *s, double t, const tn_sumo_ego *ego, sim_error *err)
             sim_traci_cmd_set_vehicle_double(b, SIM_TRACI_VAR_WIDTH, EGO_ID, s->ego.width);
         }
         if (subscribe) sim_traci_cmd_subscribe_vehicle_context(b, EGO_ID, 0, 1e9, s->radius, vars, N_VARS);
+        if (subscribe) tn_sumo_persons_subscribe(s, b);
         double fx = s->ego.x + 0.5 * s->ego.length * cos(s->ego.heading) + s->off_x;
         double fy = s->ego.y + 0.5 * s->ego.length * sin(s->ego.heading) + s->off_y;
         /* keepRoute 0: onto the nearest lane within 100 m (SUMO 1.15 crashes on a
@@ -259,6 +261,7 @@ int tn_sumo_step(tn_sumo *s, double t, const tn_sumo_ego *ego, sim_error *err)
         if (subscribe) {
             if ((rc = soft_status(&r, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT, &sub_failed, err))) return rc;
             if (!sub_failed && (rc = sim_traci_read_subscription(&r, NULL, NULL, err))) return rc;
+            if ((rc = tn_sumo_persons_read_subscribed(s, &r, err))) return rc;
         }
         if (move && (rc = soft_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &move_failed, err))) return rc;
         if (move_failed && !s->move_failed_said) { /* said once: the ego is 100 m from every lane */

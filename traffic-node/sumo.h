@@ -26,6 +26,7 @@
 #include "sim_scenario.h"
 #include "sim_traci.h"
 #include "sumo_lights.h"
+#include "sumo_persons.h"
 
 typedef struct tn_sumo_ego {
     bool valid;
@@ -98,6 +99,9 @@ int tn_sumo_find_tools(tn_sumo *s, sim_error *err);
 int tn_sumo_make_inputs(tn_sumo *s, sim_error *err);
 int tn_sumo_start(tn_sumo *s, sim_error *err);
 void tn_sumo_stop(tn_sumo *s);
+/* Runs a tool (netconvert, randomTrips.py) to its end, its output into dir/log_name;
+ * err names how it failed and its log's last line. */
+int tn_sumo_run_tool(const tn_sumo *s, char *const argv[], const char *log_name, sim_error *err);
 /* Sends s->out (a finished message) and reads the answer into s->in; *len its size. */
 int tn_sumo_exchange(tn_sumo *s, size_t *len, sim_error *err);
 

@@ -132,7 +132,7 @@ static pid_t spawn(char *const argv[], const char *log)
     _exit(127);
 }
 
-static int run_tool(const tn_sumo *s, char *const argv[], const char *log_name, sim_error *err)
+int tn_sumo_run_tool(const tn_sumo *s, char *const argv[], const char *log_name, sim_error *err)
 {
     char log[1100];
     snprintf(log, sizeof log, "%s/%s", s->dir, log_name);
@@ -219,13 +219,19 @@ int tn_sumo_make_inputs(tn_sumo *s, sim_error *err)
     } else {
         char types[1100];
         snprintf(types, sizeof types, "%s/opendrive.typ.xml", s->dir);
-        if ((rc = write_file(types, typemap, err))) return rc;
+        char *owned;
+        const char *map = tn_sumo_persons_typemap(s, typemap, &owned); /* sidewalks for pedestrians */
+        rc = map ? write_file(types, map, err) : sim_error_set(err, SIM_ENOMEM, "out of memory");
+        free(owned);
+        if (rc) return rc;
         snprintf(s->net, sizeof s->net, "%s/net.net.xml", s->dir);
-        char *argv[] = {netconvert_bin, "--opendrive-files", s->sc->opendrive, "--type-files", types,
-                        "--offset.disable-normalization", "true", "--output-file", s->net,
-                        /* traffic.sumo.tls_guess: lights where netconvert thinks a junction needs them */
-                        c->tls_guess ? "--tls.guess" : NULL, "true", NULL};
-        if ((rc = run_tool(s, argv, "netconvert.log", err))) return rc;
+        char *argv[16] = {netconvert_bin, "--opendrive-files", s->sc->opendrive, "--type-files", types,
+                          "--offset.disable-normalization", "true", "--output-file", s->net};
+        int k = 9;
+        if (c->tls_guess) argv[k++] = "--tls.guess", argv[k++] = "true"; /* lights where netconvert sees a need */
+        tn_sumo_persons_netconvert(s, argv, &k);                          /* sumo_persons.c */
+        argv[k] = NULL;
+        if ((rc = tn_sumo_run_tool(s, argv, "netconvert.log", err))) return rc;
     }
     if ((rc = read_offset(s, err))) return rc;
     if (c->n_routes) {
@@ -249,7 +255,8 @@ int tn_sumo_make_inputs(tn_sumo *s, sim_error *err)
     char *argv[] = {python_bin, random_trips, "--net-file", s->net, "--output-trip-file", trips, "--route-file",
                     s->routes, "--seed", seed, "--begin", "0", "--end", end, "--period", period, "--fringe-factor",
                     fringe, "--validate", NULL};
-    return run_tool(s, argv, "randomTrips.log", err);
+    if ((rc = tn_sumo_run_tool(s, argv, "randomTrips.log", err))) return rc;
+    return tn_sumo_persons_make(s, python_bin, random_trips, err); /* sumo_persons.c */
 }
 
 static int free_port(sim_error *err)

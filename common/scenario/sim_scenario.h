@@ -85,6 +85,7 @@ typedef struct sim_sumo_config {
     double fringe_factor;         /* random trips: weight of trips starting at the network's fringe */
     double warmup_s;              /* SUMO runs alone this long before the session's time 0 */
     bool tls_guess;               /* netconvert --tls.guess: traffic lights at the junctions it picks */
+    double pedestrian_period_s;   /* > 0: sidewalks, crossings and a walk every so many s (0: none) */
 } sim_sumo_config;
 
 typedef struct sim_agent {

@@ -26,7 +26,8 @@ static char *scenario_file(ld *L, const char *path, const char *file)
 void scn_load_sumo(ld *L, const cJSON *t)
 {
     static const char *const engines[] = {"own", "sumo", NULL};
-    static const char *const keys[] = {"net", "routes", "period_s", "end_s", "fringe_factor", "warmup_s", "tls_guess", NULL};
+    static const char *const keys[] = {"net", "routes", "period_s", "end_s", "fringe_factor", "warmup_s", "tls_guess",
+                                       "pedestrian_period_s", NULL};
     sim_scenario *sc = L->sc;
     sim_sumo_config *c = &sc->sumo;
     c->period_s = 2.0;
@@ -52,6 +53,7 @@ void scn_load_sumo(ld *L, const cJSON *t)
     if (c->tls_guess && c->net)
         scn_err_at(L, "traffic.sumo.tls_guess", "found true with traffic.sumo.net, expected it only when netconvert "
                    "makes the network (the net given has its lights already)");
+    scn_get_num(L, o, "traffic.sumo", "pedestrian_period_s", false, 0, NUM_RANGE, 0, 3600, &c->pedestrian_period_s);
     const cJSON *arr = scn_get_arr(L, o, "traffic.sumo", "routes", false);
     int n = arr ? cJSON_GetArraySize(arr) : 0;
     if (!(c->routes = scn_alloc_n(L, (size_t)n, sizeof *c->routes))) return;
@@ -81,6 +83,10 @@ void scn_check_sumo(ld *L)
     if (sc->n_triggers)
         scn_err_at(L, "triggers", "found %d triggers with \"engine\": \"sumo\", expected none (they act on the own "
                    "traffic core's agents)", sc->n_triggers);
+    if (sc->sumo.pedestrian_period_s > 0 && (sc->sumo.net || sc->sumo.n_routes))
+        scn_err_at(L, "traffic.sumo.pedestrian_period_s", "found %g with traffic.sumo.%s, expected it only when the "
+                   "network and the trips are made (persons in the route files given are shown as they are)",
+                   sc->sumo.pedestrian_period_s, sc->sumo.net ? "net" : "routes");
     if (!sc->opendrive && !sc->sumo.net)
         scn_err_at(L, "traffic.sumo.net", "missing: with \"engine\": \"sumo\" the roads come from an OpenDRIVE file "
                    "(roads.opendrive), or a SUMO network is named here");

