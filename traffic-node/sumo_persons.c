@@ -14,6 +14,9 @@ enum { P_POS, P_ANGLE, P_SPEED, P_LENGTH, P_WIDTH, P_HEIGHT, N_VARS };
 
 static bool on(const tn_sumo *s) { return s->sc->sumo.pedestrian_period_s > 0; }
 
+/* The map with the sidewalks for pedestrians, and no lane type discarded but kept
+ * closed to all: netconvert lays the lanes it keeps side by side, so a discarded
+ * shoulder or parking lane would move the sidewalk beyond it onto the road's edge. */
 const char *tn_sumo_persons_typemap(const tn_sumo *s, const char *typemap, char **owned)
 {
     *owned = NULL;
@@ -21,11 +24,20 @@ const char *tn_sumo_persons_typemap(const tn_sumo *s, const char *typemap, char 
     static const char was[] = "<type id=\"sidewalk\" priority=\"0\" speed=\"1.39\" width=\"2.0\" disallow=\"all\" "
                               "discard=\"true\"/>";
     static const char now[] = "<type id=\"sidewalk\" priority=\"0\" speed=\"1.39\" width=\"2.0\" allow=\"pedestrian\"/>";
-    const char *at = strstr(typemap, was);
-    if (!at) return typemap; /* (the map changed: the sidewalks stay as it says) */
-    size_t n = strlen(typemap) - strlen(was) + strlen(now) + 1;
-    if (!(*owned = malloc(n))) return NULL;
-    snprintf(*owned, n, "%.*s%s%s", (int)(at - typemap), typemap, now, at + strlen(was));
+    static const char discard[] = " discard=\"true\"";
+    if (!(*owned = malloc(strlen(typemap) + sizeof now))) return NULL;
+    char *o = *owned;
+    for (const char *p = typemap; *p;) {
+        if (strncmp(p, was, strlen(was)) == 0) {
+            o += sprintf(o, "%s", now);
+            p += strlen(was);
+        } else if (strncmp(p, discard, strlen(discard)) == 0) {
+            p += strlen(discard);
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = 0;
     return *owned;
 }
 
@@ -33,6 +45,13 @@ void tn_sumo_persons_netconvert(const tn_sumo *s, char **argv, int *k)
 {
     if (!on(s)) return;
     argv[(*k)++] = "--crossings.guess";
+    argv[(*k)++] = "true";
+}
+
+void tn_sumo_persons_sumo_options(const tn_sumo *s, char **argv, int *k)
+{
+    if (!on(s)) return;
+    argv[(*k)++] = "--ignore-route-errors";
     argv[(*k)++] = "true";
 }
 

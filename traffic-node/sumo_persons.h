@@ -23,6 +23,10 @@ struct tn_sumo;
 const char *tn_sumo_persons_typemap(const struct tn_sumo *s, const char *typemap, char **owned);
 /* netconvert's options for them (NULL-ended pairs into argv at *k). */
 void tn_sumo_persons_netconvert(const struct tn_sumo *s, char **argv, int *k);
+/* sumo's options for them (pairs into argv at *k): a walk SUMO finds no way for
+ * (netconvert's walking areas miss a few links of Town03) is dropped, not an error that
+ * ends SUMO. */
+void tn_sumo_persons_sumo_options(const struct tn_sumo *s, char **argv, int *k);
 /* The walks (randomTrips.py --pedestrians), added to s->routes; nothing without them. */
 int tn_sumo_persons_make(struct tn_sumo *s, const char *python, const char *random_trips, sim_error *err);
 /* The person context subscription, beside the vehicles' (sumo.c), and its answer. */

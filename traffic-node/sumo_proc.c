@@ -304,11 +304,14 @@ int tn_sumo_start(tn_sumo *s, sim_error *err)
     snprintf(step, sizeof step, "%.17g", s->step_s);
     snprintf(seed, sizeof seed, "%u", (unsigned)s->sc->traffic_seed);
     snprintf(log, sizeof log, "%s/sumo.log", s->dir);
-    char *argv[] = {s->sumo_bin, "--net-file", s->net, "--route-files", s->routes, "--step-length", step, "--seed",
-                    seed, "--begin", "0", "--no-step-log", "true", "--duration-log.disable", "true",
-                    /* routes read 2 s ahead (not 200): simctl traffic density (the demand's scale, applied
-                       as vehicles are read) acts within seconds */
-                    "--route-steps", "2", "--remote-port", port_s, NULL};
+    char *argv[24] = {s->sumo_bin, "--net-file", s->net, "--route-files", s->routes, "--step-length", step, "--seed",
+                      seed, "--begin", "0", "--no-step-log", "true", "--duration-log.disable", "true",
+                      /* routes read 2 s ahead (not 200): simctl traffic density (the demand's scale, applied
+                         as vehicles are read) acts within seconds */
+                      "--route-steps", "2"};
+    int n_args = 17;
+    tn_sumo_persons_sumo_options(s, argv, &n_args); /* sumo_persons.c */
+    argv[n_args++] = "--remote-port", argv[n_args++] = port_s, argv[n_args] = NULL;
     size_t used = 0;
     for (int i = 0; argv[i] && strcmp(argv[i], "--remote-port") != 0; i++)
         used += (size_t)snprintf(s->options + used, sizeof s->options - used, "%s%s", i ? " " : "", argv[i]);

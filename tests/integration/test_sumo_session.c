@@ -415,8 +415,9 @@ static void lead_and_operator_commands(void **state)
     }
     fprintf(stderr, "vehicles in SUMO: %d at the start, %d before the restart, %d after it; in 20 s at density "
             "0.05 %+d, at density 1 %+d\n", fresh, before, fresh, change[0], change[1]);
-    assert_true(change[0] < -5);
-    assert_true(change[1] > change[0] + 15);
+    /* (with Town03's guessed lights cars take longer to arrive: -9 before them, -1 with) */
+    assert_true(change[0] < 0);
+    assert_true(change[1] > change[0] + 12);
     session_stop(&s);
 }
 

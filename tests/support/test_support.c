@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -324,4 +325,22 @@ void ts_children_without_leak_detection(void)
     char opts[512];
     snprintf(opts, sizeof opts, "%s%sdetect_leaks=0", asan ? asan : "", asan && *asan ? ":" : "");
     setenv("ASAN_OPTIONS", opts, 1);
+}
+
+bool ts_boxes_overlap(const double a[5], const double b[5])
+{
+    const double *box[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (int e = 0; e < 2; e++) {
+            double h = box[k][2] + e * M_PI / 2, ax = cos(h), ay = sin(h);
+            double lo[2], hi[2];
+            for (int m = 0; m < 2; m++) {
+                const double *q = box[m];
+                double c = q[0] * ax + q[1] * ay;
+                double r = fabs(q[3] / 2 * cos(q[2] - h)) + fabs(q[4] / 2 * sin(q[2] - h));
+                lo[m] = c - r, hi[m] = c + r;
+            }
+            if (hi[0] <= lo[1] || hi[1] <= lo[0]) return false;
+        }
+    return true;
 }

@@ -76,4 +76,8 @@ int ts_dispatcher_stop(ts_dispatcher *d);
  * executables whose graphics libraries leak at exit from modules they unload). */
 void ts_children_without_leak_detection(void);
 
+/* Two boxes on the ground, each {centre x, y, heading, length, width}: do they overlap
+ * (no separating axis among their four edge normals)? Touching is not overlapping. */
+bool ts_boxes_overlap(const double a[5], const double b[5]);
+
 #endif
