@@ -229,6 +229,26 @@ static void messages_byte_exact(void **state)
     assert_string_equal(s, "{\"id\":\"7\",\"state\":\"off\"}");
     free(s);
     cJSON_Delete(o);
+    /* a head that says where it stands (SUMO's), and a place given in part refused */
+    sim_msg_signal_state sumo = {.id = "sumo:106:3", .state = "red", .controller = "sumo:106", .phase = SIM_MSG_NO_INT};
+    sim_msg_signal_where w = {.pos = {8.01, -142.995, 0}, .heading = -1.5646, .stop_a = {7.31, -142.999, 0},
+                              .stop_b = {3.81, -143.021, 0}};
+    o = sim_msg_signal_state_encode_where(&sumo, &w);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"id\":\"sumo:106:3\",\"state\":\"red\",\"controller\":\"sumo:106\",\"pos\":[8.01,-142.995,0],"
+                           "\"heading\":-1.5646,\"stop_a\":[7.31,-142.999,0],\"stop_b\":[3.81,-143.021,0]}");
+    sim_msg_signal_where wb;
+    assert_int_equal(sim_msg_signal_where_decode(o, &wb, &err), 0);
+    assert_true(wb.pos[1] == -142.995 && wb.heading == -1.5646 && wb.stop_b[0] == 3.81);
+    free(s);
+    cJSON_DeleteItemFromObject(o, "heading");
+    assert_int_equal(sim_msg_signal_where_decode(o, &wb, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "found 3 of them"));
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"id\":\"north\",\"state\":\"red\"}");
+    assert_int_equal(sim_msg_signal_where_decode(o, &wb, &err), 0);
+    assert_true(isnan(wb.pos[0]) && isnan(wb.heading));
+    cJSON_Delete(o);
     sim_msg_signal_red_run r = {.head = "north", .speed = 12.5, .road = "main"};
     o = sim_msg_signal_red_run_encode(&r);
     s = cJSON_PrintUnformatted(o);

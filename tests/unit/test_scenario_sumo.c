@@ -1,7 +1,8 @@
 /* Unit tests of a scenario's "traffic": {"engine": "sumo"} (sim_scenario_sumo.c): the
  * fields and defaults, files resolved beside the scenario, and what SUMO does not do
  * refused with the field named: agents, density, triggers, a sumo section without the
- * engine, a network that is neither OpenDRIVE nor named. */
+ * engine, a network that is neither OpenDRIVE nor named, guessed lights or pedestrians
+ * beside a network given. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -40,6 +41,8 @@ static void fields_and_defaults(void **state)
     assert_int_equal(sc->sumo.n_routes, 2);
     assert_string_equal(sc->sumo.routes[1], "/data/b.rou.xml");
     assert_true(sc->sumo.warmup_s == 5 && sc->sumo.period_s == 2 && sc->sumo.end_s == 3600);
+    assert_false(sc->sumo.tls_guess);
+    assert_true(sc->sumo.pedestrian_period_s == 0);
     sim_scenario_free(sc);
     assert_int_equal(parse("{\"format\": 1, \"name\": \"x\", " ROAD "}", &sc, msg, sizeof msg), 0);
     assert_int_equal(sc->traffic_engine, SIM_TRAFFIC_ENGINE_OWN);
@@ -58,6 +61,12 @@ static void refusals(void **state)
         {"{\"engine\": \"sumo\", \"sumo\": {\"net\": \"n\"}, \"agents\": [{\"id\": \"c\", \"start\": {\"road\": \"a\", "
          "\"s\": 10, \"lane\": -1}, \"desired_speed_kmh\": 50}]}",
          "traffic.agents: found 1 agents"},
+        {"{\"engine\": \"sumo\", \"sumo\": {\"net\": \"n\", \"tls_guess\": true}}", "traffic.sumo.tls_guess: found true"},
+        {"{\"engine\": \"sumo\", \"sumo\": {\"net\": \"n\", \"tls_guess\": 1}}", "traffic.sumo.tls_guess"},
+        {"{\"engine\": \"sumo\", \"sumo\": {\"net\": \"n\", \"pedestrian_period_s\": 2}}",
+         "traffic.sumo.pedestrian_period_s: found 2 with traffic.sumo.net"},
+        {"{\"engine\": \"sumo\", \"sumo\": {\"net\": \"n\", \"pedestrian_period_s\": -1}}",
+         "traffic.sumo.pedestrian_period_s"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char text[1024], msg[512];
