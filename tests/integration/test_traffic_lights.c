@@ -7,6 +7,7 @@
  * line at t = 9.91 s on red: signal.red_run. `simctl signal north red` holds the head
  * (acknowledged, signal.state red on the next tick), `simctl signal controller c1 1`
  * moves the controller back to its green phase; an unknown head is refused in the ack.
+ * A hold outlives a kill -9 and a restart with --state (the snapshot keeps the holds).
  *
  * tests/data/speed_signs.json: esmini's straight_500m_signs.xodr, where the speed signs
  * are the lanes' only limits in each direction; two agents wanting 100 km/h keep to
@@ -54,16 +55,13 @@ typedef struct session {
     cJSON *traffic;              /* the tick's traffic.state */
 } session;
 
-static void session_start(session *s, const char *scenario)
+/* Starts the node (again), with --state PATH when state_path; waits until it joined. */
+static void node_start(session *s, const char *scenario, const char *state_path)
 {
-    memset(s, 0, sizeof *s);
-    assert_true(ts_dispatcher_start(&s->d, NULL));
-    s->phys = ts_join(s->d.port, "physics",
-                      "[\"sim.ack\",\"traffic.state\",\"signal.\",\"control.ack\",\"dispatcher.joined\"]", NULL);
-    assert_non_null(s->phys);
     char bus[64];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", s->d.port);
-    char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)ts_root(scenario), "--lockstep", NULL};
+    char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)ts_root(scenario), "--lockstep",
+                    state_path ? "--state" : NULL, (char *)state_path, NULL};
     s->node = ts_spawn(argv, false);
     assert_true(s->node > 0);
     for (;;) {
@@ -74,6 +72,18 @@ static void session_start(session *s, const char *scenario)
         if (it) break;
     }
 }
+
+static void session_start_with(session *s, const char *scenario, const char *state_path)
+{
+    memset(s, 0, sizeof *s);
+    assert_true(ts_dispatcher_start(&s->d, NULL));
+    s->phys = ts_join(s->d.port, "physics",
+                      "[\"sim.ack\",\"traffic.state\",\"signal.\",\"control.ack\",\"dispatcher.\"]", NULL);
+    assert_non_null(s->phys);
+    node_start(s, scenario, state_path);
+}
+
+static void session_start(session *s, const char *scenario) { session_start_with(s, scenario, NULL); }
 
 static void session_stop(session *s)
 {
@@ -238,6 +248,64 @@ static void agent_waits_on_red_goes_on_green(void **state)
     session_stop(&s);
 }
 
+/* An operator's hold outlives a traffic-node killed with -9 and restarted with its
+ * --state snapshot: north held at flashing amber at t = 1 s (its controller shows red
+ * there until 15 s, then green), the node killed at t = 2 s and started again; its
+ * first tick reports every head, north still flashing amber (south green, phase 0), and
+ * at 15 s only south changes (to red), north staying held through the phase change.
+ * `simctl signal north auto` then gives it back to c1: green (phase 1, 15 to 45 s). */
+static void hold_survives_a_restart(void **state)
+{
+    (void)state;
+    char snap[128], slot[160];
+    snprintf(snap, sizeof snap, "/tmp/test_lights_snapshot.%d", (int)getpid());
+    for (int k = 0; k < 2; k++) {
+        snprintf(slot, sizeof slot, "%s.%d", snap, k);
+        unlink(slot);
+    }
+    session s;
+    session_start_with(&s, "tests/data/traffic_light.json", snap);
+    s.ego_s = 50;
+    s.ego_d = -5.25; /* standing in lane -2 */
+    while (s.tick * DT < 1.0 - 1e-9) tick(&s);
+    assert_string_equal(s.state_of[0], "red");
+    char err[256];
+    assert_true(command(&s, "north flashing_amber", err, sizeof err));
+    tick(&s);
+    assert_int_equal(s.n_state_msgs, 1);
+    assert_string_equal(s.state_of[0], "flashing_amber");
+    while (s.tick * DT < 2.0 - 1e-9) tick(&s);
+    kill(s.node, SIGKILL);
+    ts_stop(s.node, SIGKILL, 5000);
+    cJSON *left = ts_expect_topic(s.phys, "dispatcher.left", 10000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+    memset(s.state_of, 0, sizeof s.state_of);
+    node_start(&s, "tests/data/traffic_light.json", snap);
+    tick(&s);
+    assert_int_equal(s.n_state_msgs, 2); /* a fresh node tells every head */
+    assert_string_equal(s.state_of[0], "flashing_amber");
+    assert_string_equal(s.state_of[1], "green");
+    int changes = 0;
+    while (s.tick * DT < 16.0 - 1e-9) {
+        tick(&s);
+        if (!s.n_state_msgs) continue;
+        changes++;
+        NEAR((s.tick - 1) * DT, 15.0, 1e-9);
+        assert_int_equal(s.n_state_msgs, 1);
+        assert_string_equal(s.state_of[1], "red");
+    }
+    assert_int_equal(changes, 1);
+    assert_string_equal(s.state_of[0], "flashing_amber");
+    assert_true(command(&s, "north auto", err, sizeof err));
+    tick(&s);
+    assert_int_equal(s.n_state_msgs, 1);
+    assert_string_equal(s.state_of[0], "green");
+    session_stop(&s);
+    snprintf(slot, sizeof slot, "%s.0", snap);
+    assert_int_equal(access(slot, F_OK), -1); /* a clean stop removes it */
+}
+
 static void speed_signs_obeyed(void **state)
 {
     (void)state;
@@ -373,6 +441,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(agent_waits_on_red_goes_on_green),
+        cmocka_unit_test(hold_survives_a_restart),
         cmocka_unit_test(speed_signs_obeyed),
         cmocka_unit_test(scripted_driver_stops_on_red),
         cmocka_unit_test(red_run_in_the_drive_log),
