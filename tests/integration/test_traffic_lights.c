@@ -36,6 +36,7 @@
 
 #include "test_support.h"
 #include "ts_assert.h"
+#include "ts_xodr.h"
 
 #define DT 0.05
 
@@ -60,7 +61,8 @@ static void node_start(session *s, const char *scenario, const char *state_path)
 {
     char bus[64];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", s->d.port);
-    char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)ts_root(scenario), "--lockstep",
+    const char *file = scenario[0] == '/' ? scenario : ts_root(scenario); /* a test's own file, or the repo's */
+    char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)file, "--lockstep",
                     state_path ? "--state" : NULL, (char *)state_path, NULL};
     s->node = ts_spawn(argv, false);
     assert_true(s->node > 0);
@@ -93,7 +95,12 @@ static void session_stop(session *s)
     ts_dispatcher_stop(&s->d);
 }
 
-static int head_index(const char *id) { return strcmp(id, "north") == 0 ? 0 : strcmp(id, "south") == 0 ? 1 : 2; }
+/* north 0, south 1 (traffic_light.json); OpenDRIVE heads "1", "2", "3": 0, 1, 2 */
+static int head_index(const char *id)
+{
+    if (id[0] >= '1' && id[0] <= '3' && !id[1]) return id[0] - '1';
+    return strcmp(id, "north") == 0 ? 0 : strcmp(id, "south") == 0 ? 1 : 2;
+}
 
 /* One tick: the ego's state and the tick, then every line up to the node's ack. */
 static void tick(session *s)
@@ -306,6 +313,63 @@ static void hold_survives_a_restart(void **state)
     assert_int_equal(access(slot, F_OK), -1); /* a clean stop removes it */
 }
 
+/* OpenDRIVE controllers with nothing else to run them (tests/support/ts_xodr.h: the
+ * shared fabriksgatan_traffic_lights.xodr with controller 10 over vehicle head 1 and 11
+ * over pedestrian heads 2 and 3, both at junction 4, 10 first): `simctl import-xodr`
+ * reports them, and a traffic node on the file alone runs the default program, solved
+ * by hand in test_xodr_controllers.c: head 1 green at 0, amber at 20, red at 23,
+ * red-and-amber at 49, green at 50; heads 2 and 3 red at 0, green at 25, red at 45. */
+static void xodr_controllers_run_by_default(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_traffic_lights.XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/fab.xodr", dir);
+    char *text = ts_fab_with_controllers(TS_FAB_CONTROLLERS, TS_FAB_JUNCTION_ENTRIES);
+    assert_non_null(text);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+    free(text);
+    static char out[8192];
+    assert_int_equal(ts_run("simctl", (const char *const[]){"import-xodr", path, NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "controllers: 2 grouping 3 traffic-light heads (1 <control>s name no traffic-light "
+                                "head); 2 run the default fixed-time program (green 20 s, amber 3 s, all red 2 s"));
+    assert_non_null(strstr(out, "  controller 10 (junction 4, sequence 1): heads 1; cycle 50 s, green from 0 s\n"));
+    assert_non_null(strstr(out, "  controller 11 (junction 4, sequence 2): heads 2, 3; cycle 50 s, green from 25 s\n"));
+
+    session s;
+    session_start(&s, path);
+    s.ego_s = 0;
+    s.ego_d = 0;
+    tick(&s);
+    assert_int_equal(s.n_state_msgs, 3);
+    assert_string_equal(s.state_of[0], "green");
+    assert_string_equal(s.state_of[1], "red");
+    assert_string_equal(s.state_of[2], "red");
+    static const struct { double t; const char *s1, *s2; } want[] = {
+        {20, "amber", "red"}, {23, "red", "red"}, {25, "red", "green"}, {45, "red", "red"},
+        {49, "red_amber", "red"}, {50, "green", "red"},
+    };
+    size_t k = 0;
+    while (s.tick * DT < 50.0 + 1e-9) {
+        tick(&s);
+        if (!s.n_state_msgs) continue;
+        double t = (s.tick - 1) * DT;
+        assert_true(k < sizeof want / sizeof *want);
+        if (fabs(t - want[k].t) > 1e-9) fail_msg("a change at %.2f s, expected at %g s", t, want[k].t);
+        assert_string_equal(s.state_of[0], want[k].s1);
+        assert_string_equal(s.state_of[1], want[k].s2);
+        assert_string_equal(s.state_of[2], want[k].s2);
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof *want);
+    session_stop(&s);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void speed_signs_obeyed(void **state)
 {
     (void)state;
@@ -442,6 +506,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(agent_waits_on_red_goes_on_green),
         cmocka_unit_test(hold_survives_a_restart),
+        cmocka_unit_test(xodr_controllers_run_by_default),
         cmocka_unit_test(speed_signs_obeyed),
         cmocka_unit_test(scripted_driver_stops_on_red),
         cmocka_unit_test(red_run_in_the_drive_log),

@@ -28,31 +28,16 @@
 #include "sim_scenario.h"
 #include "sim_xodr.h"
 #include "test_support.h"
+#include "ts_xodr.h"
 
-#define SHARED "../shared/openscenario/xodr/fabriksgatan_traffic_lights.xodr"
-#define CONTROLLERS \
-    "<controller id=\"10\" name=\"vehicles\" sequence=\"0\"><control signalId=\"1\" type=\"0\"/></controller>\n" \
-    "<controller id=\"11\" name=\"walk\"><control signalId=\"2\" type=\"0\"/><control signalId=\"3\" type=\"0\"/>" \
-    "<control signalId=\"99\" type=\"0\"/></controller>\n"
-#define JUNCTION_ENTRIES "<controller id=\"11\" type=\"0\" sequence=\"2\"/><controller id=\"10\" type=\"0\" sequence=\"1\"/>"
+#define CONTROLLERS TS_FAB_CONTROLLERS
+#define JUNCTION_ENTRIES TS_FAB_JUNCTION_ENTRIES
 
-/* The shared file with `controllers` before </OpenDRIVE> and `entries` first in the
- * junction (caller frees). */
 static char *with_controllers(const char *controllers, const char *entries)
 {
-    char *text;
-    size_t len;
-    assert_int_equal(sim_file_read(ts_root(SHARED), &text, &len, NULL), 0);
-    const char *j = strstr(text, "<junction name=\"\" id=\"4\">"), *end = strstr(text, "</OpenDRIVE>");
-    assert_non_null(j);
-    assert_non_null(end);
-    j = strchr(j, '>') + 1;
-    size_t n = len + strlen(controllers) + strlen(entries) + 1;
-    char *out = malloc(n);
-    assert_non_null(out);
-    snprintf(out, n, "%.*s%s%.*s%s%s", (int)(j - text), text, entries, (int)(end - j), j, controllers, end);
-    free(text);
-    return out;
+    char *text = ts_fab_with_controllers(controllers, entries);
+    assert_non_null(text);
+    return text;
 }
 
 static void parse(const char *text, sim_roadnet *net, sim_xodr_report *rep)
@@ -127,7 +112,7 @@ static void lone_groups_each_their_own_cycle(void **state)
     /* the file as shipped: no controllers, the heads dark */
     char *plain;
     size_t len;
-    assert_int_equal(sim_file_read(ts_root(SHARED), &plain, &len, NULL), 0);
+    assert_int_equal(sim_file_read(ts_root(TS_FAB_LIGHTS), &plain, &len, NULL), 0);
     parse(plain, &net, &rep);
     free(plain);
     assert_int_equal(rep.n_controllers, 0);
