@@ -1,8 +1,8 @@
 /* OpenDRIVE <controller>s (sim_xodr_controllers.c) on the shared
  * fabriksgatan_traffic_lights.xodr, which has three heads and no controllers: the test
  * adds two controllers to it (in memory) and a junction entry for each, and checks the
- * default fixed-time program solved by hand; a scenario's own controller taking a head
- * away; and the errors naming the element.
+ * default fixed-time program solved by hand; a scenario's own controller and an
+ * OpenSCENARIO file's taking heads away; and the errors naming the element.
  *
  * Controllers: "10" holds vehicle head 1, "11" pedestrian heads 2 and 3 (and signal 99,
  * which the file does not have: counted, not an error). Junction 4 lists 11 with
@@ -38,6 +38,14 @@ static char *with_controllers(const char *controllers, const char *entries)
     char *text = ts_fab_with_controllers(controllers, entries);
     assert_non_null(text);
     return text;
+}
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    int rc = fputs(text, f) >= 0 ? 0 : -1;
+    return fclose(f) == 0 ? rc : -1;
 }
 
 static void parse(const char *text, sim_roadnet *net, sim_xodr_report *rep)
@@ -132,10 +140,7 @@ static void scenario_controller_wins(void **state)
     char path[256];
     snprintf(path, sizeof path, "%s/fab.xodr", dir);
     char *text = with_controllers(CONTROLLERS, JUNCTION_ENTRIES);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    assert_int_equal(write_file(path, text), 0);
     free(text);
     static const char scenario[] =
         "{\"name\":\"t\",\"roads\":{\"opendrive\":\"fab.xodr\"},\"traffic_lights\":{\"controllers\":[{\"id\":\"mine\","
@@ -156,6 +161,52 @@ static void scenario_controller_wins(void **state)
     assert_string_equal(states_at(L, 10), "green green green"); /* "mine" at its phase 1 */
     sim_scenario_free(sc);
     unlink(path);
+    rmdir(dir);
+}
+
+/* An OpenSCENARIO file's TrafficSignalControllers over the same file
+ * (tests/data/fabriksgatan_signal_controllers.xosc, its LogicFile pointed at the file
+ * with controllers): "main" runs head 1 and "ped" heads 2 and 3, so neither OpenDRIVE
+ * controller runs anything, and the file loads (without the defaults dropped first,
+ * "main" would find head 1 owned by controller 10). */
+static void openscenario_controllers_win(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_xodr_controllers.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char xodr[256], xosc[256];
+    snprintf(xodr, sizeof xodr, "%s/fab.xodr", dir);
+    snprintf(xosc, sizeof xosc, "%s/signals.xosc", dir);
+    char *text = with_controllers(CONTROLLERS, JUNCTION_ENTRIES);
+    assert_int_equal(write_file(xodr, text), 0);
+    free(text);
+    size_t len;
+    assert_int_equal(sim_file_read(ts_root("tests/data/fabriksgatan_signal_controllers.xosc"), &text, &len, NULL), 0);
+    const char *from = "../../../shared/openscenario/xodr/fabriksgatan_traffic_lights.xodr";
+    char *at = strstr(text, from);
+    assert_non_null(at);
+    char *edited = malloc(len + 1);
+    assert_non_null(edited);
+    snprintf(edited, len + 1, "%.*sfab.xodr%s", (int)(at - text), text, at + strlen(from));
+    free(text);
+    assert_int_equal(write_file(xosc, edited), 0);
+    free(edited);
+    sim_scenario *sc = NULL;
+    sim_diag diag = {0};
+    int rc = sim_scenario_load(xosc, &sc, &diag);
+    for (int i = 0; i < diag.n; i++) print_message("%s\n", diag.msgs[i]);
+    sim_diag_free(&diag);
+    assert_int_equal(rc, 0);
+    const sim_lights *L = &sc->net.lights;
+    assert_int_equal(L->n_groups, 2);
+    assert_int_equal(L->n_ctls, 2);
+    assert_true(sim_lights_find_controller(L, "main") >= 0 && sim_lights_find_controller(L, "ped") >= 0);
+    assert_int_equal(L->groups[0].controller, -1);
+    assert_int_equal(L->groups[1].controller, -1);
+    assert_int_equal(L->n_default, 0);
+    sim_scenario_free(sc);
+    unlink(xodr);
+    unlink(xosc);
     rmdir(dir);
 }
 
@@ -188,6 +239,7 @@ int main(void)
         cmocka_unit_test(junction_groups_take_turns),
         cmocka_unit_test(lone_groups_each_their_own_cycle),
         cmocka_unit_test(scenario_controller_wins),
+        cmocka_unit_test(openscenario_controllers_win),
         cmocka_unit_test(errors_name_the_element),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
