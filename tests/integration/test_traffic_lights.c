@@ -325,13 +325,7 @@ static void xodr_controllers_run_by_default(void **state)
     char dir[] = "/tmp/test_traffic_lights.XXXXXX", path[256];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/fab.xodr", dir);
-    char *text = ts_fab_with_controllers(TS_FAB_CONTROLLERS, TS_FAB_JUNCTION_ENTRIES);
-    assert_non_null(text);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_true(fputs(text, f) >= 0);
-    assert_int_equal(fclose(f), 0);
-    free(text);
+    assert_int_equal(ts_fab_write(path, TS_FAB_CONTROLLERS, TS_FAB_JUNCTION_ENTRIES), 0);
     static char out[8192];
     assert_int_equal(ts_run("simctl", (const char *const[]){"import-xodr", path, NULL}, out, sizeof out), 0);
     assert_non_null(strstr(out, "controllers: 2 grouping 3 traffic-light heads (1 <control>s name no traffic-light "

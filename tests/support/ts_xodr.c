@@ -23,3 +23,13 @@ char *ts_fab_with_controllers(const char *controllers, const char *entries)
     free(text);
     return out;
 }
+
+int ts_fab_write(const char *path, const char *controllers, const char *entries)
+{
+    char *text = ts_fab_with_controllers(controllers, entries);
+    FILE *f = text ? fopen(path, "w") : NULL;
+    int rc = f && fputs(text, f) >= 0 ? 0 : -1;
+    if (f && fclose(f) != 0) rc = -1;
+    free(text);
+    return rc;
+}

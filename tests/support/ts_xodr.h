@@ -17,5 +17,7 @@
 /* The shared file with `controllers` before </OpenDRIVE> and `entries` first in its
  * junction 4, as a string the caller frees; NULL when the file cannot be read. */
 char *ts_fab_with_controllers(const char *controllers, const char *entries);
+/* The same written to path; 0, or -1 when it could not be made or written. */
+int ts_fab_write(const char *path, const char *controllers, const char *entries);
 
 #endif

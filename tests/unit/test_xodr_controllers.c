@@ -40,14 +40,6 @@ static char *with_controllers(const char *controllers, const char *entries)
     return text;
 }
 
-static int write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
-    int rc = fputs(text, f) >= 0 ? 0 : -1;
-    return fclose(f) == 0 ? rc : -1;
-}
-
 static void parse(const char *text, sim_roadnet *net, sim_xodr_report *rep)
 {
     sim_error err = {0};
@@ -139,9 +131,7 @@ static void scenario_controller_wins(void **state)
     assert_non_null(mkdtemp(dir));
     char path[256];
     snprintf(path, sizeof path, "%s/fab.xodr", dir);
-    char *text = with_controllers(CONTROLLERS, JUNCTION_ENTRIES);
-    assert_int_equal(write_file(path, text), 0);
-    free(text);
+    assert_int_equal(ts_fab_write(path, CONTROLLERS, JUNCTION_ENTRIES), 0);
     static const char scenario[] =
         "{\"name\":\"t\",\"roads\":{\"opendrive\":\"fab.xodr\"},\"traffic_lights\":{\"controllers\":[{\"id\":\"mine\","
         "\"heads\":[\"1\"],\"phases\":[{\"duration\":10,\"states\":[\"red\"]},{\"duration\":10,\"states\":[\"green\"]}]}]}}";
@@ -177,9 +167,8 @@ static void openscenario_controllers_win(void **state)
     char xodr[256], xosc[256];
     snprintf(xodr, sizeof xodr, "%s/fab.xodr", dir);
     snprintf(xosc, sizeof xosc, "%s/signals.xosc", dir);
-    char *text = with_controllers(CONTROLLERS, JUNCTION_ENTRIES);
-    assert_int_equal(write_file(xodr, text), 0);
-    free(text);
+    assert_int_equal(ts_fab_write(xodr, CONTROLLERS, JUNCTION_ENTRIES), 0);
+    char *text;
     size_t len;
     assert_int_equal(sim_file_read(ts_root("tests/data/fabriksgatan_signal_controllers.xosc"), &text, &len, NULL), 0);
     const char *from = "../../../shared/openscenario/xodr/fabriksgatan_traffic_lights.xodr";
@@ -189,7 +178,10 @@ static void openscenario_controllers_win(void **state)
     assert_non_null(edited);
     snprintf(edited, len + 1, "%.*sfab.xodr%s", (int)(at - text), text, at + strlen(from));
     free(text);
-    assert_int_equal(write_file(xosc, edited), 0);
+    FILE *f = fopen(xosc, "w");
+    assert_non_null(f);
+    assert_true(fputs(edited, f) >= 0);
+    assert_int_equal(fclose(f), 0);
     free(edited);
     sim_scenario *sc = NULL;
     sim_diag diag = {0};
