@@ -1,36 +1,60 @@
-/* Benchmark of the SUMO co-simulation (docs/traffic.md, "SUMO"): a 10 x 10 street grid
- * (netgenerate, 200 m blocks, 2 lanes each way) filled by random trips with SUMO's
- * warm-up; the co-simulation's time per tick (traffic-node in lockstep: the ego moved
- * into SUMO, SUMO's step, the context subscription within 300 m, traffic.state out,
- * measured from the tick sent to its sim.ack) at 100 Hz and 10 Hz, beside SUMO stepping
- * the same network and demand alone (`sumo` without TraCI, the warm-up's time taken
- * off) and the own traffic core with as many agents (a 3-lane ring), same run. The
- * difference co-simulation minus SUMO alone is what coupling costs: the three TraCI
- * round trips, the decoding, locating each listed vehicle on the roads, encoding. */
+/* Benchmark of the SUMO co-simulation at city scale (docs/traffic.md "SUMO",
+ * docs/performance.md): 1,000 and 10,000 SUMO vehicles at 10 Hz and 100 Hz, each case
+ * three ways in the same run, side by side with the ratios:
+ *
+ *   1. the co-simulated tick: traffic-node in lockstep on the bus (the ego moved into
+ *      SUMO, SUMO's step, the context subscription within 300 m, each listed vehicle
+ *      located on the scenario's roads, traffic.state out), from sim.tick sent to sim.ack
+ *      received; with the CPU time SUMO and traffic-node spent per tick (/proc);
+ *   2. SUMO stepping alone over TraCI (the bench's own connection to a second SUMO on the
+ *      same net and demand: one step command a tick, nothing else), and then, in the same
+ *      SUMO, the coupling's three TraCI messages a tick written and read with
+ *      common/traci and traffic.state encoded with common/protocol, each part timed:
+ *      SUMO's step (waiting for the answer's first byte), the transfer (the bytes on the
+ *      socket), decoding the subscription results, encoding traffic.state;
+ *   3. the own traffic core (common/traffic) with as many agents (a 3-lane ring).
+ *
+ * Set-up takes seconds, not minutes of warm-up: a generated grid (netgenerate, 20 x 20
+ * junctions, 200 m blocks, 2 lanes each way: 3,040 lanes) and a generated route file
+ * whose vehicles all depart at 0 on lanes and positions spread over the grid (at most 4
+ * a lane, 45 m apart), each on a 40-edge random walk (9 minutes of driving), so the
+ * count is there from SUMO's first step. The count is read at every tick and printed.
+ *
+ * Usage: bench_sumo [SCALE]   ticks per case times SCALE (default 1: about a minute;
+ * scripts/bench-sumo-device.sh runs 10). */
+#include <errno.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+#include "sim_msg_traffic.h"
+#include "sim_traci.h"
 #include "sim_traffic.h"
 #include "test_support.h"
 
-#define WARMUP 120.0
-#define PERIOD 0.2
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#define GRID 20
+#define BLOCK 200.0
+#define LANES 2
+#define SLOTS 4
+#define ROUTE_EDGES 40
+#define WARMUP 1.0      /* s of SUMO before the session's time 0: every vehicle is in by then */
+#define RADIUS 300.0    /* traffic-node's default --radius */
+#define MAX_LISTED 64   /* traffic-node's default --max-vehicles */
+#define STREET_Y 1800.0 /* the ego drives along this street, the grid's middle */
 
 static char dir[256];
+
+static double wall(void) { return bench_clock(CLOCK_MONOTONIC); }
 
 static int sh(const char *cmd)
 {
@@ -39,122 +63,500 @@ static int sh(const char *cmd)
     return rc;
 }
 
-static int make_inputs(void)
+/* CPU seconds (user + system) a process has used so far, from /proc; NAN when gone. */
+static double proc_cpu(pid_t pid)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "netgenerate --grid --grid.number 10 --grid.length 200 --default.lanenumber 2 "
-             "--output-file %s/grid.net.xml >%s/netgenerate.log 2>&1",
-             dir, dir);
-    if (sh(cmd)) return -1;
-    /* a scenario whose one road runs beside the grid's bottom street (the ego's road) */
-    snprintf(cmd, sizeof cmd, "%s/grid.json", dir);
-    FILE *f = fopen(cmd, "w");
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return NAN;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *close = strrchr(buf, ')');
+    unsigned long ut, st;
+    if (!close || sscanf(close + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2) return NAN;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* ---- the inputs: grid, routes, scenario ---- */
+
+/* The grid's directed edges, as netgenerate names them: node (x, y) is a letter for x
+ * and a number for y ("C7"), edge "C7D7" from C7 to D7. */
+typedef struct edge { int x0, y0, x1, y1; } edge;
+static edge edges[4 * GRID * GRID];
+static int n_edges;
+
+static void list_edges(void)
+{
+    static const int dx[] = {1, 0, -1, 0}, dy[] = {0, 1, 0, -1};
+    n_edges = 0;
+    for (int y = 0; y < GRID; y++)
+        for (int x = 0; x < GRID; x++)
+            for (int d = 0; d < 4; d++) {
+                int x1 = x + dx[d], y1 = y + dy[d];
+                if (x1 >= 0 && x1 < GRID && y1 >= 0 && y1 < GRID) edges[n_edges++] = (edge){x, y, x1, y1};
+            }
+}
+
+static void edge_name(const edge *e, char *out, size_t cap)
+{
+    snprintf(out, cap, "%c%d%c%d", 'A' + e->x0, e->y0, 'A' + e->x1, e->y1);
+}
+
+/* n vehicles departing at 0, spread over the lanes (a stride coprime with the lane
+ * count), each on a random walk without U-turns. */
+static int write_routes(int n, const char *path)
+{
+    int lanes = n_edges * LANES;
+    if (n > lanes * SLOTS) return fprintf(stderr, "bench_sumo: %d vehicles do not fit %d lanes\n", n, lanes), -1;
+    FILE *f = fopen(path, "w");
     if (!f) return -1;
-    fprintf(f,
-            "{\"format\": 1, \"name\": \"grid\", \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 10, \"y\": -1.6, "
-            "\"heading_deg\": 0}, \"segments\": [{\"type\": \"line\", \"length\": 1700}], \"lanes\": {\"left\": "
-            "[{\"width\": 3.2}], \"right\": [{\"width\": 3.2}]}}],\n \"start_points\": [{\"name\": \"s\", \"road\": "
-            "\"r\", \"s\": 50, \"lane\": -1}],\n \"traffic\": {\"engine\": \"sumo\", \"seed\": 3, \"sumo\": {\"net\": "
-            "\"grid.net.xml\", \"period_s\": %g, \"warmup_s\": %g, \"end_s\": 3600}}}\n",
-            PERIOD, WARMUP);
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    fprintf(f, "<routes>\n");
+    for (int i = 0; i < n; i++) {
+        int lane = (int)(((long)(i % lanes) * 1237) % lanes), slot = i / lanes;
+        edge e = edges[lane / LANES];
+        fprintf(f, "  <vehicle id=\"v%d\" depart=\"0\" departLane=\"%d\" departPos=\"%g\" departSpeed=\"0\">"
+                   "<route edges=\"", i, lane % LANES, 10.0 + 45.0 * slot);
+        for (int k = 0; k < ROUTE_EDGES; k++) {
+            char name[16];
+            edge_name(&e, name, sizeof name);
+            fprintf(f, "%s%s", k ? " " : "", name);
+            edge next[4];
+            int m = 0;
+            for (int j = 0; j < n_edges; j += 1)
+                if (edges[j].x0 == e.x1 && edges[j].y0 == e.y1 && !(edges[j].x1 == e.x0 && edges[j].y1 == e.y0))
+                    next[m++] = edges[j];
+            e = next[(int)(bench_urand(&rng) * m)];
+        }
+        fprintf(f, "\"/></vehicle>\n");
+    }
+    fprintf(f, "</routes>\n");
     return fclose(f) == 0 ? 0 : -1;
 }
 
-typedef struct cosim {
-    ts_dispatcher d;
-    ts_conn *phys;
-    pid_t node;
-    char line[70000];
-} cosim;
-
-static int cosim_start(cosim *c, double dt, const char *sumo_dir)
+static int make_inputs(int n)
 {
-    if (!ts_dispatcher_start(&c->d, NULL)) return -1;
-    c->phys = ts_join(c->d.port, "physics", "[\"sim.ack\",\"traffic.state\",\"dispatcher.joined\"]", NULL);
-    if (!c->phys) return -1;
-    char bus[64], scenario[300], step[32];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", c->d.port);
-    snprintf(scenario, sizeof scenario, "%s/grid.json", dir);
+    char cmd[2048], path[512];
+    snprintf(path, sizeof path, "%s/grid.net.xml", dir);
+    if (access(path, R_OK) != 0) {
+        snprintf(cmd, sizeof cmd,
+                 "netgenerate --grid --grid.number %d --grid.length %g --default.lanenumber %d "
+                 "--output-file %s >%s/netgenerate.log 2>&1",
+                 GRID, BLOCK, LANES, path, dir);
+        if (sh(cmd)) return -1;
+    }
+    snprintf(path, sizeof path, "%s/v%d.rou.xml", dir, n);
+    if (write_routes(n, path)) return -1;
+    /* a scenario whose one road runs beside the middle street (the ego's road) */
+    snprintf(path, sizeof path, "%s/grid%d.json", dir, n);
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f,
+            "{\"format\": 1, \"name\": \"grid\", \"roads\": [{\"id\": \"r\", \"start\": {\"x\": 10, \"y\": %g, "
+            "\"heading_deg\": 0}, \"segments\": [{\"type\": \"line\", \"length\": %g}], \"lanes\": {\"left\": "
+            "[{\"width\": 3.2}], \"right\": [{\"width\": 3.2}]}}],\n \"start_points\": [{\"name\": \"s\", \"road\": "
+            "\"r\", \"s\": 50, \"lane\": -1}],\n \"traffic\": {\"engine\": \"sumo\", \"seed\": 3, \"sumo\": {\"net\": "
+            "\"grid.net.xml\", \"routes\": [\"v%d.rou.xml\"], \"warmup_s\": %g}}}\n",
+            STREET_Y - 1.6, (GRID - 1) * BLOCK - 20, n, WARMUP);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* The ego's place at tick k: along the middle street at 10 m/s. */
+static double ego_x(double t) { return 60 + 10 * t; }
+#define EGO_Y (STREET_Y - 3.2)
+
+/* ---- 1. the co-simulated tick: traffic-node on the bus ---- */
+
+typedef struct result {
+    double wall;          /* s a tick */
+    double cpu_sumo;      /* SUMO's CPU s a tick */
+    double cpu_self;      /* the coupling's CPU s a tick (traffic-node, or this bench) */
+    int count_min, count_max, listed;
+} result;
+
+static int cosim_run(int n, double dt, int ticks, result *res)
+{
+    ts_dispatcher d;
+    memset(&d, 0, sizeof d);
+    if (!ts_dispatcher_start(&d, NULL)) return -1;
+    ts_conn *phys = ts_join(d.port, "physics", "[\"sim.ack\",\"traffic.state\",\"dispatcher.joined\"]", NULL);
+    if (!phys) return -1;
+    char bus[64], scenario[300], step[32], sumo_dir[300];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    snprintf(scenario, sizeof scenario, "%s/grid%d.json", dir, n);
     snprintf(step, sizeof step, "%g", dt);
-    char *argv[] = {"traffic-node", "--bus",     bus,  "--scenario", scenario, "--lockstep", "--sumo-dir",
-                    (char *)sumo_dir, "--sumo-step", step, NULL};
-    c->node = ts_spawn(argv, false);
+    snprintf(sumo_dir, sizeof sumo_dir, "%s/node%d", dir, n);
+    char *argv[] = {"traffic-node", "--bus",      bus,      "--scenario",  scenario, "--lockstep",
+                    "--sumo-dir",   sumo_dir,     "--sumo-step", step, NULL};
+    pid_t node = ts_spawn(argv, false);
+    int rc = -1;
     for (;;) {
-        cJSON *j = ts_expect_topic(c->phys, "dispatcher.joined", 600000, NULL, 0);
-        if (!j) return -1;
+        cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 120000, NULL, 0);
+        if (!j) goto out;
         const cJSON *name = cJSON_GetObjectItem(j, "name");
         bool it = cJSON_IsString(name) && strcmp(name->valuestring, "traffic") == 0;
         cJSON_Delete(j);
-        if (it) return 0;
+        if (it) break;
     }
-}
-
-/* n ticks of dt with the ego driving along the road at 10 m/s; seconds per tick, and
- * the vehicles in SUMO and in traffic.state at the end. */
-static double cosim_run(cosim *c, double dt, int n, int *total, int *listed)
-{
+    pid_t sumo = ts_child_of(node, "sumo");
+    static char line[1 << 17];
     uint64_t seq = 0;
-    double t0 = now();
-    for (int k = 0; k < n; k++) {
-        double t = k * dt;
+    res->count_min = 1 << 30;
+    res->count_max = 0;
+    double c0 = 0, n0 = 0, t0 = 0;
+    for (int k = -1; k < ticks; k++) { /* tick -1: the ego goes in, not timed */
+        if (k == 0) {
+            c0 = proc_cpu(sumo);
+            n0 = proc_cpu(node);
+            t0 = wall();
+        }
+        double t = (k + 1) * dt;
         char msg[512];
         snprintf(msg, sizeof msg,
                  "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.3f,\"speed\":10,"
-                 "\"pos\":[%.3f,-3.2,0],\"heading\":0}",
-                 (unsigned long long)++seq, t, 60 + 10 * t);
-        ts_send_line(c->phys, msg);
+                 "\"pos\":[%.3f,%.3f,0],\"heading\":0}",
+                 (unsigned long long)++seq, t, ego_x(t), EGO_Y);
+        ts_send_line(phys, msg);
         snprintf(msg, sizeof msg,
                  "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.3f,\"n\":%d,\"dt\":%g,"
                  "\"run\":0,\"paused\":false}",
-                 (unsigned long long)++seq, t, k, dt);
-        ts_send_line(c->phys, msg);
-        cJSON *st = ts_expect_topic(c->phys, "traffic.state", 60000, c->line, sizeof c->line);
-        if (!st) return NAN;
-        if (k == n - 1) {
-            *total = (int)cJSON_GetObjectItem(st, "total")->valuedouble;
-            *listed = cJSON_GetArraySize(cJSON_GetObjectItem(st, "vehicles"));
-        }
+                 (unsigned long long)++seq, t, k + 1, dt);
+        ts_send_line(phys, msg);
+        cJSON *st = ts_expect_topic(phys, "traffic.state", 120000, line, sizeof line);
+        if (!st) goto out;
+        int total = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(st, "total"));
+        if (k >= 0 && total < res->count_min) res->count_min = total;
+        if (k >= 0 && total > res->count_max) res->count_max = total;
+        res->listed = cJSON_GetArraySize(cJSON_GetObjectItem(st, "vehicles"));
         cJSON_Delete(st);
-        cJSON *ack = ts_expect_topic(c->phys, "sim.ack", 60000, NULL, 0);
-        if (!ack) return NAN;
+        cJSON *ack = ts_expect_topic(phys, "sim.ack", 120000, NULL, 0);
+        if (!ack) goto out;
         cJSON_Delete(ack);
     }
-    return (now() - t0) / n;
+    res->wall = (wall() - t0) / ticks;
+    res->cpu_sumo = (proc_cpu(sumo) - c0) / ticks;
+    res->cpu_self = (proc_cpu(node) - n0) / ticks;
+    rc = 0;
+out:
+    if (rc) fprintf(stderr, "bench_sumo: the co-simulation with %d vehicles at %g s stopped (%s/sumo.log)\n", n, dt,
+                    sumo_dir);
+    ts_stop(node, SIGTERM, 10000);
+    ts_close(phys);
+    ts_dispatcher_stop(&d);
+    return rc;
 }
 
-static void cosim_stop(cosim *c)
-{
-    ts_stop(c->node, SIGTERM, 10000);
-    ts_close(c->phys);
-    ts_dispatcher_stop(&c->d);
-}
+/* ---- 2. the bench's own TraCI connection: SUMO alone, then the coupling's parts ---- */
 
-/* SUMO alone over the same network and demand: CPU seconds per step from warm-up to
- * warm-up + span, as the difference of two runs (CPU time: the machine is shared, and
- * wall time of two separate runs differs by more than the span costs). */
-static double sumo_alone(const char *sumo_dir, double dt, double span)
+typedef struct tlink {
+    pid_t pid;
+    int fd;
+    sim_traci_buf out;
+    unsigned char *in;
+    size_t in_cap, in_len;
+    /* per phase, summed */
+    double wait, transfer;         /* s: send done to the answer's first byte; sending and the rest */
+    double bytes_out, bytes_in;
+} tlink;
+
+static int link_open(tlink *l, const char *routes, double dt)
 {
-    double took[2];
-    for (int i = 0; i < 2; i++) {
-        char cmd[2048];
-        snprintf(cmd, sizeof cmd,
-                 "SUMO_HOME=/usr/share/sumo sumo --net-file %s/grid.net.xml --route-files %s/random.rou.xml "
-                 "--step-length %g --seed 3 --begin 0 --end %g --no-step-log true --duration-log.disable true "
-                 "--route-steps 2 --no-warnings true >/dev/null 2>&1",
-                 dir, sumo_dir, dt, WARMUP + (i ? span : 0));
-        struct rusage a, b;
-        getrusage(RUSAGE_CHILDREN, &a);
-        if (sh(cmd)) return NAN;
-        getrusage(RUSAGE_CHILDREN, &b);
-        took[i] = (double)(b.ru_utime.tv_sec - a.ru_utime.tv_sec + b.ru_stime.tv_sec - a.ru_stime.tv_sec) +
-                  (double)(b.ru_utime.tv_usec - a.ru_utime.tv_usec + b.ru_stime.tv_usec - a.ru_stime.tv_usec) * 1e-6;
+    memset(l, 0, sizeof *l);
+    l->fd = -1;
+    int port = ts_free_port();
+    char net[300], port_s[16], step[32], log[300];
+    snprintf(net, sizeof net, "%s/grid.net.xml", dir);
+    snprintf(port_s, sizeof port_s, "%d", port);
+    snprintf(step, sizeof step, "%.17g", dt);
+    snprintf(log, sizeof log, "%s/alone.log", dir);
+    /* SUMO's options as traffic-node gives them (sumo_proc.c) */
+    char *argv[] = {"sumo", "--net-file", net, "--route-files", (char *)routes, "--step-length", step, "--seed", "3",
+                    "--begin", "0", "--no-step-log", "true", "--duration-log.disable", "true", "--route-steps", "2",
+                    "--remote-port", port_s, NULL};
+    l->pid = fork();
+    if (l->pid == 0) {
+        FILE *f = freopen(log, "w", stdout);
+        if (f) dup2(fileno(stdout), 2);
+        execvp("sumo", argv);
+        _exit(127);
     }
-    return (took[1] - took[0]) / (span / dt);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    for (int k = 0; k < 6000 && l->fd < 0; k++) {
+        if (waitpid(l->pid, &(int){0}, WNOHANG) == l->pid) break;
+        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) l->fd = fd;
+        else close(fd), ts_sleep_ms(10);
+    }
+    if (l->fd < 0) return fprintf(stderr, "bench_sumo: SUMO took no connection (its log %s)\n", log), -1;
+    int one = 1;
+    setsockopt(l->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return 0;
 }
 
-/* The own core with n agents on a 3-lane ring: seconds per step of dt. */
-static double own_core(int n, double dt, double span)
+static int read_exact(int fd, unsigned char *p, size_t n)
+{
+    while (n) {
+        ssize_t r = recv(fd, p, n, 0);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* Sends the message in l->out and reads the answer; a reader over it in r. */
+static int link_exchange(tlink *l, sim_traci_reader *r)
+{
+    sim_error err = {0};
+    if (sim_traci_msg_end(&l->out, &err)) return -1;
+    double t0 = wall();
+    for (size_t done = 0; done < l->out.len;) {
+        ssize_t w = send(l->fd, l->out.data + done, l->out.len - done, MSG_NOSIGNAL);
+        if (w <= 0) return -1;
+        done += (size_t)w;
+    }
+    double t1 = wall();
+    unsigned char head[4];
+    if (read_exact(l->fd, head, 4)) return -1;
+    double t2 = wall();
+    size_t total;
+    if (sim_traci_msg_length(head, 256u << 20, &total, &err)) return -1;
+    if (total > l->in_cap) {
+        unsigned char *b = realloc(l->in, total);
+        if (!b) return -1;
+        l->in = b;
+        l->in_cap = total;
+    }
+    memcpy(l->in, head, 4);
+    if (read_exact(l->fd, l->in + 4, total - 4)) return -1;
+    l->wait += t2 - t1;
+    l->transfer += (t1 - t0) + (wall() - t2);
+    l->bytes_out += (double)l->out.len;
+    l->bytes_in += (double)total;
+    l->in_len = total;
+    return sim_traci_reader_init(r, l->in, total, &err);
+}
+
+static void link_close(tlink *l)
+{
+    if (l->fd >= 0) {
+        sim_traci_reader r;
+        sim_traci_msg_begin(&l->out);
+        sim_traci_cmd_close(&l->out);
+        link_exchange(l, &r);
+        close(l->fd);
+    }
+    if (l->pid > 0) ts_stop(l->pid, 0, 5000);
+    sim_traci_buf_free(&l->out);
+    free(l->in);
+}
+
+static int step_to(tlink *l, double t, sim_traci_object_fn fn, void *user)
+{
+    sim_error err = {0};
+    sim_traci_reader r;
+    sim_traci_msg_begin(&l->out);
+    sim_traci_cmd_step(&l->out, t);
+    if (link_exchange(l, &r) || sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, &err) ||
+        sim_traci_read_step(&r, fn, user, &err))
+        return fprintf(stderr, "bench_sumo: step to %g: %s\n", t, err.msg), -1;
+    return 0;
+}
+
+static int vehicle_count(tlink *l)
+{
+    sim_error err = {0};
+    sim_traci_reader r;
+    sim_traci_value v;
+    sim_traci_msg_begin(&l->out);
+    sim_traci_cmd_get_vehicle_count(&l->out);
+    if (link_exchange(l, &r) || sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
+        sim_traci_read_get(&r, SIM_TRACI_RESPONSE_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, &v, &err))
+        return -1;
+    return v.i;
+}
+
+/* What the coupling asks of each vehicle (traffic-node/sumo.c's list). */
+static const uint8_t vars[] = {SIM_TRACI_VAR_POSITION3D, SIM_TRACI_VAR_ANGLE,   SIM_TRACI_VAR_SPEED,
+                               SIM_TRACI_VAR_LENGTH,     SIM_TRACI_VAR_WIDTH,   SIM_TRACI_VAR_HEIGHT,
+                               SIM_TRACI_VAR_SIGNALS,    SIM_TRACI_VAR_VEHICLECLASS};
+enum { V_POS, V_ANGLE, V_SPEED, V_LENGTH, V_WIDTH, V_HEIGHT, V_SIGNALS, N_VARS = 8 };
+
+typedef struct decoded {
+    sim_msg_traffic_vehicle v[4096];
+    double dist[4096];
+    int n;
+    double ex;          /* the ego's x this tick */
+    double decode;      /* s spent walking the answer (the callback included) */
+} decoded;
+
+/* One object of the subscription as a traffic.state vehicle: SUMO's front-bumper
+ * position to the box's centre, its angle to our heading (the net's offset is 0). */
+static int on_object(const sim_traci_object *o, void *user)
+{
+    decoded *d = user;
+    if (o->n_vars != N_VARS || d->n >= (int)(sizeof d->v / sizeof *d->v)) return 0;
+    if (o->id_len == 3 && memcmp(o->id, "ego", 3) == 0) return 0;
+    sim_msg_traffic_vehicle *v = &d->v[d->n];
+    memset(v, 0, sizeof *v);
+    snprintf(v->id, sizeof v->id, "%.*s", (int)o->id_len, o->id);
+    snprintf(v->model, sizeof v->model, "car");
+    double h = remainder((90.0 - o->value[V_ANGLE].d) * M_PI / 180.0, 2 * M_PI), len = o->value[V_LENGTH].d;
+    v->heading = h;
+    v->pos[0] = o->value[V_POS].pos[0] - 0.5 * len * cos(h);
+    v->pos[1] = o->value[V_POS].pos[1] - 0.5 * len * sin(h);
+    v->size[0] = len;
+    v->size[1] = o->value[V_WIDTH].d;
+    v->size[2] = o->value[V_HEIGHT].d;
+    v->velocity[0] = o->value[V_SPEED].d * cos(h);
+    v->velocity[1] = o->value[V_SPEED].d * sin(h);
+    v->brake = (o->value[V_SIGNALS].i & SIM_TRACI_SIGNAL_BRAKELIGHT) != 0;
+    d->dist[d->n++] = hypot(v->pos[0] - d->ex, v->pos[1] - EGO_Y);
+    return 0;
+}
+
+typedef struct parts {
+    double wall, cpu_self, cpu_sumo;
+    double wait, transfer, decode, encode;   /* s a tick */
+    double kb_in, kb_out, kb_state;          /* a tick */
+    int count_min, count_max, listed;
+} parts;
+
+/* SUMO alone: `ticks` step commands, nothing else; then the coupling's messages. */
+static int traci_run(int n, double dt, int ticks, parts *alone, parts *co)
+{
+    char routes[300];
+    snprintf(routes, sizeof routes, "%s/v%d.rou.xml", dir, n);
+    tlink l;
+    static decoded d;
+    if (link_open(&l, routes, dt)) return -1;
+    int rc = -1;
+    double t = WARMUP - dt;
+    if (step_to(&l, t, NULL, NULL)) goto out;
+    memset(alone, 0, sizeof *alone);
+    memset(co, 0, sizeof *co);
+    alone->count_min = alone->count_max = vehicle_count(&l);
+    double c0 = proc_cpu(l.pid), w0 = wall();
+    l.wait = l.transfer = l.bytes_in = l.bytes_out = 0;
+    for (int k = 0; k < ticks; k++)
+        if (step_to(&l, t += dt, NULL, NULL)) goto out;
+    alone->wall = (wall() - w0) / ticks;
+    alone->cpu_sumo = (proc_cpu(l.pid) - c0) / ticks;
+    alone->wait = l.wait / ticks;
+    alone->transfer = l.transfer / ticks;
+    alone->kb_in = l.bytes_in / ticks / 1024;
+    int c = vehicle_count(&l);
+    if (c < alone->count_min) alone->count_min = c;
+    if (c > alone->count_max) alone->count_max = c;
+
+    /* the coupling, as traffic-node/sumo.c does it: (1) the ego in (moveToXY), the
+     * subscription once, (2) the step bringing the vehicles within the radius, (3) the
+     * count and the ego's leader; traffic.state encoded and printed as the bus sends it */
+    co->count_min = 1 << 30;
+    double s0 = 0, p0 = 0;
+    sim_error err = {0};
+    for (int k = -2; k < ticks; k++) { /* ticks -2, -1: the ego in and subscribed, not timed */
+        if (k == 0) {
+            s0 = proc_cpu(l.pid);
+            p0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
+            w0 = wall();
+            l.wait = l.transfer = l.bytes_in = l.bytes_out = 0;
+            d.decode = 0;
+        }
+        t += dt;
+        sim_traci_reader r;
+        sim_traci_msg_begin(&l.out);
+        if (k == -2) {
+            sim_traci_cmd_add_vehicle(&l.out, "ego", "", "DEFAULT_VEHTYPE", "first", "base");
+            sim_traci_cmd_set_vehicle_int(&l.out, SIM_TRACI_VAR_SPEEDSETMODE, "ego", 0);
+            sim_traci_cmd_set_vehicle_int(&l.out, SIM_TRACI_VAR_LANECHANGE_MODE, "ego", 0);
+        }
+        if (k == -1) sim_traci_cmd_subscribe_vehicle_context(&l.out, "ego", 0, 1e9, RADIUS, vars, N_VARS);
+        sim_traci_cmd_move_to_xy(&l.out, "ego", "", 0, ego_x(t - WARMUP) + 2.5, EGO_Y, 90, 0);
+        if (link_exchange(&l, &r)) goto out;
+        double q0 = wall();
+        /* the statuses: add and its two settings, or the subscription (and its first
+         * answer), then moveToXY */
+        for (int i = 0; k == -2 && i < 3; i++)
+            if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto out;
+        if (k == -1 && (sim_traci_read_status(&r, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT, &err) ||
+                        sim_traci_read_subscription(&r, NULL, NULL, &err)))
+            goto out;
+        if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto out;
+        d.decode += wall() - q0;
+        d.n = 0;
+        d.ex = ego_x(t - WARMUP);
+        sim_traci_msg_begin(&l.out);
+        sim_traci_cmd_step(&l.out, t);
+        if (link_exchange(&l, &r)) goto out;
+        q0 = wall();
+        if (sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, &err) || sim_traci_read_step(&r, on_object, &d, &err))
+            goto out;
+        d.decode += wall() - q0;
+        sim_traci_msg_begin(&l.out);
+        sim_traci_cmd_get_vehicle_count(&l.out);
+        sim_traci_cmd_get_leader(&l.out, "ego", RADIUS);
+        if (link_exchange(&l, &r)) goto out;
+        q0 = wall();
+        sim_traci_value count;
+        char lead[64];
+        double gap;
+        if (sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
+            sim_traci_read_get(&r, SIM_TRACI_RESPONSE_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, &count, &err) ||
+            sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
+            sim_traci_read_leader(&r, lead, sizeof lead, &gap, &err))
+            goto out;
+        d.decode += wall() - q0;
+        /* traffic.state: the nearest MAX_LISTED, as traffic-node lists them */
+        double e0 = wall();
+        int m = d.n < MAX_LISTED ? d.n : MAX_LISTED;
+        for (int i = 0; i < m; i++) { /* selection of the nearest m */
+            int best = i;
+            for (int j = i + 1; j < d.n; j++)
+                if (d.dist[j] < d.dist[best]) best = j;
+            sim_msg_traffic_vehicle v = d.v[i];
+            double dd = d.dist[i];
+            d.v[i] = d.v[best], d.dist[i] = d.dist[best];
+            d.v[best] = v, d.dist[best] = dd;
+        }
+        sim_msg_traffic_state st = {.total = count.i - 1, .ambient = count.i - 1, .vehicles = d.v, .n_vehicles = m};
+        cJSON *j = sim_msg_traffic_state_encode(&st);
+        char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+        if (!text) goto out;
+        if (k >= 0) {
+            co->encode += wall() - e0;
+            co->kb_state += strlen(text) / 1024.0;
+            if (count.i - 1 < co->count_min) co->count_min = count.i - 1;
+            if (count.i - 1 > co->count_max) co->count_max = count.i - 1;
+            co->listed = d.n;
+        }
+        free(text);
+        cJSON_Delete(j);
+    }
+    co->wall = (wall() - w0) / ticks;
+    co->cpu_sumo = (proc_cpu(l.pid) - s0) / ticks;
+    co->cpu_self = (bench_clock(CLOCK_PROCESS_CPUTIME_ID) - p0) / ticks;
+    co->wait = l.wait / ticks;
+    co->transfer = l.transfer / ticks;
+    co->decode = d.decode / ticks;
+    co->encode /= ticks;
+    co->kb_state /= ticks;
+    co->kb_in = l.bytes_in / ticks / 1024;
+    co->kb_out = l.bytes_out / ticks / 1024;
+    rc = 0;
+out:
+    if (rc) fprintf(stderr, "bench_sumo: TraCI with %d vehicles at %g s: %s\n", n, dt, err.msg);
+    link_close(&l);
+    return rc;
+}
+
+/* ---- 3. the own core with n agents on a 3-lane ring: wall and CPU s a step ---- */
+
+static double own_core(int n, double dt, int steps)
 {
     sim_lanegraph g;
     sim_traffic t;
@@ -172,47 +574,75 @@ static double own_core(int n, double dt, double span)
                                        .min_gap = 2.0, .politeness = 0.3, .lane_changes = true};
         sim_traffic_add_agent(&t, &sp, false, NULL);
     }
-    int steps = (int)(span / dt);
-    double t0 = now();
+    double t0 = wall();
     for (int k = 0; k < steps; k++) sim_traffic_step(&t, dt);
-    double per = (now() - t0) / steps;
+    double per = (wall() - t0) / steps;
     sim_traffic_free(&t);
     sim_lanegraph_free(&g);
     return per;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int scale = argc > 1 ? atoi(argv[1]) : 1;
+    if (scale < 1) return fprintf(stderr, "usage: bench_sumo [SCALE]  (ticks per case times SCALE, >= 1)\n"), 2;
     snprintf(dir, sizeof dir, "/tmp/bench_sumo.%d", (int)getpid());
     char cmd[600];
     snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
-    if (sh(cmd) || make_inputs()) return 1;
-    static const struct { double dt; int ticks; } rates[] = {{0.01, 1000}, {0.1, 300}};
+    if (sh(cmd)) return 1;
+    list_edges();
+    static const struct { int n; double dt; int ticks; } cases[] = {
+        {1000, 0.01, 300}, {1000, 0.1, 100}, {10000, 0.01, 60}, {10000, 0.1, 30}};
+    double load[3] = {0};
+    getloadavg(load, 3);
+    printf("bench_sumo: SUMO grid %dx%d, 200 m blocks, %d lanes; vehicles depart at 0; ego along y=%g; "
+           "radius %g m; load average %.2f at the start\n", GRID, GRID, n_edges * LANES, EGO_Y, RADIUS, load[0]);
     int status = 0;
-    for (size_t i = 0; i < sizeof rates / sizeof *rates; i++) {
-        double dt = rates[i].dt;
-        char sumo_dir[300];
-        snprintf(sumo_dir, sizeof sumo_dir, "%s/sumo%zu", dir, i);
-        cosim c;
-        memset(&c, 0, sizeof c);
-        int total = 0, listed = 0;
-        if (cosim_start(&c, dt, sumo_dir)) {
-            fprintf(stderr, "bench_sumo: the co-simulation did not start\n");
-            return 1;
+    static char table[8192];
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int n = cases[i].n, ticks = cases[i].ticks * scale;
+        double dt = cases[i].dt;
+        if ((i == 0 || cases[i - 1].n != n) && make_inputs(n)) return 1;
+        result co = {0};
+        parts alone, parts_co;
+        if (cosim_run(n, dt, ticks, &co) || traci_run(n, dt, ticks, &alone, &parts_co)) {
+            status = 1;
+            continue;
         }
-        double co = cosim_run(&c, dt, rates[i].ticks, &total, &listed);
-        cosim_stop(&c);
-        double span = rates[i].ticks * dt;
-        double alone = sumo_alone(sumo_dir, dt, span);
-        double own = own_core(total > 0 ? total : 1, dt, span);
-        if (!(co > 0) || !(alone > 0) || !(own > 0)) status = 1;
-        printf("sumo co-simulation, %d vehicles in SUMO (%d listed within 300 m), %.0f Hz: %.3f ms a tick "
-               "(%.2fx real time); SUMO alone %.3f ms CPU a step; coupling %.3f ms a tick; ratio %.2f; own core with "
-               "%d agents %.3f ms a step, ratio %.1f\n",
-               total, listed, 1 / dt, co * 1e3, dt / co, alone * 1e3, (co - alone) * 1e3, co / alone, total,
-               own * 1e3, co / own);
+        double own = own_core(n, dt, ticks);
+        double ms = 1e3;
+        printf("\n%d vehicles, %.0f Hz, %d ticks (count in SUMO at each tick %d..%d; within %g m %d, %d listed):\n", n,
+               1 / dt, ticks, co.count_min, co.count_max, RADIUS, parts_co.listed, co.listed);
+        printf("  co-simulated tick (traffic-node, sim.tick to sim.ack): %.3f ms wall (%.2fx real time); CPU a tick: "
+               "SUMO %.3f ms, traffic-node %.3f ms\n", co.wall * ms, dt / co.wall, co.cpu_sumo * ms, co.cpu_self * ms);
+        printf("  SUMO alone over TraCI (count %d..%d): %.3f ms wall a step, SUMO CPU %.3f ms; ratio co-simulated / "
+               "alone: wall %.2f, CPU (SUMO + node) / SUMO %.2f\n", alone.count_min, alone.count_max, alone.wall * ms,
+               alone.cpu_sumo * ms, co.wall / alone.wall, (co.cpu_sumo + co.cpu_self) / alone.cpu_sumo);
+        printf("  where the tick goes (own TraCI client, same messages; count %d..%d): %.3f ms wall = SUMO's step "
+               "and answer %.3f + transfer %.3f (%.1f KiB in, %.2f KiB out) + decoding %.3f + encoding traffic.state "
+               "%.3f (%.1f KiB); SUMO CPU %.3f ms, client CPU %.3f ms\n", parts_co.count_min, parts_co.count_max,
+               parts_co.wall * ms, parts_co.wait * ms, parts_co.transfer * ms, parts_co.kb_in, parts_co.kb_out,
+               parts_co.decode * ms, parts_co.encode * ms, parts_co.kb_state, parts_co.cpu_sumo * ms,
+               parts_co.cpu_self * ms);
+        printf("  own core (common/traffic), %d agents: %.3f ms a step; ratio co-simulated / own core %.1f\n", n,
+               own * ms, co.wall / own);
+        fflush(stdout);
+        if (!(co.wall > 0 && alone.wall > 0 && own > 0)) status = 1;
+        used += (size_t)snprintf(table + used, sizeof table - used,
+                                 "| %d | %.0f Hz | %d..%d | %.2f | %.2f + %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.3f "
+                                 "| %.2f | %.3f | %.1f |\n",
+                                 n, 1 / dt, co.count_min, co.count_max, co.wall * ms, co.cpu_sumo * ms,
+                                 co.cpu_self * ms, alone.wall * ms, alone.cpu_sumo * ms, co.wall / alone.wall,
+                                 parts_co.wait * ms, parts_co.transfer * ms, parts_co.decode * ms,
+                                 parts_co.encode * ms, own * ms, co.wall / own);
+        if (used >= sizeof table) used = sizeof table - 1;
     }
+    getloadavg(load, 3);
+    printf("\n(ms; load average %.2f %.2f %.2f at the end)\n| vehicles | rate | count | co-sim wall | CPU SUMO + node "
+           "| alone wall | alone SUMO CPU | ratio | SUMO step | transfer | decode | encode | own core | ratio |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n%s", load[0], load[1], load[2], table);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    sh(cmd);
+    if (status == 0) sh(cmd);
     return status;
 }
