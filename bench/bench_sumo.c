@@ -23,6 +23,7 @@
  * Usage: bench_sumo [SCALE]   ticks per case times SCALE (default 1: about a minute;
  * scripts/bench-sumo-device.sh runs 10). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -47,7 +48,7 @@
 #define LANES 2
 #define SLOTS 4
 #define ROUTE_EDGES 40
-#define WARMUP 1.0      /* s of SUMO before the session's time 0: every vehicle is in by then */
+#define WARMUP 0.2      /* s of SUMO before the session's time 0: every vehicle is in after its first step */
 #define RADIUS 300.0    /* traffic-node's default --radius */
 #define MAX_LISTED 64   /* traffic-node's default --max-vehicles */
 #define STREET_Y 1800.0 /* the ego drives along this street, the grid's middle */
@@ -275,10 +276,11 @@ static int link_open(tlink *l, const char *routes, double dt)
     char *argv[] = {"sumo", "--net-file", net, "--route-files", (char *)routes, "--step-length", step, "--seed", "3",
                     "--begin", "0", "--no-step-log", "true", "--duration-log.disable", "true", "--route-steps", "2",
                     "--remote-port", port_s, NULL};
+    fflush(stdout); /* else the child's copy of the buffer comes out too */
     l->pid = fork();
     if (l->pid == 0) {
-        FILE *f = freopen(log, "w", stdout);
-        if (f) dup2(fileno(stdout), 2);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) dup2(fd, 1), dup2(fd, 2);
         execvp("sumo", argv);
         _exit(127);
     }
@@ -387,8 +389,8 @@ static const uint8_t vars[] = {SIM_TRACI_VAR_POSITION3D, SIM_TRACI_VAR_ANGLE,   
 enum { V_POS, V_ANGLE, V_SPEED, V_LENGTH, V_WIDTH, V_HEIGHT, V_SIGNALS, N_VARS = 8 };
 
 typedef struct decoded {
-    sim_msg_traffic_vehicle v[4096];
-    double dist[4096];
+    sim_msg_traffic_vehicle v[GRID * GRID * 4 * LANES * SLOTS];
+    double dist[GRID * GRID * 4 * LANES * SLOTS];
     int n;
     double ex;          /* the ego's x this tick */
     double decode;      /* s spent walking the answer (the callback included) */
@@ -426,20 +428,24 @@ typedef struct parts {
     int count_min, count_max, listed;
 } parts;
 
-/* SUMO alone: `ticks` step commands, nothing else; then the coupling's messages. */
-static int traci_run(int n, double dt, int ticks, parts *alone, parts *co)
+static void count_into(parts *p, int count)
+{
+    if (count < p->count_min) p->count_min = count;
+    if (count > p->count_max) p->count_max = count;
+}
+
+/* SUMO alone: a fresh SUMO past the warm-up, then `ticks` step commands, nothing else. */
+static int traci_alone(int n, double dt, int ticks, parts *alone)
 {
     char routes[300];
     snprintf(routes, sizeof routes, "%s/v%d.rou.xml", dir, n);
     tlink l;
-    static decoded d;
-    if (link_open(&l, routes, dt)) return -1;
     int rc = -1;
     double t = WARMUP - dt;
-    if (step_to(&l, t, NULL, NULL)) goto out;
     memset(alone, 0, sizeof *alone);
-    memset(co, 0, sizeof *co);
-    alone->count_min = alone->count_max = vehicle_count(&l);
+    alone->count_min = 1 << 30;
+    if (link_open(&l, routes, dt) || step_to(&l, t, NULL, NULL)) goto out;
+    count_into(alone, vehicle_count(&l));
     double c0 = proc_cpu(l.pid), w0 = wall();
     l.wait = l.transfer = l.bytes_in = l.bytes_out = 0;
     for (int k = 0; k < ticks; k++)
@@ -449,58 +455,67 @@ static int traci_run(int n, double dt, int ticks, parts *alone, parts *co)
     alone->wait = l.wait / ticks;
     alone->transfer = l.transfer / ticks;
     alone->kb_in = l.bytes_in / ticks / 1024;
-    int c = vehicle_count(&l);
-    if (c < alone->count_min) alone->count_min = c;
-    if (c > alone->count_max) alone->count_max = c;
+    count_into(alone, vehicle_count(&l));
+    rc = 0;
+out:
+    link_close(&l);
+    return rc;
+}
 
-    /* the coupling, as traffic-node/sumo.c does it: (1) the ego in (moveToXY), the
-     * subscription once, (2) the step bringing the vehicles within the radius, (3) the
-     * count and the ego's leader; traffic.state encoded and printed as the bus sends it */
-    co->count_min = 1 << 30;
-    double s0 = 0, p0 = 0;
+/* `ticks` ticks of the coupling, as traffic-node/sumo.c does them: (1) the ego in
+ * (moveToXY; the first time added, and the context subscription of `radius` made),
+ * (2) the step bringing the vehicles within the radius, (3) the count and the ego's
+ * leader; traffic.state encoded and printed as the bus sends it. Two untimed ticks
+ * first (the ego added, subscribed), one when `add` is false. */
+static int coupled_ticks(tlink *l, double *t, double dt, int ticks, double radius, bool add, parts *co)
+{
+    static decoded d;
     sim_error err = {0};
-    for (int k = -2; k < ticks; k++) { /* ticks -2, -1: the ego in and subscribed, not timed */
+    memset(co, 0, sizeof *co);
+    co->count_min = 1 << 30;
+    double s0 = 0, p0 = 0, w0 = 0;
+    for (int k = add ? -2 : -1; k < ticks; k++) {
         if (k == 0) {
-            s0 = proc_cpu(l.pid);
+            s0 = proc_cpu(l->pid);
             p0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
             w0 = wall();
-            l.wait = l.transfer = l.bytes_in = l.bytes_out = 0;
+            l->wait = l->transfer = l->bytes_in = l->bytes_out = 0;
             d.decode = 0;
         }
-        t += dt;
+        *t += dt;
         sim_traci_reader r;
-        sim_traci_msg_begin(&l.out);
+        sim_traci_msg_begin(&l->out);
         if (k == -2) {
-            sim_traci_cmd_add_vehicle(&l.out, "ego", "", "DEFAULT_VEHTYPE", "first", "base");
-            sim_traci_cmd_set_vehicle_int(&l.out, SIM_TRACI_VAR_SPEEDSETMODE, "ego", 0);
-            sim_traci_cmd_set_vehicle_int(&l.out, SIM_TRACI_VAR_LANECHANGE_MODE, "ego", 0);
+            sim_traci_cmd_add_vehicle(&l->out, "ego", "", "DEFAULT_VEHTYPE", "first", "base");
+            sim_traci_cmd_set_vehicle_int(&l->out, SIM_TRACI_VAR_SPEEDSETMODE, "ego", 0);
+            sim_traci_cmd_set_vehicle_int(&l->out, SIM_TRACI_VAR_LANECHANGE_MODE, "ego", 0);
         }
-        if (k == -1) sim_traci_cmd_subscribe_vehicle_context(&l.out, "ego", 0, 1e9, RADIUS, vars, N_VARS);
-        sim_traci_cmd_move_to_xy(&l.out, "ego", "", 0, ego_x(t - WARMUP) + 2.5, EGO_Y, 90, 0);
-        if (link_exchange(&l, &r)) goto out;
+        if (k == -1) sim_traci_cmd_subscribe_vehicle_context(&l->out, "ego", 0, 1e9, radius, vars, N_VARS);
+        sim_traci_cmd_move_to_xy(&l->out, "ego", "", 0, ego_x(*t - WARMUP) + 2.5, EGO_Y, 90, 0);
+        if (link_exchange(l, &r)) goto fail;
         double q0 = wall();
         /* the statuses: add and its two settings, or the subscription (and its first
          * answer), then moveToXY */
         for (int i = 0; k == -2 && i < 3; i++)
-            if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto out;
+            if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto fail;
         if (k == -1 && (sim_traci_read_status(&r, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT, &err) ||
                         sim_traci_read_subscription(&r, NULL, NULL, &err)))
-            goto out;
-        if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto out;
+            goto fail;
+        if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto fail;
         d.decode += wall() - q0;
         d.n = 0;
-        d.ex = ego_x(t - WARMUP);
-        sim_traci_msg_begin(&l.out);
-        sim_traci_cmd_step(&l.out, t);
-        if (link_exchange(&l, &r)) goto out;
+        d.ex = ego_x(*t - WARMUP);
+        sim_traci_msg_begin(&l->out);
+        sim_traci_cmd_step(&l->out, *t);
+        if (link_exchange(l, &r)) goto fail;
         q0 = wall();
         if (sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, &err) || sim_traci_read_step(&r, on_object, &d, &err))
-            goto out;
+            goto fail;
         d.decode += wall() - q0;
-        sim_traci_msg_begin(&l.out);
-        sim_traci_cmd_get_vehicle_count(&l.out);
-        sim_traci_cmd_get_leader(&l.out, "ego", RADIUS);
-        if (link_exchange(&l, &r)) goto out;
+        sim_traci_msg_begin(&l->out);
+        sim_traci_cmd_get_vehicle_count(&l->out);
+        sim_traci_cmd_get_leader(&l->out, "ego", radius);
+        if (link_exchange(l, &r)) goto fail;
         q0 = wall();
         sim_traci_value count;
         char lead[64];
@@ -509,12 +524,12 @@ static int traci_run(int n, double dt, int ticks, parts *alone, parts *co)
             sim_traci_read_get(&r, SIM_TRACI_RESPONSE_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, &count, &err) ||
             sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
             sim_traci_read_leader(&r, lead, sizeof lead, &gap, &err))
-            goto out;
+            goto fail;
         d.decode += wall() - q0;
-        /* traffic.state: the nearest MAX_LISTED, as traffic-node lists them */
+        /* traffic.state: the nearest MAX_LISTED (a partial selection), as traffic-node lists them */
         double e0 = wall();
         int m = d.n < MAX_LISTED ? d.n : MAX_LISTED;
-        for (int i = 0; i < m; i++) { /* selection of the nearest m */
+        for (int i = 0; i < m; i++) {
             int best = i;
             for (int j = i + 1; j < d.n; j++)
                 if (d.dist[j] < d.dist[best]) best = j;
@@ -526,30 +541,48 @@ static int traci_run(int n, double dt, int ticks, parts *alone, parts *co)
         sim_msg_traffic_state st = {.total = count.i - 1, .ambient = count.i - 1, .vehicles = d.v, .n_vehicles = m};
         cJSON *j = sim_msg_traffic_state_encode(&st);
         char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-        if (!text) goto out;
+        if (!text) goto fail;
         if (k >= 0) {
             co->encode += wall() - e0;
             co->kb_state += strlen(text) / 1024.0;
-            if (count.i - 1 < co->count_min) co->count_min = count.i - 1;
-            if (count.i - 1 > co->count_max) co->count_max = count.i - 1;
+            count_into(co, count.i - 1);
             co->listed = d.n;
         }
         free(text);
         cJSON_Delete(j);
     }
     co->wall = (wall() - w0) / ticks;
-    co->cpu_sumo = (proc_cpu(l.pid) - s0) / ticks;
+    co->cpu_sumo = (proc_cpu(l->pid) - s0) / ticks;
     co->cpu_self = (bench_clock(CLOCK_PROCESS_CPUTIME_ID) - p0) / ticks;
-    co->wait = l.wait / ticks;
-    co->transfer = l.transfer / ticks;
+    co->wait = l->wait / ticks;
+    co->transfer = l->transfer / ticks;
     co->decode = d.decode / ticks;
     co->encode /= ticks;
     co->kb_state /= ticks;
-    co->kb_in = l.bytes_in / ticks / 1024;
-    co->kb_out = l.bytes_out / ticks / 1024;
+    co->kb_in = l->bytes_in / ticks / 1024;
+    co->kb_out = l->bytes_out / ticks / 1024;
+    return 0;
+fail:
+    fprintf(stderr, "bench_sumo: TraCI at %g s: %s\n", *t, err.msg[0] ? err.msg : "the connection failed");
+    return -1;
+}
+
+/* The coupling's parts on a fresh SUMO: within the radius (as traffic-node), then the
+ * whole fleet subscribed (a radius over the grid), for what the transfer and decoding
+ * of every vehicle would cost. */
+static int traci_coupled(int n, double dt, int ticks, parts *near, parts *all)
+{
+    char routes[300];
+    snprintf(routes, sizeof routes, "%s/v%d.rou.xml", dir, n);
+    tlink l;
+    double t = WARMUP - dt;
+    int rc = -1;
+    if (link_open(&l, routes, dt) || step_to(&l, t, NULL, NULL) ||
+        coupled_ticks(&l, &t, dt, ticks, RADIUS, true, near) ||
+        coupled_ticks(&l, &t, dt, ticks, 2 * GRID * BLOCK, false, all))
+        goto out;
     rc = 0;
 out:
-    if (rc) fprintf(stderr, "bench_sumo: TraCI with %d vehicles at %g s: %s\n", n, dt, err.msg);
     link_close(&l);
     return rc;
 }
@@ -592,11 +625,12 @@ int main(int argc, char **argv)
     if (sh(cmd)) return 1;
     list_edges();
     static const struct { int n; double dt; int ticks; } cases[] = {
-        {1000, 0.01, 300}, {1000, 0.1, 100}, {10000, 0.01, 60}, {10000, 0.1, 30}};
+        {1000, 0.01, 200}, {1000, 0.1, 60}, {10000, 0.01, 30}, {10000, 0.1, 20}};
     double load[3] = {0};
     getloadavg(load, 3);
     printf("bench_sumo: SUMO grid %dx%d, 200 m blocks, %d lanes; vehicles depart at 0; ego along y=%g; "
            "radius %g m; load average %.2f at the start\n", GRID, GRID, n_edges * LANES, EGO_Y, RADIUS, load[0]);
+    fflush(stdout);
     int status = 0;
     static char table[8192];
     size_t used = 0;
@@ -605,43 +639,53 @@ int main(int argc, char **argv)
         double dt = cases[i].dt;
         if ((i == 0 || cases[i - 1].n != n) && make_inputs(n)) return 1;
         result co = {0};
-        parts alone, parts_co;
-        if (cosim_run(n, dt, ticks, &co) || traci_run(n, dt, ticks, &alone, &parts_co)) {
+        parts alone, near, all;
+        if (cosim_run(n, dt, ticks, &co) || traci_alone(n, dt, ticks, &alone) ||
+            traci_coupled(n, dt, ticks, &near, &all)) {
             status = 1;
             continue;
         }
         double own = own_core(n, dt, ticks);
         double ms = 1e3;
-        printf("\n%d vehicles, %.0f Hz, %d ticks (count in SUMO at each tick %d..%d; within %g m %d, %d listed):\n", n,
-               1 / dt, ticks, co.count_min, co.count_max, RADIUS, parts_co.listed, co.listed);
+        printf("\n%d vehicles, %.0f Hz, %d ticks (vehicles in SUMO at each tick: %d..%d; within %g m of the ego %d, "
+               "%d listed):\n", n, 1 / dt, ticks, co.count_min, co.count_max, RADIUS, near.listed, co.listed);
         printf("  co-simulated tick (traffic-node, sim.tick to sim.ack): %.3f ms wall (%.2fx real time); CPU a tick: "
                "SUMO %.3f ms, traffic-node %.3f ms\n", co.wall * ms, dt / co.wall, co.cpu_sumo * ms, co.cpu_self * ms);
-        printf("  SUMO alone over TraCI (count %d..%d): %.3f ms wall a step, SUMO CPU %.3f ms; ratio co-simulated / "
-               "alone: wall %.2f, CPU (SUMO + node) / SUMO %.2f\n", alone.count_min, alone.count_max, alone.wall * ms,
-               alone.cpu_sumo * ms, co.wall / alone.wall, (co.cpu_sumo + co.cpu_self) / alone.cpu_sumo);
-        printf("  where the tick goes (own TraCI client, same messages; count %d..%d): %.3f ms wall = SUMO's step "
-               "and answer %.3f + transfer %.3f (%.1f KiB in, %.2f KiB out) + decoding %.3f + encoding traffic.state "
-               "%.3f (%.1f KiB); SUMO CPU %.3f ms, client CPU %.3f ms\n", parts_co.count_min, parts_co.count_max,
-               parts_co.wall * ms, parts_co.wait * ms, parts_co.transfer * ms, parts_co.kb_in, parts_co.kb_out,
-               parts_co.decode * ms, parts_co.encode * ms, parts_co.kb_state, parts_co.cpu_sumo * ms,
-               parts_co.cpu_self * ms);
-        printf("  own core (common/traffic), %d agents: %.3f ms a step; ratio co-simulated / own core %.1f\n", n,
-               own * ms, co.wall / own);
+        printf("  SUMO alone over TraCI (a step command a tick; count %d..%d): %.3f ms wall, SUMO CPU %.3f ms; ratio "
+               "co-simulated / alone: wall %.2f, CPU (SUMO + traffic-node) / SUMO %.2f\n", alone.count_min,
+               alone.count_max, alone.wall * ms, alone.cpu_sumo * ms, co.wall / alone.wall,
+               (co.cpu_sumo + co.cpu_self) / alone.cpu_sumo);
+        const parts *ps[] = {&near, &all};
+        const char *what[] = {"within the radius", "whole fleet subscribed"};
+        for (int k = 0; k < 2; k++) {
+            const parts *p = ps[k];
+            printf("  where the tick goes, %s (own TraCI client, the coupling's messages; count %d..%d, %d decoded): "
+                   "%.3f ms wall = SUMO's step and answer %.3f + transfer %.3f (%.1f KiB in, %.2f KiB out) + decoding "
+                   "%.3f + encoding traffic.state %.3f (%.1f KiB) + the rest %.3f; CPU: SUMO %.3f ms, client %.3f "
+                   "ms\n", what[k], p->count_min, p->count_max, p->listed, p->wall * ms, p->wait * ms,
+                   p->transfer * ms, p->kb_in, p->kb_out, p->decode * ms, p->encode * ms, p->kb_state,
+                   (p->wall - p->wait - p->transfer - p->decode - p->encode) * ms, p->cpu_sumo * ms,
+                   p->cpu_self * ms);
+        }
+        printf("  own core (common/traffic), %d agents on a 3-lane ring: %.3f ms a step; ratio co-simulated / own "
+               "core %.1f\n", n, own * ms, co.wall / own);
         fflush(stdout);
         if (!(co.wall > 0 && alone.wall > 0 && own > 0)) status = 1;
         used += (size_t)snprintf(table + used, sizeof table - used,
-                                 "| %d | %.0f Hz | %d..%d | %.2f | %.2f + %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.3f "
-                                 "| %.2f | %.3f | %.1f |\n",
+                                 "| %d | %.0f Hz | %d..%d | %.2f | %.2f + %.2f | %.2f | %.2f | %.2f | %.2f | %.3f | "
+                                 "%.3f | %.3f | %.3f | %.2f | %.1f |\n",
                                  n, 1 / dt, co.count_min, co.count_max, co.wall * ms, co.cpu_sumo * ms,
                                  co.cpu_self * ms, alone.wall * ms, alone.cpu_sumo * ms, co.wall / alone.wall,
-                                 parts_co.wait * ms, parts_co.transfer * ms, parts_co.decode * ms,
-                                 parts_co.encode * ms, own * ms, co.wall / own);
+                                 near.wait * ms, near.transfer * ms, near.decode * ms, near.encode * ms,
+                                 all.transfer * ms + all.decode * ms, own * ms, co.wall / own);
         if (used >= sizeof table) used = sizeof table - 1;
     }
     getloadavg(load, 3);
-    printf("\n(ms; load average %.2f %.2f %.2f at the end)\n| vehicles | rate | count | co-sim wall | CPU SUMO + node "
-           "| alone wall | alone SUMO CPU | ratio | SUMO step | transfer | decode | encode | own core | ratio |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n%s", load[0], load[1], load[2], table);
+    printf("\n(ms a tick; load average %.2f %.2f %.2f at the end)\n"
+           "| vehicles | rate | count | co-simulated tick | CPU: SUMO + traffic-node | SUMO alone | its CPU | ratio "
+           "| SUMO step | transfer | decoding | encoding | whole fleet: transfer + decoding | own core | ratio |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n%s",
+           load[0], load[1], load[2], table);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (status == 0) sh(cmd);
     return status;
