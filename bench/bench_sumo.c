@@ -170,83 +170,108 @@ static double ego_x(double t) { return 60 + 10 * t; }
 
 /* ---- 1. the co-simulated tick: traffic-node on the bus ---- */
 
-typedef struct result {
-    double wall;          /* s a tick */
-    double cpu_sumo;      /* SUMO's CPU s a tick */
-    double cpu_self;      /* the coupling's CPU s a tick (traffic-node, or this bench) */
+/* What a case measured one way, summed over the timed ticks (divided at the end). */
+typedef struct parts {
+    double wall;                             /* s */
+    double cpu_sumo, cpu_self;               /* s: SUMO's, and the coupling's (traffic-node, or this client) */
+    double wait, transfer, decode, encode;   /* s */
+    double kb_in, kb_out, kb_state;
     int count_min, count_max, listed;
-} result;
+} parts;
 
-static int cosim_run(int n, double dt, int ticks, result *res)
+static void count_into(parts *p, int count)
 {
+    if (count < p->count_min) p->count_min = count;
+    if (count > p->count_max) p->count_max = count;
+}
+
+typedef struct cosim {
     ts_dispatcher d;
-    memset(&d, 0, sizeof d);
-    if (!ts_dispatcher_start(&d, NULL)) return -1;
-    ts_conn *phys = ts_join(d.port, "physics", "[\"sim.ack\",\"traffic.state\",\"dispatcher.joined\"]", NULL);
-    if (!phys) return -1;
-    char bus[64], scenario[300], step[32], sumo_dir[300];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", d.port);
+    ts_conn *phys;
+    pid_t node, sumo;
+    uint64_t seq;
+    double dt, cpu0_sumo, cpu0_node;
+    char sumo_dir[300];
+    parts p;
+} cosim;
+
+/* Tick k (from -1: the ego goes in, not timed): vehicle.state and sim.tick out,
+ * traffic.state and sim.ack back. */
+static int cosim_tick(cosim *c, int k)
+{
+    static char line[1 << 17];
+    double t = (k + 1) * c->dt, w0 = wall();
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.3f,\"speed\":10,"
+             "\"pos\":[%.3f,%.3f,0],\"heading\":0}",
+             (unsigned long long)++c->seq, t, ego_x(t), EGO_Y);
+    ts_send_line(c->phys, msg);
+    snprintf(msg, sizeof msg,
+             "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.3f,\"n\":%d,\"dt\":%g,"
+             "\"run\":0,\"paused\":false}",
+             (unsigned long long)++c->seq, t, k + 1, c->dt);
+    ts_send_line(c->phys, msg);
+    cJSON *st = ts_expect_topic(c->phys, "traffic.state", 120000, line, sizeof line);
+    if (!st) return -1;
+    int total = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(st, "total"));
+    c->p.listed = cJSON_GetArraySize(cJSON_GetObjectItem(st, "vehicles"));
+    cJSON_Delete(st);
+    cJSON *ack = ts_expect_topic(c->phys, "sim.ack", 120000, NULL, 0);
+    if (!ack) return -1;
+    cJSON_Delete(ack);
+    if (k >= 0) {
+        c->p.wall += wall() - w0;
+        count_into(&c->p, total);
+    }
+    return 0;
+}
+
+/* The dispatcher, traffic-node with SUMO on the case's scenario, the first tick. */
+static int cosim_open(cosim *c, int n, double dt)
+{
+    memset(c, 0, sizeof *c);
+    c->dt = dt;
+    c->p.count_min = 1 << 30;
+    snprintf(c->sumo_dir, sizeof c->sumo_dir, "%s/node%d", dir, n);
+    if (!ts_dispatcher_start(&c->d, NULL)) return -1;
+    c->phys = ts_join(c->d.port, "physics", "[\"sim.ack\",\"traffic.state\",\"dispatcher.joined\"]", NULL);
+    if (!c->phys) return -1;
+    char bus[64], scenario[300], step[32];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", c->d.port);
     snprintf(scenario, sizeof scenario, "%s/grid%d.json", dir, n);
     snprintf(step, sizeof step, "%g", dt);
-    snprintf(sumo_dir, sizeof sumo_dir, "%s/node%d", dir, n);
-    char *argv[] = {"traffic-node", "--bus",      bus,      "--scenario",  scenario, "--lockstep",
-                    "--sumo-dir",   sumo_dir,     "--sumo-step", step, NULL};
-    pid_t node = ts_spawn(argv, false);
-    int rc = -1;
+    char *argv[] = {"traffic-node", "--bus",    bus,           "--scenario", scenario, "--lockstep",
+                    "--sumo-dir",   c->sumo_dir, "--sumo-step", step,        NULL};
+    fflush(stdout);
+    c->node = ts_spawn(argv, false);
     for (;;) {
-        cJSON *j = ts_expect_topic(phys, "dispatcher.joined", 120000, NULL, 0);
-        if (!j) goto out;
+        cJSON *j = ts_expect_topic(c->phys, "dispatcher.joined", 120000, NULL, 0);
+        if (!j) return -1;
         const cJSON *name = cJSON_GetObjectItem(j, "name");
         bool it = cJSON_IsString(name) && strcmp(name->valuestring, "traffic") == 0;
         cJSON_Delete(j);
         if (it) break;
     }
-    pid_t sumo = ts_child_of(node, "sumo");
-    static char line[1 << 17];
-    uint64_t seq = 0;
-    res->count_min = 1 << 30;
-    res->count_max = 0;
-    double c0 = 0, n0 = 0, t0 = 0;
-    for (int k = -1; k < ticks; k++) { /* tick -1: the ego goes in, not timed */
-        if (k == 0) {
-            c0 = proc_cpu(sumo);
-            n0 = proc_cpu(node);
-            t0 = wall();
-        }
-        double t = (k + 1) * dt;
-        char msg[512];
-        snprintf(msg, sizeof msg,
-                 "{\"topic\":\"vehicle.state\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.3f,\"speed\":10,"
-                 "\"pos\":[%.3f,%.3f,0],\"heading\":0}",
-                 (unsigned long long)++seq, t, ego_x(t), EGO_Y);
-        ts_send_line(phys, msg);
-        snprintf(msg, sizeof msg,
-                 "{\"topic\":\"sim.tick\",\"src\":\"physics\",\"seq\":%llu,\"t\":%.3f,\"n\":%d,\"dt\":%g,"
-                 "\"run\":0,\"paused\":false}",
-                 (unsigned long long)++seq, t, k + 1, dt);
-        ts_send_line(phys, msg);
-        cJSON *st = ts_expect_topic(phys, "traffic.state", 120000, line, sizeof line);
-        if (!st) goto out;
-        int total = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(st, "total"));
-        if (k >= 0 && total < res->count_min) res->count_min = total;
-        if (k >= 0 && total > res->count_max) res->count_max = total;
-        res->listed = cJSON_GetArraySize(cJSON_GetObjectItem(st, "vehicles"));
-        cJSON_Delete(st);
-        cJSON *ack = ts_expect_topic(phys, "sim.ack", 120000, NULL, 0);
-        if (!ack) goto out;
-        cJSON_Delete(ack);
-    }
-    res->wall = (wall() - t0) / ticks;
-    res->cpu_sumo = (proc_cpu(sumo) - c0) / ticks;
-    res->cpu_self = (proc_cpu(node) - n0) / ticks;
-    rc = 0;
-out:
-    if (rc) fprintf(stderr, "bench_sumo: the co-simulation with %d vehicles at %g s stopped (%s/sumo.log)\n", n, dt,
-                    sumo_dir);
-    ts_stop(node, SIGTERM, 10000);
-    ts_close(phys);
-    ts_dispatcher_stop(&d);
-    return rc;
+    c->sumo = ts_child_of(c->node, "sumo");
+    if (cosim_tick(c, -1)) return -1;
+    c->cpu0_sumo = proc_cpu(c->sumo);
+    c->cpu0_node = proc_cpu(c->node);
+    return 0;
+}
+
+static void cosim_finish(cosim *c, int ticks)
+{
+    c->p.cpu_sumo = (proc_cpu(c->sumo) - c->cpu0_sumo) / ticks;
+    c->p.cpu_self = (proc_cpu(c->node) - c->cpu0_node) / ticks;
+    c->p.wall /= ticks;
+}
+
+static void cosim_close(cosim *c)
+{
+    if (c->node > 0) ts_stop(c->node, SIGTERM, 10000);
+    if (c->phys) ts_close(c->phys);
+    if (c->d.pid > 0) ts_dispatcher_stop(&c->d);
 }
 
 /* ---- 2. the bench's own TraCI connection: SUMO alone, then the coupling's parts ---- */
@@ -393,7 +418,6 @@ typedef struct decoded {
     double dist[GRID * GRID * 4 * LANES * SLOTS];
     int n;
     double ex;          /* the ego's x this tick */
-    double decode;      /* s spent walking the answer (the callback included) */
 } decoded;
 
 /* One object of the subscription as a traffic.state vehicle: SUMO's front-bumper
@@ -421,170 +445,143 @@ static int on_object(const sim_traci_object *o, void *user)
     return 0;
 }
 
-typedef struct parts {
-    double wall, cpu_self, cpu_sumo;
-    double wait, transfer, decode, encode;   /* s a tick */
-    double kb_in, kb_out, kb_state;          /* a tick */
-    int count_min, count_max, listed;
-} parts;
+/* A SUMO of the bench's own, past the warm-up, with what its ticks measured. */
+typedef struct session {
+    tlink l;
+    double t, dt, cpu0;
+    parts p;
+} session;
 
-static void count_into(parts *p, int count)
-{
-    if (count < p->count_min) p->count_min = count;
-    if (count > p->count_max) p->count_max = count;
-}
-
-/* SUMO alone: a fresh SUMO past the warm-up, then `ticks` step commands, nothing else. */
-static int traci_alone(int n, double dt, int ticks, parts *alone)
+static int session_open(session *s, int n, double dt)
 {
     char routes[300];
     snprintf(routes, sizeof routes, "%s/v%d.rou.xml", dir, n);
-    tlink l;
-    int rc = -1;
-    double t = WARMUP - dt;
-    memset(alone, 0, sizeof *alone);
-    alone->count_min = 1 << 30;
-    if (link_open(&l, routes, dt) || step_to(&l, t, NULL, NULL)) goto out;
-    count_into(alone, vehicle_count(&l));
-    double c0 = proc_cpu(l.pid), w0 = wall();
-    l.wait = l.transfer = l.bytes_in = l.bytes_out = 0;
-    for (int k = 0; k < ticks; k++)
-        if (step_to(&l, t += dt, NULL, NULL)) goto out;
-    alone->wall = (wall() - w0) / ticks;
-    alone->cpu_sumo = (proc_cpu(l.pid) - c0) / ticks;
-    alone->wait = l.wait / ticks;
-    alone->transfer = l.transfer / ticks;
-    alone->kb_in = l.bytes_in / ticks / 1024;
-    count_into(alone, vehicle_count(&l));
-    rc = 0;
-out:
-    link_close(&l);
-    return rc;
+    memset(&s->p, 0, sizeof s->p);
+    s->p.count_min = 1 << 30;
+    s->dt = dt;
+    s->t = WARMUP - dt;
+    if (link_open(&s->l, routes, dt) || step_to(&s->l, s->t, NULL, NULL)) return -1;
+    count_into(&s->p, vehicle_count(&s->l));
+    return 0;
 }
 
-/* `ticks` ticks of the coupling, as traffic-node/sumo.c does them: (1) the ego in
- * (moveToXY; the first time added, and the context subscription of `radius` made),
- * (2) the step bringing the vehicles within the radius, (3) the count and the ego's
- * leader; traffic.state encoded and printed as the bus sends it. Two untimed ticks
- * first (the ego added, subscribed), one when `add` is false. */
-static int coupled_ticks(tlink *l, double *t, double dt, int ticks, double radius, bool add, parts *co)
+/* From here the ticks are timed. */
+static void session_start(session *s)
 {
-    static decoded d;
+    s->cpu0 = proc_cpu(s->l.pid);
+    s->l.wait = s->l.transfer = s->l.bytes_in = s->l.bytes_out = 0;
+}
+
+static void session_finish(session *s, int ticks)
+{
+    parts *p = &s->p;
+    p->cpu_sumo = (proc_cpu(s->l.pid) - s->cpu0) / ticks;
+    p->wait = s->l.wait / ticks;
+    p->transfer = s->l.transfer / ticks;
+    p->kb_in = s->l.bytes_in / ticks / 1024;
+    p->kb_out = s->l.bytes_out / ticks / 1024;
+    p->wall /= ticks;
+    p->cpu_self /= ticks;
+    p->decode /= ticks;
+    p->encode /= ticks;
+    p->kb_state /= ticks;
+}
+
+/* SUMO alone: one step command a tick, nothing else. */
+static int alone_tick(session *s)
+{
+    double w0 = wall();
+    if (step_to(&s->l, s->t += s->dt, NULL, NULL)) return -1;
+    s->p.wall += wall() - w0;
+    return 0;
+}
+
+/* One tick of the coupling, as traffic-node/sumo.c does it: (1) the ego in (moveToXY;
+ * at k -2 added, at k -1 the context subscription of `radius` made), (2) the step
+ * bringing the vehicles within the radius, (3) the count and the ego's leader;
+ * traffic.state encoded and printed as the bus sends it. Timed from k 0. */
+static int coupled_tick(session *s, int k, double radius, decoded *d)
+{
+    tlink *l = &s->l;
+    parts *co = &s->p;
     sim_error err = {0};
-    memset(co, 0, sizeof *co);
-    co->count_min = 1 << 30;
-    double s0 = 0, p0 = 0, w0 = 0;
-    for (int k = add ? -2 : -1; k < ticks; k++) {
-        if (k == 0) {
-            s0 = proc_cpu(l->pid);
-            p0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
-            w0 = wall();
-            l->wait = l->transfer = l->bytes_in = l->bytes_out = 0;
-            d.decode = 0;
-        }
-        *t += dt;
-        sim_traci_reader r;
-        sim_traci_msg_begin(&l->out);
-        if (k == -2) {
-            sim_traci_cmd_add_vehicle(&l->out, "ego", "", "DEFAULT_VEHTYPE", "first", "base");
-            sim_traci_cmd_set_vehicle_int(&l->out, SIM_TRACI_VAR_SPEEDSETMODE, "ego", 0);
-            sim_traci_cmd_set_vehicle_int(&l->out, SIM_TRACI_VAR_LANECHANGE_MODE, "ego", 0);
-        }
-        if (k == -1) sim_traci_cmd_subscribe_vehicle_context(&l->out, "ego", 0, 1e9, radius, vars, N_VARS);
-        sim_traci_cmd_move_to_xy(&l->out, "ego", "", 0, ego_x(*t - WARMUP) + 2.5, EGO_Y, 90, 0);
-        if (link_exchange(l, &r)) goto fail;
-        double q0 = wall();
-        /* the statuses: add and its two settings, or the subscription (and its first
-         * answer), then moveToXY */
-        for (int i = 0; k == -2 && i < 3; i++)
-            if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto fail;
-        if (k == -1 && (sim_traci_read_status(&r, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT, &err) ||
-                        sim_traci_read_subscription(&r, NULL, NULL, &err)))
-            goto fail;
-        if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto fail;
-        d.decode += wall() - q0;
-        d.n = 0;
-        d.ex = ego_x(*t - WARMUP);
-        sim_traci_msg_begin(&l->out);
-        sim_traci_cmd_step(&l->out, *t);
-        if (link_exchange(l, &r)) goto fail;
-        q0 = wall();
-        if (sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, &err) || sim_traci_read_step(&r, on_object, &d, &err))
-            goto fail;
-        d.decode += wall() - q0;
-        sim_traci_msg_begin(&l->out);
-        sim_traci_cmd_get_vehicle_count(&l->out);
-        sim_traci_cmd_get_leader(&l->out, "ego", radius);
-        if (link_exchange(l, &r)) goto fail;
-        q0 = wall();
-        sim_traci_value count;
-        char lead[64];
-        double gap;
-        if (sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
-            sim_traci_read_get(&r, SIM_TRACI_RESPONSE_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, &count, &err) ||
-            sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
-            sim_traci_read_leader(&r, lead, sizeof lead, &gap, &err))
-            goto fail;
-        d.decode += wall() - q0;
-        /* traffic.state: the nearest MAX_LISTED (a partial selection), as traffic-node lists them */
-        double e0 = wall();
-        int m = d.n < MAX_LISTED ? d.n : MAX_LISTED;
-        for (int i = 0; i < m; i++) {
-            int best = i;
-            for (int j = i + 1; j < d.n; j++)
-                if (d.dist[j] < d.dist[best]) best = j;
-            sim_msg_traffic_vehicle v = d.v[i];
-            double dd = d.dist[i];
-            d.v[i] = d.v[best], d.dist[i] = d.dist[best];
-            d.v[best] = v, d.dist[best] = dd;
-        }
-        sim_msg_traffic_state st = {.total = count.i - 1, .ambient = count.i - 1, .vehicles = d.v, .n_vehicles = m};
-        cJSON *j = sim_msg_traffic_state_encode(&st);
-        char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-        if (!text) goto fail;
-        if (k >= 0) {
-            co->encode += wall() - e0;
-            co->kb_state += strlen(text) / 1024.0;
-            count_into(co, count.i - 1);
-            co->listed = d.n;
-        }
-        free(text);
-        cJSON_Delete(j);
+    double w0 = wall(), c0 = bench_clock(CLOCK_THREAD_CPUTIME_ID), decode = 0;
+    s->t += s->dt;
+    sim_traci_reader r;
+    sim_traci_msg_begin(&l->out);
+    if (k == -2) {
+        sim_traci_cmd_add_vehicle(&l->out, "ego", "", "DEFAULT_VEHTYPE", "first", "base");
+        sim_traci_cmd_set_vehicle_int(&l->out, SIM_TRACI_VAR_SPEEDSETMODE, "ego", 0);
+        sim_traci_cmd_set_vehicle_int(&l->out, SIM_TRACI_VAR_LANECHANGE_MODE, "ego", 0);
     }
-    co->wall = (wall() - w0) / ticks;
-    co->cpu_sumo = (proc_cpu(l->pid) - s0) / ticks;
-    co->cpu_self = (bench_clock(CLOCK_PROCESS_CPUTIME_ID) - p0) / ticks;
-    co->wait = l->wait / ticks;
-    co->transfer = l->transfer / ticks;
-    co->decode = d.decode / ticks;
-    co->encode /= ticks;
-    co->kb_state /= ticks;
-    co->kb_in = l->bytes_in / ticks / 1024;
-    co->kb_out = l->bytes_out / ticks / 1024;
+    if (k == -1) sim_traci_cmd_subscribe_vehicle_context(&l->out, "ego", 0, 1e9, radius, vars, N_VARS);
+    sim_traci_cmd_move_to_xy(&l->out, "ego", "", 0, ego_x(s->t - WARMUP) + 2.5, EGO_Y, 90, 0);
+    if (link_exchange(l, &r)) goto fail;
+    double q0 = wall();
+    /* the statuses: add and its two settings, or the subscription (and its first
+     * answer), then moveToXY */
+    for (int i = 0; k == -2 && i < 3; i++)
+        if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto fail;
+    if (k == -1 && (sim_traci_read_status(&r, SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT, &err) ||
+                    sim_traci_read_subscription(&r, NULL, NULL, &err)))
+        goto fail;
+    if (sim_traci_read_status(&r, SIM_TRACI_CMD_SET_VEHICLE_VARIABLE, &err)) goto fail;
+    decode += wall() - q0;
+    d->n = 0;
+    d->ex = ego_x(s->t - WARMUP);
+    sim_traci_msg_begin(&l->out);
+    sim_traci_cmd_step(&l->out, s->t);
+    if (link_exchange(l, &r)) goto fail;
+    q0 = wall();
+    if (sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, &err) || sim_traci_read_step(&r, on_object, d, &err))
+        goto fail;
+    decode += wall() - q0;
+    sim_traci_msg_begin(&l->out);
+    sim_traci_cmd_get_vehicle_count(&l->out);
+    sim_traci_cmd_get_leader(&l->out, "ego", radius);
+    if (link_exchange(l, &r)) goto fail;
+    q0 = wall();
+    sim_traci_value count;
+    char lead[64];
+    double gap;
+    if (sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
+        sim_traci_read_get(&r, SIM_TRACI_RESPONSE_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, &count, &err) ||
+        sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
+        sim_traci_read_leader(&r, lead, sizeof lead, &gap, &err))
+        goto fail;
+    decode += wall() - q0;
+    /* traffic.state: the nearest MAX_LISTED (a partial selection), as traffic-node lists them */
+    double e0 = wall();
+    int m = d->n < MAX_LISTED ? d->n : MAX_LISTED;
+    for (int i = 0; i < m; i++) {
+        int best = i;
+        for (int j = i + 1; j < d->n; j++)
+            if (d->dist[j] < d->dist[best]) best = j;
+        sim_msg_traffic_vehicle v = d->v[i];
+        double dd = d->dist[i];
+        d->v[i] = d->v[best], d->dist[i] = d->dist[best];
+        d->v[best] = v, d->dist[best] = dd;
+    }
+    sim_msg_traffic_state st = {.total = count.i - 1, .ambient = count.i - 1, .vehicles = d->v, .n_vehicles = m};
+    cJSON *j = sim_msg_traffic_state_encode(&st);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    if (!text) goto fail;
+    double encode = wall() - e0, kb = strlen(text) / 1024.0;
+    free(text);
+    cJSON_Delete(j);
+    if (k >= 0) {
+        co->wall += wall() - w0;
+        co->cpu_self += bench_clock(CLOCK_THREAD_CPUTIME_ID) - c0;
+        co->decode += decode;
+        co->encode += encode;
+        co->kb_state += kb;
+        count_into(co, count.i - 1);
+        co->listed = d->n;
+    }
     return 0;
 fail:
-    fprintf(stderr, "bench_sumo: TraCI at %g s: %s\n", *t, err.msg[0] ? err.msg : "the connection failed");
+    fprintf(stderr, "bench_sumo: TraCI at %g s: %s\n", s->t, err.msg[0] ? err.msg : "the connection failed");
     return -1;
-}
-
-/* The coupling's parts on a fresh SUMO: within the radius (as traffic-node), then the
- * whole fleet subscribed (a radius over the grid), for what the transfer and decoding
- * of every vehicle would cost. */
-static int traci_coupled(int n, double dt, int ticks, parts *near, parts *all)
-{
-    char routes[300];
-    snprintf(routes, sizeof routes, "%s/v%d.rou.xml", dir, n);
-    tlink l;
-    double t = WARMUP - dt;
-    int rc = -1;
-    if (link_open(&l, routes, dt) || step_to(&l, t, NULL, NULL) ||
-        coupled_ticks(&l, &t, dt, ticks, RADIUS, true, near) ||
-        coupled_ticks(&l, &t, dt, ticks, 2 * GRID * BLOCK, false, all))
-        goto out;
-    rc = 0;
-out:
-    link_close(&l);
-    return rc;
 }
 
 /* ---- 3. the own core with n agents on a 3-lane ring: wall and CPU s a step ---- */
@@ -625,7 +622,7 @@ int main(int argc, char **argv)
     if (sh(cmd)) return 1;
     list_edges();
     static const struct { int n; double dt; int ticks; } cases[] = {
-        {1000, 0.01, 200}, {1000, 0.1, 60}, {10000, 0.01, 30}, {10000, 0.1, 20}};
+        {1000, 0.01, 100}, {1000, 0.1, 40}, {10000, 0.01, 20}, {10000, 0.1, 15}};
     double load[3] = {0};
     getloadavg(load, 3);
     printf("bench_sumo: SUMO grid %dx%d, 200 m blocks, %d lanes; vehicles depart at 0; ego along y=%g; "
@@ -638,14 +635,44 @@ int main(int argc, char **argv)
         int n = cases[i].n, ticks = cases[i].ticks * scale;
         double dt = cases[i].dt;
         if ((i == 0 || cases[i - 1].n != n) && make_inputs(n)) return 1;
-        result co = {0};
-        parts alone, near, all;
-        if (cosim_run(n, dt, ticks, &co) || traci_alone(n, dt, ticks, &alone) ||
-            traci_coupled(n, dt, ticks, &near, &all)) {
+        /* the three side by side, tick by tick, so that the load of the shared machine
+         * falls on each alike; then the whole fleet subscribed, on the coupling's SUMO */
+        static cosim c;
+        static session al, cs;
+        static decoded d;
+        memset(&al, 0, sizeof al), memset(&cs, 0, sizeof cs);
+        al.l.fd = cs.l.fd = -1;
+        int ok = cosim_open(&c, n, dt) == 0 && session_open(&al, n, dt) == 0 && session_open(&cs, n, dt) == 0 &&
+                 coupled_tick(&cs, -2, RADIUS, &d) == 0 && coupled_tick(&cs, -1, RADIUS, &d) == 0;
+        if (ok) {
+            session_start(&al);
+            session_start(&cs);
+        }
+        for (int k = 0; ok && k < ticks; k++)
+            ok = cosim_tick(&c, k) == 0 && alone_tick(&al) == 0 && coupled_tick(&cs, k, RADIUS, &d) == 0;
+        if (ok) {
+            cosim_finish(&c, ticks);
+            session_finish(&al, ticks);
+            session_finish(&cs, ticks);
+            count_into(&al.p, vehicle_count(&al.l));
+        }
+        parts co = c.p, alone = al.p, near = cs.p;
+        cosim_close(&c);
+        link_close(&al.l);
+        ok = ok && coupled_tick(&cs, -1, 2 * GRID * BLOCK, &d) == 0;
+        memset(&cs.p, 0, sizeof cs.p);
+        cs.p.count_min = 1 << 30;
+        if (ok) session_start(&cs);
+        for (int k = 0; ok && k < ticks; k++) ok = coupled_tick(&cs, k, 2 * GRID * BLOCK, &d) == 0;
+        if (ok) session_finish(&cs, ticks);
+        parts all = cs.p;
+        link_close(&cs.l);
+        if (!ok) {
+            fprintf(stderr, "bench_sumo: %d vehicles at %g s stopped (logs in %s)\n", n, dt, dir);
             status = 1;
             continue;
         }
-        double own = own_core(n, dt, ticks);
+        double own = own_core(n, dt, ticks > 200 ? ticks : 200);
         double ms = 1e3;
         printf("\n%d vehicles, %.0f Hz, %d ticks (vehicles in SUMO at each tick: %d..%d; within %g m of the ego %d, "
                "%d listed):\n", n, 1 / dt, ticks, co.count_min, co.count_max, RADIUS, near.listed, co.listed);
@@ -672,17 +699,17 @@ int main(int argc, char **argv)
         fflush(stdout);
         if (!(co.wall > 0 && alone.wall > 0 && own > 0)) status = 1;
         used += (size_t)snprintf(table + used, sizeof table - used,
-                                 "| %d | %.0f Hz | %d..%d | %.2f | %.2f + %.2f | %.2f | %.2f | %.2f | %.2f | %.3f | "
+                                 "| %d | %.0f Hz | %d..%d | %.2f | %.2f + %.2f | %.2f | %.2f | %.2f / %.2f | %.2f | %.3f | "
                                  "%.3f | %.3f | %.3f | %.2f | %.1f |\n",
                                  n, 1 / dt, co.count_min, co.count_max, co.wall * ms, co.cpu_sumo * ms,
                                  co.cpu_self * ms, alone.wall * ms, alone.cpu_sumo * ms, co.wall / alone.wall,
-                                 near.wait * ms, near.transfer * ms, near.decode * ms, near.encode * ms,
+                                 (co.cpu_sumo + co.cpu_self) / alone.cpu_sumo, near.wait * ms, near.transfer * ms, near.decode * ms, near.encode * ms,
                                  all.transfer * ms + all.decode * ms, own * ms, co.wall / own);
         if (used >= sizeof table) used = sizeof table - 1;
     }
     getloadavg(load, 3);
     printf("\n(ms a tick; load average %.2f %.2f %.2f at the end)\n"
-           "| vehicles | rate | count | co-simulated tick | CPU: SUMO + traffic-node | SUMO alone | its CPU | ratio "
+           "| vehicles | rate | count | co-simulated tick | CPU: SUMO + traffic-node | SUMO alone | its CPU | ratio wall / CPU "
            "| SUMO step | transfer | decoding | encoding | whole fleet: transfer + decoding | own core | ratio |\n"
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n%s",
            load[0], load[1], load[2], table);
