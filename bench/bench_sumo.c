@@ -1,42 +1,40 @@
 /* Benchmark of the SUMO co-simulation at city scale (docs/traffic.md "SUMO",
- * docs/performance.md): 1,000 and 10,000 SUMO vehicles at 10 Hz and 100 Hz, each case
- * three ways in the same run, side by side with the ratios:
+ * docs/performance.md): 1,000 and 10,000 SUMO vehicles at 100 Hz and 10 Hz. Each case
+ * runs three things side by side, tick by tick (so that the load of a shared machine
+ * falls on each alike), and prints them with the ratios:
  *
  *   1. the co-simulated tick: traffic-node in lockstep on the bus (the ego moved into
  *      SUMO, SUMO's step, the context subscription within 300 m, each listed vehicle
  *      located on the scenario's roads, traffic.state out), from sim.tick sent to sim.ack
- *      received; with the CPU time SUMO and traffic-node spent per tick (/proc);
- *   2. SUMO stepping alone over TraCI (the bench's own connection to a second SUMO on the
- *      same net and demand: one step command a tick, nothing else), and then, in the same
- *      SUMO, the coupling's three TraCI messages a tick written and read with
- *      common/traci and traffic.state encoded with common/protocol, each part timed:
- *      SUMO's step (waiting for the answer's first byte), the transfer (the bytes on the
- *      socket), decoding the subscription results, encoding traffic.state;
- *   3. the own traffic core (common/traffic) with as many agents (a 3-lane ring).
+ *      received, with the CPU time SUMO and traffic-node spent a tick (/proc);
+ *   2. SUMO alone over TraCI: a SUMO of the bench's own on the same net and demand, one
+ *      step command a tick and nothing else;
+ *   3. the coupling's parts: another SUMO of the bench's own, sent the coupling's three
+ *      TraCI messages a tick (written and read with common/traci; traffic.state encoded
+ *      with common/protocol and printed as the bus sends it), each part timed: SUMO's
+ *      step (sent to the answer's first byte), the transfer (sending, and the answer's
+ *      first byte to its last), decoding the subscription results, encoding traffic.state.
+ *      Then, on that SUMO, as many ticks with the whole fleet subscribed (what every
+ *      vehicle on the socket would cost).
+ * Beside them the own traffic core (common/traffic) with as many agents (a 3-lane ring).
  *
  * Set-up takes seconds, not minutes of warm-up: a generated grid (netgenerate, 20 x 20
  * junctions, 200 m blocks, 2 lanes each way: 3,040 lanes) and a generated route file
  * whose vehicles all depart at 0 on lanes and positions spread over the grid (at most 4
  * a lane, 45 m apart), each on a 40-edge random walk (9 minutes of driving), so the
- * count is there from SUMO's first step. The count is read at every tick and printed.
+ * count is there after SUMO's first step. The count is read at every tick and printed.
  *
- * Usage: bench_sumo [SCALE]   ticks per case times SCALE (default 1: about a minute;
+ * Usage: bench_sumo [SCALE]   ticks per case times SCALE (default 1: a minute or two;
  * scripts/bench-sumo-device.sh runs 10). */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <arpa/inet.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_sumo_link.h"
 #include "bench_util.h"
 #include "sim_msg_traffic.h"
 #include "sim_traci.h"
@@ -276,137 +274,6 @@ static void cosim_close(cosim *c)
 
 /* ---- 2. the bench's own TraCI connection: SUMO alone, then the coupling's parts ---- */
 
-typedef struct tlink {
-    pid_t pid;
-    int fd;
-    sim_traci_buf out;
-    unsigned char *in;
-    size_t in_cap, in_len;
-    /* per phase, summed */
-    double wait, transfer;         /* s: send done to the answer's first byte; sending and the rest */
-    double bytes_out, bytes_in;
-} tlink;
-
-static int link_open(tlink *l, const char *routes, double dt)
-{
-    memset(l, 0, sizeof *l);
-    l->fd = -1;
-    int port = ts_free_port();
-    char net[300], port_s[16], step[32], log[300];
-    snprintf(net, sizeof net, "%s/grid.net.xml", dir);
-    snprintf(port_s, sizeof port_s, "%d", port);
-    snprintf(step, sizeof step, "%.17g", dt);
-    snprintf(log, sizeof log, "%s/alone.log", dir);
-    /* SUMO's options as traffic-node gives them (sumo_proc.c) */
-    char *argv[] = {"sumo", "--net-file", net, "--route-files", (char *)routes, "--step-length", step, "--seed", "3",
-                    "--begin", "0", "--no-step-log", "true", "--duration-log.disable", "true", "--route-steps", "2",
-                    "--remote-port", port_s, NULL};
-    fflush(stdout); /* else the child's copy of the buffer comes out too */
-    l->pid = fork();
-    if (l->pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) dup2(fd, 1), dup2(fd, 2);
-        execvp("sumo", argv);
-        _exit(127);
-    }
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    for (int k = 0; k < 6000 && l->fd < 0; k++) {
-        if (waitpid(l->pid, &(int){0}, WNOHANG) == l->pid) break;
-        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (connect(fd, (struct sockaddr *)&a, sizeof a) == 0) l->fd = fd;
-        else close(fd), ts_sleep_ms(10);
-    }
-    if (l->fd < 0) return fprintf(stderr, "bench_sumo: SUMO took no connection (its log %s)\n", log), -1;
-    int one = 1;
-    setsockopt(l->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    return 0;
-}
-
-static int read_exact(int fd, unsigned char *p, size_t n)
-{
-    while (n) {
-        ssize_t r = recv(fd, p, n, 0);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
-/* Sends the message in l->out and reads the answer; a reader over it in r. */
-static int link_exchange(tlink *l, sim_traci_reader *r)
-{
-    sim_error err = {0};
-    if (sim_traci_msg_end(&l->out, &err)) return -1;
-    double t0 = wall();
-    for (size_t done = 0; done < l->out.len;) {
-        ssize_t w = send(l->fd, l->out.data + done, l->out.len - done, MSG_NOSIGNAL);
-        if (w <= 0) return -1;
-        done += (size_t)w;
-    }
-    double t1 = wall();
-    unsigned char head[4];
-    if (read_exact(l->fd, head, 4)) return -1;
-    double t2 = wall();
-    size_t total;
-    if (sim_traci_msg_length(head, 256u << 20, &total, &err)) return -1;
-    if (total > l->in_cap) {
-        unsigned char *b = realloc(l->in, total);
-        if (!b) return -1;
-        l->in = b;
-        l->in_cap = total;
-    }
-    memcpy(l->in, head, 4);
-    if (read_exact(l->fd, l->in + 4, total - 4)) return -1;
-    l->wait += t2 - t1;
-    l->transfer += (t1 - t0) + (wall() - t2);
-    l->bytes_out += (double)l->out.len;
-    l->bytes_in += (double)total;
-    l->in_len = total;
-    return sim_traci_reader_init(r, l->in, total, &err);
-}
-
-static void link_close(tlink *l)
-{
-    if (l->fd >= 0) {
-        sim_traci_reader r;
-        sim_traci_msg_begin(&l->out);
-        sim_traci_cmd_close(&l->out);
-        link_exchange(l, &r);
-        close(l->fd);
-    }
-    if (l->pid > 0) ts_stop(l->pid, 0, 5000);
-    sim_traci_buf_free(&l->out);
-    free(l->in);
-}
-
-static int step_to(tlink *l, double t, sim_traci_object_fn fn, void *user)
-{
-    sim_error err = {0};
-    sim_traci_reader r;
-    sim_traci_msg_begin(&l->out);
-    sim_traci_cmd_step(&l->out, t);
-    if (link_exchange(l, &r) || sim_traci_read_status(&r, SIM_TRACI_CMD_SIMSTEP, &err) ||
-        sim_traci_read_step(&r, fn, user, &err))
-        return fprintf(stderr, "bench_sumo: step to %g: %s\n", t, err.msg), -1;
-    return 0;
-}
-
-static int vehicle_count(tlink *l)
-{
-    sim_error err = {0};
-    sim_traci_reader r;
-    sim_traci_value v;
-    sim_traci_msg_begin(&l->out);
-    sim_traci_cmd_get_vehicle_count(&l->out);
-    if (link_exchange(l, &r) || sim_traci_read_status(&r, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, &err) ||
-        sim_traci_read_get(&r, SIM_TRACI_RESPONSE_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, &v, &err))
-        return -1;
-    return v.i;
-}
-
 /* What the coupling asks of each vehicle (traffic-node/sumo.c's list). */
 static const uint8_t vars[] = {SIM_TRACI_VAR_POSITION3D, SIM_TRACI_VAR_ANGLE,   SIM_TRACI_VAR_SPEED,
                                SIM_TRACI_VAR_LENGTH,     SIM_TRACI_VAR_WIDTH,   SIM_TRACI_VAR_HEIGHT,
@@ -454,13 +321,16 @@ typedef struct session {
 
 static int session_open(session *s, int n, double dt)
 {
-    char routes[300];
+    char net[300], routes[300], log[300];
+    snprintf(net, sizeof net, "%s/grid.net.xml", dir);
     snprintf(routes, sizeof routes, "%s/v%d.rou.xml", dir, n);
+    static int opened;
+    snprintf(log, sizeof log, "%s/sumo-%d.log", dir, ++opened);
     memset(&s->p, 0, sizeof s->p);
     s->p.count_min = 1 << 30;
     s->dt = dt;
     s->t = WARMUP - dt;
-    if (link_open(&s->l, routes, dt) || step_to(&s->l, s->t, NULL, NULL)) return -1;
+    if (link_open(&s->l, net, routes, dt, log) || step_to(&s->l, s->t, NULL, NULL)) return -1;
     count_into(&s->p, vehicle_count(&s->l));
     return 0;
 }
