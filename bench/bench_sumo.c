@@ -486,6 +486,9 @@ int main(int argc, char **argv)
 {
     int scale = argc > 1 ? atoi(argv[1]) : 1;
     if (scale < 1) return fprintf(stderr, "usage: bench_sumo [SCALE]  (ticks per case times SCALE, >= 1)\n"), 2;
+    if (system("command -v sumo >/dev/null 2>&1 && command -v netgenerate >/dev/null 2>&1") != 0)
+        return fprintf(stderr, "bench_sumo: needs SUMO's `sumo` and `netgenerate` on PATH; install them with "
+                               "`apt-get install sumo sumo-tools` (`sh scripts/deps.sh` does)\n"), 1;
     snprintf(dir, sizeof dir, "/tmp/bench_sumo.%d", (int)getpid());
     char cmd[600];
     snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
