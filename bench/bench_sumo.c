@@ -162,7 +162,7 @@ static int make_inputs(int n)
     return fclose(f) == 0 ? 0 : -1;
 }
 
-/* The ego's place at tick k: along the middle street at 10 m/s. */
+/* The ego's x at the session's time t: along the middle street at 10 m/s. */
 static double ego_x(double t) { return 60 + 10 * t; }
 #define EGO_Y (STREET_Y - 3.2)
 
