@@ -128,6 +128,10 @@ int gfx_program_files(const char *dir, const char *vert_prefix, const char *vert
     glBindAttribLocation(p, 3, "a_inst_pose");
     glBindAttribLocation(p, 4, "a_inst_size");
     glBindAttribLocation(p, 5, "a_inst_tint");
+    static const char *const car[] = {"a_car_m0", "a_car_m1", "a_car_m2", "a_car_paint", "a_car_wheel", "a_car_lamps"};
+    glBindAttribLocation(p, GFX_ATTR_PART, "a_part");
+    for (int i = 0; i < 6; i++)
+        glBindAttribLocation(p, (GLuint)(GFX_ATTR_CAR + i), car[i]);
     glLinkProgram(p);
     glDeleteShader(vs);
     glDeleteShader(fs);

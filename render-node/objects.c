@@ -155,11 +155,16 @@ void rn_objects_draw_agent(rn_objects *o, const rn_agent *a, const float rgb[3],
                             .length = a->size[0], .speed = a->speed, .steer = NAN, .key = a->colour,
                             .paint = rgb, .brake = lamps->brake, .left = lamps->left, .right = lamps->right,
                             .head = lamps->head};
-    int before = o->models.draw_calls;
-    if (rn_models_draw(&o->models, index, &look, clock))
-        o->draw_calls += o->models.draw_calls - before;
-    else
+    if (!rn_models_queue(&o->models, index, &look, clock))
         rn_objects_draw_car(o, a->pos, a->heading, 0, 0, a->size, rgb, lamps);
+}
+
+void rn_objects_flush(rn_objects *o, GLuint prog)
+{
+    int before = o->models.draw_calls;
+    rn_models_flush(&o->models);
+    o->draw_calls += o->models.draw_calls - before;
+    glUseProgram(prog);
 }
 
 void rn_objects_draw_ego(rn_objects *o, const sim_pose *pose, double cog_height, const double size[3],
@@ -170,11 +175,8 @@ void rn_objects_draw_ego(rn_objects *o, const sim_pose *pose, double cog_height,
     rn_vehicle_look look = {.pos = {p[0], p[1], p[2]}, .heading = pose->heading, .pitch = pose->pitch,
                             .roll = pose->roll, .length = size[0], .speed = speed, .steer = steer,
                             .key = 0xe90u, .brake = lamps->brake, .head = lamps->head};
-    int before = o->models.draw_calls;
-    if (rn_models_draw(&o->models, o->models.ego, &look, clock)) {
-        o->draw_calls += o->models.draw_calls - before;
+    if (rn_models_queue(&o->models, o->models.ego, &look, clock))
         return;
-    }
     const float red[3] = {0.7f, 0.08f, 0.06f};
     rn_objects_draw_car(o, p, pose->heading, pose->pitch, pose->roll, size, red, lamps);
 }
