@@ -20,6 +20,11 @@ void rn_models_init(rn_models *ms, GLuint prog, const char *dir)
     memset(ms, 0, sizeof *ms);
     ms->dir = strdup(dir ? dir : "models");
     ms->ego = ms->cockpit = -1;
+    rn_models_set_lit(ms, prog);
+}
+
+void rn_models_set_lit(rn_models *ms, GLuint prog)
+{
     ms->u_model = glGetUniformLocation(prog, "u_model");
     ms->u_tint = glGetUniformLocation(prog, "u_tint");
     ms->u_tint_on = glGetUniformLocation(prog, "u_tint_on");

@@ -116,6 +116,8 @@ void rn_wheels_advance(rn_wheel_state *s, const rn_vehicle_look *look, double ra
 /* The lit program's uniforms from prog; models from dir (NULL: "models"). */
 void rn_models_init(rn_models *ms, GLuint prog, const char *dir);
 void rn_models_free(rn_models *ms);
+/* The lit program the cockpit is drawn with (its uniforms). */
+void rn_models_set_lit(rn_models *ms, GLuint prog);
 /* Where model names are looked up (before the first rn_models_get); SIM_ENOMEM. */
 int rn_models_set_dir(rn_models *ms, const char *dir);
 /* The model for name (loaded now if new): its index, or -1 when it cannot be loaded

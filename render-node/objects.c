@@ -25,11 +25,8 @@ static void box(gfx_builder *b, double x0, double y0, double z0, double x1, doub
 int rn_objects_init(rn_objects *o, GLuint prog, sim_error *err)
 {
     memset(o, 0, sizeof *o);
-    o->u_model = glGetUniformLocation(prog, "u_model");
-    o->u_tint = glGetUniformLocation(prog, "u_tint");
-    o->u_tint_on = glGetUniformLocation(prog, "u_tint_on");
-    o->u_emissive = glGetUniformLocation(prog, "u_emissive");
     rn_models_init(&o->models, prog, NULL);
+    rn_objects_set_program(o, prog);
     gfx_builder b = {0};
     int rc;
     /* body: lower box and bonnet/boot; tinted per car */
@@ -59,6 +56,15 @@ int rn_objects_init(rn_objects *o, GLuint prog, sim_error *err)
     box(&b, L2 - 0.01, -0.75, 0.58, L2 + 0.02, -0.45, 0.72, white);
     if ((rc = upload(&o->head, &b, err))) return rc;
     return SIM_OK;
+}
+
+void rn_objects_set_program(rn_objects *o, GLuint prog)
+{
+    o->u_model = glGetUniformLocation(prog, "u_model");
+    o->u_tint = glGetUniformLocation(prog, "u_tint");
+    o->u_tint_on = glGetUniformLocation(prog, "u_tint_on");
+    o->u_emissive = glGetUniformLocation(prog, "u_emissive");
+    rn_models_set_lit(&o->models, prog);
 }
 
 /* The cockpit is built on first use: it depends on the eye point. */

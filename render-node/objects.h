@@ -22,6 +22,9 @@ typedef struct rn_objects {
 /* The lit program's uniform locations are looked up from prog. */
 int rn_objects_init(rn_objects *o, GLuint prog, sim_error *err);
 void rn_objects_free(rn_objects *o);
+/* The lit program whose uniforms the boxes, the cockpit and models' plain draws set
+ * (scene.c switches between variants of it). */
+void rn_objects_set_program(rn_objects *o, GLuint prog);
 
 /* Lamps' state for one car. */
 typedef struct rn_lamps {

@@ -84,6 +84,21 @@ double rn_quality_lod_tolerance(rn_quality q)
     return q == RN_QUALITY_LOW ? 4.0 : q == RN_QUALITY_HIGH ? 1.5 : 2.0;
 }
 
+/* Makes programs[v] the current lit, instanced and vehicle programs, and gives their
+ * uniform locations to those who keep them. */
+static void use_programs(rn_scene *s, int v)
+{
+    s->variant = v;
+    s->lit = s->programs[v][RN_PROG_LIT];
+    s->inst = s->programs[v][RN_PROG_INST];
+    s->car = s->programs[v][RN_PROG_CAR];
+    rn_objects_set_program(&s->objects, s->lit);
+    rn_models_set_program(&s->objects.models, s->car);
+    rn_lights_set_program(&s->lights, s->lit);
+    s->roads.u_material = glGetUniformLocation(s->lit, "u_material");
+    s->scenery.u_material = glGetUniformLocation(s->inst, "u_material");
+}
+
 int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const sim_view_rig *rig, double cog_height,
                   rn_quality quality, sim_error *err)
 {
@@ -95,31 +110,41 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
     s->draw_terrain = s->draw_roads = s->draw_cars = s->draw_scenery = true;
     int rc;
     bool low = quality == RN_QUALITY_LOW;
-    if ((rc = low ? gfx_program_files(dir, "light", "lit_vl", "flat", &s->lit, err) : gfx_program(dir, "lit", &s->lit, err)) ||
-        (rc = gfx_program(dir, "tex", &s->tex, err)) || (rc = gfx_program(dir, "sky", &s->sky, err)) ||
-        (rc = low ? gfx_program_files(dir, "light", "inst_vl", "flat", &s->inst, err)
-                  : gfx_program_pair(dir, "inst", "lit", &s->inst, err)) ||
-        (rc = gfx_program_files(dir, "light", "car", low ? "flat" : "lit", &s->car, err)))
+    /* the lit, instanced and vehicle programs; medium and high twice, without and with
+     * street lights (lit.frag: the loop alone costs a quarter of llvmpipe's frame) */
+    for (int v = 0; v < (low ? 1 : 2); v++) {
+        const char *defs = v ? "#define RN_STREET_LIGHTS\n" : NULL;
+        GLuint *p = s->programs[v];
+        if ((rc = low ? gfx_program_files(dir, "light", "lit_vl", "flat", &p[RN_PROG_LIT], err)
+                      : gfx_program_defines(dir, NULL, "lit", "lit", defs, &p[RN_PROG_LIT], err)) ||
+            (rc = low ? gfx_program_files(dir, "light", "inst_vl", "flat", &p[RN_PROG_INST], err)
+                      : gfx_program_defines(dir, NULL, "inst", "lit", defs, &p[RN_PROG_INST], err)) ||
+            (rc = gfx_program_defines(dir, "light", "car", low ? "flat" : "lit", defs, &p[RN_PROG_CAR], err)))
+            return rc;
+        glUseProgram(p[RN_PROG_CAR]);
+        glUniform1f(glGetUniformLocation(p[RN_PROG_CAR], "u_vertex_light"), low ? 1.0f : 0.0f);
+        /* the samplers' units, once: two sampler types on one unit (both default to 0)
+         * make every draw fail */
+        for (int k = 0; k < RN_PROG_COUNT; k++) {
+            glUseProgram(p[k]);
+            glUniform1i(glGetUniformLocation(p[k], "u_detail"), 1);
+            glUniform1i(glGetUniformLocation(p[k], "u_shadow"), 2);
+        }
+    }
+    if (low) /* the vertex-lit preset has no street lights */
+        memcpy(s->programs[1], s->programs[0], sizeof s->programs[0]);
+    if ((rc = gfx_program(dir, "tex", &s->tex, err)) || (rc = gfx_program(dir, "sky", &s->sky, err)))
         return rc;
-    glUseProgram(s->car);
-    glUniform1f(glGetUniformLocation(s->car, "u_vertex_light"), low ? 1.0f : 0.0f);
+    s->lit = s->programs[0][RN_PROG_LIT];
+    s->inst = s->programs[0][RN_PROG_INST];
+    s->car = s->programs[0][RN_PROG_CAR];
     glGenVertexArrays(1, &s->empty_vao);
     if ((rc = rn_terrain_init(&s->terrain, sc, err)) || (rc = rn_roads_init(&s->roads, sc, err)) ||
         (rc = rn_objects_init(&s->objects, s->lit, err)) || (rc = rn_lights_init(&s->lights, sc, s->lit, 0, err)) ||
         (rc = rn_scenery_init(&s->scenery, sc, err)))
         return rc;
-    rn_models_set_program(&s->objects.models, s->car);
     s->scenery.range = low ? 200 : quality == RN_QUALITY_HIGH ? 1200 : 500;
-    s->roads.u_material = glGetUniformLocation(s->lit, "u_material");
-    s->scenery.u_material = glGetUniformLocation(s->inst, "u_material");
-    /* the samplers' units, once: two sampler types on one unit (both default to 0)
-     * make every draw fail */
-    for (int pass = 0; pass < 3; pass++) {
-        GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
-        glUseProgram(p);
-        glUniform1i(glGetUniformLocation(p, "u_detail"), 1);
-        glUniform1i(glGetUniformLocation(p, "u_shadow"), 2);
-    }
+    use_programs(s, 0);
     rn_rain_init(&s->rain);
     if (!low) {
         if (!(s->detail = rn_materials_texture()))
@@ -143,11 +168,12 @@ void rn_scene_free(rn_scene *s)
     rn_rain_free(&s->rain);
     if (s->detail) glDeleteTextures(1, &s->detail);
     rn_hud_free(&s->hud);
-    if (s->lit) glDeleteProgram(s->lit);
+    for (int v = 0; v < 2; v++)
+        for (int k = 0; k < RN_PROG_COUNT; k++)
+            if (s->programs[v][k] && (v == 0 || s->programs[v][k] != s->programs[0][k]))
+                glDeleteProgram(s->programs[v][k]);
     if (s->tex) glDeleteProgram(s->tex);
     if (s->sky) glDeleteProgram(s->sky);
-    if (s->inst) glDeleteProgram(s->inst);
-    if (s->car) glDeleteProgram(s->car);
     if (s->empty_vao) glDeleteVertexArrays(1, &s->empty_vao);
     memset(s, 0, sizeof *s);
 }
@@ -246,6 +272,13 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     float fog_k = (float)(3.0 / vis);
     bool rain = fs->weather == SIM_WEATHER_RAIN;
 
+    /* street lights are on when the headlights are (dusk, night); the programs that
+     * draw them only when one is near */
+    float lamps[3 * 8] = {0};
+    int n_lamps = l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, lamps, 8) : 0;
+    if (s->variant != (n_lamps > 0))
+        use_programs(s, n_lamps > 0);
+
     /* The sun's shadow map first (clear weather, the sun up; medium and high): what
      * casts shadows seen from the sun, around the part of the view nearest the eye. */
     bool shadows = s->shadow.tex && fs->weather == SIM_WEATHER_CLEAR && fs->light != SIM_LIGHT_NIGHT &&
@@ -307,9 +340,6 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     double r[9];
     sim_pose_rotation(&fs->ego, r);
     for (int i = 0; i < 3; i++) hd[i] = r[3 * i] * fwd[0] + r[3 * i + 1] * fwd[1] + r[3 * i + 2] * fwd[2];
-    /* street lights are on when the headlights are (dusk, night) */
-    float lamps[3 * 8] = {0};
-    int n_lamps = l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, lamps, 8) : 0;
     /* the instanced scenery and vehicles share the lit program's fragment stage and its
      * uniforms */
     for (int pass = 0; pass < 3; pass++) {

@@ -33,6 +33,8 @@ rn_quality rn_quality_for_renderer(const char *gl_renderer, bool *software);
 /* The preset's terrain screen-space error, pixels. */
 double rn_quality_lod_tolerance(rn_quality q);
 
+enum { RN_PROG_LIT, RN_PROG_INST, RN_PROG_CAR, RN_PROG_COUNT };
+
 typedef struct rn_scene {
     rn_quality quality;
     const sim_scenario *sc;
@@ -45,7 +47,12 @@ typedef struct rn_scene {
     rn_shadow shadow;          /* medium and high: the sun's shadow map; tex 0 at low */
     rn_rain rain;
     GLuint detail;             /* medium and high: the materials' texture array */
-    GLuint lit, tex, sky, inst, car, empty_vao; /* car: vehicles instanced (models.h) */
+    /* the lit geometry's, the instanced scenery's and the vehicles' (models.h) programs:
+     * [0] without street lights, [1] with them (medium and high: a variant of lit.frag;
+     * at low the same programs); lit, inst and car are the frame's */
+    GLuint programs[2][RN_PROG_COUNT];
+    int variant;
+    GLuint lit, tex, sky, inst, car, empty_vao;
     sim_view_rig rig;          /* eye point and car size */
     double cog_height;         /* m */
     bool draw_terrain, draw_roads, draw_cars, draw_scenery; /* all true but in tests of one part */
