@@ -81,7 +81,7 @@ static cJSON *bench_run(const char *scenario, int frames, const char *opts, cons
 }
 
 /* n sedans standing ahead of the lane-change track's first start, in its three lanes
- * (the start's and one on each side), 9 m apart from 35 m on: all in view while the
+ * (the start's and one on each side), 9 m apart from 120 m on: all ahead while the
  * benchmark drives 111 m. */
 static int write_sedans(const char *path, int n)
 {
@@ -96,7 +96,7 @@ static int write_sedans(const char *path, int n)
     }
     fprintf(f, "{\"vehicles\":[");
     for (int i = 0; i < n; i++) {
-        double ahead = 35 + (i / 3) * 9.0, side = ((i % 3) - 1) * 3.5;
+        double ahead = 120 + (i / 3) * 9.0, side = ((i % 3) - 1) * 3.5;
         double x = st->x + cos(st->heading) * ahead - sin(st->heading) * side;
         double y = st->y + sin(st->heading) * ahead + cos(st->heading) * side;
         fprintf(f, "%s{\"id\":\"s%d\",\"model\":\"sedan\",\"pos\":[%.2f,%.2f,%.2f],\"heading\":%.5f,"

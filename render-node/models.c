@@ -349,9 +349,11 @@ bool rn_models_queue(rn_models *ms, int index, const rn_vehicle_look *look, doub
         angle = st->angle;
         steer = st->steer;
     }
-    q[16] = (float)angle;
-    q[17] = (float)steer;
-    q[18] = q[19] = 0;
+    /* the shader's wheels need only these (no trigonometry per vertex) */
+    q[16] = (float)cos(angle);
+    q[17] = (float)sin(angle);
+    q[18] = (float)cos(steer);
+    q[19] = (float)sin(steer);
     /* with the headlights the rear lamps glow dimmer as tail lights: a car ahead at
      * night shows its back */
     q[20] = look->brake ? 2.0f : look->head ? 1.0f : 0.0f;

@@ -50,8 +50,8 @@ typedef struct rn_model_wheel {
     rn_range r;
 } rn_model_wheel;
 
-/* Floats per queued vehicle: the model matrix's three rows, paint (rgb, on), wheel
- * (angle, steer, -, -), lamps (brake group 0 off / 1 tail / 2 brake, head, left, right). */
+/* Floats per queued vehicle: the model matrix's three rows, paint (rgb, on), wheels
+ * (cos, sin of the roll angle; cos, sin of the steer), lamps (brake group 0 off / 1 tail / 2 brake, head, left, right). */
 #define RN_CAR_FLOATS 24
 
 typedef struct rn_model {

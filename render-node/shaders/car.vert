@@ -7,8 +7,8 @@
 // left and right indicators, 5 paint, 6 bonnet (models.h's groups), 16 + i wheel i
 // (its vertices in the wheel's own frame, around u_wheels[i].xyz).
 // Per vehicle: the model matrix's rows (rotation times scale, translation in w), the
-// paint (w 1: it replaces the paint's colour), the wheels' roll angle and the front
-// wheels' steer (rad), the lamps (x: 0 off, 1 tail, 2 brake; y head, z left, w right).
+// paint (w 1: it replaces the paint's colour), the cosine and sine of the wheels' roll
+// angle and of the front wheels' steer (worked out once per vehicle), the lamps (x: 0 off, 1 tail, 2 brake; y head, z left, w right).
 in vec3 a_pos;
 in vec3 a_normal;
 in vec3 a_color;
@@ -17,7 +17,7 @@ in vec4 a_car_m0;
 in vec4 a_car_m1;
 in vec4 a_car_m2;
 in vec4 a_car_paint;
-in vec4 a_car_wheel;
+in vec4 a_car_wheel;   // cos, sin of the roll angle; cos, sin of the steer
 in vec4 a_car_lamps;
 uniform mat4 u_view_proj;
 uniform vec4 u_wheels[16];      // pivot, model frame; w 1 when the wheel steers
@@ -41,8 +41,8 @@ void main()
     if (part >= 16) {
         // T(pivot) Rz(steer) Ry(angle): rolling forward turns the top forward
         vec4 w = u_wheels[part - 16];
-        float st = w.w > 0.5 ? a_car_wheel.y : 0.0;
-        float ca = cos(a_car_wheel.x), sa = sin(a_car_wheel.x), cs = cos(st), ss = sin(st);
+        float ca = a_car_wheel.x, sa = a_car_wheel.y;
+        float cs = w.w > 0.5 ? a_car_wheel.z : 1.0, ss = w.w > 0.5 ? a_car_wheel.w : 0.0;
         mat3 r = mat3(cs * ca, ss * ca, -sa, -ss, cs, 0.0, cs * sa, ss * sa, ca);
         p = w.xyz + r * p;
         n = r * n;
