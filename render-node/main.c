@@ -82,6 +82,7 @@ static void setup_models(rn_node *n)
         dir = strdup("models");
     }
     if (dir) rn_models_set_dir(ms, dir);
+    rn_scenery_use_models(&n->scene.scenery, dir, NULL); /* trees and buildings from their models */
     free(dir);
     rn_models_set_ego(ms, n->ego_model, n->ego_cockpit, n->rig.length, NULL);
 }
