@@ -191,7 +191,9 @@ static void markings_retroreflective_at_night(void **state)
     (void)state;
     /* (with lit.frag's paint lit like the asphalt the ratios were 2.9 to 3.1) */
     char cmd[800], msg[4096];
-    snprintf(cmd, sizeof cmd, "--screenshot %s " LCT " --no-scenery --light night --size 1280x720", tmp("marks.png"));
+    /* medium: the preset with retroreflective paint (llvmpipe would pick low) */
+    snprintf(cmd, sizeof cmd, "--screenshot %s " LCT " --no-scenery --light night --size 1280x720 --quality medium",
+             tmp("marks.png"));
     assert_int_equal(run_render(msg, sizeof msg, NULL, cmd), 0);
     image im;
     image_load(tmp("marks.png"), &im);
@@ -241,8 +243,10 @@ static void street_lights_light_the_street_at_night(void **state)
     sim_object_list_free(&l);
     sim_scenery_config_free(&def);
     sim_scenario_free(sc);
-    render(tmp("lamps.png"), "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night");
-    render(tmp("lamps0.png"), "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night --no-scenery");
+    /* medium: the preset with street lights (llvmpipe would pick low) */
+    render(tmp("lamps.png"), "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night --quality medium");
+    render(tmp("lamps0.png"),
+           "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night --no-scenery --quality medium");
     image with, without;
     image_load(tmp("lamps.png"), &with);
     image_load(tmp("lamps0.png"), &without);
