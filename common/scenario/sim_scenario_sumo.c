@@ -77,7 +77,10 @@ void scn_check_sumo(ld *L)
     if (sc->n_triggers)
         scn_err_at(L, "triggers", "found %d triggers with \"engine\": \"sumo\", expected none (they act on the own "
                    "traffic core's agents)", sc->n_triggers);
-    if (!sc->opendrive && !sc->sumo.net)
-        scn_err_at(L, "traffic.sumo.net", "missing: with \"engine\": \"sumo\" the roads come from an OpenDRIVE file "
-                   "(roads.opendrive), or a SUMO network is named here");
+    /* JSON roads reach SUMO through their OpenDRIVE export (sim_xodr_write), which
+     * carries no traffic-light heads: SUMO would run those junctions without lights. */
+    if (!sc->opendrive && !sc->sumo.net && sc->net.lights.n_heads)
+        scn_err_at(L, "traffic_lights", "found %d heads with \"engine\": \"sumo\" on the scenario's JSON roads, "
+                   "expected none (their OpenDRIVE export for SUMO's network carries no lights; name a SUMO network "
+                   "in traffic.sumo.net, or use an OpenDRIVE file)", sc->net.lights.n_heads);
 }
