@@ -5,6 +5,7 @@
 #include "sim_xodr_write.h"
 
 #include <libxml/xmlwriter.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,15 @@ static int lane_link(const sim_roadnet *net, int road, int sec, int id, int dir)
     return 0;
 }
 
+static void speed(xw *x, double s_offset, double max)
+{
+    start(x, "speed");
+    num(x, "sOffset", s_offset);
+    num(x, "max", max);
+    attr(x, "unit", "m/s");
+    end(x);
+}
+
 static void lane(xw *x, const sim_roadnet *net, int road, int sec, const sim_lane *l, int id)
 {
     start(x, "lane");
@@ -216,12 +226,15 @@ static void lane(xw *x, const sim_roadnet *net, int road, int sec, const sim_lan
         num(x, "width", m->width);
         end(x);
     }
-    for (int i = 0; i < l->n_speeds; i++) {
-        start(x, "speed");
-        num(x, "sOffset", l->speeds[i].s_offset);
-        num(x, "max", l->speeds[i].speed);
-        attr(x, "unit", "m/s");
-        end(x);
+    for (int i = 0; i < l->n_speeds; i++) speed(x, l->speeds[i].s_offset, l->speeds[i].speed);
+    /* A lane without records of its own gets the road's limits: netconvert takes lane
+     * speeds, not the road type's, and without them SUMO's cars drive at its type map's
+     * default (50 km/h) on a motorway. */
+    const sim_road *r = &net->roads[road];
+    const sim_lane_section *ls = &r->sections[sec];
+    for (int i = 0; id != 0 && l->n_speeds == 0 && i < r->n_limits; i++) {
+        const sim_speed_limit *lim = &r->limits[i];
+        if (lim->s_end > ls->s0 && lim->s_start < ls->s1) speed(x, fmax(lim->s_start - ls->s0, 0), lim->speed);
     }
     end(x);
 }

@@ -10,7 +10,10 @@
  * section with its lanes: type, predecessor/successor lane links (explicit, as the
  * lane graph sim_roadnet_lane_next follows them, so a reader that does not default a
  * missing link to the same id still joins the lanes), width records (a constant width
- * as one record), road marks and lane speed records; junctions with their connections
+ * as one record), road marks and lane speed records (a lane without its own gets the
+ * road's limits within its section: netconvert reads lane speeds, not the road type's,
+ * so a lane read back keeps its limit past a gap between the road's limits); junctions
+ * with their connections
  * and lane links. Numbers are written with 17 significant digits, so a reader gets
  * the model's doubles back exactly.
  *

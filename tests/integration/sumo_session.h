@@ -193,6 +193,20 @@ static inline void all_on_lanes(const session *s)
     }
 }
 
+/* Median, 95th percentile and largest of the offsets all_on_lanes gathered (sorted in
+ * place); returns how many there are. */
+static inline int lane_offsets_summary(double *median, double *p95, double *most)
+{
+    qsort(offsets, (size_t)n_offsets, sizeof *offsets, cmp_double);
+    *median = *p95 = *most = NAN;
+    if (n_offsets) {
+        *median = offsets[n_offsets / 2];
+        *p95 = offsets[n_offsets * 95 / 100];
+        *most = offsets[n_offsets - 1];
+    }
+    return n_offsets;
+}
+
 /* `simctl where` answers a lane at a vehicle's place. */
 static inline void where_says_lane(const session *s, const sim_msg_traffic_vehicle *v)
 {
