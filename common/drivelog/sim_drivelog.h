@@ -42,7 +42,9 @@
  * resuming a version-1 file adds the column and marks the file 2). */
 /* 3: the instrument tables gaze, sensor, sensor_channels, clock (readers take a file
  * without them as one with no rows; a writer creates them in any file it opens). */
-#define SIM_DRIVELOG_SCHEMA_VERSION 3
+/* 4: gaze gained surface_x, surface_y (a writer resuming an older file adds them, NULL
+ * in the rows already there; readers take a gaze table without them as all NULL). */
+#define SIM_DRIVELOG_SCHEMA_VERSION 4
 #define SIM_DRIVELOG_NULL_INT INT32_MIN
 #define SIM_DRIVELOG_ID_MAX 48 /* sector, task and road ids, including the terminating NUL */
 
@@ -287,7 +289,9 @@ int sim_drivelog_export_csv(sim_drivelog_reader *r, sim_drivelog_range range, co
  *           lands on), src_t (the sender's own clock), wall (session wall clock, Unix
  *           s), source (the sender's module name), valid, confidence, yaw_deg,
  *           pitch_deg, area, target (what the gaze hit: an area of interest or an
- *           agent "agent:ID" / sign "sign:ID").
+ *           agent "agent:ID" / sign "sign:ID"), surface_x, surface_y (schema 4: the
+ *           point on the screen named by area, 0..1 from its bottom left corner, from a
+ *           tracker's surface mapping).
  *   sensor  one row per channel value of a sensor.<name> message: run, t, tick, src_t,
  *           wall, sensor (the name after "sensor."), channel, value; units in
  *           sensor_channels(sensor, channel, unit).
@@ -306,6 +310,7 @@ typedef struct sim_drivelog_gaze {
     double yaw_deg, pitch_deg;      /* vehicle frame, yaw left +, pitch up +; NAN: none */
     char area[SIM_DRIVELOG_ID_MAX]; /* "" none */
     char target[SIM_DRIVELOG_ID_MAX];
+    double surface_x, surface_y;    /* 0..1 on the screen named by area; NAN: none */
 } sim_drivelog_gaze;
 
 typedef struct sim_drivelog_sensor {

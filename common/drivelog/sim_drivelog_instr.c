@@ -21,7 +21,8 @@ static const char INSTR_SCHEMA_SQL[] =
     "CREATE TABLE IF NOT EXISTS gaze("
     " id INTEGER PRIMARY KEY, run INTEGER NOT NULL, t REAL NOT NULL, tick INTEGER NOT NULL,"
     " src_t REAL, wall REAL NOT NULL, source TEXT NOT NULL, valid INTEGER NOT NULL,"
-    " confidence REAL, yaw_deg REAL, pitch_deg REAL, area TEXT, target TEXT);"
+    " confidence REAL, yaw_deg REAL, pitch_deg REAL, area TEXT, target TEXT,"
+    " surface_x REAL, surface_y REAL);"
     /* ifnull: NULLs are distinct in a UNIQUE index (see events_key) */
     "CREATE UNIQUE INDEX IF NOT EXISTS gaze_key ON gaze(source, wall, ifnull(src_t, 0));"
     "CREATE TABLE IF NOT EXISTS sensor("
@@ -40,6 +41,29 @@ int64_t sim_drivelog_tick_of(double t)
     return (int64_t)floor(t / 0.01 + 1e-9);
 }
 
+static bool has_table(sqlite3 *db, const char *name)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1, &st, NULL))
+        return false;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    bool yes = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return yes;
+}
+
+/* Whether table has the column: a schema-3 file's gaze table lacks the surface point. */
+static bool has_column(sqlite3 *db, const char *table, const char *column)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st, NULL)) return false;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+    bool yes = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    return yes;
+}
+
 static int prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, const char *path, sim_error *err)
 {
     int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
@@ -50,9 +74,15 @@ int dl_instr_open(sqlite3 *db, dl_instr *in, const char *path, sim_error *err)
 {
     int rc = sqlite3_exec(db, INSTR_SCHEMA_SQL, NULL, NULL, NULL);
     if (rc != SQLITE_OK) return dl_db_error(err, db, rc, path, "creating the instrument tables");
+    if (!has_column(db, "gaze", "surface_x")) {
+        /* a schema-3 file being resumed: its rows keep NULL there */
+        rc = sqlite3_exec(db, "ALTER TABLE gaze ADD COLUMN surface_x REAL; ALTER TABLE gaze ADD COLUMN surface_y REAL;",
+                          NULL, NULL, NULL);
+        if (rc != SQLITE_OK) return dl_db_error(err, db, rc, path, "adding the gaze surface columns");
+    }
     int ret;
     if ((ret = prep(db, "INSERT OR IGNORE INTO gaze(run, t, tick, src_t, wall, source, valid, confidence,"
-                        " yaw_deg, pitch_deg, area, target) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
+                        " yaw_deg, pitch_deg, area, target, surface_x, surface_y) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     &in->ins_gaze, path, err)) ||
         (ret = prep(db, "INSERT OR IGNORE INTO sensor(run, t, tick, src_t, wall, sensor, channel, value)"
                         " VALUES(?,?,?,?,?,?,?,?)", &in->ins_sensor, path, err)) ||
@@ -115,6 +145,8 @@ int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted)
         bind_num(st, 10, g[i].pitch_deg);
         bind_str(st, 11, g[i].area);
         bind_str(st, 12, g[i].target);
+        bind_num(st, 13, g[i].surface_x);
+        bind_num(st, 14, g[i].surface_y);
         rc = step(db, st, inserted);
     }
     const sim_drivelog_sensor *s = in->sensor.items;
@@ -228,17 +260,6 @@ int sim_drivelog_set_unit(sim_drivelog_writer *w, const char *sensor, const char
 
 /* ---- reading ---- */
 
-static bool has_table(sqlite3 *db, const char *name)
-{
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", -1, &st, NULL))
-        return false;
-    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-    bool yes = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-    return yes;
-}
-
 static double col_num(sqlite3_stmt *st, int i)
 {
     return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
@@ -289,15 +310,22 @@ static int gaze_row(sqlite3_stmt *st, void *cb, void *user)
     g.pitch_deg = col_num(st, 8);
     col_str(st, 9, g.area);
     col_str(st, 10, g.target);
+    g.surface_x = col_num(st, 11);
+    g.surface_y = col_num(st, 12);
     return ((sim_drivelog_gaze_cb)cb)(&g, user);
 }
 
 int sim_drivelog_each_gaze(sim_drivelog_reader *r, sim_drivelog_range range, sim_drivelog_gaze_cb cb,
                            void *user, sim_error *err)
 {
-    return each_row(r, "gaze",
-                    "SELECT run, t, src_t, wall, source, valid, confidence, yaw_deg, pitch_deg, area, target"
-                    " FROM gaze" RANGE_SQL " ORDER BY run, t, id", range, NULL, gaze_row, (void *)cb, user, err);
+    static const char *const sql[] = {
+        "SELECT run, t, src_t, wall, source, valid, confidence, yaw_deg, pitch_deg, area, target, surface_x,"
+        " surface_y FROM gaze" RANGE_SQL " ORDER BY run, t, id",
+        /* schema 3: no surface point */
+        "SELECT run, t, src_t, wall, source, valid, confidence, yaw_deg, pitch_deg, area, target, NULL, NULL"
+        " FROM gaze" RANGE_SQL " ORDER BY run, t, id"};
+    bool surface = has_column(dl_reader_db(r), "gaze", "surface_x");
+    return each_row(r, "gaze", sql[surface ? 0 : 1], range, NULL, gaze_row, (void *)cb, user, err);
 }
 
 static int sensor_row(sqlite3_stmt *st, void *cb, void *user)
@@ -382,6 +410,10 @@ static int gaze_csv(const sim_drivelog_gaze *g, void *user)
     dl_csv_put_text(f, g->area);
     fputc(',', f);
     dl_csv_put_text(f, g->target);
+    fputc(',', f);
+    put_num(f, g->surface_x);
+    fputc(',', f);
+    put_num(f, g->surface_y);
     fputs("\r\n", f);
     return 0;
 }
@@ -429,7 +461,7 @@ static int export_one(sim_drivelog_reader *r, sim_drivelog_range range, const ch
 {
     static const char *const names[] = {"gaze.csv", "sensor.csv", "clock.csv"};
     static const char *const headers[] = {
-        "run,t,tick,src_t,wall,source,valid,confidence,yaw_deg,pitch_deg,area,target\r\n",
+        "run,t,tick,src_t,wall,source,valid,confidence,yaw_deg,pitch_deg,area,target,surface_x,surface_y\r\n",
         "run,t,tick,src_t,wall,sensor,channel,value,unit\r\n",
         "run,t,wall,source,src_t,recv_wall,paused\r\n"};
     char path[4096], tmp[4100];

@@ -52,7 +52,7 @@ typedef struct sim_msg_gaze_sample {
     double t_src, wall, sim_t;            /* NAN when not given (see above) */
     /* The point on the screen named by area, from a tracker's surface mapping (Pupil's
      * surface tracker: norm_pos, 0..1 from the bottom left corner); NAN when not given.
-     * Carried on the bus; the drive log does not keep it yet (docs/instruments.md). */
+     * The recorder keeps it in the gaze table (schema 4). */
     double surface_x, surface_y;
 } sim_msg_gaze_sample;
 

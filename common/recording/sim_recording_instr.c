@@ -235,7 +235,8 @@ static int gaze(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, do
     if (sim_msg_gaze_sample_decode(msg, &m, bad)) return 0; /* said by bad; nothing to keep */
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
     sim_drivelog_gaze g = {.src_t = m.t_src, .valid = m.valid, .confidence = m.confidence,
-                           .yaw_deg = m.yaw_deg, .pitch_deg = m.pitch_deg, .run = rec->run < 0 ? 0 : rec->run};
+                           .yaw_deg = m.yaw_deg, .pitch_deg = m.pitch_deg, .run = rec->run < 0 ? 0 : rec->run,
+                           .surface_x = m.surface_x, .surface_y = m.surface_y};
     copy_name(g.source, cJSON_IsString(src) && src->valuestring[0] ? src->valuestring : "gaze");
     copy_name(g.area, m.area);
     copy_name(g.target, m.target);

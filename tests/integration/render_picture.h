@@ -1,7 +1,7 @@
 /* render_picture.h: what the picture tests of render-node share (test_render_picture.c,
- * test_render_look.c): running render-node into a PNG in a temporary directory, reading
- * it back, the BMW driver's camera at a pose and where a world point projects. Static
- * helpers, included by one test file each. */
+ * test_render_look.c, test_render_lights.c): running render-node into a PNG in a
+ * temporary directory, reading it back, the BMW driver's camera at a pose and where a
+ * world point projects. Static helpers, included by one test file each. */
 #ifndef RENDER_PICTURE_H
 #define RENDER_PICTURE_H
 

@@ -7,72 +7,27 @@
  * of the post, lamps at 5/6 and 1/6 of its height above its zOffset). In a session the
  * head follows signal.state: green at 0.1 s though the controller says red, in the
  * frame render-node writes at 0.5 s. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-#include <math.h>
-#include <png.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "sim_camera.h"
-#include "test_support.h"
+#include "render_picture.h"
 
-#define W 640
-#define H 360
-
-typedef struct image {
-    int w, h;
-    unsigned char *px; /* RGB, top row first */
-} image;
-
-static void image_load(const char *path, image *im)
+/* The picture of tests/data/traffic_light.json from 15 m before the head, with the
+ * lights as their controllers show them at simulation time t. */
+static void shot(const char *png, double t)
 {
-    png_image p;
-    memset(&p, 0, sizeof p);
-    p.version = PNG_IMAGE_VERSION;
-    assert_true(png_image_begin_read_from_file(&p, path));
-    p.format = PNG_FORMAT_RGB;
-    im->w = (int)p.width;
-    im->h = (int)p.height;
-    im->px = malloc(PNG_IMAGE_SIZE(p));
-    assert_non_null(im->px);
-    assert_true(png_image_finish_read(&p, NULL, im->px, 0, NULL));
+    char args[1024], msg[4096];
+    snprintf(args, sizeof args,
+             "--scenario tests/data/traffic_light.json --offscreen --size %dx%d --pose 285,-5.25,0.52,0 --no-hud "
+             "--signals-at %g --screenshot %s", W, H, t, png);
+    if (run_render(msg, sizeof msg, "SDL_VIDEODRIVER=offscreen", args) != 0) fail_msg("render-node: %s", msg);
 }
 
 /* The pixel where (x, y, z) projects for the BMW driver's front view at pose. */
-static const unsigned char *at(const image *im, const sim_pose *pose, double x, double y, double z)
+static const unsigned char *seen(const image *im, const sim_pose *pose, double x, double y, double z)
 {
-    sim_view_rig rig = {.eye = {-0.25, 0.37, 0.63}, .length = 4.47, .width = 1.74};
-    sim_camera_params cp = {.view = SIM_VIEW_FRONT, .aspect = (double)W / H, .z_near = 0.25, .z_far = 5000};
     sim_camera c;
-    sim_camera_setup(&c, pose, &rig, &cp);
-    double w[3] = {x, y, z}, ndc[2];
-    assert_true(sim_camera_project(&c, w, ndc));
-    int px = (int)floor((ndc[0] + 1) / 2 * W), py = (int)floor((1 - ndc[1]) / 2 * H);
-    assert_true(px >= 0 && py >= 0 && px < W && py < H);
-    return im->px + ((size_t)py * im->w + px) * 3;
-}
-
-static void shot(const char *png, double t)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "cd %s && SDL_VIDEODRIVER=offscreen %s --scenario tests/data/traffic_light.json --offscreen --size %dx%d "
-             "--pose 285,-5.25,0.52,0 --no-hud --signals-at %g --screenshot %s 2>&1",
-             ts_root("."), ts_bin("render-node"), W, H, t, png);
-    FILE *p = popen(cmd, "r");
-    char out[4096];
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) fail_msg("render-node: %s", out);
+    camera(&c, SIM_VIEW_FRONT, pose);
+    return at(im, &c, x, y, z);
 }
 
 static bool is_red(const unsigned char *p) { return p[0] > 200 && p[1] < 90 && p[2] < 90; }
@@ -96,10 +51,10 @@ static void head_red_then_green(void **state)
     /* head at (300, -8) on flat ground facing -x: the lamp faces 0.07 + 0.25 + 0.01 m
      * towards the camera; z_offset 3 (the scenario's default), height 0.8 */
     double x = 300 - 0.33, y = -8, top = 3.0 + 0.8 * 5 / 6, bottom = 3.0 + 0.8 / 6;
-    assert_true(is_red(at(&red, &pose, x, y, top)));
-    assert_true(is_dark(at(&red, &pose, x, y, bottom)));
-    assert_true(is_dark(at(&green, &pose, x, y, top)));
-    assert_true(is_green(at(&green, &pose, x, y, bottom)));
+    assert_true(is_red(seen(&red, &pose, x, y, top)));
+    assert_true(is_dark(seen(&red, &pose, x, y, bottom)));
+    assert_true(is_dark(seen(&green, &pose, x, y, top)));
+    assert_true(is_green(seen(&green, &pose, x, y, bottom)));
     /* and the rest of the picture is the same: only the lamps changed */
     size_t differ = 0;
     for (size_t i = 0; i < (size_t)W * H * 3; i += 3)
@@ -159,8 +114,8 @@ static void follows_signal_state_in_a_session(void **state)
     image_load(png, &im);
     sim_pose pose = {.pos = {285, -5.25, 0.52}};
     double x = 300 - 0.33, y = -8, top = 3.0 + 0.8 * 5 / 6, bottom = 3.0 + 0.8 / 6;
-    assert_true(is_dark(at(&im, &pose, x, y, top)));
-    assert_true(is_green(at(&im, &pose, x, y, bottom)));
+    assert_true(is_dark(seen(&im, &pose, x, y, top)));
+    assert_true(is_green(seen(&im, &pose, x, y, bottom)));
     free(im.px);
     ts_close(phys);
     ts_dispatcher_stop(&d);

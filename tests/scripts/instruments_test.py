@@ -448,7 +448,7 @@ class PupilSurfaces(Base):
             wait_for("every gaze sample on the bus", lambda: len(obs.gaze_msgs) >= len(want), 30)
         finally:
             obs.close()
-        # the point on the screen travels with the sample (the log does not keep it yet)
+        # the point on the screen travels with the sample, and the log keeps it
         bus = {m["t_src"]: m for m in obs.gaze_msgs}
         for ts, w in want.items():
             if len(w) == 5:
@@ -461,6 +461,9 @@ class PupilSurfaces(Base):
         got = {src: (area or "", target or "", yaw is not None)
                for src, area, target, yaw in rows(log, "SELECT src_t, area, target, yaw_deg FROM gaze")}
         self.assertEqual(sorted(got), sorted(want))
+        points = {src: (x, y) for src, x, y in rows(log, "SELECT src_t, surface_x, surface_y FROM gaze")}
+        for ts, w in want.items():
+            self.assertEqual(points[ts], (w[3], w[4]) if len(w) == 5 else (None, None), "Pupil time %.6f" % ts)
         for ts, w in want.items():
             if w[1] is None:  # no screen: the recorder's own hit test names the target, never a screen
                 self.assertEqual((got[ts][0], got[ts][2]), (w[0], w[2]), "the sample at Pupil time %.6f" % ts)
@@ -472,7 +475,9 @@ class PupilSurfaces(Base):
         subprocess.run([os.path.join(BIN, "simctl"), "export", log, "--csv", out], check=True, timeout=60,
                        stdout=subprocess.DEVNULL)
         with open(os.path.join(out, "gaze.csv")) as f:
-            areas = [r["area"] for r in csv.DictReader(f)]
+            exported = list(csv.DictReader(f))
+        areas = [r["area"] for r in exported]
+        self.assertEqual(sum(1 for r in exported if r["surface_x"]), 32)  # the screen's and the cluster's
         self.assertEqual(areas.count("center_display"), 24)
         self.assertEqual(areas.count("cluster"), 8)
 

@@ -608,7 +608,7 @@ static void schema_1_logs_read_and_upgrade(void **state)
     assert_int_equal(sim_drivelog_schema_version(r), SIM_DRIVELOG_SCHEMA_VERSION);
     char ver[16];
     assert_int_equal(sim_drivelog_read_meta(r, "schema_version", ver, sizeof ver, &err), 0);
-    assert_string_equal(ver, "3"); /* meta says what the file is */
+    assert_string_equal(ver, "4"); /* meta says what the file is */
     /* and it gained the instrument tables (empty) */
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM gaze"), 0);
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM clock"), 0);
@@ -619,6 +619,63 @@ static void schema_1_logs_read_and_upgrade(void **state)
     assert_same_sample(&s[2], &add);
     assert_string_equal(s[2].road, "main street");
     free(s);
+    sim_drivelog_reader_close(r);
+}
+
+static int keep_gaze(const sim_drivelog_gaze *g, void *user)
+{
+    sim_drivelog_gaze *out = user;
+    out[g->run] = *g;
+    return 0;
+}
+
+/* A schema-3 file's gaze table has no surface point: its rows read with NAN there, and
+ * a writer resuming it adds the columns (NULL in the old rows) and marks the file 4. */
+static void schema_3_gaze_reads_and_gains_the_surface_point(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "DROP TABLE gaze;"
+                                  "CREATE TABLE gaze(id INTEGER PRIMARY KEY, run INTEGER NOT NULL, t REAL NOT NULL,"
+                                  " tick INTEGER NOT NULL, src_t REAL, wall REAL NOT NULL, source TEXT NOT NULL,"
+                                  " valid INTEGER NOT NULL, confidence REAL, yaw_deg REAL, pitch_deg REAL, area TEXT,"
+                                  " target TEXT);"
+                                  "INSERT INTO gaze(run, t, tick, wall, source, valid, area) VALUES"
+                                  " (0, 0.5, 50, 100.5, 'pupil', 1, 'cluster');"
+                                  "PRAGMA user_version=3; UPDATE meta SET value = '3' WHERE key = 'schema_version';",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+
+    sim_drivelog_reader *r;
+    sim_drivelog_gaze got[2];
+    memset(got, 0, sizeof got);
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    assert_int_equal(sim_drivelog_schema_version(r), 3);
+    assert_int_equal(sim_drivelog_each_gaze(r, sim_drivelog_range_all(), keep_gaze, got, &err), 0);
+    assert_string_equal(got[0].area, "cluster");
+    assert_true(isnan(got[0].surface_x) && isnan(got[0].surface_y));
+    sim_drivelog_reader_close(r);
+
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    sim_drivelog_gaze g = {.run = 1, .t = 0.75, .src_t = NAN, .wall = 100.75, .source = "pupil", .valid = true,
+                           .confidence = NAN, .yaw_deg = NAN, .pitch_deg = NAN, .area = "center_display",
+                           .surface_x = 0.5, .surface_y = 0.125};
+    assert_int_equal(sim_drivelog_append_gaze(w, &g, &err), 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    assert_int_equal(count_rows(f->path, "PRAGMA user_version"), 4);
+    memset(got, 0, sizeof got);
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    assert_int_equal(sim_drivelog_each_gaze(r, sim_drivelog_range_all(), keep_gaze, got, &err), 0);
+    assert_true(isnan(got[0].surface_x)); /* the old row */
+    assert_string_equal(got[1].area, "center_display");
+    assert_true(got[1].surface_x == 0.5 && got[1].surface_y == 0.125);
     sim_drivelog_reader_close(r);
 }
 
@@ -741,6 +798,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(pending_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_files_are_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(schema_1_logs_read_and_upgrade, setup, teardown),
+cmocka_unit_test_setup_teardown(schema_3_gaze_reads_and_gains_the_surface_point, setup, teardown),
         cmocka_unit_test_setup_teardown(some_columns, setup, teardown),
         cmocka_unit_test(log_names),
     };

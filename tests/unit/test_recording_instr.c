@@ -182,9 +182,10 @@ static void samples_land_on_simulation_time(void **state)
     assert_true(rec.hit_new);
     assert_string_equal(rec.hit.name, "vehicle:car7");
     assert_int_equal(feed(&rec, w, 2000.06, g1), 0); /* a replay: stored once */
-    /* at the left mirror, known exactly (sim_t) */
+    /* at the left mirror, known exactly (sim_t), with a point on a tracked surface */
     assert_int_equal(feed(&rec, w, 2000.05, "{\"topic\":\"gaze.sample\",\"src\":\"pupil\",\"t\":0,\"valid\":true,"
-                                            "\"yaw_deg\":45,\"pitch_deg\":-5,\"t_src\":77.031,\"sim_t\":0.031}"), 0);
+                                            "\"yaw_deg\":45,\"pitch_deg\":-5,\"t_src\":77.031,\"sim_t\":0.031,"
+                                            "\"surface_x\":0.25,\"surface_y\":0.875}"), 0);
     /* a sensor on the envelope's t only; one stamped with its arrival (no stamp at all) */
     assert_int_equal(feed(&rec, w, 2000.05, "{\"topic\":\"sensor.ecg\",\"src\":\"b\",\"t\":0.04,"
                                             "\"values\":{\"ecg\":0.5},\"units\":{\"ecg\":\"mV\"}}"), 0);
@@ -221,8 +222,10 @@ static void samples_land_on_simulation_time(void **state)
     assert_true(got.g[0].src_t == 77.023 && got.g[0].wall == 2000.023 && got.g[0].confidence == 0.9);
     assert_string_equal(got.g[0].source, "pupil");
     assert_string_equal(got.g[0].target, "vehicle:car7");
+    assert_true(isnan(got.g[0].surface_x) && isnan(got.g[0].surface_y)); /* none given */
     assert_true(got.g[1].t == 0.031);
     assert_string_equal(got.g[1].target, "mirror_left");
+    assert_true(got.g[1].surface_x == 0.25 && got.g[1].surface_y == 0.875);
     assert_int_equal(sim_drivelog_each_sensor(r, sim_drivelog_range_all(), NULL, take_sensor, &got, &err), 0);
     assert_int_equal(got.ns, 4);
     assert_true(got.s[0].t == 0.04 && got.s[0].value == 0.5); /* the envelope's t */
