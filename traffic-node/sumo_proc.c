@@ -241,7 +241,8 @@ int tn_sumo_make_inputs(tn_sumo *s, sim_error *err)
         if (!s->sc->opendrive && (rc = export_roads(s, exported, sizeof exported, err))) return rc;
         /* A JSON scenario's open road ends are ends: without --no-turnarounds SUMO turns
            its cars round there, across the median where our road model has no lane */
-        char *argv[] = {netconvert_bin, "--opendrive-files", s->sc->opendrive ? s->sc->opendrive : exported, "--type-files", types,
+        char *xodr = s->sc->opendrive ? s->sc->opendrive : exported;
+        char *argv[] = {netconvert_bin, "--opendrive-files", xodr, "--type-files", types,
                         "--offset.disable-normalization", "true", "--output-file", s->net,
                         s->sc->opendrive ? NULL : "--no-turnarounds", "true", NULL};
         if ((rc = run_tool(s, argv, "netconvert.log", err))) return rc;
