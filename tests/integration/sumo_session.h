@@ -32,11 +32,17 @@ typedef struct session {
     uint64_t tick, seq;
     double ex, ey, eh, ev;          /* the ego: centre, heading, speed */
     char dir[256];
-    const char *scenario;           /* relative to the checkout */
+    const char *scenario;           /* relative to the checkout, or absolute */
     char line[70000];
     sim_msg_traffic_vehicle veh[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     sim_msg_traffic_state st;
 } session;
+
+/* The scenario's file: a relative name under the checkout, an absolute one as it is. */
+static inline const char *session_scenario_path(const session *s)
+{
+    return s->scenario[0] == '/' ? s->scenario : session_scenario_path(s);
+}
 
 static inline void sumo_session_open(session *s, const char *scenario, const char *sumo)
 {
@@ -50,7 +56,7 @@ static inline void sumo_session_open(session *s, const char *scenario, const cha
     snprintf(s->dir, sizeof s->dir, "/tmp/test_sumo_session.%d.%d", (int)getpid(), s->d.port);
     if (sumo) setenv("SIM_SUMO", sumo, 1);
     else unsetenv("SIM_SUMO");
-    char *argv[] = {"traffic-node", "--bus",    bus,    "--scenario", (char *)ts_root(s->scenario), "--lockstep",
+    char *argv[] = {"traffic-node", "--bus",    bus,    "--scenario", (char *)session_scenario_path(s), "--lockstep",
                     "--sumo-dir",   s->dir,     NULL};
     s->node = ts_spawn(argv, false);
     assert_true(s->node > 0);
@@ -63,7 +69,7 @@ static inline void sumo_session_open(session *s, const char *scenario, const cha
         if (it) break;
     }
     sim_error err = {0};
-    assert_int_equal(sim_scenario_load_err(ts_root(s->scenario), &s->sc, &err), 0);
+    assert_int_equal(sim_scenario_load_err(session_scenario_path(s), &s->sc, &err), 0);
     const sim_start_point *sp = &s->sc->starts[0];
     s->ex = sp->x, s->ey = sp->y, s->eh = sp->heading, s->ev = 0;
 }
@@ -213,7 +219,7 @@ static inline void where_says_lane(const session *s, const sim_msg_traffic_vehic
     char x[32], y[32], out[1024];
     snprintf(x, sizeof x, "%.3f", v->pos[0]);
     snprintf(y, sizeof y, "%.3f", v->pos[1]);
-    const char *args[] = {"where", ts_root(s->scenario), x, y, NULL};
+    const char *args[] = {"where", session_scenario_path(s), x, y, NULL};
     assert_int_equal(ts_run("simctl", args, out, sizeof out), 0);
     cJSON *j = cJSON_Parse(out);
     assert_non_null(j);

@@ -6,7 +6,8 @@
  * scenario's own road model, within centimetres of its lane centre (`simctl where`
  * agrees for a few), no two boxes overlap, and two runs give byte-identical
  * traffic.state streams; the ego put behind a SUMO car, faster than it, has that car as
- * its lead with the boxes' gap and THW and TTC from it. And the writer against
+ * its lead with the boxes' gap and THW and TTC from it. The town's grid of junctions
+ * with SUMO's random trips: on lanes and apart there too. And the writer against
  * netconvert: a straight road and an arc exported, netconvert's lane shapes on the lane
  * centres solved by hand. */
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 
@@ -156,6 +158,60 @@ static void lead_with_gap_thw_ttc(void **state)
     session_stop(&s);
 }
 
+/* The town's grid (scenarios/town.json: nine junctions with connecting roads for every
+ * movement, no lights) with SUMO's random trips instead of its own traffic, written
+ * beside the test's files: SUMO's cars through the exported junctions stay in our
+ * lanes and apart, the ego standing at the start. */
+static void town_grid_on_lanes_and_apart(void **state)
+{
+    char *text, path[200];
+    size_t len;
+    sim_error err = {0};
+    assert_int_equal(sim_file_read(ts_root("scenarios/town.json"), &text, &len, &err), 0);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    assert_non_null(j);
+    cJSON_DeleteItemFromObject(j, "triggers"); /* they act on the own core's agents */
+    cJSON_ReplaceItemInObject(j, "traffic", cJSON_Parse("{\"engine\": \"sumo\", \"seed\": 3, \"sumo\": "
+                                                        "{\"period_s\": 1, \"warmup_s\": 60}}"));
+    text = cJSON_Print(j);
+    cJSON_Delete(j);
+    snprintf(path, sizeof path, "/tmp/test_sumo_motorway.%d.town.json", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+    free(text);
+    n_offsets = 0;
+    session s;
+    sumo_session_open(&s, path, NULL);
+    int most = 0, in_junctions = 0;
+    for (int k = 0; k < 1000; k++) {
+        tick(&s, NULL, 0);
+        all_on_lanes(&s);
+        char which[200] = "";
+        int n = overlaps(&s, which, sizeof which);
+        if (n) fail_msg("tick %d: %d pairs of boxes overlap, %s", k, n, which);
+        if (s.st.n_vehicles > most) most = s.st.n_vehicles;
+        for (int i = 0; i < s.st.n_vehicles; i++) {
+            int r = sim_roadnet_find_road(&s.sc->net, s.veh[i].road);
+            in_junctions += r >= 0 && s.sc->net.roads[r].junction >= 0;
+        }
+    }
+    session_stop(&s);
+    unlink(path);
+    double median, p95, most_off;
+    int n = lane_offsets_summary(&median, &p95, &most_off);
+    fprintf(stderr, "town grid: up to %d vehicles within 300 m, %d vehicle-ticks on junctions' connecting roads; off "
+            "our lane centres (%d samples going straight along a road): median %.4f m, 95th percentile %.4f m, "
+            "most %.4f m\n", most, in_junctions, n, median, p95, most_off);
+    assert_true(most >= 20);
+    assert_true(in_junctions > 1000);
+    assert_true(n > 5000);
+    assert_true(median < 0.01);
+    assert_true(most_off < 0.05);
+}
+
 /* ---- the writer against netconvert ------------------------------------------------- */
 
 /* A 100 m line east from the origin, then 50 m of arc of radius 100 m to the left; two
@@ -256,6 +312,7 @@ int main(void)
         cmocka_unit_test(netconvert_lanes_on_the_hand_solved_centres),
         cmocka_unit_test(motorway_on_lanes_apart_and_the_same_twice),
         cmocka_unit_test(lead_with_gap_thw_ttc),
+        cmocka_unit_test(town_grid_on_lanes_and_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
