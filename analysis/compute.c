@@ -182,24 +182,56 @@ static bool sensor_back_before(const an_drive *dr, size_t k, double t)
     return false;
 }
 
+static bool is_recorder_crash(const an_event *e)
+{
+    return strcmp(e->kind, "session") == 0 && e->json && strstr(e->json, "\"module\":\"recorder\"");
+}
+
+/* Where the rows a crashed recorder's successor rebuilt begin: the newest "recorder"
+ * "resumed" event of the run at or before the crash's stamp (a resumed recorder stamps
+ * it with the last sample the file kept). simctl stamps the crash when it notices it,
+ * which under load can be seconds of simulation after the kill, while the lockstep
+ * goes on without the recorder; every row between the two was rebuilt from the
+ * dispatcher's backlog. */
+static double rebuilt_from(const an_drive *dr, const an_event *crash)
+{
+    double from = crash->t;
+    for (size_t i = 0; i < dr->n_events; i++) {
+        const an_event *e = &dr->events[i];
+        if (e->run == crash->run && e->t <= crash->t && strcmp(e->kind, "recorder") == 0 &&
+            strcmp(e->name, "resumed") == 0 && (from == crash->t || e->t > from))
+            from = e->t;
+    }
+    return from;
+}
+
 /* Marks a computed task as suspect when such an event falls in its time span (or
  * right after its last sample, where a crash that cut it short is stamped), or, for
- * a disturbance of the simulation, anywhere before in its run. */
+ * a disturbance of the simulation, anywhere before in its run. A recorder's crash
+ * covers the stretch from where its successor resumed to where the crash was stamped. */
 static void flag_suspect(const an_drive *dr, an_task_result *tr)
 {
     if (tr->status || !tr->computed || tr->i1 <= tr->i0) return;
     double ta = dr->col[AN_T][tr->i0], tb = dr->col[AN_T][tr->i1 - 1] + 0.05;
     for (size_t k = 0; k < dr->n_events; k++) {
         const an_event *e = &dr->events[k];
-        int kind = e->run == tr->run && e->t <= tb ? suspect_kind(e) : NOT_SUSPECT;
-        if (kind == NOT_SUSPECT || (kind == SUSPECT_SPAN && e->t < ta)) continue;
+        int kind = e->run == tr->run ? suspect_kind(e) : NOT_SUSPECT;
+        double from = kind == SUSPECT_SPAN && is_recorder_crash(e) ? rebuilt_from(dr, e) : e->t;
+        if (kind == NOT_SUSPECT || from > tb || (kind == SUSPECT_SPAN && e->t < ta)) continue;
         if (kind == SUSPECT_SENSOR && sensor_back_before(dr, k, ta)) continue;
         tr->suspect = true;
-        snprintf(tr->message, sizeof tr->message,
-                 "task %.60s, run %d: the log has a %.20s %.40s event at t = %.2f s %s the task "
-                 "(%.300s): its numbers may differ from an uninterrupted drive",
-                 tr->task->id, tr->run, e->kind, e->name, e->t, e->t < ta ? "before" : "inside",
-                 e->json ? e->json : "");
+        if (from < e->t)
+            snprintf(tr->message, sizeof tr->message,
+                     "task %.60s, run %d: the recorder crashed (the log has a %.20s %.40s event at t = %.2f s, "
+                     "and its rows from t = %.2f s on were rebuilt from the dispatcher's backlog) "
+                     "(%.300s): its numbers may differ from an uninterrupted drive",
+                     tr->task->id, tr->run, e->kind, e->name, e->t, from, e->json ? e->json : "");
+        else
+            snprintf(tr->message, sizeof tr->message,
+                     "task %.60s, run %d: the log has a %.20s %.40s event at t = %.2f s %s the task "
+                     "(%.300s): its numbers may differ from an uninterrupted drive",
+                     tr->task->id, tr->run, e->kind, e->name, e->t, e->t < ta ? "before" : "inside",
+                     e->json ? e->json : "");
         return;
     }
 }

@@ -390,7 +390,8 @@ static void operator_speed_limit_is_the_limit(void **state)
 
 /* Which events make the task "warning": a crash of physics before it in the run (the
  * car drove on from another state) or a gap inside it; not a gap before it, not a
- * stall's end, not an event of another run. */
+ * stall's end, not an event of another run. A recorder's crash counts where its
+ * successor's rows were rebuilt: from its "resumed" event to the crash's stamp. */
 static void crashes_gaps_and_stalls_flag_the_task(void **state)
 {
     fixture *f = *state;
@@ -427,6 +428,43 @@ static void crashes_gaps_and_stalls_flag_the_task(void **state)
             assert_non_null(strstr(tr->message, cases[c].kind));
             assert_non_null(strstr(tr->message, "may differ from an uninterrupted drive"));
         }
+        an_result_free(&res);
+        an_drive_free(&dr);
+    }
+}
+
+/* A recorder killed inside a task and noticed by simctl only after it (a loaded
+ * machine: the lockstep goes on without the recorder): the successor's "resumed" event
+ * says where the rebuilt rows begin, and every task from there to the crash's stamp is
+ * "warning". The task runs from t 5 to 20 here. */
+static void a_recorder_crash_counts_from_where_its_successor_resumed(void **state)
+{
+    fixture *f = *state;
+    static const struct {
+        double resumed_t, crash_t; /* resumed_t < 0: no resumed event */
+        const char *want;
+    } cases[] = {
+        {12.0, 40.0, "warning"}, /* rows rebuilt from inside the task; noticed after it */
+        {1.0, 40.0, "warning"},  /* rebuilt from before it to after it */
+        {30.0, 40.0, "ok"},      /* rebuilt after the task */
+        {-1, 40.0, "ok"},        /* nothing says where: the stamp, after the task */
+        {1.0, 2.0, "ok"},        /* all before the task */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        an_drive dr = {0};
+        drive_lc(&dr, false);
+        sim_error err = {0};
+        if (cases[c].resumed_t >= 0)
+            assert_int_equal(an_drive_add_event(&dr, 0, cases[c].resumed_t, "recorder", "resumed", "{}", &err), 0);
+        assert_int_equal(an_drive_add_event(&dr, 0, cases[c].crash_t, "session", "crashed",
+                                            "{\"module\":\"recorder\",\"what\":\"crashed\"}", &err), 0);
+        an_result res;
+        assert_int_equal(an_compute(&dr, &f->sc, &res, &err), 0);
+        const an_task_result *tr = the_task(&res);
+        if (strcmp(an_task_status(tr), cases[c].want) != 0)
+            fail_msg("case %zu (resumed at %.1f s, crash stamped at %.1f s): %s, expected %s", c, cases[c].resumed_t,
+                     cases[c].crash_t, an_task_status(tr), cases[c].want);
+        if (c == 0) assert_non_null(strstr(tr->message, "rows from t = 12.00 s on were rebuilt"));
         an_result_free(&res);
         an_drive_free(&dr);
     }
@@ -478,6 +516,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(rollback_is_measured_at_the_running_maximum, setup_lc, teardown),
         cmocka_unit_test_setup_teardown(operator_speed_limit_is_the_limit, setup_lc, teardown),
         cmocka_unit_test_setup_teardown(crashes_gaps_and_stalls_flag_the_task, setup_lc, teardown),
+
+        cmocka_unit_test_setup_teardown(a_recorder_crash_counts_from_where_its_successor_resumed, setup_lc, teardown),
         cmocka_unit_test_setup_teardown(a_silent_sensor_flags_the_tasks_it_overlaps, setup_lc, teardown),
         cmocka_unit_test(offset_from_the_ideal_line),
         cmocka_unit_test(leaving_the_tube_is_an_event),
