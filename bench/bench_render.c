@@ -9,6 +9,9 @@
  *     "today" is SIM_BASELINE_BIN/render-node when set (a render-node built from the
  *     commit before issue 30, run in its own tree SIM_BASELINE_BIN/..), else this render-node with
  *     `--quality medium --no-scenery` (labelled so);
+ *   - vehicles drawn instanced: 1 sedan against 50 on the lane-change track's straight
+ *     (the cars ahead in its three lanes, low and medium), draw calls (the frame's and
+ *     the vehicles'), CPU per frame and fps, the ratios 50/1;
  *   - a session on a real dispatcher with vehicle.state at 100 Hz: the latency from a
  *     state's arrival to the end of the first frame drawn with it (p99), and the frame
  *     rate meanwhile.
@@ -75,6 +78,65 @@ static cJSON *bench_exe(const char *exe, const char *root, const char *scenario,
 static cJSON *bench_run(const char *scenario, int frames, const char *opts, const char *stats)
 {
     return bench_exe(ts_bin("render-node"), ts_root("."), scenario, frames, opts, stats);
+}
+
+/* n sedans standing ahead of the lane-change track's first start, in its three lanes
+ * (the start's and one on each side), 9 m apart from 120 m on: all ahead while the
+ * benchmark drives 111 m. */
+static int write_sedans(const char *path, int n)
+{
+    sim_scenario *sc = NULL;
+    if (sim_scenario_load(ts_root("scenarios/lane-change.json"), &sc, NULL))
+        return -1;
+    const sim_start_point *st = &sc->starts[0];
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        sim_scenario_free(sc);
+        return -1;
+    }
+    fprintf(f, "{\"vehicles\":[");
+    for (int i = 0; i < n; i++) {
+        double ahead = 120 + (i / 3) * 9.0, side = ((i % 3) - 1) * 3.5;
+        double x = st->x + cos(st->heading) * ahead - sin(st->heading) * side;
+        double y = st->y + sin(st->heading) * ahead + cos(st->heading) * side;
+        fprintf(f, "%s{\"id\":\"s%d\",\"model\":\"sedan\",\"pos\":[%.2f,%.2f,%.2f],\"heading\":%.5f,"
+                   "\"size\":[4.5,1.8,1.45],\"velocity\":[0,0,0]}", i ? "," : "", i, x, y, st->z, st->heading);
+    }
+    fprintf(f, "]}");
+    sim_scenario_free(sc);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+/* 1 sedan against 50 at low and medium: what instancing keeps from growing. */
+static void vehicles_case(const char *dir, int frames)
+{
+    char one[160], fifty[160];
+    snprintf(one, sizeof one, "%s/one-sedan.json", dir);
+    snprintf(fifty, sizeof fifty, "%s/fifty-sedans.json", dir);
+    if (write_sedans(one, 1) || write_sedans(fifty, 50)) {
+        printf("vehicles: could not write the traffic files\n");
+        return;
+    }
+    static const char *const q[] = {"low", "medium"};
+    static const char *const keys[] = {"fps", "cpu_ms_per_frame", "draw_calls", "vehicle_draw_calls", "vehicles"};
+    for (int k = 0; k < 2; k++) {
+        char opts[2][400], path[2][160];
+        cJSON *r[2];
+        for (int i = 0; i < 2; i++) {
+            snprintf(opts[i], sizeof opts[i], "--quality %s --traffic %s", q[k], i ? fifty : one);
+            snprintf(path[i], sizeof path[i], "%s/veh-%s-%d.json", dir, q[k], i);
+            r[i] = bench_run("lane-change", frames, opts[i], path[i]);
+        }
+        if (r[0] && r[1]) {
+            printf("render lane-change 1280x720 front view, %-6s     %10s %10s %10s\n", q[k], "1 sedan",
+                   "50 sedans", "50/1");
+            for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+                printf("  %-38s %10.1f %10.1f %10.3f\n", keys[i], num(r[0], keys[i]), num(r[1], keys[i]),
+                       num(r[1], keys[i]) / num(r[0], keys[i]));
+        }
+        cJSON_Delete(r[0]);
+        cJSON_Delete(r[1]);
+    }
 }
 
 static cJSON *latency_run(const char *stats, double seconds)
@@ -174,6 +236,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < 3; i++)
             cJSON_Delete(r[i]);
     }
+    vehicles_case(dir, frames);
     cJSON *lat = latency_run(l, 5.0);
     if (lat)
         printf("session, vehicle.state at 100 Hz: %.1f fps, state-to-frame latency p99 %.1f ms over %.0f states "

@@ -194,7 +194,8 @@ int rn_run_bench(rn_node *n, sim_error *err)
     double *ms = calloc((size_t)frames, sizeof *ms);
     if (!ms)
         return sim_error_set(err, SIM_ENOMEM, "out of memory");
-    double tri = 0, calls = 0, blocks = 0, stri = 0, sinst = 0, t0 = rn_now(), cpu0 = cpu_seconds();
+    double tri = 0, calls = 0, blocks = 0, stri = 0, sinst = 0, veh = 0, vcalls = 0, t0 = rn_now(),
+           cpu0 = cpu_seconds();
     for (int i = 0; i < frames && !rc; i++) {
         double s = fmin(st->s + i * (22.2 / 60), ra_road_length(n->sc, st->road));
         double h;
@@ -211,18 +212,21 @@ int rn_run_bench(rn_node *n, sim_error *err)
         blocks += fst.terrain_blocks;
         stri += fst.scenery_triangles;
         sinst += fst.scenery_instances;
+        veh += fst.vehicles;
+        vcalls += fst.vehicle_draw_calls;
     }
     double total = rn_now() - t0, cpu = cpu_seconds() - cpu0;
     if (!rc) {
-        char json[768];
+        char json[896];
         snprintf(json, sizeof json,
                  "{\"frames\":%d,\"width\":%d,\"height\":%d,\"brute_force\":%s,\"quality\":\"%s\",\"fps\":%.1f,"
                  "\"frame_ms_p99\":%.2f,\"cpu_ms_per_frame\":%.2f,\"terrain_triangles\":%.0f,\"draw_calls\":%.1f,"
                  "\"terrain_blocks\":%.1f,\"scenery_triangles\":%.0f,\"scenery_instances\":%.0f,"
-                 "\"triangles\":%.0f,\"scenery_objects\":%d}",
-                 frames, n->g.width, n->g.height, n->o.brute_force ? "true" : "false", n->o.quality, frames / total,
-                 rn_p99(ms, frames), cpu * 1000 / frames, tri / frames, calls / frames, blocks / frames,
-                 stri / frames, sinst / frames, (tri + stri) / frames, n->scene.scenery.list.n);
+                 "\"triangles\":%.0f,\"scenery_objects\":%d,\"vehicles\":%.1f,\"vehicle_draw_calls\":%.1f}",
+                 frames, n->g.width, n->g.height, n->o.brute_force ? "true" : "false",
+                 rn_quality_name(n->scene.quality), frames / total, rn_p99(ms, frames), cpu * 1000 / frames,
+                 tri / frames, calls / frames, blocks / frames, stri / frames, sinst / frames, (tri + stri) / frames,
+                 n->scene.scenery.list.n, veh / frames, vcalls / frames);
         rc = rn_write_stats(n, json, err);
     }
     free(ms);
@@ -245,11 +249,13 @@ int rn_run_screenshot(rn_node *n, sim_error *err)
     rn_frame_stats st;
     rc = rn_frame(n, &p, 0, n->o.screenshot, &st, err);
     if (!rc && n->o.stats_file) {
-        char json[256];
+        char json[384];
         snprintf(json, sizeof json,
                  "{\"terrain_triangles\":%ld,\"draw_calls\":%d,\"terrain_blocks\":%d,\"culled\":%d,"
-                 "\"min_level\":%d,\"max_level\":%d,\"stitched\":%d}",
-                 st.triangles, st.draw_calls, st.terrain_blocks, st.culled, st.min_level, st.max_level, st.stitched);
+                 "\"min_level\":%d,\"max_level\":%d,\"stitched\":%d,\"quality\":\"%s\",\"vehicles\":%d,"
+                 "\"vehicle_draw_calls\":%d}",
+                 st.triangles, st.draw_calls, st.terrain_blocks, st.culled, st.min_level, st.max_level, st.stitched,
+                 rn_quality_name(n->scene.quality), st.vehicles, st.vehicle_draw_calls);
         rc = rn_write_stats(n, json, err);
     }
     return rc;

@@ -59,8 +59,10 @@ void gfx_close(gfx *g)
     g->win = NULL;
 }
 
-/* Compiles the files in order as one shader (the first holds the #version line). */
-static int compile(const char *const *paths, int n_paths, GLenum kind, GLuint *out, sim_error *err)
+/* Compiles the files in order as one shader (the first holds the #version line), with
+ * `defines` (NULL: none) put right after that line. */
+static int compile(const char *const *paths, int n_paths, GLenum kind, const char *defines, GLuint *out,
+                   sim_error *err)
 {
     char *src[2] = {NULL, NULL};
     GLint len[2] = {0, 0};
@@ -73,9 +75,21 @@ static int compile(const char *const *paths, int n_paths, GLenum kind, GLuint *o
         }
         len[i] = (GLint)n;
     }
+    /* the pieces: the first file's first line, the defines, the rest of it, the second */
+    const char *piece[4];
+    GLint plen[4];
+    int n_pieces = 0;
+    const char *eol = defines ? memchr(src[0], '\n', (size_t)len[0]) : NULL;
+    GLint head = eol ? (GLint)(eol - src[0] + 1) : 0;
+    if (eol) {
+        piece[n_pieces] = src[0], plen[n_pieces++] = head;
+        piece[n_pieces] = defines, plen[n_pieces++] = (GLint)strlen(defines);
+    }
+    piece[n_pieces] = src[0] + head, plen[n_pieces++] = len[0] - head;
+    if (n_paths > 1) piece[n_pieces] = src[1], plen[n_pieces++] = len[1];
     GLuint s = glCreateShader(kind);
     GLint ok = 0;
-    glShaderSource(s, n_paths, (const char *const *)src, len);
+    glShaderSource(s, n_pieces, piece, plen);
     glCompileShader(s);
     free(src[0]);
     free(src[1]);
@@ -103,18 +117,24 @@ int gfx_program_pair(const char *dir, const char *vert, const char *frag, GLuint
 int gfx_program_files(const char *dir, const char *vert_prefix, const char *vert, const char *frag, GLuint *out,
                       sim_error *err)
 {
+    return gfx_program_defines(dir, vert_prefix, vert, frag, NULL, out, err);
+}
+
+int gfx_program_defines(const char *dir, const char *vert_prefix, const char *vert, const char *frag,
+                        const char *defines, GLuint *out, sim_error *err)
+{
     char vp[1024], fp[1024], pp[1024];
     snprintf(vp, sizeof vp, "%s/%s.vert", dir, vert);
     snprintf(fp, sizeof fp, "%s/%s.frag", dir, frag);
     snprintf(pp, sizeof pp, "%s/%s.glsl", dir, vert_prefix ? vert_prefix : "");
     const char *vfiles[2] = {pp, vp};
     GLuint vs, fs;
-    int rc = vert_prefix ? compile(vfiles, 2, GL_VERTEX_SHADER, &vs, err)
-                         : compile(vfiles + 1, 1, GL_VERTEX_SHADER, &vs, err);
+    int rc = vert_prefix ? compile(vfiles, 2, GL_VERTEX_SHADER, defines, &vs, err)
+                         : compile(vfiles + 1, 1, GL_VERTEX_SHADER, defines, &vs, err);
     if (rc)
         return rc;
     const char *ffiles[1] = {fp};
-    if ((rc = compile(ffiles, 1, GL_FRAGMENT_SHADER, &fs, err))) {
+    if ((rc = compile(ffiles, 1, GL_FRAGMENT_SHADER, defines, &fs, err))) {
         glDeleteShader(vs);
         return rc;
     }
@@ -128,6 +148,10 @@ int gfx_program_files(const char *dir, const char *vert_prefix, const char *vert
     glBindAttribLocation(p, 3, "a_inst_pose");
     glBindAttribLocation(p, 4, "a_inst_size");
     glBindAttribLocation(p, 5, "a_inst_tint");
+    static const char *const car[] = {"a_car_m0", "a_car_m1", "a_car_m2", "a_car_paint", "a_car_wheel", "a_car_lamps"};
+    glBindAttribLocation(p, GFX_ATTR_PART, "a_part");
+    for (int i = 0; i < 6; i++)
+        glBindAttribLocation(p, (GLuint)(GFX_ATTR_CAR + i), car[i]);
     glLinkProgram(p);
     glDeleteShader(vs);
     glDeleteShader(fs);

@@ -42,6 +42,17 @@ int gfx_program_pair(const char *dir, const char *vert, const char *frag, GLuint
 int gfx_program_files(const char *dir, const char *vert_prefix, const char *vert, const char *frag, GLuint *out,
                       sim_error *err);
 
+/* The same with `defines` (lines such as "#define X\n"; NULL: none) put after the
+ * #version line of both stages: variants of one shader. */
+int gfx_program_defines(const char *dir, const char *vert_prefix, const char *vert, const char *frag,
+                        const char *defines, GLuint *out, sim_error *err);
+
+/* Attribute locations every program gets: a_pos 0, a_normal 1 (a_uv 1), a_color 2;
+ * scenery instances a_inst_pose 3, a_inst_size 4, a_inst_tint 5; vehicles (car.vert)
+ * a_part 6 per vertex and a_car_m0, a_car_m1, a_car_m2, a_car_paint, a_car_wheel,
+ * a_car_lamps 7 to 12 per instance. */
+enum { GFX_ATTR_PART = 6, GFX_ATTR_CAR = 7 };
+
 /* Vertex of the lit meshes: position, normal, colour. */
 typedef struct gfx_vertex {
     float pos[3], normal[3], color[3];

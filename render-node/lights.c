@@ -68,14 +68,19 @@ static int build_head(rn_light_head *out, const sim_light_head *h, sim_error *er
     return SIM_OK;
 }
 
-int rn_lights_init(rn_lights *L, const sim_scenario *sc, GLuint prog, double t, sim_error *err)
+void rn_lights_set_program(rn_lights *L, GLuint prog)
 {
-    memset(L, 0, sizeof *L);
-    L->lights = &sc->net.lights;
     L->u_model = glGetUniformLocation(prog, "u_model");
     L->u_tint = glGetUniformLocation(prog, "u_tint");
     L->u_tint_on = glGetUniformLocation(prog, "u_tint_on");
     L->u_emissive = glGetUniformLocation(prog, "u_emissive");
+}
+
+int rn_lights_init(rn_lights *L, const sim_scenario *sc, GLuint prog, double t, sim_error *err)
+{
+    memset(L, 0, sizeof *L);
+    L->lights = &sc->net.lights;
+    rn_lights_set_program(L, prog);
     if (L->lights->n_heads == 0) return SIM_OK;
     if (!(L->heads = calloc((size_t)L->lights->n_heads, sizeof *L->heads)))
         return sim_error_set(err, SIM_ENOMEM, "out of memory");

@@ -29,6 +29,8 @@ typedef struct rn_lights {
 
 /* Builds every head of sc's road network (GL context current, prog the lit shader),
  * showing the controllers' states at simulation time t. */
+/* The lit program whose uniforms the heads set (scene.c switches between variants). */
+void rn_lights_set_program(rn_lights *L, GLuint prog);
 int rn_lights_init(rn_lights *L, const sim_scenario *sc, GLuint prog, double t, sim_error *err);
 void rn_lights_free(rn_lights *L);
 /* signal.state: head id shows state (a sim_lights state name); false when the scenario

@@ -96,8 +96,9 @@ int rn_run_session(rn_node *n, sim_error *err)
     if (n->o.stats_file) {
         char json[256];
         int nl = n->n_latency;
-        snprintf(json, sizeof json, "{\"frames\":%ld,\"fps\":%.1f,\"latency_n\":%d,\"latency_ms_p99\":%.2f}", frames,
-                 frames / (total > 0 ? total : 1), nl, rn_p99(n->latency, nl) * 1000);
+        snprintf(json, sizeof json,
+                 "{\"frames\":%ld,\"fps\":%.1f,\"latency_n\":%d,\"latency_ms_p99\":%.2f,\"quality\":\"%s\"}", frames,
+                 frames / (total > 0 ? total : 1), nl, rn_p99(n->latency, nl) * 1000, rn_quality_name(n->scene.quality));
         sim_error werr = {0};
         if (rn_write_stats(n, json, &werr))
             fprintf(stderr, "render-node: %s\n", werr.msg);

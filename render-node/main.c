@@ -82,8 +82,26 @@ static void setup_models(rn_node *n)
         dir = strdup("models");
     }
     if (dir) rn_models_set_dir(ms, dir);
+    rn_scenery_use_models(&n->scene.scenery, dir, NULL); /* trees and buildings from their models */
     free(dir);
     rn_models_set_ego(ms, n->ego_model, n->ego_cockpit, n->rig.length, NULL);
+}
+
+/* --quality, or the renderer's preset (GL context current): a software rasteriser gets
+ * low, said once on stderr, since medium there falls far below 60 fps. o->quality is
+ * set to the preset's name for the statistics. */
+static rn_quality pick_quality(rn_options *o)
+{
+    if (o->quality)
+        return (rn_quality)rn_quality_parse(o->quality);
+    const char *renderer = (const char *)glGetString(GL_RENDERER);
+    bool software = false;
+    rn_quality q = rn_quality_for_renderer(renderer, &software);
+    o->quality = rn_quality_name(q);
+    if (software)
+        fprintf(stderr, "render-node: software renderer %s: quality %s (pass --quality medium to override)\n",
+                renderer, o->quality);
+    return q;
 }
 
 static int parse_size(const char *text, int *w, int *h)
@@ -110,7 +128,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
     o->screenshot_at = -1;
     o->fps = 60;
     o->lod_tolerance = NAN; /* the quality preset's */
-    o->quality = "medium";
+    o->quality = NULL; /* the renderer's: low on a software rasteriser, else medium */
     const sim_opt opts[] = {
         {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher to join (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &o->token, "TOKEN", "token for a dispatcher off loopback"},
@@ -130,13 +148,13 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"offscreen", SIM_OPT_FLAG, &o->offscreen, NULL, "draw without a display (SDL's offscreen driver, EGL)"},
         {"screenshot", SIM_OPT_STRING, &o->screenshot, "OUT.png", "draw one frame of --start without a bus, write it, exit; with --screenshot-at: the frame at that time in a session"},
         {"screenshot-at", SIM_OPT_DOUBLE, &o->screenshot_at, "T", "in a session: write --screenshot at simulation time T (and whenever the node gets SIGUSR1)"},
-        {"traffic", SIM_OPT_STRING, &o->traffic, "FILE", "for --screenshot: the other cars from a traffic.state message (default: the scenario's agents at their starts)"},
+        {"traffic", SIM_OPT_STRING, &o->traffic, "FILE", "for --screenshot and --bench-frames: the other cars from a traffic.state message (default: the scenario's agents at their starts for a screenshot, none for the benchmark)"},
         {"pose", SIM_OPT_STRING, &o->pose, "X,Y,Z,HDG[,PITCH]", "for --screenshot: the car's centre of gravity (m) and heading, pitch (deg) instead of --start"},
         {"light", SIM_OPT_STRING, &o->light, "MODE", "day, dusk or night instead of the scenario's"},
         {"signals-at", SIM_OPT_DOUBLE, &o->signals_at, "T", "for --screenshot: traffic lights as their controllers show them at simulation time T (default 0)"},
         {"models", SIM_OPT_STRING, &o->models, "DIR", "where model names are looked up (default: models/ beside bin/)"},
         {"shaders", SIM_OPT_STRING, &o->shaders, "DIR", "shader directory (default: render-node/shaders beside bin/)"},
-        {"quality", SIM_OPT_STRING, &o->quality, "PRESET", "low, medium or high: what a frame may cost (default medium; low keeps 60 fps on llvmpipe)"},
+        {"quality", SIM_OPT_STRING, &o->quality, "PRESET", "low, medium or high: what a frame may cost (default: low on a software renderer such as llvmpipe, where it keeps 60 fps; medium on a GPU)"},
         {"no-scenery", SIM_OPT_FLAG, &o->no_scenery, NULL, "no roadside scenery (trees, posts, rails, buildings...)"},
         {"weather", SIM_OPT_STRING, &o->weather, "W", "clear, cloudy, rain, fog or snow instead of the scenario's"},
         {"lod-tolerance", SIM_OPT_DOUBLE, &o->lod_tolerance, "PX", "terrain screen-space error allowed (default: the preset's, 4, 2 or 1.5 pixels)"},
@@ -169,7 +187,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         bad = "--screenshot-at needs --screenshot OUT.png";
     else if (!(o->fps > 0 && o->fps <= 1000))
         bad = "--fps must be from 1 to 1000";
-    else if (rn_quality_parse(o->quality) < 0)
+    else if (o->quality && rn_quality_parse(o->quality) < 0)
         bad = "--quality must be low, medium or high";
     else if (o->weather && weather_parse(o->weather) < 0)
         bad = "--weather must be clear, cloudy, rain, fog or snow";
@@ -245,8 +263,7 @@ int main(int argc, char **argv)
     if (SDL_Init(SDL_INIT_EVENTS) != 0 || (rc = gfx_open(&n.g, &wo, &err))) {
         fprintf(stderr, "render-node: %s\n", err.msg[0] ? err.msg : SDL_GetError());
         rc = 1;
-    } else if ((rc = rn_scene_init(&n.scene, n.sc, shaders, &n.rig, n.cog_height,
-                                   (rn_quality)rn_quality_parse(o->quality), &err))) {
+    } else if ((rc = rn_scene_init(&n.scene, n.sc, shaders, &n.rig, n.cog_height, pick_quality(o), &err))) {
         fprintf(stderr, "render-node: %s\n", err.msg);
         rc = 1;
     } else {
@@ -265,7 +282,9 @@ int main(int argc, char **argv)
         if (o->no_hud)
             n.scene.no_hud = true;
         if (o->bench_frames > 0) {
-            rc = rn_run_bench(&n, &err);
+            rc = o->traffic ? rn_load_traffic_file(&n, &err) : SIM_OK;
+            if (!rc)
+                rc = rn_run_bench(&n, &err);
         } else if (o->screenshot && o->screenshot_at < 0) {
             if (o->traffic)
                 rc = rn_load_traffic_file(&n, &err);

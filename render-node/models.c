@@ -20,6 +20,11 @@ void rn_models_init(rn_models *ms, GLuint prog, const char *dir)
     memset(ms, 0, sizeof *ms);
     ms->dir = strdup(dir ? dir : "models");
     ms->ego = ms->cockpit = -1;
+    rn_models_set_lit(ms, prog);
+}
+
+void rn_models_set_lit(rn_models *ms, GLuint prog)
+{
     ms->u_model = glGetUniformLocation(prog, "u_model");
     ms->u_tint = glGetUniformLocation(prog, "u_tint");
     ms->u_tint_on = glGetUniformLocation(prog, "u_tint_on");
@@ -30,6 +35,9 @@ void rn_models_free(rn_models *ms)
 {
     for (int i = 0; i < ms->n; i++) {
         gfx_mesh_free(&ms->items[i].mesh);
+        if (ms->items[i].part_vbo) glDeleteBuffers(1, &ms->items[i].part_vbo);
+        if (ms->items[i].inst_vbo) glDeleteBuffers(1, &ms->items[i].inst_vbo);
+        free(ms->items[i].queue);
         free(ms->items[i].key);
         free(ms->items[i].path);
     }
@@ -78,19 +86,54 @@ static char *model_path(const rn_models *ms, const char *name)
     return p;
 }
 
+/* The per-vertex part (location 6) and the per-vehicle attributes (7 to 12, one per
+ * instance) in the model's vertex array, as car.vert names them. The instance buffer
+ * starts with one zeroed vehicle: the cockpit's plain draws leave these attributes
+ * enabled, and they must not read an empty buffer. */
+static void instancing_buffers(rn_model *md, const float *part_of, int nv)
+{
+    glBindVertexArray(md->mesh.vao);
+    glGenBuffers(1, &md->part_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, md->part_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)nv * (GLsizeiptr)sizeof *part_of, part_of, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(GFX_ATTR_PART);
+    glVertexAttribPointer(GFX_ATTR_PART, 1, GL_FLOAT, GL_FALSE, sizeof *part_of, (void *)0);
+    glGenBuffers(1, &md->inst_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, md->inst_vbo);
+    float zero[RN_CAR_FLOATS] = {0};
+    glBufferData(GL_ARRAY_BUFFER, sizeof zero, zero, GL_STREAM_DRAW);
+    for (int a = 0; a < 6; a++) {
+        glEnableVertexAttribArray((GLuint)(GFX_ATTR_CAR + a));
+        glVertexAttribPointer((GLuint)(GFX_ATTR_CAR + a), 4, GL_FLOAT, GL_FALSE, RN_CAR_FLOATS * 4,
+                              (void *)(uintptr_t)(a * 16));
+        glVertexAttribDivisor((GLuint)(GFX_ATTR_CAR + a), 1);
+    }
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
 /* Uploads m as one buffer: the parts' vertices (all but the wheels' moved to the
  * model frame), indices grouped so that each group and each wheel is one range. */
 static int upload(rn_model *out, const sim_model *m, sim_error *err)
 {
     gfx_builder b = {0};
+    /* each vertex's part for car.vert: its group, or RN_PART_WHEEL + the wheel's number
+     * (wheels are numbered in the order the second pass below meets them) */
+    float *part_of = malloc((size_t)(m->nv > 0 ? m->nv : 1) * sizeof *part_of);
+    if (!part_of) return sim_error_set(err, SIM_ENOMEM, "out of memory for a model's parts");
+    int wheels_seen = 0;
     for (int p = 0; p < m->n_parts; p++) {
         const sim_model_part *part = &m->parts[p];
-        bool wheel = group_of(part->name) < 0;
+        int g = group_of(part->name);
+        bool wheel = g < 0;
+        float tag = (float)(!wheel ? g : wheels_seen < RN_MODEL_MAX_WHEELS ? RN_PART_WHEEL + wheels_seen : 0);
+        wheels_seen += wheel;
         for (int i = part->first_vertex; i < part->first_vertex + part->n_vertices; i++) {
             const sim_model_vertex *v = &m->v[i];
             double pos[3], n[3] = {v->normal[0], v->normal[1], v->normal[2]};
             for (int k = 0; k < 3; k++) pos[k] = v->pos[k] + (wheel ? 0 : part->pivot[k]);
-            gfx_vertex_add(&b, pos, n, v->color);
+            int at = gfx_vertex_add(&b, pos, n, v->color);
+            if (!b.failed && at < m->nv) part_of[at] = tag;
         }
     }
     /* one pass per group, then the wheels one by one */
@@ -137,7 +180,9 @@ static int upload(rn_model *out, const sim_model *m, sim_error *err)
     memcpy(out->hi, m->hi, sizeof out->hi);
     out->triangles = b.ni / 3;
     int rc = gfx_mesh_upload(&out->mesh, &b, err);
+    if (!rc) instancing_buffers(out, part_of, b.nv);
     gfx_builder_free(&b);
+    free(part_of);
     return rc;
 }
 
@@ -265,78 +310,104 @@ void rn_wheels_advance(rn_wheel_state *s, const rn_vehicle_look *look, double ra
     s->clock = clock;
 }
 
-bool rn_models_draw(rn_models *ms, int index, const rn_vehicle_look *look, double clock)
+void rn_models_set_program(rn_models *ms, GLuint car)
+{
+    ms->car = car;
+    ms->u_car_wheels = glGetUniformLocation(car, "u_wheels");
+    ms->u_car_bonnet = glGetUniformLocation(car, "u_bonnet_painted");
+    ms->u_car_lamp_pass = glGetUniformLocation(car, "u_lamp_pass");
+    ms->u_car_emissive = glGetUniformLocation(car, "u_emissive");
+    ms->u_car_tint_on = glGetUniformLocation(car, "u_tint_on");
+}
+
+bool rn_models_queue(rn_models *ms, int index, const rn_vehicle_look *look, double clock)
 {
     if (index < 0 || index >= ms->n || ms->items[index].failed) return false;
-    const rn_model *md = &ms->items[index];
+    rn_model *md = &ms->items[index];
+    if (md->n_queued == md->cap_queued) {
+        int cap = md->cap_queued ? 2 * md->cap_queued : 16;
+        float *q = realloc(md->queue, (size_t)cap * RN_CAR_FLOATS * sizeof *q);
+        if (!q) return false;
+        md->queue = q;
+        md->cap_queued = cap;
+    }
     double len = md->hi[0] - md->lo[0];
     double s = len > 1e-3 && look->length > 0 ? look->length / len : 1.0;
     float m[16];
     pose_matrix(m, look->pos, look->heading, look->pitch, look->roll, s);
-    glBindVertexArray(md->mesh.vao);
-    glUniformMatrix4fv(ms->u_model, 1, GL_FALSE, m);
-    glUniform1f(ms->u_tint_on, 0);
-    glUniform1f(ms->u_emissive, 0);
-    /* the fixed parts and the lamps that are off (the model's own dark lamp colour) in
-     * runs; a lamp that is on is the light itself */
-    static const float red_on[3] = {1.0f, 0.08f, 0.05f}, amber_on[3] = {1.0f, 0.6f, 0.0f},
-                       head_on[3] = {1.0f, 1.0f, 0.92f}, tail[3] = {0.55f, 0.03f, 0.02f};
-    /* with the headlights the rear lamps glow dimmer as tail lights: a car ahead at
-     * night shows its back */
-    const struct { int g; bool on; const float *rgb; } lamps[] = {
-        {RN_GROUP_BRAKE, look->brake || look->head, look->brake ? red_on : tail}, {RN_GROUP_HEAD, look->head, head_on},
-        {RN_GROUP_IND_LEFT, look->left, amber_on}, {RN_GROUP_IND_RIGHT, look->right, amber_on}};
-    rn_range run = md->group[RN_GROUP_FIXED];
-    for (size_t i = 0; i < sizeof lamps / sizeof *lamps; i++) {
-        const rn_range *r = &md->group[lamps[i].g];
-        if (!lamps[i].on || r->count == 0) {
-            run.count = r->first + r->count - run.first;
-            continue;
-        }
-        draw_range(ms, &run);
-        glUniform1f(ms->u_tint_on, 1);
-        glUniform1f(ms->u_emissive, 1);
-        glUniform3fv(ms->u_tint, 1, lamps[i].rgb);
-        draw_range(ms, r);
-        glUniform1f(ms->u_tint_on, 0);
-        glUniform1f(ms->u_emissive, 0);
-        run = (rn_range){r->first + r->count, 0};
-    }
-    draw_range(ms, &run);
-    /* the paint, and the bonnet with it where the model paints it */
-    if (look->paint) {
-        glUniform1f(ms->u_tint_on, 1);
-        glUniform3fv(ms->u_tint, 1, look->paint);
-    }
-    rn_range paint = md->group[RN_GROUP_PAINT];
-    if (md->bonnet_painted) paint.count += md->group[RN_GROUP_BONNET].count;
-    draw_range(ms, &paint);
-    glUniform1f(ms->u_tint_on, 0);
-    if (!md->bonnet_painted) draw_range(ms, &md->group[RN_GROUP_BONNET]);
+    float *q = md->queue + (size_t)md->n_queued++ * RN_CAR_FLOATS;
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 4; col++) q[row * 4 + col] = m[col * 4 + row];
+    q[12] = look->paint ? look->paint[0] : 0;
+    q[13] = look->paint ? look->paint[1] : 0;
+    q[14] = look->paint ? look->paint[2] : 0;
+    q[15] = look->paint ? 1.0f : 0.0f;
+    double angle = 0, steer = 0;
     if (md->n_wheels > 0) {
         rn_wheel_state *st = wheel_state(ms, look->key, look, clock);
         rn_wheels_advance(st, look, md->wheel_radius * s, md->wheelbase * s, clock);
-        double steer = st->steer;
-        double ca = cos(st->angle), sa = sin(st->angle);
-        for (int i = 0; i < md->n_wheels; i++) {
-            const rn_model_wheel *w = &md->wheels[i];
-            double st_ = w->steers ? steer : 0, cs = cos(st_), ss = sin(st_);
-            /* local = T(pivot) Rz(steer) Ry(angle): rolling forward turns the top forward */
-            float local[16] = {(float)(cs * ca), (float)(ss * ca), (float)(-sa), 0,
-                               (float)(-ss), (float)cs, 0, 0,
-                               (float)(cs * sa), (float)(ss * sa), (float)ca, 0,
-                               w->pivot[0], w->pivot[1], w->pivot[2], 1};
-            float wm[16];
-            sim_mat4_mul(wm, m, local);
-            glUniformMatrix4fv(ms->u_model, 1, GL_FALSE, wm);
-            draw_range(ms, &w->r);
-        }
+        angle = st->angle;
+        steer = st->steer;
     }
-    float id[16];
-    sim_mat4_identity(id);
-    glUniformMatrix4fv(ms->u_model, 1, GL_FALSE, id);
-    glBindVertexArray(0);
+    /* the shader's wheels need only these (no trigonometry per vertex) */
+    q[16] = (float)cos(angle);
+    q[17] = (float)sin(angle);
+    q[18] = (float)cos(steer);
+    q[19] = (float)sin(steer);
+    /* with the headlights the rear lamps glow dimmer as tail lights: a car ahead at
+     * night shows its back */
+    q[20] = look->brake ? 2.0f : look->head ? 1.0f : 0.0f;
+    q[21] = look->head;
+    q[22] = look->left;
+    q[23] = look->right;
+    bool lit[4] = {q[20] > 0, look->head, look->left, look->right};
+    for (int i = 0; i < 4; i++)
+        md->lamps_lit |= lit[i] && md->group[RN_GROUP_BRAKE + i].count > 0;
     return true;
+}
+
+void rn_models_flush(rn_models *ms)
+{
+    bool any = false;
+    for (int i = 0; i < ms->n && !any; i++) any = ms->items[i].n_queued > 0;
+    if (!any) return;
+    glUseProgram(ms->car);
+    glUniform1f(ms->u_car_tint_on, 0);
+    for (int i = 0; i < ms->n; i++) {
+        rn_model *md = &ms->items[i];
+        if (md->n_queued == 0) continue;
+        float wheels[RN_MODEL_MAX_WHEELS * 4] = {0};
+        for (int w = 0; w < md->n_wheels; w++) {
+            memcpy(&wheels[w * 4], md->wheels[w].pivot, 3 * sizeof(float));
+            wheels[w * 4 + 3] = md->wheels[w].steers;
+        }
+        glUniform4fv(ms->u_car_wheels, RN_MODEL_MAX_WHEELS, wheels);
+        glUniform1f(ms->u_car_bonnet, md->bonnet_painted);
+        glBindVertexArray(md->mesh.vao);
+        glBindBuffer(GL_ARRAY_BUFFER, md->inst_vbo);
+        glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)md->n_queued * RN_CAR_FLOATS * 4, md->queue, GL_STREAM_DRAW);
+        /* everything but the lamps that are lit, then those, glowing */
+        for (int pass = 0; pass < (md->lamps_lit ? 2 : 1); pass++) {
+            rn_range r = {0, md->mesh.n_index};
+            if (pass) {
+                r.first = md->group[RN_GROUP_BRAKE].first;
+                r.count = md->group[RN_GROUP_IND_RIGHT].first + md->group[RN_GROUP_IND_RIGHT].count - r.first;
+            }
+            glUniform1f(ms->u_car_lamp_pass, (float)pass);
+            glUniform1f(ms->u_car_emissive, (float)pass);
+            glDrawElementsInstanced(GL_TRIANGLES, r.count, GL_UNSIGNED_INT,
+                                    (const void *)(uintptr_t)((size_t)r.first * 4), md->n_queued);
+            ms->draw_calls++;
+            if (!pass) ms->triangles += (long)(r.count / 3) * md->n_queued;
+        }
+        ms->vehicles += md->n_queued;
+        md->n_queued = 0;
+        md->lamps_lit = false;
+    }
+    glUniform1f(ms->u_car_lamp_pass, 0);
+    glUniform1f(ms->u_car_emissive, 0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glBindVertexArray(0);
 }
 
 bool rn_models_draw_cockpit(rn_models *ms, const sim_pose *pose, double cog_height)

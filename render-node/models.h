@@ -6,9 +6,15 @@
  *
  * A model is loaded on first use and kept; one that cannot be loaded is reported once
  * (on stderr, naming the file) and its vehicles are drawn as boxes (objects.c): the
- * node goes on. Each model is one vertex and index buffer; a vehicle is a few draw
- * calls: its fixed parts with the lamps that are off, its paint, each lamp that is on,
- * each wheel (6 for a car by day, as many as the box car took).
+ * node goes on. Each model is one vertex and index buffer, each vertex tagged with its
+ * part (group or wheel).
+ *
+ * Vehicles are drawn instanced (shaders/car.vert): a frame queues each vehicle in view
+ * (rn_models_queue: its model matrix, paint, wheel angle and steer, lamps) and
+ * rn_models_flush draws every model's queue with one call, and one more for the lamps
+ * that are lit on any of its vehicles (they glow: emissive). Draw calls grow with the
+ * models in view, not with the vehicles: 50 sedans cost what one does (on llvmpipe a
+ * car had been 6 calls, docs/performance.md).
  *
  * Names: "car" is one of the car models picked by the vehicle's id (hatchback, sedan,
  * estate, suv); another name NAME is DIR/NAME.glb; for the ego (its vehicle file, a
@@ -29,7 +35,8 @@
 enum { RN_GROUP_FIXED, RN_GROUP_BRAKE, RN_GROUP_HEAD, RN_GROUP_IND_LEFT, RN_GROUP_IND_RIGHT, RN_GROUP_PAINT,
        RN_GROUP_BONNET, RN_GROUP_COUNT };
 
-#define RN_MODEL_MAX_WHEELS 16
+#define RN_MODEL_MAX_WHEELS 16   /* car.vert's u_wheels */
+#define RN_PART_WHEEL 16          /* a vertex's part: a group, or RN_PART_WHEEL + its wheel */
 #define RN_MODELS_TRACKED 512   /* vehicles whose wheel angles are remembered */
 #define RN_MODELS_MAX 64        /* model names kept (loaded or failed); more: boxes */
 
@@ -43,11 +50,19 @@ typedef struct rn_model_wheel {
     rn_range r;
 } rn_model_wheel;
 
+/* Floats per queued vehicle: the model matrix's three rows, paint (rgb, on), wheels
+ * (cos, sin of the roll angle; cos, sin of the steer), lamps (brake group 0 off / 1 tail / 2 brake, head, left, right). */
+#define RN_CAR_FLOATS 24
+
 typedef struct rn_model {
     char *key;                  /* the name asked for (owned) */
     char *path;                 /* the file read (owned) */
     bool failed;                /* could not be loaded: a box stands in */
     gfx_mesh mesh;
+    GLuint part_vbo, inst_vbo;  /* per vertex its part; per vehicle RN_CAR_FLOATS */
+    float *queue;               /* this frame's vehicles (owned), RN_CAR_FLOATS each */
+    int n_queued, cap_queued;
+    bool lamps_lit;             /* a queued vehicle has a lamp on: a second, glowing draw */
     rn_range group[RN_GROUP_COUNT];
     rn_model_wheel wheels[RN_MODEL_MAX_WHEELS];
     int n_wheels;
@@ -82,7 +97,10 @@ typedef struct rn_models {
     double ego_length;          /* m: the ego's model is scaled to it */
     rn_wheel_state wheels[RN_MODELS_TRACKED];
     GLint u_model, u_tint, u_tint_on, u_emissive;
+    GLuint car;                 /* the instanced program (not owned) and its uniforms */
+    GLint u_car_wheels, u_car_bonnet, u_car_lamp_pass, u_car_emissive, u_car_tint_on;
     int draw_calls;
+    int vehicles;               /* drawn from models this frame (instances) */
     long triangles;             /* this frame's, model vehicles only */
     int failures;               /* models that could not be loaded */
 } rn_models;
@@ -98,6 +116,8 @@ void rn_wheels_advance(rn_wheel_state *s, const rn_vehicle_look *look, double ra
 /* The lit program's uniforms from prog; models from dir (NULL: "models"). */
 void rn_models_init(rn_models *ms, GLuint prog, const char *dir);
 void rn_models_free(rn_models *ms);
+/* The lit program the cockpit is drawn with (its uniforms). */
+void rn_models_set_lit(rn_models *ms, GLuint prog);
 /* Where model names are looked up (before the first rn_models_get); SIM_ENOMEM. */
 int rn_models_set_dir(rn_models *ms, const char *dir);
 /* The model for name (loaded now if new): its index, or -1 when it cannot be loaded
@@ -107,9 +127,14 @@ int rn_models_get(rn_models *ms, const char *name, bool paths, unsigned key, sim
 /* The ego's model and cockpit by name (either NULL: none); -1 with err when one was
  * named and could not be loaded (the box and the built-in cockpit stand in). */
 int rn_models_set_ego(rn_models *ms, const char *model, const char *cockpit, double length, sim_error *err);
-/* Draws a vehicle with model `index` at `clock` (s, the node's); false when there is
- * no such model (the caller draws the box). */
-bool rn_models_draw(rn_models *ms, int index, const rn_vehicle_look *look, double clock);
+/* The instanced vehicle program (shaders/car.vert; the caller owns it). */
+void rn_models_set_program(rn_models *ms, GLuint car);
+/* Queues a vehicle with model `index` at `clock` (s, the node's), its wheels advanced;
+ * false when there is no such model (the caller draws the box) or no memory. */
+bool rn_models_queue(rn_models *ms, int index, const rn_vehicle_look *look, double clock);
+/* Draws what was queued with the instanced program (left in use) and empties the
+ * queues: per model one call, and one for its lit lamps when any is on. */
+void rn_models_flush(rn_models *ms);
 /* The ego's bonnet (from its model) and cockpit model from the driver's seat; false
  * when the ego has neither (the caller draws the built-in one). */
 bool rn_models_draw_cockpit(rn_models *ms, const sim_pose *pose, double cog_height);

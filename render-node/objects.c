@@ -25,11 +25,8 @@ static void box(gfx_builder *b, double x0, double y0, double z0, double x1, doub
 int rn_objects_init(rn_objects *o, GLuint prog, sim_error *err)
 {
     memset(o, 0, sizeof *o);
-    o->u_model = glGetUniformLocation(prog, "u_model");
-    o->u_tint = glGetUniformLocation(prog, "u_tint");
-    o->u_tint_on = glGetUniformLocation(prog, "u_tint_on");
-    o->u_emissive = glGetUniformLocation(prog, "u_emissive");
     rn_models_init(&o->models, prog, NULL);
+    rn_objects_set_program(o, prog);
     gfx_builder b = {0};
     int rc;
     /* body: lower box and bonnet/boot; tinted per car */
@@ -59,6 +56,15 @@ int rn_objects_init(rn_objects *o, GLuint prog, sim_error *err)
     box(&b, L2 - 0.01, -0.75, 0.58, L2 + 0.02, -0.45, 0.72, white);
     if ((rc = upload(&o->head, &b, err))) return rc;
     return SIM_OK;
+}
+
+void rn_objects_set_program(rn_objects *o, GLuint prog)
+{
+    o->u_model = glGetUniformLocation(prog, "u_model");
+    o->u_tint = glGetUniformLocation(prog, "u_tint");
+    o->u_tint_on = glGetUniformLocation(prog, "u_tint_on");
+    o->u_emissive = glGetUniformLocation(prog, "u_emissive");
+    rn_models_set_lit(&o->models, prog);
 }
 
 /* The cockpit is built on first use: it depends on the eye point. */
@@ -155,11 +161,16 @@ void rn_objects_draw_agent(rn_objects *o, const rn_agent *a, const float rgb[3],
                             .length = a->size[0], .speed = a->speed, .steer = NAN, .key = a->colour,
                             .paint = rgb, .brake = lamps->brake, .left = lamps->left, .right = lamps->right,
                             .head = lamps->head};
-    int before = o->models.draw_calls;
-    if (rn_models_draw(&o->models, index, &look, clock))
-        o->draw_calls += o->models.draw_calls - before;
-    else
+    if (!rn_models_queue(&o->models, index, &look, clock))
         rn_objects_draw_car(o, a->pos, a->heading, 0, 0, a->size, rgb, lamps);
+}
+
+void rn_objects_flush(rn_objects *o, GLuint prog)
+{
+    int before = o->models.draw_calls;
+    rn_models_flush(&o->models);
+    o->draw_calls += o->models.draw_calls - before;
+    glUseProgram(prog);
 }
 
 void rn_objects_draw_ego(rn_objects *o, const sim_pose *pose, double cog_height, const double size[3],
@@ -170,11 +181,8 @@ void rn_objects_draw_ego(rn_objects *o, const sim_pose *pose, double cog_height,
     rn_vehicle_look look = {.pos = {p[0], p[1], p[2]}, .heading = pose->heading, .pitch = pose->pitch,
                             .roll = pose->roll, .length = size[0], .speed = speed, .steer = steer,
                             .key = 0xe90u, .brake = lamps->brake, .head = lamps->head};
-    int before = o->models.draw_calls;
-    if (rn_models_draw(&o->models, o->models.ego, &look, clock)) {
-        o->draw_calls += o->models.draw_calls - before;
+    if (rn_models_queue(&o->models, o->models.ego, &look, clock))
         return;
-    }
     const float red[3] = {0.7f, 0.08f, 0.06f};
     rn_objects_draw_car(o, p, pose->heading, pose->pitch, pose->roll, size, red, lamps);
 }

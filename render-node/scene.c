@@ -58,18 +58,45 @@ static void lighting_for(sim_light light, sim_weather weather, lighting *l)
     }
 }
 
+static const char *const quality_names[] = {"low", "medium", "high"};
+
 int rn_quality_parse(const char *name)
 {
-    static const char *const names[] = {"low", "medium", "high"};
     for (int i = 0; name && i < 3; i++)
-        if (!strcmp(name, names[i]))
+        if (!strcmp(name, quality_names[i]))
             return i;
     return -1;
+}
+
+const char *rn_quality_name(rn_quality q) { return quality_names[q >= 0 && q <= 2 ? q : 1]; }
+
+rn_quality rn_quality_for_renderer(const char *gl_renderer, bool *software)
+{
+    bool sw = gl_renderer && (strstr(gl_renderer, "llvmpipe") || strstr(gl_renderer, "softpipe") ||
+                              strstr(gl_renderer, "swrast"));
+    if (software)
+        *software = sw;
+    return sw ? RN_QUALITY_LOW : RN_QUALITY_MEDIUM;
 }
 
 double rn_quality_lod_tolerance(rn_quality q)
 {
     return q == RN_QUALITY_LOW ? 4.0 : q == RN_QUALITY_HIGH ? 1.5 : 2.0;
+}
+
+/* Makes programs[v] the current lit, instanced and vehicle programs, and gives their
+ * uniform locations to those who keep them. */
+static void use_programs(rn_scene *s, int v)
+{
+    s->variant = v;
+    s->lit = s->programs[v][RN_PROG_LIT];
+    s->inst = s->programs[v][RN_PROG_INST];
+    s->car = s->programs[v][RN_PROG_CAR];
+    rn_objects_set_program(&s->objects, s->lit);
+    rn_models_set_program(&s->objects.models, s->car);
+    rn_lights_set_program(&s->lights, s->lit);
+    s->roads.u_material = glGetUniformLocation(s->lit, "u_material");
+    s->scenery.u_material = glGetUniformLocation(s->inst, "u_material");
 }
 
 int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const sim_view_rig *rig, double cog_height,
@@ -83,27 +110,41 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
     s->draw_terrain = s->draw_roads = s->draw_cars = s->draw_scenery = true;
     int rc;
     bool low = quality == RN_QUALITY_LOW;
-    if ((rc = low ? gfx_program_files(dir, "light", "lit_vl", "flat", &s->lit, err) : gfx_program(dir, "lit", &s->lit, err)) ||
-        (rc = gfx_program(dir, "tex", &s->tex, err)) || (rc = gfx_program(dir, "sky", &s->sky, err)) ||
-        (rc = low ? gfx_program_files(dir, "light", "inst_vl", "flat", &s->inst, err)
-                  : gfx_program_pair(dir, "inst", "lit", &s->inst, err)))
+    /* the lit, instanced and vehicle programs; medium and high twice, without and with
+     * street lights (lit.frag: the loop alone costs a quarter of llvmpipe's frame) */
+    for (int v = 0; v < (low ? 1 : 2); v++) {
+        const char *defs = v ? "#define RN_STREET_LIGHTS\n" : NULL;
+        GLuint *p = s->programs[v];
+        if ((rc = low ? gfx_program_files(dir, "light", "lit_vl", "flat", &p[RN_PROG_LIT], err)
+                      : gfx_program_defines(dir, NULL, "lit", "lit", defs, &p[RN_PROG_LIT], err)) ||
+            (rc = low ? gfx_program_files(dir, "light", "inst_vl", "flat", &p[RN_PROG_INST], err)
+                      : gfx_program_defines(dir, NULL, "inst", "lit", defs, &p[RN_PROG_INST], err)) ||
+            (rc = gfx_program_defines(dir, "light", "car", low ? "flat" : "lit", defs, &p[RN_PROG_CAR], err)))
+            return rc;
+        glUseProgram(p[RN_PROG_CAR]);
+        glUniform1f(glGetUniformLocation(p[RN_PROG_CAR], "u_vertex_light"), low ? 1.0f : 0.0f);
+        /* the samplers' units, once: two sampler types on one unit (both default to 0)
+         * make every draw fail */
+        for (int k = 0; k < RN_PROG_COUNT; k++) {
+            glUseProgram(p[k]);
+            glUniform1i(glGetUniformLocation(p[k], "u_detail"), 1);
+            glUniform1i(glGetUniformLocation(p[k], "u_shadow"), 2);
+        }
+    }
+    if (low) /* the vertex-lit preset has no street lights */
+        memcpy(s->programs[1], s->programs[0], sizeof s->programs[0]);
+    if ((rc = gfx_program(dir, "tex", &s->tex, err)) || (rc = gfx_program(dir, "sky", &s->sky, err)))
         return rc;
+    s->lit = s->programs[0][RN_PROG_LIT];
+    s->inst = s->programs[0][RN_PROG_INST];
+    s->car = s->programs[0][RN_PROG_CAR];
     glGenVertexArrays(1, &s->empty_vao);
     if ((rc = rn_terrain_init(&s->terrain, sc, err)) || (rc = rn_roads_init(&s->roads, sc, err)) ||
         (rc = rn_objects_init(&s->objects, s->lit, err)) || (rc = rn_lights_init(&s->lights, sc, s->lit, 0, err)) ||
         (rc = rn_scenery_init(&s->scenery, sc, err)))
         return rc;
     s->scenery.range = low ? 200 : quality == RN_QUALITY_HIGH ? 1200 : 500;
-    s->roads.u_material = glGetUniformLocation(s->lit, "u_material");
-    s->scenery.u_material = glGetUniformLocation(s->inst, "u_material");
-    /* the samplers' units, once: two sampler types on one unit (both default to 0)
-     * make every draw fail */
-    for (int pass = 0; pass < 2; pass++) {
-        GLuint p = pass ? s->lit : s->inst;
-        glUseProgram(p);
-        glUniform1i(glGetUniformLocation(p, "u_detail"), 1);
-        glUniform1i(glGetUniformLocation(p, "u_shadow"), 2);
-    }
+    use_programs(s, 0);
     rn_rain_init(&s->rain);
     if (!low) {
         if (!(s->detail = rn_materials_texture()))
@@ -127,10 +168,12 @@ void rn_scene_free(rn_scene *s)
     rn_rain_free(&s->rain);
     if (s->detail) glDeleteTextures(1, &s->detail);
     rn_hud_free(&s->hud);
-    if (s->lit) glDeleteProgram(s->lit);
+    for (int v = 0; v < 2; v++)
+        for (int k = 0; k < RN_PROG_COUNT; k++)
+            if (s->programs[v][k] && (v == 0 || s->programs[v][k] != s->programs[0][k]))
+                glDeleteProgram(s->programs[v][k]);
     if (s->tex) glDeleteProgram(s->tex);
     if (s->sky) glDeleteProgram(s->sky);
-    if (s->inst) glDeleteProgram(s->inst);
     if (s->empty_vao) glDeleteVertexArrays(1, &s->empty_vao);
     memset(s, 0, sizeof *s);
 }
@@ -180,10 +223,14 @@ static void draw_sky(rn_scene *s, const sim_camera *c, const lighting *l, int w,
     glDepthMask(GL_TRUE);
 }
 
-static void draw_cars(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, const lighting *l,
-                      const sim_frustum *f)
+/* The other cars in view and the ego car in the chase view: those with models queued and
+ * drawn instanced at the end, one call per model (models.h), boxes one by one; the lit
+ * program is current before and after. Returns how many vehicles were drawn. */
+static int draw_cars(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, const lighting *l,
+                     const sim_frustum *f)
 {
     bool blink = fmod(fs->clock, 0.8) < 0.4;
+    int drawn = 0;
     for (int i = 0; i < fs->n_agents; i++) {
         const rn_agent *a = &fs->agents[i];
         double r = 0.5 * hypot(a->size[0], a->size[1]);
@@ -197,15 +244,17 @@ static void draw_cars(rn_scene *s, const rn_frame_state *fs, const rn_view_opts 
                           .left = blink && (a->indicator == 1 || a->indicator == 2),
                           .right = blink && (a->indicator == -1 || a->indicator == 2)};
         rn_objects_draw_agent(&s->objects, a, rgb, &lamps, fs->clock);
+        drawn++;
     }
-    if (!fs->have_ego)
-        return;
-    if (v->view == SIM_VIEW_CHASE) {
+    if (fs->have_ego && v->view == SIM_VIEW_CHASE) {
         double size[3] = {s->rig.length, s->rig.width, 1.42};
         rn_lamps lamps = {.brake = fs->ego_brake, .head = l->headlights};
         rn_objects_draw_ego(&s->objects, &fs->ego, s->cog_height, size, fs->ego_speed, fs->ego_steer, &lamps,
                             fs->clock);
+        drawn++;
     }
+    rn_objects_flush(&s->objects, s->lit);
+    return drawn;
 }
 
 int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int w, int h, sim_camera *cam,
@@ -222,6 +271,13 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     double vis = fs->visibility > 0 ? fs->visibility : fs->weather == SIM_WEATHER_FOG ? 150 : 20000;
     float fog_k = (float)(3.0 / vis);
     bool rain = fs->weather == SIM_WEATHER_RAIN;
+
+    /* street lights are on when the headlights are (dusk, night); the programs that
+     * draw them only when one is near */
+    float lamps[3 * 8] = {0};
+    int n_lamps = l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, lamps, 8) : 0;
+    if (s->variant != (n_lamps > 0))
+        use_programs(s, n_lamps > 0);
 
     /* The sun's shadow map first (clear weather, the sun up; medium and high): what
      * casts shadows seen from the sun, around the part of the view nearest the eye. */
@@ -243,8 +299,8 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         glClear(GL_DEPTH_BUFFER_BIT);
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(2.0f, 4.0f);
-        for (int pass = 0; pass < 2; pass++) {
-            GLuint p = pass ? s->lit : s->inst;
+        for (int pass = 0; pass < 3; pass++) {
+            GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
             glUseProgram(p);
             um(p, "u_view_proj", s->shadow.view_proj);
             u1(p, "u_shadow_on", 0);
@@ -284,12 +340,10 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     double r[9];
     sim_pose_rotation(&fs->ego, r);
     for (int i = 0; i < 3; i++) hd[i] = r[3 * i] * fwd[0] + r[3 * i + 1] * fwd[1] + r[3 * i + 2] * fwd[2];
-    /* street lights are on when the headlights are (dusk, night) */
-    float lamps[3 * 8] = {0};
-    int n_lamps = l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, lamps, 8) : 0;
-    /* the instanced scenery shares the lit program's fragment stage and its uniforms */
-    for (int pass = 0; pass < 2; pass++) {
-    GLuint p = pass ? s->lit : s->inst;
+    /* the instanced scenery and vehicles share the lit program's fragment stage and its
+     * uniforms */
+    for (int pass = 0; pass < 3; pass++) {
+    GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
     glUseProgram(p);
     um(p, "u_view_proj", cam->view_proj);
     um(p, "u_model", id);
@@ -329,7 +383,8 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     }
     if (s->draw_cars) {
         s->objects.draw_calls = 0;
-        draw_cars(s, fs, v, &l, &f);
+        stats->vehicles = draw_cars(s, fs, v, &l, &f);
+        stats->vehicle_draw_calls = s->objects.draw_calls;
         stats->draw_calls += s->objects.draw_calls;
     }
     if (s->draw_roads) { /* traffic lights stand with the roads */

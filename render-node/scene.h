@@ -23,8 +23,17 @@
 typedef enum { RN_QUALITY_LOW, RN_QUALITY_MEDIUM, RN_QUALITY_HIGH } rn_quality;
 /* "low", "medium", "high" -> the preset, or -1. */
 int rn_quality_parse(const char *name);
+/* The preset's name ("low", "medium", "high"). */
+const char *rn_quality_name(rn_quality q);
+/* The preset when none was asked for: low on a software rasteriser (a GL_RENDERER
+ * naming llvmpipe, softpipe or swrast: there the fragment stage is the frame's cost and
+ * medium falls far below 60 fps, docs/performance.md), else medium (real GPUs).
+ * software (may be NULL) tells which it was. */
+rn_quality rn_quality_for_renderer(const char *gl_renderer, bool *software);
 /* The preset's terrain screen-space error, pixels. */
 double rn_quality_lod_tolerance(rn_quality q);
+
+enum { RN_PROG_LIT, RN_PROG_INST, RN_PROG_CAR, RN_PROG_COUNT };
 
 typedef struct rn_scene {
     rn_quality quality;
@@ -38,7 +47,12 @@ typedef struct rn_scene {
     rn_shadow shadow;          /* medium and high: the sun's shadow map; tex 0 at low */
     rn_rain rain;
     GLuint detail;             /* medium and high: the materials' texture array */
-    GLuint lit, tex, sky, inst, empty_vao;
+    /* the lit geometry's, the instanced scenery's and the vehicles' (models.h) programs:
+     * [0] without street lights, [1] with them (medium and high: a variant of lit.frag;
+     * at low the same programs); lit, inst and car are the frame's */
+    GLuint programs[2][RN_PROG_COUNT];
+    int variant;
+    GLuint lit, tex, sky, inst, car, empty_vao;
     sim_view_rig rig;          /* eye point and car size */
     double cog_height;         /* m */
     bool draw_terrain, draw_roads, draw_cars, draw_scenery; /* all true but in tests of one part */
@@ -69,6 +83,7 @@ typedef struct rn_frame_stats {
     long triangles;            /* terrain triangles */
     long scenery_triangles, scenery_instances;
     int draw_calls;
+    int vehicles, vehicle_draw_calls; /* traffic and the ego drawn (models and boxes), their calls */
     int terrain_blocks, culled;
     int min_level, max_level;  /* LOD levels drawn */
     int stitched;              /* blocks with at least one stitched edge */

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "materials.h"
+#include "sim_model.h"
 #include "sim_scenery.h"
 
 #define INST_FLOATS 11 /* pose 4, size 4, tint 3 */
@@ -15,7 +18,8 @@ static const float bark[3] = {0.36f, 0.26f, 0.17f}, leaf[3] = {0.20f, 0.38f, 0.1
                    amber[3] = {0.95f, 0.55f, 0.05f}, steel[3] = {0.62f, 0.64f, 0.66f},
                    concrete[3] = {0.70f, 0.69f, 0.66f}, wall[3] = {0.80f, 0.74f, 0.64f},
                    roof[3] = {0.45f, 0.22f, 0.17f}, glass[3] = {0.22f, 0.28f, 0.34f}, pole[3] = {0.45f, 0.47f, 0.50f},
-                   lamp[3] = {1.0f, 0.95f, 0.8f}, grey[3] = {0.6f, 0.6f, 0.6f};
+                   lamp[3] = {1.0f, 0.95f, 0.8f}, grey[3] = {0.6f, 0.6f, 0.6f},
+                   sign_blue[3] = {0.05f, 0.22f, 0.62f};
 
 static void box(gfx_builder *b, double x0, double y0, double z0, double x1, double y1, double z1, const float c[3])
 {
@@ -92,9 +96,21 @@ static void build_kind(gfx_builder *b, sim_object_kind k)
         box(b, -0.5, -0.5, 0.7, 0.5, 0.5, 1.0, white);
         break;
     case SIM_OBJ_GANTRY:
-        box(b, -0.5, -0.5, 0, 0.5, -0.46, 1, steel);
-        box(b, -0.5, 0.46, 0, 0.5, 0.5, 1, steel);
-        box(b, -0.5, -0.5, 0.8, 0.5, 0.5, 1, steel);
+        /* a sign bridge (sim_scenery.c: 1 m deep, the span wide, 7 m high): a post at
+         * each end, a truss along the top, and a blue board over each half facing its
+         * traffic (the right half's, driving along +x, sees the -x face), its lower
+         * edge at 0.68 of the height; two white bands stand for its lettering */
+        box(b, -0.25, -0.5, 0, 0.25, -0.48, 1, steel);
+        box(b, -0.25, 0.48, 0, 0.25, 0.5, 1, steel);
+        box(b, -0.25, -0.5, 0.88, 0.25, 0.5, 0.98, steel);
+        for (int side = -1; side <= 1; side += 2) {
+            /* x outwards from the truss: the board's grey back, its blue face, the bands */
+            double y0 = side < 0 ? -0.44 : 0.06, y1 = y0 + 0.38, f = side; /* the face looks to -x on the right */
+            box(b, fmin(0.26 * f, 0.3 * f), y0, 0.68, fmax(0.26 * f, 0.3 * f), y1, 0.97, steel);
+            box(b, fmin(0.3 * f, 0.32 * f), y0, 0.68, fmax(0.3 * f, 0.32 * f), y1, 0.97, sign_blue);
+            box(b, fmin(0.32 * f, 0.33 * f), y0 + 0.06, 0.87, fmax(0.32 * f, 0.33 * f), y1 - 0.06, 0.9, white);
+            box(b, fmin(0.32 * f, 0.33 * f), y0 + 0.06, 0.77, fmax(0.32 * f, 0.33 * f), y1 - 0.16, 0.8, white);
+        }
         break;
     default:
         box(b, -0.5, -0.5, 0, 0.5, 0.5, 1, grey);
@@ -181,6 +197,86 @@ static int by_kind(const void *a, const void *b)
     return x->x < y->x ? -1 : x->x > y->x; /* a fixed order within a kind */
 }
 
+/* A model file as a kind's unit mesh: its bounds mapped onto the unit box (x, y to
+ * [-0.5, 0.5] about their middle, z from its lowest point to [0, 1]), so that an
+ * instance's length, width and height size it as they size the built-in shape; the
+ * normals go through the inverse of that scaling (renormalised in the shader). */
+static int model_mesh(gfx_builder *b, const char *path, sim_error *err)
+{
+    sim_model m = {0};
+    int rc = sim_model_load(path, &m, err);
+    if (rc) return rc;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int p = 0; p < m.n_parts; p++)
+        for (int i = m.parts[p].first_vertex; i < m.parts[p].first_vertex + m.parts[p].n_vertices; i++)
+            for (int k = 0; k < 3; k++) {
+                double x = (double)m.v[i].pos[k] + m.parts[p].pivot[k];
+                lo[k] = fmin(lo[k], x);
+                hi[k] = fmax(hi[k], x);
+            }
+    double ext[3], mid[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, lo[2]};
+    for (int k = 0; k < 3; k++) ext[k] = hi[k] - lo[k];
+    if (!(ext[0] > 1e-6 && ext[1] > 1e-6 && ext[2] > 1e-6)) {
+        sim_model_free(&m);
+        return sim_error_set(err, SIM_EINVAL, "%s: the model is flat (%.3g x %.3g x %.3g m)", path, ext[0], ext[1],
+                             ext[2]);
+    }
+    for (int p = 0; p < m.n_parts; p++)
+        for (int i = m.parts[p].first_vertex; i < m.parts[p].first_vertex + m.parts[p].n_vertices; i++) {
+            double pos[3], n[3];
+            for (int k = 0; k < 3; k++) {
+                pos[k] = ((double)m.v[i].pos[k] + m.parts[p].pivot[k] - mid[k]) / ext[k];
+                n[k] = (double)m.v[i].normal[k] * ext[k];
+            }
+            double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            for (int k = 0; k < 3 && len > 0; k++) n[k] /= len;
+            gfx_vertex_add(b, pos, n, m.v[i].color);
+        }
+    for (int i = 0; i + 2 < m.ni; i += 3)
+        gfx_tri(b, (int)m.idx[i], (int)m.idx[i + 1], (int)m.idx[i + 2]);
+    sim_model_free(&m);
+    return b->failed ? sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path) : SIM_OK;
+}
+
+static void kind_free(rn_scenery_kind *m)
+{
+    if (m->vao) glDeleteVertexArrays(1, &m->vao);
+    GLuint bufs[3] = {m->vbo, m->ibo, m->inst};
+    for (int i = 0; i < 3; i++)
+        if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
+    memset(m, 0, sizeof *m);
+}
+
+int rn_scenery_use_models(rn_scenery *s, const char *dir, sim_error *err)
+{
+    static const struct { sim_object_kind kind; const char *name; } from_file[] = {
+        {SIM_OBJ_TREE, "tree"}, {SIM_OBJ_BUILDING, "building"},
+    };
+    int loaded = 0, rc = SIM_OK;
+    for (size_t i = 0; i < sizeof from_file / sizeof *from_file; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.glb", dir ? dir : "models", from_file[i].name);
+        gfx_builder b = {0};
+        sim_error why = {0};
+        rn_scenery_kind fresh = {0};
+        int r = model_mesh(&b, path, &why);
+        if (r == SIM_OK) r = upload_kind(&fresh, &b);
+        gfx_builder_free(&b);
+        if (r == SIM_OK) {
+            kind_free(&s->kinds[from_file[i].kind]);
+            s->kinds[from_file[i].kind] = fresh;
+            s->from_model[from_file[i].kind] = true;
+            loaded++;
+            continue;
+        }
+        kind_free(&fresh);
+        fprintf(stderr, "render-node: scenery: %s; the built-in %s stands in\n",
+                why.msg[0] ? why.msg : "out of memory", from_file[i].name);
+        if (rc == SIM_OK) rc = sim_error_set(err, r, "%s", why.msg[0] ? why.msg : "out of memory");
+    }
+    return rc == SIM_OK ? loaded : rc;
+}
+
 int rn_scenery_init(rn_scenery *s, const sim_scenario *sc, sim_error *err)
 {
     memset(s, 0, sizeof *s);
@@ -224,13 +320,8 @@ int rn_scenery_init(rn_scenery *s, const sim_scenario *sc, sim_error *err)
 
 void rn_scenery_free(rn_scenery *s)
 {
-    for (int k = 0; k < SIM_OBJ_KIND_COUNT; k++) {
-        rn_scenery_kind *m = &s->kinds[k];
-        if (m->vao) glDeleteVertexArrays(1, &m->vao);
-        GLuint bufs[3] = {m->vbo, m->ibo, m->inst};
-        for (int i = 0; i < 3; i++)
-            if (bufs[i]) glDeleteBuffers(1, &bufs[i]);
-    }
+    for (int k = 0; k < SIM_OBJ_KIND_COUNT; k++)
+        kind_free(&s->kinds[k]);
     gfx_mesh_free(&s->outlines);
     sim_object_list_free(&s->list);
     free(s->scratch);

@@ -8,6 +8,8 @@
 #ifndef RN_SCENERY_H
 #define RN_SCENERY_H
 
+#include <stdbool.h>
+
 #include "gfx.h"
 #include "sim_camera.h"
 #include "sim_objects.h"
@@ -36,12 +38,19 @@ typedef struct rn_scenery {
     int draw_calls;
     long triangles, instances;    /* drawn last frame */
     GLint u_material;             /* the instanced program's (materials.h); -1: none */
+    bool from_model[SIM_OBJ_KIND_COUNT]; /* the kind's mesh came from a model file */
 } rn_scenery;
 
 /* Places the scenario's scenery (its section, or the rules' defaults) and adds the road
  * network's objects; builds the meshes (GL context current). */
 int rn_scenery_init(rn_scenery *s, const sim_scenario *sc, sim_error *err);
 void rn_scenery_free(rn_scenery *s);
+/* Trees and buildings from the model files DIR/tree.glb and DIR/building.glb (made by
+ * scripts/make-models.py; NULL dir: "models") in place of the built-in shapes, their
+ * bounds fitted to each object's box, still one draw per kind. A file that cannot be
+ * loaded is named on stderr and the built-in shape stays. Returns how many kinds came
+ * from files, or the first error (err names the file; the others were still tried). */
+int rn_scenery_use_models(rn_scenery *s, const char *dir, sim_error *err);
 /* With the instanced program bound (its u_view_proj etc. set by the caller): draws
  * what lies within range of the eye and inside the frustum. */
 void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f);

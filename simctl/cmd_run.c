@@ -281,7 +281,7 @@ int simctl_cmd_run(int argc, char **argv)
         {"stall-s", SIM_OPT_DOUBLE, &stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
         {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
         {"render-offscreen", SIM_OPT_FLAG, &render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
-        {"quality", SIM_OPT_STRING, &quality, "PRESET", "the render nodes' quality: low (60 fps on llvmpipe), medium (default) or high"},
+        {"quality", SIM_OPT_STRING, &quality, "PRESET", "the render nodes' quality: low (60 fps on llvmpipe), medium or high (default: low on a software renderer, else medium)"},
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
         {"token", SIM_OPT_STRING, &token, "TOKEN", "token for dispatcher, modules and operators"},

@@ -35,6 +35,32 @@ static void relative_path(const char *dir, const char *target, char *out, size_t
     if (n < size) snprintf(out + n, size - n, "%s", target[common] == '/' ? target + common + 1 : target + common);
 }
 
+/* The <controller>s and the default program each runs when nothing else runs its
+ * heads (sim_lights_group_defaults). */
+static void report_controllers(const sim_roadnet *net, const sim_xodr_report *rep)
+{
+    const sim_lights *L = &net->lights;
+    printf("controllers: %d grouping %d traffic-light heads", rep->n_controllers, rep->n_controlled_heads);
+    if (rep->n_controls_not_heads) printf(" (%d <control>s name no traffic-light head)", rep->n_controls_not_heads);
+    if (rep->n_controllers)
+        printf("; %d run the default fixed-time program (green %g s, amber %g s, all red %g s, docs/scenario.md) "
+               "unless a scenario or OpenSCENARIO controller runs their heads", rep->n_controllers_running,
+               SIM_LIGHTS_DEFAULT_GREEN, SIM_LIGHTS_DEFAULT_AMBER, SIM_LIGHTS_DEFAULT_ALL_RED);
+    printf("\n");
+    for (int g = 0; g < L->n_groups; g++) {
+        const sim_light_group *G = &L->groups[g];
+        printf("  controller %s", G->id);
+        if (G->junction >= 0) printf(" (junction %s, sequence %d)", net->junctions[G->junction].id, G->sequence);
+        printf(": heads");
+        for (int i = 0; i < G->n_heads; i++) printf("%s %s", i ? "," : "", L->heads[G->heads[i]].id);
+        if (!G->n_heads) printf(" none");
+        if (G->controller >= 0)
+            printf("; cycle %g s, green from %g s\n", sim_lights_cycle(L, G->controller), L->ctls[G->controller].offset);
+        else
+            printf("; runs nothing\n");
+    }
+}
+
 static void report(const char *file, const sim_roadnet *net, const sim_xodr_report *rep)
 {
     int in_junctions = 0;
@@ -55,6 +81,7 @@ static void report(const char *file, const sim_roadnet *net, const sim_xodr_repo
     printf("signals: %d in %d <signals>: %d speed-limit signs (lane limits and signs), %d stop/yield/priority signs, "
            "%d traffic-light heads\n", rep->n_signals, rep->n_signal_containers, rep->n_speed_signs, rep->n_rule_signs,
            rep->n_light_heads);
+    report_controllers(net, rep);
     char unsup[2048];
     sim_xodr_unsupported_text(rep, unsup, sizeof unsup);
     printf("unsupported elements (ignored): %s\n", unsup[0] ? unsup : "none");

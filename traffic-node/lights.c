@@ -2,6 +2,7 @@
 #include "lights.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,4 +99,51 @@ int tn_lights_command(tn_world *w, const cJSON *msg, double t, sim_error *err)
         return sim_error_set(err, SIM_EINVAL, "signal: controller \"%s\" has phases 0 to %d, not %d", id,
                              L->ctls[c].n_phases - 1, p);
     return sim_lights_set_phase(L, &w->lights, c, p, t);
+}
+
+size_t tn_lights_snapshot_size(const tn_world *w)
+{
+    const sim_lights_run *R = &w->lights;
+    return 2 * sizeof(int32_t) + (size_t)R->n_heads * sizeof(int32_t) + (size_t)R->n_ctls * sizeof(double);
+}
+
+void tn_lights_snapshot_write(const tn_world *w, unsigned char *buf)
+{
+    const sim_lights_run *R = &w->lights;
+    int32_t counts[2] = {R->n_heads, R->n_ctls};
+    memcpy(buf, counts, sizeof counts);
+    buf += sizeof counts;
+    for (int h = 0; h < R->n_heads; h++, buf += sizeof(int32_t)) {
+        int32_t v = R->hold[h];
+        memcpy(buf, &v, sizeof v);
+    }
+    for (int c = 0; c < R->n_ctls; c++, buf += sizeof(double))
+        memcpy(buf, &R->t0[c], sizeof(double));
+}
+
+int tn_lights_snapshot_read(tn_world *w, const unsigned char *buf, size_t len, sim_error *err)
+{
+    sim_lights_run *R = &w->lights;
+    int32_t counts[2];
+    if (len < sizeof counts)
+        return sim_error_set(err, SIM_EINVAL, "the lights' part is cut short (%zu bytes)", len);
+    memcpy(counts, buf, sizeof counts);
+    if (counts[0] != R->n_heads || counts[1] != R->n_ctls || len != tn_lights_snapshot_size(w))
+        return sim_error_set(err, SIM_EINVAL, "the lights' part has %d heads and %d controllers, the scenario %d and %d",
+                             (int)counts[0], (int)counts[1], R->n_heads, R->n_ctls);
+    const unsigned char *p = buf + sizeof counts;
+    for (int h = 0; h < R->n_heads; h++) {
+        int32_t v;
+        memcpy(&v, p + (size_t)h * sizeof v, sizeof v);
+        if (v != SIM_SIGNAL_AUTO && (v < 0 || v >= SIM_SIGNAL_STATE_COUNT))
+            return sim_error_set(err, SIM_EINVAL, "the lights' part holds head %d in state %d", h, (int)v);
+    }
+    for (int h = 0; h < R->n_heads; h++, p += sizeof(int32_t)) {
+        int32_t v;
+        memcpy(&v, p, sizeof v);
+        R->hold[h] = v;
+    }
+    for (int c = 0; c < R->n_ctls; c++, p += sizeof(double))
+        memcpy(&R->t0[c], p, sizeof(double));
+    return SIM_OK;
 }

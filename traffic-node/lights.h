@@ -26,4 +26,15 @@ cJSON *tn_lights_red_run_payload(tn_world *w);
  * SIM_ENOTFOUND with err naming the head, controller, state or phase. */
 int tn_lights_command(tn_world *w, const cJSON *msg, double t, sim_error *err);
 
+/* The lights' part of the restart snapshot (state.c): the operator's and the
+ * storyboard's holds per head and where each controller's cycle was moved to, so that
+ * a node restarted with --state keeps a light held as it was (the timed phases follow
+ * from t alone). Layout: int32 heads, int32 controllers, then int32 hold per head,
+ * double t0 per controller, in host order (the file never leaves the machine). read:
+ * SIM_EINVAL, naming what does not fit, when the counts are not this scenario's or a
+ * hold is out of range; the lights are then left as they were. */
+size_t tn_lights_snapshot_size(const tn_world *w);
+void tn_lights_snapshot_write(const tn_world *w, unsigned char *buf);
+int tn_lights_snapshot_read(tn_world *w, const unsigned char *buf, size_t len, sim_error *err);
+
 #endif

@@ -168,6 +168,8 @@ typedef struct tn_snap_header {
     uint64_t session;    /* FNV-1a of $SIM_BUS_SECRET, 0 without one */
     uint64_t sb_len;     /* the OpenSCENARIO storyboard's bytes at the end (0: none) */
     uint64_t sb_hash;    /* and their FNV-1a: a write cut short is told (the traffic part has its own) */
+    uint64_t lt_len;     /* the lights' holds and moved cycles after the storyboard (lights.c) */
+    uint64_t lt_hash;
 } tn_snap_header;
 #define TN_SNAP_MAGIC 0x4e534e54u
 
@@ -216,7 +218,8 @@ void tn_snapshot_close(tn_snapshot *s, bool remove)
 int tn_snapshot_save(tn_snapshot *s, const tn_world *w, double t, sim_error *err)
 {
     size_t sb_len = w->have_sb ? sim_storyboard_snapshot_size(&w->sb) : 0;
-    size_t need = sizeof(tn_snap_header) + sim_traffic_snapshot_size(&w->t) + sb_len;
+    size_t lt_len = tn_lights_snapshot_size(w);
+    size_t need = sizeof(tn_snap_header) + sim_traffic_snapshot_size(&w->t) + sb_len + lt_len;
     if (need > s->cap) {
         unsigned char *nb = realloc(s->buf, need);
         if (!nb) return sim_error_set(err, SIM_ENOMEM, "out of memory");
@@ -224,13 +227,17 @@ int tn_snapshot_save(tn_snapshot *s, const tn_world *w, double t, sim_error *err
         s->cap = need;
     }
     tn_snap_header h = {.magic = TN_SNAP_MAGIC, .run = w->run, .t = t, .serial = ++s->serial, .session = session_tag(),
-                        .sb_len = sb_len};
-    size_t len = sizeof h + sim_traffic_snapshot_write(&w->t, s->buf + sizeof h, need - sizeof h - sb_len);
+                        .sb_len = sb_len, .lt_len = lt_len};
+    size_t len = sizeof h + sim_traffic_snapshot_write(&w->t, s->buf + sizeof h, need - sizeof h - sb_len - lt_len);
     if (sb_len) { /* the storyboard after the traffic (docs/openscenario.md: a restart continues it) */
         sim_storyboard_snapshot_write(&w->sb, s->buf + len, sb_len);
         h.sb_hash = fnv1a(s->buf + len, sb_len);
         len += sb_len;
     }
+    /* then the lights' holds: an operator's `simctl signal HEAD STATE` outlives a restart */
+    tn_lights_snapshot_write(w, s->buf + len);
+    h.lt_hash = fnv1a(s->buf + len, lt_len);
+    len += lt_len;
     memcpy(s->buf, &h, sizeof h);
     /* Written in place, in turns: no rename (ext4 flushes a file renamed over another,
      * which held every tick up), and a write cut short by a kill leaves the other slot
@@ -271,15 +278,20 @@ int tn_snapshot_load(tn_snapshot *s, tn_world *w, double *t, sim_error *err)
         int rc = SIM_EINVAL;
         if (pread(s->fd[k], data, (size_t)st.st_size, 0) == st.st_size) {
             memcpy(&h, data, sizeof h);
-            size_t body = (size_t)st.st_size - sizeof h;
-            if (h.magic == TN_SNAP_MAGIC && h.session == session_tag() && h.sb_len <= body &&
+            size_t all = (size_t)st.st_size - sizeof h;
+            bool lt_ok = h.lt_len <= all && fnv1a(data + sizeof h + all - h.lt_len, h.lt_len) == h.lt_hash;
+            size_t body = lt_ok ? all - h.lt_len : 0; /* traffic and storyboard */
+            if (h.magic == TN_SNAP_MAGIC && h.session == session_tag() && lt_ok && h.sb_len <= body &&
                 (h.sb_len == 0 || fnv1a(data + sizeof h + body - h.sb_len, h.sb_len) == h.sb_hash) &&
                 (h.sb_len > 0) == w->have_sb)
                 rc = sim_traffic_snapshot_read(&w->t, data + sizeof h, body - h.sb_len, &why);
             else if (h.magic == TN_SNAP_MAGIC && h.session == session_tag())
-                sim_error_set(&why, SIM_EINVAL, "%s: the storyboard's part is cut short or not this scenario's", s->path[k]);
+                sim_error_set(&why, SIM_EINVAL, "%s: the storyboard's or the lights' part is cut short or not this "
+                              "scenario's", s->path[k]);
             if (rc == SIM_OK && h.sb_len)
                 rc = sim_storyboard_snapshot_read(&w->sb, data + sizeof h + body - h.sb_len, h.sb_len, &why);
+            if (rc == SIM_OK)
+                rc = tn_lights_snapshot_read(w, data + sizeof h + body, h.lt_len, &why);
         }
         free(data);
         if (rc == SIM_OK) {

@@ -151,6 +151,12 @@ void scn_load_lights(ld *L, const cJSON *root)
     for (int i = 0; heads && i < cJSON_GetArraySize(heads); i++)
         load_head(L, cJSON_GetArrayItem(heads, i), scn_ipath(p, "traffic_lights.heads", i));
     const cJSON *ctls = scn_get_arr(L, tl, "traffic_lights", "controllers", false);
+    /* the OpenDRIVE controllers' default programs give way to the scenario's: dropped,
+     * and given again afterwards to the groups none of these controllers touches */
+    sim_lights *lights = &L->sc->net.lights;
+    sim_lights_drop_defaults(lights);
     for (int i = 0; ctls && i < cJSON_GetArraySize(ctls); i++)
         load_controller(L, cJSON_GetArrayItem(ctls, i), scn_ipath(p, "traffic_lights.controllers", i));
+    sim_error e = {0};
+    if (sim_lights_group_defaults(lights, &e) < 0) scn_err_at(L, "traffic_lights", "%s", e.msg);
 }

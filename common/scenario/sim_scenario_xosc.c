@@ -172,7 +172,12 @@ int sim_scenario_load_xosc(const char *path, const sim_xosc_override *ov, int n_
     sim_xosc_unsupported_text(&rep, buf, sizeof buf);
     if (buf[0] && !(sc->xosc_warning = strdup(buf))) rc = sim_error_set(&err, SIM_ENOMEM, "%s: out of memory", path);
     if (!rc) rc = sim_xosc_resolve_roads(x, &sc->net, &err);
-    if (!rc) rc = sim_xosc_lights(x, &sc->net.lights, &err);
+    if (!rc) { /* the file's controllers before the OpenDRIVE controllers' default programs */
+        sim_lights_drop_defaults(&sc->net.lights);
+        rc = sim_xosc_lights(x, &sc->net.lights, &err);
+        int n = rc ? 0 : sim_lights_group_defaults(&sc->net.lights, &err);
+        if (n < 0) rc = n;
+    }
     if (!rc) rc = ego_start(sc, &err);
     if (!rc) rc = drive_task(sc, &err);
     if (rc) {

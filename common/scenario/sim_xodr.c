@@ -377,7 +377,7 @@ static int read_junction(xodr_parser *P, const xmlNode *jn, sim_junction *j)
     for (const xmlNode *c = jn->children; c; c = c->next) {
         if (c->type != XML_ELEMENT_NODE) continue;
         if (!xodr_is(c, "connection")) {
-            xodr_skip(P, c);
+            if (!xodr_is(c, "controller")) xodr_skip(P, c); /* controllers: xodr_read_controllers */
             continue;
         }
         int rc = read_connection(P, c, direct, &j->conns[j->n_conns]);
@@ -463,6 +463,7 @@ static int read_document(xodr_parser *P, const xmlNode *root)
         bool road = xodr_is(c, "road"), junc = xodr_is(c, "junction");
         if (!road && !junc) {
             if (xodr_is(c, "header")) rc = read_header(P, c);
+            else if (xodr_is(c, "controller")) continue; /* xodr_read_controllers, once the heads are in */
             else if (c->type == XML_ELEMENT_NODE) xodr_skip(P, c);
             continue;
         }
@@ -495,6 +496,7 @@ static int read_document(xodr_parser *P, const xmlNode *root)
     }
     if (!rc) rc = check_junctions(P, jnodes);
     for (int i = 0; i < net->n_roads && !rc; i++) rc = xodr_read_roadside(P, rnodes[i], i);
+    if (!rc) rc = xodr_read_controllers(P, root, jnodes);
     P->rep->n_roads = net->n_roads;
     P->rep->n_junctions = net->n_junctions;
 out:

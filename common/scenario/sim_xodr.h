@@ -4,9 +4,11 @@
  * Read: header (revision, geoReference), roads (link, type/speed, planView with line,
  * arc, spiral, poly3, paramPoly3, elevationProfile, lateralProfile superelevation,
  * lanes: laneOffset, laneSection with left/center/right lanes: link, width, roadMark,
- * speed), junctions (connection, laneLink), objects and signals (sim_xodr_objects.c:
- * objects with repeats and outlines, speed signs as lane limits, traffic-light heads).
- * Everything else (other signals by country and type, signal references, crossfall, shape, lane border/material/access/height/rule/visibility, controllers,
+ * speed), junctions (connection, laneLink, controller), objects and signals
+ * (sim_xodr_objects.c: objects with repeats and outlines, speed signs as lane limits,
+ * traffic-light heads), controllers (sim_xodr_controllers.c: groups of heads, each
+ * given a default fixed-time program, the groups of a junction taking turns).
+ * Everything else (other signals by country and type, signal references, crossfall, shape, lane border/material/access/height/rule/visibility,
  * railroads, ...) is counted per element name in the report, never silently dropped:
  * callers show it as one warning.
  *
@@ -48,6 +50,11 @@ typedef struct sim_xodr_report {
     int n_speed_signs;             /* speed-limit signs: lane limits and drawn signs */
     int n_rule_signs;              /* stop, yield, priority-road signs drawn */
     int n_light_heads;             /* traffic-light heads (net->lights) */
+    /* <controller>s (sim_xodr_controllers.c): groups of heads in net->lights */
+    int n_controllers;             /* <controller> elements read */
+    int n_controlled_heads;        /* heads they group */
+    int n_controls_not_heads;      /* <control>s naming a signal that is no traffic-light head */
+    int n_controllers_running;     /* groups given the default fixed-time program */
     sim_xodr_count unsupported[SIM_XODR_MAX_UNSUPPORTED];
     int n_unsupported;             /* distinct names in unsupported[] */
     int n_unsupported_more;        /* further distinct names not listed */

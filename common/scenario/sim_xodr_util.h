@@ -45,6 +45,10 @@ int xodr_read_polys(xodr_parser *P, const xmlNode *n, const char *name, const ch
  * objects into net->objects, speed signs into lane limits and signs, traffic-light
  * heads into net->lights (sim_xodr_objects.c). */
 int xodr_read_roadside(xodr_parser *P, const xmlNode *rn, int ri);
+/* Reads the top-level <controller>s into net->lights groups, the junctions' controller
+ * entries (jnodes: the <junction> elements in net->junctions order), and gives the
+ * groups their default programs (sim_xodr_controllers.c). After xodr_read_roadside. */
+int xodr_read_controllers(xodr_parser *P, const xmlNode *root, const xmlNode *const *jnodes);
 /* Reads a road's <lanes> (laneOffset and laneSections) into r. */
 int xodr_read_lanes(xodr_parser *P, const xmlNode *lanes, sim_road *r);
 

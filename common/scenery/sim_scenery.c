@@ -11,7 +11,7 @@ static const char *const rule_names[SIM_RULE_COUNT] = {
     [SIM_RULE_TREES] = "trees",         [SIM_RULE_BUSHES] = "bushes",     [SIM_RULE_DELINEATORS] = "delineators",
     [SIM_RULE_GUARD_RAILS] = "guard_rails", [SIM_RULE_BARRIER] = "barrier", [SIM_RULE_MARKERS] = "markers",
     [SIM_RULE_KERBS] = "kerbs",         [SIM_RULE_BUILDINGS] = "buildings", [SIM_RULE_STREET_LIGHTS] = "street_lights",
-    [SIM_RULE_SUPPORTS] = "supports",
+    [SIM_RULE_SUPPORTS] = "supports", [SIM_RULE_GANTRIES] = "gantries",
 };
 
 const char *const *sim_scenery_style_names(void) { return style_names; }
@@ -36,19 +36,22 @@ static const sim_scenery_rule defaults[3][SIM_RULE_COUNT] = {
      [SIM_RULE_DELINEATORS] = {false, true, 50, 0.5, 0}, [SIM_RULE_GUARD_RAILS] = {false, false, 4, 1.0, 0},
      [SIM_RULE_BARRIER] = {false, false, 6, 0, 0}, [SIM_RULE_MARKERS] = {false, false, 500, 1.5, 0},
      [SIM_RULE_KERBS] = {false, false, 4, 0, 0}, [SIM_RULE_BUILDINGS] = {false, false, 30, 4, 8},
-     [SIM_RULE_STREET_LIGHTS] = {false, false, 30, 0.5, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0}},
+     [SIM_RULE_STREET_LIGHTS] = {false, false, 30, 0.5, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0},
+     [SIM_RULE_GANTRIES] = {false, false, 2000, 1.5, 0}},
     /* motorway */
     {[SIM_RULE_TREES] = {false, true, 18, 12, 40}, [SIM_RULE_BUSHES] = {false, true, 30, 6, 6},
      [SIM_RULE_DELINEATORS] = {false, true, 50, 0.5, 0}, [SIM_RULE_GUARD_RAILS] = {false, true, 4, 0.3, 0},
      [SIM_RULE_BARRIER] = {false, true, 6, 0, 0}, [SIM_RULE_MARKERS] = {false, true, 500, 1.5, 0},
      [SIM_RULE_KERBS] = {false, false, 4, 0, 0}, [SIM_RULE_BUILDINGS] = {false, false, 30, 4, 8},
-     [SIM_RULE_STREET_LIGHTS] = {false, false, 40, 1.0, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0}},
+     [SIM_RULE_STREET_LIGHTS] = {false, false, 40, 1.0, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0},
+     [SIM_RULE_GANTRIES] = {false, true, 2000, 1.5, 0}},
     /* town */
     {[SIM_RULE_TREES] = {false, false, 20, 3, 4}, [SIM_RULE_BUSHES] = {false, false, 25, 1, 2},
      [SIM_RULE_DELINEATORS] = {false, false, 50, 0.5, 0}, [SIM_RULE_GUARD_RAILS] = {false, false, 4, 0.5, 0},
      [SIM_RULE_BARRIER] = {false, false, 6, 0, 0}, [SIM_RULE_MARKERS] = {false, false, 500, 1.5, 0},
      [SIM_RULE_KERBS] = {false, true, 4, 0, 0}, [SIM_RULE_BUILDINGS] = {false, true, 22, 3, 8},
-     [SIM_RULE_STREET_LIGHTS] = {false, true, 30, 0.4, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0}},
+     [SIM_RULE_STREET_LIGHTS] = {false, true, 30, 0.4, 0}, [SIM_RULE_SUPPORTS] = {false, true, 25, 0, 0},
+     [SIM_RULE_GANTRIES] = {false, false, 2000, 1.5, 0}},
 };
 
 sim_scenery_rule sim_scenery_rule_for(const sim_scenery_config *c, sim_scenery_style style, sim_scenery_rule_id r)
@@ -223,6 +226,41 @@ static void place_supports(placer *P, const sim_scenery_rule *R, int road)
     }
 }
 
+#define GANTRY_DEPTH 1.0   /* m along the road: the truss and its boards */
+#define GANTRY_HEIGHT 7.0  /* m: the top; the boards' lower edge at 0.68 of it, 4.76 m, over the
+                            * 4.70 m clear height German motorways are built to (RAA) */
+#define GANTRY_POST 0.5    /* m: a post's side, for the check that it stands off every road */
+
+/* Sign gantries across the whole road, every `spacing` from spacing / 2 on: one object
+ * whose pose is the middle between the two outer edges at that s, heading along the
+ * road, `width` the span from post to post (each post `offset` outside its edge). A
+ * gantry is left out where a post would stand on any road's lanes (a ramp beside,
+ * another road's crossing) or within 10 m of a sign of the road: it never straddles a
+ * post on the pavement and never hides a sign. */
+static void place_gantries(placer *P, const sim_scenery_rule *R, int road)
+{
+    const sim_road *r = &P->net->roads[road];
+    for (double s = R->spacing / 2; s < r->length; s += R->spacing) {
+        side_info L, Rt;
+        side_at(r, s, 1, &L);
+        side_at(r, s, -1, &Rt);
+        double tl = L.edge + R->offset + GANTRY_POST / 2, tr = Rt.edge - R->offset - GANTRY_POST / 2;
+        sim_road_pose a, b, m;
+        if (near_sign(r, s, 1, 10) || near_sign(r, s, -1, 10) || sim_road_pose_at(P->net, road, s, tl, &a) ||
+            sim_road_pose_at(P->net, road, s, tr, &b) || sim_road_pose_at(P->net, road, s, (tl + tr) / 2, &m))
+            continue;
+        bool clear = true;
+        for (int k = 0; k < 8 && clear; k++) {
+            const sim_road_pose *p = k < 4 ? &a : &b;
+            double c = cos(p->heading), sn = sin(p->heading);
+            double u = (k & 1 ? 0.5 : -0.5) * GANTRY_POST, v = (k & 2 ? 0.5 : -0.5) * GANTRY_POST;
+            clear = !on_road(P->net, p->x + c * u - sn * v, p->y + sn * u + c * v);
+        }
+        if (clear) /* the feet: the lower of the two edges' surfaces */
+            add(P, SIM_OBJ_GANTRY, m.x, m.y, fmin(a.z, b.z), m.heading, GANTRY_DEPTH, tl - tr, GANTRY_HEIGHT, NULL);
+    }
+}
+
 static void place_road(placer *P, const sim_scenery_config *c, int road)
 {
     const sim_road *r = &P->net->roads[road];
@@ -232,6 +270,9 @@ static void place_road(placer *P, const sim_scenery_config *c, int road)
         place_supports(P, &sup, road);
     if (r->junction >= 0 || r->n_sections <= 0 || r->length < 1)
         return;
+    sim_scenery_rule gan = sim_scenery_rule_for(c, style, SIM_RULE_GANTRIES);
+    if (gan.on && gan.spacing > 0)
+        place_gantries(P, &gan, road);
     for (int rule = 0; rule < SIM_RULE_SUPPORTS; rule++) {
         sim_scenery_rule R = sim_scenery_rule_for(c, style, (sim_scenery_rule_id)rule);
         if (!R.on || R.spacing <= 0)

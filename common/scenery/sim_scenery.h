@@ -12,6 +12,7 @@
  *   rural:    trees, bushes, delineator posts every 50 m (Germany, RPS/ RAL),
  *   motorway: delineator posts every 50 m, guard rails on both outer edges, a concrete
  *             central barrier on the median, distance markers every 500 m, trees far out,
+ *             sign gantries every 2 km spanning the road, posts 1.5 m outside its edges,
  *   town:     kerbs along sidewalks, street lights every 30 m, buildings along streets;
  *   every style: piers under a road that runs more than 3 m above the ground (bridges,
  *             Town03's elevated roads), junction roads included.
@@ -48,6 +49,7 @@ typedef enum {
     SIM_RULE_BUILDINGS,
     SIM_RULE_STREET_LIGHTS,
     SIM_RULE_SUPPORTS,     /* piers under a road more than 3 m above the ground (every style) */
+    SIM_RULE_GANTRIES,     /* sign gantries spanning the whole road (motorway) */
     SIM_RULE_COUNT
 } sim_scenery_rule_id;
 

@@ -35,7 +35,7 @@ static void parse_rule(sim_json *j, const cJSON *v, const char *path, sim_scener
     }
     sim_json_keys(j, v, path, keys, -1);
     sim_json_bool(j, v, path, "on", false, true, &r->on);
-    sim_json_num(j, v, path, "spacing_m", false, 0, SIM_JSON_RANGE, 2, 1000, &r->spacing);
+    sim_json_num(j, v, path, "spacing_m", false, 0, SIM_JSON_RANGE, 2, 10000, &r->spacing);
     sim_json_num(j, v, path, "offset_m", false, -1, SIM_JSON_RANGE, 0, 200, &r->offset);
     sim_json_num(j, v, path, "depth_m", false, -1, SIM_JSON_RANGE, 0, 500, &r->depth);
 }

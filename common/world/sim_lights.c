@@ -39,6 +39,11 @@ void sim_lights_free(sim_lights *L)
         free(k->heads);
         free(k->id);
     }
+    for (int g = 0; g < L->n_groups; g++) {
+        free(L->groups[g].id);
+        free(L->groups[g].heads);
+    }
+    free(L->groups);
     free(L->heads);
     free(L->ctls);
     memset(L, 0, sizeof *L);

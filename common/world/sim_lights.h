@@ -65,11 +65,28 @@ typedef struct sim_light_controller {
     double offset;           /* s: when phase 0 first begins */
 } sim_light_controller;
 
+/* A group of heads that switch together: an OpenDRIVE <controller> (its <control>
+ * signals), perhaps named by a junction's <controller> entry with a sequence. A group
+ * runs nothing by itself: sim_lights_group_defaults gives it a fixed-time program when
+ * no other controller runs its heads (sim_lights_groups.c). */
+typedef struct sim_light_group {
+    char *id;                /* owned: the OpenDRIVE controller's id */
+    int *heads;              /* head indices; owned */
+    int n_heads;
+    int junction;            /* road network junction index, -1: none names it */
+    int sequence;            /* its order at that junction (OpenDRIVE `sequence`, 0 when absent) */
+    int controller;          /* the default program's controller index, -1: none runs (another
+                                controller owns one of its heads, or its id was taken) */
+} sim_light_group;
+
 typedef struct sim_lights {
     sim_light_head *heads;
     int n_heads, cap_heads;
     sim_light_controller *ctls;
     int n_ctls, cap_ctls;
+    sim_light_group *groups;
+    int n_groups, cap_groups;
+    int n_default;           /* the last n_default controllers are groups' default programs */
 } sim_lights;
 
 void sim_lights_free(sim_lights *L);
@@ -86,6 +103,31 @@ int sim_lights_add_controller(sim_lights *L, const char *id, const int *heads, i
                               double offset, sim_error *err);
 int sim_lights_find_head(const sim_lights *L, const char *id);
 int sim_lights_find_controller(const sim_lights *L, const char *id);
+/* Appends a group (id and heads copied; junction -1 until set). SIM_EINVAL naming it
+ * for no id, an id used by another group, a head out of range or twice; SIM_ENOMEM. */
+int sim_lights_add_group(sim_lights *L, const char *id, const int *heads, int n_heads, sim_error *err);
+int sim_lights_find_group(const sim_lights *L, const char *id);
+
+/* The default fixed-time program (docs/scenario.md, "OpenDRIVE controllers"): each
+ * group at a junction gets a slot of GREEN + AMBER + ALL_RED seconds in turn (by its
+ * sequence, then its order in the file), so that the groups of one junction alternate;
+ * the cycle is the slots of all its groups (a group alone, or at a junction with no
+ * other group, as if it had one partner: a red slot). A vehicle head shows green, amber,
+ * red, and red-and-amber for the last RED_AMBER second before its green; a pedestrian
+ * head green in the green time and red otherwise. */
+#define SIM_LIGHTS_DEFAULT_GREEN 20.0
+#define SIM_LIGHTS_DEFAULT_AMBER 3.0
+#define SIM_LIGHTS_DEFAULT_ALL_RED 2.0
+#define SIM_LIGHTS_DEFAULT_RED_AMBER 1.0
+/* Drops the default programs made before, then gives each group none of whose heads
+ * another controller runs a controller of its own id with the default program (phases:
+ * green, amber, red, red_amber; offset: its slot's start); the group's `controller`
+ * says which, or -1. Call it after every other controller is in (again after adding
+ * more: sim_lights_drop_defaults first). Returns how many groups run, or SIM_ENOMEM. */
+int sim_lights_group_defaults(sim_lights *L, sim_error *err);
+/* Removes the default programs (the last n_default controllers); their heads are free. */
+void sim_lights_drop_defaults(sim_lights *L);
+
 /* Seconds of one whole cycle of controller c. */
 double sim_lights_cycle(const sim_lights *L, int c);
 

@@ -25,9 +25,14 @@ uniform float u_wet;        // 0 dry .. 1 wet road
 uniform sampler2DShadow u_shadow;
 uniform mat4 u_shadow_mat;  // world to the shadow map's [0, 1] coordinates
 uniform float u_shadow_on;
+#ifdef RN_STREET_LIGHTS
+// A variant of its own (scene.c): on llvmpipe a loop costs its body's time even when it
+// runs no turn (the body is run once under an empty mask), 18 to 27 ms of a 1280x720
+// frame, so the program without street lights is used whenever none is near.
 uniform vec3 u_lamps[8];    // street lights' heads near the eye, lit at dusk and night
 uniform int u_n_lamps;
 uniform float u_lamp_gain;  // 1 at night; less at dusk, when the sky still lights the street
+#endif
 out vec4 o_color;
 void main()
 {
@@ -63,12 +68,14 @@ void main()
         }
         // street lights: each head (8 m up) shines downwards, a pool under it,
         // falling off with distance squared
+#ifdef RN_STREET_LIGHTS
         for (int i = 0; i < u_n_lamps; i++) {
             vec3 l = u_lamps[i] - v_world;
             float d2 = dot(l, l), inv = inversesqrt(d2);
             float cone = smoothstep(0.3, 0.8, l.z * inv);
             light += vec3(1.0, 0.85, 0.6) * 1.4 * u_lamp_gain * cone * max(dot(n, l * inv), 0.0) / (1.0 + d2 / 80.0);
         }
+#endif
         c = base * light;
         if (u_wet > 0.0 && (u_material == 1 || u_material == 2)) {
             // water fills the texture: darker, and a mirror at grazing angles

@@ -8,8 +8,9 @@
 /* Scenery where its rule puts it: the lane-change track is a rural road (auto style),
  * so trees stand beside it. The test places them with the same rules and seed, picks
  * the nearest tree 25..70 m ahead on the right, and finds leaves where its crown
- * projects (green, and not there without scenery); on the lanes the pictures with and
- * without scenery are the same. */
+ * projects (green, and not there without scenery), from the tree model and, with no
+ * models folder, from the built-in tree; on the lanes the pictures with and without
+ * scenery are the same. */
 static void scenery_tree_where_placed_none_on_road(void **state)
 {
     (void)state;
@@ -39,6 +40,20 @@ static void scenery_tree_where_placed_none_on_road(void **state)
     const unsigned char *q = at(&without, &c, tree->x, tree->y + tree->width * 0.15, tree->z + 0.6 * tree->height);
     assert_true(p[1] > p[0] + 15 && p[1] > p[2] + 15); /* leaves */
     assert_true(diff(p, q) > 40);
+    /* the trees are drawn from models/tree.glb; with no models there the built-in tree
+     * stands in (its crown covers the same point) and the node names the file */
+    char msg[4096], args[1024];
+    snprintf(args, sizeof args, "--size %dx%d --screenshot %s --models %s " LCT, W, H, tmp("scn1.png"),
+             tmp("no-models"));
+    assert_int_equal(run_render(msg, sizeof msg, NULL, args), 0);
+    assert_non_null(strstr(msg, "no-models/tree.glb"));
+    assert_non_null(strstr(msg, "the built-in tree stands in"));
+    image builtin;
+    image_load(tmp("scn1.png"), &builtin);
+    const unsigned char *r = at(&builtin, &c, tree->x, tree->y + tree->width * 0.15, tree->z + 0.6 * tree->height);
+    assert_true(r[1] > r[0] + 15 && r[1] > r[2] + 15);
+    assert_true(diff(r, q) > 40);
+    free(builtin.px);
     /* every lane centre from 10 to 150 m ahead: the same with and without scenery */
     for (double ahead = 10; ahead <= 150; ahead += 5)
         for (double y = -1.75; y >= -8.75; y -= 3.5) {
@@ -176,7 +191,9 @@ static void markings_retroreflective_at_night(void **state)
     (void)state;
     /* (with lit.frag's paint lit like the asphalt the ratios were 2.9 to 3.1) */
     char cmd[800], msg[4096];
-    snprintf(cmd, sizeof cmd, "--screenshot %s " LCT " --no-scenery --light night --size 1280x720", tmp("marks.png"));
+    /* medium: the preset with retroreflective paint (llvmpipe would pick low) */
+    snprintf(cmd, sizeof cmd, "--screenshot %s " LCT " --no-scenery --light night --size 1280x720 --quality medium",
+             tmp("marks.png"));
     assert_int_equal(run_render(msg, sizeof msg, NULL, cmd), 0);
     image im;
     image_load(tmp("marks.png"), &im);
@@ -226,8 +243,10 @@ static void street_lights_light_the_street_at_night(void **state)
     sim_object_list_free(&l);
     sim_scenery_config_free(&def);
     sim_scenario_free(sc);
-    render(tmp("lamps.png"), "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night");
-    render(tmp("lamps0.png"), "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night --no-scenery");
+    /* medium: the preset with street lights (llvmpipe would pick low) */
+    render(tmp("lamps.png"), "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night --quality medium");
+    render(tmp("lamps0.png"),
+           "--scenario scenarios/town.json --pose 60,-1.5,0.52,0 --no-hud --light night --no-scenery --quality medium");
     image with, without;
     image_load(tmp("lamps.png"), &with);
     image_load(tmp("lamps0.png"), &without);

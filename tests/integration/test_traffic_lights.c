@@ -7,6 +7,7 @@
  * line at t = 9.91 s on red: signal.red_run. `simctl signal north red` holds the head
  * (acknowledged, signal.state red on the next tick), `simctl signal controller c1 1`
  * moves the controller back to its green phase; an unknown head is refused in the ack.
+ * A hold outlives a kill -9 and a restart with --state (the snapshot keeps the holds).
  *
  * tests/data/speed_signs.json: esmini's straight_500m_signs.xodr, where the speed signs
  * are the lanes' only limits in each direction; two agents wanting 100 km/h keep to
@@ -35,6 +36,7 @@
 
 #include "test_support.h"
 #include "ts_assert.h"
+#include "ts_xodr.h"
 
 #define DT 0.05
 
@@ -54,16 +56,14 @@ typedef struct session {
     cJSON *traffic;              /* the tick's traffic.state */
 } session;
 
-static void session_start(session *s, const char *scenario)
+/* Starts the node (again), with --state PATH when state_path; waits until it joined. */
+static void node_start(session *s, const char *scenario, const char *state_path)
 {
-    memset(s, 0, sizeof *s);
-    assert_true(ts_dispatcher_start(&s->d, NULL));
-    s->phys = ts_join(s->d.port, "physics",
-                      "[\"sim.ack\",\"traffic.state\",\"signal.\",\"control.ack\",\"dispatcher.joined\"]", NULL);
-    assert_non_null(s->phys);
     char bus[64];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", s->d.port);
-    char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)ts_root(scenario), "--lockstep", NULL};
+    const char *file = scenario[0] == '/' ? scenario : ts_root(scenario); /* a test's own file, or the repo's */
+    char *argv[] = {"traffic-node", "--bus", bus, "--scenario", (char *)file, "--lockstep",
+                    state_path ? "--state" : NULL, (char *)state_path, NULL};
     s->node = ts_spawn(argv, false);
     assert_true(s->node > 0);
     for (;;) {
@@ -75,6 +75,18 @@ static void session_start(session *s, const char *scenario)
     }
 }
 
+static void session_start_with(session *s, const char *scenario, const char *state_path)
+{
+    memset(s, 0, sizeof *s);
+    assert_true(ts_dispatcher_start(&s->d, NULL));
+    s->phys = ts_join(s->d.port, "physics",
+                      "[\"sim.ack\",\"traffic.state\",\"signal.\",\"control.ack\",\"dispatcher.\"]", NULL);
+    assert_non_null(s->phys);
+    node_start(s, scenario, state_path);
+}
+
+static void session_start(session *s, const char *scenario) { session_start_with(s, scenario, NULL); }
+
 static void session_stop(session *s)
 {
     cJSON_Delete(s->traffic);
@@ -83,7 +95,12 @@ static void session_stop(session *s)
     ts_dispatcher_stop(&s->d);
 }
 
-static int head_index(const char *id) { return strcmp(id, "north") == 0 ? 0 : strcmp(id, "south") == 0 ? 1 : 2; }
+/* north 0, south 1 (traffic_light.json); OpenDRIVE heads "1", "2", "3": 0, 1, 2 */
+static int head_index(const char *id)
+{
+    if (id[0] >= '1' && id[0] <= '3' && !id[1]) return id[0] - '1';
+    return strcmp(id, "north") == 0 ? 0 : strcmp(id, "south") == 0 ? 1 : 2;
+}
 
 /* One tick: the ego's state and the tick, then every line up to the node's ack. */
 static void tick(session *s)
@@ -238,6 +255,115 @@ static void agent_waits_on_red_goes_on_green(void **state)
     session_stop(&s);
 }
 
+/* An operator's hold outlives a traffic-node killed with -9 and restarted with its
+ * --state snapshot: north held at flashing amber at t = 1 s (its controller shows red
+ * there until 15 s, then green), the node killed at t = 2 s and started again; its
+ * first tick reports every head, north still flashing amber (south green, phase 0), and
+ * at 15 s only south changes (to red), north staying held through the phase change.
+ * `simctl signal north auto` then gives it back to c1: green (phase 1, 15 to 45 s). */
+static void hold_survives_a_restart(void **state)
+{
+    (void)state;
+    char snap[128], slot[160];
+    snprintf(snap, sizeof snap, "/tmp/test_lights_snapshot.%d", (int)getpid());
+    for (int k = 0; k < 2; k++) {
+        snprintf(slot, sizeof slot, "%s.%d", snap, k);
+        unlink(slot);
+    }
+    session s;
+    session_start_with(&s, "tests/data/traffic_light.json", snap);
+    s.ego_s = 50;
+    s.ego_d = -5.25; /* standing in lane -2 */
+    while (s.tick * DT < 1.0 - 1e-9) tick(&s);
+    assert_string_equal(s.state_of[0], "red");
+    char err[256];
+    assert_true(command(&s, "north flashing_amber", err, sizeof err));
+    tick(&s);
+    assert_int_equal(s.n_state_msgs, 1);
+    assert_string_equal(s.state_of[0], "flashing_amber");
+    while (s.tick * DT < 2.0 - 1e-9) tick(&s);
+    kill(s.node, SIGKILL);
+    ts_stop(s.node, SIGKILL, 5000);
+    cJSON *left = ts_expect_topic(s.phys, "dispatcher.left", 10000, NULL, 0);
+    assert_non_null(left);
+    cJSON_Delete(left);
+    memset(s.state_of, 0, sizeof s.state_of);
+    node_start(&s, "tests/data/traffic_light.json", snap);
+    tick(&s);
+    assert_int_equal(s.n_state_msgs, 2); /* a fresh node tells every head */
+    assert_string_equal(s.state_of[0], "flashing_amber");
+    assert_string_equal(s.state_of[1], "green");
+    int changes = 0;
+    while (s.tick * DT < 16.0 - 1e-9) {
+        tick(&s);
+        if (!s.n_state_msgs) continue;
+        changes++;
+        NEAR((s.tick - 1) * DT, 15.0, 1e-9);
+        assert_int_equal(s.n_state_msgs, 1);
+        assert_string_equal(s.state_of[1], "red");
+    }
+    assert_int_equal(changes, 1);
+    assert_string_equal(s.state_of[0], "flashing_amber");
+    assert_true(command(&s, "north auto", err, sizeof err));
+    tick(&s);
+    assert_int_equal(s.n_state_msgs, 1);
+    assert_string_equal(s.state_of[0], "green");
+    session_stop(&s);
+    snprintf(slot, sizeof slot, "%s.0", snap);
+    assert_int_equal(access(slot, F_OK), -1); /* a clean stop removes it */
+}
+
+/* OpenDRIVE controllers with nothing else to run them (tests/support/ts_xodr.h: the
+ * shared fabriksgatan_traffic_lights.xodr with controller 10 over vehicle head 1 and 11
+ * over pedestrian heads 2 and 3, both at junction 4, 10 first): `simctl import-xodr`
+ * reports them, and a traffic node on the file alone runs the default program, solved
+ * by hand in test_xodr_controllers.c: head 1 green at 0, amber at 20, red at 23,
+ * red-and-amber at 49, green at 50; heads 2 and 3 red at 0, green at 25, red at 45. */
+static void xodr_controllers_run_by_default(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_traffic_lights.XXXXXX", path[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/fab.xodr", dir);
+    assert_int_equal(ts_fab_write(path, TS_FAB_CONTROLLERS, TS_FAB_JUNCTION_ENTRIES), 0);
+    static char out[8192];
+    assert_int_equal(ts_run("simctl", (const char *const[]){"import-xodr", path, NULL}, out, sizeof out), 0);
+    assert_non_null(strstr(out, "controllers: 2 grouping 3 traffic-light heads (1 <control>s name no traffic-light "
+                                "head); 2 run the default fixed-time program (green 20 s, amber 3 s, all red 2 s"));
+    assert_non_null(strstr(out, "  controller 10 (junction 4, sequence 1): heads 1; cycle 50 s, green from 0 s\n"));
+    assert_non_null(strstr(out, "  controller 11 (junction 4, sequence 2): heads 2, 3; cycle 50 s, green from 25 s\n"));
+
+    session s;
+    session_start(&s, path);
+    s.ego_s = 0;
+    s.ego_d = 0;
+    tick(&s);
+    assert_int_equal(s.n_state_msgs, 3);
+    assert_string_equal(s.state_of[0], "green");
+    assert_string_equal(s.state_of[1], "red");
+    assert_string_equal(s.state_of[2], "red");
+    static const struct { double t; const char *s1, *s2; } want[] = {
+        {20, "amber", "red"}, {23, "red", "red"}, {25, "red", "green"}, {45, "red", "red"},
+        {49, "red_amber", "red"}, {50, "green", "red"},
+    };
+    size_t k = 0;
+    while (s.tick * DT < 50.0 + 1e-9) {
+        tick(&s);
+        if (!s.n_state_msgs) continue;
+        double t = (s.tick - 1) * DT;
+        assert_true(k < sizeof want / sizeof *want);
+        if (fabs(t - want[k].t) > 1e-9) fail_msg("a change at %.2f s, expected at %g s", t, want[k].t);
+        assert_string_equal(s.state_of[0], want[k].s1);
+        assert_string_equal(s.state_of[1], want[k].s2);
+        assert_string_equal(s.state_of[2], want[k].s2);
+        k++;
+    }
+    assert_int_equal(k, sizeof want / sizeof *want);
+    session_stop(&s);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void speed_signs_obeyed(void **state)
 {
     (void)state;
@@ -373,6 +499,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(agent_waits_on_red_goes_on_green),
+        cmocka_unit_test(hold_survives_a_restart),
+        cmocka_unit_test(xodr_controllers_run_by_default),
         cmocka_unit_test(speed_signs_obeyed),
         cmocka_unit_test(scripted_driver_stops_on_red),
         cmocka_unit_test(red_run_in_the_drive_log),

@@ -152,6 +152,80 @@ static void motorway_barrier_rails_markers(void **state)
     sim_scenario_free(sc);
 }
 
+/* Sign gantries (motorway, every 2 km by default; here every 400 m): spans from 1.5 m
+ * outside one outer edge to 1.5 m outside the other, posts 0.5 m square: the edges at
+ * +-(1 + 7.5 + 2.5) = 11 m, so the posts' middles at +-(11 + 1.5 + 0.25) = +-12.75 m,
+ * span 25.5 m, centred on y = 0, at s = 200 and 600 (spacing / 2, then every spacing).
+ * A sign at s 605 drops the one at 600 (none within 10 m of a sign); a road alongside
+ * from x 150 to 250 with its lanes from y -18.5 to -11.5 takes the place of the right
+ * post at 200, so that gantry is dropped too. A 1000 m road at the default spacing gets
+ * none (the first would stand at 1000, its end); a 4500 m one gets two, at 1000 and 3000. */
+#define MW_ROAD(id, y, len, extra) \
+    "{\"id\":\"" id "\",\"start\":{\"x\":0,\"y\":" #y ",\"heading_deg\":0},\"segments\":[{\"type\":\"line\"," \
+    "\"length\":" #len "}],\"lanes\":" MOTORWAY_LANES extra "}"
+
+static void motorway_gantries_span_the_road(void **state)
+{
+    (void)state;
+    sim_scenario *sc = load("{\"name\":\"t\",\"roads\":[" MW_ROAD("m", 0, 1000, "") "],"
+                            "\"scenery\":{\"rules\":{\"gantries\":{\"spacing_m\":400}}}}");
+    sim_object_list l;
+    place(sc, &l);
+    assert_int_equal(count(&l, SIM_OBJ_GANTRY), 2);
+    double want_x[2] = {200, 600};
+    int k = 0;
+    for (int i = 0; i < l.n; i++) {
+        const sim_world_object *o = &l.items[i];
+        if (o->kind != SIM_OBJ_GANTRY) continue;
+        assert_true(fabs(o->x - want_x[k++]) < 1e-9);
+        assert_true(fabs(o->y) < 1e-9 && o->z == 0 && fabs(o->heading) < 1e-12);
+        assert_true(fabs(o->width - 25.5) < 1e-9);
+        assert_true(o->length == 1.0 && o->height == 7.0);
+        /* both posts off the paved area */
+        sim_road_loc loc;
+        for (int side = -1; side <= 1; side += 2)
+            assert_true(sim_roadnet_locate_on_road(&sc->net, o->x, o->y + side * (o->width / 2 - 0.25), &loc) != SIM_OK ||
+                        !loc.on_road);
+    }
+    sim_object_list_free(&l);
+    sim_scenario_free(sc);
+
+    /* offset 3 m: span 2 * (11 + 3 + 0.25) = 28.5 m */
+    sc = load("{\"name\":\"t\",\"roads\":[" MW_ROAD("m", 0, 1000, "") "],"
+              "\"scenery\":{\"rules\":{\"gantries\":{\"spacing_m\":400,\"offset_m\":3}}}}");
+    place(sc, &l);
+    for (int i = 0; i < l.n; i++)
+        if (l.items[i].kind == SIM_OBJ_GANTRY) assert_true(fabs(l.items[i].width - 28.5) < 1e-9);
+    assert_int_equal(count(&l, SIM_OBJ_GANTRY), 2);
+    sim_object_list_free(&l);
+    sim_scenario_free(sc);
+
+    /* a sign at 605 and a road beside at 150..250: neither gantry stands */
+    sc = load("{\"name\":\"t\",\"roads\":[" MW_ROAD("m", 0, 1000, ",\"signs\":[{\"s\":605,\"type\":\"speed_limit\","
+              "\"speed_kmh\":100}]") ",{\"id\":\"side\",\"start\":{\"x\":150,\"y\":-15,\"heading_deg\":0},"
+              "\"segments\":[{\"type\":\"line\",\"length\":100}],\"lanes\":" RURAL_LANES "}],"
+              "\"scenery\":{\"rules\":{\"gantries\":{\"spacing_m\":400}}}}");
+    place(sc, &l);
+    assert_int_equal(count(&l, SIM_OBJ_GANTRY), 0);
+    sim_object_list_free(&l);
+    sim_scenario_free(sc);
+
+    /* the defaults: every 2 km from 1 km, motorways only */
+    sc = load("{\"name\":\"t\",\"roads\":[" MW_ROAD("m", 0, 1000, "") "," MW_ROAD("long", 200, 4500, "") "]}");
+    place(sc, &l);
+    assert_int_equal(count(&l, SIM_OBJ_GANTRY), 2);
+    for (int i = 0; i < l.n; i++)
+        if (l.items[i].kind == SIM_OBJ_GANTRY)
+            assert_true(fabs(l.items[i].y - 200) < 1e-9 && (fabs(l.items[i].x - 1000) < 1e-9 || fabs(l.items[i].x - 3000) < 1e-9));
+    sim_object_list_free(&l);
+    sim_scenario_free(sc);
+    sc = load("{\"name\":\"t\"," ROAD(RURAL_LANES) "}");
+    place(sc, &l);
+    assert_int_equal(count(&l, SIM_OBJ_GANTRY), 0);
+    sim_object_list_free(&l);
+    sim_scenario_free(sc);
+}
+
 static void town_kerbs_lights_buildings(void **state)
 {
     (void)state;
@@ -284,6 +358,7 @@ int main(void)
         cmocka_unit_test(rural_delineators_trees_nothing_on_road),
         cmocka_unit_test(same_seed_same_objects),
         cmocka_unit_test(motorway_barrier_rails_markers),
+        cmocka_unit_test(motorway_gantries_span_the_road),
         cmocka_unit_test(town_kerbs_lights_buildings),
         cmocka_unit_test(rules_and_explicit_objects),
         cmocka_unit_test(piers_under_an_elevated_road),

@@ -175,7 +175,9 @@ static void model_answers_solved_by_hand(void **state)
     assert_string_equal(net.geo_reference, "+proj=tmerc");
     char unsup[200];
     sim_xodr_unsupported_text(&rep, unsup, sizeof unsup);
-    assert_string_equal(unsup, "controller (1), signal -/- (1)"); /* objects are read (sim_xodr_objects.c) */
+    assert_string_equal(unsup, "signal -/- (1)"); /* objects (sim_xodr_objects.c) and controllers are read */
+    assert_int_equal(rep.n_controllers, 1);          /* with no heads: it runs nothing */
+    assert_int_equal(rep.n_controllers_running, 0);
     assert_int_equal(rep.n_objects, 2);
     int m = sim_roadnet_find_road(&net, "main"), x = sim_roadnet_find_road(&net, "exit");
     const sim_road *r = &net.roads[m];
