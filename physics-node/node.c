@@ -57,7 +57,7 @@ static void place_on_followed(pn_node *n)
     double dt = 1.0 / n->cfg.publish_hz;
     at.x += at.speed * cos(at.heading) * dt;
     at.y += at.speed * sin(at.heading) * dt;
-    at.gear = n->car.gear > 0 ? n->car.gear : 1;
+    at.gear = sim_vehicle_start_gear(&n->params, at.speed);
     sim_error err = {0};
     if (sim_vehicle_init(&n->car, &n->params, n->cfg.model, n->cfg.integrator, pn_world_ground(n->world), &at, &err))
         sim_throttle_say(&n->bad_output, stderr, "physics-node", "follow", sim_throttle_clock(),
@@ -91,6 +91,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     int rc = pn_world_start(n->world, start_name, &st, err);
     if (rc)
         return rc;
+    st.gear = sim_vehicle_start_gear(&n->params, st.speed);
     rc = sim_vehicle_init(&n->car, &n->params, n->cfg.model, n->cfg.integrator,
                           pn_world_ground(n->world), &st, err);
     if (rc)

@@ -1,8 +1,9 @@
 /* sumo: the traffic node's SUMO co-simulation (docs/traffic.md, "SUMO").
  *
  * With "traffic": {"engine": "sumo"} the surrounding traffic is SUMO's: at setup the
- * node makes the network (netconvert from the scenario's OpenDRIVE file, without
- * normalising the offset, so SUMO's x, y are the scenario's), the demand (the route
+ * node makes the network (netconvert from the scenario's OpenDRIVE file, or from its
+ * JSON roads exported to OpenDRIVE by sim_xodr_write, without normalising the offset,
+ * so SUMO's x, y are the scenario's), the demand (the route
  * files the scenario names, or randomTrips.py with the scenario's seed) and starts
  * `sumo` on loopback at a free port, with the session's step length and the scenario's
  * seed. On every sim.tick one TraCI message moves the ego into SUMO (moveToXY), steps

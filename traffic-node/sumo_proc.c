@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sim_file.h"
+#include "sim_xodr_write.h"
 
 #define INSTALL_HINT "install Debian's SUMO with `apt-get install sumo sumo-tools` (`sh scripts/deps.sh` does)"
 #define MAX_ANSWER (64u << 20)
@@ -208,6 +209,21 @@ static int write_file(const char *path, const char *text, sim_error *err)
     return ok ? SIM_OK : sim_error_set(err, SIM_EIO, "%s: cannot write: %s", path, strerror(errno));
 }
 
+/* A JSON scenario's roads as OpenDRIVE (sim_xodr_write), for netconvert to read the
+ * same lane types and offsets it reads from an OpenDRIVE scenario. */
+static int export_roads(const tn_sumo *s, char *path, size_t cap, sim_error *err)
+{
+    snprintf(path, cap, "%s/roads.xodr", s->dir);
+    char *text;
+    size_t len;
+    sim_error e = {0};
+    if (sim_xodr_write(&s->sc->net, s->sc->name, &text, &len, &e))
+        return sim_error_set(err, e.code, "%s: exporting its roads for SUMO: %s", s->sc->path, e.msg);
+    int rc = write_file(path, text, err);
+    free(text);
+    return rc;
+}
+
 int tn_sumo_make_inputs(tn_sumo *s, sim_error *err)
 {
     const sim_sumo_config *c = &s->sc->sumo;
@@ -225,9 +241,15 @@ int tn_sumo_make_inputs(tn_sumo *s, sim_error *err)
         free(owned);
         if (rc) return rc;
         snprintf(s->net, sizeof s->net, "%s/net.net.xml", s->dir);
-        char *argv[16] = {netconvert_bin, "--opendrive-files", s->sc->opendrive, "--type-files", types,
+        char exported[1100];
+        if (!s->sc->opendrive && (rc = export_roads(s, exported, sizeof exported, err))) return rc;
+        char *xodr = s->sc->opendrive ? s->sc->opendrive : exported;
+        char *argv[16] = {netconvert_bin, "--opendrive-files", xodr, "--type-files", types,
                           "--offset.disable-normalization", "true", "--output-file", s->net};
         int k = 9;
+        /* A JSON scenario's open road ends are ends: without --no-turnarounds SUMO turns
+           its cars round there, across the median where our road model has no lane */
+        if (!s->sc->opendrive) argv[k++] = "--no-turnarounds", argv[k++] = "true";
         if (c->tls_guess) argv[k++] = "--tls.guess", argv[k++] = "true"; /* lights where netconvert sees a need */
         tn_sumo_persons_netconvert(s, argv, &k);                          /* sumo_persons.c */
         argv[k] = NULL;

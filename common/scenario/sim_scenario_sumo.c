@@ -87,7 +87,10 @@ void scn_check_sumo(ld *L)
         scn_err_at(L, "traffic.sumo.pedestrian_period_s", "found %g with traffic.sumo.%s, expected it only when the "
                    "network and the trips are made (persons in the route files given are shown as they are)",
                    sc->sumo.pedestrian_period_s, sc->sumo.net ? "net" : "routes");
-    if (!sc->opendrive && !sc->sumo.net)
-        scn_err_at(L, "traffic.sumo.net", "missing: with \"engine\": \"sumo\" the roads come from an OpenDRIVE file "
-                   "(roads.opendrive), or a SUMO network is named here");
+    /* JSON roads reach SUMO through their OpenDRIVE export (sim_xodr_write), which
+     * carries no traffic-light heads: SUMO would run those junctions without lights. */
+    if (!sc->opendrive && !sc->sumo.net && sc->net.lights.n_heads)
+        scn_err_at(L, "traffic_lights", "found %d heads with \"engine\": \"sumo\" on the scenario's JSON roads, "
+                   "expected none (their OpenDRIVE export for SUMO's network carries no lights; name a SUMO network "
+                   "in traffic.sumo.net, or use an OpenDRIVE file)", sc->net.lights.n_heads);
 }

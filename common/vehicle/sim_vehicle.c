@@ -183,6 +183,15 @@ static sim_quat quat_from_axes(sim_vec3 fx, sim_vec3 fz)
     return sim_quat_normalize(q);
 }
 
+int sim_vehicle_start_gear(const sim_vehicle_params *p, double speed)
+{
+    double spin = fabs(speed) / p->tire.radius;
+    for (int g = 1; g <= p->gearbox.n_gears; g++)
+        if (spin * sim_gearbox_ratio(&p->gearbox, g) * SIM_RPM_PER_RAD_S <= p->auto_econ_rpm)
+            return g;
+    return p->gearbox.n_gears;
+}
+
 int sim_vehicle_init(sim_vehicle *v, const sim_vehicle_params *p, sim_vehicle_model model,
                      sim_integrator integrator, const sim_vehicle_ground *ground,
                      const sim_vehicle_start *start, sim_error *err)

@@ -235,6 +235,13 @@ typedef struct sim_vehicle_state {
     sim_wheel_state wheel[SIM_WHEELS];
 } sim_vehicle_state;
 
+/* The gear the automatic would be in at speed (m/s) at part throttle: the lowest forward
+ * gear in which the engine turns no faster than the part-throttle upshift speed
+ * (gearbox.econ_rpm), else the top gear; 1 at a standstill. A start point's speed needs
+ * it: started in first at 100 km/h the engine turns 12,000 rpm and brakes the car from
+ * 27.8 to 22.3 m/s in 0.05 s. */
+int sim_vehicle_start_gear(const sim_vehicle_params *p, double speed);
+
 /* Sets the vehicle up on the ground at the start pose (body along the ground's normal,
  * suspension at its static travel), moving at start->speed with wheels and engine
  * matched. The parameters are copied. */

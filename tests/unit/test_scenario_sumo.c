@@ -1,8 +1,9 @@
 /* Unit tests of a scenario's "traffic": {"engine": "sumo"} (sim_scenario_sumo.c): the
  * fields and defaults, files resolved beside the scenario, and what SUMO does not do
  * refused with the field named: agents, density, triggers, a sumo section without the
- * engine, a network that is neither OpenDRIVE nor named, guessed lights or pedestrians
- * beside a network given. */
+ * engine; JSON roads taken (exported for netconvert), but not with traffic lights,
+ * which their export does not carry; guessed lights or pedestrians beside a network
+ * given. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -44,6 +45,13 @@ static void fields_and_defaults(void **state)
     assert_false(sc->sumo.tls_guess);
     assert_true(sc->sumo.pedestrian_period_s == 0);
     sim_scenario_free(sc);
+    /* JSON roads and no network named: netconvert gets their OpenDRIVE export */
+    assert_int_equal(parse("{\"format\": 1, \"name\": \"x\", " ROAD ", \"traffic\": {\"engine\": \"sumo\"}}", &sc, msg,
+                           sizeof msg),
+                     0);
+    assert_null(sc->sumo.net);
+    assert_null(sc->opendrive);
+    sim_scenario_free(sc);
     assert_int_equal(parse("{\"format\": 1, \"name\": \"x\", " ROAD "}", &sc, msg, sizeof msg), 0);
     assert_int_equal(sc->traffic_engine, SIM_TRAFFIC_ENGINE_OWN);
     sim_scenario_free(sc);
@@ -52,7 +60,6 @@ static void fields_and_defaults(void **state)
 static void refusals(void **state)
 {
     static const struct { const char *traffic, *words; } cases[] = {
-        {"{\"engine\": \"sumo\"}", "traffic.sumo.net: missing"},
         {"{\"engine\": \"sumo\", \"density\": 5, \"sumo\": {\"net\": \"n\"}}", "traffic.density: found 5"},
         {"{\"sumo\": {\"net\": \"n\"}}", "traffic.sumo: found a sumo section"},
         {"{\"engine\": \"carla\"}", "traffic.engine"},
@@ -77,11 +84,24 @@ static void refusals(void **state)
     }
 }
 
+/* JSON roads with traffic lights: refused, naming the section (SUMO would get no lights). */
+static void json_lights_refused(void **state)
+{
+    sim_scenario *sc = NULL;
+    char msg[512];
+    assert_int_equal(parse("{\"format\": 1, \"name\": \"x\", " ROAD ", \"traffic\": {\"engine\": \"sumo\"}, "
+                           "\"traffic_lights\": {\"heads\": [{\"id\": \"h\", \"road\": \"a\", \"s\": 90, \"t\": -5}]}}",
+                           &sc, msg, sizeof msg),
+                     SIM_EINVAL);
+    if (!strstr(msg, "traffic_lights: found 1 heads")) fail_msg("\"%s\"", msg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fields_and_defaults),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(json_lights_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

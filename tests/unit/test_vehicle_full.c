@@ -87,6 +87,43 @@ static void accelerates_0_100_like_data_sheet(void **state)
     free(v);
 }
 
+/* Started at 100 km/h, the car is in the gear the automatic would hold there (the lowest
+ * whose engine speed is at most econ_rpm, 2500, else the top one) and coasts for 1 s
+ * without throttle: it only slows, by what rolling and air drag and a closed throttle
+ * take (less than 0.5 m/s). Started in first, as start points were, the engine turned
+ * 12,000 rpm and its spin, fed back through the clutch after the shift to second, pushed
+ * the coasting car up to 28.5 m/s. */
+static void starts_at_speed_in_a_fitting_gear(void **state)
+{
+    sim_vehicle_ground g = sim_ground_from_plane(&flat);
+    double v0 = 100.0 * KMH;
+    int gear = sim_vehicle_start_gear(&params, v0);
+    double spin = v0 / params.tire.radius, rpm_per = 60.0 / (2.0 * M_PI);
+    double rpm = spin * sim_gearbox_ratio(&params.gearbox, gear) * rpm_per;
+    assert_true(gear == params.gearbox.n_gears || rpm <= params.auto_econ_rpm);
+    assert_true(rpm < params.engine.max_rpm * 0.5);
+    assert_true(gear == 1 || spin * sim_gearbox_ratio(&params.gearbox, gear - 1) * rpm_per > params.auto_econ_rpm);
+    assert_int_equal(sim_vehicle_start_gear(&params, 0.0), 1);
+    assert_int_equal(sim_vehicle_start_gear(&params, 300.0 * KMH), params.gearbox.n_gears);
+    double fastest[2] = {0, 0}, last[2];
+    for (int k = 0; k < 2; k++) {
+        int g0 = k == 0 ? gear : 1;
+        sim_vehicle_controls c = {.automatic = true, .gear = g0};
+        sim_vehicle *v = new_car(&g, v0, g0, 0.0);
+        for (int i = 0; i < 100; i++) {
+            step(v, &c, &g, 10);
+            last[k] = speed_of(v, &g);
+            if (last[k] > fastest[k]) fastest[k] = last[k];
+        }
+        free(v);
+    }
+    printf("started at 100 km/h (27.778 m/s), 1 s coasting: in gear %d (%.0f rpm) fastest %.3f, last %.3f m/s; "
+           "in first fastest %.3f m/s\n", gear, rpm, fastest[0], last[0], fastest[1]);
+    assert_true(fastest[0] <= v0 + 1e-3);
+    assert_true(last[0] > v0 - 0.5);
+    assert_true(fastest[1] > v0 + 0.3); /* what the test sees without the gear */
+}
+
 /* Top speed 214 km/h: started in fifth below and above it at full throttle, the car
  * speeds up from below and slows down from above, both ending within 5 %. */
 static void reaches_top_speed_of_data_sheet(void **state)
@@ -448,6 +485,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accelerates_0_100_like_data_sheet),
         cmocka_unit_test(reaches_top_speed_of_data_sheet),
+        cmocka_unit_test(starts_at_speed_in_a_fitting_gear),
         cmocka_unit_test(brakes_100_0_within_35_42_m),
         cmocka_unit_test(corners_up_to_0_8_to_1_0_g),
         cmocka_unit_test(coasts_like_the_hand_solution),
