@@ -130,25 +130,6 @@ static inline const sim_msg_traffic_vehicle *find(const session *s, const char *
     return NULL;
 }
 
-/* Two oriented boxes overlap: no separating axis among their four edge normals. */
-static inline bool boxes_overlap(const double a[5], const double b[5])
-{
-    const double *box[2] = {a, b};
-    for (int k = 0; k < 2; k++)
-        for (int e = 0; e < 2; e++) {
-            double h = box[k][2] + e * M_PI / 2, ax = cos(h), ay = sin(h);
-            double lo[2], hi[2];
-            for (int m = 0; m < 2; m++) {
-                const double *q = box[m];
-                double c = q[0] * ax + q[1] * ay;
-                double r = fabs(q[3] / 2 * cos(q[2] - h)) + fabs(q[4] / 2 * sin(q[2] - h));
-                lo[m] = c - r, hi[m] = c + r;
-            }
-            if (hi[0] <= lo[1] || hi[1] <= lo[0]) return false;
-        }
-    return true;
-}
-
 static inline int overlaps(const session *s, char *which, size_t cap)
 {
     int n = 0;
@@ -157,7 +138,7 @@ static inline int overlaps(const session *s, char *which, size_t cap)
             const sim_msg_traffic_vehicle *p = &s->veh[i], *q = &s->veh[j];
             double a[5] = {p->pos[0], p->pos[1], p->heading, p->size[0], p->size[1]};
             double b[5] = {q->pos[0], q->pos[1], q->heading, q->size[0], q->size[1]};
-            if (boxes_overlap(a, b)) {
+            if (ts_boxes_overlap(a, b)) {
                 if (!n) snprintf(which, cap, "%s and %s", p->id, q->id);
                 n++;
             }
