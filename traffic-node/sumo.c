@@ -157,27 +157,32 @@ static int on_object(const sim_traci_object *o, void *user)
     v.brake = (sig & SIM_TRACI_SIGNAL_BRAKELIGHT) || s->frozen;
     v.left = (sig & (SIM_TRACI_SIGNAL_BLINKER_LEFT | SIM_TRACI_SIGNAL_EMERGENCY)) != 0;
     v.right = (sig & (SIM_TRACI_SIGNAL_BLINKER_RIGHT | SIM_TRACI_SIGNAL_EMERGENCY)) != 0;
-    /* the road, lane and height from the scenario's own road model, at the place as
-     * published (to 1 mm): on a road's very end the same answer as any reader's */
+    /* at the place as published (to 1 mm): on a road's very end the same answer as any
+     * reader's */
     v.pos[0] = round(v.pos[0] * 1000) / 1000;
     v.pos[1] = round(v.pos[1] * 1000) / 1000;
-    sim_locate_query q = {.x = v.pos[0], .y = v.pos[1], .z = NAN, .heading = round(h * 1e4) / 1e4,
-                          .drivable_only = true};
+    tn_sumo_list(s, &v, true);
+    return 0;
+}
+
+void tn_sumo_list(tn_sumo *s, sim_msg_traffic_vehicle *v, bool drivable_only)
+{
+    sim_locate_query q = {.x = v->pos[0], .y = v->pos[1], .z = NAN,
+                          .heading = drivable_only ? round(v->heading * 1e4) / 1e4 : NAN,
+                          .drivable_only = drivable_only};
     sim_road_loc loc;
     if (sim_roadnet_locate_query(&s->sc->net, &q, &loc) == SIM_OK && loc.on_road) {
-        snprintf(v.road, sizeof v.road, "%s", s->sc->net.roads[loc.road].id);
-        v.lane = loc.lane.lane;
-        v.s = loc.s;
+        snprintf(v->road, sizeof v->road, "%s", s->sc->net.roads[loc.road].id);
+        v->lane = loc.lane.lane;
+        v->s = loc.s;
     }
     sim_ground g;
-    sim_scenario_ground(s->sc, v.pos[0], v.pos[1], &g);
-    v.pos[2] = g.z;
-    double d = s->ego.valid ? hypot(v.pos[0] - s->ego.x, v.pos[1] - s->ego.y) : 0;
-    if (s->ego.valid && d > s->radius) return 0;
-    if (s->n_vehicles >= SIM_MSG_TRAFFIC_MAX_VEHICLES) return 0;
+    sim_scenario_ground(s->sc, v->pos[0], v->pos[1], &g);
+    v->pos[2] = g.z;
+    double d = s->ego.valid ? hypot(v->pos[0] - s->ego.x, v->pos[1] - s->ego.y) : 0;
+    if ((s->ego.valid && d > s->radius) || s->n_vehicles >= SIM_MSG_TRAFFIC_MAX_VEHICLES) return;
     s->dist[s->n_vehicles] = d;
-    s->vehicles[s->n_vehicles++] = v;
-    return 0;
+    s->vehicles[s->n_vehicles++] = *v;
 }
 
 /* Nearest first, equal distances by id: the same every run. */

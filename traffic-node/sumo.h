@@ -95,6 +95,12 @@ cJSON *tn_sumo_state_payload(tn_sumo *s, int run);
 /* traffic.engine's payload: SUMO's version and command line (caller frees). */
 cJSON *tn_sumo_meta(const tn_sumo *s);
 
+/* Completes v (SUMO's vehicle or person at v->pos, to 1 mm, v->heading) with the road,
+ * lane, s and height of the scenario's own road model (drivable lanes only for
+ * vehicles) and lists it with its distance from the ego, unless it is beyond the radius
+ * or the list is full. */
+void tn_sumo_list(tn_sumo *s, sim_msg_traffic_vehicle *v, bool drivable_only);
+
 /* sumo_proc.c: programs, the process and the socket */
 int tn_sumo_find_tools(tn_sumo *s, sim_error *err);
 int tn_sumo_make_inputs(tn_sumo *s, sim_error *err);

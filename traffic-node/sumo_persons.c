@@ -118,19 +118,6 @@ bool tn_sumo_persons_on_object(tn_sumo *s, const sim_traci_object *o)
     v.size[2] = o->value[P_HEIGHT].d;
     v.velocity[0] = speed * cos(h);
     v.velocity[1] = speed * sin(h);
-    sim_locate_query q = {.x = v.pos[0], .y = v.pos[1], .z = NAN, .heading = NAN, .drivable_only = false};
-    sim_road_loc loc;
-    if (sim_roadnet_locate_query(&s->sc->net, &q, &loc) == SIM_OK && loc.on_road) {
-        snprintf(v.road, sizeof v.road, "%s", s->sc->net.roads[loc.road].id);
-        v.lane = loc.lane.lane;
-        v.s = loc.s;
-    }
-    sim_ground g;
-    sim_scenario_ground(s->sc, v.pos[0], v.pos[1], &g);
-    v.pos[2] = g.z;
-    double d = s->ego.valid ? hypot(v.pos[0] - s->ego.x, v.pos[1] - s->ego.y) : 0;
-    if (s->ego.valid && d > s->radius) return true;
-    s->dist[s->n_vehicles] = d;
-    s->vehicles[s->n_vehicles++] = v;
+    tn_sumo_list(s, &v, false); /* any lane: sidewalks, crossings */
     return true;
 }
