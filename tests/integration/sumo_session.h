@@ -41,7 +41,7 @@ typedef struct session {
 /* The scenario's file: a relative name under the checkout, an absolute one as it is. */
 static inline const char *session_scenario_path(const session *s)
 {
-    return s->scenario[0] == '/' ? s->scenario : session_scenario_path(s);
+    return s->scenario[0] == '/' ? s->scenario : ts_root(s->scenario);
 }
 
 static inline void sumo_session_open(session *s, const char *scenario, const char *sumo)
