@@ -2,6 +2,7 @@
  * work is in libsim (sim_drivelog); this file is argument handling and messages. */
 #include "cmd_log.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -354,4 +355,37 @@ int simctl_cmd_replay(int argc, char **argv)
     printf("replayed %llu of %zu\n", (unsigned long long)p.published, p.n);
     replay_free(&p);
     return 0;
+}
+
+/* The newest .sqlite file in OUT/logs/STUDY into path ("" when none), for when the
+ * recorder never said its file. Newest to the nanosecond, then by name (the names end
+ * in their start time): two short headless drives end within one second, and whole
+ * seconds once gave the second subject the first one's report. */
+void simctl_newest_log(const char *out, const char *study, char *path, size_t size)
+{
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/logs/%s", out, study);
+    DIR *d = opendir(dir);
+    struct timespec best = {0, 0};
+    char best_name[256] = "";
+    struct dirent *e;
+    path[0] = '\0';
+    while (d && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 8 || strcmp(e->d_name + n - 7, ".sqlite") != 0) continue;
+        char p[2400];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (stat(p, &st) != 0) continue;
+        struct timespec m = st.st_mtim;
+        bool newer = m.tv_sec != best.tv_sec ? m.tv_sec > best.tv_sec
+                     : m.tv_nsec != best.tv_nsec ? m.tv_nsec > best.tv_nsec
+                                                 : strcmp(e->d_name, best_name) > 0;
+        if (newer) {
+            best = m;
+            snprintf(best_name, sizeof best_name, "%s", e->d_name);
+            if (snprintf(path, size, "%s", p) >= (int)size) path[0] = '\0';
+        }
+    }
+    if (d) closedir(d);
 }

@@ -7,4 +7,10 @@
 int simctl_cmd_export(int argc, char **argv);
 int simctl_cmd_replay(int argc, char **argv);
 
+#include <stddef.h>
+
+/* The newest drive log (.sqlite) in OUT/logs/STUDY into path ("" when none): by
+ * modification time to the nanosecond, then by name. */
+void simctl_newest_log(const char *out, const char *study, char *path, size_t size);
+
 #endif

@@ -25,6 +25,7 @@
 
 #include <uv.h>
 
+#include "cmd_log.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_file.h"
@@ -148,29 +149,6 @@ static bool has_display(void)
     return (d && *d) || (w && *w);
 }
 
-/* The newest .sqlite file in OUT/logs/STUDY into path ("" when none). */
-static void newest_log(const char *out, const char *study, char *path, size_t size)
-{
-    char dir[1100];
-    snprintf(dir, sizeof dir, "%s/logs/%s", out, study);
-    DIR *d = opendir(dir);
-    time_t best = 0;
-    struct dirent *e;
-    path[0] = '\0';
-    while (d && (e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n < 8 || strcmp(e->d_name + n - 7, ".sqlite") != 0) continue;
-        char p[2400];
-        struct stat st;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        if (stat(p, &st) == 0 && st.st_mtime >= best) {
-            best = st.st_mtime;
-            if (snprintf(path, size, "%s", p) >= (int)size) path[0] = '\0';
-        }
-    }
-    if (d) closedir(d);
-}
-
 /* OUT/report: a link to the newest drive's report, so that the place printed before
  * per-drive reports still shows the last one (a real folder there, from before, is
  * left alone). */
@@ -193,7 +171,7 @@ static int run_analysis(const char *log_file, const char *out_dir, const char *s
     const char *base = strrchr(log_file, '/');
     base = base ? base + 1 : log_file;
     char stem[512], rel[1100], report_dir[1200];
-    snprintf(stem, sizeof stem, "%s", base);
+    snprintf(stem, sizeof stem, "%.*s", (int)sizeof stem - 1, base);
     size_t sl = strlen(stem);
     if (sl > 7 && strcmp(stem + sl - 7, ".sqlite") == 0) stem[sl - 7] = '\0';
     snprintf(rel, sizeof rel, "reports/%s/%s", study, stem);
@@ -552,7 +530,7 @@ int simctl_cmd_run(int argc, char **argv)
 
     /* A short session may end before simctl heard the recorder's log.status: the
      * drive's log is then the newest in the study's folder. */
-    if (!s.log_file[0]) newest_log(out, study, s.log_file, sizeof s.log_file);
+    if (!s.log_file[0]) simctl_newest_log(out, study, s.log_file, sizeof s.log_file);
     /* Interactive sessions too: a test person's drive is analysed when it stops. */
     if (!no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0 &&
         (s.status == 0 || s.status == RUN_STALL_STATUS)) {

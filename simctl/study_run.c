@@ -26,6 +26,7 @@
 
 #include <uv.h>
 
+#include "cmd_log.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_file.h"
@@ -340,29 +341,6 @@ static void run_phase(runner *r)
     uv_run(r->loop, UV_RUN_DEFAULT);
 }
 
-/* The newest drive log under dir/logs ("" none). */
-static void find_log(const char *dir, const char *study, char *out, size_t size)
-{
-    char logs[PATH_MAX * 3];
-    snprintf(logs, sizeof logs, "%s/logs/%s", dir, study);
-    out[0] = '\0';
-    DIR *d = opendir(logs);
-    struct dirent *e;
-    time_t best = 0;
-    while (d && (e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n < 8 || strcmp(e->d_name + n - 7, ".sqlite")) continue;
-        char p[PATH_MAX * 4];
-        struct stat st;
-        snprintf(p, sizeof p, "%s/%s", logs, e->d_name);
-        if (stat(p, &st) == 0 && st.st_mtime >= best) {
-            best = st.st_mtime;
-            if (snprintf(out, size, "%s", p) >= (int)size) out[0] = '\0';
-        }
-    }
-    if (d) closedir(d);
-}
-
 static int write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -477,7 +455,7 @@ static int run_drive(runner *r)
     run_phase(r);
     r->child = 0;
     char log[PATH_MAX * 3] = "", sha[65] = "";
-    find_log(dir, r->c->s->name, log, sizeof log);
+    simctl_newest_log(dir, r->c->s->name, log, sizeof log);
     if (log[0] && sim_sha256_file(log, sha, &err) != SIM_OK) sha[0] = '\0';
     study_utc_now(utc, sizeof utc);
     int st = r->child_status;
