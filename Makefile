@@ -165,7 +165,7 @@ FUZZ_OBJ    := $(COMMON_SRC:%.c=$(BUILD)/fuzzlib/%.o)
 FUZZERS     := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 $(BUILD)/fuzzlib/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/fuzz/%: fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(call pc_libs,$(PKG_ALL)) -lm -lpthread
