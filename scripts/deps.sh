@@ -20,10 +20,11 @@ libwebsockets:libwebsockets-dev assimp:libassimp-dev"
 # runs the Python client's tests, tests/scripts/test_pyclient.sh; nc and socat run the
 # shell examples of docs/protocol.md, tests/scripts/test_shell_examples.sh; chromium,
 # node and npm run the console's browser tests, tests/scripts/test_console.sh; sumo and
-# netconvert run SUMO's traffic, traffic-node with "engine": "sumo", test_sumo_session)
+# netconvert run SUMO's traffic, traffic-node with "engine": "sumo", test_sumo_session;
+# stress-ng loads the machine for scripts/stress.sh)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
 sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool nc:netcat-openbsd socat:socat python3:python3 \
-chromium:chromium node:nodejs npm:npm sumo:sumo netconvert:sumo"
+chromium:chromium node:nodejs npm:npm sumo:sumo netconvert:sumo stress-ng:stress-ng"
 # library file -> Debian package, for what has neither a pkg-config name nor a command:
 # render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
 # vendor library and its software rasteriser (llvmpipe), as do its tests
