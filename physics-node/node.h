@@ -50,6 +50,8 @@ typedef struct pn_node {
     sim_vehicle_params params;
     sim_vehicle car;
     sim_vehicle_controls in;
+    pn_stamps in_stamps;          /* the newest input.controls' stamps (stepped unused) */
+    pn_stamps stamps;             /* those of the input the newest state integrated */
     sim_ffb_params ffb;
     sim_box boxes[PN_MAX_BOXES];
     size_t n_boxes;

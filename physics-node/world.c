@@ -14,19 +14,6 @@ struct pn_world {
     sim_vehicle_ground ground;
 };
 
-/* Force-feedback roughness of each surface type (0 smooth .. 1 very rough). */
-static double surface_roughness(int surface)
-{
-    switch (surface) {
-    case SIM_SURFACE_GRASS: return 0.5;
-    case SIM_SURFACE_GRAVEL: return 0.8;
-    case SIM_SURFACE_SAND: return 0.4;
-    case SIM_SURFACE_SNOW: return 0.2;
-    case SIM_SURFACE_WATER: return 0.1;
-    default: return 0.0; /* asphalt, ice */
-    }
-}
-
 static int scenario_ground(void *ctx, double x, double y, sim_ground_sample *out)
 {
     const pn_world *w = ctx;
@@ -37,7 +24,9 @@ static int scenario_ground(void *ctx, double x, double y, sim_ground_sample *out
     out->normal[1] = g.n[1];
     out->normal[2] = g.n[2];
     out->friction = g.friction;
-    out->roughness = surface_roughness(g.surface);
+    const sim_surface_props *sp = sim_surface_props_of(g.surface);
+    out->roughness = sp->roughness;
+    out->rolling = sp->rolling;
     return 0;
 }
 

@@ -50,7 +50,7 @@ static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_ST
                                         SIM_TOPIC_TRAFFIC_COLLISION, "signal.", "traffic.engine",
                                         "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
                                         "drt.", "surt.", "gaze.", "hmi.", "sensor.",
-                                        SIM_TOPIC_AUTOMATION_EVENT};
+                                        SIM_TOPIC_AUTOMATION_EVENT, "render.latency"};
 
 /* The session's wall clock (Unix s): the time base's (docs/instruments.md). */
 double rec_wall_now(void)

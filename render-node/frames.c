@@ -155,6 +155,10 @@ int rn_frame(rn_node *n, const sim_pose *ego, double now, const char *shot, rn_f
         return sim_error_set(err, rc, "drawing: out of memory");
     if (shot && (rc = gfx_screenshot(&n->g, shot, err)))
         return rc;
+    /* Finished before the swap, so that the delay's split tells drawing from
+     * presenting (the loop waits for the swap's end with glFinish anyway). */
+    glFinish();
+    n->draw_end = rn_now();
     SDL_GL_SwapWindow(n->g.win);
     return SIM_OK;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "node.h"
+#include "sim_msg_render.h"
 
 static void on_wait(uv_timer_t *t) { (void)t; }
 static void on_signal(uv_signal_t *s, int sig)
@@ -17,6 +18,24 @@ static void on_signal(uv_signal_t *s, int sig)
         n->shot_now = true; /* kill -USR1: the next frame goes to --screenshot */
     else
         n->stop = true;
+}
+
+/* The frame's wheel-to-picture delay: kept for --stats-file and summarised on the
+ * bus as render.latency every 100 ms. */
+static void frame_latency(rn_node *n, const rn_chain *c)
+{
+    double stage[SIM_LATENCY_STAGES];
+    double total = rn_latency_split(c, stage);
+    if (isnan(total) || n->paused)
+        return;
+    if (n->wheel && n->n_wheel < RN_LATENCY_MAX)
+        n->wheel[n->n_wheel++] = total;
+    sim_msg_render_latency m;
+    if (rn_latency_add(&n->lat_win, c->swap_end, total, stage, 0.1, &m) && n->bus) {
+        cJSON *o = sim_msg_render_latency_encode(&m);
+        if (o) sim_bus_publish(n->bus, SIM_TOPIC_RENDER_LATENCY, n->sim_t, o);
+        cJSON_Delete(o);
+    }
 }
 
 int rn_run_session(rn_node *n, sim_error *err)
@@ -37,6 +56,10 @@ int rn_run_session(rn_node *n, sim_error *err)
     if (n->o.screenshot)
         uv_signal_start(&n->sigusr1, on_signal, SIGUSR1);
     n->latency = malloc(RN_LATENCY_MAX * sizeof *n->latency);
+    n->wheel = malloc(RN_LATENCY_MAX * sizeof *n->wheel);
+    n->n_wheel = 0;
+    rn_latency_window_init(&n->lat_win);
+    n->chain = (rn_chain){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     /* until the first state: the view from the scenario's start point */
     sim_pose home;
     sim_error serr = {0};
@@ -65,10 +88,16 @@ int rn_run_session(rn_node *n, sim_error *err)
         if (n->shot_now && n->o.screenshot)
             shot = n->o.screenshot;
         int pending = n->n_pending;
+        rn_chain chain = n->chain; /* the newest state this frame shows */
         rn_frame_stats st;
+        n->draw_end = NAN;
         rc = rn_frame(n, &p, now, shot, &st, err);
         glFinish();
         double done = rn_now();
+        chain.frame_start = start;
+        chain.draw_end = n->draw_end;
+        chain.swap_end = done;
+        frame_latency(n, &chain);
         for (int i = 0; i < pending && n->latency && n->n_latency < RN_LATENCY_MAX; i++)
             n->latency[n->n_latency++] = done - n->pending_arrival[i];
         memmove(n->pending_arrival, n->pending_arrival + pending, (size_t)(n->n_pending - pending) * sizeof(double));
@@ -94,17 +123,23 @@ int rn_run_session(rn_node *n, sim_error *err)
     }
     double total = rn_now() - t0;
     if (n->o.stats_file) {
-        char json[256];
-        int nl = n->n_latency;
+        char json[512];
+        int nl = n->n_latency, nw = n->n_wheel;
+        double w50 = rn_quantile(n->wheel, nw, 0.5), w95 = rn_quantile(n->wheel, nw, 0.95);
+        double w99 = rn_quantile(n->wheel, nw, 0.99);
         snprintf(json, sizeof json,
-                 "{\"frames\":%ld,\"fps\":%.1f,\"latency_n\":%d,\"latency_ms_p99\":%.2f,\"quality\":\"%s\"}", frames,
-                 frames / (total > 0 ? total : 1), nl, rn_p99(n->latency, nl) * 1000, rn_quality_name(n->scene.quality));
+                 "{\"frames\":%ld,\"fps\":%.1f,\"latency_n\":%d,\"latency_ms_p99\":%.2f,\"quality\":\"%s\","
+                 "\"wheel_n\":%d,\"wheel_ms_p50\":%.2f,\"wheel_ms_p95\":%.2f,\"wheel_ms_p99\":%.2f}",
+                 frames, frames / (total > 0 ? total : 1), nl, rn_p99(n->latency, nl) * 1000,
+                 rn_quality_name(n->scene.quality), nw, w50 * 1000, w95 * 1000, w99 * 1000);
         sim_error werr = {0};
         if (rn_write_stats(n, json, &werr))
             fprintf(stderr, "render-node: %s\n", werr.msg);
     }
     free(n->latency);
     n->latency = NULL;
+    free(n->wheel);
+    n->wheel = NULL;
     uv_timer_stop(&n->wait);
     uv_close((uv_handle_t *)&n->wait, NULL);
     uv_close((uv_handle_t *)&n->sigint, NULL);

@@ -7,6 +7,7 @@
 #include <uv.h>
 
 #include "gfx.h"
+#include "latency.h"
 #include "scene.h"
 #include "sim_bus.h"
 #include "sim_interp.h"
@@ -73,6 +74,13 @@ typedef struct rn_node {
     int n_latency;
     double pending_arrival[64];
     int n_pending;
+    /* wheel to picture (latency.h): the chain of the newest state, the frame's own
+     * stamps, the window summarised as render.latency, every frame's total (s) */
+    rn_chain chain;
+    double draw_end;               /* set by rn_frame before the swap */
+    rn_latency_window lat_win;
+    double *wheel;
+    int n_wheel;
     bool shot_done, shot_now;
 } rn_node;
 

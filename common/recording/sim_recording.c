@@ -16,6 +16,7 @@
 #include "sim_offset.h"
 #include "sim_msg_input.h"
 #include "sim_msg_log.h"
+#include "sim_msg_render.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 
@@ -412,6 +413,19 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
                 rec->controls_stalled = false;
                 ret = event(rec, w, t, "stall", "controls_end", line, len, err);
             }
+        }
+    } else if (strcmp(topic, SIM_TOPIC_RENDER_LATENCY) == 0) {
+        /* the wheel-to-picture delay: its own table (docs/latency.md) */
+        sim_msg_render_latency m;
+        if (!isnan(msg_t) && sim_msg_render_latency_decode(msg, &m, first(&bad)) == SIM_OK) {
+            const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
+            sim_drivelog_latency l = {.run = rec->run < 0 ? 0 : rec->run, .t = msg_t, .window_s = m.window_s,
+                                      .frames = m.frames, .min_ms = m.min_ms, .median_ms = m.median_ms,
+                                      .p95_ms = m.p95_ms, .max_ms = m.max_ms};
+            snprintf(l.source, sizeof l.source, "%s", cJSON_IsString(src) && src->valuestring[0] ? src->valuestring : "render");
+            for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) l.stage_ms[k] = m.stage_ms[k];
+            ret = sim_drivelog_append_latency(w, &l, err);
+            if (!ret) rec->latency_rows++;
         }
     } else if (strcmp(topic, SIM_TOPIC_INPUT_BUTTON) == 0) {
         const char *role = text(msg, topic, "role", &bad);

@@ -182,6 +182,13 @@ static void errors_name_the_path(void **state)
                 "t.json: conditions[0].params.traffic_density: found 500");
     parse_fails(HEAD "\"conditions\":[{\"name\":\"a\"}]}", "t.json: conditions[0].scenario: missing");
     parse_fails(HEAD "\"conditions\":[{\"name\":\"a/b\",\"scenario\":\"s\"}]}", "t.json: conditions[0].name: found \"a/b\"");
+    /* Issue 45: "." and ".." named folders elsewhere (".." put the study in out/). */
+    parse_fails("{\"name\":\"..\",\"participants\":{\"count\":2},\"design\":{\"type\":\"latin-square\"},"
+                "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}]}",
+                "t.json: name: found \"..\", expected a name that does not start with '.'");
+    parse_fails("{\"name\":\".\",\"participants\":{\"count\":2},\"design\":{\"type\":\"latin-square\"},"
+                "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}]}",
+                "t.json: name: found \".\", expected a name that does not start with '.'");
     parse_fails("{\"name\":\"t\",\"participants\":{\"count\":2},\"design\":{\"type\":\"williams\"},"
                 "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}]}",
                 "t.json: design.type: found \"williams\", expected one of: balanced-latin-square");
