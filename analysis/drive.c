@@ -59,6 +59,9 @@ void an_drive_free(an_drive *dr)
     free(dr->meta_key);
     free(dr->meta_val);
     an_sensors_free(dr);
+    free(dr->latency);
+    dr->latency = NULL;
+    dr->n_latency = 0;
     memset(dr, 0, sizeof *dr);
 }
 

@@ -103,8 +103,7 @@ route_family route_topic_family(const char *topic)
         return ROUTE_FAMILY_CLOCK;
     if (strcmp(topic, "traffic.state") == 0 || strcmp(topic, "traffic.event") == 0 ||
         strcmp(topic, "traffic.collision") == 0 || strcmp(topic, "traffic.ego") == 0 ||
-        strcmp(topic, "traffic.engine") == 0 || strcmp(topic, "signal.state") == 0 ||
-        strcmp(topic, "signal.red_run") == 0)
+        strcmp(topic, "traffic.engine") == 0 || is_prefix(topic, "signal."))
         return ROUTE_FAMILY_TRAFFIC;
     if (strcmp(topic, "input.controls") == 0 || strcmp(topic, "input.button") == 0) return ROUTE_FAMILY_INPUT;
     if (strcmp(topic, "log.status") == 0 || strcmp(topic, "log.error") == 0) return ROUTE_FAMILY_RECORDER;
@@ -116,10 +115,20 @@ route_family route_topic_family(const char *topic)
     return ROUTE_FAMILY_NONE;
 }
 
+bool route_session_name(const char *name)
+{
+    /* simctl run's modules (simctl/cmd_run.c), render-VIEW for a screens file's views */
+    static const char *const names[] = {"recorder", "physics", "traffic", "input", "sound", "task",
+                                        "context", "render", "simctl"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0) return true;
+    return is_prefix(name, "render-");
+}
+
 const char *route_family_topics(route_family f)
 {
     static const char *const words[ROUTE_FAMILIES] = {
-        "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command", "traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine, signal.state and signal.red_run",
+        "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command", "traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine, signal.* (the whole family: the recorder logs any signal.* topic)",
         "input.controls and input.button", "log.status and log.error",
         "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)", "sim.end"};
     return f >= 0 && f < ROUTE_FAMILIES ? words[f] : "no family";

@@ -170,6 +170,7 @@ static void note_present(pn_node *n, const cJSON *p)
         return;
     n->present[n->n_present].id = id->valueint;
     snprintf(n->present[n->n_present].name, sizeof(n->present[0].name), "%s", name->valuestring);
+    n->present[n->n_present].session = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "session"));
     n->n_present++;
 }
 
@@ -183,12 +184,16 @@ static void forget_present(pn_node *n, int id)
 /* Whether every module named in --wait-for has joined. */
 static bool awaited_present(const pn_node *n)
 {
+    /* In a session (this node holds its secret) only modules that showed the secret
+     * count: a client that squatted a name must not start an unrecorded drive. */
+    bool session_only = n->cfg.wait_for_session;
     const char *w = n->cfg.wait_for;
     while (w && *w) {
         size_t len = strcspn(w, ",");
         bool found = len == 0;
         for (int i = 0; i < n->n_present && !found; i++)
-            found = strlen(n->present[i].name) == len && strncmp(n->present[i].name, w, len) == 0;
+            found = strlen(n->present[i].name) == len && strncmp(n->present[i].name, w, len) == 0 &&
+                    (n->present[i].session || !session_only);
         if (!found)
             return false;
         w += len + (w[len] == ',');

@@ -31,6 +31,7 @@ typedef struct pn_config {
      * all of them have joined, so that a reproducible run does not depend on who came
      * up first. NULL: start at once. */
     const char *wait_for;
+    bool wait_for_session;  /* only modules that showed the session's secret count (in a session) */
     /* The first run's number: a node restarted after a crash starts a new run rather
      * than splice a second run 0 into the log. */
     int first_run;
@@ -76,6 +77,7 @@ typedef struct pn_node {
     struct {
         int id;
         char name[64];
+        bool session;      /* it showed the session's secret */
     } present[PN_MAX_PEERS];
     int n_present;
     uv_timer_t timer;             /* real-time pacing */

@@ -70,6 +70,7 @@ void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t)
     sim_interp_push(&n->ip, &p, n->sim_t, now);
     n->ego_speed = isfinite(m.speed) ? m.speed : 0;
     n->ego_steer = isfinite(m.steer_angle) ? m.steer_angle : 0;
+    n->ego_steer_input = isfinite(m.steer) ? m.steer : 0;
     n->ego_placed = m.road[0] || !isnan(m.tick);
     snprintf(n->ego_road, sizeof n->ego_road, "%s", m.road);
     n->ego_s = m.s;
