@@ -58,6 +58,25 @@ typedef struct an_sensor_channel {
     size_t n, cap;
 } an_sensor_channel;
 
+/* One render.latency window of the drive log (docs/latency.md). */
+typedef struct an_latency_row {
+    int run;
+    double t;
+    int frames;
+    double median_ms, p95_ms, max_ms;
+    double stage_ms[7];          /* device, input, step, physics, wait, draw, swap */
+} an_latency_row;
+
+/* The drive's wheel-to-picture figures: frames, the frame-weighted median of the
+ * windows' medians and the frame-weighted 95th percentile of their p95s, and each
+ * stage's frame-weighted median; NAN without rows. */
+typedef struct an_latency_summary {
+    long frames;
+    size_t windows;
+    double median_ms, p95_ms, max_ms;
+    double stage_ms[7];
+} an_latency_summary;
+
 typedef struct an_drive {
     char *path;             /* the file or folder it was read from */
     size_t n;               /* samples */
@@ -75,6 +94,8 @@ typedef struct an_drive {
     size_t n_meta;
     an_sensor_channel *sensors;  /* the log's sensor channels (sensors.c); none for CSV */
     size_t n_sensors;
+    an_latency_row *latency;     /* the log's latency rows (latency.c); none for CSV */
+    size_t n_latency;
 } an_drive;
 
 /* Reads a drive: a drive log (SQLite, through sim_drivelog), or a folder or samples.csv
@@ -214,6 +235,17 @@ void an_html_num(FILE *f, double v, int dec);
 /* Finds the scenario of a drive: override, or its meta's scenario_file as given, next
  * to the log or under scenarios/ (report.c). */
 int an_find_scenario(const an_drive *dr, const char *override, char *out, size_t n, sim_error *err);
+
+/* ---- wheel to picture (latency.c; docs/latency.md) ---- */
+
+/* Reads the drive log's latency rows into dr->latency (none without the table). */
+int an_latency_load(an_drive *dr, sim_drivelog_reader *rd, sim_error *err);
+/* Pure: the summary of n rows. */
+void an_latency_summarise(const an_latency_row *rows, size_t n, an_latency_summary *out);
+/* "wheel to picture: median X ms, p95 Y ms" (NULL-free; "no figure" without rows). */
+void an_latency_line(const an_latency_summary *s, char *buf, size_t size);
+/* The report's panel: the line and the stage split (nothing without rows). */
+void an_latency_html(FILE *f, const an_drive *dr);
 
 /* ---- lab sensor channels (sensors.c) ---- */
 

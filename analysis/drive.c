@@ -59,6 +59,9 @@ void an_drive_free(an_drive *dr)
     free(dr->meta_key);
     free(dr->meta_val);
     an_sensors_free(dr);
+    free(dr->latency);
+    dr->latency = NULL;
+    dr->n_latency = 0;
     memset(dr, 0, sizeof *dr);
 }
 
@@ -150,31 +153,10 @@ typedef struct csv {
     size_t n_fields, cap;
 } csv;
 
+/* A regular file only (sim_file_read): a FIFO in a log's directory must not block. */
 static int read_file(const char *path, char **out, size_t *len, sim_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    while (b) {
-        size_t got = fread(b + n, 1, cap - n - 1, f);
-        n += got;
-        if (n + 1 < cap) break;
-        char *nb = realloc(b, cap *= 2);
-        if (!nb) free(b);
-        b = nb;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!b) return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", path);
-    if (bad) {
-        free(b);
-        return sim_error_set(err, SIM_EIO, "%s: read error", path);
-    }
-    b[n] = 0;
-    *out = b;
-    *len = n;
-    return 0;
+    return sim_file_read(path, out, len, err);
 }
 
 /* Splits the next record into c->fields. Returns 1 when a record was read, 0 at the

@@ -82,6 +82,13 @@ static int cmd_report(int argc, char **argv)
         printf("%s: %zu task result%s -> %s/report.html (open it in a browser, e.g. "
                "xdg-open %s/report.html)\n",
                log, res.n_tasks, res.n_tasks == 1 ? "" : "s", dir, dir);
+        if (dr.n_latency) {
+            an_latency_summary ls;
+            char line[160];
+            an_latency_summarise(dr.latency, dr.n_latency, &ls);
+            an_latency_line(&ls, line, sizeof line);
+            printf("%s\n", line);
+        }
         if (timing)
             printf("timing: samples %zu load %.4f compute %.4f tables %.4f figures %.4f html %.4f s\n",
                    dr.n, tm.load, tm.compute, tm.tables, tm.figures, tm.html);

@@ -74,6 +74,18 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
         cJSON_AddStringToObject(meta, res->drive->meta_key[k], res->drive->meta_val[k]);
     cJSON *sens = an_sensors_json(res, NULL);
     if (sens) cJSON_AddItemToObject(drive, "sensors", sens);
+    if (res->drive->n_latency) { /* docs/latency.md */
+        an_latency_summary ls;
+        an_latency_summarise(res->drive->latency, res->drive->n_latency, &ls);
+        cJSON *lat = cJSON_AddObjectToObject(drive, "latency");
+        cJSON_AddNumberToObject(lat, "frames", (double)ls.frames);
+        cJSON_AddItemToObject(lat, "median_ms", num_or_null(ls.median_ms));
+        cJSON_AddItemToObject(lat, "p95_ms", num_or_null(ls.p95_ms));
+        cJSON_AddItemToObject(lat, "max_ms", num_or_null(ls.max_ms));
+        static const char *const st[7] = {"device_ms", "input_ms", "step_ms", "physics_ms", "wait_ms", "draw_ms",
+                                          "swap_ms"};
+        for (int k = 0; k < 7; k++) cJSON_AddItemToObject(lat, st[k], num_or_null(ls.stage_ms[k]));
+    }
     cJSON *warn = cJSON_AddArrayToObject(root, "warnings");
     for (size_t k = 0; k < res->n_warnings; k++)
         cJSON_AddItemToArray(warn, cJSON_CreateString(res->warnings[k]));
@@ -252,6 +264,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
           "<a href=\"tasks.csv\">tasks.csv</a>, <a href=\"events.csv\">events.csv</a>", f);
     if (res->drive->n_sensors) fputs(", <a href=\"sensors.csv\">sensors.csv</a> (lab sensors per task)", f);
     fputs(".</p>\n", f);
+    an_latency_html(f, res->drive);
     fputs("<h2>Tasks</h2>\n<table><tr><th class=\"l\">task</th><th>run</th><th>status</th>"
           "<th>length (m)</th><th>duration (s)</th><th>events</th><th>severe</th>"
           "<th>A<sub>global</sub> (m&sup2;)</th><th>A<sub>global</sub> (m&middot;s)</th>"

@@ -72,6 +72,9 @@ struct console_gateway {
     const char *bus_token;         /* put in each page's hello; NULL: none */
     const char *control_url;       /* the dispatcher's operator endpoint */
     const char *token;             /* the browser's token (?token=); NULL: none */
+    int port;                      /* the port listened on (Host headers must name it) */
+    const char *allow_hosts;       /* --allow-host: more names for Host, comma-separated */
+    const char *allow_origins;     /* --allow-origin: more page origins, comma-separated */
     char *roads_json;              /* the scenario's map, made once (NULL: no --scenario) */
     console_page *pages;
     uint64_t next_id;

@@ -25,22 +25,49 @@ typedef struct app {
     uv_signal_t sigint, sigterm;
 } app;
 
+/* The door of every request (docs/console.md, "Threats and defences"): the Host must
+ * name this console (else a DNS-rebinding page could reach it under its own name); a
+ * WebSocket must come from the console's own pages (Origin: its own origin or an
+ * --allow-origin one), or, with no Origin (a client that is no browser), present the
+ * token; a console with a token wants it from every WebSocket. A refusal answers 403
+ * before any upgrade and is logged. Returns 0 to go on, 1 when refused. */
+static int refuse_request(struct lws *wsi, console_gateway *gw, bool upgrade)
+{
+    char host[256] = "", origin[512] = "", tok[4096];
+    const char *why = NULL;
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0) host[0] = 0;
+    bool has_origin = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0;
+    if (has_origin && lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0) origin[0] = 0;
+    /* a token up to 4095 characters fits (a 320-byte buffer cut longer ones short) */
+    const char *v = upgrade ? lws_get_urlarg_by_name(wsi, "token=", tok, sizeof tok) : NULL;
+    if (!sim_net_host_ok(host, gw->port, gw->allow_hosts))
+        why = "Host header names no address of this console (give others with --allow-host)";
+    else if (upgrade && has_origin && !sim_net_origin_ok(origin, host, gw->allow_origins))
+        why = "WebSocket from a page of another origin (give others with --allow-origin)";
+    else if (upgrade && !has_origin && !(gw->token && sim_net_token_equal(gw->token, v)))
+        why = gw->token && v ? "WebSocket without an Origin and with a wrong token"
+                             : "WebSocket without an Origin needs the console's token";
+    else if (upgrade && gw->token && !sim_net_token_equal(gw->token, v))
+        why = v ? "WebSocket with a wrong token" : "WebSocket with no token";
+    if (!why) return 0;
+    fprintf(stderr, "console: %s refused (403): %s (Host \"%.64s\", Origin \"%.96s\")\n",
+            upgrade ? "WebSocket" : "request", why, host, has_origin ? origin : "none");
+    lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, why);
+    return 1;
+}
+
 static int on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
     struct lws_context *ctx = lws_get_context(wsi);
     console_gateway *gw = ctx ? lws_context_user(ctx) : NULL;
     console_page **pss = user;
     switch (reason) {
-    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        if (gw && gw->token) {
-            char buf[320];
-            const char *v = lws_get_urlarg_by_name(wsi, "token=", buf, sizeof buf);
-            if (!sim_net_token_equal(gw->token, v)) {
-                fprintf(stderr, "console: WebSocket refused: %s token\n", v ? "wrong" : "no");
-                return -1;
-            }
-        }
-        return 0;
+    case LWS_CALLBACK_FILTER_HTTP_CONNECTION:
+        /* Every page and file: only for a Host that names this console (DNS rebinding) */
+        return gw ? refuse_request(wsi, gw, false) : -1;
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        /* Before the upgrade, so that a refusal is a plain 403 the browser reports. */
+        return gw ? refuse_request(wsi, gw, true) : -1;
     case LWS_CALLBACK_ESTABLISHED:
         *pss = gw && !gw->closing ? page_open(gw, wsi) : NULL;
         return *pss ? 0 : -1;
@@ -63,6 +90,19 @@ static int on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 static const struct lws_protocols protocols[] = {
     {"simbus", on_lws, sizeof(console_page *), 0, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* Headers on every HTTP answer: no Referer carrying a URL's ?token= to another site,
+ * no MIME sniffing, and pages that load and connect to the console's own origin only
+ * (the WebSocket's ws:// URL is the page's own host, which 'self' covers). */
+/* (style-src allows the pages' inline <style> blocks: styles run no code.) */
+static const struct lws_protocol_vhost_options sec_headers[] = {
+    {&sec_headers[1], NULL, "Referrer-Policy:", "no-referrer"},
+    {&sec_headers[2], NULL, "X-Content-Type-Options:", "nosniff"},
+    {&sec_headers[3], NULL, "X-Frame-Options:", "DENY"},
+    {NULL, NULL, "Content-Security-Policy:",
+     "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"},
 };
 
 static const struct lws_protocol_vhost_options mime_js = {NULL, NULL, ".mjs", "text/javascript"};
@@ -119,6 +159,7 @@ int main(int argc, char **argv)
 {
     const char *bus_addr = "127.0.0.1:7700", *listen_addr = "127.0.0.1:7780", *token = NULL, *www = NULL;
     const char *control_url = "tcp://127.0.0.1:7701", *bus_token = NULL, *scenario = NULL;
+    const char *allow_hosts = NULL, *allow_origins = NULL;
     sim_opt opts[] = {
         {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "dispatcher address (default 127.0.0.1:7700)"},
         {"listen", SIM_OPT_STRING, &listen_addr, "HOST:PORT", "HTTP and WebSocket address (default 127.0.0.1:7780)"},
@@ -127,6 +168,10 @@ int main(int argc, char **argv)
         {"control", SIM_OPT_STRING, &control_url, "URL", "the dispatcher's operator endpoint (default tcp://127.0.0.1:7701)"},
         {"bus-token", SIM_OPT_STRING, &bus_token, "TOKEN", "the dispatcher's token, put in each page's hello and command (default $SIM_BUS_TOKEN)"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "scenario whose roads, POIs and triggers the map shows"},
+        {"allow-host", SIM_OPT_STRING, &allow_hosts, "NAMES",
+         "host names (comma-separated) a browser may reach the console by, besides localhost and IP addresses"},
+        {"allow-origin", SIM_OPT_STRING, &allow_origins, "ORIGINS",
+         "origins (comma-separated, e.g. http://lab-pc:7780) whose pages may open WebSockets, besides the console's own"},
     };
     const char *usage = "console [--bus HOST:PORT] [--listen HOST:PORT] [--token T] [--www DIR] [--scenario FILE]";
     const char *about = "The operator's console and in-car HMI pages: a web gateway onto the bus.";
@@ -176,6 +221,9 @@ int main(int argc, char **argv)
         sim_scenario_free(sc);
     }
     a.gw.token = token;
+    a.gw.port = port;
+    a.gw.allow_hosts = allow_hosts;
+    a.gw.allow_origins = allow_origins;
     a.gw.bus_token = bus_token;
     a.gw.control_url = control_url;
     a.gw.loop = uv_default_loop();
@@ -199,9 +247,17 @@ int main(int argc, char **argv)
     if (!strchr(host, ':')) info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
     info.foreign_loops = loops;
     info.pcontext = &a.gw.lws;
+    info.headers = &sec_headers[0];
     a.gw.lws = lws_create_context(&info);
-    if (!a.gw.lws) {
-        fprintf(stderr, "console: cannot listen on %s (in use, or libwebsockets' libuv support missing)\n", listen_addr);
+    /* libwebsockets makes the context even when the port cannot be bound (it only logs
+     * "Failed to create default vhost"): without the vhost nothing listens, and a
+     * console that went on would send the operator's browser, token and all, to
+     * whatever holds the port. */
+    if (!a.gw.lws || !lws_get_vhost_by_name(a.gw.lws, "default")) {
+        fprintf(stderr, "console: cannot listen on %s: the address is in use or not this machine's "
+                "(or libwebsockets' libuv support is missing)\n", listen_addr);
+        /* (not destroyed: lws_context_destroy of a context without its vhost crashes on
+         * the foreign loop; the process ends here and a.gw keeps it reachable) */
         free(a.gw.roads_json);
         return 1;
     }

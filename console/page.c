@@ -256,7 +256,7 @@ static void answer_roads(console_page *p, const cJSON *msg)
         page_send_error(p, "console.roads: the console was started without --scenario");
         return;
     }
-    int n = snprintf(head, sizeof head, "{\"topic\":\"%s\",\"req\":%.17g,\"map\":", SIM_TOPIC_CONSOLE_ROADS,
+    int n = snprintf(head, sizeof head, "{\"topic\":\"" SIM_TOPIC_CONSOLE_ROADS "\",\"req\":%.17g,\"map\":",
                      cJSON_IsNumber(req) ? req->valuedouble : 0.0);
     size_t len = (size_t)n + strlen(p->gw->roads_json) + 1;
     char *s = malloc(len + 1);

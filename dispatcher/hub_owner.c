@@ -51,7 +51,11 @@ const char *hub_hello_refusal(const hub *h, const conn *c, const route_hello *he
     if (h->secret && !hello->session) {
         if (hello->durable)
             return "hello: \"durable\" is for the session's modules (they show the session's secret)";
-        if (is_session_name(h, hello->name))
+        /* a lockstep client holds the clock for as long as it stays connected */
+        if (hello->lockstep)
+            return "hello: \"lockstep\" is for the session's modules and clients given its secret "
+                   "(SIM_BUS_SECRET); a client without it would freeze the clock";
+        if (is_session_name(h, hello->name) || route_session_name(hello->name))
             return "hello: that name belongs to a module of this session (it shows the session's secret)";
         for (const backlog *b = h->backlogs; b; b = b->next)
             if (strcmp(b->name, hello->name) == 0)

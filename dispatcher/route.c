@@ -102,6 +102,16 @@ const char *route_family_topics(route_family f, char *buf, size_t cap)
     return sim_topic_family_words((sim_topic_family)f, buf, cap);
 }
 
+bool route_session_name(const char *name)
+{
+    /* simctl run's modules (simctl/cmd_run.c), render-VIEW for a screens file's views */
+    static const char *const names[] = {"recorder", "physics", "traffic", "input", "sound", "task",
+                                        "context", "render", "simctl"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0) return true;
+    return strncmp(name, "render-", 7) == 0;
+}
+
 bool route_is_error_topic(const char *topic)
 {
     size_t tl = strlen(topic);

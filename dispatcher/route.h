@@ -53,7 +53,7 @@ route_line route_classify(const char *topic, bool said_hello, const char **why);
  * context.request, a tool's own) are free to all. */
 typedef enum route_family {
     ROUTE_FAMILY_CLOCK = SIM_TOPIC_FAMILY_CLOCK,       /* sim.* (but sim.ack, sim.end), vehicle.state, ffb.command: physics */
-    ROUTE_FAMILY_TRAFFIC = SIM_TOPIC_FAMILY_TRAFFIC,   /* traffic.state, traffic.event, signal.state, signal.red_run */
+    ROUTE_FAMILY_TRAFFIC = SIM_TOPIC_FAMILY_TRAFFIC,   /* traffic.state, traffic.event, ..., signal.* */
     ROUTE_FAMILY_INPUT = SIM_TOPIC_FAMILY_INPUT,       /* input.controls, input.button */
     ROUTE_FAMILY_RECORDER = SIM_TOPIC_FAMILY_RECORDER, /* log.status, log.error */
     ROUTE_FAMILY_CONTEXT = SIM_TOPIC_FAMILY_CONTEXT,   /* context.reply, context.nearby, context.guidance */
@@ -66,6 +66,10 @@ typedef enum route_family {
 } route_family;
 /* The family topic belongs to, or ROUTE_FAMILY_NONE: its row's in sim_topics.def. */
 route_family route_topic_family(const char *topic);
+/* Whether name is one of a session's module names (recorder, physics, ..., render-VIEW):
+ * in a session, such a hello needs the session's secret from the dispatcher's start,
+ * not only once that module has joined (a squatter joining first took "recorder"). */
+bool route_session_name(const char *name);
 /* Words for a family in errors, "sim.* (but sim.ack and sim.end), vehicle.state and
  * ffb.command", made from sim_topics.def into buf; returns buf, or "no family". */
 #define ROUTE_FAMILY_WORDS 256 /* enough for any family's words */

@@ -1,5 +1,5 @@
 /* fuzz_msg: arbitrary JSON through every message decoder of common/protocol
- * (sim.tick, vehicle.state, input.controls, ffb.command); what decodes is encoded again
+ * (sim.tick, vehicle.state, input.controls, ffb.command, render.latency); what decodes is encoded again
  * and must decode to the same. Input: one JSON text. */
 #include <math.h>
 #include <stdint.h>
@@ -10,6 +10,7 @@
 
 #include "sim_msg_ffb.h"
 #include "sim_msg_input.h"
+#include "sim_msg_render.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 
@@ -43,6 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     sim_msg_ffb_command f;
     sim_msg_ffb_command_decode(msg, &f, &err);
+    sim_msg_render_latency l;
+    if (sim_msg_render_latency_decode(msg, &l, &err) == SIM_OK) {
+        cJSON *o = sim_msg_render_latency_encode(&l);
+        sim_msg_render_latency back;
+        if (o && sim_msg_render_latency_decode(o, &back, &err) != SIM_OK) abort();
+        if (o) same(l.p95_ms, back.p95_ms);
+        cJSON_Delete(o);
+    }
     cJSON_Delete(msg);
     return 0;
 }

@@ -77,6 +77,8 @@ typedef struct node {
     double sim_run;        /* run of the latest sim.tick; -1: none yet */
     in_ffb_out fo;         /* the fade, and --ffb-log (fo.log, owned here) */
     sim_controls controls;
+    double input_stamp;    /* monotonic s of the newest input sample (docs/latency.md) */
+    double event_stamp;    /* the newest device event's, in this refresh; 0: none */
     int gear_req;          /* sequential gear request from paddles/keys */
     bool gear_req_used;
     bool have_obs;
@@ -126,6 +128,10 @@ static void publish_controls(node *n, double t)
     if (n->gear_req_used && !c.has_gear) {
         c.gear = n->gear_req;
         c.has_gear = true;
+    }
+    if (!n->lockstep) { /* lockstep: reproducible byte for byte, no wall clock in it */
+        c.stamp = n->input_stamp;
+        c.sent = now_s();
     }
     cJSON *o = sim_msg_input_controls_encode(&c);
     if (o) sim_bus_publish(n->bus, SIM_TOPIC_INPUT_CONTROLS, t, o);
@@ -200,8 +206,30 @@ static void close_wheel(node *n, const char *why)
 
 static void begin_exit(node *n, const char *why);
 
+/* When a device event happened on the monotonic clock: SDL stamps it in its own ms
+ * ticks as it reads it from the device. */
+static double event_time(const SDL_Event *e, double now)
+{
+    Uint32 age_ms = SDL_GetTicks() - e->common.timestamp;
+    return age_ms < 60000 ? now - age_ms * 1e-3 : now;
+}
+
 static void handle_sdl_event(node *n, const SDL_Event *e)
 {
+    switch (e->type) {
+    case SDL_JOYAXISMOTION:
+    case SDL_JOYBUTTONDOWN:
+    case SDL_JOYBUTTONUP:
+    case SDL_JOYHATMOTION:
+    case SDL_CONTROLLERAXISMOTION:
+    case SDL_CONTROLLERBUTTONDOWN:
+    case SDL_CONTROLLERBUTTONUP: {
+        double at = event_time(e, now_s());
+        if (at > n->event_stamp) n->event_stamp = at;
+        break;
+    }
+    default: break;
+    }
     switch (e->type) {
     case SDL_JOYDEVICEADDED:
         if (!n->have_wheel && wants_wheel(n)) {
@@ -221,6 +249,10 @@ static void handle_sdl_event(node *n, const SDL_Event *e)
         break;
     case SDL_KEYDOWN:
     case SDL_KEYUP:
+        if (!e->key.repeat) {
+            double at = event_time(e, now_s());
+            if (at > n->event_stamp) n->event_stamp = at;
+        }
         if (n->have_kbd && !e->key.repeat) {
             int role = in_kbd_role_for_key(e->key.keysym.sym);
             if (role >= 0) button_changed(n, (sim_button_role)role, e->type == SDL_KEYDOWN);
@@ -238,7 +270,11 @@ static void refresh(node *n, double now)
 {
     if (n->have_vtest && n->vtest_running) in_vtest_run_next(&n->vtest, now);
     SDL_Event e;
+    n->event_stamp = 0;
     while (SDL_PollEvent(&e)) handle_sdl_event(n, &e);
+    /* The sample read now is the devices' state as of now, except for what changed in
+     * this poll: that happened when its events did (the newest of them). */
+    n->input_stamp = n->event_stamp > 0 && n->event_stamp <= now ? n->event_stamp : now;
     double dt = n->last_poll > 0 ? now - n->last_poll : 0;
     n->last_poll = now;
     if (n->have_wheel) {

@@ -26,7 +26,8 @@ cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused)
 }
 
 cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
-                             const pn_road_pos *road, sim_vehicle_model model, uint64_t tick, int run)
+                             const pn_road_pos *road, sim_vehicle_model model, uint64_t tick, int run,
+                             const pn_stamps *stamps)
 {
     sim_msg_vehicle_state m;
     sim_msg_vehicle_state_clear(&m);
@@ -51,6 +52,12 @@ cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_contr
     snprintf(m.model, sizeof m.model, "%s", sim_vehicle_model_name(model));
     m.tick = (double)tick;
     m.run = run;
+    if (stamps) {
+        m.in_stamp = stamps->in_stamp;
+        m.in_sent = stamps->in_sent;
+        m.in_recv = stamps->in_recv;
+        m.stepped = stamps->stepped;
+    }
     if (road && road->valid) {
         if (road->road_id) snprintf(m.road, sizeof m.road, "%s", road->road_id);
         m.s = road->s;
@@ -87,10 +94,18 @@ cJSON *pn_ffb_json(const sim_ffb_output *f)
 
 int pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c, sim_error *err)
 {
+    double stamp, sent;
+    return pn_controls_stamped(msg, c, &stamp, &sent, err);
+}
+
+int pn_controls_stamped(const cJSON *msg, sim_vehicle_controls *c, double *stamp, double *sent, sim_error *err)
+{
     sim_msg_input_controls m;
     int rc = sim_msg_input_controls_decode(msg, &m, err);
     if (rc)
         return rc; /* refused whole (docs/protocol.md): the previous controls stay */
+    *stamp = m.stamp;
+    *sent = m.sent;
     sim_vehicle_controls n = *c;
     if (!isnan(m.steer))
         n.steer = m.steer;

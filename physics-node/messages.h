@@ -22,11 +22,19 @@ typedef struct pn_road_pos {
     double lane_offset; /* m from the lane's centre, left positive */
 } pn_road_pos;
 
+/* The wheel-to-picture stamps a state carries (sim_msg_vehicle.h; monotonic s, NAN
+ * when not known): those of the newest input.controls integrated, and when the
+ * stepping of this state finished. */
+typedef struct pn_stamps {
+    double in_stamp, in_sent, in_recv, stepped;
+} pn_stamps;
+
 /* The payloads, through the message definitions of common/protocol (sim_msg_*.h). */
 cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused);
-/* tick and run: the sim.tick this state belongs to. */
+/* tick and run: the sim.tick this state belongs to; stamps may be NULL. */
 cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
-                             const pn_road_pos *road, sim_vehicle_model model, uint64_t tick, int run);
+                             const pn_road_pos *road, sim_vehicle_model model, uint64_t tick, int run,
+                             const pn_stamps *stamps);
 cJSON *pn_ffb_json(const sim_ffb_output *f);
 
 /* Applies an input.controls message to *c (sim_msg_input.h's rule): the fields it
@@ -34,6 +42,8 @@ cJSON *pn_ffb_json(const sim_ffb_output *f);
  * message (a field of the wrong type or out of its range) leaves c untouched and
  * returns its error. */
 int pn_controls_from_json(const cJSON *msg, sim_vehicle_controls *c, sim_error *err);
+/* The same, also giving the message's stamp and sent (NAN when it has none). */
+int pn_controls_stamped(const cJSON *msg, sim_vehicle_controls *c, double *stamp, double *sent, sim_error *err);
 
 /* Reads traffic.state {"vehicles":[{"pos":[x,y,z],"heading":h,"size":[l,w,h],
  * "velocity":[vx,vy,vz]}]} into at most max boxes; returns how many. Entries without

@@ -34,7 +34,11 @@ static void publish_tick(pn_node *n)
     sim_vehicle_get_state(&n->car, g, &s);
     pn_road_pos road;
     pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
-    publish(n, SIM_TOPIC_VEHICLE_STATE, pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model, n->tick, n->run));
+    /* In lockstep the clock waits for its participants: a wall-clock delay means
+     * nothing there, and the states stay byte for byte the same from run to run. */
+    publish(n, SIM_TOPIC_VEHICLE_STATE,
+            pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model, n->tick, n->run,
+                                  n->cfg.lockstep ? NULL : &n->stamps));
     if (!n->ended && pn_world_at_end(n->world, &road, &n->in_last_sector)) {
         n->ended = true; /* once per run: simctl ends a session "until end" on it */
         sim_msg_end e = {.reason = "the end of the last test sector"};
@@ -73,6 +77,7 @@ static void advance(pn_node *n)
         publish_tick(n);
         return;
     }
+    n->stamps = n->in_stamps; /* the controls this tick integrates */
     for (int k = 0; k < n->steps_per_tick; k++) {
         int rc = sim_vehicle_step(&n->car, &n->in, g, n->boxes, n->n_boxes, n->dt);
         if (rc != 0) {
@@ -80,8 +85,13 @@ static void advance(pn_node *n)
                              "step at t=%.3f refused (%s); the car holds its state", tick_time(n), sim_error_name(rc));
             break;
         }
+        pn_collide_step(&n->collide, &n->car, n->world);
     }
+    n->stamps.stepped = (double)uv_hrtime() * 1e-9;
     n->tick++;
+    for (int i = 0; i < n->collide.n_pending; i++)
+        publish(n, SIM_TOPIC_VEHICLE_COLLISION, sim_msg_vehicle_collision_encode(&n->collide.pending[i]));
+    n->collide.n_pending = 0;
     publish_tick(n);
 }
 
@@ -97,7 +107,9 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     if (rc)
         return rc;
     n->in = (sim_vehicle_controls){.automatic = true, .gear = st.gear > 0 ? st.gear : 1};
+    n->in_stamps = n->stamps = (pn_stamps){NAN, NAN, NAN, NAN};
     n->n_boxes = 0;
+    pn_collide_reset(&n->collide);
     n->have_follow = false;
     n->tick = 0;
     n->ended = false;
@@ -163,6 +175,7 @@ static void note_present(pn_node *n, const cJSON *p)
         return;
     n->present[n->n_present].id = id->valueint;
     snprintf(n->present[n->n_present].name, sizeof(n->present[0].name), "%s", name->valuestring);
+    n->present[n->n_present].session = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "session"));
     n->n_present++;
 }
 
@@ -176,12 +189,16 @@ static void forget_present(pn_node *n, int id)
 /* Whether every module named in --wait-for has joined. */
 static bool awaited_present(const pn_node *n)
 {
+    /* In a session (this node holds its secret) only modules that showed the secret
+     * count: a client that squatted a name must not start an unrecorded drive. */
+    bool session_only = n->cfg.wait_for_session;
     const char *w = n->cfg.wait_for;
     while (w && *w) {
         size_t len = strcspn(w, ",");
         bool found = len == 0;
         for (int i = 0; i < n->n_present && !found; i++)
-            found = strlen(n->present[i].name) == len && strncmp(n->present[i].name, w, len) == 0;
+            found = strlen(n->present[i].name) == len && strncmp(n->present[i].name, w, len) == 0 &&
+                    (n->present[i].session || !session_only);
         if (!found)
             return false;
         w += len + (w[len] == ',');
@@ -320,8 +337,12 @@ void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
     if (strcmp(topic, SIM_TOPIC_INPUT_CONTROLS) == 0) {
         sim_error err = {0};
         /* A sender that gets it wrong usually does so at every tick: one line a second. */
-        if (pn_controls_from_json(msg, &n->in, &err))
+        double stamp, sent;
+        if (pn_controls_stamped(msg, &n->in, &stamp, &sent, &err))
             sim_throttle_say(&n->bad_output, stderr, "physics-node", topic, sim_throttle_clock(), "ignoring %s", err.msg);
+        else
+            n->in_stamps = (pn_stamps){.in_stamp = stamp, .in_sent = sent, .in_recv = (double)uv_hrtime() * 1e-9,
+                                       .stepped = NAN};
     } else if (strcmp(topic, SIM_TOPIC_SIM_ACK) == 0) {
         on_ack(n, msg);
     } else if (strncmp(topic, "control.", 8) == 0) {

@@ -153,8 +153,29 @@ int rn_frame(rn_node *n, const sim_pose *ego, double now, const char *shot, rn_f
     int rc = rn_scene_draw(&n->scene, &fs, &n->view, n->g.width, n->g.height, &cam, st);
     if (rc)
         return sim_error_set(err, rc, "drawing: out of memory");
+    if (n->o.latency_marker) {
+        /* The photodiode patch over everything (scissored clear: no shader, no state
+         * left behind but the scissor test, switched off again). */
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glEnable(GL_SCISSOR_TEST);
+        glScissor(0, n->g.height - RN_MARKER_PX, RN_MARKER_PX, RN_MARKER_PX);
+        float v = n->marker_on ? 1.0f : 0.0f;
+        glClearColor(v, v, v, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        glDisable(GL_SCISSOR_TEST);
+        if (n->latency_log) {
+            /* what will be presented: read back from the back buffer before the swap */
+            unsigned char px[4] = {0};
+            glReadPixels(RN_MARKER_PX / 2, n->g.height - RN_MARKER_PX / 2, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+            n->marker_read = px[0];
+        }
+    }
     if (shot && (rc = gfx_screenshot(&n->g, shot, err)))
         return rc;
+    /* Finished before the swap, so that the delay's split tells drawing from
+     * presenting (the loop waits for the swap's end with glFinish anyway). */
+    glFinish();
+    n->draw_end = rn_now();
     SDL_GL_SwapWindow(n->g.win);
     return SIM_OK;
 }

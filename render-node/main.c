@@ -163,6 +163,8 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"no-hud", SIM_OPT_FLAG, &o->no_hud, NULL, "no head-up display"},
         {"bench-frames", SIM_OPT_INT, &o->bench_frames, "N", "draw N frames driving along the road without a bus, report speed"},
         {"stats-file", SIM_OPT_STRING, &o->stats_file, "FILE", "write frame statistics (JSON) there at exit instead of stdout"},
+        {"latency-marker", SIM_OPT_FLAG, &o->latency_marker, NULL, "a 32-pixel patch in the top left corner, white while the steering input is past half lock, for a photodiode (docs/latency.md)"},
+        {"latency-log", SIM_OPT_STRING, &o->latency_log, "FILE", "in a session: every frame's wheel-to-picture delay and stages (and the patch as read back) as CSV"},
     };
     int npos = 0;
     int rc = sim_cli_parse("render-node --scenario FILE [options]",

@@ -7,6 +7,7 @@
 #include <uv.h>
 
 #include "gfx.h"
+#include "latency.h"
 #include "scene.h"
 #include "sim_bus.h"
 #include "sim_interp.h"
@@ -23,7 +24,15 @@ typedef struct rn_options {
     double signals_at;             /* --signals-at: traffic lights as at this time (screenshots) */
     int display, bench_frames;
     bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud, no_scenery;
+    bool latency_marker;           /* the photodiode patch (docs/latency.md) */
+    const char *latency_log;       /* every frame's delay, and the patch as read back, as CSV */
 } rn_options;
+
+/* --latency-marker: a square of RN_MARKER_PX pixels in the top left corner, white
+ * while the newest state's steering input is past RN_MARKER_STEER (either way), else
+ * black. */
+#define RN_MARKER_PX 32
+#define RN_MARKER_STEER 0.5
 
 typedef struct rn_node {
     rn_options o;
@@ -39,6 +48,7 @@ typedef struct rn_node {
     sim_interp ip;
     double ego_speed;              /* m/s, newest */
     double ego_steer;              /* rad, mean front road-wheel angle, newest */
+    double ego_steer_input;        /* -1..1, the steering input the newest state applied */
     bool ego_brake;
     /* where physics says the newest state is (vehicle.state's road, s, lane): the HUD's
      * speed limit and the triggers go by it, so that render-node never picks another
@@ -73,6 +83,16 @@ typedef struct rn_node {
     int n_latency;
     double pending_arrival[64];
     int n_pending;
+    /* wheel to picture (latency.h): the chain of the newest state, the frame's own
+     * stamps, the window summarised as render.latency, every frame's total (s) */
+    rn_chain chain;
+    double draw_end;               /* set by rn_frame before the swap */
+    bool marker_on;                /* this frame's patch is lit */
+    int marker_read;               /* the patch's red as read back before the swap; -1 none */
+    FILE *latency_log;
+    rn_latency_window lat_win;
+    double *wheel;
+    int n_wheel;
     bool shot_done, shot_now;
 } rn_node;
 

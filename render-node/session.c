@@ -70,12 +70,16 @@ void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t)
     sim_interp_push(&n->ip, &p, n->sim_t, now);
     n->ego_speed = isfinite(m.speed) ? m.speed : 0;
     n->ego_steer = isfinite(m.steer_angle) ? m.steer_angle : 0;
+    n->ego_steer_input = isfinite(m.steer) ? m.steer : 0;
     n->ego_placed = m.road[0] || !isnan(m.tick);
     snprintf(n->ego_road, sizeof n->ego_road, "%s", m.road);
     n->ego_s = m.s;
     n->ego_lane = m.lane == SIM_MSG_NO_INT ? 0 : m.lane;
     n->ego_brake = isfinite(m.brake) && m.brake > 0.05;
     n->last_state_wall = now;
+    n->chain = (rn_chain){.in_stamp = m.in_stamp, .in_sent = m.in_sent, .in_recv = m.in_recv,
+                          .stepped = m.stepped, .state_recv = now, .frame_start = NAN, .draw_end = NAN,
+                          .swap_end = NAN};
     if (n->n_pending < (int)(sizeof n->pending_arrival / sizeof *n->pending_arrival))
         n->pending_arrival[n->n_pending++] = now;
 }

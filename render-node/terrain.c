@@ -28,7 +28,10 @@ void rn_terrain_color(const sim_scenario *sc, double x, double y, float out[3])
         sim_terrain_sample s;
         sim_terrain_eval(sc->terrain, x, y, &s);
         surface = s.surface;
-        friction = s.friction;
+        /* Darker only where the scenario made the ground slippery, not for each
+         * surface's own friction. */
+        if (sc->terrain->friction.v || !isnan(sc->terrain->friction_default))
+            friction = s.friction;
     }
     if (surface < 0 || surface >= SIM_SURFACE_COUNT)
         surface = SIM_SURFACE_GRASS;

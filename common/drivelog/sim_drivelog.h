@@ -44,7 +44,7 @@
  * without them as one with no rows; a writer creates them in any file it opens). */
 /* 4: gaze gained surface_x, surface_y (a writer resuming an older file adds them, NULL
  * in the rows already there; readers take a gaze table without them as all NULL). */
-#define SIM_DRIVELOG_SCHEMA_VERSION 4
+#define SIM_DRIVELOG_SCHEMA_VERSION 5
 #define SIM_DRIVELOG_NULL_INT INT32_MIN
 #define SIM_DRIVELOG_ID_MAX 48 /* sector, task and road ids, including the terminating NUL */
 
@@ -354,6 +354,29 @@ int sim_drivelog_each_clock(sim_drivelog_reader *r, sim_drivelog_range range, si
  * the range (header only when the log has no such rows). */
 int sim_drivelog_export_instruments_csv(sim_drivelog_reader *r, sim_drivelog_range range, const char *dir,
                                         sim_error *err);
+
+/* ---- latency (schema 5; sim_drivelog_instr.c; docs/latency.md) ----
+ * One row per render.latency message (every 0.1 s of frames of a render node): run, t
+ * (simulation time of the newest state drawn), tick, source (the render node's module
+ * name), window_s, frames, the wheel-to-picture delay's min_ms, median_ms, p95_ms,
+ * max_ms over the window, and the median of each stage (device_ms, input_ms, step_ms,
+ * physics_ms, wait_ms, draw_ms, swap_ms). Created like the instrument tables (an older
+ * log resumed gains it; a reader of a log without it reads no rows). */
+#define SIM_DRIVELOG_LATENCY_STAGES 7
+typedef struct sim_drivelog_latency {
+    int64_t run;
+    double t;
+    char source[SIM_DRIVELOG_ID_MAX];
+    double window_s;
+    int frames;
+    double min_ms, median_ms, p95_ms, max_ms;
+    double stage_ms[SIM_DRIVELOG_LATENCY_STAGES]; /* device, input, step, physics, wait, draw, swap */
+} sim_drivelog_latency;
+
+int sim_drivelog_append_latency(sim_drivelog_writer *w, const sim_drivelog_latency *l, sim_error *err);
+typedef int (*sim_drivelog_latency_cb)(const sim_drivelog_latency *l, void *user);
+int sim_drivelog_each_latency(sim_drivelog_reader *r, sim_drivelog_range range, sim_drivelog_latency_cb cb,
+                              void *user, sim_error *err);
 
 /* ---- naming ---- */
 

@@ -51,8 +51,8 @@ typedef struct dl_unit {
     char sensor[SIM_DRIVELOG_ID_MAX], channel[SIM_DRIVELOG_ID_MAX], unit[32];
 } dl_unit;
 typedef struct dl_instr {
-    sqlite3_stmt *ins_gaze, *ins_sensor, *ins_clock, *ins_unit;
-    vec gaze, sensor, clock, units; /* pending rows (units: dl_unit) */
+    sqlite3_stmt *ins_gaze, *ins_sensor, *ins_clock, *ins_unit, *ins_latency;
+    vec gaze, sensor, clock, units, latency; /* pending rows (units: dl_unit) */
     dl_unit known[DL_UNITS_MAX];    /* units written or pending, to write each once */
     size_t n_known;
 } dl_instr;

@@ -34,7 +34,13 @@ static const char INSTR_SCHEMA_SQL[] =
     "CREATE TABLE IF NOT EXISTS clock("
     " id INTEGER PRIMARY KEY, run INTEGER NOT NULL, t REAL NOT NULL, wall REAL NOT NULL,"
     " source TEXT NOT NULL, src_t REAL, recv_wall REAL, paused INTEGER NOT NULL);"
-    "CREATE UNIQUE INDEX IF NOT EXISTS clock_key ON clock(source, wall, ifnull(src_t, 0));";
+    "CREATE UNIQUE INDEX IF NOT EXISTS clock_key ON clock(source, wall, ifnull(src_t, 0));"
+    "CREATE TABLE IF NOT EXISTS latency("
+    " id INTEGER PRIMARY KEY, run INTEGER NOT NULL, t REAL NOT NULL, tick INTEGER NOT NULL,"
+    " source TEXT NOT NULL, window_s REAL NOT NULL, frames INTEGER NOT NULL, min_ms REAL, median_ms REAL,"
+    " p95_ms REAL, max_ms REAL, device_ms REAL, input_ms REAL, step_ms REAL, physics_ms REAL, wait_ms REAL,"
+    " draw_ms REAL, swap_ms REAL);"
+    "CREATE UNIQUE INDEX IF NOT EXISTS latency_key ON latency(source, run, t, window_s, frames);";
 
 int64_t sim_drivelog_tick_of(double t)
 {
@@ -89,14 +95,17 @@ int dl_instr_open(sqlite3 *db, dl_instr *in, const char *path, sim_error *err)
         (ret = prep(db, "INSERT OR IGNORE INTO clock(run, t, wall, source, src_t, recv_wall, paused)"
                         " VALUES(?,?,?,?,?,?,?)", &in->ins_clock, path, err)) ||
         (ret = prep(db, "INSERT OR REPLACE INTO sensor_channels(sensor, channel, unit) VALUES(?,?,?)",
-                    &in->ins_unit, path, err)))
+                    &in->ins_unit, path, err)) ||
+        (ret = prep(db, "INSERT OR IGNORE INTO latency(run, t, tick, source, window_s, frames, min_ms, median_ms,"
+                        " p95_ms, max_ms, device_ms, input_ms, step_ms, physics_ms, wait_ms, draw_ms, swap_ms)"
+                        " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &in->ins_latency, path, err)))
         return ret;
     return 0;
 }
 
 size_t dl_instr_pending(const dl_instr *in)
 {
-    return in->gaze.n + in->sensor.n + in->clock.n + in->units.n;
+    return in->gaze.n + in->sensor.n + in->clock.n + in->units.n + in->latency.n;
 }
 
 static void bind_num(sqlite3_stmt *st, int i, double v)
@@ -174,12 +183,28 @@ int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted)
         sqlite3_bind_int(st, 7, c[i].paused);
         rc = step(db, st, inserted);
     }
+    const sim_drivelog_latency *l = in->latency.items;
+    for (size_t i = 0; i < in->latency.n && rc == SQLITE_DONE; i++) {
+        sqlite3_stmt *st = in->ins_latency;
+        sqlite3_bind_int64(st, 1, l[i].run);
+        sqlite3_bind_double(st, 2, l[i].t);
+        sqlite3_bind_int64(st, 3, sim_drivelog_tick_of(l[i].t));
+        sqlite3_bind_text(st, 4, l[i].source, -1, SQLITE_STATIC);
+        sqlite3_bind_double(st, 5, l[i].window_s);
+        sqlite3_bind_int(st, 6, l[i].frames);
+        bind_num(st, 7, l[i].min_ms);
+        bind_num(st, 8, l[i].median_ms);
+        bind_num(st, 9, l[i].p95_ms);
+        bind_num(st, 10, l[i].max_ms);
+        for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) bind_num(st, 11 + k, l[i].stage_ms[k]);
+        rc = step(db, st, inserted);
+    }
     return rc;
 }
 
 void dl_instr_clear(dl_instr *in)
 {
-    in->gaze.n = in->sensor.n = in->clock.n = in->units.n = 0;
+    in->gaze.n = in->sensor.n = in->clock.n = in->units.n = in->latency.n = 0;
 }
 
 void dl_instr_close(dl_instr *in)
@@ -188,6 +213,8 @@ void dl_instr_close(dl_instr *in)
     sqlite3_finalize(in->ins_sensor);
     sqlite3_finalize(in->ins_clock);
     sqlite3_finalize(in->ins_unit);
+    sqlite3_finalize(in->ins_latency);
+    free(in->latency.items);
     free(in->gaze.items);
     free(in->sensor.items);
     free(in->clock.items);
@@ -236,6 +263,15 @@ int sim_drivelog_append_clock(sim_drivelog_writer *w, const sim_drivelog_clock *
     dl_instr *in = dl_writer_instr(w, c->run, c->t, err);
     if (!in) return err ? err->code : SIM_ETOOBIG;
     return push(w, in, &in->clock, sizeof *c, c, err);
+}
+
+int sim_drivelog_append_latency(sim_drivelog_writer *w, const sim_drivelog_latency *l, sim_error *err)
+{
+    if (!isfinite(l->t) || !isfinite(l->window_s) || l->frames < 1 || !l->source[0])
+        return sim_error_set(err, SIM_EINVAL, "drive log latency row: t, window_s, frames >= 1 and source required");
+    dl_instr *in = dl_writer_instr(w, l->run, l->t, err);
+    if (!in) return err ? err->code : SIM_ETOOBIG;
+    return push(w, in, &in->latency, sizeof *l, l, err);
 }
 
 int sim_drivelog_set_unit(sim_drivelog_writer *w, const char *sensor, const char *channel,
@@ -371,6 +407,31 @@ int sim_drivelog_each_clock(sim_drivelog_reader *r, sim_drivelog_range range, si
     return each_row(r, "clock",
                     "SELECT run, t, wall, source, src_t, recv_wall, paused FROM clock" RANGE_SQL
                     " ORDER BY run, wall, id", range, NULL, clock_row, (void *)cb, user, err);
+}
+
+static int latency_row(sqlite3_stmt *st, void *cb, void *user)
+{
+    sim_drivelog_latency l;
+    l.run = sqlite3_column_int64(st, 0);
+    l.t = col_num(st, 1);
+    col_str(st, 2, l.source);
+    l.window_s = col_num(st, 3);
+    l.frames = sqlite3_column_int(st, 4);
+    l.min_ms = col_num(st, 5);
+    l.median_ms = col_num(st, 6);
+    l.p95_ms = col_num(st, 7);
+    l.max_ms = col_num(st, 8);
+    for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) l.stage_ms[k] = col_num(st, 9 + k);
+    return ((sim_drivelog_latency_cb)cb)(&l, user);
+}
+
+int sim_drivelog_each_latency(sim_drivelog_reader *r, sim_drivelog_range range, sim_drivelog_latency_cb cb,
+                              void *user, sim_error *err)
+{
+    return each_row(r, "latency",
+                    "SELECT run, t, source, window_s, frames, min_ms, median_ms, p95_ms, max_ms, device_ms, input_ms,"
+                    " step_ms, physics_ms, wait_ms, draw_ms, swap_ms FROM latency" RANGE_SQL " ORDER BY run, t, id",
+                    range, NULL, latency_row, (void *)cb, user, err);
 }
 
 /* ---- CSV ---- */

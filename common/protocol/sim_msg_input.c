@@ -1,6 +1,7 @@
 /* sim_msg_input: input.controls (see sim_msg_input.h). */
 #include "sim_msg_input.h"
 
+#include <math.h>
 #include <stddef.h>
 
 #include "sim_msg_fields.h"
@@ -13,6 +14,8 @@ static const sim_msg_field CONTROLS[] = {
     F(brake, SIM_MF_NUM, 0, 1),
     F(clutch, SIM_MF_NUM, 0, 1),
     F(gear, SIM_MF_INT, SIM_MSG_GEAR_MIN, SIM_MSG_GEAR_MAX),
+    F(stamp, SIM_MF_NUM, 0, 1e12),
+    F(sent, SIM_MF_NUM, 0, 1e12),
 };
 #undef F
 static const sim_msg_field BUTTON[] = {
@@ -25,6 +28,8 @@ cJSON *sim_msg_input_controls_encode(const sim_msg_input_controls *m)
 {
     sim_msg_input_controls c = *m;
     if (!c.has_gear) c.gear = SIM_MSG_NO_INT;
+    if (c.stamp == 0) c.stamp = NAN; /* zero-initialised: not given */
+    if (c.sent == 0) c.sent = NAN;
     return sim_msg_fields_object(&c, CONTROLS, N);
 }
 

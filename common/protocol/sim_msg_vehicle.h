@@ -7,7 +7,7 @@
  * clutch, model, s, d, lane, lane_offset (null off the road or outside every lane),
  * wheels[] {pos, omega, travel, steer, load, fx, fy, slip_ratio, slip_angle, contact},
  * and the optional accel, headway_dist, headway_time, lat_dev, sector, task, run,
- * road, tick, replay. Physics gives road, s, d, lane from its own locate (the one
+ * road, tick, replay, and the delay stamps in_stamp, in_sent, in_recv, stepped. Physics gives road, s, d, lane from its own locate (the one
  * place that decides where the car is: the recorder and render-node take them from
  * here), tick and run (the sim.tick this state belongs to) and accel (accel_body's
  * x). Decoding fills what is there (everything optional, absent as in sim_msg.h)
@@ -65,6 +65,11 @@ typedef struct sim_msg_vehicle_state {
     char road[SIM_MSG_ID_MAX]; /* id of the road s, d and lane are on; "" off every road */
     double tick;            /* n of the sim.tick this state belongs to (NAN: not given) */
     bool replay;            /* published by simctl replay */
+    /* The wheel-to-picture chain (docs/latency.md), seconds on the monotonic clock
+     * (NAN: not given): the newest input.controls integrated into this state, its
+     * stamp (at the device) and sent (published by input-node), when physics received
+     * it, and when physics finished stepping this state. */
+    double in_stamp, in_sent, in_recv, stepped;
 } sim_msg_vehicle_state;
 
 /* Every field absent (NAN, SIM_MSG_NO_INT, "", no wheels, not a replay). */

@@ -40,12 +40,9 @@ typedef enum sim_topic_id {
     SIM_TOPIC_COUNT
 } sim_topic_id;
 
-/* The names: SIM_TOPIC_SIM_TICK is "sim.tick". Arrays, not macros (a table cannot
- * make macros): sizeof gives the length plus one as for a literal; to join one to
- * other text, use "%s". */
-#define SIM_TOPIC(id, name, ...) static const char SIM_TOPIC_##id[] = name;
-#include "sim_topics.def"
-#undef SIM_TOPIC
+/* The names: SIM_TOPIC_SIM_TICK is "sim.tick", a string literal (made from the table by
+ * scripts/gen-topic-names.sh, which make runs when the table changes). */
+#include "sim_topic_names.h"
 
 typedef struct sim_topic {
     sim_topic_id id;

@@ -16,6 +16,7 @@
 #include "sim_offset.h"
 #include "sim_msg_input.h"
 #include "sim_msg_log.h"
+#include "sim_msg_render.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
 #include "sim_topics.h"
@@ -430,6 +431,26 @@ static int feed_sample(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id 
     }
 }
 
+/* The topics with a table of their own (KEEP TABLE) kept here; gaze.sample and sensor.*
+ * are sim_recording_instr's, traffic.engine the recorder's (drive-log meta). */
+static int feed_table(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id id, const cJSON *msg,
+                      double msg_t, sim_error *bad, sim_error *err)
+{
+    if (id != SIM_TOPIC_ID_RENDER_LATENCY) return 0;
+    /* the wheel-to-picture delay: its own table (docs/latency.md) */
+    sim_msg_render_latency m;
+    if (isnan(msg_t) || sim_msg_render_latency_decode(msg, &m, first(bad)) != SIM_OK) return 0;
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
+    sim_drivelog_latency l = {.run = rec->run < 0 ? 0 : rec->run, .t = msg_t, .window_s = m.window_s,
+                              .frames = m.frames, .min_ms = m.min_ms, .median_ms = m.median_ms,
+                              .p95_ms = m.p95_ms, .max_ms = m.max_ms};
+    snprintf(l.source, sizeof l.source, "%s", cJSON_IsString(src) && src->valuestring[0] ? src->valuestring : "render");
+    for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) l.stage_ms[k] = m.stage_ms[k];
+    int ret = sim_drivelog_append_latency(w, &l, err);
+    if (!ret) rec->latency_rows++;
+    return ret;
+}
+
 /* A topic kept as an event (KEEP EVENT): kind and name as its row says. */
 static int feed_event(sim_recording *rec, sim_drivelog_writer *w, const sim_topic *row, const char *topic,
                       const cJSON *msg, double t, const char *line, size_t len, sim_error *bad, sim_error *err)
@@ -471,6 +492,8 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
         /* gaze.sample, sensor.*: their own tables (docs/instruments.md) */
     } else if (row->keep == SIM_TOPIC_KEEP_SAMPLE) {
         ret = feed_sample(rec, w, row->id, msg, msg_t, t, line, len, &bad, err);
+    } else if (row->keep == SIM_TOPIC_KEEP_TABLE) {
+        ret = feed_table(rec, w, row->id, msg, msg_t, &bad, err);
     } else if (row->keep == SIM_TOPIC_KEEP_EVENT) {
         ret = feed_event(rec, w, row, topic, msg, t, line, len, &bad, err);
     } else if (row->keep == SIM_TOPIC_KEEP_MARK) {

@@ -4,4 +4,4 @@
 scenario_USES := base world vehicle traffic tasks metrics storyboard automation routing gaze scenery
 scenario_PKGS := libcjson libpng libxml-2.0
 # headers only scenario itself (and its unit tests) may include
-scenario_PRIVATE := sim_scenario_load.h sim_xodr_util.h
+scenario_PRIVATE := sim_scenario_load.h sim_xodr_util.h sim_xml_read.h

@@ -330,8 +330,19 @@ void sim_scenario_ground(const sim_scenario *sc, double x, double y, sim_ground 
         out->road = loc.road;
         out->z = sim_road_surface(&sc->net, loc.road, loc.s, loc.d, out->n);
         const sim_surface_zone *z = sim_road_zone_at(r, loc.s);
-        out->friction = z ? z->friction : sc->road_friction;
-        out->surface = z ? z->surface : SIM_SURFACE_ASPHALT;
+        /* A surface zone covers the whole road; otherwise the verge beside the lanes
+         * (median, border) is grass. */
+        int lane_surface = sim_lane_surface(loc.lane.type);
+        if (z) {
+            out->friction = z->friction;
+            out->surface = z->surface;
+        } else if (lane_surface != SIM_SURFACE_ASPHALT) {
+            out->friction = sim_surface_props_of(lane_surface)->friction;
+            out->surface = lane_surface;
+        } else {
+            out->friction = sc->road_friction;
+            out->surface = SIM_SURFACE_ASPHALT;
+        }
         return;
     }
     if (sc->terrain) {
@@ -342,9 +353,10 @@ void sim_scenario_ground(const sim_scenario *sc, double x, double y, sim_ground 
         out->friction = smp.friction;
         out->surface = smp.surface;
     } else {
+        /* No terrain: the flat ground beside the roads is grass (as it is drawn). */
         out->n[2] = 1.0;
-        out->friction = sc->road_friction;
-        out->surface = SIM_SURFACE_ASPHALT;
+        out->friction = sim_surface_props_of(SIM_SURFACE_GRASS)->friction;
+        out->surface = SIM_SURFACE_GRASS;
     }
 }
 

@@ -53,7 +53,8 @@ void scn_load_terrain(ld *L, const cJSON *t)
             ox = cJSON_GetArrayItem(o, 0)->valuedouble, oy = cJSON_GetArrayItem(o, 1)->valuedouble;
     }
     /* Friction: a constant or a map scaled to [min, max]. */
-    double fconst = 1.0, fmin_ = 0, fmax_ = 1;
+    /* Without one, each surface has its own friction (sim_surface_props_of). */
+    double fconst = NAN, fmin_ = 0, fmax_ = 1;
     const char *fmap = NULL;
     const cJSON *fr = cJSON_GetObjectItemCaseSensitive(t, "friction");
     if (cJSON_IsObject(fr)) {

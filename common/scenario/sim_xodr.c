@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim_file.h"
+#include "sim_xml_read.h"
 
 #define GEOM_BUDGET 4e6   /* sim_geom_cost units per file (Town03 needs about 2e3) */
 
@@ -514,24 +515,14 @@ int sim_xodr_parse(const char *buf, size_t len, const char *name, sim_roadnet *n
     memset(rep, 0, sizeof *rep);
     memset(net, 0, sizeof *net);
     if (len > (size_t)INT32_MAX) return sim_error_set(err, SIM_ETOOBIG, "%s: over 2 GB", name);
-    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
-    if (!ctx) return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", name);
-    /* No network, no entity expansion, no messages on stderr: errors come back here. */
-    xmlDocPtr doc = xmlCtxtReadMemory(ctx, buf, (int)len, name, NULL,
-                                      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-    if (!doc) {
-        const xmlError *e = xmlCtxtGetLastError(ctx);
-        int rc = sim_error_set(err, SIM_EINVAL, "%s: %d: not well-formed XML: %s", name, e ? e->line : 0,
-                               e && e->message ? e->message : "unknown error");
-        /* libxml2's messages end in a newline. */
-        if (err) err->msg[strcspn(err->msg, "\n")] = '\0';
-        xmlFreeParserCtxt(ctx);
-        return rc;
-    }
+    /* No network, no entities, no messages on stderr: errors come back here. */
+    sim_error local_err;
+    if (!err) err = &local_err;
+    xmlDocPtr doc = sim_xml_read(buf, len, name, 0, err);
+    if (!doc) return err->code;
     xodr_parser P = {.name = name, .net = net, .rep = rep, .err = err};
     int rc = read_document(&P, xmlDocGetRootElement(doc));
     xmlFreeDoc(doc);
-    xmlFreeParserCtxt(ctx);
     if (rc) sim_roadnet_free(net);
     return rc;
 }

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "sim_file.h"
+#include "sim_xml_read.h"
 
-#define XML_OPTS (XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -384,15 +384,11 @@ int sim_xosc_parse(const char *buf, size_t len, const char *name, const char *ba
         free(P);
         return sim_error_set(err, SIM_ETOOBIG, "%s: %zu bytes, expected at most 256 MiB", name, len);
     }
-    P->doc = xmlReadMemory(buf, (int)len, name, NULL, XML_OPTS);
+    sim_error local_err;
+    P->doc = sim_xml_read(buf, len, name, XML_PARSE_NOBLANKS, err ? err : &local_err);
     if (!P->doc) {
-        const xmlError *e = xmlGetLastError();
-        sim_error_set(err, SIM_EINVAL, "%s: %d: not well-formed XML: %s", name, e ? e->line : 0,
-                      e && e->message ? e->message : "?");
-        char *nl = strchr(err->msg, '\n');
-        if (nl) *nl = 0;
         free(P);
-        return SIM_EINVAL;
+        return (err ? err : &local_err)->code;
     }
     int rc = read_document(P, xmlDocGetRootElement(P->doc));
     xmlFreeDoc(P->doc);

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "sim_file.h"
+#include "sim_xml_read.h"
 
-#define XML_OPTS (XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
 
 /* ---- catalogs --------------------------------------------------------------------- */
 
@@ -59,9 +59,10 @@ static int open_catalog_dir(xosc_parser *P, const xmlNode *ref, const char *dir)
             free(full);
             continue;
         }
-        xmlDoc *doc = xmlReadFile(full, NULL, XML_OPTS);
+        sim_error xe = {0};
+        xmlDoc *doc = sim_xml_read_file(full, XML_PARSE_NOBLANKS, &xe);
         if (!doc) {
-            xosc_fail(P, ref, SIM_EINVAL, "catalog file \"%s\" is not well-formed XML", full);
+            xosc_fail(P, ref, SIM_EINVAL, "catalog file \"%s\" is refused: %s", full, xe.msg);
             free(full);
             for (int k = i + 1; k < n; k++) free(names[k]);
             return P->rc;

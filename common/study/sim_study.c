@@ -55,6 +55,10 @@ static int name_ok(sim_json *j, const cJSON *v, const char *path)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
               *c == '-' || *c == '_' || *c == '.'))
             return sim_json_found(j, path, v, "a name of letters, digits, '-', '_' and '.'");
+    /* ".", ".." and hidden names would put the study's folder, database and drives
+     * somewhere else (".." landed them in out/) or nowhere. */
+    if (v->valuestring[0] == '.')
+        return sim_json_found(j, path, v, "a name that does not start with '.' (it names a folder)");
     return SIM_OK;
 }
 

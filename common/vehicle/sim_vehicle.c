@@ -38,7 +38,10 @@ sim_vehicle_ground sim_ground_from_plane(sim_ground_plane *plane)
 
 bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_ground_sample *out)
 {
-    if (!g || !g->sample || g->sample(g->ctx, x, y, out) != 0)
+    if (!g || !g->sample)
+        return false;
+    out->rolling = 0.0; /* callbacks written before the field existed leave it */
+    if (g->sample(g->ctx, x, y, out) != 0)
         return false;
     /* The normal is the callback's to make unit (normalising here cost 8 % of the full
      * model's time); a NaN or a wall is refused. */
@@ -46,6 +49,8 @@ bool sim_vehicle_ground_at(const sim_vehicle_ground *g, double x, double y, sim_
         return false;
     if (!(out->friction >= 0.0))
         out->friction = 0.0;
+    if (!(out->rolling >= 0.0))
+        out->rolling = 0.0;
     return true;
 }
 

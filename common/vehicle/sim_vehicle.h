@@ -30,6 +30,9 @@ typedef struct sim_ground_sample {
     double normal[3];  /* unit surface normal, z > 0 */
     double friction;   /* road friction factor: 1 = dry asphalt (the tyre data's surface) */
     double roughness;  /* 0..1 surface roughness (force-feedback rumble; 0 = smooth) */
+    double rolling;    /* rolling-resistance coefficient the surface adds to the tyre's
+                        * own (soft ground: grass, sand; 0 on asphalt). A callback that
+                        * leaves it alone gives 0. */
 } sim_ground_sample;
 
 /* Fills *out for world (x, y); returns 0, or nonzero where there is no ground (the
@@ -56,7 +59,7 @@ typedef struct sim_vehicle_ground {
 /* An infinite plane z = z0 + slope_x x + slope_y y, for tests and scenario-less runs. */
 typedef struct sim_ground_plane {
     double z0, slope_x, slope_y;
-    double friction, roughness;
+    double friction, roughness; /* (no added rolling resistance: a paved plane) */
 } sim_ground_plane;
 
 int sim_ground_plane_sample(void *plane, double x, double y, sim_ground_sample *out);

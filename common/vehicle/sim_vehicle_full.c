@@ -282,7 +282,8 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         torque = sim_v3_add(torque, sim_v3(arm[i].y * susp[i], -arm[i].x * susp[i], 0.0));
         /* Rolling resistance as a torque against the spin, smooth through zero. */
         double vr = spin * r_eff;
-        double rr = tp->rolling_resistance * fz * r_eff * vr / (fabs(vr) + 0.1);
+        double f_rr = tp->rolling_resistance + (contact ? ctx->patch[i].g.rolling : 0.0);
+        double rr = f_rr * fz * r_eff * vr / (fabs(vr) + 0.1);
         other_torque[i] = -fx * r_eff - rr;
         fz_all[i] = fz;
         kappa_all[i] = kappa;

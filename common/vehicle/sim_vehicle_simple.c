@@ -112,6 +112,7 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, c
     sim_ground_sample g = {.friction = 1.0, .normal = {0, 0, 1}};
     if (!sim_vehicle_ground_at(ground, y[0], y[1], &g)) {
         g.friction = 1.0;
+        g.rolling = 0.0;
         g.normal[0] = g.normal[1] = 0.0;
         g.normal[2] = 1.0;
     }
@@ -125,7 +126,7 @@ void sim_vehicle_simple_step(sim_vehicle *v, const sim_vehicle_ground *ground, c
         fd = grip;
     if (fd < -grip)
         fd = -grip;
-    double rolling = p->tire.rolling_resistance * m * SIM_GRAVITY;
+    double rolling = (p->tire.rolling_resistance + g.rolling) * m * SIM_GRAVITY;
     if (rolling > grip - fabs(fd))
         rolling = grip - fabs(fd);
     double fb = sim_vehicle_brake_force(p, v->in.brake);

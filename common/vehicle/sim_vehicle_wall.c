@@ -52,6 +52,7 @@ typedef struct wall_contact {
     bool on;
     sim_vec3 c, cp, n, f, side; /* centre, contact point, normal, along, across */
     double pen, friction, jn;   /* penetration, road friction, ground impulse */
+    double rolling;             /* the surface's added rolling resistance */
 } wall_contact;
 
 /* Where each wheel touches the ground in this step (the geometry the two orders of
@@ -83,6 +84,7 @@ static void wall_contacts(const wall_wheels *ww, wall_contact w[SIM_WHEELS])
         wc->side = sim_v3_cross(wc->n, wc->f);
         wc->cp = sim_v3_madd(wc->c, wc->n, -(p->tire.radius - wc->pen));
         wc->friction = g.friction;
+        wc->rolling = g.rolling;
     }
 }
 
@@ -138,7 +140,7 @@ static void wheel_impulses(const wall_wheels *ww, double *y, const wall_contact 
             along = -jf;
         double vf = sim_v3_dot(sim_rigid_point_velocity(y, wc->cp), wc->f);
         double stop = fabs(vf) / sim_rigid_inv_mass_along(props, y, wc->cp, wc->f);
-        double rolling = p->tire.rolling_resistance * wc->jn;
+        double rolling = (p->tire.rolling_resistance + wc->rolling) * wc->jn;
         if (rolling > jf - fabs(along))
             rolling = jf - fabs(along);
         double resist = ww->brake_per_wheel * ww->dt;

@@ -371,6 +371,10 @@ typedef struct sim_lane_info {
     sim_lane_type type;
 } sim_lane_info;
 
+/* The surface of a lane of type t: the unpaved lanes beside a road (median, border,
+ * none: the verge) are grass, every other lane asphalt. */
+int sim_lane_surface(sim_lane_type t);
+
 /* Lane holding t at s. A point on a border belongs to the lane nearer the centre
  * lane; a point on the centre lane to lane -1 when there is one, else 1. Zero-width
  * lanes hold nothing. Returns false (info->lane 0, section set) outside every lane. */

@@ -245,8 +245,6 @@ void sim_terrain_eval(const sim_terrain *t, double x, double y, sim_terrain_samp
     out->n[0] = -out->dzdx * inv;
     out->n[1] = -out->dzdy * inv;
     out->n[2] = inv;
-    out->friction =
-        t->friction.v ? sim_grid_spline(&t->friction, u, v, NULL, NULL) : t->friction_default;
     if (t->surface) {
         int i = clampi((int)lround(fmin(fmax(u, -1.0), (double)t->height.nx)), 0,
                        t->height.nx - 1);
@@ -256,5 +254,11 @@ void sim_terrain_eval(const sim_terrain *t, double x, double y, sim_terrain_samp
     } else {
         out->surface = t->surface_default;
     }
+    if (t->friction.v)
+        out->friction = sim_grid_spline(&t->friction, u, v, NULL, NULL);
+    else if (isnan(t->friction_default))
+        out->friction = sim_surface_props_of(out->surface)->friction;
+    else
+        out->friction = t->friction_default;
 }
 

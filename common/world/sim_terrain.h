@@ -75,6 +75,17 @@ typedef enum {
     SIM_SURFACE_COUNT
 } sim_surface;
 
+/* What a surface does to a tyre, relative to the tyre data's own surface (dry
+ * asphalt): the table is in docs/world.md ("Surfaces"). */
+typedef struct sim_surface_props {
+    double friction;  /* friction factor where the scenario gives none (dry asphalt 1) */
+    double rolling;   /* rolling-resistance coefficient added to the tyre's own (Fx/Fz) */
+    double roughness; /* 0..1, the force feedback's rumble (0 smooth) */
+} sim_surface_props;
+
+/* The surface's properties; an unknown code reads as asphalt. Pure, never NULL. */
+const sim_surface_props *sim_surface_props_of(int surface);
+
 
 /* The terrain. Plain struct: the caller may fill it directly, but sim_terrain_init
  * checks it. It owns its grids (free with sim_terrain_free). */
@@ -83,7 +94,8 @@ typedef struct sim_terrain {
     double spacing;            /* distance between grid points, m (> 0) */
     sim_grid height;           /* heights in metres */
     sim_grid friction;         /* optional: nx == 0 means friction_default everywhere */
-    double friction_default;   /* road/tyre friction coefficient, dimensionless */
+    double friction_default;   /* road/tyre friction coefficient, dimensionless; NAN:
+                                * the surface's own (sim_surface_props_of) */
     uint8_t *surface;          /* optional: height.nx*height.ny codes, NULL = default */
     int surface_default;       /* a sim_surface */
     double inv_spacing;        /* 1/spacing, set by sim_terrain_init */

@@ -557,6 +557,19 @@ static void tampered_scenario_is_refused(void **state)
     assert_non_null(strstr(err, "expected a .json, .xodr or .xosc file"));
     assert_null(strstr(err, "root:"));
     free(err);
+    /* Issue 45: a meta naming a FIFO (with a scenario's name) hung the report on open;
+     * it is no regular file, so it is passed over like a missing one, at once. */
+    char fifo[450], cmd[4096];
+    snprintf(fifo, sizeof fifo, "%s/pipe.json", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    set_log_meta(log, "scenario_file", fifo);
+    snprintf(cmd, sizeof cmd, "timeout 10 '%s' report %s --out %s/fifo --no-plots 2> %s/err.txt", bin, log, dir, dir);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 1); /* 124 would be the timeout */
+    err = read_text(out);
+    assert_non_null(strstr(err, "pipe.json\" (from the log's meta) not found"));
+    free(err);
 }
 
 static void command_line(void **state)

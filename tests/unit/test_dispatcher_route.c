@@ -301,8 +301,7 @@ static route_family old_topic_family(const char *topic)
         return ROUTE_FAMILY_CLOCK;
     if (strcmp(topic, "traffic.state") == 0 || strcmp(topic, "traffic.event") == 0 ||
         strcmp(topic, "traffic.collision") == 0 || strcmp(topic, "traffic.ego") == 0 ||
-        strcmp(topic, "traffic.engine") == 0 || strcmp(topic, "signal.state") == 0 ||
-        strcmp(topic, "signal.red_run") == 0)
+        strcmp(topic, "traffic.engine") == 0 || old_is_prefix(topic, "signal."))
         return ROUTE_FAMILY_TRAFFIC;
     if (strcmp(topic, "input.controls") == 0 || strcmp(topic, "input.button") == 0) return ROUTE_FAMILY_INPUT;
     if (strcmp(topic, "log.status") == 0 || strcmp(topic, "log.error") == 0) return ROUTE_FAMILY_RECORDER;
@@ -322,7 +321,7 @@ static void families_from_the_topic_table(void **state)
         "traffic.", "traffic.foo", "signal.", "signal.foo", "signal.red", "input.", "input.axes", "log.",
         "log.errors", "context.", "context.request", "session.", "session.x.y", "sessions", "control.",
         "control.ackx", "control.pause", "control.a.b", "dispatcher.joined", "hud.text", "", ".", "x.sim.tick",
-        "odometer.state", "gaze.sample", "sensor.eda", "task.start",
+        "odometer.state", "gaze.sample", "sensor.eda", "task.start", "vehicle.collision", "render.latency",
     };
     char buf[300];
     size_t checked = 0;
@@ -350,7 +349,7 @@ static void families_from_the_topic_table(void **state)
 
     static const char *const words[ROUTE_FAMILIES] = {
         "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command",
-        "traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine, signal.state and signal.red_run",
+        "traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine and signal.*",
         "input.controls and input.button", "log.status and log.error",
         "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)", "sim.end"};
     char w[ROUTE_FAMILY_WORDS];

@@ -608,10 +608,11 @@ static void schema_1_logs_read_and_upgrade(void **state)
     assert_int_equal(sim_drivelog_schema_version(r), SIM_DRIVELOG_SCHEMA_VERSION);
     char ver[16];
     assert_int_equal(sim_drivelog_read_meta(r, "schema_version", ver, sizeof ver, &err), 0);
-    assert_string_equal(ver, "4"); /* meta says what the file is */
+    assert_string_equal(ver, "5"); /* meta says what the file is */
     /* and it gained the instrument tables (empty) */
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM gaze"), 0);
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM clock"), 0);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM latency"), 0);
     assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
     assert_int_equal(n, 3);
     assert_string_equal(s[0].task, "T1");
@@ -669,7 +670,7 @@ static void schema_3_gaze_reads_and_gains_the_surface_point(void **state)
                            .surface_x = 0.5, .surface_y = 0.125};
     assert_int_equal(sim_drivelog_append_gaze(w, &g, &err), 0);
     assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
-    assert_int_equal(count_rows(f->path, "PRAGMA user_version"), 4);
+    assert_int_equal(count_rows(f->path, "PRAGMA user_version"), SIM_DRIVELOG_SCHEMA_VERSION);
     memset(got, 0, sizeof got);
     assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
     assert_int_equal(sim_drivelog_each_gaze(r, sim_drivelog_range_all(), keep_gaze, got, &err), 0);
@@ -687,6 +688,59 @@ static int keep_samples(const sim_drivelog_sample *s, void *user)
 }
 
 /* Reading some columns fills those (and run, tick) and leaves the rest NULL. */
+static int keep_latency(const sim_drivelog_latency *l, void *user)
+{
+    sim_drivelog_latency *got = user;
+    int k = got[0].frames == 0 ? 0 : got[1].frames == 0 ? 1 : 2;
+    if (k < 2) got[k] = *l;
+    return 0;
+}
+
+/* Schema 5: render.latency rows (docs/latency.md), stored once each (a replayed
+ * backlog) and read back with their stage medians; a schema-4 log resumed gains the
+ * table and the new version. */
+static void latency_rows_round_trip(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    sim_drivelog_sample s;
+    make_sample(&s, 0, 1);
+    assert_int_equal(sim_drivelog_append_sample(w, &s, &err), 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE latency; PRAGMA user_version=4;"
+                                      " UPDATE meta SET value = '4' WHERE key = 'schema_version';", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    sim_drivelog_latency l = {.run = 0, .t = 2.5, .source = "render", .window_s = 0.1, .frames = 6,
+                              .min_ms = 30, .median_ms = 33, .p95_ms = 36, .max_ms = 36.5,
+                              .stage_ms = {1, 0.25, 5, 0.5, 8, 12, NAN}};
+    assert_int_equal(sim_drivelog_append_latency(w, &l, &err), 0);
+    assert_int_equal(sim_drivelog_append_latency(w, &l, &err), 0); /* seen twice: one row */
+    l.frames = 0;
+    assert_int_equal(sim_drivelog_append_latency(w, &l, &err), SIM_EINVAL);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    assert_int_equal(count_rows(f->path, "PRAGMA user_version"), 5);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM latency"), 1);
+    assert_int_equal(count_rows(f->path, "SELECT tick FROM latency"), 250);
+
+    sim_drivelog_reader *r;
+    sim_drivelog_latency got[2];
+    memset(got, 0, sizeof got);
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    assert_int_equal(sim_drivelog_each_latency(r, sim_drivelog_range_all(), keep_latency, got, &err), 0);
+    assert_int_equal(got[0].frames, 6);
+    assert_int_equal(got[1].frames, 0);
+    assert_string_equal(got[0].source, "render");
+    assert_true(got[0].t == 2.5 && got[0].p95_ms == 36 && got[0].stage_ms[1] == 0.25 && isnan(got[0].stage_ms[6]));
+    sim_drivelog_reader_close(r);
+}
+
 static void some_columns(void **state)
 {
     fixture *f = *state;
@@ -800,6 +854,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(schema_1_logs_read_and_upgrade, setup, teardown),
 cmocka_unit_test_setup_teardown(schema_3_gaze_reads_and_gains_the_surface_point, setup, teardown),
         cmocka_unit_test_setup_teardown(some_columns, setup, teardown),
+        cmocka_unit_test_setup_teardown(latency_rows_round_trip, setup, teardown),
         cmocka_unit_test(log_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

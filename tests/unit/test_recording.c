@@ -186,6 +186,44 @@ static void bad_fields_are_named(void **state)
     sim_drivelog_reader_close(r);
 }
 
+static int keep_latency(const sim_drivelog_latency *l, void *user)
+{
+    *(sim_drivelog_latency *)user = *l;
+    return 0;
+}
+
+/* render.latency goes into the latency table (docs/latency.md), with its sender's name;
+ * the 100 Hz samples are not touched by it, and a bad one is named. */
+static void latency_rows(void **state)
+{
+    (void)state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(path, NULL, &w, &err), 0);
+    sim_recording rec;
+    sim_recording_init(&rec, false, 0);
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"sim.tick\",\"t\":1.5,\"run\":2}", &err), 0);
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"render.latency\",\"src\":\"render-left\",\"seq\":4,\"t\":1.5,"
+                                   "\"window_s\":0.1,\"frames\":6,\"min_ms\":30,\"median_ms\":35.5,\"p95_ms\":40,"
+                                   "\"max_ms\":41.25,\"device_ms\":1,\"input_ms\":0.25,\"step_ms\":5,"
+                                   "\"physics_ms\":0.5,\"wait_ms\":8,\"draw_ms\":12,\"swap_ms\":9}", &err), 0);
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"render.latency\",\"t\":1.6,\"window_s\":0.1,\"frames\":6}", &err),
+                     SIM_EINVAL);
+    assert_string_equal(err.msg, "render.latency: min_ms: missing, expected a number");
+    assert_int_equal(rec.latency_rows, 1);
+    assert_int_equal(rec.samples, 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), 0);
+    sim_drivelog_latency l = {0};
+    assert_int_equal(sim_drivelog_each_latency(r, sim_drivelog_range_all(), keep_latency, &l, &err), 0);
+    assert_string_equal(l.source, "render-left");
+    assert_int_equal(l.run, 2);
+    assert_int_equal(l.frames, 6);
+    assert_true(l.t == 1.5 && l.median_ms == 35.5 && l.p95_ms == 40 && l.stage_ms[4] == 8 && l.stage_ms[6] == 9);
+    sim_drivelog_reader_close(r);
+}
+
 /* The headway columns from the traffic node's lead vehicle: the newest traffic.state
  * (a tick behind the sample), none when it reports no lead or has gone quiet. */
 static void headway_from_traffic(void **state)
@@ -281,6 +319,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(drive_to_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(headway_from_traffic, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_fields_are_named, setup, teardown),
+        cmocka_unit_test_setup_teardown(latency_rows, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

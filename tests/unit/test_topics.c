@@ -60,7 +60,7 @@ static const char *const OLD_SUBSCRIBE[] = {
     "sim.tick", "vehicle.state", "input.", "control.", "dispatcher.joined", "dispatcher.left", "dispatcher.refused",
     "traffic.event", "traffic.state", "storyboard.event", "traffic.collision", "signal.", "traffic.engine",
     "trigger.", "sector.", "task.", "log.mark", "session.", "drt.", "surt.", "gaze.", "hmi.", "sensor.",
-    "automation.event"};
+    "automation.event", "render.latency"};
 
 static void recorder_subscribes_as_before(void **state)
 {
