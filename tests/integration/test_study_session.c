@@ -53,7 +53,8 @@ static void write_study(void)
     FILE *f = fopen(study, "w");
     assert_non_null(f);
     fprintf(f,
-            "{\"name\":\"t3x3\",\"conditions\":["
+            /* auto_go: the drives start without an operator's go (test_study_day.sh has the go) */
+            "{\"name\":\"t3x3\",\"auto_go\":true,\"conditions\":["
             "{\"name\":\"a\",\"scenario\":\"%s\",\"start\":\"motorway\",\"until_s\":3,\"params\":{\"light\":\"day\",\"traffic_density\":0}},"
             "{\"name\":\"b\",\"scenario\":\"%s\",\"start\":\"motorway\",\"until_s\":3,\"params\":{\"light\":\"night\",\"traffic_density\":0}},"
             "{\"name\":\"c\",\"scenario\":\"%s\",\"start\":\"curves\",\"until_s\":3,\"params\":{\"light\":\"dusk\",\"traffic_density\":15,\"traffic_seed\":5}}],"
