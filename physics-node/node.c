@@ -85,9 +85,13 @@ static void advance(pn_node *n)
                              "step at t=%.3f refused (%s); the car holds its state", tick_time(n), sim_error_name(rc));
             break;
         }
+        pn_collide_step(&n->collide, &n->car, n->world);
     }
     n->stamps.stepped = (double)uv_hrtime() * 1e-9;
     n->tick++;
+    for (int i = 0; i < n->collide.n_pending; i++)
+        publish(n, SIM_TOPIC_VEHICLE_COLLISION, sim_msg_vehicle_collision_encode(&n->collide.pending[i]));
+    n->collide.n_pending = 0;
     publish_tick(n);
 }
 
@@ -105,6 +109,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     n->in = (sim_vehicle_controls){.automatic = true, .gear = st.gear > 0 ? st.gear : 1};
     n->in_stamps = n->stamps = (pn_stamps){NAN, NAN, NAN, NAN};
     n->n_boxes = 0;
+    pn_collide_reset(&n->collide);
     n->have_follow = false;
     n->tick = 0;
     n->ended = false;

@@ -15,6 +15,7 @@
 #include "sim_bus.h"
 #include "sim_node.h"
 #include "sim_vehicle.h"
+#include "collide.h"
 #include "world.h"
 #include "sim_throttle.h"
 
@@ -56,6 +57,7 @@ typedef struct pn_node {
     sim_ffb_params ffb;
     sim_box boxes[PN_MAX_BOXES];
     size_t n_boxes;
+    pn_collide collide;           /* static objects: contacts and their pending events */
     bool have_follow;             /* a traffic.ego came (cfg.scenario_ego) */
     sim_vehicle_start follow_at;  /* the latest: the ego's centre, heading and speed */
     int steps_per_tick;

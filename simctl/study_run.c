@@ -14,6 +14,7 @@
  * Sessions and that dispatcher get SIGTERM when the runner dies (PR_SET_PDEATHSIG),
  * so a killed runner leaves a closed drive log behind, not a running session. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,8 @@ static void set_state(runner *r, const char *phase, const char *message)
             m->min = it->min, m->max = it->max, m->step = it->step;
             snprintf(m->low, sizeof m->low, "%s", it->low);
             snprintf(m->high, sizeof m->high, "%s", it->high);
+            for (int k = 0; it->labels && k < it->n_labels && k < SIM_STUDY_MSG_LABELS_MAX; k++)
+                snprintf(m->labels[m->n_labels++], sizeof m->labels[0], "%s", it->labels[k]);
         }
 }
 
@@ -180,7 +183,9 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
     cJSON_AddStringToObject(e, "questionnaire", q->id);
     cJSON_AddStringToObject(e, "status", status);
     for (int i = 0; i < n; i++)
-        cJSON_AddItemToObject(ans, items[i], texts[i] ? cJSON_CreateString(texts[i]) : cJSON_CreateNumber(a->value[i]));
+        cJSON_AddItemToObject(ans, items[i], texts[i]               ? cJSON_CreateString(texts[i])
+                                             : isnan(a->value[i]) ? cJSON_CreateNull() /* skipped */
+                                                                  : cJSON_CreateNumber(a->value[i]));
     cJSON_AddItemToObject(e, "answers", ans);
     cJSON_AddStringToObject(e, "utc", utc);
     cJSON_AddStringToObject(e, "source", source);

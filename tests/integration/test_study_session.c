@@ -117,6 +117,9 @@ static void p01_answers_on_the_bus(void)
     /* A value out of range is refused by the runner (after which it still waits). */
     const char *bad[] = {"kss=10", "ease=1", NULL};
     assert_int_equal(answer("P01", "1", "post", bad), 1);
+    /* ease neither answered nor skipped: refused before anything is sent, as the page. */
+    const char *half[] = {"kss=4", "note=fine", NULL};
+    assert_int_equal(answer("P01", "1", "post", half), 2);
     assert_int_equal(answer("P01", "1", "post", d1), 0);
     assert_int_equal(answer("P01", "2", "post", d2), 0);
     assert_int_equal(answer("P01", "3", "post", d3), 0);
