@@ -413,8 +413,7 @@ static void render_args(session *s, child *c, const run_config *rc)
     for (int k = 0; k < screens->n; k++) {
         if (k == screens->front) continue;
         child *v = run_add_child(s, c->exe);
-        run_arg2(v, "--bus", rc->bus_addr);
-        if (rc->token) run_arg2(v, "--token", rc->token);
+        run_arg2(v, "--bus", rc->bus_addr); /* the token: in the environment, never in argv (ps) */
         run_arg2(v, "--scenario", rc->scenario);
         run_arg2(v, "--vehicle", rc->vehicle);
         if (!rc->render_window) run_arg(v, "--offscreen");
