@@ -87,7 +87,7 @@ static void refuse_topic(conn *c, const char *topic, const char *why)
     cJSON_AddStringToObject(f, "error", msg);
     cJSON_AddNumberToObject(f, "more", (double)c->refused_unsaid);
     c->refused_unsaid = 0;
-    hub_publish(h, "dispatcher.refused", f);
+    hub_publish(h, SIM_TOPIC_DISPATCHER_REFUSED, f);
     cJSON_Delete(f);
 }
 
@@ -97,9 +97,9 @@ bool hub_may_publish(conn *c, const char *topic)
     hub *h = c->h;
     route_family f = route_topic_family(topic);
     if (f == ROUTE_FAMILY_NONE) return true;
-    char why[320];
+    char why[320], words[ROUTE_FAMILY_WORDS];
     if (h->secret && !c->session) {
-        snprintf(why, sizeof why, "%s %s", route_family_topics(f),
+        snprintf(why, sizeof why, "%s %s", route_family_topics(f, words, sizeof words),
                  f == ROUTE_FAMILY_CONTROL ? "come only from the operator endpoint (simctl pause, resume, stop, ...) "
                                              "or a module of the session"
                                            : "are published only by the session's modules");
@@ -111,7 +111,8 @@ bool hub_may_publish(conn *c, const char *topic)
     if (f == ROUTE_FAMILY_CONTROL || f == ROUTE_FAMILY_END) return true;
     conn *o = h->owner[f];
     if (o && o != c) {
-        snprintf(why, sizeof why, "%s are owned by '%s' (id %llu) while it is connected", route_family_topics(f),
+        snprintf(why, sizeof why, "%s are owned by '%s' (id %llu) while it is connected",
+                 route_family_topics(f, words, sizeof words),
                  o->name, (unsigned long long)o->id);
         refuse_topic(c, topic, why);
         return false;

@@ -12,11 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 #include "sim_msg_vehicle.h"
-
-#ifndef SIM_TOPIC_VEHICLE_COLLISION
-#define SIM_TOPIC_VEHICLE_COLLISION "vehicle.collision"
-#endif
 
 typedef struct sim_msg_vehicle_collision {
     char kind[32];

@@ -20,10 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_STUDY_STATE "study.state"
-#define SIM_TOPIC_STUDY_ANSWER "study.answer"
-#define SIM_TOPIC_STUDY_ANSWERED "study.answered"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_STUDY_MSG_ITEMS_MAX 64
 #define SIM_STUDY_MSG_TEXT_MAX 1024

@@ -21,8 +21,7 @@
 
 #include "sim_error.h"
 #include "sim_msg.h"
-
-#define SIM_TOPIC_VEHICLE_STATE "vehicle.state"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_MSG_WHEELS 4
 #define SIM_MSG_ID_MAX 48 /* sector and task ids, NUL included */
