@@ -109,7 +109,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     n->in = (sim_vehicle_controls){.automatic = true, .gear = st.gear > 0 ? st.gear : 1};
     n->in_stamps = n->stamps = (pn_stamps){NAN, NAN, NAN, NAN};
     n->n_boxes = 0;
-    pn_collide_reset(&n->collide);
+    pn_collide_reset(&n->collide, n->dt);
     n->have_follow = false;
     n->tick = 0;
     n->ended = false;
