@@ -100,6 +100,11 @@ $(BUILD)/%.o: %.c
 	@$(if $(V),,echo "  CC $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The topic names (SIM_TOPIC_* macros) are made from the topic table (docs/protocol.md,
+# "How to add a topic"); checked in, remade when the table changes.
+common/protocol/sim_topic_names.h: common/protocol/sim_topics.def scripts/gen-topic-names.sh
+	sh scripts/gen-topic-names.sh $< $@
+
 $(LIB): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -52,10 +52,10 @@ static int push(rows *r, int p, int position, int condition, const char *task, c
     return SIM_OK;
 }
 
-static void put_num(FILE *f, double v)
+static void put_num(FILE *f, double v, const char *missing)
 {
     if (isfinite(v)) fprintf(f, "%.10g", v);
-    else fputs("NA", f);
+    else fputs(missing, f);
 }
 
 /* The drive's last attempt that completed (or was flagged afterwards). */
@@ -129,9 +129,10 @@ static int questionnaire_rows(sqlite3 *db, const sim_study *s, int p, drive_info
         pos = npos;
         snprintf(qid, sizeof qid, "%s", nq);
         snprintf(status, sizeof status, "%s", (const char *)sqlite3_column_text(st, 2));
-        if (sqlite3_column_type(st, 3) != SQLITE_NULL && sqlite3_column_type(st, 4) != SQLITE_NULL && n < 64) {
+        /* A scale item's row; value NULL is an item the test person skipped. */
+        if (sqlite3_column_type(st, 3) != SQLITE_NULL && sqlite3_column_type(st, 5) == SQLITE_NULL && n < 64) {
             snprintf(items[n], sizeof items[n], "%s", (const char *)sqlite3_column_text(st, 3));
-            values[n++] = sqlite3_column_double(st, 4);
+            values[n++] = sqlite3_column_type(st, 4) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 4);
         }
     } while (!rc);
     sqlite3_finalize(st);
@@ -144,7 +145,10 @@ static const char *group_name(const sim_study *s, int p)
     return s->group_of[p] >= 0 ? s->groups[s->group_of[p]] : "";
 }
 
-static int write_rows(const char *path, const char *taskcol, const sim_study *s, const rows *r, sim_error *err)
+/* missing: how a value that is not there is written ("NA" for a measure the drive
+ * has no value of, "" for a skipped questionnaire answer, docs/study.md). */
+static int write_rows(const char *path, const char *taskcol, const char *missing, const sim_study *s, const rows *r,
+                      sim_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
@@ -161,7 +165,7 @@ static int write_rows(const char *path, const char *taskcol, const sim_study *s,
         fputc(',', f);
         an_csv_string(f, x->measure);
         fputc(',', f);
-        put_num(f, x->value);
+        put_num(f, x->value, missing);
         fputc('\n', f);
     }
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
@@ -434,11 +438,11 @@ int an_study(const an_study_opts *o, sim_error *err)
     char path[1200];
     if (!rc) {
         snprintf(path, sizeof path, "%s/tidy.csv", out);
-        rc = write_rows(path, "task", s, &tidy, err);
+        rc = write_rows(path, "task", "NA", s, &tidy, err);
     }
     if (!rc) {
         snprintf(path, sizeof path, "%s/questionnaires.csv", out);
-        rc = write_rows(path, "questionnaire", s, &q, err);
+        rc = write_rows(path, "questionnaire", "", s, &q, err);
     }
     if (!rc) {
         snprintf(path, sizeof path, "%s/drives.csv", out);

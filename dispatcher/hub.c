@@ -335,6 +335,8 @@ cJSON *hub_conn_brief(const conn *c)
     cJSON_AddStringToObject(o, "name", c->name);
     cJSON_AddBoolToObject(o, "lockstep", c->lockstep);
     cJSON_AddBoolToObject(o, "durable", c->durable);
+    /* whether it showed the session's secret: --wait-for counts only those */
+    cJSON_AddBoolToObject(o, "session", c->session);
     if (c->acts_on[0]) {
         cJSON *a = cJSON_AddArrayToObject(o, "acts_on");
         for (const char *p = c->acts_on + 1; *p; p += strcspn(p, ",") + 1) {

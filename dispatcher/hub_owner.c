@@ -51,7 +51,11 @@ const char *hub_hello_refusal(const hub *h, const conn *c, const route_hello *he
     if (h->secret && !hello->session) {
         if (hello->durable)
             return "hello: \"durable\" is for the session's modules (they show the session's secret)";
-        if (is_session_name(h, hello->name))
+        /* a lockstep client holds the clock for as long as it stays connected */
+        if (hello->lockstep)
+            return "hello: \"lockstep\" is for the session's modules and clients given its secret "
+                   "(SIM_BUS_SECRET); a client without it would freeze the clock";
+        if (is_session_name(h, hello->name) || route_session_name(hello->name))
             return "hello: that name belongs to a module of this session (it shows the session's secret)";
         for (const backlog *b = h->backlogs; b; b = b->next)
             if (strcmp(b->name, hello->name) == 0)
@@ -83,7 +87,7 @@ static void refuse_topic(conn *c, const char *topic, const char *why)
     cJSON_AddStringToObject(f, "error", msg);
     cJSON_AddNumberToObject(f, "more", (double)c->refused_unsaid);
     c->refused_unsaid = 0;
-    hub_publish(h, "dispatcher.refused", f);
+    hub_publish(h, SIM_TOPIC_DISPATCHER_REFUSED, f);
     cJSON_Delete(f);
 }
 
@@ -93,9 +97,9 @@ bool hub_may_publish(conn *c, const char *topic)
     hub *h = c->h;
     route_family f = route_topic_family(topic);
     if (f == ROUTE_FAMILY_NONE) return true;
-    char why[320];
+    char why[320], words[ROUTE_FAMILY_WORDS];
     if (h->secret && !c->session) {
-        snprintf(why, sizeof why, "%s %s", route_family_topics(f),
+        snprintf(why, sizeof why, "%s %s", route_family_topics(f, words, sizeof words),
                  f == ROUTE_FAMILY_CONTROL ? "come only from the operator endpoint (simctl pause, resume, stop, ...) "
                                              "or a module of the session"
                                            : "are published only by the session's modules");
@@ -107,7 +111,8 @@ bool hub_may_publish(conn *c, const char *topic)
     if (f == ROUTE_FAMILY_CONTROL || f == ROUTE_FAMILY_END) return true;
     conn *o = h->owner[f];
     if (o && o != c) {
-        snprintf(why, sizeof why, "%s are owned by '%s' (id %llu) while it is connected", route_family_topics(f),
+        snprintf(why, sizeof why, "%s are owned by '%s' (id %llu) while it is connected",
+                 route_family_topics(f, words, sizeof words),
                  o->name, (unsigned long long)o->id);
         refuse_topic(c, topic, why);
         return false;

@@ -8,6 +8,7 @@
 #include "sim_command.h"
 #include "sim_error.h"
 #include "sim_net.h"
+#include "sim_topics.h"
 
 bool route_subs_match(char **subs, size_t n, bool all, const char *topic)
 {
@@ -90,39 +91,25 @@ route_line route_classify(const char *topic, bool said_hello, const char **why)
     return ROUTE_LINE_REFUSE;
 }
 
-static bool is_prefix(const char *topic, const char *prefix)
-{
-    return strncmp(topic, prefix, strlen(prefix)) == 0;
-}
-
 route_family route_topic_family(const char *topic)
 {
-    if (strcmp(topic, "sim.end") == 0) return ROUTE_FAMILY_END;
-    if ((is_prefix(topic, "sim.") && strcmp(topic, "sim.ack") != 0) || strcmp(topic, "vehicle.state") == 0 ||
-        strcmp(topic, "ffb.command") == 0)
-        return ROUTE_FAMILY_CLOCK;
-    if (strcmp(topic, "traffic.state") == 0 || strcmp(topic, "traffic.event") == 0 ||
-        strcmp(topic, "traffic.collision") == 0 || strcmp(topic, "traffic.ego") == 0 ||
-        strcmp(topic, "traffic.engine") == 0 || strcmp(topic, "signal.state") == 0 ||
-        strcmp(topic, "signal.red_run") == 0)
-        return ROUTE_FAMILY_TRAFFIC;
-    if (strcmp(topic, "input.controls") == 0 || strcmp(topic, "input.button") == 0) return ROUTE_FAMILY_INPUT;
-    if (strcmp(topic, "log.status") == 0 || strcmp(topic, "log.error") == 0) return ROUTE_FAMILY_RECORDER;
-    if (strcmp(topic, "context.reply") == 0 || strcmp(topic, "context.nearby") == 0 ||
-        strcmp(topic, "context.guidance") == 0)
-        return ROUTE_FAMILY_CONTEXT;
-    if (is_prefix(topic, "session.")) return ROUTE_FAMILY_SESSION;
-    if (is_prefix(topic, "control.") && strcmp(topic, "control.ack") != 0) return ROUTE_FAMILY_CONTROL;
-    return ROUTE_FAMILY_NONE;
+    const sim_topic *row = sim_topic_find(topic);
+    return row ? (route_family)row->family : ROUTE_FAMILY_NONE;
 }
 
-const char *route_family_topics(route_family f)
+const char *route_family_topics(route_family f, char *buf, size_t cap)
 {
-    static const char *const words[ROUTE_FAMILIES] = {
-        "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command", "traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine, signal.state and signal.red_run",
-        "input.controls and input.button", "log.status and log.error",
-        "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)", "sim.end"};
-    return f >= 0 && f < ROUTE_FAMILIES ? words[f] : "no family";
+    return sim_topic_family_words((sim_topic_family)f, buf, cap);
+}
+
+bool route_session_name(const char *name)
+{
+    /* simctl run's modules (simctl/cmd_run.c), render-VIEW for a screens file's views */
+    static const char *const names[] = {"recorder", "physics", "traffic", "input", "sound", "task",
+                                        "context", "render", "simctl"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0) return true;
+    return strncmp(name, "render-", 7) == 0;
 }
 
 bool route_is_error_topic(const char *topic)

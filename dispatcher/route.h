@@ -10,6 +10,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "sim_topics.h"
+
 #define ROUTE_MAX_NAME 64       /* bytes of a module name */
 #define ROUTE_MAX_SUBS 64       /* prefixes in one hello */
 #define ROUTE_MAX_PREFIX 256    /* bytes of one prefix */
@@ -50,22 +52,28 @@ route_line route_classify(const char *topic, bool said_hello, const char **why);
  * showed it may publish an owned family at all. Other topics (hud.*, log.mark,
  * context.request, a tool's own) are free to all. */
 typedef enum route_family {
-    ROUTE_FAMILY_CLOCK,     /* sim.* (but sim.ack, sim.end), vehicle.state, ffb.command: physics */
-    ROUTE_FAMILY_TRAFFIC,   /* traffic.state, traffic.event, signal.state, signal.red_run */
-    ROUTE_FAMILY_INPUT,     /* input.controls, input.button */
-    ROUTE_FAMILY_RECORDER,  /* log.status, log.error */
-    ROUTE_FAMILY_CONTEXT,   /* context.reply, context.nearby, context.guidance */
-    ROUTE_FAMILY_SESSION,   /* session.*: simctl */
-    ROUTE_FAMILY_CONTROL,   /* control.* (but control.ack): the operator endpoint */
-    ROUTE_FAMILY_END,       /* sim.end: any module of the session (physics at its last sector,
-                             * traffic-node at an OpenSCENARIO stop trigger), never owned */
-    ROUTE_FAMILIES,
-    ROUTE_FAMILY_NONE = -1, /* free to all */
+    ROUTE_FAMILY_CLOCK = SIM_TOPIC_FAMILY_CLOCK,       /* sim.* (but sim.ack, sim.end), vehicle.state, ffb.command: physics */
+    ROUTE_FAMILY_TRAFFIC = SIM_TOPIC_FAMILY_TRAFFIC,   /* traffic.state, traffic.event, ..., signal.* */
+    ROUTE_FAMILY_INPUT = SIM_TOPIC_FAMILY_INPUT,       /* input.controls, input.button */
+    ROUTE_FAMILY_RECORDER = SIM_TOPIC_FAMILY_RECORDER, /* log.status, log.error */
+    ROUTE_FAMILY_CONTEXT = SIM_TOPIC_FAMILY_CONTEXT,   /* context.reply, context.nearby, context.guidance */
+    ROUTE_FAMILY_SESSION = SIM_TOPIC_FAMILY_SESSION,   /* session.*: simctl */
+    ROUTE_FAMILY_CONTROL = SIM_TOPIC_FAMILY_CONTROL,   /* control.* (but control.ack): the operator endpoint */
+    ROUTE_FAMILY_END = SIM_TOPIC_FAMILY_END, /* sim.end: any module of the session (physics at its last
+                                              * sector, traffic-node at an OpenSCENARIO stop trigger), never owned */
+    ROUTE_FAMILIES = SIM_TOPIC_FAMILIES,
+    ROUTE_FAMILY_NONE = SIM_TOPIC_FAMILY_NONE, /* free to all */
 } route_family;
-/* The family topic belongs to, or ROUTE_FAMILY_NONE. */
+/* The family topic belongs to, or ROUTE_FAMILY_NONE: its row's in sim_topics.def. */
 route_family route_topic_family(const char *topic);
-/* Words for a family in errors: "sim.*, vehicle.state and ffb.command". */
-const char *route_family_topics(route_family f);
+/* Whether name is one of a session's module names (recorder, physics, ..., render-VIEW):
+ * in a session, such a hello needs the session's secret from the dispatcher's start,
+ * not only once that module has joined (a squatter joining first took "recorder"). */
+bool route_session_name(const char *name);
+/* Words for a family in errors, "sim.* (but sim.ack and sim.end), vehicle.state and
+ * ffb.command", made from sim_topics.def into buf; returns buf, or "no family". */
+#define ROUTE_FAMILY_WORDS 256 /* enough for any family's words */
+const char *route_family_topics(route_family f, char *buf, size_t cap);
 
 /* True for error reports ("<anything>.error"), which the dispatcher also keeps. */
 bool route_is_error_topic(const char *topic);

@@ -3,6 +3,7 @@
  * vehicle.state and ffb.command at the publish rate, listens to input.controls,
  * control.* and traffic.state (docs/protocol.md, docs/vehicle.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <uv.h>
@@ -30,7 +31,8 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     if (a->first_run < 0 || a->first_run > 1000000)
         return sim_error_set(err, SIM_EINVAL, "--run %d: expected 0..1000000", a->first_run), 2;
     pn_config cfg = {.first_run = a->first_run, .start = a->start, .rate_hz = a->rate_hz,
-                     .publish_hz = a->publish_hz, .lockstep = a->lockstep, .wait_for = a->wait_for, .scenario_ego = a->scenario_ego,
+                     .publish_hz = a->publish_hz, .lockstep = a->lockstep, .wait_for = a->wait_for,
+                     .wait_for_session = getenv("SIM_BUS_SECRET") && getenv("SIM_BUS_SECRET")[0], .scenario_ego = a->scenario_ego,
                      .early_states = !a->no_early};
     if (sim_vehicle_model_parse(a->model, &cfg.model, err) || sim_integrator_parse(a->integrator, &cfg.integrator, err))
         return 2;

@@ -79,6 +79,7 @@ static void step_car(pn_node *n, int count)
                              "step at t=%.3f refused (%s); the car holds its state", tick_time(n), sim_error_name(rc));
             break;
         }
+        pn_collide_step(&n->collide, &n->car, n->world);
     }
 }
 
@@ -132,6 +133,9 @@ static void advance(pn_node *n)
     n->steps_done = 0;
     n->stamps.stepped = (double)uv_hrtime() * 1e-9;
     n->tick++;
+    for (int i = 0; i < n->collide.n_pending; i++)
+        publish(n, SIM_TOPIC_VEHICLE_COLLISION, sim_msg_vehicle_collision_encode(&n->collide.pending[i]));
+    n->collide.n_pending = 0;
     publish_tick(n);
 }
 
@@ -150,6 +154,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     n->in_stamps = n->stamps = (pn_stamps){NAN, NAN, NAN, NAN};
     n->steps_done = 0;
     n->n_boxes = 0;
+    pn_collide_reset(&n->collide);
     n->have_follow = false;
     n->tick = 0;
     n->ended = false;
@@ -215,6 +220,7 @@ static void note_present(pn_node *n, const cJSON *p)
         return;
     n->present[n->n_present].id = id->valueint;
     snprintf(n->present[n->n_present].name, sizeof(n->present[0].name), "%s", name->valuestring);
+    n->present[n->n_present].session = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "session"));
     n->n_present++;
 }
 
@@ -228,12 +234,16 @@ static void forget_present(pn_node *n, int id)
 /* Whether every module named in --wait-for has joined. */
 static bool awaited_present(const pn_node *n)
 {
+    /* In a session (this node holds its secret) only modules that showed the secret
+     * count: a client that squatted a name must not start an unrecorded drive. */
+    bool session_only = n->cfg.wait_for_session;
     const char *w = n->cfg.wait_for;
     while (w && *w) {
         size_t len = strcspn(w, ",");
         bool found = len == 0;
         for (int i = 0; i < n->n_present && !found; i++)
-            found = strlen(n->present[i].name) == len && strncmp(n->present[i].name, w, len) == 0;
+            found = strlen(n->present[i].name) == len && strncmp(n->present[i].name, w, len) == 0 &&
+                    (n->present[i].session || !session_only);
         if (!found)
             return false;
         w += len + (w[len] == ',');

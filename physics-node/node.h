@@ -15,6 +15,7 @@
 #include "sim_bus.h"
 #include "sim_node.h"
 #include "sim_vehicle.h"
+#include "collide.h"
 #include "world.h"
 #include "sim_throttle.h"
 
@@ -31,6 +32,7 @@ typedef struct pn_config {
      * all of them have joined, so that a reproducible run does not depend on who came
      * up first. NULL: start at once. */
     const char *wait_for;
+    bool wait_for_session;  /* only modules that showed the session's secret count (in a session) */
     /* The first run's number: a node restarted after a crash starts a new run rather
      * than splice a second run 0 into the log. */
     int first_run;
@@ -58,6 +60,7 @@ typedef struct pn_node {
     sim_ffb_params ffb;
     sim_box boxes[PN_MAX_BOXES];
     size_t n_boxes;
+    pn_collide collide;           /* static objects: contacts and their pending events */
     bool have_follow;             /* a traffic.ego came (cfg.scenario_ego) */
     sim_vehicle_start follow_at;  /* the latest: the ego's centre, heading and speed */
     int steps_per_tick;
@@ -80,6 +83,7 @@ typedef struct pn_node {
     struct {
         int id;
         char name[64];
+        bool session;      /* it showed the session's secret */
     } present[PN_MAX_PEERS];
     int n_present;
     uv_timer_t timer;             /* real-time pacing */

@@ -7,11 +7,14 @@
 #include <string.h>
 
 #include "sim_scenario.h"
+#include "sim_scenario_objects.h"
 
 struct pn_world {
     sim_scenario *sc;        /* NULL: flat plane */
     sim_ground_plane plane;
     sim_vehicle_ground ground;
+    sim_object_list objects;   /* trees, rails, buildings, ... */
+    sim_obstacles obstacles;   /* their collision shapes */
 };
 
 static int scenario_ground(void *ctx, double x, double y, sim_ground_sample *out)
@@ -42,6 +45,17 @@ int pn_world_open(const char *scenario, const char *params, pn_world **out, sim_
             return rc;
         }
         w->ground = (sim_vehicle_ground){.sample = scenario_ground, .ctx = w};
+        /* the objects the render node draws, as bodies the car hits */
+        rc = sim_scenario_objects(w->sc, &w->objects);
+        if (rc < 0) {
+            rc = sim_error_set(err, rc, "%s: scenery: out of memory", scenario);
+        } else {
+            rc = sim_scenario_obstacles(&w->objects, &w->obstacles, err);
+        }
+        if (rc) {
+            pn_world_free(w);
+            return rc;
+        }
     } else {
         w->plane = (sim_ground_plane){0.0, 0.0, 0.0, 1.0, 0.0};
         w->ground = sim_ground_from_plane(&w->plane);
@@ -55,10 +69,16 @@ void pn_world_free(pn_world *w)
     if (!w)
         return;
     sim_scenario_free(w->sc);
+    sim_object_list_free(&w->objects);
+    sim_obstacles_free(&w->obstacles);
     free(w);
 }
 
 const sim_vehicle_ground *pn_world_ground(const pn_world *w) { return &w->ground; }
+
+const sim_object_list *pn_world_objects(const pn_world *w) { return &w->objects; }
+
+const sim_obstacles *pn_world_obstacles(const pn_world *w) { return &w->obstacles; }
 
 int pn_world_start(const pn_world *w, const char *name, sim_vehicle_start *out, sim_error *err)
 {

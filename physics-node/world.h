@@ -11,6 +11,8 @@
 
 #include "messages.h"
 #include "sim_error.h"
+#include "sim_obstacles.h"
+#include "sim_objects.h"
 #include "sim_vehicle.h"
 
 typedef struct pn_world pn_world;
@@ -22,6 +24,11 @@ void pn_world_free(pn_world *w);
 
 /* The ground callback over this world (valid while the world lives). */
 const sim_vehicle_ground *pn_world_ground(const pn_world *w);
+
+/* What stands in the world (the render node draws the same list) and the collision
+ * shapes made of it, tagged with the index into that list; empty without a scenario. */
+const sim_object_list *pn_world_objects(const pn_world *w);
+const sim_obstacles *pn_world_obstacles(const pn_world *w);
 
 /* Start point by name (NULL: the first one); SIM_ENOTFOUND naming the known ones. */
 int pn_world_start(const pn_world *w, const char *name, sim_vehicle_start *out, sim_error *err);

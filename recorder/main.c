@@ -35,6 +35,7 @@
 #include "sim_node.h"
 #include "sim_recording.h"
 #include "sim_scenario.h"
+#include "sim_topics.h"
 #include "sim_vehicle_file.h"
 
 #define TICK_MS 5      /* idle timer asking the writer to commit (it commits at flush_ms) */
@@ -44,13 +45,9 @@
 #define ACK_MS 50          /* least time between two durable.ack */
 
 
-static const char *const SUBSCRIBE[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "input.", "control.",
-                                        SIM_TOPIC_DISPATCHER_JOINED, SIM_TOPIC_DISPATCHER_LEFT, "dispatcher.refused",
-                                        SIM_TOPIC_TRAFFIC_EVENT, SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_STORYBOARD_EVENT,
-                                        SIM_TOPIC_TRAFFIC_COLLISION, "signal.", "traffic.engine",
-                                        "trigger.", "sector.", "task.", SIM_TOPIC_LOG_MARK, "session.",
-                                        "drt.", "surt.", "gaze.", "hmi.", "sensor.",
-                                        SIM_TOPIC_AUTOMATION_EVENT, "render.latency"};
+/* What the recorder subscribes to: the topics sim_topics.def says it keeps. */
+static const char *subscribe[SIM_TOPIC_COUNT];
+static size_t n_subscribe;
 
 /* The session's wall clock (Unix s): the time base's (docs/instruments.md). */
 double rec_wall_now(void)
@@ -215,7 +212,9 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     } else if (ret) {
         report_error(r, &err);
     }
-    if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
+    const sim_topic *row = sim_topic_find(topic);
+    sim_topic_id id = row ? row->id : SIM_TOPIC_COUNT;
+    if (id == SIM_TOPIC_ID_SIM_TICK) {
         if (r->tick_stalled) {
             sim_error e2 = {0};
             char json[64];
@@ -227,8 +226,8 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         r->last_tick_ms = r->last_msg_ms;
     }
     if (r->rec.hit_new) publish_gaze_target(r);
-    if (strcmp(topic, SIM_TOPIC_CONTROL_STOP) == 0) begin_stop(r);
-    if (strcmp(topic, "traffic.engine") == 0 && rec_traffic_engine_meta(r->w, msg, &err))
+    if (id == SIM_TOPIC_ID_CONTROL_STOP) begin_stop(r);
+    if (id == SIM_TOPIC_ID_TRAFFIC_ENGINE && rec_traffic_engine_meta(r->w, msg, &err))
         fprintf(stderr, "recorder: %s\n", err.msg);
 }
 
@@ -400,8 +399,9 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     }
     fprintf(stderr, "recorder: %s %s\n", resumed ? "resumed" : "created", sim_drivelog_path(r->w));
     r->resumed = resumed;
-    bo->subscribe = o->all ? NULL : SUBSCRIBE;
-    bo->n_subscribe = o->all ? 0 : sizeof SUBSCRIBE / sizeof SUBSCRIBE[0];
+    n_subscribe = sim_topics_recorded(subscribe, SIM_TOPIC_COUNT);
+    bo->subscribe = o->all ? NULL : subscribe;
+    bo->n_subscribe = o->all ? 0 : n_subscribe;
     return 0;
 }
 

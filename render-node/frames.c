@@ -263,8 +263,11 @@ int rn_run_screenshot(rn_node *n, sim_error *err)
     /* the HUD as the driver would see it at the start */
     int si = 0;
     double kmh = 0;
-    if (!n->o.pose && sim_scenario_start_index(n->sc, n->o.start, &si, NULL) == SIM_OK)
+    if (!n->o.pose && sim_scenario_start_index(n->sc, n->o.start, &si, NULL) == SIM_OK) {
         n->scene.hud.speed_kmh = (int)lround(n->sc->starts[si].speed * 3.6);
+        n->scene.hud.speed_mph = (int)lround(n->sc->starts[si].speed * 3.6 / RN_KMH_PER_MPH);
+    }
+    n->scene.hud.mph = n->sc->env.speed_mph;
     if (ra_speed_limit_at(n->sc, p.pos[0], p.pos[1], &kmh, NULL, NULL))
         n->scene.hud.limit_kmh = kmh;
     rn_frame_stats st;

@@ -101,11 +101,10 @@ static void redraw(rn_hud *h)
     if (h->full) {
         /* bottom left: the limit sign, then the speed */
         double r = 34 * u;
-        if (h->speed_kmh >= 0) {
-            char t[32];
-            snprintf(t, sizeof t, "%d km/h", h->speed_kmh);
-            label(box, cr, t, 30 * u + 2 * r + 20 * u, h->h - 30 * u - r, 0, 0.5, 44 * u, white);
-        }
+        char speed_text[32], limit_text[16];
+        rn_hud_speed_texts(h, speed_text, limit_text);
+        if (speed_text[0])
+            label(box, cr, speed_text, 30 * u + 2 * r + 20 * u, h->h - 30 * u - r, 0, 0.5, 44 * u, white);
         if (h->limit_kmh > 0) {
             double cx = 30 * u + r, cy = h->h - 30 * u - r;
             grow(box, cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1);
@@ -115,8 +114,7 @@ static void redraw(rn_hud *h)
             cairo_arc(cr, cx, cy, r * 0.78, 0, 6.2832);
             cairo_set_source_rgb(cr, 1, 1, 1);
             cairo_fill(cr);
-            char t[16];
-            snprintf(t, sizeof t, "%.0f", h->limit_kmh);
+            const char *t = limit_text;
             cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
             cairo_set_font_size(cr, (strlen(t) > 2 ? 22 : 28) * u);
             cairo_text_extents_t e;
@@ -165,6 +163,15 @@ static void redraw(rn_hud *h)
     cairo_surface_flush(h->surf);
 }
 
+void rn_hud_speed_texts(const rn_hud *h, char speed[32], char limit[16])
+{
+    speed[0] = limit[0] = '\0';
+    if (h->speed_kmh >= 0)
+        snprintf(speed, 32, h->mph ? "%d mph" : "%d km/h", h->mph ? h->speed_mph : h->speed_kmh);
+    if (h->limit_kmh > 0)
+        snprintf(limit, 16, "%.0f", h->mph ? h->limit_kmh / RN_KMH_PER_MPH : h->limit_kmh);
+}
+
 void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
 {
     for (int a = 0; a < SIM_HUD_AREA_COUNT; a++)
@@ -183,6 +190,8 @@ void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
     uint64_t k = 1469598103934665603ull;
     k = fnv(k, &h->speed_kmh, sizeof h->speed_kmh);
     k = fnv(k, &h->limit_kmh, sizeof h->limit_kmh);
+    k = fnv(k, &h->mph, sizeof h->mph);
+    k = fnv(k, &h->speed_mph, sizeof h->speed_mph);
     k = fnv(k, &h->no_data, sizeof h->no_data);
     k = fnv(k, &h->paused, sizeof h->paused);
     k = fnv(k, &h->full, sizeof h->full);

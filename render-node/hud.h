@@ -14,6 +14,8 @@
 #include "gfx.h"
 #include "sim_msg_hud.h"
 
+#define RN_KMH_PER_MPH 1.609344
+
 typedef struct rn_hud_text {
     char text[SIM_HUD_TEXT_MAX + 1];
     float rgb[3];
@@ -24,7 +26,9 @@ typedef struct rn_hud_text {
 typedef struct rn_hud {
     rn_hud_text area[SIM_HUD_AREA_COUNT];
     int speed_kmh;             /* < 0: not shown */
+    int speed_mph;             /* the same speed rounded in mph */
     double limit_kmh;          /* 0: none */
+    bool mph;                  /* speed and limit shown in mph (the scenario's speed_unit) */
     bool no_data;
     bool paused;               /* the operator paused the session: a calm "PAUSED" panel */
     bool full;                 /* speed, limit and areas; false: only the no-data mark (mirrors) */
@@ -51,6 +55,9 @@ void rn_hud_set_owner(rn_hud *h, sim_hud_area area, const char *owner);
 int rn_hud_clear_owner(rn_hud *h, const char *owner);
 /* Draws it over a w x h viewport with the textured program bound (its matrices
  * identity, no fog). */
+/* The speed's and the limit sign's texts in the HUD's unit ("87 km/h", "100"; "54
+ * mph", "60"); "" where not shown. */
+void rn_hud_speed_texts(const rn_hud *h, char speed[32], char limit[16]);
 void rn_hud_draw(rn_hud *h, int w, int h_px, double now, GLint u_tex);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "materials.h"
 #include "sim_model.h"
+#include "sim_scenario_objects.h"
 #include "sim_scenery.h"
 
 #define INST_FLOATS 11 /* pose 4, size 4, tint 3 */
@@ -282,14 +283,8 @@ int rn_scenery_init(rn_scenery *s, const sim_scenario *sc, sim_error *err)
     memset(s, 0, sizeof *s);
     s->range = 400;
     s->u_material = -1;
-    sim_scenery_config def;
-    sim_scenery_config_init(&def);
-    const sim_scenery_config *cfg = sc->scenery ? sc->scenery : &def;
-    int rc = sim_scenery_place(&sc->net, cfg, &s->list);
-    for (int i = 0; rc >= 0 && i < sc->net.objects.n; i++)
-        if (!sim_object_list_add(&s->list, &sc->net.objects.items[i]))
-            rc = SIM_ENOMEM;
-    sim_scenery_config_free(&def);
+    /* the same list the physics node makes its obstacles of */
+    int rc = sim_scenario_objects(sc, &s->list);
     /* by kind, so that a frame walks each kind's run once */
     if (s->list.n > 1)
         qsort(s->list.items, (size_t)s->list.n, sizeof *s->list.items, by_kind);

@@ -282,6 +282,8 @@ void rn_session_update_hud(rn_node *n, double now)
     h->paused = n->paused && n->connected;
     h->no_data = !n->connected || !have || (!n->paused && now - n->last_state_wall > NO_DATA_AFTER);
     h->speed_kmh = have ? (int)lround(fabs(n->ego_speed) * 3.6) : -1;
+    h->speed_mph = have ? (int)lround(fabs(n->ego_speed) * 3.6 / RN_KMH_PER_MPH) : -1;
+    h->mph = n->sc && n->sc->env.speed_mph;
     double kmh = 0;
     int road;
     double s;

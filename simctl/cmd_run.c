@@ -374,8 +374,13 @@ int simctl_cmd_run(int argc, char **argv)
      * never their command lines, which `ps` shows to every user. */
     if (!token && getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0]) token = getenv("SIM_BUS_TOKEN");
     if (token) setenv("SIM_BUS_TOKEN", token, 1);
-    char secret[33];
-    if (run_new_secret(secret, sizeof secret) != 0) {
+    /* A secret already in the environment is the session's (a lab gives it to its own
+     * lockstep clients, which need it: docs/protocol.md, "Who may publish what"). */
+    char secret[129];
+    const char *env_secret = getenv("SIM_BUS_SECRET");
+    if (env_secret && strlen(env_secret) >= 16 && strlen(env_secret) < sizeof secret) {
+        snprintf(secret, sizeof secret, "%s", env_secret);
+    } else if (run_new_secret(secret, 33) != 0) {
         fprintf(stderr, "simctl run: cannot read random bytes for the session's secret\n");
         return 1;
     }
@@ -470,8 +475,7 @@ int simctl_cmd_run(int argc, char **argv)
             for (int k = 0; k < screens.n; k++) {
                 if (k == screens.front) continue;
                 child *v = run_add_child(&s, exe);
-                run_arg2(v, "--bus", bus_addr);
-                if (token) run_arg2(v, "--token", token);
+                run_arg2(v, "--bus", bus_addr); /* the token: in the environment, never in argv */
                 run_arg2(v, "--scenario", scenario);
                 run_arg2(v, "--vehicle", vehicle);
                 if (!render_window) run_arg(v, "--offscreen");

@@ -1,8 +1,11 @@
 /* simctl study answer: answers the questionnaire a running `simctl study run` waits
  * for, from the terminal, through the same topics as the console (study.state,
  * study.answer, study.answered): it waits for the participant's pending questionnaire,
- * sends ITEM=VALUE pairs (numbers for scale items, text for text items) and prints
- * the runner's verdict, which comes only once the answers are on disk. */
+ * sends ITEM=VALUE pairs (numbers or a scale's named level for scale items, text for
+ * text items, ITEM=skip for "prefer not to answer") and prints the runner's verdict,
+ * which comes only once the answers are on disk. Like the questionnaire page, it
+ * refuses to send while a scale item is neither answered nor skipped. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,11 +73,31 @@ static int build(answerer *w, const sim_msg_study_state *s)
         if (it->is_text) {
             a->is_text[n] = true;
             snprintf(a->text[n], sizeof a->text[n], "%s", eq + 1);
+        } else if (!strcmp(eq + 1, "skip")) {
+            a->value[n] = NAN; /* prefer not to answer: stored as missing */
         } else if (!sim_cli_number(eq + 1, &a->value[n])) {
-            fprintf(stderr, "simctl study answer: %s: found '%s', expected a number %g..%g\n", it->id, eq + 1, it->min,
-                    it->max);
-            return -1;
+            /* A named level ("slight") stands for its number. */
+            int k = 0;
+            while (k < it->n_labels && (!it->labels[k][0] || strcmp(it->labels[k], eq + 1))) k++;
+            if (k == it->n_labels) {
+                fprintf(stderr, "simctl study answer: %s: found '%s', expected a number %g..%g%s or skip\n", it->id,
+                        eq + 1, it->min, it->max, it->n_labels ? ", a named level" : "");
+                return -1;
+            }
+            a->value[n] = it->min + k * (it->step > 0 ? it->step : 1);
         }
+    }
+    /* Every scale item answered or skipped, as the page asks: named all at once. */
+    int missing = 0;
+    for (int k = 0; k < s->n_items; k++) {
+        if (s->items[k].is_text) continue;
+        bool given = false;
+        for (int i = 0; i < a->n && !given; i++) given = !strcmp(a->item[i], s->items[k].id);
+        if (!given) fprintf(stderr, "%s %s", missing++ ? "," : "simctl study answer: not answered:", s->items[k].id);
+    }
+    if (missing) {
+        fprintf(stderr, " (give ITEM=VALUE, or ITEM=skip for \"prefer not to answer\")\n");
+        return -1;
     }
     return 0;
 }
@@ -133,7 +156,8 @@ int study_cmd_answer(int argc, char **argv)
     int npos = 0;
     int rc = sim_cli_parse("simctl study answer FILE --participant ID [--drive K] [--questionnaire Q] ITEM=VALUE...",
                            "Answers the questionnaire the study runner waits for; every scale item needs a "
-                           "number, text items take any text.",
+                           "number (or its named level, e.g. nausea=slight) or skip (prefer not to answer), "
+                           "text items take any text.",
                            opts, sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
@@ -171,6 +195,8 @@ int study_cmd_answer(int argc, char **argv)
     uv_timer_init(loop, &w.timer);
     w.timer.data = &w;
     uv_timer_start(&w.timer, on_timeout, (uint64_t)(timeout_s * 1000), 0);
+    fprintf(stderr, "simctl study answer: waiting up to %g s for %s's questionnaire on %s\n", timeout_s, w.participant,
+            bus_addr);
     uv_run(loop, UV_RUN_DEFAULT);
     study_close(&c);
     return w.status;

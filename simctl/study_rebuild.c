@@ -5,6 +5,7 @@
  * but never ended is aborted; a log the journal does not know is added from its meta;
  * a log whose SHA-256 differs from the journal's is reported. */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,7 @@ static int replay(study_ctx *c, const cJSON *e, int line, sim_error *err)
         for (const cJSON *v = a ? a->child : NULL; v && n < 64; v = v->next, n++) {
             items[n] = v->string;
             texts[n] = cJSON_IsString(v) ? v->valuestring : NULL;
-            values[n] = cJSON_IsNumber(v) ? v->valuedouble : 0;
+            values[n] = cJSON_IsNumber(v) ? v->valuedouble : NAN; /* null: skipped */
         }
         const char *q = str(e, "questionnaire"), *status = str(e, "status");
         return sim_studydb_answers(c->db, p, pos, q ? q : "", status ? status : "answered", n, items, values, texts, utc,

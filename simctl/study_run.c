@@ -14,6 +14,7 @@
  * Sessions and that dispatcher get SIGTERM when the runner dies (PR_SET_PDEATHSIG),
  * so a killed runner leaves a closed drive log behind, not a running session. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,8 @@ static void set_state(runner *r, const char *phase, const char *message)
             m->min = it->min, m->max = it->max, m->step = it->step;
             snprintf(m->low, sizeof m->low, "%s", it->low);
             snprintf(m->high, sizeof m->high, "%s", it->high);
+            for (int k = 0; it->labels && k < it->n_labels && k < SIM_STUDY_MSG_LABELS_MAX; k++)
+                snprintf(m->labels[m->n_labels++], sizeof m->labels[0], "%s", it->labels[k]);
         }
 }
 
@@ -179,7 +182,9 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
     cJSON_AddStringToObject(e, "questionnaire", q->id);
     cJSON_AddStringToObject(e, "status", status);
     for (int i = 0; i < n; i++)
-        cJSON_AddItemToObject(ans, items[i], texts[i] ? cJSON_CreateString(texts[i]) : cJSON_CreateNumber(a->value[i]));
+        cJSON_AddItemToObject(ans, items[i], texts[i]               ? cJSON_CreateString(texts[i])
+                                             : isnan(a->value[i]) ? cJSON_CreateNull() /* skipped */
+                                                                  : cJSON_CreateNumber(a->value[i]));
     cJSON_AddItemToObject(e, "answers", ans);
     cJSON_AddStringToObject(e, "utc", utc);
     cJSON_AddStringToObject(e, "source", source);
@@ -438,7 +443,6 @@ static int run_drive(runner *r)
     argv[n++] = "--meta-file", argv[n++] = meta;
     argv[n++] = "--bus", argv[n++] = (char *)r->bus_addr;
     argv[n++] = "--control", argv[n++] = (char *)r->control;
-    if (r->token) argv[n++] = "--token", argv[n++] = (char *)r->token;
     if (r->headless) argv[n++] = "--headless";
     if (cond->until_s > 0) {
         snprintf(until, sizeof until, "%g", cond->until_s);
@@ -504,8 +508,7 @@ static int ask_all(runner *r, const sim_questionnaire *const *qs, int n)
     }
     char exe[PATH_MAX];
     snprintf(exe, sizeof exe, "%s/dispatcher", simctl_bin_dir());
-    char *argv[] = {exe, "--listen", (char *)r->bus_addr, "--control", (char *)r->control,
-                    r->token ? "--token" : NULL, (char *)r->token, NULL};
+    char *argv[] = {exe, "--listen", (char *)r->bus_addr, "--control", (char *)r->control, NULL};
     r->q = qs[0];
     r->n_queue = n - 1;
     memcpy(r->queue, qs + 1, sizeof qs[0] * (size_t)(n - 1));
@@ -571,6 +574,9 @@ int study_cmd_run(int argc, char **argv)
         fprintf(stderr, "simctl study run: expected FILE and --participant ID\n");
         return 2;
     }
+    /* The token reaches each drive's simctl run and dispatcher through the environment,
+     * never their command lines (which ps shows to every user). */
+    if (r.token && r.token[0]) setenv("SIM_BUS_TOKEN", r.token, 1);
     sim_error err = {0};
     if (sim_bus_parse_endpoint(r.bus_addr, r.host, sizeof r.host, &r.port, &err) != SIM_OK) {
         fprintf(stderr, "simctl study run: --bus %s\n", err.msg);

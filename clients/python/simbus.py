@@ -140,6 +140,10 @@ class Bus:
             hello["durable"] = True
         if self.token is not None:
             hello["token"] = self.token
+        # In a simctl run session lockstep and durable clients need the session's secret
+        # (docs/protocol.md, "Who may publish what"): given as SIM_BUS_SECRET, as to modules.
+        if (self.lockstep or self.durable) and os.environ.get("SIM_BUS_SECRET"):
+            hello["secret"] = os.environ["SIM_BUS_SECRET"]
         hello.update(self.hello)
         self._sock, self._buf, self._pos, self._timeout = sock, b"", 0, self.connect_timeout
         try:

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 /* Parses and validates one request. On success *out is the request object (caller
  * frees) and *cmd points at its "cmd" string. Every failure names the field and what
@@ -31,10 +32,6 @@ int sim_command_validate_message(const cJSON *msg, const char **cmd, sim_error *
 /* control.ack {cmd, id, ok, error}: published by each module that acts on (ok) or
  * refuses (ok false, error says why) a control.<cmd> message. `id` is the command's
  * own "id" field, copied as text ("" when the command had none: encoded as null). */
-#define SIM_TOPIC_CONTROL_ACK "control.ack"
-/* control.<cmd>: the family every operator command is published under */
-#define SIM_TOPIC_CONTROL_PREFIX "control."
-#define SIM_TOPIC_CONTROL_STOP "control.stop"
 typedef struct sim_command_ack {
     char cmd[32];
     char id[64];

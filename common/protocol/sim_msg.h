@@ -11,11 +11,8 @@
 #define SIM_MSG_H
 
 #include <stdint.h>
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_MSG_NO_INT INT32_MIN
-
-/* The dispatcher's own messages (docs/protocol.md, "Dispatcher messages"). */
-#define SIM_TOPIC_DISPATCHER_JOINED "dispatcher.joined"
-#define SIM_TOPIC_DISPATCHER_LEFT "dispatcher.left"
 
 #endif

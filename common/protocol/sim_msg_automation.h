@@ -15,9 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_AUTOMATION_STATE "automation.state"
-#define SIM_TOPIC_AUTOMATION_EVENT "automation.event"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 typedef struct sim_msg_automation_state {
     char mode[8];            /* manual, acc, lc, l2, l3 */

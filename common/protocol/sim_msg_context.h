@@ -19,11 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_CONTEXT_REQUEST "context.request"
-#define SIM_TOPIC_CONTEXT_REPLY "context.reply"
-#define SIM_TOPIC_CONTEXT_NEARBY "context.nearby"
-#define SIM_TOPIC_CONTEXT_GUIDANCE "context.guidance"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_CTX_ID_MAX 64          /* request id, as text */
 #define SIM_CTX_NAME_MAX 64        /* identifiers: poi ids, categories, displays, tables, columns */

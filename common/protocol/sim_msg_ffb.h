@@ -14,8 +14,7 @@
 
 #include "sim_error.h"
 #include "sim_msg.h"
-
-#define SIM_TOPIC_FFB_COMMAND "ffb.command"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_MSG_FFB_RUMBLE_HZ 30.0
 

@@ -16,9 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_HMI_TOUCH "hmi.touch"
-#define SIM_TOPIC_SURT_RESPONSE "surt.response"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 typedef struct sim_msg_hmi_touch {
     char page[64];

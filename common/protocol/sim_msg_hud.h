@@ -12,8 +12,8 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
-#define SIM_TOPIC_HUD_TEXT "hud.text"
 #define SIM_HUD_TEXT_MAX 1024 /* bytes of text, as for control.hud */
 
 typedef enum {

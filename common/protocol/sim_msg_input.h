@@ -23,9 +23,7 @@
 
 #include "sim_error.h"
 #include "sim_msg.h"
-
-#define SIM_TOPIC_INPUT_CONTROLS "input.controls"
-#define SIM_TOPIC_INPUT_BUTTON "input.button"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_MSG_GEAR_MIN (-1) /* reverse */
 #define SIM_MSG_GEAR_MAX 12

@@ -21,12 +21,7 @@
 
 #include "sim_error.h"
 #include "sim_msg.h"
-
-#define SIM_TOPIC_LOG_STATUS "log.status"
-#define SIM_TOPIC_LOG_ERROR "log.error"
-#define SIM_TOPIC_LOG_MARK "log.mark"
-#define SIM_TOPIC_SESSION_MODULE "session.module"
-#define SIM_TOPIC_BUS_ERROR "bus.error"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_MSG_PATH_MAX 4096
 #define SIM_MSG_TEXT_MAX 512 /* an error's words (sim_error's size) */

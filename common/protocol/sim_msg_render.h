@@ -17,8 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_RENDER_LATENCY "render.latency"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 /* The stages in chain order; their sum is the total. */
 #define SIM_LATENCY_STAGES 7

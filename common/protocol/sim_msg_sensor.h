@@ -26,10 +26,8 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
-#define SIM_TOPIC_SENSOR_PREFIX "sensor."
-#define SIM_TOPIC_BRIDGE_STATUS "bridge.status"
-#define SIM_TOPIC_GAZE_TARGET "gaze.target"
 #define SIM_SENSOR_CHANNELS_MAX 32
 #define SIM_SENSOR_NAME_MAX 32
 #define SIM_SENSOR_UNIT_MAX 16

@@ -14,9 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_SIGNAL_STATE "signal.state"
-#define SIM_TOPIC_SIGNAL_RED_RUN "signal.red_run"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 typedef struct sim_msg_signal_state {
     char id[64];          /* the head */

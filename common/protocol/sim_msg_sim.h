@@ -16,10 +16,7 @@
 
 #include "sim_error.h"
 #include "sim_msg.h"
-
-#define SIM_TOPIC_SIM_TICK "sim.tick"
-#define SIM_TOPIC_SIM_ACK "sim.ack"
-#define SIM_TOPIC_SIM_END "sim.end"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 typedef struct sim_msg_tick {
     uint64_t n;     /* tick number, from 0 at the start of a run */

@@ -8,8 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_STORYBOARD_EVENT "storyboard.event"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 typedef struct sim_msg_storyboard_event {
     char element[64];          /* the element's name */

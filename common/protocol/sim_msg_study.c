@@ -68,6 +68,10 @@ cJSON *sim_msg_study_state_encode(const sim_msg_study_state *m)
             cJSON_AddNumberToObject(e, "step", it->step);
             cJSON_AddStringToObject(e, "low", it->low);
             cJSON_AddStringToObject(e, "high", it->high);
+            if (it->n_labels > 0) {
+                cJSON *l = cJSON_AddArrayToObject(e, "labels");
+                for (int k = 0; l && k < it->n_labels; k++) cJSON_AddItemToArray(l, cJSON_CreateString(it->labels[k]));
+            }
         }
     }
     if (!items) goto fail;
@@ -128,6 +132,18 @@ int sim_msg_study_state_decode(const cJSON *msg, sim_msg_study_state *out, sim_e
              (rc = copy_str(&j, e, p, "low", false, it->low, sizeof it->low)) ||
              (rc = copy_str(&j, e, p, "high", false, it->high, sizeof it->high))))
             return rc;
+        const cJSON *labels = cJSON_GetObjectItemCaseSensitive(e, "labels");
+        if (labels && !it->is_text) {
+            char lp[SIM_JSON_PATH_MAX];
+            sim_json_key_path(lp, p, "labels");
+            if (!cJSON_IsArray(labels) || cJSON_GetArraySize(labels) > SIM_STUDY_MSG_LABELS_MAX)
+                return sim_json_found(&j, lp, labels, "an array of at most 9 strings");
+            for (const cJSON *l = labels->child; l; l = l->next) {
+                if (!cJSON_IsString(l) || strlen(l->valuestring) >= sizeof it->labels[0])
+                    return sim_json_found(&j, lp, l, "strings of at most 47 bytes");
+                snprintf(it->labels[it->n_labels++], sizeof it->labels[0], "%s", l->valuestring);
+            }
+        }
         out->n_items++;
     }
     return SIM_OK;
@@ -142,7 +158,9 @@ cJSON *sim_msg_study_answer_encode(const sim_msg_study_answer *m)
         return NULL;
     }
     for (int i = 0; i < m->n; i++) {
-        cJSON *v = m->is_text[i] ? cJSON_CreateString(m->text[i]) : cJSON_CreateNumber(m->value[i]);
+        cJSON *v = m->is_text[i]        ? cJSON_CreateString(m->text[i])
+                   : isnan(m->value[i]) ? cJSON_CreateNull()
+                                        : cJSON_CreateNumber(m->value[i]);
         if (!v) {
             cJSON_Delete(o);
             return NULL;
@@ -174,6 +192,8 @@ int sim_msg_study_answer_decode(const cJSON *msg, sim_msg_study_answer *out, sim
         snprintf(out->item[i], sizeof out->item[i], "%s", v->string);
         if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
             out->value[i] = v->valuedouble;
+        } else if (cJSON_IsNull(v)) {
+            out->value[i] = NAN; /* skipped by the test person */
         } else if (cJSON_IsString(v)) {
             if (strlen(v->valuestring) >= sizeof out->text[i])
                 return sim_json_fail(&j, SIM_ETOOBIG, p, "found %zu bytes, expected fewer than %zu",
@@ -182,7 +202,7 @@ int sim_msg_study_answer_decode(const cJSON *msg, sim_msg_study_answer *out, sim
             out->value[i] = NAN;
             snprintf(out->text[i], sizeof out->text[i], "%s", v->valuestring);
         } else {
-            return sim_json_found(&j, p, v, "a number (scale item) or a string (text item)");
+            return sim_json_found(&j, p, v, "a number (scale item), a string (text item) or null (skipped)");
         }
         out->n++;
     }

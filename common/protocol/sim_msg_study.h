@@ -3,7 +3,9 @@
  * `study.state` (the runner, `simctl study run`, publishes it on every change and once
  * a second): where a participant's session stands, and the questionnaire waiting to be
  * answered with its items, so any client (the operator console, a tablet) can show it.
- * `study.answer` (any client): the answers to the pending questionnaire.
+ * `study.answer` (any client): the answers to the pending questionnaire, an object
+ * {item: number | text | null}; null is an item the test person skipped ("prefer not
+ * to answer"), stored as missing (NULL), never as a number.
  * `study.answered` (the runner): the verdict on one study.answer, sent only after the
  * answers were committed to the study database (ok) or refused (error names the item
  * and what was expected).
@@ -18,13 +20,11 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_STUDY_STATE "study.state"
-#define SIM_TOPIC_STUDY_ANSWER "study.answer"
-#define SIM_TOPIC_STUDY_ANSWERED "study.answered"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_STUDY_MSG_ITEMS_MAX 64
 #define SIM_STUDY_MSG_TEXT_MAX 1024
+#define SIM_STUDY_MSG_LABELS_MAX 9
 
 typedef struct sim_msg_study_item {
     char id[48];
@@ -33,6 +33,8 @@ typedef struct sim_msg_study_item {
     bool is_text;                 /* "type": "text" (free text) or "scale" */
     double min, max, step;        /* scale items */
     char low[64], high[64];       /* anchors at min and max ("" none) */
+    int n_labels;                 /* "labels": the named points min, min + step, ...: */
+    char labels[SIM_STUDY_MSG_LABELS_MAX][48]; /* a choice of that many ("" unnamed) */
 } sim_msg_study_item;
 
 typedef struct sim_msg_study_state {
@@ -60,7 +62,7 @@ typedef struct sim_msg_study_answer {
     int n;
     char item[SIM_STUDY_MSG_ITEMS_MAX][48];
     bool is_text[SIM_STUDY_MSG_ITEMS_MAX];
-    double value[SIM_STUDY_MSG_ITEMS_MAX];
+    double value[SIM_STUDY_MSG_ITEMS_MAX];      /* NAN (not is_text): skipped, null */
     char text[SIM_STUDY_MSG_ITEMS_MAX][512];
 } sim_msg_study_answer;
 

@@ -26,10 +26,8 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
-#define SIM_TOPIC_DRT_STIMULUS "drt.stimulus"
-#define SIM_TOPIC_DRT_RESPONSE "drt.response"
-#define SIM_TOPIC_GAZE_SAMPLE "gaze.sample"
 #define SIM_MSG_NAME_MAX 32
 
 typedef struct sim_msg_drt_stimulus {

@@ -15,11 +15,8 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
-#define SIM_TOPIC_TRAFFIC_STATE "traffic.state"
-#define SIM_TOPIC_TRAFFIC_EVENT "traffic.event"
-#define SIM_TOPIC_TRAFFIC_COLLISION "traffic.collision"
-#define SIM_TOPIC_TRAFFIC_EGO "traffic.ego"
 #define SIM_MSG_TRAFFIC_MAX_VEHICLES 128 /* at most this many per traffic.state (< 40 KiB) */
 
 typedef struct sim_msg_traffic_vehicle {

@@ -9,8 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
-
-#define SIM_TOPIC_TRAFFIC_ENGINE "traffic.engine"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 typedef struct sim_msg_traffic_engine {
     char engine[16];        /* "sumo" */

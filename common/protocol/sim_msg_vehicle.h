@@ -21,12 +21,7 @@
 
 #include "sim_error.h"
 #include "sim_msg.h"
-
-#define SIM_TOPIC_VEHICLE_STATE "vehicle.state"
-/* The same message between physics' ticks, published as soon as a new input.controls
- * has been integrated (real time only; no tick; docs/latency.md): for render-node,
- * never logged, so that the drive log's samples stay on the tick grid. */
-#define SIM_TOPIC_VEHICLE_EARLY_STATE "vehicle.early.state"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_MSG_WHEELS 4
 #define SIM_MSG_ID_MAX 48 /* sector and task ids, NUL included */

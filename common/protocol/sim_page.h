@@ -16,18 +16,9 @@
 #include <cjson/cJSON.h>
 
 #include "sim_error.h"
+#include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_PAGE_MAX_LINE 65536
-
-/* The gateway's own topics (never published on the bus). */
-#define SIM_TOPIC_CONSOLE_PREFIX "console."
-#define SIM_TOPIC_CONSOLE_COMMAND "console.command"
-#define SIM_TOPIC_CONSOLE_ROADS "console.roads"
-#define SIM_TOPIC_CONSOLE_REPLY "console.reply"
-#define SIM_TOPIC_CONSOLE_ERROR "console.error"
-#ifndef SIM_TOPIC_DISPATCHER_WELCOME
-#define SIM_TOPIC_DISPATCHER_WELCOME "dispatcher.welcome"
-#endif
 
 typedef enum {
     SIM_PAGE_FORWARD,  /* line: send it to the dispatcher */

@@ -19,6 +19,7 @@
 #include "sim_msg_render.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
+#include "sim_topics.h"
 
 /* Two simulation times closer than this are the same tick (they come from the same
  * double in physics, but may pass through text with 17 digits). */
@@ -334,11 +335,144 @@ static int mark(sim_recording *rec, sim_drivelog_writer *w, double t, const char
     return event(rec, w, t, kind, what, line, len, err);
 }
 
-/* The secondary-task topics logged as events: drt.*, surt.*, gaze.* (issue 25). */
-static bool secondary_task(const char *topic)
+/* sim.tick: a new run, pause and resume, a stall of the controls, and the sample when
+ * the tick's state is in. */
+static int feed_tick(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, double msg_t,
+                     const char *line, size_t len, sim_error *bad, sim_error *err)
 {
-    return (!strncmp(topic, "drt.", 4) && topic[4]) || (!strncmp(topic, "surt.", 5) && topic[5]) ||
-           (!strncmp(topic, "gaze.", 5) && topic[5]);
+    sim_msg_tick tick;
+    sim_msg_tick_decode(msg, &tick, first(bad));
+    int32_t run = tick.run == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)tick.run;
+    if (isnan(msg_t)) {
+        if (!bad->code) sim_error_set(bad, SIM_EINVAL, "%s: t: missing, expected a number", SIM_TOPIC_SIM_TICK);
+        return 0;
+    }
+    double t = msg_t;
+    int ret = 0;
+    rec->t = msg_t;
+    int64_t new_run = run == SIM_DRIVELOG_NULL_INT ? (rec->run < 0 ? 0 : rec->run) : run;
+    if (new_run != rec->run) {
+        /* Runs only grow (restart); a smaller one is a replayed backlog that
+         * reaches back before a restart, whose start is already logged. */
+        bool newer = new_run > rec->run;
+        rec->run = new_run;
+        rec->last_valid = false;
+        rec->loc_sector[0] = rec->loc_task[0] = '\0';
+        if (newer) ret = event(rec, w, t, "run", "start", line, len, err);
+    }
+    bool p = tick.paused;
+    if (!ret && p != rec->paused)
+        ret = event(rec, w, t, "run", p ? "paused" : "resumed", line, len, err);
+    rec->paused = p;
+    if (!ret && !p && rec->controls_valid && !rec->controls_stalled &&
+        msg_t - rec->controls_t > SIM_RECORDING_STALL_S) {
+        /* the car is driving on controls this old: the driver's side is missing */
+        char json[128];
+        snprintf(json, sizeof json, "{\"since_t\":%.17g,\"t\":%.17g}", rec->controls_t, msg_t);
+        rec->controls_stalled = true;
+        ret = event(rec, w, t, "stall", "controls", json, strlen(json), err);
+    }
+    rec->tick_valid = true;
+    rec->tick_t = msg_t;
+    rec->tick_n = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n")) ? (double)tick.n : NAN;
+    rec->tick_run = rec->run;
+    rec->tick_wall = tick.wall;
+    if (!ret) ret = try_pair(rec, w, err);
+    if (!ret) ret = sim_recording_instr_tick(rec, w, err);
+    return ret;
+}
+
+/* The topics that fill the samples (KEEP SAMPLE in sim_topics.def), each by its row. */
+static int feed_sample(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id id, const cJSON *msg,
+                       double msg_t, double t, const char *line, size_t len, sim_error *bad, sim_error *err)
+{
+    switch (id) {
+    case SIM_TOPIC_ID_SIM_TICK:
+        return feed_tick(rec, w, msg, msg_t, line, len, bad, err);
+    case SIM_TOPIC_ID_VEHICLE_STATE:
+        if (isnan(msg_t)) {
+            if (!bad->code) sim_error_set(bad, SIM_EINVAL, "%s: t: missing, expected a number", SIM_TOPIC_VEHICLE_STATE);
+            return 0;
+        }
+        rec->t = msg_t;
+        parse_state(rec, msg, bad);
+        rec->state_valid = true;
+        rec->state_t = msg_t;
+        return try_pair(rec, w, err);
+    case SIM_TOPIC_ID_INPUT_CONTROLS: {
+        sim_msg_input_controls c;
+        if (sim_msg_input_controls_decode(msg, &c, first(bad)) != SIM_OK) return 0;
+        rec->steer_wheel = c.steer_deg * (M_PI / 180.0);
+        rec->throttle = c.throttle;
+        rec->brake = c.brake;
+        rec->clutch = c.clutch;
+        rec->controls_valid = true;
+        if (!isnan(msg_t)) rec->controls_t = msg_t;
+        if (rec->controls_stalled && !isnan(msg_t) && msg_t >= rec->t - SIM_RECORDING_STALL_S) {
+            rec->controls_stalled = false;
+            return event(rec, w, t, "stall", "controls_end", line, len, err);
+        }
+        return 0;
+    }
+    case SIM_TOPIC_ID_TRAFFIC_STATE: {
+        sim_msg_traffic_state st = {0};
+        rec->lead_valid = false;
+        if (!isnan(msg_t) && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK && st.lead.valid) {
+            rec->lead_valid = true;
+            rec->lead_t = msg_t;
+            rec->lead_gap = st.lead.gap;
+            rec->lead_thw = st.lead.thw;
+        }
+        sim_recording_instr_traffic(rec, msg);
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The topics with a table of their own (KEEP TABLE) kept here; gaze.sample and sensor.*
+ * are sim_recording_instr's, traffic.engine the recorder's (drive-log meta). */
+static int feed_table(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id id, const cJSON *msg,
+                      double msg_t, sim_error *bad, sim_error *err)
+{
+    if (id != SIM_TOPIC_ID_RENDER_LATENCY) return 0;
+    /* the wheel-to-picture delay: its own table (docs/latency.md) */
+    sim_msg_render_latency m;
+    if (isnan(msg_t) || sim_msg_render_latency_decode(msg, &m, first(bad)) != SIM_OK) return 0;
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
+    sim_drivelog_latency l = {.run = rec->run < 0 ? 0 : rec->run, .t = msg_t, .window_s = m.window_s,
+                              .frames = m.frames, .min_ms = m.min_ms, .median_ms = m.median_ms,
+                              .p95_ms = m.p95_ms, .max_ms = m.max_ms};
+    snprintf(l.source, sizeof l.source, "%s", cJSON_IsString(src) && src->valuestring[0] ? src->valuestring : "render");
+    for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) l.stage_ms[k] = m.stage_ms[k];
+    int ret = sim_drivelog_append_latency(w, &l, err);
+    if (!ret) rec->latency_rows++;
+    return ret;
+}
+
+/* A topic kept as an event (KEEP EVENT): kind and name as its row says. */
+static int feed_event(sim_recording *rec, sim_drivelog_writer *w, const sim_topic *row, const char *topic,
+                      const cJSON *msg, double t, const char *line, size_t len, sim_error *bad, sim_error *err)
+{
+    if (row->id == SIM_TOPIC_ID_STORYBOARD_EVENT) {
+        /* an OpenSCENARIO storyboard element's transition, "CutInEvent startTransition" */
+        sim_msg_storyboard_event sb;
+        char name[96];
+        if (sim_msg_storyboard_event_decode(msg, &sb, bad) != SIM_OK) return 0;
+        snprintf(name, sizeof name, "%s %s", sb.element, sb.transition);
+        return event(rec, w, t, row->event_kind, name, line, len, err);
+    }
+    const char *dot = strchr(topic, '.'), *name;
+    if (!row->event_field) {
+        name = dot ? dot + 1 : topic; /* drt.stimulus: kind "drt", name "stimulus" */
+    } else if (strcmp(row->event_field, "@topic") == 0) {
+        name = topic;
+    } else {
+        name = text(msg, topic, row->event_field, bad);
+        if (!name) name = row->event_default ? row->event_default : "";
+    }
+    return event(rec, w, t, row->event_kind, name, line, len, err);
 }
 
 int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
@@ -350,147 +484,22 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
     int ret = 0;
     bool instrument = false;
     ret = sim_recording_instr_feed(rec, w, topic, msg, msg_t, &instrument, first(&bad), err);
-    if (instrument) {
+    /* What is kept of each topic is its row's KEEP in sim_topics.def; a prefix alone
+     * ("sector.") names nothing. */
+    const sim_topic *row = sim_topic_find(topic);
+    if (row && row->prefix && !topic[strlen(row->name)]) row = NULL;
+    if (instrument || !row) {
         /* gaze.sample, sensor.*: their own tables (docs/instruments.md) */
-    } else if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) {
-        sim_msg_tick tick;
-        sim_msg_tick_decode(msg, &tick, first(&bad));
-        int32_t run = tick.run == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : (int32_t)tick.run;
-        if (isnan(msg_t)) {
-            if (!bad.code) sim_error_set(&bad, SIM_EINVAL, SIM_TOPIC_SIM_TICK ": t: missing, expected a number");
-        } else {
-            rec->t = msg_t;
-            int64_t new_run = run == SIM_DRIVELOG_NULL_INT ? (rec->run < 0 ? 0 : rec->run) : run;
-            if (new_run != rec->run) {
-                /* Runs only grow (restart); a smaller one is a replayed backlog that
-                 * reaches back before a restart, whose start is already logged. */
-                bool newer = new_run > rec->run;
-                rec->run = new_run;
-                rec->last_valid = false;
-                rec->loc_sector[0] = rec->loc_task[0] = '\0';
-                if (newer) ret = event(rec, w, t, "run", "start", line, len, err);
-            }
-            bool p = tick.paused;
-            if (!ret && p != rec->paused)
-                ret = event(rec, w, t, "run", p ? "paused" : "resumed", line, len, err);
-            rec->paused = p;
-            if (!ret && !p && rec->controls_valid && !rec->controls_stalled &&
-                msg_t - rec->controls_t > SIM_RECORDING_STALL_S) {
-                /* the car is driving on controls this old: the driver's side is missing */
-                char json[128];
-                snprintf(json, sizeof json, "{\"since_t\":%.17g,\"t\":%.17g}", rec->controls_t, msg_t);
-                rec->controls_stalled = true;
-                ret = event(rec, w, t, "stall", "controls", json, strlen(json), err);
-            }
-            rec->tick_valid = true;
-            rec->tick_t = msg_t;
-            rec->tick_n = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n")) ? (double)tick.n : NAN;
-            rec->tick_run = rec->run;
-            rec->tick_wall = tick.wall;
-            if (!ret) ret = try_pair(rec, w, err);
-            if (!ret) ret = sim_recording_instr_tick(rec, w, err);
-        }
-    } else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) {
-        if (isnan(msg_t)) {
-            if (!bad.code) sim_error_set(&bad, SIM_EINVAL, SIM_TOPIC_VEHICLE_STATE ": t: missing, expected a number");
-        } else {
-            rec->t = msg_t;
-            parse_state(rec, msg, &bad);
-            rec->state_valid = true;
-            rec->state_t = msg_t;
-            ret = try_pair(rec, w, err);
-        }
-    } else if (strcmp(topic, SIM_TOPIC_INPUT_CONTROLS) == 0) {
-        sim_msg_input_controls c;
-        if (sim_msg_input_controls_decode(msg, &c, first(&bad)) == SIM_OK) {
-            rec->steer_wheel = c.steer_deg * (M_PI / 180.0);
-            rec->throttle = c.throttle;
-            rec->brake = c.brake;
-            rec->clutch = c.clutch;
-            rec->controls_valid = true;
-            if (!isnan(msg_t)) rec->controls_t = msg_t;
-            if (rec->controls_stalled && !isnan(msg_t) && msg_t >= rec->t - SIM_RECORDING_STALL_S) {
-                rec->controls_stalled = false;
-                ret = event(rec, w, t, "stall", "controls_end", line, len, err);
-            }
-        }
-    } else if (strcmp(topic, SIM_TOPIC_RENDER_LATENCY) == 0) {
-        /* the wheel-to-picture delay: its own table (docs/latency.md) */
-        sim_msg_render_latency m;
-        if (!isnan(msg_t) && sim_msg_render_latency_decode(msg, &m, first(&bad)) == SIM_OK) {
-            const cJSON *src = cJSON_GetObjectItemCaseSensitive(msg, "src");
-            sim_drivelog_latency l = {.run = rec->run < 0 ? 0 : rec->run, .t = msg_t, .window_s = m.window_s,
-                                      .frames = m.frames, .min_ms = m.min_ms, .median_ms = m.median_ms,
-                                      .p95_ms = m.p95_ms, .max_ms = m.max_ms};
-            snprintf(l.source, sizeof l.source, "%s", cJSON_IsString(src) && src->valuestring[0] ? src->valuestring : "render");
-            for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) l.stage_ms[k] = m.stage_ms[k];
-            ret = sim_drivelog_append_latency(w, &l, err);
-            if (!ret) rec->latency_rows++;
-        }
-    } else if (strcmp(topic, SIM_TOPIC_INPUT_BUTTON) == 0) {
-        const char *role = text(msg, topic, "role", &bad);
-        ret = event(rec, w, t, "button", role ? role : "unknown", line, len, err);
-    } else if (strncmp(topic, "control.", 8) == 0 && topic[8]) {
-        ret = event(rec, w, t, "control", topic + 8, line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0 || strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0 ||
-               strcmp(topic, "dispatcher.refused") == 0) { /* refused: a line on a topic another owns */
-        ret = event(rec, w, t, "module", topic + 11, line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
-        sim_msg_traffic_state st = {0};
-        rec->lead_valid = false;
-        if (!isnan(msg_t) && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK && st.lead.valid) {
-            rec->lead_valid = true;
-            rec->lead_t = msg_t;
-            rec->lead_gap = st.lead.gap;
-            rec->lead_thw = st.lead.thw;
-        }
-        sim_recording_instr_traffic(rec, msg);
-    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EVENT) == 0) {
-        const char *name = text(msg, topic, "trigger", &bad);
-        ret = event(rec, w, t, "traffic", name ? name : "event", line, len, err);
-    } else if (strncmp(topic, "signal.", 7) == 0 && topic[7]) {
-        /* traffic lights: "state" on each change, "red_run" when the ego crossed a
-         * line on red (docs/drivelog.md) */
-        ret = event(rec, w, t, "signal", topic + 7, line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_COLLISION) == 0) {
-        const char *other = text(msg, topic, "other", &bad);
-        ret = event(rec, w, t, "collision", other ? other : "vehicle", line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_AUTOMATION_EVENT) == 0) {
-        /* engaged, override, tor, cue, handover, mrm, ... (docs/automation.md) */
-        const char *name = text(msg, topic, "event", &bad);
-        ret = event(rec, w, t, "automation", name ? name : "event", line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_STORYBOARD_EVENT) == 0) {
-        /* an OpenSCENARIO storyboard element's transition, "CutInEvent startTransition" */
-        sim_msg_storyboard_event sb;
-        char name[96];
-        if (sim_msg_storyboard_event_decode(msg, &sb, &bad) == SIM_OK) {
-            snprintf(name, sizeof name, "%s %s", sb.element, sb.transition);
-            ret = event(rec, w, t, "storyboard", name, line, len, err);
-        }
-    } else if (strncmp(topic, "trigger.", 8) == 0 && topic[8]) {
-        ret = event(rec, w, t, "trigger", topic + 8, line, len, err);
-    } else if (strncmp(topic, "sector.", 7) == 0 && topic[7]) {
-        ret = mark(rec, w, t, "sector", rec->sector, topic, topic + 7, msg, &bad, line, len, err);
-    } else if (strncmp(topic, "task.", 5) == 0 && topic[5]) {
-        ret = mark(rec, w, t, "task", rec->task, topic, topic + 5, msg, &bad, line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_SESSION_MODULE) == 0) {
-        /* simctl run: a module crashed, was restarted, or stopped on a configuration error */
-        const char *what = text(msg, topic, "what", &bad);
-        ret = event(rec, w, t, "session", what ? what : "module", line, len, err);
-    } else if (secondary_task(topic)) {
-        /* drt.stimulus -> kind "drt", name "stimulus": the analysis' DRT, SuRT and glance
-         * measures read these (docs/drivelog.md) */
-        const char *dot = strchr(topic, '.');
-        char kind[8];
-        snprintf(kind, sizeof kind, "%.*s", (int)(dot - topic), topic);
-        ret = event(rec, w, t, kind, dot + 1, line, len, err);
-    } else if (strcmp(topic, SIM_TOPIC_LOG_MARK) == 0) {
-        const char *name = text(msg, topic, "name", &bad);
-        ret = event(rec, w, t, "mark", name ? name : "mark", line, len, err);
-    } else if (strncmp(topic, "hmi.", 4) == 0 && topic[4]) {
-        /* an in-car HMI page's touches (docs/console.md); SuRT responses are
-         * secondary-task events above */
-        ret = event(rec, w, t, "hmi", topic, line, len, err);
+    } else if (row->keep == SIM_TOPIC_KEEP_SAMPLE) {
+        ret = feed_sample(rec, w, row->id, msg, msg_t, t, line, len, &bad, err);
+    } else if (row->keep == SIM_TOPIC_KEEP_TABLE) {
+        ret = feed_table(rec, w, row->id, msg, msg_t, &bad, err);
+    } else if (row->keep == SIM_TOPIC_KEEP_EVENT) {
+        ret = feed_event(rec, w, row, topic, msg, t, line, len, &bad, err);
+    } else if (row->keep == SIM_TOPIC_KEEP_MARK) {
+        const char *what = strchr(topic, '.') + 1; /* a MARK row is a "kind." prefix */
+        char *current = strcmp(row->event_kind, "sector") == 0 ? rec->sector : rec->task;
+        ret = mark(rec, w, t, row->event_kind, current, topic, what, msg, &bad, line, len, err);
     }
     if (!ret && rec->record_all) {
         const cJSON *seq = cJSON_GetObjectItemCaseSensitive(msg, "seq");

@@ -159,6 +159,7 @@ typedef struct sim_environment {
     bool engine_sound;
     char *ambient_sound;          /* name of an ambient loop, or NULL */
     double volume;                /* 0..1 */
+    bool speed_mph;               /* the HUD shows speeds and limits in mph (speed_unit) */
 } sim_environment;
 
 typedef struct sim_scenario {

@@ -440,7 +440,8 @@ void scn_load_tasks(ld *L, const cJSON *root)
 
 void scn_load_environment(ld *L, const cJSON *root)
 {
-    static const char *const keys[] = {"light", "time_of_day", "weather", "visibility_m", "sound", NULL};
+    static const char *const keys[] = {"light", "time_of_day", "weather", "visibility_m", "sound", "speed_unit", NULL};
+    static const char *const units[] = {"kmh", "mph", NULL};
     static const char *const skeys[] = {"engine", "ambient", "volume", NULL};
     static const char *const lights[] = {"day", "dawn", "dusk", "night", NULL};
     static const char *const weathers[] = {"clear", "cloudy", "rain", "fog", "snow", NULL};
@@ -454,6 +455,7 @@ void scn_load_environment(ld *L, const cJSON *root)
     env->weather = w < 0 ? SIM_WEATHER_CLEAR : (sim_weather)w;
     scn_get_num(L, src, "environment", "time_of_day", false, 12, NUM_RANGE, 0, 24, &env->time_of_day);
     scn_get_num(L, src, "environment", "visibility_m", false, 10000, NUM_POS, 0, 0, &env->visibility);
+    env->speed_mph = scn_get_enum(L, src, "environment", "speed_unit", 0, units) == 1;
     const cJSON *so = src ? cJSON_GetObjectItemCaseSensitive(src, "sound") : NULL;
     const cJSON *ssrc = so && scn_is_obj(L, so, "environment.sound") ? so : NULL;
     if (ssrc) scn_check_keys(L, ssrc, "environment.sound", skeys);

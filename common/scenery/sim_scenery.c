@@ -194,6 +194,11 @@ static void add_segment(placer *P, const sim_road *r, int road, double s0, doubl
     double dx = b.x - a.x, dy = b.y - a.y, len = hypot(dx, dy);
     if (len < 0.05)
         return;
+    /* A guard rail is a body the car hits: none across another road's lanes (where an
+     * on-ramp merges, the rail of the road it joins stops). */
+    if (kind == SIM_OBJ_GUARD_RAIL &&
+        (on_road(P->net, a.x, a.y) || on_road(P->net, b.x, b.y) || on_road(P->net, a.x + dx / 2, a.y + dy / 2)))
+        return;
     add(P, kind, a.x, a.y, a.z, atan2(dy, dx), len, w, h, NULL);
 }
 

@@ -44,7 +44,10 @@ static const sim_instrument sus = {
     },
 };
 
-#define SSQ_ITEM(i, t) SCALE(i, t, 0, 3, 1, "none", "severe")
+/* Four named levels (Kennedy et al. 1993's form): a choice, never a slider. */
+static const char *const ssq_levels[] = {"none", "slight", "moderate", "severe"};
+#define SSQ_ITEM(i, t) {.id = i, .text = t, .kind = SIM_ITEM_SCALE, .min = 0, .max = 3, .step = 1, .low = "none", \
+                        .high = "severe", .labels = ssq_levels, .n_labels = 4}
 static const sim_instrument ssq = {
     .id = "ssq",
     .name = "Simulator Sickness Questionnaire",
@@ -71,14 +74,19 @@ static const sim_instrument ssq = {
     },
 };
 
+/* The named odd steps of Akerstedt & Gillberg 1990; even steps are unnamed. */
+static const char *const kss_levels[] = {"extremely alert", "", "alert", "", "neither alert nor sleepy", "",
+                                         "sleepy, but no difficulty remaining awake", "",
+                                         "extremely sleepy, fighting sleep"};
 static const sim_instrument kss = {
     .id = "kss",
     .name = "Karolinska Sleepiness Scale",
     .source = "Akerstedt & Gillberg 1990, Int. J. Neuroscience 52",
     .scoring = SIM_SCORE_KSS,
     .n_items = 1,
-    .items = {SCALE("kss", "How sleepy have you felt during the last 5 minutes?", 1, 9, 1,
-                    "extremely alert", "extremely sleepy, fighting sleep")},
+    .items = {{.id = "kss", .text = "How sleepy have you felt during the last 5 minutes?", .kind = SIM_ITEM_SCALE,
+               .min = 1, .max = 9, .step = 1, .low = "extremely alert", .high = "extremely sleepy, fighting sleep",
+               .labels = kss_levels, .n_labels = 9}},
 };
 
 const char *const sim_instrument_standard_ids[] = {"nasa-tlx", "sus", "ssq", "kss", NULL};
@@ -105,6 +113,7 @@ static const int ssq_nausea[] = {1, 6, 7, 8, 9, 15, 16};
 static const int ssq_oculo[] = {1, 2, 3, 4, 5, 9, 11};
 static const int ssq_disor[] = {5, 8, 10, 11, 12, 13, 14};
 
+/* NAN when an item of the cluster was skipped: NAN propagates through the sums. */
 static double cluster_sum(const double *v, const int *items, size_t n)
 {
     double s = 0;
@@ -123,7 +132,7 @@ int sim_instrument_score(const sim_instrument *ins, const double *values, sim_sc
                          sim_error *err)
 {
     for (int i = 0; i < ins->n_items; i++)
-        if (ins->items[i].kind == SIM_ITEM_SCALE && !sim_item_value_ok(&ins->items[i], values[i]))
+        if (ins->items[i].kind == SIM_ITEM_SCALE && !isnan(values[i]) && !sim_item_value_ok(&ins->items[i], values[i]))
             return sim_error_set(err, SIM_EINVAL, "%s: %s: found %g, expected %g..%g in steps of %g",
                                  ins->id, ins->items[i].id, values[i], ins->items[i].min,
                                  ins->items[i].max, ins->items[i].step);
@@ -144,9 +153,16 @@ int sim_instrument_score(const sim_instrument *ins, const double *values, sim_sc
     }
     case SIM_SCORE_SUS: {
         double sum = 0;
-        /* Items 1, 3, 5, 7, 9 are worded positively, 2, 4, ... negatively. */
-        for (int i = 0; i < 10; i++) sum += (i % 2 == 0) ? values[i] - 1 : 5 - values[i];
-        put(out, &n, "sus", sum * 2.5);
+        int answered = 0;
+        /* Items 1, 3, 5, 7, 9 are worded positively, 2, 4, ... negatively. Brooke: "If
+         * a respondent feels that they cannot respond to a particular item, they should
+         * mark the centre point of the scale", so a skipped item scores as 3. */
+        for (int i = 0; i < 10; i++) {
+            double x = isnan(values[i]) ? 3 : values[i];
+            answered += !isnan(values[i]);
+            sum += (i % 2 == 0) ? x - 1 : 5 - x;
+        }
+        put(out, &n, "sus", answered ? sum * 2.5 : NAN);
         break;
     }
     case SIM_SCORE_SSQ: {

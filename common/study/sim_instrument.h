@@ -6,6 +6,7 @@
 #ifndef SIM_INSTRUMENT_H
 #define SIM_INSTRUMENT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,6 +25,10 @@ typedef struct sim_item {
     sim_item_kind kind;
     double min, max, step;          /* SIM_ITEM_SCALE: answers in [min, max] on step */
     char low[64], high[64];         /* the anchors at min and max ("" none) */
+    /* Named points of the scale, labels[k] for min + k step (static tables of the
+     * standard instruments, "" an unnamed point); NULL for none. */
+    const char *const *labels;
+    int n_labels;
 } sim_item;
 
 typedef enum {
@@ -54,18 +59,27 @@ const sim_instrument *sim_instrument_standard(const char *id);
 /* NULL-terminated list of the standard ids. */
 extern const char *const sim_instrument_standard_ids[];
 
+/* A missing answer: the test person skipped the item ("prefer not to answer"). It is
+ * stored as NULL, never as a number; scoring applies each instrument's rule for it. */
+#define SIM_ITEM_MISSING NAN
+
 /* Whether value is a valid answer to a scale item (in range, on its step). */
 bool sim_item_value_ok(const sim_item *it, double value);
 
 /* Scores one filled questionnaire: values[i] answers items[i] (text items are not
- * read). Writes up to SIM_SCORES_MAX scores and returns how many (0 for SIM_SCORE_NONE,
- * whose items are measures by themselves), or SIM_EINVAL naming the item whose value
- * is out of its range. Definitions and sources: docs/study.md.
- *   NASA-TLX raw: the 6 subscales (0..100) and tlx_raw, their mean (Hart 2006).
- *   SUS: sum of (x-1) for odd items and (5-x) for even items, times 2.5 (Brooke 1996).
+ * read; NAN is a skipped item). Writes up to SIM_SCORES_MAX scores and returns how
+ * many (0 for SIM_SCORE_NONE, whose items are measures by themselves), or SIM_EINVAL
+ * naming the item whose value is out of its range. A score that cannot be computed
+ * from the answers given is NAN (missing). Definitions and sources: docs/study.md.
+ *   NASA-TLX raw: the 6 subscales (0..100) and tlx_raw, their mean (Hart 2006);
+ *        a skipped subscale is missing and so is tlx_raw (no published rule).
+ *   SUS: sum of (x-1) for odd items and (5-x) for even items, times 2.5 (Brooke 1996);
+ *        a skipped item counts as the centre point 3, Brooke's own rule; missing when
+ *        every item is skipped.
  *   SSQ: raw cluster sums N, O, D; ssq_nausea = 9.54 N, ssq_oculomotor = 7.58 O,
- *        ssq_disorientation = 13.92 D, ssq_total = 3.74 (N + O + D) (Kennedy 1993).
- *   KSS: the rating 1..9 (Akerstedt & Gillberg 1990). */
+ *        ssq_disorientation = 13.92 D, ssq_total = 3.74 (N + O + D) (Kennedy 1993);
+ *        a cluster with a skipped item is missing, and so is the total (no rule).
+ *   KSS: the rating 1..9 (Akerstedt & Gillberg 1990); missing when skipped. */
 int sim_instrument_score(const sim_instrument *ins, const double *values, sim_score *out,
                          sim_error *err);
 

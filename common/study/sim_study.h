@@ -141,17 +141,20 @@ int sim_study_scenario_overlay(cJSON *scenario, const sim_study_condition *c,
 
 #endif
 
-/* Answers to questionnaire q: n items named items[i], each a number values[i] or a
- * text texts[i] (non-NULL). SIM_OK when every scale item of q is answered in its range
- * and on its step, text items are text, and nothing else is given; otherwise the
- * first problem in err ("post: kss: found 10, expected 1..9 in steps of 1"). Text
- * items may be left out (an empty answer). */
+/* Answers to questionnaire q: n items named items[i], each a number values[i], a
+ * text texts[i] (non-NULL), or skipped (values[i] NAN and no text: "prefer not to
+ * answer"). SIM_OK when every scale item of q is answered in its range and on its
+ * step or skipped, text items are text, and nothing else is given; otherwise the
+ * first problem in err ("post: kss: found 10, expected 1..9 in steps of 1"; "post: not
+ * answered: kss, ease (...)" naming every scale item not given). Text items may be
+ * left out (an empty answer). */
 int sim_questionnaire_check(const sim_questionnaire *q, int n, const char *const *items,
                             const double *values, const char *const *texts, sim_error *err);
 
 /* The scores of one answered questionnaire: every standard instrument's scores
- * (sim_instrument_score) and each custom scale item as a measure of its own (named by
- * its id). Returns how many were written to out (room for max), or the error of the
- * first item out of range or missing. */
+ * (sim_instrument_score, with its rule for skipped items) and each custom scale item
+ * as a measure of its own (named by its id; NAN when skipped). An item not given
+ * counts as skipped. Returns how many were written to out (room for max), or the
+ * error of the first item out of range. */
 int sim_questionnaire_scores(const sim_questionnaire *q, int n, const char *const *items,
                              const double *values, sim_score *out, int max, sim_error *err);

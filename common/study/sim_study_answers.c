@@ -27,10 +27,12 @@ int sim_questionnaire_check(const sim_questionnaire *q, int n, const char *const
     for (int i = 0; i < n; i++) {
         const sim_item *it = item_of(q, items[i]);
         if (!it) return sim_error_set(err, SIM_EINVAL, "%s: %s: not an item of this questionnaire", q->id, items[i]);
-        if (it->kind == SIM_ITEM_TEXT && !(texts && texts[i]))
+        bool text = texts && texts[i];
+        if (!text && isnan(values[i])) continue; /* skipped: "prefer not to answer" */
+        if (it->kind == SIM_ITEM_TEXT && !text)
             return sim_error_set(err, SIM_EINVAL, "%s: %s: found a number, expected a text", q->id, items[i]);
         if (it->kind == SIM_ITEM_SCALE) {
-            if (texts && texts[i])
+            if (text)
                 return sim_error_set(err, SIM_EINVAL, "%s: %s: found a text, expected a number %g..%g", q->id,
                                      items[i], it->min, it->max);
             if (!sim_item_value_ok(it, values[i]))
@@ -38,13 +40,22 @@ int sim_questionnaire_check(const sim_questionnaire *q, int n, const char *const
                                      items[i], values[i], it->min, it->max, it->step);
         }
     }
+    /* Every scale item is answered or explicitly skipped: an item left alone is no
+     * answer, and naming all of them lets the test person fix the page at once. */
+    char missing[400] = "";
+    int n_missing = 0;
     for (int a = 0; a < q->n_instruments; a++)
         for (int i = 0; i < q->instruments[a].n_items; i++) {
             const sim_item *it = &q->instruments[a].items[i];
-            if (it->kind == SIM_ITEM_SCALE && find(n, items, it->id) < 0)
-                return sim_error_set(err, SIM_EINVAL, "%s: %s: missing, expected a number %g..%g", q->id, it->id,
-                                     it->min, it->max);
+            if (it->kind != SIM_ITEM_SCALE || find(n, items, it->id) >= 0) continue;
+            size_t used = strlen(missing);
+            if (used < sizeof missing - 1)
+                sim_format(missing + used, sizeof missing - used, "%s%s", n_missing ? ", " : "", it->id);
+            n_missing++;
         }
+    if (n_missing)
+        return sim_error_set(err, SIM_EINVAL, "%s: not answered: %s (answer each item or skip it as \"prefer not to "
+                             "answer\")", q->id, missing);
     return SIM_OK;
 }
 
@@ -60,15 +71,14 @@ int sim_questionnaire_scores(const sim_questionnaire *q, int n, const char *cons
                 v[i] = NAN;
                 continue;
             }
+            /* Not given (a journal from before skipping existed) is missing too. */
             int j = find(n, items, ins->items[i].id);
-            if (j < 0)
-                return sim_error_set(err, SIM_EINVAL, "%s: %s: missing, expected a number", q->id, ins->items[i].id);
-            v[i] = values[j];
+            v[i] = j < 0 ? SIM_ITEM_MISSING : values[j];
         }
         if (ins->scoring == SIM_SCORE_NONE) {
             for (int i = 0; i < ins->n_items; i++) {
                 if (ins->items[i].kind == SIM_ITEM_TEXT) continue;
-                if (!sim_item_value_ok(&ins->items[i], v[i]))
+                if (!isnan(v[i]) && !sim_item_value_ok(&ins->items[i], v[i]))
                     return sim_error_set(err, SIM_EINVAL, "%s: %s: found %g, expected %g..%g", q->id,
                                          ins->items[i].id, v[i], ins->items[i].min, ins->items[i].max);
                 if (k >= max) return sim_error_set(err, SIM_ETOOBIG, "%s: more than %d scores", q->id, max);

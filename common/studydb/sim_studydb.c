@@ -1,6 +1,7 @@
 /* sim_studydb: the study database (see sim_studydb.h). Every write is one
  * transaction; WAL with synchronous=FULL makes each commit durable when it returns,
  * which is what lets the runner acknowledge an answer only after this returns. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +99,13 @@ static int run(sim_studydb *db, sim_error *err, const char *sql, const char *typ
             break;
         }
         case 'i': sqlite3_bind_int64(st, i + 1, va_arg(ap, int64_t)); break;
-        case 'd': sqlite3_bind_double(st, i + 1, va_arg(ap, double)); break;
+        case 'd': {
+            /* NAN is a missing value (a skipped item): NULL, never a number. */
+            double v = va_arg(ap, double);
+            if (isnan(v)) sqlite3_bind_null(st, i + 1);
+            else sqlite3_bind_double(st, i + 1, v);
+            break;
+        }
         }
     }
     va_end(ap);

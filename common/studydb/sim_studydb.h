@@ -57,7 +57,8 @@ int sim_studydb_count(sim_studydb *db, const char *participant, int position, si
                       int *n, sim_error *err);
 
 /* One questionnaire's answers, in one transaction. status "answered" or "not_asked"
- * (then n is 0). text[i] non-NULL for a text item, else value[i]. */
+ * (then n is 0). text[i] non-NULL for a text item, else value[i]; a NAN value (an
+ * item the test person skipped) is stored as NULL. */
 int sim_studydb_answers(sim_studydb *db, const char *participant, int position, const char *questionnaire,
                         const char *status, int n, const char *const *items, const double *value,
                         const char *const *text, const char *utc, const char *source, sim_error *err);

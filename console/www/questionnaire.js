@@ -1,8 +1,12 @@
 // questionnaire.js: the study runner's pending questionnaire for the test person (a
 // tablet beside the simulator; docs/console.md). When study.state says phase
-// "questionnaire", its items are shown (scales as sliders with their anchors, free
-// text as a text box); "Send answers" publishes study.answer {study, participant,
-// drive, questionnaire, source: "questionnaire-page", answers: {item: value}} and
+// "questionnaire", its items are shown: a scale of up to 21 points as a row of
+// choices (named levels such as SSQ's none/slight/moderate/severe, NASA-TLX's 21
+// marks), a longer one as a slider without a thumb until touched, free text as a text
+// box. Nothing is preset: an item is answered or explicitly skipped ("prefer not to
+// answer"), and "Send answers" refuses, naming them, while any scale item is neither.
+// The page publishes study.answer {study, participant, drive, questionnaire, source:
+// "questionnaire-page", answers: {item: value | text | null}} (null: skipped) and
 // shows the runner's verdict, study.answered (ok once the answers are committed to the
 // study database, or the error naming the item). The topics are the study runner's
 // (common/protocol/sim_msg_study.h).
@@ -14,6 +18,78 @@ let pending = null; // the study.state whose questionnaire is shown
 let sent = null;    // the study.answer waiting for its verdict
 
 const key = (m) => [m.study, m.participant, m.drive, m.questionnaire].join("/");
+const MAX_CHOICES = 21; // NASA-TLX's 21 marks are the longest scale shown as choices
+
+function points(it) {
+  const step = it.step || 1;
+  return Math.round((it.max - it.min) / step) + 1;
+}
+
+function scale(div, it) {
+  const step = it.step || 1, n = points(it);
+  const labels = it.labels || [];
+  let input;
+  if (n <= MAX_CHOICES) {
+    const row = document.createElement("div");
+    row.className = "choices" + (n > 11 && !labels.length ? " marks" : "");
+    for (let k = 0; k < n; k++) {
+      const v = it.min + k * step;
+      const lab = document.createElement("label");
+      const r = document.createElement("input");
+      Object.assign(r, { type: "radio", name: it.id, value: String(v) });
+      r.onchange = () => { div.querySelector(".skip input").checked = false; div.classList.remove("missing"); };
+      const span = document.createElement("span");
+      // named levels show their name; short scales their number; TLX's marks nothing
+      span.textContent = labels[k] ? (labels.length <= 4 ? labels[k] : `${v} ${labels[k]}`) : (n <= 11 ? String(v) : "");
+      if (!span.textContent) lab.title = String(v);
+      lab.append(r, span);
+      row.appendChild(lab);
+    }
+    div.appendChild(row);
+  } else {
+    input = document.createElement("input");
+    Object.assign(input, { type: "range", name: it.id, min: it.min, max: it.max, step });
+    input.className = "untouched";
+    input.oninput = () => {
+      input.classList.remove("untouched");
+      div.querySelector(".skip input").checked = false;
+      div.classList.remove("missing");
+    };
+    div.appendChild(input);
+  }
+  if ((it.low || it.high) && !(labels.length && labels.length <= 4)) {
+    const anchors = document.createElement("div");
+    anchors.className = "anchors";
+    const lo = document.createElement("span"), hi = document.createElement("span");
+    lo.textContent = it.low || "";
+    hi.textContent = it.high || "";
+    anchors.append(lo, hi);
+    div.appendChild(anchors);
+  }
+  const skip = document.createElement("label");
+  skip.className = "skip";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.onchange = () => {
+    if (!box.checked) return;
+    div.classList.remove("missing");
+    for (const r of div.querySelectorAll("input[type=radio]")) r.checked = false;
+    if (input) input.classList.add("untouched");
+  };
+  skip.append(box, " prefer not to answer");
+  div.appendChild(skip);
+}
+
+// The answer of one item: a number, a text, null (skipped) or undefined (left alone).
+function answerOf(it) {
+  const div = $("items").querySelector(`[data-item="${CSS.escape(it.id)}"]`);
+  if (it.type === "text") return div.querySelector("textarea").value;
+  if (div.querySelector(".skip input").checked) return null;
+  const r = div.querySelector("input[type=radio]:checked");
+  if (r) return Number(r.value);
+  const s = div.querySelector("input[type=range]");
+  return s && !s.classList.contains("untouched") ? Number(s.value) : undefined;
+}
 
 function show(state) {
   pending = state;
@@ -37,20 +113,7 @@ function show(state) {
       ta.name = it.id;
       div.appendChild(ta);
     } else {
-      const input = document.createElement("input");
-      Object.assign(input, { type: "range", name: it.id, min: it.min, max: it.max, step: it.step || 1 });
-      input.value = String(it.min + Math.round((it.max - it.min) / 2 / (it.step || 1)) * (it.step || 1));
-      const value = document.createElement("span");
-      value.className = "value";
-      value.textContent = input.value;
-      input.oninput = () => { value.textContent = input.value; input.dataset.touched = "1"; };
-      const anchors = document.createElement("div");
-      anchors.className = "anchors";
-      const lo = document.createElement("span"), hi = document.createElement("span");
-      lo.textContent = `${it.min} ${it.low || ""}`;
-      hi.textContent = `${it.high || ""} ${it.max}`;
-      anchors.append(lo, value, hi);
-      div.append(input, anchors);
+      scale(div, it);
     }
     box.appendChild(div);
   }
@@ -94,10 +157,22 @@ async function main() {
   $("form").onsubmit = (ev) => {
     ev.preventDefault();
     if (!pending) return;
-    const answers = {};
+    const answers = {}, unanswered = [];
     for (const it of pending.items || []) {
-      const el = $("items").querySelector(`[name="${CSS.escape(it.id)}"]`);
-      answers[it.id] = it.type === "text" ? el.value : Number(el.value);
+      const v = answerOf(it);
+      const div = $("items").querySelector(`[data-item="${CSS.escape(it.id)}"]`);
+      div.classList.toggle("missing", v === undefined);
+      if (v === undefined) unanswered.push(it);
+      else answers[it.id] = v;
+    }
+    $("form").dataset.unanswered = unanswered.map((it) => it.id).join(",");
+    if (unanswered.length) {
+      // nothing is sent: an item left alone is no answer
+      $("result").className = "bad";
+      $("result").textContent = "Not sent: please answer, or tick \"prefer not to answer\" for: " +
+        unanswered.map((it) => it.text || it.id).join("; ");
+      $("items").querySelector(".missing").scrollIntoView({ block: "center" });
+      return;
     }
     sent = { study: pending.study, participant: pending.participant, drive: pending.drive,
       questionnaire: pending.questionnaire, source: "questionnaire-page", answers };

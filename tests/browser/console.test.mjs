@@ -248,12 +248,21 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
           min: 0, max: 20, step: 1, low: "very low", high: "very high" },
         { id: "comment", instrument: "nasa-tlx", text: "Anything else?", type: "text" }] };
     t.send(state);
-    await q.waitForSelector('[data-item="mental"] input[type=range]', { timeout: WAIT });
+    await q.waitForSelector('[data-item="mental"] input[type=radio]', { timeout: WAIT });
+    // nothing preset: 21 marks, none chosen; sending now is refused, naming the item
+    const chosen = await q.locator('[data-item="mental"] input:checked').count();
+    check("questionnaire: a 21-point item starts with no mark chosen", chosen === 0, "checked: " + chosen);
+    await q.click("#submit");
+    await q.waitForFunction(() => /Not sent/.test(document.getElementById("result").innerText), null, { timeout: WAIT });
+    const refused = await q.evaluate(() => [document.getElementById("form").dataset.unanswered,
+      document.getElementById("result").innerText]);
+    check("questionnaire: sending with an untouched item is refused, naming it",
+      refused[0] === "mental" && /How mentally demanding/.test(refused[1]), JSON.stringify(refused));
     await page.waitForFunction(() => /2 of 3/.test(document.getElementById("study").innerText), null, { timeout: WAIT });
     const panel = await page.locator("#study").innerText();
     check("study panel: participant, condition, drive k of n, questionnaire status",
       /P03 \(group B\)/.test(panel) && /hud-on \(condition\)/.test(panel) && /nasa-tlx: waiting/.test(panel), panel);
-    await q.locator('[data-item="mental"] input').fill("15");
+    await q.locator('[data-item="mental"] input[value="15"]').check({ force: true });
     await q.locator('[data-item="comment"] textarea').fill("the HUD was bright");
     await q.screenshot({ path: path.join(shots, "questionnaire.png") });
     await q.click("#submit");
@@ -261,6 +270,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     check("questionnaire: the answers go out as study.answer", ans.src === "questionnaire-page" &&
       ans.participant === "P03" && ans.drive === 2 && ans.questionnaire === "nasa-tlx" &&
       ans.answers.mental === 15 && ans.answers.comment === "the HUD was bright", JSON.stringify(ans));
+    check("questionnaire: the refused form was not sent", t.msgs.filter((m) => m.topic === "study.answer").length === 1);
     t.send({ topic: "study.answered", src: "test-tap", seq: 2, t: 1, study: "demo", participant: "P03", drive: 2,
       questionnaire: "nasa-tlx", ok: true, error: "" });
     await q.waitForFunction(() => /answers are saved/.test(document.getElementById("status").innerText), null, { timeout: WAIT });
@@ -377,9 +387,16 @@ await step("a questionnaire submitted in the page is in the study database", asy
     await q.waitForTimeout(300);
     return false;
   }, "the questionnaire page on the study's bus", 60000);
-  await q.waitForSelector('[data-item="kss"] input', { timeout: 60000 });
-  await q.locator('[data-item="kss"] input').fill("7");
-  await q.locator('[data-item="ease"] input').fill("6");
+  await q.waitForSelector('[data-item="kss"] input[type=radio]', { timeout: 60000 });
+  const kssLabels = await q.locator('[data-item="kss"] .choices').innerText();
+  check("questionnaire: KSS shows its named levels", /extremely alert/.test(kssLabels) &&
+    /neither alert nor sleepy/.test(kssLabels), kssLabels);
+  await q.click("#submit");
+  await q.waitForFunction(() => /Not sent/.test(document.getElementById("result").innerText), null, { timeout: WAIT });
+  const unanswered = await q.evaluate(() => document.getElementById("form").dataset.unanswered);
+  check("questionnaire: untouched items are refused, each named", unanswered === "kss,ease", unanswered);
+  await q.locator('[data-item="kss"] input[value="7"]').check({ force: true });
+  await q.locator('[data-item="ease"] .skip input').check();
   await q.locator('[data-item="note"] textarea').fill("typed on the tablet");
   await q.click("#submit");
   await q.waitForFunction(() => /answers are saved|study is complete/.test(document.getElementById("status").innerText),
@@ -389,7 +406,16 @@ await step("a questionnaire submitted in the page is in the study database", asy
   const db = path.join(dir, "out", "study.db");
   const rows = execFileSync("sqlite3", [db, "SELECT item, value, text FROM answers WHERE participant = 'P01' ORDER BY item"]).toString();
   check("a questionnaire submitted in the page is in the study database",
-    /^ease\|6\.0\|$/m.test(rows) && /^kss\|7\.0\|$/m.test(rows) && /^note\|\|typed on the tablet$/m.test(rows), rows);
+    /^kss\|7\.0\|$/m.test(rows) && /^note\|\|typed on the tablet$/m.test(rows), rows);
+  const skipped = execFileSync("sqlite3", [db, "SELECT count(*) FROM answers WHERE item = 'ease' AND value IS NULL" +
+    " AND text IS NULL"]).toString().trim();
+  check("a skipped item is NULL in the study database", skipped === "1", skipped + "\n" + rows);
+  const an = path.join(dir, "an");
+  execFileSync(path.join(bin, "analysis"), ["study", file, "--study-dir", path.join(dir, "out"), "--out", an,
+    "--no-plots"], { cwd: root, stdio: ["ignore", "ignore", "ignore"] });
+  const csv = fs.readFileSync(path.join(an, "questionnaires.csv"), "utf8");
+  check("a skipped item is empty in questionnaires.csv", /^P01,,a,1,post,ease,$/m.test(csv) &&
+    /^P01,,a,1,post,kss,7$/m.test(csv), csv);
   await q.close();
 });
 

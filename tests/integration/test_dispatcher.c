@@ -260,6 +260,60 @@ static void expect_no_forgery_before(ts_conn *w, const char *src, const char *to
     }
 }
 
+/* Issue 45: a client named "recorder" joined before the real one, physics' --wait-for
+ * took it and the drive ran unrecorded; a lockstep client without the secret froze the
+ * clock; "signal.red_run " (a trailing space) slipped past exact ownership. In a session
+ * the module names need the secret from the dispatcher's start, lockstep needs it, and
+ * signal.* is owned as a family; peers say whether they showed the secret. */
+static void session_doors_from_the_start(void **state)
+{
+    (void)state;
+    ts_dispatcher d;
+    setenv("SIM_BUS_SECRET", "0123456789abcdef", 1);
+    bool started = ts_dispatcher_start(&d, NULL);
+    unsetenv("SIM_BUS_SECRET");
+    assert_true(started);
+    static const char *const names[] = {"recorder", "physics", "traffic", "input", "render", "render-left", "simctl"};
+    char msg[256];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ts_conn *c = ts_connect(d.port);
+        snprintf(msg, sizeof msg, "{\"topic\":\"hello\",\"name\":\"%s\"}", names[i]);
+        ts_send_line(c, msg);
+        expect_error(c, "that name belongs to a module of this session");
+        ts_close(c);
+    }
+    ts_conn *c = ts_connect(d.port);
+    ts_send_line(c, "{\"topic\":\"hello\",\"name\":\"freezer\",\"subscribe\":[\"sim.tick\"],\"lockstep\":true}");
+    expect_error(c, "\"lockstep\" is for the session's modules");
+    ts_close(c);
+    /* the real recorder joins; a watcher sees it as a session module */
+    ts_conn *watch = ts_join(d.port, "watch", "[\"signal.\"]", NULL);
+    assert_non_null(watch);
+    ts_conn *rec = ts_join(d.port, "recorder", "[]", "\"secret\":\"0123456789abcdef\",\"durable\":true");
+    assert_non_null(rec);
+    cJSON *j = ts_expect_topic(watch, "dispatcher.joined", 20000, NULL, 0);
+    assert_non_null(j);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "session")));
+    cJSON_Delete(j);
+    /* signal.* as a family: a trailing space or a new name is still the traffic's */
+    ts_conn *traffic = ts_join(d.port, "traffic", "[]", "\"secret\":\"0123456789abcdef\"");
+    assert_non_null(traffic);
+    ts_send_line(traffic, "{\"topic\":\"signal.state\",\"src\":\"traffic\",\"t\":1}");
+    cJSON *sig = ts_expect_topic(watch, "signal.state", 20000, NULL, 0);
+    assert_non_null(sig);
+    cJSON_Delete(sig);
+    ts_conn *forger = ts_join(d.port, "forger", "[]", NULL);
+    ts_send_line(forger, "{\"topic\":\"signal.red_run \",\"src\":\"forger\",\"t\":1}");
+    expect_error(forger, "topic \"signal.red_run \" refused");
+    ts_send_line(forger, "{\"topic\":\"signal.anything\",\"src\":\"forger\",\"t\":1}");
+    expect_error(forger, "topic \"signal.anything\" refused");
+    ts_close(forger);
+    ts_close(traffic);
+    ts_close(rec);
+    ts_close(watch);
+    assert_int_equal(ts_dispatcher_stop(&d), 0);
+}
+
 /* Issue 21: with its modules running, a plain TCP client ended a session (sim.end,
  * sim.tick t=100000, control.stop), forged the traffic and the car, and took the
  * recorder's name and backlog. In a session (a secret in $SIM_BUS_SECRET, as simctl run
@@ -351,7 +405,7 @@ static void families_have_one_owner_without_a_session(void **state)
     ts_send_line(a, "{\"topic\":\"traffic.state\",\"src\":\"a\"}");
     expect_no_forgery_before(watch, "\"src\":\"b\"", "traffic.state");
     ts_send_line(b, "{\"topic\":\"traffic.event\",\"src\":\"b\"}");
-    expect_error(b, "topic \"traffic.event\" refused: traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine, signal.state and signal.red_run are owned by 'a'");
+    expect_error(b, "topic \"traffic.event\" refused: traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine and signal.* are owned by 'a'");
     ts_send_line(b, "{\"topic\":\"control.pause\",\"src\":\"b\"}"); /* commands are nobody's */
     expect_no_forgery_before(watch, "\"src\":\"b\"", "control.pause");
     ts_close(a);
@@ -965,6 +1019,7 @@ int main(void)
         cmocka_unit_test(silent_connections_are_closed),
         cmocka_unit_test_setup_teardown(durable_names_are_capped, setup, teardown),
         cmocka_unit_test(topics_are_owned_in_a_session),
+        cmocka_unit_test(session_doors_from_the_start),
         cmocka_unit_test_setup_teardown(families_have_one_owner_without_a_session, setup, teardown),
         cmocka_unit_test_setup_teardown(overlong_line_closes_only_that_connection, setup, teardown),
         cmocka_unit_test_setup_teardown(control_endpoint_publishes_commands, setup, teardown),

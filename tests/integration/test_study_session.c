@@ -117,6 +117,9 @@ static void p01_answers_on_the_bus(void)
     /* A value out of range is refused by the runner (after which it still waits). */
     const char *bad[] = {"kss=10", "ease=1", NULL};
     assert_int_equal(answer("P01", "1", "post", bad), 1);
+    /* ease neither answered nor skipped: refused before anything is sent, as the page. */
+    const char *half[] = {"kss=4", "note=fine", NULL};
+    assert_int_equal(answer("P01", "1", "post", half), 2);
     assert_int_equal(answer("P01", "1", "post", d1), 0);
     assert_int_equal(answer("P01", "2", "post", d2), 0);
     assert_int_equal(answer("P01", "3", "post", d3), 0);
@@ -136,7 +139,7 @@ static void p02_killed_in_drive_2(pid_t r, int ambient[4])
     while (!killed) {
         ts_conn *c = NULL;
         while (!(c = ts_join(atoi(strchr(bus, ':') + 1), "holder", "[\"sim.tick\",\"study.state\",\"traffic.state\"]",
-                             "\"lockstep\":true")))
+                             "\"lockstep\":true,\"secret\":\"test-study-secret-0123456789\"")))
             ts_sleep_ms(5); /* polling for the next session's dispatcher to listen */
         int drive = 0, seq = 0;
         double held = -1; /* tick n waiting for study.state */
@@ -293,6 +296,9 @@ static void study_end_to_end(void **state)
     /* Sessions must be headless whatever the caller's terminal has. */
     unsetenv("DISPLAY");
     unsetenv("WAYLAND_DISPLAY");
+    /* The sessions' secret, given to the runner's drives (simctl run takes it from the
+     * environment): a lockstep participant needs it (issue 45). */
+    setenv("SIM_BUS_SECRET", "test-study-secret-0123456789", 1);
     /* Orphaned sessions of a killed runner become our children, so we can wait for them. */
     assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
     write_study();

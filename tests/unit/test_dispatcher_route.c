@@ -14,6 +14,7 @@
 #include "queue.h"
 #include "route.h"
 #include "sim_error.h"
+#include "sim_topics.h"
 
 static route_verdict hello(const char *line, const char *token, route_hello *out, const char **why)
 {
@@ -285,6 +286,79 @@ static void backlog_keeps_the_newest(void **state)
     backlog_free(b);
 }
 
+/* The ownership rules as route.c spelled them before sim_topics.def: the table must
+ * give every topic the same family and every family the same words. */
+static bool old_is_prefix(const char *topic, const char *prefix)
+{
+    return strncmp(topic, prefix, strlen(prefix)) == 0;
+}
+
+static route_family old_topic_family(const char *topic)
+{
+    if (strcmp(topic, "sim.end") == 0) return ROUTE_FAMILY_END;
+    if ((old_is_prefix(topic, "sim.") && strcmp(topic, "sim.ack") != 0) || strcmp(topic, "vehicle.state") == 0 ||
+        strcmp(topic, "vehicle.early.state") == 0 || strcmp(topic, "ffb.command") == 0)
+        return ROUTE_FAMILY_CLOCK;
+    if (strcmp(topic, "traffic.state") == 0 || strcmp(topic, "traffic.event") == 0 ||
+        strcmp(topic, "traffic.collision") == 0 || strcmp(topic, "traffic.ego") == 0 ||
+        strcmp(topic, "traffic.engine") == 0 || old_is_prefix(topic, "signal."))
+        return ROUTE_FAMILY_TRAFFIC;
+    if (strcmp(topic, "input.controls") == 0 || strcmp(topic, "input.button") == 0) return ROUTE_FAMILY_INPUT;
+    if (strcmp(topic, "log.status") == 0 || strcmp(topic, "log.error") == 0) return ROUTE_FAMILY_RECORDER;
+    if (strcmp(topic, "context.reply") == 0 || strcmp(topic, "context.nearby") == 0 ||
+        strcmp(topic, "context.guidance") == 0)
+        return ROUTE_FAMILY_CONTEXT;
+    if (old_is_prefix(topic, "session.")) return ROUTE_FAMILY_SESSION;
+    if (old_is_prefix(topic, "control.") && strcmp(topic, "control.ack") != 0) return ROUTE_FAMILY_CONTROL;
+    return ROUTE_FAMILY_NONE;
+}
+
+static void families_from_the_topic_table(void **state)
+{
+    (void)state;
+    static const char *const extra[] = {
+        "sim.", "sim", "sim.foo", "sim.ticks", "sim.ack.x", "sim.endx", "vehicle.", "vehicle.states", "ffb.",
+        "traffic.", "traffic.foo", "signal.", "signal.foo", "signal.red", "input.", "input.axes", "log.",
+        "log.errors", "context.", "context.request", "session.", "session.x.y", "sessions", "control.",
+        "control.ackx", "control.pause", "control.a.b", "dispatcher.joined", "hud.text", "", ".", "x.sim.tick",
+        "odometer.state", "gaze.sample", "sensor.eda", "task.start", "vehicle.collision", "render.latency",
+    };
+    char buf[300];
+    size_t checked = 0;
+    for (size_t i = 0; i < SIM_TOPIC_COUNT; i++) {
+        const char *name = sim_topics[i].name;
+        assert_int_equal(route_topic_family(name), old_topic_family(name));
+        for (const char *tail = "x"; tail; tail = strcmp(tail, "x") == 0 ? ".y" : NULL) {
+            snprintf(buf, sizeof buf, "%s%s", name, tail);
+            assert_int_equal(route_topic_family(buf), old_topic_family(buf));
+            checked++;
+        }
+        snprintf(buf, sizeof buf, "%s", name);
+        buf[strlen(buf) - 1] = '\0'; /* one letter short */
+        assert_int_equal(route_topic_family(buf), old_topic_family(buf));
+        checked += 2;
+    }
+    for (size_t i = 0; i < sizeof extra / sizeof *extra; i++) {
+        if (route_topic_family(extra[i]) != old_topic_family(extra[i])) fail_msg("family of '%s'", extra[i]);
+        checked++;
+    }
+    assert_true(checked > 200);
+    assert_int_equal(route_topic_family("sim.tick"), ROUTE_FAMILY_CLOCK);
+    assert_int_equal(route_topic_family("control.ack"), ROUTE_FAMILY_NONE);
+    assert_int_equal(route_topic_family("session.anything"), ROUTE_FAMILY_SESSION);
+
+    static const char *const words[ROUTE_FAMILIES] = {
+        "sim.* (but sim.ack and sim.end), vehicle.state, vehicle.early.state and ffb.command",
+        "traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine and signal.*",
+        "input.controls and input.button", "log.status and log.error",
+        "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)", "sim.end"};
+    char w[ROUTE_FAMILY_WORDS];
+    for (int f = 0; f < ROUTE_FAMILIES; f++) assert_string_equal(route_family_topics(f, w, sizeof w), words[f]);
+    assert_string_equal(route_family_topics(ROUTE_FAMILY_NONE, w, sizeof w), "no family");
+    char small[12]; /* cut, never overrun */
+    assert_string_equal(route_family_topics(ROUTE_FAMILY_CLOCK, small, sizeof small), "sim.* (but ");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +373,7 @@ int main(void)
         cmocka_unit_test(queue_references),
         cmocka_unit_test(queue_fifo_across_growth),
         cmocka_unit_test(backlog_keeps_the_newest),
+        cmocka_unit_test(families_from_the_topic_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

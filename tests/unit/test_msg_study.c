@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "sim_msg_study.h"
@@ -42,6 +43,9 @@ static void state_bytes_and_round_trip(void **st)
     a->min = 1, a->max = 9, a->step = 1;
     strcpy(a->low, "alert");
     strcpy(a->high, "sleepy");
+    a->n_labels = 3;
+    strcpy(a->labels[0], "alert");
+    strcpy(a->labels[2], "fine");
     strcpy(b->id, "note");
     strcpy(b->instrument, "post");
     strcpy(b->text, "Anything else?");
@@ -52,7 +56,7 @@ static void state_bytes_and_round_trip(void **st)
                            "\"drives\":3,\"condition\":\"night\",\"kind\":\"condition\",\"questionnaire\":\"post\","
                            "\"params\":{\"light\":\"night\"},\"items\":[{\"id\":\"kss\",\"instrument\":\"kss\","
                            "\"text\":\"Sleepy?\",\"type\":\"scale\",\"min\":1,\"max\":9,\"step\":1,\"low\":\"alert\","
-                           "\"high\":\"sleepy\"},{\"id\":\"note\",\"instrument\":\"post\",\"text\":\"Anything else?\","
+                           "\"high\":\"sleepy\",\"labels\":[\"alert\",\"\",\"fine\"]},{\"id\":\"note\",\"instrument\":\"post\",\"text\":\"Anything else?\","
                            "\"type\":\"text\"}]}");
     free(s);
     static sim_msg_study_state back;
@@ -70,28 +74,31 @@ static void answer_bytes_and_errors(void **st)
     strcpy(m.questionnaire, "post");
     strcpy(m.source, "console");
     m.drive = 2;
-    m.n = 2;
+    m.n = 3;
     strcpy(m.item[0], "kss");
     m.value[0] = 7;
     strcpy(m.item[1], "note");
     m.is_text[1] = true;
     strcpy(m.text[1], "ok");
+    strcpy(m.item[2], "ease");
+    m.value[2] = NAN; /* skipped: null on the bus, never a number */
     cJSON *o = sim_msg_study_answer_encode(&m);
     char *s = cJSON_PrintUnformatted(o);
     assert_string_equal(s, "{\"participant\":\"P02\",\"drive\":2,\"questionnaire\":\"post\",\"source\":\"console\","
-                           "\"answers\":{\"kss\":7,\"note\":\"ok\"}}");
+                           "\"answers\":{\"kss\":7,\"note\":\"ok\",\"ease\":null}}");
     free(s);
     sim_error err;
     assert_int_equal(sim_msg_study_answer_decode(o, &back, &err), 0);
     cJSON_Delete(o);
-    assert_int_equal(back.n, 2);
+    assert_int_equal(back.n, 3);
+    assert_true(isnan(back.value[2]) && !back.is_text[2]);
     assert_true(back.is_text[1]);
     assert_string_equal(back.text[1], "ok");
     assert_true(back.value[0] == 7);
 
     cJSON *bad = cJSON_Parse("{\"participant\":\"P02\",\"drive\":2,\"questionnaire\":\"post\",\"answers\":{\"kss\":true}}");
     assert_int_equal(sim_msg_study_answer_decode(bad, &back, &err), SIM_EINVAL);
-    assert_string_equal(err.msg, "study.answer: answers.kss: found true, expected a number (scale item) or a string (text item)");
+    assert_string_equal(err.msg, "study.answer: answers.kss: found true, expected a number (scale item), a string (text item) or null (skipped)");
     cJSON_Delete(bad);
     bad = cJSON_Parse("{\"participant\":\"P02\",\"drive\":2,\"answers\":{}}");
     assert_int_equal(sim_msg_study_answer_decode(bad, &back, &err), SIM_EINVAL);

@@ -319,7 +319,11 @@ static void kss_and_custom(void **state)
     assert_string_equal(sc[1].name, "ease");
     NEAR(sc[1].value, 5, 0);
     assert_int_equal(sim_questionnaire_check(q, 2, items + 1, values + 1, texts + 1, &e2), SIM_EINVAL);
-    assert_string_equal(e2.msg, "post: kss: missing, expected a number 1..9");
+    assert_string_equal(e2.msg, "post: not answered: kss (answer each item or skip it as \"prefer not to answer\")");
+    /* Nothing but the note: every scale item left alone is named. */
+    assert_int_equal(sim_questionnaire_check(q, 1, items + 2, values + 2, texts + 2, &e2), SIM_EINVAL);
+    assert_string_equal(e2.msg, "post: not answered: kss, ease (answer each item or skip it as \"prefer not to "
+                                "answer\")");
     values[1] = 8;
     assert_int_equal(sim_questionnaire_check(q, 3, items, values, texts, &e2), SIM_EINVAL);
     assert_string_equal(e2.msg, "post: ease: found 8, expected 1..7 in steps of 1");
@@ -327,13 +331,91 @@ static void kss_and_custom(void **state)
     values[1] = 5;
     assert_int_equal(sim_questionnaire_check(q, 3, other, values, texts, &e2), SIM_EINVAL);
     assert_string_equal(e2.msg, "post: mood: not an item of this questionnaire");
+    /* ease skipped (NAN, no text): accepted, and its measure is missing, not a number. */
+    values[1] = SIM_ITEM_MISSING;
+    assert_int_equal(sim_questionnaire_check(q, 3, items, values, texts, &e2), 0);
+    assert_int_equal(sim_questionnaire_scores(q, 3, items, values, sc, SIM_SCORES_MAX, &e2), 2);
+    assert_string_equal(sc[1].name, "ease");
+    assert_true(isnan(sc[1].value));
+    NEAR(sc[0].value, 6, 0);
     sim_study_free(s);
+}
+
+/* The value of a named level of a standard item ("slight"), as the page's choice. */
+static double level(const sim_item *it, const char *name)
+{
+    for (int k = 0; k < it->n_labels; k++)
+        if (!strcmp(it->labels[k], name)) return it->min + k * it->step;
+    fail_msg("%s: no level '%s'", it->id, name);
+    return NAN;
+}
+
+static void ssq_from_named_levels_by_hand(void **state)
+{
+    const sim_instrument *ssq = sim_instrument_standard("ssq");
+    assert_int_equal(ssq->items[0].n_labels, 4);
+    assert_string_equal(ssq->items[0].labels[3], "severe");
+    static const char *const answers[16] = {"slight", "moderate", "none", "severe", "slight", "none", "none",
+                                            "moderate", "slight", "none", "slight", "none", "none", "slight",
+                                            "moderate", "none"};
+    double v[16];
+    for (int i = 0; i < 16; i++) v[i] = level(&ssq->items[i], answers[i]);
+    /* By hand: values 1 2 0 3 1 0 0 2 1 0 1 0 0 1 2 0.
+     * N (1, 6, 7, 8, 9, 15, 16) = 1 + 0 + 0 + 2 + 1 + 2 + 0 = 6 -> 6 * 9.54 = 57.24
+     * O (1, 2, 3, 4, 5, 9, 11)  = 1 + 2 + 0 + 3 + 1 + 1 + 1 = 9 -> 9 * 7.58 = 68.22
+     * D (5, 8, 10, 11, 12, 13, 14) = 1 + 2 + 0 + 1 + 0 + 0 + 1 = 5 -> 5 * 13.92 = 69.60
+     * total (6 + 9 + 5) * 3.74 = 74.80 */
+    sim_score sc[SIM_SCORES_MAX];
+    assert_int_equal(score("ssq", v, sc), 4);
+    NEAR(sc[0].value, 57.24, 1e-9);
+    NEAR(sc[1].value, 68.22, 1e-9);
+    NEAR(sc[2].value, 69.60, 1e-9);
+    NEAR(sc[3].value, 74.80, 1e-9);
+    /* Vertigo (item 14, disorientation only) skipped: N and O stand, D and the total
+     * are missing (Kennedy et al. give no rule for a missing symptom). */
+    v[13] = SIM_ITEM_MISSING;
+    assert_int_equal(score("ssq", v, sc), 4);
+    NEAR(sc[0].value, 57.24, 1e-9);
+    NEAR(sc[1].value, 68.22, 1e-9);
+    assert_true(isnan(sc[2].value));
+    assert_true(isnan(sc[3].value));
+}
+
+static void missing_items_follow_each_rule(void **state)
+{
+    sim_score sc[SIM_SCORES_MAX];
+    /* TLX: a skipped subscale is missing and so is the raw mean; the others stand. */
+    double tlx[] = {70, SIM_ITEM_MISSING, 55, 30, 65, 40};
+    assert_int_equal(score("nasa-tlx", tlx, sc), 7);
+    NEAR(sc[0].value, 70, 0);
+    assert_true(isnan(sc[1].value));
+    assert_true(isnan(sc[6].value));
+    /* SUS (Brooke 1996: an item one cannot answer is marked at the centre point):
+     * 4 2 _ 1 5 2 4 2 5 1 -> odd items 3 + 2 + 4 + 3 + 4 = 16, even 17; 33 * 2.5 = 82.5. */
+    double sus[] = {4, 2, SIM_ITEM_MISSING, 1, 5, 2, 4, 2, 5, 1};
+    assert_int_equal(score("sus", sus, sc), 1);
+    NEAR(sc[0].value, 82.5, 1e-12);
+    double none[10];
+    for (int i = 0; i < 10; i++) none[i] = SIM_ITEM_MISSING;
+    score("sus", none, sc);
+    assert_true(isnan(sc[0].value));
+    /* KSS skipped: missing. */
+    double kss[] = {SIM_ITEM_MISSING};
+    assert_int_equal(score("kss", kss, sc), 1);
+    assert_true(isnan(sc[0].value));
+    /* TLX's 21 marks: 0..100 in steps of 5, with the anchors of the form. */
+    const sim_instrument *t = sim_instrument_standard("nasa-tlx");
+    assert_int_equal((int)((t->items[0].max - t->items[0].min) / t->items[0].step) + 1, 21);
+    assert_string_equal(t->items[3].low, "perfect");
+    assert_string_equal(t->items[3].high, "failure");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(williams_4_over_8),
+        cmocka_unit_test(ssq_from_named_levels_by_hand),
+        cmocka_unit_test(missing_items_follow_each_rule),
         cmocka_unit_test(williams_odd_is_doubled),
         cmocka_unit_test(latin_square_positions),
         cmocka_unit_test(random_is_seeded),

@@ -192,6 +192,34 @@ static void braking_on_grass_and_asphalt(void **state)
     }
 }
 
+/* The force feedback feels the surface: at 80 km/h on grass the wheel rumbles (the
+ * table's roughness through sim_vehicle_ffb), on asphalt it does not. */
+static void rumble_on_grass(void **state)
+{
+    (void)state;
+    sim_ffb_params fp;
+    sim_ffb_params_default(&fp);
+    double rumble[2];
+    const int surf[2] = {SIM_SURFACE_GRASS, SIM_SURFACE_ASPHALT};
+    for (int i = 0; i < 2; i++) {
+        int sf = surf[i];
+        sim_vehicle_ground g = {.sample = surface_sample, .ctx = &sf};
+        sim_vehicle *v = vs_new_car(&params, SIM_VEHICLE_FULL, &g, 0, 0, 0, 80 * VS_KMH, 0);
+        assert_non_null(v);
+        sim_vehicle_controls c = {.gear = 0};
+        for (int k = 0; k < 200; k++)
+            assert_int_equal(sim_vehicle_step(v, &c, &g, NULL, 0, VS_DT), 0);
+        sim_vehicle_state st;
+        sim_vehicle_get_state(v, &g, &st);
+        rumble[i] = sim_vehicle_ffb(&fp, &st, 0.0).rumble;
+        assert_true(fabs(st.wheel[0].roughness - sim_surface_props_of(sf)->roughness) < 1e-12);
+        free(v);
+    }
+    printf("force-feedback rumble at 80 km/h: grass %.3f, asphalt %.3f\n", rumble[0], rumble[1]);
+    assert_true(rumble[0] > 0.1);
+    assert_true(rumble[1] == 0.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +227,7 @@ int main(void)
         cmocka_unit_test(scenario_ground_by_place),
         cmocka_unit_test(coasting_on_grass_and_asphalt),
         cmocka_unit_test(braking_on_grass_and_asphalt),
+        cmocka_unit_test(rumble_on_grass),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

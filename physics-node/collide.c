@@ -1,0 +1,60 @@
+/* collide: static objects against the car, and their events (see collide.h). */
+#include "collide.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_scenario_objects.h"
+
+void pn_collide_reset(pn_collide *c) { memset(c, 0, sizeof *c); }
+
+/* Marks tag touched in this step; true when it was already in contact. */
+static bool touch(pn_collide *c, int tag)
+{
+    for (int i = 0; i < c->n_touching; i++)
+        if (c->touching[i] == tag) {
+            c->apart[i] = 0;
+            return true;
+        }
+    if (c->n_touching < PN_COLLIDE_TOUCH) {
+        c->touching[c->n_touching] = tag;
+        c->apart[c->n_touching++] = 0;
+    }
+    return false;
+}
+
+void pn_collide_step(pn_collide *c, sim_vehicle *car, const pn_world *w)
+{
+    /* contacts age; those apart long enough end */
+    int kept = 0;
+    for (int i = 0; i < c->n_touching; i++)
+        if (++c->apart[i] <= PN_COLLIDE_APART) {
+            c->touching[kept] = c->touching[i];
+            c->apart[kept++] = c->apart[i];
+        }
+    c->n_touching = kept;
+    const sim_obstacles *obs = pn_world_obstacles(w);
+    if (obs->n == 0)
+        return;
+    double speed = hypot(car->y[7], car->y[8]);
+    sim_obstacle_hit hits[PN_COLLIDE_TOUCH];
+    int n = sim_vehicle_hit_obstacles(car, obs, hits, PN_COLLIDE_TOUCH);
+    if (n > PN_COLLIDE_TOUCH)
+        n = PN_COLLIDE_TOUCH;
+    const sim_object_list *objects = pn_world_objects(w);
+    for (int i = 0; i < n; i++) {
+        int tag = hits[i].tag;
+        /* an object of two shapes (a gantry's posts) is one contact */
+        if (touch(c, tag) || c->n_pending >= PN_COLLIDE_PENDING || tag < 0 || tag >= objects->n)
+            continue;
+        sim_msg_vehicle_collision *m = &c->pending[c->n_pending++];
+        const char *kind = sim_object_kind_name(objects->items[tag].kind);
+        snprintf(m->kind, sizeof m->kind, "%s", kind ? kind : "object");
+        sim_object_event_id(objects, tag, m->id, sizeof m->id);
+        m->speed = hits[i].speed;
+        m->ego_speed = speed;
+        m->x = hits[i].x;
+        m->y = hits[i].y;
+    }
+}
