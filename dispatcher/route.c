@@ -7,6 +7,7 @@
 
 #include "sim_command.h"
 #include "sim_error.h"
+#include "sim_modules.h"
 #include "sim_net.h"
 #include "sim_topics.h"
 
@@ -104,12 +105,7 @@ const char *route_family_topics(route_family f, char *buf, size_t cap)
 
 bool route_session_name(const char *name)
 {
-    /* simctl run's modules (simctl/cmd_run.c), render-VIEW for a screens file's views */
-    static const char *const names[] = {"recorder", "physics", "traffic", "input", "sound", "task",
-                                        "context", "render", "simctl"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0) return true;
-    return strncmp(name, "render-", 7) == 0;
+    return sim_module_session_name(name); /* the module table's (sim_modules.def) */
 }
 
 bool route_is_error_topic(const char *topic)

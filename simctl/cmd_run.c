@@ -33,6 +33,7 @@
 #include "sim_command.h"
 #include "sim_msg_log.h"
 #include "sim_msg_sim.h"
+#include "sim_modules.h"
 #include "sim_msg_vehicle.h"
 #include "cmd_world.h"
 #include "screens.h"
@@ -225,320 +226,368 @@ static int run_new_secret(char *out, size_t size)
     return 0;
 }
 
-int simctl_cmd_run(int argc, char **argv)
+/* simctl run's options and what was made of them, for the steps below. */
+typedef struct run_config {
+    const char *console_addr, *bus_addr, *control, *token;
+    const char *driver, *until, *out, *study, *subject, *params, *meta_file, *vehicle, *model;
+    const char *start, *screens_file, *quality, *scenario;
+    double stall_s;
+    int display;
+    bool fullscreen, headless, interactive, lockstep, no_analysis, render_offscreen;
+    bool has_ego, scenario_ego, want_task, render_window, want_render;
+    run_screens *screens;
+    char wait_for[256]; /* physics' --wait-for: the modules the clock waits for */
+    char host[256];
+    int port;
+} run_config;
+
+/* The command line into rc; -1 to go on, else simctl's exit status. */
+static int run_parse(int argc, char **argv, run_config *rc)
 {
-    const char *console_addr = NULL;
-    const char *bus_addr = SIMCTL_DEFAULT_BUS, *control = SIMCTL_DEFAULT_CONTROL, *token = NULL;
-    const char *driver = NULL, *until = NULL, *out = "out", *study = "default", *subject = "s01";
-    const char *params = NULL;
-    const char *meta_file = NULL;
-    const char *vehicle = "vehicles/bmw-318i.json", *model = NULL;
-    double stall_s = -1;
-    const char *start = NULL, *screens_file = NULL;
-    const char *quality = NULL; /* render nodes' --quality */
-    int display = -1;
-    bool fullscreen = false;
-    bool headless = false, interactive = false, lockstep = false, no_analysis = false, render_offscreen = false;
+    *rc = (run_config){.bus_addr = SIMCTL_DEFAULT_BUS, .control = SIMCTL_DEFAULT_CONTROL, .out = "out",
+                       .study = "default", .subject = "s01", .vehicle = "vehicles/bmw-318i.json",
+                       .stall_s = -1, .display = -1};
     sim_opt opts[] = {
-        {"headless", SIM_OPT_FLAG, &headless, NULL, "no windows (default when there is no display)"},
-        {"interactive", SIM_OPT_FLAG, &interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
-        {"lockstep", SIM_OPT_FLAG, &lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
-        {"driver", SIM_OPT_STRING, &driver, "script|wheel|keyboard|scenario", "who drives (default: script when headless, else wheel if found, else keyboard; scenario: an OpenSCENARIO storyboard drives its ego)"},
-        {"params", SIM_OPT_STRING, &params, "NAME=V,...", "OpenSCENARIO parameter values for this drive (docs/openscenario.md)"},
-        {"until", SIM_OPT_STRING, &until, "end|SECONDS", "end the session at the scenario's end or after SECONDS of simulated time (default end when headless)"},
-        {"out", SIM_OPT_STRING, &out, "DIR", "where drive logs and reports go (default out/)"},
-        {"study", SIM_OPT_STRING, &study, "NAME", "study name for the drive log (default 'default')"},
-        {"subject", SIM_OPT_STRING, &subject, "ID", "test person id for the drive log (default s01)"},
-        {"meta-file", SIM_OPT_STRING, &meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
-        {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
-        {"model", SIM_OPT_STRING, &model, "full|simple|wall", "vehicle model of the physics node (default full)"},
-        {"start", SIM_OPT_STRING, &start, "NAME", "start point of the drive (default the scenario's first)"},
-        {"fullscreen", SIM_OPT_FLAG, &fullscreen, NULL, "the driver's view fullscreen (on --display)"},
-        {"display", SIM_OPT_INT, &display, "N", "display of the driver's view (default 0)"},
-        {"screens", SIM_OPT_STRING, &screens_file, "FILE", "the views to start and where (side screens, mirrors; docs/render.md)"},
-        {"stall-s", SIM_OPT_DOUBLE, &stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
-        {"no-analysis", SIM_OPT_FLAG, &no_analysis, NULL, "do not analyse the drive at the end"},
-        {"render-offscreen", SIM_OPT_FLAG, &render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
-        {"quality", SIM_OPT_STRING, &quality, "PRESET", "the render nodes' quality: low (60 fps on llvmpipe), medium or high (default: low on a software renderer, else medium)"},
-        {"bus", SIM_OPT_STRING, &bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
-        {"control", SIM_OPT_STRING, &control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
-        {"token", SIM_OPT_STRING, &token, "TOKEN", "token for dispatcher, modules and operators"},
-        {"console", SIM_OPT_STRING, &console_addr, "[HOST:PORT]",
+        {"headless", SIM_OPT_FLAG, &rc->headless, NULL, "no windows (default when there is no display)"},
+        {"interactive", SIM_OPT_FLAG, &rc->interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
+        {"lockstep", SIM_OPT_FLAG, &rc->lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
+        {"driver", SIM_OPT_STRING, &rc->driver, "script|wheel|keyboard|scenario", "who drives (default: script when headless, else wheel if found, else keyboard; scenario: an OpenSCENARIO storyboard drives its ego)"},
+        {"params", SIM_OPT_STRING, &rc->params, "NAME=V,...", "OpenSCENARIO parameter values for this drive (docs/openscenario.md)"},
+        {"until", SIM_OPT_STRING, &rc->until, "end|SECONDS", "end the session at the scenario's end or after SECONDS of simulated time (default end when headless)"},
+        {"out", SIM_OPT_STRING, &rc->out, "DIR", "where drive logs and reports go (default out/)"},
+        {"study", SIM_OPT_STRING, &rc->study, "NAME", "study name for the drive log (default 'default')"},
+        {"subject", SIM_OPT_STRING, &rc->subject, "ID", "test person id for the drive log (default s01)"},
+        {"meta-file", SIM_OPT_STRING, &rc->meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
+        {"vehicle", SIM_OPT_STRING, &rc->vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
+        {"model", SIM_OPT_STRING, &rc->model, "full|simple|wall", "vehicle model of the physics node (default full)"},
+        {"start", SIM_OPT_STRING, &rc->start, "NAME", "start point of the drive (default the scenario's first)"},
+        {"fullscreen", SIM_OPT_FLAG, &rc->fullscreen, NULL, "the driver's view fullscreen (on --display)"},
+        {"display", SIM_OPT_INT, &rc->display, "N", "display of the driver's view (default 0)"},
+        {"screens", SIM_OPT_STRING, &rc->screens_file, "FILE", "the views to start and where (side screens, mirrors; docs/render.md)"},
+        {"stall-s", SIM_OPT_DOUBLE, &rc->stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
+        {"no-analysis", SIM_OPT_FLAG, &rc->no_analysis, NULL, "do not analyse the drive at the end"},
+        {"render-offscreen", SIM_OPT_FLAG, &rc->render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
+        {"quality", SIM_OPT_STRING, &rc->quality, "PRESET", "the render nodes' quality: low (60 fps on llvmpipe), medium or high (default: low on a software renderer, else medium)"},
+        {"bus", SIM_OPT_STRING, &rc->bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
+        {"control", SIM_OPT_STRING, &rc->control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
+        {"token", SIM_OPT_STRING, &rc->token, "TOKEN", "token for dispatcher, modules and operators"},
+        {"console", SIM_OPT_STRING, &rc->console_addr, "[HOST:PORT]",
          "also start the web console (docs/console.md) there (default " SIMCTL_DEFAULT_CONSOLE "); off loopback it needs --token"},
     };
     console_default(argc, argv);
     int npos = 0;
-    int rc = sim_cli_parse("simctl run [SCENARIO] [options]",
-                           "Starts a session: the dispatcher and every built module, supervised.", opts,
-                           sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
-    if (rc == SIM_CLI_HELP) return 0;
-    if (rc != SIM_CLI_OK) return 2;
+    int rc_cli = sim_cli_parse("simctl run [SCENARIO] [options]",
+                               "Starts a session: the dispatcher and every built module, supervised.", opts,
+                               sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
+    if (rc_cli == SIM_CLI_HELP) return 0;
+    if (rc_cli != SIM_CLI_OK) return 2;
     if (npos > 1) {
         fprintf(stderr, "simctl run: at most one scenario file\n");
         return 2;
     }
-    if (quality && strcmp(quality, "low") && strcmp(quality, "medium") && strcmp(quality, "high")) {
-        fprintf(stderr, "simctl run: --quality must be low, medium or high, not \"%s\"\n", quality);
+    if (rc->quality && strcmp(rc->quality, "low") && strcmp(rc->quality, "medium") && strcmp(rc->quality, "high")) {
+        fprintf(stderr, "simctl run: --quality must be low, medium or high, not \"%s\"\n", rc->quality);
         return 2;
     }
-    const char *scenario = npos ? argv[1] : "scenarios/lane-change.json";
-    /* Checked here, once: a scenario every module refuses would otherwise have the
-     * supervisor restart them all forever. */
+    rc->scenario = npos ? argv[1] : "scenarios/lane-change.json";
+    return -1;
+}
+
+/* The scenario (with --start and --params), the screens and vehicle files, checked here
+ * once: a file every module refuses would otherwise have the supervisor restart them
+ * all forever. -1 to go on, else simctl's exit status. */
+static int run_check_files(run_config *rc)
+{
     sim_diag diag = {0};
     sim_scenario *sc = NULL;
-    if (simctl_session_scenario(scenario, &sc, &diag) != 0) {
+    if (simctl_session_scenario(rc->scenario, &sc, &diag) != 0) {
         simctl_print_diag(&diag);
-        fprintf(stderr, "simctl run: scenario '%s' cannot be used (see simctl validate)\n", scenario);
+        fprintf(stderr, "simctl run: scenario '%s' cannot be used (see simctl validate)\n", rc->scenario);
         sim_diag_free(&diag);
         return 1;
     }
     sim_diag_free(&diag);
     int start_idx;
     sim_error serr = {0};
-    rc = start ? sim_scenario_start_index(sc, start, &start_idx, &serr) : SIM_OK;
+    int ret = rc->start ? sim_scenario_start_index(sc, rc->start, &start_idx, &serr) : SIM_OK;
     /* --driver scenario needs a storyboard with an ego */
-    bool has_ego = sc->xosc && sc->ego_entity >= 0;
+    rc->has_ego = sc->xosc && sc->ego_entity >= 0;
     sim_scenario_free(sc);
-    if (!rc && params) { /* refused here once, not by every module restarted forever */
-        rc = sim_scenario_load_params(scenario, params, &sc, &serr);
+    if (!ret && rc->params) { /* refused here once, not by every module restarted forever */
+        ret = sim_scenario_load_params(rc->scenario, rc->params, &sc, &serr);
         sim_scenario_free(sc);
-        if (rc) {
+        if (ret) {
             fprintf(stderr, "simctl run: %s\n", serr.msg);
             return 1;
         }
     }
-    if (rc) {
+    if (ret) {
         fprintf(stderr, "simctl run: --start: %s\n", serr.msg);
         return 1;
     }
-    if (display < -1 || display > 63) {
-        fprintf(stderr, "simctl run: --display expects 0..63, not %d\n", display);
+    if (rc->display < -1 || rc->display > 63) {
+        fprintf(stderr, "simctl run: --display expects 0..63, not %d\n", rc->display);
         return 2;
     }
     static run_screens screens = {.front = -1};
-    if (screens_file && run_screens_load(screens_file, &screens, &serr)) {
+    rc->screens = &screens;
+    if (rc->screens_file && run_screens_load(rc->screens_file, &screens, &serr)) {
         fprintf(stderr, "simctl run: --screens: %s\n", serr.msg);
         return 1;
     }
     /* The vehicle file likewise: physics-node would refuse it at start. */
     sim_vehicle_params vp;
     sim_error verr;
-    if (sim_vehicle_params_load(vehicle, &vp, &verr) != SIM_OK) {
+    if (sim_vehicle_params_load(rc->vehicle, &vp, &verr) != SIM_OK) {
         fprintf(stderr, "simctl run: %s\n", verr.msg);
         return 1;
     }
-    if (!headless && !interactive && !has_display()) headless = true;
-    if (headless) {
-        lockstep = true;
-        if (!driver) driver = "script";
-        if (!until) until = "end";
+    return -1;
+}
+
+/* Headless defaults, the driver, --until and --bus; -1 to go on, else the exit status. */
+static int run_settle(run_config *rc, session *s)
+{
+    if (!rc->headless && !rc->interactive && !has_display()) rc->headless = true;
+    if (rc->headless) {
+        rc->lockstep = true;
+        if (!rc->driver) rc->driver = "script";
+        if (!rc->until) rc->until = "end";
     }
     /* --driver scenario (OpenSCENARIO): the storyboard drives its ego entity as well
      * and physics puts the car where that entity is at every tick (both nodes
      * --scenario-ego; traffic.ego), so the car, the log and the storyboard's conditions
      * agree; the input node's controls are not used */
-    bool scenario_ego = driver && strcmp(driver, "scenario") == 0;
-    if (scenario_ego && !has_ego) {
-        fprintf(stderr, "simctl run: --driver scenario needs an OpenSCENARIO file (.xosc), not '%s'\n", scenario);
+    rc->scenario_ego = rc->driver && strcmp(rc->driver, "scenario") == 0;
+    if (rc->scenario_ego && !rc->has_ego) {
+        fprintf(stderr, "simctl run: --driver scenario needs an OpenSCENARIO file (.xosc), not '%s'\n", rc->scenario);
         return 2;
     }
-    if (scenario_ego) driver = "script";
-    if (driver && strcmp(driver, "script") && strcmp(driver, "wheel") && strcmp(driver, "keyboard")) {
-        fprintf(stderr, "simctl run: --driver must be script, wheel, keyboard or scenario, not '%s'\n", driver);
+    if (rc->scenario_ego) rc->driver = "script";
+    if (rc->driver && strcmp(rc->driver, "script") && strcmp(rc->driver, "wheel") && strcmp(rc->driver, "keyboard")) {
+        fprintf(stderr, "simctl run: --driver must be script, wheel, keyboard or scenario, not '%s'\n", rc->driver);
         return 2;
     }
-    session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
-    if (stall_s < 0) stall_s = headless ? RUN_STALL_DEFAULT_S : 0;
-    s.stall.limit_s = stall_s;
-    if (until) {
-        if (strcmp(until, "end") == 0) {
-            s.until_end = true;
-        } else {
-            if (!sim_cli_number(until, &s.until_t) || s.until_t <= 0) {
-                fprintf(stderr, "simctl run: --until expects 'end' or a number of seconds > 0, not '%s'\n", until);
-                return 2;
-            }
+    if (rc->stall_s < 0) rc->stall_s = rc->headless ? RUN_STALL_DEFAULT_S : 0;
+    s->stall.limit_s = rc->stall_s;
+    if (rc->until) {
+        if (strcmp(rc->until, "end") == 0) {
+            s->until_end = true;
+        } else if (!sim_cli_number(rc->until, &s->until_t) || s->until_t <= 0) {
+            fprintf(stderr, "simctl run: --until expects 'end' or a number of seconds > 0, not '%s'\n", rc->until);
+            return 2;
         }
     }
-    char host[256];
-    int port;
     sim_error err;
-    if (sim_bus_parse_endpoint(bus_addr, host, sizeof host, &port, &err) != SIM_OK) {
+    if (sim_bus_parse_endpoint(rc->bus_addr, rc->host, sizeof rc->host, &rc->port, &err) != SIM_OK) {
         fprintf(stderr, "simctl run: --bus %s\n", err.msg);
         return 2;
     }
-    mkdir(out, 0777);
+    return -1;
+}
+
+/* Whether the session starts module m (it is built, and its row's WHEN holds). */
+static bool module_wanted(const sim_module *m, const run_config *rc)
+{
+    if (!run_exe_exists(m->exe)) return false;
+    switch (m->when) {
+    case SIM_MODULE_VIEW: return rc->want_render;
+    case SIM_MODULE_SOUND: return !rc->headless;
+    case SIM_MODULE_TASK: return rc->want_task;
+    default: return true;
+    }
+}
+
+/* render-node's view options: the front view's, and a render node of its own for each
+ * of the screens file's other views. */
+static void render_args(session *s, child *c, const run_config *rc)
+{
+    const run_screens *screens = rc->screens;
+    if (!rc->render_window) run_arg(c, "--offscreen");
+    if (rc->quality) run_arg2(c, "--quality", rc->quality);
+    if (screens->front >= 0) screen_args(c, &screens->s[screens->front]);
+    if (rc->display >= 0) run_arg2(c, "--display", int_text(rc->display));
+    if (rc->fullscreen) run_arg(c, "--fullscreen");
+    for (int k = 0; k < screens->n; k++) {
+        if (k == screens->front) continue;
+        child *v = run_add_child(s, c->exe);
+        run_arg2(v, "--bus", rc->bus_addr);
+        if (rc->token) run_arg2(v, "--token", rc->token);
+        run_arg2(v, "--scenario", rc->scenario);
+        run_arg2(v, "--vehicle", rc->vehicle);
+        if (!rc->render_window) run_arg(v, "--offscreen");
+        if (rc->quality) run_arg2(v, "--quality", rc->quality);
+        screen_args(v, &screens->s[k]);
+    }
+}
+
+/* A module's options of its own (those not in its row's TAKES). */
+static void module_args(session *s, child *c, const sim_module *m, const run_config *rc)
+{
+    char path[1100];
+    switch (m->id) {
+    case SIM_MODULE_ID_RECORDER:
+        snprintf(path, sizeof path, "%s/logs", rc->out);
+        run_arg2(c, "--out", path);
+        run_arg2(c, "--study", rc->study);
+        run_arg2(c, "--subject", rc->subject);
+        if (rc->meta_file) run_arg2(c, "--meta-file", rc->meta_file);
+        break;
+    case SIM_MODULE_ID_TRAFFIC: /* a restarted node continues from its snapshot */
+        snprintf(path, sizeof path, "%s/traffic.snapshot", rc->out);
+        run_arg2(c, "--state", path);
+        snprintf(path, sizeof path, "%s/sumo", rc->out); /* SUMO's files, when the scenario hands traffic to it */
+        run_arg2(c, "--sumo-dir", path);
+        break;
+    case SIM_MODULE_ID_CONTEXT: /* its database lives with the session's output */
+        snprintf(path, sizeof path, "%s/context.db", rc->out);
+        run_arg2(c, "--db", path);
+        break;
+    case SIM_MODULE_ID_PHYSICS:
+        if (rc->model) run_arg2(c, "--model", rc->model);
+        /* The clock starts once everyone is there: a headless run is then the same
+         * every time, and the log starts at tick 0. */
+        if (rc->wait_for[0]) run_arg2(c, "--wait-for", rc->wait_for);
+        run_arg2(c, "--run", "0");
+        c->run_arg = c->argc - 1;
+        break;
+    case SIM_MODULE_ID_INPUT:
+        if (rc->driver) run_arg2(c, "--driver", rc->driver);
+        else run_arg2(c, "--device", "auto");
+        break;
+    case SIM_MODULE_ID_RENDER:
+        render_args(s, c, rc);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The session's children: the dispatcher, then every module sim_modules.def lists that
+ * is built and wanted, with the options its row says it takes and its own. */
+static void run_plan(session *s, run_config *rc)
+{
+    child *c = run_add_child(s, "dispatcher");
+    run_arg2(c, "--listen", rc->bus_addr);
+    run_arg2(c, "--control", rc->control);
+    rc->want_task = run_wants_task_node(rc->scenario);
+    s->acks_ticks = rc->lockstep && s->until_t >= 0;
+    /* One front view when there is a display to show it on; none headless unless asked. */
+    rc->render_window = !rc->headless && has_display();
+    rc->want_render = rc->render_window || rc->render_offscreen;
+    if (s->acks_ticks) snprintf(rc->wait_for, sizeof rc->wait_for, "simctl");
+    for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
+        const sim_module *m = &sim_modules[i];
+        if (!m->clock_waits || !module_wanted(m, rc)) continue;
+        size_t used = strlen(rc->wait_for);
+        snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s", used ? "," : "", m->bus_name);
+    }
+    for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
+        const sim_module *m = &sim_modules[i];
+        if (!module_wanted(m, rc)) continue;
+        c = run_add_child(s, m->exe);
+        run_arg2(c, "--bus", rc->bus_addr);
+        run_arg2(c, "--scenario", rc->scenario);
+        if (rc->lockstep && (m->takes & SIM_MODULE_LOCKSTEP)) run_arg(c, "--lockstep");
+        if (m->takes & SIM_MODULE_VEHICLE) run_arg2(c, "--vehicle", rc->vehicle);
+        if (rc->start && (m->takes & SIM_MODULE_START)) run_arg2(c, "--start", rc->start);
+        if (rc->scenario_ego && (m->takes & SIM_MODULE_EGO)) run_arg(c, "--scenario-ego");
+        /* the recorder keeps them as meta (xosc_params): the analysis loads with them */
+        if (rc->params && (m->takes & SIM_MODULE_PARAMS)) run_arg2(c, "--params", rc->params);
+        module_args(s, c, m, rc);
+    }
+}
+
+/* The operator's console: pages join the bus through it (docs/console.md). 0 or 1. */
+static int run_console(session *s, const run_config *rc)
+{
+    if (!rc->console_addr) return 0;
+    if (!run_exe_exists("console")) {
+        fprintf(stderr, "simctl run: --console: bin/console is not built\n");
+        return 1;
+    }
+    child *c = run_add_child(s, "console");
+    run_arg2(c, "--bus", rc->bus_addr);
+    run_arg2(c, "--control", rc->control);
+    run_arg2(c, "--listen", rc->console_addr);
+    run_arg2(c, "--scenario", rc->scenario);
+    /* the token reaches it through the environment (SIM_BUS_TOKEN), as the modules' */
+    fprintf(stderr, "simctl: console at http://%s/%s\n", rc->console_addr, rc->token ? "?token=..." : "");
+    return 0;
+}
+
+/* Starts the children and simctl's own bus client and runs the loop until the session
+ * has ended. */
+static void run_loop(session *s, const run_config *rc)
+{
+    uv_signal_init(s->loop, &s->sigint);
+    uv_signal_init(s->loop, &s->sigterm);
+    uv_timer_init(s->loop, &s->stop_timer);
+    uv_timer_init(s->loop, &s->operator_stop);
+    s->sigint.data = s->sigterm.data = s->stop_timer.data = s->operator_stop.data = s;
+    uv_signal_start(&s->sigint, run_on_signal, SIGINT);
+    uv_signal_start(&s->sigterm, run_on_signal, SIGTERM);
+
+    fprintf(stderr, "simctl: session with %s (%s%s)\n", rc->scenario, rc->headless ? "headless" : "interactive",
+            rc->lockstep ? ", lockstep" : "");
+    for (int i = 0; i < s->n_children; i++) run_start_child(&s->children[i]);
+
+    static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS,
+                                        SIM_TOPIC_LOG_ERROR, SIM_TOPIC_VEHICLE_STATE};
+    sim_bus_options bo = {.name = "simctl", .lockstep = s->acks_ticks, .host = rc->host, .port = rc->port,
+                          .token = rc->token, .subscribe = watch, .n_subscribe = s->stall.limit_s > 0 ? 6 : 5,
+                          .on_message = on_bus_message, .on_state = run_on_bus_state, .user = s};
+    sim_error err;
+    if (sim_bus_open(s->loop, &bo, &s->bus, &err) != SIM_OK) {
+        fprintf(stderr, "simctl: %s\n", err.msg);
+        run_end_session(s, "no bus");
+    }
+    /* During shutdown, stages advance as children exit; a light poll keeps that simple. */
+    uv_timer_t poll;
+    uv_timer_init(s->loop, &poll);
+    poll.data = s;
+    uv_timer_start(&poll, run_on_exit_check, 50, 50);
+    uv_unref((uv_handle_t *)&poll);
+    uv_run(s->loop, UV_RUN_DEFAULT);
+    uv_close((uv_handle_t *)&poll, NULL);
+    uv_run(s->loop, UV_RUN_DEFAULT);
+    for (int i = 0; i < s->n_children; i++)
+        for (int k = 0; k < s->children[i].argc; k++) free(s->children[i].argv[k]);
+    for (int i = 0; i < s->n_unsent; i++) cJSON_Delete(s->unsent[i]);
+}
+
+int simctl_cmd_run(int argc, char **argv)
+{
+    run_config rc;
+    int ret = run_parse(argc, argv, &rc);
+    if (ret < 0) ret = run_check_files(&rc);
+    if (ret >= 0) return ret;
+    session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
+    if ((ret = run_settle(&rc, &s)) >= 0) return ret;
+    mkdir(rc.out, 0777);
     /* The session's secret: modules started here show it in their hello, so that only
      * they may publish the session's topics and take its names (docs/protocol.md, "Who
      * may publish what"). It and the token reach the children through the environment,
      * never their command lines, which `ps` shows to every user. */
-    if (!token && getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0]) token = getenv("SIM_BUS_TOKEN");
-    if (token) setenv("SIM_BUS_TOKEN", token, 1);
-    /* A secret already in the environment is the session's (a lab gives it to its own
-     * lockstep clients, which need it: docs/protocol.md, "Who may publish what"). */
-    char secret[129];
-    const char *env_secret = getenv("SIM_BUS_SECRET");
-    if (env_secret && strlen(env_secret) >= 16 && strlen(env_secret) < sizeof secret) {
-        snprintf(secret, sizeof secret, "%s", env_secret);
-    } else if (run_new_secret(secret, 33) != 0) {
+    if (!rc.token && getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0]) rc.token = getenv("SIM_BUS_TOKEN");
+    if (rc.token) setenv("SIM_BUS_TOKEN", rc.token, 1);
+    char secret[33];
+    if (run_new_secret(secret, sizeof secret) != 0) {
         fprintf(stderr, "simctl run: cannot read random bytes for the session's secret\n");
         return 1;
     }
     setenv("SIM_BUS_SECRET", secret, 1);
-
-    child *c = run_add_child(&s, "dispatcher");
-    run_arg2(c, "--listen", bus_addr);
-    run_arg2(c, "--control", control);
-    /* Modules in start order, with the names they join the bus under; those not built
-     * yet are left out, and sound-node from a headless run (nobody listens; it does not
-     * take part in lockstep, so the clock never waits for it). */
-    static const struct { const char *exe, *bus_name; } modules[] = {
-        {"recorder", "recorder"}, {"physics-node", "physics"}, {"traffic-node", "traffic"},
-        {"input-node", "input"}, {"context-server", "context"}, {"render-node", "render"},
-        {"sound-node", "sound"}, {"task-node", "task"}};
-    bool want_task = run_wants_task_node(scenario);
-    s.acks_ticks = lockstep && s.until_t >= 0;
-    /* One front view when there is a display to show it on; none headless unless asked. */
-    bool render_window = !headless && has_display();
-    bool want_render = render_window || render_offscreen;
-    char wait_for[256] = "";
-    if (s.acks_ticks) snprintf(wait_for, sizeof wait_for, "simctl");
-    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
-        if (!run_exe_exists(modules[i].exe) || !strcmp(modules[i].exe, "physics-node") ||
-            !strcmp(modules[i].exe, "sound-node"))
-            continue;
-        if (!strcmp(modules[i].exe, "render-node") && !want_render) continue;
-        if (!strcmp(modules[i].exe, "task-node") && !want_task) continue;
-        size_t used = strlen(wait_for);
-        snprintf(wait_for + used, sizeof wait_for - used, "%s%s", used ? "," : "", modules[i].bus_name);
-    }
-    for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
-        const char *exe = modules[i].exe;
-        if (!run_exe_exists(exe) || (!strcmp(exe, "render-node") && !want_render) ||
-            (headless && !strcmp(exe, "sound-node")) || (!strcmp(exe, "task-node") && !want_task))
-            continue;
-        c = run_add_child(&s, exe);
-        run_arg2(c, "--bus", bus_addr);
-        run_arg2(c, "--scenario", scenario);
-        if (strcmp(exe, "recorder") == 0) {
-            char logs[1100];
-            snprintf(logs, sizeof logs, "%s/logs", out);
-            run_arg2(c, "--out", logs);
-            run_arg2(c, "--study", study);
-            run_arg2(c, "--subject", subject);
-            run_arg2(c, "--vehicle", vehicle);
-            if (meta_file) run_arg2(c, "--meta-file", meta_file);
-            if (params) run_arg2(c, "--params", params); /* meta xosc_params: the analysis loads with them */
-            continue;
-        }
-        if (strcmp(exe, "traffic-node") == 0) { /* a restarted node continues from its snapshot */
-            char snap[1100];
-            snprintf(snap, sizeof snap, "%s/traffic.snapshot", out);
-            run_arg2(c, "--state", snap);
-            snprintf(snap, sizeof snap, "%s/sumo", out); /* SUMO's files, when the scenario hands traffic to it */
-            run_arg2(c, "--sumo-dir", snap);
-        }
-        if (strcmp(exe, "context-server") == 0) { /* its database lives with the session's output */
-            char db[1100];
-            snprintf(db, sizeof db, "%s/context.db", out);
-            run_arg2(c, "--db", db);
-        }
-        if (lockstep && strcmp(exe, "context-server") != 0 && strcmp(exe, "render-node") != 0 &&
-            strcmp(exe, "sound-node") != 0)
-            run_arg(c, "--lockstep");
-        if (strcmp(exe, "physics-node") == 0) {
-            run_arg2(c, "--vehicle", vehicle);
-            if (model) run_arg2(c, "--model", model);
-            /* The clock starts once everyone is there: a headless run is then the same
-             * every time, and the log starts at tick 0. */
-            if (wait_for[0]) run_arg2(c, "--wait-for", wait_for);
-            run_arg2(c, "--run", "0");
-            c->run_arg = c->argc - 1;
-        }
-        if (start && (strcmp(exe, "physics-node") == 0 || strcmp(exe, "input-node") == 0)) run_arg2(c, "--start", start);
-        if (scenario_ego && (strcmp(exe, "traffic-node") == 0 || strcmp(exe, "physics-node") == 0))
-            run_arg(c, "--scenario-ego");
-        if (params && (strcmp(exe, "traffic-node") == 0 || strcmp(exe, "physics-node") == 0))
-            run_arg2(c, "--params", params);
-        if (strcmp(exe, "input-node") == 0) {
-            if (driver) run_arg2(c, "--driver", driver);
-            else run_arg2(c, "--device", "auto");
-        }
-        if (strcmp(exe, "render-node") == 0) {
-            run_arg2(c, "--vehicle", vehicle);
-            if (!render_window) run_arg(c, "--offscreen");
-            if (quality) run_arg2(c, "--quality", quality);
-            if (screens.front >= 0) screen_args(c, &screens.s[screens.front]);
-            if (display >= 0) run_arg2(c, "--display", int_text(display));
-            if (fullscreen) run_arg(c, "--fullscreen");
-            /* The screens file's other views: render nodes of their own. */
-            for (int k = 0; k < screens.n; k++) {
-                if (k == screens.front) continue;
-                child *v = run_add_child(&s, exe);
-                run_arg2(v, "--bus", bus_addr); /* the token: in the environment, never in argv */
-                run_arg2(v, "--scenario", scenario);
-                run_arg2(v, "--vehicle", vehicle);
-                if (!render_window) run_arg(v, "--offscreen");
-                if (quality) run_arg2(v, "--quality", quality);
-                screen_args(v, &screens.s[k]);
-            }
-        }
-    }
-
-    if (console_addr && run_exe_exists("console")) {
-        /* the operator's console: pages join the bus through it (docs/console.md) */
-        c = run_add_child(&s, "console");
-        run_arg2(c, "--bus", bus_addr);
-        run_arg2(c, "--control", control);
-        run_arg2(c, "--listen", console_addr);
-        run_arg2(c, "--scenario", scenario);
-        /* the token reaches it through the environment (SIM_BUS_TOKEN), as the modules' */
-        fprintf(stderr, "simctl: console at http://%s/%s\n", console_addr, token ? "?token=..." : "");
-    } else if (console_addr) {
-        fprintf(stderr, "simctl run: --console: bin/console is not built\n");
-        return 1;
-    }
-
-    uv_signal_init(s.loop, &s.sigint);
-    uv_signal_init(s.loop, &s.sigterm);
-    uv_timer_init(s.loop, &s.stop_timer);
-    uv_timer_init(s.loop, &s.operator_stop);
-    s.sigint.data = s.sigterm.data = s.stop_timer.data = s.operator_stop.data = &s;
-    uv_signal_start(&s.sigint, run_on_signal, SIGINT);
-    uv_signal_start(&s.sigterm, run_on_signal, SIGTERM);
-
-    fprintf(stderr, "simctl: session with %s (%s%s)\n", scenario, headless ? "headless" : "interactive",
-            lockstep ? ", lockstep" : "");
-    for (int i = 0; i < s.n_children; i++) run_start_child(&s.children[i]);
-
-    static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS,
-                                        SIM_TOPIC_LOG_ERROR, SIM_TOPIC_VEHICLE_STATE};
-    sim_bus_options bo = {.name = "simctl", .lockstep = s.acks_ticks, .host = host, .port = port, .token = token, .subscribe = watch,
-                          .n_subscribe = s.stall.limit_s > 0 ? 6 : 5, .on_message = on_bus_message, .on_state = run_on_bus_state, .user = &s};
-    if (sim_bus_open(s.loop, &bo, &s.bus, &err) != SIM_OK) {
-        fprintf(stderr, "simctl: %s\n", err.msg);
-        run_end_session(&s, "no bus");
-    }
-    /* During shutdown, stages advance as children exit; a light poll keeps that simple. */
-    uv_timer_t poll;
-    uv_timer_init(s.loop, &poll);
-    poll.data = &s;
-    uv_timer_start(&poll, run_on_exit_check, 50, 50);
-    uv_unref((uv_handle_t *)&poll);
-    uv_run(s.loop, UV_RUN_DEFAULT);
-    uv_close((uv_handle_t *)&poll, NULL);
-    uv_run(s.loop, UV_RUN_DEFAULT);
-    for (int i = 0; i < s.n_children; i++)
-        for (int k = 0; k < s.children[i].argc; k++) free(s.children[i].argv[k]);
-    for (int i = 0; i < s.n_unsent; i++) cJSON_Delete(s.unsent[i]);
+    run_plan(&s, &rc);
+    if (run_console(&s, &rc)) return 1;
+    run_loop(&s, &rc);
 
     /* A short session may end before simctl heard the recorder's log.status: the
      * drive's log is then the newest in the study's folder. */
-    if (!s.log_file[0]) simctl_newest_log(out, study, s.log_file, sizeof s.log_file);
+    if (!s.log_file[0]) simctl_newest_log(rc.out, rc.study, s.log_file, sizeof s.log_file);
     /* Interactive sessions too: a test person's drive is analysed when it stops. */
-    if (!no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0 &&
+    if (!rc.no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0 &&
         (s.status == 0 || s.status == RUN_STALL_STATUS)) {
-        int a = run_analysis(s.log_file, out, study); /* a stalled drive is analysed too: what it did counts */
+        int a = run_analysis(s.log_file, rc.out, rc.study); /* a stalled drive is analysed too: what it did counts */
         return s.status ? s.status : a;
     }
     return s.status;
