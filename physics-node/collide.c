@@ -7,7 +7,19 @@
 
 #include "sim_scenario_objects.h"
 
-void pn_collide_reset(pn_collide *c) { memset(c, 0, sizeof *c); }
+void pn_collide_reset(pn_collide *c, double dt)
+{
+    memset(c, 0, sizeof *c);
+    c->apart_steps = dt > 0 ? (int)lround(PN_COLLIDE_APART_S / dt) : 5000;
+}
+
+static bool is_rail(const sim_object_list *objects, int tag)
+{
+    if (tag < 0 || tag >= objects->n)
+        return false;
+    sim_object_kind k = objects->items[tag].kind;
+    return k == SIM_OBJ_GUARD_RAIL || k == SIM_OBJ_BARRIER;
+}
 
 /* Marks tag touched in this step; true when it was already in contact. */
 static bool touch(pn_collide *c, int tag)
@@ -17,10 +29,16 @@ static bool touch(pn_collide *c, int tag)
             c->apart[i] = 0;
             return true;
         }
-    if (c->n_touching < PN_COLLIDE_TOUCH) {
-        c->touching[c->n_touching] = tag;
-        c->apart[c->n_touching++] = 0;
+    int k = c->n_touching;
+    if (k == PN_COLLIDE_TOUCH) { /* full: the longest apart makes room */
+        for (int i = k = 0; i < c->n_touching; i++)
+            if (c->apart[i] > c->apart[k])
+                k = i;
+    } else {
+        c->n_touching++;
     }
+    c->touching[k] = tag;
+    c->apart[k] = 0;
     return false;
 }
 
@@ -29,7 +47,7 @@ void pn_collide_step(pn_collide *c, sim_vehicle *car, const pn_world *w)
     /* contacts age; those apart long enough end */
     int kept = 0;
     for (int i = 0; i < c->n_touching; i++)
-        if (++c->apart[i] <= PN_COLLIDE_APART) {
+        if (++c->apart[i] <= c->apart_steps) {
             c->touching[kept] = c->touching[i];
             c->apart[kept++] = c->apart[i];
         }
@@ -45,8 +63,13 @@ void pn_collide_step(pn_collide *c, sim_vehicle *car, const pn_world *w)
     const sim_object_list *objects = pn_world_objects(w);
     for (int i = 0; i < n; i++) {
         int tag = hits[i].tag;
+        if (tag < 0 || tag >= objects->n)
+            continue;
+        bool rail = is_rail(objects, tag), rail_before = false;
+        for (int k = 0; rail && k < c->n_touching; k++)
+            rail_before |= c->touching[k] != tag && is_rail(objects, c->touching[k]);
         /* an object of two shapes (a gantry's posts) is one contact */
-        if (touch(c, tag) || c->n_pending >= PN_COLLIDE_PENDING || tag < 0 || tag >= objects->n)
+        if (touch(c, tag) || rail_before || c->n_pending >= PN_COLLIDE_PENDING)
             continue;
         sim_msg_vehicle_collision *m = &c->pending[c->n_pending++];
         const char *kind = sim_object_kind_name(objects->items[tag].kind);

@@ -154,7 +154,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
     n->in_stamps = n->stamps = (pn_stamps){NAN, NAN, NAN, NAN};
     n->steps_done = 0;
     n->n_boxes = 0;
-    pn_collide_reset(&n->collide);
+    pn_collide_reset(&n->collide, n->dt);
     n->have_follow = false;
     n->tick = 0;
     n->ended = false;

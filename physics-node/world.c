@@ -47,6 +47,8 @@ int pn_world_open(const char *scenario, const char *params, pn_world **out, sim_
         w->ground = (sim_vehicle_ground){.sample = scenario_ground, .ctx = w};
         /* the objects the render node draws, as bodies the car hits */
         rc = sim_scenario_objects(w->sc, &w->objects);
+        if (rc >= 0)
+            rc = sim_scenario_light_posts(w->sc, &w->objects);
         if (rc < 0) {
             rc = sim_error_set(err, rc, "%s: scenery: out of memory", scenario);
         } else {

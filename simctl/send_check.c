@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "sim_msg_collision.h"
 #include "sim_msg_context.h"
 #include "sim_msg_ffb.h"
 #include "sim_msg_hud.h"
@@ -60,6 +61,9 @@ int simctl_send_check(const char *topic, const cJSON *payload, bool *known, sim_
     } else if (!strcmp(topic, SIM_TOPIC_TRAFFIC_COLLISION)) {
         sim_msg_traffic_collision m;
         rc = sim_msg_traffic_collision_decode(msg, &m, err);
+    } else if (!strcmp(topic, SIM_TOPIC_VEHICLE_COLLISION)) {
+        sim_msg_vehicle_collision m;
+        rc = sim_msg_vehicle_collision_decode(msg, &m, err);
     } else if (!strcmp(topic, SIM_TOPIC_SIGNAL_STATE)) {
         sim_msg_signal_state m;
         rc = sim_msg_signal_state_decode(msg, &m, err);

@@ -3,6 +3,7 @@
 #include "sim_scenario_objects.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sim_scenery.h"
@@ -22,6 +23,28 @@ int sim_scenario_objects(const sim_scenario *sc, sim_object_list *out)
     }
     sim_scenery_config_free(&def);
     return rc < 0 ? rc : added;
+}
+
+int sim_scenario_light_posts(const sim_scenario *sc, sim_object_list *out)
+{
+    int added = 0;
+    for (int i = 0; i < sc->net.lights.n_heads; i++) {
+        const sim_light_head *h = &sc->net.lights.heads[i];
+        sim_road_loc loc;
+        if (sim_roadnet_locate_on_road(&sc->net, h->x, h->y, &loc) == SIM_OK && loc.on_road &&
+            sim_lane_type_drivable(loc.lane.type))
+            continue;
+        /* as render-node/lights.c draws it: the head from z_offset (2.5 m) for height (0.8 m) */
+        double top = (h->z_offset > 0 ? h->z_offset : 2.5) + (h->height > 0.2 ? h->height : 0.8);
+        char id[128];
+        snprintf(id, sizeof id, "traffic_light:%s", h->id ? h->id : "");
+        sim_world_object o = {.kind = SIM_OBJ_POLE, .id = id, .x = h->x, .y = h->y, .z = h->z,
+                              .heading = h->heading, .length = 0.14, .width = 0.14, .height = top};
+        if (!sim_object_list_add(out, &o))
+            return SIM_ENOMEM;
+        added++;
+    }
+    return added;
 }
 
 #define MIN_HEIGHT 0.3 /* m: lower things pass under the body */

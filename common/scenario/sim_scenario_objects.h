@@ -20,6 +20,13 @@
  * holds what was placed before). */
 int sim_scenario_objects(const sim_scenario *sc, sim_object_list *out);
 
+/* Appends a pole (kind pole, id "traffic_light:HEAD", 0.14 m square, up to the head's
+ * top) for the post of every traffic-light head (the render node draws the heads and
+ * their posts from the same data) whose foot is off the drivable lanes (a head given
+ * at a lane's t for convenience would otherwise stand in the traffic). Returns how
+ * many, or SIM_ENOMEM. */
+int sim_scenario_light_posts(const sim_scenario *sc, sim_object_list *out);
+
 /* The collision shapes of one object (at most 2, written to out; returns how many):
  * trees' trunks, poles and street lights' posts as cylinders; buildings, walls, piers,
  * OpenDRIVE objects and models as boxes; guard rails and barriers as rails; a gantry's

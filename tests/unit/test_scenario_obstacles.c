@@ -1,7 +1,7 @@
 /* Unit tests of a scenario's objects as collision shapes (sim_scenario_objects.h): the
  * shapes each kind gets, the event ids, and the shipped scenarios: every one has
- * bodies beside its roads (trees, rails, buildings) and none stands on a drivable
- * lane, so a car that keeps to its lanes never hits anything. */
+ * bodies beside its roads (trees, rails, buildings, traffic-light posts) and none
+ * stands on a drivable lane, so a car that keeps to its lanes never hits anything. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -63,18 +63,22 @@ static void shapes_by_kind(void **state)
 static void shipped_lanes_are_clear(void **state)
 {
     (void)state;
-    static const char *const files[] = {"drt.json", "lane-change.json", "lct.json", "motorway.json",
-                                        "motorway-tor.json", "rural.json", "town.json", "town03-sumo.json"};
+    static const char *const files[] = {"scenarios/drt.json", "scenarios/lane-change.json", "scenarios/lct.json",
+                                        "scenarios/motorway.json", "scenarios/motorway-tor.json",
+                                        "scenarios/rural.json", "scenarios/town.json", "scenarios/town03-sumo.json",
+                                        /* the test scenarios the integration tests drive with lights */
+                                        "tests/data/traffic_light.json", "tests/data/fabriksgatan_lights.json"};
     const char *root = getenv("SIM_ROOT");
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/scenarios/%s", root ? root : ".", files[f]);
+        snprintf(path, sizeof path, "%s/%s", root ? root : ".", files[f]);
         sim_scenario *sc;
         sim_error err = {0};
         if (sim_scenario_load(path, &sc, NULL) != 0)
             fail_msg("%s: does not load", path);
         sim_object_list list = {0};
         assert_true(sim_scenario_objects(sc, &list) >= 0);
+        assert_true(sim_scenario_light_posts(sc, &list) >= 0);
         sim_obstacles obs;
         assert_int_equal(sim_scenario_obstacles(&list, &obs, &err), 0);
         int samples = 0, blocked = 0;
@@ -120,9 +124,12 @@ static void shipped_lanes_are_clear(void **state)
                     }
             }
         }
-        printf("%s: %d objects, %d shapes, %d lane samples, %d blocked\n", files[f], list.n, obs.n, samples,
-               blocked);
-        assert_true(obs.n > 0);
+        int posts = 0;
+        for (int i = 0; i < list.n; i++)
+            posts += list.items[i].id && strncmp(list.items[i].id, "traffic_light:", 14) == 0;
+        printf("%s: %d objects (%d traffic-light posts of %d heads), %d shapes, %d lane samples, %d blocked\n",
+               files[f], list.n, posts, sc->net.lights.n_heads, obs.n, samples, blocked);
+        assert_true(obs.n > 0 || sc->net.lights.n_heads > 0);
         assert_true(samples > 100);
         assert_int_equal(blocked, 0);
         sim_obstacles_free(&obs);

@@ -125,9 +125,9 @@ static void tree_line_stops_the_car(void **state)
     sim_error err = {0};
     assert_int_equal(sim_obstacles_build(&s, trees, TREES, &err), 0);
     const double kmh[] = {30, 100, 200};
-    const sim_vehicle_model models[] = {SIM_VEHICLE_FULL, SIM_VEHICLE_WALL};
+    const sim_vehicle_model models[] = {SIM_VEHICLE_FULL, SIM_VEHICLE_WALL, SIM_VEHICLE_SIMPLE};
     double reach = hypot(params.box_half.x + fabs(params.box_offset.x), params.box_half.y) + r;
-    for (int mi = 0; mi < 2; mi++)
+    for (int mi = 0; mi < 3; mi++)
         for (int k = 0; k < 3; k++) {
             double v0 = kmh[k] * VS_KMH;
             double x_start = tx - r - v0 * 0.5 - 5.0; /* half a second before the trees */
