@@ -616,6 +616,14 @@ int an_report_one(const char *log, const char *scenario, const an_params *params
             tr->suspect = true;
         }
     }
+    if (!rc && an_drive_meta(&dr, "start_utc") && !an_drive_meta(&dr, "end_utc")) {
+        /* docs/drivelog.md: a file never closed (the recorder killed for good, the
+         * session cut short) may have lost its tail; every output says so. */
+        const char *why = "the drive log was never closed (no end_utc in its meta): the recorder was killed or "
+                          "the session cut short, and the drive's last seconds may be missing";
+        fprintf(stderr, "analysis: WARNING: %s: %s\n", log, why);
+        rc = an_result_warn(&res, "%s", why);
+    }
     if (tm) tm->load = t1 - t0, tm->compute = an_now() - t1;
     if (!rc) {
         rc = dir ? an_report_write(&res, dir, plots, tm, err) : 0;

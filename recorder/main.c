@@ -316,7 +316,9 @@ static void on_tick(uv_timer_t *t)
     commit_due(r);
     check_tick_stall(r);
     uint64_t now = uv_now(r->loop);
-    if (r->draining && (now - r->last_msg_ms >= DRAIN_QUIET_MS || now - r->drain_since_ms >= DRAIN_MAX_MS))
+    /* Quiet counts only once welcomed: a recorder restarted at the end of a drive and
+     * told to stop at once still takes the dispatcher's backlog (its welcome first). */
+    if (r->draining && ((now - r->last_msg_ms >= DRAIN_QUIET_MS && r->welcomed) || now - r->drain_since_ms >= DRAIN_MAX_MS))
         finish_stop(r);
 }
 static void on_after_io(uv_check_t *c) { commit_due(c->data); }

@@ -61,6 +61,7 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
     session *s = user;
     if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0) {
         fprintf(stderr, "simctl: %s joined\n", cJSON_GetObjectItem(msg, "name")->valuestring);
+        run_note_peer(s, msg);
     } else if (strcmp(topic, SIM_TOPIC_DISPATCHER_LEFT) == 0) {
         const cJSON *r = cJSON_GetObjectItem(msg, "reason");
         fprintf(stderr, "simctl: %s left (%s)\n", cJSON_GetObjectItem(msg, "name")->valuestring,
@@ -106,6 +107,7 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
         }
     } else if (strcmp(topic, SIM_TOPIC_LOG_STATUS) == 0) {
         static sim_msg_log_status st;
+        s->log_status_ms = uv_now(s->loop);
         if (sim_msg_log_status_decode(msg, &st, NULL) == SIM_OK && st.file[0])
             snprintf(s->log_file, sizeof s->log_file, "%.*s", (int)sizeof s->log_file - 1, st.file);
     } else if (strcmp(topic, SIM_TOPIC_LOG_ERROR) == 0) {
@@ -411,8 +413,7 @@ static void render_args(session *s, child *c, const run_config *rc)
     for (int k = 0; k < screens->n; k++) {
         if (k == screens->front) continue;
         child *v = run_add_child(s, c->exe);
-        run_arg2(v, "--bus", rc->bus_addr);
-        if (rc->token) run_arg2(v, "--token", rc->token);
+        run_arg2(v, "--bus", rc->bus_addr); /* the token: in the environment, never in argv (ps) */
         run_arg2(v, "--scenario", rc->scenario);
         run_arg2(v, "--vehicle", rc->vehicle);
         if (!rc->render_window) run_arg(v, "--offscreen");
@@ -581,6 +582,15 @@ int simctl_cmd_run(int argc, char **argv)
     if (run_console(&s, &rc)) return 1;
     run_loop(&s, &rc);
 
+    /* Issue 45: a drive whose recorder never joined (a squatter held its name, or it
+     * could not start) is not recorded; that is no success. */
+    bool had_recorder = false;
+    for (int i = 0; i < s.n_children; i++) had_recorder |= strcmp(s.children[i].exe, "recorder") == 0;
+    if (had_recorder && !s.recorder_joined && s.status == 0) {
+        fprintf(stderr, "simctl: the recorder never joined the bus: this drive was not recorded; simctl exits with "
+                        "status %d\n", SIMCTL_EXIT_DATA_LOST);
+        s.status = SIMCTL_EXIT_DATA_LOST;
+    }
     /* A short session may end before simctl heard the recorder's log.status: the
      * drive's log is then the newest in the study's folder. */
     if (!s.log_file[0]) simctl_newest_log(rc.out, rc.study, s.log_file, sizeof s.log_file);

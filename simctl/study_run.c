@@ -30,6 +30,7 @@
 #include "cmd_log.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
+#include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg.h"
 #include "sim_msg_hud.h"
@@ -464,11 +465,25 @@ static int run_drive(runner *r)
     study_utc_now(utc, sizeof utc);
     int st = r->child_status;
     bool ok = !r->interrupted && WIFEXITED(st) && WEXITSTATUS(st) == 0 && log[0];
+    /* complete only when its log is: a log never closed (no end_utc) may lack its tail */
+    bool closed = true;
+    if (ok) {
+        sim_drivelog_reader *rd;
+        char end[40] = "";
+        if (sim_drivelog_reader_open(log, &rd, NULL) == SIM_OK) {
+            closed = sim_drivelog_read_meta(rd, "end_utc", end, sizeof end, NULL) == SIM_OK && end[0];
+            sim_drivelog_reader_close(rd);
+        } else {
+            closed = false;
+        }
+        ok = closed;
+    }
     char reason[200] = "";
     if (r->interrupted) snprintf(reason, sizeof reason, "the runner was interrupted during the drive");
     else if (!WIFEXITED(st) || WEXITSTATUS(st)) snprintf(reason, sizeof reason, "simctl run ended with status %d",
                                                          WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     else if (!log[0]) snprintf(reason, sizeof reason, "no drive log was written");
+    else if (!closed) snprintf(reason, sizeof reason, "the drive log was never closed (no end_utc): its end may be lost");
     sim_attempt_status status = ok ? SIM_ATTEMPT_COMPLETE : SIM_ATTEMPT_ABORTED;
     if (sim_studydb_attempt_end(r->c->db, aid, status, utc, log[0] ? log : NULL, sha[0] ? sha : NULL, reason, &err) ||
         journal_attempt(r, "end", d->position, attempt, sim_attempt_status_names[status], log[0] ? log : NULL,
@@ -551,6 +566,16 @@ static int pending_questionnaires(runner *r, bool last)
     return ask_all(r, due, n);
 }
 
+/* Whether the runner named in the lock row still runs: on this host, while its pid
+ * lives; on another host it cannot be told, so it counts as running. */
+static bool runner_alive(int64_t pid, const char *host)
+{
+    char here[256] = "";
+    gethostname(here, sizeof here - 1);
+    if (strcmp(host, here) != 0) return true;
+    return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
 int study_cmd_run(int argc, char **argv)
 {
     runner r = {.bus_addr = SIMCTL_DEFAULT_BUS, .control = SIMCTL_DEFAULT_CONTROL};
@@ -593,6 +618,15 @@ int study_cmd_run(int argc, char **argv)
     char utc[40];
     study_utc_now(utc, sizeof utc);
     int aborted = 0;
+    /* One runner per participant (issue 45): two at once ran 6 complete attempts for 3
+     * planned drives and marked a running one aborted. Before anything is written. */
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    if (sim_studydb_runner_lock(c.db, r.id, (int64_t)getpid(), host, utc, runner_alive, &err)) {
+        fprintf(stderr, "simctl study: %s\n", err.msg);
+        study_close(&c);
+        return 1;
+    }
     rc = sim_studydb_add_participant(c.db, r.id, study_group(&c, r.p), &err);
     for (int i = 0; !rc && i < r.plan.n; i++) {
         char scen[PATH_MAX * 2], veh[PATH_MAX * 2];
@@ -604,6 +638,7 @@ int study_cmd_run(int argc, char **argv)
     if (!rc) rc = sim_studydb_abort_running(c.db, r.id, "the runner stopped during the drive", utc, &aborted, &err);
     if (rc) {
         fprintf(stderr, "simctl study: %s\n", err.msg);
+        sim_studydb_runner_unlock(c.db, r.id, (int64_t)getpid(), NULL);
         study_close(&c);
         return 1;
     }
@@ -635,6 +670,7 @@ int study_cmd_run(int argc, char **argv)
     uv_close((uv_handle_t *)&r.sigint, NULL);
     uv_close((uv_handle_t *)&r.sigterm, NULL);
     uv_run(r.loop, UV_RUN_DEFAULT);
+    sim_studydb_runner_unlock(c.db, r.id, (int64_t)getpid(), NULL);
     study_close(&c);
     return r.interrupted ? 130 : status;
 }

@@ -26,15 +26,24 @@ bool run_exe_exists(const char *exe)
 }
 
 
+static bool is_recorder(const child *c)
+{
+    return strcmp(c->exe, "recorder") == 0;
+}
+
 static void on_restart_timer(uv_timer_t *t)
 {
     child *c = t->data;
-    if (!c->s->ending) run_start_child(c);
+    c->restart_pending = false;
+    /* The recorder comes back even while the session ends (before its own stage): the
+     * shutdown waits for it to take the dispatcher's backlog and close the log. */
+    if (!c->s->ending || (is_recorder(c) && c->s->stage <= 1)) run_start_child(c);
 }
 
 /* Tries again after the current back-off, which doubles up to RESTART_MAX_MS. */
 static void schedule_restart(child *c)
 {
+    c->restart_pending = true;
     uv_timer_start(&c->restart_timer, on_restart_timer, c->backoff_ms, 0);
     c->backoff_ms = c->backoff_ms * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : c->backoff_ms * 2;
 }
@@ -61,10 +70,20 @@ static void publish_module_event(session *s, const child *c, const char *what, i
     }
 }
 
+void run_note_peer(session *s, const cJSON *peer)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(peer, "name");
+    if (cJSON_IsString(name) && strcmp(name->valuestring, "recorder") == 0 &&
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(peer, "session")))
+        s->recorder_joined = true;
+}
+
 void run_on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
 {
     session *s = user;
     if (!welcome) return;
+    const cJSON *peer;
+    cJSON_ArrayForEach(peer, cJSON_GetObjectItemCaseSensitive(welcome, "peers")) run_note_peer(s, peer);
     for (int i = 0; i < s->n_unsent; i++) {
         sim_bus_publish(bus, SIM_TOPIC_SESSION_MODULE, s->unsent_t[i], s->unsent[i]);
         cJSON_Delete(s->unsent[i]);
@@ -85,6 +104,32 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
                         "simctl exits with status %d\n", SIMCTL_EXIT_DATA_LOST);
         s->status = SIMCTL_EXIT_DATA_LOST;
         status = 0;
+    }
+    /* (exit status 1 or 2 is the recorder's configuration error: its own message says it) */
+    if (is_recorder(c) && (term_signal || (status != 0 && status != 1 && status != 2)) &&
+        (s->ending || c->stopping || s->stopped_by_operator)) {
+        /* Killed near the end of a drive (issue 45): restarted while its stage is still
+         * to come, so that it resumes its file and drains the backlog; killed while
+         * closing the log (or too often), the loss is said and the status says it. */
+        if (!c->stopping && s->stage <= 1 && c->ending_restarts < RECORDER_ENDING_RESTARTS) {
+            c->ending_restarts++;
+            fprintf(stderr, "simctl: the recorder %s %lld while the session was ending; restarting it, the "
+                            "shutdown waits for it to close the drive log\n",
+                    term_signal ? "was killed by signal" : "exited with status",
+                    (long long)(term_signal ? term_signal : status));
+            publish_module_event(s, c, "crashed", status, term_signal);
+            c->restarts++;
+            c->backoff_ms = RESTART_FIRST_MS;
+            schedule_restart(c);
+            return;
+        }
+        fprintf(stderr, "simctl: the recorder %s %lld while closing the drive log: its last rows may be lost and "
+                        "the log has no end_utc; simctl exits with status %d\n",
+                term_signal ? "was killed by signal" : "exited with status",
+                (long long)(term_signal ? term_signal : status), SIMCTL_EXIT_DATA_LOST);
+        publish_module_event(s, c, "lost", status, term_signal);
+        if (s->status == 0) s->status = SIMCTL_EXIT_DATA_LOST;
+        return;
     }
     if (s->ending || c->stopping || s->stopped_by_operator) return;
     if (!term_signal && status == 0) {
@@ -234,12 +279,23 @@ static void shutdown_stage(session *s)
     for (int i = 0; i < s->n_children; i++) {
         child *c = &s->children[i];
         if (c->running && stage_of(c) < s->stage) return;
+        /* a recorder on its way back: its stage waits for it to be up and joined */
+        if (is_recorder(c) && s->stage <= 1 && c->ending_restarts) {
+            if (c->restart_pending) return;
+            uint64_t now = uv_now(s->loop);
+            if (c->running && !c->stopping && s->log_status_ms < c->started_ms &&
+                now - c->started_ms < RECORDER_REJOIN_MS)
+                return;
+        }
     }
     while (s->stage <= 2) {
         int signalled = 0;
         for (int i = 0; i < s->n_children; i++) {
             child *c = &s->children[i];
-            uv_timer_stop(&c->restart_timer);
+            if (!(is_recorder(c) && c->restart_pending && s->stage <= 1)) {
+                uv_timer_stop(&c->restart_timer);
+                c->restart_pending = false;
+            }
             if (stage_of(c) == s->stage && c->running && !c->stopping) {
                 c->stopping = true;
                 uv_process_kill(&c->proc, SIGTERM);

@@ -19,6 +19,11 @@
 #define RESTART_FIRST_MS 100
 #define RESTART_MAX_MS 5000
 #define STABLE_MS 10000
+/* A recorder restarted while the session ends is told to stop once it has said a
+ * log.status (it has joined and is taking the dispatcher's backlog), or after this. */
+#define RECORDER_REJOIN_MS 2500
+/* Restarts of the recorder while the session ends before its loss is given up on. */
+#define RECORDER_ENDING_RESTARTS 3
 #define OPERATOR_STOP_GRACE_MS 1500 /* > the dispatcher's ack wait (500 ms) and its 200 ms linger */
 
 typedef struct session session;
@@ -35,6 +40,8 @@ typedef struct child {
     uint64_t started_ms;
     int restarts;
     int run_arg;            /* physics-node: index of the --run value in argv; 0: none */
+    bool restart_pending;   /* its restart timer runs */
+    int ending_restarts;    /* recorder: restarts while the session was ending */
 } child;
 
 struct session {
@@ -56,6 +63,8 @@ struct session {
     int status;     /* simctl run's exit status: 1 a module's configuration error,
                        SIMCTL_EXIT_DATA_LOST the recorder lost rows at close */
     int64_t last_run;       /* the newest run seen on sim.tick; -1: none yet */
+    uint64_t log_status_ms; /* loop time of the recorder's newest log.status; 0: none */
+    bool recorder_joined;   /* a "recorder" with the session's secret was seen on the bus */
     double last_t;          /* its newest time */
     run_stall stall;        /* headless: the car standing for good ends the session */
     /* session.module events not yet published (the dispatcher itself was away) */
@@ -81,6 +90,9 @@ void run_on_signal(uv_signal_t *sig, int signum);
 void run_on_exit_check(uv_timer_t *t);
 void run_on_stop_timer(uv_timer_t *t);
 void run_on_operator_stop(uv_timer_t *t);
+/* Notes a module on the bus (a welcome's peer or dispatcher.joined): the session's
+ * recorder, when it showed the secret. */
+void run_note_peer(session *s, const cJSON *peer);
 /* The bus's on_state: publishes the session.module events kept while it was away. */
 void run_on_bus_state(sim_bus *bus, const cJSON *welcome, void *user);
 

@@ -35,6 +35,9 @@ static const char schema[] =
     " status TEXT NOT NULL CHECK(status IN ('answered','not_asked')), item TEXT, value REAL, text TEXT,"
     " answered_utc TEXT NOT NULL, source TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS answers_by_drive ON answers(participant, position, questionnaire);"
+    /* one runner per participant (sim_studydb_runner_lock) */
+    "CREATE TABLE IF NOT EXISTS runners(participant TEXT PRIMARY KEY, pid INTEGER NOT NULL,"
+    " host TEXT NOT NULL, since_utc TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS notes(id INTEGER PRIMARY KEY, participant TEXT NOT NULL,"
     " position INTEGER NOT NULL, utc TEXT NOT NULL, text TEXT NOT NULL);"
     /* The actual order: completed drives in the order they ended. */
@@ -254,4 +257,40 @@ int sim_studydb_note(sim_studydb *db, const char *participant, int position, con
 {
     return RUN("INSERT INTO notes(participant, position, utc, text) VALUES(?, ?, ?, ?)", "siss", NULL, participant,
                (int64_t)position, utc, text);
+}
+
+int sim_studydb_runner_lock(sim_studydb *db, const char *participant, int64_t pid, const char *host,
+                            const char *utc, bool (*alive)(int64_t pid, const char *host), sim_error *err)
+{
+    /* IMMEDIATE: two runners starting at once cannot both see the row missing. */
+    if (sqlite3_exec(db->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) return fail(db, err, "lock");
+    sqlite3_stmt *st = NULL;
+    int rc = SIM_OK;
+    if (sqlite3_prepare_v2(db->db, "SELECT pid, host, since_utc FROM runners WHERE participant = ?", -1, &st, NULL) !=
+        SQLITE_OK) {
+        rc = fail(db, err, "prepare");
+    } else {
+        sqlite3_bind_text(st, 1, participant, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            int64_t other = sqlite3_column_int64(st, 0);
+            const char *oh = (const char *)sqlite3_column_text(st, 1), *since = (const char *)sqlite3_column_text(st, 2);
+            if (other != pid && (!alive || alive(other, oh ? oh : "")))
+                rc = sim_error_set(err, SIM_EAGAIN,
+                                   "%s: participant %s is being run by another runner (pid %lld on host %s, since %s); "
+                                   "stop it first, or wait for it to end",
+                                   db->path, participant, (long long)other, oh ? oh : "?", since ? since : "?");
+        }
+        sqlite3_finalize(st);
+    }
+    if (!rc)
+        rc = RUN("INSERT OR REPLACE INTO runners(participant, pid, host, since_utc) VALUES(?, ?, ?, ?)", "siss", NULL,
+                 participant, pid, host, utc);
+    if (sqlite3_exec(db->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK && !rc)
+        rc = fail(db, err, "lock");
+    return rc;
+}
+
+int sim_studydb_runner_unlock(sim_studydb *db, const char *participant, int64_t pid, sim_error *err)
+{
+    return RUN("DELETE FROM runners WHERE participant = ? AND pid = ?", "si", NULL, participant, pid);
 }

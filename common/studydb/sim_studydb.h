@@ -72,4 +72,13 @@ int sim_studydb_note(sim_studydb *db, const char *participant, int position, con
 /* The underlying handle, for the read-only queries of reports (status, analysis). */
 struct sqlite3 *sim_studydb_sqlite(sim_studydb *db);
 
+/* One runner per participant: records (participant, pid, host, since) in the table
+ * runners, or, when a row names another runner that alive() says is still running (NULL:
+ * any row counts), fails with SIM_EAGAIN and an error naming its pid, host and start.
+ * The row of a runner that is gone is taken over. */
+int sim_studydb_runner_lock(sim_studydb *db, const char *participant, int64_t pid, const char *host,
+                            const char *utc, bool (*alive)(int64_t pid, const char *host), sim_error *err);
+/* Gives the row back (only if it is pid's). */
+int sim_studydb_runner_unlock(sim_studydb *db, const char *participant, int64_t pid, sim_error *err);
+
 #endif

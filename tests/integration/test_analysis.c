@@ -570,6 +570,17 @@ static void tampered_scenario_is_refused(void **state)
     err = read_text(out);
     assert_non_null(strstr(err, "pipe.json\" (from the log's meta) not found"));
     free(err);
+    /* A log the recorder began (start_utc) but never closed (no end_utc) is said to be
+     * so in every output (docs/drivelog.md, "Every loss said"). */
+    set_log_meta(log, "start_utc", "2026-12-02T07:00:00Z");
+    assert_int_equal(run("report %s --scenario %s --out %s/open --no-plots 2> %s/err.txt", log, sc, dir, dir), 0);
+    err = read_text(out);
+    assert_non_null(strstr(err, "the drive log was never closed (no end_utc in its meta)"));
+    free(err);
+    snprintf(out, sizeof out, "%s/open/metrics.json", dir);
+    json = read_text(out);
+    assert_non_null(strstr(json, "the drive log was never closed"));
+    free(json);
 }
 
 static void command_line(void **state)

@@ -81,8 +81,48 @@ static void attempts_answers_and_reopen(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Issue 45: one runner per participant. A live holder's row refuses a second runner,
+ * naming its pid, host and start; a gone holder's row is taken over; unlock frees it. */
+static bool all_alive(int64_t pid, const char *host) { (void)pid, (void)host; return true; }
+static bool none_alive(int64_t pid, const char *host) { (void)pid, (void)host; return false; }
+
+static void one_runner_per_participant(void **state)
+{
+    (void)state;
+    char d[64], p[128];
+    snprintf(d, sizeof d, "/tmp/test_studydb_lock.XXXXXX");
+    assert_non_null(mkdtemp(d));
+    snprintf(p, sizeof p, "%s/study.db", d);
+    sim_studydb *db;
+    sim_error err = {0};
+    assert_int_equal(sim_studydb_open(p, &db, &err), 0);
+    assert_int_equal(sim_studydb_runner_lock(db, "P01", 4242, "lab-pc", "2026-12-02T08:00:00Z", all_alive, &err), 0);
+    /* the same runner again: fine; another participant: fine */
+    assert_int_equal(sim_studydb_runner_lock(db, "P01", 4242, "lab-pc", "2026-12-02T08:00:01Z", all_alive, &err), 0);
+    assert_int_equal(sim_studydb_runner_lock(db, "P02", 4343, "lab-pc", "2026-12-02T08:00:01Z", all_alive, &err), 0);
+    assert_int_equal(sim_studydb_runner_lock(db, "P01", 5151, "lab-pc", "2026-12-02T08:01:00Z", all_alive, &err),
+                     SIM_EAGAIN);
+    assert_non_null(strstr(err.msg, "participant P01 is being run by another runner (pid 4242 on host lab-pc, since "
+                                    "2026-12-02T08:00:01Z)"));
+    /* its holder gone: taken over */
+    assert_int_equal(sim_studydb_runner_lock(db, "P01", 5151, "lab-pc", "2026-12-02T08:02:00Z", none_alive, &err), 0);
+    assert_int_equal(sim_studydb_runner_lock(db, "P01", 4242, "lab-pc", "2026-12-02T08:03:00Z", all_alive, &err),
+                     SIM_EAGAIN);
+    assert_non_null(strstr(err.msg, "pid 5151"));
+    assert_int_equal(sim_studydb_runner_unlock(db, "P01", 4242, &err), 0); /* not its row: kept */
+    assert_int_equal(sim_studydb_runner_lock(db, "P01", 4242, "lab-pc", "2026-12-02T08:03:00Z", all_alive, &err),
+                     SIM_EAGAIN);
+    assert_int_equal(sim_studydb_runner_unlock(db, "P01", 5151, &err), 0);
+    assert_int_equal(sim_studydb_runner_lock(db, "P01", 4242, "lab-pc", "2026-12-02T08:04:00Z", all_alive, &err), 0);
+    sim_studydb_close(db);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", d);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(attempts_answers_and_reopen)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(attempts_answers_and_reopen),
+                                       cmocka_unit_test(one_runner_per_participant)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
