@@ -155,6 +155,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"no-hud", SIM_OPT_FLAG, &o->no_hud, NULL, "no head-up display"},
         {"bench-frames", SIM_OPT_INT, &o->bench_frames, "N", "draw N frames driving along the road without a bus, report speed"},
         {"stats-file", SIM_OPT_STRING, &o->stats_file, "FILE", "write frame statistics (JSON) there at exit instead of stdout"},
+        {"motion", SIM_OPT_STRING, &o->motion, "predict|interpolate", "the car's pose: predicted from the newest state to the frame's presentation (default), or interpolated between the last two, one state period behind (docs/latency.md)"},
         {"latency-marker", SIM_OPT_FLAG, &o->latency_marker, NULL, "a 32-pixel patch in the top left corner, white while the steering input is past half lock, for a photodiode (docs/latency.md)"},
         {"latency-log", SIM_OPT_STRING, &o->latency_log, "FILE", "in a session: every frame's wheel-to-picture delay and stages (and the patch as read back) as CSV"},
     };
@@ -192,6 +193,8 @@ static int parse_options(int argc, char **argv, rn_options *o)
         bad = "--lod-tolerance must be > 0 pixels";
     else if (o->bench_frames < 0)
         bad = "--bench-frames must be >= 0";
+    else if (o->motion && strcmp(o->motion, "predict") && strcmp(o->motion, "interpolate"))
+        bad = "--motion must be predict or interpolate";
     if (bad) {
         fprintf(stderr, "render-node: %s (--help lists the options)\n", bad);
         return 2;
@@ -206,6 +209,7 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rn_options *o = &n.o;
+    n.motion = o->motion && !strcmp(o->motion, "interpolate") ? RN_MOTION_INTERPOLATE : RN_MOTION_PREDICT;
     int w, h;
     if (!parse_size(o->size, &w, &h)) {
         fprintf(stderr, "render-node: --size must be WIDTHxHEIGHT in pixels (16..16384), not \"%s\"\n", o->size);
