@@ -17,6 +17,7 @@
 #include "sim_msg_signal.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
+#include "sim_sky.h"
 #include "sim_throttle.h"
 
 #define NO_DATA_AFTER 0.5 /* s without a state */
@@ -142,7 +143,8 @@ static void on_control(rn_node *n, const char *topic, const cJSON *msg)
     }
     if (!strcmp(cmd, "light")) {
         const char *mode = cJSON_GetObjectItemCaseSensitive(msg, "mode")->valuestring;
-        n->light = !strcmp(mode, "night") ? SIM_LIGHT_NIGHT : !strcmp(mode, "dusk") ? SIM_LIGHT_DUSK : SIM_LIGHT_DAY;
+        int l = sim_light_find(mode, true); /* the command was validated: one of the operator's lights */
+        n->light = l < 0 ? SIM_LIGHT_DAY : (sim_light)l;
     } else if (!strcmp(cmd, "hud")) {
         rn_hud_set(&n->scene.hud, SIM_HUD_TOP, cJSON_GetObjectItemCaseSensitive(msg, "text")->valuestring, NULL, 0,
                    rn_now());
