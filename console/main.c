@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <netdb.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,48 @@ static int refuse_request(struct lws *wsi, console_gateway *gw, bool upgrade)
     return 1;
 }
 
+/* The cookie's name: one per port, as browsers keep cookies per host, not per port. */
+static void cookie_name(const console_gateway *gw, char *out, size_t size)
+{
+    snprintf(out, size, "sim_operator_%d", gw->port);
+}
+
+/* The operator's page ("/" or "/index.html") comes with the operator cookie: HttpOnly
+ * (no script reads it), SameSite=Strict (no other site's request carries it). */
+static int add_operator_cookie(struct lws *wsi, console_gateway *gw, void *in)
+{
+    struct lws_process_html_args *args = in;
+    char uri[64] = "", name[32], v[128];
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0) return 0;
+    if (strcmp(uri, "/") != 0 && strcmp(uri, "/index.html") != 0) return 0;
+    cookie_name(gw, name, sizeof name);
+    int n = snprintf(v, sizeof v, "%s=%s; HttpOnly; SameSite=Strict; Path=/", name, gw->operator_secret);
+    unsigned char *p = (unsigned char *)args->p, *end = p + args->max_len;
+    if (lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:", (const unsigned char *)v, n, &p, end))
+        return 1;
+    args->p = (char *)p;
+    return 0;
+}
+
+/* Whether the WebSocket's Cookie header holds this console's operator cookie. */
+static bool has_operator_cookie(struct lws *wsi, const console_gateway *gw)
+{
+    char cookies[2048], name[32], want[80];
+    if (lws_hdr_copy(wsi, cookies, sizeof cookies, WSI_TOKEN_HTTP_COOKIE) <= 0) return false;
+    cookie_name(gw, name, sizeof name);
+    snprintf(want, sizeof want, "%s=", name);
+    for (char *c = cookies; (c = strstr(c, want)); c += strlen(want)) {
+        if (c != cookies && c[-1] != ' ' && c[-1] != ';') continue;
+        char val[40];
+        size_t n = strcspn(c + strlen(want), "; ");
+        if (n >= sizeof val) continue;
+        memcpy(val, c + strlen(want), n);
+        val[n] = 0;
+        if (sim_net_token_equal(gw->operator_secret, val)) return true;
+    }
+    return false;
+}
+
 static int on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
     struct lws_context *ctx = lws_get_context(wsi);
@@ -68,8 +111,11 @@ static int on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user,
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         /* Before the upgrade, so that a refusal is a plain 403 the browser reports. */
         return gw ? refuse_request(wsi, gw, true) : -1;
+    case LWS_CALLBACK_ADD_HEADERS:
+        return gw ? add_operator_cookie(wsi, gw, in) : 0;
     case LWS_CALLBACK_ESTABLISHED:
         *pss = gw && !gw->closing ? page_open(gw, wsi) : NULL;
+        if (*pss) (*pss)->operator_page = has_operator_cookie(wsi, gw);
         return *pss ? 0 : -1;
     case LWS_CALLBACK_RECEIVE:
         if (*pss)
@@ -224,6 +270,13 @@ int main(int argc, char **argv)
     a.gw.port = port;
     a.gw.allow_hosts = allow_hosts;
     a.gw.allow_origins = allow_origins;
+    /* the operator's cookie: new for every console process */
+    unsigned char raw[16];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+        fprintf(stderr, "console: cannot read random bytes for the operator's cookie\n");
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof raw; i++) snprintf(a.gw.operator_secret + 2 * i, 3, "%02x", raw[i]);
     a.gw.bus_token = bus_token;
     a.gw.control_url = control_url;
     a.gw.loop = uv_default_loop();
@@ -234,6 +287,7 @@ int main(int argc, char **argv)
     mount.mountpoint_len = 1;
     mount.origin = www_real;
     mount.def = "index.html";
+    mount.protocol = "simbus"; /* its callback adds the operator cookie (LWS_CALLBACK_ADD_HEADERS) */
     mount.origin_protocol = LWSMPRO_FILE;
     mount.extra_mimetypes = &mime_js;
     void *loops[1] = {a.gw.loop};

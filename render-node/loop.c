@@ -33,6 +33,7 @@ static void frame_latency(rn_node *n, const rn_chain *c)
         for (int i = 0; i < SIM_LATENCY_STAGES; i++)
             fprintf(n->latency_log, ",%.3f", isnan(total) ? NAN : stage[i] * 1e3);
         fprintf(n->latency_log, ",%.3f\n", isnan(total) ? NAN : total * 1e3);
+        fflush(n->latency_log); /* read while the session runs (simctl latency) */
     }
     if (isnan(total) || n->paused)
         return;

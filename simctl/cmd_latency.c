@@ -200,7 +200,7 @@ int simctl_cmd_latency(int argc, char **argv)
         fprintf(stderr, "simctl latency: %s: cannot create\n", script);
         return 1;
     }
-    const double first = 4.0, period = 0.8;
+    const double first = 2.0, period = 0.8;
     fprintf(f, "wheel axes 4 buttons 12 hats 1\n");
     for (int i = 0; i < steps_n; i++) {
         double on = first + i * period + 0.0137 * ((i * 7) % 11);
@@ -231,8 +231,33 @@ int simctl_cmd_latency(int argc, char **argv)
     usleep(300000); /* the dispatcher listening; the modules retry their connect anyway */
     pid[1] = spawn(pargv, logs[1]);
     pid[3] = spawn(rargv, logs[3]);
+    /* The wheel's script runs from input-node's arrival on the bus: it comes once the
+     * view presents frames, however long a slow machine (or a sanitizer build) takes
+     * to build the scene, so that every step has frames before it. */
+    double up_by = mono_now() + 120;
+    bool up = false;
+    while (!up && mono_now() < up_by) {
+        usleep(100000);
+        FILE *fl = fopen(flog, "r");
+        int lines = 0;
+        for (int ch; fl && (ch = fgetc(fl)) != EOF;)
+            lines += ch == '\n';
+        if (fl) fclose(fl);
+        up = lines >= 3; /* the header and two frames */
+        if (waitpid(pid[3], NULL, WNOHANG) == pid[3]) {
+            pid[3] = 0;
+            break;
+        }
+    }
+    if (!up) {
+        fprintf(stderr, "simctl latency: render-node presented no frame (its log: %s)\n", logs[3]);
+        stop(pid[3], 10);
+        stop(pid[1], 5);
+        stop(pid[0], 5);
+        return 1;
+    }
     pid[2] = spawn(iargv, logs[2]);
-    double total_s = first + steps_n * period + 1.5 + 2.0; /* + the render node's start */
+    double total_s = first + steps_n * period + 1.5; /* + the release of the last step */
     if (!json)
         fprintf(stderr, "simctl latency: %d steps of a virtual wheel, render-node --motion %s --quality %s, %.0f s ...\n",
                 steps_n, motion, quality, total_s);

@@ -63,9 +63,11 @@ void lat_evaluate(const lat_step *steps, size_t n_steps, const lat_frame *frames
             ns++;
             double dis = fabs(d - f->total_ms);
             if (!(worst >= dis)) worst = dis;
-            /* one frame: the median interval, or this frame's own when longer (a frame
-             * that took longer held the input back longer) */
+            /* one frame: the frame in flight when the input came (a frame drawn longer
+             * holds the input back longer), this one, or the median interval */
             double slot = first > 0 ? f->swap_end - frames[first - 1].swap_end : 0;
+            if (first > 1 && frames[first - 1].swap_end - frames[first - 2].swap_end > slot)
+                slot = frames[first - 1].swap_end - frames[first - 2].swap_end;
             if (isfinite(out->frame_s) && slot < out->frame_s) slot = out->frame_s;
             if (dis > slot * 1e3) out->disagreements++;
         }

@@ -26,8 +26,9 @@ typedef struct lat_result {
     double median_ms, p95_ms, p99_ms;     /* input to the first lit frame's swap */
     double chain_median_ms;               /* those frames' own figures */
     double max_disagreement_ms;           /* max |measured - own figure| */
-    int disagreements;                    /* steps where that exceeds one frame (the median
-                                             frame interval, or that frame's own if longer) */
+    int disagreements;                    /* steps where that exceeds one frame: the longest
+                                             of the median frame interval, that frame's and
+                                             the one before it (in flight at the input) */
     double stage_ms[7];                   /* medians over the first lit frames */
 } lat_result;
 
