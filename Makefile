@@ -146,7 +146,7 @@ integration: all $(INTEG_TESTS)
 SCRIPT_TESTS := $(wildcard tests/scripts/test_*.sh)
 # Tests that time real-time behaviour (force-feedback fades within tens of ms) run alone,
 # after the others, even under make -jN test.
-SIM_TEST_SERIAL ?= test_input_node
+SIM_TEST_SERIAL ?= test_input_node test_latency
 export SIM_TEST_SERIAL
 test: all $(UNIT_TESTS) $(INTEG_TESTS)
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(INTEG_TESTS) $(SCRIPT_TESTS) $(UNIT_TESTS)

@@ -50,6 +50,7 @@ typedef struct console_page {
     uv_connect_t connect_req;
     bool tcp_open;                 /* uv_tcp_init done and handle not closed yet */
     bool connected, bus_closed, reading, welcomed;
+    bool operator_page;            /* its WebSocket showed the operator cookie: may command */
     bool leaving;                  /* the WebSocket closed: draining the bus connection */
     int pending;                   /* commands in flight (their answers hold the page) */
     char name[65];                 /* from the page's hello */
@@ -75,6 +76,9 @@ struct console_gateway {
     int port;                      /* the port listened on (Host headers must name it) */
     const char *allow_hosts;       /* --allow-host: more names for Host, comma-separated */
     const char *allow_origins;     /* --allow-origin: more page origins, comma-separated */
+    char operator_secret[33];      /* set as an HttpOnly cookie with the operator's page (/) */
+    char token_secret[33];         /* set as an HttpOnly cookie with a page asked for with the
+                                      right ?token=: the WebSocket then needs no token in its URL */
     char *roads_json;              /* the scenario's map, made once (NULL: no --scenario) */
     console_page *pages;
     uint64_t next_id;

@@ -279,7 +279,13 @@ static void handle_message(console_page *p, const char *data, size_t len)
         bus_send(p, r.line, strlen(r.line));
         break;
     case SIM_PAGE_COMMAND:
-        if (!p->welcomed) page_send_error(p, "console.command: say hello first");
+        /* Operator commands only from the operator's page (issue 45): its WebSocket
+         * showed the cookie the console set, HttpOnly and SameSite=Strict, with "/". An
+         * HMI, SuRT or questionnaire page (a participant's tablet) cannot have it. */
+        if (!p->operator_page)
+            page_send_error(p, "console.command: refused: operator commands come only from the console's operator "
+                               "page (/), which holds its cookie");
+        else if (!p->welcomed) page_send_error(p, "console.command: say hello first");
         else console_command(p, r.msg);
         break;
     case SIM_PAGE_ROADS:

@@ -65,6 +65,7 @@ typedef struct node {
     bool have_kbd;
     in_vtest vtest;
     bool have_vtest;
+    FILE *vtest_log;       /* --virtual-test-log, owned */
     bool vtest_running;    /* its clock started: the node has joined the bus */
     in_script script;
     in_drt drt;            /* the Detection Response Task: scripted answers (drt.c) */
@@ -268,7 +269,15 @@ static void handle_sdl_event(node *n, const SDL_Event *e)
 /* Pumps SDL and brings n->controls up to date from whoever drives. */
 static void refresh(node *n, double now)
 {
-    if (n->have_vtest && n->vtest_running) in_vtest_run_next(&n->vtest, now);
+    if (n->have_vtest && n->vtest_running) {
+        size_t before = n->vtest.next;
+        in_vtest_run_next(&n->vtest, now);
+        if (n->vtest_log) /* the moment the virtual wheel moved: simctl latency's reference */
+            for (size_t i = before; i < n->vtest.next; i++)
+                fprintf(n->vtest_log, "%.6f,%.6f,%d,%d,%d\n", now_s(), n->vtest.steps[i].at, (int)n->vtest.steps[i].kind,
+                        n->vtest.steps[i].index, n->vtest.steps[i].value);
+        if (n->vtest_log) fflush(n->vtest_log);
+    }
     SDL_Event e;
     n->event_stamp = 0;
     while (SDL_PollEvent(&e)) handle_sdl_event(n, &e);
@@ -602,7 +611,7 @@ static const char *default_map_dir(char *buf, size_t size)
 /* Everything the command line sets; strings point into argv. */
 struct in_options {
     const char *device, *driver, *mapping, *mapping_dir, *scenario, *start;
-    const char *replay, *vtest, *ffb_log;
+    const char *replay, *vtest, *ffb_log, *vtest_log;
     int rate_hz;
     double target_kmh;
     bool lockstep, calibrate;
@@ -635,6 +644,8 @@ static int start_driver(node *n, const in_options *o, sim_error *err)
     /* Whole lines as they happen, so that a test (or a person) can follow the log. */
     if (n->fo.log) setvbuf(n->fo.log, NULL, _IOLBF, 0);
     int rc;
+    if (o->vtest_log && !(n->vtest_log = fopen(o->vtest_log, "w")))
+        return sim_error_set(err, SIM_EIO, "--virtual-test-log %s: cannot create: %s", o->vtest_log, strerror(errno));
     if (o->vtest) {
         if ((rc = in_vtest_load(&n->vtest, o->vtest, err))) return rc;
         n->have_vtest = true; /* before starting: free_driver frees it if the start fails */
@@ -705,6 +716,8 @@ static void free_driver(node *n)
 {
     if (n->have_kbd) in_kbd_close(&n->kbd);
     if (n->have_vtest) in_vtest_free(&n->vtest);
+    if (n->vtest_log) fclose(n->vtest_log);
+    n->vtest_log = NULL;
     if (n->have_script) in_script_close(&n->script);
     if (n->have_auto) in_auto_close(&n->autom);
     if (n->have_wheel) in_wheel_close(&n->wheel);
@@ -800,6 +813,8 @@ int main(int argc, char **argv)
          "write force-feedback effects and events as NDJSON (debugging, tests)"},
         {"virtual-test-script", SIM_OPT_STRING, &o.vtest, "FILE",
          "(tests) attach a virtual wheel and play FILE on it"},
+        {"virtual-test-log", SIM_OPT_STRING, &o.vtest_log, "FILE",
+         "(tests) write when each step of the script was applied (monotonic s, script time): simctl latency"},
     };
     static const char *const subs[] = {SIM_TOPIC_FFB_COMMAND, "control.", SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE,
                                        SIM_TOPIC_TRAFFIC_STATE, SIM_TOPIC_SIGNAL_STATE, SIM_TOPIC_DISPATCHER_LEFT,

@@ -21,7 +21,7 @@ typedef struct app {
     pn_node node;
     const char *scenario, *start, *vehicle, *model, *integrator, *wait_for, *params;
     int rate_hz, publish_hz, first_run;
-    bool lockstep, scenario_ego;
+    bool lockstep, scenario_ego, no_early;
     pn_world *world;
 } app;
 
@@ -32,7 +32,8 @@ static int setup(sim_node *sn, void *user, sim_error *err)
         return sim_error_set(err, SIM_EINVAL, "--run %d: expected 0..1000000", a->first_run), 2;
     pn_config cfg = {.first_run = a->first_run, .start = a->start, .rate_hz = a->rate_hz,
                      .publish_hz = a->publish_hz, .lockstep = a->lockstep, .wait_for = a->wait_for,
-                     .wait_for_session = getenv("SIM_BUS_SECRET") && getenv("SIM_BUS_SECRET")[0], .scenario_ego = a->scenario_ego};
+                     .wait_for_session = getenv("SIM_BUS_SECRET") && getenv("SIM_BUS_SECRET")[0], .scenario_ego = a->scenario_ego,
+                     .early_states = !a->no_early};
     if (sim_vehicle_model_parse(a->model, &cfg.model, err) || sim_integrator_parse(a->integrator, &cfg.integrator, err))
         return 2;
     if (a->rate_hz < 1 || a->rate_hz > 100000 || a->publish_hz < 1 || a->publish_hz > a->rate_hz ||
@@ -88,6 +89,7 @@ int main(int argc, char **argv)
         {"integrator", SIM_OPT_STRING, &a.integrator, "euler|midpoint|rk4", "integrator of the full model (default midpoint)"},
         {"rate-hz", SIM_OPT_INT, &a.rate_hz, "HZ", "internal step rate (default 1000)"},
         {"publish-hz", SIM_OPT_INT, &a.publish_hz, "HZ", "sim.tick and vehicle.state rate (default 100); divides rate-hz"},
+        {"no-early-states", SIM_OPT_FLAG, &a.no_early, NULL, "real time: no vehicle.early.state between the ticks when an input arrives (docs/latency.md)"},
         {"lockstep", SIM_OPT_FLAG, &a.lockstep, NULL, "step tick n+1 only when every lockstep module has acknowledged tick n"},
         {"wait-for", SIM_OPT_STRING, &a.wait_for, "NAMES", "start the clock only once these modules (comma-separated) have joined"},
         {"run", SIM_OPT_INT, &a.first_run, "N",

@@ -68,17 +68,11 @@ static void place_on_followed(pn_node *n)
                          "cannot put the car on the storyboard's ego (%s); it holds its state", err.msg);
 }
 
-static void advance(pn_node *n)
+/* count internal steps with the current controls. */
+static void step_car(pn_node *n, int count)
 {
     const sim_vehicle_ground *g = pn_world_ground(n->world);
-    if (n->cfg.scenario_ego) {
-        if (n->have_follow) place_on_followed(n);
-        n->tick++;
-        publish_tick(n);
-        return;
-    }
-    n->stamps = n->in_stamps; /* the controls this tick integrates */
-    for (int k = 0; k < n->steps_per_tick; k++) {
+    for (int k = 0; k < count; k++) {
         int rc = sim_vehicle_step(&n->car, &n->in, g, n->boxes, n->n_boxes, n->dt);
         if (rc != 0) {
             sim_throttle_say(&n->bad_output, stderr, "physics-node", "step", sim_throttle_clock(),
@@ -87,6 +81,56 @@ static void advance(pn_node *n)
         }
         pn_collide_step(&n->collide, &n->car, n->world);
     }
+}
+
+/* A new input.controls in real time (docs/latency.md): the car is stepped up to the
+ * wall clock with the controls it had, then one step with the new ones, and that
+ * state is published at once on vehicle.early.state; the tick steps only what is left
+ * of its period, so the ticks' states stay on their 100 Hz grid. */
+static void early_state(pn_node *n, const sim_vehicle_controls *old)
+{
+    uint64_t period_ns = 1000000000ull / (uint64_t)n->cfg.publish_hz;
+    uint64_t due_ns = n->t0_ns + (n->tick - n->tick0) * period_ns, now = uv_hrtime();
+    int k = now > due_ns ? (int)((now - due_ns) / (uint64_t)(n->dt * 1e9)) : 0;
+    if (k > n->steps_per_tick - 2) k = n->steps_per_tick - 2; /* leave the tick its own last step */
+    if (n->steps_done >= n->steps_per_tick - 1)
+        return; /* the tick is due within a step: it carries the new controls */
+    if (k > n->steps_done) {
+        sim_vehicle_controls now_in = n->in;
+        n->in = *old;
+        step_car(n, k - n->steps_done);
+        n->in = now_in;
+        n->steps_done = k;
+    }
+    step_car(n, 1);
+    n->steps_done++;
+    n->stamps = n->in_stamps;
+    n->stamps.stepped = (double)uv_hrtime() * 1e-9;
+    sim_vehicle_state s;
+    const sim_vehicle_ground *g = pn_world_ground(n->world);
+    sim_vehicle_get_state(&n->car, g, &s);
+    pn_road_pos road;
+    pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
+    cJSON *o = pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model, n->tick, n->run, &n->stamps);
+    if (!o)
+        return;
+    cJSON_DeleteItemFromObject(o, "tick"); /* between the ticks: it belongs to none */
+    double t = ((double)n->tick + (double)n->steps_done / n->steps_per_tick) / n->cfg.publish_hz;
+    sim_bus_publish(n->bus, SIM_TOPIC_VEHICLE_EARLY_STATE, t, o);
+    cJSON_Delete(o);
+}
+
+static void advance(pn_node *n)
+{
+    if (n->cfg.scenario_ego) {
+        if (n->have_follow) place_on_followed(n);
+        n->tick++;
+        publish_tick(n);
+        return;
+    }
+    n->stamps = n->in_stamps; /* the newest controls: those the rest of the period integrates */
+    step_car(n, n->steps_per_tick - n->steps_done);
+    n->steps_done = 0;
     n->stamps.stepped = (double)uv_hrtime() * 1e-9;
     n->tick++;
     for (int i = 0; i < n->collide.n_pending; i++)
@@ -108,6 +152,7 @@ static int start_car(pn_node *n, const char *start_name, sim_error *err)
         return rc;
     n->in = (sim_vehicle_controls){.automatic = true, .gear = st.gear > 0 ? st.gear : 1};
     n->in_stamps = n->stamps = (pn_stamps){NAN, NAN, NAN, NAN};
+    n->steps_done = 0;
     n->n_boxes = 0;
     pn_collide_reset(&n->collide, n->dt);
     n->have_follow = false;
@@ -338,11 +383,15 @@ void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
         sim_error err = {0};
         /* A sender that gets it wrong usually does so at every tick: one line a second. */
         double stamp, sent;
-        if (pn_controls_stamped(msg, &n->in, &stamp, &sent, &err))
+        sim_vehicle_controls old = n->in;
+        if (pn_controls_stamped(msg, &n->in, &stamp, &sent, &err)) {
             sim_throttle_say(&n->bad_output, stderr, "physics-node", topic, sim_throttle_clock(), "ignoring %s", err.msg);
-        else
+        } else {
             n->in_stamps = (pn_stamps){.in_stamp = stamp, .in_sent = sent, .in_recv = (double)uv_hrtime() * 1e-9,
                                        .stepped = NAN};
+            if (n->cfg.early_states && !n->cfg.lockstep && !n->cfg.scenario_ego && n->started && !n->paused)
+                early_state(n, &old);
+        }
     } else if (strcmp(topic, SIM_TOPIC_SIM_ACK) == 0) {
         on_ack(n, msg);
     } else if (strncmp(topic, "control.", 8) == 0) {

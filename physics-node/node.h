@@ -41,6 +41,9 @@ typedef struct pn_config {
      * input.controls: `simctl run --driver scenario`, so that the car, the drive log and
      * every condition on the ego agree (docs/openscenario.md, "The ego"). */
     bool scenario_ego;
+    /* Real time: a state on vehicle.early.state as soon as an input.controls has been
+     * integrated, between the ticks (docs/latency.md); --no-early-states turns it off. */
+    bool early_states;
 } pn_config;
 
 typedef struct pn_node {
@@ -61,6 +64,7 @@ typedef struct pn_node {
     bool have_follow;             /* a traffic.ego came (cfg.scenario_ego) */
     sim_vehicle_start follow_at;  /* the latest: the ego's centre, heading and speed */
     int steps_per_tick;
+    int steps_done;               /* internal steps already taken toward tick + 1 (early states) */
     double dt;                    /* internal step, s */
     uint64_t tick;                /* n of the latest published tick */
     int run;                      /* increments on restart */

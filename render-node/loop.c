@@ -33,6 +33,7 @@ static void frame_latency(rn_node *n, const rn_chain *c)
         for (int i = 0; i < SIM_LATENCY_STAGES; i++)
             fprintf(n->latency_log, ",%.3f", isnan(total) ? NAN : stage[i] * 1e3);
         fprintf(n->latency_log, ",%.3f\n", isnan(total) ? NAN : total * 1e3);
+        fflush(n->latency_log); /* read while the session runs (simctl latency) */
     }
     if (isnan(total) || n->paused)
         return;
@@ -85,6 +86,7 @@ int rn_run_session(rn_node *n, sim_error *err)
     if (rn_start_pose(n, &home, &serr) != SIM_OK)
         memset(&home, 0, sizeof home);
     double period = 1.0 / (n->o.fps > 0 ? n->o.fps : 60), t0 = rn_now();
+    n->frame_cost = 0.5 * period;
     bool paced = n->o.no_vsync || n->o.offscreen || SDL_GL_GetSwapInterval() <= 0;
     long frames = 0;
     while (!n->stop && !rc) {
@@ -98,8 +100,17 @@ int rn_run_session(rn_node *n, sim_error *err)
         }
         double now = rn_now(), start = now;
         sim_pose p = home;
-        if (n->ip.n > 0)
-            sim_interp_at(&n->ip, now, &p);
+        double shown_t = NAN;
+        if (n->ip.n > 0 && n->motion == RN_MOTION_PREDICT) {
+            /* where the car will be when this frame is presented: the newest state
+             * carried forward by the time since physics was there plus what a frame
+             * takes (docs/latency.md) */
+            double dt = n->paused ? 0 : start + n->frame_cost - n->newest_ref;
+            sim_predict(&n->newest_pose, &n->newest_motion, dt, &p);
+            shown_t = n->newest_t;
+        } else if (n->ip.n > 0) {
+            shown_t = sim_interp_at(&n->ip, now, &p);
+        }
         rn_session_update_hud(n, now);
         const char *shot = NULL;
         if (n->o.screenshot_at >= 0 && !n->shot_done && n->last_state_wall >= 0 && n->sim_t >= n->o.screenshot_at)
@@ -107,8 +118,11 @@ int rn_run_session(rn_node *n, sim_error *err)
         if (n->shot_now && n->o.screenshot)
             shot = n->o.screenshot;
         int pending = n->n_pending;
-        rn_chain chain = n->chain; /* the newest state this frame shows */
-        n->marker_on = fabs(n->ego_steer_input) >= RN_MARKER_STEER && n->last_state_wall >= 0;
+        /* the state this frame's pose stands for (interpolating: the nearer of the two
+         * it is between): its delay chain, and the marker follows its steering */
+        const rn_shown *sh = isnan(shown_t) ? NULL : rn_session_shown(n, shown_t);
+        rn_chain chain = sh ? sh->chain : n->chain;
+        n->marker_on = sh && fabs(sh->steer) >= RN_MARKER_STEER;
         n->marker_read = -1;
         rn_frame_stats st;
         n->draw_end = NAN;
@@ -119,6 +133,7 @@ int rn_run_session(rn_node *n, sim_error *err)
         chain.draw_end = n->draw_end;
         chain.swap_end = done;
         frame_latency(n, &chain);
+        n->frame_cost += 0.1 * ((done - start) - n->frame_cost);
         for (int i = 0; i < pending && n->latency && n->n_latency < RN_LATENCY_MAX; i++)
             n->latency[n->n_latency++] = done - n->pending_arrival[i];
         memmove(n->pending_arrival, n->pending_arrival + pending, (size_t)(n->n_pending - pending) * sizeof(double));

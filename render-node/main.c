@@ -15,6 +15,7 @@
 #include "node.h"
 #include "sim_cli.h"
 #include "sim_file.h"
+#include "sim_sky.h"
 #include "sim_vehicle.h"
 #include "sim_vehicle_file.h"
 
@@ -110,15 +111,6 @@ static int parse_size(const char *text, int *w, int *h)
     return text && sscanf(text, "%dx%d%c", w, h, &tail) == 2 && *w >= 16 && *h >= 16 && *w <= 16384 && *h <= 16384;
 }
 
-static int weather_parse(const char *name)
-{
-    static const char *const names[] = {"clear", "cloudy", "rain", "fog", "snow"};
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(name, names[i]))
-            return i;
-    return -1;
-}
-
 static int parse_options(int argc, char **argv, rn_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -163,6 +155,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"no-hud", SIM_OPT_FLAG, &o->no_hud, NULL, "no head-up display"},
         {"bench-frames", SIM_OPT_INT, &o->bench_frames, "N", "draw N frames driving along the road without a bus, report speed"},
         {"stats-file", SIM_OPT_STRING, &o->stats_file, "FILE", "write frame statistics (JSON) there at exit instead of stdout"},
+        {"motion", SIM_OPT_STRING, &o->motion, "predict|interpolate", "the car's pose: predicted from the newest state to the frame's presentation (default), or interpolated between the last two, one state period behind (docs/latency.md)"},
         {"latency-marker", SIM_OPT_FLAG, &o->latency_marker, NULL, "a 32-pixel patch in the top left corner, white while the steering input is past half lock, for a photodiode (docs/latency.md)"},
         {"latency-log", SIM_OPT_STRING, &o->latency_log, "FILE", "in a session: every frame's wheel-to-picture delay and stages (and the patch as read back) as CSV"},
     };
@@ -175,6 +168,9 @@ static int parse_options(int argc, char **argv, rn_options *o)
     if (rc != SIM_CLI_OK)
         return 2;
     const char *bad = NULL;
+    char names[64], light_bad[96], weather_bad[96]; /* the names from sim_sky.def */
+    snprintf(light_bad, sizeof light_bad, "--light must be %s", sim_light_operator_words(false, names, sizeof names));
+    snprintf(weather_bad, sizeof weather_bad, "--weather must be %s", sim_weather_words(names, sizeof names));
     if (npos)
         bad = "no positional arguments are taken";
     else if (!o->scenario)
@@ -183,20 +179,22 @@ static int parse_options(int argc, char **argv, rn_options *o)
         bad = "--view must be front, left, right, rear-mirror, left-mirror, right-mirror or chase";
     else if (o->fov_deg < 0 || o->fov_deg >= 170)
         bad = "--fov-deg must be from 1 to 170 degrees";
-    else if (o->light && strcmp(o->light, "day") && strcmp(o->light, "dusk") && strcmp(o->light, "night"))
-        bad = "--light must be day, dusk or night";
+    else if (o->light && sim_light_find(o->light, true) < 0)
+        bad = light_bad;
     else if (o->screenshot_at >= 0 && !o->screenshot)
         bad = "--screenshot-at needs --screenshot OUT.png";
     else if (!(o->fps > 0 && o->fps <= 1000))
         bad = "--fps must be from 1 to 1000";
     else if (o->quality && rn_quality_parse(o->quality) < 0)
         bad = "--quality must be low, medium or high";
-    else if (o->weather && weather_parse(o->weather) < 0)
-        bad = "--weather must be clear, cloudy, rain, fog or snow";
+    else if (o->weather && sim_weather_find(o->weather) < 0)
+        bad = weather_bad;
     else if (!isnan(o->lod_tolerance) && !(o->lod_tolerance > 0))
         bad = "--lod-tolerance must be > 0 pixels";
     else if (o->bench_frames < 0)
         bad = "--bench-frames must be >= 0";
+    else if (o->motion && strcmp(o->motion, "predict") && strcmp(o->motion, "interpolate"))
+        bad = "--motion must be predict or interpolate";
     if (bad) {
         fprintf(stderr, "render-node: %s (--help lists the options)\n", bad);
         return 2;
@@ -211,6 +209,7 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rn_options *o = &n.o;
+    n.motion = o->motion && !strcmp(o->motion, "interpolate") ? RN_MOTION_INTERPOLATE : RN_MOTION_PREDICT;
     int w, h;
     if (!parse_size(o->size, &w, &h)) {
         fprintf(stderr, "render-node: --size must be WIDTHxHEIGHT in pixels (16..16384), not \"%s\"\n", o->size);
@@ -255,9 +254,9 @@ int main(int argc, char **argv)
     }
     n.light = n.sc->env.light;
     if (o->weather)
-        n.sc->env.weather = (sim_weather)weather_parse(o->weather);
+        n.sc->env.weather = (sim_weather)sim_weather_find(o->weather);
     if (o->light)
-        n.light = !strcmp(o->light, "night") ? SIM_LIGHT_NIGHT : !strcmp(o->light, "dusk") ? SIM_LIGHT_DUSK : SIM_LIGHT_DAY;
+        n.light = (sim_light)sim_light_find(o->light, true); /* checked by parse_options */
     n.trigger_fired = calloc((size_t)n.sc->n_triggers + 1, sizeof *n.trigger_fired);
     gfx_window_opts wo = {.width = w, .height = h, .x = wx, .y = wy, .display = o->display,
                           .fullscreen = o->fullscreen, .hidden = o->offscreen, .vsync = !o->no_vsync,

@@ -11,6 +11,7 @@
 #include "scene.h"
 #include "sim_bus.h"
 #include "sim_interp.h"
+#include "sim_predict.h"
 #include "sim_scenario.h"
 #include "sim_throttle.h"
 #include "traffic_in.h"
@@ -25,8 +26,23 @@ typedef struct rn_options {
     int display, bench_frames;
     bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud, no_scenery;
     bool latency_marker;           /* the photodiode patch (docs/latency.md) */
+    const char *motion;            /* --motion predict|interpolate */
     const char *latency_log;       /* every frame's delay, and the patch as read back, as CSV */
 } rn_options;
+
+/* --motion: the ego pose drawn predicted to the frame's presentation from the newest
+ * state (and vehicle.early.state followed), or interpolated between the last two
+ * ticks' states, one state period behind (docs/render.md, docs/latency.md). */
+typedef enum { RN_MOTION_PREDICT, RN_MOTION_INTERPOLATE } rn_motion;
+
+/* A recent state: its simulation time, delay chain and steering input, so that a frame
+ * is attributed to the state its pose stands for. */
+#define RN_SHOWN_MAX 8
+typedef struct rn_shown {
+    double t;
+    rn_chain chain;
+    double steer;
+} rn_shown;
 
 /* --latency-marker: a square of RN_MARKER_PX pixels in the top left corner, white
  * while the newest state's steering input is past RN_MARKER_STEER (either way), else
@@ -46,6 +62,13 @@ typedef struct rn_node {
     char ego_model[128], ego_cockpit[128]; /* the vehicle file's render.model, render.cockpit */
     /* the ego car */
     sim_interp ip;
+    rn_motion motion;
+    sim_pose newest_pose;          /* the newest state's pose, motion, time, and when (node */
+    sim_motion newest_motion;      /* clock) physics was at that time: the prediction's base */
+    double newest_t, newest_ref;
+    double frame_cost;             /* s from a frame's start to its swap's end, smoothed */
+    rn_shown shown[RN_SHOWN_MAX];  /* ring of recent states, newest at shown_head - 1 */
+    int shown_head, n_shown;
     double ego_speed;              /* m/s, newest */
     double ego_steer;              /* rad, mean front road-wheel angle, newest */
     double ego_steer_input;        /* -1..1, the steering input the newest state applied */
@@ -122,8 +145,11 @@ int rn_session_open(rn_node *n, sim_error *err);
 void rn_session_close(rn_node *n);
 /* Per frame: HUD values from what the bus brought (speed, limit, triggers, no data). */
 void rn_session_update_hud(rn_node *n, double now);
-/* A vehicle.state (t: its envelope's time, NAN when it had none). */
-void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t);
+/* A vehicle.state, or a vehicle.early.state when early (t: its envelope's time, NAN
+ * when it had none). */
+void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t, bool early);
+/* The recent state nearest simulation time t (NULL: none yet). */
+const rn_shown *rn_session_shown(const rn_node *n, double t);
 /* Fills n->drawn with the other cars for a frame at `now`; returns how many. */
 int rn_session_agents(rn_node *n, double now);
 /* Publishes an ack for a control message. */

@@ -17,6 +17,7 @@
 #include "sim_msg_signal.h"
 #include "sim_msg_vehicle.h"
 #include "sim_node.h"
+#include "sim_sky.h"
 #include "sim_throttle.h"
 
 #define NO_DATA_AFTER 0.5 /* s without a state */
@@ -51,7 +52,17 @@ void rn_session_ack(rn_node *n, const cJSON *msg, bool ok, const char *error)
     }
 }
 
-void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t)
+const rn_shown *rn_session_shown(const rn_node *n, double t)
+{
+    const rn_shown *best = NULL;
+    for (int i = 0; i < n->n_shown; i++) {
+        const rn_shown *s = &n->shown[(n->shown_head - 1 - i + RN_SHOWN_MAX) % RN_SHOWN_MAX];
+        if (!best || fabs(s->t - t) < fabs(best->t - t)) best = s; /* a tie: the newer */
+    }
+    return best;
+}
+
+void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t, bool early)
 {
     sim_msg_vehicle_state m;
     sim_error err = {0};
@@ -66,20 +77,36 @@ void rn_session_vehicle_state(rn_node *n, const cJSON *msg, double t)
                   .pitch = isfinite(m.pitch) ? m.pitch : 0,
                   .roll = isfinite(m.roll) ? m.roll : 0};
     double now = rn_now();
+    if (early && !isnan(t) && t <= n->sim_t)
+        return; /* a tick's state overtook it */
     n->sim_t = isnan(t) ? n->sim_t : t;
     sim_interp_push(&n->ip, &p, n->sim_t, now);
+    n->newest_pose = p;
+    n->newest_motion = (sim_motion){.speed = m.speed, .yaw_rate = m.yaw_rate,
+                                    .accel = isfinite(m.accel) ? m.accel : m.accel_body[0], .vz = m.vel[2]};
+    n->newest_t = n->sim_t;
+    /* when physics was at this state's time: it stepped it just then in real time */
+    n->newest_ref = isfinite(m.stepped) && m.stepped <= now ? m.stepped : now;
     n->ego_speed = isfinite(m.speed) ? m.speed : 0;
     n->ego_steer = isfinite(m.steer_angle) ? m.steer_angle : 0;
     n->ego_steer_input = isfinite(m.steer) ? m.steer : 0;
-    n->ego_placed = m.road[0] || !isnan(m.tick);
-    snprintf(n->ego_road, sizeof n->ego_road, "%s", m.road);
-    n->ego_s = m.s;
-    n->ego_lane = m.lane == SIM_MSG_NO_INT ? 0 : m.lane;
+    if (!early) { /* where the car is, as the ticks and the log say */
+        n->ego_placed = m.road[0] || !isnan(m.tick);
+        snprintf(n->ego_road, sizeof n->ego_road, "%s", m.road);
+        n->ego_s = m.s;
+        n->ego_lane = m.lane == SIM_MSG_NO_INT ? 0 : m.lane;
+    }
     n->ego_brake = isfinite(m.brake) && m.brake > 0.05;
     n->last_state_wall = now;
     n->chain = (rn_chain){.in_stamp = m.in_stamp, .in_sent = m.in_sent, .in_recv = m.in_recv,
                           .stepped = m.stepped, .state_recv = now, .frame_start = NAN, .draw_end = NAN,
                           .swap_end = NAN};
+    if (n->ip.n == 1)
+        n->n_shown = 0; /* started over (restart, seek, gap) */
+    n->shown[n->shown_head] = (rn_shown){.t = n->sim_t, .chain = n->chain, .steer = n->ego_steer_input};
+    n->shown_head = (n->shown_head + 1) % RN_SHOWN_MAX;
+    if (n->n_shown < RN_SHOWN_MAX)
+        n->n_shown++;
     if (n->n_pending < (int)(sizeof n->pending_arrival / sizeof *n->pending_arrival))
         n->pending_arrival[n->n_pending++] = now;
 }
@@ -116,7 +143,8 @@ static void on_control(rn_node *n, const char *topic, const cJSON *msg)
     }
     if (!strcmp(cmd, "light")) {
         const char *mode = cJSON_GetObjectItemCaseSensitive(msg, "mode")->valuestring;
-        n->light = !strcmp(mode, "night") ? SIM_LIGHT_NIGHT : !strcmp(mode, "dusk") ? SIM_LIGHT_DUSK : SIM_LIGHT_DAY;
+        int l = sim_light_find(mode, true); /* the command was validated: one of the operator's lights */
+        n->light = l < 0 ? SIM_LIGHT_DAY : (sim_light)l;
     } else if (!strcmp(cmd, "hud")) {
         rn_hud_set(&n->scene.hud, SIM_HUD_TOP, cJSON_GetObjectItemCaseSensitive(msg, "text")->valuestring, NULL, 0,
                    rn_now());
@@ -136,7 +164,9 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     sim_envelope env;
     sim_envelope_read(msg, line, len, &env);
     if (!strcmp(topic, SIM_TOPIC_VEHICLE_STATE)) {
-        rn_session_vehicle_state(n, msg, env.t);
+        rn_session_vehicle_state(n, msg, env.t, false);
+    } else if (!strcmp(topic, SIM_TOPIC_VEHICLE_EARLY_STATE)) {
+        rn_session_vehicle_state(n, msg, env.t, true);
     } else if (!strcmp(topic, SIM_TOPIC_TRAFFIC_STATE)) {
         static rn_agent fresh[RN_MAX_AGENTS];
         int k = rn_traffic_decode(msg, fresh, RN_MAX_AGENTS, &err);
@@ -203,7 +233,10 @@ int rn_session_open(rn_node *n, sim_error *err)
     if (rc)
         return rc;
     static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_TRAFFIC_STATE, "control.", "hud.",
-                                       SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS, SIM_TOPIC_SIGNAL_STATE};
+                                       SIM_TOPIC_DISPATCHER_LEFT, SIM_TOPIC_DRT_STIMULUS, SIM_TOPIC_SIGNAL_STATE,
+                                       SIM_TOPIC_VEHICLE_EARLY_STATE};
+    /* interpolating (today's renderer): the ticks' states only */
+    size_t n_subs = sizeof subs / sizeof *subs - (n->motion == RN_MOTION_INTERPOLATE ? 1 : 0);
     char name[64];
     if (n->o.name)
         snprintf(name, sizeof name, "%s", n->o.name);
@@ -214,7 +247,7 @@ int rn_session_open(rn_node *n, sim_error *err)
     /* declared, so that the operator's reply waits for exactly these answers */
     static const char *const acts_on[] = {"light", "hud", "speed_limit", "pause"};
     sim_bus_options bo = {.name = name, .host = host, .port = port, .token = n->o.token,
-                          .subscribe = subs, .n_subscribe = sizeof subs / sizeof *subs,
+                          .subscribe = subs, .n_subscribe = n_subs,
                           .acts_on = acts_on, .n_acts_on = sizeof acts_on / sizeof *acts_on,
                           .on_message = on_message, .on_state = on_state, .user = n};
     return sim_bus_open(n->loop, &bo, &n->bus, err);

@@ -20,6 +20,8 @@ typedef struct {
 static const command commands[] = {
     {"run", simctl_cmd_run, "[SCENARIO] [--headless] [--lockstep] [--driver D] [--until end|S] [--out DIR]",
      "start a session: dispatcher and modules, supervised"},
+    {"latency", simctl_cmd_latency, "[SCENARIO] [--steps N] [--json] [--motion predict|interpolate]",
+     "measure the wheel-to-picture delay headless (a virtual wheel, the photodiode patch read back)"},
     {"tap", simctl_cmd_tap, "[PREFIX...]", "print bus messages live"},
     {"send", simctl_cmd_send, "TOPIC [JSON]", "publish one message"},
     {"status", simctl_cmd_status, "[--json]", "modules joined, message rates, drops, errors"},

@@ -21,6 +21,7 @@ int simctl_cmd_send(int argc, char **argv);
 int simctl_cmd_control(int argc, char **argv);
 int simctl_cmd_status(int argc, char **argv);
 int simctl_cmd_study(int argc, char **argv);
+int simctl_cmd_latency(int argc, char **argv);
 
 /* Sends one request to the control endpoint and returns the reply (caller frees) or
  * NULL with a message in err. */

@@ -2,6 +2,7 @@
 #include "sim_command.h"
 
 #include "sim_enum.h"
+#include "sim_sky.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,9 +74,10 @@ static int validate_fields(const cJSON *req, const char *cmd, sim_error *err)
             return sim_error_set(err, SIM_EINVAL, "traffic: give \"density\" (0..1) or \"freeze\" (true/false)");
     } else if (strcmp(cmd, "light") == 0) {
         if ((rc = need_string(req, cmd, "mode", err, &v))) return rc;
-        if (strcmp(v->valuestring, "day") && strcmp(v->valuestring, "dusk") && strcmp(v->valuestring, "night"))
-            return sim_error_set(err, SIM_EINVAL, "light: \"mode\" must be \"day\", \"dusk\" or \"night\", not \"%.32s\"",
-                                 v->valuestring);
+        char names[64];
+        if (sim_light_find(v->valuestring, true) < 0) /* the operator's lights (sim_sky.def) */
+            return sim_error_set(err, SIM_EINVAL, "light: \"mode\" must be %s, not \"%.32s\"",
+                                 sim_light_operator_words(true, names, sizeof names), v->valuestring);
     } else if (strcmp(cmd, "automation") == 0) {
         /* input-node's automation: a mode, its set speed and time gap, or a TOR. */
         static const char *const modes[] = {"manual", "acc", "lc", "l2", "l3", NULL};

@@ -8,6 +8,7 @@
 #define SIM_TOPIC_SIM_ACK "sim.ack"
 #define SIM_TOPIC_SIM_END "sim.end"
 #define SIM_TOPIC_VEHICLE_STATE "vehicle.state"
+#define SIM_TOPIC_VEHICLE_EARLY_STATE "vehicle.early.state"
 #define SIM_TOPIC_VEHICLE_COLLISION "vehicle.collision"
 #define SIM_TOPIC_FFB_COMMAND "ffb.command"
 #define SIM_TOPIC_TRAFFIC_STATE "traffic.state"

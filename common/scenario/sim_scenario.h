@@ -23,6 +23,7 @@
 #include "sim_error.h"
 #include "sim_road.h"
 #include "sim_terrain.h"
+#include "sim_sky.h"
 
 /* ---- diagnostics -------------------------------------------------------------- */
 
@@ -142,14 +143,7 @@ typedef struct sim_task {
     int n_ideal;
 } sim_task;
 
-typedef enum { SIM_LIGHT_DAY, SIM_LIGHT_DAWN, SIM_LIGHT_DUSK, SIM_LIGHT_NIGHT } sim_light;
-typedef enum {
-    SIM_WEATHER_CLEAR,
-    SIM_WEATHER_CLOUDY,
-    SIM_WEATHER_RAIN,
-    SIM_WEATHER_FOG,
-    SIM_WEATHER_SNOW
-} sim_weather;
+/* sim_light, sim_weather: sim_sky.h's (one table of their names, sim_sky.def) */
 
 typedef struct sim_environment {
     sim_light light;

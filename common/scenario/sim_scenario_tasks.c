@@ -443,15 +443,13 @@ void scn_load_environment(ld *L, const cJSON *root)
     static const char *const keys[] = {"light", "time_of_day", "weather", "visibility_m", "sound", "speed_unit", NULL};
     static const char *const units[] = {"kmh", "mph", NULL};
     static const char *const skeys[] = {"engine", "ambient", "volume", NULL};
-    static const char *const lights[] = {"day", "dawn", "dusk", "night", NULL};
-    static const char *const weathers[] = {"clear", "cloudy", "rain", "fog", "snow", NULL};
     sim_environment *env = &L->sc->env;
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "environment");
     const cJSON *src = e && scn_is_obj(L, e, "environment") ? e : NULL;
     if (src) scn_check_keys(L, src, "environment", keys);
-    int l = scn_get_enum(L, src, "environment", "light", SIM_LIGHT_DAY, lights);
+    int l = scn_get_enum(L, src, "environment", "light", SIM_LIGHT_DAY, sim_light_names);
     env->light = l < 0 ? SIM_LIGHT_DAY : (sim_light)l;
-    int w = scn_get_enum(L, src, "environment", "weather", SIM_WEATHER_CLEAR, weathers);
+    int w = scn_get_enum(L, src, "environment", "weather", SIM_WEATHER_CLEAR, sim_weather_names);
     env->weather = w < 0 ? SIM_WEATHER_CLEAR : (sim_weather)w;
     scn_get_num(L, src, "environment", "time_of_day", false, 12, NUM_RANGE, 0, 24, &env->time_of_day);
     scn_get_num(L, src, "environment", "visibility_m", false, 10000, NUM_POS, 0, 0, &env->visibility);

@@ -6,6 +6,7 @@
 
 #include "sim_json.h"
 #include "sim_study.h"
+#include "sim_sky.h"
 
 #define TRY(x)                  \
     do {                        \
@@ -14,7 +15,6 @@
     } while (0)
 
 const char *const sim_design_names[] = {"balanced-latin-square", "latin-square", "random", "explicit", NULL};
-static const char *const light_names[] = {"day", "dawn", "dusk", "night", NULL};
 static const char *const when_names[] = {"after_each", "at_end", NULL};
 static const char *const item_types[] = {"likert", "text", NULL};
 
@@ -83,8 +83,8 @@ static int read_params(sim_json *j, const cJSON *c, const char *path, sim_study_
     TRY(sim_json_keys(j, o, p, keys, -1));
     int light = -1;
     if (cJSON_GetObjectItemCaseSensitive(o, "light")) {
-        TRY(sim_json_enum(j, o, p, "light", -1, light_names, -1, &light));
-        sim_format(out->light, sizeof out->light, "%s", light_names[light]);
+        TRY(sim_json_enum(j, o, p, "light", -1, sim_light_names, -1, &light));
+        sim_format(out->light, sizeof out->light, "%s", sim_light_names[light]);
     }
     out->has_density = cJSON_GetObjectItemCaseSensitive(o, "traffic_density") != NULL;
     TRY(sim_json_num(j, o, p, "traffic_density", false, 0, SIM_JSON_RANGE, 0, 200, &out->traffic_density));

@@ -79,17 +79,19 @@ int sim_obstacles_build(sim_obstacles *out, const sim_obstacle *items, int n, si
     out->ny = (int)(h / out->cell) + 1;
     size_t cells = (size_t)out->nx * (size_t)out->ny;
     out->items = malloc((size_t)n * sizeof *out->items);
+    out->bounds = malloc((size_t)n * 4 * sizeof *out->bounds);
     out->start = calloc(cells + 1, sizeof *out->start);
-    if (!out->items || !out->start)
+    if (!out->items || !out->bounds || !out->start)
         goto nomem;
     memcpy(out->items, items, (size_t)n * sizeof *items);
+    for (int i = 0; i < n; i++)
+        footprint_bounds(&items[i], out->bounds + 4 * i);
     out->n = n;
     /* counting sort of (cell, item) pairs into the CSR arrays */
     size_t total = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < n; i++) {
-            double b[4];
-            footprint_bounds(&items[i], b);
+            const double *b = out->bounds + 4 * i;
             int cx0, cx1, cy0, cy1;
             cell_range(out, b[0], b[2], out->x0, out->nx, &cx0, &cx1);
             cell_range(out, b[1], b[3], out->y0, out->ny, &cy0, &cy1);
@@ -129,6 +131,7 @@ void sim_obstacles_free(sim_obstacles *s)
     free(s->items);
     free(s->start);
     free(s->index);
+    free(s->bounds);
     memset(s, 0, sizeof *s);
 }
 
@@ -145,8 +148,7 @@ int sim_obstacles_query(const sim_obstacles *s, double x0, double y0, double x1,
             size_t c = (size_t)cy * (size_t)s->nx + (size_t)cx;
             for (int k = s->start[c]; k < s->start[c + 1]; k++) {
                 int i = s->index[k];
-                double b[4];
-                footprint_bounds(&s->items[i], b);
+                const double *b = s->bounds + 4 * i;
                 if (b[2] < x0 || b[0] > x1 || b[3] < y0 || b[1] > y1)
                     continue;
                 /* reported from the first cell of the query it is in, so once */

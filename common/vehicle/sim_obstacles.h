@@ -50,6 +50,7 @@ typedef struct sim_obstacles {
     double x0, y0, cell;
     int nx, ny;
     int *start, *index;     /* owned */
+    double *bounds;         /* owned: each shape's footprint box x0, y0, x1, y1 */
 } sim_obstacles;
 
 /* Copies n shapes into *out and builds the grid (cell >= 4 m, at most about 4 M

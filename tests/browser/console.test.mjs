@@ -204,9 +204,43 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     const reply = await hmi.evaluate(async () => window.hmiBus.request("poi.search", { text: "fuel" }));
     check("simbus.js request: the context server answers the page", reply.ok === true && reply.to === "centre-display" &&
       reply.pois.some((p) => /fuel/i.test(p.name)), JSON.stringify(reply).slice(0, 300));
+    // Issue 45: an HMI page (its own browser context: no operator cookie) cannot command.
+    const refusal = await hmi.evaluate(() => new Promise((resolve) => {
+      window.hmiBus.on("console.error", (m) => resolve(m.error));
+      window.hmiBus.command("pause", {}, 3000).then((r) => resolve("answered: " + JSON.stringify(r)), () => {});
+    }));
+    check("an HMI page's console.command is refused (no operator cookie)",
+      /operator commands come only from the console's operator page/.test(refusal), refusal);
     await hmi.close();
     const left = await t.waitFor((m) => m.topic === "dispatcher.left" && m.name === "centre-display", "the closed page leaving");
     check("a page that closes leaves the bus as a module does", !!left);
+  });
+
+  await step("pages of other origins cannot connect (issue 45)", async () => {
+    // a page from a second local HTTP server (another port: another origin) and a file:// page
+    const http = await import("node:http");
+    const html = "<!doctype html><title>foreign</title><p>foreign page</p>";
+    const srv = http.createServer((q, r) => { r.setHeader("content-type", "text/html"); r.end(html); });
+    await new Promise((res) => srv.listen(0, "127.0.0.1", res));
+    const foreignFile = path.join(tmp, "foreign.html");
+    fs.writeFileSync(foreignFile, html);
+    const tryWs = (pg) => pg.evaluate((url) => new Promise((resolve) => {
+      const ws = new WebSocket(url, "simbus");
+      ws.onopen = () => { ws.send('{"topic":"hello","name":"foreign"}'); resolve("open"); };
+      ws.onclose = (e) => resolve("refused (" + e.code + ")");
+    }), base.replace("http", "ws") + "/bus");
+    for (const [what, url] of [["another port's page", "http://127.0.0.1:" + srv.address().port + "/"],
+                               ["a file:// page", "file://" + foreignFile]]) {
+      const pg = await browser.newPage();
+      await pg.goto(url);
+      const got = await tryWs(pg);
+      check(what + ": its WebSocket to the console is refused", got.startsWith("refused"), got);
+      await pg.close();
+    }
+    srv.close();
+    check("the foreign pages' refusals are logged (403)", (readLog("session.log").match(/WebSocket refused \(403\): WebSocket from a page of another origin/g) || []).length >= 2,
+      readLog("session.log").slice(-800));
+    check("no foreign page reached the bus", !t.msgs.some((m) => m.topic === "dispatcher.joined" && m.name === "foreign"));
   });
 
   await step("bad frames from a page", async () => {

@@ -5,27 +5,30 @@
 # Origin needs the token; the console's own page is upgraded (101); every answer carries
 # Referrer-Policy, nosniff and a Content-Security-Policy of its own origin; a token of
 # 400 characters is accepted; a console that cannot bind its port exits 1 naming it.
+# The operator's page (/) comes with an HttpOnly, SameSite=Strict cookie, no other page
+# does, and console.command is refused to a WebSocket without it (an HMI page's).
 . "$(dirname "$0")/lib.sh"
 T=$(free_port)
 K=$(free_port)
-B=$(free_port)                                  # no dispatcher there: the doors come first
+B=$(free_port)                                  # a silent stand-in for the dispatcher (below)
 long=$(python3 -c 'print("k" * 400)')
 "$bin/console" --listen 127.0.0.1:$T --bus 127.0.0.1:$B >"$tmp/open.log" 2>&1 &
 pids="$pids $!"
 SIM_BUS_TOKEN=$long "$bin/console" --listen 127.0.0.1:$K --bus 127.0.0.1:$B >"$tmp/tok.log" 2>&1 &
 pids="$pids $!"
-python3 - "$T" "$K" "$long" <<'PY' || exit 1
+python3 - "$T" "$K" "$long" "$B" <<'PY' || exit 1
 import socket, sys, time
-T, K, long = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+T, K, long, B = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 def wait(port):
     for _ in range(200):
         try:
             socket.create_connection(("127.0.0.1", port), 0.2).close(); return
         except OSError: time.sleep(0.05)
     print("FAIL console on port %d never listened" % port); sys.exit(1)
-def req(port, path="/bus", host=None, origin=None, ws=True):
+def req(port, path="/bus", host=None, origin=None, ws=True, cookie=None, frame=None):
     h = ["GET %s HTTP/1.1" % path, "Host: %s" % (host or "127.0.0.1:%d" % port)]
     if origin is not None: h.append("Origin: " + origin)
+    if cookie is not None: h.append("Cookie: " + cookie)
     if ws: h += ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
                  "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: simbus"]
     s = socket.create_connection(("127.0.0.1", port), 5)
@@ -36,10 +39,36 @@ def req(port, path="/bus", host=None, origin=None, ws=True):
         c = s.recv(4096)
         if not c: break
         data += c
-    s.close()
     head = data.decode("latin-1").split("\r\n\r\n")[0]
     status = int(head.split(" ")[1]) if head.startswith("HTTP/") else 0
+    if frame is not None and status == 101:
+        # one masked text frame, then the console's first answer (a text frame)
+        body = frame.encode(); mask = b"\x01\x02\x03\x04"
+        s.sendall(bytes([0x81, 0x80 | len(body)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(body)))
+        rest = data.split(b"\r\n\r\n", 1)[1]
+        while len(rest) < 2 or len(rest) < 2 + (rest[1] & 0x7f):
+            c = s.recv(4096)
+            if not c: return status, "(closed without an answer)"
+            rest += c
+        n = rest[1] & 0x7f
+        if n == 126:
+            while len(rest) < 4: rest += s.recv(4096)
+            n = int.from_bytes(rest[2:4], "big"); off = 4
+            while len(rest) < off + n: rest += s.recv(4096)
+        else: off = 2
+        head = rest[off:off + n].decode()
+    s.close()
     return status, head
+# a stand-in dispatcher at B that takes each page's bus connection and says nothing
+# (so a page stays connected and not welcomed)
+import threading
+held = []
+srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("127.0.0.1", B)); srv.listen(64)
+def hold():
+    while True:
+        c, _ = srv.accept(); held.append(c)
+threading.Thread(target=hold, daemon=True).start()
 wait(T); wait(K)
 fails = 0
 def check(name, got, want, head=""):
@@ -63,6 +92,19 @@ for name, kw, want in [
 ]:
     st, head = req(T, **kw)
     check(name, st, want, head)
+st, head = req(T, path="/", ws=False)
+cookie = [l.split(":", 1)[1].strip() for l in head.split("\r\n") if l.lower().startswith("set-cookie:")]
+check("the operator's page sets one cookie", len(cookie), 1, head)
+check("its cookie is HttpOnly, SameSite=Strict", cookie and "HttpOnly; SameSite=Strict" in cookie[0], True, head)
+st, hh = req(T, path="/hmi.html", ws=False)
+check("the HMI page sets no cookie", "set-cookie" in hh.lower(), False, hh)
+cmd = '{"topic":"console.command","cmd":"pause","req":1}'
+st, ans = req(T, origin=own, frame=cmd)
+check("console.command without the operator cookie is refused", "operator commands come only from the console's operator page" in ans, True, ans)
+st, ans = req(T, origin=own, frame=cmd, cookie=cookie[0].split(";")[0] if cookie else "")
+check("with the cookie it goes on (to the hello check)", "say hello first" in ans, True, ans)
+st, ans = req(T, origin=own, frame=cmd, cookie="sim_operator_%d=%s" % (T, "0" * 32))
+check("a guessed cookie is refused", "operator commands come only" in ans, True, ans)
 st, head = req(T, path="/index.html", ws=False)
 for h in ["Referrer-Policy: no-referrer", "X-Content-Type-Options: nosniff",
           "Content-Security-Policy: default-src 'self'; connect-src 'self'"]:
@@ -77,6 +119,17 @@ for name, kw, want in [
 ]:
     st, head = req(K, **kw)
     check(name, st, want, head)
+# a page asked for with the token gets the token cookie; the WebSocket then needs none in its URL
+st, head = req(K, path="/join.html?token=" + long, ws=False)
+tc = [l.split(":", 1)[1].strip().split(";")[0] for l in head.split("\r\n")
+      if l.lower().startswith("set-cookie:") and "sim_token_" in l]
+check("a page asked for with the token sets the token cookie", len(tc), 1, head)
+st, head = req(K, path="/join.html?token=wrong", ws=False)
+check("a wrong token sets none", "sim_token_" in head, False, head)
+st, head = req(K, origin=ko, cookie=tc[0] if tc else "")
+check("own page with the token cookie, no token in the URL", st, 101, head)
+st, head = req(K, origin=ko, cookie="sim_token_%d=%s" % (K, "0" * 32))
+check("a guessed token cookie", st, 403, head)
 sys.exit(1 if fails else 0)
 PY
 n=$(grep -c "refused (403)" "$tmp/open.log")

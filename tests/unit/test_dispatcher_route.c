@@ -297,7 +297,7 @@ static route_family old_topic_family(const char *topic)
 {
     if (strcmp(topic, "sim.end") == 0) return ROUTE_FAMILY_END;
     if ((old_is_prefix(topic, "sim.") && strcmp(topic, "sim.ack") != 0) || strcmp(topic, "vehicle.state") == 0 ||
-        strcmp(topic, "ffb.command") == 0)
+        strcmp(topic, "vehicle.early.state") == 0 || strcmp(topic, "ffb.command") == 0)
         return ROUTE_FAMILY_CLOCK;
     if (strcmp(topic, "traffic.state") == 0 || strcmp(topic, "traffic.event") == 0 ||
         strcmp(topic, "traffic.collision") == 0 || strcmp(topic, "traffic.ego") == 0 ||
@@ -348,7 +348,7 @@ static void families_from_the_topic_table(void **state)
     assert_int_equal(route_topic_family("session.anything"), ROUTE_FAMILY_SESSION);
 
     static const char *const words[ROUTE_FAMILIES] = {
-        "sim.* (but sim.ack and sim.end), vehicle.state and ffb.command",
+        "sim.* (but sim.ack and sim.end), vehicle.state, vehicle.early.state and ffb.command",
         "traffic.state, traffic.event, traffic.collision, traffic.ego, traffic.engine and signal.*",
         "input.controls and input.button", "log.status and log.error",
         "context.reply, context.nearby and context.guidance", "session.*", "control.* (but control.ack)", "sim.end"};

@@ -41,7 +41,7 @@ static void state(const char *line)
     assert_non_null(msg);
     sim_envelope env;
     sim_envelope_read(msg, line, strlen(line), &env);
-    rn_session_vehicle_state(&node, msg, env.t);
+    rn_session_vehicle_state(&node, msg, env.t, false);
     cJSON_Delete(msg);
 }
 
