@@ -44,6 +44,16 @@ wait_log "$tmp/run.log" "phase ready" 60
 [ "$(attempts 1)" = 1 ] && [ "$(attempts 2)" = 0 ] ||
     { echo "FAIL at the gate: attempts of drive 1: $(attempts 1), drive 2: $(attempts 2)"; exit 1; }
 grep -q "ready before drive 2: waiting for the operator's go" "$tmp/run.log" || { echo "FAIL no gate message"; exit 1; }
+# The analysis of a study in progress: its tables, how many drives are missing, exit 0;
+# --complete makes that a failure.
+"$bin/analysis" study "$tmp/s.json" --study-dir "$tmp/out" --out "$tmp/an" --no-plots >/dev/null 2>"$tmp/an.txt" ||
+    { echo "FAIL analysis study of a study in progress:"; cat "$tmp/an.txt"; exit 1; }
+grep -q "1 of 2 planned drives not in the tables (1 missing, 0 flagged)" "$tmp/an.txt" ||
+    { echo "FAIL analysis study said:"; cat "$tmp/an.txt"; exit 1; }
+[ -s "$tmp/an/tidy.csv" ] || { echo "FAIL no tidy.csv of the study in progress"; exit 1; }
+"$bin/analysis" study "$tmp/s.json" --study-dir "$tmp/out" --out "$tmp/an" --no-plots --complete >/dev/null 2>&1 &&
+    { echo "FAIL analysis study --complete passed a study in progress"; exit 1; }
+echo "ok analysis study of a study in progress exits 0, --complete 1"
 "$bin/simctl" study go "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 60 >"$tmp/go2.txt" 2>&1 ||
     { echo "FAIL second go:"; cat "$tmp/go2.txt"; tail -n 30 "$tmp/run.log"; exit 1; }
 grep -q "drive 2 of 2 (b) starting" "$tmp/go2.txt" || { echo "FAIL second go said:"; cat "$tmp/go2.txt"; exit 1; }
