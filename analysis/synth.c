@@ -6,6 +6,7 @@
  * skill scales the wander, so a study of several subjects has spread. Seeded, so the
  * same arguments give the same files. This is test data, not a driver model to study. */
 #include "analysis.h"
+#include "sim_rand.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,10 +20,9 @@ typedef struct rng {
     uint64_t s;
 } rng;
 
-static double rnd(rng *r) /* uniform [0, 1) */
+static double rnd(rng *r) /* uniform [0, 1): the MMIX LCG (sim_rand) */
 {
-    r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(r->s >> 11) / 9007199254740992.0;
+    return sim_rand_unit(sim_rand_lcg(&r->s));
 }
 
 /* Writes the scenario in the world model's format: one winding road (lines and arcs of

@@ -13,15 +13,15 @@
 #include <cjson/cJSON.h>
 
 #include "sim_msg_task.h"
+#include "sim_rand.h"
 
 typedef struct rng {
     uint64_t s;
 } rng;
 
-static double uni(rng *r)
+static double uni(rng *r) /* uniform [0, 1): the MMIX LCG (sim_rand) */
 {
-    r->s = r->s * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(r->s >> 11) / 9007199254740992.0;
+    return sim_rand_unit(sim_rand_lcg(&r->s));
 }
 
 static double gauss(rng *r)

@@ -77,6 +77,8 @@ struct console_gateway {
     const char *allow_hosts;       /* --allow-host: more names for Host, comma-separated */
     const char *allow_origins;     /* --allow-origin: more page origins, comma-separated */
     char operator_secret[33];      /* set as an HttpOnly cookie with the operator's page (/) */
+    char token_secret[33];         /* set as an HttpOnly cookie with a page asked for with the
+                                      right ?token=: the WebSocket then needs no token in its URL */
     char *roads_json;              /* the scenario's map, made once (NULL: no --scenario) */
     console_page *pages;
     uint64_t next_id;

@@ -26,6 +26,8 @@ typedef struct app {
     uv_signal_t sigint, sigterm;
 } app;
 
+static bool has_cookie(struct lws *wsi, const console_gateway *gw, const char *what, const char *value);
+
 /* The door of every request (docs/console.md, "Threats and defences"): the Host must
  * name this console (else a DNS-rebinding page could reach it under its own name); a
  * WebSocket must come from the console's own pages (Origin: its own origin or an
@@ -41,6 +43,9 @@ static int refuse_request(struct lws *wsi, console_gateway *gw, bool upgrade)
     if (has_origin && lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0) origin[0] = 0;
     /* a token up to 4095 characters fits (a 320-byte buffer cut longer ones short) */
     const char *v = upgrade ? lws_get_urlarg_by_name(wsi, "token=", tok, sizeof tok) : NULL;
+    /* the token cookie stands for the token (set with a page asked for with it) */
+    if (upgrade && gw->token && !sim_net_token_equal(gw->token, v) && has_cookie(wsi, gw, "token", gw->token_secret))
+        v = gw->token;
     if (!sim_net_host_ok(host, gw->port, gw->allow_hosts))
         why = "Host header names no address of this console (give others with --allow-host)";
     else if (upgrade && has_origin && !sim_net_origin_ok(origin, host, gw->allow_origins))
@@ -57,22 +62,18 @@ static int refuse_request(struct lws *wsi, console_gateway *gw, bool upgrade)
     return 1;
 }
 
-/* The cookie's name: one per port, as browsers keep cookies per host, not per port. */
-static void cookie_name(const console_gateway *gw, char *out, size_t size)
+/* A cookie's name: one per port, as browsers keep cookies per host, not per port. */
+static void cookie_name(const console_gateway *gw, const char *what, char *out, size_t size)
 {
-    snprintf(out, size, "sim_operator_%d", gw->port);
+    snprintf(out, size, "sim_%s_%d", what, gw->port);
 }
 
-/* The operator's page ("/" or "/index.html") comes with the operator cookie: HttpOnly
- * (no script reads it), SameSite=Strict (no other site's request carries it). */
-static int add_operator_cookie(struct lws *wsi, console_gateway *gw, void *in)
+static int add_cookie(struct lws *wsi, const console_gateway *gw, const char *what, const char *value,
+                      struct lws_process_html_args *args)
 {
-    struct lws_process_html_args *args = in;
-    char uri[64] = "", name[32], v[128];
-    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0) return 0;
-    if (strcmp(uri, "/") != 0 && strcmp(uri, "/index.html") != 0) return 0;
-    cookie_name(gw, name, sizeof name);
-    int n = snprintf(v, sizeof v, "%s=%s; HttpOnly; SameSite=Strict; Path=/", name, gw->operator_secret);
+    char name[40], v[160];
+    cookie_name(gw, what, name, sizeof name);
+    int n = snprintf(v, sizeof v, "%s=%s; HttpOnly; SameSite=Strict; Path=/", name, value);
     unsigned char *p = (unsigned char *)args->p, *end = p + args->max_len;
     if (lws_add_http_header_by_name(wsi, (const unsigned char *)"set-cookie:", (const unsigned char *)v, n, &p, end))
         return 1;
@@ -80,12 +81,12 @@ static int add_operator_cookie(struct lws *wsi, console_gateway *gw, void *in)
     return 0;
 }
 
-/* Whether the WebSocket's Cookie header holds this console's operator cookie. */
-static bool has_operator_cookie(struct lws *wsi, const console_gateway *gw)
+/* Whether the request's Cookie header holds this console's cookie `what` with value. */
+static bool has_cookie(struct lws *wsi, const console_gateway *gw, const char *what, const char *value)
 {
-    char cookies[2048], name[32], want[80];
+    char cookies[2048], name[40], want[80];
     if (lws_hdr_copy(wsi, cookies, sizeof cookies, WSI_TOKEN_HTTP_COOKIE) <= 0) return false;
-    cookie_name(gw, name, sizeof name);
+    cookie_name(gw, what, name, sizeof name);
     snprintf(want, sizeof want, "%s=", name);
     for (char *c = cookies; (c = strstr(c, want)); c += strlen(want)) {
         if (c != cookies && c[-1] != ' ' && c[-1] != ';') continue;
@@ -94,9 +95,25 @@ static bool has_operator_cookie(struct lws *wsi, const console_gateway *gw)
         if (n >= sizeof val) continue;
         memcpy(val, c + strlen(want), n);
         val[n] = 0;
-        if (sim_net_token_equal(gw->operator_secret, val)) return true;
+        if (sim_net_token_equal(value, val)) return true;
     }
     return false;
+}
+
+/* The operator's page ("/" or "/index.html") comes with the operator cookie, and any
+ * page asked for with the right ?token= with the token cookie: HttpOnly (no script
+ * reads them), SameSite=Strict (no other site's request carries them), so that the
+ * token leaves the WebSocket's URL (simbus.js drops it from the address bar too). */
+static int add_cookies(struct lws *wsi, console_gateway *gw, void *in)
+{
+    char uri[64] = "", tok[4096];
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0) return 0;
+    if ((strcmp(uri, "/") == 0 || strcmp(uri, "/index.html") == 0) &&
+        add_cookie(wsi, gw, "operator", gw->operator_secret, in))
+        return 1;
+    const char *v = gw->token ? lws_get_urlarg_by_name(wsi, "token=", tok, sizeof tok) : NULL;
+    if (v && sim_net_token_equal(gw->token, v) && add_cookie(wsi, gw, "token", gw->token_secret, in)) return 1;
+    return 0;
 }
 
 static int on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
@@ -112,10 +129,10 @@ static int on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user,
         /* Before the upgrade, so that a refusal is a plain 403 the browser reports. */
         return gw ? refuse_request(wsi, gw, true) : -1;
     case LWS_CALLBACK_ADD_HEADERS:
-        return gw ? add_operator_cookie(wsi, gw, in) : 0;
+        return gw ? add_cookies(wsi, gw, in) : 0;
     case LWS_CALLBACK_ESTABLISHED:
         *pss = gw && !gw->closing ? page_open(gw, wsi) : NULL;
-        if (*pss) (*pss)->operator_page = has_operator_cookie(wsi, gw);
+        if (*pss) (*pss)->operator_page = has_cookie(wsi, gw, "operator", gw->operator_secret);
         return *pss ? 0 : -1;
     case LWS_CALLBACK_RECEIVE:
         if (*pss)
@@ -277,6 +294,11 @@ int main(int argc, char **argv)
         return 1;
     }
     for (size_t i = 0; i < sizeof raw; i++) snprintf(a.gw.operator_secret + 2 * i, 3, "%02x", raw[i]);
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+        fprintf(stderr, "console: cannot read random bytes for the token's cookie\n");
+        return 1;
+    }
+    for (size_t i = 0; i < sizeof raw; i++) snprintf(a.gw.token_secret + 2 * i, 3, "%02x", raw[i]);
     a.gw.bus_token = bus_token;
     a.gw.control_url = control_url;
     a.gw.loop = uv_default_loop();

@@ -6,25 +6,17 @@
 #include <string.h>
 
 #include "sim_json.h"
+#include "sim_rand.h"
 
 void sim_reaction_seed(sim_reaction *r, uint64_t seed)
 {
     r->state = seed;
 }
 
-/* splitmix64 (Steele, Lea, Flood 2014): small, seedable, good enough for draws. */
-static uint64_t next_u64(sim_reaction *r)
-{
-    uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* In (0, 1). */
+/* In (0, 1): splitmix64 (sim_rand), half a step off zero. */
 static double unit(sim_reaction *r)
 {
-    return ((double)(next_u64(r) >> 11) + 0.5) / 9007199254740992.0;
+    return ((double)(sim_rand_splitmix(&r->state) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 /* Box-Muller: one standard normal per call (the second is dropped, so each draw uses

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim_terrain.h"
+#include "sim_rand.h"
 
 static const char *const style_names[SIM_SCENERY_STYLE_COUNT] = {"auto", "rural", "motorway", "town", "none"};
 static const char *const rule_names[SIM_RULE_COUNT] = {
@@ -90,21 +91,14 @@ sim_scenery_style sim_scenery_road_style(const sim_road *r)
 
 /* splitmix64: a small, well-mixed generator; one stream per road, side and rule */
 typedef struct rng { uint64_t s; } rng;
-static uint64_t rng_next(rng *g)
-{
-    uint64_t z = (g->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static double rng_unit(rng *g) { return (double)(rng_next(g) >> 11) * (1.0 / 9007199254740992.0); }
+static double rng_unit(rng *g) { return sim_rand_unit(sim_rand_splitmix(&g->s)); }
 static rng rng_for(uint32_t seed, const char *road_id, int side, int rule)
 {
     uint64_t h = 1469598103934665603ull ^ seed;
     for (const char *c = road_id ? road_id : ""; *c; c++)
         h = (h ^ (unsigned char)*c) * 1099511628211ull;
     rng g = {h ^ ((uint64_t)(side + 2) << 40) ^ ((uint64_t)(rule + 1) << 48)};
-    rng_next(&g);
+    sim_rand_splitmix(&g.s);
     return g;
 }
 

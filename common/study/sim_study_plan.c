@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sim_study.h"
+#include "sim_rand.h"
 
 int sim_study_square(sim_design_kind kind, int n, int *rows)
 {
@@ -28,23 +29,6 @@ int sim_study_square(sim_design_kind kind, int n, int *rows)
     return 2 * n;
 }
 
-/* splitmix64 and xorshift64*, as the traffic core draws its numbers. */
-static uint64_t mix(uint64_t z)
-{
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static uint64_t next(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
 
 static void add(sim_plan *out, int condition, sim_drive_kind kind)
 {
@@ -66,10 +50,10 @@ int sim_study_plan(const sim_study *s, int p, sim_plan *out)
     } else if (s->design == SIM_DESIGN_RANDOM) {
         /* Each participant's own stream: adding participants never changes the
          * orders of those already planned. */
-        uint64_t st = mix(s->seed ^ mix((uint64_t)p + 1)) | 1;
+        uint64_t st = sim_rand_mix(s->seed ^ sim_rand_mix((uint64_t)p + 1)) | 1; /* xorshift64*, as traffic draws */
         for (int i = 0; i < n; i++) order[i] = s->within[i];
         for (int i = n - 1; i > 0; i--) {
-            int k = (int)(next(&st) % (uint64_t)(i + 1));
+            int k = (int)(sim_rand_xorshift(&st) % (uint64_t)(i + 1));
             int t = order[i];
             order[i] = order[k];
             order[k] = t;

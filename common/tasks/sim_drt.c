@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sim_measures.h"
+#include "sim_rand.h"
 
 void sim_drt_config_init(sim_drt_config *c)
 {
@@ -23,15 +24,10 @@ void sim_drt_config_init(sim_drt_config *c)
     c->latency_sd = 0.05;
 }
 
-/* splitmix64 of (seed, k, stream) -> uniform in [0, 1) */
+/* splitmix64 of (seed, k, stream) -> uniform in [0, 1) (sim_rand; the DRT's own salt) */
 static double draw(uint64_t seed, int k, int stream)
 {
-    uint64_t z = seed * 0x9E3779B97F4A7C15ull + (uint64_t)k * 0xBF58476D1CE4E5B9ull +
-                 (uint64_t)stream * 0x94D049BB133111EBull + 0x2545F4914F6CDD1Dull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (double)(z >> 11) / 9007199254740992.0;
+    return sim_rand_draw(seed, (uint64_t)k, (uint64_t)stream, 0x2545F4914F6CDD1Dull);
 }
 
 double sim_drt_interval(const sim_drt_config *c, int k)

@@ -4,6 +4,7 @@
  * ended. A seeded random walk that never strands itself (Fleury's rule: a remaining edge
  * whose use would leave the rest disconnected is taken last) finds one per track. */
 #include "sim_lct.h"
+#include "sim_rand.h"
 
 #include <math.h>
 #include <string.h>
@@ -15,14 +16,10 @@ void sim_lct_params_init(sim_lct_params *p)
                           .visibility = 40, .lc_before = 30, .lc_length = 20, .tube_half_width = 1};
 }
 
+/* splitmix64 of (seed, k, stream) -> uniform in [0, 1) (sim_rand; the LCT's own salt) */
 static double draw(uint64_t seed, int k, int stream)
 {
-    uint64_t z = seed * 0x9E3779B97F4A7C15ull + (uint64_t)k * 0xBF58476D1CE4E5B9ull +
-                 (uint64_t)stream * 0x94D049BB133111EBull + 0x6A09E667F3BCC909ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (double)(z >> 11) / 9007199254740992.0;
+    return sim_rand_draw(seed, (uint64_t)k, (uint64_t)stream, 0x6A09E667F3BCC909ull);
 }
 
 /* Whether every lane with edges left can still be reached from `from` (and the edges

@@ -80,7 +80,7 @@ int sim_traffic_init(sim_traffic *t, const sim_lanegraph *g, const sim_traffic_p
         return sim_error_set(err, SIM_ENOMEM, "traffic: out of memory for %d agents", p->max_agents);
     }
     t->density_scale = 1.0;
-    t->rng = tr_mix(p->seed) | 1;
+    t->rng = sim_rand_mix(p->seed) | 1;
     t->next_uid = 1;
     return SIM_OK;
 }
@@ -137,7 +137,7 @@ int sim_traffic_add_agent(sim_traffic *t, const sim_traffic_spec *spec, bool amb
     a->lane2 = a->want_lane = a->reserved = -1;
     a->wait_since = -1;
     a->vcap_lane = -1;
-    a->rng = tr_mix((uint64_t)t->p.seed << 32 ^ a->uid) | 1;
+    a->rng = sim_rand_mix((uint64_t)t->p.seed << 32 ^ a->uid) | 1;
     if (spec->n_route > 0) {
         memcpy(t->route_pool + t->n_route_pool, spec->route, (size_t)spec->n_route * sizeof *spec->route);
         a->route0 = t->n_route_pool;

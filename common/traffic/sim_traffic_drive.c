@@ -37,7 +37,7 @@ static int pick(sim_traffic *t, sim_traffic_agent *a, int lane, bool random)
             if (t->g->lanes[l->succ[i]].road == r[a->route_i + 1]) return l->succ[i];
         return -1;
     }
-    return l->succ[random && l->n_succ > 1 ? (int)(tr_next(&a->rng) % (uint64_t)l->n_succ) : 0];
+    return l->succ[random && l->n_succ > 1 ? (int)(sim_rand_xorshift(&a->rng) % (uint64_t)l->n_succ) : 0];
 }
 
 int tr_choose_next(sim_traffic *t, sim_traffic_agent *a, int lane, bool *stuck)

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "sim_traffic.h"
+#include "sim_rand.h"
 
 #define TR_EGO(t) ((t)->cap)
 /* sim_traffic_lights.c: the gap to the line of a light the agent is to stop at
@@ -14,24 +15,8 @@ void tr_ego_crossed(sim_traffic *t, bool had_prev, const sim_lg_pos *prev);
 #define TR_STOP_MARGIN 2.5   /* m between a waiting vehicle's front and the stop line */
 #define TR_WAITING_SPEED 0.3 /* m/s: slower than this at the stop line is waiting */
 
-/* xorshift64* seeded through splitmix64: small, fast, the same everywhere. */
-static inline uint64_t tr_mix(uint64_t z)
-{
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static inline uint64_t tr_next(uint64_t *s)
-{
-    uint64_t x = *s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
-static inline double tr_unit(uint64_t *s) { return (double)(tr_next(s) >> 11) * 0x1.0p-53; }
+/* xorshift64* seeded through splitmix64 (sim_rand): small, fast, the same everywhere. */
+static inline double tr_unit(uint64_t *s) { return sim_rand_unit(sim_rand_xorshift(s)); }
 
 static inline double tr_len(const sim_traffic *t, int a)
 {

@@ -114,7 +114,7 @@ static void spawn(sim_traffic *t, int n_pts, double min_d2, uint32_t first_uid)
 {
     const sim_lanegraph *g = t->g;
     for (int tries = 0; tries < 8 && n_pts > 0; tries++) {
-        int p = t->spawn_pts[tr_next(&t->rng) % (uint64_t)n_pts];
+        int p = t->spawn_pts[sim_rand_xorshift(&t->rng) % (uint64_t)n_pts];
         if (dist2(g->px[p], g->py[p], t->ego.x, t->ego.y) < min_d2) continue;
         int lane = 0;
         while (lane + 1 < g->n_lanes && g->lanes[lane + 1].pt0 <= p) lane++;

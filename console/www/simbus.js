@@ -11,7 +11,8 @@
 // A page is a module on the bus: its hello carries its name and subscriptions, the
 // dispatcher checks and limits it like any TCP client, and a page that falls behind is
 // cut off (bus.on("close", ...) tells why). The token of a console listening off
-// loopback is taken from the page's own URL (?token=...) unless given.
+// loopback travels as the cookie the console set when it served a page asked for with
+// ?token=... (or in the WebSocket's URL when given to join).
 
 const CONTEXT_REPLY = "context.reply";
 
@@ -129,7 +130,15 @@ export class Bus {
 // The WebSocket address of the console that served this page.
 export function gatewayUrl(token) {
   const params = new URLSearchParams(location.search);
-  const tok = token ?? params.get("token");
+  // A token in the page's own address: the console answered it with an HttpOnly cookie
+  // that the WebSocket carries, so it stays out of the WebSocket's URL and leaves the
+  // address bar (docs/console.md, "The token").
+  if (params.has("token")) {
+    params.delete("token");
+    const rest = params.toString();
+    history.replaceState(history.state, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
+  const tok = token;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return proto + "//" + location.host + "/bus" + (tok ? "?token=" + encodeURIComponent(tok) : "");
 }

@@ -119,6 +119,17 @@ for name, kw, want in [
 ]:
     st, head = req(K, **kw)
     check(name, st, want, head)
+# a page asked for with the token gets the token cookie; the WebSocket then needs none in its URL
+st, head = req(K, path="/join.html?token=" + long, ws=False)
+tc = [l.split(":", 1)[1].strip().split(";")[0] for l in head.split("\r\n")
+      if l.lower().startswith("set-cookie:") and "sim_token_" in l]
+check("a page asked for with the token sets the token cookie", len(tc), 1, head)
+st, head = req(K, path="/join.html?token=wrong", ws=False)
+check("a wrong token sets none", "sim_token_" in head, False, head)
+st, head = req(K, origin=ko, cookie=tc[0] if tc else "")
+check("own page with the token cookie, no token in the URL", st, 101, head)
+st, head = req(K, origin=ko, cookie="sim_token_%d=%s" % (K, "0" * 32))
+check("a guessed token cookie", st, 403, head)
 sys.exit(1 if fails else 0)
 PY
 n=$(grep -c "refused (403)" "$tmp/open.log")
