@@ -15,10 +15,9 @@
 /* strdup (NULL for NULL). */
 char *dl_dup_str(const char *s);
 
-/* Writes one CSV field as RFC 4180 says: quoted when it holds a comma, quote, CR or
- * LF, quotes doubled. NULL and "" are both the empty field. (Ids and names come from
- * bus messages, so any of them may hold those.) */
-void dl_csv_put_text(FILE *f, const char *v);
+/* CSV fields: sim_csv_field (ids and names come from bus messages, so any of them may
+ * hold a comma, quote or line break). */
+#include "sim_csv.h"
 
 /* Names the SQLite failure in words a person can act on, with the operating system's
  * own reason (ENOSPC, EFBIG, EACCES, ...) when there is one; returns buf. */

@@ -460,7 +460,7 @@ static int gaze_csv(const sim_drivelog_gaze *g, void *user)
     fputc(',', f);
     put_num(f, g->wall);
     fputc(',', f);
-    dl_csv_put_text(f, g->source);
+    sim_csv_field(f, g->source);
     fprintf(f, ",%d,", g->valid);
     put_num(f, g->confidence);
     fputc(',', f);
@@ -468,9 +468,9 @@ static int gaze_csv(const sim_drivelog_gaze *g, void *user)
     fputc(',', f);
     put_num(f, g->pitch_deg);
     fputc(',', f);
-    dl_csv_put_text(f, g->area);
+    sim_csv_field(f, g->area);
     fputc(',', f);
-    dl_csv_put_text(f, g->target);
+    sim_csv_field(f, g->target);
     fputc(',', f);
     put_num(f, g->surface_x);
     fputc(',', f);
@@ -489,13 +489,13 @@ static int sensor_csv(const sim_drivelog_sensor *s, const char *unit, void *user
     fputc(',', f);
     put_num(f, s->wall);
     fputc(',', f);
-    dl_csv_put_text(f, s->sensor);
+    sim_csv_field(f, s->sensor);
     fputc(',', f);
-    dl_csv_put_text(f, s->channel);
+    sim_csv_field(f, s->channel);
     fputc(',', f);
     put_num(f, s->value);
     fputc(',', f);
-    dl_csv_put_text(f, unit);
+    sim_csv_field(f, unit);
     fputs("\r\n", f);
     return 0;
 }
@@ -508,7 +508,7 @@ static int clock_csv(const sim_drivelog_clock *c, void *user)
     fputc(',', f);
     put_num(f, c->wall);
     fputc(',', f);
-    dl_csv_put_text(f, c->source);
+    sim_csv_field(f, c->source);
     fputc(',', f);
     put_num(f, c->src_t);
     fputc(',', f);
