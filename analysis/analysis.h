@@ -131,6 +131,7 @@ int an_drive_label(const an_drive *dr, const char *text);
 /* ---- scenario ---- */
 
 #include "sim_scenario.h"
+#include "sim_csv.h"
 
 /* A task as the metrics need it. */
 typedef struct an_task {
@@ -284,7 +285,6 @@ const char *an_metric_name(size_t k);
 double an_metric_value(const an_task_result *tr, size_t k);
 
 /* Writes the CSV header (prefix columns given) or one row of the task metrics. */
-void an_csv_string(FILE *f, const char *s); /* quoted when needed */
 
 /* Seconds spent in each phase of a report (for --timing and the benchmark). */
 typedef struct an_timing {

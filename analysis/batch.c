@@ -326,14 +326,14 @@ static int write_study_csv(const an_batch_opts *o, const table *t, sim_error *er
         const row *r = &t->rows[k];
         for (int j = 0; j < 7; j++) {
             if (j) fputc(',', f);
-            an_csv_string(f, r->f[j]);
+            sim_csv_field(f, r->f[j]);
         }
         for (size_t q = 0; q < t->nm; q++) {
             fputc(',', f);
             if (isfinite(r->v[q])) fprintf(f, "%.10g", r->v[q]);
         }
         fputc(',', f);
-        an_csv_string(f, r->f[7]);
+        sim_csv_field(f, r->f[7]);
         fputc('\n', f);
     }
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", p);

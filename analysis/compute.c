@@ -313,6 +313,39 @@ static bool select_by_column(an_result *res, const an_drive *dr, const an_task *
     return true;
 }
 
+/* The task's lane marks and speed limit at each of its n samples from i0 (tr owns the
+ * arrays); SIM_ENOMEM or 0. */
+static int task_marks(const an_drive *dr, const an_scenario *sc, const an_task *task, int run, size_t i0,
+                      size_t n, an_task_result *tr)
+{
+    const double *s = dr->col[AN_S];
+    tr->mark_left = malloc((n ? n : 1) * sizeof(double));
+    tr->mark_right = malloc((n ? n : 1) * sizeof(double));
+    tr->limit = malloc((n ? n : 1) * sizeof(double));
+    if (!tr->mark_left || !tr->mark_right || !tr->limit) return SIM_ENOMEM;
+    /* The marks depend on the lane, which changes only at the ideal path's points: the
+     * lookup is repeated only when d_ideal moves. Every lookup is at the running
+     * maximum of s, as sim_metrics measures progress: a car rolling back after a lane
+     * change stays in the lane it reached (docs/metrics.md). The speed limit is the
+     * operator's (control.speed_limit) where one was set, else the road's. */
+    op_limit *ops;
+    size_t n_ops = operator_limits(dr, run, &ops), op = 0;
+    double op_kmh = 0;
+    size_t cur = 0;
+    double last_di = NAN, ml = NAN, mr = NAN, sm = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        sm = fmax(sm, s[i0 + i]);
+        double di = sim_metrics_ideal_at(task->ideal, task->n_ideal, sm, &cur);
+        if (di != last_di || an_scenario_multi_section(sc, task->road)) an_scenario_marks(sc, task->road, sm, di, &ml, &mr), last_di = di;
+        tr->mark_left[i] = ml;
+        tr->mark_right[i] = mr;
+        while (op < n_ops && ops[op].t <= dr->col[AN_T][i0 + i]) op_kmh = ops[op++].kmh;
+        tr->limit[i] = op_kmh > 0 ? op_kmh / 3.6 : an_scenario_limit(sc, task->road, sm);
+    }
+    free(ops);
+    return 0;
+}
+
 static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc,
                        const an_task *task, int label, int run, size_t r0, size_t r1,
                        an_task_result *tr)
@@ -349,30 +382,7 @@ static int task_in_run(an_result *res, const an_drive *dr, const an_scenario *sc
     tr->i0 = i0;
     tr->i1 = i1;
     size_t n = i1 - i0;
-    tr->mark_left = malloc((n ? n : 1) * sizeof(double));
-    tr->mark_right = malloc((n ? n : 1) * sizeof(double));
-    tr->limit = malloc((n ? n : 1) * sizeof(double));
-    if (!tr->mark_left || !tr->mark_right || !tr->limit) return SIM_ENOMEM;
-    /* The marks depend on the lane, which changes only at the ideal path's points: the
-     * lookup is repeated only when d_ideal moves. Every lookup is at the running
-     * maximum of s, as sim_metrics measures progress: a car rolling back after a lane
-     * change stays in the lane it reached (docs/metrics.md). The speed limit is the
-     * operator's (control.speed_limit) where one was set, else the road's. */
-    op_limit *ops;
-    size_t n_ops = operator_limits(dr, run, &ops), op = 0;
-    double op_kmh = 0;
-    size_t cur = 0;
-    double last_di = NAN, ml = NAN, mr = NAN, sm = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
-        sm = fmax(sm, s[i0 + i]);
-        double di = sim_metrics_ideal_at(task->ideal, task->n_ideal, sm, &cur);
-        if (di != last_di || an_scenario_multi_section(sc, task->road)) an_scenario_marks(sc, task->road, sm, di, &ml, &mr), last_di = di;
-        tr->mark_left[i] = ml;
-        tr->mark_right[i] = mr;
-        while (op < n_ops && ops[op].t <= dr->col[AN_T][i0 + i]) op_kmh = ops[op++].kmh;
-        tr->limit[i] = op_kmh > 0 ? op_kmh / 3.6 : an_scenario_limit(sc, task->road, sm);
-    }
-    free(ops);
+    if (task_marks(dr, sc, task, run, i0, n, tr)) return SIM_ENOMEM;
     sim_metrics_samples smp = {
         .n = n,
         .t = dr->col[AN_T] + i0,

@@ -479,21 +479,6 @@ int an_drive_meta_only(const char *path, const char *key, char *buf, size_t size
 
 /* ---- writing the CSV export ---- */
 
-void an_csv_string(FILE *f, const char *s)
-{
-    if (!s) return;
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void put_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, "%.17g", v);
@@ -519,7 +504,7 @@ int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err)
         for (int c = 0; c < AN_NIDS; c++) {
             if (!dr->ids[c]) continue;
             fputc(',', f);
-            if (dr->ids[c][i] >= 0) an_csv_string(f, dr->labels[dr->ids[c][i]]);
+            if (dr->ids[c][i] >= 0) sim_csv_field(f, dr->labels[dr->ids[c][i]]);
         }
         fputc('\n', f);
     }
@@ -530,11 +515,11 @@ int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err)
     for (size_t k = 0; k < dr->n_events; k++) {
         const an_event *e = &dr->events[k];
         fprintf(f, "%d,%.17g,", e->run, e->t);
-        an_csv_string(f, e->kind);
+        sim_csv_field(f, e->kind);
         fputc(',', f);
-        an_csv_string(f, e->name);
+        sim_csv_field(f, e->name);
         fputc(',', f);
-        an_csv_string(f, e->json);
+        sim_csv_field(f, e->json);
         fputc('\n', f);
     }
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", p);
@@ -542,9 +527,9 @@ int an_drive_write_csv(const an_drive *dr, const char *dir, sim_error *err)
     if (!(f = fopen(p, "w"))) return sim_error_set(err, SIM_EIO, "%s: cannot create", p);
     fputs("key,value\n", f);
     for (size_t k = 0; k < dr->n_meta; k++) {
-        an_csv_string(f, dr->meta_key[k]);
+        sim_csv_field(f, dr->meta_key[k]);
         fputc(',', f);
-        an_csv_string(f, dr->meta_val[k]);
+        sim_csv_field(f, dr->meta_val[k]);
         fputc('\n', f);
     }
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", p);

@@ -144,14 +144,14 @@ static int write_tasks_csv(const an_result *res, const char *path, sim_error *er
     fputs(",message\n", f);
     for (size_t k = 0; k < res->n_tasks; k++) {
         const an_task_result *tr = &res->tasks[k];
-        an_csv_string(f, tr->task->id);
+        sim_csv_field(f, tr->task->id);
         fprintf(f, ",%d,%s", tr->run, an_task_status(tr));
         for (size_t q = 0; q < an_metric_count(); q++) {
             fputc(',', f);
             put_num(f, an_metric_value(tr, q));
         }
         fputc(',', f);
-        an_csv_string(f, tr->message);
+        sim_csv_field(f, tr->message);
         fputc('\n', f);
     }
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
@@ -168,7 +168,7 @@ static int write_events_csv(const an_result *res, const char *path, sim_error *e
         const an_task_result *tr = &res->tasks[k];
         for (size_t q = 0; q < tr->m.n_events; q++) {
             const sim_metrics_event *ev = &tr->m.events[q];
-            an_csv_string(f, tr->task->id);
+            sim_csv_field(f, tr->task->id);
             fprintf(f, ",%d,%zu,%s,%d,%s", tr->run, q + 1, kind_name(ev->kind),
                     ev->kind == SIM_METRICS_MARK, ev->side > 0 ? "left" : "right");
             const double v[] = {ev->s_start, ev->s_end, ev->t_start, ev->t_end,

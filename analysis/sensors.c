@@ -139,13 +139,13 @@ cJSON *an_sensors_json(const an_result *res, const an_task_result *tr)
 static void csv_row(FILE *f, const char *task, const char *run, const an_sensor_channel *c,
                     const sim_sensor_stats *s)
 {
-    an_csv_string(f, task);
+    sim_csv_field(f, task);
     fprintf(f, ",%s,", run);
-    an_csv_string(f, c->sensor);
+    sim_csv_field(f, c->sensor);
     fputc(',', f);
-    an_csv_string(f, c->channel);
+    sim_csv_field(f, c->channel);
     fputc(',', f);
-    an_csv_string(f, c->unit);
+    sim_csv_field(f, c->unit);
     fprintf(f, ",%zu", s->count);
     const double v[] = {s->mean, s->sd, s->min, s->max};
     for (size_t q = 0; q < sizeof v / sizeof *v; q++) {

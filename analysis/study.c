@@ -155,15 +155,15 @@ static int write_rows(const char *path, const char *taskcol, const char *missing
     fprintf(f, "participant,group,condition,position,%s,measure,value\n", taskcol);
     for (size_t i = 0; i < r->n; i++) {
         const row *x = &r->v[i];
-        an_csv_string(f, s->participants[x->p]);
+        sim_csv_field(f, s->participants[x->p]);
         fputc(',', f);
-        an_csv_string(f, group_name(s, x->p));
+        sim_csv_field(f, group_name(s, x->p));
         fputc(',', f);
-        an_csv_string(f, cond_name(s, x->condition));
+        sim_csv_field(f, cond_name(s, x->condition));
         fprintf(f, ",%d,", x->position);
-        an_csv_string(f, x->task);
+        sim_csv_field(f, x->task);
         fputc(',', f);
-        an_csv_string(f, x->measure);
+        sim_csv_field(f, x->measure);
         fputc(',', f);
         put_num(f, x->value, missing);
         fputc('\n', f);
@@ -456,17 +456,17 @@ int an_study(const an_study_opts *o, sim_error *err)
         for (int i = 0; f && i < nd; i++) {
             const drive_info *d = &drives[i];
             if (i == 0) fprintf(f, "participant,group,position,condition,kind,status,aborted_attempts,questionnaires,log,reason\n");
-            an_csv_string(f, s->participants[d->p]);
+            sim_csv_field(f, s->participants[d->p]);
             fputc(',', f);
-            an_csv_string(f, group_name(s, d->p));
+            sim_csv_field(f, group_name(s, d->p));
             fprintf(f, ",%d,", d->position);
-            an_csv_string(f, s->conditions[d->condition].name);
+            sim_csv_field(f, s->conditions[d->condition].name);
             fprintf(f, ",%s,%s,%d,", sim_drive_kind_name(d->kind), d->status, d->aborted);
-            an_csv_string(f, d->questionnaires);
+            sim_csv_field(f, d->questionnaires);
             fputc(',', f);
-            an_csv_string(f, d->log);
+            sim_csv_field(f, d->log);
             fputc(',', f);
-            an_csv_string(f, d->reason);
+            sim_csv_field(f, d->reason);
             fputc('\n', f);
         }
         if (f && fclose(f) && !rc) rc = sim_error_set(err, SIM_EIO, "%s: write failed", path);

@@ -161,7 +161,7 @@ static int write_tables(const an_tor *tors, size_t n, const char *dir, sim_error
         double v[N_COLS];
         values(&x->r, v);
         fprintf(f, "%d,%zu,%.2f,", x->run, k + 1, x->ev.t_tor);
-        an_csv_string(f, x->reason);
+        sim_csv_field(f, x->reason);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "run", x->run);
         cJSON_AddNumberToObject(o, "t", x->ev.t_tor);

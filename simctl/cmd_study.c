@@ -11,6 +11,7 @@
 #include "sim_vehicle_file.h"
 #include "simctl.h"
 #include "study.h"
+#include "sim_csv.h"
 
 /* The name of the start point a condition's drive begins at ("" when unreadable). */
 static void start_name(const study_ctx *c, int k, char *out, size_t size)
@@ -30,19 +31,10 @@ static void start_name(const study_ctx *c, int k, char *out, size_t size)
     cJSON_Delete(sc);
 }
 
-/* CSV cell: quoted when it holds a comma, quote or newline. */
+/* CSV cell (sim_csv: quoted when it holds a comma, quote or line break). */
 static void cell(const char *s, bool last)
 {
-    if (strpbrk(s, ",\"\n")) {
-        putchar('"');
-        for (; *s; s++) {
-            if (*s == '"') putchar('"');
-            putchar(*s);
-        }
-        putchar('"');
-    } else {
-        fputs(s, stdout);
-    }
+    sim_csv_field(stdout, s);
     putchar(last ? '\n' : ',');
 }
 

@@ -34,21 +34,6 @@ static void put_int(FILE *f, int32_t v)
     if (v != SIM_DRIVELOG_NULL_INT) fprintf(f, "%d", (int)v);
 }
 
-void dl_csv_put_text(FILE *f, const char *v)
-{
-    if (!v) return;
-    if (!strpbrk(v, ",\"\r\n")) {
-        fputs(v, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *p = v; *p; p++) {
-        if (*p == '"') fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static int check_stream(FILE *f, const char *what, sim_error *err)
 {
     if (ferror(f)) return sim_error_set(err, SIM_EIO, "writing %s failed: %s", what, strerror(errno));
@@ -70,7 +55,7 @@ int sim_drivelog_samples_csv(FILE *f, const sim_drivelog_sample *s, size_t n, si
             case SIM_DRIVELOG_F64:
             case SIM_DRIVELOG_REAL: put_double(f, *(const double *)p); break;
             case SIM_DRIVELOG_INT: put_int(f, *(const int32_t *)p); break;
-            case SIM_DRIVELOG_ID: dl_csv_put_text(f, p); break;
+            case SIM_DRIVELOG_ID: sim_csv_field(f, p); break;
             }
         }
         fputs("\r\n", f);
@@ -85,11 +70,11 @@ int sim_drivelog_events_csv(FILE *f, const sim_drivelog_event *e, size_t n, sim_
         fprintf(f, "%lld,", (long long)e[i].run);
         put_double(f, e[i].t);
         fputc(',', f);
-        dl_csv_put_text(f, e[i].kind);
+        sim_csv_field(f, e[i].kind);
         fputc(',', f);
-        dl_csv_put_text(f, e[i].name);
+        sim_csv_field(f, e[i].name);
         fputc(',', f);
-        dl_csv_put_text(f, e[i].json);
+        sim_csv_field(f, e[i].json);
         fputs("\r\n", f);
     }
     return check_stream(f, "events CSV", err);

@@ -3,7 +3,9 @@
 #ifndef SIM_DRIVELOG_DB_H
 #define SIM_DRIVELOG_DB_H
 
+#include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sqlite3.h>
 
@@ -15,10 +17,28 @@
 /* strdup (NULL for NULL). */
 char *dl_dup_str(const char *s);
 
-/* Writes one CSV field as RFC 4180 says: quoted when it holds a comma, quote, CR or
- * LF, quotes doubled. NULL and "" are both the empty field. (Ids and names come from
- * bus messages, so any of them may hold those.) */
-void dl_csv_put_text(FILE *f, const char *v);
+/* Binding a row's values: NAN, SIM_DRIVELOG_NULL_INT and NULL or "" are SQL NULL (the
+ * missing values of sim_drivelog.h); text is bound SQLITE_STATIC (the caller keeps it
+ * until the statement is stepped). The one copy for the writer and the instruments. */
+static inline void dl_bind_real(sqlite3_stmt *st, int i, double v)
+{
+    if (isnan(v)) sqlite3_bind_null(st, i);
+    else sqlite3_bind_double(st, i, v);
+}
+static inline void dl_bind_int(sqlite3_stmt *st, int i, int32_t v)
+{
+    if (v == SIM_DRIVELOG_NULL_INT) sqlite3_bind_null(st, i);
+    else sqlite3_bind_int(st, i, v);
+}
+static inline void dl_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+    if (!v || !v[0]) sqlite3_bind_null(st, i);
+    else sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+}
+
+/* CSV fields: sim_csv_field (ids and names come from bus messages, so any of them may
+ * hold a comma, quote or line break). */
+#include "sim_csv.h"
 
 /* Names the SQLite failure in words a person can act on, with the operating system's
  * own reason (ENOSPC, EFBIG, EACCES, ...) when there is one; returns buf. */

@@ -108,18 +108,6 @@ size_t dl_instr_pending(const dl_instr *in)
     return in->gaze.n + in->sensor.n + in->clock.n + in->units.n + in->latency.n;
 }
 
-static void bind_num(sqlite3_stmt *st, int i, double v)
-{
-    if (isnan(v)) sqlite3_bind_null(st, i);
-    else sqlite3_bind_double(st, i, v);
-}
-
-static void bind_str(sqlite3_stmt *st, int i, const char *v)
-{
-    if (!v || !v[0]) sqlite3_bind_null(st, i);
-    else sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
-}
-
 static int step(sqlite3 *db, sqlite3_stmt *st, uint64_t *inserted)
 {
     int rc = sqlite3_step(st);
@@ -134,9 +122,9 @@ int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted)
     int rc = SQLITE_DONE;
     const dl_unit *u = in->units.items;
     for (size_t i = 0; i < in->units.n && rc == SQLITE_DONE; i++) {
-        bind_str(in->ins_unit, 1, u[i].sensor);
-        bind_str(in->ins_unit, 2, u[i].channel);
-        bind_str(in->ins_unit, 3, u[i].unit);
+        dl_bind_text(in->ins_unit, 1, u[i].sensor);
+        dl_bind_text(in->ins_unit, 2, u[i].channel);
+        dl_bind_text(in->ins_unit, 3, u[i].unit);
         rc = step(db, in->ins_unit, NULL); /* a unit is a setting, not a row of the drive */
     }
     const sim_drivelog_gaze *g = in->gaze.items;
@@ -145,17 +133,17 @@ int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted)
         sqlite3_bind_int64(st, 1, g[i].run);
         sqlite3_bind_double(st, 2, g[i].t);
         sqlite3_bind_int64(st, 3, sim_drivelog_tick_of(g[i].t));
-        bind_num(st, 4, g[i].src_t);
+        dl_bind_real(st, 4, g[i].src_t);
         sqlite3_bind_double(st, 5, g[i].wall);
         sqlite3_bind_text(st, 6, g[i].source, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 7, g[i].valid);
-        bind_num(st, 8, g[i].confidence);
-        bind_num(st, 9, g[i].yaw_deg);
-        bind_num(st, 10, g[i].pitch_deg);
-        bind_str(st, 11, g[i].area);
-        bind_str(st, 12, g[i].target);
-        bind_num(st, 13, g[i].surface_x);
-        bind_num(st, 14, g[i].surface_y);
+        dl_bind_real(st, 8, g[i].confidence);
+        dl_bind_real(st, 9, g[i].yaw_deg);
+        dl_bind_real(st, 10, g[i].pitch_deg);
+        dl_bind_text(st, 11, g[i].area);
+        dl_bind_text(st, 12, g[i].target);
+        dl_bind_real(st, 13, g[i].surface_x);
+        dl_bind_real(st, 14, g[i].surface_y);
         rc = step(db, st, inserted);
     }
     const sim_drivelog_sensor *s = in->sensor.items;
@@ -164,11 +152,11 @@ int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted)
         sqlite3_bind_int64(st, 1, s[i].run);
         sqlite3_bind_double(st, 2, s[i].t);
         sqlite3_bind_int64(st, 3, sim_drivelog_tick_of(s[i].t));
-        bind_num(st, 4, s[i].src_t);
+        dl_bind_real(st, 4, s[i].src_t);
         sqlite3_bind_double(st, 5, s[i].wall);
         sqlite3_bind_text(st, 6, s[i].sensor, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 7, s[i].channel, -1, SQLITE_STATIC);
-        bind_num(st, 8, s[i].value);
+        dl_bind_real(st, 8, s[i].value);
         rc = step(db, st, inserted);
     }
     const sim_drivelog_clock *c = in->clock.items;
@@ -178,8 +166,8 @@ int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted)
         sqlite3_bind_double(st, 2, c[i].t);
         sqlite3_bind_double(st, 3, c[i].wall);
         sqlite3_bind_text(st, 4, c[i].source, -1, SQLITE_STATIC);
-        bind_num(st, 5, c[i].src_t);
-        bind_num(st, 6, c[i].recv_wall);
+        dl_bind_real(st, 5, c[i].src_t);
+        dl_bind_real(st, 6, c[i].recv_wall);
         sqlite3_bind_int(st, 7, c[i].paused);
         rc = step(db, st, inserted);
     }
@@ -192,11 +180,11 @@ int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted)
         sqlite3_bind_text(st, 4, l[i].source, -1, SQLITE_STATIC);
         sqlite3_bind_double(st, 5, l[i].window_s);
         sqlite3_bind_int(st, 6, l[i].frames);
-        bind_num(st, 7, l[i].min_ms);
-        bind_num(st, 8, l[i].median_ms);
-        bind_num(st, 9, l[i].p95_ms);
-        bind_num(st, 10, l[i].max_ms);
-        for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) bind_num(st, 11 + k, l[i].stage_ms[k]);
+        dl_bind_real(st, 7, l[i].min_ms);
+        dl_bind_real(st, 8, l[i].median_ms);
+        dl_bind_real(st, 9, l[i].p95_ms);
+        dl_bind_real(st, 10, l[i].max_ms);
+        for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) dl_bind_real(st, 11 + k, l[i].stage_ms[k]);
         rc = step(db, st, inserted);
     }
     return rc;
@@ -460,7 +448,7 @@ static int gaze_csv(const sim_drivelog_gaze *g, void *user)
     fputc(',', f);
     put_num(f, g->wall);
     fputc(',', f);
-    dl_csv_put_text(f, g->source);
+    sim_csv_field(f, g->source);
     fprintf(f, ",%d,", g->valid);
     put_num(f, g->confidence);
     fputc(',', f);
@@ -468,9 +456,9 @@ static int gaze_csv(const sim_drivelog_gaze *g, void *user)
     fputc(',', f);
     put_num(f, g->pitch_deg);
     fputc(',', f);
-    dl_csv_put_text(f, g->area);
+    sim_csv_field(f, g->area);
     fputc(',', f);
-    dl_csv_put_text(f, g->target);
+    sim_csv_field(f, g->target);
     fputc(',', f);
     put_num(f, g->surface_x);
     fputc(',', f);
@@ -489,13 +477,13 @@ static int sensor_csv(const sim_drivelog_sensor *s, const char *unit, void *user
     fputc(',', f);
     put_num(f, s->wall);
     fputc(',', f);
-    dl_csv_put_text(f, s->sensor);
+    sim_csv_field(f, s->sensor);
     fputc(',', f);
-    dl_csv_put_text(f, s->channel);
+    sim_csv_field(f, s->channel);
     fputc(',', f);
     put_num(f, s->value);
     fputc(',', f);
-    dl_csv_put_text(f, unit);
+    sim_csv_field(f, unit);
     fputs("\r\n", f);
     return 0;
 }
@@ -508,7 +496,7 @@ static int clock_csv(const sim_drivelog_clock *c, void *user)
     fputc(',', f);
     put_num(f, c->wall);
     fputc(',', f);
-    dl_csv_put_text(f, c->source);
+    sim_csv_field(f, c->source);
     fputc(',', f);
     put_num(f, c->src_t);
     fputc(',', f);

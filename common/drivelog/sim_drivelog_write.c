@@ -95,24 +95,6 @@ static char *dup_mem(const char *s, size_t n)
 
 /* ---- samples <-> statements ---- */
 
-static void bind_double(sqlite3_stmt *st, int i, double v)
-{
-    if (isnan(v)) sqlite3_bind_null(st, i);
-    else sqlite3_bind_double(st, i, v);
-}
-
-static void bind_int(sqlite3_stmt *st, int i, int32_t v)
-{
-    if (v == SIM_DRIVELOG_NULL_INT) sqlite3_bind_null(st, i);
-    else sqlite3_bind_int(st, i, v);
-}
-
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-    if (!v || !v[0]) sqlite3_bind_null(st, i);
-    else sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
-}
-
 static void bind_sample(sqlite3_stmt *st, const sim_drivelog_sample *s)
 {
     for (int i = 0; i < SIM_DRIVELOG_N_COLUMNS; i++) {
@@ -121,9 +103,9 @@ static void bind_sample(sqlite3_stmt *st, const sim_drivelog_sample *s)
         switch (c->type) {
         case SIM_DRIVELOG_I64: sqlite3_bind_int64(st, i + 1, *(const int64_t *)p); break;
         case SIM_DRIVELOG_F64: sqlite3_bind_double(st, i + 1, *(const double *)p); break;
-        case SIM_DRIVELOG_REAL: bind_double(st, i + 1, *(const double *)p); break;
-        case SIM_DRIVELOG_INT: bind_int(st, i + 1, *(const int32_t *)p); break;
-        case SIM_DRIVELOG_ID: bind_text(st, i + 1, p); break;
+        case SIM_DRIVELOG_REAL: dl_bind_real(st, i + 1, *(const double *)p); break;
+        case SIM_DRIVELOG_INT: dl_bind_int(st, i + 1, *(const int32_t *)p); break;
+        case SIM_DRIVELOG_ID: dl_bind_text(st, i + 1, p); break;
         }
     }
 }
@@ -463,7 +445,7 @@ static int insert_pending(sim_drivelog_writer *w, uint64_t *inserted)
         sqlite3_bind_int64(st, 1, ms[i].run);
         sqlite3_bind_double(st, 2, ms[i].t);
         sqlite3_bind_text(st, 3, ms[i].topic, -1, SQLITE_STATIC);
-        bind_text(st, 4, ms[i].src);
+        dl_bind_text(st, 4, ms[i].src);
         if (ms[i].seq >= 0) sqlite3_bind_int64(st, 5, ms[i].seq);
         else sqlite3_bind_null(st, 5);
         sqlite3_bind_int64(st, 6, hash_line(ms[i].line, ms[i].len));

@@ -113,7 +113,6 @@ void sim_node_stop(sim_node *n, const char *why)
     n->bus = NULL;
 }
 
-bool sim_node_stopping(const sim_node *n) { return n->stopping; }
 sim_bus *sim_node_bus(const sim_node *n) { return n->bus; }
 uv_loop_t *sim_node_loop(const sim_node *n) { return n->loop; }
 sim_bus_options *sim_node_bus_options(sim_node *n) { return &n->bo; }

@@ -100,7 +100,6 @@ int sim_node_run(const sim_node_desc *desc, int argc, char **argv);
  * too. Idempotent; messages arriving after it are not handed on. */
 void sim_node_stop(sim_node *node, const char *why);
 
-bool sim_node_stopping(const sim_node *node);
 /* NULL before the bus is open (in setup) and after the node is stopped. */
 sim_bus *sim_node_bus(const sim_node *node);
 uv_loop_t *sim_node_loop(const sim_node *node);

@@ -115,11 +115,6 @@ static int neighbour(const sim_lanegraph *g, const sim_roadnet *net, const int *
     return lane_of(g, first, l->road, l->section, id);
 }
 
-int sim_lanegraph_from_roads(sim_lanegraph *g, const sim_roadnet *net, sim_error *err)
-{
-    return sim_lanegraph_from_roads_merge(g, net, false, err);
-}
-
 int sim_lanegraph_from_roads_merge(sim_lanegraph *g, const sim_roadnet *net, bool keep_merge_lanes, sim_error *err)
 {
     memset(g, 0, sizeof *g);
