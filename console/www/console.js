@@ -99,6 +99,10 @@ function renderStudy(msg) {
   go.disabled = !gate;
   go.textContent = `Go: start drive ${msg.drive} of ${msg.drives}`;
   lastStudy = msg;
+  // the Light selector shows the condition's light, not "day" during a night drive
+  const light = msg.params && msg.params.light;
+  const sel = $("light-mode");
+  if (light && [...sel.options].some((o) => o.value === light) && document.activeElement !== sel) sel.value = light;
 }
 let lastAnswered = "";
 let lastStudy = null;

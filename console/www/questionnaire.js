@@ -42,7 +42,7 @@ function scale(div, it) {
       const lab = document.createElement("label");
       const r = document.createElement("input");
       Object.assign(r, { type: "radio", name: it.id, value: String(v) });
-      r.onchange = () => { div.querySelector(".skip input").checked = false; div.classList.remove("missing"); };
+      r.onchange = () => { div.querySelector(".skip input").checked = false; div.classList.remove("missing"); recheck(); };
       const span = document.createElement("span");
       // named levels show their name; short scales their number; TLX's marks nothing
       span.textContent = labels[k] ? (labels.length <= 4 ? labels[k] : `${v} ${labels[k]}`) : (n <= 11 ? String(v) : "");
@@ -59,6 +59,7 @@ function scale(div, it) {
       input.classList.remove("untouched");
       div.querySelector(".skip input").checked = false;
       div.classList.remove("missing");
+      recheck();
     };
     div.appendChild(input);
   }
@@ -78,6 +79,7 @@ function scale(div, it) {
   box.onchange = () => {
     if (!box.checked) return;
     div.classList.remove("missing");
+    recheck();
     for (const r of div.querySelectorAll("input[type=radio]")) r.checked = false;
     if (input) input.classList.add("untouched");
   };
@@ -94,6 +96,11 @@ function answerOf(it) {
   if (r) return Number(r.value);
   const s = div.querySelector("input[type=range]");
   return s && !s.classList.contains("untouched") ? Number(s.value) : undefined;
+}
+
+// Once every item the page named is answered or skipped, its refusal goes away.
+function recheck() {
+  if (!$("items").querySelector(".missing")) $("result").textContent = "";
 }
 
 function show(state) {

@@ -277,7 +277,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     await q.waitForSelector("#conn.ok", { timeout: WAIT });
     const state = { topic: "study.state", src: "test-tap", seq: 1, t: 1, study: "demo", participant: "P03", group: "B",
       phase: "questionnaire", drive: 2, drives: 3, condition: "hud-on", kind: "condition", message: "",
-      questionnaire: "nasa-tlx", params: {}, items: [
+      questionnaire: "nasa-tlx", params: { light: "night" }, items: [
         { id: "mental", instrument: "nasa-tlx", text: "How mentally demanding was the task?", type: "scale",
           min: 0, max: 20, step: 1, low: "very low", high: "very high" },
         { id: "comment", instrument: "nasa-tlx", text: "Anything else?", type: "text" }] };
@@ -294,6 +294,8 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
       refused[0] === "mental" && /How mentally demanding/.test(refused[1]), JSON.stringify(refused));
     await page.waitForFunction(() => /2 of 3/.test(document.getElementById("study").innerText), null, { timeout: WAIT });
     const panel = await page.locator("#study").innerText();
+    const lightShown = await page.locator("#light-mode").inputValue();
+    check("study panel: the Light selector shows the condition's light", lightShown === "night", lightShown);
     check("study panel: participant, condition, drive k of n, questionnaire status",
       /P03 \(group B\)/.test(panel) && /hud-on \(condition\)/.test(panel) && /nasa-tlx: waiting/.test(panel), panel);
     await q.locator('[data-item="mental"] input[value="15"]').check({ force: true });
