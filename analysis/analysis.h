@@ -346,13 +346,16 @@ typedef struct an_study_opts {
     const char *out;         /* where the analysis goes (default <study_dir>/analysis) */
     an_params params;
     bool plots;
+    bool complete;           /* a drive missing or flagged is a failure (exit 1) */
     const char *lct_baseline_condition; /* each participant's complete drive of this
                                            condition is the baseline of the adaptive LCT
                                            model for their drives (NULL: none) */
 } an_study_opts;
 
 /* tidy.csv, questionnaires.csv, drives.csv and study.html of a study (docs/study.md,
- * "Analysis"). Returns 0, 1 when drives are missing or flagged (listed), or an error. */
+ * "Analysis"), also of a study still in progress (stderr says how many drives are not
+ * in the tables). Returns 0; 1 when o->complete and drives are missing or flagged
+ * (listed); or an error. */
 int an_study(const an_study_opts *o, sim_error *err);
 
 /* ---- batch ---- */

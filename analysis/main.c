@@ -267,14 +267,15 @@ static int cmd_study(int argc, char **argv)
         {"study-dir", SIM_OPT_STRING, &o.study_dir, "DIR", "the study's folder (default out/studies/<study>)"},
         {"out", SIM_OPT_STRING, &o.out, "DIR", "where the tables and study.html go (default <study-dir>/analysis)"},
         {"no-plots", SIM_OPT_FLAG, &no_plots, NULL, "tables and page only, no figures"},
+        {"complete", SIM_OPT_FLAG, &o.complete, NULL, "exit 1 while a planned drive is missing or flagged"},
         {"lct-baseline-condition", SIM_OPT_STRING, &o.lct_baseline_condition, "NAME",
          "each participant's drive of condition NAME is their Lane Change Test baseline: MDEV against the "
          "adaptive model for all their drives"},
     };
     int npos = 0;
-    int rc = sim_cli_parse("analysis study FILE [--study-dir DIR] [--out DIR]",
+    int rc = sim_cli_parse("analysis study FILE [--study-dir DIR] [--out DIR] [--complete]",
                            "A study's drives and questionnaires: tidy.csv, questionnaires.csv, drives.csv, study.html.",
-                           opts, 4, argc, argv, 2, &npos);
+                           opts, 5, argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (npos != 1) {

@@ -244,7 +244,12 @@ static int figures(FILE *html, const char *figdir, const sim_study *s, const row
         an_mean_ci(byc + c, (size_t)np, (size_t)nu, &m, &h, &k);
         fprintf(html, "<tr><td>");
         html_esc(html, labels[c]);
-        fprintf(html, "</td><td>%d</td><td>%.4g</td><td>%s%.4g</td></tr>\n", k, m, isfinite(h) ? "&plusmn; " : "", h);
+        /* No interval from fewer than two participants (t has no degrees of freedom). */
+        fprintf(html, "</td><td>%d</td>", k);
+        if (isfinite(m)) fprintf(html, "<td>%.4g</td>", m);
+        else fprintf(html, "<td>&ndash;</td>");
+        if (k >= 2 && isfinite(h)) fprintf(html, "<td>&plusmn; %.4g</td></tr>\n", h);
+        else fprintf(html, "<td>&ndash; (n &lt; 2)</td></tr>\n");
     }
     fprintf(html, "</table>\n");
     if (plots && nu > 0) {
@@ -476,10 +481,17 @@ int an_study(const an_study_opts *o, sim_error *err)
                         drives[i].position, s->conditions[drives[i].condition].name, drives[i].status,
                         drives[i].reason[0] ? ": " : "", drives[i].reason);
     }
+    if (!rc && problems) {
+        int missing = 0;
+        for (int i = 0; i < nd; i++) missing += !strcmp(drives[i].status, "missing");
+        fprintf(stderr, "analysis study: %d of %d planned drives not in the tables (%d missing, %d flagged)%s\n",
+                problems, nd, missing, problems - missing,
+                o->complete ? "" : "; the tables hold the drives done (--complete: exit 1 while any is missing)");
+    }
     free(tidy.v);
     free(q.v);
     free(drives);
     sqlite3_close(db);
     sim_study_free(s);
-    return rc ? rc : (problems ? 1 : 0);
+    return rc ? rc : (problems && o->complete ? 1 : 0);
 }

@@ -572,8 +572,14 @@ int simctl_cmd_run(int argc, char **argv)
      * never their command lines, which `ps` shows to every user. */
     if (!rc.token && getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0]) rc.token = getenv("SIM_BUS_TOKEN");
     if (rc.token) setenv("SIM_BUS_TOKEN", rc.token, 1);
-    char secret[33];
-    if (run_new_secret(secret, sizeof secret) != 0) {
+    /* A secret already in the environment is the session's (a lab gives it to its own
+     * lockstep clients, which need it: docs/protocol.md, "Who may publish what"); kept
+     * from 805b7f0, lost in the module-table split. */
+    char secret[129];
+    const char *env_secret = getenv("SIM_BUS_SECRET");
+    if (env_secret && strlen(env_secret) >= 16 && strlen(env_secret) < sizeof secret) {
+        snprintf(secret, sizeof secret, "%s", env_secret);
+    } else if (run_new_secret(secret, 33) != 0) {
         fprintf(stderr, "simctl run: cannot read random bytes for the session's secret\n");
         return 1;
     }

@@ -196,12 +196,13 @@ static int cmd_flag_or_note(study_ctx *c, bool flag, const char *participant, in
 int simctl_cmd_study(int argc, char **argv)
 {
     static const char usage[] =
-        "simctl study plan|check|status|run|answer|flag|note|rebuild FILE [options]\n"
+        "simctl study plan|check|status|run|answer|go|flag|note|rebuild FILE [options]\n"
         "  plan FILE                         every participant's drives as CSV\n"
         "  check FILE                        the study file and every scenario and vehicle it names\n"
         "  status FILE [--out DIR]           who has done what\n"
         "  run FILE --participant ID [--headless] [--out DIR]   run a participant's drives (resumable)\n"
         "  answer FILE --participant ID ITEM=VALUE...           answer the pending questionnaire\n"
+        "  go FILE --participant ID          the operator's go: the next drive starts\n"
         "  flag FILE --participant ID --position K --reason TEXT  flag a completed drive\n"
         "  note FILE --participant ID [--position K] TEXT        an operator's note\n"
         "  rebuild FILE [--out DIR]          the study database anew from the drive logs and the journal\n";
@@ -212,6 +213,7 @@ int simctl_cmd_study(int argc, char **argv)
     const char *sub = argv[1];
     if (!strcmp(sub, "run")) return study_cmd_run(argc - 1, argv + 1);
     if (!strcmp(sub, "answer")) return study_cmd_answer(argc - 1, argv + 1);
+    if (!strcmp(sub, "go")) return study_cmd_go(argc - 1, argv + 1);
     if (!strcmp(sub, "rebuild")) return study_cmd_rebuild(argc - 1, argv + 1);
     if (strcmp(sub, "plan") && strcmp(sub, "check") && strcmp(sub, "status") && strcmp(sub, "flag") &&
         strcmp(sub, "note")) {

@@ -50,6 +50,7 @@ void study_utc_now(char *buf, size_t size);
 
 int study_cmd_run(int argc, char **argv);
 int study_cmd_answer(int argc, char **argv);
+int study_cmd_go(int argc, char **argv);
 int study_cmd_rebuild(int argc, char **argv);
 
 #endif

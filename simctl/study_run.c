@@ -43,6 +43,9 @@
 #define SIM_VERSION "0.1.0-dev"
 #endif
 #define STATE_PERIOD_MS 1000
+/* How long "done" stays on the bus after the last drive: pages republished to once a
+ * second see it, and keep showing it after the runner exits. */
+#define DONE_LINGER_MS 2000
 
 typedef struct runner {
     study_ctx *c;
@@ -69,6 +72,12 @@ typedef struct runner {
     uint64_t answered_ms;       /* when: the answers' acks get a moment to reach clients */
     uint64_t last_state_ms;
     sim_msg_study_answer answer; /* the one being handled (too big for the stack) */
+    bool in_break;              /* the child is our dispatcher, not a drive */
+    const char *gate;           /* after the questionnaires: "waiting", "ready" (the operator's
+                                   go) or "done" (lingers); NULL: the break ends with them */
+    bool at_gate;               /* the questionnaires are done; the gate is shown */
+    int gate_drive;             /* index in plan of the drive the gate leads to */
+    uint64_t gate_ms;           /* when the gate was reached */
     bool hud_sent;
     uint64_t hud_first_ms;      /* when the instructions were first shown */
     sim_msg_study_state state;
@@ -105,11 +114,12 @@ static void params_json(const sim_study_condition *cond, char *out, size_t size)
     cJSON_Delete(o);
 }
 
-static void set_state(runner *r, const char *phase, const char *message)
+/* study.state about the drive at index idx of the plan. */
+static void set_state_at(runner *r, int idx, const char *phase, const char *message)
 {
     sim_msg_study_state *s = &r->state;
     memset(s, 0, sizeof *s);
-    const sim_plan_drive *d = &r->plan.drives[r->cur];
+    const sim_plan_drive *d = &r->plan.drives[idx];
     const sim_study_condition *cond = &r->c->s->conditions[d->condition];
     snprintf(s->study, sizeof s->study, "%s", r->c->s->name);
     snprintf(s->participant, sizeof s->participant, "%s", r->id);
@@ -121,7 +131,7 @@ static void set_state(runner *r, const char *phase, const char *message)
     snprintf(s->kind, sizeof s->kind, "%s", sim_drive_kind_name(d->kind));
     snprintf(s->message, sizeof s->message, "%s", message ? message : "");
     params_json(cond, s->params, sizeof s->params);
-    if (!r->q) return;
+    if (!r->q || strcmp(phase, "questionnaire")) return;
     snprintf(s->questionnaire, sizeof s->questionnaire, "%s", r->q->id);
     for (int a = 0; a < r->q->n_instruments; a++)
         for (int i = 0; i < r->q->instruments[a].n_items && s->n_items < SIM_STUDY_MSG_ITEMS_MAX; i++) {
@@ -137,6 +147,11 @@ static void set_state(runner *r, const char *phase, const char *message)
             for (int k = 0; it->labels && k < it->n_labels && k < SIM_STUDY_MSG_LABELS_MAX; k++)
                 snprintf(m->labels[m->n_labels++], sizeof m->labels[0], "%s", it->labels[k]);
         }
+}
+
+static void set_state(runner *r, const char *phase, const char *message)
+{
+    set_state_at(r, r->cur, phase, message);
 }
 
 static void publish_state(runner *r)
@@ -197,12 +212,71 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
 static void announce(runner *r);
 static void send_instructions(runner *r);
 
+/* The break's gate, once its questionnaires are answered (docs/study.md, "The day"). */
+static void enter_gate(runner *r)
+{
+    r->at_gate = true;
+    r->gate_ms = uv_now(r->loop);
+    r->q = NULL;
+    const sim_study *s = r->c->s;
+    if (!strcmp(r->gate, "done")) {
+        set_state_at(r, r->gate_drive, "done", s->end_text[0] ? s->end_text : "Thank you: the study is complete.");
+    } else {
+        /* The next drive's instructions, else a calm "please wait". */
+        const char *ins = s->conditions[r->plan.drives[r->gate_drive].condition].instructions;
+        const char *msg = !strcmp(r->gate, "waiting") && s->welcome_text[0] ? s->welcome_text
+                          : ins[0]                                          ? ins
+                                                                            : "Please wait: the next drive starts soon.";
+        set_state_at(r, r->gate_drive, r->gate, msg);
+        fprintf(stderr, "simctl study: %s: %s before drive %d: waiting for the operator's go (console, or\n"
+                        "  simctl study go %s --participant %s --bus %s)\n", r->id, r->gate,
+                r->plan.drives[r->gate_drive].position, r->c->file, r->id, r->bus_addr);
+    }
+    fprintf(stderr, "simctl study: phase %s\n", r->state.phase);
+    publish_state(r);
+}
+
+static void on_go(runner *r, const cJSON *msg)
+{
+    sim_msg_study_go g;
+    sim_error err;
+    if (!r->at_gate || !r->gate || !strcmp(r->gate, "done") || r->answered) return;
+    if (sim_msg_study_go_decode(msg, &g, &err) != SIM_OK) {
+        fprintf(stderr, "simctl study: study.go ignored: %s\n", err.msg);
+        return;
+    }
+    int next = r->plan.drives[r->gate_drive].position;
+    if (strcmp(g.participant, r->id) || (g.drive && g.drive != next)) {
+        fprintf(stderr, "simctl study: study.go for %s drive %d ignored: %s is at drive %d\n", g.participant, g.drive,
+                r->id, next);
+        return;
+    }
+    fprintf(stderr, "simctl study: %s: the operator's go (%s): drive %d\n", r->id, g.source[0] ? g.source : "bus", next);
+    /* Said at once on this dispatcher, so whoever gave the go sees it taken. */
+    const sim_study_condition *cond = &r->c->s->conditions[r->plan.drives[r->gate_drive].condition];
+    set_state_at(r, r->gate_drive, "instructions", cond->instructions);
+    publish_state(r);
+    r->answered = true;
+    r->answered_ms = uv_now(r->loop);
+}
+
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len, void *user)
 {
     runner *r = user;
     if (!strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED)) {
+        /* The session's physics is up: the drive has begun. */
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(msg, "name");
+        if (!r->in_break && !strcmp(r->state.phase, "instructions") && cJSON_IsString(name) &&
+            !strcmp(name->valuestring, "physics")) {
+            set_state(r, "driving", r->state.message);
+            fprintf(stderr, "simctl study: phase driving\n");
+        }
         send_instructions(r);
         publish_state(r);
+        return;
+    }
+    if (!strcmp(topic, SIM_TOPIC_STUDY_GO)) {
+        on_go(r, msg);
         return;
     }
     if (strcmp(topic, SIM_TOPIC_STUDY_ANSWER) != 0 || !r->q || r->answered) return;
@@ -248,6 +322,10 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         announce(r);
         return;
     }
+    if (r->gate) {
+        enter_gate(r);
+        return;
+    }
     r->answered = true;
     r->answered_ms = uv_now(r->loop);
 }
@@ -278,15 +356,26 @@ static void on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
 {
     runner *r = user;
     if (!welcome) return;
+    /* Joined a session whose physics was up before us. */
+    const cJSON *peers = cJSON_GetObjectItemCaseSensitive(welcome, "peers"), *p;
+    cJSON_ArrayForEach(p, peers)
+    {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
+        if (!r->in_break && !strcmp(r->state.phase, "instructions") && cJSON_IsString(name) &&
+            !strcmp(name->valuestring, "physics")) {
+            set_state(r, "driving", r->state.message);
+            fprintf(stderr, "simctl study: phase driving\n");
+        }
+    }
     publish_state(r);
     send_instructions(r);
 }
 
 static void open_bus(runner *r)
 {
-    static const char *const subs[] = {SIM_TOPIC_STUDY_ANSWER};
+    static const char *const subs[] = {SIM_TOPIC_STUDY_ANSWER, SIM_TOPIC_STUDY_GO};
     sim_bus_options bo = {.name = "study", .host = r->host, .port = r->port, .token = r->token,
-                          .subscribe = subs, .n_subscribe = 1, .on_message = on_message,
+                          .subscribe = subs, .n_subscribe = 2, .on_message = on_message,
                           .on_state = on_bus_state, .user = r};
     sim_error err;
     if (sim_bus_open(r->loop, &bo, &r->bus, &err) != SIM_OK) {
@@ -313,10 +402,11 @@ static void on_tick(uv_timer_t *t)
             r->child_status = st;
         }
     }
-    bool drive_over = !r->q && r->child_done;
-    /* 300 ms after the last answer: study.answered has reached the clients. */
-    bool questions_over = r->q && ((r->answered && uv_now(r->loop) - r->answered_ms >= 300) || r->interrupted ||
-                                   r->child_done);
+    bool drive_over = !r->in_break && r->child_done;
+    /* 300 ms after the last answer (or the go): study.answered has reached the clients. */
+    bool done_over = r->at_gate && r->gate && !strcmp(r->gate, "done") && uv_now(r->loop) - r->gate_ms >= DONE_LINGER_MS;
+    bool questions_over = r->in_break && ((r->answered && uv_now(r->loop) - r->answered_ms >= 300) ||
+                                          r->interrupted || r->child_done || done_over);
     if (drive_over || questions_over) {
         stop_phase(r);
         return;
@@ -454,7 +544,10 @@ static int run_drive(runner *r)
             cond->name, sim_drive_kind_name(d->kind), attempt);
     r->q = NULL;
     r->child_done = false;
-    set_state(r, "driving", cond->instructions);
+    r->in_break = false;
+    /* "instructions" until the session's physics joins, then "driving". */
+    set_state(r, "instructions", cond->instructions);
+    fprintf(stderr, "simctl study: phase instructions\n");
     r->child = spawn(argv);
     if (r->child < 0) return 1;
     run_phase(r);
@@ -506,13 +599,15 @@ static void announce(runner *r)
             r->id, r->plan.drives[r->cur].position, r->q->id, r->c->file, r->id, r->bus_addr);
 }
 
-/* The questionnaires due after the current drive, in the study file's order: recorded
- * as not asked when headless, else asked one after the other on one dispatcher. */
-static int ask_all(runner *r, const sim_questionnaire *const *qs, int n)
+/* A break between drives on a dispatcher of our own: the questionnaires due after the
+ * current drive, in the study file's order (recorded as not asked when headless), then
+ * the gate: "waiting" or "ready" hold until the operator's go (study.go; none with the
+ * study's auto_go), "done" is shown for DONE_LINGER_MS; gate_drive is the drive the
+ * gate leads to. Headless runs have nobody to ask or wait for. */
+static int run_break(runner *r, const sim_questionnaire *const *qs, int n, const char *gate, int gate_drive)
 {
     const sim_plan_drive *d = &r->plan.drives[r->cur];
     sim_error err = {0};
-    if (n == 0) return 0;
     if (r->headless) {
         for (int i = 0; i < n; i++)
             if (record_answers(r, qs[i], d->position, "not_asked", NULL, &err)) {
@@ -521,16 +616,27 @@ static int ask_all(runner *r, const sim_questionnaire *const *qs, int n)
             }
         return 0;
     }
+    if (gate && strcmp(gate, "done") && r->c->s->auto_go) gate = NULL;
+    if (n == 0 && !gate) return 0;
     char exe[PATH_MAX];
     snprintf(exe, sizeof exe, "%s/dispatcher", simctl_bin_dir());
     char *argv[] = {exe, "--listen", (char *)r->bus_addr, "--control", (char *)r->control, NULL};
-    r->q = qs[0];
-    r->n_queue = n - 1;
-    memcpy(r->queue, qs + 1, sizeof qs[0] * (size_t)(n - 1));
+    r->in_break = true;
+    r->gate = gate;
+    r->gate_drive = gate_drive;
+    r->at_gate = false;
+    r->q = n ? qs[0] : NULL;
+    r->n_queue = n ? n - 1 : 0;
+    if (n > 1) memcpy(r->queue, qs + 1, sizeof qs[0] * (size_t)(n - 1));
     r->answered = false;
     r->child_done = false;
-    set_state(r, "questionnaire", r->c->s->between_text);
-    announce(r);
+    if (n) {
+        set_state(r, "questionnaire", r->c->s->between_text);
+        fprintf(stderr, "simctl study: phase questionnaire\n");
+        announce(r);
+    } else {
+        enter_gate(r);
+    }
     r->child = spawn(argv);
     if (r->child < 0) return 1;
     run_phase(r);
@@ -538,14 +644,29 @@ static int ask_all(runner *r, const sim_questionnaire *const *qs, int n)
         kill(r->child, SIGTERM);
         waitpid(r->child, NULL, 0);
     } else if (!r->answered && !r->interrupted) {
-        fprintf(stderr, "simctl study: the questionnaires' dispatcher ended (is %s in use?)\n", r->bus_addr);
+        fprintf(stderr, "simctl study: the break's dispatcher ended (is %s in use?)\n", r->bus_addr);
     }
+    bool done = gate && !strcmp(gate, "done") && r->at_gate;
     r->child = 0;
     r->q = NULL;
-    return r->answered ? 0 : 1;
+    r->in_break = false;
+    r->gate = NULL;
+    r->at_gate = false;
+    return r->answered || (done && !r->interrupted) ? 0 : 1;
 }
 
-static int pending_questionnaires(runner *r, bool last)
+/* Whether the drive at index i of the plan needs no run: complete or flagged. */
+static bool drive_done(runner *r, int i)
+{
+    int n1 = 0, n2 = 0;
+    sim_studydb_count(r->c->db, r->id, r->plan.drives[i].position, SIM_ATTEMPT_COMPLETE, &n1, NULL);
+    sim_studydb_count(r->c->db, r->id, r->plan.drives[i].position, SIM_ATTEMPT_FLAGGED, &n2, NULL);
+    return n1 + n2 > 0;
+}
+
+/* The questionnaires after the current drive, then the operator's go when a later
+ * drive is still to run (*gated: that go was given). */
+static int pending_questionnaires(runner *r, bool last, bool *gated)
 {
     const sim_plan_drive *d = &r->plan.drives[r->cur];
     const sim_questionnaire *due[SIM_STUDY_QUESTIONNAIRES_MAX];
@@ -563,7 +684,10 @@ static int pending_questionnaires(runner *r, bool last)
         }
         if (!has) due[n++] = q;
     }
-    return ask_all(r, due, n);
+    int next = r->cur + 1;
+    while (next < r->plan.n && drive_done(r, next)) next++;
+    *gated = next < r->plan.n;
+    return run_break(r, due, n, next < r->plan.n ? "ready" : NULL, next < r->plan.n ? next : r->cur);
 }
 
 /* Whether the runner named in the lock row still runs: on this host, while its pid
@@ -655,16 +779,20 @@ int study_cmd_run(int argc, char **argv)
     uv_unref((uv_handle_t *)&r.sigint);
     uv_unref((uv_handle_t *)&r.sigterm);
     int status = 0;
+    bool gated = false; /* the operator's go for the next drive was given */
     for (r.cur = 0; r.cur < r.plan.n && !status && !r.interrupted; r.cur++) {
-        int n1 = 0, n2 = 0;
-        sim_studydb_count(c.db, r.id, r.plan.drives[r.cur].position, SIM_ATTEMPT_COMPLETE, &n1, NULL);
-        sim_studydb_count(c.db, r.id, r.plan.drives[r.cur].position, SIM_ATTEMPT_FLAGGED, &n2, NULL);
-        if (n1 + n2 == 0) status = run_drive(&r);
-        if (!status) status = pending_questionnaires(&r, r.cur == r.plan.n - 1);
+        if (!drive_done(&r, r.cur)) {
+            /* The day's first drive (of this run) waits for the participant. */
+            if (!gated) status = run_break(&r, NULL, 0, "waiting", r.cur);
+            if (!status && !r.interrupted) status = run_drive(&r);
+        }
+        if (!status && !r.interrupted) status = pending_questionnaires(&r, r.cur == r.plan.n - 1, &gated);
     }
     if (!status && !r.interrupted) {
         fprintf(stderr, "simctl study: %s: all %d drives done (%s)\n", r.id, r.plan.n, c.out);
         if (!r.headless && c.s->end_text[0]) fprintf(stderr, "%s\n", c.s->end_text);
+        r.cur = r.plan.n - 1;
+        run_break(&r, NULL, 0, "done", r.cur);
     }
     uv_close((uv_handle_t *)&r.tick, NULL);
     uv_close((uv_handle_t *)&r.sigint, NULL);

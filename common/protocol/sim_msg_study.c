@@ -28,6 +28,10 @@ static const sim_msg_field ANSWERED[] = {
     S(sim_msg_study_answered, questionnaire), {"ok", SIM_MF_BOOL, SIM_MF_AT(sim_msg_study_answered, ok, SIM_MF_BOOL, 0), 0, 0, 0},
     S(sim_msg_study_answered, error),
 };
+static const sim_msg_field GO[] = {
+    S(sim_msg_study_go, study), S(sim_msg_study_go, participant), I(sim_msg_study_go, drive),
+    S(sim_msg_study_go, source),
+};
 #define N(t) (sizeof t / sizeof *t)
 
 /* Fields every message of a kind must carry (the tables treat all as optional). */
@@ -220,5 +224,19 @@ int sim_msg_study_answered_decode(const cJSON *msg, sim_msg_study_answered *out,
     memset(out, 0, sizeof *out);
     sim_json j = {.file = SIM_TOPIC_STUDY_ANSWERED, .err = err};
     int rc = sim_msg_fields_decode(&j, msg, out, ANSWERED, N(ANSWERED));
+    return rc ? rc : required(&j, msg, req);
+}
+
+cJSON *sim_msg_study_go_encode(const sim_msg_study_go *m)
+{
+    return sim_msg_fields_object(m, GO, N(GO));
+}
+
+int sim_msg_study_go_decode(const cJSON *msg, sim_msg_study_go *out, sim_error *err)
+{
+    static const char *const req[] = {"participant", NULL};
+    memset(out, 0, sizeof *out);
+    sim_json j = {.file = SIM_TOPIC_STUDY_GO, .err = err};
+    int rc = sim_msg_fields_decode(&j, msg, out, GO, N(GO));
     return rc ? rc : required(&j, msg, req);
 }

@@ -10,6 +10,15 @@
  * answers were committed to the study database (ok) or refused (error names the item
  * and what was expected).
  *
+ * `study.go` (the operator: the console's Go button, `simctl study go`): the next step
+ * of the day may begin (phase "waiting" or "ready": the next drive starts).
+ *
+ * The phases of study.state, in the order of a day (docs/study.md, "The day"):
+ * "waiting" (for the participant, before the first drive; the operator's go), then per
+ * drive "instructions" (drive k's instructions while its session starts), "driving",
+ * "questionnaire" (one per pending questionnaire), "ready" (waiting for the operator's
+ * go before the next drive), and at the end "done" (thank you).
+ *
  * Structs are plain storage; encode returns a new object (caller frees), decode fills
  * the struct and names the field that was wrong. */
 #ifndef SIM_MSG_STUDY_H
@@ -41,7 +50,7 @@ typedef struct sim_msg_study_state {
     char study[64];
     char participant[64];
     char group[64];               /* "" none */
-    char phase[16];               /* "driving", "questionnaire", "done" */
+    char phase[16];               /* waiting, instructions, driving, questionnaire, ready, done */
     int drive;                    /* position of the current (or just finished) drive, 1-based */
     int drives;                   /* the participant's planned drives */
     char condition[64];
@@ -75,6 +84,15 @@ typedef struct sim_msg_study_answered {
     char error[512];              /* "" when ok */
 } sim_msg_study_answered;
 
+typedef struct sim_msg_study_go {
+    char study[64];
+    char participant[64];         /* required: whose day */
+    int drive;                    /* the drive about to start (0: whichever is next) */
+    char source[32];              /* who: "console", "simctl", ... */
+} sim_msg_study_go;
+
+cJSON *sim_msg_study_go_encode(const sim_msg_study_go *m);
+int sim_msg_study_go_decode(const cJSON *msg, sim_msg_study_go *out, sim_error *err);
 cJSON *sim_msg_study_state_encode(const sim_msg_study_state *m);
 int sim_msg_study_state_decode(const cJSON *msg, sim_msg_study_state *out, sim_error *err);
 cJSON *sim_msg_study_answer_encode(const sim_msg_study_answer *m);

@@ -64,6 +64,7 @@
 #define SIM_TOPIC_STUDY_STATE "study.state"
 #define SIM_TOPIC_STUDY_ANSWER "study.answer"
 #define SIM_TOPIC_STUDY_ANSWERED "study.answered"
+#define SIM_TOPIC_STUDY_GO "study.go"
 #define SIM_TOPIC_CONSOLE_PREFIX "console."
 #define SIM_TOPIC_CONSOLE_COMMAND "console.command"
 #define SIM_TOPIC_CONSOLE_ROADS "console.roads"

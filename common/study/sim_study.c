@@ -345,13 +345,14 @@ static int read_questionnaire(sim_json *j, const cJSON *v, const char *path, sim
 static int parse_root(sim_json *j, const cJSON *root, sim_study *s)
 {
     static const char *const keys[] = {"format", "name", "description", "conditions", "participants",
-                                       "design", "questionnaires", "instructions", NULL};
+                                       "design", "questionnaires", "instructions", "auto_go", NULL};
     TRY(sim_json_object(j, root, ""));
     TRY(sim_json_keys(j, root, "", keys, -1));
     int format;
     TRY(sim_json_int(j, root, "", "format", false, 1, 1, 1, &format));
     TRY(read_name(j, root, "", "name", s->name));
     TRY(sim_json_strcpy(j, root, "", "description", false, s->description, sizeof s->description));
+    TRY(sim_json_bool(j, root, "", "auto_go", false, false, &s->auto_go));
     const cJSON *conds = cJSON_GetObjectItemCaseSensitive(root, "conditions");
     if (!cJSON_IsArray(conds) || cJSON_GetArraySize(conds) < 1 || cJSON_GetArraySize(conds) > SIM_STUDY_CONDITIONS_MAX)
         return sim_json_found(j, "conditions", conds, "an array of 1 to 32 conditions");
@@ -383,9 +384,10 @@ static int parse_root(sim_json *j, const cJSON *root, sim_study *s)
     }
     const cJSON *ins = cJSON_GetObjectItemCaseSensitive(root, "instructions");
     if (ins) {
-        static const char *const ikeys[] = {"between", "end", NULL};
+        static const char *const ikeys[] = {"welcome", "between", "end", NULL};
         TRY(sim_json_object(j, ins, "instructions"));
         TRY(sim_json_keys(j, ins, "instructions", ikeys, -1));
+        TRY(sim_json_strcpy(j, ins, "instructions", "welcome", false, s->welcome_text, sizeof s->welcome_text));
         TRY(sim_json_strcpy(j, ins, "instructions", "between", false, s->between_text, sizeof s->between_text));
         TRY(sim_json_strcpy(j, ins, "instructions", "end", false, s->end_text, sizeof s->end_text));
     }

@@ -93,7 +93,9 @@ typedef struct sim_study {
     int n_after, after[SIM_STUDY_EXTRA_MAX];
     int n_questionnaires;
     sim_questionnaire questionnaires[SIM_STUDY_QUESTIONNAIRES_MAX];
+    char welcome_text[SIM_STUDY_TEXT_MAX];      /* shown before the first drive; "" none */
     char between_text[SIM_STUDY_TEXT_MAX];      /* shown between drives; "" none */
+    bool auto_go;                               /* each drive starts without the operator's go */
     char end_text[SIM_STUDY_TEXT_MAX];          /* shown at the end; "" none */
 } sim_study;
 

@@ -73,7 +73,7 @@ function renderStudy(msg) {
   if (msg.participant) rows.push(["participant", msg.participant + (msg.group ? ` (group ${msg.group})` : "")]);
   if (msg.condition) rows.push(["condition", msg.condition + (msg.kind ? ` (${msg.kind})` : "")]);
   if (typeof msg.drive === "number") rows.push(["drive", `${msg.drive} of ${msg.drives ?? "?"}`]);
-  if (msg.phase) rows.push(["phase", msg.phase]);
+  if (msg.phase) rows.push(["phase", PHASES[msg.phase] ? `${msg.phase}: ${PHASES[msg.phase]}` : msg.phase]);
   rows.push(["questionnaire", msg.phase === "questionnaire" && msg.questionnaire
     ? `${msg.questionnaire}: waiting for the test person's answers (questionnaire.html)` : lastAnswered || "none pending"]);
   if (msg.message) rows.push(["message", msg.message]);
@@ -91,8 +91,25 @@ function renderStudy(msg) {
     table.appendChild(tr);
   }
   div.replaceChildren(table);
+  div.dataset.phase = msg.phase || "";
+  // the operator's go: only while the runner waits for it
+  const go = $("study-go");
+  const gate = msg.phase === "waiting" || msg.phase === "ready";
+  go.hidden = !gate;
+  go.disabled = !gate;
+  go.textContent = `Go: start drive ${msg.drive} of ${msg.drives}`;
+  lastStudy = msg;
 }
 let lastAnswered = "";
+let lastStudy = null;
+const PHASES = {
+  waiting: "waiting for the participant (the operator's go starts drive 1)",
+  instructions: "the drive's instructions; the session is starting",
+  driving: "driving",
+  questionnaire: "the test person answers",
+  ready: "waiting for the operator's go before the next drive",
+  done: "done: the study day is over",
+};
 
 // instrument bridges (docs/instruments.md): the newest bridge.status of each, and when
 const bridges = new Map(); // name -> {status, at}
@@ -168,14 +185,18 @@ async function main() {
   const map = new MapView($("map"));
   map.follow = $("follow").checked;
   wire(map);
-  try {
-    bus = await join(name, {
-      subscribe: ["dispatcher.", "vehicle.state", "traffic.state", "sim.tick", "log.", "session.", "study.",
-        "traffic.event", "control.ack", "automation.", "bridge."],
-    });
-  } catch (e) {
-    text($("conn"), "not on the bus: " + e.message);
-    return;
+  // A console opened before any dispatcher is up (a study runner not started yet)
+  // keeps trying to join; a refusal (a wrong token) is no reason to stop trying.
+  for (let delay = 250; !bus; delay = Math.min(2 * delay, 2000)) {
+    try {
+      bus = await join(name, {
+        subscribe: ["dispatcher.", "vehicle.state", "traffic.state", "sim.tick", "log.", "session.", "study.",
+          "traffic.event", "control.ack", "automation.", "bridge."],
+      });
+    } catch (e) {
+      text($("conn"), "not on the bus: " + e.message + "; trying again");
+      await new Promise((r) => setTimeout(r, delay));
+    }
   }
   window.consoleBus = bus; // for the browser tests and the developer console
   text($("conn"), "on the bus as " + name);
@@ -226,6 +247,13 @@ async function main() {
   bus.on("session.module", (m) => addAnswer(m.what === "restarted" ? "ok" : "bad", `session: ${m.module} ${m.what}`));
   bus.on("traffic.event", (m) => map.flashTrigger(m.trigger));
   bus.on("study.state", renderStudy);
+  $("study-go").onclick = () => {
+    if (!lastStudy) return;
+    bus.publish("study.go", { study: lastStudy.study, participant: lastStudy.participant, drive: lastStudy.drive,
+      source: "console" });
+    $("study-go").disabled = true;
+    addAnswer("ok", `study: go for ${lastStudy.participant} drive ${lastStudy.drive}`);
+  };
   bus.on("study.answered", (m) => {
     lastAnswered = `${m.questionnaire} of drive ${m.drive}: ${m.ok ? "saved" : "NOT saved: " + m.error}`;
     addAnswer(m.ok ? "ok" : "bad", `questionnaire ${lastAnswered}`);

@@ -9,13 +9,18 @@
 // "questionnaire-page", answers: {item: value | text | null}} (null: skipped) and
 // shows the runner's verdict, study.answered (ok once the answers are committed to the
 // study database, or the error naming the item). The topics are the study runner's
-// (common/protocol/sim_msg_study.h).
+// (common/protocol/sim_msg_study.h). Outside a questionnaire the page shows the day's
+// phase (waiting, instructions, driving, ready, done: docs/study.md, "The day") with
+// the runner's message; a page opened before the runner has a dispatcher keeps trying
+// to join, so it shows the current phase within about a second of the runner's next
+// study.state.
 import { join } from "./simbus.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 let pending = null; // the study.state whose questionnaire is shown
 let sent = null;    // the study.answer waiting for its verdict
+const saved = new Set(); // questionnaires answered and saved: never shown again
 
 const key = (m) => [m.study, m.participant, m.drive, m.questionnaire].join("/");
 const MAX_CHOICES = 21; // NASA-TLX's 21 marks are the longest scale shown as choices
@@ -119,15 +124,41 @@ function show(state) {
   }
 }
 
-function idle(text) {
+function idle(text, phase = "") {
   pending = null;
   $("form").hidden = true;
   $("status").hidden = false;
   $("status").textContent = text;
+  document.body.dataset.phase = phase;
+}
+
+// What the test person reads in each phase of the day.
+function phaseText(m) {
+  const k = `drive ${m.drive} of ${m.drives}`;
+  switch (m.phase) {
+    case "waiting": return m.message || "Welcome. Please wait: the study begins soon.";
+    case "instructions": return `Next: ${k}. ` + (m.message || "The drive is starting.");
+    case "driving": return `${k[0].toUpperCase() + k.slice(1)}: please drive.` + (m.message ? " " + m.message : "");
+    case "ready": return `Next: ${k}. ` + (m.message || "") + " Please wait: the next drive starts soon.";
+    case "done": return m.message || "Thank you: the study is complete.";
+    default: return m.message || "Please wait.";
+  }
+}
+
+// Joins the bus, trying again while no dispatcher is up (before the runner starts).
+async function joinRetrying() {
+  for (let delay = 250; ; delay = Math.min(2 * delay, 1000)) {
+    try {
+      return await join(params.get("name") || "questionnaire-page", { subscribe: ["study.state", "study.answered"] });
+    } catch (e) {
+      $("conn").textContent = "connecting… (" + e.message + "; trying again)";
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
 }
 
 async function main() {
-  const bus = await join(params.get("name") || "questionnaire-page", { subscribe: ["study.state", "study.answered"] });
+  const bus = await joinRetrying();
   window.questionnaireBus = bus;
   $("conn").textContent = "on the bus";
   $("conn").className = "pill ok";
@@ -135,17 +166,19 @@ async function main() {
   bus.on("close", (e) => { $("conn").textContent = "off the bus: " + e.reason + "; joining again…"; $("conn").className = "pill bad"; });
   bus.on("welcome", () => { $("conn").textContent = "on the bus"; $("conn").className = "pill ok"; });
   bus.on("study.state", (m) => {
-    if (m.phase === "questionnaire" && m.questionnaire) {
+    if (m.phase === "questionnaire" && m.questionnaire && !saved.has(key(m))) {
       if (!pending || key(pending) !== key(m)) show(m);
-    } else if (!sent) {
-      idle(m.message || (m.phase === "done" ? "Thank you: the study is complete." : "Please wait: there is no questionnaire to answer now."));
+      document.body.dataset.phase = "questionnaire";
+    } else if (!sent && !(m.phase === "questionnaire" && saved.has(key(m)))) {
+      idle(phaseText(m), m.phase);
     }
   });
   bus.on("study.answered", (m) => {
     if (!sent || key(m) !== key(sent)) return;
     if (m.ok) {
+      saved.add(key(sent));
       sent = null;
-      idle("Thank you: your answers are saved.");
+      idle("Thank you: your answers are saved.", "saved");
       $("result").textContent = "";
     } else {
       sent = null;

@@ -404,23 +404,28 @@ await step("a questionnaire submitted in the page is in the study database", asy
   fs.writeFileSync(file, JSON.stringify({ name: "console-test", conditions: [{ name: "a",
     scenario: path.join(root, "scenarios/motorway.json"), start: "motorway", until_s: 2, params: { light: "day", traffic_density: 0 } }],
     participants: { count: 1 }, design: { type: "explicit", orders: [["a"]] },
+    instructions: { welcome: "Welcome: please take a seat.", end: "Thank you for taking part." },
     questionnaires: [{ id: "post", when: "after_each", instruments: ["kss"], items: [
       { id: "ease", type: "likert", text: "Easy?", min: 1, max: 7 }, { id: "note", type: "text", text: "Remarks?" }] }] }));
   // the console first, on the bus address the runner's sessions and its own dispatcher use
   start("console", ["--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C, "--listen", "127.0.0.1:" + W], "study-gw.log");
   const base = "http://127.0.0.1:" + W;
   await httpUp(base);
-  const runner = start("simctl", ["study", "run", file, "--participant", "P01", "--out", path.join(dir, "out"),
-    "--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "study.log");
+  // both pages open before the runner: they keep trying to join until it is up
   const q = await browser.newPage({ viewport: { width: 820, height: 700 } });
   await q.goto(base + "/questionnaire.html");
-  // the page cannot join before a dispatcher is up: reload until it is on the bus
-  await until(async () => {
-    if (await q.locator("#conn.ok").count()) return true;
-    await q.reload();
-    await q.waitForTimeout(300);
-    return false;
-  }, "the questionnaire page on the study's bus", 60000);
+  const op = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await op.goto(base + "/");
+  const runner = start("simctl", ["study", "run", file, "--participant", "P01", "--out", path.join(dir, "out"),
+    "--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "study.log");
+  await q.waitForSelector('body[data-phase="waiting"]', { timeout: 60000 });
+  const welcome = await q.locator("#status").innerText();
+  check("study day: a page opened before the runner shows the welcome", /Welcome: please take a seat/.test(welcome), welcome);
+  await op.waitForSelector("#study-go:not([hidden])", { timeout: WAIT });
+  check("study day: the drive waits for the operator's go", (await q.locator("body").getAttribute("data-phase")) === "waiting");
+  await op.click("#study-go");
+  await q.waitForSelector('body[data-phase="driving"]', { timeout: 60000 });
+  check("study day: the console's go starts the drive", true);
   await q.waitForSelector('[data-item="kss"] input[type=radio]', { timeout: 60000 });
   const kssLabels = await q.locator('[data-item="kss"] .choices').innerText();
   check("questionnaire: KSS shows its named levels", /extremely alert/.test(kssLabels) &&
@@ -435,8 +440,14 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.click("#submit");
   await q.waitForFunction(() => /answers are saved|study is complete/.test(document.getElementById("status").innerText),
     null, { timeout: WAIT });
+  await q.waitForSelector('body[data-phase="done"]', { timeout: WAIT });
+  const thanks = await q.locator("#status").innerText();
+  check("study day: the tablet ends on the study's thank you", /Thank you for taking part/.test(thanks), thanks);
   const r = await runner.exited;
   check("study: the runner ends its study", r.code === 0, JSON.stringify(r) + " " + readLog("study.log").slice(-800));
+  const opPhase = await op.locator("#study").getAttribute("data-phase");
+  check("study day: the console shows done after the runner exits", opPhase === "done", opPhase);
+  await op.close();
   const db = path.join(dir, "out", "study.db");
   const rows = execFileSync("sqlite3", [db, "SELECT item, value, text FROM answers WHERE participant = 'P01' ORDER BY item"]).toString();
   check("a questionnaire submitted in the page is in the study database",

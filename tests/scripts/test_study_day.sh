@@ -1,0 +1,79 @@
+#!/bin/sh
+# The study day's phases (docs/study.md, "The day"): a two-drive study at a desk (not
+# headless) waits for the operator's go before the first drive and again before drive
+# 2 (`simctl study go`), goes through waiting, instructions, driving, ready,
+# instructions, driving and ends on done; with auto_go it needs no go at all.
+. "$(dirname "$0")/lib.sh"
+unset DISPLAY WAYLAND_DISPLAY
+P=$(free_port)
+C=$(free_port)
+study() { # FILE AUTO_GO
+    cat >"$1" <<JSON
+{"name": "day-test", "auto_go": $2,
+ "conditions": [
+   {"name": "a", "scenario": "$root/scenarios/motorway.json", "start": "motorway", "until_s": 2,
+    "instructions": "Drive a: keep your lane.", "params": {"light": "day", "traffic_density": 0}},
+   {"name": "b", "scenario": "$root/scenarios/motorway.json", "start": "motorway", "until_s": 2,
+    "instructions": "Drive b: keep your lane.", "params": {"light": "day", "traffic_density": 0}}],
+ "participants": {"count": 1}, "design": {"type": "explicit", "orders": [["a", "b"]]},
+ "instructions": {"welcome": "Welcome: please take a seat.", "end": "Thank you for taking part."}}
+JSON
+}
+# wait_log FILE TEXT SECONDS: until FILE has a line with TEXT (polled; the deadline fails)
+wait_log() {
+    n=0
+    until grep -q "$2" "$1" 2>/dev/null; do
+        n=$((n + 1))
+        [ $n -le $(($3 * 10)) ] || { echo "FAIL no '$2' in $1 within $3 s:"; tail -n 30 "$1"; exit 1; }
+        sleep 0.1
+    done
+}
+attempts() { sqlite3 "$tmp/out/study.db" "SELECT count(*) FROM attempts WHERE position = $1"; }
+
+study "$tmp/s.json" false
+"$bin/simctl" study run "$tmp/s.json" --participant P01 --out "$tmp/out" --bus "127.0.0.1:$P" \
+    --control "tcp://127.0.0.1:$C" >"$tmp/run.log" 2>&1 &
+runner=$!
+pids="$pids $runner"
+wait_log "$tmp/run.log" "phase waiting" 30
+"$bin/simctl" study go "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 60 >"$tmp/go1.txt" 2>&1 ||
+    { echo "FAIL first go:"; cat "$tmp/go1.txt"; tail -n 30 "$tmp/run.log"; exit 1; }
+grep -q "drive 1 of 2 (a) starting" "$tmp/go1.txt" || { echo "FAIL first go said:"; cat "$tmp/go1.txt"; exit 1; }
+wait_log "$tmp/run.log" "phase ready" 60
+# Drive 1 is over and the runner holds: drive 2 has not begun.
+[ "$(attempts 1)" = 1 ] && [ "$(attempts 2)" = 0 ] ||
+    { echo "FAIL at the gate: attempts of drive 1: $(attempts 1), drive 2: $(attempts 2)"; exit 1; }
+grep -q "ready before drive 2: waiting for the operator's go" "$tmp/run.log" || { echo "FAIL no gate message"; exit 1; }
+# The analysis of a study in progress: its tables, how many drives are missing, exit 0;
+# --complete makes that a failure.
+"$bin/analysis" study "$tmp/s.json" --study-dir "$tmp/out" --out "$tmp/an" --no-plots >/dev/null 2>"$tmp/an.txt" ||
+    { echo "FAIL analysis study of a study in progress:"; cat "$tmp/an.txt"; exit 1; }
+grep -q "1 of 2 planned drives not in the tables (1 missing, 0 flagged)" "$tmp/an.txt" ||
+    { echo "FAIL analysis study said:"; cat "$tmp/an.txt"; exit 1; }
+[ -s "$tmp/an/tidy.csv" ] || { echo "FAIL no tidy.csv of the study in progress"; exit 1; }
+"$bin/analysis" study "$tmp/s.json" --study-dir "$tmp/out" --out "$tmp/an" --no-plots --complete >/dev/null 2>&1 &&
+    { echo "FAIL analysis study --complete passed a study in progress"; exit 1; }
+echo "ok analysis study of a study in progress exits 0, --complete 1"
+"$bin/simctl" study go "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 60 >"$tmp/go2.txt" 2>&1 ||
+    { echo "FAIL second go:"; cat "$tmp/go2.txt"; tail -n 30 "$tmp/run.log"; exit 1; }
+grep -q "drive 2 of 2 (b) starting" "$tmp/go2.txt" || { echo "FAIL second go said:"; cat "$tmp/go2.txt"; exit 1; }
+wait "$runner"
+rc=$?
+[ $rc -eq 0 ] || { echo "FAIL the runner ended with $rc:"; tail -n 30 "$tmp/run.log"; exit 1; }
+phases=$(sed -n 's/^simctl study: phase //p' "$tmp/run.log" | tr '\n' ' ')
+want="waiting instructions driving ready instructions driving done "
+[ "$phases" = "$want" ] || { echo "FAIL phases: '$phases', expected '$want'"; exit 1; }
+complete=$(sqlite3 "$tmp/out/study.db" "SELECT count(*) FROM attempts WHERE status = 'complete'")
+[ "$complete" = 2 ] || { echo "FAIL $complete complete drives, expected 2"; exit 1; }
+echo "ok a study waits for the operator's go before each drive and ends on done"
+
+# auto_go: the same day without a go.
+rm -rf "$tmp/out"
+study "$tmp/s.json" true
+"$bin/simctl" study run "$tmp/s.json" --participant P01 --out "$tmp/out" --bus "127.0.0.1:$P" \
+    --control "tcp://127.0.0.1:$C" >"$tmp/run2.log" 2>&1 ||
+    { echo "FAIL auto_go run:"; tail -n 30 "$tmp/run2.log"; exit 1; }
+phases=$(sed -n 's/^simctl study: phase //p' "$tmp/run2.log" | tr '\n' ' ')
+want="instructions driving instructions driving done "
+[ "$phases" = "$want" ] || { echo "FAIL auto_go phases: '$phases', expected '$want'"; exit 1; }
+echo "ok auto_go: no go needed"
