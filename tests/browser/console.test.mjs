@@ -421,7 +421,9 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.waitForSelector('body[data-phase="waiting"]', { timeout: 60000 });
   const welcome = await q.locator("#status").innerText();
   check("study day: a page opened before the runner shows the welcome", /Welcome: please take a seat/.test(welcome), welcome);
+  await q.screenshot({ path: path.join(shots, "study-tablet-waiting.png") });
   await op.waitForSelector("#study-go:not([hidden])", { timeout: WAIT });
+  await op.locator("#study-panel").screenshot({ path: path.join(shots, "study-console-go.png") });
   check("study day: the drive waits for the operator's go", (await q.locator("body").getAttribute("data-phase")) === "waiting");
   await op.click("#study-go");
   await q.waitForSelector('body[data-phase="driving"]', { timeout: 60000 });
@@ -433,6 +435,7 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.click("#submit");
   await q.waitForFunction(() => /Not sent/.test(document.getElementById("result").innerText), null, { timeout: WAIT });
   const unanswered = await q.evaluate(() => document.getElementById("form").dataset.unanswered);
+  await q.screenshot({ path: path.join(shots, "study-tablet-refused.png") });
   check("questionnaire: untouched items are refused, each named", unanswered === "kss,ease", unanswered);
   await q.locator('[data-item="kss"] input[value="7"]').check({ force: true });
   await q.locator('[data-item="ease"] .skip input').check();
@@ -442,6 +445,7 @@ await step("a questionnaire submitted in the page is in the study database", asy
     null, { timeout: WAIT });
   await q.waitForSelector('body[data-phase="done"]', { timeout: WAIT });
   const thanks = await q.locator("#status").innerText();
+  await q.screenshot({ path: path.join(shots, "study-tablet-done.png") });
   check("study day: the tablet ends on the study's thank you", /Thank you for taking part/.test(thanks), thanks);
   const r = await runner.exited;
   check("study: the runner ends its study", r.code === 0, JSON.stringify(r) + " " + readLog("study.log").slice(-800));
