@@ -278,6 +278,118 @@ size_t plot_step_vertices(const double *t, const double *v, size_t n, double *xs
     return k;
 }
 
+/* ---- pieces of the task timeline ---- */
+
+/* The task's deviation events shaded through panel a. */
+static void timeline_spans(const axes *a, const an_task_result *tr)
+{
+    cairo_t *cr = a->cr;
+    for (size_t k = 0; k < tr->m.n_events; k++) {
+        const sim_metrics_event *ev = &tr->m.events[k];
+        plot_set_rgba(cr, ev->kind == SIM_METRICS_MARK ? C_SEVERE : C_AREA, 0.22);
+        cairo_rectangle(cr, plot_ax_px(a, ev->t_start), a->y, plot_ax_px(a, ev->t_end) - plot_ax_px(a, ev->t_start), a->h);
+        cairo_fill(cr);
+    }
+}
+
+/* The speed limit as a dashed step function: it holds until the next sample's, then
+ * changes at once (a line from point to point drew a ramp between change points, 80 ->
+ * 70 km/h over 780 s in rural); only its steps, so that it stays a dashed line. */
+static void timeline_limit(axes *a, const double *t, const double *lim, size_t n)
+{
+    cairo_t *cr = a->cr;
+    plot_set_rgb(cr, C_LIMIT);
+    cairo_set_line_width(cr, 1.2);
+    double dash[] = {6, 4};
+    cairo_set_dash(cr, dash, 2, 0);
+    double *vx = malloc(3 * n * sizeof *vx), *vy = malloc(3 * n * sizeof *vy);
+    if (vx && vy) plot_polyline(a, vx, vy, plot_step_vertices(t, lim, n, vx, vy));
+    free(vx);
+    free(vy);
+    cairo_set_dash(cr, NULL, 0, 0);
+}
+
+/* Why a panel is empty (an empty axis would read as a missing trace), on a white box so
+ * that event shading behind it does not hide it. */
+static void timeline_note(const axes *a, const char *note)
+{
+    cairo_t *cr = a->cr;
+    cairo_text_extents_t te;
+    cairo_set_font_size(cr, 12);
+    cairo_text_extents(cr, note, &te);
+    double cx = a->x + a->w / 2, cy = a->y + a->h / 2;
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+    cairo_rectangle(cr, cx - te.x_advance / 2 - 8, cy - 11, te.x_advance + 16, 22);
+    cairo_fill(cr);
+    plot_set_rgb(cr, C_TEXT);
+    plot_text_at(cr, cx, cy + 4, 12, note, 0.5, 0);
+}
+
+/* Markers: a vertical line through panel a for each button, command, trigger of run
+ * within [t0, t1]. */
+static void timeline_markers(const axes *a, const an_drive *dr, int run, double t0, double t1)
+{
+    cairo_t *cr = a->cr;
+    cairo_set_line_width(cr, 1.0);
+    for (size_t k = 0; k < dr->n_events; k++) {
+        const an_event *ev = &dr->events[k];
+        if (ev->run != run || ev->t < t0 || ev->t > t1 || !event_shown(ev)) continue;
+        plot_set_rgba(cr, event_colour(ev), 0.85);
+        double px = plot_ax_px(a, ev->t);
+        double dash[] = {3, 3};
+        cairo_set_dash(cr, dash, 2, 0);
+        cairo_move_to(cr, px, a->y);
+        cairo_line_to(cr, px, a->y + a->h);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+    }
+}
+
+/* The markers' labels above the first panel a in two rows; a label that would overlap
+ * the previous one in both rows is left out (its marker stays). */
+static void timeline_labels(const axes *a, const an_drive *dr, int run, double t0, double t1)
+{
+    cairo_t *cr = a->cr;
+    double row_end[2] = {-1e9, -1e9};
+    cairo_set_font_size(cr, 9.5);
+    for (size_t k = 0; k < dr->n_events; k++) {
+        const an_event *ev = &dr->events[k];
+        if (ev->run != run || ev->t < t0 || ev->t > t1 || !event_shown(ev)) continue;
+        double px = plot_ax_px(a, ev->t);
+        plot_set_rgb(cr, event_colour(ev));
+        cairo_move_to(cr, px - 4, a->y - 1);
+        cairo_line_to(cr, px + 4, a->y - 1);
+        cairo_line_to(cr, px, a->y + 6);
+        cairo_close_path(cr);
+        cairo_fill(cr);
+        cairo_text_extents_t te;
+        cairo_text_extents(cr, ev->name, &te);
+        int row = px >= row_end[0] ? 0 : px >= row_end[1] ? 1 : -1;
+        if (row < 0) continue;
+        row_end[row] = px + te.x_advance + 8;
+        plot_text_at(cr, px - 3, a->y - 4 - 11 * row, 9.5, ev->name, 0, 0);
+    }
+}
+
+/* The reference line of the THW panel (1 s: time below it is a metric) or the TTC
+ * panel (the cap: TTCs at or above it are no conflict and reported n/a). */
+static void timeline_reference(const axes *a, bool thw)
+{
+    cairo_t *cr = a->cr;
+    char txt[64];
+    double ref = thw ? THW_REF_S : SIM_METRICS_TTC_CAP;
+    double dash[] = {6, 4};
+    plot_set_rgb(cr, C_LIMIT);
+    cairo_set_line_width(cr, 1.2);
+    cairo_set_dash(cr, dash, 2, 0);
+    cairo_move_to(cr, a->x, plot_ax_py(a, ref));
+    cairo_line_to(cr, a->x + a->w, plot_ax_py(a, ref));
+    cairo_stroke(cr);
+    cairo_set_dash(cr, NULL, 0, 0);
+    snprintf(txt, sizeof txt, thw ? "THW %.0f s" : "cap %.0f s: above it n/a", ref);
+    plot_text_at(cr, a->x + a->w - 6, plot_ax_py(a, ref) + (thw ? -4 : 12), 10, txt, 1, 0);
+}
+
 int an_plot_timeline(const an_result *res, const an_task_result *tr, const char *path,
                      an_format fmt, sim_error *err)
 {
@@ -364,12 +476,7 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
     for (int p = 0; p < NP; p++) {
         axes *a = &ax[p];
         plot_axes_clip(a);
-        for (size_t k = 0; k < tr->m.n_events; k++) {
-            const sim_metrics_event *ev = &tr->m.events[k];
-            plot_set_rgba(cr, ev->kind == SIM_METRICS_MARK ? C_SEVERE : C_AREA, 0.22);
-            cairo_rectangle(cr, plot_ax_px(a, ev->t_start), a->y, plot_ax_px(a, ev->t_end) - plot_ax_px(a, ev->t_start), a->h);
-            cairo_fill(cr);
-        }
+        timeline_spans(a, tr);
         cairo_set_line_width(cr, 1.5);
         switch (p) {
         case P_DEV: {
@@ -382,64 +489,26 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
             break;
         }
         case P_SPEED:
-            plot_set_rgb(cr, C_LIMIT);
-            cairo_set_line_width(cr, 1.2);
-            {
-                /* Piecewise constant: only its steps, so that it stays a dashed line. */
-                double dash[] = {6, 4};
-                cairo_set_dash(cr, dash, 2, 0);
-                /* A step function: the limit holds until the next sample's, then
-                 * changes at once (a line from point to point drew a ramp between
-                 * change points, 80 -> 70 km/h over 780 s in rural). */
-                double *vx = malloc(3 * n * sizeof *vx), *vy = malloc(3 * n * sizeof *vy);
-                if (vx && vy) plot_polyline(a, vx, vy, plot_step_vertices(t, lim, n, vx, vy));
-                free(vx);
-                free(vy);
-                cairo_set_dash(cr, NULL, 0, 0);
-            }
+            timeline_limit(a, t, lim, n);
             cairo_set_line_width(cr, 1.5);
             plot_set_rgb(cr, C_DRIVEN);
             plot_polyline(a, t, kmh, n);
             break;
         case P_HEAD:
             if (!any_headway) {
-                /* An empty axis would read as a missing trace; say why it is empty, on
-                 * a white box so that event shading behind it does not hide it. */
-                const char *note = "no vehicle ahead in this task";
-                cairo_text_extents_t te;
-                cairo_set_font_size(cr, 12);
-                cairo_text_extents(cr, note, &te);
-                double cx = a->x + a->w / 2, cy = a->y + a->h / 2;
-                cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-                cairo_rectangle(cr, cx - te.x_advance / 2 - 8, cy - 11, te.x_advance + 16, 22);
-                cairo_fill(cr);
-                plot_set_rgb(cr, C_TEXT);
-                plot_text_at(cr, cx, cy + 4, 12, note, 0.5, 0);
+                timeline_note(a, "no vehicle ahead in this task");
                 break;
             }
             plot_set_rgb(cr, C_DRIVEN);
             plot_polyline(a, t, dr->col[AN_HEADWAY_DIST] + i0, n);
             break;
         case P_THW:
-        case P_TTC: {
-            /* The reference: THW 1 s (time below it is a metric), the TTC cap (TTCs at or
-             * above it are no conflict and reported n/a). */
-            double ref = p == P_THW ? THW_REF_S : SIM_METRICS_TTC_CAP;
-            double dash[] = {6, 4};
-            plot_set_rgb(cr, C_LIMIT);
-            cairo_set_line_width(cr, 1.2);
-            cairo_set_dash(cr, dash, 2, 0);
-            cairo_move_to(cr, a->x, plot_ax_py(a, ref));
-            cairo_line_to(cr, a->x + a->w, plot_ax_py(a, ref));
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
-            snprintf(txt, sizeof txt, p == P_THW ? "THW %.0f s" : "cap %.0f s: above it n/a", ref);
-            plot_text_at(cr, a->x + a->w - 6, plot_ax_py(a, ref) + (p == P_THW ? -4 : 12), 10, txt, 1, 0);
+        case P_TTC:
+            timeline_reference(a, p == P_THW);
             cairo_set_line_width(cr, 1.5);
             plot_set_rgb(cr, C_DRIVEN);
             plot_polyline(a, t, p == P_THW ? thw : ttc, n);
             break;
-        }
         case P_STEER:
             plot_set_rgb(cr, C_DRIVEN);
             plot_polyline(a, t, deg, n);
@@ -451,44 +520,11 @@ int an_plot_timeline(const an_result *res, const an_task_result *tr, const char 
             plot_polyline(a, t, dr->col[AN_BRAKE] + i0, n);
             break;
         }
-        /* Markers: a vertical line through the panel for each button, command, trigger. */
-        cairo_set_line_width(cr, 1.0);
-        for (size_t k = 0; k < dr->n_events; k++) {
-            const an_event *ev = &dr->events[k];
-            if (ev->run != tr->run || ev->t < t0 || ev->t > t1 || !event_shown(ev)) continue;
-            plot_set_rgba(cr, event_colour(ev), 0.85);
-            double px = plot_ax_px(a, ev->t);
-            double dash[] = {3, 3};
-            cairo_set_dash(cr, dash, 2, 0);
-            cairo_move_to(cr, px, a->y);
-            cairo_line_to(cr, px, a->y + a->h);
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
-        }
+        timeline_markers(a, dr, tr->run, t0, t1);
         cairo_restore(cr);
     }
-    /* Marker labels above the first panel in two rows; a label that would overlap the
-     * previous one in both rows is left out (its marker stays). */
-    double row_end[2] = {-1e9, -1e9};
-    cairo_set_font_size(cr, 9.5);
-    for (size_t k = 0; k < dr->n_events; k++) {
-        const an_event *ev = &dr->events[k];
-        if (ev->run != tr->run || ev->t < t0 || ev->t > t1 || !event_shown(ev)) continue;
-        double px = plot_ax_px(&ax[0], ev->t);
-        plot_set_rgb(cr, event_colour(ev));
-        cairo_move_to(cr, px - 4, ax[0].y - 1);
-        cairo_line_to(cr, px + 4, ax[0].y - 1);
-        cairo_line_to(cr, px, ax[0].y + 6);
-        cairo_close_path(cr);
-        cairo_fill(cr);
-        cairo_text_extents_t te;
-        cairo_text_extents(cr, ev->name, &te);
-        int row = px >= row_end[0] ? 0 : px >= row_end[1] ? 1 : -1;
-        if (row < 0) continue;
-        row_end[row] = px + te.x_advance + 8;
-        plot_text_at(cr, px - 3, ax[0].y - 4 - 11 * row, 9.5, ev->name, 0, 0);
-    }
-    /* Pedal legend inside its panel. */
+    timeline_labels(&ax[0], dr, tr->run, t0, t1);
+    /* Legends inside their panels. */
     {
         const char *labels[] = {"throttle", "brake"};
         rgb cols[] = {C_THROTTLE, C_BRAKE};
