@@ -238,7 +238,7 @@ typedef struct run_config {
     bool fullscreen, headless, interactive, lockstep, no_analysis, render_offscreen;
     bool has_ego, scenario_ego, want_task, render_window, want_render;
     run_screens *screens;
-    char wait_for[256]; /* physics' --wait-for: the modules the clock waits for */
+    char wait_for[1024]; /* physics' --wait-for: the modules and views the clock waits for */
     char host[256];
     int port;
 } run_config;
@@ -482,6 +482,15 @@ static void run_plan(session *s, run_config *rc)
         if (!m->clock_waits || !module_wanted(m, rc)) continue;
         size_t used = strlen(rc->wait_for);
         snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s", used ? "," : "", m->bus_name);
+    }
+    /* Every extra view of a screens file too: under load a side screen joined after a
+     * short drive had ended, and a view that misses the start misses frames of the log. */
+    for (int k = 0; rc->want_render && k < rc->screens->n; k++) {
+        if (k == rc->screens->front) continue;
+        char name[64];
+        size_t used = strlen(rc->wait_for);
+        snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s", used ? "," : "",
+                 run_screen_bus_name(&rc->screens->s[k], name, sizeof name));
     }
     for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
         const sim_module *m = &sim_modules[i];

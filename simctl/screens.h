@@ -27,7 +27,7 @@ typedef struct run_screens {
 } run_screens;
 
 /* The name the screen's render node joins the bus with: its "name", else "render" for
- * the front view (the one simctl run waits for), else "render-VIEW". */
+ * the front view, else "render-VIEW" (simctl run waits for every view before the clock starts). */
 const char *run_screen_bus_name(const run_screen *s, char *buf, size_t size);
 /* Reads FILE; every error names the file, the JSON path and what was expected. */
 int run_screens_load(const char *path, run_screens *out, sim_error *err);
