@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
 #include <uv.h>
 
 #include "cmd_log.h"
@@ -690,6 +691,60 @@ static int pending_questionnaires(runner *r, bool last, bool *gated)
     return run_break(r, due, n, next < r->plan.n ? "ready" : NULL, next < r->plan.n ? next : r->cur);
 }
 
+/* Attempts still "running" are from a runner that died (kill -9, a crash): each is
+ * ended as aborted with the log its session left in its drive folder, if any, so an
+ * aborted attempt keeps its log linked (database and journal). */
+static int link_dead_attempts(runner *r, const char *reason, const char *utc)
+{
+    int linked = 0;
+    sqlite3 *db = sim_studydb_sqlite(r->c->db);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "SELECT id, position, condition, attempt FROM attempts WHERE participant = ? AND"
+                               " status = 'running'", -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, r->id, -1, SQLITE_STATIC);
+    struct { int64_t id; int pos, attempt; char cond[64]; } dead[16];
+    int n = 0;
+    while (n < 16 && sqlite3_step(st) == SQLITE_ROW) {
+        dead[n].id = sqlite3_column_int64(st, 0);
+        dead[n].pos = sqlite3_column_int(st, 1);
+        snprintf(dead[n].cond, sizeof dead[n].cond, "%s", (const char *)sqlite3_column_text(st, 2));
+        dead[n].attempt = sqlite3_column_int(st, 3);
+        n++;
+    }
+    sqlite3_finalize(st);
+    for (int i = 0; i < n; i++) {
+        char dir[PATH_MAX * 2], log[PATH_MAX * 3] = "", sha[65] = "";
+        snprintf(dir, sizeof dir, "%s/drives/%s-%02d-%s-a%d", r->c->out, r->id, dead[i].pos, dead[i].cond,
+                 dead[i].attempt);
+        simctl_newest_log(dir, r->c->s->name, log, sizeof log);
+        if (!log[0]) continue; /* no log: abort_running ends it without one */
+        sim_error err;
+        if (sim_sha256_file(log, sha, &err) != SIM_OK) sha[0] = '\0';
+        if (sim_studydb_attempt_end(r->c->db, dead[i].id, SIM_ATTEMPT_ABORTED, utc, log, sha[0] ? sha : NULL, reason,
+                                    &err) != SIM_OK)
+            continue;
+        linked++;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "type", "end");
+        cJSON_AddStringToObject(e, "participant", r->id);
+        cJSON_AddNumberToObject(e, "position", dead[i].pos);
+        cJSON_AddStringToObject(e, "condition", dead[i].cond);
+        cJSON_AddNumberToObject(e, "attempt", dead[i].attempt);
+        cJSON_AddStringToObject(e, "status", "aborted");
+        cJSON_AddStringToObject(e, "log", log);
+        if (sha[0]) cJSON_AddStringToObject(e, "sha256", sha);
+        cJSON_AddStringToObject(e, "reason", reason);
+        cJSON_AddStringToObject(e, "study_sha256", r->c->sha256);
+        cJSON_AddStringToObject(e, "utc", utc);
+        if (study_journal(r->c, e, &err)) fprintf(stderr, "simctl study: %s\n", err.msg);
+        cJSON_Delete(e);
+        fprintf(stderr, "simctl study: %s drive %d attempt %d: aborted, its log linked (%s)\n", r->id, dead[i].pos,
+                dead[i].attempt, log);
+    }
+    return linked;
+}
+
 /* Whether the runner named in the lock row still runs: on this host, while its pid
  * lives; on another host it cannot be told, so it counts as running. */
 static bool runner_alive(int64_t pid, const char *host)
@@ -759,7 +814,11 @@ int study_cmd_run(int argc, char **argv)
         rc = sim_studydb_plan_drive(c.db, r.id, r.plan.drives[i].position, cond->name,
                                     sim_drive_kind_name(r.plan.drives[i].kind), cond->scenario, cond->start, &err);
     }
-    if (!rc) rc = sim_studydb_abort_running(c.db, r.id, "the runner stopped during the drive", utc, &aborted, &err);
+    if (!rc) {
+        int linked = link_dead_attempts(&r, "the runner stopped during the drive", utc);
+        rc = sim_studydb_abort_running(c.db, r.id, "the runner stopped during the drive", utc, &aborted, &err);
+        aborted += linked;
+    }
     if (rc) {
         fprintf(stderr, "simctl study: %s\n", err.msg);
         sim_studydb_runner_unlock(c.db, r.id, (int64_t)getpid(), NULL);

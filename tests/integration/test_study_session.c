@@ -335,6 +335,9 @@ static void study_end_to_end(void **state)
     /* P02: drive 1 once, drive 2 aborted then complete, drive 3 complete. */
     assert_int_equal(q1(db, "SELECT COUNT(*) FROM attempts WHERE participant = 'P02' AND position = 1"), 1);
     assert_int_equal(q1(db, "SELECT COUNT(*) FROM attempts WHERE participant = 'P02' AND position = 2 AND attempt = 1 AND status = 'aborted'"), 1);
+    /* The killed runner's attempt keeps the log its session closed. */
+    assert_int_equal(q1(db, "SELECT COUNT(*) FROM attempts WHERE participant = 'P02' AND position = 2 AND attempt = 1"
+                            " AND log_path LIKE '%/drives/P02-02-c-a1/%' AND length(log_sha256) = 64"), 1);
     assert_int_equal(q1(db, "SELECT COUNT(*) FROM attempts WHERE participant = 'P02' AND position = 2 AND attempt = 2 AND status = 'complete'"), 1);
     assert_int_equal(q1(db, "SELECT COUNT(*) FROM attempts WHERE status = 'complete'"), 9);
     assert_int_equal(q1(db, "SELECT COUNT(*) FROM actual_order WHERE participant = 'P02'"), 3);
