@@ -257,116 +257,126 @@ static int draw_cars(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *
     return drawn;
 }
 
-int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int w, int h, sim_camera *cam,
-                  rn_frame_stats *stats)
-{
-    memset(stats, 0, sizeof *stats);
+/* What one frame's passes share: the light, the fog, the street lamps near the
+ * camera, whether shadows are on, and the ego car's headlight. */
+typedef struct frame_ctx {
     lighting l;
-    lighting_for(fs->light, fs->weather, &l);
-    sim_camera_params cp = {.view = v->view, .yaw_offset = v->yaw_offset, .fov_y = v->fov_y,
-                            .aspect = (double)w / h, .z_near = 0.25, .z_far = 5000};
-    sim_camera_setup(cam, &fs->ego, &s->rig, &cp);
-    sim_frustum f;
-    sim_frustum_from_matrix(&f, cam->view_proj);
-    double vis = fs->visibility > 0 ? fs->visibility : fs->weather == SIM_WEATHER_FOG ? 150 : 20000;
-    float fog_k = (float)(3.0 / vis);
-    bool rain = fs->weather == SIM_WEATHER_RAIN;
+    float fog_k;
+    bool rain, shadows;
+    float lamps[3 * 8];
+    int n_lamps;
+    double hp[3], hd[3]; /* headlight position and direction */
+    float id[16];
+} frame_ctx;
 
-    /* street lights are on when the headlights are (dusk, night); the programs that
-     * draw them only when one is near */
-    float lamps[3 * 8] = {0};
-    int n_lamps = l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, lamps, 8) : 0;
-    if (s->variant != (n_lamps > 0))
-        use_programs(s, n_lamps > 0);
-
-    /* The sun's shadow map first (clear weather, the sun up; medium and high): what
-     * casts shadows seen from the sun, around the part of the view nearest the eye. */
-    bool shadows = s->shadow.tex && fs->weather == SIM_WEATHER_CLEAR && fs->light != SIM_LIGHT_NIGHT &&
-                   l.sun_dir[2] > 0.1 && (s->draw_scenery || s->draw_cars);
-    if (shadows) {
-        double centre[3];
-        for (int i = 0; i < 3; i++)
-            centre[i] = cam->eye[i] + cam->forward[i] * s->shadow.radius * 0.7;
-        rn_shadow_matrices(&s->shadow, l.sun_dir, centre);
-        sim_frustum lf;
-        sim_frustum_from_matrix(&lf, s->shadow.view_proj);
-        glActiveTexture(GL_TEXTURE2);
-        glBindTexture(GL_TEXTURE_2D, 0); /* not sampled while drawn into */
-        glBindFramebuffer(GL_FRAMEBUFFER, s->shadow.fbo);
-        glViewport(0, 0, s->shadow.size, s->shadow.size);
-        glEnable(GL_DEPTH_TEST);
-        glDepthFunc(GL_LEQUAL);
-        glClear(GL_DEPTH_BUFFER_BIT);
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(2.0f, 4.0f);
-        for (int pass = 0; pass < 3; pass++) {
-            GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
-            glUseProgram(p);
-            um(p, "u_view_proj", s->shadow.view_proj);
-            u1(p, "u_shadow_on", 0);
-        }
-        if (s->draw_cars) {
-            s->objects.draw_calls = 0;
-            draw_cars(s, fs, v, &l, &lf);
-            stats->draw_calls += s->objects.draw_calls;
-        }
-        if (s->draw_scenery) {
-            glUseProgram(s->inst);
-            rn_scenery_draw(&s->scenery, cam, &lf);
-            stats->draw_calls += s->scenery.draw_calls;
-        }
-        glDisable(GL_POLYGON_OFFSET_FILL);
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    }
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_2D_ARRAY, s->detail);
+/* The sun's shadow map (clear weather, the sun up; medium and high): what casts
+ * shadows seen from the sun, around the part of the view nearest the eye. */
+static void draw_shadow_map(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, sim_camera *cam,
+                            const frame_ctx *c, rn_frame_stats *stats)
+{
+    double centre[3];
+    for (int i = 0; i < 3; i++)
+        centre[i] = cam->eye[i] + cam->forward[i] * s->shadow.radius * 0.7;
+    rn_shadow_matrices(&s->shadow, c->l.sun_dir, centre);
+    sim_frustum lf;
+    sim_frustum_from_matrix(&lf, s->shadow.view_proj);
     glActiveTexture(GL_TEXTURE2);
-    glBindTexture(GL_TEXTURE_2D, shadows ? s->shadow.tex : 0);
-    glActiveTexture(GL_TEXTURE0);
-
-    glViewport(0, 0, w, h);
+    glBindTexture(GL_TEXTURE_2D, 0); /* not sampled while drawn into */
+    glBindFramebuffer(GL_FRAMEBUFFER, s->shadow.fbo);
+    glViewport(0, 0, s->shadow.size, s->shadow.size);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
-    glDisable(GL_CULL_FACE);
-    glClearColor(l.horizon[0], l.horizon[1], l.horizon[2], 1);
-    if (s->magenta)
-        glClearColor(1, 0, 1, 1);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(2.0f, 4.0f);
+    for (int pass = 0; pass < 3; pass++) {
+        GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
+        glUseProgram(p);
+        um(p, "u_view_proj", s->shadow.view_proj);
+        u1(p, "u_shadow_on", 0);
+    }
+    if (s->draw_cars) {
+        s->objects.draw_calls = 0;
+        draw_cars(s, fs, v, &c->l, &lf);
+        stats->draw_calls += s->objects.draw_calls;
+    }
+    if (s->draw_scenery) {
+        glUseProgram(s->inst);
+        rn_scenery_draw(&s->scenery, cam, &lf);
+        stats->draw_calls += s->scenery.draw_calls;
+    }
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
 
-    float id[16];
-    sim_mat4_identity(id);
-    double hp[3], hd[3], fwd[3] = {cos(-0.035), 0, -sin(0.035)};
+/* The ego car's headlight: from the bonnet's front, pitched 2 degrees down. */
+static void headlight_of(const rn_scene *s, const rn_frame_state *fs, double hp[3], double hd[3])
+{
+    double fwd[3] = {cos(-0.035), 0, -sin(0.035)};
     sim_pose_to_world(&fs->ego, (double[3]){s->rig.length / 2 - 0.2, 0, -0.1}, hp);
     double r[9];
     sim_pose_rotation(&fs->ego, r);
     for (int i = 0; i < 3; i++) hd[i] = r[3 * i] * fwd[0] + r[3 * i + 1] * fwd[1] + r[3 * i + 2] * fwd[2];
-    /* the instanced scenery and vehicles share the lit program's fragment stage and its
-     * uniforms */
-    for (int pass = 0; pass < 3; pass++) {
-    GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
-    glUseProgram(p);
-    um(p, "u_view_proj", cam->view_proj);
-    um(p, "u_model", id);
-    u3(p, "u_sun_dir", l.sun_dir);
-    u3(p, "u_sun_color", l.sun_color);
-    u3(p, "u_ambient", l.ambient);
-    u3d(p, "u_eye", cam->eye);
-    u3(p, "u_fog_color", l.horizon);
-    u1(p, "u_fog_k", fog_k);
-    u1(p, "u_emissive", 0);
-    u1(p, "u_tint_on", 0);
-    u3d(p, "u_head_pos", hp);
-    u3d(p, "u_head_dir", hd);
-    u1(p, "u_head_on", l.headlights && fs->have_ego ? 1.0f : 0.0f);
-    glUniform1i(glGetUniformLocation(p, "u_material"), RN_MAT_NONE);
-    u1(p, "u_wet", rain ? 1.0f : 0.0f);
-    um(p, "u_shadow_mat", s->shadow.lookup);
-    u1(p, "u_shadow_on", shadows ? 1.0f : 0.0f);
-    glUniform3fv(glGetUniformLocation(p, "u_lamps"), 8, lamps);
-    glUniform1i(glGetUniformLocation(p, "u_n_lamps"), n_lamps);
-    u1(p, "u_lamp_gain", fs->light == SIM_LIGHT_NIGHT ? 1.0f : 0.3f);
-    }
+}
 
+/* The instanced scenery and vehicles share the lit program's fragment stage and its
+ * uniforms: all three get the frame's camera, light, fog and lamps. */
+static void set_lit_uniforms(const rn_scene *s, const rn_frame_state *fs, const sim_camera *cam, const frame_ctx *c)
+{
+    const lighting *l = &c->l;
+    for (int pass = 0; pass < 3; pass++) {
+        GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
+        glUseProgram(p);
+        um(p, "u_view_proj", cam->view_proj);
+        um(p, "u_model", c->id);
+        u3(p, "u_sun_dir", l->sun_dir);
+        u3(p, "u_sun_color", l->sun_color);
+        u3(p, "u_ambient", l->ambient);
+        u3d(p, "u_eye", cam->eye);
+        u3(p, "u_fog_color", l->horizon);
+        u1(p, "u_fog_k", c->fog_k);
+        u1(p, "u_emissive", 0);
+        u1(p, "u_tint_on", 0);
+        u3d(p, "u_head_pos", c->hp);
+        u3d(p, "u_head_dir", c->hd);
+        u1(p, "u_head_on", l->headlights && fs->have_ego ? 1.0f : 0.0f);
+        glUniform1i(glGetUniformLocation(p, "u_material"), RN_MAT_NONE);
+        u1(p, "u_wet", c->rain ? 1.0f : 0.0f);
+        um(p, "u_shadow_mat", s->shadow.lookup);
+        u1(p, "u_shadow_on", c->shadows ? 1.0f : 0.0f);
+        glUniform3fv(glGetUniformLocation(p, "u_lamps"), 8, c->lamps);
+        glUniform1i(glGetUniformLocation(p, "u_n_lamps"), c->n_lamps);
+        u1(p, "u_lamp_gain", fs->light == SIM_LIGHT_NIGHT ? 1.0f : 0.3f);
+    }
+}
+
+/* The terrain with the ground material, and its level-of-detail figures. */
+static int draw_terrain(rn_scene *s, sim_camera *cam, int h, const sim_frustum *f, rn_frame_stats *stats)
+{
+    glUniform1i(s->roads.u_material, s->magenta ? RN_MAT_NONE : RN_MAT_GROUND);
+    int rc = rn_terrain_draw(&s->terrain, cam, h, f);
+    glUniform1i(s->roads.u_material, RN_MAT_NONE);
+    if (rc)
+        return rc;
+    stats->triangles = s->terrain.triangles;
+    stats->draw_calls += s->terrain.draw_calls;
+    stats->terrain_blocks = s->terrain.sel.n;
+    stats->culled = s->terrain.sel.culled;
+    stats->min_level = 99;
+    for (int i = 0; i < s->terrain.sel.n; i++) {
+        const sim_lod_block *b = &s->terrain.sel.blocks[i];
+        if (b->level < stats->min_level) stats->min_level = b->level;
+        if (b->level > stats->max_level) stats->max_level = b->level;
+        stats->stitched += b->stitch != 0;
+    }
+    return SIM_OK;
+}
+
+/* The opaque world front to back, as llvmpipe shades only what passes the depth
+ * test: the cockpit, roads, cars, traffic lights, scenery, terrain. */
+static int draw_opaque(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int h, sim_camera *cam,
+                       const sim_frustum *f, const frame_ctx *c, rn_frame_stats *stats)
+{
     /* The cockpit first: nothing in the world comes nearer than the bonnet's front, so
      * it needs no depth clear, and what it hides is never shaded. */
     if (fs->have_ego && s->draw_cars &&
@@ -374,97 +384,88 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
         rn_objects_draw_cockpit(&s->objects, &fs->ego, s->cog_height, s->rig.eye);
         stats->draw_calls++;
     }
-    /* Front to back, as llvmpipe shades only what passes the depth test: roads (their
-     * polygon offset keeps them above the ground they lie on), cars, then the terrain
-     * around them, then the sky. */
+    /* roads (their polygon offset keeps them above the ground they lie on), cars, then
+     * the terrain around them; the sky comes after */
     if (s->draw_roads) {
-        rn_roads_draw_lit(&s->roads, &f);
+        rn_roads_draw_lit(&s->roads, f);
         stats->draw_calls += s->roads.draw_calls;
     }
     if (s->draw_cars) {
         s->objects.draw_calls = 0;
-        stats->vehicles = draw_cars(s, fs, v, &l, &f);
+        stats->vehicles = draw_cars(s, fs, v, &c->l, f);
         stats->vehicle_draw_calls = s->objects.draw_calls;
         stats->draw_calls += s->objects.draw_calls;
     }
     if (s->draw_roads) { /* traffic lights stand with the roads */
         s->lights.draw_calls = 0;
-        rn_lights_draw(&s->lights, &f, fs->clock);
+        rn_lights_draw(&s->lights, f, fs->clock);
         stats->draw_calls += s->lights.draw_calls;
     }
     if (s->draw_scenery) {
         s->scenery.draw_calls = 0;
-        rn_scenery_draw_outlines(&s->scenery, &f);
+        rn_scenery_draw_outlines(&s->scenery, f);
         int outlines = s->scenery.draw_calls;
         glUseProgram(s->inst);
-        rn_scenery_draw(&s->scenery, cam, &f);
+        rn_scenery_draw(&s->scenery, cam, f);
         glUseProgram(s->lit);
         stats->draw_calls += outlines + s->scenery.draw_calls;
         stats->scenery_triangles = s->scenery.triangles;
         stats->scenery_instances = s->scenery.instances;
     }
-    if (s->draw_terrain) {
-        glUniform1i(s->roads.u_material, s->magenta ? RN_MAT_NONE : RN_MAT_GROUND);
-        int rc = rn_terrain_draw(&s->terrain, cam, h, &f);
-        glUniform1i(s->roads.u_material, RN_MAT_NONE);
-        if (rc)
-            return rc;
-        stats->triangles = s->terrain.triangles;
-        stats->draw_calls += s->terrain.draw_calls;
-        stats->terrain_blocks = s->terrain.sel.n;
-        stats->culled = s->terrain.sel.culled;
-        stats->min_level = 99;
-        for (int i = 0; i < s->terrain.sel.n; i++) {
-            const sim_lod_block *b = &s->terrain.sel.blocks[i];
-            if (b->level < stats->min_level) stats->min_level = b->level;
-            if (b->level > stats->max_level) stats->max_level = b->level;
-            stats->stitched += b->stitch != 0;
-        }
-    }
-    /* the sky where nothing else was drawn: it lies at the far plane */
-    if (!s->magenta)
-        draw_sky(s, cam, &l, w, h);
-    /* rain: streaks a little brighter than the sky's horizon, hidden by what is nearer */
-    if (rain && !s->magenta) {
-        glUseProgram(s->lit);
-        u1(s->lit, "u_emissive", 1);
-        float rgb[3];
-        for (int i = 0; i < 3; i++)
-            rgb[i] = fminf(1.0f, l.horizon[i] * 1.25f + 0.05f);
-        glDepthMask(GL_FALSE);
-        rn_rain_draw(&s->rain, cam->eye, fs->clock, rgb);
-        glDepthMask(GL_TRUE);
-        u1(s->lit, "u_emissive", 0);
-        stats->draw_calls++;
-    }
-    /* sign faces after the opaque scene (their texture has transparent corners) */
-    if (s->draw_roads) {
-        glUseProgram(s->tex);
-        um(s->tex, "u_view_proj", cam->view_proj);
-        um(s->tex, "u_model", id);
-        u3d(s->tex, "u_eye", cam->eye);
-        u3(s->tex, "u_fog_color", l.horizon);
-        u1(s->tex, "u_fog_k", fog_k);
-        float bright = (l.ambient[0] + l.sun_color[0]) * 1.0f;
-        u1(s->tex, "u_bright", bright > 1 ? 1 : bright);
-        u1(s->tex, "u_retro", 1);
-        u3d(s->tex, "u_head_pos", hp);
-        u3d(s->tex, "u_head_dir", hd);
-        u1(s->tex, "u_head_on", l.headlights && fs->have_ego ? 1.0f : 0.0f);
-        glEnable(GL_BLEND);
-        glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-        glEnable(GL_POLYGON_OFFSET_FILL);
-        glPolygonOffset(-1.0f, -2.0f);
-        /* LCT boards are blank until the driver is near: measured from the ego car */
-        s->roads.viewer[0] = fs->have_ego ? fs->ego.pos[0] : cam->eye[0];
-        s->roads.viewer[1] = fs->have_ego ? fs->ego.pos[1] : cam->eye[1];
-        int before = s->roads.draw_calls;
-        rn_roads_draw_signs(&s->roads, &f, glGetUniformLocation(s->tex, "u_tex"));
-        stats->draw_calls += s->roads.draw_calls - before;
-        glDisable(GL_POLYGON_OFFSET_FILL);
-        glDisable(GL_BLEND);
-    }
-    /* the HUD: identity matrices, no fog */
+    if (s->draw_terrain)
+        return draw_terrain(s, cam, h, f, stats);
+    return SIM_OK;
+}
+
+/* Rain: streaks a little brighter than the sky's horizon, hidden by what is nearer. */
+static void draw_rain_streaks(rn_scene *s, const rn_frame_state *fs, const sim_camera *cam, const lighting *l)
+{
+    glUseProgram(s->lit);
+    u1(s->lit, "u_emissive", 1);
+    float rgb[3];
+    for (int i = 0; i < 3; i++)
+        rgb[i] = fminf(1.0f, l->horizon[i] * 1.25f + 0.05f);
+    glDepthMask(GL_FALSE);
+    rn_rain_draw(&s->rain, cam->eye, fs->clock, rgb);
+    glDepthMask(GL_TRUE);
+    u1(s->lit, "u_emissive", 0);
+}
+
+/* Sign faces after the opaque scene (their texture has transparent corners). */
+static void draw_signs(rn_scene *s, const rn_frame_state *fs, const sim_camera *cam, const sim_frustum *f,
+                       const frame_ctx *c, rn_frame_stats *stats)
+{
+    const lighting *l = &c->l;
+    glUseProgram(s->tex);
+    um(s->tex, "u_view_proj", cam->view_proj);
+    um(s->tex, "u_model", c->id);
+    u3d(s->tex, "u_eye", cam->eye);
+    u3(s->tex, "u_fog_color", l->horizon);
+    u1(s->tex, "u_fog_k", c->fog_k);
+    float bright = (l->ambient[0] + l->sun_color[0]) * 1.0f;
+    u1(s->tex, "u_bright", bright > 1 ? 1 : bright);
+    u1(s->tex, "u_retro", 1);
+    u3d(s->tex, "u_head_pos", c->hp);
+    u3d(s->tex, "u_head_dir", c->hd);
+    u1(s->tex, "u_head_on", l->headlights && fs->have_ego ? 1.0f : 0.0f);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(-1.0f, -2.0f);
+    /* LCT boards are blank until the driver is near: measured from the ego car */
+    s->roads.viewer[0] = fs->have_ego ? fs->ego.pos[0] : cam->eye[0];
+    s->roads.viewer[1] = fs->have_ego ? fs->ego.pos[1] : cam->eye[1];
+    int before = s->roads.draw_calls;
+    rn_roads_draw_signs(&s->roads, f, glGetUniformLocation(s->tex, "u_tex"));
+    stats->draw_calls += s->roads.draw_calls - before;
+    glDisable(GL_POLYGON_OFFSET_FILL);
+    glDisable(GL_BLEND);
+}
+
+/* The HUD: identity matrices, no fog. */
+static void draw_hud(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int w, int h,
+                     const sim_camera *cam, const float id[16])
+{
     glUseProgram(s->tex);
     um(s->tex, "u_view_proj", id);
     um(s->tex, "u_model", id);
@@ -475,5 +476,63 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     s->hud.tan_half_fov_y = v->view == SIM_VIEW_FRONT ? tan(cam->fov_y / 2) : 0; /* DRT dot: driver's view only */
     if (!s->no_hud)
         rn_hud_draw(&s->hud, w, h, fs->clock, glGetUniformLocation(s->tex, "u_tex"));
+}
+
+int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int w, int h, sim_camera *cam,
+                  rn_frame_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    frame_ctx c = {0};
+    lighting_for(fs->light, fs->weather, &c.l);
+    sim_camera_params cp = {.view = v->view, .yaw_offset = v->yaw_offset, .fov_y = v->fov_y,
+                            .aspect = (double)w / h, .z_near = 0.25, .z_far = 5000};
+    sim_camera_setup(cam, &fs->ego, &s->rig, &cp);
+    sim_frustum f;
+    sim_frustum_from_matrix(&f, cam->view_proj);
+    double vis = fs->visibility > 0 ? fs->visibility : fs->weather == SIM_WEATHER_FOG ? 150 : 20000;
+    c.fog_k = (float)(3.0 / vis);
+    c.rain = fs->weather == SIM_WEATHER_RAIN;
+
+    /* street lights are on when the headlights are (dusk, night); the programs that
+     * draw them only when one is near */
+    c.n_lamps = c.l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, c.lamps, 8) : 0;
+    if (s->variant != (c.n_lamps > 0))
+        use_programs(s, c.n_lamps > 0);
+
+    c.shadows = s->shadow.tex && fs->weather == SIM_WEATHER_CLEAR && fs->light != SIM_LIGHT_NIGHT &&
+                c.l.sun_dir[2] > 0.1 && (s->draw_scenery || s->draw_cars);
+    if (c.shadows)
+        draw_shadow_map(s, fs, v, cam, &c, stats);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D_ARRAY, s->detail);
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_2D, c.shadows ? s->shadow.tex : 0);
+    glActiveTexture(GL_TEXTURE0);
+
+    glViewport(0, 0, w, h);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_CULL_FACE);
+    glClearColor(c.l.horizon[0], c.l.horizon[1], c.l.horizon[2], 1);
+    if (s->magenta)
+        glClearColor(1, 0, 1, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    sim_mat4_identity(c.id);
+    headlight_of(s, fs, c.hp, c.hd);
+    set_lit_uniforms(s, fs, cam, &c);
+    int rc = draw_opaque(s, fs, v, h, cam, &f, &c, stats);
+    if (rc)
+        return rc;
+    /* the sky where nothing else was drawn: it lies at the far plane */
+    if (!s->magenta)
+        draw_sky(s, cam, &c.l, w, h);
+    if (c.rain && !s->magenta) {
+        draw_rain_streaks(s, fs, cam, &c.l);
+        stats->draw_calls++;
+    }
+    if (s->draw_roads)
+        draw_signs(s, fs, cam, &f, &c, stats);
+    draw_hud(s, fs, v, w, h, cam, c.id);
     return SIM_OK;
 }

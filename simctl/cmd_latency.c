@@ -137,103 +137,108 @@ static lat_frame *read_frames(const char *path, size_t *n)
 
 static cJSON *num_or_null(double v) { return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull(); }
 
-int simctl_cmd_latency(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct {
+    const char *motion, *quality, *size, *scenario;
+    bool json, keep;
+    int steps_n;
+    double fps;
+} lat_opts;
+
+/* The work folder and the files the session writes in it. */
+typedef struct {
+    char dir[32];
+    char script[128], vlog[128], flog[128], stats[128], logs[4][128];
+} lat_paths;
+
+/* The wheel's timing: the first step at 2 s, one every 0.8 s. */
+static const double wheel_first = 2.0, wheel_period = 0.8;
+static const char *const module_exes[4] = {"dispatcher", "physics-node", "input-node", "render-node"};
+static const char *const stage_names[7] = {"device", "input", "step", "physics", "wait", "draw", "swap"};
+
+/* 0: go on; otherwise 1 + the exit status (so that a help request is 1 + 0). */
+static int parse_options(int argc, char **argv, lat_opts *o)
 {
-    const char *motion = "predict", *quality = "low", *size = "1280x720";
-    bool json = false, keep = false;
-    int steps_n = 20;
-    double fps = 60;
+    *o = (lat_opts){.motion = "predict", .quality = "low", .size = "1280x720", .steps_n = 20, .fps = 60};
     sim_opt opts[] = {
-        {"steps", SIM_OPT_INT, &steps_n, "N", "steps of the virtual wheel past half lock and back (default 20)"},
-        {"json", SIM_OPT_FLAG, &json, NULL, "print the figures as one JSON object"},
-        {"motion", SIM_OPT_STRING, &motion, "predict|interpolate", "render-node's --motion (interpolate: today's renderer, physics without early states)"},
-        {"quality", SIM_OPT_STRING, &quality, "PRESET", "render-node's --quality (default low)"},
-        {"size", SIM_OPT_STRING, &size, "WxH", "the view's size (default 1280x720)"},
-        {"fps", SIM_OPT_DOUBLE, &fps, "N", "frame pacing (offscreen: no vsync; default 60)"},
-        {"keep", SIM_OPT_FLAG, &keep, NULL, "keep the work folder (the logs) and say where it is"},
+        {"steps", SIM_OPT_INT, &o->steps_n, "N", "steps of the virtual wheel past half lock and back (default 20)"},
+        {"json", SIM_OPT_FLAG, &o->json, NULL, "print the figures as one JSON object"},
+        {"motion", SIM_OPT_STRING, &o->motion, "predict|interpolate", "render-node's --motion (interpolate: today's renderer, physics without early states)"},
+        {"quality", SIM_OPT_STRING, &o->quality, "PRESET", "render-node's --quality (default low)"},
+        {"size", SIM_OPT_STRING, &o->size, "WxH", "the view's size (default 1280x720)"},
+        {"fps", SIM_OPT_DOUBLE, &o->fps, "N", "frame pacing (offscreen: no vsync; default 60)"},
+        {"keep", SIM_OPT_FLAG, &o->keep, NULL, "keep the work folder (the logs) and say where it is"},
     };
     int npos = 0;
     int rc = sim_cli_parse("simctl latency [SCENARIO] [--steps N] [--json] [--motion predict|interpolate]",
                            "Measures the wheel-to-picture delay headless: a virtual wheel steps, the photodiode patch is read "
                            "back from the presented frames (docs/latency.md).",
                            opts, sizeof opts / sizeof *opts, argc, argv, 1, &npos);
-    if (rc == SIM_CLI_HELP) return 0;
-    if (rc != SIM_CLI_OK) return 2;
+    if (rc == SIM_CLI_HELP) return 1 + 0;
+    if (rc != SIM_CLI_OK) return 1 + 2;
     if (npos > 1) {
         fprintf(stderr, "simctl latency: one scenario at most\n");
-        return 2;
+        return 1 + 2;
     }
-    if (steps_n < 1 || steps_n > 1000) {
-        fprintf(stderr, "simctl latency: --steps %d: expected 1..1000\n", steps_n);
-        return 2;
+    if (o->steps_n < 1 || o->steps_n > 1000) {
+        fprintf(stderr, "simctl latency: --steps %d: expected 1..1000\n", o->steps_n);
+        return 1 + 2;
     }
-    if (strcmp(motion, "predict") && strcmp(motion, "interpolate")) {
-        fprintf(stderr, "simctl latency: --motion %s: expected predict or interpolate\n", motion);
-        return 2;
+    if (strcmp(o->motion, "predict") && strcmp(o->motion, "interpolate")) {
+        fprintf(stderr, "simctl latency: --motion %s: expected predict or interpolate\n", o->motion);
+        return 1 + 2;
     }
-    if (!(fps >= 1 && fps <= 1000)) {
+    if (!(o->fps >= 1 && o->fps <= 1000)) {
         fprintf(stderr, "simctl latency: --fps: expected 1..1000\n");
-        return 2;
+        return 1 + 2;
     }
-    const char *scenario = npos ? argv[1] : "scenarios/lane-change.json";
-    if (access(scenario, R_OK) != 0) {
-        fprintf(stderr, "simctl latency: %s: cannot read: %s\n", scenario, strerror(errno));
-        return 1;
+    o->scenario = npos ? argv[1] : "scenarios/lane-change.json";
+    if (access(o->scenario, R_OK) != 0) {
+        fprintf(stderr, "simctl latency: %s: cannot read: %s\n", o->scenario, strerror(errno));
+        return 1 + 1;
     }
-    char dir[] = "/tmp/simctl-latency-XXXXXX";
-    if (!mkdtemp(dir)) {
+    return 0;
+}
+
+static int make_work_dir(lat_paths *p)
+{
+    snprintf(p->dir, sizeof p->dir, "/tmp/simctl-latency-XXXXXX");
+    if (!mkdtemp(p->dir)) {
         fprintf(stderr, "simctl latency: cannot make a work folder in /tmp: %s\n", strerror(errno));
-        return 1;
+        return -1;
     }
-    char script[128], vlog[128], flog[128], stats[128], logs[4][128];
-    snprintf(script, sizeof script, "%s/wheel.vtest", dir);
-    snprintf(vlog, sizeof vlog, "%s/wheel.csv", dir);
-    snprintf(flog, sizeof flog, "%s/frames.csv", dir);
-    snprintf(stats, sizeof stats, "%s/render-stats.json", dir);
+    snprintf(p->script, sizeof p->script, "%s/wheel.vtest", p->dir);
+    snprintf(p->vlog, sizeof p->vlog, "%s/wheel.csv", p->dir);
+    snprintf(p->flog, sizeof p->flog, "%s/frames.csv", p->dir);
+    snprintf(p->stats, sizeof p->stats, "%s/render-stats.json", p->dir);
     static const char *const names[4] = {"dispatcher", "physics", "input", "render"};
-    for (int i = 0; i < 4; i++) snprintf(logs[i], sizeof logs[i], "%s/%s.log", dir, names[i]);
-    /* The wheel: full lock left and right in turn (the car keeps roughly straight),
-     * 0.35 s past half lock, then 0.45 s centred; the steps drift against the frames
-     * and the physics ticks by 13.7 ms (mod 11) so that every phase is sampled. */
+    for (int i = 0; i < 4; i++) snprintf(p->logs[i], sizeof p->logs[i], "%s/%s.log", p->dir, names[i]);
+    return 0;
+}
+
+/* The wheel: full lock left and right in turn (the car keeps roughly straight),
+ * 0.35 s past half lock, then 0.45 s centred; the steps drift against the frames
+ * and the physics ticks by 13.7 ms (mod 11) so that every phase is sampled. */
+static int write_wheel_script(const char *script, int steps_n)
+{
     FILE *f = fopen(script, "w");
     if (!f) {
         fprintf(stderr, "simctl latency: %s: cannot create\n", script);
-        return 1;
+        return -1;
     }
-    const double first = 2.0, period = 0.8;
     fprintf(f, "wheel axes 4 buttons 12 hats 1\n");
     for (int i = 0; i < steps_n; i++) {
-        double on = first + i * period + 0.0137 * ((i * 7) % 11);
+        double on = wheel_first + i * wheel_period + 0.0137 * ((i * 7) % 11);
         fprintf(f, "%.4f axis 0 %d\n%.4f axis 0 0\n", on, i % 2 ? 32767 : -32768, on + 0.35);
     }
     fclose(f);
-    int port = free_port();
-    if (port <= 0) {
-        fprintf(stderr, "simctl latency: no free port on 127.0.0.1\n");
-        return 1;
-    }
-    char bus[64], exe[4][1100], fpsbuf[32];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
-    snprintf(fpsbuf, sizeof fpsbuf, "%g", fps);
-    static const char *const exes[4] = {"dispatcher", "physics-node", "input-node", "render-node"};
-    for (int i = 0; i < 4; i++) snprintf(exe[i], sizeof exe[i], "%s/%s", simctl_bin_dir(), exes[i]);
-    bool interp = !strcmp(motion, "interpolate");
-    char *dargv[] = {exe[0], "--listen", bus, "--control", "none", NULL};
-    char *pargv[] = {exe[1], "--bus", bus, "--scenario", (char *)scenario, "--wait-for", "input,render",
-                     interp ? "--no-early-states" : NULL, NULL};
-    char *iargv[] = {exe[2], "--bus", bus, "--device", "auto", "--mapping-dir", "/nonexistent",
-                     "--virtual-test-script", script, "--virtual-test-log", vlog, NULL};
-    char *rargv[] = {exe[3], "--bus", bus, "--scenario", (char *)scenario, "--offscreen", "--latency-marker",
-                     "--latency-log", flog, "--stats-file", stats, "--motion", (char *)motion,
-                     "--quality", (char *)quality, "--size", (char *)size, "--fps", fpsbuf, NULL};
-    pid_t pid[4] = {0};
-    pid[0] = spawn(dargv, logs[0]);
-    usleep(300000); /* the dispatcher listening; the modules retry their connect anyway */
-    pid[1] = spawn(pargv, logs[1]);
-    pid[3] = spawn(rargv, logs[3]);
-    /* The wheel's script runs from input-node's arrival on the bus: it comes once the
-     * view presents frames, however long a slow machine (or a sanitizer build) takes
-     * to build the scene, so that every step has frames before it. */
+    return 0;
+}
+
+/* Waits until render-node has presented two frames (its log's header and two
+ * lines); false when it ended or 120 s passed. */
+static bool wait_for_frames(const char *flog, pid_t *render)
+{
     double up_by = mono_now() + 120;
     bool up = false;
     while (!up && mono_now() < up_by) {
@@ -244,52 +249,86 @@ int simctl_cmd_latency(int argc, char **argv)
             lines += ch == '\n';
         if (fl) fclose(fl);
         up = lines >= 3; /* the header and two frames */
-        if (waitpid(pid[3], NULL, WNOHANG) == pid[3]) {
-            pid[3] = 0;
+        if (waitpid(*render, NULL, WNOHANG) == *render) {
+            *render = 0;
             break;
         }
     }
-    if (!up) {
-        fprintf(stderr, "simctl latency: render-node presented no frame (its log: %s)\n", logs[3]);
-        stop(pid[3], 10);
-        stop(pid[1], 5);
-        stop(pid[0], 5);
-        return 1;
-    }
-    pid[2] = spawn(iargv, logs[2]);
-    double total_s = first + steps_n * period + 1.5; /* + the release of the last step */
-    if (!json)
-        fprintf(stderr, "simctl latency: %d steps of a virtual wheel, render-node --motion %s --quality %s, %.0f s ...\n",
-                steps_n, motion, quality, total_s);
+    return up;
+}
+
+/* Lets the session run total_s; a module that ends early is reported and the
+ * work folder kept. Then stops them all. */
+static void watch_session(pid_t pid[4], const lat_paths *p, double total_s, bool *keep)
+{
     double end = mono_now() + total_s;
     bool died = false;
     while (mono_now() < end && !died) {
         usleep(100000);
         for (int i = 0; i < 4; i++)
             if (pid[i] > 0 && waitpid(pid[i], NULL, WNOHANG) == pid[i]) {
-                fprintf(stderr, "simctl latency: %s ended early (its log: %s)\n", exes[i], logs[i]);
+                fprintf(stderr, "simctl latency: %s ended early (its log: %s)\n", module_exes[i], p->logs[i]);
                 pid[i] = 0;
                 died = true;
-                keep = true;
+                *keep = true;
             }
     }
     stop(pid[3], 10); /* render-node first: it writes its figures as it ends */
     stop(pid[2], 5);
     stop(pid[1], 5);
     stop(pid[0], 5);
-    lat_step *steps = calloc((size_t)steps_n + 1, sizeof *steps);
-    size_t n_frames = 0;
-    lat_frame *frames = read_frames(flog, &n_frames);
-    int n_steps = steps ? read_steps(vlog, steps, steps_n) : -1;
-    int status = 0;
-    if (!steps || !frames || n_steps < 0) {
-        fprintf(stderr, "simctl latency: the session left no %s (logs in %s)\n", !frames ? flog : vlog, dir);
-        free(steps);
-        free(frames);
+}
+
+/* Runs the session to its end: 0, or 1 when it could not start. */
+static int run_session(lat_opts *o, const lat_paths *p)
+{
+    int port = free_port();
+    if (port <= 0) {
+        fprintf(stderr, "simctl latency: no free port on 127.0.0.1\n");
         return 1;
     }
-    lat_result r;
-    lat_evaluate(steps, (size_t)n_steps, frames, n_frames, 0.2, 0.3, &r);
+    char bus[64], exe[4][1100], fpsbuf[32];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
+    snprintf(fpsbuf, sizeof fpsbuf, "%g", o->fps);
+    for (int i = 0; i < 4; i++) snprintf(exe[i], sizeof exe[i], "%s/%s", simctl_bin_dir(), module_exes[i]);
+    bool interp = !strcmp(o->motion, "interpolate");
+    char *scenario = (char *)o->scenario, *motion = (char *)o->motion;
+    char *dargv[] = {exe[0], "--listen", bus, "--control", "none", NULL};
+    char *pargv[] = {exe[1], "--bus", bus, "--scenario", scenario, "--wait-for", "input,render",
+                     interp ? "--no-early-states" : NULL, NULL};
+    char *iargv[] = {exe[2], "--bus", bus, "--device", "auto", "--mapping-dir", "/nonexistent",
+                     "--virtual-test-script", (char *)p->script, "--virtual-test-log", (char *)p->vlog, NULL};
+    char *rargv[] = {exe[3], "--bus", bus, "--scenario", scenario, "--offscreen", "--latency-marker",
+                     "--latency-log", (char *)p->flog, "--stats-file", (char *)p->stats, "--motion", motion,
+                     "--quality", (char *)o->quality, "--size", (char *)o->size, "--fps", fpsbuf, NULL};
+    pid_t pid[4] = {0};
+    pid[0] = spawn(dargv, p->logs[0]);
+    usleep(300000); /* the dispatcher listening; the modules retry their connect anyway */
+    pid[1] = spawn(pargv, p->logs[1]);
+    pid[3] = spawn(rargv, p->logs[3]);
+    /* The wheel's script runs from input-node's arrival on the bus: it comes once the
+     * view presents frames, however long a slow machine (or a sanitizer build) takes
+     * to build the scene, so that every step has frames before it. */
+    if (!wait_for_frames(p->flog, &pid[3])) {
+        fprintf(stderr, "simctl latency: render-node presented no frame (its log: %s)\n", p->logs[3]);
+        stop(pid[3], 10);
+        stop(pid[1], 5);
+        stop(pid[0], 5);
+        return 1;
+    }
+    pid[2] = spawn(iargv, p->logs[2]);
+    double total_s = wheel_first + o->steps_n * wheel_period + 1.5; /* + the release of the last step */
+    if (!o->json)
+        fprintf(stderr, "simctl latency: %d steps of a virtual wheel, render-node --motion %s --quality %s, %.0f s ...\n",
+                o->steps_n, o->motion, o->quality, total_s);
+    watch_session(pid, p, total_s, &o->keep);
+    return 0;
+}
+
+/* render-node's own figures: p50, p95, p99 of every frame and fps; NAN where absent. */
+static void read_render_stats(const char *stats, double fr[4])
+{
+    fr[0] = fr[1] = fr[2] = fr[3] = NAN;
     cJSON *st = NULL;
     FILE *sf = fopen(stats, "r");
     if (sf) {
@@ -299,68 +338,109 @@ int simctl_cmd_latency(int argc, char **argv)
         fclose(sf);
         st = cJSON_Parse(buf);
     }
-    double fr_p50 = NAN, fr_p95 = NAN, fr_p99 = NAN, fr_fps = NAN;
-    if (st) {
-        const cJSON *v;
-        if (cJSON_IsNumber(v = cJSON_GetObjectItem(st, "wheel_ms_p50"))) fr_p50 = v->valuedouble;
-        if (cJSON_IsNumber(v = cJSON_GetObjectItem(st, "wheel_ms_p95"))) fr_p95 = v->valuedouble;
-        if (cJSON_IsNumber(v = cJSON_GetObjectItem(st, "wheel_ms_p99"))) fr_p99 = v->valuedouble;
-        if (cJSON_IsNumber(v = cJSON_GetObjectItem(st, "fps"))) fr_fps = v->valuedouble;
-        cJSON_Delete(st);
+    if (!st) return;
+    static const char *const keys[4] = {"wheel_ms_p50", "wheel_ms_p95", "wheel_ms_p99", "fps"};
+    for (int i = 0; i < 4; i++) {
+        const cJSON *v = cJSON_GetObjectItem(st, keys[i]);
+        if (cJSON_IsNumber(v)) fr[i] = v->valuedouble;
     }
-    static const char *const stage_names[7] = {"device", "input", "step", "physics", "wait", "draw", "swap"};
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "scenario", scenario);
-        cJSON_AddStringToObject(o, "motion", motion);
-        cJSON_AddStringToObject(o, "quality", quality);
-        cJSON_AddNumberToObject(o, "steps", r.steps);
-        cJSON_AddNumberToObject(o, "measured", r.measured);
-        cJSON_AddItemToObject(o, "median_ms", num_or_null(r.median_ms));
-        cJSON_AddItemToObject(o, "p95_ms", num_or_null(r.p95_ms));
-        cJSON_AddItemToObject(o, "p99_ms", num_or_null(r.p99_ms));
-        cJSON_AddItemToObject(o, "own_median_ms", num_or_null(r.chain_median_ms));
-        cJSON *sp = cJSON_AddObjectToObject(o, "stages_ms");
-        for (int k = 0; k < 7; k++) cJSON_AddItemToObject(sp, stage_names[k], num_or_null(r.stage_ms[k]));
-        cJSON_AddNumberToObject(o, "causality_violations", r.causality_violations);
-        cJSON_AddItemToObject(o, "max_disagreement_ms", num_or_null(r.max_disagreement_ms));
-        cJSON_AddNumberToObject(o, "disagreements", r.disagreements);
-        cJSON_AddItemToObject(o, "frame_ms", num_or_null(r.frame_s * 1e3));
-        cJSON *fo = cJSON_AddObjectToObject(o, "frames");
-        cJSON_AddItemToObject(fo, "fps", num_or_null(fr_fps));
-        cJSON_AddItemToObject(fo, "p50_ms", num_or_null(fr_p50));
-        cJSON_AddItemToObject(fo, "p95_ms", num_or_null(fr_p95));
-        cJSON_AddItemToObject(fo, "p99_ms", num_or_null(fr_p99));
-        if (keep) cJSON_AddStringToObject(o, "work_dir", dir);
-        char *text = cJSON_PrintUnformatted(o);
-        if (text) puts(text);
-        cJSON_free(text);
-        cJSON_Delete(o);
-    } else {
-        printf("wheel to picture (%s, %s): %d of %d steps measured by the patch\n", motion, quality, r.measured, r.steps);
-        printf("  step to first lit frame's swap: median %.1f ms, p95 %.1f ms, p99 %.1f ms\n", r.median_ms, r.p95_ms,
-               r.p99_ms);
-        printf("  those frames' own figure: median %.1f ms; max difference %.1f ms (%d beyond one frame of %.1f ms)\n",
-               r.chain_median_ms, r.max_disagreement_ms, r.disagreements, r.frame_s * 1e3);
-        printf("  stages (median ms):");
-        for (int k = 0; k < 7; k++) printf(" %s %.2f", stage_names[k], r.stage_ms[k]);
-        printf("\n  every frame: p50 %.1f ms, p95 %.1f ms, p99 %.1f ms at %.1f fps\n", fr_p50, fr_p95, fr_p99, fr_fps);
-        printf("  causality: %d lit frames before their input\n", r.causality_violations);
-        if (keep) printf("  work folder: %s\n", dir);
+    cJSON_Delete(st);
+}
+
+static void print_json(const lat_opts *o, const char *dir, const lat_result *r, const double fr[4])
+{
+    cJSON *obj = cJSON_CreateObject();
+    cJSON_AddStringToObject(obj, "scenario", o->scenario);
+    cJSON_AddStringToObject(obj, "motion", o->motion);
+    cJSON_AddStringToObject(obj, "quality", o->quality);
+    cJSON_AddNumberToObject(obj, "steps", r->steps);
+    cJSON_AddNumberToObject(obj, "measured", r->measured);
+    cJSON_AddItemToObject(obj, "median_ms", num_or_null(r->median_ms));
+    cJSON_AddItemToObject(obj, "p95_ms", num_or_null(r->p95_ms));
+    cJSON_AddItemToObject(obj, "p99_ms", num_or_null(r->p99_ms));
+    cJSON_AddItemToObject(obj, "own_median_ms", num_or_null(r->chain_median_ms));
+    cJSON *sp = cJSON_AddObjectToObject(obj, "stages_ms");
+    for (int k = 0; k < 7; k++) cJSON_AddItemToObject(sp, stage_names[k], num_or_null(r->stage_ms[k]));
+    cJSON_AddNumberToObject(obj, "causality_violations", r->causality_violations);
+    cJSON_AddItemToObject(obj, "max_disagreement_ms", num_or_null(r->max_disagreement_ms));
+    cJSON_AddNumberToObject(obj, "disagreements", r->disagreements);
+    cJSON_AddItemToObject(obj, "frame_ms", num_or_null(r->frame_s * 1e3));
+    cJSON *fo = cJSON_AddObjectToObject(obj, "frames");
+    cJSON_AddItemToObject(fo, "fps", num_or_null(fr[3]));
+    cJSON_AddItemToObject(fo, "p50_ms", num_or_null(fr[0]));
+    cJSON_AddItemToObject(fo, "p95_ms", num_or_null(fr[1]));
+    cJSON_AddItemToObject(fo, "p99_ms", num_or_null(fr[2]));
+    if (o->keep) cJSON_AddStringToObject(obj, "work_dir", dir);
+    char *text = cJSON_PrintUnformatted(obj);
+    if (text) puts(text);
+    cJSON_free(text);
+    cJSON_Delete(obj);
+}
+
+static void print_text(const lat_opts *o, const char *dir, const lat_result *r, const double fr[4])
+{
+    printf("wheel to picture (%s, %s): %d of %d steps measured by the patch\n", o->motion, o->quality, r->measured,
+           r->steps);
+    printf("  step to first lit frame's swap: median %.1f ms, p95 %.1f ms, p99 %.1f ms\n", r->median_ms, r->p95_ms,
+           r->p99_ms);
+    printf("  those frames' own figure: median %.1f ms; max difference %.1f ms (%d beyond one frame of %.1f ms)\n",
+           r->chain_median_ms, r->max_disagreement_ms, r->disagreements, r->frame_s * 1e3);
+    printf("  stages (median ms):");
+    for (int k = 0; k < 7; k++) printf(" %s %.2f", stage_names[k], r->stage_ms[k]);
+    printf("\n  every frame: p50 %.1f ms, p95 %.1f ms, p99 %.1f ms at %.1f fps\n", fr[0], fr[1], fr[2], fr[3]);
+    printf("  causality: %d lit frames before their input\n", r->causality_violations);
+    if (o->keep) printf("  work folder: %s\n", dir);
+}
+
+static void remove_work_dir(const char *dir)
+{
+    char path[160];
+    const char *files[] = {"wheel.vtest", "wheel.csv", "frames.csv", "render-stats.json", "dispatcher.log",
+                           "physics.log", "input.log", "render.log"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
     }
+    rmdir(dir);
+}
+
+/* Reads what the session left, prints the figures: 0, or 1 when nothing was
+ * measured, a frame lit before its input, or the logs are missing. */
+static int report(lat_opts *o, const lat_paths *p)
+{
+    lat_step *steps = calloc((size_t)o->steps_n + 1, sizeof *steps);
+    size_t n_frames = 0;
+    lat_frame *frames = read_frames(p->flog, &n_frames);
+    int n_steps = steps ? read_steps(p->vlog, steps, o->steps_n) : -1;
+    int status = 0;
+    if (!steps || !frames || n_steps < 0) {
+        fprintf(stderr, "simctl latency: the session left no %s (logs in %s)\n", !frames ? p->flog : p->vlog, p->dir);
+        free(steps);
+        free(frames);
+        return 1;
+    }
+    lat_result r;
+    lat_evaluate(steps, (size_t)n_steps, frames, n_frames, 0.2, 0.3, &r);
+    double fr[4];
+    read_render_stats(p->stats, fr);
+    if (o->json) print_json(o, p->dir, &r, fr);
+    else print_text(o, p->dir, &r, fr);
     if (r.measured == 0 || r.causality_violations > 0) status = 1;
-    if (r.measured == 0) fprintf(stderr, "simctl latency: no step was seen on the screen (logs in %s)\n", dir);
-    if (!keep && !status) {
-        char path[160];
-        const char *files[] = {"wheel.vtest", "wheel.csv", "frames.csv", "render-stats.json", "dispatcher.log",
-                               "physics.log", "input.log", "render.log"};
-        for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-            snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-            unlink(path);
-        }
-        rmdir(dir);
-    }
+    if (r.measured == 0) fprintf(stderr, "simctl latency: no step was seen on the screen (logs in %s)\n", p->dir);
+    if (!o->keep && !status) remove_work_dir(p->dir);
     free(steps);
     free(frames);
     return status;
+}
+
+int simctl_cmd_latency(int argc, char **argv)
+{
+    lat_opts o;
+    lat_paths p;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc - 1;
+    if (make_work_dir(&p) < 0) return 1;
+    if (write_wheel_script(p.script, o.steps_n) < 0) return 1;
+    if ((rc = run_session(&o, &p)) != 0) return rc;
+    return report(&o, &p);
 }
