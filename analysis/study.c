@@ -2,7 +2,7 @@
  * (docs/study.md, "Analysis"): every participant's planned drives, the metrics of each
  * completed drive as the per-drive report computes them, the questionnaires' scores,
  * into a tidy long table (participant, group, condition, position, task, measure,
- * value), questionnaires.csv, drives.csv (every planned drive with its status: missing
+ * value, and each row's status: ok, warning, flagged, aborted), questionnaires.csv, drives.csv (every planned drive with its status: missing
  * and flagged drives are listed, never dropped in silence) and study.html with every
  * measure by condition and by position. */
 #include <errno.h>
@@ -21,6 +21,10 @@ typedef struct row {
     int p, position, condition;
     char task[64], measure[64];
     double value;
+    /* tidy.csv only: ok, warning (the report marks the task so: a stall, a gap, a crash
+     * in it, or no value), flagged or aborted (the drive), and why ("" when ok) */
+    const char *status;
+    char reason[320];
 } row;
 
 typedef struct rows {
@@ -34,6 +38,8 @@ typedef struct drive_info {
     char status[16];         /* complete, flagged, missing */
     int aborted;             /* aborted attempts */
     char log[1024], reason[700], questionnaires[256];
+    char aborted_log[1024];  /* the last aborted attempt's log ("" when none linked) */
+    char aborted_reason[700];
 } drive_info;
 
 static int push(rows *r, int p, int position, int condition, const char *task, const char *measure, double v)
@@ -49,6 +55,8 @@ static int push(rows *r, int p, int position, int condition, const char *task, c
     x->p = p, x->position = position, x->condition = condition, x->value = v;
     snprintf(x->task, sizeof x->task, "%s", task);
     snprintf(x->measure, sizeof x->measure, "%s", measure);
+    x->status = "";
+    x->reason[0] = '\0';
     return SIM_OK;
 }
 
@@ -72,6 +80,8 @@ static void attempt_of(sqlite3 *db, const char *p, drive_info *d)
         const char *s = (const char *)sqlite3_column_text(st, 0);
         if (!strcmp(s, "aborted") || !strcmp(s, "running")) {
             d->aborted++;
+            snprintf(d->aborted_log, sizeof d->aborted_log, "%s", (const char *)sqlite3_column_text(st, 1));
+            snprintf(d->aborted_reason, sizeof d->aborted_reason, "%s", (const char *)sqlite3_column_text(st, 2));
             if (!strcmp(d->status, "missing"))
                 snprintf(d->reason, sizeof d->reason, "%s", (const char *)sqlite3_column_text(st, 2));
             continue;
@@ -147,12 +157,12 @@ static const char *group_name(const sim_study *s, int p)
 
 /* missing: how a value that is not there is written ("NA" for a measure the drive
  * has no value of, "" for a skipped questionnaire answer, docs/study.md). */
-static int write_rows(const char *path, const char *taskcol, const char *missing, const sim_study *s, const rows *r,
-                      sim_error *err)
+static int write_rows(const char *path, const char *taskcol, const char *missing, bool status, const sim_study *s,
+                      const rows *r, sim_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f) return sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
-    fprintf(f, "participant,group,condition,position,%s,measure,value\n", taskcol);
+    fprintf(f, "participant,group,condition,position,%s,measure,value%s\n", taskcol, status ? ",status,reason" : "");
     for (size_t i = 0; i < r->n; i++) {
         const row *x = &r->v[i];
         sim_csv_field(f, s->participants[x->p]);
@@ -166,6 +176,10 @@ static int write_rows(const char *path, const char *taskcol, const char *missing
         sim_csv_field(f, x->measure);
         fputc(',', f);
         put_num(f, x->value, missing);
+        if (status) {
+            fprintf(f, ",%s,", x->status);
+            sim_csv_field(f, x->reason);
+        }
         fputc('\n', f);
     }
     if (fclose(f)) return sim_error_set(err, SIM_EIO, "%s: write failed", path);
@@ -414,25 +428,42 @@ int an_study(const an_study_opts *o, sim_error *err)
             d->kind = plan.drives[i].kind;
             attempt_of(db, s->participants[p], d);
             if (strcmp(d->status, "complete")) problems++;
-            /* Practice drives and flagged drives stay out of the table (listed). */
-            if (strcmp(d->status, "complete") || d->kind == SIM_DRIVE_PRACTICE) continue;
+            /* Practice drives stay out of the table; a flagged drive, and the last aborted
+             * attempt of a drive never completed, are in tidy.csv marked so (out of the
+             * page's tables). */
+            bool complete = !strcmp(d->status, "complete"), flagged = !strcmp(d->status, "flagged");
+            bool aborted = !strcmp(d->status, "missing") && d->aborted_log[0];
+            if (!(complete || flagged || aborted) || d->kind == SIM_DRIVE_PRACTICE || !(aborted || d->log[0])) continue;
             an_result res;
             an_drive dr;
             an_scenario sc;
             sim_error e = {0};
-            if (an_report_one(d->log, NULL, &params, NULL, false, &res, &dr, &sc, NULL, &e)) {
+            if (an_report_one(aborted ? d->aborted_log : d->log, NULL, &params, NULL, false, &res, &dr, &sc, NULL, &e)) {
+                if (!complete) continue; /* listed in drives.csv as it is */
                 snprintf(d->status, sizeof d->status, "missing");
                 snprintf(d->reason, sizeof d->reason, "cannot be analysed: %s", e.msg);
                 problems++;
                 continue;
             }
+            /* A log never closed is the report's warning for every task of the drive. */
+            const char *unclosed = an_drive_meta(&dr, "start_utc") && !an_drive_meta(&dr, "end_utc")
+                                       ? "the drive log was never closed: its last seconds may be missing" : NULL;
             for (size_t t = 0; t < res.n_tasks && !rc; t++) {
                 const an_task_result *tr = &res.tasks[t];
                 char task[64];
                 if (tr->run) snprintf(task, sizeof task, "%s/run%d", tr->task->id, tr->run);
                 else snprintf(task, sizeof task, "%s", tr->task->id);
-                for (size_t k = 0; k < an_metric_count() && !rc; k++)
-                    rc = push(&tidy, p, d->position, d->condition, task, an_metric_name(k), an_metric_value(tr, k));
+                const char *st = an_task_status(tr);
+                bool ok = !strcmp(st, "ok") && !unclosed;
+                for (size_t k = 0; k < an_metric_count() && !rc; k++) {
+                    if ((rc = push(&tidy, p, d->position, d->condition, task, an_metric_name(k), an_metric_value(tr, k))))
+                        break;
+                    row *x = &tidy.v[tidy.n - 1];
+                    x->status = complete ? (ok ? "ok" : "warning") : flagged ? "flagged" : "aborted";
+                    if (!complete) snprintf(x->reason, sizeof x->reason, "%.300s", flagged ? d->reason : d->aborted_reason);
+                    else if (!ok) snprintf(x->reason, sizeof x->reason, "%.300s", tr->message[0] ? tr->message
+                                                                                   : unclosed ? unclosed : st);
+                }
             }
             an_result_free(&res);
             an_scenario_free(&sc);
@@ -443,11 +474,11 @@ int an_study(const an_study_opts *o, sim_error *err)
     char path[1200];
     if (!rc) {
         snprintf(path, sizeof path, "%s/tidy.csv", out);
-        rc = write_rows(path, "task", "NA", s, &tidy, err);
+        rc = write_rows(path, "task", "NA", true, s, &tidy, err);
     }
     if (!rc) {
         snprintf(path, sizeof path, "%s/questionnaires.csv", out);
-        rc = write_rows(path, "questionnaire", "", s, &q, err);
+        rc = write_rows(path, "questionnaire", "", false, s, &q, err);
     }
     if (!rc) {
         snprintf(path, sizeof path, "%s/drives.csv", out);
@@ -464,14 +495,24 @@ int an_study(const an_study_opts *o, sim_error *err)
             fprintf(f, ",%s,%s,%d,", sim_drive_kind_name(d->kind), d->status, d->aborted);
             sim_csv_field(f, d->questionnaires);
             fputc(',', f);
-            sim_csv_field(f, d->log);
+            sim_csv_field(f, d->log[0] ? d->log : d->aborted_log); /* a drive never completed: its last attempt's */
             fputc(',', f);
             sim_csv_field(f, d->reason);
             fputc('\n', f);
         }
         if (f && fclose(f) && !rc) rc = sim_error_set(err, SIM_EIO, "%s: write failed", path);
     }
-    if (!rc) rc = page(o, out, s, drives, nd, &tidy, &q, max_pos, err);
+    /* The page's tables: the drives done as planned (ok and warning rows). */
+    rows shown = {0};
+    for (size_t i = 0; i < tidy.n && !rc; i++) {
+        const row *x = &tidy.v[i];
+        if (strcmp(x->status, "ok") && strcmp(x->status, "warning")) continue;
+        if (!(rc = push(&shown, x->p, x->position, x->condition, x->task, x->measure, x->value)))
+            shown.v[shown.n - 1] = *x;
+    }
+    if (rc) rc = sim_error_set(err, rc, "out of memory");
+    if (!rc) rc = page(o, out, s, drives, nd, &shown, &q, max_pos, err);
+    free(shown.v);
     if (!rc) {
         printf("%s: %zu rows in %s/tidy.csv, %zu in questionnaires.csv, %d planned drives (%d not complete) -> %s/study.html\n",
                s->name, tidy.n, out, q.n, nd, problems, out);

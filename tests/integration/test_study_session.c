@@ -230,15 +230,16 @@ static void tidy_equals_reports(sqlite3 *db)
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     assert_non_null(fgets(line, sizeof line, f));
-    assert_string_equal(line, "participant,group,condition,position,task,measure,value\n");
+    assert_string_equal(line, "participant,group,condition,position,task,measure,value,status,reason\n");
     int rows = 0, checked = 0;
     static char seen[4096][256];
     while (fgets(line, sizeof line, f)) {
-        char p[16], g[16], cond[16], task[32], measure[64], value[64];
+        char p[16], g[16], cond[16], task[32], measure[64], value[64], status[16];
         int pos;
         line[strcspn(line, "\n")] = '\0';
         assert_int_equal(sscanf(line, "%15[^,],%15[^,]", p, g), 1); /* group is empty */
-        assert_int_equal(sscanf(line, "%15[^,],,%15[^,],%d,%31[^,],%63[^,],%63s", p, cond, &pos, task, measure, value), 6);
+        assert_int_equal(sscanf(line, "%15[^,],,%15[^,],%d,%31[^,],%63[^,],%63[^,],%15[^,]", p, cond, &pos, task, measure,
+                                value, status), 7);
         /* One row per participant x condition x task x measure. */
         char key[256];
         snprintf(key, sizeof key, "%s/%s/%s/%s", p, cond, task, measure);
@@ -262,10 +263,12 @@ static void tidy_equals_reports(sqlite3 *db)
         char head[8192], row[8192];
         assert_non_null(fgets(head, sizeof head, t));
         head[strcspn(head, "\n")] = '\0';
-        int col = -1, k = 0;
-        for (char *c = strtok(head, ","); c; c = strtok(NULL, ","), k++)
+        int col = -1, stcol = -1, k = 0;
+        for (char *c = strtok(head, ","); c; c = strtok(NULL, ","), k++) {
             if (!strcmp(c, measure)) col = k;
-        assert_true(col >= 0);
+            if (!strcmp(c, "status")) stcol = k;
+        }
+        assert_true(col >= 0 && stcol >= 0);
         bool found = false;
         while (fgets(row, sizeof row, t)) {
             row[strcspn(row, "\n")] = '\0';
@@ -281,6 +284,10 @@ static void tidy_equals_reports(sqlite3 *db)
             if (strcmp(fields[0], task) || col >= nf) continue;
             const char *want = fields[col][0] ? fields[col] : "NA";
             assert_string_equal(value, want);
+            /* The report's task status: ok stays ok, anything else (warning, a task never
+             * started) is a warning in tidy.csv. */
+            assert_true(stcol < nf);
+            assert_string_equal(status, strcmp(fields[stcol], "ok") ? "warning" : "ok");
             found = true;
             checked++;
         }
