@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (plan.drives[i].kind == SIM_DRIVE_CONDITION && seen[plan.drives[i].condition]++) __builtin_trap();
     }
     cJSON *sc = cJSON_Parse("{\"terrain\":{\"heightmap\":\"h.pgm\"},\"start_points\":[{\"name\":\"start\"}]}");
-    for (int c = 0; sc && c < s->n_conditions; c++) (void)sim_study_scenario_overlay(sc, &s->conditions[c], "/d", &err);
+    for (int c = 0; sc && c < s->n_conditions; c++) (void)sim_study_scenario_overlay(sc, &s->conditions[c], &err);
     cJSON_Delete(sc);
     sim_study_free(s);
     return 0;

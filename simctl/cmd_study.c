@@ -1,9 +1,11 @@
 /* simctl study: a study file's plan, check and status, and the operator's flags and
  * notes (docs/study.md); `run`, `answer` and `rebuild` live in study_*.c. */
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd_world.h"
 #include "sim_cli.h"
@@ -77,15 +79,26 @@ static int cmd_check(study_ctx *c)
             bad++;
             continue;
         }
+        /* Loaded as the drive loads its copy: from a folder under the study's output,
+         * so a file name the rewrite left relative is found missing here. */
         sim_diag d = {0};
         sim_scenario *sc = NULL;
-        char *dir = sim_file_dirname(path);
+        char dir[PATH_MAX + 64];
+        snprintf(dir, sizeof dir, "%s/drives", c->out);
         int rc = sim_scenario_parse(text, strlen(text), label, dir, &sc, &d);
-        free(dir);
         free(text);
         if (rc == 0 && sc->n_starts == 0) {
             sim_diag_add(&d, "%s: start_points: none, expected at least one (a session starts the car there)", label);
             rc = SIM_EINVAL;
+        }
+        /* SUMO reads its files only when the drive starts: here they must exist already. */
+        for (int i = -1; rc == 0 && i < sc->sumo.n_routes; i++) {
+            const char *f = i < 0 ? sc->sumo.net : sc->sumo.routes[i];
+            if (f && access(f, R_OK) != 0) {
+                sim_diag_add(&d, "%s: traffic.sumo.%s: found \"%s\", expected a readable file (%s)", label,
+                             i < 0 ? "net" : "routes", f, strerror(errno));
+                rc = SIM_ENOTFOUND;
+            }
         }
         if (rc) {
             simctl_print_diag(&d);

@@ -38,8 +38,9 @@ const char *study_group(const study_ctx *c, int p); /* "" none */
 
 /* Scenario and vehicle paths of condition k, resolved against the study's folder. */
 void study_condition_paths(const study_ctx *c, int k, char *scenario, size_t ss, char *vehicle, size_t vs);
-/* The condition's scenario as JSON text (new, caller frees) with the overlay applied,
- * or NULL with the error in err. */
+/* The condition's scenario as JSON text (new, caller frees) as its drives get it
+ * (sim_scenario_rewrite: the overlay applied, file names absolute, so it loads the
+ * same from the drive's folder), or NULL with the error in err. */
 char *study_condition_scenario(const study_ctx *c, int k, sim_error *err);
 
 /* Appends one entry to the journal and syncs it to disk before returning. */

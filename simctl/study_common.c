@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim_file.h"
+#include "sim_scenario_rewrite.h"
 #include "sim_sha256.h"
 #include "study.h"
 
@@ -123,22 +124,7 @@ char *study_condition_scenario(const study_ctx *c, int k, sim_error *err)
     char path[PATH_MAX * 2], vehicle[PATH_MAX * 2];
     study_condition_paths(c, k, path, sizeof path, vehicle, sizeof vehicle);
     char *text = NULL;
-    size_t len;
-    if (sim_file_read(path, &text, &len, err) != SIM_OK) return NULL;
-    cJSON *sc = cJSON_ParseWithLength(text, len);
-    free(text);
-    if (!sc) {
-        sim_error_set(err, SIM_EINVAL, "%s: not a JSON scenario (simctl validate says where)", path);
-        return NULL;
-    }
-    char real[PATH_MAX];
-    char *dir = sim_file_dirname(realpath(path, real) ? real : path);
-    int rc = sim_study_scenario_overlay(sc, &c->s->conditions[k], dir, err);
-    free(dir);
-    char *out = rc ? NULL : cJSON_Print(sc);
-    cJSON_Delete(sc);
-    if (!rc && !out) sim_error_set(err, SIM_ENOMEM, "out of memory");
-    return out;
+    return sim_scenario_rewrite(path, &c->s->conditions[k], &text, err) ? NULL : text;
 }
 
 int study_journal(const study_ctx *c, const cJSON *entry, sim_error *err)

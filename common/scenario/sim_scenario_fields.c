@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sim_file.h"
+
 /* A JSON value that is a lane id: an integer in [-100, 100] (no road has more). */
 bool scn_json_lane(const cJSON *v, int *out)
 {
@@ -130,4 +132,11 @@ void scn_check_unique(ld *L, const char *path, const char *kind, const char *id,
             return;
         }
     }
+}
+
+char *scn_file(ld *L, sim_scenario_file_field f, const char *file)
+{
+    char *full = sim_file_join(L->base_dir, file);
+    if (!full) scn_err_at(L, sim_scenario_file_fields[f], "out of memory");
+    return full;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "sim_scenario.h"
+#include "sim_scenario_rewrite.h"
 
 #include "sim_json.h"
 
@@ -28,6 +29,11 @@ typedef struct ld {
     double geom_cost;   /* sum of sim_geom_cost so far */
     sim_scenario *sc;
 } ld;
+
+/* The file a scenario names in field f (one of sim_scenario_file_fields: the loader
+ * joins no other, so sim_scenario_rewrite rewrites every one), joined to the
+ * scenario's folder; NULL (reported) when out of memory. The caller frees. */
+char *scn_file(ld *L, sim_scenario_file_field f, const char *file);
 
 typedef sim_json_range num_kind;
 #define NUM_ANY SIM_JSON_ANY

@@ -73,7 +73,7 @@ void scn_load_terrain(ld *L, const cJSON *t)
 
     /* Read the map even when other fields are wrong, so a missing file is reported
      * in the same run. */
-    char *full = sim_file_join(L->base_dir, file);
+    char *full = scn_file(L, SIM_SCN_FILE_HEIGHTMAP, file);
     sim_grid g;
     sim_error e = {0};
     int rc = !full ? sim_error_set(&e, SIM_ENOMEM, "out of memory")
@@ -102,7 +102,7 @@ void scn_load_terrain(ld *L, const cJSON *t)
     tr->surface_default = surface < 0 ? SIM_SURFACE_GRASS : surface;
     L->sc->terrain = tr;
     if (fmap) {
-        full = sim_file_join(L->base_dir, fmap);
+        full = scn_file(L, SIM_SCN_FILE_FRICTION_MAP, fmap);
         /* No format field here: PNG or PGM by the file's first bytes. */
         rc = full ? sim_grid_read_image(full, &g, &e) : sim_error_set(&e, SIM_ENOMEM, "out of memory");
         free(full);
@@ -382,11 +382,8 @@ static void load_opendrive(ld *L, const cJSON *root, const cJSON *ro)
         scn_err_at(L, "junctions", "found junctions beside an OpenDRIVE file, expected none (they come from the file)");
     const char *file;
     if (!scn_get_str(L, ro, "roads", "opendrive", true, NULL, &file) || !file) return;
-    char *full = sim_file_join(L->base_dir, file);
-    if (!full) {
-        scn_err_at(L, "roads.opendrive", "out of memory");
-        return;
-    }
+    char *full = scn_file(L, SIM_SCN_FILE_OPENDRIVE, file);
+    if (!full) return;
     sim_xodr_report rep;
     sim_error e = {0};
     sim_scenario *sc = L->sc;

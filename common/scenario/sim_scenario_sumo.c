@@ -16,13 +16,6 @@ void scn_free_sumo(sim_sumo_config *c)
     memset(c, 0, sizeof *c);
 }
 
-static char *scenario_file(ld *L, const char *path, const char *file)
-{
-    char *full = sim_file_join(L->base_dir, file);
-    if (!full) scn_err_at(L, path, "out of memory");
-    return full;
-}
-
 void scn_load_sumo(ld *L, const cJSON *t)
 {
     static const char *const engines[] = {"own", "sumo", NULL};
@@ -44,7 +37,7 @@ void scn_load_sumo(ld *L, const cJSON *t)
     if (o) scn_check_keys(L, o, "traffic.sumo", keys);
     const char *net = NULL;
     scn_get_str(L, o, "traffic.sumo", "net", false, NULL, &net);
-    if (net) c->net = scenario_file(L, "traffic.sumo.net", net);
+    if (net) c->net = scn_file(L, SIM_SCN_FILE_SUMO_NET, net);
     scn_get_num(L, o, "traffic.sumo", "period_s", false, 2.0, NUM_RANGE, 0.01, 3600, &c->period_s);
     scn_get_num(L, o, "traffic.sumo", "end_s", false, 3600, NUM_RANGE, 1, 86400, &c->end_s);
     scn_get_num(L, o, "traffic.sumo", "fringe_factor", false, 1.0, NUM_RANGE, 0, 1000, &c->fringe_factor);
@@ -65,7 +58,7 @@ void scn_load_sumo(ld *L, const cJSON *t)
             scn_err_found(L, p, it, "the name of a SUMO route file");
             continue;
         }
-        if ((c->routes[c->n_routes] = scenario_file(L, p, it->valuestring))) c->n_routes++;
+        if ((c->routes[c->n_routes] = scn_file(L, SIM_SCN_FILE_SUMO_ROUTES, it->valuestring))) c->n_routes++;
     }
 }
 

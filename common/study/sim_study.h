@@ -135,11 +135,10 @@ int sim_study_square(sim_design_kind kind, int n, int *rows);
 int sim_study_plan(const sim_study *s, int p, sim_plan *out);
 
 /* The scenario of condition c adapted to it, in place: its start point moved first
- * (the one every module starts at), traffic density and seed, light; file names in
- * the scenario made absolute from scenario_dir so that the copy may live elsewhere.
+ * (the one every module starts at), traffic density and seed, light. The file names
+ * in it are sim_scenario_rewrite's (common/scenario), which calls this.
  * SIM_ENOTFOUND naming the start point when the scenario has none of that name. */
-int sim_study_scenario_overlay(cJSON *scenario, const sim_study_condition *c,
-                               const char *scenario_dir, sim_error *err);
+int sim_study_scenario_overlay(cJSON *scenario, const sim_study_condition *c, sim_error *err);
 
 #endif
 

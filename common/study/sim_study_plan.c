@@ -87,35 +87,9 @@ static int set_number(cJSON *obj, const char *key, double value)
     return SIM_OK;
 }
 
-static int absolute(cJSON *obj, const char *key, const char *dir)
-{
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!cJSON_IsString(v) || v->valuestring[0] == '/' || !dir || !dir[0]) return SIM_OK;
-    size_t n = strlen(dir) + strlen(v->valuestring) + 2;
-    char *p = malloc(n);
-    if (!p) return SIM_ENOMEM;
-    sim_format(p, n, "%s/%s", dir, v->valuestring);
-    cJSON *s = cJSON_CreateString(p);
-    free(p);
-    if (!s) return SIM_ENOMEM;
-    cJSON_ReplaceItemInObjectCaseSensitive(obj, key, s);
-    return SIM_OK;
-}
-
-int sim_study_scenario_overlay(cJSON *sc, const sim_study_condition *c, const char *dir, sim_error *err)
+int sim_study_scenario_overlay(cJSON *sc, const sim_study_condition *c, sim_error *err)
 {
     if (!cJSON_IsObject(sc)) return sim_error_set(err, SIM_EINVAL, "%s: expected a scenario object", c->scenario);
-    /* The files a scenario names (docs/scenario.md): relative to its own folder. */
-    cJSON *terrain = cJSON_GetObjectItemCaseSensitive(sc, "terrain");
-    int rc = SIM_OK;
-    if (cJSON_IsObject(terrain)) {
-        rc |= absolute(terrain, "heightmap", dir);
-        cJSON *fr = cJSON_GetObjectItemCaseSensitive(terrain, "friction");
-        if (cJSON_IsObject(fr)) rc |= absolute(fr, "map", dir);
-    }
-    cJSON *roads = cJSON_GetObjectItemCaseSensitive(sc, "roads");
-    if (cJSON_IsObject(roads)) rc |= absolute(roads, "opendrive", dir);
-    if (rc) return sim_error_set(err, SIM_ENOMEM, "out of memory");
     if (c->start[0]) {
         /* Every module starts at the first start point: the condition's goes first. */
         cJSON *starts = cJSON_GetObjectItemCaseSensitive(sc, "start_points");

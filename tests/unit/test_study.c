@@ -210,17 +210,16 @@ static void overlay_moves_start_and_sets_params(void **state)
 {
     sim_study *s = parse_ok(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s.json\",\"start\":\"two\","
                             "\"params\":{\"light\":\"night\",\"traffic_density\":12.5,\"traffic_seed\":7}}]}");
-    cJSON *sc = cJSON_Parse("{\"terrain\":{\"heightmap\":\"h.pgm\",\"friction\":{\"map\":\"/abs.pgm\"}},"
-                            "\"start_points\":[{\"name\":\"one\"},{\"name\":\"two\"}]}");
+    cJSON *sc = cJSON_Parse("{\"terrain\":{\"heightmap\":\"h.pgm\"},\"start_points\":[{\"name\":\"one\"},{\"name\":\"two\"}]}");
     sim_error err;
-    assert_int_equal(sim_study_scenario_overlay(sc, &s->conditions[0], "/d/scen", &err), 0);
+    assert_int_equal(sim_study_scenario_overlay(sc, &s->conditions[0], &err), 0);
     char *out = cJSON_PrintUnformatted(sc);
-    assert_string_equal(out, "{\"terrain\":{\"heightmap\":\"/d/scen/h.pgm\",\"friction\":{\"map\":\"/abs.pgm\"}},"
+    assert_string_equal(out, "{\"terrain\":{\"heightmap\":\"h.pgm\"},"
                              "\"start_points\":[{\"name\":\"two\"},{\"name\":\"one\"}],"
                              "\"traffic\":{\"density\":12.5,\"seed\":7},\"environment\":{\"light\":\"night\"}}");
     free(out);
     snprintf(s->conditions[0].start, sizeof s->conditions[0].start, "three");
-    assert_int_equal(sim_study_scenario_overlay(sc, &s->conditions[0], "/d", &err), SIM_ENOTFOUND);
+    assert_int_equal(sim_study_scenario_overlay(sc, &s->conditions[0], &err), SIM_ENOTFOUND);
     assert_non_null(strstr(err.msg, "start point \"three\" not found"));
     cJSON_Delete(sc);
     sim_study_free(s);
