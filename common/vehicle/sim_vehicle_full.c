@@ -132,16 +132,30 @@ static inline void steer_sin_cos(const sim_vehicle *v, int i, double delta, doub
     }
 }
 
-static void full_deriv(void *vctx, double time, double h, const double *y, double *dy)
+/* What the parts of one derivative evaluation share. Forces, torques and velocities
+ * are worked in the body frame (x forward, y left, z up): the suspension axis is then
+ * just z and most products drop out; only the wheel centres (for the ground) and the
+ * ground normals cross frames. */
+typedef struct deriv_work {
+    sim_mat3 rot;
+    sim_vec3 pos, vb, wb, gb;   /* position (world); velocity, rotation rate, gravity (body) */
+    sim_vec3 force, torque;     /* on the chassis, body frame */
+    double cx_slope, cy_slope;  /* tire_slopes */
+    double susp[SIM_WHEELS], travel[SIM_WHEELS], wheel_rel[SIM_WHEELS];
+    sim_vec3 arm[SIM_WHEELS], vcentre[SIM_WHEELS];
+    /* per wheel for the drivetrain and brakes: torque other than drive and brake,
+     * tyre load, longitudinal slip, rolling speed */
+    double other_torque[SIM_WHEELS], fz[SIM_WHEELS], kappa[SIM_WHEELS], ax[SIM_WHEELS];
+    double drive[SIM_WHEELS];
+} deriv_work;
+
+/* One tyre's figures in one evaluation, the airborne ones until a contact sets them. */
+typedef struct tyre_eval {
+    double fz, fx, fy, mz, r_eff, ax, kappa, sy, dux, duy;
+} tyre_eval;
+
+static void chassis_frame(const double *y, deriv_work *w)
 {
-    /* Forces, torques and velocities are worked in the body frame (x forward, y left,
-     * z up): the suspension axis is then just z and most products drop out; only the
-     * wheel centres (for the ground) and the ground normals cross frames. */
-    const full_ctx *ctx = vctx;
-    const sim_vehicle *v = ctx->v;
-    const sim_vehicle_params *p = &v->p;
-    const sim_tire_params *tp = &p->tire;
-    sim_rigid_props props = sim_vehicle_chassis_props(p, true);
     /* The integrator's intermediate states leave the quaternion off unit length by
      * O(h^2); one Newton step of 1/sqrt (no division, no square root) brings it back
      * to within the square of that. */
@@ -149,157 +163,180 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
     sim_quat q = {y[3] * qs, y[4] * qs, y[5] * qs, y[6] * qs};
     if (!(fabs(qn - 1.0) < 1e-4))
         q = sim_quat_normalize((sim_quat){y[3], y[4], y[5], y[6]});
-    sim_mat3 rot = sim_mat3_from_quat(q);
-    sim_vec3 pos = sim_v3(y[0], y[1], y[2]);
-    sim_vec3 vb = sim_mat3_unrotate(&rot, sim_v3(y[7], y[8], y[9]));
-    sim_vec3 wb = sim_v3(y[10], y[11], y[12]);
-    sim_vec3 gb = sim_v3_scale(sim_v3(rot.m[2][0], rot.m[2][1], rot.m[2][2]), -SIM_GRAVITY);
-    sim_vec3 force = {0, 0, 0}, torque = {0, 0, 0}; /* body frame */
-    double susp[SIM_WHEELS], travel[SIM_WHEELS], wheel_rel[SIM_WHEELS];
-    sim_vec3 arm[SIM_WHEELS], vcentre[SIM_WHEELS];
-    double other_torque[SIM_WHEELS], fz_all[SIM_WHEELS], kappa_all[SIM_WHEELS];
-    double fade_x_all[SIM_WHEELS];
-    double cx_slope, cy_slope;
-    tire_slopes(tp, &cx_slope, &cy_slope);
+    w->rot = sim_mat3_from_quat(q);
+    w->pos = sim_v3(y[0], y[1], y[2]);
+    w->vb = sim_mat3_unrotate(&w->rot, sim_v3(y[7], y[8], y[9]));
+    w->wb = sim_v3(y[10], y[11], y[12]);
+    w->gb = sim_v3_scale(sim_v3(w->rot.m[2][0], w->rot.m[2][1], w->rot.m[2][2]), -SIM_GRAVITY);
+    w->force = (sim_vec3){0, 0, 0};
+    w->torque = (sim_vec3){0, 0, 0};
+}
 
-    /* Suspension: travel rates and spring/damper forces. */
+/* Suspension: travel rates and spring/damper forces, then the anti-roll bars. */
+static void suspension(const sim_vehicle *v, const double *y, deriv_work *w, double *dy)
+{
+    const sim_vehicle_params *p = &v->p;
     for (int i = 0; i < SIM_WHEELS; i++) {
         const double *wy = y + SIM_VY_WHEEL(i);
         const sim_suspension_params *s = i < 2 ? &p->susp_front : &p->susp_rear;
-        travel[i] = wy[SIM_VW_TRAVEL];
-        arm[i] = v->hardpoint[i];
-        arm[i].z += travel[i];
-        sim_vec3 vpt = sim_v3_add(vb, sim_v3_cross(wb, arm[i]));
-        wheel_rel[i] = wy[SIM_VW_VEL] - vpt.z;
-        vcentre[i] = sim_v3(vpt.x, vpt.y, wy[SIM_VW_VEL]);
-        susp[i] = suspension_force(s, travel[i], wheel_rel[i]);
-        dy[SIM_VY_WHEEL(i) + SIM_VW_TRAVEL] = wheel_rel[i];
+        w->travel[i] = wy[SIM_VW_TRAVEL];
+        w->arm[i] = v->hardpoint[i];
+        w->arm[i].z += w->travel[i];
+        sim_vec3 vpt = sim_v3_add(w->vb, sim_v3_cross(w->wb, w->arm[i]));
+        w->wheel_rel[i] = wy[SIM_VW_VEL] - vpt.z;
+        w->vcentre[i] = sim_v3(vpt.x, vpt.y, wy[SIM_VW_VEL]);
+        w->susp[i] = suspension_force(s, w->travel[i], w->wheel_rel[i]);
+        dy[SIM_VY_WHEEL(i) + SIM_VW_TRAVEL] = w->wheel_rel[i];
     }
     /* Anti-roll bars: force on the wheel pair proportional to their travel difference. */
     for (int axle = 0; axle < 2; axle++) {
         const sim_suspension_params *s = axle == 0 ? &p->susp_front : &p->susp_rear;
         int l = 2 * axle, r = 2 * axle + 1;
-        double f = s->antiroll_rate * (travel[l] - travel[r]);
-        susp[l] += f;
-        susp[r] -= f;
+        double f = s->antiroll_rate * (w->travel[l] - w->travel[r]);
+        w->susp[l] += f;
+        w->susp[r] -= f;
     }
+}
 
-    /* Tyres. */
-    for (int i = 0; i < SIM_WHEELS; i++) {
-        const double *wy = y + SIM_VY_WHEEL(i);
-        double *dw = dy + SIM_VY_WHEEL(i);
-        double spin = wy[SIM_VW_SPIN], ux = wy[SIM_VW_UX], uy = wy[SIM_VW_UY];
-        double delta = i < 2 ? y[SIM_VY_STEER(i)] : 0.0;
-        sim_vec3 centre = sim_v3_add(pos, sim_mat3_rotate(&rot, arm[i]));
-        wheel_eval we = {.centre = centre, .steer = delta};
-        sim_ground_sample g;
-        double fz = 0.0, fx = 0.0, fy = 0.0, mz = 0.0, r_eff = tp->radius, ax = 0.0;
-        double kappa = ux / tp->relaxation_x, sy = uy / tp->relaxation_y;
-        double dux = -ux * 50.0, duy = -uy * 50.0; /* airborne: the tread relaxes */
-        double fade = 0.0;
-        bool contact = false;
-        if (ctx->patch[i].ok) {
-            g = ctx->patch[i].g;
-            sim_vec3 gn = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
-            double dist = sim_v3_dot(sim_v3_sub(centre, ctx->patch[i].p0), gn);
-            double pen = tp->radius - dist;
-            if (pen > 0.0) {
-                contact = true;
-                sim_vec3 n = sim_mat3_unrotate(&rot, gn);
-                double sd, cd;
-                steer_sin_cos(v, i, delta, &sd, &cd);
-                /* Wheel heading projected on the ground plane, and its left side. */
-                sim_vec3 fg = sim_v3(cd, sd, 0.0);
-                fg = sim_v3_madd(fg, n, -sim_v3_dot(fg, n));
-                double fl = sim_v3_len(fg);
-                fg = fl > 1e-9 ? sim_v3_scale(fg, 1.0 / fl) : sim_v3(1, 0, 0);
-                sim_vec3 lg = sim_v3_cross(n, fg);
-                double vx = sim_v3_dot(vcentre[i], fg), vy = sim_v3_dot(vcentre[i], lg);
-                double vn = sim_v3_dot(vcentre[i], n);
-                fz = tp->vertical_stiffness * pen - tp->vertical_damping * vn;
-                if (fz < 0.0)
-                    fz = 0.0;
-                r_eff = tp->radius - pen / 3.0;
-                ax = fabs(vx);
-                double vsx = spin * r_eff - vx, vsy = -vy;
-                /* Deflection (relaxation-length) dynamics: at speed the slips settle to
-                 * (omega r - vx)/|vx| and -vy/|vx| within a relaxation length. */
-                dux = vsx - ax * ux / tp->relaxation_x;
-                duy = vsy - ax * uy / tp->relaxation_y;
-                if (fabs(kappa) > 1.0 && ux * dux > 0.0)
-                    dux = 0.0; /* fully sliding: the tread cannot deflect further */
-                if (fabs(sy) > 2.0 && uy * duy > 0.0)
-                    duy = 0.0;
-                if (kappa > 1.0)
-                    kappa = 1.0;
-                if (kappa < -1.0)
-                    kappa = -1.0;
-                /* The aligning moment is only reported (force feedback): its yaw moment
-                 * on the chassis, 1-2 % of the lateral forces', is left out of the
-                 * integration, as the car-model paper leaves it out entirely. */
-                sim_tire_forces tf = ctx->out ? sim_tire_eval(tp, fz, kappa, sy, g.friction)
-                                              : sim_tire_eval_forces(tp, fz, kappa, sy, g.friction);
-                fx = tf.fx;
-                fy = tf.fy;
-                mz = tf.mz;
-                /* Below walking pace the deflection spring gets damping, or a standing
-                 * car would rock on its tyres for ever. */
-                if (ax < LOW_SPEED) {
-                    double vslip = sqrt(vsx * vsx + vsy * vsy);
-                    double vfade = ax > vslip ? ax : vslip;
-                    fade = vfade < LOW_SPEED ? 1.0 - vfade / LOW_SPEED : 0.0;
-                }
-                if (fade > 0.0) {
-                    fx += DAMP_X * cx_slope * fz / tp->relaxation_x * vsx * fade;
-                    fy += DAMP_Y * cy_slope * fz / tp->relaxation_y * vsy * fade;
-                    double dx, dyp;
-                    sim_tire_peak_force(tp, fz, g.friction, &dx, &dyp);
-                    double e = (dx > 0.0 && dyp > 0.0) ? hypot(fx / dx, fy / dyp) : INFINITY;
-                    if (e > 1.0) {
-                        fx /= e;
-                        fy /= e;
-                    }
-                }
-                sim_vec3 ft = sim_v3_add(sim_v3_add(sim_v3_scale(fg, fx), sim_v3_scale(lg, fy)),
-                                         sim_v3_scale(n, fz));
-                /* The horizontal (body x-y) part goes to the chassis at the contact
-                 * point; the vertical part to the wheel. */
-                sim_vec3 fh = sim_v3(ft.x, ft.y, 0.0);
-                sim_vec3 cp = sim_v3_madd(arm[i], n, -dist);
-                force = sim_v3_add(force, fh);
-                torque = sim_v3_add(torque, sim_v3_cross(cp, fh));
-                dw[SIM_VW_VEL] = (ft.z - susp[i]) / p->unsprung_mass + gb.z;
-                we.friction = g.friction;
-                we.roughness = g.roughness;
-            }
+/* Below walking pace the deflection spring gets damping, or a standing car would rock
+ * on its tyres for ever (see LOW_SPEED); tyre plus damper stay within the friction
+ * ellipse. */
+static void low_speed_damping(const sim_tire_params *tp, const deriv_work *w, double friction, double vsx,
+                              double vsy, tyre_eval *t)
+{
+    double fade = 0.0;
+    if (t->ax < LOW_SPEED) {
+        double vslip = sqrt(vsx * vsx + vsy * vsy);
+        double vfade = t->ax > vslip ? t->ax : vslip;
+        fade = vfade < LOW_SPEED ? 1.0 - vfade / LOW_SPEED : 0.0;
+    }
+    if (fade > 0.0) {
+        t->fx += DAMP_X * w->cx_slope * t->fz / tp->relaxation_x * vsx * fade;
+        t->fy += DAMP_Y * w->cy_slope * t->fz / tp->relaxation_y * vsy * fade;
+        double dx, dyp;
+        sim_tire_peak_force(tp, t->fz, friction, &dx, &dyp);
+        double e = (dx > 0.0 && dyp > 0.0) ? hypot(t->fx / dx, t->fy / dyp) : INFINITY;
+        if (e > 1.0) {
+            t->fx /= e;
+            t->fy /= e;
         }
-        if (!contact)
-            dw[SIM_VW_VEL] = -susp[i] / p->unsprung_mass + gb.z;
-        dw[SIM_VW_UX] = dux;
-        dw[SIM_VW_UY] = duy;
-        /* Suspension force pushes the chassis along its z axis at the wheel. */
-        force.z += susp[i];
-        torque = sim_v3_add(torque, sim_v3(arm[i].y * susp[i], -arm[i].x * susp[i], 0.0));
-        /* Rolling resistance as a torque against the spin, smooth through zero. */
-        double vr = spin * r_eff;
-        double f_rr = tp->rolling_resistance + (contact ? ctx->patch[i].g.rolling : 0.0);
-        double rr = f_rr * fz * r_eff * vr / (fabs(vr) + 0.1);
-        other_torque[i] = -fx * r_eff - rr;
-        fz_all[i] = fz;
-        kappa_all[i] = kappa;
-        fade_x_all[i] = ax;
-        we.contact = contact;
-        we.load = fz;
-        we.fx = fx;
-        we.fy = fy;
-        we.mz = mz;
-        we.kappa = kappa;
-        we.slip_y = sy;
-        if (ctx->out)
-            ctx->out->w[i] = we;
     }
+}
 
-    /* Engine, clutch, gearbox, differential. */
+/* Wheel i's tyre on its ground patch: false when it does not touch it; otherwise t's
+ * figures, the tyre's force (body frame) and its contact point. */
+static bool tyre_contact(const full_ctx *ctx, int i, const double *wy, sim_vec3 centre, double delta,
+                         const deriv_work *w, tyre_eval *t, sim_vec3 *ft, sim_vec3 *cp)
+{
+    const sim_tire_params *tp = &ctx->v->p.tire;
+    double spin = wy[SIM_VW_SPIN], ux = wy[SIM_VW_UX], uy = wy[SIM_VW_UY];
+    sim_ground_sample g = ctx->patch[i].g;
+    sim_vec3 gn = sim_v3(g.normal[0], g.normal[1], g.normal[2]);
+    double dist = sim_v3_dot(sim_v3_sub(centre, ctx->patch[i].p0), gn);
+    double pen = tp->radius - dist;
+    if (!(pen > 0.0))
+        return false;
+    sim_vec3 n = sim_mat3_unrotate(&w->rot, gn);
+    double sd, cd;
+    steer_sin_cos(ctx->v, i, delta, &sd, &cd);
+    /* Wheel heading projected on the ground plane, and its left side. */
+    sim_vec3 fg = sim_v3(cd, sd, 0.0);
+    fg = sim_v3_madd(fg, n, -sim_v3_dot(fg, n));
+    double fl = sim_v3_len(fg);
+    fg = fl > 1e-9 ? sim_v3_scale(fg, 1.0 / fl) : sim_v3(1, 0, 0);
+    sim_vec3 lg = sim_v3_cross(n, fg);
+    const sim_vec3 vc = w->vcentre[i];
+    double vx = sim_v3_dot(vc, fg), vy = sim_v3_dot(vc, lg);
+    double vn = sim_v3_dot(vc, n);
+    t->fz = tp->vertical_stiffness * pen - tp->vertical_damping * vn;
+    if (t->fz < 0.0)
+        t->fz = 0.0;
+    t->r_eff = tp->radius - pen / 3.0;
+    t->ax = fabs(vx);
+    double vsx = spin * t->r_eff - vx, vsy = -vy;
+    /* Deflection (relaxation-length) dynamics: at speed the slips settle to
+     * (omega r - vx)/|vx| and -vy/|vx| within a relaxation length. */
+    t->dux = vsx - t->ax * ux / tp->relaxation_x;
+    t->duy = vsy - t->ax * uy / tp->relaxation_y;
+    if (fabs(t->kappa) > 1.0 && ux * t->dux > 0.0)
+        t->dux = 0.0; /* fully sliding: the tread cannot deflect further */
+    if (fabs(t->sy) > 2.0 && uy * t->duy > 0.0)
+        t->duy = 0.0;
+    if (t->kappa > 1.0)
+        t->kappa = 1.0;
+    if (t->kappa < -1.0)
+        t->kappa = -1.0;
+    /* The aligning moment is only reported (force feedback): its yaw moment on the
+     * chassis, 1-2 % of the lateral forces', is left out of the integration, as the
+     * car-model paper leaves it out entirely. */
+    sim_tire_forces tf = ctx->out ? sim_tire_eval(tp, t->fz, t->kappa, t->sy, g.friction)
+                                  : sim_tire_eval_forces(tp, t->fz, t->kappa, t->sy, g.friction);
+    t->fx = tf.fx;
+    t->fy = tf.fy;
+    t->mz = tf.mz;
+    low_speed_damping(tp, w, g.friction, vsx, vsy, t);
+    *ft = sim_v3_add(sim_v3_add(sim_v3_scale(fg, t->fx), sim_v3_scale(lg, t->fy)), sim_v3_scale(n, t->fz));
+    *cp = sim_v3_madd(w->arm[i], n, -dist);
+    return true;
+}
+
+/* Wheel i: its tyre's forces on the chassis and the wheel, the suspension's on the
+ * chassis, its travel and tread rates, and what the drivetrain and brakes need. */
+static void wheel_forces(const full_ctx *ctx, int i, const double *y, deriv_work *w, double *dy)
+{
+    const sim_vehicle_params *p = &ctx->v->p;
+    const sim_tire_params *tp = &p->tire;
+    const double *wy = y + SIM_VY_WHEEL(i);
+    double *dw = dy + SIM_VY_WHEEL(i);
+    double spin = wy[SIM_VW_SPIN], ux = wy[SIM_VW_UX], uy = wy[SIM_VW_UY];
+    double delta = i < 2 ? y[SIM_VY_STEER(i)] : 0.0;
+    sim_vec3 centre = sim_v3_add(w->pos, sim_mat3_rotate(&w->rot, w->arm[i]));
+    wheel_eval we = {.centre = centre, .steer = delta};
+    tyre_eval t = {.r_eff = tp->radius, .kappa = ux / tp->relaxation_x, .sy = uy / tp->relaxation_y,
+                   .dux = -ux * 50.0, .duy = -uy * 50.0}; /* airborne: the tread relaxes */
+    sim_vec3 ft, cp;
+    bool contact = ctx->patch[i].ok && tyre_contact(ctx, i, wy, centre, delta, w, &t, &ft, &cp);
+    if (contact) {
+        /* The horizontal (body x-y) part goes to the chassis at the contact point; the
+         * vertical part to the wheel. */
+        sim_vec3 fh = sim_v3(ft.x, ft.y, 0.0);
+        w->force = sim_v3_add(w->force, fh);
+        w->torque = sim_v3_add(w->torque, sim_v3_cross(cp, fh));
+        dw[SIM_VW_VEL] = (ft.z - w->susp[i]) / p->unsprung_mass + w->gb.z;
+        we.friction = ctx->patch[i].g.friction;
+        we.roughness = ctx->patch[i].g.roughness;
+    } else {
+        dw[SIM_VW_VEL] = -w->susp[i] / p->unsprung_mass + w->gb.z;
+    }
+    dw[SIM_VW_UX] = t.dux;
+    dw[SIM_VW_UY] = t.duy;
+    /* Suspension force pushes the chassis along its z axis at the wheel. */
+    w->force.z += w->susp[i];
+    w->torque = sim_v3_add(w->torque, sim_v3(w->arm[i].y * w->susp[i], -w->arm[i].x * w->susp[i], 0.0));
+    /* Rolling resistance as a torque against the spin, smooth through zero. */
+    double vr = spin * t.r_eff;
+    double f_rr = tp->rolling_resistance + (contact ? ctx->patch[i].g.rolling : 0.0);
+    double rr = f_rr * t.fz * t.r_eff * vr / (fabs(vr) + 0.1);
+    w->other_torque[i] = -t.fx * t.r_eff - rr;
+    w->fz[i] = t.fz;
+    w->kappa[i] = t.kappa;
+    w->ax[i] = t.ax;
+    we.contact = contact;
+    we.load = t.fz;
+    we.fx = t.fx;
+    we.fy = t.fy;
+    we.mz = t.mz;
+    we.kappa = t.kappa;
+    we.slip_y = t.sy;
+    if (ctx->out)
+        ctx->out->w[i] = we;
+}
+
+/* Engine, clutch, gearbox, differential: the engine's rate and the driven wheels'
+ * torques (w->drive). Returns the clutch's engagement. */
+static double drivetrain(const sim_vehicle *v, const double *y, double h, deriv_work *w, double *dy)
+{
+    const sim_vehicle_params *p = &v->p;
     const sim_vehicle_controls *in = &v->in;
     double we_omega = y[SIM_VY_ENGINE];
     double te = sim_engine_torque(&p->engine, we_omega, in->throttle);
@@ -309,7 +346,7 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
                               : 0.0;
     int d0 = p->drive == SIM_DRIVE_REAR ? SIM_WHEEL_RL : SIM_WHEEL_FL, d1 = d0 + 1;
     double iw_drive = d0 < 2 ? p->wheel_inertia_front : p->wheel_inertia_rear;
-    double drive[SIM_WHEELS] = {0, 0, 0, 0};
+    for (int i = 0; i < SIM_WHEELS; i++) w->drive[i] = 0.0;
     double tc = 0.0;
     if (eng > 0.0) {
         double cap = eng * p->clutch.torque_max;
@@ -317,7 +354,7 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         double slip = we_omega - ratio * 0.5 * (y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN] +
                                                 y[SIM_VY_WHEEL(d1) + SIM_VW_SPIN]);
         double base = te / p->engine.inertia -
-                      ratio / (2.0 * iw_drive) * (other_torque[d0] + other_torque[d1]) + slip / h;
+                      ratio / (2.0 * iw_drive) * (w->other_torque[d0] + w->other_torque[d1]) + slip / h;
         for (int pass = 0; pass < 2; pass++) {
             /* Torque that makes the clutch's two sides turn alike within the step. */
             tc = base / (1.0 / p->engine.inertia + ratio * ratio * eta / (2.0 * iw_drive));
@@ -331,22 +368,29 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
             tc = -cap;
         double lock = sim_diff_locking_torque(&p->diff, y[SIM_VY_WHEEL(d0) + SIM_VW_SPIN],
                                               y[SIM_VY_WHEEL(d1) + SIM_VW_SPIN]);
-        drive[d0] = 0.5 * tc * ratio * eta + lock;
-        drive[d1] = 0.5 * tc * ratio * eta - lock;
+        w->drive[d0] = 0.5 * tc * ratio * eta + lock;
+        w->drive[d1] = 0.5 * tc * ratio * eta - lock;
     }
     dy[SIM_VY_ENGINE] = (te - tc) / p->engine.inertia;
+    return eng;
+}
 
-    /* Brakes, with ABS holding the slip near the tyre's peak: each front wheel on its
-     * own, the rear axle "select-low" (both rear wheels get the pressure of the one
-     * that would lock first, as in production ABS): on split friction the rear keeps
-     * its side grip and holds the car straight instead of braking it into a spin. */
+/* Brakes, with ABS holding the slip near the tyre's peak: each front wheel on its
+ * own, the rear axle "select-low" (both rear wheels get the pressure of the one that
+ * would lock first, as in production ABS): on split friction the rear keeps its side
+ * grip and holds the car straight instead of braking it into a spin. Sets the
+ * wheels' spin rates. */
+static void brakes(const sim_vehicle *v, const double *y, double h, const deriv_work *w, double *dy)
+{
+    const sim_vehicle_params *p = &v->p;
+    const sim_vehicle_controls *in = &v->in;
     double abs_share[SIM_WHEELS] = {1.0, 1.0, 1.0, 1.0};
     if (p->brakes.abs_enabled && in->brake > 0.0) {
         for (int i = 0; i < SIM_WHEELS; i++) {
-            if (fade_x_all[i] > 2.0 && fz_all[i] > 0.0) {
+            if (w->ax[i] > 2.0 && w->fz[i] > 0.0) {
                 double kp;
-                sim_tire_peak_slip(tp, fz_all[i], &kp, NULL);
-                double x = (kappa_all[i] + 1.3 * kp) / (0.5 * kp);
+                sim_tire_peak_slip(&p->tire, w->fz[i], &kp, NULL);
+                double x = (w->kappa[i] + 1.3 * kp) / (0.5 * kp);
                 abs_share[i] = x <= 0.0 ? 0.0 : x >= 1.0 ? 1.0 : x;
             }
         }
@@ -358,21 +402,37 @@ static void full_deriv(void *vctx, double time, double h, const double *y, doubl
         double iw = front ? p->wheel_inertia_front : p->wheel_inertia_rear;
         double spin = y[SIM_VY_WHEEL(i) + SIM_VW_SPIN];
         double limit = sim_brake_torque_max(&p->brakes, front, in->brake) * abs_share[i];
-        double others = drive[i] + other_torque[i];
+        double others = w->drive[i] + w->other_torque[i];
         double tb = sim_brake_torque(iw, spin, others, limit, h);
         dy[SIM_VY_WHEEL(i) + SIM_VW_SPIN] = (others + tb) / iw;
     }
+}
+
+static void full_deriv(void *vctx, double time, double h, const double *y, double *dy)
+{
+    const full_ctx *ctx = vctx;
+    const sim_vehicle *v = ctx->v;
+    const sim_vehicle_params *p = &v->p;
+    sim_rigid_props props = sim_vehicle_chassis_props(p, true);
+    deriv_work w;
+    chassis_frame(y, &w);
+    tire_slopes(&p->tire, &w.cx_slope, &w.cy_slope);
+    suspension(v, y, &w, dy);
+    for (int i = 0; i < SIM_WHEELS; i++)
+        wheel_forces(ctx, i, y, &w, dy);
+    double eng = drivetrain(v, y, h, &w, dy);
+    brakes(v, y, h, &w, dy);
 
     /* Steering system: a first-order lag towards the Ackermann angles of the input. */
     dy[SIM_VY_STEER(0)] = (v->steer_target[0] - y[SIM_VY_STEER(0)]) / p->steer_time;
     dy[SIM_VY_STEER(1)] = (v->steer_target[1] - y[SIM_VY_STEER(1)]) / p->steer_time;
 
     /* Air drag at the COG. */
-    double speed = sim_v3_len(vb);
-    force = sim_v3_madd(force, vb, -0.5 * p->air_density * p->drag_coefficient *
-                                       p->frontal_area * speed);
+    double speed = sim_v3_len(w.vb);
+    sim_vec3 force = sim_v3_madd(w.force, w.vb, -0.5 * p->air_density * p->drag_coefficient *
+                                                    p->frontal_area * speed);
 
-    sim_rigid_derivative_body(&props, y, force, torque, dy);
+    sim_rigid_derivative_body(&props, y, force, w.torque, dy);
     /* Gravity as an acceleration: the sprung mass vertically, the whole car
      * horizontally, matching the per-axis masses. */
     dy[9] -= SIM_GRAVITY;

@@ -480,6 +480,112 @@ static void integrators_and_tyre_models_agree(void **state)
     free(v);
 }
 
+/* The full model's numbers pinned to the bit: a 5 s manoeuvre (full throttle while
+ * steering left, an ABS stop with the wheel turned, then a right bend at part
+ * throttle) on a tilted plane, for each integrator and both tyre models; every 50th
+ * step's integrated state and observable state (accelerations, tyre loads, forces,
+ * aligning moments, clutch) go into one FNV-1a hash. A refactor of the derivative
+ * (full_deriv) must leave it unchanged; a change of the physics changes it on
+ * purpose: run with PIN_PRINT=1 to print the new figures and update them here. */
+static uint64_t fnv_doubles(uint64_t h, const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b;
+        memcpy(&b, &x[i], sizeof b);
+        for (int k = 0; k < 8; k++) {
+            h ^= (b >> (8 * k)) & 0xff;
+            h *= 0x100000001b3ULL;
+        }
+    }
+    return h;
+}
+
+static uint64_t pinned_run(sim_integrator integ, sim_tire_model tire, double final_y[3])
+{
+    static sim_ground_plane tilted = {0.0, 0.02, -0.03, 0.9, 0.0};
+    sim_vehicle_ground g = sim_ground_from_plane(&tilted);
+    sim_vehicle_params pp = params;
+    pp.tire.model = tire;
+    sim_vehicle *v = malloc(sizeof(*v));
+    assert_non_null(v);
+    sim_vehicle_start st = {0.0, 0.0, 0.3, 15.0, 2};
+    sim_error err = {0};
+    assert_int_equal(sim_vehicle_init(v, &pp, SIM_VEHICLE_FULL, integ, &g, &st, &err), 0);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (int i = 0; i < 5000; i++) {
+        sim_vehicle_controls c = {.gear = 2};
+        if (i < 2000) {
+            c.throttle = 1.0;
+            c.steer = 0.3;
+        } else if (i < 3500) {
+            c.brake = 1.0;
+            c.steer = 0.15;
+        } else {
+            c.throttle = 0.3;
+            c.steer = -0.5;
+        }
+        assert_int_equal(sim_vehicle_step(v, &c, &g, NULL, 0, DT), 0);
+        if (i % 50 == 49) {
+            sim_vehicle_state s;
+            sim_vehicle_get_state(v, &g, &s);
+            h = fnv_doubles(h, v->y, SIM_VEHICLE_STATE_LEN);
+            h = fnv_doubles(h, s.accel_body, 3);
+            h = fnv_doubles(h, &s.clutch, 1);
+            for (int w = 0; w < SIM_WHEELS; w++) {
+                const sim_wheel_state *ws = &s.wheel[w];
+                double x[] = {ws->pos[0], ws->pos[1], ws->pos[2], ws->steer, ws->load, ws->fx, ws->fy,
+                              ws->mz, ws->slip_ratio, ws->slip_angle, ws->friction, ws->roughness,
+                              ws->contact ? 1.0 : 0.0};
+                h = fnv_doubles(h, x, sizeof x / sizeof *x);
+            }
+        }
+    }
+    final_y[0] = v->y[0];
+    final_y[1] = v->y[1];
+    final_y[2] = v->y[7];
+    free(v);
+    return h;
+}
+
+static void manoeuvre_is_pinned_to_the_bit(void **state)
+{
+    (void)state;
+    /* integrator, tyre model, hash, x, y, world vx at the end */
+    static const struct {
+        sim_integrator integ;
+        sim_tire_model tire;
+        uint64_t hash;
+        double x, y, vx;
+    } pin[] = {
+        {SIM_INTEGRATOR_EULER, SIM_TIRE_PACEJKA,
+         0x0a9dc77fd5f83cabULL, 0x1.ab752638f07f4p+4, 0x1.ddd8d817669dp+4, 0x1.d6166ad3773aep-4},
+        {SIM_INTEGRATOR_EULER, SIM_TIRE_BRUSH,
+         0x128673af60c1812aULL, 0x1.87f8a689330b6p+4, 0x1.1813f8b3fae6p+5, -0x1.c0f8593561a61p+0},
+        {SIM_INTEGRATOR_MIDPOINT, SIM_TIRE_PACEJKA,
+         0x2787fbcac54e77d0ULL, 0x1.ab4a6fd2786cap+4, 0x1.df89261fabacbp+4, 0x1.6cc661459f44ep-3},
+        {SIM_INTEGRATOR_MIDPOINT, SIM_TIRE_BRUSH,
+         0xebfec1a08f883649ULL, 0x1.87c4ae9cd9cbfp+4, 0x1.180b3222334a5p+5, -0x1.bf829f97230b1p+0},
+        {SIM_INTEGRATOR_RK4, SIM_TIRE_PACEJKA,
+         0x82ca8d4c5874613fULL, 0x1.ab4dcbc0ac12ep+4, 0x1.df94b976f6fp+4, 0x1.6e9d6b4e689f2p-3},
+        {SIM_INTEGRATOR_RK4, SIM_TIRE_BRUSH,
+         0xe956a360b4c15aecULL, 0x1.87c9a53c80103p+4, 0x1.180a1f61f8142p+5, -0x1.bf5fde0a7e273p+0},
+    };
+    bool print = getenv("PIN_PRINT") != NULL;
+    for (size_t k = 0; k < sizeof pin / sizeof *pin; k++) {
+        double fy[3];
+        uint64_t h = pinned_run(pin[k].integ, pin[k].tire, fy);
+        if (print) {
+            printf("        {%d, %d, 0x%016llxULL, %a, %a, %a},\n", (int)pin[k].integ, (int)pin[k].tire,
+                   (unsigned long long)h, fy[0], fy[1], fy[2]);
+            continue;
+        }
+        assert_true(fy[0] == pin[k].x);
+        assert_true(fy[1] == pin[k].y);
+        assert_true(fy[2] == pin[k].vx);
+        assert_true(h == pin[k].hash);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +605,7 @@ int main(void)
         cmocka_unit_test(rests_on_its_roof),
         cmocka_unit_test(integrators_and_tyre_models_agree),
         cmocka_unit_test(skipped_ground_lookups_change_nothing),
+        cmocka_unit_test(manoeuvre_is_pinned_to_the_bit),
     };
     return cmocka_run_group_tests(tests, load_params, NULL);
 }
