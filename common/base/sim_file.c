@@ -14,27 +14,37 @@ int sim_file_read(const char *path, char **data, size_t *len, sim_error *err)
     return sim_file_read_max(path, SIM_FILE_MAX, data, len, err);
 }
 
-int sim_file_read_max(const char *path, size_t max, char **data, size_t *len, sim_error *err)
+FILE *sim_file_open_regular(const char *path, sim_error *err)
 {
-    *data = NULL;
-    *len = 0;
-    /* Only regular files: a device or FIFO named by mistake (or by a fuzzer) could
-     * block or never end. O_NONBLOCK so that opening a FIFO does not itself wait for
-     * a writer before fstat can tell; a regular file ignores the flag. */
+    /* O_NONBLOCK so that opening a FIFO does not itself wait for a writer before fstat
+     * can tell; a regular file ignores the flag. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    if (fd < 0) {
+        sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(fd);
-        return sim_error_set(err, SIM_EIO, "%s: not a regular file", path);
+        sim_error_set(err, SIM_EIO, "%s: not a regular file", path);
+        return NULL;
     }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
         int saved = errno;
         close(fd);
-        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(saved));
+        sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(saved));
     }
+    return f;
+}
+
+int sim_file_read_max(const char *path, size_t max, char **data, size_t *len, sim_error *err)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = sim_file_open_regular(path, err);
+    if (!f)
+        return SIM_EIO;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     if (!buf) {

@@ -7,6 +7,7 @@
 #define SIM_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "sim_error.h"
 
@@ -23,6 +24,12 @@ int sim_file_read(const char *path, char **data, size_t *len, sim_error *err);
 
 /* The same with a smaller bound: files over max bytes give SIM_ETOOBIG. */
 int sim_file_read_max(const char *path, size_t max, char **data, size_t *len, sim_error *err);
+
+/* Opens PATH for reading in binary mode only if it is a regular file: a device or FIFO
+ * named by mistake (in a drive log's meta, say, or by a fuzzer) could block the open or
+ * the reads for ever. Returns the stream (the caller owns it and fcloses it), or NULL
+ * with ERR filled. */
+FILE *sim_file_open_regular(const char *path, sim_error *err);
 
 /* Line and column (both from 1, the column in bytes) of byte offset in text, for
  * messages about a syntax error in a file's contents. */

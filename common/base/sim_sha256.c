@@ -1,10 +1,8 @@
 /* sim_sha256: SHA-256 after FIPS 180-4 section 6.2 (see sim_sha256.h). */
 #include "sim_sha256.h"
+#include "sim_file.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -115,21 +113,8 @@ void sim_sha256_hex(const void *data, size_t len, char hex[65])
 
 int sim_sha256_file(const char *path, char hex[65], sim_error *err)
 {
-    /* Only a regular file: a FIFO named in a drive log's meta would otherwise block the
-     * open (O_NONBLOCK) or the reads for ever. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return sim_error_set(err, SIM_EIO, "%s: not a regular file", path);
-    }
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        int saved = errno;
-        close(fd);
-        return sim_error_set(err, SIM_EIO, "%s: cannot open: %s", path, strerror(saved));
-    }
+    FILE *f = sim_file_open_regular(path, err); /* a FIFO in a drive log's meta must not block */
+    if (!f) return SIM_EIO;
     sim_sha256 c;
     sim_sha256_init(&c);
     uint8_t buf[65536];
