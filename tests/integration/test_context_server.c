@@ -512,7 +512,7 @@ static void simctl_run_starts_the_server(void **state)
                     "--out", out, "--bus", bus, "--control", control, NULL};
     pid_t pid = ts_spawn(argv, false);
     assert_true(pid > 0);
-    int st = ts_stop(pid, 0, 60000); /* the session ends by itself at --until */
+    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS); /* the session ends by itself at --until */
     assert_true(st != -1 && WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
     char path[1200];

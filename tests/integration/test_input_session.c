@@ -61,7 +61,7 @@ static sqlite3 *run_session(const char *scenario, const char *until, const char 
     argv[argc] = NULL;
     pid_t pid = ts_spawn(argv, false);
     assert_true(pid > 0);
-    int st = ts_stop(pid, 0, 60000); /* the session ends by itself at --until */
+    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS); /* the session ends by itself at --until */
     assert_true(st != -1 && WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
 
@@ -199,7 +199,7 @@ static void two_subjects_keep_two_reports(void **state)
                         "--control", control, NULL};
         pid_t pid = ts_spawn(argv, false);
         assert_true(pid > 0);
-        int st = ts_stop(pid, 0, 60000);
+        int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
         assert_true(st != -1 && WIFEXITED(st));
         assert_int_equal(WEXITSTATUS(st), 0);
     }

@@ -437,7 +437,7 @@ static const char *headless_run_of(const char *scenario, const char *out_dir, co
     snprintf(control, sizeof control, "tcp://127.0.0.1:%d", cport);
     char *argv[] = {"simctl", "run", (char *)ts_root(scenario), "--headless", "--until",
                     (char *)until, "--no-analysis", "--bus", bus, "--control", control, "--out", (char *)out_dir, NULL};
-    int st = ts_stop(ts_spawn(argv, false), 0, 60000);
+    int st = ts_stop(ts_spawn(argv, false), 0, TS_SESSION_HANG_MS);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     static char path[1024];
     char cmd[1200];

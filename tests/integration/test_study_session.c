@@ -173,7 +173,7 @@ static void p02_killed_in_drive_2(pid_t r, int ambient[4])
                 assert_int_equal(kill(r, SIGKILL), 0);
                 assert_true(WIFSIGNALED(ts_stop(r, 0, 10000)));
                 /* The session (now ours as subreaper) shuts down in order. */
-                assert_int_not_equal(ts_stop(session, 0, 60000), -1);
+                assert_int_not_equal(ts_stop(session, 0, TS_SESSION_HANG_MS), -1);
                 killed = true;
                 break;
             }

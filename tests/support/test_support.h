@@ -35,6 +35,11 @@ pid_t ts_child_of(pid_t parent, const char *exe);
  * (or -1 on timeout, after which the process is killed with SIGKILL). With sig 0 it
  * only waits for the process to end by itself. */
 int ts_stop(pid_t pid, int sig, int timeout_ms);
+
+/* How long a headless session that ends by itself (--until) may take before a test
+ * calls it hung. Only a hang guard, never an ordering: lockstep sessions under ASan on a
+ * loaded 2-core machine took 42-70 s for a 60 s town drive, past the 60 s used before. */
+#define TS_SESSION_HANG_MS 240000
 /* Waits until something accepts TCP connections on 127.0.0.1:port. */
 bool ts_wait_port(int port, int timeout_ms);
 /* Milliseconds from a monotonic clock. */
