@@ -30,52 +30,10 @@
 #include "sim_road.h"
 #include "sim_scenario.h"
 #include "test_support.h"
+#include "ts_drive.h"
 
 #define DT 0.01
 #define EGO_SPEED 20.0
-
-static double query(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    double v = NAN;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NAN;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) v = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
-/* The one .sqlite file under dir, into path. */
-static void find_log(const char *dir, char *path, size_t size)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    path[0] = '\0';
-    while ((e = readdir(d)))
-        if (strstr(e->d_name, ".sqlite") && !strstr(e->d_name, "-wal") && !strstr(e->d_name, "-shm"))
-            snprintf(path, size, "%s/%s", dir, e->d_name);
-    closedir(d);
-    assert_true(path[0] != '\0');
-}
-
-/* The value of column `name` in the first data row of a CSV file. */
-static void csv_field(const char *file, const char *name, char *out, size_t size)
-{
-    FILE *f = fopen(file, "r");
-    assert_non_null(f);
-    static char head[8192], row[8192];
-    assert_non_null(fgets(head, sizeof head, f));
-    assert_non_null(fgets(row, sizeof row, f));
-    fclose(f);
-    int col = -1, k = 0;
-    for (char *p = head, *tok; (tok = strsep(&p, ",\n")); k++)
-        if (strcmp(tok, name) == 0) col = k;
-    assert_true(col >= 0);
-    k = 0;
-    out[0] = '\0';
-    for (char *p = row, *tok; (tok = strsep(&p, ",\n")); k++)
-        if (k == col) snprintf(out, size, "%s", tok);
-}
 
 static void frozen_lead_car_is_a_collision(void **state)
 {
@@ -167,13 +125,13 @@ static void frozen_lead_car_is_a_collision(void **state)
     sim_scenario_free(sc);
     snprintf(cmd, sizeof cmd, "%s/logs/c", out);
     char path[2400];
-    find_log(cmd, path, sizeof path);
+    ts_drive_find_log(cmd, path, sizeof path);
     sqlite3 *db;
     assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    assert_true(query(db, "SELECT max(t) FROM samples") >= collision_t + 1.9);
-    assert_true(query(db, "SELECT min(headway_dist) FROM samples") < 0); /* the boxes did overlap */
-    assert_int_equal((int)query(db, "SELECT count(*) FROM events WHERE kind = 'collision' AND name = 'tractor'"), 1);
-    assert_true(fabs(query(db, "SELECT json_extract(json, '$.rel_speed') FROM events WHERE kind = 'collision'") -
+    assert_true(ts_drive_query(db, "SELECT max(t) FROM samples") >= collision_t + 1.9);
+    assert_true(ts_drive_query(db, "SELECT min(headway_dist) FROM samples") < 0); /* the boxes did overlap */
+    assert_int_equal((int)ts_drive_query(db, "SELECT count(*) FROM events WHERE kind = 'collision' AND name = 'tractor'"), 1);
+    assert_true(fabs(ts_drive_query(db, "SELECT json_extract(json, '$.rel_speed') FROM events WHERE kind = 'collision'") -
                      EGO_SPEED) < 0.01);
     sqlite3_close(db);
 
@@ -184,15 +142,15 @@ static void frozen_lead_car_is_a_collision(void **state)
     assert_int_equal(ts_run("analysis", args, text, sizeof text), 0);
     char csv[1300], v[64];
     snprintf(csv, sizeof csv, "%s/tasks.csv", report);
-    csv_field(csv, "task", v, sizeof v);
+    ts_drive_csv_field(csv, "task", v, sizeof v);
     assert_string_equal(v, "keep_lane_winding");
-    csv_field(csv, "collisions", v, sizeof v);
+    ts_drive_csv_field(csv, "collisions", v, sizeof v);
     assert_string_equal(v, "1");
-    csv_field(csv, "headway_min_m", v, sizeof v);
+    ts_drive_csv_field(csv, "headway_min_m", v, sizeof v);
     assert_true(v[0] && atof(v) == 0.0);
-    csv_field(csv, "thw_min_s", v, sizeof v); /* the last sample still moving, 1.5 cm away */
+    ts_drive_csv_field(csv, "thw_min_s", v, sizeof v); /* the last sample still moving, 1.5 cm away */
     assert_true(v[0] && atof(v) >= 0.0 && atof(v) < 0.05);
-    csv_field(csv, "ttc_min_s", v, sizeof v);
+    ts_drive_csv_field(csv, "ttc_min_s", v, sizeof v);
     assert_true(v[0] && atof(v) == 0.0);
     if (getenv("KEEP")) return;
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
@@ -215,18 +173,18 @@ static void stalled_car_ends_the_session(void **state)
     assert_int_equal(WEXITSTATUS(st), 3);
     char dir[1200], path[2400];
     snprintf(dir, sizeof dir, "%s/logs/default", out);
-    find_log(dir, path, sizeof path);
+    ts_drive_find_log(dir, path, sizeof path);
     sqlite3 *db;
     assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    assert_int_equal((int)query(db, "SELECT count(*) FROM events WHERE kind = 'mark' AND name = 'ego_stalled'"), 1);
+    assert_int_equal((int)ts_drive_query(db, "SELECT count(*) FROM events WHERE kind = 'mark' AND name = 'ego_stalled'"), 1);
     /* it stood (within a metre of where it stood 30 s before) for the 30 s asked */
-    double t_mark = query(db, "SELECT t FROM events WHERE name = 'ego_stalled'");
+    double t_mark = ts_drive_query(db, "SELECT t FROM events WHERE name = 'ego_stalled'");
     char sql[600];
     snprintf(sql, sizeof sql,
              "WITH a AS (SELECT x AS ax, y AS ay FROM samples WHERE t >= %.3f ORDER BY t LIMIT 1) "
              "SELECT max((x - ax) * (x - ax) + (y - ay) * (y - ay)) FROM samples, a WHERE t BETWEEN %.3f AND %.3f",
              t_mark - 30, t_mark - 30, t_mark);
-    assert_true(query(db, sql) <= 1.0);
+    assert_true(ts_drive_query(db, sql) <= 1.0);
     /* (the clock runs on while the modules shut down, for as long as that takes on a
      * loaded machine: samples after the mark are not counted) */
     sqlite3_close(db);

@@ -19,49 +19,7 @@
 #include <unistd.h>
 
 #include "test_support.h"
-
-static double query(sqlite3 *db, const char *sql)
-{
-    sqlite3_stmt *st;
-    double v = NAN;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NAN;
-    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) v = sqlite3_column_double(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
-
-/* The one .sqlite file under dir, into path. */
-static void find_log(const char *dir, char *path, size_t size)
-{
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    path[0] = '\0';
-    while ((e = readdir(d)))
-        if (strstr(e->d_name, ".sqlite") && !strstr(e->d_name, "-wal") && !strstr(e->d_name, "-shm"))
-            snprintf(path, size, "%s/%s", dir, e->d_name);
-    closedir(d);
-    assert_true(path[0] != '\0');
-}
-
-/* Field `name` of the first row of a CSV file. */
-static void csv_field(const char *file, const char *name, char *out, size_t size)
-{
-    FILE *f = fopen(file, "r");
-    assert_non_null(f);
-    static char head[8192], row[8192];
-    assert_non_null(fgets(head, sizeof head, f));
-    assert_non_null(fgets(row, sizeof row, f));
-    fclose(f);
-    int col = -1, k = 0;
-    for (char *p = head, *tok; (tok = strsep(&p, ",\n")); k++)
-        if (strcmp(tok, name) == 0) col = k;
-    assert_true(col >= 0);
-    k = 0;
-    out[0] = '\0';
-    for (char *p = row, *tok; (tok = strsep(&p, ",\n")); k++)
-        if (k == col) snprintf(out, size, "%s", tok);
-}
+#include "ts_drive.h"
 
 static void drive_into_a_tree(void **state)
 {
@@ -80,19 +38,19 @@ static void drive_into_a_tree(void **state)
     assert_int_equal(WEXITSTATUS(st), 0);
     char dir[1200], path[2400];
     snprintf(dir, sizeof dir, "%s/logs/default", out);
-    find_log(dir, path, sizeof path);
+    ts_drive_find_log(dir, path, sizeof path);
     sqlite3 *db;
     assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    assert_int_equal((int)query(db, "SELECT count(*) FROM events WHERE kind = 'collision'"), 1);
-    assert_int_equal((int)query(db, "SELECT count(*) FROM events WHERE kind = 'collision' AND name = 'oak'"), 1);
-    double speed = query(db, "SELECT json_extract(json, '$.speed') FROM events WHERE kind = 'collision'");
-    double t_hit = query(db, "SELECT t FROM events WHERE kind = 'collision'");
+    assert_int_equal((int)ts_drive_query(db, "SELECT count(*) FROM events WHERE kind = 'collision'"), 1);
+    assert_int_equal((int)ts_drive_query(db, "SELECT count(*) FROM events WHERE kind = 'collision' AND name = 'oak'"), 1);
+    double speed = ts_drive_query(db, "SELECT json_extract(json, '$.speed') FROM events WHERE kind = 'collision'");
+    double t_hit = ts_drive_query(db, "SELECT t FROM events WHERE kind = 'collision'");
     /* the scripted driver holds 50 km/h; it met the tree at about that speed */
     printf("collision with the oak at t %.2f s, %.2f m/s\n", t_hit, speed);
     assert_true(speed > 12.0 && speed < 14.5);
     /* never through: the body's front (centre + 2.1 m) stays short of the trunk's far side */
-    double max_x = query(db, "SELECT max(x) FROM samples");
-    double last_speed = query(db, "SELECT abs(speed) FROM samples ORDER BY t DESC LIMIT 1");
+    double max_x = ts_drive_query(db, "SELECT max(x) FROM samples");
+    double last_speed = ts_drive_query(db, "SELECT abs(speed) FROM samples ORDER BY t DESC LIMIT 1");
     printf("the car's centre at most at x %.2f m, last speed %.2f m/s\n", max_x, last_speed);
     assert_true(max_x < 150.0 - 2.0);
     assert_true(last_speed < 0.1);
@@ -105,9 +63,9 @@ static void drive_into_a_tree(void **state)
     assert_int_equal(ts_run("analysis", args, text, sizeof text), 0);
     char csv[1300], v[64];
     snprintf(csv, sizeof csv, "%s/tasks.csv", report);
-    csv_field(csv, "task", v, sizeof v);
+    ts_drive_csv_field(csv, "task", v, sizeof v);
     assert_string_equal(v, "keep_lane");
-    csv_field(csv, "collisions", v, sizeof v);
+    ts_drive_csv_field(csv, "collisions", v, sizeof v);
     assert_string_equal(v, "1");
     if (getenv("KEEP")) return;
     char cmd[1300];
