@@ -1,0 +1,99 @@
+/* The storyboard engine where OpenSCENARIO (and esmini, where the standard is silent)
+ * asks for more than a plain reading of an action (issue 39), each against a case
+ * solved by hand on the shared roads, time steps of 1/64 s: speed changes held within
+ * the vehicle's Performance. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ts_assert.h"
+#include "ts_storyboard.h"
+
+#define DT TS_SB_DT
+#define T0 (65 * DT) /* the first tick after 1 s: when an AT_TIME(1, ...) event starts */
+
+/* TS_SB_CAR with maxAcceleration 5 and maxDeceleration 4 m/s^2. */
+#define PERF_CAR                                                                                                     \
+    "<Vehicle name=\"c\" vehicleCategory=\"car\"><Performance maxSpeed=\"70\" maxAcceleration=\"5\" "               \
+    "maxDeceleration=\"4\"/><BoundingBox><Center x=\"1\" y=\"0\" z=\"0.7\"/>"                                       \
+    "<Dimensions width=\"2\" length=\"4\" height=\"1.4\"/></BoundingBox></Vehicle>"
+#define SPEED_CHANGE(shape, dim, value, target)                                                                      \
+    "<LongitudinalAction><SpeedAction><SpeedActionDynamics dynamicsShape=\"" shape "\" dynamicsDimension=\"" dim   \
+    "\" value=\"" #value "\"/><SpeedActionTarget><AbsoluteTargetSpeed value=\"" #target "\"/></SpeedActionTarget>" \
+    "</SpeedAction></LongitudinalAction>"
+
+/* Cubic 0 -> 25 m/s over 4 s: v = 25 (3u^2 - 2u^3) is steepest at its middle,
+ * 1.5 * 25 / 4 = 9.375 m/s^2 > 5, so it is stretched to T = 1.5 * 25 / 5 = 7.5 s:
+ * 12.5 m/s at 3.75 s (u = 1/2), 25 (3 (8/15)^2 - 2 (8/15)^3) = 13.748 m/s at 4 s
+ * (u = 8/15), 25 m/s at 7.5 s; the acceleration at the middle is the cap, 5. */
+static void test_cubic_stretched_by_max_acceleration(void **state)
+{
+    (void)state;
+    ts_sb_run r;
+    ts_sb_start(&r, NULL, PERF_CAR, TELEPORT("Ego", -1, 50) SPEED(0) "</Private>" TELEPORT("Target", -1, 150) "</Private>", "Ego",
+                EVENT("E", SPEED_CHANGE("cubic", "time", 4, 25), AT_TIME(1, "rising")), NULL);
+    const sim_sb_state_ent *ego = &r.sb.ent[0];
+    ts_sb_until(&r, T0 + 3.75);
+    NEAR(ego->v, 12.5, 1e-9);
+    NEAR(ego->a, 5, 1e-3);
+    ts_sb_until(&r, T0 + 4.0);
+    double u = 8.0 / 15;
+    NEAR(ego->v, 25 * (3 * u * u - 2 * u * u * u), 1e-9);
+    ts_sb_until(&r, T0 + 7.5 - DT);
+    assert_true(ego->v < 25);
+    ts_sb_until(&r, T0 + 7.5);
+    NEAR(ego->v, 25, 1e-9);
+    ts_sb_finish(&r);
+}
+
+/* A rate of 10 m/s^2 is capped at maxAcceleration 5: 10 -> 20 m/s takes 2 s, not 1
+ * (15 m/s after 1 s); braking 20 -> 0 at rate 10 is capped at maxDeceleration 4:
+ * 5 s, 12 m/s after 2 s. */
+static void test_rate_capped(void **state)
+{
+    (void)state;
+    ts_sb_run r;
+    ts_sb_start(&r, NULL, PERF_CAR, INIT_TWO, "Ego",
+                EVENT("Up", SPEED_CHANGE("linear", "rate", 10, 20), AT_TIME(1, "rising"))
+                EVENT("Down", SPEED_CHANGE("linear", "rate", 10, 0), AT_TIME(4, "rising")), NULL);
+    const sim_sb_state_ent *ego = &r.sb.ent[0];
+    ts_sb_until(&r, T0 + 1.0);
+    NEAR(ego->v, 15, 1e-9);
+    NEAR(ego->a, 5, 1e-9);
+    ts_sb_until(&r, T0 + 2.0);
+    NEAR(ego->v, 20, 1e-9);
+    double t1 = 257 * DT; /* the first tick after 4 s */
+    ts_sb_until(&r, t1 + 2.0);
+    NEAR(ego->v, 12, 1e-9);
+    NEAR(ego->a, -4, 1e-9);
+    ts_sb_until(&r, t1 + 5.0);
+    NEAR(ego->v, 0, 1e-9);
+    ts_sb_finish(&r);
+}
+
+/* Without Performance nothing is capped: the same rate 10 reaches 20 m/s in 1 s. */
+static void test_no_performance_no_cap(void **state)
+{
+    (void)state;
+    ts_sb_run r;
+    ts_sb_start(&r, NULL, NULL, INIT_TWO, "Ego", EVENT("Up", SPEED_CHANGE("linear", "rate", 10, 20), AT_TIME(1, "rising")),
+                NULL);
+    ts_sb_until(&r, T0 + 1.0);
+    NEAR(r.sb.ent[0].v, 20, 1e-9);
+    ts_sb_finish(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cubic_stretched_by_max_acceleration),
+        cmocka_unit_test(test_rate_capped),
+        cmocka_unit_test(test_no_performance_no_cap),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
