@@ -233,7 +233,7 @@ typedef struct run_config {
     const char *console_addr, *bus_addr, *control, *token;
     const char *driver, *until, *out, *study, *subject, *params, *meta_file, *vehicle, *model;
     const char *start, *screens_file, *quality, *scenario;
-    double stall_s;
+    double stall_s, join_s;
     int display;
     bool fullscreen, headless, interactive, lockstep, no_analysis, render_offscreen;
     bool has_ego, scenario_ego, want_task, render_window, want_render;
@@ -248,7 +248,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
 {
     *rc = (run_config){.bus_addr = SIMCTL_DEFAULT_BUS, .control = SIMCTL_DEFAULT_CONTROL, .out = "out",
                        .study = "default", .subject = "s01", .vehicle = "vehicles/bmw-318i.json",
-                       .stall_s = -1, .display = -1};
+                       .stall_s = -1, .join_s = 30, .display = -1};
     sim_opt opts[] = {
         {"headless", SIM_OPT_FLAG, &rc->headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &rc->interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
@@ -267,6 +267,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
         {"display", SIM_OPT_INT, &rc->display, "N", "display of the driver's view (default 0)"},
         {"screens", SIM_OPT_STRING, &rc->screens_file, "FILE", "the views to start and where (side screens, mirrors; docs/render.md)"},
         {"stall-s", SIM_OPT_DOUBLE, &rc->stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
+        {"join-s", SIM_OPT_DOUBLE, &rc->join_s, "SECONDS", "end the session, exit status 3, when the recorder has not joined the bus within SECONDS (default 30; 0: wait for ever)"},
         {"no-analysis", SIM_OPT_FLAG, &rc->no_analysis, NULL, "do not analyse the drive at the end"},
         {"render-offscreen", SIM_OPT_FLAG, &rc->render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
         {"quality", SIM_OPT_STRING, &rc->quality, "PRESET", "the render nodes' quality: low (60 fps on llvmpipe), medium or high (default: low on a software renderer, else medium)"},
@@ -289,6 +290,10 @@ static int run_parse(int argc, char **argv, run_config *rc)
     }
     if (rc->quality && strcmp(rc->quality, "low") && strcmp(rc->quality, "medium") && strcmp(rc->quality, "high")) {
         fprintf(stderr, "simctl run: --quality must be low, medium or high, not \"%s\"\n", rc->quality);
+        return 2;
+    }
+    if (rc->join_s < 0) {
+        fprintf(stderr, "simctl run: --join-s must be 0 (wait for ever) or more\n");
         return 2;
     }
     rc->scenario = npos ? argv[1] : "scenarios/lane-change.json";
@@ -534,13 +539,18 @@ static void run_loop(session *s, const run_config *rc)
     uv_signal_init(s->loop, &s->sigterm);
     uv_timer_init(s->loop, &s->stop_timer);
     uv_timer_init(s->loop, &s->operator_stop);
-    s->sigint.data = s->sigterm.data = s->stop_timer.data = s->operator_stop.data = s;
+    uv_timer_init(s->loop, &s->join_timer);
+    s->sigint.data = s->sigterm.data = s->stop_timer.data = s->operator_stop.data = s->join_timer.data = s;
     uv_signal_start(&s->sigint, run_on_signal, SIGINT);
     uv_signal_start(&s->sigterm, run_on_signal, SIGTERM);
 
     fprintf(stderr, "simctl: session with %s (%s%s)\n", rc->scenario, rc->headless ? "headless" : "interactive",
             rc->lockstep ? ", lockstep" : "");
     for (int i = 0; i < s->n_children; i++) run_start_child(&s->children[i]);
+    s->join_s = rc->join_s;
+    for (int i = 0; i < s->n_children && rc->join_s > 0; i++)
+        if (strcmp(s->children[i].exe, "recorder") == 0)
+            uv_timer_start(&s->join_timer, run_on_join_timer, (uint64_t)(rc->join_s * 1000), 0);
 
     static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS,
                                         SIM_TOPIC_LOG_ERROR, SIM_TOPIC_VEHICLE_STATE};
