@@ -1,7 +1,7 @@
 /* The storyboard engine where OpenSCENARIO (and esmini, where the standard is silent)
  * asks for more than a plain reading of an action (issue 39), each against a case
  * solved by hand on the shared roads, time steps of 1/64 s: speed changes held within
- * the vehicle's Performance. */
+ * the vehicle's Performance; edges that never fire on a condition's first evaluation. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -88,12 +88,55 @@ static void test_no_performance_no_cap(void **state)
     ts_sb_finish(&r);
 }
 
+/* An edge needs a value before it: an event's `SimulationTime > 0, rising` is true
+ * when first evaluated (the act starts at the first tick) and never fires;
+ * `> 0.5, rising` fires at the first tick after 0.5 s, 33 DT. */
+static void test_edge_not_on_first_evaluation(void **state)
+{
+    (void)state;
+    ts_sb_run r;
+    ts_sb_start(&r, NULL, NULL, INIT_TWO, "Ego",
+                EVENT("Never", SPEED_BODY(30), AT_TIME(0, "rising")) EVENT("Half", SPEED_BODY(20), AT_TIME(0.5, "rising")),
+                NULL);
+    const sim_sb_model *m = &r.sc->xosc->model;
+    int never = sim_sb_model_find_element(m, "Never"), half = sim_sb_model_find_element(m, "Half");
+    ts_sb_until(&r, DT);
+    assert_int_equal(r.sb.state[sim_sb_model_find_element(m, "A")], SIM_SB_ST_RUNNING);
+    ts_sb_until(&r, 32 * DT);
+    assert_int_equal(r.sb.state[half], SIM_SB_ST_STANDBY);
+    ts_sb_until(&r, 33 * DT);
+    assert_int_not_equal(r.sb.state[half], SIM_SB_ST_STANDBY);
+    NEAR(r.sb.ent[0].v, 20, 0);
+    ts_sb_until(&r, 3.0);
+    assert_int_equal(r.sb.state[never], SIM_SB_ST_STANDBY);
+    NEAR(r.sb.ent[0].v, 20, 0);
+    ts_sb_finish(&r);
+}
+
+/* The stop trigger (and the acts' start triggers) are evaluated a first time at t = 0,
+ * as esmini does: `SimulationTime > 0, rising` was false then and rises at the first
+ * tick. */
+static void test_stop_trigger_rises_at_first_tick(void **state)
+{
+    (void)state;
+    ts_sb_run r;
+    ts_sb_start(&r, NULL, NULL, INIT_TWO, "Ego", EVENT("E", SPEED_BODY(20), AT_TIME(5, "rising")),
+                "<StopTrigger><ConditionGroup><Condition name=\"s\" delay=\"0\" conditionEdge=\"rising\"><ByValueCondition>"
+                "<SimulationTimeCondition value=\"0\" rule=\"greaterThan\"/></ByValueCondition></Condition>"
+                "</ConditionGroup></StopTrigger>");
+    sim_storyboard_step(&r.sb, DT);
+    assert_true(r.sb.done);
+    ts_sb_finish(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cubic_stretched_by_max_acceleration),
         cmocka_unit_test(test_rate_capped),
         cmocka_unit_test(test_no_performance_no_cap),
+        cmocka_unit_test(test_edge_not_on_first_evaluation),
+        cmocka_unit_test(test_stop_trigger_rises_at_first_tick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
