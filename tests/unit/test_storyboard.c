@@ -194,12 +194,12 @@ typedef struct shared_run {
  * brake). lane_change_simple ends only because an entity held at the end of its road
  * keeps its speed, so that Act 2's teleports send it on (docs/openscenario.md). */
 static const shared_run RUNS[] = {
-    {"acc-test.xosc", 33.25, 0},     {"cut-in.xosc", 21.74, 71},          {"cut-in_simple.xosc", 16.02, 61},
+    {"acc-test.xosc", 33.25, 0},     {"cut-in.xosc", 21.75, 71},          {"cut-in_simple.xosc", 16.02, 61},
     {"distance_test.xosc", 25.49, 0}, {"drive_when_close.xosc", 40.0, 0}, {"follow_ghost.xosc", 22.02, 0},
-    {"lane_change.xosc", 16.62, 0},  {"lane_change_simple.xosc", 173.84, 0}, {"slow-lead-vehicle.xosc", 11.32, 0},
+    {"lane_change.xosc", 16.62, 0},  {"lane_change_simple.xosc", 173.73, 0}, {"slow-lead-vehicle.xosc", 11.32, 0},
     {"speed-profile.xosc", 14.01, 0}, {"straight_500m.xosc", 30.0, 50},   {"synchronize.xosc", 2.0, 0},
-    {"traffic_lights.xosc", 30.0, 0}, {"trajectory-test.xosc", 13.03, 0}, {"highway_merge.xosc", 14.24, 0},
-    {"ltap-od.xosc", 9.46, 69},
+    {"traffic_lights.xosc", 30.0, 0}, {"trajectory-test.xosc", 13.02, 0}, {"highway_merge.xosc", 14.22, 0},
+    {"ltap-od.xosc", 9.47, 70},
 };
 
 static void run_shared(const shared_run *sr, sim_sb_state_ent *final, int *n_final)

@@ -1,7 +1,8 @@
 /* The storyboard engine where OpenSCENARIO (and esmini, where the standard is silent)
  * asks for more than a plain reading of an action (issue 39), each against a case
  * solved by hand on the shared roads, time steps of 1/64 s: speed changes held within
- * the vehicle's Performance; edges that never fire on a condition's first evaluation. */
+ * the vehicle's Performance; edges that never fire on a condition's first evaluation;
+ * speed along the lane, not the road's reference line, on a curve. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -129,6 +130,34 @@ static void test_stop_trigger_rises_at_first_tick(void **state)
     ts_sb_finish(&r);
 }
 
+/* curve_r100.xodr, road 0: straight to s 500, then a left arc of radius 100 (curvature
+ * 0.01, centre (500, 100)) to s 657.08; lanes 1 and -1 of 3.07 m. Ego in lane -1 (its
+ * centre 1.535 m right of the reference line: radius 101.535) from s 510 at 10 m/s
+ * covers 50 m of lane in 5 s, 50 / 1.01535 = 49.2441 m of s, an angle of 50 / 101.535
+ * rad about the centre; Target in lane 1 (against s, the inner lane: radius 98.465)
+ * from s 640 covers 50 / 0.98465 = 50.7795 m of s. */
+#define CURVE "../shared/openscenario/xodr/curve_r100.xodr"
+#define CURVE_AT(who, lane, s)                                                                                        \
+    "<Private entityRef=\"" who "\"><PrivateAction><TeleportAction><Position><LanePosition roadId=\"0\" laneId=\"" \
+    #lane "\" s=\"" #s "\" offset=\"0\"/></Position></TeleportAction></PrivateAction>" SPEED(10) "</Private>"
+static void test_lane_speed_on_curve(void **state)
+{
+    (void)state;
+    ts_sb_run r;
+    ts_sb_start(&r, CURVE, NULL, CURVE_AT("Ego", -1, 510) CURVE_AT("Target", 1, 640), "Ego",
+                EVENT("E", SPEED_BODY(10), AT_TIME(100, "rising")), NULL);
+    const sim_sb_state_ent *ego = &r.sb.ent[0], *tg = &r.sb.ent[1];
+    ts_sb_until(&r, 5.0);
+    NEAR(sim_lanegraph_road_s(&r.g, ego->lane, ego->s), 510 + 50 / 1.01535, 2e-3);
+    NEAR(sim_lanegraph_road_s(&r.g, tg->lane, tg->s), 640 - 50 / 0.98465, 2e-3);
+    double a0 = 0.1, a1 = a0 + 50 / 101.535; /* angles on the arc from its start */
+    NEAR(ego->x, 500 + 101.535 * sin(a1), 2e-3);
+    NEAR(ego->y, 100 - 101.535 * cos(a1), 2e-3);
+    NEAR(ego->odometer, 50, 1e-6);
+    NEAR(tg->odometer, 50, 1e-6);
+    ts_sb_finish(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +166,7 @@ int main(void)
         cmocka_unit_test(test_no_performance_no_cap),
         cmocka_unit_test(test_edge_not_on_first_evaluation),
         cmocka_unit_test(test_stop_trigger_rises_at_first_tick),
+        cmocka_unit_test(test_lane_speed_on_curve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
