@@ -224,7 +224,7 @@ typedef struct run_config {
     const char *until, *out, *study, *subject, *params, *meta_file, *vehicle, *model;
     const char *start, *scenario;
     session_opts so; /* driver, fullscreen, display, screens, quality, console */
-    double stall_s;
+    double stall_s, join_s;
     bool headless, interactive, lockstep, no_analysis, render_offscreen;
     bool has_ego, scenario_ego, want_task, render_window, want_render;
     run_screens *screens;
@@ -238,9 +238,9 @@ static int run_parse(int argc, char **argv, run_config *rc)
 {
     *rc = (run_config){.bus_addr = SIMCTL_DEFAULT_BUS, .control = SIMCTL_DEFAULT_CONTROL, .out = "out",
                        .study = "default", .subject = "s01", .vehicle = "vehicles/bmw-318i.json",
-                       .stall_s = -1};
+                       .stall_s = -1, .join_s = 30};
     session_opts_init(&rc->so);
-    sim_opt opts[SESSION_OPTS_N + 20] = {
+    sim_opt opts[SESSION_OPTS_N + 24] = {
         {"headless", SIM_OPT_FLAG, &rc->headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &rc->interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &rc->lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
@@ -254,6 +254,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
         {"model", SIM_OPT_STRING, &rc->model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"start", SIM_OPT_STRING, &rc->start, "NAME", "start point of the drive (default the scenario's first)"},
         {"stall-s", SIM_OPT_DOUBLE, &rc->stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
+        {"join-s", SIM_OPT_DOUBLE, &rc->join_s, "SECONDS", "end the session, exit status 3, when the recorder has not joined the bus within SECONDS (default 30; 0: wait for ever)"},
         {"no-analysis", SIM_OPT_FLAG, &rc->no_analysis, NULL, "do not analyse the drive at the end"},
         {"render-offscreen", SIM_OPT_FLAG, &rc->render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
         {"bus", SIM_OPT_STRING, &rc->bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
@@ -280,6 +281,10 @@ static int run_parse(int argc, char **argv, run_config *rc)
     sim_error err = {0};
     if (session_opts_check(&rc->so, NULL, NULL, &err)) {
         fprintf(stderr, "simctl run: %s\n", err.msg);
+        return 2;
+    }
+    if (rc->join_s < 0) {
+        fprintf(stderr, "simctl run: --join-s must be 0 (wait for ever) or more\n");
         return 2;
     }
     rc->scenario = npos ? argv[1] : "scenarios/lane-change.json";
@@ -516,13 +521,18 @@ static void run_loop(session *s, const run_config *rc)
     uv_signal_init(s->loop, &s->sigterm);
     uv_timer_init(s->loop, &s->stop_timer);
     uv_timer_init(s->loop, &s->operator_stop);
-    s->sigint.data = s->sigterm.data = s->stop_timer.data = s->operator_stop.data = s;
+    uv_timer_init(s->loop, &s->join_timer);
+    s->sigint.data = s->sigterm.data = s->stop_timer.data = s->operator_stop.data = s->join_timer.data = s;
     uv_signal_start(&s->sigint, run_on_signal, SIGINT);
     uv_signal_start(&s->sigterm, run_on_signal, SIGTERM);
 
     fprintf(stderr, "simctl: session with %s (%s%s)\n", rc->scenario, rc->headless ? "headless" : "interactive",
             rc->lockstep ? ", lockstep" : "");
     for (int i = 0; i < s->n_children; i++) run_start_child(&s->children[i]);
+    s->join_s = rc->join_s;
+    for (int i = 0; i < s->n_children && rc->join_s > 0; i++)
+        if (strcmp(s->children[i].exe, "recorder") == 0)
+            uv_timer_start(&s->join_timer, run_on_join_timer, (uint64_t)(rc->join_s * 1000), 0);
 
     static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS,
                                         SIM_TOPIC_LOG_ERROR, SIM_TOPIC_VEHICLE_STATE};
