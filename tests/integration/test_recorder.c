@@ -341,6 +341,21 @@ static int count_events(fixture *f, const char *kind, const char *name)
     return c;
 }
 
+/* The samples in the one log of the test: how many, and the last one's tick. */
+static size_t count_samples(fixture *f, int64_t *last_tick)
+{
+    sim_error err = {0};
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(only_log(f->dir), &r, &err), 0);
+    sim_drivelog_sample *smp;
+    size_t n;
+    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &smp, &n, &err), 0);
+    *last_tick = n ? smp[n - 1].tick : -1;
+    free(smp);
+    sim_drivelog_reader_close(r);
+    return n;
+}
+
 /* SIGTERM right after a burst: what is still queued for the recorder (in the
  * dispatcher and the socket) is drained into the log before it exits. */
 static void sigterm_drains_everything_queued(void **state)
@@ -356,16 +371,9 @@ static void sigterm_drains_everything_queued(void **state)
     }
     int status = ts_stop(rec, SIGTERM, 5000);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    sim_error err = {0};
-    sim_drivelog_reader *r;
-    assert_int_equal(sim_drivelog_reader_open(only_log(f->dir), &r, &err), 0);
-    sim_drivelog_sample *smp;
-    size_t n;
-    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &smp, &n, &err), 0);
-    assert_int_equal(n, BURST);
-    assert_int_equal(smp[n - 1].tick, BURST - 1);
-    free(smp);
-    sim_drivelog_reader_close(r);
+    int64_t last;
+    assert_int_equal(count_samples(f, &last), BURST);
+    assert_int_equal(last, BURST - 1);
 }
 
 /* The drive's last messages still in a dispatcher that gets no CPU when the recorder is
@@ -390,17 +398,11 @@ static void sigterm_waits_for_a_frozen_dispatcher(void **state)
     assert_int_equal(kill(f->d.pid, SIGCONT), 0);
     int status = ts_stop(rec, 0, 10000);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    sim_error err = {0};
-    sim_drivelog_reader *r;
-    assert_int_equal(sim_drivelog_reader_open(only_log(f->dir), &r, &err), 0);
-    sim_drivelog_sample *smp;
-    size_t n;
-    assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &smp, &n, &err), 0);
+    int64_t last;
+    size_t n = count_samples(f, &last);
     printf("# frozen dispatcher: %zu of %d samples in the log\n", n, TAIL + 1);
     assert_int_equal(n, TAIL + 1);
-    assert_int_equal(smp[n - 1].tick, TAIL);
-    free(smp);
-    sim_drivelog_reader_close(r);
+    assert_int_equal(last, TAIL);
     assert_int_equal(count_events(f, "recorder", "drain_timeout"), 0);
 }
 
