@@ -76,7 +76,8 @@ typedef struct sim_storyboard {
     int *inst0;                    /* per action element: its first instance */
     sim_sb_inst *inst;
     int n_inst;
-    bool *last;                    /* per condition: last value (edges) */
+    signed char *last;             /* per condition: last value (edges), -1: never evaluated (an edge
+                                      never fires on a first evaluation, as esmini) */
     double *pending;               /* per condition: when a delayed condition holds, NAN: none */
     char (*pvalue)[SIM_SB_NAME];   /* parameter values, ParameterActions change them */
     double *pnum;                  /* a value a ModifyAction computed (NAN: the text is the value) */

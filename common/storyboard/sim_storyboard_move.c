@@ -25,6 +25,22 @@ static double route_length(const sim_storyboard *sb, int from, int goal)
 
 /* ---- motion ----------------------------------------------------------------------- */
 
+/* World metres per metre of lane s at lat metres left of the lane's centre: a lane's s
+ * is its road's (sim_lanegraph.h), so on a curve an entity at distance d left of the
+ * reference line covers (1 - kappa d) m per m of s. The centre's factor comes from its
+ * samples (the chord between the two around s), the offset's from the curvature. */
+static double lane_stretch(const sim_lanegraph *g, int lane, double s, double lat)
+{
+    const sim_lg_lane *l = &g->lanes[lane];
+    if (l->n_pts < 2 || !(l->length > 0)) return 1;
+    double step = l->length / (l->n_pts - 1);
+    int i = (int)(fmax(s, 0) / step);
+    if (i > l->n_pts - 2) i = l->n_pts - 2;
+    int p = l->pt0 + i;
+    double f = hypot(g->px[p + 1] - g->px[p], g->py[p + 1] - g->py[p]) / step - sim_lanegraph_curvature(g, lane, s) * lat;
+    return f > 0.1 ? f : 0.1; /* past the centre of curvature: no sense, no division by 0 */
+}
+
 static double dist_xy(double ax, double ay, double bx, double by) { return hypot(bx - ax, by - ay); }
 
 /* Longitudinal actions that control speed from others' states. */
@@ -187,14 +203,15 @@ void sb_move(sim_storyboard *sb, double dt)
         } else if (s->on_lane) {
             double lat0 = s->lat;
             lateral(sb, e, dt);
-            double ds = s->v * dt;
+            /* speed is along the lane where the entity is, not along the reference line */
+            double stretch = lane_stretch(sb->g, s->lane, s->s, s->lat), ds = s->v * dt / stretch;
             s->s += ds;
-            s->odometer += ds;
+            s->odometer += ds * stretch;
             s->end_of_road = false;
             while (s->s > sb->g->lanes[s->lane].length) {
                 int n = next_lane(sb, s);
                 if (n < 0) {
-                    s->odometer -= s->s - sb->g->lanes[s->lane].length;
+                    s->odometer -= (s->s - sb->g->lanes[s->lane].length) * stretch;
                     s->s = sb->g->lanes[s->lane].length;
                     s->end_of_road = true; /* held there, keeping its speed (below) */
                     break;
@@ -212,7 +229,7 @@ void sb_move(sim_storyboard *sb, double dt)
                 s->goal_lane = -1;
             }
             sb_update_pose(sb, s);
-            if (ds > 1e-9) s->heading += atan2(s->lat - lat0, ds); /* drifting sideways */
+            if (ds > 1e-9) s->heading += atan2(s->lat - lat0, ds * stretch); /* drifting sideways */
         }
         sim_lg_pos q;
         bool off = sb->track_offroad && !sim_lanegraph_locate(sb->g, s->x, s->y, s->on_lane ? s->lane : -1, 0.0, &q);
