@@ -461,8 +461,9 @@ int an_study(const an_study_opts *o, sim_error *err)
                     row *x = &tidy.v[tidy.n - 1];
                     x->status = complete ? (ok ? "ok" : "warning") : flagged ? "flagged" : "aborted";
                     if (!complete) snprintf(x->reason, sizeof x->reason, "%.300s", flagged ? d->reason : d->aborted_reason);
-                    else if (!ok) snprintf(x->reason, sizeof x->reason, "%.300s", tr->message[0] ? tr->message
-                                                                                   : unclosed ? unclosed : st);
+                    else if (!ok) /* an unclosed log is said even beside the task's own message */
+                        snprintf(x->reason, sizeof x->reason, "%.250s%s%.63s", tr->message[0] ? tr->message : unclosed ? "" : st,
+                                 tr->message[0] && unclosed ? "; " : "", unclosed ? unclosed : "");
                 }
             }
             an_result_free(&res);

@@ -5,13 +5,16 @@
 # moment (seeded: the list printed is the same every run): 7 anywhere in the drive
 # (simulated time 0.2-1.9 s, seen on sim.tick by a tap), 7 in its last 0.1 s (1.9-2.0 s)
 # and 6 in the shutdown (0-0.3 s after simctl says the session is ending). Each run
-# either closes its log (end_utc, samples, status 0) after restarting the recorder, or
-# exits 3 saying the recorder was lost; never status 0 with an open log.
+# either closes its log (end_utc, all 201 samples, status 0) after restarting the
+# recorder, or exits 3 saying the recorder was lost; never status 0 with an open log or
+# a lost tail. (Before, a recorder killed in the drive's last moments was restarted
+# and then stopped before it had joined: status 3, the tail lost.)
 . "$(dirname "$0")/lib.sh"
 python3 - "$bin" "$root" "$tmp" <<'PY'
 import json, os, random, signal, sqlite3, subprocess, sys, threading, time, socket
 bin_dir, root, tmp = sys.argv[1:4]
 UNTIL = 2.0
+FULL = 201  # samples of a whole drive (vehicle.state at 100 Hz, t = 0 .. 2 s)
 def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 def recorder_pid(parent):
@@ -91,7 +94,8 @@ for k, (when, at) in enumerate(plan):
         n = db.execute("SELECT count(*) FROM samples").fetchone()[0]
         db.close()
     said_loss = "while closing the drive log" in text and "simctl exits with status 3" in text
-    ok = (rc == 0 and end and n > 0) or (rc == 3 and said_loss)
+    # a lockstep drive is the same every run: 100 Hz from t = 0 to 2 s is 201 samples
+    ok = (rc == 0 and end and n == FULL) or (rc == 3 and said_loss)
     restarted += rc == 0 and bool(state["killed"])
     lost += rc == 3
     where = ("t = %.3f s (seen at %s)" % (at, "%.3f" % state["at"] if state["at"] is not None else "no tick"))
