@@ -41,6 +41,7 @@
 #define SIM_TOPIC_DISPATCHER_REFUSED "dispatcher.refused"
 #define SIM_TOPIC_DISPATCHER_ERROR "dispatcher.error"
 #define SIM_TOPIC_DISPATCHER_STATS "dispatcher.stats"
+#define SIM_TOPIC_DISPATCHER_FLUSHED "dispatcher.flushed"
 #define SIM_TOPIC_TRIGGER_PREFIX "trigger."
 #define SIM_TOPIC_SECTOR_PREFIX "sector."
 #define SIM_TOPIC_TASK_PREFIX "task."

@@ -202,6 +202,7 @@ void sim_storyboard_set_external(sim_storyboard *sb, int e, double x, double y, 
     s->v = speed;
     sim_lg_pos p;
     s->on_lane = sim_lanegraph_locate(sb->g, x, y, s->on_lane ? s->lane : -1, 1.0, &p);
+    s->reverse = false;
     if (s->on_lane) {
         s->lane = p.lane;
         s->s = p.s;

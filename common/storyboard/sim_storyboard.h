@@ -36,6 +36,8 @@ typedef struct sim_sb_state_ent {
     bool placed;                   /* has a position (teleported) */
     bool external;                 /* pose from sim_storyboard_set_external */
     bool on_lane;                  /* lane, s, lat valid; else x, y, heading only */
+    bool reverse;                  /* on_lane, driving against its lane's direction (a TeleportAction
+                                      turned it round): s decreases, heading the lane's + pi */
     int lane;                      /* graph lane */
     double s, lat;                 /* m along the lane, m left of its centre */
     double x, y, heading;          /* reference point, rad */
