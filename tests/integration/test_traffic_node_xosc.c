@@ -124,6 +124,9 @@ static void scenario_ego_same_bytes(void **state)
     assert_non_null(strstr(a, "\"topic\":\"traffic.ego\",\"src\":\"traffic\""));
     assert_non_null(strstr(a, "\"id\":\"Ego\",\"x\":"));
     assert_non_null(strstr(a, "\"id\":\"OverTaker\""));
+    /* storyboard entities carry OpenSCENARIO's reference point beside the box's centre */
+    assert_non_null(strstr(a, "\"pos_ref\":["));
+    assert_non_null(strstr(a, "\"x_ref\":"));
     /* the cut-in at 6.24 s (the overtaker 0.4 s ahead of the ego), the stop at 21.75 s */
     assert_non_null(strstr(a, "\"t\":6.24,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
     const char *end = strstr(a, "\"topic\":\"sim.end\"");
