@@ -109,9 +109,10 @@ SIM_BUS_TOKEN=$token ip netns exec "$pre-op" "$bin/simctl" run scenarios/lane-ch
     >"$tmp/run2.out" 2>"$tmp/run2.err" &
 simctl_pid=$!
 n=0
-until grep -q 'simctl: recorder joined' "$tmp/run2.err" && grep -q 'simctl: physics joined' "$tmp/run2.err"; do
+joined() { for m in physics traffic recorder input; do grep -q "simctl: $m joined" "$tmp/run2.err" || return 1; done; }
+until joined; do
     n=$((n + 1))
-    [ $n -lt 300 ] || { check no "the second session never had physics and the recorder on the bus"; break; }
+    [ $n -lt 300 ] || { check no "the second session never had physics, traffic, recorder and input on the bus"; break; }
     sleep 0.1
 done
 modules_in() { for p in $(ip netns pids "$pre-$1"); do cat /proc/"$p"/comm 2>/dev/null; done | grep -cE '^(physics-node|traffic-node|recorder|input-node|context-server)$'; }
