@@ -20,6 +20,7 @@
 #include "sim_file.h"
 #include "sim_msg_vehicle.h"
 #include "sim_recording.h"
+#include "xosc_csv.h"
 
 /* The CSV files export is about to write: never the log itself (a log named
  * samples.csv was overwritten by its own export), and an existing file only with
@@ -44,25 +45,26 @@ static int export_targets_free(const char *log, const char *dir, bool force, sim
 
 int simctl_cmd_export(int argc, char **argv)
 {
-    const char *csv = NULL, *from = NULL, *to = NULL;
+    const char *csv = NULL, *xosc_csv = NULL, *from = NULL, *to = NULL;
     int run = -1;
     bool force = false;
     sim_opt opts[] = {
         {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv, events.csv, gaze.csv, sensor.csv and clock.csv (required)"},
+        {"xosc-csv", SIM_OPT_STRING, &xosc_csv, "FILE", "write FILE: time, entity, x, y, z, h, speed of every entity at OpenSCENARIO's reference point, as esmini's --csv_logger (a log recorded with simctl run --record-all)"},
         {"force", SIM_OPT_FLAG, &force, NULL, "overwrite existing CSV files (never the LOG itself)"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start at time T (s) or where the sector/task begins"},
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "end at time T (s) or where the sector/task ends"},
         {"run", SIM_OPT_INT, &run, "N", "only run N (a restart starts a new run); default all"},
     };
-    const char *usage = "simctl export LOG --csv DIR [--from ...] [--to ...] [--run N] [--force]";
+    const char *usage = "simctl export LOG --csv DIR | --xosc-csv FILE [--from ...] [--to ...] [--run N] [--force]";
     const char *desc = "Writes a drive log's samples, events, gaze, sensor and clock tables as CSV files with a header row.";
     size_t n_opts = sizeof opts / sizeof opts[0];
     int npos = 0;
     int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
-    if (npos != 1 || !csv) {
-        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "--csv DIR is required");
+    if (npos != 1 || !csv == !xosc_csv) {
+        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "one of --csv DIR and --xosc-csv FILE is required");
         sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
         return 2;
     }
@@ -75,6 +77,21 @@ int simctl_cmd_export(int argc, char **argv)
     if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
     if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
     usage_error = ret != 0 && r != NULL;
+    if (!ret && xosc_csv) {
+        struct stat in, out;
+        if (stat(xosc_csv, &out) == 0 && stat(argv[1], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            ret = sim_error_set(&err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten", xosc_csv);
+        else if (stat(xosc_csv, &out) == 0 && !force)
+            ret = sim_error_set(&err, SIM_EINVAL, "%s exists; give --force to overwrite it", xosc_csv);
+        if (!ret) ret = xosc_csv_export(r, range, xosc_csv, &err);
+        sim_drivelog_reader_close(r);
+        if (ret) {
+            fprintf(stderr, "simctl export: %s\n", err.msg);
+            return usage_error && ret == SIM_EINVAL ? 2 : 1;
+        }
+        printf("%s\n", xosc_csv);
+        return 0;
+    }
     if (!ret) ret = sim_file_mkdirs(csv, &err);
     if (!ret) ret = export_targets_free(argv[1], csv, force, &err);
     if (!ret) ret = sim_drivelog_export_csv(r, range, csv, &err);
