@@ -221,7 +221,7 @@ static int run_new_secret(char *out, size_t size)
 /* simctl run's options and what was made of them, for the steps below. */
 typedef struct run_config {
     const char *bus_addr, *control, *token;
-    const char *until, *out, *study, *subject, *params, *meta_file, *vehicle, *model;
+    const char *until, *out, *study, *subject, *params, *meta_file, *vehicle, *model, *motion, *motion_udp;
     const char *start, *scenario;
     session_opts so; /* driver, fullscreen, display, screens, quality, console */
     double stall_s, join_s;
@@ -240,7 +240,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
                        .study = "default", .subject = "s01", .vehicle = "vehicles/bmw-318i.json",
                        .stall_s = -1, .join_s = 30};
     session_opts_init(&rc->so);
-    sim_opt opts[SESSION_OPTS_N + 24] = {
+    sim_opt opts[SESSION_OPTS_N + 26] = {
         {"headless", SIM_OPT_FLAG, &rc->headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &rc->interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &rc->lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
@@ -251,6 +251,8 @@ static int run_parse(int argc, char **argv, run_config *rc)
         {"subject", SIM_OPT_STRING, &rc->subject, "ID", "test person id for the drive log (default s01)"},
         {"meta-file", SIM_OPT_STRING, &rc->meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
         {"record-all", SIM_OPT_FLAG, &rc->record_all, NULL, "the drive log also keeps every bus message (the recorder's --all; simctl export --xosc-csv reads them)"},
+        {"motion", SIM_OPT_STRING, &rc->motion, "PLATFORM", "drive a motion base: motion-node with config/motion/PLATFORM.json or a file (docs/motion.md)"},
+        {"motion-udp", SIM_OPT_STRING, &rc->motion_udp, "HOST:PORT", "where motion-node sends the poses (default 127.0.0.1:7710)"},
         {"vehicle", SIM_OPT_STRING, &rc->vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &rc->model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"start", SIM_OPT_STRING, &rc->start, "NAME", "start point of the drive (default the scenario's first)"},
@@ -384,6 +386,7 @@ static bool module_wanted(const sim_module *m, const run_config *rc)
     case SIM_MODULE_VIEW: return rc->want_render;
     case SIM_MODULE_SOUND: return !rc->headless;
     case SIM_MODULE_TASK: return rc->want_task;
+    case SIM_MODULE_MOTION: return rc->motion != NULL;
     default: return true;
     }
 }
@@ -447,6 +450,10 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
         break;
     case SIM_MODULE_ID_RENDER:
         render_args(s, c, rc);
+        break;
+    case SIM_MODULE_ID_MOTION:
+        run_arg2(c, "--platform", rc->motion);
+        if (rc->motion_udp) run_arg2(c, "--udp", rc->motion_udp);
         break;
     default:
         break;

@@ -64,3 +64,20 @@ void sim_motion_step(sim_motion *m, const sim_motion_input *in, sim_motion_out *
     out->f[2] = acc[2] + SIM_MOTION_G * cos(r) * cos(p);
     for (int k = 0; k < 3; k++) out->w[k] = m->vel[3 + k];
 }
+
+static void cross(const double *a, const double *b, double *c)
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+void sim_motion_head_force(const double a_cog[3], const double w[3], const double alpha[3], const double r[3],
+                           const double up[3], double f[3])
+{
+    double ar[3], wr[3], wwr[3];
+    cross(alpha, r, ar);
+    cross(w, r, wr);
+    cross(w, wr, wwr);
+    for (int k = 0; k < 3; k++) f[k] = a_cog[k] + ar[k] + wwr[k] + up[k];
+}

@@ -31,6 +31,13 @@ typedef struct sim_motion {
     double vel[6];                  /* their rates, for the felt cues */
 } sim_motion;
 
+/* The specific force at a point r (m, body frame) of a rigid body whose centre of
+ * gravity accelerates at a_cog (m/s^2, inertial, in body axes), turning at w (rad/s)
+ * with angular acceleration alpha (rad/s^2): f = a_cog + alpha x r + w x (w x r) +
+ * up, where up is gravity's reaction in body axes (0, 0, +g when level). */
+void sim_motion_head_force(const double a_cog[3], const double w[3], const double alpha[3], const double r[3],
+                           const double up[3], double f[3]);
+
 /* Copies pf; starts at neutral, faded out. dt in (0, 0.1]. */
 int sim_motion_init(sim_motion *m, const sim_motion_platform *pf, double dt, sim_error *err);
 /* Fade in (true: running) or out to neutral (pause, stop, lost bus) over pf.fade_s. */

@@ -11,6 +11,7 @@
 #define SIM_TOPIC_VEHICLE_EARLY_STATE "vehicle.early.state"
 #define SIM_TOPIC_VEHICLE_COLLISION "vehicle.collision"
 #define SIM_TOPIC_FFB_COMMAND "ffb.command"
+#define SIM_TOPIC_MOTION_STATE "motion.state"
 #define SIM_TOPIC_TRAFFIC_STATE "traffic.state"
 #define SIM_TOPIC_TRAFFIC_EVENT "traffic.event"
 #define SIM_TOPIC_TRAFFIC_COLLISION "traffic.collision"
