@@ -31,7 +31,6 @@
 #include "cmd_log.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
-#include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg.h"
 #include "sim_msg_hud.h"
@@ -564,18 +563,8 @@ static int run_drive(runner *r)
     int st = r->child_status;
     bool ok = !r->interrupted && WIFEXITED(st) && WEXITSTATUS(st) == 0 && log[0];
     /* complete only when its log is: a log never closed (no end_utc) may lack its tail */
-    bool closed = true;
-    if (ok) {
-        sim_drivelog_reader *rd;
-        char end[40] = "";
-        if (sim_drivelog_reader_open(log, &rd, NULL) == SIM_OK) {
-            closed = sim_drivelog_read_meta(rd, "end_utc", end, sizeof end, NULL) == SIM_OK && end[0];
-            sim_drivelog_reader_close(rd);
-        } else {
-            closed = false;
-        }
-        ok = closed;
-    }
+    bool closed = !ok || study_log_closed(log) == STUDY_LOG_CLOSED;
+    ok = ok && closed;
     char reason[200] = "";
     if (r->interrupted) snprintf(reason, sizeof reason, "the runner was interrupted during the drive");
     else if (!WIFEXITED(st) || WEXITSTATUS(st)) snprintf(reason, sizeof reason, "simctl run ended with status %d",
