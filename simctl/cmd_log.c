@@ -17,7 +17,6 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command_bus.h"
-#include "export_mcap.h"
 #include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg_vehicle.h"
@@ -90,7 +89,8 @@ int simctl_cmd_export(int argc, char **argv)
             ret = sim_error_set(&err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten", file);
         if (!ret && !force && access(file, F_OK) == 0)
             ret = sim_error_set(&err, SIM_EINVAL, "%s exists; give --force to overwrite it", file);
-        if (!ret) ret = mcap ? export_mcap(r, range, mcap, !uncompressed, &n, &err) : xosc_csv_export(r, range, xosc_csv, &err);
+        if (!ret)
+            ret = mcap ? sim_drivelog_export_mcap(r, range, mcap, !uncompressed, &n, &err) : xosc_csv_export(r, range, xosc_csv, &err);
         sim_drivelog_reader_close(r);
         if (ret) {
             fprintf(stderr, "simctl export: %s\n", err.msg);
