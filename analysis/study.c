@@ -362,6 +362,81 @@ static int page(const an_study_opts *o, const char *out, const sim_study *s, con
     return rc;
 }
 
+/* drives.csv: one row per planned drive, with its status and why. */
+static int write_drives_csv(const char *path, const sim_study *s, const drive_info *drives, int nd, sim_error *err)
+{
+    int rc = 0;
+    FILE *f = fopen(path, "w");
+    if (!f) rc = sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
+    for (int i = 0; f && i < nd; i++) {
+        const drive_info *d = &drives[i];
+        if (i == 0) fprintf(f, "participant,group,position,condition,kind,status,aborted_attempts,questionnaires,log,reason\n");
+        sim_csv_field(f, s->participants[d->p]);
+        fputc(',', f);
+        sim_csv_field(f, group_name(s, d->p));
+        fprintf(f, ",%d,", d->position);
+        sim_csv_field(f, s->conditions[d->condition].name);
+        fprintf(f, ",%s,%s,%d,", sim_drive_kind_name(d->kind), d->status, d->aborted);
+        sim_csv_field(f, d->questionnaires);
+        fputc(',', f);
+        sim_csv_field(f, d->log[0] ? d->log : d->aborted_log); /* a drive never completed: its last attempt's */
+        fputc(',', f);
+        sim_csv_field(f, d->reason);
+        fputc('\n', f);
+    }
+    if (f && fclose(f) && !rc) rc = sim_error_set(err, SIM_EIO, "%s: write failed", path);
+    return rc;
+}
+
+/* The tidy rows of one planned drive d (its complete, flagged or last aborted
+ * attempt's log), each marked with its status and reason; a complete drive whose log
+ * cannot be analysed becomes missing and counts in *problems. */
+static int drive_tidy_rows(drive_info *d, const an_params *params, rows *tidy, int *problems)
+{
+    int rc = 0;
+    /* Practice drives stay out of the table; a flagged drive, and the last aborted
+     * attempt of a drive never completed, are in tidy.csv marked so (out of the
+     * page's tables). */
+    bool complete = !strcmp(d->status, "complete"), flagged = !strcmp(d->status, "flagged");
+    bool aborted = !strcmp(d->status, "missing") && d->aborted_log[0];
+    if (!(complete || flagged || aborted) || d->kind == SIM_DRIVE_PRACTICE || !(aborted || d->log[0])) return 0;
+    an_result res;
+    an_drive dr;
+    an_scenario sc;
+    sim_error e = {0};
+    if (an_report_one(aborted ? d->aborted_log : d->log, NULL, params, NULL, false, &res, &dr, &sc, NULL, &e)) {
+        if (!complete) return 0; /* listed in drives.csv as it is */
+        snprintf(d->status, sizeof d->status, "missing");
+        snprintf(d->reason, sizeof d->reason, "cannot be analysed: %s", e.msg);
+        (*problems)++;
+        return 0;
+    }
+    /* A log never closed is the report's warning for every task of the drive. */
+    const char *unclosed = an_drive_meta(&dr, "start_utc") && !an_drive_meta(&dr, "end_utc")
+                               ? "the drive log was never closed: its last seconds may be missing" : NULL;
+    for (size_t t = 0; t < res.n_tasks && !rc; t++) {
+        const an_task_result *tr = &res.tasks[t];
+        char task[64];
+        if (tr->run) snprintf(task, sizeof task, "%s/run%d", tr->task->id, tr->run);
+        else snprintf(task, sizeof task, "%s", tr->task->id);
+        const char *st = an_task_status(tr);
+        bool ok = !strcmp(st, "ok") && !unclosed;
+        for (size_t k = 0; k < an_metric_count() && !rc; k++) {
+            if ((rc = push(tidy, d->p, d->position, d->condition, task, an_metric_name(k), an_metric_value(tr, k))))
+                break;
+            row *x = &tidy->v[tidy->n - 1];
+            x->status = complete ? (ok ? "ok" : "warning") : flagged ? "flagged" : "aborted";
+            if (!complete) snprintf(x->reason, sizeof x->reason, "%.300s", flagged ? d->reason : d->aborted_reason);
+            else if (!ok) snprintf(x->reason, sizeof x->reason, "%.300s", tr->message[0] ? tr->message
+                                                                           : unclosed ? unclosed : st);
+        }
+    }
+    an_result_free(&res);
+    an_scenario_free(&sc);
+    an_drive_free(&dr);
+    return rc;
+}
+
 int an_study(const an_study_opts *o, sim_error *err)
 {
     char *text = NULL;
@@ -428,46 +503,7 @@ int an_study(const an_study_opts *o, sim_error *err)
             d->kind = plan.drives[i].kind;
             attempt_of(db, s->participants[p], d);
             if (strcmp(d->status, "complete")) problems++;
-            /* Practice drives stay out of the table; a flagged drive, and the last aborted
-             * attempt of a drive never completed, are in tidy.csv marked so (out of the
-             * page's tables). */
-            bool complete = !strcmp(d->status, "complete"), flagged = !strcmp(d->status, "flagged");
-            bool aborted = !strcmp(d->status, "missing") && d->aborted_log[0];
-            if (!(complete || flagged || aborted) || d->kind == SIM_DRIVE_PRACTICE || !(aborted || d->log[0])) continue;
-            an_result res;
-            an_drive dr;
-            an_scenario sc;
-            sim_error e = {0};
-            if (an_report_one(aborted ? d->aborted_log : d->log, NULL, &params, NULL, false, &res, &dr, &sc, NULL, &e)) {
-                if (!complete) continue; /* listed in drives.csv as it is */
-                snprintf(d->status, sizeof d->status, "missing");
-                snprintf(d->reason, sizeof d->reason, "cannot be analysed: %s", e.msg);
-                problems++;
-                continue;
-            }
-            /* A log never closed is the report's warning for every task of the drive. */
-            const char *unclosed = an_drive_meta(&dr, "start_utc") && !an_drive_meta(&dr, "end_utc")
-                                       ? "the drive log was never closed: its last seconds may be missing" : NULL;
-            for (size_t t = 0; t < res.n_tasks && !rc; t++) {
-                const an_task_result *tr = &res.tasks[t];
-                char task[64];
-                if (tr->run) snprintf(task, sizeof task, "%s/run%d", tr->task->id, tr->run);
-                else snprintf(task, sizeof task, "%s", tr->task->id);
-                const char *st = an_task_status(tr);
-                bool ok = !strcmp(st, "ok") && !unclosed;
-                for (size_t k = 0; k < an_metric_count() && !rc; k++) {
-                    if ((rc = push(&tidy, p, d->position, d->condition, task, an_metric_name(k), an_metric_value(tr, k))))
-                        break;
-                    row *x = &tidy.v[tidy.n - 1];
-                    x->status = complete ? (ok ? "ok" : "warning") : flagged ? "flagged" : "aborted";
-                    if (!complete) snprintf(x->reason, sizeof x->reason, "%.300s", flagged ? d->reason : d->aborted_reason);
-                    else if (!ok) snprintf(x->reason, sizeof x->reason, "%.300s", tr->message[0] ? tr->message
-                                                                                   : unclosed ? unclosed : st);
-                }
-            }
-            an_result_free(&res);
-            an_scenario_free(&sc);
-            an_drive_free(&dr);
+            rc = drive_tidy_rows(d, &params, &tidy, &problems);
         }
         if (!rc) rc = questionnaire_rows(db, s, p, drives + first, nd - first, &q, err);
     }
@@ -482,25 +518,7 @@ int an_study(const an_study_opts *o, sim_error *err)
     }
     if (!rc) {
         snprintf(path, sizeof path, "%s/drives.csv", out);
-        FILE *f = fopen(path, "w");
-        if (!f) rc = sim_error_set(err, SIM_EIO, "%s: cannot create: %s", path, strerror(errno));
-        for (int i = 0; f && i < nd; i++) {
-            const drive_info *d = &drives[i];
-            if (i == 0) fprintf(f, "participant,group,position,condition,kind,status,aborted_attempts,questionnaires,log,reason\n");
-            sim_csv_field(f, s->participants[d->p]);
-            fputc(',', f);
-            sim_csv_field(f, group_name(s, d->p));
-            fprintf(f, ",%d,", d->position);
-            sim_csv_field(f, s->conditions[d->condition].name);
-            fprintf(f, ",%s,%s,%d,", sim_drive_kind_name(d->kind), d->status, d->aborted);
-            sim_csv_field(f, d->questionnaires);
-            fputc(',', f);
-            sim_csv_field(f, d->log[0] ? d->log : d->aborted_log); /* a drive never completed: its last attempt's */
-            fputc(',', f);
-            sim_csv_field(f, d->reason);
-            fputc('\n', f);
-        }
-        if (f && fclose(f) && !rc) rc = sim_error_set(err, SIM_EIO, "%s: write failed", path);
+        rc = write_drives_csv(path, s, drives, nd, err);
     }
     /* The page's tables: the drives done as planned (ok and warning rows). */
     rows shown = {0};

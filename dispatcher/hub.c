@@ -319,6 +319,20 @@ void hub_send_error(conn *c, const char *what)
     cJSON_Delete(f);
 }
 
+/* The barrier of a durable module that is stopping: queued like any message for it
+ * (pending queue or spill, both in order), so it arrives after everything routed to it
+ * before the request was read. */
+void hub_handle_flush(conn *c)
+{
+    if (!c->durable) {
+        hub_send_error(c, "durable.flush is for durable modules (\"durable\": true in hello)");
+        return;
+    }
+    cJSON *f = cJSON_CreateObject();
+    send_to(c, SIM_TOPIC_DISPATCHER_FLUSHED, f);
+    cJSON_Delete(f);
+}
+
 /* ---------- connections ---------- */
 
 static void on_conn_closed(uv_handle_t *handle)
@@ -530,6 +544,10 @@ static int on_line(const char *line, size_t len, void *user)
     case ROUTE_LINE_FORWARD: {
         if (strcmp(topic, "durable.ack") == 0) {
             hub_handle_ack(c, line, len);
+            break;
+        }
+        if (strcmp(topic, "durable.flush") == 0) {
+            hub_handle_flush(c);
             break;
         }
         if (!hub_may_publish(c, topic)) break;

@@ -118,6 +118,9 @@ void hub_remember_session_name(hub *h, const char *name);
 bool hub_may_publish(conn *c, const char *topic);
 /* A durable module's "durable.ack" line. */
 void hub_handle_ack(conn *c, const char *line, size_t len);
+/* A durable module's "durable.flush": answered with "dispatcher.flushed" behind
+ * everything queued for it (docs/protocol.md). */
+void hub_handle_flush(conn *c);
 /* The dispatcher.stats timer. */
 void hub_on_stats(uv_timer_t *t);
 

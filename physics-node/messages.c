@@ -10,6 +10,8 @@
 #include "sim_msg_input.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
+#include "sim_motion.h"
+#include "sim_rigid.h"
 #include "sim_msg_traffic.h"
 
 #define PN_MAX_TRAFFIC 128 /* vehicles read from one traffic.state */
@@ -27,7 +29,7 @@ cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused)
 
 cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
                              const pn_road_pos *road, sim_vehicle_model model, uint64_t tick, int run,
-                             const pn_stamps *stamps)
+                             const pn_stamps *stamps, const double *head)
 {
     sim_msg_vehicle_state m;
     sim_msg_vehicle_state_clear(&m);
@@ -52,6 +54,10 @@ cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_contr
     snprintf(m.model, sizeof m.model, "%s", sim_vehicle_model_name(model));
     m.tick = (double)tick;
     m.run = run;
+    if (head) {
+        memcpy(m.head_f, head, sizeof m.head_f);
+        memcpy(m.head_w, head + 3, sizeof m.head_w);
+    }
     if (stamps) {
         m.in_stamp = stamps->in_stamp;
         m.in_sent = stamps->in_sent;
@@ -141,4 +147,13 @@ size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max)
         boxes[i] = b;
     }
     return (size_t)st.n_vehicles;
+}
+
+void pn_head_motion(const sim_vehicle_state *s, const sim_vehicle_params *p, const double alpha[3], double head[6])
+{
+    sim_quat q = {s->quat[0], s->quat[1], s->quat[2], s->quat[3]};
+    sim_vec3 up = sim_quat_unrotate(q, (sim_vec3){0, 0, SIM_MOTION_G});
+    double r[3] = {p->driver_eye.x, p->driver_eye.y, p->driver_eye.z}, u[3] = {up.x, up.y, up.z};
+    sim_motion_head_force(s->accel_body, s->ang_vel_body, alpha, r, u, head);
+    memcpy(head + 3, s->ang_vel_body, 3 * sizeof *head);
 }

@@ -31,10 +31,14 @@ typedef struct pn_stamps {
 
 /* The payloads, through the message definitions of common/protocol (sim_msg_*.h). */
 cJSON *pn_tick_json(uint64_t n, double dt, int run, bool paused);
-/* tick and run: the sim.tick this state belongs to; stamps may be NULL. */
+/* tick and run: the sim.tick this state belongs to; stamps and head (the specific
+ * force and angular rate at the driver's head, 6 numbers) may be NULL. */
 cJSON *pn_vehicle_state_json(const sim_vehicle_state *s, const sim_vehicle_controls *in,
                              const pn_road_pos *road, sim_vehicle_model model, uint64_t tick, int run,
-                             const pn_stamps *stamps);
+                             const pn_stamps *stamps, const double *head);
+/* The motion at the driver's head (p->driver_eye) for vehicle.state's head_f and
+ * head_w (docs/motion.md): alpha is the body's angular acceleration (rad/s^2). */
+void pn_head_motion(const sim_vehicle_state *s, const sim_vehicle_params *p, const double alpha[3], double head[6]);
 cJSON *pn_ffb_json(const sim_ffb_output *f);
 
 /* Applies an input.controls message to *c (sim_msg_input.h's rule): the fields it

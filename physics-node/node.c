@@ -36,9 +36,15 @@ static void publish_tick(pn_node *n)
     pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
     /* In lockstep the clock waits for its participants: a wall-clock delay means
      * nothing there, and the states stay byte for byte the same from run to run. */
+    /* the angular acceleration from the last tick's rate (0 at a run's first tick) */
+    double alpha[3] = {0}, head[6];
+    for (int k = 0; k < 3 && n->have_w; k++) alpha[k] = (s.ang_vel_body[k] - n->last_w[k]) * n->cfg.publish_hz;
+    memcpy(n->last_w, s.ang_vel_body, sizeof n->last_w);
+    n->have_w = !n->paused;
+    pn_head_motion(&s, &n->params, alpha, head);
     publish(n, SIM_TOPIC_VEHICLE_STATE,
             pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model, n->tick, n->run,
-                                  n->cfg.lockstep ? NULL : &n->stamps));
+                                  n->cfg.lockstep ? NULL : &n->stamps, head));
     if (!n->ended && pn_world_at_end(n->world, &road, &n->in_last_sector)) {
         n->ended = true; /* once per run: simctl ends a session "until end" on it */
         sim_msg_end e = {.reason = "the end of the last test sector"};
@@ -111,7 +117,7 @@ static void early_state(pn_node *n, const sim_vehicle_controls *old)
     sim_vehicle_get_state(&n->car, g, &s);
     pn_road_pos road;
     pn_world_road(n->world, s.pos[0], s.pos[1], s.pos[2], s.heading, &road);
-    cJSON *o = pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model, n->tick, n->run, &n->stamps);
+    cJSON *o = pn_vehicle_state_json(&s, &n->in, &road, n->cfg.model, n->tick, n->run, &n->stamps, NULL);
     if (!o)
         return;
     cJSON_DeleteItemFromObject(o, "tick"); /* between the ticks: it belongs to none */

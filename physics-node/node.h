@@ -55,6 +55,8 @@ typedef struct pn_node {
     sim_vehicle_params params;
     sim_vehicle car;
     sim_vehicle_controls in;
+    double last_w[3];             /* the last published angular rate (head motion's alpha) */
+    bool have_w;
     pn_stamps in_stamps;          /* the newest input.controls' stamps (stepped unused) */
     pn_stamps stamps;             /* those of the input the newest state integrated */
     sim_ffb_params ffb;

@@ -3,8 +3,9 @@
  * (sim_drivelog). A restarted recorder resumes its unfinished file, and the
  * dispatcher's backlog fills in what arrived while it was away; rows seen twice are
  * stored once. Errors writing the log are published loudly as log.error.
- * On SIGTERM or control.stop it first drains what is still on its way (until the bus
- * has been quiet for DRAIN_QUIET_MS), so the end of a drive is never cut off; a new
+ * On SIGTERM or control.stop it first drains what is still on its way (until the
+ * dispatcher's dispatcher.flushed, its answer to durable.flush, has arrived and the
+ * bus has been quiet for DRAIN_QUIET_MS), so the end of a drive is never cut off; a new
  * file that got no sample at all is removed rather than left empty. Ticks that stop
  * arriving for --stall-ms (not paused) and losing the bus are logged as events.
  * See docs/drivelog.md. */
@@ -147,12 +148,21 @@ static void recorder_event_count(recorder *r, const char *name, double count)
 
 void rec_event(recorder *r, const char *name) { recorder_event_count(r, name, -1); }
 
-/* Starts draining: stop once the bus has been quiet a moment (see on_tick). */
+/* Starts draining. The dispatcher answers durable.flush with dispatcher.flushed behind
+ * everything it queued for us, so once that arrives (and the bus has been quiet a
+ * moment for what the others sent last) nothing of the drive is still on its way. A
+ * quiet bus alone is no proof: on a loaded machine the dispatcher may not get the CPU
+ * for longer than DRAIN_QUIET_MS while it still holds the drive's last seconds. */
 static void begin_stop(recorder *r)
 {
     if (r->draining || r->stopping) return;
     r->draining = true;
     r->drain_since_ms = r->last_msg_ms = uv_now(r->loop);
+    if (r->bus && sim_bus_connected(r->bus) && r->welcomed) {
+        cJSON *p = cJSON_CreateObject();
+        r->flush_asked = p && sim_bus_publish(r->bus, "durable.flush", r->rec.t, p) == SIM_OK;
+        cJSON_Delete(p);
+    }
 }
 static void finish_stop(recorder *r)
 {
@@ -197,6 +207,10 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     const char *topic = env->topic;
     if (r->stopping) return;
     r->last_msg_ms = uv_now(r->loop);
+    if (strcmp(topic, SIM_TOPIC_DISPATCHER_FLUSHED) == 0) {
+        r->flushed = true;
+        return;
+    }
     if (r->skip) {
         r->skip--;
         return;
@@ -318,8 +332,19 @@ static void on_tick(uv_timer_t *t)
     uint64_t now = uv_now(r->loop);
     /* Quiet counts only once welcomed: a recorder restarted at the end of a drive and
      * told to stop at once still takes the dispatcher's backlog (its welcome first). */
-    if (r->draining && ((now - r->last_msg_ms >= DRAIN_QUIET_MS && r->welcomed) || now - r->drain_since_ms >= DRAIN_MAX_MS))
+    if (!r->draining) return;
+    bool quiet = now - r->last_msg_ms >= DRAIN_QUIET_MS && r->welcomed;
+    if (quiet && (r->flushed || !r->flush_asked)) {
         finish_stop(r);
+    } else if (now - r->drain_since_ms >= DRAIN_MAX_MS) {
+        if (r->flush_asked && !r->flushed) {
+            /* The log ends without the dispatcher's word that it holds nothing more. */
+            rec_event(r, "drain_timeout");
+            fprintf(stderr, "recorder: stopping after %d ms without the dispatcher's dispatcher.flushed: "
+                            "the last messages of the drive may be missing from the log\n", DRAIN_MAX_MS);
+        }
+        finish_stop(r);
+    }
 }
 static void on_after_io(uv_check_t *c) { commit_due(c->data); }
 

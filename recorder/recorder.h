@@ -53,6 +53,8 @@ typedef struct recorder {
     uint64_t bad_messages;
     bool stopping;       /* no more messages: closing */
     bool draining;       /* asked to stop: reading what is still on its way */
+    bool flush_asked;    /* draining: durable.flush sent; the dispatcher's answer ends the drain */
+    bool flushed;        /* ... and dispatcher.flushed arrived: everything queued before it is read */
     uint64_t drain_since_ms, last_msg_ms;
     uint64_t last_tick_ms; /* wall clock of the newest sim.tick; 0: none yet */
     bool tick_stalled;     /* a "stall" "ticks" event is open */

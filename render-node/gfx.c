@@ -26,9 +26,18 @@ int gfx_open(gfx *g, const gfx_window_opts *o, sim_error *err)
         flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
     int x = o->x >= 0 ? o->x : (int)SDL_WINDOWPOS_CENTERED_DISPLAY(o->display);
     int y = o->y >= 0 ? o->y : (int)SDL_WINDOWPOS_CENTERED_DISPLAY(o->display);
-    if (o->fullscreen)
+    int w = o->width, h = o->height;
+    SDL_Rect screen;
+    if (o->fullscreen && SDL_GetDisplayBounds(o->display, &screen) == 0) {
+        /* Made as big as the display, borderless, where it is: fullscreen is a request
+         * to the window manager, and a lab PC or Xvfb without one (a kiosk X session)
+         * would otherwise show a 1280x720 window on a black desktop. */
+        x = screen.x, y = screen.y, w = screen.w, h = screen.h;
+        flags |= SDL_WINDOW_BORDERLESS;
+    } else if (o->fullscreen) {
         x = y = (int)SDL_WINDOWPOS_CENTERED_DISPLAY(o->display);
-    g->win = SDL_CreateWindow(o->title ? o->title : "render-node", x, y, o->width, o->height, flags);
+    }
+    g->win = SDL_CreateWindow(o->title ? o->title : "render-node", x, y, w, h, flags);
     if (!g->win)
         return sim_error_set(err, SIM_EIO, "cannot open a window: %s", SDL_GetError());
     g->ctx = SDL_GL_CreateContext(g->win);

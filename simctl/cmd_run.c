@@ -37,6 +37,7 @@
 #include "sim_msg_vehicle.h"
 #include "cmd_world.h"
 #include "screens.h"
+#include "session_opts.h"
 #include "supervise.h"
 #include "simctl.h"
 
@@ -208,17 +209,6 @@ static int run_analysis(const char *log_file, const char *out_dir, const char *s
     return 0;
 }
 
-/* `--console` may stand alone (the console's default address): it is given its value
- * here, before the option table, which knows only options with a value or none. */
-static void console_default(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) return;
-        if (strcmp(argv[i], "--console") == 0 && (i + 1 >= argc || argv[i + 1][0] == '-' || !strchr(argv[i + 1], ':')))
-            argv[i] = (char *)"--console=" SIMCTL_DEFAULT_CONSOLE;
-    }
-}
-
 /* 128 random bits as 32 hex digits (out: 33 bytes at least); 0 or -1. */
 static int run_new_secret(char *out, size_t size)
 {
@@ -230,12 +220,12 @@ static int run_new_secret(char *out, size_t size)
 
 /* simctl run's options and what was made of them, for the steps below. */
 typedef struct run_config {
-    const char *console_addr, *bus_addr, *control, *token;
-    const char *driver, *until, *out, *study, *subject, *params, *meta_file, *vehicle, *model;
-    const char *start, *screens_file, *quality, *scenario;
-    double stall_s;
-    int display;
-    bool fullscreen, headless, interactive, lockstep, no_analysis, render_offscreen;
+    const char *bus_addr, *control, *token;
+    const char *until, *out, *study, *subject, *params, *meta_file, *vehicle, *model, *motion, *motion_udp;
+    const char *start, *scenario;
+    session_opts so; /* driver, fullscreen, display, screens, quality, console */
+    double stall_s, join_s;
+    bool headless, interactive, lockstep, no_analysis, render_offscreen;
     bool has_ego, scenario_ego, want_task, render_window, want_render;
     run_screens *screens;
     char wait_for[1024]; /* physics' --wait-for: the modules and views the clock waits for */
@@ -248,47 +238,55 @@ static int run_parse(int argc, char **argv, run_config *rc)
 {
     *rc = (run_config){.bus_addr = SIMCTL_DEFAULT_BUS, .control = SIMCTL_DEFAULT_CONTROL, .out = "out",
                        .study = "default", .subject = "s01", .vehicle = "vehicles/bmw-318i.json",
-                       .stall_s = -1, .display = -1};
-    sim_opt opts[] = {
+                       .stall_s = -1, .join_s = 30};
+    session_opts_init(&rc->so);
+    sim_opt opts[SESSION_OPTS_N + 24] = {
         {"headless", SIM_OPT_FLAG, &rc->headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &rc->interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &rc->lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
-        {"driver", SIM_OPT_STRING, &rc->driver, "script|wheel|keyboard|scenario", "who drives (default: script when headless, else wheel if found, else keyboard; scenario: an OpenSCENARIO storyboard drives its ego)"},
         {"params", SIM_OPT_STRING, &rc->params, "NAME=V,...", "OpenSCENARIO parameter values for this drive (docs/openscenario.md)"},
         {"until", SIM_OPT_STRING, &rc->until, "end|SECONDS", "end the session at the scenario's end or after SECONDS of simulated time (default end when headless)"},
         {"out", SIM_OPT_STRING, &rc->out, "DIR", "where drive logs and reports go (default out/)"},
         {"study", SIM_OPT_STRING, &rc->study, "NAME", "study name for the drive log (default 'default')"},
         {"subject", SIM_OPT_STRING, &rc->subject, "ID", "test person id for the drive log (default s01)"},
         {"meta-file", SIM_OPT_STRING, &rc->meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
+        {"motion", SIM_OPT_STRING, &rc->motion, "PLATFORM", "drive a motion base: motion-node with config/motion/PLATFORM.json or a file (docs/motion.md)"},
+        {"motion-udp", SIM_OPT_STRING, &rc->motion_udp, "HOST:PORT", "where motion-node sends the poses (default 127.0.0.1:7710)"},
         {"vehicle", SIM_OPT_STRING, &rc->vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &rc->model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"start", SIM_OPT_STRING, &rc->start, "NAME", "start point of the drive (default the scenario's first)"},
-        {"fullscreen", SIM_OPT_FLAG, &rc->fullscreen, NULL, "the driver's view fullscreen (on --display)"},
-        {"display", SIM_OPT_INT, &rc->display, "N", "display of the driver's view (default 0)"},
-        {"screens", SIM_OPT_STRING, &rc->screens_file, "FILE", "the views to start and where (side screens, mirrors; docs/render.md)"},
         {"stall-s", SIM_OPT_DOUBLE, &rc->stall_s, "SECONDS", "end a headless session whose car has not moved for so much simulated time, exit status 3 (default 60; 0: never)"},
+        {"join-s", SIM_OPT_DOUBLE, &rc->join_s, "SECONDS", "end the session, exit status 3, when the recorder has not joined the bus within SECONDS (default 30; 0: wait for ever)"},
         {"no-analysis", SIM_OPT_FLAG, &rc->no_analysis, NULL, "do not analyse the drive at the end"},
         {"render-offscreen", SIM_OPT_FLAG, &rc->render_offscreen, NULL, "also start the driver's view when headless or without a display, drawn offscreen"},
-        {"quality", SIM_OPT_STRING, &rc->quality, "PRESET", "the render nodes' quality: low (60 fps on llvmpipe), medium or high (default: low on a software renderer, else medium)"},
         {"bus", SIM_OPT_STRING, &rc->bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &rc->control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
         {"token", SIM_OPT_STRING, &rc->token, "TOKEN", "token for dispatcher, modules and operators"},
-        {"console", SIM_OPT_STRING, &rc->console_addr, "[HOST:PORT]",
-         "also start the web console (docs/console.md) there (default " SIMCTL_DEFAULT_CONSOLE "); off loopback it needs --token"},
     };
-    console_default(argc, argv);
+    size_t n_opts = 0;
+    while (opts[n_opts].name) n_opts++;
+    session_opts_rows(&rc->so, opts + n_opts);
+    n_opts += SESSION_OPTS_N;
+    session_opts_console_default(argc, argv);
     int npos = 0;
     int rc_cli = sim_cli_parse("simctl run [SCENARIO] [options]",
                                "Starts a session: the dispatcher and every built module, supervised.", opts,
-                               sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
+                               n_opts, argc, argv, 1, &npos);
     if (rc_cli == SIM_CLI_HELP) return 0;
     if (rc_cli != SIM_CLI_OK) return 2;
     if (npos > 1) {
         fprintf(stderr, "simctl run: at most one scenario file\n");
         return 2;
     }
-    if (rc->quality && strcmp(rc->quality, "low") && strcmp(rc->quality, "medium") && strcmp(rc->quality, "high")) {
-        fprintf(stderr, "simctl run: --quality must be low, medium or high, not \"%s\"\n", rc->quality);
+    static run_screens screens = {.front = -1};
+    rc->screens = &screens;
+    sim_error err = {0};
+    if (session_opts_check(&rc->so, NULL, NULL, &err)) {
+        fprintf(stderr, "simctl run: %s\n", err.msg);
+        return 2;
+    }
+    if (rc->join_s < 0) {
+        fprintf(stderr, "simctl run: --join-s must be 0 (wait for ever) or more\n");
         return 2;
     }
     rc->scenario = npos ? argv[1] : "scenarios/lane-change.json";
@@ -327,14 +325,9 @@ static int run_check_files(run_config *rc)
         fprintf(stderr, "simctl run: --start: %s\n", serr.msg);
         return 1;
     }
-    if (rc->display < -1 || rc->display > 63) {
-        fprintf(stderr, "simctl run: --display expects 0..63, not %d\n", rc->display);
-        return 2;
-    }
-    static run_screens screens = {.front = -1};
-    rc->screens = &screens;
-    if (rc->screens_file && run_screens_load(rc->screens_file, &screens, &serr)) {
-        fprintf(stderr, "simctl run: --screens: %s\n", serr.msg);
+    /* the screens file: a file that cannot be used (exit 1), the rest checked before */
+    if (session_opts_check(&rc->so, NULL, rc->screens, &serr)) {
+        fprintf(stderr, "simctl run: %s\n", serr.msg);
         return 1;
     }
     /* The vehicle file likewise: physics-node would refuse it at start. */
@@ -353,23 +346,19 @@ static int run_settle(run_config *rc, session *s)
     if (!rc->headless && !rc->interactive && !has_display()) rc->headless = true;
     if (rc->headless) {
         rc->lockstep = true;
-        if (!rc->driver) rc->driver = "script";
+        if (!rc->so.driver) rc->so.driver = "script";
         if (!rc->until) rc->until = "end";
     }
     /* --driver scenario (OpenSCENARIO): the storyboard drives its ego entity as well
      * and physics puts the car where that entity is at every tick (both nodes
      * --scenario-ego; traffic.ego), so the car, the log and the storyboard's conditions
      * agree; the input node's controls are not used */
-    rc->scenario_ego = rc->driver && strcmp(rc->driver, "scenario") == 0;
+    rc->scenario_ego = rc->so.driver && strcmp(rc->so.driver, "scenario") == 0;
     if (rc->scenario_ego && !rc->has_ego) {
         fprintf(stderr, "simctl run: --driver scenario needs an OpenSCENARIO file (.xosc), not '%s'\n", rc->scenario);
         return 2;
     }
-    if (rc->scenario_ego) rc->driver = "script";
-    if (rc->driver && strcmp(rc->driver, "script") && strcmp(rc->driver, "wheel") && strcmp(rc->driver, "keyboard")) {
-        fprintf(stderr, "simctl run: --driver must be script, wheel, keyboard or scenario, not '%s'\n", rc->driver);
-        return 2;
-    }
+    if (rc->scenario_ego) rc->so.driver = "script";
     if (rc->stall_s < 0) rc->stall_s = rc->headless ? RUN_STALL_DEFAULT_S : 0;
     s->stall.limit_s = rc->stall_s;
     if (rc->until) {
@@ -396,6 +385,7 @@ static bool module_wanted(const sim_module *m, const run_config *rc)
     case SIM_MODULE_VIEW: return rc->want_render;
     case SIM_MODULE_SOUND: return !rc->headless;
     case SIM_MODULE_TASK: return rc->want_task;
+    case SIM_MODULE_MOTION: return rc->motion != NULL;
     default: return true;
     }
 }
@@ -406,10 +396,10 @@ static void render_args(session *s, child *c, const run_config *rc)
 {
     const run_screens *screens = rc->screens;
     if (!rc->render_window) run_arg(c, "--offscreen");
-    if (rc->quality) run_arg2(c, "--quality", rc->quality);
+    if (rc->so.quality) run_arg2(c, "--quality", rc->so.quality);
     if (screens->front >= 0) screen_args(c, &screens->s[screens->front]);
-    if (rc->display >= 0) run_arg2(c, "--display", int_text(rc->display));
-    if (rc->fullscreen) run_arg(c, "--fullscreen");
+    if (rc->so.display >= 0) run_arg2(c, "--display", int_text(rc->so.display));
+    if (rc->so.fullscreen) run_arg(c, "--fullscreen");
     for (int k = 0; k < screens->n; k++) {
         if (k == screens->front) continue;
         child *v = run_add_child(s, c->exe);
@@ -417,7 +407,7 @@ static void render_args(session *s, child *c, const run_config *rc)
         run_arg2(v, "--scenario", rc->scenario);
         run_arg2(v, "--vehicle", rc->vehicle);
         if (!rc->render_window) run_arg(v, "--offscreen");
-        if (rc->quality) run_arg2(v, "--quality", rc->quality);
+        if (rc->so.quality) run_arg2(v, "--quality", rc->so.quality);
         screen_args(v, &screens->s[k]);
     }
 }
@@ -453,11 +443,15 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
         c->run_arg = c->argc - 1;
         break;
     case SIM_MODULE_ID_INPUT:
-        if (rc->driver) run_arg2(c, "--driver", rc->driver);
+        if (rc->so.driver) run_arg2(c, "--driver", rc->so.driver);
         else run_arg2(c, "--device", "auto");
         break;
     case SIM_MODULE_ID_RENDER:
         render_args(s, c, rc);
+        break;
+    case SIM_MODULE_ID_MOTION:
+        run_arg2(c, "--platform", rc->motion);
+        if (rc->motion_udp) run_arg2(c, "--udp", rc->motion_udp);
         break;
     default:
         break;
@@ -511,7 +505,7 @@ static void run_plan(session *s, run_config *rc)
 /* The operator's console: pages join the bus through it (docs/console.md). 0 or 1. */
 static int run_console(session *s, const run_config *rc)
 {
-    if (!rc->console_addr) return 0;
+    if (!rc->so.console_addr) return 0;
     if (!run_exe_exists("console")) {
         fprintf(stderr, "simctl run: --console: bin/console is not built\n");
         return 1;
@@ -519,10 +513,10 @@ static int run_console(session *s, const run_config *rc)
     child *c = run_add_child(s, "console");
     run_arg2(c, "--bus", rc->bus_addr);
     run_arg2(c, "--control", rc->control);
-    run_arg2(c, "--listen", rc->console_addr);
+    run_arg2(c, "--listen", rc->so.console_addr);
     run_arg2(c, "--scenario", rc->scenario);
     /* the token reaches it through the environment (SIM_BUS_TOKEN), as the modules' */
-    fprintf(stderr, "simctl: console at http://%s/%s\n", rc->console_addr, rc->token ? "?token=..." : "");
+    fprintf(stderr, "simctl: console at http://%s/%s\n", rc->so.console_addr, rc->token ? "?token=..." : "");
     return 0;
 }
 
@@ -534,13 +528,18 @@ static void run_loop(session *s, const run_config *rc)
     uv_signal_init(s->loop, &s->sigterm);
     uv_timer_init(s->loop, &s->stop_timer);
     uv_timer_init(s->loop, &s->operator_stop);
-    s->sigint.data = s->sigterm.data = s->stop_timer.data = s->operator_stop.data = s;
+    uv_timer_init(s->loop, &s->join_timer);
+    s->sigint.data = s->sigterm.data = s->stop_timer.data = s->operator_stop.data = s->join_timer.data = s;
     uv_signal_start(&s->sigint, run_on_signal, SIGINT);
     uv_signal_start(&s->sigterm, run_on_signal, SIGTERM);
 
     fprintf(stderr, "simctl: session with %s (%s%s)\n", rc->scenario, rc->headless ? "headless" : "interactive",
             rc->lockstep ? ", lockstep" : "");
     for (int i = 0; i < s->n_children; i++) run_start_child(&s->children[i]);
+    s->join_s = rc->join_s;
+    for (int i = 0; i < s->n_children && rc->join_s > 0; i++)
+        if (strcmp(s->children[i].exe, "recorder") == 0)
+            uv_timer_start(&s->join_timer, run_on_join_timer, (uint64_t)(rc->join_s * 1000), 0);
 
     static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS,
                                         SIM_TOPIC_LOG_ERROR, SIM_TOPIC_VEHICLE_STATE};

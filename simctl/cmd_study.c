@@ -12,6 +12,7 @@
 #include "sim_file.h"
 #include "sim_vehicle_file.h"
 #include "simctl.h"
+#include "session_opts.h"
 #include "study.h"
 #include "sim_csv.h"
 
@@ -67,6 +68,9 @@ static int cmd_plan(study_ctx *c)
 static int cmd_check(study_ctx *c)
 {
     int bad = 0;
+    session_opts so; /* the "session" section: its screens file is read too */
+    session_opts_init(&so);
+    if (study_session_opts(c, &so)) bad++;
     for (int k = 0; k < c->s->n_conditions; k++) {
         const sim_study_condition *cond = &c->s->conditions[k];
         char path[PATH_MAX * 2], vehicle[PATH_MAX * 2], label[PATH_MAX * 2 + 200];
@@ -121,7 +125,7 @@ static int cmd_check(study_ctx *c)
     }
     /* Balance holds over whole sets of the design's orders. */
     int n = c->s->n_within, rows = c->s->design == SIM_DESIGN_EXPLICIT ? c->s->n_orders
-                                   : c->s->design == SIM_DESIGN_WILLIAMS && n % 2 ? 2 * n
+                                   : c->s->design == SIM_DESIGN_WILLIAMS && n % 2 && n > 1 ? 2 * n
                                    : c->s->design == SIM_DESIGN_RANDOM ? 0 : n;
     if (rows > 1 && c->s->n_participants % rows)
         printf("%s: note: %d participants take the design's %d orders unequally often; balance needs a multiple of %d\n",

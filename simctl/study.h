@@ -43,6 +43,11 @@ void study_condition_paths(const study_ctx *c, int k, char *scenario, size_t ss,
  * same from the drive's folder), or NULL with the error in err. */
 char *study_condition_scenario(const study_ctx *c, int k, sim_error *err);
 
+struct session_opts;
+/* The study file's "session" section checked (errors name FILE: session.FIELD, printed)
+ * and filled into what o (the command line, already checked) leaves unset; 0 or 1. */
+int study_session_opts(const study_ctx *c, struct session_opts *o);
+
 /* Appends one entry to the journal and syncs it to disk before returning. */
 int study_journal(const study_ctx *c, const cJSON *entry, sim_error *err);
 

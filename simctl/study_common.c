@@ -12,6 +12,7 @@
 #include "sim_file.h"
 #include "sim_scenario_rewrite.h"
 #include "sim_sha256.h"
+#include "session_opts.h"
 #include "study.h"
 
 #ifndef SIM_VERSION
@@ -52,6 +53,21 @@ int study_load(const char *file, const char *out_dir, study_ctx *c)
     free(d);
     if (out_dir) snprintf(c->out, sizeof c->out, "%s", out_dir);
     else snprintf(c->out, sizeof c->out, "out/studies/%s", c->s->name);
+    return 0;
+}
+
+int study_session_opts(const study_ctx *c, session_opts *o)
+{
+    session_opts file;
+    static run_screens screens; /* only checked here: each drive's simctl run reads the file */
+    static char path[PATH_MAX * 2];
+    sim_error err = {0};
+    session_opts_from_study(&file, &c->s->session, c->dir, path, sizeof path);
+    if (session_opts_check(&file, c->file, &screens, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    session_opts_merge(o, &file);
     return 0;
 }
 

@@ -38,6 +38,7 @@
 #include "sim_msg_study.h"
 #include "sim_sha256.h"
 #include "simctl.h"
+#include "session_opts.h"
 #include "study.h"
 
 #ifndef SIM_VERSION
@@ -82,6 +83,8 @@ typedef struct runner {
     bool hud_sent;
     uint64_t hud_first_ms;      /* when the instructions were first shown */
     sim_msg_study_state state;
+    session_opts so;            /* the lab's session options: command line over the study file */
+    pid_t console;              /* the console for the whole day, 0 none */
 } runner;
 
 static pid_t spawn(char *const argv[])
@@ -521,9 +524,9 @@ static int run_drive(runner *r)
         journal_attempt(r, "end", d->position, attempt, "aborted", NULL, NULL, "could not prepare the drive");
         return 1;
     }
-    char exe[PATH_MAX], until[32];
+    char exe[PATH_MAX], until[32], display[16];
     snprintf(exe, sizeof exe, "%s/simctl", simctl_bin_dir());
-    char *argv[32];
+    char *argv[48];
     int n = 0;
     argv[n++] = exe;
     argv[n++] = "run";
@@ -536,6 +539,7 @@ static int run_drive(runner *r)
     argv[n++] = "--bus", argv[n++] = (char *)r->bus_addr;
     argv[n++] = "--control", argv[n++] = (char *)r->control;
     if (r->headless) argv[n++] = "--headless";
+    session_opts_argv(&r->so, argv, &n, display);
     if (cond->until_s > 0) {
         snprintf(until, sizeof until, "%g", cond->until_s);
         argv[n++] = "--until", argv[n++] = until;
@@ -755,11 +759,27 @@ static bool runner_alive(int64_t pid, const char *host)
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+/* The console for the whole day (--console, or the study file's session.console):
+ * its pages reach each drive's dispatcher and the breaks' one, which share the bus
+ * address, and its map shows the participant's first drive's scenario. */
+static void start_console(runner *r)
+{
+    if (!r->so.console_addr) return;
+    char exe[PATH_MAX], scen[PATH_MAX * 2], veh[PATH_MAX * 2];
+    snprintf(exe, sizeof exe, "%s/console", simctl_bin_dir());
+    study_condition_paths(r->c, r->plan.drives[0].condition, scen, sizeof scen, veh, sizeof veh);
+    char *argv[] = {exe, "--bus", (char *)r->bus_addr, "--control", (char *)r->control, "--listen",
+                    (char *)r->so.console_addr, "--scenario", scen, NULL};
+    r->console = spawn(argv);
+    fprintf(stderr, "simctl study: console at http://%s/%s\n", r->so.console_addr, r->token ? "?token=..." : "");
+}
+
 int study_cmd_run(int argc, char **argv)
 {
     runner r = {.bus_addr = SIMCTL_DEFAULT_BUS, .control = SIMCTL_DEFAULT_CONTROL};
     const char *out = NULL;
-    sim_opt opts[] = {
+    session_opts_init(&r.so);
+    sim_opt opts[6 + SESSION_OPTS_N] = {
         {"participant", SIM_OPT_STRING, &r.id, "ID", "whose drives (required)"},
         {"headless", SIM_OPT_FLAG, &r.headless, NULL, "headless sessions; questionnaires recorded as not asked"},
         {"out", SIM_OPT_STRING, &out, "DIR", "the study's folder (default out/studies/<study>/)"},
@@ -767,8 +787,11 @@ int study_cmd_run(int argc, char **argv)
         {"control", SIM_OPT_STRING, &r.control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
         {"token", SIM_OPT_STRING, &r.token, "TOKEN", "token for the bus"},
     };
+    /* the lab's options, as simctl run takes them; over the study file's "session" */
+    session_opts_rows(&r.so, opts + 6);
+    session_opts_console_default(argc, argv);
     int npos = 0;
-    int rc = sim_cli_parse("simctl study run FILE --participant ID [--headless] [--out DIR]",
+    int rc = sim_cli_parse("simctl study run FILE --participant ID [--headless] [--out DIR] [session options]",
                            "Runs a participant's drives in the study's order, with the questionnaires between "
                            "them; running it again continues with the first drive not completed.",
                            opts, sizeof opts / sizeof opts[0], argc, argv, 1, &npos);
@@ -786,9 +809,18 @@ int study_cmd_run(int argc, char **argv)
         fprintf(stderr, "simctl study run: --bus %s\n", err.msg);
         return 2;
     }
+    static run_screens screens; /* checked here once, not by every drive's simctl run */
+    if (session_opts_check(&r.so, NULL, &screens, &err)) {
+        fprintf(stderr, "simctl study run: %s\n", err.msg);
+        return 2;
+    }
     study_ctx c;
     if (study_load(argv[1], out, &c)) return 1;
     r.c = &c;
+    if (study_session_opts(&c, &r.so)) {
+        study_close(&c);
+        return 1;
+    }
     if ((r.p = study_participant(&c, r.id)) < 0 || study_open_db(&c)) {
         study_close(&c);
         return 1;
@@ -837,6 +869,7 @@ int study_cmd_run(int argc, char **argv)
     uv_signal_start(&r.sigterm, on_signal, SIGTERM);
     uv_unref((uv_handle_t *)&r.sigint);
     uv_unref((uv_handle_t *)&r.sigterm);
+    start_console(&r);
     int status = 0;
     bool gated = false; /* the operator's go for the next drive was given */
     for (r.cur = 0; r.cur < r.plan.n && !status && !r.interrupted; r.cur++) {
@@ -852,6 +885,10 @@ int study_cmd_run(int argc, char **argv)
         if (!r.headless && c.s->end_text[0]) fprintf(stderr, "%s\n", c.s->end_text);
         r.cur = r.plan.n - 1;
         run_break(&r, NULL, 0, "done", r.cur);
+    }
+    if (r.console > 0) {
+        kill(r.console, SIGTERM);
+        waitpid(r.console, NULL, 0);
     }
     uv_close((uv_handle_t *)&r.tick, NULL);
     uv_close((uv_handle_t *)&r.sigint, NULL);

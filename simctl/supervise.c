@@ -322,6 +322,7 @@ static void shutdown_stage(session *s)
     }
     uv_close((uv_handle_t *)&s->stop_timer, NULL);
     uv_close((uv_handle_t *)&s->operator_stop, NULL);
+    uv_close((uv_handle_t *)&s->join_timer, NULL);
     uv_close((uv_handle_t *)&s->sigint, NULL);
     uv_close((uv_handle_t *)&s->sigterm, NULL);
     for (int i = 0; i < s->n_children; i++) uv_close((uv_handle_t *)&s->children[i].restart_timer, NULL);
@@ -352,5 +353,17 @@ void run_on_signal(uv_signal_t *sig, int signum)
 void run_on_operator_stop(uv_timer_t *t)
 {
     run_end_session(t->data, "operator's stop");
+}
+
+void run_on_join_timer(uv_timer_t *t)
+{
+    session *s = t->data;
+    if (s->recorder_joined || s->ending) return;
+    /* (issue 45) physics' clock waits for the session's recorder: without it the drive
+     * never starts, or, were it not waited for, would go unrecorded */
+    fprintf(stderr, "simctl: the recorder has not joined the bus within %g s (--join-s): the drive cannot be "
+                    "recorded; simctl exits with status %d\n", s->join_s, SIMCTL_EXIT_DATA_LOST);
+    s->status = SIMCTL_EXIT_DATA_LOST;
+    run_end_session(s, "the recorder never joined");
 }
 

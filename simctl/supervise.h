@@ -50,6 +50,8 @@ struct session {
     uv_signal_t sigint, sigterm;
     uv_timer_t stop_timer;
     uv_timer_t operator_stop;   /* the grace after control.stop */
+    uv_timer_t join_timer;      /* --join-s: the recorder must have joined by then */
+    double join_s;              /* 0: no limit */
     bool stopped_by_operator;   /* modules are exiting by themselves: do not restart them */
     child children[20];      /* the dispatcher, the modules, extra views of a screens file */
     int n_children;
@@ -90,6 +92,9 @@ void run_on_signal(uv_signal_t *sig, int signum);
 void run_on_exit_check(uv_timer_t *t);
 void run_on_stop_timer(uv_timer_t *t);
 void run_on_operator_stop(uv_timer_t *t);
+/* --join-s has passed: a recorder that has not joined ends the session, status
+ * SIMCTL_EXIT_DATA_LOST (the clock waits for it: the drive would never start). */
+void run_on_join_timer(uv_timer_t *t);
 /* Notes a module on the bus (a welcome's peer or dispatcher.joined): the session's
  * recorder, when it showed the secret. */
 void run_note_peer(session *s, const cJSON *peer);

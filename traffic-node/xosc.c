@@ -138,6 +138,8 @@ cJSON *tn_xosc_ego_payload(const tn_world *w)
     sim_msg_traffic_ego m = {.heading = s->heading, .speed = fabs(s->v)};
     snprintf(m.id, sizeof m.id, "%s", w->sc->xosc->model.entities[ego].name);
     sim_storyboard_center(&w->sb, ego, &m.x, &m.y);
+    m.x_ref = s->x; /* the storyboard's pose is the reference point */
+    m.y_ref = s->y;
     return sim_msg_traffic_ego_encode(&m);
 }
 
@@ -198,6 +200,12 @@ int tn_xosc_vehicles(tn_world *w, sim_msg_traffic_vehicle *out, int max, sim_msg
         v->pos[1] = cy;
         v->pos[2] = g.z;
         v->heading = s->heading;
+        /* the storyboard's pose is OpenSCENARIO's reference point (the rear axle) */
+        v->has_ref = true;
+        sim_scenario_ground(w->sc, s->x, s->y, &g);
+        v->pos_ref[0] = s->x;
+        v->pos_ref[1] = s->y;
+        v->pos_ref[2] = g.z;
         v->size[0] = m->entities[e].length;
         v->size[1] = m->entities[e].width;
         v->size[2] = m->entities[e].height;

@@ -12,6 +12,7 @@ typedef enum sim_module_when {
     SIM_MODULE_VIEW,  /* a window to show it in, or --render-offscreen */
     SIM_MODULE_SOUND, /* not headless */
     SIM_MODULE_TASK,  /* the scenario runs a secondary task */
+    SIM_MODULE_MOTION, /* a motion base was asked for (simctl run --motion) */
 } sim_module_when;
 
 /* The session's options a module takes (sim_modules.def's TAKES). */

@@ -34,7 +34,8 @@ static cJSON *vehicle_encode(const sim_msg_traffic_vehicle *v)
               cJSON_AddBoolToObject(o, "brake", v->brake) &&
               cJSON_AddStringToObject(o, "indicator", indicator_names[v->left + 2 * v->right]) &&
               (v->road[0] ? cJSON_AddStringToObject(o, "road", v->road) != NULL : cJSON_AddNullToObject(o, "road") != NULL) &&
-              cJSON_AddNumberToObject(o, "lane", v->lane) && add_num(o, "s", v->s, 1e-3);
+              cJSON_AddNumberToObject(o, "lane", v->lane) && add_num(o, "s", v->s, 1e-3) &&
+              (!v->has_ref || add_vec(o, "pos_ref", v->pos_ref, 1e-3));
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
@@ -95,6 +96,8 @@ static int vehicle_decode(sim_json *j, const cJSON *v, const char *p, sim_msg_tr
     double size[3] = {4.5, 1.8, 1.5};
     int ret = sim_json_object(j, v, p);
     if (!ret) ret = vec3(j, v, p, "pos", true, out->pos);
+    out->has_ref = cJSON_GetObjectItemCaseSensitive(v, "pos_ref") != NULL;
+    if (!ret && out->has_ref) ret = vec3(j, v, p, "pos_ref", true, out->pos_ref);
     if (!ret) ret = sim_json_num(j, v, p, "heading", false, 0, SIM_JSON_ANY, 0, 0, &out->heading);
     if (!ret) ret = vec3(j, v, p, "size", false, size);
     if (!ret && !(size[0] > 0 && size[1] > 0 && size[2] > 0))
@@ -223,7 +226,8 @@ cJSON *sim_msg_traffic_ego_encode(const sim_msg_traffic_ego *m)
     cJSON *o = cJSON_CreateObject();
     if (!o || !cJSON_AddStringToObject(o, "id", m->id) || !cJSON_AddNumberToObject(o, "x", m->x) ||
         !cJSON_AddNumberToObject(o, "y", m->y) || !cJSON_AddNumberToObject(o, "heading", m->heading) ||
-        !cJSON_AddNumberToObject(o, "speed", m->speed)) {
+        !cJSON_AddNumberToObject(o, "speed", m->speed) || !cJSON_AddNumberToObject(o, "x_ref", m->x_ref) ||
+        !cJSON_AddNumberToObject(o, "y_ref", m->y_ref)) {
         cJSON_Delete(o);
         return NULL;
     }
@@ -239,5 +243,7 @@ int sim_msg_traffic_ego_decode(const cJSON *msg, sim_msg_traffic_ego *out, sim_e
     if (!ret) ret = sim_json_num(&j, msg, "", "y", true, 0, SIM_JSON_ANY, 0, 0, &out->y);
     if (!ret) ret = sim_json_num(&j, msg, "", "heading", true, 0, SIM_JSON_ANY, 0, 0, &out->heading);
     if (!ret) ret = sim_json_num(&j, msg, "", "speed", true, 0, SIM_JSON_NONNEG, 0, 0, &out->speed);
+    if (!ret) ret = sim_json_num(&j, msg, "", "x_ref", false, out->x, SIM_JSON_ANY, 0, 0, &out->x_ref);
+    if (!ret) ret = sim_json_num(&j, msg, "", "y_ref", false, out->y, SIM_JSON_ANY, 0, 0, &out->y_ref);
     return ret;
 }

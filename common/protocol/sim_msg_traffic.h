@@ -31,6 +31,9 @@ typedef struct sim_msg_traffic_vehicle {
     bool left, right;          /* indicators ("indicator": off, left, right, both: hazard) */
     int lane;                  /* lane id on the road (left +, right -) */
     double s;                  /* m along the road */
+    bool has_ref;              /* pos_ref known ("pos_ref" absent when not) */
+    double pos_ref[3];         /* m: the OpenSCENARIO reference point (the rear axle's centre) on the
+                                  ground, for a storyboard entity: what another OpenSCENARIO player logs */
 } sim_msg_traffic_vehicle;
 
 typedef struct sim_msg_traffic_lead {
@@ -93,6 +96,8 @@ typedef struct sim_msg_traffic_ego {
     double x, y;               /* m, world */
     double heading;            /* rad */
     double speed;              /* m/s, >= 0 */
+    double x_ref, y_ref;       /* m, world: its OpenSCENARIO reference point (the rear axle's centre);
+                                  decoded as x, y when absent */
 } sim_msg_traffic_ego;
 
 cJSON *sim_msg_traffic_ego_encode(const sim_msg_traffic_ego *m);

@@ -28,7 +28,7 @@ static const sim_msg_field EXTRAS[] = {
     F(lat_dev, SIM_MF_NUM, ANY), S(sector), S(task), F(run, SIM_MF_INT, -1e9, 1e9),
     S(road), F(tick, SIM_MF_NUM, 0, 9007199254740992.0),
     F(in_stamp, SIM_MF_NUM, ANY), F(in_sent, SIM_MF_NUM, ANY), F(in_recv, SIM_MF_NUM, ANY),
-    F(stepped, SIM_MF_NUM, ANY),
+    F(stepped, SIM_MF_NUM, ANY), F(head_f, SIM_MF_VEC3, ANY), F(head_w, SIM_MF_VEC3, ANY),
 };
 #undef F
 #undef S

@@ -7,7 +7,8 @@
  * clutch, model, s, d, lane, lane_offset (null off the road or outside every lane),
  * wheels[] {pos, omega, travel, steer, load, fx, fy, slip_ratio, slip_angle, contact},
  * and the optional accel, headway_dist, headway_time, lat_dev, sector, task, run,
- * road, tick, replay, and the delay stamps in_stamp, in_sent, in_recv, stepped. Physics gives road, s, d, lane from its own locate (the one
+ * road, tick, replay, the delay stamps in_stamp, in_sent, in_recv, stepped, and the
+ * motion at the driver's head head_f, head_w. Physics gives road, s, d, lane from its own locate (the one
  * place that decides where the car is: the recorder and render-node take them from
  * here), tick and run (the sim.tick this state belongs to) and accel (accel_body's
  * x). Decoding fills what is there (everything optional, absent as in sim_msg.h)
@@ -70,6 +71,10 @@ typedef struct sim_msg_vehicle_state {
      * stamp (at the device) and sent (published by input-node), when physics received
      * it, and when physics finished stepping this state. */
     double in_stamp, in_sent, in_recv, stepped;
+    /* The motion at the driver's head (motion cueing, docs/motion.md), body axes
+     * (x forward, y left, z up): specific force, m/s^2 (0, 0, +g at rest), and angular
+     * rate, rad/s ([0] NAN: not given). */
+    double head_f[3], head_w[3];
 } sim_msg_vehicle_state;
 
 /* Every field absent (NAN, SIM_MSG_NO_INT, "", no wheels, not a replay). */

@@ -424,6 +424,31 @@ int sim_xosc_load(const char *path, const sim_xosc_override *ov, int n_ov, sim_x
     return rc;
 }
 
+/* A lane position s past its road's end continues onto the road its end links to
+ * (esmini does; the standard is silent): s less the length, or counted back from the
+ * far end of a road joined end to end (its lanes, offsets and s run the other way),
+ * the lane by the last section's link. A junction's roads are not guessed at. */
+static void continue_on_successor(const sim_roadnet *net, sim_sb_position *p)
+{
+    for (int hop = 0; hop < 16; hop++) {
+        const sim_road *r = &net->roads[p->road_index];
+        if (!(p->s > r->length + 1e-6) || r->succ.kind != SIM_LINK_ROAD) return;
+        const sim_road *n = &net->roads[r->succ.index];
+        const sim_lane *ln = p->kind == SIM_SB_POS_LANE ? sim_road_lane(r, r->n_sections - 1, p->lane) : NULL;
+        double over = p->s - r->length;
+        if (ln && ln->succ) p->lane = ln->succ;
+        if (r->succ.contact == SIM_CONTACT_START) {
+            p->s = over;
+        } else {
+            p->s = n->length - over;
+            p->offset = -p->offset;
+            p->t = -p->t;
+        }
+        p->road_index = r->succ.index;
+        snprintf(p->road, sizeof p->road, "%s", n->id);
+    }
+}
+
 static int resolve(const sim_xosc *x, sim_sb_position *p, const sim_roadnet *net, sim_error *err)
 {
     if (p->kind != SIM_SB_POS_LANE && p->kind != SIM_SB_POS_ROAD) return SIM_OK;
@@ -431,6 +456,7 @@ static int resolve(const sim_xosc *x, sim_sb_position *p, const sim_roadnet *net
     if (p->road_index < 0)
         return sim_error_set(err, SIM_ENOTFOUND, "%s: %d: <%s> has roadId \"%s\", which the road network does not have",
                              x->path, p->line, p->kind == SIM_SB_POS_LANE ? "LanePosition" : "RoadPosition", p->road);
+    continue_on_successor(net, p);
     const sim_road *r = &net->roads[p->road_index];
     if (p->s < 0 || p->s > r->length + 1e-6)
         return sim_error_set(err, SIM_ERANGE, "%s: %d: <%s> has s %g, expected [0, %g] on road \"%s\"", x->path, p->line,

@@ -12,7 +12,9 @@ static const char *const RULES[] = {"greaterThan", "lessThan", "equalTo", "great
 static int read_entity_condition(xosc_parser *P, const xmlNode *ec, sim_sb_condition *c)
 {
     const xmlNode *k = xosc_first(ec);
-    static const char *const dists[] = {"longitudinal", "lateral", "euclidianDistance", "euclideanDistance", NULL};
+    /* cartesianDistance: OpenSCENARIO 1.0's name of euclidianDistance (deprecated in 1.1, still valid) */
+    static const char *const dists[] = {"longitudinal", "lateral", "euclidianDistance", "euclideanDistance",
+                                        "cartesianDistance", NULL};
     int rule = 0, dist = 0;
     c->entity = -1;
     c->line = (int)xmlGetLineNo(k ? k : ec);
@@ -69,7 +71,7 @@ static int read_entity_condition(xosc_parser *P, const xmlNode *ec, sim_sb_condi
     }
 #undef RULE
     c->rule = rule;
-    c->dist = dist == 3 ? SIM_SB_DIST_EUCLID : dist;
+    c->dist = dist >= 2 ? SIM_SB_DIST_EUCLID : dist;
     if (!P->rc && c->pos.kind == SIM_SB_POS_NONE &&
         (c->type == SIM_SB_C_REACH_POSITION || c->type == SIM_SB_C_DISTANCE ||
          (c->type == SIM_SB_C_TTC && c->entity < 0)))

@@ -433,6 +433,26 @@ static int read_element(xosc_parser *P, const xmlNode *n, sim_sb_elem_type type,
     return read_children(P, n, self);
 }
 
+/* Does element k answer to ref: its name, or (OpenSCENARIO 1.1) its name prefixed
+ * with those of its parents, nearest last, as far up as the writer chose
+ * ("CutInEvent::CutInAction", "Story::Act::Group::Maneuver::Event")? */
+static bool element_named(const sim_sb_model *m, int k, const char *ref)
+{
+    if (strcmp(m->elements[k].name, ref) == 0) return true;
+    size_t end = strlen(ref);
+    while (k >= 0) {
+        size_t start = end;
+        while (start >= 2 && !(ref[start - 1] == ':' && ref[start - 2] == ':')) start--;
+        if (start < 2) start = 0; /* the first part */
+        const char *name = m->elements[k].name;
+        if (strlen(name) != end - start || strncmp(name, ref + start, end - start) != 0) return false;
+        if (start == 0) return true;
+        end = start - 2;
+        k = m->elements[k].parent;
+    }
+    return false;
+}
+
 static int resolve_element_refs(xosc_parser *P, const xmlNode *sb)
 {
     sim_sb_model *m = &P->x->model;
@@ -441,7 +461,7 @@ static int resolve_element_refs(xosc_parser *P, const xmlNode *sb)
         if (c->type != SIM_SB_C_ELEMENT_STATE) continue;
         c->element = -1;
         for (int k = 0; k < m->n_elements && c->element < 0; k++)
-            if (m->elements[k].type == c->ref_type && strcmp(m->elements[k].name, c->ref) == 0) c->element = k;
+            if (m->elements[k].type == c->ref_type && element_named(m, k, c->ref)) c->element = k;
         if (c->element < 0) {
             P->rc = SIM_ENOTFOUND;
             return sim_error_set(P->err, SIM_ENOTFOUND, "%s: %d: <StoryboardElementStateCondition> names %s \"%s\", "

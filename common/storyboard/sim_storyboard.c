@@ -66,6 +66,14 @@ static int route_graph(sim_route_graph *rg, const sim_lanegraph *g)
     return rc < 0 ? rc : SIM_OK;
 }
 
+/* The conditions' first values, for their edges (see sim_storyboard_init). */
+static void prime(sim_storyboard *sb, const sim_sb_trigger *t)
+{
+    for (int g = t->g0; g < t->g0 + t->n; g++)
+        for (int c = sb->m->groups[g].c0; c < sb->m->groups[g].c0 + sb->m->groups[g].n; c++)
+            sb->last[c] = sb_condition(sb, c) ? 1 : 0;
+}
+
 int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lanegraph *g, sim_error *err)
 {
     memset(sb, 0, sizeof *sb);
@@ -120,6 +128,7 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
     for (int i = 0; i < ne; i++) sb->trans_step[i] = -10;
     for (int i = 0; i < m->n_conds; i++) {
         sb->pending[i] = NAN;
+        sb->last[i] = -1;
         sb->track_offroad |= m->conds[i].type == SIM_SB_C_OFFROAD;
     }
     for (int i = 0; i < m->n_params; i++) {
@@ -168,6 +177,12 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
             sb->state[i] = SIM_SB_ST_RUNNING;
             emit(sb, i, SIM_SB_TR_START);
         }
+    /* esmini evaluates the acts' start triggers and the stop trigger a first time at
+     * t = 0, with the Init applied: their edges start from those values (an act on
+     * `SimulationTime > 0, rising` starts at the first step) */
+    for (int i = 0; i < m->n_elements; i++)
+        if (m->elements[i].type == SIM_SB_E_ACT) prime(sb, &m->elements[i].start);
+    prime(sb, &m->stop);
     return SIM_OK;
 }
 
@@ -187,12 +202,14 @@ void sim_storyboard_set_external(sim_storyboard *sb, int e, double x, double y, 
     s->v = speed;
     sim_lg_pos p;
     s->on_lane = sim_lanegraph_locate(sb->g, x, y, s->on_lane ? s->lane : -1, 1.0, &p);
+    s->reverse = false;
     if (s->on_lane) {
         s->lane = p.lane;
         s->s = p.s;
         s->lat = p.lat;
     }
 }
+
 
 /* ---- triggers --------------------------------------------------------------------- */
 
@@ -201,13 +218,17 @@ static bool condition(sim_storyboard *sb, int c)
 {
     const sim_sb_condition *cd = &sb->m->conds[c];
     bool raw = sb_condition(sb, c), v;
+    /* There is no edge without a value before: a condition already true when first
+     * evaluated does not rise (esmini; traffic_lights' DriveOnGreen waits for the
+     * real green instead of firing on the first step and never again). */
+    bool seen = sb->last[c] >= 0, last = sb->last[c] > 0;
     switch (cd->edge) {
-    case SIM_SB_EDGE_RISING: v = raw && !sb->last[c]; break;
-    case SIM_SB_EDGE_FALLING: v = !raw && sb->last[c]; break;
-    case SIM_SB_EDGE_BOTH: v = raw != sb->last[c]; break;
+    case SIM_SB_EDGE_RISING: v = seen && raw && !last; break;
+    case SIM_SB_EDGE_FALLING: v = seen && !raw && last; break;
+    case SIM_SB_EDGE_BOTH: v = seen && raw != last; break;
     default: v = raw; break;
     }
-    sb->last[c] = raw;
+    sb->last[c] = raw ? 1 : 0;
     if (cd->delay <= 0) return v;
     if (v && isnan(sb->pending[c])) sb->pending[c] = sb->t + cd->delay;
     if (!isnan(sb->pending[c]) && sb->t >= sb->pending[c] - 1e-9) {

@@ -36,6 +36,8 @@ typedef struct sim_sb_state_ent {
     bool placed;                   /* has a position (teleported) */
     bool external;                 /* pose from sim_storyboard_set_external */
     bool on_lane;                  /* lane, s, lat valid; else x, y, heading only */
+    bool reverse;                  /* on_lane, driving against its lane's direction (a TeleportAction
+                                      turned it round): s decreases, heading the lane's + pi */
     int lane;                      /* graph lane */
     double s, lat;                 /* m along the lane, m left of its centre */
     double x, y, heading;          /* reference point, rad */
@@ -76,7 +78,8 @@ typedef struct sim_storyboard {
     int *inst0;                    /* per action element: its first instance */
     sim_sb_inst *inst;
     int n_inst;
-    bool *last;                    /* per condition: last value (edges) */
+    signed char *last;             /* per condition: last value (edges), -1: never evaluated (an edge
+                                      never fires on a first evaluation, as esmini) */
     double *pending;               /* per condition: when a delayed condition holds, NAN: none */
     char (*pvalue)[SIM_SB_NAME];   /* parameter values, ParameterActions change them */
     double *pnum;                  /* a value a ModifyAction computed (NAN: the text is the value) */

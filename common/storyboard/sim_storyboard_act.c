@@ -23,7 +23,9 @@ double sb_shape(sim_sb_shape s, double u)
 
 void sb_update_pose(sim_storyboard *sb, sim_sb_state_ent *e)
 {
-    if (e->on_lane) sim_lanegraph_pose(sb->g, e->lane, e->s, e->lat, &e->x, &e->y, &e->heading);
+    if (!e->on_lane) return;
+    sim_lanegraph_pose(sb->g, e->lane, e->s, e->lat, &e->x, &e->y, &e->heading);
+    if (e->reverse) e->heading = remainder(e->heading + M_PI, 2 * M_PI);
 }
 
 /* The graph lane of road lane (road, lane id) at road s, and the lane's s. */
@@ -74,6 +76,16 @@ static int lane_id_at(const sim_lanegraph *g, const sim_sb_state_ent *e)
         }
     }
     return id;
+}
+
+/* The offset from an entity's graph lane's centre to that of the road lane it is in
+ * (0 but after a lane change into a lane the other way). */
+static double lane_base(const sim_lanegraph *g, const sim_sb_state_ent *e)
+{
+    const sim_lg_lane *ln = &g->lanes[e->lane];
+    double rs = sim_lanegraph_road_s(g, e->lane, e->s);
+    int o = sim_lanegraph_find(g, ln->road, lane_id_at(g, e), rs);
+    return o >= 0 && o != e->lane ? lane_shift(g, e->lane, o, rs) : 0;
 }
 
 /* The lane n lanes to the left (negative: right) of graph lane l at lane s, as a graph
@@ -181,13 +193,21 @@ bool sb_place(sim_storyboard *sb, int e, const sim_sb_position *p)
     s->placed = true;
     if (l < 0 && p->kind != SIM_SB_POS_LANE) { /* a world position: on a lane when it lies on one */
         sim_lg_pos q;
-        if (sim_lanegraph_locate(sb->g, x, y, -1, 0.5, &q) && cos(q.heading - h) > 0.5) {
+        if (sim_lanegraph_locate(sb->g, x, y, -1, 0.5, &q) && fabs(cos(q.heading - h)) > 0.5) {
             l = q.lane;
             ls = q.s;
             lat = q.lat;
         }
     }
     s->on_lane = l >= 0;
+    /* Heading against the lane (a relative heading of pi): it drives the lane backwards,
+     * as esmini does, rather than turning to the lane's direction. */
+    s->reverse = false;
+    if (s->on_lane) {
+        double lx, ly, lh;
+        sim_lanegraph_pose(sb->g, l, ls, lat, &lx, &ly, &lh);
+        s->reverse = cos(h - lh) < -0.5;
+    }
     s->x = x;
     s->y = y;
     s->heading = h;
@@ -206,6 +226,19 @@ double sb_target_speed(const sim_storyboard *sb, const sim_sb_action *a)
     if (!a->relative) return a->target;
     double rv = sb->ent[a->entity].v;
     return a->rel == SIM_SB_REL_FACTOR ? rv * a->target : rv + a->target;
+}
+
+/* A speed change's duration within the entity's Performance (OpenSCENARIO: the
+ * acceleration never exceeds maxAcceleration, the deceleration maxDeceleration): a
+ * shape's steepest slope is peak * dv / T (linear 1, cubic 3/2 at its middle,
+ * sinusoidal pi/2), so T is stretched to peak * dv / limit when shorter, as esmini
+ * does (a cubic 0 -> 25 m/s over 4 s at maxAcceleration 5 takes 7.5 s). */
+static double perf_duration(const sim_sb_entity *en, sim_sb_shape shape, double v0, double v1, double T)
+{
+    double limit = v1 > v0 ? en->max_accel : en->max_decel;
+    if (!(limit > 0)) return T; /* not given: no limit */
+    double peak = shape == SIM_SB_SHAPE_CUBIC ? 1.5 : shape == SIM_SB_SHAPE_SINUSOIDAL ? M_PI / 2 : 1.0;
+    return fmax(T, peak * fabs(v1 - v0) / limit);
 }
 
 /* A lane change's target: the road lane id n lanes beside the reference entity's (or
@@ -300,9 +333,11 @@ void sb_action_start(sim_storyboard *sb, int i)
         if (a->type != SIM_SB_A_SPEED) break;
         in->v0 = e->v;
         in->v1 = sb_target_speed(sb, a);
+        if (sb->m->entities[in->entity].max_speed > 0) in->v1 = fmin(in->v1, sb->m->entities[in->entity].max_speed);
         if (a->dyn.dim == SIM_SB_DIM_TIME) in->T = a->dyn.value;
         else if (a->dyn.dim == SIM_SB_DIM_RATE) in->T = a->dyn.value > 0 ? fabs(in->v1 - in->v0) / a->dyn.value : 0;
         else in->T = fabs(in->v0 + in->v1) > 1e-9 ? 2 * a->dyn.value / fabs(in->v0 + in->v1) : 0;
+        if (a->dyn.shape != SIM_SB_SHAPE_STEP) in->T = perf_duration(&sb->m->entities[in->entity], a->dyn.shape, in->v0, in->v1, in->T);
         if (a->dyn.shape == SIM_SB_SHAPE_STEP || in->T <= 0) {
             e->a = 0;
             e->v = in->v1;
@@ -344,7 +379,9 @@ void sb_action_start(sim_storyboard *sb, int i)
         if (e->lat_inst >= 0) sb_action_end(sb, e->lat_inst);
         e->lat_inst = i;
         in->d0 = e->lat;
-        in->d1 = a->relative ? sb->ent[a->entity].lat + a->target : a->target;
+        /* an absolute offset is from the centre of the lane the entity is in, which after
+         * a lane change into a lane the other way is not its graph lane (esmini) */
+        in->d1 = a->relative ? sb->ent[a->entity].lat + a->target : lane_base(sb->g, e) + a->target;
         in->T = offset_duration(a->dyn.shape, fabs(in->d1 - in->d0), a->dyn.value);
         if (in->T <= 0) {
             e->lat = in->d1;

@@ -25,6 +25,22 @@ static double route_length(const sim_storyboard *sb, int from, int goal)
 
 /* ---- motion ----------------------------------------------------------------------- */
 
+/* World metres per metre of lane s at lat metres left of the lane's centre: a lane's s
+ * is its road's (sim_lanegraph.h), so on a curve an entity at distance d left of the
+ * reference line covers (1 - kappa d) m per m of s. The centre's factor comes from its
+ * samples (the chord between the two around s), the offset's from the curvature. */
+static double lane_stretch(const sim_lanegraph *g, int lane, double s, double lat)
+{
+    const sim_lg_lane *l = &g->lanes[lane];
+    if (l->n_pts < 2 || !(l->length > 0)) return 1;
+    double step = l->length / (l->n_pts - 1);
+    int i = (int)(fmax(s, 0) / step);
+    if (i > l->n_pts - 2) i = l->n_pts - 2;
+    int p = l->pt0 + i;
+    double f = hypot(g->px[p + 1] - g->px[p], g->py[p + 1] - g->py[p]) / step - sim_lanegraph_curvature(g, lane, s) * lat;
+    return f > 0.1 ? f : 0.1; /* past the centre of curvature: no sense, no division by 0 */
+}
+
 static double dist_xy(double ax, double ay, double bx, double by) { return hypot(bx - ax, by - ay); }
 
 /* Longitudinal actions that control speed from others' states. */
@@ -63,9 +79,12 @@ static void speed_control(sim_storyboard *sb, int e, double dt)
             return;
         }
         double dm = dist_xy(mst->x, mst->y, mx, my), d = dist_xy(s->x, s->y, ox, oy);
-        if (dm < 1.0 || d < 1.0 || mst->v < MIN_SPEED) {
+        if (dm < 1.0 || d < 1.0) {
             if (!isnan(a->target)) v = a->target;
             sb_action_end(sb, s->long_inst);
+        } else if (mst->v < MIN_SPEED) {
+            /* a standing master gives no time to arrive in: keep the speed, wait for it
+             * to move (esmini; jumping to the final speed is a step nobody asked for) */
         } else {
             double tm = dm / mst->v;
             /* average speed d/tm; with a final speed the profile is linear to it */
@@ -152,15 +171,58 @@ static void follow_path(sim_storyboard *sb, int e, double dt)
     }
     if (hypot(s->x - px, s->y - py) > 1e-6) s->heading = atan2(s->y - py, s->x - px);
     s->odometer += hypot(s->x - px, s->y - py);
-    if (s->path_inst < 0) { /* back onto the lanes where it ended */
-        sim_lg_pos q;
-        if (sim_lanegraph_locate(sb->g, s->x, s->y, -1, 0.5, &q) && cos(q.heading - s->heading) > 0.5) {
-            s->on_lane = true;
-            s->lane = q.lane;
-            s->s = q.s;
-            s->lat = q.lat;
+    /* Where its trajectory ended it goes straight on at its speed (sb_move), not snapped
+     * onto the nearest lane: esmini keeps such an entity where the trajectory left it
+     * (traffic_lights' Pedestrian_1 jumped 24 m when snapped). */
+}
+
+/* Along the lane (backwards when reversed): successors (predecessors) at its ends.
+ * At the end of a road with nothing after it the entity is held there; held a second
+ * step (it was at the end already) its speed is set to 0, as esmini's default
+ * controller does (lane_change_simple's comment: an EndOfRoadCondition of 2.5 s resets
+ * the speed, one of 0 s, teleporting the entity the step it arrives, does not); an
+ * action still running sets it again the next step. */
+static void drive_lane(sim_storyboard *sb, sim_sb_state_ent *s, double dt)
+{
+    const sim_lg_lane *L = sb->g->lanes;
+    double lat0 = s->lat;
+    bool was_end = s->end_of_road;
+    lateral(sb, (int)(s - sb->ent), dt);
+    /* speed is along the lane where the entity is, not along the reference line */
+    double stretch = lane_stretch(sb->g, s->lane, s->s, s->lat), ds = s->v * dt / stretch;
+    s->s += s->reverse ? -ds : ds;
+    s->odometer += ds * stretch;
+    s->end_of_road = false;
+    double over = 0; /* m of s past the end where it is held */
+    while (!s->reverse && s->s > L[s->lane].length) {
+        int n = next_lane(sb, s);
+        if (n < 0) {
+            over = s->s - L[s->lane].length;
+            s->s = L[s->lane].length;
+            break;
         }
+        s->s -= L[s->lane].length;
+        s->lane = n;
     }
+    while (s->reverse && s->s < 0) {
+        if (L[s->lane].n_pred == 0) {
+            over = -s->s;
+            s->s = 0;
+            break;
+        }
+        s->lane = L[s->lane].pred[0];
+        s->s += L[s->lane].length;
+    }
+    s->odometer -= over * stretch;
+    if (s->reverse ? s->s <= 1e-9 && L[s->lane].n_pred == 0 : s->s >= L[s->lane].length - 1e-9 && L[s->lane].n_succ == 0)
+        s->end_of_road = true;
+    if (over > 0 && was_end) s->v = 0;
+    if (s->path_inst >= 0 && s->lane == s->goal_lane && s->s >= sb->inst[s->path_inst].d1) {
+        sb_action_end(sb, s->path_inst);
+        s->goal_lane = -1;
+    }
+    sb_update_pose(sb, s);
+    if (ds > 1e-9) s->heading += atan2((s->lat - lat0) * (s->reverse ? -1 : 1), ds * stretch); /* drifting sideways */
 }
 
 void sb_move(sim_storyboard *sb, double dt)
@@ -185,34 +247,11 @@ void sb_move(sim_storyboard *sb, double dt)
         if (s->path_inst >= 0 && !s->on_lane) {
             follow_path(sb, e, dt);
         } else if (s->on_lane) {
-            double lat0 = s->lat;
-            lateral(sb, e, dt);
-            double ds = s->v * dt;
-            s->s += ds;
-            s->odometer += ds;
-            s->end_of_road = false;
-            while (s->s > sb->g->lanes[s->lane].length) {
-                int n = next_lane(sb, s);
-                if (n < 0) {
-                    s->odometer -= s->s - sb->g->lanes[s->lane].length;
-                    s->s = sb->g->lanes[s->lane].length;
-                    s->end_of_road = true; /* held there, keeping its speed (below) */
-                    break;
-                }
-                s->s -= sb->g->lanes[s->lane].length;
-                s->lane = n;
-            }
-            /* An entity at the end of a road with no successor stays there but keeps
-             * its speed, as esmini's default controller does: a TeleportAction then
-             * sends it on at that speed (lane_change_simple's Act 2 relies on it). */
-            if (s->s >= sb->g->lanes[s->lane].length - 1e-9 && sb->g->lanes[s->lane].n_succ == 0)
-                s->end_of_road = true;
-            if (s->path_inst >= 0 && s->lane == s->goal_lane && s->s >= sb->inst[s->path_inst].d1) {
-                sb_action_end(sb, s->path_inst);
-                s->goal_lane = -1;
-            }
-            sb_update_pose(sb, s);
-            if (ds > 1e-9) s->heading += atan2(s->lat - lat0, ds); /* drifting sideways */
+            drive_lane(sb, s, dt);
+        } else if (s->path_inst < 0) { /* off the lanes, its trajectory done: straight on */
+            s->x += s->v * dt * cos(s->heading);
+            s->y += s->v * dt * sin(s->heading);
+            s->odometer += s->v * dt;
         }
         sim_lg_pos q;
         bool off = sb->track_offroad && !sim_lanegraph_locate(sb->g, s->x, s->y, s->on_lane ? s->lane : -1, 0.0, &q);

@@ -342,10 +342,45 @@ static int read_questionnaire(sim_json *j, const cJSON *v, const char *path, sim
     return SIM_OK;
 }
 
+const char *const sim_session_quality_names[] = {"low", "medium", "high", NULL};
+const char *const sim_session_driver_names[] = {"script", "wheel", "keyboard", "scenario", NULL};
+
+static int read_session(sim_json *j, const cJSON *root, sim_study_session *o)
+{
+    static const char *const keys[] = {"fullscreen", "display", "screens", "quality", "console", "driver", NULL};
+    o->display = -1;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "session");
+    if (!v) return SIM_OK;
+    int k;
+    TRY(sim_json_object(j, v, "session"));
+    TRY(sim_json_keys(j, v, "session", keys, -1));
+    TRY(sim_json_bool(j, v, "session", "fullscreen", false, false, &o->fullscreen));
+    TRY(sim_json_int(j, v, "session", "display", false, -1, 0, SIM_SESSION_DISPLAY_MAX, &o->display));
+    TRY(sim_json_strcpy(j, v, "session", "screens", false, o->screens, sizeof o->screens));
+    if (cJSON_GetObjectItemCaseSensitive(v, "quality")) {
+        TRY(sim_json_enum(j, v, "session", "quality", -1, sim_session_quality_names, -1, &k));
+        strcpy(o->quality, sim_session_quality_names[k]); /* the longest, "medium", fits */
+    }
+    if (cJSON_GetObjectItemCaseSensitive(v, "driver")) {
+        TRY(sim_json_enum(j, v, "session", "driver", -1, sim_session_driver_names, -1, &k));
+        strcpy(o->driver, sim_session_driver_names[k]); /* "keyboard", "scenario" fit */
+    }
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(v, "console");
+    if (cJSON_IsBool(c)) {
+        o->console = cJSON_IsTrue(c);
+    } else if (c) {
+        if (!cJSON_IsString(c) || !c->valuestring[0])
+            return sim_json_found(j, "session.console", c, "true, false or \"HOST:PORT\"");
+        TRY(sim_json_strcpy(j, v, "session", "console", true, o->console_addr, sizeof o->console_addr));
+        o->console = true;
+    }
+    return SIM_OK;
+}
+
 static int parse_root(sim_json *j, const cJSON *root, sim_study *s)
 {
     static const char *const keys[] = {"format", "name", "description", "conditions", "participants",
-                                       "design", "questionnaires", "instructions", "auto_go", NULL};
+                                       "design", "questionnaires", "instructions", "auto_go", "session", NULL};
     TRY(sim_json_object(j, root, ""));
     TRY(sim_json_keys(j, root, "", keys, -1));
     int format;
@@ -353,6 +388,7 @@ static int parse_root(sim_json *j, const cJSON *root, sim_study *s)
     TRY(read_name(j, root, "", "name", s->name));
     TRY(sim_json_strcpy(j, root, "", "description", false, s->description, sizeof s->description));
     TRY(sim_json_bool(j, root, "", "auto_go", false, false, &s->auto_go));
+    TRY(read_session(j, root, &s->session));
     const cJSON *conds = cJSON_GetObjectItemCaseSensitive(root, "conditions");
     if (!cJSON_IsArray(conds) || cJSON_GetArraySize(conds) < 1 || cJSON_GetArraySize(conds) > SIM_STUDY_CONDITIONS_MAX)
         return sim_json_found(j, "conditions", conds, "an array of 1 to 32 conditions");

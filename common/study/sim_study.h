@@ -72,6 +72,21 @@ typedef struct sim_questionnaire {
                                                                one with scoring NONE */
 } sim_questionnaire;
 
+/* The study file's "session" section: how each drive's session starts at the lab
+ * (docs/study.md, "The session"); `simctl study run`'s command line overrides it. The
+ * name lists are the ones `simctl run` checks its own options against. */
+extern const char *const sim_session_quality_names[]; /* low, medium, high; NULL-terminated */
+extern const char *const sim_session_driver_names[];  /* script, wheel, keyboard, scenario */
+#define SIM_SESSION_DISPLAY_MAX 63
+typedef struct sim_study_session {
+    bool fullscreen;
+    int display;                      /* -1: unset */
+    char screens[SIM_STUDY_PATH_MAX]; /* "" unset; as written: relative to the study file */
+    char quality[16], driver[16];     /* "" unset; one of the names above */
+    bool console;                     /* start the console (true, or an address) */
+    char console_addr[64];            /* "" its default address */
+} sim_study_session;
+
 typedef struct sim_study {
     char name[SIM_STUDY_NAME_MAX];      /* [A-Za-z0-9_-]: a folder name */
     char description[SIM_STUDY_TEXT_MAX];
@@ -97,6 +112,7 @@ typedef struct sim_study {
     char between_text[SIM_STUDY_TEXT_MAX];      /* shown between drives; "" none */
     bool auto_go;                               /* each drive starts without the operator's go */
     char end_text[SIM_STUDY_TEXT_MAX];          /* shown at the end; "" none */
+    sim_study_session session;
 } sim_study;
 
 /* Parses and validates a study file's text; name labels the messages. *out is new,

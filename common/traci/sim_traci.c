@@ -138,13 +138,6 @@ void sim_traci_cmd_step(sim_traci_buf *b, double target_s)
     sim_traci_cmd_end(b, at);
 }
 
-void sim_traci_cmd_set_order(sim_traci_buf *b, int32_t order)
-{
-    size_t at = sim_traci_cmd_begin(b, SIM_TRACI_CMD_SETORDER);
-    sim_traci_put_i32(b, order);
-    sim_traci_cmd_end(b, at);
-}
-
 void sim_traci_cmd_close(sim_traci_buf *b)
 {
     sim_traci_cmd_end(b, sim_traci_cmd_begin(b, SIM_TRACI_CMD_CLOSE));
@@ -229,11 +222,6 @@ void sim_traci_cmd_get_leader(sim_traci_buf *b, const char *veh, double dist)
 void sim_traci_cmd_get_vehicle_count(sim_traci_buf *b)
 {
     sim_traci_cmd_end(b, sim_traci_var_cmd(b, SIM_TRACI_CMD_GET_VEHICLE_VARIABLE, SIM_TRACI_ID_COUNT, ""));
-}
-
-void sim_traci_cmd_get_min_expected(sim_traci_buf *b)
-{
-    sim_traci_cmd_end(b, sim_traci_var_cmd(b, SIM_TRACI_CMD_GET_SIM_VARIABLE, SIM_TRACI_VAR_MIN_EXPECTED_VEHICLES, ""));
 }
 
 void sim_traci_cmd_subscribe_vehicle_context(sim_traci_buf *b, const char *veh, double begin, double end,

@@ -22,7 +22,6 @@
 enum {
     SIM_TRACI_CMD_GETVERSION = 0x00,
     SIM_TRACI_CMD_SIMSTEP = 0x02,
-    SIM_TRACI_CMD_SETORDER = 0x03,
     SIM_TRACI_CMD_CLOSE = 0x7f,
     SIM_TRACI_CMD_SUBSCRIBE_VEHICLE_CONTEXT = 0x84,
     SIM_TRACI_RESPONSE_SUBSCRIBE_VEHICLE_CONTEXT = 0x94,
@@ -55,7 +54,6 @@ enum {
     SIM_TRACI_VAR_ROAD_ID = 0x50,
     SIM_TRACI_VAR_SIGNALS = 0x5b,
     SIM_TRACI_VAR_LEADER = 0x68,
-    SIM_TRACI_VAR_MIN_EXPECTED_VEHICLES = 0x7d,
     SIM_TRACI_VAR_SCALE = 0x8e,
     SIM_TRACI_VAR_HEIGHT = 0xbc,
     SIM_TRACI_VAR_SPEEDSETMODE = 0xb3,
@@ -104,7 +102,6 @@ int sim_traci_msg_end(sim_traci_buf *b, sim_error *err);
 void sim_traci_cmd_get_version(sim_traci_buf *b);
 /* Simulation step up to target_s (0: exactly one step). */
 void sim_traci_cmd_step(sim_traci_buf *b, double target_s);
-void sim_traci_cmd_set_order(sim_traci_buf *b, int32_t order);
 void sim_traci_cmd_close(sim_traci_buf *b);
 /* route.add(id, [edge]) */
 void sim_traci_cmd_add_route(sim_traci_buf *b, const char *route, const char *const *edges, int n_edges);
@@ -125,8 +122,6 @@ void sim_traci_cmd_set_vehicle_double(sim_traci_buf *b, int var, const char *veh
 void sim_traci_cmd_set_scale(sim_traci_buf *b, double scale);
 /* vehicle.getLeader(veh, dist) */
 void sim_traci_cmd_get_leader(sim_traci_buf *b, const char *veh, double dist);
-/* simulation.getMinExpectedNumber() */
-void sim_traci_cmd_get_min_expected(sim_traci_buf *b);
 /* vehicle.subscribeContext(veh, vehicle domain, range, vars) from begin to end s. */
 void sim_traci_cmd_subscribe_vehicle_context(sim_traci_buf *b, const char *veh, double begin, double end,
                                              double range, const uint8_t *vars, int n_vars);

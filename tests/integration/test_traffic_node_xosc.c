@@ -124,11 +124,14 @@ static void scenario_ego_same_bytes(void **state)
     assert_non_null(strstr(a, "\"topic\":\"traffic.ego\",\"src\":\"traffic\""));
     assert_non_null(strstr(a, "\"id\":\"Ego\",\"x\":"));
     assert_non_null(strstr(a, "\"id\":\"OverTaker\""));
-    /* the cut-in at 6.23 s (the overtaker 0.4 s ahead of the ego), the stop at 21.74 s */
-    assert_non_null(strstr(a, "\"t\":6.23,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
+    /* storyboard entities carry OpenSCENARIO's reference point beside the box's centre */
+    assert_non_null(strstr(a, "\"pos_ref\":["));
+    assert_non_null(strstr(a, "\"x_ref\":"));
+    /* the cut-in at 6.24 s (the overtaker 0.4 s ahead of the ego), the stop at 21.75 s */
+    assert_non_null(strstr(a, "\"t\":6.24,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
     const char *end = strstr(a, "\"topic\":\"sim.end\"");
     assert_non_null(end);
-    assert_non_null(strstr(end - 80 > a ? end - 80 : a, "\"t\":21.74"));
+    assert_non_null(strstr(end - 80 > a ? end - 80 : a, "\"t\":21.75"));
     free(a);
     free(b);
 }
@@ -214,8 +217,8 @@ static void restart_continues_storyboard(void **state)
     char *a = malloc(cap), *b = malloc(cap);
     run_restarted(0, NULL, a, cap);
     run_restarted(400, path, b, cap);
-    /* the cut-in (6.23 s) comes after the restart (4.00 s): the storyboard was continued */
-    assert_non_null(strstr(b, "\"t\":6.23,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
+    /* the cut-in (6.24 s) comes after the restart (4.00 s): the storyboard was continued */
+    assert_non_null(strstr(b, "\"t\":6.24,\"element\":\"CutInEvent\",\"kind\":\"event\",\"transition\":\"startTransition\""));
     assert_non_null(strstr(b, "\"topic\":\"sim.end\""));
     assert_string_equal(a, b);
     free(a);

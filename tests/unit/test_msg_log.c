@@ -1,6 +1,6 @@
 /* Unit tests of the messages that modules used to build by hand: log.status,
  * log.error, session.module (sim_msg_log), sim.end (sim_msg_sim) and input.button
- * (sim_msg_input). The bytes are the ones the modules published before they had one
+ * (sim_msg_input), bus.error (sim_msg_log) and bridge.status (sim_msg_sensor). The bytes are the ones the modules published before they had one
  * definition, so no reader sees a change. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 
 #include "sim_msg_input.h"
 #include "sim_msg_log.h"
+#include "sim_msg_sensor.h"
 #include "sim_msg_sim.h"
 
 static void assert_bytes(cJSON *o, const char *want)
@@ -88,6 +89,41 @@ static void sim_end_and_input_button_bytes(void **state)
     cJSON_Delete(o);
 }
 
+/* bus.error: a module's own report that its bus dropped messages (sim_bus). */
+static void bus_error_bytes_and_round_trip(void **state)
+{
+    (void)state;
+    sim_msg_bus_error m = {.dropped = 12345678901ull, .error = "send queue full"};
+    assert_bytes(sim_msg_bus_error_encode(&m), "{\"dropped\":12345678901,\"error\":\"send queue full\"}");
+    cJSON *o = cJSON_Parse("{\"dropped\":7,\"error\":\"x\"}");
+    sim_msg_bus_error back;
+    assert_int_equal(sim_msg_bus_error_decode(o, &back, NULL), SIM_OK);
+    assert_true(back.dropped == 7);
+    assert_string_equal(back.error, "x");
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"dropped\":-1,\"error\":\"x\"}");
+    sim_error err = {0};
+    assert_int_equal(sim_msg_bus_error_decode(o, &back, &err), SIM_ERANGE);
+    assert_non_null(strstr(err.msg, "bus.error: dropped"));
+    cJSON_Delete(o);
+}
+
+/* bridge.status: what the Python bridges publish (clients/python), read back by C. */
+static void bridge_status_round_trip(void **state)
+{
+    (void)state;
+    sim_msg_bridge_status m = {.name = "pupil", .kind = "pupil", .publishes = "gaze.sample", .connected = true,
+                               .rate_hz = 200, .dropped = 3, .calibration_age_s = 61.5};
+    cJSON *o = sim_msg_bridge_status_encode(&m);
+    assert_non_null(o);
+    sim_msg_bridge_status back;
+    assert_int_equal(sim_msg_bridge_status_decode(o, &back, NULL), SIM_OK);
+    assert_string_equal(back.publishes, "gaze.sample");
+    assert_true(back.connected);
+    assert_true(back.rate_hz == 200 && back.dropped == 3 && back.calibration_age_s == 61.5);
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -95,6 +131,8 @@ int main(void)
         cmocka_unit_test(log_error_bytes),
         cmocka_unit_test(session_module_bytes),
         cmocka_unit_test(sim_end_and_input_button_bytes),
+        cmocka_unit_test(bus_error_bytes_and_round_trip),
+        cmocka_unit_test(bridge_status_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

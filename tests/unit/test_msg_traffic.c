@@ -53,6 +53,9 @@ static void state_round_trip(void **state)
     snprintf(v[1].id, sizeof v[1].id, "a17");
     v[1].left = true;
     v[1].road[0] = '\0';
+    v[1].has_ref = true; /* an OpenSCENARIO entity: its reference point 1.4 m behind the centre */
+    v[1].pos_ref[0] = 398.6;
+    v[1].pos_ref[1] = -5.625;
     sim_msg_traffic_state m = {.run = 1, .total = 2, .vehicles = v, .n_vehicles = 2,
                                .lead = {.valid = true, .id = "a17", .gap = 3, .speed = 0, .thw = INFINITY, .ttc = 0.5}};
     cJSON *o = sim_msg_traffic_state_encode(&m);
@@ -67,6 +70,8 @@ static void state_round_trip(void **state)
     assert_true(back[1].left && !back[1].right && back[1].brake);
     assert_int_equal(back[0].lane, -3);
     assert_true(fabs(back[0].pos[0] - 400.0) < 1e-9);
+    assert_false(back[0].has_ref);
+    assert_true(back[1].has_ref && back[1].pos_ref[0] == 398.6 && back[1].pos_ref[1] == -5.625 && back[1].pos_ref[2] == 0);
     assert_true(d.lead.valid && isinf(d.lead.thw) && d.lead.ttc == 0.5);
     /* max caps what is read */
     assert_int_equal(sim_msg_traffic_state_decode(o, &d, 1, &err), SIM_OK);
@@ -132,15 +137,20 @@ static void event_bytes_and_back(void **state)
 /* traffic.ego: byte-exact, back, and a negative speed refused naming the field. */
 static void ego_bytes_and_back(void **state)
 {
-    sim_msg_traffic_ego e = {.id = "Ego", .x = 12.5, .y = -3.25, .heading = 0.5, .speed = 30};
+    sim_msg_traffic_ego e = {.id = "Ego", .x = 12.5, .y = -3.25, .heading = 0.5, .speed = 30, .x_ref = 11.25, .y_ref = -3.75};
     cJSON *o = sim_msg_traffic_ego_encode(&e);
     char *s = cJSON_PrintUnformatted(o);
-    assert_string_equal(s, "{\"id\":\"Ego\",\"x\":12.5,\"y\":-3.25,\"heading\":0.5,\"speed\":30}");
+    assert_string_equal(s, "{\"id\":\"Ego\",\"x\":12.5,\"y\":-3.25,\"heading\":0.5,\"speed\":30,\"x_ref\":11.25,\"y_ref\":-3.75}");
     free(s);
     sim_msg_traffic_ego d;
     assert_int_equal(sim_msg_traffic_ego_decode(o, &d, NULL), SIM_OK);
     assert_string_equal(d.id, "Ego");
     assert_true(d.x == 12.5 && d.y == -3.25 && d.heading == 0.5 && d.speed == 30);
+    assert_true(d.x_ref == 11.25 && d.y_ref == -3.75);
+    cJSON_Delete(o);
+    o = cJSON_Parse("{\"id\":\"Ego\",\"x\":1,\"y\":2,\"heading\":0,\"speed\":1}"); /* no reference point: x, y */
+    assert_int_equal(sim_msg_traffic_ego_decode(o, &d, NULL), SIM_OK);
+    assert_true(d.x_ref == 1 && d.y_ref == 2);
     cJSON_Delete(o);
     sim_error err = {0};
     o = cJSON_Parse("{\"id\":\"Ego\",\"x\":1,\"y\":2,\"heading\":0,\"speed\":-1}");

@@ -130,6 +130,34 @@ static void town(void **state)
     sim_scenario_free(sc);
 }
 
+/* scenarios/crossing-lights.json: four heads under one controller whose 57 s cycle
+ * gives each axis green, amber, all red and red-amber; every head stands where a
+ * driver stopped at its line sees it. The eye is about 2 m behind the car's front,
+ * which stops at the line, in the centre of the 3.25 m lane; a head within 30 degrees
+ * of straight ahead is inside the default 60 degree view. */
+static void crossing_lights(void **state)
+{
+    (void)state;
+    sim_scenario *sc = load("scenarios/crossing-lights.json");
+    const sim_lights *L = &sc->net.lights;
+    assert_int_equal(L->n_heads, 4);
+    assert_int_equal(L->n_ctls, 1);
+    double cycle = 0;
+    for (int p = 0; p < L->ctls[0].n_phases; p++) cycle += L->ctls[0].phases[p].duration;
+    NEAR(cycle, 57, 1e-12);
+    for (int i = 0; i < L->n_heads; i++) {
+        const sim_light_head *h = &L->heads[i];
+        double ahead = fabs(h->s - h->stop_s) + 2.0; /* from the eye to the head, along the road */
+        double aside = fabs(h->t) - 3.25 / 2;        /* from the lane's centre */
+        double deg = atan2(aside, ahead) * 180 / M_PI;
+        if (!(deg > 5 && deg < 30)) fail_msg("%s: %.1f degrees from straight ahead at the stop line", h->id, deg);
+        NEAR(fabs(h->s - h->stop_s), 10, 1e-9);
+        assert_true(h->orientation == (h->stop_s < h->s ? 1 : -1)); /* the line before the head */
+    }
+    assert_int_equal(sc->n_agents, 3);
+    sim_scenario_free(sc);
+}
+
 /* One misspelt field of a road ("segmnts" in roads[0]) is one message, the unknown
  * field with the name meant: not also "segments: missing" and a follow-on error for
  * every speed limit, start point, trigger, sector and task on the road that then had
@@ -138,7 +166,7 @@ static void one_typo_one_error(void **state)
 {
     (void)state;
     const char *files[] = {"scenarios/lane-change.json", "scenarios/rural.json", "scenarios/town.json",
-                           "scenarios/motorway.json"};
+                           "scenarios/motorway.json", "scenarios/crossing-lights.json"};
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         char *text;
         size_t len;
@@ -164,6 +192,7 @@ int main(void)
         cmocka_unit_test(motorway),
         cmocka_unit_test(rural),
         cmocka_unit_test(town),
+        cmocka_unit_test(crossing_lights),
         cmocka_unit_test(one_typo_one_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,6 +206,45 @@ static void errors_name_the_path(void **state)
                 "t.json: participants: found an object, expected an object with either \"ids\" or \"count\"");
 }
 
+/* The "session" section: each field read as given, unset ones left unset (display -1),
+ * "console": true without an address; bad values named by their path. */
+static void session_section(void **state)
+{
+    (void)state;
+    sim_study *s = parse_ok(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],"
+                            "\"session\":{\"fullscreen\":true,\"display\":2,\"screens\":\"three.json\","
+                            "\"quality\":\"low\",\"driver\":\"wheel\",\"console\":\"127.0.0.1:7790\"}}");
+    assert_true(s->session.fullscreen);
+    assert_int_equal(s->session.display, 2);
+    assert_string_equal(s->session.screens, "three.json");
+    assert_string_equal(s->session.quality, "low");
+    assert_string_equal(s->session.driver, "wheel");
+    assert_true(s->session.console);
+    assert_string_equal(s->session.console_addr, "127.0.0.1:7790");
+    sim_study_free(s);
+    s = parse_ok(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],\"session\":{\"console\":true}}");
+    assert_false(s->session.fullscreen);
+    assert_int_equal(s->session.display, -1);
+    assert_string_equal(s->session.quality, "");
+    assert_true(s->session.console);
+    assert_string_equal(s->session.console_addr, "");
+    sim_study_free(s);
+    s = parse_ok(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}]}");
+    assert_int_equal(s->session.display, -1);
+    assert_false(s->session.console);
+    sim_study_free(s);
+    parse_fails(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],\"session\":{\"quality\":\"ultra\"}}",
+                "t.json: session.quality: found \"ultra\", expected one of: low, medium, high");
+    parse_fails(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],\"session\":{\"display\":64}}",
+                "t.json: session.display: found 64");
+    parse_fails(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],\"session\":{\"driver\":\"robot\"}}",
+                "t.json: session.driver: found \"robot\", expected one of: script, wheel, keyboard, scenario");
+    parse_fails(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],\"session\":{\"console\":7}}",
+                "t.json: session.console: found 7, expected true, false or \"HOST:PORT\"");
+    parse_fails(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],\"session\":{\"fulscreen\":true}}",
+                "t.json: session.fulscreen: unknown field");
+}
+
 static void overlay_moves_start_and_sets_params(void **state)
 {
     sim_study *s = parse_ok(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s.json\",\"start\":\"two\","
@@ -421,6 +460,7 @@ int main(void)
         cmocka_unit_test(explicit_orders_practice_and_after),
         cmocka_unit_test(participant_ids_from_count),
         cmocka_unit_test(errors_name_the_path),
+        cmocka_unit_test(session_section),
         cmocka_unit_test(overlay_moves_start_and_sets_params),
         cmocka_unit_test(tlx_raw_mean),
         cmocka_unit_test(sus_brooke),

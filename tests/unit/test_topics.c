@@ -56,12 +56,13 @@ static void find_prefers_the_exact_row(void **state)
 }
 
 /* recorder/main.c's list before the table (its order is not kept: a set of prefixes),
- * and what was added since: render.latency, vehicle.collision (issue 38) */
+ * and what was added since: render.latency, vehicle.collision (issue 38), motion.state
+ * (issue 44: kept by recorder --all) */
 static const char *const OLD_SUBSCRIBE[] = {
     "sim.tick", "vehicle.state", "input.", "control.", "dispatcher.joined", "dispatcher.left", "dispatcher.refused",
     "traffic.event", "traffic.state", "storyboard.event", "traffic.collision", "signal.", "traffic.engine",
     "trigger.", "sector.", "task.", "log.mark", "session.", "drt.", "surt.", "gaze.", "hmi.", "sensor.",
-    "automation.event", "render.latency", "vehicle.collision"};
+    "automation.event", "render.latency", "vehicle.collision", "motion.state"};
 
 static void recorder_subscribes_as_before(void **state)
 {
