@@ -250,7 +250,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
         {"study", SIM_OPT_STRING, &rc->study, "NAME", "study name for the drive log (default 'default')"},
         {"subject", SIM_OPT_STRING, &rc->subject, "ID", "test person id for the drive log (default s01)"},
         {"meta-file", SIM_OPT_STRING, &rc->meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
-        {"record-all", SIM_OPT_FLAG, &rc->record_all, NULL, "the drive log also keeps every bus message (the recorder's --all; simctl export --xosc-csv reads them)"},
+        {"record-all", SIM_OPT_FLAG, &rc->record_all, NULL, "the recorder also keeps every bus message (recorder --all; simctl export --mcap gives each topic a channel, --xosc-csv reads the trajectories)"},
         {"motion", SIM_OPT_STRING, &rc->motion, "PLATFORM", "drive a motion base: motion-node with config/motion/PLATFORM.json or a file (docs/motion.md)"},
         {"motion-udp", SIM_OPT_STRING, &rc->motion_udp, "HOST:PORT", "where motion-node sends the poses (default 127.0.0.1:7710)"},
         {"vehicle", SIM_OPT_STRING, &rc->vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
