@@ -427,8 +427,9 @@ static int drive_tidy_rows(drive_info *d, const an_params *params, rows *tidy, i
             row *x = &tidy->v[tidy->n - 1];
             x->status = complete ? (ok ? "ok" : "warning") : flagged ? "flagged" : "aborted";
             if (!complete) snprintf(x->reason, sizeof x->reason, "%.300s", flagged ? d->reason : d->aborted_reason);
-            else if (!ok) snprintf(x->reason, sizeof x->reason, "%.300s", tr->message[0] ? tr->message
-                                                                           : unclosed ? unclosed : st);
+            else if (!ok) /* an unclosed log is said even beside the task's own message */
+                snprintf(x->reason, sizeof x->reason, "%.250s%s%.63s", tr->message[0] ? tr->message : unclosed ? "" : st,
+                         tr->message[0] && unclosed ? "; " : "", unclosed ? unclosed : "");
         }
     }
     an_result_free(&res);

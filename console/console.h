@@ -50,7 +50,7 @@ typedef struct console_page {
     uv_connect_t connect_req;
     bool tcp_open;                 /* uv_tcp_init done and handle not closed yet */
     bool connected, bus_closed, reading, welcomed;
-    bool operator_page;            /* its WebSocket showed the operator cookie: may command */
+    sim_page_role role;            /* what it may send (from its WebSocket's ?role=, main.c) */
     bool leaving;                  /* the WebSocket closed: draining the bus connection */
     int pending;                   /* commands in flight (their answers hold the page) */
     char name[65];                 /* from the page's hello */

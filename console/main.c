@@ -28,6 +28,31 @@ typedef struct app {
 
 static bool has_cookie(struct lws *wsi, const console_gateway *gw, const char *what, const char *value);
 
+/* The role a WebSocket asks for with ?role= (docs/console.md, "Page roles") and may
+ * have: the operator's only with the operator's cookie, or for a program (no Origin:
+ * it showed the token); one that names no role is the operator when it may be, else a
+ * plain page. NULL with *out set, or why it is refused (in why_buf). */
+static const char *ws_role(struct lws *wsi, const console_gateway *gw, sim_page_role *out, char *why_buf,
+                           size_t why_size)
+{
+    char buf[128];
+    bool may_operate = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0 ||
+                       has_cookie(wsi, gw, "operator", gw->operator_secret);
+    const char *v = lws_get_urlarg_by_name(wsi, "role=", buf, sizeof buf);
+    if (!v) {
+        *out = may_operate ? SIM_PAGE_ROLE_OPERATOR : SIM_PAGE_ROLE_PAGE;
+        return NULL;
+    }
+    sim_error err = {0};
+    if (sim_page_role_parse(v, out, &err) != SIM_OK) {
+        snprintf(why_buf, why_size, "%s", err.msg);
+        return why_buf;
+    }
+    if (*out == SIM_PAGE_ROLE_OPERATOR && !may_operate)
+        return "the operator's role needs the operator's cookie, set with the console's page (/)";
+    return NULL;
+}
+
 /* The door of every request (docs/console.md, "Threats and defences"): the Host must
  * name this console (else a DNS-rebinding page could reach it under its own name); a
  * WebSocket must come from the console's own pages (Origin: its own origin or an
@@ -36,8 +61,9 @@ static bool has_cookie(struct lws *wsi, const console_gateway *gw, const char *w
  * before any upgrade and is logged. Returns 0 to go on, 1 when refused. */
 static int refuse_request(struct lws *wsi, console_gateway *gw, bool upgrade)
 {
-    char host[256] = "", origin[512] = "", tok[4096];
+    char host[256] = "", origin[512] = "", tok[4096], role_why[SIM_ERROR_MSG_MAX];
     const char *why = NULL;
+    sim_page_role role;
     if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) < 0) host[0] = 0;
     bool has_origin = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0;
     if (has_origin && lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) < 0) origin[0] = 0;
@@ -55,6 +81,8 @@ static int refuse_request(struct lws *wsi, console_gateway *gw, bool upgrade)
                              : "WebSocket without an Origin needs the console's token";
     else if (upgrade && gw->token && !sim_net_token_equal(gw->token, v))
         why = v ? "WebSocket with a wrong token" : "WebSocket with no token";
+    else if (upgrade)
+        why = ws_role(wsi, gw, &role, role_why, sizeof role_why);
     if (!why) return 0;
     fprintf(stderr, "console: %s refused (403): %s (Host \"%.64s\", Origin \"%.96s\")\n",
             upgrade ? "WebSocket" : "request", why, host, has_origin ? origin : "none");
@@ -132,7 +160,11 @@ static int on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user,
         return gw ? add_cookies(wsi, gw, in) : 0;
     case LWS_CALLBACK_ESTABLISHED:
         *pss = gw && !gw->closing ? page_open(gw, wsi) : NULL;
-        if (*pss) (*pss)->operator_page = has_cookie(wsi, gw, "operator", gw->operator_secret);
+        if (*pss) {
+            /* (refused in the handshake otherwise: see refuse_request) */
+            char why[SIM_ERROR_MSG_MAX];
+            if (ws_role(wsi, gw, &(*pss)->role, why, sizeof why)) (*pss)->role = SIM_PAGE_ROLE_PAGE;
+        }
         return *pss ? 0 : -1;
     case LWS_CALLBACK_RECEIVE:
         if (*pss)

@@ -273,19 +273,23 @@ static void handle_message(console_page *p, const char *data, size_t len)
     sim_page_result r;
     sim_error err = {0};
     if (sim_page_check(data, len, p->name, p->welcomed, p->gw->bus_token, &r, &err) != SIM_OK) return;
+    /* each page role gets only its rights (sim_page_role_allows): a participant's HMI,
+     * SuRT or questionnaire page neither commands nor publishes another role's topics */
+    if ((r.action == SIM_PAGE_COMMAND || (r.action == SIM_PAGE_FORWARD && !r.hello)) &&
+        sim_page_role_allows(p->role, r.topic, &err) != SIM_OK) {
+        page_send_error(p, err.msg);
+        sim_page_result_free(&r);
+        return;
+    }
     switch (r.action) {
     case SIM_PAGE_FORWARD:
         if (r.hello) snprintf(p->name, sizeof p->name, "%s", r.hello_name);
         bus_send(p, r.line, strlen(r.line));
         break;
     case SIM_PAGE_COMMAND:
-        /* Operator commands only from the operator's page (issue 45): its WebSocket
-         * showed the cookie the console set, HttpOnly and SameSite=Strict, with "/". An
-         * HMI, SuRT or questionnaire page (a participant's tablet) cannot have it. */
-        if (!p->operator_page)
-            page_send_error(p, "console.command: refused: operator commands come only from the console's operator "
-                               "page (/), which holds its cookie");
-        else if (!p->welcomed) page_send_error(p, "console.command: say hello first");
+        /* (the operator role is granted only to a WebSocket that showed the operator's
+         * cookie, HttpOnly and SameSite=Strict, set with "/", or a program's token) */
+        if (!p->welcomed) page_send_error(p, "console.command: say hello first");
         else console_command(p, r.msg);
         break;
     case SIM_PAGE_ROADS:

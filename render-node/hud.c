@@ -87,12 +87,81 @@ static void label(double box[4], cairo_t *cr, const char *text, double x, double
     cairo_fill(cr);
 }
 
+/* Text centred on the width in lines no wider than max_w (broken between words), the
+ * first baseline at y; returns the y below the last line. */
+static double wrapped(cairo_t *cr, const char *text, double cx, double y, double max_w, double size)
+{
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    char line[1024] = "";
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ') p++;
+        const char *e = p;
+        while (*e && *e != ' ' && *e != '\n') e++;
+        char next[1024];
+        snprintf(next, sizeof next, "%s%s%.*s", line, line[0] ? " " : "", (int)(e - p), p);
+        cairo_text_extents_t ext;
+        cairo_text_extents(cr, next, &ext);
+        bool newline = *e == '\n';
+        if (ext.width > max_w && line[0]) { /* the word goes to the next line */
+            cairo_text_extents(cr, line, &ext);
+            cairo_move_to(cr, cx - ext.width / 2 - ext.x_bearing, y);
+            cairo_show_text(cr, line);
+            y += size * 1.4;
+            snprintf(line, sizeof line, "%.*s", (int)(e - p), p);
+        } else {
+            snprintf(line, sizeof line, "%s", next);
+        }
+        p = e;
+        if (newline || !*p) {
+            cairo_text_extents(cr, line, &ext);
+            cairo_move_to(cr, cx - ext.width / 2 - ext.x_bearing, y);
+            cairo_show_text(cr, line);
+            y += size * 1.4;
+            line[0] = '\0';
+            if (newline) p++;
+        }
+    }
+    return y;
+}
+
+/* The study screen's page: everything opaque, nothing of a scene behind it. */
+static void redraw_page(rn_hud *h, cairo_t *cr)
+{
+    double u = h->h / 720.0;
+    cairo_set_source_rgb(cr, 0.10, 0.14, 0.20); /* dark slate: calm, not black */
+    cairo_paint(cr);
+    double y = h->h * 0.36;
+    if (h->page_title[0]) {
+        cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+        cairo_set_font_size(cr, 54 * u);
+        cairo_text_extents_t e;
+        cairo_text_extents(cr, h->page_title, &e);
+        cairo_set_source_rgb(cr, 0.93, 0.95, 0.98);
+        cairo_move_to(cr, h->w / 2.0 - e.width / 2 - e.x_bearing, y);
+        cairo_show_text(cr, h->page_title);
+        y += 90 * u;
+    }
+    cairo_set_source_rgb(cr, 0.80, 0.85, 0.92);
+    wrapped(cr, h->page_text, h->w / 2.0, y, h->w * 0.7, 34 * u);
+    h->box[0] = h->box[1] = 0;
+    h->box[2] = h->w;
+    h->box[3] = h->h;
+}
+
 static void redraw(rn_hud *h)
 {
     cairo_t *cr = cairo_create(h->surf);
     cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR);
     cairo_paint(cr);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+    if (h->page) {
+        redraw_page(h, cr);
+        cairo_destroy(cr);
+        cairo_surface_flush(h->surf);
+        return;
+    }
     double u = h->h / 720.0; /* sizes scale with the viewport */
     double *box = h->box;
     box[0] = box[1] = 1e9;
@@ -197,11 +266,14 @@ void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
     k = fnv(k, &h->full, sizeof h->full);
     k = fnv(k, &h->drt_on, sizeof h->drt_on);
     k = fnv(k, &h->drt_angle_deg, sizeof h->drt_angle_deg);
+    k = fnv(k, &h->page, sizeof h->page);
+    k = fnv(k, h->page_title, strlen(h->page_title) + 1);
+    k = fnv(k, h->page_text, strlen(h->page_text) + 1);
     for (int a = 0; a < SIM_HUD_AREA_COUNT; a++) {
         k = fnv(k, h->area[a].text, strlen(h->area[a].text) + 1);
         k = fnv(k, h->area[a].rgb, sizeof h->area[a].rgb);
     }
-    bool empty = !h->no_data && !h->paused && (!h->full || (h->speed_kmh < 0 && h->limit_kmh <= 0 && !h->drt_on));
+    bool empty = !h->page && !h->no_data && !h->paused && (!h->full || (h->speed_kmh < 0 && h->limit_kmh <= 0 && !h->drt_on));
     for (int a = 0; h->full && a < SIM_HUD_AREA_COUNT; a++)
         if (h->area[a].text[0])
             empty = false;

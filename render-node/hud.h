@@ -37,6 +37,11 @@ typedef struct rn_hud {
      * tan_half_fov_y (set by the scene) places it. */
     bool drt_on;
     double drt_angle_deg, tan_half_fov_y;
+    /* A whole page instead (render-node --study-screen, between a study's drives): a
+     * calm opaque background, a title and a text wrapped to the width. */
+    bool page;
+    char page_title[128];
+    char page_text[1024];
     int w, h;
     cairo_surface_t *surf;
     GLuint tex;

@@ -157,6 +157,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"stats-file", SIM_OPT_STRING, &o->stats_file, "FILE", "write frame statistics (JSON) there at exit instead of stdout"},
         {"motion", SIM_OPT_STRING, &o->motion, "predict|interpolate", "the car's pose: predicted from the newest state to the frame's presentation (default), or interpolated between the last two, one state period behind (docs/latency.md)"},
         {"latency-marker", SIM_OPT_FLAG, &o->latency_marker, NULL, "a 32-pixel patch in the top left corner, white while the steering input is past half lock, for a photodiode (docs/latency.md)"},
+        {"study-screen", SIM_OPT_FLAG, &o->study_screen, NULL, "the driver's screen between a study's drives: a calm page with what study.state says, no scene (simctl study run starts it; docs/study.md)"},
         {"latency-log", SIM_OPT_STRING, &o->latency_log, "FILE", "in a session: every frame's wheel-to-picture delay and stages (and the patch as read back) as CSV"},
     };
     int npos = 0;
@@ -181,6 +182,8 @@ static int parse_options(int argc, char **argv, rn_options *o)
         bad = "--fov-deg must be from 1 to 170 degrees";
     else if (o->light && sim_light_find(o->light, true) < 0)
         bad = light_bad;
+    else if (o->study_screen && (o->bench_frames > 0 || (o->screenshot && o->screenshot_at >= 0)))
+        bad = "--study-screen takes --screenshot OUT.png (written on SIGUSR1) but not --screenshot-at or --bench-frames";
     else if (o->screenshot_at >= 0 && !o->screenshot)
         bad = "--screenshot-at needs --screenshot OUT.png";
     else if (!(o->fps > 0 && o->fps <= 1000))
@@ -225,7 +228,7 @@ int main(int argc, char **argv)
         wx = (int)v[0];
         wy = (int)v[1];
     }
-    bool one_off = (o->screenshot && o->screenshot_at < 0) || o->bench_frames > 0;
+    bool one_off = (o->screenshot && o->screenshot_at < 0 && !o->study_screen) || o->bench_frames > 0;
     if (!getenv("SDL_VIDEODRIVER") && (o->offscreen || one_off)) {
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
         o->offscreen = true;
@@ -260,7 +263,7 @@ int main(int argc, char **argv)
     n.trigger_fired = calloc((size_t)n.sc->n_triggers + 1, sizeof *n.trigger_fired);
     gfx_window_opts wo = {.width = w, .height = h, .x = wx, .y = wy, .display = o->display,
                           .fullscreen = o->fullscreen, .hidden = o->offscreen, .vsync = !o->no_vsync,
-                          .title = "render-node"};
+                          .title = o->study_screen ? "render-node study screen" : "render-node"};
     if (SDL_Init(SDL_INIT_EVENTS) != 0 || (rc = gfx_open(&n.g, &wo, &err))) {
         fprintf(stderr, "render-node: %s\n", err.msg[0] ? err.msg : SDL_GetError());
         rc = 1;
@@ -282,7 +285,9 @@ int main(int argc, char **argv)
         }
         if (o->no_hud)
             n.scene.no_hud = true;
-        if (o->bench_frames > 0) {
+        if (o->study_screen) {
+            rc = rn_run_study_screen(&n, &err);
+        } else if (o->bench_frames > 0) {
             rc = o->traffic ? rn_load_traffic_file(&n, &err) : SIM_OK;
             if (!rc)
                 rc = rn_run_bench(&n, &err);

@@ -26,6 +26,7 @@ typedef struct rn_options {
     int display, bench_frames;
     bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud, no_scenery;
     bool latency_marker;           /* the photodiode patch (docs/latency.md) */
+    bool study_screen;             /* the page between a study's drives (study_screen.c) */
     const char *motion;            /* --motion predict|interpolate */
     const char *latency_log;       /* every frame's delay, and the patch as read back, as CSV */
 } rn_options;
@@ -139,6 +140,8 @@ int rn_write_stats(rn_node *n, const char *json, sim_error *err);
 int rn_run_screenshot(rn_node *n, sim_error *err);
 int rn_run_bench(rn_node *n, sim_error *err);
 int rn_run_session(rn_node *n, sim_error *err);
+/* --study-screen: the calm page between a study's drives (study_screen.c). */
+int rn_run_study_screen(rn_node *n, sim_error *err);
 
 /* Joins the bus (session.c). */
 int rn_session_open(rn_node *n, sim_error *err);

@@ -536,3 +536,18 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     draw_hud(s, fs, v, w, h, cam, c.id);
     return SIM_OK;
 }
+
+void rn_scene_draw_page(rn_scene *s, int w, int h, double now)
+{
+    static const float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    glViewport(0, 0, w, h);
+    glClearColor(0.10f, 0.14f, 0.20f, 1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glUseProgram(s->tex);
+    um(s->tex, "u_view_proj", id);
+    um(s->tex, "u_model", id);
+    u1(s->tex, "u_fog_k", 0);
+    u1(s->tex, "u_bright", 1);
+    u1(s->tex, "u_retro", 0);
+    rn_hud_draw(&s->hud, w, h, now, glGetUniformLocation(s->tex, "u_tex"));
+}

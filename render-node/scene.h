@@ -97,4 +97,8 @@ void rn_scene_free(rn_scene *s);
 int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int w, int h, sim_camera *cam,
                   rn_frame_stats *stats);
 
+/* Only the HUD (hud.page: a whole page) over a cleared w x h framebuffer: the study
+ * screen's frame (study_screen.c). */
+void rn_scene_draw_page(rn_scene *s, int w, int h, double now);
+
 #endif

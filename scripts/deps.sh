@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libsqlite3-dev \
 sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
 zlib:zlib1g-dev fontconfig:libfontconfig-dev libxml-2.0:libxml2-dev \
-libwebsockets:libwebsockets-dev assimp:libassimp-dev"
+libwebsockets:libwebsockets-dev assimp:libassimp-dev libzstd:libzstd-dev"
 # command -> Debian package (tools the build, the tests and fuzzing start; Xvfb and
 # xdotool drive the keyboard window in tests/integration/test_keyboard_window.c; python3
 # runs the Python client's tests, tests/scripts/test_pyclient.sh; nc and socat run the
@@ -109,11 +109,15 @@ missing_packages() {
     echo "$m" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
-# The browser tests' driver, playwright-core, from the npm registry at the version
-# tests/browser/package-lock.json pins; it drives Debian's chromium, so no browser is
-# downloaded.
+# The browser tests' driver, playwright-core, and the MCAP reader the export test reads
+# with (@mcap/core, fzstd for its zstd chunks), from the npm registry at the versions
+# tests/browser/package-lock.json pins; playwright drives Debian's chromium, so no
+# browser is downloaded.
 npm_packages() {
-    [ -f tests/browser/node_modules/playwright-core/package.json ] && return 0
+    for p in playwright-core @mcap/core fzstd; do
+        [ -f "tests/browser/node_modules/$p/package.json" ] || break
+        [ "$p" = fzstd ] && return 0
+    done
     echo "deps: installing tests/browser's npm packages (npm ci)" >&2
     (cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2)
 }

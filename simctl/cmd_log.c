@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <uv.h>
@@ -16,6 +17,7 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command_bus.h"
+#include "export_mcap.h"
 #include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg_vehicle.h"
@@ -44,25 +46,28 @@ static int export_targets_free(const char *log, const char *dir, bool force, sim
 
 int simctl_cmd_export(int argc, char **argv)
 {
-    const char *csv = NULL, *from = NULL, *to = NULL;
+    const char *csv = NULL, *mcap = NULL, *from = NULL, *to = NULL;
     int run = -1;
-    bool force = false;
+    bool force = false, uncompressed = false;
     sim_opt opts[] = {
-        {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv, events.csv, gaze.csv, sensor.csv and clock.csv (required)"},
+        {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv, events.csv, gaze.csv, sensor.csv and clock.csv"},
+        {"mcap", SIM_OPT_STRING, &mcap, "FILE", "write FILE.mcap: samples, events (and an --all log's bus topics) as JSON channels"},
+        {"uncompressed", SIM_OPT_FLAG, &uncompressed, NULL, "--mcap: chunks without zstd"},
         {"force", SIM_OPT_FLAG, &force, NULL, "overwrite existing CSV files (never the LOG itself)"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start at time T (s) or where the sector/task begins"},
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "end at time T (s) or where the sector/task ends"},
         {"run", SIM_OPT_INT, &run, "N", "only run N (a restart starts a new run); default all"},
     };
-    const char *usage = "simctl export LOG --csv DIR [--from ...] [--to ...] [--run N] [--force]";
-    const char *desc = "Writes a drive log's samples, events, gaze, sensor and clock tables as CSV files with a header row.";
+    const char *usage = "simctl export LOG --csv DIR|--mcap FILE [--from ...] [--to ...] [--run N] [--force]";
+    const char *desc = "Writes a drive log's samples, events, gaze, sensor and clock tables as CSV files with a header row, "
+                       "or the drive as one MCAP file.";
     size_t n_opts = sizeof opts / sizeof opts[0];
     int npos = 0;
     int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
-    if (npos != 1 || !csv) {
-        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "--csv DIR is required");
+    if (npos != 1 || !csv == !mcap) {
+        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "give one of --csv DIR and --mcap FILE");
         sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
         return 2;
     }
@@ -75,6 +80,21 @@ int simctl_cmd_export(int argc, char **argv)
     if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
     if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
     usage_error = ret != 0 && r != NULL;
+    if (mcap) {
+        size_t n = 0;
+        if (!ret && strcmp(mcap, argv[1]) == 0)
+            ret = sim_error_set(&err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten", mcap);
+        if (!ret && !force && access(mcap, F_OK) == 0)
+            ret = sim_error_set(&err, SIM_EINVAL, "%s exists; give --force to overwrite it", mcap);
+        if (!ret) ret = export_mcap(r, range, mcap, !uncompressed, &n, &err);
+        sim_drivelog_reader_close(r);
+        if (ret) {
+            fprintf(stderr, "simctl export: %s\n", err.msg);
+            return usage_error && ret == SIM_EINVAL ? 2 : 1;
+        }
+        printf("%s (%zu messages)\n", mcap, n);
+        return 0;
+    }
     if (!ret) ret = sim_file_mkdirs(csv, &err);
     if (!ret) ret = export_targets_free(argv[1], csv, force, &err);
     if (!ret) ret = sim_drivelog_export_csv(r, range, csv, &err);

@@ -148,8 +148,40 @@ static int64_t count(sqlite3 *db, const char *sql, const char *p)
     return v;
 }
 
+/* Whether the participant's drive at position has a complete attempt whose log is
+ * closed (a log without end_utc may lack its tail: docs/drivelog.md). Each complete
+ * attempt whose log is not closed or is gone is listed in *notes (appended; NUL-
+ * terminated), so that the operator reruns or flags the drive. */
+static bool complete_and_closed(sqlite3 *db, const char *id, int position, char *notes, size_t size)
+{
+    sqlite3_stmt *st;
+    bool ok = false;
+    if (sqlite3_prepare_v2(db, "SELECT attempt, log_path FROM attempts WHERE participant = ? AND position = ? "
+                               "AND status = 'complete' ORDER BY attempt", -1, &st, NULL) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, position);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *log = (const char *)sqlite3_column_text(st, 1);
+        study_log_state ls = log ? study_log_closed(log) : STUDY_LOG_MISSING;
+        /* (a CSV folder has no end_utc to look for: taken as it is) */
+        if (ls == STUDY_LOG_CLOSED || ls == STUDY_LOG_UNREAD) {
+            ok = true;
+            continue;
+        }
+        size_t used = strlen(notes);
+        snprintf(notes + used, size - used, "  %s drive %d attempt %d: %s: %s; not counted as done\n", id, position,
+                 sqlite3_column_int(st, 0),
+                 ls == STUDY_LOG_NOT_CLOSED ? "log not closed (no end_utc: its end may be lost)" : "log missing",
+                 log ? log : "(none)");
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
 static int cmd_status(study_ctx *c)
 {
+    char notes[8192] = "";
     if (study_open_db(c)) return 1;
     sqlite3 *db = sim_studydb_sqlite(c->db);
     printf("study %s (%s)\n%-12s %-10s %-6s %-8s %-8s %-10s %s\n", c->s->name, c->out, "participant", "group", "done",
@@ -161,10 +193,10 @@ static int cmd_status(study_ctx *c)
         int done = 0;
         char next[128] = "-";
         for (int i = 0; i < plan.n; i++) {
-            int n1 = 0, n2 = 0;
-            sim_studydb_count(c->db, id, plan.drives[i].position, SIM_ATTEMPT_COMPLETE, &n1, NULL);
+            int n2 = 0;
+            bool n1 = complete_and_closed(db, id, plan.drives[i].position, notes, sizeof notes);
             sim_studydb_count(c->db, id, plan.drives[i].position, SIM_ATTEMPT_FLAGGED, &n2, NULL);
-            if (n1 + n2) done++;
+            if (n1 || n2) done++;
             else if (!strcmp(next, "-"))
                 snprintf(next, sizeof next, "drive %d (%s)", plan.drives[i].position,
                          c->s->conditions[plan.drives[i].condition].name);
@@ -178,6 +210,7 @@ static int cmd_status(study_ctx *c)
                (long long)count(db, "SELECT COUNT(*) FROM attempts WHERE participant = ? AND status = 'flagged'", id), a,
                next);
     }
+    if (notes[0]) printf("attempts marked complete whose log is not:\n%s", notes);
     return 0;
 }
 

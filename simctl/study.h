@@ -51,6 +51,17 @@ int study_session_opts(const study_ctx *c, struct session_opts *o);
 /* Appends one entry to the journal and syncs it to disk before returning. */
 int study_journal(const study_ctx *c, const cJSON *entry, sim_error *err);
 
+/* What a drive log's file says of its end (docs/drivelog.md: a log without end_utc
+ * was never closed and may lack its tail): an attempt is complete only when its log is
+ * closed. */
+typedef enum {
+    STUDY_LOG_CLOSED,     /* a drive log with end_utc */
+    STUDY_LOG_NOT_CLOSED, /* a drive log without end_utc */
+    STUDY_LOG_MISSING,    /* no such file */
+    STUDY_LOG_UNREAD,     /* there, but no SQLite drive log (a CSV folder, a broken file) */
+} study_log_state;
+study_log_state study_log_closed(const char *path);
+
 /* "2026-11-27T10:45:08.123Z" */
 void study_utc_now(char *buf, size_t size);
 

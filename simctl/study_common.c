@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_scenario_rewrite.h"
 #include "sim_sha256.h"
@@ -18,6 +19,17 @@
 #ifndef SIM_VERSION
 #define SIM_VERSION "0.1.0-dev"
 #endif
+
+study_log_state study_log_closed(const char *path)
+{
+    if (access(path, F_OK) != 0) return STUDY_LOG_MISSING;
+    sim_drivelog_reader *rd;
+    if (sim_drivelog_reader_open(path, &rd, NULL) != SIM_OK) return STUDY_LOG_UNREAD;
+    char end[40] = "";
+    bool closed = sim_drivelog_read_meta(rd, "end_utc", end, sizeof end, NULL) == SIM_OK && end[0];
+    sim_drivelog_reader_close(rd);
+    return closed ? STUDY_LOG_CLOSED : STUDY_LOG_NOT_CLOSED;
+}
 
 void study_utc_now(char *buf, size_t size)
 {

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <dirent.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -31,7 +32,6 @@
 #include "cmd_log.h"
 #include "sim_bus.h"
 #include "sim_cli.h"
-#include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg.h"
 #include "sim_msg_hud.h"
@@ -85,6 +85,7 @@ typedef struct runner {
     sim_msg_study_state state;
     session_opts so;            /* the lab's session options: command line over the study file */
     pid_t console;              /* the console for the whole day, 0 none */
+    pid_t screen;               /* the driver's screen between drives, 0 none */
 } runner;
 
 static pid_t spawn(char *const argv[])
@@ -564,18 +565,8 @@ static int run_drive(runner *r)
     int st = r->child_status;
     bool ok = !r->interrupted && WIFEXITED(st) && WEXITSTATUS(st) == 0 && log[0];
     /* complete only when its log is: a log never closed (no end_utc) may lack its tail */
-    bool closed = true;
-    if (ok) {
-        sim_drivelog_reader *rd;
-        char end[40] = "";
-        if (sim_drivelog_reader_open(log, &rd, NULL) == SIM_OK) {
-            closed = sim_drivelog_read_meta(rd, "end_utc", end, sizeof end, NULL) == SIM_OK && end[0];
-            sim_drivelog_reader_close(rd);
-        } else {
-            closed = false;
-        }
-        ok = closed;
-    }
+    bool closed = !ok || study_log_closed(log) == STUDY_LOG_CLOSED;
+    ok = ok && closed;
     char reason[200] = "";
     if (r->interrupted) snprintf(reason, sizeof reason, "the runner was interrupted during the drive");
     else if (!WIFEXITED(st) || WEXITSTATUS(st)) snprintf(reason, sizeof reason, "simctl run ended with status %d",
@@ -774,6 +765,60 @@ static void start_console(runner *r)
     fprintf(stderr, "simctl study: console at http://%s/%s\n", r->so.console_addr, r->token ? "?token=..." : "");
 }
 
+/* The driver's screen between drives (render-node --study-screen) for the whole day,
+ * where the driver's view goes: each drive's view opens over it, and when a drive ends
+ * the test person sees the study's page (study.state: the welcome, the next drive's
+ * instructions, please wait, thank you), never the desktop. Only with a display. The
+ * first drive waits until its page is shown (it says "shown" on its stdout), so that it
+ * never opens over that drive's view. */
+#define SCREEN_UP_MS 20000
+static void start_screen(runner *r)
+{
+    const char *d = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+    char exe[PATH_MAX], scen[PATH_MAX * 2], veh[PATH_MAX * 2], display[16];
+    snprintf(exe, sizeof exe, "%s/render-node", simctl_bin_dir());
+    if (r->headless || !((d && *d) || (w && *w)) || access(exe, X_OK) != 0) return;
+    study_condition_paths(r->c, r->plan.drives[0].condition, scen, sizeof scen, veh, sizeof veh);
+    char *argv[16] = {exe, "--study-screen", "--bus", (char *)r->bus_addr, "--scenario", scen, "--no-scenery"};
+    int n = 7;
+    if (r->so.fullscreen) argv[n++] = "--fullscreen";
+    if (r->so.display >= 0) {
+        snprintf(display, sizeof display, "%d", r->so.display);
+        argv[n++] = "--display", argv[n++] = display;
+    }
+    if (r->so.quality) argv[n++] = "--quality", argv[n++] = (char *)r->so.quality;
+    argv[n] = NULL;
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid_t parent = getpid();
+    r->screen = fork();
+    if (r->screen == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) _exit(1);
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    struct pollfd p = {.fd = fds[0], .events = POLLIN};
+    char buf[64] = "";
+    ssize_t got = r->screen > 0 && poll(&p, 1, SCREEN_UP_MS) > 0 ? read(fds[0], buf, sizeof buf - 1) : 0;
+    close(fds[0]);
+    if (got <= 0 || !strstr(buf, "shown"))
+        fprintf(stderr, "simctl study: the driver's screen between drives (render-node --study-screen) did not come "
+                        "up within %d s\n", SCREEN_UP_MS / 1000);
+}
+
+static void stop_child(pid_t *pid)
+{
+    if (*pid <= 0) return;
+    kill(*pid, SIGTERM);
+    waitpid(*pid, NULL, 0);
+    *pid = 0;
+}
+
 int study_cmd_run(int argc, char **argv)
 {
     runner r = {.bus_addr = SIMCTL_DEFAULT_BUS, .control = SIMCTL_DEFAULT_CONTROL};
@@ -870,6 +915,7 @@ int study_cmd_run(int argc, char **argv)
     uv_unref((uv_handle_t *)&r.sigint);
     uv_unref((uv_handle_t *)&r.sigterm);
     start_console(&r);
+    start_screen(&r);
     int status = 0;
     bool gated = false; /* the operator's go for the next drive was given */
     for (r.cur = 0; r.cur < r.plan.n && !status && !r.interrupted; r.cur++) {
@@ -886,10 +932,8 @@ int study_cmd_run(int argc, char **argv)
         r.cur = r.plan.n - 1;
         run_break(&r, NULL, 0, "done", r.cur);
     }
-    if (r.console > 0) {
-        kill(r.console, SIGTERM);
-        waitpid(r.console, NULL, 0);
-    }
+    stop_child(&r.screen);
+    stop_child(&r.console);
     uv_close((uv_handle_t *)&r.tick, NULL);
     uv_close((uv_handle_t *)&r.sigint, NULL);
     uv_close((uv_handle_t *)&r.sigterm, NULL);

@@ -279,10 +279,14 @@ static void shutdown_stage(session *s)
     for (int i = 0; i < s->n_children; i++) {
         child *c = &s->children[i];
         if (c->running && stage_of(c) < s->stage) return;
-        /* a recorder on its way back: its stage waits for it to be up and joined */
-        if (is_recorder(c) && s->stage <= 1 && c->ending_restarts) {
+        /* a recorder on its way back: its stage waits for it to be up and joined, also
+         * one that crashed just before the end (a lockstep drive's last 0.1 s is a few
+         * ms of wall time: its restart was pending or it had not joined yet, and the
+         * SIGTERM of its stage found it starting, so the log lost its tail) */
+        uint64_t now = uv_now(s->loop);
+        if (is_recorder(c) && s->stage <= 1 && (c->ending_restarts || c->restarts) &&
+            now - s->ending_ms < RECORDER_ENDING_WAIT_MS) {
             if (c->restart_pending) return;
-            uint64_t now = uv_now(s->loop);
             if (c->running && !c->stopping && s->log_status_ms < c->started_ms &&
                 now - c->started_ms < RECORDER_REJOIN_MS)
                 return;
@@ -292,7 +296,8 @@ static void shutdown_stage(session *s)
         int signalled = 0;
         for (int i = 0; i < s->n_children; i++) {
             child *c = &s->children[i];
-            if (!(is_recorder(c) && c->restart_pending && s->stage <= 1)) {
+            if (!(is_recorder(c) && c->restart_pending && s->stage <= 1 &&
+                  uv_now(s->loop) - s->ending_ms < RECORDER_ENDING_WAIT_MS)) {
                 uv_timer_stop(&c->restart_timer);
                 c->restart_pending = false;
             }
@@ -333,6 +338,7 @@ void run_end_session(session *s, const char *why)
 {
     if (s->ending) return;
     s->ending = true;
+    s->ending_ms = uv_now(s->loop);
     fprintf(stderr, "simctl: ending the session (%s)\n", why);
     s->stage = 0;
     shutdown_stage(s);

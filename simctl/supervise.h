@@ -22,6 +22,10 @@
 /* A recorder restarted while the session ends is told to stop once it has said a
  * log.status (it has joined and is taking the dispatcher's backlog), or after this. */
 #define RECORDER_REJOIN_MS 2500
+/* The longest the shutdown waits for a restarted recorder to come back (its pending
+ * restart, up to RESTART_MAX_MS, and its rejoining): one that cannot be started at all
+ * must not hold the session open. */
+#define RECORDER_ENDING_WAIT_MS (RESTART_MAX_MS + RECORDER_REJOIN_MS)
 /* Restarts of the recorder while the session ends before its loss is given up on. */
 #define RECORDER_ENDING_RESTARTS 3
 #define OPERATOR_STOP_GRACE_MS 1500 /* > the dispatcher's ack wait (500 ms) and its 200 ms linger */
@@ -56,6 +60,7 @@ struct session {
     child children[20];      /* the dispatcher, the modules, extra views of a screens file */
     int n_children;
     bool ending;
+    uint64_t ending_ms;     /* loop time the session began to end */
     bool handles_closed; /* the session's own handles are closing: shutdown ran to its end */
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
     double until_t;         /* < 0: no time limit */

@@ -32,6 +32,7 @@ typedef struct sim_page_result {
     char *line;            /* FORWARD: the line, one JSON object without a newline (owned) */
     cJSON *msg;            /* COMMAND, ROADS: the message (owned) */
     char hello_name[65];   /* FORWARD of a hello: its name ("" when it has none) */
+    char topic[256];       /* the message's topic (every action but REFUSED) */
     bool hello;
 } sim_page_result;
 
@@ -42,5 +43,26 @@ typedef struct sim_page_result {
 int sim_page_check(const char *data, size_t len, const char *name, bool welcomed, const char *bus_token,
                    sim_page_result *out, sim_error *err);
 void sim_page_result_free(sim_page_result *r);
+
+/* A page's role (docs/console.md, "Page roles"): what it may send besides its hello,
+ * console.roads and context requests, which every role may. The operator's page may
+ * publish anything (the dispatcher's ownership rules still apply) and command; an HMI
+ * page only hmi.* topics, a SuRT page only surt.response, a questionnaire page only
+ * study.answer; a page that named no role (SIM_PAGE_ROLE_PAGE) nothing more. */
+typedef enum {
+    SIM_PAGE_ROLE_PAGE,
+    SIM_PAGE_ROLE_OPERATOR,
+    SIM_PAGE_ROLE_HMI,
+    SIM_PAGE_ROLE_SURT,
+    SIM_PAGE_ROLE_QUESTIONNAIRE,
+} sim_page_role;
+
+/* The role named text ("operator", "hmi", "surt", "questionnaire"); SIM_EINVAL with
+ * err naming the roles for any other. */
+int sim_page_role_parse(const char *text, sim_page_role *out, sim_error *err);
+const char *sim_page_role_name(sim_page_role role);
+/* SIM_OK when a page of this role may send a message of this topic (not a hello),
+ * else SIM_EINVAL with err saying what the role may send, in words for the page. */
+int sim_page_role_allows(sim_page_role role, const char *topic, sim_error *err);
 
 #endif

@@ -194,6 +194,7 @@ async function main() {
   for (let delay = 250; !bus; delay = Math.min(2 * delay, 2000)) {
     try {
       bus = await join(name, {
+        role: "operator",
         subscribe: ["dispatcher.", "vehicle.state", "traffic.state", "sim.tick", "log.", "session.", "study.",
           "traffic.event", "control.ack", "automation.", "bridge."],
       });

@@ -4,9 +4,9 @@
 // the newest simulation time, which the recorder keeps as an event of kind "hmi".
 import { join } from "./simbus.js";
 
-export async function joinHmi(defaultName, subscribe) {
+export async function joinHmi(defaultName, subscribe, role = "hmi") {
   const params = new URLSearchParams(location.search);
-  return join(params.get("name") || defaultName, { subscribe });
+  return join(params.get("name") || defaultName, { subscribe, role });
 }
 
 export function logTouches(bus, root, page) {

@@ -156,7 +156,7 @@ function phaseText(m) {
 async function joinRetrying() {
   for (let delay = 250; ; delay = Math.min(2 * delay, 1000)) {
     try {
-      return await join(params.get("name") || "questionnaire-page", { subscribe: ["study.state", "study.answered"] });
+      return await join(params.get("name") || "questionnaire-page", { subscribe: ["study.state", "study.answered"], role: "questionnaire" });
     } catch (e) {
       $("conn").textContent = "connecting… (" + e.message + "; trying again)";
       await new Promise((r) => setTimeout(r, delay));

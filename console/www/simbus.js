@@ -2,9 +2,9 @@
 // An ES module, no build step, no framework:
 //
 //   import { join } from "./simbus.js";
-//   const bus = await join("hmi", { subscribe: ["vehicle.state"] });
+//   const bus = await join("hmi", { subscribe: ["vehicle.state"], role: "hmi" });
 //   bus.on("vehicle.state", (msg) => { ... });
-//   bus.publish("log.mark", { name: "look" });
+//   bus.publish("hmi.touch", { page: "hmi", target: "nav" }); // what its role may send
 //   const answer = await bus.command("pause");        // the endpoint's reply: acted, refused, ...
 //   const reply = await bus.request("poi.near", { x: 0, y: 0, radius: 500 }); // context server
 //
@@ -127,8 +127,10 @@ export class Bus {
   }
 }
 
-// The WebSocket address of the console that served this page.
-export function gatewayUrl(token) {
+// The WebSocket address of the console that served this page. role: what the page
+// is (operator, hmi, surt, questionnaire: docs/console.md, "Page roles"), which
+// decides what the console lets it send.
+export function gatewayUrl(token, role) {
   const params = new URLSearchParams(location.search);
   // A token in the page's own address: the console answered it with an HttpOnly cookie
   // that the WebSocket carries, so it stays out of the WebSocket's URL and leaves the
@@ -140,13 +142,17 @@ export function gatewayUrl(token) {
   }
   const tok = token;
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  return proto + "//" + location.host + "/bus" + (tok ? "?token=" + encodeURIComponent(tok) : "");
+  const query = new URLSearchParams();
+  if (role) query.set("role", role);
+  if (tok) query.set("token", tok);
+  const q = query.toString();
+  return proto + "//" + location.host + "/bus" + (q ? "?" + q : "");
 }
 
 // Joins the bus as module `name`: resolves to a Bus once the dispatcher has welcomed
 // the page, rejects with the dispatcher's or gateway's words if the first attempt is
 // refused. options: subscribe (topic prefixes; context.reply is added), lockstep,
-// acts_on, url, token, reconnect (default true: once joined, a page whose connection
+// acts_on, role, url, token, reconnect (default true: once joined, a page whose connection
 // ends, say the study runner's dispatcher taking over between drives, joins again with
 // backoff from 0.1 s doubling to 2 s; "close" handlers hear each loss and "welcome"
 // handlers each new welcome).
@@ -157,7 +163,7 @@ export function join(name, options = {}) {
   if (subscribe) hello.subscribe = subscribe;
   if (options.lockstep) hello.lockstep = true;
   if (options.acts_on) hello.acts_on = options.acts_on;
-  const url = options.url ?? gatewayUrl(options.token);
+  const url = options.url ?? gatewayUrl(options.token, options.role);
   const reconnect = options.reconnect ?? true;
   let bus = null, backoff = 100;
   return new Promise((resolve, reject) => {

@@ -77,7 +77,7 @@ function show() {
 }
 
 async function main() {
-  const bus = await joinHmi("surt", ["sim.tick"]);
+  const bus = await joinHmi("surt", ["sim.tick"], "surt");
   window.surtBus = bus;
   showConnection(bus, $("conn"));
   $("level").value = level;

@@ -6,7 +6,9 @@
 # Referrer-Policy, nosniff and a Content-Security-Policy of its own origin; a token of
 # 400 characters is accepted; a console that cannot bind its port exits 1 naming it.
 # The operator's page (/) comes with an HttpOnly, SameSite=Strict cookie, no other page
-# does, and console.command is refused to a WebSocket without it (an HMI page's).
+# does, and console.command is refused to a WebSocket without it (an HMI page's). Page
+# roles (?role=): the operator's needs the cookie, an unknown one is refused, and an HMI
+# or questionnaire page may send only its own topics (an HMI page with the cookie too).
 . "$(dirname "$0")/lib.sh"
 T=$(free_port)
 K=$(free_port)
@@ -105,6 +107,25 @@ st, ans = req(T, origin=own, frame=cmd, cookie=cookie[0].split(";")[0] if cookie
 check("with the cookie it goes on (to the hello check)", "say hello first" in ans, True, ans)
 st, ans = req(T, origin=own, frame=cmd, cookie="sim_operator_%d=%s" % (T, "0" * 32))
 check("a guessed cookie is refused", "operator commands come only" in ans, True, ans)
+# page roles: ?role= names what a page is; the operator's role needs the cookie, and an
+# HMI page may neither command nor publish another role's topics, even with the cookie
+oc = cookie[0].split(";")[0] if cookie else ""
+for name, kw, want in [
+    ("role=operator without the cookie", dict(path="/bus?role=operator", origin=own), 403),
+    ("role=operator with the cookie", dict(path="/bus?role=operator", origin=own, cookie=oc), 101),
+    ("an unknown role", dict(path="/bus?role=admin", origin=own, cookie=oc), 403),
+    ("role=questionnaire", dict(path="/bus?role=questionnaire", origin=own), 101),
+]:
+    st, head = req(T, **kw)
+    check(name, st, want, head)
+st, ans = req(T, path="/bus?role=hmi", origin=own, frame=cmd, cookie=oc)
+check("an HMI page with the operator's cookie cannot command", "this is an hmi page" in ans, True, ans)
+st, ans = req(T, path="/bus?role=hmi", origin=own, frame='{"topic":"log.mark","name":"x"}')
+check("an HMI page cannot mark the log", "an hmi page may send hmi.* and context requests" in ans, True, ans)
+st, ans = req(T, path="/bus?role=questionnaire", origin=own, frame='{"topic":"study.go","study":"s"}')
+check("a questionnaire page may only answer", "a questionnaire page may send study.answer" in ans, True, ans)
+st, ans = req(T, origin=own, frame='{"topic":"hmi.touch","page":"x"}')
+check("a page without a role or cookie publishes nothing", "a page page may send nothing but context requests" in ans, True, ans)
 st, head = req(T, path="/index.html", ws=False)
 for h in ["Referrer-Policy: no-referrer", "X-Content-Type-Options: nosniff",
           "Content-Security-Policy: default-src 'self'; connect-src 'self'"]:
@@ -133,7 +154,7 @@ check("a guessed token cookie", st, 403, head)
 sys.exit(1 if fails else 0)
 PY
 n=$(grep -c "refused (403)" "$tmp/open.log")
-[ "$n" -eq 8 ] || { echo "FAIL $n refusals logged, expected 8"; cat "$tmp/open.log"; exit 1; }
+[ "$n" -eq 10 ] || { echo "FAIL $n refusals logged, expected 10 (8 doors and 2 roles)"; cat "$tmp/open.log"; exit 1; }
 grep -q 'WebSocket refused (403): WebSocket from a page of another origin .*Origin "http://evil.example.com"' "$tmp/open.log" ||
     { echo "FAIL the foreign origin's refusal is not logged by name"; cat "$tmp/open.log"; exit 1; }
 # The port is taken (by the first console): the second exits 1 at once, naming it.

@@ -1,14 +1,20 @@
 #!/bin/sh
-# A recorder killed at the end of a drive (issue 45): simctl run's shutdown used to
+# A recorder killed at any moment of a drive (issue 45): simctl run's shutdown used to
 # cancel its pending restart, so the log lost its tail and its end_utc while simctl
-# exited 0. Six headless drives, the recorder killed (SIGKILL) right when simctl says
-# the session is ending and up to 0.3 s later: each run either closes its log (end_utc,
-# samples up to the end, status 0) after restarting the recorder, or exits 3 saying the
-# recorder was lost; never status 0 with an open log.
+# exited 0. Twenty headless 2 s drives, the recorder killed (SIGKILL) at a random
+# moment (seeded: the list printed is the same every run): 7 anywhere in the drive
+# (simulated time 0.2-1.9 s, seen on sim.tick by a tap), 7 in its last 0.1 s (1.9-2.0 s)
+# and 6 in the shutdown (0-0.3 s after simctl says the session is ending). Each run
+# either closes its log (end_utc, all 201 samples, status 0) after restarting the
+# recorder, or exits 3 saying the recorder was lost; never status 0 with an open log or
+# a lost tail. (Before, a recorder killed in the drive's last moments was restarted
+# and then stopped before it had joined: status 3, the tail lost.)
 . "$(dirname "$0")/lib.sh"
 python3 - "$bin" "$root" "$tmp" <<'PY'
-import os, signal, sqlite3, subprocess, sys, time, socket
+import json, os, random, signal, sqlite3, subprocess, sys, threading, time, socket
 bin_dir, root, tmp = sys.argv[1:4]
+UNTIL = 2.0
+FULL = 201  # samples of a whole drive (vehicle.state at 100 Hz, t = 0 .. 2 s)
 def free_port():
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close(); return p
 def recorder_pid(parent):
@@ -21,25 +27,63 @@ def recorder_pid(parent):
         ppid = int(st[st.rindex(")") + 2:].split()[1])
         if ppid == parent and comm == "recorder": return int(pid)
     return None
-fails = 0
-for k, delay in enumerate([0.0, 0.01, 0.03, 0.06, 0.1, 0.3]):
+def kill_recorder(parent):
+    pid = recorder_pid(parent)
+    if pid:
+        try: os.kill(pid, signal.SIGKILL); return pid
+        except ProcessLookupError: pass
+    return 0
+def tick_watch(port, target, state, parent):
+    """A tap on sim.tick: kills the recorder once simulated time reaches target."""
+    t0 = time.time()
+    while time.time() - t0 < 30:
+        try: s = socket.create_connection(("127.0.0.1", port), 0.5); break
+        except OSError: time.sleep(0.01)  # polling for the dispatcher to listen
+    else: return
+    s.sendall((json.dumps({"topic": "hello", "name": "kill-tap", "subscribe": ["sim.tick"]}) + "\n").encode())
+    s.settimeout(30)
+    buf = b""
+    while state["killed"] is None:
+        try: c = s.recv(65536)
+        except OSError: break
+        if not c: break
+        buf += c
+        *lines, buf = buf.split(b"\n")
+        for line in lines:
+            try: m = json.loads(line)
+            except ValueError: continue
+            if m.get("topic") == "sim.tick" and m.get("t", 0) >= target and state["killed"] is None:
+                state["at"] = m["t"]
+                state["killed"] = kill_recorder(parent)
+                break
+    s.close()
+rng = random.Random(45)
+plan = [("drive", round(rng.uniform(0.2, 1.9), 3)) for _ in range(7)] + \
+       [("last 0.1 s", round(rng.uniform(UNTIL - 0.1, UNTIL), 3)) for _ in range(7)] + \
+       [("shutdown", d) for d in [0.0, 0.01, 0.03, 0.06, 0.1, 0.3]]
+fails, restarted, lost = 0, 0, 0
+start = time.time()
+for k, (when, at) in enumerate(plan):
     out = os.path.join(tmp, "run%d" % k)
     env = dict(os.environ); env.pop("DISPLAY", None); env.pop("WAYLAND_DISPLAY", None)
+    P = free_port()
     p = subprocess.Popen([os.path.join(bin_dir, "simctl"), "run", os.path.join(root, "scenarios/lane-change.json"),
-                          "--headless", "--until", "2", "--no-analysis", "--out", out,
-                          "--bus", "127.0.0.1:%d" % free_port(), "--control", "tcp://127.0.0.1:%d" % free_port()],
+                          "--headless", "--until", str(UNTIL), "--no-analysis", "--out", out,
+                          "--bus", "127.0.0.1:%d" % P, "--control", "tcp://127.0.0.1:%d" % free_port()],
                          stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env, cwd=root)
-    lines, killed = [], None
+    state = {"killed": None, "at": None}
+    watcher = None
+    if when != "shutdown":
+        watcher = threading.Thread(target=tick_watch, args=(P, at, state, p.pid), daemon=True)
+        watcher.start()
+    lines = []
     for line in p.stderr:
         lines.append(line)
-        if killed is None and "simctl: ending the session" in line:
-            time.sleep(delay)
-            pid = recorder_pid(p.pid)
-            if pid:
-                os.kill(pid, signal.SIGKILL); killed = pid
-            else:
-                killed = 0
+        if when == "shutdown" and state["killed"] is None and "simctl: ending the session" in line:
+            time.sleep(at)
+            state["killed"] = kill_recorder(p.pid)
     rc = p.wait(timeout=60)
+    if watcher: watcher.join(5)
     text = "".join(lines)
     logs = [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(out, "logs")) for f in fs if f.endswith(".sqlite")]
     end, n = None, 0
@@ -49,13 +93,20 @@ for k, delay in enumerate([0.0, 0.01, 0.03, 0.06, 0.1, 0.3]):
         end = r[0] if r else None
         n = db.execute("SELECT count(*) FROM samples").fetchone()[0]
         db.close()
-    said_loss = "while closing the drive log" in text
-    ok = (rc == 0 and end and n > 0) or (rc == 3 and said_loss)
-    how = "killed %s" % ("pid %d" % killed if killed else "nothing (the recorder had stopped)")
-    print("%s kill %.2f s after the end began (%s): status %d, end_utc %s, %d samples%s" %
-          ("ok  " if ok else "FAIL", delay, how, rc, "yes" if end else "no", n, ", loss said" if said_loss else ""))
+    said_loss = "while closing the drive log" in text and "simctl exits with status 3" in text
+    # a lockstep drive is the same every run: 100 Hz from t = 0 to 2 s is 201 samples
+    ok = (rc == 0 and end and n == FULL) or (rc == 3 and said_loss)
+    restarted += rc == 0 and bool(state["killed"])
+    lost += rc == 3
+    where = ("t = %.3f s (seen at %s)" % (at, "%.3f" % state["at"] if state["at"] is not None else "no tick"))
+    if when == "shutdown": where = "%.2f s after the end began" % at
+    how = "killed pid %d" % state["killed"] if state["killed"] else "nothing killed (no recorder then)"
+    print("%s %-10s %s, %s: status %d, end_utc %s, %d samples%s" %
+          ("ok  " if ok else "FAIL", when, where, how, rc, "yes" if end else "no", n, ", loss said" if said_loss else ""))
     if not ok:
         fails += 1
         sys.stdout.write("".join(l for l in lines if l.startswith(("simctl", "recorder"))))
+print("%d runs in %.0f s: %d closed their log after a restarted recorder, %d said the loss (status 3), %d failed" %
+      (len(plan), time.time() - start, restarted, lost, fails))
 sys.exit(1 if fails else 0)
 PY

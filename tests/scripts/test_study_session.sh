@@ -3,7 +3,10 @@
 # starts each drive as the lab needs it, here fullscreen on a virtual display (Xvfb)
 # with the scripted driver, and the console once for the whole day; the operator's go
 # (`simctl study go`) starts drive 2 and nothing does before. `study check` names a
-# bad session field; the command line overrides the file.
+# bad session field; the command line overrides the file. The driver's screen is never
+# the bare desktop: before and between drives it shows the study's page (render-node
+# --study-screen), read back from Xvfb's frame buffer (SIM_SCREENSHOT_DIR=DIR keeps it
+# as DIR/study-driver-between-drives.png).
 . "$(dirname "$0")/lib.sh"
 command -v Xvfb >/dev/null || { echo "FAIL Xvfb is not installed (scripts/deps.sh)"; exit 1; }
 command -v xdotool >/dev/null || { echo "FAIL xdotool is not installed (scripts/deps.sh)"; exit 1; }
@@ -49,7 +52,8 @@ grep -q "^simctl study run: --screens: " "$tmp/cli.txt" || { echo "FAIL study ru
 echo "ok study check and study run name the bad session field"
 
 # A virtual desktop: Xvfb picks a free display and says which
-Xvfb -displayfd 1 -screen 0 1024x768x24 -nolisten tcp >"$tmp/xdisplay" 2>"$tmp/xvfb.log" &
+mkdir "$tmp/fb"
+Xvfb -displayfd 1 -screen 0 1024x768x24 -nolisten tcp -fbdir "$tmp/fb" >"$tmp/xdisplay" 2>"$tmp/xvfb.log" &
 pids="$pids $!"
 n=0
 until [ -s "$tmp/xdisplay" ]; do
@@ -57,6 +61,25 @@ until [ -s "$tmp/xdisplay" ]; do
     sleep 0.1
 done
 DISPLAY=:$(cat "$tmp/xdisplay")
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3 # Debian's: a version manager's shim costs seconds a call under load
+# screen_shows PAGE|VIEW SECONDS [PNG]: until the screen is the study's calm page with
+# text on it (PAGE) or mostly something else (VIEW: the drive's view over it)
+screen_shows() {
+    end=$(($(date +%s) + $2))
+    while :; do
+        s=$($py "$root/tests/scripts/xvfb_screen.py" "$tmp/fb/Xvfb_screen0" $3)
+        calm=$(echo "$s" | sed 's/.*calm=\([0-9.]*\).*/\1/')
+        bright=$(echo "$s" | sed 's/.*bright=\([0-9.]*\).*/\1/')
+        if [ "$1" = PAGE ]; then
+            awk -v c="$calm" -v b="$bright" 'BEGIN { exit !(c > 0.8 && b > 0.0005) }' && return 0
+        else
+            awk -v c="$calm" 'BEGIN { exit !(c < 0.2) }' && return 0
+        fi
+        [ "$(date +%s)" -le "$end" ] || { echo "FAIL the screen is not the $1 within $2 s: $s"; exit 1; }
+        sleep 0.2
+    done
+}
 export DISPLAY
 unset WAYLAND_DISPLAY
 
@@ -69,6 +92,8 @@ study "{\"fullscreen\": true, \"display\": 0, \"console\": \"127.0.0.1:$W\", \"d
 runner=$!
 pids="$pids $runner"
 wait_log "$tmp/run.log" "phase waiting" 30
+wait_log "$tmp/run.log" "study screen: waiting" 30
+screen_shows PAGE 20
 wait_log "$tmp/run.log" "console at http://127.0.0.1:$W/" 5
 page() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$W/"; }
 n=0
@@ -87,14 +112,20 @@ n=0
 until echo "$geo" | grep -q "Position: 0,0 .*Geometry: 1024x768"; do
     n=$((n + 1)); [ $n -le 300 ] || { echo "FAIL the driver's view is not fullscreen on $DISPLAY: '$geo'"; exit 1; }
     sleep 0.1
-    geo=$(for w in $(xdotool search --name '^render-node' 2>/dev/null); do xdotool getwindowgeometry "$w"; done | tr '\n' ' ')
+    geo=$(for w in $(xdotool search --name '^render-node$' 2>/dev/null); do xdotool getwindowgeometry "$w"; done | tr '\n' ' ')
 done
+screen_shows VIEW 20
 # the drive's simctl run got the file's options, and the command line's --quality
 args=$(ps -o args= --ppid "$runner" | grep "simctl run")
 echo "$args" | grep -q -- "--driver script --fullscreen --display 0 --quality low" ||
     { echo "FAIL the drive was started as: $args"; exit 1; }
 echo "ok the driver's view is fullscreen on the virtual display ($geo)"
 wait_log "$tmp/run.log" "phase ready" 60
+wait_log "$tmp/run.log" "study screen: ready" 30
+shot=""
+[ -n "$SIM_SCREENSHOT_DIR" ] && shot="$SIM_SCREENSHOT_DIR/study-driver-between-drives.png"
+screen_shows PAGE 20 $shot
+echo "ok before and between drives the driver's screen shows the study's page, during them the drive"
 [ "$(attempts 1)" = 1 ] && [ "$(attempts 2)" = 0 ] ||
     { echo "FAIL at the gate: attempts of drive 1: $(attempts 1), drive 2: $(attempts 2)"; exit 1; }
 [ "$(page)" = 200 ] || { echo "FAIL the console is gone between drives"; exit 1; }

@@ -112,12 +112,61 @@ static void refused(void **state)
     free(big);
 }
 
+/* Each role may send its own topics and context requests; everything else is refused
+ * with words naming what it may send (issue 45: page roles). */
+static void roles(void **state)
+{
+    (void)state;
+    static const struct {
+        sim_page_role role;
+        const char *topic;
+        bool allowed;
+    } cases[] = {
+        {SIM_PAGE_ROLE_OPERATOR, "console.command", true}, {SIM_PAGE_ROLE_OPERATOR, "log.mark", true},
+        {SIM_PAGE_ROLE_OPERATOR, "study.go", true},        {SIM_PAGE_ROLE_HMI, "hmi.touch", true},
+        {SIM_PAGE_ROLE_HMI, "hmi.cluster.swipe", true},    {SIM_PAGE_ROLE_HMI, "hmi.", false},
+        {SIM_PAGE_ROLE_HMI, "hmix", false},                {SIM_PAGE_ROLE_HMI, "console.command", false},
+        {SIM_PAGE_ROLE_HMI, "study.answer", false},        {SIM_PAGE_ROLE_HMI, "log.mark", false},
+        {SIM_PAGE_ROLE_HMI, "context.request", true},      {SIM_PAGE_ROLE_HMI, "console.roads", true},
+        {SIM_PAGE_ROLE_SURT, "surt.response", true},       {SIM_PAGE_ROLE_SURT, "surt.responses", false},
+        {SIM_PAGE_ROLE_SURT, "hmi.touch", false},          {SIM_PAGE_ROLE_SURT, "console.command", false},
+        {SIM_PAGE_ROLE_QUESTIONNAIRE, "study.answer", true}, {SIM_PAGE_ROLE_QUESTIONNAIRE, "study.go", false},
+        {SIM_PAGE_ROLE_QUESTIONNAIRE, "console.command", false}, {SIM_PAGE_ROLE_PAGE, "context.request", true},
+        {SIM_PAGE_ROLE_PAGE, "hmi.touch", false},          {SIM_PAGE_ROLE_PAGE, "console.command", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_error err = {0};
+        int rc = sim_page_role_allows(cases[i].role, cases[i].topic, &err);
+        if ((rc == SIM_OK) != cases[i].allowed)
+            fail_msg("%s page, %s: %s", sim_page_role_name(cases[i].role), cases[i].topic, rc ? err.msg : "allowed");
+    }
+    sim_error err = {0};
+    assert_int_equal(sim_page_role_allows(SIM_PAGE_ROLE_HMI, "study.answer", &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "frame refused: an hmi page may send hmi.* and context requests, not \"study.answer\"");
+    assert_int_equal(sim_page_role_allows(SIM_PAGE_ROLE_QUESTIONNAIRE, "console.command", &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "console.command: refused: operator commands come only from the console's operator "
+                                 "page (/), which holds its cookie; this is a questionnaire page");
+    sim_page_role role = SIM_PAGE_ROLE_PAGE;
+    assert_int_equal(sim_page_role_parse("surt", &role, &err), SIM_OK);
+    assert_int_equal(role, SIM_PAGE_ROLE_SURT);
+    assert_int_equal(sim_page_role_parse("page", &role, &err), SIM_EINVAL); /* only by naming none */
+    assert_int_equal(sim_page_role_parse("Operator", &role, &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "unknown role \"Operator\" (expected operator, hmi, surt or questionnaire)");
+    /* the topic the gateway checks is the message's */
+    sim_page_result r;
+    const char *msg = "{\"topic\":\"hmi.touch\",\"x\":1}";
+    assert_int_equal(sim_page_check(msg, strlen(msg), "hmi", true, NULL, &r, &err), SIM_OK);
+    assert_string_equal(r.topic, "hmi.touch");
+    sim_page_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(forwarded),
         cmocka_unit_test(for_the_gateway),
         cmocka_unit_test(refused),
+        cmocka_unit_test(roles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
