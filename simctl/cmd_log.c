@@ -17,7 +17,6 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command_bus.h"
-#include "export_mcap.h"
 #include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg_vehicle.h"
@@ -86,7 +85,7 @@ int simctl_cmd_export(int argc, char **argv)
             ret = sim_error_set(&err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten", mcap);
         if (!ret && !force && access(mcap, F_OK) == 0)
             ret = sim_error_set(&err, SIM_EINVAL, "%s exists; give --force to overwrite it", mcap);
-        if (!ret) ret = export_mcap(r, range, mcap, !uncompressed, &n, &err);
+        if (!ret) ret = sim_drivelog_export_mcap(r, range, mcap, !uncompressed, &n, &err);
         sim_drivelog_reader_close(r);
         if (ret) {
             fprintf(stderr, "simctl export: %s\n", err.msg);
