@@ -225,7 +225,7 @@ typedef struct run_config {
     const char *start, *scenario;
     session_opts so; /* driver, fullscreen, display, screens, quality, console */
     double stall_s, join_s;
-    bool headless, interactive, lockstep, no_analysis, render_offscreen;
+    bool headless, interactive, lockstep, no_analysis, render_offscreen, record_all;
     bool has_ego, scenario_ego, want_task, render_window, want_render;
     run_screens *screens;
     char wait_for[1024]; /* physics' --wait-for: the modules and views the clock waits for */
@@ -240,7 +240,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
                        .study = "default", .subject = "s01", .vehicle = "vehicles/bmw-318i.json",
                        .stall_s = -1, .join_s = 30};
     session_opts_init(&rc->so);
-    sim_opt opts[SESSION_OPTS_N + 24] = {
+    sim_opt opts[SESSION_OPTS_N + 26] = {
         {"headless", SIM_OPT_FLAG, &rc->headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &rc->interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &rc->lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
@@ -250,6 +250,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
         {"study", SIM_OPT_STRING, &rc->study, "NAME", "study name for the drive log (default 'default')"},
         {"subject", SIM_OPT_STRING, &rc->subject, "ID", "test person id for the drive log (default s01)"},
         {"meta-file", SIM_OPT_STRING, &rc->meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
+        {"record-all", SIM_OPT_FLAG, &rc->record_all, NULL, "the recorder also keeps every bus message (recorder --all; simctl export --mcap gives each topic a channel, --xosc-csv reads the trajectories)"},
         {"motion", SIM_OPT_STRING, &rc->motion, "PLATFORM", "drive a motion base: motion-node with config/motion/PLATFORM.json or a file (docs/motion.md)"},
         {"motion-udp", SIM_OPT_STRING, &rc->motion_udp, "HOST:PORT", "where motion-node sends the poses (default 127.0.0.1:7710)"},
         {"vehicle", SIM_OPT_STRING, &rc->vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
@@ -423,6 +424,8 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
         run_arg2(c, "--study", rc->study);
         run_arg2(c, "--subject", rc->subject);
         if (rc->meta_file) run_arg2(c, "--meta-file", rc->meta_file);
+        /* --motion: motion.state for analysis motion (docs/motion.md) */
+        if (rc->record_all || rc->motion) run_arg(c, "--all");
         break;
     case SIM_MODULE_ID_TRAFFIC: /* a restarted node continues from its snapshot */
         snprintf(path, sizeof path, "%s/traffic.snapshot", rc->out);
