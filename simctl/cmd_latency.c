@@ -207,12 +207,15 @@ static int make_work_dir(lat_paths *p)
         fprintf(stderr, "simctl latency: cannot make a work folder in /tmp: %s\n", strerror(errno));
         return -1;
     }
-    snprintf(p->script, sizeof p->script, "%s/wheel.vtest", p->dir);
-    snprintf(p->vlog, sizeof p->vlog, "%s/wheel.csv", p->dir);
-    snprintf(p->flog, sizeof p->flog, "%s/frames.csv", p->dir);
-    snprintf(p->stats, sizeof p->stats, "%s/render-stats.json", p->dir);
+    /* A copy: GCC cannot tell p->dir from the member being written (-Wrestrict at -O1). */
+    char dir[sizeof p->dir];
+    memcpy(dir, p->dir, sizeof dir);
+    snprintf(p->script, sizeof p->script, "%s/wheel.vtest", dir);
+    snprintf(p->vlog, sizeof p->vlog, "%s/wheel.csv", dir);
+    snprintf(p->flog, sizeof p->flog, "%s/frames.csv", dir);
+    snprintf(p->stats, sizeof p->stats, "%s/render-stats.json", dir);
     static const char *const names[4] = {"dispatcher", "physics", "input", "render"};
-    for (int i = 0; i < 4; i++) snprintf(p->logs[i], sizeof p->logs[i], "%s/%s.log", p->dir, names[i]);
+    for (int i = 0; i < 4; i++) snprintf(p->logs[i], sizeof p->logs[i], "%s/%s.log", dir, names[i]);
     return 0;
 }
 

@@ -314,7 +314,7 @@ static int read_signal(xodr_parser *P, const xmlNode *sn, int ri, speed_sign **s
         P->rep->n_rule_signs++;
         return add_sign(P, sn, r, &(sim_sign){.type = (sim_sign_type)k, .s = s, .d = t, .facing = dir});
     }
-    char what[40];
+    char what[112]; /* "signal " and three fields of at most 31 characters each */
     snprintf(what, sizeof what, "signal %s/%s%s%s", country[0] ? country : "-", type[0] ? type : "-",
              subtype[0] && strcmp(subtype, "-1") ? "-" : "", subtype[0] && strcmp(subtype, "-1") ? subtype : "");
     xodr_unsupported(P, what);
