@@ -21,14 +21,21 @@
 #   bench/bench_*.c          -> benchmarks (and bench/bench_console.mjs, node);  fuzz/fuzz_*.c -> libFuzzer targets
 
 # Public targets first check the Debian packages (installing them as root) and then
-# re-enter make, so that pkg-config is asked only once the packages are there.
+# re-enter make, so that pkg-config is asked only once the packages are there. All the
+# goals go to one inner make: one inner make per goal ran side by side under -j and
+# built build/libsim.a twice at once ("make -j2 bin/simctl build/tests/x" then failed
+# to link now and then: "libsim.a: file format not recognized").
 ifndef SIM_DEPS_OK
-.DEFAULT_GOAL := all
+SIM_GOALS := $(or $(MAKECMDGOALS),all)
+.DEFAULT_GOAL := $(firstword $(SIM_GOALS))
 Makefile: ;
-%:: FORCE
+$(firstword $(SIM_GOALS)): FORCE
 	@sh scripts/deps.sh
-	@$(MAKE) --no-print-directory SIM_DEPS_OK=1 $@
-.PHONY: FORCE
+	@$(MAKE) --no-print-directory SIM_DEPS_OK=1 $(SIM_GOALS)
+ifneq ($(words $(SIM_GOALS)),1)
+$(wordlist 2,$(words $(SIM_GOALS)),$(SIM_GOALS)): $(firstword $(SIM_GOALS)) ; @:
+endif
+.PHONY: FORCE $(SIM_GOALS)
 FORCE: ;
 else
 
