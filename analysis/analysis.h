@@ -391,4 +391,40 @@ int an_synth_drive(const an_scenario *sc, double seconds, double rate, uint64_t 
 /* Adds seeded DRT, gaze and SuRT events to dr (synth_tasks.c) and sorts its events. */
 int an_synth_secondary(an_drive *dr, uint64_t seed, sim_error *err);
 
+/* ---- motion (motion.c): `analysis motion LOG`, docs/motion.md ---- */
+
+#include "sim_motion_fidelity.h"
+
+/* One motion.state message: the car's and the platform's specific force (0..2) and
+ * angular rate (3..5). */
+typedef struct an_motion_row {
+    double t;
+    bool running;
+    unsigned limits;
+    double car[6], plat[6];
+} an_motion_row;
+
+typedef struct an_motion {
+    char platform[48];
+    an_motion_row *rows;
+    size_t n, cap;
+    int bad;                 /* messages that did not decode */
+} an_motion;
+
+typedef struct an_motion_result {
+    size_t rows;
+    double running_s;
+    sim_motion_axis_fidelity axis[6];
+    int limit_hits;
+    double limit_s;
+} an_motion_result;
+
+/* The drive log's motion.state messages (messages table); SIM_ENOTFOUND without any. */
+int an_motion_load(const char *path, an_motion *m, sim_error *err);
+void an_motion_free(an_motion *m);
+/* Every row through the vestibular model (step dt), compared while running. */
+int an_motion_compute(const an_motion *m, double dt, an_motion_result *out, sim_error *err);
+void an_motion_print(FILE *f, const an_motion *m, const an_motion_result *r, bool json);
+int an_cmd_motion(int argc, char **argv);
+
 #endif

@@ -15,8 +15,11 @@
  *   - a session on a real dispatcher with vehicle.state at 100 Hz: the latency from a
  *     state's arrival to the end of the first frame drawn with it (p99), and the frame
  *     rate meanwhile.
- * Needs SIM_BIN and SIM_ROOT (make bench sets them). Argument: frames for the LOD run
- * (default 300; brute force draws a tenth as many). */
+ *   - the detail textures at low against the untextured draw (--no-detail), rural and
+ *     town: fps, frame time p99, CPU per frame, the ratios.
+ * Needs SIM_BIN and SIM_ROOT (make bench sets them). Arguments: frames for the LOD run
+ * (default 300; brute force draws a tenth as many); `N detail [ROUNDS]`: the detail
+ * case alone, best of ROUNDS (3) alternated runs a side. */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -183,6 +186,35 @@ static cJSON *latency_run(const char *stats, double seconds)
     return read_json(stats);
 }
 
+/* The detail textures at low (issue 38): rural and town with them against the same
+ * render-node with --no-detail (the untextured draw), runs alternated, each side's
+ * best of `rounds` (the machine is shared: the best is the least disturbed). */
+static int detail_case(const char *dir, int frames, int rounds)
+{
+    static const char *const scen[] = {"rural", "town"};
+    static const char *const keys[] = {"fps", "frame_ms_p99", "cpu_ms_per_frame"};
+    for (int k = 0; k < 2; k++) {
+        double best[2][3] = {{0, 1e9, 1e9}, {0, 1e9, 1e9}};
+        for (int r = 0; r < rounds; r++)
+            for (int i = 0; i < 2; i++) {
+                char path[160];
+                snprintf(path, sizeof path, "%s/detail-%s-%d.json", dir, scen[k], i);
+                cJSON *j = bench_run(scen[k], frames, i ? "--quality low" : "--quality low --no-detail", path);
+                if (!j)
+                    return 1;
+                best[i][0] = fmax(best[i][0], num(j, keys[0]));
+                for (int q = 1; q < 3; q++)
+                    best[i][q] = fmin(best[i][q], num(j, keys[q]));
+                cJSON_Delete(j);
+            }
+        printf("render %s 1280x720 low, llvmpipe (best of %d)   %10s %10s %10s\n", scen[k], rounds, "untextured",
+               "textured", "ratio");
+        for (int q = 0; q < 3; q++)
+            printf("  %-38s %10.1f %10.1f %10.3f\n", keys[q], best[0][q], best[1][q], best[1][q] / best[0][q]);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int frames = argc > 1 ? atoi(argv[1]) : 300;
@@ -191,6 +223,12 @@ int main(int argc, char **argv)
     char dir[] = "/tmp/bench-render-XXXXXX";
     if (!mkdtemp(dir))
         return 1;
+    if (argc > 2 && !strcmp(argv[2], "detail")) { /* this case alone */
+        int rc = detail_case(dir, frames, argc > 3 ? atoi(argv[3]) : 3);
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        return system(cmd) == 0 ? rc : 1;
+    }
     char a[128], b[128], l[128];
     snprintf(a, sizeof a, "%s/lod.json", dir);
     snprintf(b, sizeof b, "%s/brute.json", dir);
@@ -237,6 +275,8 @@ int main(int argc, char **argv)
             cJSON_Delete(r[i]);
     }
     vehicles_case(dir, frames);
+    if (detail_case(dir, frames, 1))
+        return 1;
     cJSON *lat = latency_run(l, 5.0);
     if (lat)
         printf("session, vehicle.state at 100 Hz: %.1f fps, state-to-frame latency p99 %.1f ms over %.0f states "

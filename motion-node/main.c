@@ -35,7 +35,7 @@ static const char *const ACTS_ON[] = {"pause", "resume", "stop"};
 typedef struct motion_node {
     sim_node *sn;
     sim_bus *bus;
-    const char *platform, *udp;
+    const char *platform, *udp, *scenario;
     int rate;
     double stale_ms;
     sim_motion m;
@@ -226,6 +226,7 @@ int main(int argc, char **argv)
         {"platform", SIM_OPT_STRING, &n.platform, "NAME|FILE", "the motion base: config/motion/NAME.json or a file (default hexapod)"},
         {"udp", SIM_OPT_STRING, &n.udp, "HOST:PORT", "where the pose datagrams go (default 127.0.0.1:7710)"},
         {"rate", SIM_OPT_INT, &n.rate, "HZ", "cueing steps and datagrams per second, 50..1000 (default 100)"},
+        {"scenario", SIM_OPT_STRING, &n.scenario, "FILE", "the session's scenario (simctl run gives every module one; the platform file, not the scenario, sets the cueing)"},
         {"stale-ms", SIM_OPT_DOUBLE, &n.stale_ms, "MS", "fade out when no vehicle.state came for this long (default 200)"},
     };
     static const char *const subs[] = {SIM_TOPIC_VEHICLE_STATE, SIM_TOPIC_SIM_TICK, "control."};

@@ -49,6 +49,8 @@ int pn_world_open(const char *scenario, const char *params, pn_world **out, sim_
         rc = sim_scenario_objects(w->sc, &w->objects);
         if (rc >= 0)
             rc = sim_scenario_light_posts(w->sc, &w->objects);
+        if (rc >= 0)
+            rc = sim_scenario_sign_posts(w->sc, &w->objects);
         if (rc < 0) {
             rc = sim_error_set(err, rc, "%s: scenery: out of memory", scenario);
         } else {

@@ -243,11 +243,13 @@ int rn_run_bench(rn_node *n, sim_error *err)
                  "{\"frames\":%d,\"width\":%d,\"height\":%d,\"brute_force\":%s,\"quality\":\"%s\",\"fps\":%.1f,"
                  "\"frame_ms_p99\":%.2f,\"cpu_ms_per_frame\":%.2f,\"terrain_triangles\":%.0f,\"draw_calls\":%.1f,"
                  "\"terrain_blocks\":%.1f,\"scenery_triangles\":%.0f,\"scenery_instances\":%.0f,"
-                 "\"triangles\":%.0f,\"scenery_objects\":%d,\"vehicles\":%.1f,\"vehicle_draw_calls\":%.1f}",
+                 "\"triangles\":%.0f,\"scenery_objects\":%d,\"vehicles\":%.1f,\"vehicle_draw_calls\":%.1f,"
+                 "\"detail\":%s,\"anisotropy\":%.0f}",
                  frames, n->g.width, n->g.height, n->o.brute_force ? "true" : "false",
                  rn_quality_name(n->scene.quality), frames / total, rn_p99(ms, frames), cpu * 1000 / frames,
                  tri / frames, calls / frames, blocks / frames, stri / frames, sinst / frames, (tri + stri) / frames,
-                 n->scene.scenery.list.n, veh / frames, vcalls / frames);
+                 n->scene.scenery.list.n, veh / frames, vcalls / frames, n->scene.no_detail ? "false" : "true",
+                 n->scene.anisotropy);
         rc = rn_write_stats(n, json, err);
     }
     free(ms);

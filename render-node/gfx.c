@@ -132,6 +132,12 @@ int gfx_program_files(const char *dir, const char *vert_prefix, const char *vert
 int gfx_program_defines(const char *dir, const char *vert_prefix, const char *vert, const char *frag,
                         const char *defines, GLuint *out, sim_error *err)
 {
+    return gfx_program_lib(dir, vert_prefix, vert, frag, NULL, defines, out, err);
+}
+
+int gfx_program_lib(const char *dir, const char *vert_prefix, const char *vert, const char *frag, const char *frag_lib,
+                    const char *defines, GLuint *out, sim_error *err)
+{
     char vp[1024], fp[1024], pp[1024];
     snprintf(vp, sizeof vp, "%s/%s.vert", dir, vert);
     snprintf(fp, sizeof fp, "%s/%s.frag", dir, frag);
@@ -147,9 +153,22 @@ int gfx_program_defines(const char *dir, const char *vert_prefix, const char *ve
         glDeleteShader(vs);
         return rc;
     }
+    GLuint ls = 0;
+    if (frag_lib) {
+        char lp[1024];
+        snprintf(lp, sizeof lp, "%s/%s.glsl", dir, frag_lib);
+        const char *lfiles[1] = {lp};
+        if ((rc = compile(lfiles, 1, GL_FRAGMENT_SHADER, defines, &ls, err))) {
+            glDeleteShader(vs);
+            glDeleteShader(fs);
+            return rc;
+        }
+    }
     GLuint p = glCreateProgram();
     glAttachShader(p, vs);
     glAttachShader(p, fs);
+    if (ls)
+        glAttachShader(p, ls);
     glBindAttribLocation(p, 0, "a_pos");
     glBindAttribLocation(p, 1, "a_normal");
     glBindAttribLocation(p, 2, "a_color");
@@ -164,6 +183,8 @@ int gfx_program_defines(const char *dir, const char *vert_prefix, const char *ve
     glLinkProgram(p);
     glDeleteShader(vs);
     glDeleteShader(fs);
+    if (ls)
+        glDeleteShader(ls);
     GLint ok = 0;
     glGetProgramiv(p, GL_LINK_STATUS, &ok);
     if (!ok) {

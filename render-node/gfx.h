@@ -46,6 +46,11 @@ int gfx_program_files(const char *dir, const char *vert_prefix, const char *vert
  * #version line of both stages: variants of one shader. */
 int gfx_program_defines(const char *dir, const char *vert_prefix, const char *vert, const char *frag,
                         const char *defines, GLuint *out, sim_error *err);
+/* The same with dir/FRAG_LIB.glsl (NULL: none) compiled as a second fragment shader
+ * object (its own #version line, the same defines) and linked in: functions several fragment stages call,
+ * declared there without a body. */
+int gfx_program_lib(const char *dir, const char *vert_prefix, const char *vert, const char *frag, const char *frag_lib,
+                    const char *defines, GLuint *out, sim_error *err);
 
 /* Attribute locations every program gets: a_pos 0, a_normal 1 (a_uv 1), a_color 2;
  * scenery instances a_inst_pose 3, a_inst_size 4, a_inst_tint 5; vehicles (car.vert)

@@ -148,6 +148,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"shaders", SIM_OPT_STRING, &o->shaders, "DIR", "shader directory (default: render-node/shaders beside bin/)"},
         {"quality", SIM_OPT_STRING, &o->quality, "PRESET", "low, medium or high: what a frame may cost (default: low on a software renderer such as llvmpipe, where it keeps 60 fps; medium on a GPU)"},
         {"no-scenery", SIM_OPT_FLAG, &o->no_scenery, NULL, "no roadside scenery (trees, posts, rails, buildings...)"},
+        {"no-detail", SIM_OPT_FLAG, &o->no_detail, NULL, "no detail textures on ground, roads and marks (the benchmark's baseline)"},
         {"weather", SIM_OPT_STRING, &o->weather, "W", "clear, cloudy, rain, fog or snow instead of the scenario's"},
         {"lod-tolerance", SIM_OPT_DOUBLE, &o->lod_tolerance, "PX", "terrain screen-space error allowed (default: the preset's, 4, 2 or 1.5 pixels)"},
         {"brute-force", SIM_OPT_FLAG, &o->brute_force, NULL, "terrain at full resolution everywhere (benchmark baseline)"},
@@ -274,6 +275,7 @@ int main(int argc, char **argv)
         setup_models(&n);
         n.scene.terrain.tolerance =
             isnan(o->lod_tolerance) ? rn_quality_lod_tolerance(n.scene.quality) : o->lod_tolerance;
+        n.scene.no_detail = o->no_detail;
         if (o->no_scenery)
             n.scene.draw_scenery = false;
         if (o->signals_at != 0) rn_lights_show_at(&n.scene.lights, o->signals_at);

@@ -24,7 +24,7 @@ typedef struct rn_options {
     double yaw_offset_deg, fov_deg, screenshot_at, fps, lod_tolerance;
     double signals_at;             /* --signals-at: traffic lights as at this time (screenshots) */
     int display, bench_frames;
-    bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud, no_scenery;
+    bool fullscreen, no_vsync, offscreen, brute_force, terrain_only, no_hud, no_scenery, no_detail;
     bool latency_marker;           /* the photodiode patch (docs/latency.md) */
     bool study_screen;             /* the page between a study's drives (study_screen.c) */
     const char *motion;            /* --motion predict|interpolate */

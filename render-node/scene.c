@@ -113,13 +113,14 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
     /* the lit, instanced and vehicle programs; medium and high twice, without and with
      * street lights (lit.frag: the loop alone costs a quarter of llvmpipe's frame) */
     for (int v = 0; v < (low ? 1 : 2); v++) {
-        const char *defs = v ? "#define RN_STREET_LIGHTS\n" : NULL;
+        const char *defs = low ? "#define RN_DETAIL_ONE\n" : v ? "#define RN_STREET_LIGHTS\n" : NULL;
         GLuint *p = s->programs[v];
-        if ((rc = low ? gfx_program_files(dir, "light", "lit_vl", "flat", &p[RN_PROG_LIT], err)
-                      : gfx_program_defines(dir, NULL, "lit", "lit", defs, &p[RN_PROG_LIT], err)) ||
-            (rc = low ? gfx_program_files(dir, "light", "inst_vl", "flat", &p[RN_PROG_INST], err)
-                      : gfx_program_defines(dir, NULL, "inst", "lit", defs, &p[RN_PROG_INST], err)) ||
-            (rc = gfx_program_defines(dir, "light", "car", low ? "flat" : "lit", defs, &p[RN_PROG_CAR], err)))
+        /* every one with detail.glsl: the materials' textures, at every preset */
+        if ((rc = low ? gfx_program_lib(dir, "light", "lit_vl", "flat", "detail", defs, &p[RN_PROG_LIT], err)
+                      : gfx_program_lib(dir, NULL, "lit", "lit", "detail", defs, &p[RN_PROG_LIT], err)) ||
+            (rc = low ? gfx_program_lib(dir, "light", "inst_vl", "flat", "detail", defs, &p[RN_PROG_INST], err)
+                      : gfx_program_lib(dir, NULL, "inst", "lit", "detail", defs, &p[RN_PROG_INST], err)) ||
+            (rc = gfx_program_lib(dir, "light", "car", low ? "flat" : "lit", "detail", defs, &p[RN_PROG_CAR], err)))
             return rc;
         glUseProgram(p[RN_PROG_CAR]);
         glUniform1f(glGetUniformLocation(p[RN_PROG_CAR], "u_vertex_light"), low ? 1.0f : 0.0f);
@@ -146,9 +147,13 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
     s->scenery.range = low ? 200 : quality == RN_QUALITY_HIGH ? 1200 : 500;
     use_programs(s, 0);
     rn_rain_init(&s->rain);
+    /* the detail textures at every preset (drivers judge speed from the ground's texture);
+     * anisotropic filtering keeps it beyond 20 m at grazing angles */
+    bool software = false;
+    rn_quality_for_renderer((const char *)glGetString(GL_RENDERER), &software);
+    if (!(s->detail = rn_materials_texture(software ? 1.0f : low ? RN_ANISO_LOW : RN_ANISO, &s->anisotropy)))
+        return sim_error_set(err, SIM_ENOMEM, "materials: out of memory");
     if (!low) {
-        if (!(s->detail = rn_materials_texture()))
-            return sim_error_set(err, SIM_ENOMEM, "materials: out of memory");
         bool high = quality == RN_QUALITY_HIGH;
         if ((rc = rn_shadow_init(&s->shadow, high ? 2048 : 1024, high ? 120 : 60, err)))
             return rc;
@@ -341,6 +346,8 @@ static void set_lit_uniforms(const rn_scene *s, const rn_frame_state *fs, const 
         u3d(p, "u_head_dir", c->hd);
         u1(p, "u_head_on", l->headlights && fs->have_ego ? 1.0f : 0.0f);
         glUniform1i(glGetUniformLocation(p, "u_material"), RN_MAT_NONE);
+        u1(p, "u_detail_on", s->no_detail ? 0.0f : 1.0f);
+        u1(p, "u_lod_bias", s->anisotropy > 1 ? 0.0f : -1.0f);
         u1(p, "u_wet", c->rain ? 1.0f : 0.0f);
         um(p, "u_shadow_mat", s->shadow.lookup);
         u1(p, "u_shadow_on", c->shadows ? 1.0f : 0.0f);

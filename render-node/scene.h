@@ -33,6 +33,12 @@ rn_quality rn_quality_for_renderer(const char *gl_renderer, bool *software);
 /* The preset's terrain screen-space error, pixels. */
 double rn_quality_lod_tolerance(rn_quality q);
 
+/* Anisotropic filtering of the detail textures: at most this many samples (low, others);
+ * none on a software renderer, where it costs ten times the frame (llvmpipe: 650 ms of
+ * CPU a 1280x720 frame at low instead of 30). */
+#define RN_ANISO_LOW 4.0f
+#define RN_ANISO 16.0f
+
 enum { RN_PROG_LIT, RN_PROG_INST, RN_PROG_CAR, RN_PROG_COUNT };
 
 typedef struct rn_scene {
@@ -46,7 +52,8 @@ typedef struct rn_scene {
     rn_scenery scenery;
     rn_shadow shadow;          /* medium and high: the sun's shadow map; tex 0 at low */
     rn_rain rain;
-    GLuint detail;             /* medium and high: the materials' texture array */
+    GLuint detail;             /* the materials' texture array (materials.h) */
+    float anisotropy;          /* its anisotropic filtering: samples, 1 where the GL has none */
     /* the lit geometry's, the instanced scenery's and the vehicles' (models.h) programs:
      * [0] without street lights, [1] with them (medium and high: a variant of lit.frag;
      * at low the same programs); lit, inst and car are the frame's */
@@ -58,6 +65,7 @@ typedef struct rn_scene {
     bool draw_terrain, draw_roads, draw_cars, draw_scenery; /* all true but in tests of one part */
     bool magenta;              /* no sky: a magenta background, so that cracks show */
     bool no_hud;
+    bool no_detail;            /* --no-detail: the materials' textures off (detail.glsl) */
 } rn_scene;
 
 /* What a frame shows, besides the static scenario. */

@@ -21,17 +21,19 @@ libwebsockets:libwebsockets-dev assimp:libassimp-dev libzstd:libzstd-dev"
 # shell examples of docs/protocol.md, tests/scripts/test_shell_examples.sh; chromium,
 # node and npm run the console's browser tests, tests/scripts/test_console.sh; sumo and
 # netconvert run SUMO's traffic, traffic-node with "engine": "sumo", test_sumo_session;
-# stress-ng loads the machine for scripts/stress.sh)
+# stress-ng loads the machine for scripts/stress.sh; ssh and ssh-keygen start a lab's
+# remote modules, simctl run --lab, docs/lab.md)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
 sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool nc:netcat-openbsd socat:socat python3:python3 \
-chromium:chromium node:nodejs npm:npm sumo:sumo netconvert:sumo stress-ng:stress-ng"
+chromium:chromium node:nodejs npm:npm sumo:sumo netconvert:sumo stress-ng:stress-ng ssh:openssh-client ssh-keygen:openssh-client"
 # library file -> Debian package, for what has neither a pkg-config name nor a command:
 # render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
 # vendor library and its software rasteriser (llvmpipe), as do its tests
 FILES="libEGL.so.1:libegl1 libEGL_mesa.so.0:libegl-mesa0 dri/swrast_dri.so:libgl1-mesa-dri"
 # file -> Debian package, for files at a fixed place: SUMO's tools (randomTrips.py
-# makes a scenario's demand, docs/traffic.md "SUMO"; sumo and netconvert are in CMDS)
-DATA="/usr/share/sumo/tools/randomTrips.py:sumo-tools"
+# makes a scenario's demand, docs/traffic.md "SUMO"; sumo and netconvert are in CMDS);
+# Debian's sshd, started in each network namespace of tests/scripts/test_lab_hosts.sh
+DATA="/usr/share/sumo/tools/randomTrips.py:sumo-tools /usr/sbin/sshd:openssh-server"
 # Python module -> Debian package, imported by Debian's own python3 (/usr/bin/python3):
 # the eye-tracker bridge speaks Pupil Capture's network API, ZeroMQ + msgpack
 # (clients/python/pupil_bridge.py, tests/scripts/test_instruments.sh)

@@ -17,11 +17,11 @@
 #include "sim_bus.h"
 #include "sim_cli.h"
 #include "sim_command_bus.h"
-#include "export_mcap.h"
 #include "sim_drivelog.h"
 #include "sim_file.h"
 #include "sim_msg_vehicle.h"
 #include "sim_recording.h"
+#include "xosc_csv.h"
 
 /* The CSV files export is about to write: never the log itself (a log named
  * samples.csv was overwritten by its own export), and an existing file only with
@@ -46,28 +46,29 @@ static int export_targets_free(const char *log, const char *dir, bool force, sim
 
 int simctl_cmd_export(int argc, char **argv)
 {
-    const char *csv = NULL, *mcap = NULL, *from = NULL, *to = NULL;
+    const char *csv = NULL, *xosc_csv = NULL, *mcap = NULL, *from = NULL, *to = NULL;
     int run = -1;
     bool force = false, uncompressed = false;
     sim_opt opts[] = {
         {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv, events.csv, gaze.csv, sensor.csv and clock.csv"},
         {"mcap", SIM_OPT_STRING, &mcap, "FILE", "write FILE.mcap: samples, events (and an --all log's bus topics) as JSON channels"},
         {"uncompressed", SIM_OPT_FLAG, &uncompressed, NULL, "--mcap: chunks without zstd"},
+        {"xosc-csv", SIM_OPT_STRING, &xosc_csv, "FILE", "write FILE: time, entity, x, y, z, h, speed of every entity at OpenSCENARIO's reference point, as esmini's --csv_logger (a log recorded with simctl run --record-all)"},
         {"force", SIM_OPT_FLAG, &force, NULL, "overwrite existing CSV files (never the LOG itself)"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start at time T (s) or where the sector/task begins"},
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "end at time T (s) or where the sector/task ends"},
         {"run", SIM_OPT_INT, &run, "N", "only run N (a restart starts a new run); default all"},
     };
-    const char *usage = "simctl export LOG --csv DIR|--mcap FILE [--from ...] [--to ...] [--run N] [--force]";
+    const char *usage = "simctl export LOG --csv DIR|--mcap FILE|--xosc-csv FILE [--from ...] [--to ...] [--run N] [--force]";
     const char *desc = "Writes a drive log's samples, events, gaze, sensor and clock tables as CSV files with a header row, "
-                       "or the drive as one MCAP file.";
+                       "the drive as one MCAP file, or its trajectories as an OpenSCENARIO player logs them.";
     size_t n_opts = sizeof opts / sizeof opts[0];
     int npos = 0;
     int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
-    if (npos != 1 || !csv == !mcap) {
-        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "give one of --csv DIR and --mcap FILE");
+    if (npos != 1 || (csv != NULL) + (mcap != NULL) + (xosc_csv != NULL) != 1) {
+        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "give one of --csv DIR, --mcap FILE and --xosc-csv FILE");
         sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
         return 2;
     }
@@ -80,19 +81,23 @@ int simctl_cmd_export(int argc, char **argv)
     if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
     if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
     usage_error = ret != 0 && r != NULL;
-    if (mcap) {
+    const char *file = mcap ? mcap : xosc_csv; /* the one-file exports */
+    if (file) {
         size_t n = 0;
-        if (!ret && strcmp(mcap, argv[1]) == 0)
-            ret = sim_error_set(&err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten", mcap);
-        if (!ret && !force && access(mcap, F_OK) == 0)
-            ret = sim_error_set(&err, SIM_EINVAL, "%s exists; give --force to overwrite it", mcap);
-        if (!ret) ret = export_mcap(r, range, mcap, !uncompressed, &n, &err);
+        struct stat in, out;
+        if (!ret && stat(file, &out) == 0 && stat(argv[1], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            ret = sim_error_set(&err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten", file);
+        if (!ret && !force && access(file, F_OK) == 0)
+            ret = sim_error_set(&err, SIM_EINVAL, "%s exists; give --force to overwrite it", file);
+        if (!ret)
+            ret = mcap ? sim_drivelog_export_mcap(r, range, mcap, !uncompressed, &n, &err) : xosc_csv_export(r, range, xosc_csv, &err);
         sim_drivelog_reader_close(r);
         if (ret) {
             fprintf(stderr, "simctl export: %s\n", err.msg);
             return usage_error && ret == SIM_EINVAL ? 2 : 1;
         }
-        printf("%s (%zu messages)\n", mcap, n);
+        if (mcap) printf("%s (%zu messages)\n", mcap, n);
+        else printf("%s\n", xosc_csv);
         return 0;
     }
     if (!ret) ret = sim_file_mkdirs(csv, &err);

@@ -36,6 +36,7 @@
 #include "sim_modules.h"
 #include "sim_msg_vehicle.h"
 #include "cmd_world.h"
+#include "lab.h"
 #include "screens.h"
 #include "session_opts.h"
 #include "supervise.h"
@@ -225,9 +226,13 @@ typedef struct run_config {
     const char *start, *scenario;
     session_opts so; /* driver, fullscreen, display, screens, quality, console */
     double stall_s, join_s;
-    bool headless, interactive, lockstep, no_analysis, render_offscreen;
+    bool headless, interactive, lockstep, no_analysis, render_offscreen, record_all;
     bool has_ego, scenario_ego, want_task, render_window, want_render;
     run_screens *screens;
+    const char *lab_file, *ssh_config; /* --lab, --ssh-config (docs/lab.md) */
+    sim_lab *lab;                      /* NULL: everything here */
+    bool lab_here[SIM_LAB_HOSTS_MAX];  /* which of its hosts is this machine */
+    char lab_bus[96];                  /* the dispatcher's address in the lab */
     char wait_for[1024]; /* physics' --wait-for: the modules and views the clock waits for */
     char host[256];
     int port;
@@ -240,7 +245,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
                        .study = "default", .subject = "s01", .vehicle = "vehicles/bmw-318i.json",
                        .stall_s = -1, .join_s = 30};
     session_opts_init(&rc->so);
-    sim_opt opts[SESSION_OPTS_N + 24] = {
+    sim_opt opts[SESSION_OPTS_N + 26] = {
         {"headless", SIM_OPT_FLAG, &rc->headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &rc->interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &rc->lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
@@ -250,6 +255,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
         {"study", SIM_OPT_STRING, &rc->study, "NAME", "study name for the drive log (default 'default')"},
         {"subject", SIM_OPT_STRING, &rc->subject, "ID", "test person id for the drive log (default s01)"},
         {"meta-file", SIM_OPT_STRING, &rc->meta_file, "FILE", "JSON object of more drive-log meta (simctl study run writes it)"},
+        {"record-all", SIM_OPT_FLAG, &rc->record_all, NULL, "the recorder also keeps every bus message (recorder --all; simctl export --mcap gives each topic a channel, --xosc-csv reads the trajectories)"},
         {"motion", SIM_OPT_STRING, &rc->motion, "PLATFORM", "drive a motion base: motion-node with config/motion/PLATFORM.json or a file (docs/motion.md)"},
         {"motion-udp", SIM_OPT_STRING, &rc->motion_udp, "HOST:PORT", "where motion-node sends the poses (default 127.0.0.1:7710)"},
         {"vehicle", SIM_OPT_STRING, &rc->vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
@@ -262,6 +268,8 @@ static int run_parse(int argc, char **argv, run_config *rc)
         {"bus", SIM_OPT_STRING, &rc->bus_addr, "HOST:PORT", "bus address (default 127.0.0.1:7700)"},
         {"control", SIM_OPT_STRING, &rc->control, "URL", "control endpoint (default tcp://127.0.0.1:7701)"},
         {"token", SIM_OPT_STRING, &rc->token, "TOKEN", "token for dispatcher, modules and operators"},
+        {"lab", SIM_OPT_STRING, &rc->lab_file, "FILE", "start the modules on the lab's hosts through ssh (config/labs/*.json, docs/lab.md)"},
+        {"ssh-config", SIM_OPT_STRING, &rc->ssh_config, "FILE", "--lab: ssh's configuration file (ssh -F FILE)"},
     };
     size_t n_opts = 0;
     while (opts[n_opts].name) n_opts++;
@@ -340,6 +348,29 @@ static int run_check_files(run_config *rc)
     return -1;
 }
 
+/* --lab: the lab file, the bus at the dispatcher's lab address (a token needed: the
+ * dispatcher listens off loopback only with one), which hosts are this machine. */
+static int run_lab(run_config *rc)
+{
+    static sim_lab lab;
+    if (lab_load(rc->lab_file, &lab) != 0) return -1;
+    if (!rc->token && !(getenv("SIM_BUS_TOKEN") && getenv("SIM_BUS_TOKEN")[0])) {
+        fprintf(stderr, "simctl run: --lab: the bus crosses the network: give --token TOKEN (or SIM_BUS_TOKEN)\n");
+        return -1;
+    }
+    rc->lab = &lab;
+    for (int i = 0; i < lab.n_hosts; i++) rc->lab_here[i] = lab_host_is_here(&lab.hosts[i]);
+    snprintf(rc->lab_bus, sizeof rc->lab_bus, "%s:%d", lab.hosts[lab.dispatcher_host].address, lab.bus_port);
+    rc->bus_addr = rc->lab_bus;
+    return 0;
+}
+
+/* The lab host a child runs on: NULL when that is here (or there is no lab). */
+static const sim_lab_host *run_host(const run_config *rc, int host)
+{
+    return rc->lab && !rc->lab_here[host] ? &rc->lab->hosts[host] : NULL;
+}
+
 /* Headless defaults, the driver, --until and --bus; -1 to go on, else the exit status. */
 static int run_settle(run_config *rc, session *s)
 {
@@ -369,6 +400,7 @@ static int run_settle(run_config *rc, session *s)
             return 2;
         }
     }
+    if (rc->lab_file && run_lab(rc) != 0) return 2;
     sim_error err;
     if (sim_bus_parse_endpoint(rc->bus_addr, rc->host, sizeof rc->host, &rc->port, &err) != SIM_OK) {
         fprintf(stderr, "simctl run: --bus %s\n", err.msg);
@@ -423,6 +455,8 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
         run_arg2(c, "--study", rc->study);
         run_arg2(c, "--subject", rc->subject);
         if (rc->meta_file) run_arg2(c, "--meta-file", rc->meta_file);
+        /* --motion: motion.state for analysis motion (docs/motion.md) */
+        if (rc->record_all || rc->motion) run_arg(c, "--all");
         break;
     case SIM_MODULE_ID_TRAFFIC: /* a restarted node continues from its snapshot */
         snprintf(path, sizeof path, "%s/traffic.snapshot", rc->out);
@@ -458,11 +492,38 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
     }
 }
 
+/* A lab's render channels: a render node each on its host, with its view, name,
+ * display and viewport. */
+static void lab_channels(session *s, const run_config *rc)
+{
+    for (int k = 0; k < rc->lab->n_channels; k++) {
+        const sim_lab_channel *ch = &rc->lab->channels[k];
+        child *v = run_add_child(s, "render-node");
+        v->host = run_host(rc, ch->host);
+        run_arg2(v, "--bus", rc->bus_addr);
+        run_arg2(v, "--scenario", rc->scenario);
+        run_arg2(v, "--vehicle", rc->vehicle);
+        if (!rc->render_window) run_arg(v, "--offscreen");
+        if (rc->so.quality) run_arg2(v, "--quality", rc->so.quality);
+        run_arg2(v, "--view", ch->view);
+        run_arg2(v, "--name", ch->name);
+        if (ch->display >= 0) run_arg2(v, "--display", int_text(ch->display));
+        if (ch->viewport[2] > 0) {
+            char num[48];
+            snprintf(num, sizeof num, "%dx%d", ch->viewport[2], ch->viewport[3]);
+            run_arg2(v, "--size", num);
+            snprintf(num, sizeof num, "%d,%d", ch->viewport[0], ch->viewport[1]);
+            run_arg2(v, "--pos", num);
+        }
+    }
+}
+
 /* The session's children: the dispatcher, then every module sim_modules.def lists that
  * is built and wanted, with the options its row says it takes and its own. */
 static void run_plan(session *s, run_config *rc)
 {
     child *c = run_add_child(s, "dispatcher");
+    if (rc->lab) c->host = run_host(rc, rc->lab->dispatcher_host);
     run_arg2(c, "--listen", rc->bus_addr);
     run_arg2(c, "--control", rc->control);
     rc->want_task = run_wants_task_node(rc->scenario);
@@ -474,6 +535,14 @@ static void run_plan(session *s, run_config *rc)
     for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
         const sim_module *m = &sim_modules[i];
         if (!m->clock_waits || !module_wanted(m, rc)) continue;
+        if (m->id == SIM_MODULE_ID_RENDER && rc->lab && rc->lab->n_channels) {
+            for (int k = 0; k < rc->lab->n_channels; k++) {
+                size_t used = strlen(rc->wait_for);
+                snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s", used ? "," : "",
+                         rc->lab->channels[k].name);
+            }
+            continue;
+        }
         size_t used = strlen(rc->wait_for);
         snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s", used ? "," : "", m->bus_name);
     }
@@ -489,7 +558,12 @@ static void run_plan(session *s, run_config *rc)
     for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
         const sim_module *m = &sim_modules[i];
         if (!module_wanted(m, rc)) continue;
+        if (m->id == SIM_MODULE_ID_RENDER && rc->lab && rc->lab->n_channels) {
+            lab_channels(s, rc);
+            continue;
+        }
         c = run_add_child(s, m->exe);
+        if (rc->lab) c->host = run_host(rc, rc->lab->module_host[m->id]);
         run_arg2(c, "--bus", rc->bus_addr);
         run_arg2(c, "--scenario", rc->scenario);
         if (rc->lockstep && (m->takes & SIM_MODULE_LOCKSTEP)) run_arg(c, "--lockstep");
@@ -571,7 +645,7 @@ int simctl_cmd_run(int argc, char **argv)
     int ret = run_parse(argc, argv, &rc);
     if (ret < 0) ret = run_check_files(&rc);
     if (ret >= 0) return ret;
-    session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1};
+    session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1, .ssh_config = rc.ssh_config};
     if ((ret = run_settle(&rc, &s)) >= 0) return ret;
     mkdir(rc.out, 0777);
     /* The session's secret: modules started here show it in their hello, so that only

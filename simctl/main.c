@@ -36,7 +36,7 @@ static const command commands[] = {
     {"signal", simctl_cmd_control, "HEAD STATE|auto | controller ID PHASE", "a traffic light: hold a head in a state (red, green, ...) or back to auto; a controller to a phase"},
     {"sound", simctl_cmd_control, "on|off", "sound on or off"},
     {"stop", simctl_cmd_control, "", "end the session"},
-    {"export", simctl_cmd_export, "LOG --csv DIR|--mcap FILE [--from X] [--to X]", "write a drive log as CSV files or one MCAP file"},
+    {"export", simctl_cmd_export, "LOG --csv DIR|--mcap FILE|--xosc-csv FILE [--from X] [--to X]", "write a drive log as CSV files, one MCAP file, or its trajectories as an OpenSCENARIO player does"},
     {"replay", simctl_cmd_replay, "LOG [--speed X]", "publish a logged drive on the bus at its logged times"},
     {"seek", simctl_cmd_control, "T", "replay: jump to simulation time T (s)"},
     {"validate", simctl_cmd_validate, "FILE...", "check scenario files; exit 0 only when all are valid"},
@@ -82,6 +82,7 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (strcmp(argv[1], "__remote") == 0) return simctl_exec_remote(argc, argv); /* a lab's remote module: remote.c */
     if (strcmp(argv[1], "__child") == 0) return simctl_exec_child(argc, argv); /* not a command: see supervise.c */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);

@@ -32,5 +32,7 @@ char *simctl_control_request(const char *url, const char *request, int timeout_m
 const char *simctl_bin_dir(void);
 /* `simctl __child PPID FILE ARGV...`: a supervised module's first moment (supervise.c). */
 int simctl_exec_child(int argc, char **argv);
+/* `simctl __remote HOST EXE ARGS...`: a module on another host of a lab (remote.c). */
+int simctl_exec_remote(int argc, char **argv);
 
 #endif

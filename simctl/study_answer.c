@@ -31,7 +31,54 @@ typedef struct answerer {
     sim_msg_study_answer a;
     sim_msg_study_state state;  /* the newest study.state (too big for the stack) */
     int status;
+    /* what it waits on, said while it waits (issue 35: 600 s in silence with no runner) */
+    const char *bus_addr;
+    uv_timer_t report;
+    bool connected, said_no_bus, said_no_runner, seen_runner;
+    char said_phase[16];
+    int said_drive;
 } answerer;
+
+#define REPORT_MS 3000 /* the runner says study.state once a second: 3 s without one is no runner */
+
+static void on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
+{
+    (void)bus;
+    answerer *w = user;
+    w->connected = welcome != NULL;
+}
+
+/* Every REPORT_MS: a dispatcher that is not there, a runner that is not there, or where
+ * the participant's day stands, each said once (and again when it changes). */
+static void on_report(uv_timer_t *t)
+{
+    answerer *w = t->data;
+    if (w->sent) return;
+    if (!w->connected) {
+        if (!w->said_no_bus)
+            fprintf(stderr, "simctl study answer: no dispatcher answers on %s: is `simctl study run %s --participant %s` "
+                            "running (with this --bus)? still waiting\n", w->bus_addr, w->c->file, w->participant);
+        w->said_no_bus = true;
+        return;
+    }
+    w->said_no_bus = false;
+    if (!w->seen_runner) {
+        if (!w->said_no_runner)
+            fprintf(stderr, "simctl study answer: the bus is there, but no study runner of %s for %s publishes "
+                            "study.state on it; still waiting\n", w->c->s->name, w->participant);
+        w->said_no_runner = true;
+    }
+}
+
+/* Where the participant's day stands, when it is not their questionnaire yet. */
+static void say_phase(answerer *w, const sim_msg_study_state *s)
+{
+    if (!strcmp(w->said_phase, s->phase) && w->said_drive == s->drive) return;
+    snprintf(w->said_phase, sizeof w->said_phase, "%s", s->phase);
+    w->said_drive = s->drive;
+    fprintf(stderr, "simctl study answer: %s is at drive %d of %d, phase %s: waiting for the questionnaire\n",
+            s->participant, s->drive, s->drives, s->phase);
+}
 
 static void finish(answerer *w, int status)
 {
@@ -39,6 +86,7 @@ static void finish(answerer *w, int status)
     sim_bus_close(w->bus);
     w->bus = NULL;
     if (!uv_is_closing((uv_handle_t *)&w->timer)) uv_close((uv_handle_t *)&w->timer, NULL);
+    if (!uv_is_closing((uv_handle_t *)&w->report)) uv_close((uv_handle_t *)&w->report, NULL);
 }
 
 /* The answer from ITEM=VALUE pairs, typed by the items study.state lists. */
@@ -109,10 +157,13 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     if (!w->sent && !strcmp(topic, SIM_TOPIC_STUDY_STATE)) {
         sim_msg_study_state *s = &w->state;
         if (sim_msg_study_state_decode(msg, s, &err) != SIM_OK) return;
-        if (strcmp(s->participant, w->participant) || strcmp(s->phase, "questionnaire")) return;
-        if (strcmp(s->study, w->c->s->name) || (w->drive && s->drive != w->drive) ||
-            (w->questionnaire && strcmp(s->questionnaire, w->questionnaire)))
+        if (strcmp(s->participant, w->participant) || strcmp(s->study, w->c->s->name)) return;
+        w->seen_runner = true;
+        if (strcmp(s->phase, "questionnaire") || (w->drive && s->drive != w->drive) ||
+            (w->questionnaire && strcmp(s->questionnaire, w->questionnaire))) {
+            say_phase(w, s);
             return;
+        }
         if (build(w, s)) {
             finish(w, 2);
             return;
@@ -185,7 +236,8 @@ int study_cmd_answer(int argc, char **argv)
     uv_loop_t *loop = uv_default_loop();
     static const char *const subs[] = {SIM_TOPIC_STUDY_STATE, SIM_TOPIC_STUDY_ANSWERED};
     sim_bus_options bo = {.name = "simctl-answer", .host = host, .port = port, .token = token, .subscribe = subs,
-                          .n_subscribe = 2, .on_message = on_message, .user = &w};
+                          .n_subscribe = 2, .on_message = on_message, .on_state = on_bus_state, .user = &w};
+    w.bus_addr = bus_addr;
     w.status = 1;
     if (sim_bus_open(loop, &bo, &w.bus, &err) != SIM_OK) {
         fprintf(stderr, "simctl study answer: %s\n", err.msg);
@@ -195,6 +247,9 @@ int study_cmd_answer(int argc, char **argv)
     uv_timer_init(loop, &w.timer);
     w.timer.data = &w;
     uv_timer_start(&w.timer, on_timeout, (uint64_t)(timeout_s * 1000), 0);
+    uv_timer_init(loop, &w.report);
+    w.report.data = &w;
+    uv_timer_start(&w.report, on_report, REPORT_MS, REPORT_MS);
     fprintf(stderr, "simctl study answer: waiting up to %g s for %s's questionnaire on %s\n", timeout_s, w.participant,
             bus_addr);
     uv_run(loop, UV_RUN_DEFAULT);

@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "lab.h"
 #include "sim_msg_log.h"
 #include "simctl.h"
 
@@ -97,6 +98,18 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     session *s = c->s;
     c->running = false;
     uv_close((uv_handle_t *)p, NULL);
+    if (c->host) {
+        uv_close((uv_handle_t *)&c->stdin_pipe, NULL);
+        /* simctl __remote's 128 + signal is the module's signal; ssh's own 255 is the
+         * link (or the host) gone, a crash to restart from as any other */
+        if (!term_signal && status > 128 && status < 128 + 65) {
+            term_signal = (int)status - 128;
+            status = 0;
+        } else if (!term_signal && status == 255) {
+            fprintf(stderr, "simctl: lost %s on host %s (%s): ssh ended with status 255\n", c->exe, c->host->name,
+                    c->host->address);
+        }
+    }
     if (!term_signal && status == SIMCTL_EXIT_DATA_LOST && strcmp(c->exe, "recorder") == 0) {
         /* The recorder ended (stopping) but could not commit every row: the session's
          * status says so whatever else happens (docs/drivelog.md, "Every loss said"). */
@@ -199,17 +212,53 @@ int simctl_exec_child(int argc, char **argv)
     return 127;
 }
 
+/* Sends sig to c: a remote module's is a line on the ssh channel for simctl __remote
+ * ("term"); SIGKILL ends the ssh client itself (__remote then ends the module). */
+void run_signal_child(child *c, int sig)
+{
+    if (c->host && sig == SIGTERM) {
+        uv_buf_t b = uv_buf_init("term\n", 5);
+        if (uv_try_write((uv_stream_t *)&c->stdin_pipe, &b, 1) == 5) return;
+    }
+    uv_process_kill(&c->proc, sig);
+}
+
+/* The token and the secret as two lines on the ssh channel's stdin (never on a command
+ * line: `ps` on either host shows those). */
+static void send_secrets(child *c)
+{
+    const char *token = getenv("SIM_BUS_TOKEN"), *secret = getenv("SIM_BUS_SECRET");
+    char lines[1100];
+    int n = snprintf(lines, sizeof lines, "%s\n%s\n", token ? token : "", secret ? secret : "");
+    uv_buf_t b = uv_buf_init(lines, (unsigned)n);
+    if (n <= 0 || (size_t)n >= sizeof lines || uv_try_write((uv_stream_t *)&c->stdin_pipe, &b, 1) != n)
+        fprintf(stderr, "simctl: could not hand %s on %s its token and secret\n", c->exe, c->host->name);
+}
+
 void run_start_child(child *c)
 {
-    char path[1024], self[1024], ppid[24];
+    char path[1024], self[1024], ppid[24], cmd[8192];
     snprintf(path, sizeof path, "%s/%s", simctl_bin_dir(), c->exe);
     snprintf(self, sizeof self, "%s/simctl", simctl_bin_dir());
     snprintf(ppid, sizeof ppid, "%ld", (long)getpid());
-    char *args[sizeof c->argv / sizeof c->argv[0] + 4] = {self, "__child", ppid, path};
+    char *args[sizeof c->argv / sizeof c->argv[0] + 40] = {self, "__child", ppid, path};
     for (int i = 0; i < c->argc; i++) args[4 + i] = c->argv[i];
     uv_stdio_container_t stdio[3] = {{.flags = UV_IGNORE},
                                      {.flags = UV_INHERIT_FD, .data.fd = 1},
                                      {.flags = UV_INHERIT_FD, .data.fd = 2}};
+    if (c->host) {
+        /* ssh ... simctl __remote HOST EXE ARGS, still under __child (dies with simctl) */
+        const char *ssh = getenv("SIMCTL_SSH") ? getenv("SIMCTL_SSH") : "/usr/bin/ssh";
+        snprintf(path, sizeof path, "%s", ssh);
+        if (lab_ssh_args(c->host, c->s->ssh_config, c->exe, c->argv, c->argc, args + 4,
+                         (int)(sizeof args / sizeof *args) - 4, cmd, sizeof cmd) != 0) {
+            fprintf(stderr, "simctl: the command line of %s on %s is too long\n", c->exe, c->host->name);
+            return;
+        }
+        uv_pipe_init(c->s->loop, &c->stdin_pipe, 0);
+        stdio[0] = (uv_stdio_container_t){.flags = UV_CREATE_PIPE | UV_READABLE_PIPE,
+                                          .data.stream = (uv_stream_t *)&c->stdin_pipe};
+    }
     /* a missing module is spawned as it is, so that the failure shows at once */
     bool wrap = access(path, X_OK) == 0;
     uv_process_options_t o = {.file = wrap ? self : path, .args = wrap ? args : c->argv, .stdio = stdio,
@@ -219,9 +268,11 @@ void run_start_child(child *c)
     if (rc != 0) {
         fprintf(stderr, "simctl: cannot start %s: %s; retrying in %u ms\n", path, uv_strerror(rc), c->backoff_ms);
         uv_close((uv_handle_t *)&c->proc, NULL);
+        if (c->host) uv_close((uv_handle_t *)&c->stdin_pipe, NULL);
         schedule_restart(c);
         return;
     }
+    if (c->host) send_secrets(c);
     c->running = true;
     c->started_ms = uv_now(c->s->loop);
     if (c->restarts) publish_module_event(c->s, c, "restarted", 0, 0);
@@ -269,7 +320,7 @@ void run_on_stop_timer(uv_timer_t *t)
         if (c->running && c->stopping) {
             c->killed_by_simctl = true;
             fprintf(stderr, "simctl: %s did not stop in time; killing it\n", c->exe);
-            uv_process_kill(&c->proc, SIGKILL);
+            run_signal_child(c, SIGKILL);
         }
     }
     shutdown_stage(s);
@@ -312,7 +363,7 @@ static void shutdown_stage(session *s)
             }
             if (stage_of(c) == s->stage && c->running && !c->stopping) {
                 c->stopping = true;
-                uv_process_kill(&c->proc, SIGTERM);
+                run_signal_child(c, SIGTERM);
                 signalled++;
             }
         }

@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "sim_bus.h"
+#include "sim_lab.h"
 #include "stall.h"
 
 #define MAX_ARGS 32
@@ -51,6 +52,10 @@ typedef struct child {
     bool restart_pending;   /* its restart timer runs */
     int ending_restarts;    /* recorder: restarts while the session was ending */
     bool killed_by_simctl;  /* SIGKILLed for not stopping in time: no restart for that */
+    /* lab (docs/lab.md): the host it runs on when that is another machine (started
+     * through ssh under `simctl __remote`); NULL: here */
+    const sim_lab_host *host;
+    uv_pipe_t stdin_pipe;   /* remote: the ssh channel's stdin (token, secret, "term") */
 } child;
 
 struct session {
@@ -65,6 +70,7 @@ struct session {
     child children[20];      /* the dispatcher, the modules, extra views of a screens file */
     int n_children;
     bool ending;
+    const char *ssh_config; /* lab: ssh's -F FILE, or NULL */
     uint64_t ending_ms;     /* loop time the session began to end */
     bool handles_closed; /* the session's own handles are closing: shutdown ran to its end */
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
@@ -95,6 +101,8 @@ child *run_add_child(session *s, const char *exe);
 void run_arg(child *c, const char *a);
 void run_arg2(child *c, const char *flag, const char *value);
 void run_start_child(child *c);
+/* Sends sig (SIGTERM, SIGKILL) to a running child, here or on its lab host. */
+void run_signal_child(child *c, int sig);
 /* Ends the session: modules, then the recorder, then the dispatcher. */
 void run_end_session(session *s, const char *why);
 /* Loop callbacks the session installs (data: the session). */

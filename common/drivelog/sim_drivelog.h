@@ -281,6 +281,15 @@ int sim_drivelog_parse_bound(sim_drivelog_reader *r, const char *text, bool is_t
 int sim_drivelog_export_csv(sim_drivelog_reader *r, sim_drivelog_range range, const char *dir,
                             sim_error *err);
 
+/* ---- MCAP export (sim_drivelog_mcap.c, docs/drivelog.md "MCAP") ----
+ * Writes path as one MCAP file (common/mcap): every sample of the range on the channel
+ * "samples", every event on "events", and in a log made with `recorder --all` every bus
+ * topic on a channel of its own, all JSON with a JSON schema, log time = simulation
+ * time in ns. compress: zstd chunks, else uncompressed. Written under path.part and
+ * renamed, so a failed export leaves no half file. *n_messages: messages written. */
+int sim_drivelog_export_mcap(sim_drivelog_reader *r, sim_drivelog_range range, const char *path, bool compress,
+                             size_t *n_messages, sim_error *err);
+
 /* ---- instruments: gaze, sensors and the time base (sim_drivelog_instr.c) ----
  * Schema 3 adds three tables (created in any file a writer opens, so a resumed older
  * log gains them; a reader of a file without them reads no rows):

@@ -104,6 +104,7 @@ typedef struct schema_info {
 typedef struct chunk_index {
     uint64_t start, end, offset, length, index_offset, index_length, compressed, uncompressed;
     uint64_t *channel_offsets; /* per channel: its message index record's file offset, 0: none */
+    size_t n_channels;         /* ... of the channels there were when the chunk was written */
 } chunk_index;
 
 struct sim_mcap_writer {
@@ -271,7 +272,8 @@ static int flush_chunk(sim_mcap_writer *w, sim_error *err)
     chunk_index *ci = &w->chunks[w->n_chunks];
     *ci = (chunk_index){.start = w->chunk_start, .end = w->chunk_end, .offset = w->pos,
                         .compressed = packed_len, .uncompressed = raw->len,
-                        .channel_offsets = calloc(w->n_channels ? w->n_channels : 1, sizeof(uint64_t))};
+                        .channel_offsets = calloc(w->n_channels ? w->n_channels : 1, sizeof(uint64_t)),
+                        .n_channels = w->n_channels};
     if (!ci->channel_offsets) {
         if (zst) free(packed);
         return sim_error_set(err, SIM_ENOMEM, "%s: out of memory", w->path);
@@ -382,9 +384,9 @@ static void summary(const sim_mcap_writer *w, buf *b, uint64_t base, uint64_t gr
         put_u64(b, ci->offset);
         put_u64(b, ci->length);
         size_t n = 0;
-        for (size_t c = 0; c < w->n_channels; c++) n += ci->channel_offsets[c] != 0;
+        for (size_t c = 0; c < ci->n_channels; c++) n += ci->channel_offsets[c] != 0;
         put_u32(b, (uint32_t)(n * 10));
-        for (size_t c = 0; c < w->n_channels; c++)
+        for (size_t c = 0; c < ci->n_channels; c++)
             if (ci->channel_offsets[c]) {
                 put_u16(b, (uint16_t)c);
                 put_u64(b, ci->channel_offsets[c]);

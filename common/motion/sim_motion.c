@@ -52,7 +52,8 @@ void sim_motion_step(sim_motion *m, const sim_motion_input *in, sim_motion_out *
     out->limits = sim_motion_limit(&m->pf, &m->lim, want, m->dt, out->pose, out->len);
     out->gain = m->gain;
     /* the head's place (a seat turns it about its pivot) and the angles */
-    sim_motion_head(&m->pf, out->pose, m->head);
+    if (m->pf.pivot[0] || m->pf.pivot[1] || m->pf.pivot[2]) sim_motion_head(&m->pf, out->pose, m->head);
+    else memcpy(m->head, out->pose, 3 * sizeof *m->head); /* turning about the head leaves it in place */
     memcpy(m->head + 3, out->pose + 3, 3 * sizeof *m->head);
     for (int k = 0; k < 6; k++) m->vel[k] = (m->head[k] - prev[k]) / m->dt;
     /* what the driver feels: the head's acceleration (small angles: in the moving

@@ -109,7 +109,10 @@ int sim_motion_platform_parse(const char *text, size_t len, const char *file, si
 /* R = Rz(yaw) Ry(pitch) Rx(roll) */
 static void rotation(const double q[6], double R[3][3])
 {
-    double cr = cos(q[3]), sr = sin(q[3]), cp = cos(q[4]), sp = sin(q[4]), cy = cos(q[5]), sy = sin(q[5]);
+    double cr, sr, cp, sp, cy, sy;
+    sincos(q[3], &sr, &cr); /* one call a pair: the limiter's inverse kinematics is most of a step */
+    sincos(q[4], &sp, &cp);
+    sincos(q[5], &sy, &cy);
     double M[3][3] = {{cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr},
                       {sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr},
                       {-sp, cp * sr, cp * cr}};

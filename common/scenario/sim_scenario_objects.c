@@ -47,6 +47,34 @@ int sim_scenario_light_posts(const sim_scenario *sc, sim_object_list *out)
     return added;
 }
 
+int sim_scenario_sign_posts(const sim_scenario *sc, sim_object_list *out)
+{
+    int added = 0;
+    for (int r = 0; r < sc->net.n_roads; r++) {
+        const sim_road *road = &sc->net.roads[r];
+        for (int k = 0; k < road->n_signs; k++) {
+            const sim_sign *g = &road->signs[k];
+            sim_road_pose p;
+            if (sim_road_pose_at(&sc->net, r, g->s, g->d, &p) != SIM_OK)
+                continue;
+            sim_lane_info info;
+            if (sim_road_lane_at(road, g->s, g->d, &info) && sim_lane_type_drivable(info.type))
+                continue; /* a sign placed on a lane (a test's) would stand in the traffic */
+            char id[128];
+            snprintf(id, sizeof id, "sign:%s:%d", road->id ? road->id : "", k);
+            /* render-node/roads.c draws an 0.08 m post up to the board's middle (1.4 m
+             * plus half the board); 0.1 m here, the thinnest shape the tunnelling bound
+             * of sim_obstacles.h holds for */
+            sim_world_object o = {.kind = SIM_OBJ_POLE, .id = id, .x = p.x, .y = p.y, .z = p.z,
+                                  .heading = p.heading, .length = 0.1, .width = 0.1, .height = 2.0};
+            if (!sim_object_list_add(out, &o))
+                return SIM_ENOMEM;
+            added++;
+        }
+    }
+    return added;
+}
+
 #define MIN_HEIGHT 0.3 /* m: lower things pass under the body */
 
 static double clamp(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }

@@ -27,6 +27,11 @@ int sim_scenario_objects(const sim_scenario *sc, sim_object_list *out);
  * many, or SIM_ENOMEM. */
 int sim_scenario_light_posts(const sim_scenario *sc, sim_object_list *out);
 
+/* Appends a pole (kind pole, id "sign:ROAD:K" for the road's sign K, 0.1 m square,
+ * 2 m high) for the post of every road sign whose foot is off the drivable lanes.
+ * Returns how many, or SIM_ENOMEM. */
+int sim_scenario_sign_posts(const sim_scenario *sc, sim_object_list *out);
+
 /* The collision shapes of one object (at most 2, written to out; returns how many):
  * trees' trunks, poles and street lights' posts as cylinders; buildings, walls, piers,
  * OpenDRIVE objects and models as boxes; guard rails and barriers as rails; a gantry's

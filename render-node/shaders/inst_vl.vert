@@ -7,6 +7,7 @@ in vec4 a_inst_size;
 in vec3 a_inst_tint;
 uniform mat4 u_view_proj;
 out vec3 v_color;
+out vec3 v_world;
 out float v_fog;
 void main()
 {
@@ -15,6 +16,7 @@ void main()
     vec3 w = a_inst_pose.xyz + vec3(c * p.x - s * p.y, s * p.x + c * p.y, p.z);
     vec3 n = a_normal / a_inst_size.xyz;
     n = normalize(vec3(c * n.x - s * n.y, s * n.x + c * n.y, n.z));
+    v_world = w;
     v_color = shade(w, n, a_color * a_inst_tint);
     v_fog = fog(w);
     gl_Position = u_view_proj * vec4(w, 1.0);

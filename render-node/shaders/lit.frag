@@ -1,8 +1,8 @@
 #version 330 core
 // Sun and ambient light, the ego car's low beam at night, lamps that glow, and fog
 // that takes contrast away with distance (exp(-k d); k = 3 / visibility leaves 5 %
-// contrast at the visibility distance). Medium and high presets add: the procedural
-// detail textures (materials.h) sampled in world coordinates, the sun's shadow map,
+// contrast at the visibility distance), the procedural detail textures (detail.glsl).
+// Medium and high presets (this file) add: the sun's shadow map,
 // and a wet road in rain (darker, mirroring the sky, a glare towards the sun).
 in vec3 v_world;
 in vec3 v_normal;
@@ -19,8 +19,8 @@ uniform float u_tint_on;    // 1: u_tint replaces the vertex colour
 uniform vec3 u_head_pos;
 uniform vec3 u_head_dir;
 uniform float u_head_on;
-uniform sampler2DArray u_detail;
 uniform int u_material;     // 0 none, 1 asphalt, 2 paint, 3 ground, 4 concrete
+vec3 detail(vec3 world);    // detail.glsl
 uniform float u_wet;        // 0 dry .. 1 wet road
 uniform sampler2DShadow u_shadow;
 uniform mat4 u_shadow_mat;  // world to the shadow map's [0, 1] coordinates
@@ -37,11 +37,7 @@ out vec4 o_color;
 void main()
 {
     vec3 base = mix(v_color, u_tint, u_tint_on);
-    if (u_material > 0) {
-        // one repeat per 4 m of asphalt, 2 m of paint, 8 m of grass, 3 m of concrete
-        float scale = u_material == 3 ? 0.125 : u_material == 2 ? 0.5 : u_material == 4 ? 0.33 : 0.25;
-        base *= 2.0 * texture(u_detail, vec3(v_world.xy * scale, float(u_material - 1))).rgb;
-    }
+    base *= detail(v_world);
     vec3 n = normalize(v_normal);
     if (!gl_FrontFacing)
         n = -n;

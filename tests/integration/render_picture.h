@@ -22,8 +22,10 @@
 #include "sim_scenario.h"
 #include "test_support.h"
 
+#ifndef W /* a test may draw larger pictures */
 #define W 640
 #define H 360
+#endif
 
 typedef struct image {
     int w, h;

@@ -31,11 +31,23 @@ wait_log() {
 attempts() { sqlite3 "$tmp/out/study.db" "SELECT count(*) FROM attempts WHERE position = $1"; }
 
 study "$tmp/s.json" false
+# simctl study answer with no runner says what it waits on, and gives up at --timeout
+"$bin/simctl" study answer "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 4 kss=3 \
+    >"$tmp/ans0.txt" 2>&1 && { echo "FAIL study answer without a runner exited 0"; exit 1; }
+grep -q "no dispatcher answers on 127.0.0.1:$P" "$tmp/ans0.txt" ||
+    { echo "FAIL study answer without a runner said:"; cat "$tmp/ans0.txt"; exit 1; }
+echo "ok study answer without a runner says so"
 "$bin/simctl" study run "$tmp/s.json" --participant P01 --out "$tmp/out" --bus "127.0.0.1:$P" \
     --control "tcp://127.0.0.1:$C" >"$tmp/run.log" 2>&1 &
 runner=$!
 pids="$pids $runner"
 wait_log "$tmp/run.log" "phase waiting" 30
+# before its questionnaire: where the participant's day stands
+"$bin/simctl" study answer "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 4 kss=3 \
+    >"$tmp/ans1.txt" 2>&1 && { echo "FAIL study answer with no questionnaire pending exited 0"; exit 1; }
+grep -q "P01 is at drive 1 of 2, phase waiting: waiting for the questionnaire" "$tmp/ans1.txt" ||
+    { echo "FAIL study answer in phase waiting said:"; cat "$tmp/ans1.txt"; exit 1; }
+echo "ok study answer says where the day stands while no questionnaire is pending"
 "$bin/simctl" study go "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 60 >"$tmp/go1.txt" 2>&1 ||
     { echo "FAIL first go:"; cat "$tmp/go1.txt"; tail -n 30 "$tmp/run.log"; exit 1; }
 grep -q "drive 1 of 2 (a) starting" "$tmp/go1.txt" || { echo "FAIL first go said:"; cat "$tmp/go1.txt"; exit 1; }

@@ -140,6 +140,46 @@ static void zstd_chunk_decompresses_to_the_records(void **state)
     free(f);
 }
 
+/* A channel added after a chunk was written: that chunk's index names only the channels
+ * it had (reading past them pointed a reader at garbage: found by @mcap/core on an
+ * --all export, whose topics become channels as they first appear). */
+static void later_channels_stay_out_of_earlier_chunks(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_mcap_XXXXXX";
+    int fd = mkstemp(path);
+    sim_mcap_writer *w;
+    sim_error err = {0};
+    sim_mcap_options opt = {.compression = SIM_MCAP_NONE, .chunk_size = 64};
+    assert_int_equal(sim_mcap_open(path, &opt, &w, &err), 0);
+    uint16_t a, b;
+    assert_int_equal(sim_mcap_add_channel(w, 0, "/a", "json", &a, &err), 0);
+    for (uint32_t i = 0; i < 4; i++) assert_int_equal(sim_mcap_write(w, a, i, i, i, "{}", 2, &err), 0);
+    assert_int_equal(sim_mcap_add_channel(w, 0, "/b", "json", &b, &err), 0);
+    for (uint32_t i = 0; i < 4; i++) assert_int_equal(sim_mcap_write(w, b, i, 10 + i, 10 + i, "{}", 2, &err), 0);
+    assert_int_equal(sim_mcap_close(w, &err), 0);
+    size_t len;
+    char *text;
+    assert_int_equal(sim_file_read(path, &text, &len, &err), 0);
+    const uint8_t *f = (const uint8_t *)text, *foot = f + len - 8 - 29;
+    uint64_t summary_start = get(foot + 9, 8), offsets_start = get(foot + 17, 8);
+    int chunks = 0;
+    for (const uint8_t *p = f + summary_start; p < f + offsets_start; p += 9 + get(p + 1, 8)) {
+        if (*p != 0x08) continue;
+        uint64_t pairs = get(p + 9 + 32, 4) / 10;
+        assert_int_equal(pairs, 1); /* each chunk holds one channel's messages */
+        uint16_t ch = (uint16_t)get(p + 9 + 36, 2);
+        uint64_t at = get(p + 9 + 38, 8);
+        assert_int_equal(f[at], 0x07);          /* a message index ... */
+        assert_int_equal(get(f + at + 9, 2), ch); /* ... of that channel */
+        chunks++;
+    }
+    assert_true(chunks >= 2);
+    free(text);
+    remove(path);
+    close(fd);
+}
+
 static void bad_calls_say_why(void **state)
 {
     (void)state;
@@ -165,6 +205,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(data_section_is_the_specs),
         cmocka_unit_test(zstd_chunk_decompresses_to_the_records),
+        cmocka_unit_test(later_channels_stay_out_of_earlier_chunks),
         cmocka_unit_test(bad_calls_say_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,8 @@
 
 #include "sim_file.h"
 #include "sim_motion.h"
+#include "sim_motion_fidelity.h"
+#include "sim_motion_packet.h"
 
 #define DT 0.01
 #define DEG (M_PI / 180)
@@ -358,6 +360,79 @@ static void bad_files_are_refused(void **state)
     assert_non_null(strstr(err.msg, "at neutral"));
 }
 
+/* The vestibular model: a steady specific force is felt at the otolith's gain 0.4; a
+ * steady rotation fades (the canals adapt); a 1 Hz rotation is felt at |H_c(j 2 pi)|. */
+static void vestibular_model_gains(void **state)
+{
+    sim_motion_vestibular v;
+    sim_error err;
+    assert_int_equal(sim_motion_vestibular_init(&v, DT, &err), SIM_OK);
+    double pf[3], pw[3], peak = 0;
+    for (int k = 0; k < 9000; k++) sim_motion_vestibular_step(&v, (double[3]){1, 0, 0}, (double[3]){0, 0, 0.2}, pf, pw);
+    assert_true(fabs(pf[0] - 0.4) < 1e-4);
+    /* the canals' step response 0.2 * L^-1{1000 s / ((s + 1/30)(s + 1/5.9)(s + 200))}
+     * (177 / (30 * 5.9 * 0.005) = 200) at 90 s, half a step earlier as in the washout */
+    double complex cp[3] = {-1 / 30.0, -1 / 5.9, -200};
+    double want = 0.2 * inv_laplace((double[]){0, 200}, 2, cp, 3, 9000 * DT - 0.5 * DT);
+    assert_true(fabs(want) > 0.002 && fabs(pw[2] - want) < 1e-5);
+    assert_int_equal(sim_motion_vestibular_init(&v, DT, &err), SIM_OK);
+    double complex s = I * 2 * M_PI;
+    double gain = cabs(177 * s * s / ((30 * s + 1) * (5.9 * s + 1) * (0.005 * s + 1)));
+    for (int k = 0; k < 6000; k++) {
+        sim_motion_vestibular_step(&v, (double[3]){0}, (double[3]){sin(2 * M_PI * k * DT), 0, 0}, pf, pw);
+        if (k > 5000) peak = fmax(peak, fabs(pw[0]));
+    }
+    assert_true(fabs(peak - gain) < 2e-3);
+}
+
+/* The comparison on series solved by hand: half the car's sine: RMSE 0.5 / sqrt 2,
+ * correlation 1, no delay, no false cue; the sine 0.1 s late: delay 0.1 s; the opposite
+ * sign: 20 false cues in 10 s, each while |sin| > 0.17: of the 100 samples a period
+ * the 5 around each zero crossing (sin(2 pi 2 / 100) = 0.125 < 0.17 < sin(2 pi 3 / 100)
+ * = 0.187) are not, so 9.0 s. */
+static void fidelity_measures_solved_by_hand(void **state)
+{
+    enum { N = 1000 };
+    static double car[N], half[N], late[N], opp[N];
+    for (int i = 0; i < N; i++) {
+        car[i] = sin(2 * M_PI * i * DT);
+        half[i] = 0.5 * car[i];
+        late[i] = sin(2 * M_PI * (i * DT - 0.1));
+        opp[i] = -car[i];
+    }
+    sim_motion_axis_fidelity a;
+    sim_motion_compare(car, half, N, DT, 0.17, &a);
+    assert_true(fabs(a.rmse - 0.5 / sqrt(2)) < 1e-3);
+    assert_true(fabs(a.corr - 1) < 1e-12);
+    assert_true(a.delay_s == 0 && a.false_cues == 0);
+    sim_motion_compare(car, late, N, DT, 0.17, &a);
+    assert_true(fabs(a.delay_s - 0.1) < 1e-9);
+    sim_motion_compare(car, opp, N, DT, 0.17, &a);
+    assert_int_equal(a.false_cues, 20);
+    assert_true(fabs(a.false_cue_s - 9.0) < 1e-9);
+    assert_true(fabs(a.corr + 1) < 1e-12);
+    unsigned flags[10] = {0, 1, 1, 0, 0, 4, 0, 8, 8, 8};
+    double secs;
+    assert_int_equal(sim_motion_stretches(flags, 10, DT, &secs), 3);
+    assert_true(fabs(secs - 0.06) < 1e-12);
+}
+
+/* The datagram: the documented bytes, little-endian. */
+static void packet_bytes_are_the_documented_ones(void **state)
+{
+    sim_motion_packet p = {.legs = 6, .seq = 0x01020304, .limits = 5, .state = SIM_MOTION_RUNNING, .t = 1.5,
+                           .pose = {0.1, 0, 0, 0, 0, 0}, .len = {1, 1, 1, 1, 1, 2}}, q;
+    uint8_t b[SIM_MOTION_PACKET_SIZE];
+    sim_motion_packet_encode(&p, b);
+    assert_memory_equal(b, "SIMM\x01\x00\x06\x00\x04\x03\x02\x01\x05\x02\x00\x00", 16);
+    /* 1.5 = 0x3FF8000000000000 */
+    assert_memory_equal(b + 16, "\x00\x00\x00\x00\x00\x00\xf8\x3f", 8);
+    sim_error err;
+    assert_int_equal(sim_motion_packet_decode(b, sizeof b, &q, &err), SIM_OK);
+    assert_true(q.seq == p.seq && q.limits == 5 && q.state == SIM_MOTION_RUNNING && q.len[5] == 2 && q.pose[0] == 0.1);
+    assert_int_equal(sim_motion_packet_decode(b, 119, &q, &err), SIM_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +446,9 @@ int main(void)
         cmocka_unit_test(limiter_keeps_every_limit),
         cmocka_unit_test(chain_fades_to_neutral),
         cmocka_unit_test(bad_files_are_refused),
+        cmocka_unit_test(vestibular_model_gains),
+        cmocka_unit_test(fidelity_measures_solved_by_hand),
+        cmocka_unit_test(packet_bytes_are_the_documented_ones),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

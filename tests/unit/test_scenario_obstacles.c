@@ -57,6 +57,41 @@ static void shapes_by_kind(void **state)
     sim_object_list_free(&list);
 }
 
+/* The lane-change track's signs (each beside the lanes) get a 0.1 m post each, where
+ * the sign stands, named by road and index, that becomes a 0.05 m cylinder to 2 m. */
+static void sign_posts_where_the_signs_stand(void **state)
+{
+    (void)state;
+    const char *root = getenv("SIM_ROOT");
+    char path[512];
+    snprintf(path, sizeof path, "%s/scenarios/lane-change.json", root ? root : ".");
+    sim_scenario *sc;
+    assert_int_equal(sim_scenario_load(path, &sc, NULL), 0);
+    sim_object_list list = {0};
+    int n = sim_scenario_sign_posts(sc, &list), want = 0;
+    for (int r = 0; r < sc->net.n_roads; r++)
+        want += sc->net.roads[r].n_signs;
+    assert_true(want > 0);
+    assert_int_equal(n, want);
+    assert_int_equal(list.n, want);
+    const sim_road *road = &sc->net.roads[0];
+    sim_road_pose p;
+    assert_int_equal(sim_road_pose_at(&sc->net, 0, road->signs[0].s, road->signs[0].d, &p), 0);
+    const sim_world_object *o = &list.items[0];
+    char id[128];
+    snprintf(id, sizeof id, "sign:%s:0", road->id);
+    assert_string_equal(o->id, id);
+    assert_int_equal(o->kind, SIM_OBJ_POLE);
+    assert_true(fabs(o->x - p.x) < 1e-9 && fabs(o->y - p.y) < 1e-9);
+    sim_obstacle sh[2];
+    assert_int_equal(sim_object_shapes(o, 7, sh), 1);
+    assert_int_equal(sh[0].shape, SIM_SHAPE_CYLINDER);
+    assert_true(fabs(sh[0].half_w - 0.05) < 1e-9);
+    assert_true(fabs(sh[0].z1 - (p.z + 2.0)) < 1e-9);
+    sim_object_list_free(&list);
+    sim_scenario_free(sc);
+}
+
 /* Every 2 m along every drivable lane's centre line of every shipped scenario, a
  * 1.6 m square (a car's width) at the road's height from 0.2 to 1.5 m touches no
  * collision shape. */
@@ -79,6 +114,7 @@ static void shipped_lanes_are_clear(void **state)
         sim_object_list list = {0};
         assert_true(sim_scenario_objects(sc, &list) >= 0);
         assert_true(sim_scenario_light_posts(sc, &list) >= 0);
+        assert_true(sim_scenario_sign_posts(sc, &list) >= 0);
         sim_obstacles obs;
         assert_int_equal(sim_scenario_obstacles(&list, &obs, &err), 0);
         int samples = 0, blocked = 0;
@@ -143,6 +179,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shapes_by_kind),
         cmocka_unit_test(shipped_lanes_are_clear),
+        cmocka_unit_test(sign_posts_where_the_signs_stand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
-/* export_mcap: a drive log into MCAP (see export_mcap.h). The samples' JSON and its
- * schema come from the drive log's one column table, so a column added there appears
- * here without a change. */
-#include "export_mcap.h"
+/* sim_drivelog_mcap: a drive log as one MCAP file (see sim_drivelog.h, "MCAP export").
+ * The samples' JSON and its schema come from the drive log's one column table, so a
+ * column added there appears here without a change. */
+#include "sim_drivelog.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -139,8 +139,8 @@ static int on_message(int64_t run, double t, const char *topic, const char *line
     return 0;
 }
 
-int export_mcap(sim_drivelog_reader *r, sim_drivelog_range range, const char *path, bool compress,
-                size_t *n_messages, sim_error *err)
+int sim_drivelog_export_mcap(sim_drivelog_reader *r, sim_drivelog_range range, const char *path, bool compress,
+                              size_t *n_messages, sim_error *err)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.part", path);
