@@ -221,11 +221,14 @@ static int figures(FILE *html, const char *figdir, const sim_study *s, const row
     for (int i = 0; i < np * nc; i++) byc[i] = NAN;
     for (int i = 0; i < np * max_pos; i++) byp[i] = NAN;
     bool used[SIM_STUDY_CONDITIONS_MAX] = {0};
+    /* A questionnaire at the end belongs to no condition: one column of everyone's. */
+    bool at_end = x0->condition < 0;
     for (size_t i = first; i < last; i++) {
         const row *x = &r->v[i];
-        if (x->condition >= 0) {
-            byc[x->p * nc + x->condition] = x->value;
-            used[x->condition] = true;
+        if (x->condition >= 0 || at_end) {
+            int c = at_end ? 0 : x->condition;
+            byc[x->p * nc + c] = x->value;
+            used[c] = true;
         }
         if (x->position >= 1 && x->position <= max_pos) byp[x->p * max_pos + x->position - 1] = x->value;
     }
@@ -235,7 +238,7 @@ static int figures(FILE *html, const char *figdir, const sim_study *s, const row
     double *cols = malloc(sizeof(double) * (size_t)(np * nc));
     for (int c = 0; cols && c < nc; c++) {
         if (!used[c]) continue;
-        labels[nu] = s->conditions[c].name;
+        labels[nu] = at_end ? "all (at the end)" : s->conditions[c].name;
         for (int p = 0; p < np; p++) cols[p * nc + nu] = byc[p * nc + c];
         nu++;
     }
@@ -291,10 +294,26 @@ static int figures(FILE *html, const char *figdir, const sim_study *s, const row
     return rc;
 }
 
+/* The page opens on the study's primary measures: the study file's primary_measures in
+ * their order, else these (lane keeping, speed, the DRT); then the rest by task and
+ * measure. */
+static const char *const DEFAULT_PRIMARY[] = {"sdlp_m", "speed_mean_ms", "drt_rt_mean_s", "drt_hit_rate"};
+static const sim_study *primary_of; /* qsort has no context: the study being paged */
+
+static int primary_rank(const char *measure)
+{
+    const sim_study *s = primary_of;
+    int n = s && s->n_primary ? s->n_primary : (int)(sizeof DEFAULT_PRIMARY / sizeof *DEFAULT_PRIMARY);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(measure, s && s->n_primary ? s->primary[i] : DEFAULT_PRIMARY[i])) return i;
+    return n;
+}
+
 static int row_cmp(const void *a, const void *b)
 {
     const row *x = a, *y = b;
-    int c = strcmp(x->task, y->task);
+    int c = primary_rank(x->measure) - primary_rank(y->measure);
+    if (!c) c = strcmp(x->task, y->task);
     if (!c) c = strcmp(x->measure, y->measure);
     return c;
 }
@@ -343,6 +362,30 @@ static int page(const an_study_opts *o, const char *out, const sim_study *s, con
     }
     if (!listed) fputs("<tr><td colspan=\"7\">none: every planned drive is complete</td></tr>\n", f);
     fputs("</table>\n", f);
+    /* Drives in the tables whose report marks a task (a stall, a gap, a log never
+     * closed): one line per drive and task, in the order of the drives. */
+    fputs("<h2>Warnings</h2>\n<table><tr><th>participant</th><th>position</th><th>condition</th><th>task</th>"
+          "<th>why</th></tr>\n", f);
+    int warned = 0;
+    for (size_t i = 0; i < tidy->n; i++) {
+        const row *x = &tidy->v[i];
+        bool again = false;
+        for (size_t k = 0; k < i && !again; k++)
+            again = tidy->v[k].p == x->p && tidy->v[k].position == x->position && !strcmp(tidy->v[k].task, x->task) &&
+                    !strcmp(tidy->v[k].status, "warning");
+        if (strcmp(x->status, "warning") || again) continue;
+        warned++;
+        fprintf(f, "<tr><td>%s</td><td>%d</td><td>", s->participants[x->p], x->position);
+        html_esc(f, x->condition >= 0 ? s->conditions[x->condition].name : "");
+        fputs("</td><td>", f);
+        html_esc(f, x->task);
+        fputs("</td><td class=\"bad\">", f);
+        html_esc(f, x->reason);
+        fputs("</td></tr>\n", f);
+    }
+    if (!warned) fputs("<tr><td colspan=\"5\">none</td></tr>\n", f);
+    fputs("</table>\n", f);
+    primary_of = s;
     int rc = SIM_OK;
     for (int part = 0; part < 2 && !rc; part++) {
         rows *r = part ? q : tidy;

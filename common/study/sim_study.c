@@ -380,7 +380,7 @@ static int read_session(sim_json *j, const cJSON *root, sim_study_session *o)
 static int parse_root(sim_json *j, const cJSON *root, sim_study *s)
 {
     static const char *const keys[] = {"format", "name", "description", "conditions", "participants",
-                                       "design", "questionnaires", "instructions", "auto_go", "session", NULL};
+                                       "design", "questionnaires", "instructions", "auto_go", "session", "primary_measures", NULL};
     TRY(sim_json_object(j, root, ""));
     TRY(sim_json_keys(j, root, "", keys, -1));
     int format;
@@ -389,6 +389,16 @@ static int parse_root(sim_json *j, const cJSON *root, sim_study *s)
     TRY(sim_json_strcpy(j, root, "", "description", false, s->description, sizeof s->description));
     TRY(sim_json_bool(j, root, "", "auto_go", false, false, &s->auto_go));
     TRY(read_session(j, root, &s->session));
+    const cJSON *pm = cJSON_GetObjectItemCaseSensitive(root, "primary_measures"), *m;
+    if (pm && (!cJSON_IsArray(pm) || cJSON_GetArraySize(pm) > SIM_STUDY_PRIMARY_MAX))
+        return sim_json_found(j, "primary_measures", pm, "an array of at most 16 measure names");
+    cJSON_ArrayForEach(m, pm) {
+        char p[SIM_JSON_PATH_MAX];
+        sim_json_index_path(p, "primary_measures", s->n_primary);
+        if (!cJSON_IsString(m) || !m->valuestring[0] || strlen(m->valuestring) >= SIM_STUDY_NAME_MAX)
+            return sim_json_found(j, p, m, "a measure name (e.g. \"sdlp_m\", \"ssq_total\")");
+        strcpy(s->primary[s->n_primary++], m->valuestring);
+    }
     const cJSON *conds = cJSON_GetObjectItemCaseSensitive(root, "conditions");
     if (!cJSON_IsArray(conds) || cJSON_GetArraySize(conds) < 1 || cJSON_GetArraySize(conds) > SIM_STUDY_CONDITIONS_MAX)
         return sim_json_found(j, "conditions", conds, "an array of 1 to 32 conditions");

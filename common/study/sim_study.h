@@ -26,6 +26,7 @@
 #define SIM_STUDY_GROUPS_MAX 16
 #define SIM_STUDY_EXTRA_MAX 8           /* practice, before and after drives each */
 #define SIM_STUDY_QUESTIONNAIRES_MAX 8
+#define SIM_STUDY_PRIMARY_MAX 16
 #define SIM_STUDY_INSTRUMENTS_MAX 6     /* per questionnaire, custom items counting as one */
 #define SIM_PLAN_MAX (SIM_STUDY_CONDITIONS_MAX + 3 * SIM_STUDY_EXTRA_MAX)
 
@@ -113,6 +114,8 @@ typedef struct sim_study {
     bool auto_go;                               /* each drive starts without the operator's go */
     char end_text[SIM_STUDY_TEXT_MAX];          /* shown at the end; "" none */
     sim_study_session session;
+    int n_primary;                              /* primary_measures: the study page opens on */
+    char primary[SIM_STUDY_PRIMARY_MAX][SIM_STUDY_NAME_MAX]; /* these (measure names), in order */
 } sim_study;
 
 /* Parses and validates a study file's text; name labels the messages. *out is new,

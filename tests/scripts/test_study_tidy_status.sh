@@ -4,7 +4,8 @@
 # study rebuild`: P01's first has a stall event inside its task (its rows: warning, the
 # reason naming the stall), P01's second is clean (ok), P02's first is flagged by the
 # operator (flagged, the flag's reason), P02's second only ever aborted, its log linked
-# (aborted, the abort's reason). The page's tables take only the ok and warning drives.
+# (aborted, the abort's reason). The page's tables take only the ok and warning drives;
+# it lists P01's warning once and opens on the primary measures (SDLP, mean speed).
 . "$(dirname "$0")/lib.sh"
 cat >"$tmp/track.json" <<'JSON'
 {"format": 1, "name": "status",
@@ -67,8 +68,16 @@ if not rows or len(rows) % 4:
 page = open(sys.argv[2]).read()
 if "<td>a</td><td>1</td>" not in page or "<td>b</td><td>1</td>" not in page:
     bad.append("the page's n is not 1 per condition")
+# the page lists the warning once per drive and task, and opens on the primary measures
+import re
+warn = page.split("<h2>Warnings</h2>")[1].split("</table>")[0]
+if warn.count("<tr>") != 2 or "<td>P01</td><td>1</td><td>a</td><td>T</td>" not in warn or "stall" not in warn:
+    bad.append("the page's warnings: " + warn)
+heads = re.findall(r"<h3>(.*?)</h3>", page)
+if heads[:2] != ["T: sdlp_m", "T: speed_mean_ms"]:
+    bad.append(f"the page opens on {heads[:2]}, expected T: sdlp_m, T: speed_mean_ms")
 if bad:
     print("FAIL " + "; ".join(bad[:4]))
     sys.exit(1)
 PY
-echo "ok tidy.csv status and reason"
+echo "ok tidy.csv status and reason; the page lists the warning and opens on SDLP and mean speed"

@@ -243,6 +243,15 @@ static void session_section(void **state)
                 "t.json: session.console: found 7, expected true, false or \"HOST:PORT\"");
     parse_fails(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],\"session\":{\"fulscreen\":true}}",
                 "t.json: session.fulscreen: unknown field");
+    /* primary_measures: the study page opens on them, in their order */
+    s = parse_ok(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],"
+                 "\"primary_measures\":[\"speed_mean_ms\",\"ssq_total\"]}");
+    assert_int_equal(s->n_primary, 2);
+    assert_string_equal(s->primary[0], "speed_mean_ms");
+    assert_string_equal(s->primary[1], "ssq_total");
+    sim_study_free(s);
+    parse_fails(HEAD "\"conditions\":[{\"name\":\"a\",\"scenario\":\"s\"}],\"primary_measures\":[\"sdlp_m\",3]}",
+                "t.json: primary_measures[1]: found 3, expected a measure name");
 }
 
 static void overlay_moves_start_and_sets_params(void **state)
