@@ -34,8 +34,8 @@ static void surface_point(const sim_scenario *sc, int road, double s, double t, 
 /* A strip from s0 to s1 (inside one lane section) between border ka moved by oa and
  * border kb moved by ob, in steps of at most STEP; borders are looked up at every step,
  * as lane widths vary along s. */
-static void strip(gfx_builder *b, const sim_scenario *sc, int road, double s0, double s1, int ka, double oa, int kb,
-                  double ob, double lift, const float c[3])
+static void strip2(gfx_builder *b, const sim_scenario *sc, int road, double s0, double s1, int ka, double oa, int kb,
+                   double ob, double lift, const float ca[3], const float cb[3])
 {
     int n = (int)ceil((s1 - s0) / STEP);
     if (n < 1) n = 1;
@@ -49,8 +49,8 @@ static void strip(gfx_builder *b, const sim_scenario *sc, int road, double s0, d
             return;
         surface_point(sc, road, s, sec.t[ka] + oa, lift, p, np);
         surface_point(sc, road, s, sec.t[kb] + ob, lift, q, nq);
-        int k = gfx_vertex_add(b, p, np, c);
-        gfx_vertex_add(b, q, nq, c);
+        int k = gfx_vertex_add(b, p, np, ca);
+        gfx_vertex_add(b, q, nq, cb);
         if (prev >= 0) {
             /* a is on the right, so (prev a, a, b) runs counter-clockwise from above */
             gfx_tri(b, prev, k, k + 1);
@@ -58,6 +58,39 @@ static void strip(gfx_builder *b, const sim_scenario *sc, int road, double s0, d
         }
         prev = k;
     }
+}
+
+/* The same in one colour. */
+static void strip(gfx_builder *b, const sim_scenario *sc, int road, double s0, double s1, int ka, double oa, int kb,
+                  double ob, double lift, const float c[3])
+{
+    strip2(b, sc, road, s0, s1, ka, oa, kb, ob, lift, c, c);
+}
+
+/* Driving lane k (between borders k and k + 1) over [s0, s1] with its wheel paths worn
+ * darker (rubber, polish): two bands 0.55 to 1.25 m in from each border, where a car's
+ * wheels run in the lane's middle, darkest at 0.9 m; the colour shades across each band
+ * (vertex colours), and the asphalt texture goes over it. Lanes under 2.8 m: plain. */
+static void worn_lane(gfx_builder *b, const sim_scenario *sc, int road, double s0, double s1, int k,
+                      const ra_section *sec, const float c[3])
+{
+    if (sec->t[k + 1] - sec->t[k] < 2.8) {
+        strip(b, sc, road, s0, s1, k, 0, k + 1, 0, RN_ROAD_LIFT, c);
+        return;
+    }
+    const float w[3] = {c[0] * 0.84f, c[1] * 0.84f, c[2] * 0.84f};
+    static const double in[] = {0, 0.55, 0.9, 1.25};
+    for (int side = 0; side < 2; side++) /* from border k inwards, then from border k + 1 */
+        for (int i = 0; i < 3; i++) {
+            const float *ca = i == 2 ? w : c, *cb = i == 1 ? w : c;
+            int kb = k + side;
+            double oa = side ? -in[i] : in[i], ob = side ? -in[i + 1] : in[i + 1];
+            if (side)
+                strip2(b, sc, road, s0, s1, kb, ob, kb, oa, RN_ROAD_LIFT, cb, ca);
+            else
+                strip2(b, sc, road, s0, s1, kb, oa, kb, ob, RN_ROAD_LIFT, ca, cb);
+        }
+    strip(b, sc, road, s0, s1, k, in[3], k + 1, -in[3], RN_ROAD_LIFT, c);
 }
 
 /* The mark of border k over [s0, s1] (one lane section; its type taken at each piece's
@@ -119,7 +152,10 @@ static int build_chunk(rn_roads *r, int chunk, const sim_scenario *sc, int road,
         ra_section sec;
         ra_section_at(sc, road, (a + e) / 2, &sec);
         for (int k = 0; k + 1 < sec.n; k++)
-            strip(&surf, sc, road, a, e, k, 0, k + 1, 0, RN_ROAD_LIFT, lane_colors[sec.lane[k]]);
+            if (sec.lane[k] == RA_LANE_DRIVING)
+                worn_lane(&surf, sc, road, a, e, k, &sec, lane_colors[sec.lane[k]]);
+            else
+                strip(&surf, sc, road, a, e, k, 0, k + 1, 0, RN_ROAD_LIFT, lane_colors[sec.lane[k]]);
         for (int k = 0; k < sec.n; k++)
             mark_lines(&marks, sc, road, a, e, k);
         a = e;

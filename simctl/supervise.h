@@ -27,6 +27,10 @@
  * restart, up to RESTART_MAX_MS, and its rejoining): one that cannot be started at all
  * must not hold the session open. */
 #define RECORDER_ENDING_WAIT_MS (RESTART_MAX_MS + RECORDER_REJOIN_MS)
+/* How long a module may take to stop after its SIGTERM before it is killed; the
+ * recorder, which drains and closes the drive log, longer. */
+#define STOP_MS 3000
+#define RECORDER_STOP_MS 10000
 /* Restarts of the recorder while the session ends before its loss is given up on. */
 #define RECORDER_ENDING_RESTARTS 3
 #define OPERATOR_STOP_GRACE_MS 1500 /* > the dispatcher's ack wait (500 ms) and its 200 ms linger */
@@ -47,6 +51,7 @@ typedef struct child {
     int run_arg;            /* physics-node: index of the --run value in argv; 0: none */
     bool restart_pending;   /* its restart timer runs */
     int ending_restarts;    /* recorder: restarts while the session was ending */
+    bool killed_by_simctl;  /* SIGKILLed for not stopping in time: no restart for that */
     /* lab (docs/lab.md): the host it runs on when that is another machine (started
      * through ssh under `simctl __remote`); NULL: here */
     const sim_lab_host *host;

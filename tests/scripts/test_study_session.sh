@@ -28,9 +28,9 @@ study() { # SESSION
 {"name": "session-test",
  "session": $1,
  "conditions": [
-   {"name": "a", "scenario": "$root/scenarios/motorway.json", "start": "motorway", "until_s": 5,
+   {"name": "a", "scenario": "$root/scenarios/motorway.json", "start": "motorway", "until_s": 8,
     "instructions": "Drive a: keep your lane.", "params": {"traffic_density": 0}},
-   {"name": "b", "scenario": "$root/scenarios/motorway.json", "start": "motorway", "until_s": 5,
+   {"name": "b", "scenario": "$root/scenarios/motorway.json", "start": "motorway", "until_s": 8,
     "instructions": "Drive b: keep your lane.", "params": {"traffic_density": 0}}],
  "participants": {"count": 1}, "design": {"type": "explicit", "orders": [["a", "b"]]},
  "instructions": {"welcome": "Welcome: please take a seat.", "end": "Thank you for taking part."}}
@@ -114,7 +114,7 @@ until echo "$geo" | grep -q "Position: 0,0 .*Geometry: 1024x768"; do
     sleep 0.1
     geo=$(for w in $(xdotool search --name '^render-node$' 2>/dev/null); do xdotool getwindowgeometry "$w"; done | tr '\n' ' ')
 done
-screen_shows VIEW 20
+screen_shows VIEW 30 # (8 s drives: under heavy load a drive's window has drawn little of 5 s)
 # the drive's simctl run got the file's options, and the command line's --quality
 args=$(ps -o args= --ppid "$runner" | grep "simctl run")
 echo "$args" | grep -q -- "--driver script --fullscreen --display 0 --quality low" ||
