@@ -75,7 +75,7 @@ static void run(const char *scenario, const char *until, const char *out, int k,
                     "--until", (char *)until, "--no-analysis", "--out", dir, "--bus", bus, "--control", control, NULL};
     pid_t pid = ts_spawn(argv, false);
     assert_true(pid > 0);
-    int st = ts_stop(pid, 0, 120000); /* the session ends by itself at --until */
+    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS); /* the session ends by itself at --until */
     assert_true(st != -1 && WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
     char logs[1300];

@@ -168,7 +168,7 @@ static void stalled_car_ends_the_session(void **state)
                     "--stall-s", "30", "--no-analysis", "--out", out, "--bus", bus, "--control", control, NULL};
     pid_t pid = ts_spawn(argv, false);
     assert_true(pid > 0);
-    int st = ts_stop(pid, 0, 120000);
+    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
     assert_true(st != -1 && WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 3);
     char dir[1200], path[2400];

@@ -135,7 +135,7 @@ static void drt_session_scripted_responses(void **state)
                     "--until", "60", "--no-analysis", "--bus", bus, "--control", control, "--out", out_dir, NULL};
     pid_t session = ts_spawn(argv, false);
     publish_gaze(port, session);
-    int st = ts_stop(session, 0, 120000);
+    int st = ts_stop(session, 0, TS_SESSION_HANG_MS);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     char cmd[2400], log[1024];
     snprintf(cmd, sizeof cmd, "ls %s/logs/default/*.sqlite", out_dir);
