@@ -119,7 +119,9 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
         status = 0;
     }
     /* (exit status 1 or 2 is the recorder's configuration error: its own message says it) */
-    if (is_recorder(c) && (term_signal || (status != 0 && status != 1 && status != 2)) &&
+    /* (a recorder that never joined as "recorder" has no drive log to close: one that
+     * failed its configuration and was stopped with the session is not restarted) */
+    if (is_recorder(c) && s->recorder_joined && (term_signal || (status != 0 && status != 1 && status != 2)) &&
         (s->ending || c->stopping || s->stopped_by_operator)) {
         /* Killed near the end of a drive (issue 45): restarted while its stage is still
          * to come, so that it resumes its file and drains the backlog; killed while
