@@ -4,6 +4,7 @@
 # 2 (`simctl study go`), goes through waiting, instructions, driving, ready,
 # instructions, driving and ends on done; with auto_go it needs no go at all.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/study_day.sh"
 unset DISPLAY WAYLAND_DISPLAY
 P=$(free_port)
 C=$(free_port)
@@ -19,16 +20,6 @@ study() { # FILE AUTO_GO
  "instructions": {"welcome": "Welcome: please take a seat.", "end": "Thank you for taking part."}}
 JSON
 }
-# wait_log FILE TEXT SECONDS: until FILE has a line with TEXT (polled; the deadline fails)
-wait_log() {
-    n=0
-    until grep -q "$2" "$1" 2>/dev/null; do
-        n=$((n + 1))
-        [ $n -le $(($3 * 10)) ] || { echo "FAIL no '$2' in $1 within $3 s:"; tail -n 30 "$1"; exit 1; }
-        sleep 0.1
-    done
-}
-attempts() { sqlite3 "$tmp/out/study.db" "SELECT count(*) FROM attempts WHERE position = $1"; }
 
 study "$tmp/s.json" false
 # simctl study answer with no runner says what it waits on, and gives up at --timeout
@@ -48,9 +39,7 @@ wait_log "$tmp/run.log" "phase waiting" 30
 grep -q "P01 is at drive 1 of 2, phase waiting: waiting for the questionnaire" "$tmp/ans1.txt" ||
     { echo "FAIL study answer in phase waiting said:"; cat "$tmp/ans1.txt"; exit 1; }
 echo "ok study answer says where the day stands while no questionnaire is pending"
-"$bin/simctl" study go "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 60 >"$tmp/go1.txt" 2>&1 ||
-    { echo "FAIL first go:"; cat "$tmp/go1.txt"; tail -n 30 "$tmp/run.log"; exit 1; }
-grep -q "drive 1 of 2 (a) starting" "$tmp/go1.txt" || { echo "FAIL first go said:"; cat "$tmp/go1.txt"; exit 1; }
+go_drive 1 a
 wait_log "$tmp/run.log" "phase ready" 60
 # Drive 1 is over and the runner holds: drive 2 has not begun.
 [ "$(attempts 1)" = 1 ] && [ "$(attempts 2)" = 0 ] ||
@@ -66,17 +55,8 @@ grep -q "1 of 2 planned drives not in the tables (1 missing, 0 flagged)" "$tmp/a
 "$bin/analysis" study "$tmp/s.json" --study-dir "$tmp/out" --out "$tmp/an" --no-plots --complete >/dev/null 2>&1 &&
     { echo "FAIL analysis study --complete passed a study in progress"; exit 1; }
 echo "ok analysis study of a study in progress exits 0, --complete 1"
-"$bin/simctl" study go "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 60 >"$tmp/go2.txt" 2>&1 ||
-    { echo "FAIL second go:"; cat "$tmp/go2.txt"; tail -n 30 "$tmp/run.log"; exit 1; }
-grep -q "drive 2 of 2 (b) starting" "$tmp/go2.txt" || { echo "FAIL second go said:"; cat "$tmp/go2.txt"; exit 1; }
-wait "$runner"
-rc=$?
-[ $rc -eq 0 ] || { echo "FAIL the runner ended with $rc:"; tail -n 30 "$tmp/run.log"; exit 1; }
-phases=$(sed -n 's/^simctl study: phase //p' "$tmp/run.log" | tr '\n' ' ')
-want="waiting instructions driving ready instructions driving done "
-[ "$phases" = "$want" ] || { echo "FAIL phases: '$phases', expected '$want'"; exit 1; }
-complete=$(sqlite3 "$tmp/out/study.db" "SELECT count(*) FROM attempts WHERE status = 'complete'")
-[ "$complete" = 2 ] || { echo "FAIL $complete complete drives, expected 2"; exit 1; }
+go_drive 2 b
+day_done
 echo "ok a study waits for the operator's go before each drive and ends on done"
 
 # auto_go: the same day without a go.

@@ -8,21 +8,12 @@
 # --study-screen), read back from Xvfb's frame buffer (SIM_SCREENSHOT_DIR=DIR keeps it
 # as DIR/study-driver-between-drives.png).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/study_day.sh"
 command -v Xvfb >/dev/null || { echo "FAIL Xvfb is not installed (scripts/deps.sh)"; exit 1; }
 command -v xdotool >/dev/null || { echo "FAIL xdotool is not installed (scripts/deps.sh)"; exit 1; }
 P=$(free_port)
 C=$(free_port)
 W=$(free_port)
-# wait_log FILE TEXT SECONDS: until FILE has a line with TEXT (polled; the deadline fails)
-wait_log() {
-    n=0
-    until grep -q "$2" "$1" 2>/dev/null; do
-        n=$((n + 1))
-        [ $n -le $(($3 * 10)) ] || { echo "FAIL no '$2' in $1 within $3 s:"; tail -n 30 "$1"; exit 1; }
-        sleep 0.1
-    done
-}
-attempts() { sqlite3 "$tmp/out/study.db" "SELECT count(*) FROM attempts WHERE position = $1"; }
 study() { # SESSION
     cat >"$tmp/s.json" <<JSON
 {"name": "session-test",
@@ -102,8 +93,7 @@ until [ "$(page)" = 200 ]; do
     sleep 0.1
 done
 [ "$(attempts 1)" = 0 ] || { echo "FAIL drive 1 began before the go"; exit 1; }
-"$bin/simctl" study go "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 60 >"$tmp/go1.txt" 2>&1 ||
-    { echo "FAIL first go:"; cat "$tmp/go1.txt"; tail -n 30 "$tmp/run.log"; exit 1; }
+go_drive 1 a
 wait_log "$tmp/run.log" "phase driving" 60
 # The driver's view: a window as big as the screen at its corner (SDL maps it at its
 # size first, then makes it fullscreen)
@@ -129,15 +119,6 @@ echo "ok before and between drives the driver's screen shows the study's page, d
 [ "$(attempts 1)" = 1 ] && [ "$(attempts 2)" = 0 ] ||
     { echo "FAIL at the gate: attempts of drive 1: $(attempts 1), drive 2: $(attempts 2)"; exit 1; }
 [ "$(page)" = 200 ] || { echo "FAIL the console is gone between drives"; exit 1; }
-"$bin/simctl" study go "$tmp/s.json" --participant P01 --bus "127.0.0.1:$P" --timeout 60 >"$tmp/go2.txt" 2>&1 ||
-    { echo "FAIL second go:"; cat "$tmp/go2.txt"; tail -n 30 "$tmp/run.log"; exit 1; }
-grep -q "drive 2 of 2 (b) starting" "$tmp/go2.txt" || { echo "FAIL second go said:"; cat "$tmp/go2.txt"; exit 1; }
-wait "$runner"
-rc=$?
-[ $rc -eq 0 ] || { echo "FAIL the runner ended with $rc:"; tail -n 30 "$tmp/run.log"; exit 1; }
-phases=$(sed -n 's/^simctl study: phase //p' "$tmp/run.log" | tr '\n' ' ')
-want="waiting instructions driving ready instructions driving done "
-[ "$phases" = "$want" ] || { echo "FAIL phases: '$phases', expected '$want'"; exit 1; }
-complete=$(sqlite3 "$tmp/out/study.db" "SELECT count(*) FROM attempts WHERE status = 'complete'")
-[ "$complete" = 2 ] || { echo "FAIL $complete complete drives, expected 2"; exit 1; }
+go_drive 2 b
+day_done
 echo "ok a study with a session section drives fullscreen with the console; the go starts drive 2"
