@@ -26,6 +26,7 @@
 #include "sim_xosc.h"
 
 #include "ts_assert.h"
+#include "ts_storyboard.h"
 
 #define DT (1.0 / 64)
 
@@ -69,11 +70,12 @@ static void write_road(char *road)
  * rc, and the first message. */
 static int load_net(const char *signals, const char *init, const char *events, sim_scenario **sc, char *msg, size_t size)
 {
-    char road[] = "/tmp/test_storyboard_signals_XXXXXX.xodr", path[] = "/tmp/test_storyboard_signals_XXXXXX.xosc";
+    char road[] = "/tmp/test_storyboard_signals_XXXXXX.xodr";
     write_road(road);
-    int fd = mkstemps(path, 5);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
     fprintf(f, "<?xml version=\"1.0\"?>\n<OpenSCENARIO><FileHeader revMajor=\"1\" revMinor=\"2\"/>\n"
                "<ParameterDeclarations><ParameterDeclaration name=\"Flag\" parameterType=\"double\" value=\"0\"/>"
                "</ParameterDeclarations>\n<RoadNetwork><LogicFile filepath=\"%s\"/>%s</RoadNetwork>\n"
@@ -87,11 +89,8 @@ static int load_net(const char *signals, const char *init, const char *events, s
                "</Act></Story></Storyboard></OpenSCENARIO>\n",
             road, signals, init, events);
     fclose(f);
-    sim_diag d = {0};
-    int rc = sim_scenario_load(path, sc, &d);
-    snprintf(msg, size, "%s", d.n ? d.msgs[0] : "");
-    sim_diag_free(&d);
-    unlink(path);
+    int rc = ts_sb_load_text(text, sc, msg, size);
+    free(text);
     unlink(road);
     return rc;
 }
