@@ -283,8 +283,12 @@ static void same_seed_same_log(void **state)
     for (int k = 0; k < 3; k++) {
         sqlite3 *db = open_log(log[k]);
         smp[k] = dump(db, "SELECT * FROM samples ORDER BY run, tick", &len[k]);
-        ev[k] = dump(db, "SELECT run, t, kind, name FROM events WHERE kind IN ('automation', 'traffic', 'button') ORDER BY id",
-                     &elen[k]);
+        /* The drive's events after its start: input-node's first automation.state
+         * ("engaged" at t = 0) lands before or after the clock's first tick (run -1 or
+         * run 0) as the processes happen to start, which the seed does not decide (under
+         * ASan the two runs differed in that one row). */
+        ev[k] = dump(db, "SELECT run, t, kind, name FROM events WHERE kind IN ('automation', 'traffic', 'button') "
+                         "AND t > 0 ORDER BY id", &elen[k]);
         sqlite3_close(db);
     }
     printf("# samples: %zu bytes; events:\n%s", len[0], ev[0]);

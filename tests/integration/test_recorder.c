@@ -481,6 +481,7 @@ static void full_disk_losses_are_said(void **state)
     snprintf(cmd, sizeof cmd, "dd if=/dev/zero of='%s/filler' bs=4096 2>/dev/null; true", full);
     assert_int_equal(system(cmd), 0);
     double first_error = ts_now_ms();
+    int errors_before = errors; /* the ones that found the disk filling, before the filler */
     bool commit_failed = false;
     for (int round = 0; !commit_failed && round < 60; round++) {
         for (int i = 0; i < 300; i++) send_tick(f, 0, k++, false);
@@ -502,10 +503,13 @@ static void full_disk_losses_are_said(void **state)
         errors += strstr(line, "\"topic\":\"log.error\"") != NULL;
     }
     double elapsed_s = (ts_now_ms() - first_error) / 1000.0;
-    /* At most one a second per cause (a commit and a sync can both fail), plus the
-     * first ones: an upper bound, not a speed. */
-    if (errors > 2 * (2 + (int)elapsed_s))
-        fail_msg("%d log.error in %.1f s: more than one a second per cause", errors, elapsed_s);
+    /* At most one a second per cause (a commit and a sync can both fail): in a window
+     * of E s a throttle that says the first at once says at most floor(E) + 1, and the
+     * window's ends may cut two seconds; an upper bound, not a speed. (Counting the
+     * errors from before the filler in as well failed once under ASan: 13 against 12.) */
+    int since = errors - errors_before;
+    if (since > 2 * (2 + (int)elapsed_s))
+        fail_msg("%d log.error in %.1f s: more than one a second per cause", since, elapsed_s);
     int status = ts_stop(rec, SIGTERM, 10000);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 3);
