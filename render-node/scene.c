@@ -469,9 +469,9 @@ static void draw_signs(rn_scene *s, const rn_frame_state *fs, const sim_camera *
     glDisable(GL_BLEND);
 }
 
-/* The HUD: identity matrices, no fog. */
-static void draw_hud(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int w, int h,
-                     const sim_camera *cam, const float id[16])
+/* The textured program with identity matrices, no fog, full brightness: what the HUD
+ * and the study's page are drawn with. */
+static void use_flat_program(rn_scene *s, const float id[16])
 {
     glUseProgram(s->tex);
     um(s->tex, "u_view_proj", id);
@@ -479,6 +479,13 @@ static void draw_hud(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *
     u1(s->tex, "u_fog_k", 0);
     u1(s->tex, "u_bright", 1);
     u1(s->tex, "u_retro", 0);
+}
+
+/* The HUD: identity matrices, no fog. */
+static void draw_hud(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, int w, int h,
+                     const sim_camera *cam, const float id[16])
+{
+    use_flat_program(s, id);
     s->hud.full = v->view == SIM_VIEW_FRONT || v->view == SIM_VIEW_CHASE;
     s->hud.tan_half_fov_y = v->view == SIM_VIEW_FRONT ? tan(cam->fov_y / 2) : 0; /* DRT dot: driver's view only */
     if (!s->no_hud)
@@ -550,11 +557,6 @@ void rn_scene_draw_page(rn_scene *s, int w, int h, double now)
     glViewport(0, 0, w, h);
     glClearColor(0.10f, 0.14f, 0.20f, 1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glUseProgram(s->tex);
-    um(s->tex, "u_view_proj", id);
-    um(s->tex, "u_model", id);
-    u1(s->tex, "u_fog_k", 0);
-    u1(s->tex, "u_bright", 1);
-    u1(s->tex, "u_retro", 0);
+    use_flat_program(s, id);
     rn_hud_draw(&s->hud, w, h, now, glGetUniformLocation(s->tex, "u_tex"));
 }
