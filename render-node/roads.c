@@ -354,7 +354,7 @@ static bool visible(const gfx_mesh *m, const sim_frustum *f)
     return m->n_index && (!f || sim_frustum_box_visible(f, m->lo, m->hi));
 }
 
-void rn_roads_draw_lit(rn_roads *r, const sim_frustum *f)
+void rn_roads_draw_surface(rn_roads *r, const sim_frustum *f)
 {
     r->draw_calls = 0;
     /* marks before the surface under them, so that the surface there is not shaded */
@@ -375,6 +375,10 @@ void rn_roads_draw_lit(rn_roads *r, const sim_frustum *f)
         }
     glDisable(GL_POLYGON_OFFSET_FILL);
     glUniform1i(r->u_material, RN_MAT_NONE);
+}
+
+void rn_roads_draw_furniture(rn_roads *r, const sim_frustum *f)
+{
     if (visible(&r->furniture, f)) {
         gfx_mesh_draw(&r->furniture);
         r->draw_calls++;

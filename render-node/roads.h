@@ -29,13 +29,16 @@ typedef struct rn_roads {
     int n_signs;
     int draw_calls;
     double viewer[2];            /* the driver's place, set before drawing the signs */
-    GLint u_material;            /* the lit program's, set by the scene (-1: none) */
+    GLint u_material;            /* the detail program's, set by the scene (-1: none) */
 } rn_roads;
 
 int rn_roads_init(rn_roads *r, const sim_scenario *sc, sim_error *err);
 void rn_roads_free(rn_roads *r);
-/* With the lit program bound: surfaces then marks (polygon offset keeps them above). */
-void rn_roads_draw_lit(rn_roads *r, const sim_frustum *f);
+/* With the lit program with detail bound (u_material): marks then the surfaces under
+ * them (polygon offset keeps them above the ground); draw_calls counts from 0. */
+void rn_roads_draw_surface(rn_roads *r, const sim_frustum *f);
+/* With the lit program bound: posts, sign backs, POI markers (draw_calls counts on). */
+void rn_roads_draw_furniture(rn_roads *r, const sim_frustum *f);
 /* With the textured program bound (u_model identity): the sign faces. */
 void rn_roads_draw_signs(rn_roads *r, const sim_frustum *f, GLint u_tex);
 

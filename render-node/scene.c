@@ -89,14 +89,30 @@ double rn_quality_lod_tolerance(rn_quality q)
 static void use_programs(rn_scene *s, int v)
 {
     s->variant = v;
+    s->variant_no_detail = s->no_detail;
     s->lit = s->programs[v][RN_PROG_LIT];
     s->inst = s->programs[v][RN_PROG_INST];
     s->car = s->programs[v][RN_PROG_CAR];
+    s->lit_detail = s->no_detail ? s->lit : s->programs[v][RN_PROG_LIT_DETAIL];
+    s->inst_detail = s->no_detail ? s->inst : s->programs[v][RN_PROG_INST_DETAIL];
     rn_objects_set_program(&s->objects, s->lit);
     rn_models_set_program(&s->objects.models, s->car);
     rn_lights_set_program(&s->lights, s->lit);
-    s->roads.u_material = glGetUniformLocation(s->lit, "u_material");
-    s->scenery.u_material = glGetUniformLocation(s->inst, "u_material");
+    s->roads.u_material = glGetUniformLocation(s->lit_detail, "u_material");
+    s->scenery.prog = s->inst;
+    s->scenery.prog_detail = s->inst_detail;
+    s->scenery.u_material = glGetUniformLocation(s->inst_detail, "u_material");
+}
+
+/* The frame's programs: street lights' variant v, and no_detail as it is now. */
+static GLuint *frame_programs(rn_scene *s, GLuint out[RN_PROG_COUNT])
+{
+    out[RN_PROG_LIT] = s->lit;
+    out[RN_PROG_INST] = s->inst;
+    out[RN_PROG_CAR] = s->car;
+    out[RN_PROG_LIT_DETAIL] = s->lit_detail;
+    out[RN_PROG_INST_DETAIL] = s->inst_detail;
+    return out;
 }
 
 int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const sim_view_rig *rig, double cog_height,
@@ -110,17 +126,25 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
     s->draw_terrain = s->draw_roads = s->draw_cars = s->draw_scenery = true;
     int rc;
     bool low = quality == RN_QUALITY_LOW;
-    /* the lit, instanced and vehicle programs; medium and high twice, without and with
-     * street lights (lit.frag: the loop alone costs a quarter of llvmpipe's frame) */
+    /* the lit, instanced and vehicle programs, the lit and instanced ones again with
+     * detail.glsl (the materials' textures, at every preset); medium and high twice,
+     * without and with street lights (lit.frag: the loop alone costs a quarter of
+     * llvmpipe's frame) */
     for (int v = 0; v < (low ? 1 : 2); v++) {
-        const char *defs = low ? "#define RN_DETAIL_ONE\n" : v ? "#define RN_STREET_LIGHTS\n" : NULL;
+        const char *lights = v ? "#define RN_STREET_LIGHTS\n" : "";
+        char plain[96], det[160];
+        snprintf(plain, sizeof plain, "%s", lights);
+        snprintf(det, sizeof det, "#define RN_DETAIL\n%s%s", low ? "#define RN_DETAIL_ONE\n" : "", lights);
         GLuint *p = s->programs[v];
-        /* every one with detail.glsl: the materials' textures, at every preset */
-        if ((rc = low ? gfx_program_lib(dir, "light", "lit_vl", "flat", "detail", defs, &p[RN_PROG_LIT], err)
-                      : gfx_program_lib(dir, NULL, "lit", "lit", "detail", defs, &p[RN_PROG_LIT], err)) ||
-            (rc = low ? gfx_program_lib(dir, "light", "inst_vl", "flat", "detail", defs, &p[RN_PROG_INST], err)
-                      : gfx_program_lib(dir, NULL, "inst", "lit", "detail", defs, &p[RN_PROG_INST], err)) ||
-            (rc = gfx_program_lib(dir, "light", "car", low ? "flat" : "lit", "detail", defs, &p[RN_PROG_CAR], err)))
+        if ((rc = low ? gfx_program_defines(dir, "light", "lit_vl", "flat", plain, &p[RN_PROG_LIT], err)
+                      : gfx_program_defines(dir, NULL, "lit", "lit", plain, &p[RN_PROG_LIT], err)) ||
+            (rc = low ? gfx_program_defines(dir, "light", "inst_vl", "flat", plain, &p[RN_PROG_INST], err)
+                      : gfx_program_defines(dir, NULL, "inst", "lit", plain, &p[RN_PROG_INST], err)) ||
+            (rc = gfx_program_defines(dir, "light", "car", low ? "flat" : "lit", plain, &p[RN_PROG_CAR], err)) ||
+            (rc = low ? gfx_program_lib(dir, "light", "lit_vl", "flat", "detail", det, &p[RN_PROG_LIT_DETAIL], err)
+                      : gfx_program_lib(dir, NULL, "lit", "lit", "detail", det, &p[RN_PROG_LIT_DETAIL], err)) ||
+            (rc = low ? gfx_program_lib(dir, "light", "inst_vl", "flat", "detail", det, &p[RN_PROG_INST_DETAIL], err)
+                      : gfx_program_lib(dir, NULL, "inst", "lit", "detail", det, &p[RN_PROG_INST_DETAIL], err)))
             return rc;
         glUseProgram(p[RN_PROG_CAR]);
         glUniform1f(glGetUniformLocation(p[RN_PROG_CAR], "u_vertex_light"), low ? 1.0f : 0.0f);
@@ -175,7 +199,7 @@ void rn_scene_free(rn_scene *s)
     rn_hud_free(&s->hud);
     for (int v = 0; v < 2; v++)
         for (int k = 0; k < RN_PROG_COUNT; k++)
-            if (s->programs[v][k] && (v == 0 || s->programs[v][k] != s->programs[0][k]))
+            if (s->programs[v][k] && (v == 0 || s->programs[v][k] != s->programs[0][k])) /* low: [1] is [0] */
                 glDeleteProgram(s->programs[v][k]);
     if (s->tex) glDeleteProgram(s->tex);
     if (s->sky) glDeleteProgram(s->sky);
@@ -294,8 +318,10 @@ static void draw_shadow_map(rn_scene *s, const rn_frame_state *fs, const rn_view
     glClear(GL_DEPTH_BUFFER_BIT);
     glEnable(GL_POLYGON_OFFSET_FILL);
     glPolygonOffset(2.0f, 4.0f);
-    for (int pass = 0; pass < 3; pass++) {
-        GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
+    GLuint progs[RN_PROG_COUNT];
+    frame_programs(s, progs);
+    for (int k = 0; k < RN_PROG_COUNT; k++) {
+        GLuint p = progs[k];
         glUseProgram(p);
         um(p, "u_view_proj", s->shadow.view_proj);
         u1(p, "u_shadow_on", 0);
@@ -325,12 +351,15 @@ static void headlight_of(const rn_scene *s, const rn_frame_state *fs, double hp[
 }
 
 /* The instanced scenery and vehicles share the lit program's fragment stage and its
- * uniforms: all three get the frame's camera, light, fog and lamps. */
-static void set_lit_uniforms(const rn_scene *s, const rn_frame_state *fs, const sim_camera *cam, const frame_ctx *c)
+ * uniforms: all of the frame's programs get its camera, light, fog and lamps; the lit
+ * one is bound after. */
+static void set_lit_uniforms(rn_scene *s, const rn_frame_state *fs, const sim_camera *cam, const frame_ctx *c)
 {
     const lighting *l = &c->l;
-    for (int pass = 0; pass < 3; pass++) {
-        GLuint p = pass == 0 ? s->car : pass == 1 ? s->inst : s->lit;
+    GLuint progs[RN_PROG_COUNT];
+    frame_programs(s, progs);
+    for (int k = 0; k < RN_PROG_COUNT; k++) {
+        GLuint p = progs[k];
         glUseProgram(p);
         um(p, "u_view_proj", cam->view_proj);
         um(p, "u_model", c->id);
@@ -346,7 +375,6 @@ static void set_lit_uniforms(const rn_scene *s, const rn_frame_state *fs, const 
         u3d(p, "u_head_dir", c->hd);
         u1(p, "u_head_on", l->headlights && fs->have_ego ? 1.0f : 0.0f);
         glUniform1i(glGetUniformLocation(p, "u_material"), RN_MAT_NONE);
-        u1(p, "u_detail_on", s->no_detail ? 0.0f : 1.0f);
         u1(p, "u_lod_bias", s->anisotropy > 1 ? 0.0f : -1.0f);
         u1(p, "u_wet", c->rain ? 1.0f : 0.0f);
         um(p, "u_shadow_mat", s->shadow.lookup);
@@ -355,14 +383,18 @@ static void set_lit_uniforms(const rn_scene *s, const rn_frame_state *fs, const 
         glUniform1i(glGetUniformLocation(p, "u_n_lamps"), c->n_lamps);
         u1(p, "u_lamp_gain", fs->light == SIM_LIGHT_NIGHT ? 1.0f : 0.3f);
     }
+    glUseProgram(s->lit);
 }
 
-/* The terrain with the ground material, and its level-of-detail figures. */
+/* The terrain with the ground material (the detail program; the lit one is current
+ * after), and its level-of-detail figures. */
 static int draw_terrain(rn_scene *s, sim_camera *cam, int h, const sim_frustum *f, rn_frame_stats *stats)
 {
+    glUseProgram(s->lit_detail);
     glUniform1i(s->roads.u_material, s->magenta ? RN_MAT_NONE : RN_MAT_GROUND);
     int rc = rn_terrain_draw(&s->terrain, cam, h, f);
     glUniform1i(s->roads.u_material, RN_MAT_NONE);
+    glUseProgram(s->lit);
     if (rc)
         return rc;
     stats->triangles = s->terrain.triangles;
@@ -394,7 +426,10 @@ static int draw_opaque(rn_scene *s, const rn_frame_state *fs, const rn_view_opts
     /* roads (their polygon offset keeps them above the ground they lie on), cars, then
      * the terrain around them; the sky comes after */
     if (s->draw_roads) {
-        rn_roads_draw_lit(&s->roads, f);
+        glUseProgram(s->lit_detail);
+        rn_roads_draw_surface(&s->roads, f);
+        glUseProgram(s->lit);
+        rn_roads_draw_furniture(&s->roads, f);
         stats->draw_calls += s->roads.draw_calls;
     }
     if (s->draw_cars) {
@@ -510,7 +545,7 @@ int rn_scene_draw(rn_scene *s, const rn_frame_state *fs, const rn_view_opts *v, 
     /* street lights are on when the headlights are (dusk, night); the programs that
      * draw them only when one is near */
     c.n_lamps = c.l.headlights && s->draw_scenery ? rn_scenery_lamps(&s->scenery, cam, c.lamps, 8) : 0;
-    if (s->variant != (c.n_lamps > 0))
+    if (s->variant != (c.n_lamps > 0) || s->variant_no_detail != s->no_detail)
         use_programs(s, c.n_lamps > 0);
 
     c.shadows = s->shadow.tex && fs->weather == SIM_WEATHER_CLEAR && fs->light != SIM_LIGHT_NIGHT &&

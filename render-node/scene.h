@@ -39,7 +39,11 @@ double rn_quality_lod_tolerance(rn_quality q);
 #define RN_ANISO_LOW 4.0f
 #define RN_ANISO 16.0f
 
-enum { RN_PROG_LIT, RN_PROG_INST, RN_PROG_CAR, RN_PROG_COUNT };
+/* The lit geometry's, the instanced scenery's and the vehicles' programs, and the lit
+ * and instanced ones with the materials' detail (RN_DETAIL, detail.glsl): only what has
+ * a material (ground, roads, marks, concrete) is drawn with those, as llvmpipe runs a
+ * shader's texture sample for every fragment, the untextured ones' too. */
+enum { RN_PROG_LIT, RN_PROG_INST, RN_PROG_CAR, RN_PROG_LIT_DETAIL, RN_PROG_INST_DETAIL, RN_PROG_COUNT };
 
 typedef struct rn_scene {
     rn_quality quality;
@@ -54,18 +58,20 @@ typedef struct rn_scene {
     rn_rain rain;
     GLuint detail;             /* the materials' texture array (materials.h) */
     float anisotropy;          /* its anisotropic filtering: samples, 1 where the GL has none */
-    /* the lit geometry's, the instanced scenery's and the vehicles' (models.h) programs:
-     * [0] without street lights, [1] with them (medium and high: a variant of lit.frag;
-     * at low the same programs); lit, inst and car are the frame's */
+    /* the programs above (vehicles: models.h): [0] without street lights, [1] with them
+     * (medium and high: a variant of lit.frag; at low the same programs); lit, inst, car,
+     * lit_detail and inst_detail are the frame's (the detail ones the same as lit and
+     * inst with no_detail) */
     GLuint programs[2][RN_PROG_COUNT];
     int variant;
-    GLuint lit, tex, sky, inst, car, empty_vao;
+    bool variant_no_detail;    /* no_detail when the frame's programs were picked */
+    GLuint lit, tex, sky, inst, car, lit_detail, inst_detail, empty_vao;
     sim_view_rig rig;          /* eye point and car size */
     double cog_height;         /* m */
     bool draw_terrain, draw_roads, draw_cars, draw_scenery; /* all true but in tests of one part */
     bool magenta;              /* no sky: a magenta background, so that cracks show */
     bool no_hud;
-    bool no_detail;            /* --no-detail: the materials' textures off (detail.glsl) */
+    bool no_detail;            /* --no-detail: the materials' textures off (the programs without detail.glsl) */
 } rn_scene;
 
 /* What a frame shows, besides the static scenario. */

@@ -410,7 +410,11 @@ void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
             memcpy(&sorted[j * INST_FLOATS], &s->scratch[s->order[j].slot * INST_FLOATS], INST_FLOATS * sizeof *sorted);
         rn_scenery_kind *m = &s->kinds[k];
         bool cement = k == SIM_OBJ_KERB || k == SIM_OBJ_BARRIER || k == SIM_OBJ_BOX;
-        glUniform1i(s->u_material, cement ? RN_MAT_CONCRETE : RN_MAT_NONE);
+        if (cement) {
+            if (s->prog_detail)
+                glUseProgram(s->prog_detail);
+            glUniform1i(s->u_material, RN_MAT_CONCRETE);
+        }
         glBindBuffer(GL_ARRAY_BUFFER, m->inst);
         /* orphaned every frame: the driver need not wait for the last frame's draw */
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)n * INST_FLOATS * 4, sorted, GL_STREAM_DRAW);
@@ -419,11 +423,15 @@ void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f)
         s->draw_calls++;
         s->triangles += (long)m->n_index / 3 * n;
         s->instances += n;
+        if (cement) {
+            glUniform1i(s->u_material, RN_MAT_NONE);
+            if (s->prog_detail)
+                glUseProgram(s->prog);
+        }
     }
     glBindVertexArray(0);
     glDisable(GL_CULL_FACE);
     glFrontFace(GL_CCW);
-    glUniform1i(s->u_material, RN_MAT_NONE);
 }
 
 void rn_scenery_draw_outlines(rn_scenery *s, const sim_frustum *f)

@@ -37,7 +37,11 @@ typedef struct rn_scenery {
                                      things get a third of it; <= 0: nothing drawn */
     int draw_calls;
     long triangles, instances;    /* drawn last frame */
-    GLint u_material;             /* the instanced program's (materials.h); -1: none */
+    /* the instanced programs, set by the scene: concrete kinds are drawn with the one
+     * with detail and its u_material (-1: none), prog bound again after (prog_detail 0:
+     * the bound program draws all) */
+    GLuint prog, prog_detail;
+    GLint u_material;
     bool from_model[SIM_OBJ_KIND_COUNT]; /* the kind's mesh came from a model file */
 } rn_scenery;
 
@@ -51,8 +55,8 @@ void rn_scenery_free(rn_scenery *s);
  * loaded is named on stderr and the built-in shape stays. Returns how many kinds came
  * from files, or the first error (err names the file; the others were still tried). */
 int rn_scenery_use_models(rn_scenery *s, const char *dir, sim_error *err);
-/* With the instanced program bound (its u_view_proj etc. set by the caller): draws
- * what lies within range of the eye and inside the frustum. */
+/* With the instanced program prog bound (its and prog_detail's u_view_proj etc. set by
+ * the caller): draws what lies within range of the eye and inside the frustum. */
 void rn_scenery_draw(rn_scenery *s, const sim_camera *cam, const sim_frustum *f);
 /* The heads of the (at most max) street lights nearest the eye, not behind it by more
  * than 20 m, within 150 m: world positions into xyz (3 floats each); returns how many. */

@@ -1,7 +1,9 @@
 #version 330 core
 // Sun and ambient light, the ego car's low beam at night, lamps that glow, and fog
 // that takes contrast away with distance (exp(-k d); k = 3 / visibility leaves 5 %
-// contrast at the visibility distance), the procedural detail textures (detail.glsl).
+// contrast at the visibility distance), the procedural detail textures (detail.glsl) in
+// the RN_DETAIL variant (scene.c: what has a material; llvmpipe would run the sample
+// for every fragment of the others too).
 // Medium and high presets (this file) add: the sun's shadow map,
 // and a wet road in rain (darker, mirroring the sky, a glare towards the sun).
 in vec3 v_world;
@@ -20,7 +22,9 @@ uniform vec3 u_head_pos;
 uniform vec3 u_head_dir;
 uniform float u_head_on;
 uniform int u_material;     // 0 none, 1 asphalt, 2 paint, 3 ground, 4 concrete
+#ifdef RN_DETAIL
 vec3 detail(vec3 world);    // detail.glsl
+#endif
 uniform float u_wet;        // 0 dry .. 1 wet road
 uniform sampler2DShadow u_shadow;
 uniform mat4 u_shadow_mat;  // world to the shadow map's [0, 1] coordinates
@@ -37,7 +41,9 @@ out vec4 o_color;
 void main()
 {
     vec3 base = mix(v_color, u_tint, u_tint_on);
+#ifdef RN_DETAIL
     base *= detail(v_world);
+#endif
     vec3 n = normalize(v_normal);
     if (!gl_FrontFacing)
         n = -n;
