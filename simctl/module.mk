@@ -1,2 +1,4 @@
 # simctl export --mcap writes MCAP files (common/mcap: zstd chunks, CRC-32 from zlib)
 simctl_PKGS := libzstd zlib
+# simctl video encodes with Debian's FFmpeg libraries (common/video)
+simctl_PKGS += libavformat libavcodec libswscale libavutil
