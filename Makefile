@@ -2,7 +2,8 @@
 #
 #   make            every executable into bin/
 #   make test       unit, integration (real processes, loopback) and script tests; with
-#                   -jN they run N at a time, each under SIM_TEST_TIMEOUT s (default 300)
+#                   -jN they run N at a time (default: one per core, at most 4), each
+#                   under SIM_TEST_TIMEOUT s (default 300; 600 under make asan)
 #   make run        a session with the default scenario (headless when there is no display)
 #   make bench      benchmarks, each beside its baseline, printing the ratio
 #   make asan       the whole test suite under AddressSanitizer + UBSan
@@ -166,8 +167,9 @@ bench: all $(BENCHES)
 	@echo "== bench_console (node; pages in chromium through bin/console)"
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) node bench/bench_console.mjs
 
+# Sanitized binaries run 2-3 times slower: each test gets twice the time limit.
 asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin SANITIZE=1 CFLAGS="-O1 -g" test
+	@SIM_TEST_TIMEOUT=$${SIM_TEST_TIMEOUT:-600} $(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin SANITIZE=1 CFLAGS="-O1 -g" test
 
 # Fuzz targets: libsim rebuilt by clang with coverage instrumentation.
 FUZZ_CC     := clang
