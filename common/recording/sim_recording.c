@@ -40,6 +40,32 @@ void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
     sim_timebase_init(&rec->tb, rec->period);
 }
 
+void sim_recording_set_line(sim_recording *rec, uint64_t line)
+{
+    if (line == 0) {
+        rec->tick_line = rec->state_line = 0;
+        for (size_t i = 0; i < SIM_RECORDING_HELD_GAZE; i++) rec->held_gaze[i].line = 0;
+        for (size_t i = 0; i < SIM_RECORDING_HELD_SENSOR; i++) rec->held_sensor[i].line = 0;
+    }
+    rec->line = line;
+}
+
+static uint64_t earlier_line(uint64_t a, uint64_t b)
+{
+    return a == 0 ? b : b == 0 ? a : a < b ? a : b;
+}
+
+uint64_t sim_recording_held_from(const sim_recording *rec)
+{
+    uint64_t first = 0;
+    if (rec->tick_valid) first = earlier_line(first, rec->tick_line);
+    if (rec->state_valid) first = earlier_line(first, rec->state_line);
+    /* the rings release oldest first: their heads are their earliest lines */
+    if (rec->n_held_gaze) first = earlier_line(first, rec->held_gaze[rec->held_gaze_head].line);
+    if (rec->n_held_sensor) first = earlier_line(first, rec->held_sensor[rec->held_sensor_head].line);
+    return first;
+}
+
 /* The first malformed field of a message is reported after the message was used as
  * far as it could be (the rows it gave are written): bad is the caller's report. */
 static sim_error *first(sim_error *bad)
@@ -375,6 +401,7 @@ static int feed_tick(sim_recording *rec, sim_drivelog_writer *w, const cJSON *ms
     rec->tick_valid = true;
     rec->tick_t = msg_t;
     rec->tick_n = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n")) ? (double)tick.n : NAN;
+    rec->tick_line = rec->line;
     rec->tick_run = rec->run;
     rec->tick_wall = tick.wall;
     if (!ret) ret = try_pair(rec, w, err);
@@ -398,6 +425,7 @@ static int feed_sample(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id 
         parse_state(rec, msg, bad);
         rec->state_valid = true;
         rec->state_t = msg_t;
+        rec->state_line = rec->line;
         return try_pair(rec, w, err);
     case SIM_TOPIC_ID_INPUT_CONTROLS: {
         sim_msg_input_controls c;
