@@ -47,7 +47,7 @@ FUZZ_SECONDS ?= 30
 SCENARIO ?= scenarios/lane-change.json
 
 PKG_CORE := libuv libcjson nanomsg sqlite3 libpng libxml-2.0
-PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo assimp libzstd zlib
+PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo assimp libzstd zlib libprotobuf-c
 # (an empty list asks nothing: pkg-config would complain for the pure components)
 pc_cflags = $(if $(strip $(1)),$(shell pkg-config --cflags $(1)))
 pc_libs   = $(if $(strip $(1)),$(shell pkg-config --libs $(1)))
@@ -74,7 +74,13 @@ ALL_CFLAGS += -Werror
 endif
 
 COMMON_SRC := $(wildcard $(addsuffix /*.c,$(addprefix common/,$(COMPONENTS))))
-COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
+# OSI (common/osi, docs/osi.md): protoc-c makes C from the project's .proto files into
+# $(BUILD)/gen/osi (never checked in), compiled into libsim with common/osi.
+OSI_PROTO   := $(wildcard common/osi/proto/*.proto)
+OSI_GEN     := $(BUILD)/gen/osi
+OSI_GEN_SRC := $(patsubst common/osi/proto/%.proto,$(OSI_GEN)/%.pb-c.c,$(OSI_PROTO))
+OSI_GEN_OBJ := $(OSI_GEN_SRC:.c=.o)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(OSI_GEN_OBJ)
 LIB        := $(BUILD)/libsim.a
 
 EXES := $(patsubst %/main.c,%,$(wildcard */main.c))
@@ -85,6 +91,7 @@ $(BUILD)/common/$(1)/%.o: INC := $(addprefix -Icommon/,$(1) $($(1)_USES))
 $(BUILD)/common/$(1)/%.o: LIB_CFLAGS := $(call pc_cflags,$($(1)_PKGS))
 endef
 $(foreach c,$(COMPONENTS),$(eval $(call component_flags,$(c))))
+$(BUILD)/common/osi/%.o: INC += -I$(OSI_GEN)
 define module_flags
 $(BUILD)/$(1)/%.o: INC := $(COMMON_INC)
 $(BUILD)/$(1)/%.o: LIB_CFLAGS := $(call pc_cflags,$(PKG_CORE) $($(1)_PKGS))
@@ -112,6 +119,22 @@ $(BUILD)/%.o: %.c
 # "How to add a topic"); checked in, remade when the table changes.
 common/protocol/sim_topic_names.h: common/protocol/sim_topics.def scripts/gen-topic-names.sh
 	sh scripts/gen-topic-names.sh $< $@
+
+# One protoc-c run writes every .pb-c.c/.h (a stamp stands for them all); common/osi's
+# objects wait for the headers.
+$(OSI_GEN)/.stamp: $(OSI_PROTO) scripts/gen-osi.sh
+	@mkdir -p $(OSI_GEN)
+	@$(if $(V),,echo "  PROTOC-C common/osi/proto")
+	$(Q)sh scripts/gen-osi.sh $(OSI_GEN) $(OSI_PROTO)
+	@touch $@
+$(OSI_GEN_SRC): $(OSI_GEN)/.stamp ;
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard common/osi/*.c)): $(OSI_GEN)/.stamp
+# (protoc-c's C, not the project's: built without the project's warnings)
+OSI_SAN := $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
+comma := ,
+$(OSI_GEN)/%.pb-c.o: $(OSI_GEN)/%.pb-c.c
+	@$(if $(V),,echo "  CC $<")
+	$(Q)$(CC) -std=c17 $(CFLAGS) $(OSI_SAN) -I$(OSI_GEN) $(call pc_cflags,libprotobuf-c) -MMD -MP -c $< -o $@
 
 $(LIB): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
@@ -173,9 +196,10 @@ asan:
 
 # Fuzz targets: libsim rebuilt by clang with coverage instrumentation.
 FUZZ_CC     := clang
-FUZZ_FLAGS  := -std=c17 -D_GNU_SOURCE -g -O1 $(COMMON_INC) -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_FLAGS  := -std=c17 -D_GNU_SOURCE -g -O1 $(COMMON_INC) -I$(OSI_GEN) -fsanitize=fuzzer-no-link,address,undefined \
                $(call pc_cflags,$(PKG_ALL))
-FUZZ_OBJ    := $(COMMON_SRC:%.c=$(BUILD)/fuzzlib/%.o)
+FUZZ_OBJ    := $(COMMON_SRC:%.c=$(BUILD)/fuzzlib/%.o) $(OSI_GEN_OBJ)
+$(BUILD)/fuzzlib/common/osi/%.o: $(OSI_GEN)/.stamp
 FUZZERS     := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 $(BUILD)/fuzzlib/%.o: %.c
 	@mkdir -p $(dir $@)

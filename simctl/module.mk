@@ -1,2 +1,3 @@
-# simctl export --mcap writes MCAP files (common/mcap: zstd chunks, CRC-32 from zlib)
-simctl_PKGS := libzstd zlib
+# simctl export --mcap writes MCAP files (common/mcap: zstd chunks, CRC-32 from zlib),
+# --osi OSI traces (common/osi: protobuf-c)
+simctl_PKGS := libzstd zlib libprotobuf-c

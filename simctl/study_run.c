@@ -185,15 +185,18 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
                           const sim_msg_study_answer *a, sim_error *err)
 {
     const char *items[SIM_STUDY_MSG_ITEMS_MAX], *texts[SIM_STUDY_MSG_ITEMS_MAX];
+    double values[SIM_STUDY_MSG_ITEMS_MAX];
     int n = a ? a->n : 0;
     for (int i = 0; i < n; i++) {
         items[i] = a->item[i];
-        texts[i] = a->is_text[i] ? a->text[i] : NULL;
+        /* A text box left empty is no answer: stored as missing (NULL), as a skip. */
+        texts[i] = a->is_text[i] && a->text[i][0] ? a->text[i] : NULL;
+        values[i] = a->is_text[i] ? NAN : a->value[i];
     }
     char utc[40];
     study_utc_now(utc, sizeof utc);
     const char *source = a && a->source[0] ? a->source : (a ? "bus" : "runner");
-    int rc = sim_studydb_answers(r->c->db, r->id, position, q->id, status, n, items, a ? a->value : NULL, texts,
+    int rc = sim_studydb_answers(r->c->db, r->id, position, q->id, status, n, items, values, texts,
                                  utc, source, err);
     if (rc) return rc;
     cJSON *e = cJSON_CreateObject(), *ans = cJSON_CreateObject();
@@ -204,8 +207,8 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
     cJSON_AddStringToObject(e, "status", status);
     for (int i = 0; i < n; i++)
         cJSON_AddItemToObject(ans, items[i], texts[i]               ? cJSON_CreateString(texts[i])
-                                             : isnan(a->value[i]) ? cJSON_CreateNull() /* skipped */
-                                                                  : cJSON_CreateNumber(a->value[i]));
+                                             : isnan(values[i]) ? cJSON_CreateNull() /* skipped */
+                                                                : cJSON_CreateNumber(values[i]));
     cJSON_AddItemToObject(e, "answers", ans);
     cJSON_AddStringToObject(e, "utc", utc);
     cJSON_AddStringToObject(e, "source", source);

@@ -452,7 +452,9 @@ await step("a questionnaire submitted in the page is in the study database", asy
     participants: { count: 1 }, design: { type: "explicit", orders: [["a"]] },
     instructions: { welcome: "Welcome: please take a seat.", end: "Thank you for taking part." },
     questionnaires: [{ id: "post", when: "after_each", instruments: ["kss"], items: [
-      { id: "ease", type: "likert", text: "Easy?", min: 1, max: 7 }, { id: "note", type: "text", text: "Remarks?" }] }] }));
+      { id: "ease", type: "likert", text: "Easy?", min: 1, max: 7 }, { id: "note", type: "text", text: "Remarks?" }] },
+      // the final questionnaire, after the last drive: SUS and a remark left empty
+      { id: "final", when: "at_end", instruments: ["sus"], items: [{ id: "remarks", type: "text", text: "Anything else?" }] }] }));
   // the console first, on the bus address the runner's sessions and its own dispatcher use
   start("console", ["--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C, "--listen", "127.0.0.1:" + W], "study-gw.log");
   const base = "http://127.0.0.1:" + W;
@@ -487,16 +489,30 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.locator('[data-item="ease"] .skip input').check();
   await q.locator('[data-item="note"] textarea').fill("typed on the tablet");
   await q.click("#submit");
-  await q.waitForFunction(() => /answers are saved|study is complete/.test(document.getElementById("status").innerText),
-    null, { timeout: WAIT });
+  // the final questionnaire follows: SUS 4 2 _ 1 5 2 4 2 5 1 (item 3 skipped), the remark left empty
+  await q.waitForSelector('[data-item="sus10"] input[type=radio]', { timeout: WAIT });
+  const sus = [4, 2, null, 1, 5, 2, 4, 2, 5, 1];
+  for (let i = 0; i < sus.length; i++) {
+    const item = q.locator(`[data-item="sus${i + 1}"]`);
+    if (sus[i] === null) await item.locator(".skip input").check();
+    else await item.locator(`input[value="${sus[i]}"]`).check({ force: true });
+  }
+  await q.click("#submit");
   await q.waitForSelector('body[data-phase="done"]', { timeout: WAIT });
   const thanks = await q.locator("#status").innerText();
   await q.screenshot({ path: path.join(shots, "study-tablet-done.png") });
   check("study day: the tablet ends on the study's thank you", /Thank you for taking part/.test(thanks), thanks);
   const r = await runner.exited;
   check("study: the runner ends its study", r.code === 0, JSON.stringify(r) + " " + readLog("study.log").slice(-800));
+  // after the runner: the thank-you stays, the final questionnaire does not come back
+  const after = await q.evaluate(() => ({ phase: document.body.dataset.phase, items: document.getElementById("items").children.length,
+    form: !document.getElementById("form").hidden && getComputedStyle(document.getElementById("form")).display !== "none" }));
+  check("study day: after the final questionnaire the tablet stays on done, no questionnaire shown",
+    after.phase === "done" && (after.items === 0 || !after.form), JSON.stringify(after));
   const opPhase = await op.locator("#study").getAttribute("data-phase");
-  check("study day: the console shows done after the runner exits", opPhase === "done", opPhase);
+  const opText = await op.locator("#study").innerText();
+  check("study day: the console shows done after the runner exits", opPhase === "done" &&
+    /final of drive 1: saved/.test(await op.locator("#answers").innerText()), opPhase + " " + opText);
   await op.close();
   const db = path.join(dir, "out", "study.db");
   const rows = execFileSync("sqlite3", [db, "SELECT item, value, text FROM answers WHERE participant = 'P01' ORDER BY item"]).toString();
@@ -505,12 +521,27 @@ await step("a questionnaire submitted in the page is in the study database", asy
   const skipped = execFileSync("sqlite3", [db, "SELECT count(*) FROM answers WHERE item = 'ease' AND value IS NULL" +
     " AND text IS NULL"]).toString().trim();
   check("a skipped item is NULL in the study database", skipped === "1", skipped + "\n" + rows);
+  // the final questionnaire: in answers, after drive 1 (the last), one row per item,
+  // the skipped SUS item and the empty remark NULL, never a number or ''
+  const fin = execFileSync("sqlite3", [db, "SELECT position, status, item, quote(value), quote(text) FROM answers" +
+    " WHERE participant = 'P01' AND questionnaire = 'final' ORDER BY id"]).toString().trim().split("\n");
+  const want = sus.map((v, i) => `1|answered|sus${i + 1}|${v === null ? "NULL" : v.toFixed(1)}|NULL`)
+    .concat(["1|answered|remarks|NULL|NULL"]);
+  check("the final questionnaire's answers are in study.db as given, skipped and empty ones NULL",
+    JSON.stringify(fin.slice().sort()) === JSON.stringify(want.slice().sort()), fin.join("; "));
   const an = path.join(dir, "an");
   execFileSync(path.join(bin, "analysis"), ["study", file, "--study-dir", path.join(dir, "out"), "--out", an,
     "--no-plots"], { cwd: root, stdio: ["ignore", "ignore", "ignore"] });
   const csv = fs.readFileSync(path.join(an, "questionnaires.csv"), "utf8");
   check("a skipped item is empty in questionnaires.csv", /^P01,,a,1,post,ease,$/m.test(csv) &&
     /^P01,,a,1,post,kss,7$/m.test(csv), csv);
+  // SUS with item 3 skipped counts it as the centre point 3: 2.5 x (16 + 17) = 82.5 (docs/study.md)
+  check("the final questionnaire's score is in questionnaires.csv", /^P01,,\(end\),1,final,sus,82\.5$/m.test(csv) &&
+    !/,remarks,/.test(csv), csv);
+  const html = fs.readFileSync(path.join(an, "study.html"), "utf8");
+  const table = (html.match(/<h3>final: sus<\/h3>\s*<table>[\s\S]*?<\/table>/) || [""])[0];
+  check("the study page's final: sus table holds the score", /<td>all \(at the end\)<\/td><td>1<\/td><td>82\.5<\/td>/.test(table),
+    table || html.slice(0, 600));
   await q.close();
 });
 

@@ -1,0 +1,197 @@
+/* sim_osi: osi3.GroundTruth from sim_osi_ground_truth (see sim_osi.h). The protobuf-c
+ * structs of one message are built on the heap (one block per object), packed, and
+ * freed. */
+#include "sim_osi.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osi_groundtruth.pb-c.h"
+
+void sim_osi_object_clear(sim_osi_object *o)
+{
+    memset(o, 0, sizeof *o);
+    o->vehicle_type = -1;
+    double *nums[] = {o->dimension, o->position, o->orientation, o->velocity, o->acceleration, o->orientation_rate,
+                      o->bbcenter_to_rear, o->bbcenter_to_front};
+    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) nums[i][0] = nums[i][1] = nums[i][2] = NAN;
+    o->radius_wheel = NAN;
+}
+
+const char *sim_osi_protobuf_version(void) { return protobuf_c_version(); }
+
+uint64_t sim_osi_id(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+        h ^= *c;
+        h *= 0x100000001b3ull;
+    }
+    h &= (1ull << 53) - 1;
+    return h < 2 ? h + 2 : h;
+}
+
+/* The protobuf-c messages of one moving object. */
+typedef struct mo_block {
+    Osi3__MovingObject mo;
+    Osi3__Identifier id;
+    Osi3__BaseMoving base;
+    Osi3__Dimension3d dim;
+    Osi3__Vector3d pos, vel, acc, rear, front;
+    Osi3__Orientation3d ori, rate;
+    Osi3__MovingObject__VehicleAttributes va;
+    Osi3__MovingObject__VehicleClassification vc;
+    Osi3__MovingObject__VehicleClassification__LightState ls;
+    Osi3__ExternalReference ref;
+    Osi3__ExternalReference *refs[1];
+    char *ident[1];
+} mo_block;
+
+static Osi3__Vector3d *vec(Osi3__Vector3d *v, const double d[3])
+{
+    if (isnan(d[0])) return NULL;
+    osi3__vector3d__init(v);
+    v->has_x = v->has_y = v->has_z = 1;
+    v->x = d[0], v->y = d[1], v->z = d[2];
+    return v;
+}
+
+static Osi3__Orientation3d *ori(Osi3__Orientation3d *o, const double d[3])
+{
+    if (isnan(d[0])) return NULL;
+    osi3__orientation3d__init(o);
+    o->has_roll = o->has_pitch = o->has_yaw = 1;
+    o->roll = d[0], o->pitch = d[1], o->yaw = d[2];
+    return o;
+}
+
+static void fill(mo_block *b, const sim_osi_object *o)
+{
+    osi3__moving_object__init(&b->mo);
+    osi3__identifier__init(&b->id);
+    b->id.has_value = 1;
+    b->id.value = o->id;
+    b->mo.id = &b->id;
+    osi3__base_moving__init(&b->base);
+    if (!isnan(o->dimension[0])) {
+        osi3__dimension3d__init(&b->dim);
+        b->dim.has_length = b->dim.has_width = b->dim.has_height = 1;
+        b->dim.length = o->dimension[0], b->dim.width = o->dimension[1], b->dim.height = o->dimension[2];
+        b->base.dimension = &b->dim;
+    }
+    b->base.position = vec(&b->pos, o->position);
+    b->base.orientation = ori(&b->ori, o->orientation);
+    b->base.velocity = vec(&b->vel, o->velocity);
+    b->base.acceleration = vec(&b->acc, o->acceleration);
+    b->base.orientation_rate = ori(&b->rate, o->orientation_rate);
+    b->mo.base = &b->base;
+    b->mo.has_type = 1;
+    b->mo.type = (Osi3__MovingObject__Type)o->type;
+    osi3__moving_object__vehicle_attributes__init(&b->va);
+    b->va.bbcenter_to_rear = vec(&b->rear, o->bbcenter_to_rear);
+    b->va.bbcenter_to_front = vec(&b->front, o->bbcenter_to_front);
+    if (!isnan(o->radius_wheel)) b->va.has_radius_wheel = 1, b->va.radius_wheel = o->radius_wheel;
+    if (o->number_wheels > 0) b->va.has_number_wheels = 1, b->va.number_wheels = (uint32_t)o->number_wheels;
+    if (b->va.bbcenter_to_rear || b->va.bbcenter_to_front || b->va.has_radius_wheel || b->va.has_number_wheels)
+        b->mo.vehicle_attributes = &b->va;
+    if (o->vehicle_type >= 0) {
+        osi3__moving_object__vehicle_classification__init(&b->vc);
+        b->vc.has_type = 1;
+        b->vc.type = (Osi3__MovingObject__VehicleClassification__Type)o->vehicle_type;
+        osi3__moving_object__vehicle_classification__light_state__init(&b->ls);
+        if (o->indicator) {
+            b->ls.has_indicator_state = 1;
+            b->ls.indicator_state = (Osi3__MovingObject__VehicleClassification__LightState__IndicatorState)o->indicator;
+        }
+        if (o->brake_light) {
+            b->ls.has_brake_light_state = 1;
+            b->ls.brake_light_state =
+                (Osi3__MovingObject__VehicleClassification__LightState__BrakeLightState)o->brake_light;
+        }
+        if (b->ls.has_indicator_state || b->ls.has_brake_light_state) b->vc.light_state = &b->ls;
+        b->mo.vehicle_classification = &b->vc;
+    }
+    if (o->name[0]) {
+        osi3__external_reference__init(&b->ref);
+        b->ref.type = (char *)SIM_OSI_SOURCE_TYPE;
+        b->ident[0] = (char *)o->name;
+        b->ref.n_identifier = 1;
+        b->ref.identifier = b->ident;
+        b->refs[0] = &b->ref;
+        b->mo.n_source_reference = 1;
+        b->mo.source_reference = b->refs;
+    }
+}
+
+int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, size_t *cap, size_t *len,
+                               sim_error *err)
+{
+    *len = 0;
+    if (!(gt->t >= 0) || !isfinite(gt->t))
+        return sim_error_set(err, SIM_EINVAL, "osi: a GroundTruth's time must be finite and >= 0, got %g", gt->t);
+    Osi3__GroundTruth m = OSI3__GROUND_TRUTH__INIT;
+    Osi3__InterfaceVersion v = OSI3__INTERFACE_VERSION__INIT;
+    v.has_version_major = v.has_version_minor = v.has_version_patch = 1;
+    v.version_major = SIM_OSI_VERSION_MAJOR, v.version_minor = SIM_OSI_VERSION_MINOR;
+    v.version_patch = SIM_OSI_VERSION_PATCH;
+    m.version = &v;
+    Osi3__Timestamp ts = OSI3__TIMESTAMP__INIT;
+    long long ns = llround(gt->t * 1e9);
+    ts.has_seconds = ts.has_nanos = 1;
+    ts.seconds = ns / 1000000000;
+    ts.nanos = (uint32_t)(ns % 1000000000);
+    m.timestamp = &ts;
+    Osi3__Identifier host = OSI3__IDENTIFIER__INIT;
+    host.has_value = 1;
+    host.value = gt->host_id;
+    m.host_vehicle_id = &host;
+    mo_block *blocks = NULL;
+    Osi3__MovingObject **mos = NULL;
+    if (gt->n_objects) {
+        blocks = calloc(gt->n_objects, sizeof *blocks);
+        mos = calloc(gt->n_objects, sizeof *mos);
+        if (!blocks || !mos) {
+            free(blocks);
+            free(mos);
+            return sim_error_set(err, SIM_ENOMEM, "osi: out of memory for %zu moving objects", gt->n_objects);
+        }
+        for (size_t i = 0; i < gt->n_objects; i++) {
+            fill(&blocks[i], &gt->objects[i]);
+            mos[i] = &blocks[i].mo;
+        }
+    }
+    Osi3__EnvironmentalConditions env = OSI3__ENVIRONMENTAL_CONDITIONS__INIT;
+    Osi3__EnvironmentalConditions__TimeOfDay tod = OSI3__ENVIRONMENTAL_CONDITIONS__TIME_OF_DAY__INIT;
+    if (gt->env) {
+        const sim_osi_environment *e = gt->env;
+        if (e->ambient_illumination) {
+            env.has_ambient_illumination = 1;
+            env.ambient_illumination = (Osi3__EnvironmentalConditions__AmbientIllumination)e->ambient_illumination;
+        }
+        if (e->seconds_since_midnight >= 0) {
+            tod.has_seconds_since_midnight = 1;
+            tod.seconds_since_midnight = (uint32_t)e->seconds_since_midnight;
+            env.time_of_day = &tod;
+        }
+        if (e->precipitation) {
+            env.has_precipitation = 1;
+            env.precipitation = (Osi3__EnvironmentalConditions__Precipitation)e->precipitation;
+        }
+        if (e->fog) env.has_fog = 1, env.fog = (Osi3__EnvironmentalConditions__Fog)e->fog;
+        m.environmental_conditions = &env;
+    }
+    m.n_moving_object = gt->n_objects;
+    m.moving_object = mos;
+    int rc = 0;
+    size_t n = osi3__ground_truth__get_packed_size(&m);
+    if (n > *cap || !*buf) {
+        uint8_t *nb = realloc(*buf, n ? n : 1);
+        if (!nb) rc = sim_error_set(err, SIM_ENOMEM, "osi: out of memory for a %zu-byte GroundTruth", n);
+        else *buf = nb, *cap = n ? n : 1;
+    }
+    if (!rc) *len = osi3__ground_truth__pack(&m, *buf);
+    free(blocks);
+    free(mos);
+    return rc;
+}

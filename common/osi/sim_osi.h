@@ -1,0 +1,133 @@
+/* sim_osi: the platform's world as ASAM OSI 3.x messages (docs/osi.md), encoded with
+ * protobuf-c from the project's subset of the OSI .proto files (common/osi/proto, the
+ * C made from them at build time into build/gen/osi).
+ *
+ * This slice: osi3.GroundTruth with its version, timestamp, host vehicle id and moving
+ * objects (the host vehicle and every traffic participant: box, pose, velocity,
+ * acceleration, orientation rate, type, indicator and brake lights where known). Frames
+ * as OSI defines them: the world's right-handed x, y, z (z up) as OSI's global frame,
+ * each object's reference point the centre of its bounding box, orientation Tait-Bryan
+ * yaw, pitch, roll as in ISO 8855.
+ *
+ * Pure: no I/O, no globals. The conversions from the bus's messages (vehicle.state,
+ * traffic.state) are here too (sim_osi_object_from_*), so that a trace export and a
+ * live node fill the same fields the same way. */
+#ifndef SIM_OSI_H
+#define SIM_OSI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim_error.h"
+#include "sim_sky.h"
+#include "sim_msg_traffic.h"
+#include "sim_msg_vehicle.h"
+#include "sim_vehicle.h"
+
+/* The OSI version the .proto files were written from (InterfaceVersion of each message). */
+#define SIM_OSI_VERSION_MAJOR 3
+#define SIM_OSI_VERSION_MINOR 8
+#define SIM_OSI_VERSION_PATCH 0
+
+/* osi3.MovingObject.Type */
+enum { SIM_OSI_MO_UNKNOWN = 0, SIM_OSI_MO_OTHER = 1, SIM_OSI_MO_VEHICLE = 2, SIM_OSI_MO_PEDESTRIAN = 3 };
+/* osi3.MovingObject.VehicleClassification.Type (the values the platform uses) */
+enum {
+    SIM_OSI_VC_UNKNOWN = 0, SIM_OSI_VC_OTHER = 1, SIM_OSI_VC_CAR = 4, SIM_OSI_VC_DELIVERY_VAN = 6,
+    SIM_OSI_VC_HEAVY_TRUCK = 7, SIM_OSI_VC_MOTORBIKE = 10, SIM_OSI_VC_BICYCLE = 11, SIM_OSI_VC_BUS = 12
+};
+/* ...LightState.IndicatorState and BrakeLightState (0: unknown, left out) */
+enum { SIM_OSI_IND_UNKNOWN = 0, SIM_OSI_IND_OFF = 2, SIM_OSI_IND_LEFT = 3, SIM_OSI_IND_RIGHT = 4, SIM_OSI_IND_WARNING = 5 };
+enum { SIM_OSI_BRAKE_UNKNOWN = 0, SIM_OSI_BRAKE_OFF = 2, SIM_OSI_BRAKE_NORMAL = 3 };
+
+/* The id of the host vehicle (the ego) in every message. */
+#define SIM_OSI_HOST_ID 1u
+/* The type written in an object's source_reference, whose identifier[0] is the
+ * platform's own id of the entity (traffic.state's "id"; "ego" for the host). */
+#define SIM_OSI_SOURCE_TYPE "net.driving-simulator.entity"
+
+/* One osi3.MovingObject. A NAN first component (or NAN scalar) leaves that field out. */
+typedef struct sim_osi_object {
+    uint64_t id;
+    char name[64];               /* source_reference identifier[0]; "" leaves it out */
+    int type;                    /* SIM_OSI_MO_* */
+    int vehicle_type;            /* SIM_OSI_VC_*; < 0: no vehicle_classification (not a vehicle) */
+    int indicator;               /* SIM_OSI_IND_* */
+    int brake_light;             /* SIM_OSI_BRAKE_* */
+    double dimension[3];         /* m: length, width, height of the bounding box */
+    double position[3];          /* m, world: the bounding box's centre */
+    double orientation[3];       /* rad: roll, pitch, yaw (ISO 8855, z-y'-x'') */
+    double velocity[3];          /* m/s, world, of the box's centre */
+    double acceleration[3];      /* m/s^2, world */
+    double orientation_rate[3];  /* rad/s: d/dt of roll, pitch, yaw */
+    double bbcenter_to_rear[3];  /* m, object frame: box centre to the rear axle's middle */
+    double bbcenter_to_front[3]; /* m, object frame: box centre to the front axle's middle */
+    double radius_wheel;         /* m */
+    int number_wheels;           /* <= 0: left out */
+} sim_osi_object;
+
+/* osi3.EnvironmentalConditions (0 in an enum: unknown, left out). */
+typedef struct sim_osi_environment {
+    int ambient_illumination;    /* AmbientIllumination: 2..10 LEVEL1..LEVEL9 */
+    long seconds_since_midnight; /* < 0: left out */
+    int precipitation;           /* Precipitation: 1 other, 2 none, ... */
+    int fog;                     /* Fog: 2 excellent visibility ... 9 dense */
+} sim_osi_environment;
+
+/* One osi3.GroundTruth. */
+typedef struct sim_osi_ground_truth {
+    double t;                    /* s of simulation time (>= 0) -> timestamp */
+    uint64_t host_id;            /* host_vehicle_id */
+    const sim_osi_object *objects;
+    size_t n_objects;
+    const sim_osi_environment *env; /* NULL: no environmental_conditions */
+} sim_osi_ground_truth;
+
+/* An object with nothing set: every number NAN, type unknown, no classification. */
+void sim_osi_object_clear(sim_osi_object *o);
+
+/* Encodes gt as the protobuf wire bytes of osi3.GroundTruth into *buf (grown with
+ * realloc as needed; *cap its size; the caller frees *buf), *len the bytes written.
+ * SIM_EINVAL for a negative or non-finite t. */
+int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, size_t *cap, size_t *len,
+                               sim_error *err);
+
+/* The environment of a scenario (docs/osi.md, "Environment") at simulation time t:
+ * time of day (hours) advanced by t; fog from the visibility (m) by OSI's classes;
+ * precipitation none, or "other" for rain and snow (the platform has no intensity);
+ * ambient illumination from the light and the weather. */
+void sim_osi_environment_from(sim_light light, double time_of_day, sim_weather weather, double visibility, double t,
+                              sim_osi_environment *out);
+
+/* The version of the protobuf library that encodes ("1.4.1": protobuf-c's), for the
+ * trace file name (docs/osi.md, "Trace files"). */
+const char *sim_osi_protobuf_version(void);
+
+/* An entity's OSI id from the platform's id: FNV-1a (64 bit) of the name, kept to 53
+ * bits (exact in a double, so JSON and JavaScript readers keep it), never 0, 1 (the
+ * host) or 2^64-1 (OSI's invalid id). The same name gives the same id in every trace
+ * and stream. */
+uint64_t sim_osi_id(const char *name);
+
+/* The host vehicle's geometry from its vehicle file: the collision box (box_half,
+ * box_offset from the centre of gravity), the axles and the wheels. */
+typedef struct sim_osi_ego_geometry {
+    double box_half[3];          /* m */
+    double box_offset[3];        /* m, body frame (forward, left, up): box centre from the COG */
+    double rear_axle[3];         /* m, body frame: the rear axle's middle from the COG */
+    double front_axle[3];        /* m, body frame: the front axle's middle from the COG */
+    double wheel_radius;         /* m */
+} sim_osi_ego_geometry;
+void sim_osi_ego_geometry_from_params(const sim_vehicle_params *p, sim_osi_ego_geometry *g);
+
+/* The host vehicle from physics' vehicle.state (COG position, heading, pitch, roll,
+ * world velocity, body rates and acceleration) and its geometry: the box centre is the
+ * COG plus the rotated box_offset, its velocity the COG's plus omega x offset. */
+void sim_osi_object_from_vehicle(const sim_msg_vehicle_state *s, const sim_osi_ego_geometry *g, sim_osi_object *o);
+
+/* A traffic participant from traffic.state: pos is the box's centre on the road
+ * surface, so the box's centre is pos + height / 2 up (traffic has no pitch or roll);
+ * the model names the type (docs/osi.md). */
+void sim_osi_object_from_traffic(const sim_msg_traffic_vehicle *v, sim_osi_object *o);
+
+#endif

@@ -1,0 +1,153 @@
+#!/bin/sh
+# simctl export --osi (docs/osi.md): a headless drive with traffic (scenarios/motorway.json,
+# --record-all) exported as an OSI trace and read back by Google's protobuf (Debian's
+# python3-protobuf, the message classes made by protoc from the same .proto files):
+# the .osi framing (a 4-byte little-endian length before each message, nothing left
+# over), one GroundTruth per sample row, each one's timestamp, the host's box centre,
+# velocity and box against the logged vehicle.state and the vehicle file (worked out
+# here again), and every traffic vehicle against the logged traffic.state of the same
+# tick; the environmental conditions from the scenario's environment; the OSI file name
+# in a directory; a log without raw messages and an existing file refused with the
+# reason; a missing scenario leaves the environment out and says so.
+. "$(dirname "$0")/lib.sh"
+P=$(free_port)
+C=$(free_port)
+"$bin/simctl" run "$root/scenarios/motorway.json" --headless --until 2 --no-analysis --record-all --out "$tmp/out" \
+    --bus "127.0.0.1:$P" --control "tcp://127.0.0.1:$C" >"$tmp/run.log" 2>&1 ||
+    { echo "FAIL the drive:"; tail -n 20 "$tmp/run.log"; exit 1; }
+log=$(ls "$tmp"/out/logs/*/*.sqlite | head -n 1)
+"$bin/simctl" export "$log" --osi "$tmp/gt.osi" >"$tmp/export.txt" 2>&1 ||
+    { echo "FAIL export:"; cat "$tmp/export.txt"; exit 1; }
+mkdir -p "$tmp/py"
+protoc --proto_path="$root/common/osi/proto" --python_out="$tmp/py" "$root"/common/osi/proto/*.proto ||
+    { echo "FAIL protoc"; exit 1; }
+# (Debian's python3, which has python3-protobuf; a python3 earlier on PATH may not)
+/usr/bin/python3 - "$tmp/py" "$tmp/gt.osi" "$log" "$root/vehicles/bmw-318i.json" "$(cat "$tmp/export.txt")" \
+    "$root/scenarios/motorway.json" <<'PY' || exit 1
+import json, math, sqlite3, struct, sys
+sys.path.insert(0, sys.argv[1])
+import osi_groundtruth_pb2 as osi
+data = open(sys.argv[2], "rb").read()
+db = sqlite3.connect(sys.argv[3])
+veh = json.load(open(sys.argv[4]))["body"]
+said = sys.argv[5]
+env = json.load(open(sys.argv[6]))["environment"]
+def fail(what):
+    print("FAIL", what); sys.exit(1)
+
+# the .osi framing: length (uint32 little-endian), message, ... up to the last byte
+frames, at = [], 0
+while at < len(data):
+    if at + 4 > len(data): fail(f"{len(data) - at} bytes left after message {len(frames)}: no whole length")
+    n = struct.unpack_from("<I", data, at)[0]
+    if at + 4 + n > len(data): fail(f"message {len(frames)} says {n} bytes, {len(data) - at - 4} are left")
+    m = osi.GroundTruth()
+    m.ParseFromString(data[at + 4:at + 4 + n])
+    frames.append(m)
+    at += 4 + n
+samples = db.execute("SELECT run, tick, t FROM samples ORDER BY run, tick").fetchall()
+if len(frames) != len(samples): fail(f"{len(frames)} GroundTruth messages, the log has {len(samples)} samples")
+if f"({len(frames)} GroundTruth messages)" not in said: fail(f"export said {said!r}")
+
+# the logged states by tick: vehicle.state by its own (run, tick), traffic.state by (run, t)
+ego = {}
+for (line,) in db.execute("SELECT line FROM messages WHERE topic = 'vehicle.state' ORDER BY rowid"):
+    v = json.loads(line); ego[(v["run"], round(v["tick"]))] = v
+traffic = {}
+for (line,) in db.execute("SELECT line FROM messages WHERE topic = 'traffic.state' ORDER BY rowid"):
+    v = json.loads(line); traffic[(v["run"], round(v["t"] * 100))] = v["vehicles"]
+
+def rot(roll, pitch, yaw, b):  # Rz(yaw) Ry(pitch) Rx(roll) b, ISO 8855
+    cr, sr, cp, sp, cy, sy = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
+    R = [[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+         [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+         [-sp, cp * sr, cp * cr]]
+    return [sum(R[i][j] * b[j] for j in range(3)) for i in range(3)]
+
+def fnv(name):
+    h = 0xcbf29ce484222325
+    for c in name.encode():
+        h = ((h ^ c) * 0x100000001b3) % (1 << 64)
+    h &= (1 << 53) - 1
+    return h + 2 if h < 2 else h
+
+def near(a, b, what, tol=1e-9):
+    if abs(a - b) > tol: fail(f"{what}: {a!r} in the trace, {b!r} from the log")
+
+# OSI's classes: fog by visibility, ambient illumination by light (docs/osi.md)
+fog = next(2 + i for i, v in enumerate([40000, 10000, 4000, 2000, 1000, 200, 50, 0]) if env["visibility_m"] >= v)
+light = {"night": 2, "dawn": 5, "dusk": 5}.get(env["light"], 9 if env["weather"] == "clear" else 8)
+rain = 1 if env["weather"] in ("rain", "snow") else 2
+ind = {"off": 2, "left": 3, "right": 4, "hazard": 5}
+vc = {"car": 4, "van": 6, "truck": 7, "bus": 12, "motorbike": 10, "bicycle": 11}
+moving = 0
+for m, (run, tick, t) in zip(frames, samples):
+    w = f"t {t}"
+    v = m.version
+    if (v.version_major, v.version_minor, v.version_patch) != (3, 8, 0): fail(f"{w}: version {v}")
+    if m.timestamp.seconds * 10**9 + m.timestamp.nanos != round(t * 1e9): fail(f"{w}: timestamp {m.timestamp}")
+    if m.host_vehicle_id.value != 1 or m.moving_object[0].id.value != 1: fail(f"{w}: the host is not object 0 / id 1")
+    e = m.environmental_conditions
+    if (e.time_of_day.seconds_since_midnight != math.floor(env["time_of_day"] * 3600 + t) or e.fog != fog
+            or e.ambient_illumination != light or e.precipitation != rain):
+        fail(f"{w}: environment {e} for the scenario's {env}")
+    s = ego.get((run, tick))
+    if s is None: fail(f"{w}: no vehicle.state of run {run} tick {tick} in the log")
+    h = m.moving_object[0]
+    off = rot(s["roll"], s["pitch"], s["heading"], veh["box_offset"])
+    for k, axis in enumerate("xyz"):
+        near(getattr(h.base.position, axis), s["pos"][k] + off[k], f"{w}: host position {axis}")
+    wv = rot(s["roll"], s["pitch"], s["heading"], s["ang_vel_body"])
+    cross = [wv[1] * off[2] - wv[2] * off[1], wv[2] * off[0] - wv[0] * off[2], wv[0] * off[1] - wv[1] * off[0]]
+    for k, axis in enumerate("xyz"):
+        near(getattr(h.base.velocity, axis), s["vel"][k] + cross[k], f"{w}: host velocity {axis}")
+    near(h.base.orientation.yaw, s["heading"], f"{w}: host yaw", 0)
+    near(h.base.orientation.pitch, s["pitch"], f"{w}: host pitch", 0)
+    if [h.base.dimension.length, h.base.dimension.width, h.base.dimension.height] != [2 * x for x in veh["box_half"]]:
+        fail(f"{w}: host box {h.base.dimension}")
+    others = traffic.get((run, tick))
+    if others is None: fail(f"{w}: no traffic.state of run {run} at that tick in the log")
+    if len(m.moving_object) != 1 + len(others):
+        fail(f"{w}: {len(m.moving_object)} moving objects, the log has the host and {len(others)} vehicles")
+    for o, a in zip(m.moving_object[1:], others):
+        ow = f"{w}, {a['id']}"
+        if list(o.source_reference[0].identifier) != [a["id"]] or o.id.value != fnv(a["id"]): fail(f"{ow}: id {o.id.value}")
+        b = o.base
+        got = [b.position.x, b.position.y, b.position.z, b.orientation.yaw, b.velocity.x, b.velocity.y, b.velocity.z,
+               b.dimension.length, b.dimension.width, b.dimension.height]
+        want = [a["pos"][0], a["pos"][1], a["pos"][2] + a["size"][2] / 2, a["heading"], *a["velocity"], *a["size"]]
+        if got != want: fail(f"{ow}: {got} in the trace, {want} from traffic.state")
+        ls = o.vehicle_classification.light_state
+        if ls.indicator_state != ind[a["indicator"]] or ls.brake_light_state != (3 if a["brake"] else 2):
+            fail(f"{ow}: lights {ls} for indicator {a['indicator']}, brake {a['brake']}")
+        if o.type != 2 or o.vehicle_classification.type != vc[a["model"]]: fail(f"{ow}: type of a {a['model']}")
+    moving += len(others)
+if moving < 100: fail(f"only {moving} traffic vehicles in {len(frames)} messages: the drive had no traffic to check")
+print(f"ok {len(frames)} GroundTruth messages, {moving} traffic vehicles equal to the log's; environment {env['light']}, "
+      f"{env['weather']}, {env['visibility_m']} m as ambient illumination {light}, precipitation {rain}, fog {fog}")
+PY
+# In a directory: OSI's file name, the same bytes.
+mkdir -p "$tmp/dir"
+"$bin/simctl" export "$log" --osi "$tmp/dir" >"$tmp/export2.txt" 2>&1 || { echo "FAIL export to a dir:"; cat "$tmp/export2.txt"; exit 1; }
+frames=$(sqlite3 "$log" "SELECT count(*) FROM samples")
+pb=$(pkg-config --modversion libprotobuf-c | tr -d .)
+name=$(ls "$tmp/dir")
+echo "$name" | grep -Eq "^[0-9]{8}T[0-9]{6}Z_gt_380_${pb}_${frames}_motorway\.osi$" ||
+    { echo "FAIL the file in the directory is named '$name'"; exit 1; }
+cmp -s "$tmp/dir/$name" "$tmp/gt.osi" || { echo "FAIL $name differs from the file export"; exit 1; }
+echo "ok named $name"
+# An existing file needs --force; a log without raw messages says how to record one.
+"$bin/simctl" export "$log" --osi "$tmp/gt.osi" >/dev/null 2>"$tmp/exists.txt" &&
+    { echo "FAIL an existing file was overwritten without --force"; exit 1; }
+grep -q "exists; give --force" "$tmp/exists.txt" || { echo "FAIL said:"; cat "$tmp/exists.txt"; exit 1; }
+cp "$log" "$tmp/bare.sqlite"
+sqlite3 "$tmp/bare.sqlite" "DELETE FROM messages"
+"$bin/simctl" export "$tmp/bare.sqlite" --osi "$tmp/bare.osi" >/dev/null 2>"$tmp/bare.txt" &&
+    { echo "FAIL a log without vehicle.state was exported"; exit 1; }
+grep -q "record-all" "$tmp/bare.txt" || { echo "FAIL said:"; cat "$tmp/bare.txt"; exit 1; }
+[ ! -e "$tmp/bare.osi" ] && [ ! -e "$tmp/bare.osi.part" ] || { echo "FAIL a failed export left a file"; exit 1; }
+"$bin/simctl" export "$log" --osi "$tmp/noenv.osi" --scenario "$tmp/none.json" >/dev/null 2>"$tmp/noenv.txt" ||
+    { echo "FAIL export without a scenario:"; cat "$tmp/noenv.txt"; exit 1; }
+grep -q "environmental conditions left out" "$tmp/noenv.txt" || { echo "FAIL said:"; cat "$tmp/noenv.txt"; exit 1; }
+[ "$(wc -c <"$tmp/noenv.osi")" -lt "$(wc -c <"$tmp/gt.osi")" ] || { echo "FAIL the trace without a scenario is no smaller"; exit 1; }
+echo "ok export osi"
