@@ -47,7 +47,7 @@ static int export_targets_free(const char *log, const char *dir, bool force, sim
 
 int simctl_cmd_export(int argc, char **argv)
 {
-    const char *csv = NULL, *xosc_csv = NULL, *mcap = NULL, *osi = NULL, *vehicle = NULL, *from = NULL, *to = NULL;
+    const char *csv = NULL, *xosc_csv = NULL, *mcap = NULL, *osi = NULL, *vehicle = NULL, *scenario = NULL, *from = NULL, *to = NULL;
     int run = -1;
     bool force = false, uncompressed = false;
     sim_opt opts[] = {
@@ -56,6 +56,7 @@ int simctl_cmd_export(int argc, char **argv)
         {"uncompressed", SIM_OPT_FLAG, &uncompressed, NULL, "--mcap: chunks without zstd"},
         {"osi", SIM_OPT_STRING, &osi, "FILE|DIR", "write an ASAM OSI trace (.osi): one osi3.GroundTruth per tick, the host vehicle and the traffic (a log recorded with simctl run --record-all); a DIR gets a file named by OSI's convention (docs/osi.md)"},
         {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "--osi: the host vehicle's file (default: the log's, checked by its SHA-256)"},
+        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "--osi: the scenario whose environment the messages carry (default: the log's, checked by its SHA-256)"},
         {"xosc-csv", SIM_OPT_STRING, &xosc_csv, "FILE", "write FILE: time, entity, x, y, z, h, speed of every entity at OpenSCENARIO's reference point, as esmini's --csv_logger (a log recorded with simctl run --record-all)"},
         {"force", SIM_OPT_FLAG, &force, NULL, "overwrite existing CSV files (never the LOG itself)"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start at time T (s) or where the sector/task begins"},
@@ -87,19 +88,22 @@ int simctl_cmd_export(int argc, char **argv)
     if (osi) {
         struct stat st;
         bool dir = stat(osi, &st) == 0 && S_ISDIR(st.st_mode);
-        char written[4200] = "";
+        char written[4200] = "", note[1400] = "";
         size_t frames = 0;
         struct stat in;
         if (!ret && !dir && stat(argv[1], &in) == 0 && stat(osi, &st) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
             ret = sim_error_set(&err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten", osi);
         if (!ret && !dir && !force && access(osi, F_OK) == 0)
             ret = sim_error_set(&err, SIM_EINVAL, "%s exists; give --force to overwrite it", osi);
-        if (!ret) ret = osi_trace_export(r, range, osi, dir, vehicle, written, sizeof written, &frames, &err);
+        if (!ret)
+            ret = osi_trace_export(r, range, osi, dir, vehicle, scenario, written, sizeof written, note, sizeof note,
+                                   &frames, &err);
         sim_drivelog_reader_close(r);
         if (ret) {
             fprintf(stderr, "simctl export: %s\n", err.msg);
             return usage_error && ret == SIM_EINVAL ? 2 : 1;
         }
+        if (note[0]) fprintf(stderr, "simctl export: %s\n", note);
         printf("%s (%zu GroundTruth messages)\n", written, frames);
         return 0;
     }

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "sim_osi.h"
+#include "sim_scenario.h"
 #include "sim_sha256.h"
 #include "sim_vehicle_file.h"
 
@@ -26,6 +27,8 @@ typedef struct traffic_line {
 typedef struct trace {
     FILE *f;
     sim_osi_ego_geometry geo;
+    bool have_env;
+    sim_environment env;
     bool have_ego;
     int64_t ego_run;
     double ego_t, ego_tick;
@@ -78,7 +81,11 @@ static int emit(trace *c)
         }
         for (int i = 0; i < m.n_vehicles; i++) sim_osi_object_from_traffic(&c->vehicles[i], &c->objects[n++]);
     }
-    sim_osi_ground_truth gt = {.t = c->ego_t, .host_id = SIM_OSI_HOST_ID, .objects = c->objects, .n_objects = n};
+    sim_osi_environment env;
+    if (c->have_env)
+        sim_osi_environment_from(c->env.light, c->env.time_of_day, c->env.weather, c->env.visibility, c->ego_t, &env);
+    sim_osi_ground_truth gt = {.t = c->ego_t, .host_id = SIM_OSI_HOST_ID, .objects = c->objects, .n_objects = n,
+                               .env = c->have_env ? &env : NULL};
     size_t len = 0;
     int rc = sim_osi_groundtruth_encode(&gt, &c->buf, &c->cap, &len, c->err);
     if (rc) return rc;
@@ -168,6 +175,45 @@ static int load_vehicle(sim_drivelog_reader *r, const char *given, sim_vehicle_p
                          "vehicles/: give it with --vehicle FILE", file);
 }
 
+/* The drive's environment from its scenario (the one given, else the log's, checked
+ * against its hash); false with note saying why when there is none. */
+static bool load_env(sim_drivelog_reader *r, const char *given, sim_environment *env, char *note, size_t n)
+{
+    char file[1024] = "", want[80] = "", hex[65], path[1100], params[1024] = "";
+    sim_drivelog_read_meta(r, "xosc_params", params, sizeof params, NULL);
+    if (given) {
+        snprintf(path, sizeof path, "%s", given);
+    } else {
+        if (sim_drivelog_read_meta(r, "scenario_file", file, sizeof file, NULL) != 0 || !file[0]) {
+            snprintf(note, n, "the log's meta names no scenario: environmental conditions left out (give --scenario FILE)");
+            return false;
+        }
+        sim_drivelog_read_meta(r, "scenario_file_sha256", want, sizeof want, NULL);
+        const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        path[0] = 0;
+        for (int k = 0; k < 2 && !path[0]; k++) {
+            if (k == 0) snprintf(path, sizeof path, "%s", file);
+            else snprintf(path, sizeof path, "scenarios/%s", base);
+            if (sim_sha256_file(path, hex, NULL) != 0 || (want[0] && strcmp(hex, want) != 0)) path[0] = 0;
+        }
+        if (!path[0]) {
+            snprintf(note, n, "the drive's scenario %s (with the SHA-256 in the log's meta) is not here, nor under "
+                     "scenarios/: environmental conditions left out (give --scenario FILE)", file);
+            return false;
+        }
+    }
+    sim_scenario *sc = NULL;
+    sim_error e = {0};
+    if (sim_scenario_load_params(path, params[0] ? params : NULL, &sc, &e) != 0) {
+        snprintf(note, n, "environmental conditions left out: %s", e.msg);
+        return false;
+    }
+    *env = sc->env;
+    env->ambient_sound = NULL; /* (freed with the scenario; not used) */
+    sim_scenario_free(sc);
+    return true;
+}
+
 /* OSI's trace name (docs/osi.md): <start>_gt_<osi>_<protobuf>_<frames>_<scenario>.osi */
 static void trace_name(sim_drivelog_reader *r, const char *dir, size_t frames, char *out, size_t n)
 {
@@ -193,9 +239,11 @@ static void trace_name(sim_drivelog_reader *r, const char *dir, size_t frames, c
 }
 
 int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const char *path, bool dir,
-                     const char *vehicle, char *out, size_t n, size_t *frames, sim_error *err)
+                     const char *vehicle, const char *scenario, char *out, size_t n, char *note, size_t note_n,
+                     size_t *frames, sim_error *err)
 {
     *frames = 0;
+    note[0] = 0;
     sim_vehicle_params *p = calloc(1, sizeof *p);
     trace *c = calloc(1, sizeof *c);
     char *tmp = malloc(strlen(path) + 32);
@@ -204,6 +252,7 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
     if (!rc) rc = load_vehicle(r, vehicle, p, err);
     if (!rc) {
         sim_osi_ego_geometry_from_params(p, &c->geo);
+        c->have_env = load_env(r, scenario, &c->env, note, note_n);
         c->err = err;
         if (dir) sprintf(tmp, "%s/trace.osi.part", path);
         else sprintf(tmp, "%s.part", path);

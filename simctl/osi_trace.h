@@ -17,10 +17,15 @@
  * convention, <start>_gt_<osi>_<protobuf>_<frames>_<scenario>.osi; the written path
  * is copied to out (size n). vehicle: the host vehicle's file (NULL: the log's meta
  * vehicle_file, as given or under vehicles/, with the SHA-256 the recorder wrote).
+ * The environment comes from the drive's scenario (scenario: that file; NULL: the
+ * log's meta scenario_file, as given or under scenarios/, with its SHA-256); when
+ * there is none, the messages go without it and note (size note_n) says why ("" when
+ * it is there).
  * SIM_ENOTFOUND when the log holds no vehicle.state (not recorded with --all); a log
  * with more than one run needs range.run (OSI time must not go back). *frames: the
  * messages written. */
 int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const char *path, bool dir,
-                     const char *vehicle, char *out, size_t n, size_t *frames, sim_error *err);
+                     const char *vehicle, const char *scenario, char *out, size_t n, char *note, size_t note_n,
+                     size_t *frames, sim_error *err);
 
 #endif

@@ -161,6 +161,26 @@ int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, si
             mos[i] = &blocks[i].mo;
         }
     }
+    Osi3__EnvironmentalConditions env = OSI3__ENVIRONMENTAL_CONDITIONS__INIT;
+    Osi3__EnvironmentalConditions__TimeOfDay tod = OSI3__ENVIRONMENTAL_CONDITIONS__TIME_OF_DAY__INIT;
+    if (gt->env) {
+        const sim_osi_environment *e = gt->env;
+        if (e->ambient_illumination) {
+            env.has_ambient_illumination = 1;
+            env.ambient_illumination = (Osi3__EnvironmentalConditions__AmbientIllumination)e->ambient_illumination;
+        }
+        if (e->seconds_since_midnight >= 0) {
+            tod.has_seconds_since_midnight = 1;
+            tod.seconds_since_midnight = (uint32_t)e->seconds_since_midnight;
+            env.time_of_day = &tod;
+        }
+        if (e->precipitation) {
+            env.has_precipitation = 1;
+            env.precipitation = (Osi3__EnvironmentalConditions__Precipitation)e->precipitation;
+        }
+        if (e->fog) env.has_fog = 1, env.fog = (Osi3__EnvironmentalConditions__Fog)e->fog;
+        m.environmental_conditions = &env;
+    }
     m.n_moving_object = gt->n_objects;
     m.moving_object = mos;
     int rc = 0;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "sim_error.h"
+#include "sim_sky.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
 #include "sim_vehicle.h"
@@ -65,12 +66,21 @@ typedef struct sim_osi_object {
     int number_wheels;           /* <= 0: left out */
 } sim_osi_object;
 
+/* osi3.EnvironmentalConditions (0 in an enum: unknown, left out). */
+typedef struct sim_osi_environment {
+    int ambient_illumination;    /* AmbientIllumination: 2..10 LEVEL1..LEVEL9 */
+    long seconds_since_midnight; /* < 0: left out */
+    int precipitation;           /* Precipitation: 1 other, 2 none, ... */
+    int fog;                     /* Fog: 2 excellent visibility ... 9 dense */
+} sim_osi_environment;
+
 /* One osi3.GroundTruth. */
 typedef struct sim_osi_ground_truth {
     double t;                    /* s of simulation time (>= 0) -> timestamp */
     uint64_t host_id;            /* host_vehicle_id */
     const sim_osi_object *objects;
     size_t n_objects;
+    const sim_osi_environment *env; /* NULL: no environmental_conditions */
 } sim_osi_ground_truth;
 
 /* An object with nothing set: every number NAN, type unknown, no classification. */
@@ -81,6 +91,13 @@ void sim_osi_object_clear(sim_osi_object *o);
  * SIM_EINVAL for a negative or non-finite t. */
 int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, size_t *cap, size_t *len,
                                sim_error *err);
+
+/* The environment of a scenario (docs/osi.md, "Environment") at simulation time t:
+ * time of day (hours) advanced by t; fog from the visibility (m) by OSI's classes;
+ * precipitation none, or "other" for rain and snow (the platform has no intensity);
+ * ambient illumination from the light and the weather. */
+void sim_osi_environment_from(sim_light light, double time_of_day, sim_weather weather, double visibility, double t,
+                              sim_osi_environment *out);
 
 /* The version of the protobuf library that encodes ("1.4.1": protobuf-c's), for the
  * trace file name (docs/osi.md, "Trace files"). */

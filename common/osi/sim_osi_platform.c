@@ -113,3 +113,32 @@ void sim_osi_object_from_traffic(const sim_msg_traffic_vehicle *v, sim_osi_objec
     o->position[2] += v->size[2] / 2;
     o->orientation[0] = 0, o->orientation[1] = 0, o->orientation[2] = v->heading;
 }
+
+void sim_osi_environment_from(sim_light light, double time_of_day, sim_weather weather, double visibility, double t,
+                              sim_osi_environment *out)
+{
+    memset(out, 0, sizeof *out);
+    /* the scenario's clock, running with the simulation (the sun does not move) */
+    if (time_of_day >= 0 && time_of_day <= 24 && t >= 0) {
+        double s = fmod(floor(time_of_day * 3600 + t), 86400);
+        out->seconds_since_midnight = (long)s;
+    } else {
+        out->seconds_since_midnight = -1;
+    }
+    /* OSI's classes by visibility V, m: [40000, inf[ excellent ... [0, 50[ dense */
+    static const double at_least[] = {40000, 10000, 4000, 2000, 1000, 200, 50, 0};
+    if (visibility >= 0)
+        for (int i = 0; i < 8; i++)
+            if (visibility >= at_least[i]) {
+                out->fog = 2 + i;
+                break;
+            }
+    out->precipitation = weather == SIM_WEATHER_RAIN || weather == SIM_WEATHER_SNOW ? 1 : 2;
+    /* LEVEL1 (2): night without artificial light; LEVEL4 (5): twilight; LEVEL7 (8): an
+     * overcast day; LEVEL8 (9): average to full daylight */
+    bool grey = weather != SIM_WEATHER_CLEAR;
+    out->ambient_illumination = light == SIM_LIGHT_NIGHT                        ? 2
+                                : light == SIM_LIGHT_DAWN || light == SIM_LIGHT_DUSK ? 5
+                                : grey                                       ? 8
+                                                                             : 9;
+}

@@ -6,8 +6,9 @@
 # over), one GroundTruth per sample row, each one's timestamp, the host's box centre,
 # velocity and box against the logged vehicle.state and the vehicle file (worked out
 # here again), and every traffic vehicle against the logged traffic.state of the same
-# tick; the OSI file name in a directory; a log without raw messages and an existing
-# file refused with the reason.
+# tick; the environmental conditions from the scenario's environment; the OSI file name
+# in a directory; a log without raw messages and an existing file refused with the
+# reason; a missing scenario leaves the environment out and says so.
 . "$(dirname "$0")/lib.sh"
 P=$(free_port)
 C=$(free_port)
@@ -21,7 +22,8 @@ mkdir -p "$tmp/py"
 protoc --proto_path="$root/common/osi/proto" --python_out="$tmp/py" "$root"/common/osi/proto/*.proto ||
     { echo "FAIL protoc"; exit 1; }
 # (Debian's python3, which has python3-protobuf; a python3 earlier on PATH may not)
-/usr/bin/python3 - "$tmp/py" "$tmp/gt.osi" "$log" "$root/vehicles/bmw-318i.json" "$(cat "$tmp/export.txt")" <<'PY' || exit 1
+/usr/bin/python3 - "$tmp/py" "$tmp/gt.osi" "$log" "$root/vehicles/bmw-318i.json" "$(cat "$tmp/export.txt")" \
+    "$root/scenarios/motorway.json" <<'PY' || exit 1
 import json, math, sqlite3, struct, sys
 sys.path.insert(0, sys.argv[1])
 import osi_groundtruth_pb2 as osi
@@ -29,6 +31,7 @@ data = open(sys.argv[2], "rb").read()
 db = sqlite3.connect(sys.argv[3])
 veh = json.load(open(sys.argv[4]))["body"]
 said = sys.argv[5]
+env = json.load(open(sys.argv[6]))["environment"]
 def fail(what):
     print("FAIL", what); sys.exit(1)
 
@@ -71,6 +74,10 @@ def fnv(name):
 def near(a, b, what, tol=1e-9):
     if abs(a - b) > tol: fail(f"{what}: {a!r} in the trace, {b!r} from the log")
 
+# OSI's classes: fog by visibility, ambient illumination by light (docs/osi.md)
+fog = next(2 + i for i, v in enumerate([40000, 10000, 4000, 2000, 1000, 200, 50, 0]) if env["visibility_m"] >= v)
+light = {"night": 2, "dawn": 5, "dusk": 5}.get(env["light"], 9 if env["weather"] == "clear" else 8)
+rain = 1 if env["weather"] in ("rain", "snow") else 2
 ind = {"off": 2, "left": 3, "right": 4, "hazard": 5}
 vc = {"car": 4, "van": 6, "truck": 7, "bus": 12, "motorbike": 10, "bicycle": 11}
 moving = 0
@@ -80,6 +87,10 @@ for m, (run, tick, t) in zip(frames, samples):
     if (v.version_major, v.version_minor, v.version_patch) != (3, 8, 0): fail(f"{w}: version {v}")
     if m.timestamp.seconds * 10**9 + m.timestamp.nanos != round(t * 1e9): fail(f"{w}: timestamp {m.timestamp}")
     if m.host_vehicle_id.value != 1 or m.moving_object[0].id.value != 1: fail(f"{w}: the host is not object 0 / id 1")
+    e = m.environmental_conditions
+    if (e.time_of_day.seconds_since_midnight != math.floor(env["time_of_day"] * 3600 + t) or e.fog != fog
+            or e.ambient_illumination != light or e.precipitation != rain):
+        fail(f"{w}: environment {e} for the scenario's {env}")
     s = ego.get((run, tick))
     if s is None: fail(f"{w}: no vehicle.state of run {run} tick {tick} in the log")
     h = m.moving_object[0]
@@ -112,7 +123,8 @@ for m, (run, tick, t) in zip(frames, samples):
         if o.type != 2 or o.vehicle_classification.type != vc[a["model"]]: fail(f"{ow}: type of a {a['model']}")
     moving += len(others)
 if moving < 100: fail(f"only {moving} traffic vehicles in {len(frames)} messages: the drive had no traffic to check")
-print(f"ok {len(frames)} GroundTruth messages, {moving} traffic vehicles equal to the log's")
+print(f"ok {len(frames)} GroundTruth messages, {moving} traffic vehicles equal to the log's; environment {env['light']}, "
+      f"{env['weather']}, {env['visibility_m']} m as ambient illumination {light}, precipitation {rain}, fog {fog}")
 PY
 # In a directory: OSI's file name, the same bytes.
 mkdir -p "$tmp/dir"
@@ -134,4 +146,8 @@ sqlite3 "$tmp/bare.sqlite" "DELETE FROM messages"
     { echo "FAIL a log without vehicle.state was exported"; exit 1; }
 grep -q "record-all" "$tmp/bare.txt" || { echo "FAIL said:"; cat "$tmp/bare.txt"; exit 1; }
 [ ! -e "$tmp/bare.osi" ] && [ ! -e "$tmp/bare.osi.part" ] || { echo "FAIL a failed export left a file"; exit 1; }
+"$bin/simctl" export "$log" --osi "$tmp/noenv.osi" --scenario "$tmp/none.json" >/dev/null 2>"$tmp/noenv.txt" ||
+    { echo "FAIL export without a scenario:"; cat "$tmp/noenv.txt"; exit 1; }
+grep -q "environmental conditions left out" "$tmp/noenv.txt" || { echo "FAIL said:"; cat "$tmp/noenv.txt"; exit 1; }
+[ "$(wc -c <"$tmp/noenv.osi")" -lt "$(wc -c <"$tmp/gt.osi")" ] || { echo "FAIL the trace without a scenario is no smaller"; exit 1; }
 echo "ok export osi"

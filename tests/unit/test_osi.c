@@ -173,12 +173,45 @@ static void test_traffic_vehicle(void **state)
     assert_int_equal(o.vehicle_type, SIM_OSI_VC_OTHER);
 }
 
+static void test_environment(void **state)
+{
+    (void)state;
+    sim_osi_environment e;
+    sim_osi_environment_from(SIM_LIGHT_DAY, 10.5, SIM_WEATHER_CLEAR, 10000, 2.5, &e);
+    assert_int_equal(e.seconds_since_midnight, 37802);
+    assert_int_equal(e.fog, 3);                  /* [10000, 40000[: good visibility */
+    assert_int_equal(e.precipitation, 2);        /* none */
+    assert_int_equal(e.ambient_illumination, 9); /* LEVEL8: daylight */
+    sim_osi_environment_from(SIM_LIGHT_NIGHT, 23.999, SIM_WEATHER_RAIN, 50, 10, &e);
+    assert_int_equal(e.seconds_since_midnight, 6); /* 86396.4 + 10 s, past midnight */
+    assert_int_equal(e.fog, 8);                    /* [50, 200[: thick */
+    assert_int_equal(e.precipitation, 1);          /* other: no intensity */
+    assert_int_equal(e.ambient_illumination, 2);
+    sim_osi_environment_from(SIM_LIGHT_DUSK, 12, SIM_WEATHER_FOG, 49.9, 0, &e);
+    assert_int_equal(e.fog, 9);
+    assert_int_equal(e.ambient_illumination, 5);
+    sim_osi_environment_from(SIM_LIGHT_DAY, 12, SIM_WEATHER_CLOUDY, 40000, 0, &e);
+    assert_int_equal(e.fog, 2);
+    assert_int_equal(e.ambient_illumination, 8);
+    /* on the wire: field 12 of GroundTruth, ambient_illumination (1), time_of_day (2),
+     * precipitation (6), fog (7) */
+    sim_osi_ground_truth gt = {.t = 0, .host_id = 1, .env = &e};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    encode(&gt, &buf, &len);
+    const uint8_t want[] = {0x62, 12, 0x08, 8, 0x12, 4, 0x08, 0xc0, 0xd1, 0x02 /* 43200 */, 0x30, 2, 0x38, 2};
+    assert_int_equal(len, 18 + sizeof want);
+    assert_memory_equal(buf + 18, want, sizeof want);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_ground_truth_bytes), cmocka_unit_test(test_object_bytes),
         cmocka_unit_test(test_bad_time_refused),         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_host_box_centre),          cmocka_unit_test(test_traffic_vehicle),
+        cmocka_unit_test(test_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
