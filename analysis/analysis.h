@@ -395,10 +395,11 @@ int an_synth_secondary(an_drive *dr, uint64_t seed, sim_error *err);
 
 #include "sim_motion_fidelity.h"
 
-/* One motion.state message: the car's and the platform's specific force (0..2) and
- * angular rate (3..5). */
+/* One motion step (a motion table row, or a motion.state message of an older --all
+ * log): the car's and the platform's specific force (0..2) and angular rate (3..5). */
 typedef struct an_motion_row {
     double t;
+    int64_t step;
     bool running;
     unsigned limits;
     double car[6], plat[6];
@@ -409,6 +410,7 @@ typedef struct an_motion {
     an_motion_row *rows;
     size_t n, cap;
     int bad;                 /* messages that did not decode */
+    bool from_messages;      /* read from the messages table (a log before the motion table) */
 } an_motion;
 
 typedef struct an_motion_result {
@@ -419,7 +421,8 @@ typedef struct an_motion_result {
     double limit_s;
 } an_motion_result;
 
-/* The drive log's motion.state messages (messages table); SIM_ENOTFOUND without any. */
+/* The drive log's motion rows (its motion table; a log without one: the motion.state
+ * messages of its messages table); SIM_ENOTFOUND without any. */
 int an_motion_load(const char *path, an_motion *m, sim_error *err);
 void an_motion_free(an_motion *m);
 /* Every row through the vestibular model (step dt), compared while running. */

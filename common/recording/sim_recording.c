@@ -16,6 +16,7 @@
 #include "sim_offset.h"
 #include "sim_msg_input.h"
 #include "sim_msg_log.h"
+#include "sim_msg_motion.h"
 #include "sim_msg_render.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
@@ -461,9 +462,43 @@ static int feed_sample(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id 
 
 /* The topics with a table of their own (KEEP TABLE) kept here; gaze.sample and sensor.*
  * are sim_recording_instr's, traffic.engine the recorder's (drive-log meta). */
+static int feed_motion(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, double msg_t, sim_error *bad,
+                       sim_error *err)
+{
+    /* a motion base's commanded motion: its own table (docs/motion.md) */
+    sim_msg_motion_state ms;
+    if (isnan(msg_t) || sim_msg_motion_state_decode(msg, &ms, first(bad)) != SIM_OK) return 0;
+    sim_drivelog_motion m;
+    sim_drivelog_motion_init(&m);
+    m.run = rec->run < 0 ? 0 : rec->run;
+    m.t = msg_t;
+    m.step = (int64_t)ms.step;
+    snprintf(m.platform, sizeof m.platform, "%s", ms.platform[0] ? ms.platform : "motion");
+    snprintf(m.state, sizeof m.state, "%s", ms.state);
+    m.gain = ms.gain;
+    m.limits = ms.limits == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : ms.limits;
+    double *pose[6] = {&m.x, &m.y, &m.z, &m.roll, &m.pitch, &m.yaw};
+    double *len[SIM_MSG_MOTION_LEGS] = {&m.len0, &m.len1, &m.len2, &m.len3, &m.len4, &m.len5};
+    double *f[3] = {&m.f_x, &m.f_y, &m.f_z}, *wr[3] = {&m.w_x, &m.w_y, &m.w_z};
+    double *cf[3] = {&m.car_f_x, &m.car_f_y, &m.car_f_z}, *cw[3] = {&m.car_w_x, &m.car_w_y, &m.car_w_z};
+    for (int k = 0; k < 3; k++) {
+        *pose[k] = ms.pos[k];
+        *pose[3 + k] = ms.ang[k];
+        *f[k] = ms.f[k];
+        *wr[k] = ms.w[k];
+        *cf[k] = ms.car_f[k];
+        *cw[k] = ms.car_w[k];
+    }
+    for (int k = 0; k < ms.n_len && k < SIM_MSG_MOTION_LEGS; k++) *len[k] = ms.len[k];
+    int ret = sim_drivelog_append_motion(w, &m, err);
+    if (!ret) rec->motion_rows++;
+    return ret;
+}
+
 static int feed_table(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id id, const cJSON *msg,
                       double msg_t, sim_error *bad, sim_error *err)
 {
+    if (id == SIM_TOPIC_ID_MOTION_STATE) return feed_motion(rec, w, msg, msg_t, bad, err);
     if (id != SIM_TOPIC_ID_RENDER_LATENCY) return 0;
     /* the wheel-to-picture delay: its own table (docs/latency.md) */
     sim_msg_render_latency m;

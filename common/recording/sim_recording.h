@@ -136,6 +136,7 @@ typedef struct sim_recording {
     int n_sources;
     uint64_t gaze_rows, sensor_rows;  /* handed to the writer */
     uint64_t latency_rows;            /* render.latency rows handed to the writer */
+    uint64_t motion_rows;             /* motion.state rows handed to the writer */
     /* gaze on the world (sim_gaze): the vehicle file's areas and eye point, the
      * scenario's signs then the newest traffic.state's vehicles, and the newest
      * gaze.sample's hit (hit_new until the recorder has published it as gaze.target) */

@@ -224,6 +224,68 @@ static void latency_rows(void **state)
     sim_drivelog_reader_close(r);
 }
 
+typedef struct motion_got {
+    sim_drivelog_motion row[2];
+    int n;
+} motion_got;
+
+static int keep_motion(const sim_drivelog_motion *m, void *user)
+{
+    motion_got *got = user;
+    if (m->step >= 0 && m->step < 2) got->row[m->step] = *m;
+    got->n++;
+    return 0;
+}
+
+/* motion.state goes into the motion table (docs/motion.md), one row per step (the same
+ * message twice, a replayed backlog, is one row): pose, the lengths of the actuators
+ * there are (NULL past them), the cues; without --all, and a bad one is named. */
+static void motion_rows(void **state)
+{
+    (void)state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(path, NULL, &w, &err), 0);
+    sim_recording rec;
+    sim_recording_init(&rec, false, 0);
+    static const char step0[] =
+        "{\"topic\":\"motion.state\",\"src\":\"motion\",\"seq\":4,\"t\":1.5,\"platform\":\"seat3\","
+        "\"state\":\"running\",\"pos\":[0,0,0.02],\"ang\":[0.01,-0.125,0],\"len\":[0.5,0.52,0.48],\"limits\":4,"
+        "\"gain\":1,\"f\":[1.25,0,9.75],\"w\":[0,-0.5,0],\"car_f\":[2.5,0.25,9.81],\"car_w\":[0,0,0.125],"
+        "\"step\":0}";
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"sim.tick\",\"t\":1.5,\"run\":2}", &err), 0);
+    assert_int_equal(feed(&rec, w, step0, &err), 0);
+    assert_int_equal(feed(&rec, w, step0, &err), 0);
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"motion.state\",\"t\":1.5,\"platform\":\"seat3\",\"state\":"
+                                   "\"running\",\"pos\":[0,0,0],\"ang\":[0,0,0],\"len\":[0.5,0.5,0.5],\"step\":1}", &err), 0);
+    assert_int_equal(feed(&rec, w, "{\"topic\":\"motion.state\",\"t\":1.51,\"pos\":[0,0,0],\"ang\":[0,0,0],"
+                                   "\"step\":2}", &err), SIM_EINVAL);
+    assert_string_equal(err.msg, "motion.state: len: missing, expected an array of 1 to 6 actuator lengths");
+    assert_int_equal(rec.motion_rows, 3);
+    assert_int_equal(rec.samples, 0);
+    assert_int_equal(rec.messages, 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sim_drivelog_reader *r;
+    assert_int_equal(sim_drivelog_reader_open(path, &r, &err), 0);
+    motion_got got;
+    memset(&got, 0, sizeof got);
+    assert_int_equal(sim_drivelog_each_motion(r, sim_drivelog_range_all(), keep_motion, &got, &err), 0);
+    assert_int_equal(got.n, 2);
+    const sim_drivelog_motion *m = &got.row[0];
+    assert_string_equal(m->platform, "seat3");
+    assert_string_equal(m->state, "running");
+    assert_int_equal(m->run, 2);
+    assert_int_equal(m->tick, 150);
+    assert_int_equal(m->limits, 4);
+    assert_true(m->t == 1.5 && m->z == 0.02 && m->roll == 0.01 && m->pitch == -0.125 && m->gain == 1);
+    assert_true(m->len0 == 0.5 && m->len1 == 0.52 && m->len2 == 0.48 && isnan(m->len3) && isnan(m->len5));
+    assert_true(m->f_x == 1.25 && m->f_z == 9.75 && m->w_y == -0.5);
+    assert_true(m->car_f_x == 2.5 && m->car_f_y == 0.25 && m->car_w_z == 0.125);
+    assert_int_equal(got.row[1].step, 1);
+    assert_true(isnan(got.row[1].gain) && got.row[1].limits == SIM_DRIVELOG_NULL_INT); /* not given */
+    sim_drivelog_reader_close(r);
+}
+
 /* The headway columns from the traffic node's lead vehicle: the newest traffic.state
  * (a tick behind the sample), none when it reports no lead or has gone quiet. */
 static void headway_from_traffic(void **state)
@@ -372,6 +434,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(headway_from_traffic, setup, teardown),
         cmocka_unit_test_setup_teardown(bad_fields_are_named, setup, teardown),
         cmocka_unit_test_setup_teardown(latency_rows, setup, teardown),
+        cmocka_unit_test_setup_teardown(motion_rows, setup, teardown),
         cmocka_unit_test_setup_teardown(a_restart_between_tick_and_state_loses_no_sample, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
