@@ -39,23 +39,6 @@ static an_motion_row *new_row(take *tk)
     return &m->rows[m->n++];
 }
 
-static int take_row(const sim_drivelog_motion *dm, void *user)
-{
-    take *tk = user;
-    an_motion_row *r = new_row(tk);
-    if (!r) return 1;
-    r->t = dm->t;
-    r->step = dm->step;
-    r->running = strcmp(dm->state, "running") == 0;
-    r->limits = dm->limits == SIM_DRIVELOG_NULL_INT ? 0 : (unsigned)dm->limits;
-    const double car[6] = {dm->car_f_x, dm->car_f_y, dm->car_f_z, dm->car_w_x, dm->car_w_y, dm->car_w_z};
-    const double plat[6] = {dm->f_x, dm->f_y, dm->f_z, dm->w_x, dm->w_y, dm->w_z};
-    memcpy(r->car, car, sizeof car);
-    memcpy(r->plat, plat, sizeof plat);
-    snprintf(tk->m->platform, sizeof tk->m->platform, "%s", dm->platform);
-    return 0;
-}
-
 /* A log made before the motion table: motion.state kept by recorder --all. */
 static int take_message(int64_t run, double t, const char *topic, const char *line, size_t len, void *user)
 {
@@ -92,8 +75,8 @@ int an_motion_load(const char *path, an_motion *m, sim_error *err)
     int rc = sim_drivelog_reader_open(path, &rd, err);
     if (rc) return rc;
     take tk = {.m = m};
-    rc = sim_drivelog_each_motion(rd, sim_drivelog_range_all(), take_row, &tk, err);
-    if (!rc && !tk.rc && m->n == 0) {
+    rc = an_motion_read(rd, m, err);
+    if (!rc && m->n == 0) {
         m->from_messages = true;
         rc = sim_drivelog_read_messages(rd, sim_drivelog_range_all(), SIM_TOPIC_MOTION_STATE, take_message, &tk, err);
     }

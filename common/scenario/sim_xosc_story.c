@@ -56,6 +56,49 @@ static int read_speed(xosc_parser *P, const xmlNode *sa, sim_sb_action *a)
     return xosc_fail(P, sa, SIM_EINVAL, "has no target, expected <AbsoluteTargetSpeed> or <RelativeTargetSpeed>");
 }
 
+/* DynamicConstraints' five limits (NAN: not given). */
+static int read_constraints(xosc_parser *P, const xmlNode *dc, sim_sb_limits *lim)
+{
+    *lim = (sim_sb_limits){NAN, NAN, NAN, NAN, NAN};
+    if (dc && xosc_num(P, dc, "maxSpeed", false, NAN, &lim->max_speed) &&
+        xosc_num(P, dc, "maxAcceleration", false, NAN, &lim->max_acc) &&
+        xosc_num(P, dc, "maxDeceleration", false, NAN, &lim->max_dec) &&
+        xosc_num(P, dc, "maxAccelerationRate", false, NAN, &lim->max_acc_rate))
+        xosc_num(P, dc, "maxDecelerationRate", false, NAN, &lim->max_dec_rate);
+    return P->rc;
+}
+
+/* SpeedProfileAction (1.2): followingMode, entityRef (speeds relative to its speed
+ * when the action starts), DynamicConstraints, SpeedProfileEntry speed and time. */
+static int read_speed_profile(xosc_parser *P, const xmlNode *sp, sim_sb_action *a)
+{
+    static const char *const modes[] = {"position", "follow", NULL};
+    int mode;
+    a->type = SIM_SB_A_SPEED_PROFILE;
+    if (!xosc_enum(P, sp, "followingMode", true, modes, 0, &mode)) return P->rc;
+    a->follow = mode == 1;
+    if (xmlHasProp(sp, (const xmlChar *)"entityRef")) {
+        a->relative = true;
+        if (!xosc_entity(P, sp, "entityRef", &a->entity)) return P->rc;
+    }
+    if (read_constraints(P, xosc_child(sp, "DynamicConstraints"), &a->lim)) return P->rc;
+    for (const xmlNode *e = sp->children; e && !P->rc; e = e->next) {
+        if (!xosc_is(e, "SpeedProfileEntry")) continue;
+        double t = NAN, v;
+        if (!xosc_num(P, e, "speed", true, 0, &v) || !xosc_num(P, e, "time", false, NAN, &t)) return P->rc;
+        if (t < 0) return xosc_fail(P, e, SIM_ERANGE, "has time %g, expected >= 0 (s after the entry before)", t);
+        double *pt = realloc(a->pt, (size_t)(a->n_prof + 1) * sizeof *pt);
+        if (pt) a->pt = pt;
+        double *pv = pt ? realloc(a->pv, (size_t)(a->n_prof + 1) * sizeof *pv) : NULL;
+        if (!pv) return xosc_fail(P, e, SIM_ENOMEM, "out of memory");
+        a->pv = pv;
+        a->pt[a->n_prof] = t;
+        a->pv[a->n_prof++] = v;
+    }
+    if (a->n_prof == 0) return xosc_fail(P, sp, SIM_EINVAL, "has no <SpeedProfileEntry>");
+    return P->rc;
+}
+
 static int read_lateral(xosc_parser *P, const xmlNode *la, sim_sb_action *a, bool *ignored)
 {
     const xmlNode *c = xosc_first(la);
@@ -200,8 +243,10 @@ int xosc_read_private_action(xosc_parser *P, const xmlNode *pa, int *index)
                 xosc_bool(P, l, "continuous", true, false, &a->continuous);
             const xmlNode *dc = xosc_child(l, "DynamicConstraints");
             if (!P->rc && dc) xosc_num(P, dc, "maxAcceleration", false, 0, &a->dyn.value);
+        } else if (xosc_is(l, "SpeedProfileAction")) {
+            read_speed_profile(P, l, a);
         } else {
-            xosc_unsupported(P, l ? l : c); /* SpeedProfileAction */
+            xosc_unsupported(P, l ? l : c);
             ignored = true;
         }
     } else if (xosc_is(c, "LateralAction")) {

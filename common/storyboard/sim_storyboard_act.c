@@ -283,6 +283,27 @@ static double offset_duration(sim_sb_shape shape, double dist, double max_acc)
     return 2 * sqrt(dist / max_acc); /* linear: as fast as accelerating then braking at max_acc */
 }
 
+/* One of a DynamicConstraints' limits: as given, within the entity's Performance (perf
+ * > 0), as esmini does; a value of 0 or less is taken as `dflt`; not given, the
+ * Performance's, else none. */
+static double constraint(double given, double perf, double dflt)
+{
+    if (isnan(given)) return perf > 0 ? perf : INFINITY;
+    if (!(given > 0)) given = dflt;
+    return perf > 0 ? fmin(given, perf) : given;
+}
+
+/* The limits an action's DynamicConstraints leave entity en (esmini's defaults for
+ * values of 0: 250 km/h, 5 and 10 m/s^2, no jerk limit). */
+static sim_sb_limits limits(const sim_sb_entity *en, const sim_sb_limits *given)
+{
+    return (sim_sb_limits){.max_speed = constraint(given->max_speed, en->max_speed, 250 / 3.6),
+                           .max_acc = constraint(given->max_acc, en->max_accel, 5),
+                           .max_dec = constraint(given->max_dec, en->max_decel, 10),
+                           .max_acc_rate = constraint(given->max_acc_rate, 0, INFINITY),
+                           .max_dec_rate = constraint(given->max_dec_rate, 0, INFINITY)};
+}
+
 void sb_action_end(sim_storyboard *sb, int i)
 {
     sim_sb_inst *in = &sb->inst[i];
@@ -344,6 +365,15 @@ void sb_action_start(sim_storyboard *sb, int i)
             if (!a->continuous) sb_action_end(sb, i);
         }
         break;
+    case SIM_SB_A_SPEED_PROFILE: {
+        if (e->long_inst >= 0) sb_action_end(sb, e->long_inst);
+        e->long_inst = i;
+        sim_sb_limits lim = limits(&sb->m->entities[in->entity], &a->lim);
+        double offset = a->relative ? sb->ent[a->entity].v : 0;
+        in->seg = 0;
+        in->n_seg = sim_sb_profile_plan(a->pt, a->pv, a->n_prof, a->follow, e->v, e->a, offset, &lim, sb->prof + in->prof0);
+        break;
+    }
     case SIM_SB_A_LANE_CHANGE: {
         if (!e->on_lane) {
             in->running = false;

@@ -59,6 +59,10 @@ static void speed_control(sim_storyboard *sb, int e, double dt)
             v = in->v1;
             if (!a->continuous) sb_action_end(sb, s->long_inst);
         }
+    } else if (a->type == SIM_SB_A_SPEED_PROFILE) {
+        const sim_sb_seg *seg = sb->prof + in->prof0;
+        v = sim_sb_profile_speed(seg, in->n_seg, &in->seg, sb->t + dt - in->t0);
+        if (in->seg >= in->n_seg - 1) sb_action_end(sb, s->long_inst); /* on the final speed */
     } else if (a->type == SIM_SB_A_LONG_DISTANCE) {
         const sim_sb_state_ent *r = &sb->ent[a->entity];
         double gap = sim_storyboard_long_dist(sb, e, a->entity, a->freespace);

@@ -93,3 +93,30 @@ echo "ok every length within $lmin..$lmax m, pose within the workspace, fastest 
 got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rows"])' "$tmp/fidelity.json")
 [ "$got" -eq "$rows" ] || { echo "FAIL analysis motion read $got rows, the table has $rows"; exit 1; }
 echo "ok analysis motion read the $got rows"
+
+# the report's motion panel: the figure, the section and metrics.json's drive.motion,
+# with the figures analysis motion gives
+"$bin/analysis" report "$log" --out "$tmp/report" >"$tmp/report.txt" 2>&1 ||
+    { echo "FAIL analysis report:"; cat "$tmp/report.txt"; exit 1; }
+for f in motion.png motion.svg; do
+    [ -s "$tmp/report/$f" ] || { echo "FAIL the report has no $f"; exit 1; }
+done
+grep -q '<h2>Motion cueing</h2>' "$tmp/report/report.html" && grep -q 'src="motion.png"' "$tmp/report/report.html" ||
+    { echo "FAIL report.html has no motion section with its figure"; exit 1; }
+python3 - "$tmp/report/metrics.json" "$tmp/fidelity.json" "$rows" <<'PY' || exit 1
+import json, sys
+m = json.load(open(sys.argv[1]))["drive"].get("motion")
+f = json.load(open(sys.argv[2]))
+if m is None:
+    sys.exit("FAIL metrics.json has no drive.motion")
+if m["rows"] != int(sys.argv[3]) or m["limit_hits"] != f["limit_hits"] or m["platform"] != "hexapod":
+    sys.exit("FAIL drive.motion rows %s, limit hits %s, platform %s (expected %s, %s, hexapod)"
+             % (m["rows"], m["limit_hits"], m["platform"], sys.argv[3], f["limit_hits"]))
+for axis, a in f["axes"].items():
+    b = m["axes"][axis]
+    for k in ("rmse", "corr"):
+        if (a[k] is None) != (b[k] is None) or (a[k] is not None and abs(a[k] - b[k]) > 1e-5 * max(1, abs(a[k]))):
+            sys.exit("FAIL drive.motion %s %s %s, analysis motion %s" % (axis, k, b[k], a[k]))
+print("ok the report's motion section and figure; drive.motion: %d rows, f_y RMSE %.3f, corr %s"
+      % (m["rows"], m["axes"]["f_y"]["rmse"], m["axes"]["f_y"]["corr"]))
+PY
