@@ -37,6 +37,7 @@ typedef struct trace {
     int next;
     bool have_run;
     int64_t first_run;
+    int64_t want_run;     /* --run N by the messages' own run (< 0: any) */
     sim_osi_object objects[1 + SIM_MSG_TRAFFIC_MAX_VEHICLES];
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     uint8_t *buf;
@@ -113,6 +114,7 @@ static int on_vehicle(trace *c, int64_t run, double t, const char *line, size_t 
     /* the message's own run (the recorder files a state that came before its sim.tick
      * under the run before) */
     int64_t mrun = m.run != SIM_MSG_NO_INT ? m.run : run;
+    if (c->want_run >= 0 && mrun != c->want_run) return 0;
     bool same = c->have_ego && mrun == c->ego_run &&
                 (isnan(m.tick) || isnan(c->ego_tick) ? fabs(t - c->ego_t) < 1e-9 : m.tick == c->ego_tick);
     if (c->have_ego && !same && (rc = emit(c))) return rc;
@@ -141,6 +143,7 @@ static int on_traffic(trace *c, int64_t run, double t, const char *line, size_t 
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(pl, "run");
     l->run = cJSON_IsNumber(r) ? (int64_t)r->valuedouble : run;
     cJSON_Delete(pl);
+    if (c->want_run >= 0 && l->run != c->want_run) l->used = false;
     return 0;
 }
 
@@ -258,7 +261,13 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
         else sprintf(tmp, "%s.part", path);
         if (!(c->f = fopen(tmp, "wb"))) rc = sim_error_set(err, SIM_EIO, "%s cannot be written", tmp);
     }
-    if (!rc) rc = sim_drivelog_read_messages(r, range, "", one, c, err);
+    if (!rc) {
+        /* the run by each message's own (a state that came before its sim.tick is filed
+         * under the run before), so every run is read */
+        c->want_run = range.run;
+        range.run = -1;
+        rc = sim_drivelog_read_messages(r, range, "", one, c, err);
+    }
     if (!rc) rc = c->rc;
     if (!rc && c->have_ego) rc = emit(c);
     if (!rc && c->vehicle_states == 0)
