@@ -241,8 +241,7 @@ int xosc_read_private_action(xosc_parser *P, const xmlNode *pa, int *index)
                 xosc_num(P, l, a->by_time ? "timeGap" : "distance", true, 0, &a->target) &&
                 xosc_bool(P, l, "freespace", true, false, &a->freespace))
                 xosc_bool(P, l, "continuous", true, false, &a->continuous);
-            const xmlNode *dc = xosc_child(l, "DynamicConstraints");
-            if (!P->rc && dc) xosc_num(P, dc, "maxAcceleration", false, 0, &a->dyn.value);
+            if (!P->rc) read_constraints(P, xosc_child(l, "DynamicConstraints"), &a->lim);
         } else if (xosc_is(l, "SpeedProfileAction")) {
             read_speed_profile(P, l, a);
         } else {

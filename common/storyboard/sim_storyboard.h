@@ -60,6 +60,7 @@ typedef struct sim_sb_inst {       /* an action running for one actor */
     int seg;                       /* trajectory: current segment */
     int pool0;                     /* trajectory: its vertices in the world, px/py[pool0 ..] */
     double along;                  /* trajectory: m along the polyline */
+    double acc;                    /* longitudinal distance: the controller's acceleration (jerk limits) */
     int prof0, n_seg;              /* speed profile: its plan, prof[prof0 .. prof0 + n_seg - 1] (seg:
                                       the segment reached) */
 } sim_sb_inst;

@@ -295,7 +295,7 @@ static double constraint(double given, double perf, double dflt)
 
 /* The limits an action's DynamicConstraints leave entity en (esmini's defaults for
  * values of 0: 250 km/h, 5 and 10 m/s^2, no jerk limit). */
-static sim_sb_limits limits(const sim_sb_entity *en, const sim_sb_limits *given)
+sim_sb_limits sb_limits(const sim_sb_entity *en, const sim_sb_limits *given)
 {
     return (sim_sb_limits){.max_speed = constraint(given->max_speed, en->max_speed, 250 / 3.6),
                            .max_acc = constraint(given->max_acc, en->max_accel, 5),
@@ -351,6 +351,7 @@ void sb_action_start(sim_storyboard *sb, int i)
     case SIM_SB_A_SYNCHRONIZE:
         if (e->long_inst >= 0) sb_action_end(sb, e->long_inst); /* the newer longitudinal action wins */
         e->long_inst = i;
+        in->acc = e->a; /* a distance controller starts from the acceleration the entity has */
         if (a->type != SIM_SB_A_SPEED) break;
         in->v0 = e->v;
         in->v1 = sb_target_speed(sb, a);
@@ -368,7 +369,7 @@ void sb_action_start(sim_storyboard *sb, int i)
     case SIM_SB_A_SPEED_PROFILE: {
         if (e->long_inst >= 0) sb_action_end(sb, e->long_inst);
         e->long_inst = i;
-        sim_sb_limits lim = limits(&sb->m->entities[in->entity], &a->lim);
+        sim_sb_limits lim = sb_limits(&sb->m->entities[in->entity], &a->lim);
         double offset = a->relative ? sb->ent[a->entity].v : 0;
         in->seg = 0;
         in->n_seg = sim_sb_profile_plan(a->pt, a->pv, a->n_prof, a->follow, e->v, e->a, offset, &lim, sb->prof + in->prof0);

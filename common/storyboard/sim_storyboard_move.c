@@ -67,12 +67,17 @@ static void speed_control(sim_storyboard *sb, int e, double dt)
         const sim_sb_state_ent *r = &sb->ent[a->entity];
         double gap = sim_storyboard_long_dist(sb, e, a->entity, a->freespace);
         double want = a->by_time ? a->target * r->v : a->target;
-        double acc = a->dyn.value > 0 ? a->dyn.value : 5.0;
-        /* close the gap error in about 2 s, at most acc */
-        double dv = r->v + (gap - want) / 2.0 - v;
-        if (dv > acc * dt) dv = acc * dt;
-        if (dv < -acc * dt) dv = -acc * dt;
-        v += dv;
+        sim_sb_limits lim = sb_limits(&sb->m->entities[e], &a->lim);
+        double up = isfinite(lim.max_acc) ? lim.max_acc : 5.0, down = isfinite(lim.max_dec) ? lim.max_dec : 10.0;
+        /* close the gap error in about 2 s, within maxAcceleration / maxDeceleration; the
+         * acceleration grows at most at maxAccelerationRate (towards more braking at
+         * maxDecelerationRate) per s, as esmini's controller (it eases off at once) */
+        double acc = (r->v + (gap - want) / 2.0 - v) / dt;
+        acc = fmax(-down, fmin(up, acc));
+        if (acc >= 0 && acc > in->acc) acc = fmin(acc, in->acc + lim.max_acc_rate * dt);
+        else if (acc < 0 && acc < in->acc) acc = fmax(acc, in->acc - lim.max_dec_rate * dt);
+        in->acc = acc;
+        v = fmin(v + acc * dt, lim.max_speed);
         if (!a->continuous && fabs(gap - want) < 0.1 && fabs(r->v - v) < 0.1) sb_action_end(sb, s->long_inst);
     } else if (a->type == SIM_SB_A_SYNCHRONIZE) {
         const sim_sb_state_ent *mst = &sb->ent[a->entity];

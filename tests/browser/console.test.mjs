@@ -472,6 +472,9 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.screenshot({ path: path.join(shots, "study-tablet-waiting.png") });
   await op.waitForSelector("#study-go:not([hidden])", { timeout: WAIT });
   await op.locator("#study-panel").screenshot({ path: path.join(shots, "study-console-go.png") });
+  const gateText = await op.locator('#study tr[data-field="waiting on"]').innerText();
+  check("study day: the console says the day waits for the experimenter's go",
+    /waiting for the experimenter to start drive 1 of 1/.test(gateText), gateText);
   check("study day: the drive waits for the operator's go", (await q.locator("body").getAttribute("data-phase")) === "waiting");
   await op.click("#study-go");
   await q.waitForSelector('body[data-phase="driving"]', { timeout: 60000 });
@@ -491,6 +494,10 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.click("#submit");
   // the final questionnaire follows: SUS 4 2 _ 1 5 2 4 2 5 1 (item 3 skipped), the remark left empty
   await q.waitForSelector('[data-item="sus10"] input[type=radio]', { timeout: WAIT });
+  await op.waitForFunction(() => /waiting for the test person's answers to final/.test(
+    document.querySelector('#study tr[data-field="waiting on"]')?.innerText ?? ""), null, { timeout: WAIT })
+    .then(() => check("study day: the console says the day waits for the test person's answers to final", true),
+      (e) => check("study day: the console says the day waits for the test person's answers to final", false, e.message));
   const sus = [4, 2, null, 1, 5, 2, 4, 2, 5, 1];
   for (let i = 0; i < sus.length; i++) {
     const item = q.locator(`[data-item="sus${i + 1}"]`);
