@@ -139,7 +139,23 @@ static int read_lateral(xosc_parser *P, const xmlNode *la, sim_sb_action *a, boo
         }
         return P->rc;
     }
-    xosc_unsupported(P, c ? c : la); /* LateralDistanceAction */
+    if (xosc_is(c, "LateralDistanceAction")) {
+        static const char *const sides[] = {"any", "leftToReferencedEntity", "rightToReferencedEntity", NULL};
+        static const char *const systems[] = {"entity", "lane", "road", "trajectory", NULL};
+        int side, cs;
+        a->type = SIM_SB_A_LAT_DISTANCE;
+        if (xosc_entity(P, c, "entityRef", &a->entity) && xosc_num(P, c, "distance", false, NAN, &a->target) &&
+            xosc_bool(P, c, "freespace", true, false, &a->freespace) &&
+            xosc_bool(P, c, "continuous", true, false, &a->continuous) &&
+            xosc_enum(P, c, "displacement", false, sides, 0, &side) &&
+            xosc_enum(P, c, "coordinateSystem", false, systems, 0, &cs))
+            a->side = side == 1 ? 1 : side == 2 ? -1 : 0;
+        if (!P->rc && a->target < 0)
+            return xosc_fail(P, c, SIM_ERANGE, "has distance %g, expected >= 0 (the side is displacement's)", a->target);
+        if (!P->rc) read_constraints(P, xosc_child(c, "DynamicConstraints"), &a->lim);
+        return P->rc;
+    }
+    xosc_unsupported(P, c ? c : la);
     *ignored = true;
     return P->rc;
 }

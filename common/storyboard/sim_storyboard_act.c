@@ -304,6 +304,13 @@ sim_sb_limits sb_limits(const sim_sb_entity *en, const sim_sb_limits *given)
                            .max_dec_rate = constraint(given->max_dec_rate, 0, INFINITY)};
 }
 
+double sb_lat_of(const sim_storyboard *sb, const sim_sb_state_ent *e, const sim_sb_state_ent *r)
+{
+    double cx, cy, ch;
+    sim_lanegraph_pose(sb->g, e->lane, e->s, 0, &cx, &cy, &ch);
+    return -(r->x - cx) * sin(ch) + (r->y - cy) * cos(ch);
+}
+
 void sb_action_end(sim_storyboard *sb, int i)
 {
     sim_sb_inst *in = &sb->inst[i];
@@ -419,6 +426,26 @@ void sb_action_start(sim_storyboard *sb, int i)
             if (!a->continuous) sb_action_end(sb, i);
         }
         break;
+    case SIM_SB_A_LAT_DISTANCE: {
+        const sim_sb_state_ent *r = &sb->ent[a->entity];
+        if (!e->on_lane || !r->placed || a->entity == in->entity) {
+            in->running = false;
+            break;
+        }
+        if (e->lat_inst >= 0) sb_action_end(sb, e->lat_inst);
+        e->lat_inst = i;
+        /* the wanted offset from the reference entity, in the entity's lane frame: on the
+         * side asked for (any: the side it is on), the distance given (freespace: between
+         * the boxes' sides) or the one it has now */
+        double now = e->lat - sb_lat_of(sb, e, r);
+        int side = a->side ? a->side : now >= 0 ? 1 : -1;
+        const sim_sb_entity *me = &sb->m->entities[in->entity], *re = &sb->m->entities[a->entity];
+        double dist = isnan(a->target) ? fabs(now) : a->target + (a->freespace ? (me->width + re->width) / 2 : 0);
+        in->d1 = side * dist;
+        in->d0 = 0; /* lateral speed */
+        in->acc = 0;
+        break;
+    }
     case SIM_SB_A_TELEPORT:
         sb_place(sb, in->entity, &a->pos);
         in->running = false;

@@ -149,6 +149,11 @@ static void test_errors(void **state)
                  "state=\"endTransition\"/></ByValueCondition></Condition></ConditionGroup></StopTrigger></Storyboard>"
                  "</OpenSCENARIO>",
                  "t.xosc: 9: <StoryboardElementStateCondition> names act \"Nope\", which the storyboard does not have");
+    /* a LateralDistanceAction's negative distance (the side is the displacement's) */
+    expect_error(HEAD CATALOGS ROADS "<Entities>" EGO "</Entities>\n<Storyboard><Init><Actions><Private entityRef=\"Ego\">"
+                 "<PrivateAction><LateralAction><LateralDistanceAction entityRef=\"Ego\" distance=\"-2\" freespace=\"false\" "
+                 "continuous=\"false\"/></LateralAction></PrivateAction></Private></Actions></Init></Storyboard></OpenSCENARIO>",
+                 "t.xosc: 8: <LateralDistanceAction> has distance -2, expected >= 0 (the side is displacement's)");
     /* a SpeedProfileAction's entry with a negative time, one without entries */
     expect_error(HEAD CATALOGS ROADS "<Entities>" EGO "</Entities>\n<Storyboard><Init><Actions><Private entityRef=\"Ego\">"
                  "<PrivateAction><LongitudinalAction><SpeedProfileAction followingMode=\"follow\">\n"
