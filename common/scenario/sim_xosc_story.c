@@ -235,8 +235,21 @@ static int read_synchronize(xosc_parser *P, const xmlNode *s, sim_sb_action *a, 
     if (a->pos.kind == SIM_SB_POS_NONE || a->pos2.kind == SIM_SB_POS_NONE) *ignored = true;
     a->target = NAN;
     const xmlNode *fs = xosc_first(xosc_child(s, "FinalSpeed"));
-    if (xosc_is(fs, "AbsoluteSpeed")) xosc_num(P, fs, "value", true, 0, &a->target);
-    else if (fs) xosc_unsupported(P, fs);
+    if (xosc_is(fs, "AbsoluteSpeed")) {
+        xosc_num(P, fs, "value", true, 0, &a->target);
+    } else if (xosc_is(fs, "RelativeSpeedToMaster")) { /* the master's speed plus value, or times it */
+        static const char *const kinds[] = {"delta", "factor", NULL};
+        int k;
+        if (xosc_num(P, fs, "value", true, 0, &a->target) && xosc_enum(P, fs, "speedTargetValueType", true, kinds, 0, &k)) {
+            a->relative = true;
+            a->rel = k;
+        }
+    } else if (fs) {
+        xosc_unsupported(P, fs);
+    }
+    const xmlNode *ss = xosc_child(fs, "SteadyState");
+    if (!P->rc && ss && (xosc_is(fs, "AbsoluteSpeed") || xosc_is(fs, "RelativeSpeedToMaster")))
+        xosc_unsupported(P, ss); /* arriving early and driving on at the final speed */
     return P->rc;
 }
 

@@ -88,8 +88,12 @@ static void speed_control(sim_storyboard *sb, int e, double dt)
             return;
         }
         double dm = dist_xy(mst->x, mst->y, mx, my), d = dist_xy(s->x, s->y, ox, oy);
+        /* the final speed: absolute, relative to the master's speed now (RelativeSpeedToMaster,
+         * followed as the master's speed changes, as esmini), or none (NAN) */
+        double fin = !a->relative ? a->target : a->rel == SIM_SB_REL_FACTOR ? mst->v * a->target : mst->v + a->target;
+        if (fin < 0) fin = 0;
         if (dm < 1.0 || d < 1.0) {
-            if (!isnan(a->target)) v = a->target;
+            if (!isnan(fin)) v = fin;
             sb_action_end(sb, s->long_inst);
         } else if (mst->v < MIN_SPEED) {
             /* a standing master gives no time to arrive in: keep the speed, wait for it
@@ -97,7 +101,7 @@ static void speed_control(sim_storyboard *sb, int e, double dt)
         } else {
             double tm = dm / mst->v;
             /* average speed d/tm; with a final speed the profile is linear to it */
-            v = isnan(a->target) ? d / tm : fmax(0, 2 * d / tm - a->target);
+            v = isnan(fin) ? d / tm : fmax(0, 2 * d / tm - fin);
         }
     }
     s->v = v < 0 ? 0 : v;
