@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "sim_msg_signal.h"
 #include "sim_osi.h"
 #include "sim_scenario.h"
 #include "sim_sha256.h"
@@ -29,6 +30,14 @@ typedef struct trace {
     sim_osi_ego_geometry geo;
     bool have_env;
     sim_environment env;
+    sim_scenario *sc;     /* the drive's (NULL: none): environment and traffic-light heads */
+    int *head_state;      /* per scenario head: its sim_light_state from signal.state, -1 not yet */
+    sim_light_head *extra; /* heads the scenario does not have (SUMO's), from signal.state's place */
+    char (*extra_id)[64];
+    int *extra_state;
+    int n_extra, cap_extra;
+    sim_osi_light *lights;
+    size_t cap_lights;
     bool have_ego;
     int64_t ego_run;
     double ego_t, ego_tick;
@@ -82,11 +91,26 @@ static int emit(trace *c)
         }
         for (int i = 0; i < m.n_vehicles; i++) sim_osi_object_from_traffic(&c->vehicles[i], &c->objects[n++]);
     }
+    size_t n_lights = 0;
+    const sim_lights *L = c->sc ? &c->sc->net.lights : NULL;
+    size_t need = 3 * (size_t)((L ? L->n_heads : 0) + c->n_extra);
+    if (need > c->cap_lights) {
+        sim_osi_light *nl = realloc(c->lights, need * sizeof *nl);
+        if (!nl) return sim_error_set(c->err, SIM_ENOMEM, "out of memory");
+        c->lights = nl, c->cap_lights = need;
+    }
+    for (int i = 0; i < c->n_extra; i++)
+        n_lights += (size_t)sim_osi_lights_from_head(&c->extra[i], (sim_light_state)c->extra_state[i],
+                                                     &c->lights[n_lights]);
+    for (int i = 0; L && i < L->n_heads; i++)
+        if (c->head_state[i] >= 0)
+            n_lights += (size_t)sim_osi_lights_from_head(&L->heads[i], (sim_light_state)c->head_state[i],
+                                                         &c->lights[n_lights]);
     sim_osi_environment env;
     if (c->have_env)
         sim_osi_environment_from(c->env.light, c->env.time_of_day, c->env.weather, c->env.visibility, c->ego_t, &env);
     sim_osi_ground_truth gt = {.t = c->ego_t, .host_id = SIM_OSI_HOST_ID, .objects = c->objects, .n_objects = n,
-                               .env = c->have_env ? &env : NULL};
+                               .lights = c->lights, .n_lights = n_lights, .env = c->have_env ? &env : NULL};
     size_t len = 0;
     int rc = sim_osi_groundtruth_encode(&gt, &c->buf, &c->cap, &len, c->err);
     if (rc) return rc;
@@ -147,10 +171,58 @@ static int on_traffic(trace *c, int64_t run, double t, const char *line, size_t 
     return 0;
 }
 
+/* A head's new state (the scenario's heads; SUMO's, which say where they stand, are
+ * not in the scenario and not written yet). */
+static int on_signal(trace *c, const char *line, size_t len)
+{
+    cJSON *pl = cJSON_ParseWithLength(line, len);
+    sim_msg_signal_state m;
+    sim_msg_signal_where w;
+    sim_error e = {0};
+    int rc = cJSON_IsObject(pl) ? sim_msg_signal_state_decode(pl, &m, &e) : SIM_EINVAL;
+    if (!rc) rc = sim_msg_signal_where_decode(pl, &w, &e);
+    cJSON_Delete(pl);
+    if (rc) return 0; /* (a bad message is the recorder's event; the lights stay as they were) */
+    int st = sim_light_state_parse(m.state);
+    if (st < 0) return 0;
+    const sim_lights *L = c->sc ? &c->sc->net.lights : NULL;
+    for (int i = 0; L && i < L->n_heads; i++)
+        if (strcmp(L->heads[i].id, m.id) == 0) {
+            c->head_state[i] = st;
+            return 0;
+        }
+    for (int i = 0; i < c->n_extra; i++)
+        if (strcmp(c->extra_id[i], m.id) == 0) {
+            c->extra_state[i] = st;
+            return 0;
+        }
+    if (isnan(w.pos[0])) return 0; /* neither the scenario's nor placed by its message */
+    if (c->n_extra == c->cap_extra) {
+        int cap = c->cap_extra ? 2 * c->cap_extra : 16;
+        sim_light_head *nh = realloc(c->extra, (size_t)cap * sizeof *nh);
+        if (nh) c->extra = nh;
+        char(*ni)[64] = realloc(c->extra_id, (size_t)cap * sizeof *ni);
+        if (ni) c->extra_id = ni;
+        int *ns = realloc(c->extra_state, (size_t)cap * sizeof *ns);
+        if (ns) c->extra_state = ns;
+        if (!nh || !ni || !ns) return sim_error_set(c->err, SIM_ENOMEM, "out of memory");
+        c->cap_extra = cap;
+        for (int i = 0; i < c->n_extra; i++) c->extra[i].id = c->extra_id[i]; /* (moved) */
+    }
+    int k = c->n_extra++;
+    snprintf(c->extra_id[k], sizeof c->extra_id[k], "%s", m.id);
+    /* as render-node builds such a head: a vehicle head of the default size and height */
+    c->extra[k] = (sim_light_head){.id = c->extra_id[k], .kind = SIM_HEAD_VEHICLE, .road = -1, .x = w.pos[0],
+                                   .y = w.pos[1], .z = w.pos[2], .heading = w.heading, .controller = -1};
+    c->extra_state[k] = st;
+    return 0;
+}
+
 static int one(int64_t run, double t, const char *topic, const char *line, size_t len, void *user)
 {
     trace *c = user;
-    if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) c->rc = on_vehicle(c, run, t, line, len);
+    if (strcmp(topic, SIM_TOPIC_SIGNAL_STATE) == 0) c->rc = on_signal(c, line, len);
+    else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) c->rc = on_vehicle(c, run, t, line, len);
     else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) c->rc = on_traffic(c, run, t, line, len);
     return c->rc != 0;
 }
@@ -178,9 +250,9 @@ static int load_vehicle(sim_drivelog_reader *r, const char *given, sim_vehicle_p
                          "vehicles/: give it with --vehicle FILE", file);
 }
 
-/* The drive's environment from its scenario (the one given, else the log's, checked
- * against its hash); false with note saying why when there is none. */
-static bool load_env(sim_drivelog_reader *r, const char *given, sim_environment *env, char *note, size_t n)
+/* The drive's scenario (the one given, else the log's, checked against its hash);
+ * NULL with note saying why when there is none. */
+static sim_scenario *load_scenario(sim_drivelog_reader *r, const char *given, char *note, size_t n)
 {
     char file[1024] = "", want[80] = "", hex[65], path[1100], params[1024] = "";
     sim_drivelog_read_meta(r, "xosc_params", params, sizeof params, NULL);
@@ -188,8 +260,9 @@ static bool load_env(sim_drivelog_reader *r, const char *given, sim_environment 
         snprintf(path, sizeof path, "%s", given);
     } else {
         if (sim_drivelog_read_meta(r, "scenario_file", file, sizeof file, NULL) != 0 || !file[0]) {
-            snprintf(note, n, "the log's meta names no scenario: environmental conditions left out (give --scenario FILE)");
-            return false;
+            snprintf(note, n, "the log's meta names no scenario: environmental conditions and traffic lights left out "
+                     "(give --scenario FILE)");
+            return NULL;
         }
         sim_drivelog_read_meta(r, "scenario_file_sha256", want, sizeof want, NULL);
         const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
@@ -201,20 +274,17 @@ static bool load_env(sim_drivelog_reader *r, const char *given, sim_environment 
         }
         if (!path[0]) {
             snprintf(note, n, "the drive's scenario %s (with the SHA-256 in the log's meta) is not here, nor under "
-                     "scenarios/: environmental conditions left out (give --scenario FILE)", file);
-            return false;
+                     "scenarios/: environmental conditions and traffic lights left out (give --scenario FILE)", file);
+            return NULL;
         }
     }
     sim_scenario *sc = NULL;
     sim_error e = {0};
     if (sim_scenario_load_params(path, params[0] ? params : NULL, &sc, &e) != 0) {
-        snprintf(note, n, "environmental conditions left out: %s", e.msg);
-        return false;
+        snprintf(note, n, "environmental conditions and traffic lights left out: %s", e.msg);
+        return NULL;
     }
-    *env = sc->env;
-    env->ambient_sound = NULL; /* (freed with the scenario; not used) */
-    sim_scenario_free(sc);
-    return true;
+    return sc;
 }
 
 /* OSI's trace name (docs/osi.md): <start>_gt_<osi>_<protobuf>_<frames>_<scenario>.osi */
@@ -255,8 +325,18 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
     if (!rc) rc = load_vehicle(r, vehicle, p, err);
     if (!rc) {
         sim_osi_ego_geometry_from_params(p, &c->geo);
-        c->have_env = load_env(r, scenario, &c->env, note, note_n);
+        c->sc = load_scenario(r, scenario, note, note_n);
+        if (c->sc) {
+            c->have_env = true;
+            c->env = c->sc->env;
+            int nh = c->sc->net.lights.n_heads;
+            c->head_state = malloc(sizeof *c->head_state * (size_t)(nh ? nh : 1));
+            if (!c->head_state) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
+            for (int i = 0; !rc && i < nh; i++) c->head_state[i] = -1;
+        }
         c->err = err;
+    }
+    if (!rc) {
         if (dir) sprintf(tmp, "%s/trace.osi.part", path);
         else sprintf(tmp, "%s.part", path);
         if (!(c->f = fopen(tmp, "wb"))) rc = sim_error_set(err, SIM_EIO, "%s cannot be written", tmp);
@@ -284,6 +364,12 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
     if (c) {
         for (int i = 0; i < RECENT; i++) free(c->recent[i].line);
         free(c->buf);
+        free(c->head_state);
+        free(c->lights);
+        free(c->extra);
+        free(c->extra_id);
+        free(c->extra_state);
+        sim_scenario_free(c->sc);
     }
     free(c);
     free(p);

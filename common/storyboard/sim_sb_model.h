@@ -15,6 +15,7 @@
 #include "sim_sb_profile.h"
 
 #define SIM_SB_NAME 64
+#define SIM_SB_CLOTHOID_PTS 65        /* vertices a Clothoid is followed through (64 chords) */
 
 typedef enum { SIM_SB_VEHICLE, SIM_SB_PEDESTRIAN, SIM_SB_MISC } sim_sb_category;
 
@@ -74,6 +75,8 @@ typedef enum {
     SIM_SB_A_SPEED_PROFILE,       /* SpeedProfileAction: entries' times in pt (NAN: not given), speeds in pv */
     SIM_SB_A_LANE_CHANGE,
     SIM_SB_A_LANE_OFFSET,
+    SIM_SB_A_LAT_DISTANCE,        /* LateralDistanceAction: `entity`, target (m, NAN: the distance at the
+                                     start), side, freespace, continuous, lim */
     SIM_SB_A_TELEPORT,
     SIM_SB_A_FOLLOW_TRAJECTORY,
     SIM_SB_A_ACQUIRE_POSITION,
@@ -115,6 +118,10 @@ typedef struct sim_sb_action {
     double *pv;                   /* speed profile: the entries' speeds (relative to `entity`'s when relative) */
     int n_prof;                   /* speed profile: entries */
     bool follow;                  /* speed profile: followingMode follow (else position) */
+    int side;                     /* lateral distance: +1 left of the entity, -1 right, 0 either */
+    bool clothoid;                /* trajectory: a Clothoid from pos (NONE: where the entity is), its
+                                     n_route vertices placed when the action starts (route unused) */
+    double clo_k, clo_dk, clo_len; /* clothoid: curvature (1/m), its change (1/m^2), length (m) */
     sim_sb_limits lim;            /* DynamicConstraints as given (NAN: not given; the entity's
                                      Performance fills them in when the action starts) */
 } sim_sb_action;

@@ -25,10 +25,18 @@ export function describeAnswer(cmd, reply) {
   return lines;
 }
 
+// The Answers list, newest first, each numbered by a number of its own (not the list's
+// marker, which sits in the list's padding and was clipped once it had two digits).
+let answerCount = 0;
 function addAnswer(cls, s) {
   const li = document.createElement("li");
   li.className = cls;
-  li.textContent = s;
+  const n = document.createElement("span");
+  n.className = "n";
+  n.textContent = `${++answerCount}.`;
+  const text = document.createElement("span");
+  text.textContent = s;
+  li.append(n, text);
   const list = $("answers");
   list.insertBefore(li, list.firstChild);
 }

@@ -163,6 +163,33 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     check("automation: back to manual from the page", true);
   });
 
+  await step("answers: numbers of two and three digits show whole", async () => {
+    // pause and resume until the list has over 100 answers (each is answered by every module)
+    for (let i = 0; (await page.locator("#answers li").count()) < 102; i++) {
+      const n = await page.locator("#answers li").count();
+      await page.click(i % 2 ? "#cmd-resume" : "#cmd-pause");
+      await page.waitForFunction((n) => document.querySelectorAll("#answers li").length > n, n, { timeout: WAIT });
+    }
+    await page.click("#cmd-resume");
+    await page.waitForSelector('#paused[data-paused="0"]', { timeout: WAIT });
+    const bad = await page.evaluate(() => {
+      const list = document.getElementById("answers"), box = list.getBoundingClientRect();
+      const items = [...list.querySelectorAll("li")];
+      return items.map((li, i) => {
+        const n = li.querySelector(".n"), r = n.getBoundingClientRect();
+        // shown whole: the number's text is the item's, inside its box and the list's
+        const whole = n.textContent === `${items.length - i}.` && n.scrollWidth <= n.clientWidth &&
+          r.left >= box.left && r.right <= box.right && r.width > 0;
+        return whole ? null : `${n.textContent} (${r.left.toFixed(1)}..${r.right.toFixed(1)} in ${box.left.toFixed(1)}..` +
+          `${box.right.toFixed(1)}, scroll ${n.scrollWidth} > ${n.clientWidth})`;
+      }).filter(Boolean);
+    });
+    const count = await page.locator("#answers li").count();
+    check("answers: numbers of two and three digits show whole", count >= 100 && bad.length === 0,
+      count + " answers; " + bad.slice(0, 5).join("; "));
+    await page.locator("#controls").screenshot({ path: path.join(shots, "console-answers.png") });
+  });
+
   await step("event marker", async () => {
     await page.fill("#mark-note", "participant looked away");
     await page.click("#mark");

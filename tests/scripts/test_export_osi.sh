@@ -8,7 +8,10 @@
 # here again), and every traffic vehicle against the logged traffic.state of the same
 # tick; the environmental conditions from the scenario's environment; the OSI file name
 # in a directory; a log without raw messages and an existing file refused with the
-# reason; a missing scenario leaves the environment out and says so.
+# reason; a missing scenario leaves the environment out and says so. A drive of
+# scenarios/crossing-lights.json: every head's bulbs as traffic lights, their modes
+# from the logged signal.state, each head where the scenario puts it (found back with
+# simctl where) and facing its traffic.
 . "$(dirname "$0")/lib.sh"
 P=$(free_port)
 C=$(free_port)
@@ -157,6 +160,97 @@ grep -q "record-all" "$tmp/bare.txt" || { echo "FAIL said:"; cat "$tmp/bare.txt"
 [ ! -e "$tmp/bare.osi" ] && [ ! -e "$tmp/bare.osi.part" ] || { echo "FAIL a failed export left a file"; exit 1; }
 "$bin/simctl" export "$log" --osi "$tmp/noenv.osi" --scenario "$tmp/none.json" >/dev/null 2>"$tmp/noenv.txt" ||
     { echo "FAIL export without a scenario:"; cat "$tmp/noenv.txt"; exit 1; }
-grep -q "environmental conditions left out" "$tmp/noenv.txt" || { echo "FAIL said:"; cat "$tmp/noenv.txt"; exit 1; }
+grep -q "environmental conditions and traffic lights left out" "$tmp/noenv.txt" || { echo "FAIL said:"; cat "$tmp/noenv.txt"; exit 1; }
 [ "$(wc -c <"$tmp/noenv.osi")" -lt "$(wc -c <"$tmp/gt.osi")" ] || { echo "FAIL the trace without a scenario is no smaller"; exit 1; }
+# Traffic lights: the crossing's four heads, three bulbs each.
+"$bin/simctl" run "$root/scenarios/crossing-lights.json" --headless --until 1 --no-analysis --record-all \
+    --out "$tmp/cl" --bus "127.0.0.1:$P" --control "tcp://127.0.0.1:$C" >"$tmp/cl.log" 2>&1 ||
+    { echo "FAIL the crossing drive:"; tail -n 20 "$tmp/cl.log"; exit 1; }
+cl=$(ls "$tmp"/cl/logs/*/*.sqlite | head -n 1)
+"$bin/simctl" export "$cl" --osi "$tmp/cl.osi" >"$tmp/cl.txt" 2>&1 || { echo "FAIL export:"; cat "$tmp/cl.txt"; exit 1; }
+/usr/bin/python3 - "$tmp/py" "$tmp/cl.osi" "$cl" "$root/scenarios/crossing-lights.json" "$bin/simctl" <<'PY' || exit 1
+import json, math, sqlite3, struct, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+import osi_groundtruth_pb2 as osi
+data = open(sys.argv[2], "rb").read()
+db = sqlite3.connect(sys.argv[3])
+heads = {h["id"]: h for h in json.load(open(sys.argv[4]))["traffic_lights"]["heads"]}
+def fail(what):
+    print("FAIL", what); sys.exit(1)
+def where(x, y):
+    return json.loads(subprocess.run([sys.argv[5], "where", sys.argv[4], repr(x), repr(y)], capture_output=True,
+                                     text=True, check=True).stdout)
+frames, at = [], 0
+while at < len(data):
+    n = struct.unpack_from("<I", data, at)[0]
+    m = osi.GroundTruth(); m.ParseFromString(data[at + 4:at + 4 + n]); frames.append(m); at += 4 + n
+signals = [(t, json.loads(l)) for t, l in db.execute("SELECT t, line FROM messages WHERE topic = 'signal.state' ORDER BY rowid")]
+if not signals: fail("the crossing drive logged no signal.state")
+lit = {"red": {2}, "red_amber": {2, 3}, "amber": {3}, "green": {4}, "flashing_amber": set(), "off": set()}
+seen = set()
+for m in frames:
+    t = m.timestamp.seconds + m.timestamp.nanos * 1e-9
+    state = {}
+    for ts, s in signals:
+        if ts <= t + 1e-9: state[s["id"]] = s["state"]
+    by_head = {}
+    for tl in m.traffic_light:
+        by_head.setdefault(tl.source_reference[0].identifier[0], []).append(tl)
+    if set(by_head) != set(state): fail(f"t {t}: lights of {sorted(by_head)}, signal.state of {sorted(state)}")
+    for hid, bulbs in by_head.items():
+        c = [b.classification for b in bulbs]
+        if [x.color for x in c] != [2, 3, 4] or any(x.icon != 2 for x in c): fail(f"t {t}, {hid}: bulbs {c}")
+        on = {x.color for x in c if x.mode == 3}
+        flashing = {x.color for x in c if x.mode == 4}
+        if on != lit[state[hid]] or flashing != ({3} if state[hid] == "flashing_amber" else set()):
+            fail(f"t {t}, {hid}: lit {on}, flashing {flashing} for {state[hid]}")
+        seen.add((hid, state[hid]))
+# each head where the scenario puts it: the bulbs' centre less the housing's 0.195 m in
+# front of the post is the post's foot at the head's road, s and t; 1 m further along
+# the face's look goes against the traffic it controls (s down for "+", up for "-")
+for hid, bulbs in by_head.items():
+    b = bulbs[0].base
+    yaw = b.orientation.yaw
+    fx, fy = b.position.x - 0.195 * math.cos(yaw), b.position.y - 0.195 * math.sin(yaw)
+    w, h = where(fx, fy), heads[hid]
+    if w["road"] != h["road"] or abs(w["s"] - h["s"]) > 1e-6 or abs(w["d"] - h["t"]) > 1e-6:
+        fail(f"{hid}: its post stands at {w}, the scenario says {h}")
+    ahead = where(fx + math.cos(yaw), fy + math.sin(yaw))
+    if round(ahead["s"] - w["s"]) != (-1 if h["orientation"] == "+" else 1):
+        fail(f"{hid}: its face looks towards s {ahead['s']} from {w['s']} ({h['orientation']})")
+    z = [x.base.position.z for x in bulbs]
+    # z_offset: the scenario's default 3 m (docs/scenario.md); a head 0.8 m high (render-node's)
+    want = [w["z"] + h.get("z_offset", 3) + 0.8 * k / 6 for k in (5, 3, 1)]
+    if any(abs(a - b) > 1e-9 for a, b in zip(z, want)): fail(f"{hid}: bulbs at z {z}, want {want}")
+print(f"ok {len(frames)} messages with {len(frames[0].traffic_light)} traffic lights each; states {sorted(seen)}")
+PY
+# A head the scenario does not have (SUMO's), placed by its signal.state: added to a copy
+# of the log at t = 0.5 s; its bulbs from then on, where render-node draws such a head.
+cp "$cl" "$tmp/sumo.sqlite"
+sqlite3 "$tmp/sumo.sqlite" "INSERT INTO messages (run, t, topic, src, seq, hash, line) VALUES (0, 0.5, 'signal.state', \
+'traffic', 99999, 4242, '{\"topic\":\"signal.state\",\"src\":\"traffic\",\"seq\":99999,\"t\":0.5,\"id\":\"sumo:106:3\",\"state\":\"amber\",\"controller\":\"sumo:106\",\"pos\":[8.01,-142.995,0.5],\"heading\":-1.5646,\"stop_a\":[7.31,-142.999,0],\"stop_b\":[3.81,-143.021,0]}')"
+"$bin/simctl" export "$tmp/sumo.sqlite" --osi "$tmp/sumo.osi" --scenario "$root/scenarios/crossing-lights.json" \
+    >"$tmp/sumo.txt" 2>&1 || { echo "FAIL export:"; cat "$tmp/sumo.txt"; exit 1; }
+/usr/bin/python3 - "$tmp/py" "$tmp/sumo.osi" <<'PY' || exit 1
+import math, struct, sys
+sys.path.insert(0, sys.argv[1])
+import osi_groundtruth_pb2 as osi
+data, at, n_after = open(sys.argv[2], "rb").read(), 0, 0
+while at < len(data):
+    n = struct.unpack_from("<I", data, at)[0]
+    m = osi.GroundTruth(); m.ParseFromString(data[at + 4:at + 4 + n]); at += 4 + n
+    t = m.timestamp.seconds + m.timestamp.nanos * 1e-9
+    sumo = [tl for tl in m.traffic_light if tl.source_reference[0].identifier[0] == "sumo:106:3"]
+    if len(sumo) != (3 if t >= 0.5 - 1e-9 else 0): print(f"FAIL t {t}: {len(sumo)} bulbs of the SUMO head"); sys.exit(1)
+    if not sumo: continue
+    n_after += 1
+    h = -1.5646
+    for k, b in enumerate(sumo):
+        p = b.base.position
+        want = (8.01 + 0.195 * math.cos(h), -142.995 + 0.195 * math.sin(h), 0.5 + 2.5 + 0.8 * (5 - 2 * k) / 6)
+        if max(abs(p.x - want[0]), abs(p.y - want[1]), abs(p.z - want[2])) > 1e-9 or b.base.orientation.yaw != h:
+            print(f"FAIL t {t}: bulb {k} at {p}, want {want}"); sys.exit(1)
+        if b.classification.mode != (3 if k == 1 else 2): print(f"FAIL t {t}: bulb {k} {b.classification}"); sys.exit(1)
+print(f"ok a SUMO head placed by its signal.state in the {n_after} messages from t 0.5 s")
+PY
 echo "ok export osi"
