@@ -47,7 +47,7 @@ FUZZ_SECONDS ?= 30
 SCENARIO ?= scenarios/lane-change.json
 
 PKG_CORE := libuv libcjson nanomsg sqlite3 libpng libxml-2.0
-PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo assimp libzstd zlib libprotobuf-c
+PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo assimp libzstd zlib libprotobuf-c libavformat libavcodec libswscale libavutil
 # (an empty list asks nothing: pkg-config would complain for the pure components)
 pc_cflags = $(if $(strip $(1)),$(shell pkg-config --cflags $(1)))
 pc_libs   = $(if $(strip $(1)),$(shell pkg-config --libs $(1)))

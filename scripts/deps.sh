@@ -15,7 +15,7 @@ PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libs
 sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
 zlib:zlib1g-dev fontconfig:libfontconfig-dev libxml-2.0:libxml2-dev \
 libwebsockets:libwebsockets-dev assimp:libassimp-dev libzstd:libzstd-dev \
-libprotobuf-c:libprotobuf-c-dev"
+libprotobuf-c:libprotobuf-c-dev libavformat:libavformat-dev libavcodec:libavcodec-dev libswscale:libswscale-dev libavutil:libavutil-dev"
 # command -> Debian package (tools the build, the tests and fuzzing start; Xvfb and
 # xdotool drive the keyboard window in tests/integration/test_keyboard_window.c; python3
 # runs the Python client's tests, tests/scripts/test_pyclient.sh; nc and socat run the

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "sim_msg_signal.h"
 #include "sim_osi.h"
 #include "sim_scenario.h"
 #include "sim_sha256.h"
@@ -29,6 +30,9 @@ typedef struct trace {
     sim_osi_ego_geometry geo;
     bool have_env;
     sim_environment env;
+    sim_scenario *sc;     /* the drive's (NULL: none): environment and traffic-light heads */
+    int *head_state;      /* per scenario head: its sim_light_state from signal.state, -1 not yet */
+    sim_osi_light *lights;
     bool have_ego;
     int64_t ego_run;
     double ego_t, ego_tick;
@@ -37,6 +41,7 @@ typedef struct trace {
     int next;
     bool have_run;
     int64_t first_run;
+    int64_t want_run;     /* --run N by the messages' own run (< 0: any) */
     sim_osi_object objects[1 + SIM_MSG_TRAFFIC_MAX_VEHICLES];
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     uint8_t *buf;
@@ -81,11 +86,17 @@ static int emit(trace *c)
         }
         for (int i = 0; i < m.n_vehicles; i++) sim_osi_object_from_traffic(&c->vehicles[i], &c->objects[n++]);
     }
+    size_t n_lights = 0;
+    const sim_lights *L = c->sc ? &c->sc->net.lights : NULL;
+    for (int i = 0; L && i < L->n_heads; i++)
+        if (c->head_state[i] >= 0)
+            n_lights += (size_t)sim_osi_lights_from_head(&L->heads[i], (sim_light_state)c->head_state[i],
+                                                         &c->lights[n_lights]);
     sim_osi_environment env;
     if (c->have_env)
         sim_osi_environment_from(c->env.light, c->env.time_of_day, c->env.weather, c->env.visibility, c->ego_t, &env);
     sim_osi_ground_truth gt = {.t = c->ego_t, .host_id = SIM_OSI_HOST_ID, .objects = c->objects, .n_objects = n,
-                               .env = c->have_env ? &env : NULL};
+                               .lights = c->lights, .n_lights = n_lights, .env = c->have_env ? &env : NULL};
     size_t len = 0;
     int rc = sim_osi_groundtruth_encode(&gt, &c->buf, &c->cap, &len, c->err);
     if (rc) return rc;
@@ -113,6 +124,7 @@ static int on_vehicle(trace *c, int64_t run, double t, const char *line, size_t 
     /* the message's own run (the recorder files a state that came before its sim.tick
      * under the run before) */
     int64_t mrun = m.run != SIM_MSG_NO_INT ? m.run : run;
+    if (c->want_run >= 0 && mrun != c->want_run) return 0;
     bool same = c->have_ego && mrun == c->ego_run &&
                 (isnan(m.tick) || isnan(c->ego_tick) ? fabs(t - c->ego_t) < 1e-9 : m.tick == c->ego_tick);
     if (c->have_ego && !same && (rc = emit(c))) return rc;
@@ -141,13 +153,33 @@ static int on_traffic(trace *c, int64_t run, double t, const char *line, size_t 
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(pl, "run");
     l->run = cJSON_IsNumber(r) ? (int64_t)r->valuedouble : run;
     cJSON_Delete(pl);
+    if (c->want_run >= 0 && l->run != c->want_run) l->used = false;
+    return 0;
+}
+
+/* A head's new state (the scenario's heads; SUMO's, which say where they stand, are
+ * not in the scenario and not written yet). */
+static int on_signal(trace *c, const char *line, size_t len)
+{
+    if (!c->sc) return 0;
+    cJSON *pl = cJSON_ParseWithLength(line, len);
+    sim_msg_signal_state m;
+    sim_error e = {0};
+    int rc = cJSON_IsObject(pl) ? sim_msg_signal_state_decode(pl, &m, &e) : SIM_EINVAL;
+    cJSON_Delete(pl);
+    if (rc) return 0; /* (a bad message is the recorder's event; the lights stay as they were) */
+    int st = sim_light_state_parse(m.state);
+    const sim_lights *L = &c->sc->net.lights;
+    for (int i = 0; st >= 0 && i < L->n_heads; i++)
+        if (strcmp(L->heads[i].id, m.id) == 0) c->head_state[i] = st;
     return 0;
 }
 
 static int one(int64_t run, double t, const char *topic, const char *line, size_t len, void *user)
 {
     trace *c = user;
-    if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) c->rc = on_vehicle(c, run, t, line, len);
+    if (strcmp(topic, SIM_TOPIC_SIGNAL_STATE) == 0) c->rc = on_signal(c, line, len);
+    else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) c->rc = on_vehicle(c, run, t, line, len);
     else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) c->rc = on_traffic(c, run, t, line, len);
     return c->rc != 0;
 }
@@ -175,9 +207,9 @@ static int load_vehicle(sim_drivelog_reader *r, const char *given, sim_vehicle_p
                          "vehicles/: give it with --vehicle FILE", file);
 }
 
-/* The drive's environment from its scenario (the one given, else the log's, checked
- * against its hash); false with note saying why when there is none. */
-static bool load_env(sim_drivelog_reader *r, const char *given, sim_environment *env, char *note, size_t n)
+/* The drive's scenario (the one given, else the log's, checked against its hash);
+ * NULL with note saying why when there is none. */
+static sim_scenario *load_scenario(sim_drivelog_reader *r, const char *given, char *note, size_t n)
 {
     char file[1024] = "", want[80] = "", hex[65], path[1100], params[1024] = "";
     sim_drivelog_read_meta(r, "xosc_params", params, sizeof params, NULL);
@@ -185,8 +217,9 @@ static bool load_env(sim_drivelog_reader *r, const char *given, sim_environment 
         snprintf(path, sizeof path, "%s", given);
     } else {
         if (sim_drivelog_read_meta(r, "scenario_file", file, sizeof file, NULL) != 0 || !file[0]) {
-            snprintf(note, n, "the log's meta names no scenario: environmental conditions left out (give --scenario FILE)");
-            return false;
+            snprintf(note, n, "the log's meta names no scenario: environmental conditions and traffic lights left out "
+                     "(give --scenario FILE)");
+            return NULL;
         }
         sim_drivelog_read_meta(r, "scenario_file_sha256", want, sizeof want, NULL);
         const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
@@ -198,20 +231,17 @@ static bool load_env(sim_drivelog_reader *r, const char *given, sim_environment 
         }
         if (!path[0]) {
             snprintf(note, n, "the drive's scenario %s (with the SHA-256 in the log's meta) is not here, nor under "
-                     "scenarios/: environmental conditions left out (give --scenario FILE)", file);
-            return false;
+                     "scenarios/: environmental conditions and traffic lights left out (give --scenario FILE)", file);
+            return NULL;
         }
     }
     sim_scenario *sc = NULL;
     sim_error e = {0};
     if (sim_scenario_load_params(path, params[0] ? params : NULL, &sc, &e) != 0) {
-        snprintf(note, n, "environmental conditions left out: %s", e.msg);
-        return false;
+        snprintf(note, n, "environmental conditions and traffic lights left out: %s", e.msg);
+        return NULL;
     }
-    *env = sc->env;
-    env->ambient_sound = NULL; /* (freed with the scenario; not used) */
-    sim_scenario_free(sc);
-    return true;
+    return sc;
 }
 
 /* OSI's trace name (docs/osi.md): <start>_gt_<osi>_<protobuf>_<frames>_<scenario>.osi */
@@ -252,13 +282,30 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
     if (!rc) rc = load_vehicle(r, vehicle, p, err);
     if (!rc) {
         sim_osi_ego_geometry_from_params(p, &c->geo);
-        c->have_env = load_env(r, scenario, &c->env, note, note_n);
+        c->sc = load_scenario(r, scenario, note, note_n);
+        if (c->sc) {
+            c->have_env = true;
+            c->env = c->sc->env;
+            int nh = c->sc->net.lights.n_heads;
+            c->head_state = malloc(sizeof *c->head_state * (size_t)(nh ? nh : 1));
+            c->lights = malloc(sizeof *c->lights * (size_t)(nh ? 3 * nh : 1));
+            if (!c->head_state || !c->lights) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
+            for (int i = 0; !rc && i < nh; i++) c->head_state[i] = -1;
+        }
         c->err = err;
+    }
+    if (!rc) {
         if (dir) sprintf(tmp, "%s/trace.osi.part", path);
         else sprintf(tmp, "%s.part", path);
         if (!(c->f = fopen(tmp, "wb"))) rc = sim_error_set(err, SIM_EIO, "%s cannot be written", tmp);
     }
-    if (!rc) rc = sim_drivelog_read_messages(r, range, "", one, c, err);
+    if (!rc) {
+        /* the run by each message's own (a state that came before its sim.tick is filed
+         * under the run before), so every run is read */
+        c->want_run = range.run;
+        range.run = -1;
+        rc = sim_drivelog_read_messages(r, range, "", one, c, err);
+    }
     if (!rc) rc = c->rc;
     if (!rc && c->have_ego) rc = emit(c);
     if (!rc && c->vehicle_states == 0)
@@ -275,6 +322,9 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
     if (c) {
         for (int i = 0; i < RECENT; i++) free(c->recent[i].line);
         free(c->buf);
+        free(c->head_state);
+        free(c->lights);
+        sim_scenario_free(c->sc);
     }
     free(c);
     free(p);

@@ -1,7 +1,8 @@
 /* osi_trace: `simctl export LOG --osi FILE|DIR`, a drive log as an ASAM OSI trace
  * file (docs/osi.md, "Trace files"): one osi3.GroundTruth per logged tick of the host
  * vehicle (physics' vehicle.state, 100 Hz), each with the traffic.state of the same
- * tick (else the newest before it in the run), in OSI's binary .osi format: every
+ * tick (else the newest before it in the run), the scenario's traffic-light heads in
+ * their newest signal.state and its environment, in OSI's binary .osi format: every
  * message preceded by its length as a 4-byte little-endian unsigned integer. It reads
  * the log's raw messages: a log recorded with --all (simctl run --record-all). */
 #ifndef SIMCTL_OSI_TRACE_H

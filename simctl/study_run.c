@@ -119,6 +119,26 @@ static void params_json(const sim_study_condition *cond, char *out, size_t size)
     cJSON_Delete(o);
 }
 
+/* The pending questionnaire q into study.state s: its id and items. */
+static void questionnaire_items(const sim_questionnaire *q, sim_msg_study_state *s)
+{
+    snprintf(s->questionnaire, sizeof s->questionnaire, "%s", q->id);
+    for (int a = 0; a < q->n_instruments; a++)
+        for (int i = 0; i < q->instruments[a].n_items && s->n_items < SIM_STUDY_MSG_ITEMS_MAX; i++) {
+            const sim_item *it = &q->instruments[a].items[i];
+            sim_msg_study_item *m = &s->items[s->n_items++];
+            snprintf(m->id, sizeof m->id, "%s", it->id);
+            snprintf(m->instrument, sizeof m->instrument, "%s", q->instruments[a].id);
+            snprintf(m->text, sizeof m->text, "%s", it->text);
+            m->is_text = it->kind == SIM_ITEM_TEXT;
+            m->min = it->min, m->max = it->max, m->step = it->step;
+            snprintf(m->low, sizeof m->low, "%s", it->low);
+            snprintf(m->high, sizeof m->high, "%s", it->high);
+            for (int k = 0; it->labels && k < it->n_labels && k < SIM_STUDY_MSG_LABELS_MAX; k++)
+                snprintf(m->labels[m->n_labels++], sizeof m->labels[0], "%s", it->labels[k]);
+        }
+}
+
 /* study.state about the drive at index idx of the plan. */
 static void set_state_at(runner *r, int idx, const char *phase, const char *message)
 {
@@ -136,22 +156,8 @@ static void set_state_at(runner *r, int idx, const char *phase, const char *mess
     snprintf(s->kind, sizeof s->kind, "%s", sim_drive_kind_name(d->kind));
     snprintf(s->message, sizeof s->message, "%s", message ? message : "");
     params_json(cond, s->params, sizeof s->params);
-    if (!r->q || strcmp(phase, "questionnaire")) return;
-    snprintf(s->questionnaire, sizeof s->questionnaire, "%s", r->q->id);
-    for (int a = 0; a < r->q->n_instruments; a++)
-        for (int i = 0; i < r->q->instruments[a].n_items && s->n_items < SIM_STUDY_MSG_ITEMS_MAX; i++) {
-            const sim_item *it = &r->q->instruments[a].items[i];
-            sim_msg_study_item *m = &s->items[s->n_items++];
-            snprintf(m->id, sizeof m->id, "%s", it->id);
-            snprintf(m->instrument, sizeof m->instrument, "%s", r->q->instruments[a].id);
-            snprintf(m->text, sizeof m->text, "%s", it->text);
-            m->is_text = it->kind == SIM_ITEM_TEXT;
-            m->min = it->min, m->max = it->max, m->step = it->step;
-            snprintf(m->low, sizeof m->low, "%s", it->low);
-            snprintf(m->high, sizeof m->high, "%s", it->high);
-            for (int k = 0; it->labels && k < it->n_labels && k < SIM_STUDY_MSG_LABELS_MAX; k++)
-                snprintf(m->labels[m->n_labels++], sizeof m->labels[0], "%s", it->labels[k]);
-        }
+    if (r->q && !strcmp(phase, "questionnaire")) questionnaire_items(r->q, s);
+    study_waiting_on(s, s->waiting_on, sizeof s->waiting_on);
 }
 
 static void set_state(runner *r, const char *phase, const char *message)

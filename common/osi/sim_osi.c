@@ -124,6 +124,51 @@ static void fill(mo_block *b, const sim_osi_object *o)
     }
 }
 
+/* The protobuf-c messages of one traffic light bulb. */
+typedef struct tl_block {
+    Osi3__TrafficLight tl;
+    Osi3__Identifier id;
+    Osi3__BaseStationary base;
+    Osi3__Dimension3d dim;
+    Osi3__Vector3d pos;
+    Osi3__Orientation3d ori;
+    Osi3__TrafficLight__Classification cls;
+    Osi3__ExternalReference ref;
+    Osi3__ExternalReference *refs[1];
+    char *ident[1];
+} tl_block;
+
+static void fill_light(tl_block *b, const sim_osi_light *l)
+{
+    osi3__traffic_light__init(&b->tl);
+    osi3__identifier__init(&b->id);
+    b->id.has_value = 1, b->id.value = l->id;
+    b->tl.id = &b->id;
+    osi3__base_stationary__init(&b->base);
+    osi3__dimension3d__init(&b->dim);
+    b->dim.has_length = b->dim.has_width = b->dim.has_height = 1;
+    b->dim.length = l->dimension[0], b->dim.width = l->dimension[1], b->dim.height = l->dimension[2];
+    b->base.dimension = &b->dim;
+    b->base.position = vec(&b->pos, l->position);
+    double o[3] = {0, 0, l->yaw};
+    b->base.orientation = ori(&b->ori, o);
+    b->tl.base = &b->base;
+    osi3__traffic_light__classification__init(&b->cls);
+    b->cls.has_color = b->cls.has_icon = b->cls.has_mode = 1;
+    b->cls.color = (Osi3__TrafficLight__Classification__Color)l->color;
+    b->cls.icon = (Osi3__TrafficLight__Classification__Icon)l->icon;
+    b->cls.mode = (Osi3__TrafficLight__Classification__Mode)l->mode;
+    b->tl.classification = &b->cls;
+    if (l->name[0]) {
+        osi3__external_reference__init(&b->ref);
+        b->ref.type = (char *)SIM_OSI_SOURCE_TYPE;
+        b->ident[0] = (char *)l->name;
+        b->ref.n_identifier = 1, b->ref.identifier = b->ident;
+        b->refs[0] = &b->ref;
+        b->tl.n_source_reference = 1, b->tl.source_reference = b->refs;
+    }
+}
+
 int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, size_t *cap, size_t *len,
                                sim_error *err)
 {
@@ -183,6 +228,22 @@ int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, si
     }
     m.n_moving_object = gt->n_objects;
     m.moving_object = mos;
+    tl_block *tls = NULL;
+    Osi3__TrafficLight **tlp = NULL;
+    if (gt->n_lights) {
+        tls = calloc(gt->n_lights, sizeof *tls);
+        tlp = calloc(gt->n_lights, sizeof *tlp);
+        if (!tls || !tlp) {
+            free(tls), free(tlp), free(blocks), free(mos);
+            return sim_error_set(err, SIM_ENOMEM, "osi: out of memory for %zu traffic lights", gt->n_lights);
+        }
+        for (size_t i = 0; i < gt->n_lights; i++) {
+            fill_light(&tls[i], &gt->lights[i]);
+            tlp[i] = &tls[i].tl;
+        }
+    }
+    m.n_traffic_light = gt->n_lights;
+    m.traffic_light = tlp;
     int rc = 0;
     size_t n = osi3__ground_truth__get_packed_size(&m);
     if (n > *cap || !*buf) {
@@ -191,6 +252,8 @@ int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, si
         else *buf = nb, *cap = n ? n : 1;
     }
     if (!rc) *len = osi3__ground_truth__pack(&m, *buf);
+    free(tls);
+    free(tlp);
     free(blocks);
     free(mos);
     return rc;

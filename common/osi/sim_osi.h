@@ -2,9 +2,10 @@
  * protobuf-c from the project's subset of the OSI .proto files (common/osi/proto, the
  * C made from them at build time into build/gen/osi).
  *
- * This slice: osi3.GroundTruth with its version, timestamp, host vehicle id and moving
- * objects (the host vehicle and every traffic participant: box, pose, velocity,
- * acceleration, orientation rate, type, indicator and brake lights where known). Frames
+ * osi3.GroundTruth with its version, timestamp, host vehicle id, moving objects (the
+ * host vehicle and every traffic participant: box, pose, velocity, acceleration,
+ * orientation rate, type, indicator and brake lights where known), traffic lights (a
+ * bulb each) and environmental conditions. Frames
  * as OSI defines them: the world's right-handed x, y, z (z up) as OSI's global frame,
  * each object's reference point the centre of its bounding box, orientation Tait-Bryan
  * yaw, pitch, roll as in ISO 8855.
@@ -19,6 +20,7 @@
 #include <stdint.h>
 
 #include "sim_error.h"
+#include "sim_lights.h"
 #include "sim_sky.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
@@ -74,12 +76,26 @@ typedef struct sim_osi_environment {
     int fog;                     /* Fog: 2 excellent visibility ... 9 dense */
 } sim_osi_environment;
 
+/* One osi3.TrafficLight: one bulb of a head. */
+typedef struct sim_osi_light {
+    uint64_t id;
+    char name[80];               /* source_reference identifier[0]: the head's id */
+    int color;                   /* Classification.Color: 2 red, 3 yellow, 4 green */
+    int icon;                    /* Classification.Icon: 2 none, 15 pedestrian */
+    int mode;                    /* Classification.Mode: 2 off, 3 constant, 4 flashing */
+    double dimension[3];         /* m: depth (along the view normal), width, height */
+    double position[3];          /* m, world: the bulb's box centre */
+    double yaw;                  /* rad: the view normal (the way the head's face looks) */
+} sim_osi_light;
+
 /* One osi3.GroundTruth. */
 typedef struct sim_osi_ground_truth {
     double t;                    /* s of simulation time (>= 0) -> timestamp */
     uint64_t host_id;            /* host_vehicle_id */
     const sim_osi_object *objects;
     size_t n_objects;
+    const sim_osi_light *lights; /* traffic_light */
+    size_t n_lights;
     const sim_osi_environment *env; /* NULL: no environmental_conditions */
 } sim_osi_ground_truth;
 
@@ -98,6 +114,12 @@ int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, si
  * ambient illumination from the light and the weather. */
 void sim_osi_environment_from(sim_light light, double time_of_day, sim_weather weather, double visibility, double t,
                               sim_osi_environment *out);
+
+/* The bulbs of a traffic light head in state s (docs/osi.md, "Traffic lights"): a
+ * vehicle head's red, yellow and green, a pedestrian head's red and green, each the
+ * third (half) of the housing render-node draws, lit as render-node lights them. Ids:
+ * sim_osi_id of "<head id>/red" (yellow, green). Returns the number written (3 or 2). */
+int sim_osi_lights_from_head(const sim_light_head *h, sim_light_state s, sim_osi_light out[3]);
 
 /* The version of the protobuf library that encodes ("1.4.1": protobuf-c's), for the
  * trace file name (docs/osi.md, "Trace files"). */

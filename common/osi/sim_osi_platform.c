@@ -142,3 +142,39 @@ void sim_osi_environment_from(sim_light light, double time_of_day, sim_weather w
                                 : grey                                       ? 8
                                                                              : 9;
 }
+
+/* render-node/lights.c's housing: the post's half width, the housing's depth, and the
+ * defaults of a head without a size or height */
+#define HEAD_POST 0.07
+#define HEAD_DEPTH 0.25
+
+int sim_osi_lights_from_head(const sim_light_head *h, sim_light_state s, sim_osi_light out[3])
+{
+    bool ped = h->kind == SIM_HEAD_PEDESTRIAN;
+    double height = h->height > 0.2 ? h->height : 0.8, width = h->width > 0.1 ? h->width : 0.3;
+    double z0 = h->z + (h->z_offset > 0 ? h->z_offset : 2.5);
+    double f[2] = {cos(h->heading), sin(h->heading)};
+    double cx = h->x + (HEAD_POST + HEAD_DEPTH / 2) * f[0], cy = h->y + (HEAD_POST + HEAD_DEPTH / 2) * f[1];
+    static const char *const names[3] = {"red", "yellow", "green"};
+    bool lit[3] = {s == SIM_SIGNAL_RED || s == SIM_SIGNAL_RED_AMBER, s == SIM_SIGNAL_AMBER || s == SIM_SIGNAL_RED_AMBER,
+                   s == SIM_SIGNAL_GREEN};
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        if (ped && k == 1) continue;
+        sim_osi_light *l = &out[n++];
+        memset(l, 0, sizeof *l);
+        char key[160];
+        snprintf(key, sizeof key, "%s/%s", h->id, names[k]);
+        l->id = sim_osi_id(key);
+        snprintf(l->name, sizeof l->name, "%s", h->id);
+        l->color = 2 + k;
+        l->icon = ped ? 15 : 2;
+        l->mode = lit[k] ? 3 : k == 1 && !ped && s == SIM_SIGNAL_FLASHING_AMBER ? 4 : 2;
+        double share = ped ? 0.5 : 1.0 / 3; /* each bulb's part of the housing, top to bottom */
+        double zc = ped ? z0 + height * (k == 0 ? 0.75 : 0.25) : z0 + height * (5 - 2 * k) / 6.0;
+        l->dimension[0] = HEAD_DEPTH, l->dimension[1] = width, l->dimension[2] = height * share;
+        l->position[0] = cx, l->position[1] = cy, l->position[2] = zc;
+        l->yaw = h->heading;
+    }
+    return n;
+}

@@ -56,6 +56,49 @@ static int read_speed(xosc_parser *P, const xmlNode *sa, sim_sb_action *a)
     return xosc_fail(P, sa, SIM_EINVAL, "has no target, expected <AbsoluteTargetSpeed> or <RelativeTargetSpeed>");
 }
 
+/* DynamicConstraints' five limits (NAN: not given). */
+static int read_constraints(xosc_parser *P, const xmlNode *dc, sim_sb_limits *lim)
+{
+    *lim = (sim_sb_limits){NAN, NAN, NAN, NAN, NAN};
+    if (dc && xosc_num(P, dc, "maxSpeed", false, NAN, &lim->max_speed) &&
+        xosc_num(P, dc, "maxAcceleration", false, NAN, &lim->max_acc) &&
+        xosc_num(P, dc, "maxDeceleration", false, NAN, &lim->max_dec) &&
+        xosc_num(P, dc, "maxAccelerationRate", false, NAN, &lim->max_acc_rate))
+        xosc_num(P, dc, "maxDecelerationRate", false, NAN, &lim->max_dec_rate);
+    return P->rc;
+}
+
+/* SpeedProfileAction (1.2): followingMode, entityRef (speeds relative to its speed
+ * when the action starts), DynamicConstraints, SpeedProfileEntry speed and time. */
+static int read_speed_profile(xosc_parser *P, const xmlNode *sp, sim_sb_action *a)
+{
+    static const char *const modes[] = {"position", "follow", NULL};
+    int mode;
+    a->type = SIM_SB_A_SPEED_PROFILE;
+    if (!xosc_enum(P, sp, "followingMode", true, modes, 0, &mode)) return P->rc;
+    a->follow = mode == 1;
+    if (xmlHasProp(sp, (const xmlChar *)"entityRef")) {
+        a->relative = true;
+        if (!xosc_entity(P, sp, "entityRef", &a->entity)) return P->rc;
+    }
+    if (read_constraints(P, xosc_child(sp, "DynamicConstraints"), &a->lim)) return P->rc;
+    for (const xmlNode *e = sp->children; e && !P->rc; e = e->next) {
+        if (!xosc_is(e, "SpeedProfileEntry")) continue;
+        double t = NAN, v;
+        if (!xosc_num(P, e, "speed", true, 0, &v) || !xosc_num(P, e, "time", false, NAN, &t)) return P->rc;
+        if (t < 0) return xosc_fail(P, e, SIM_ERANGE, "has time %g, expected >= 0 (s after the entry before)", t);
+        double *pt = realloc(a->pt, (size_t)(a->n_prof + 1) * sizeof *pt);
+        if (pt) a->pt = pt;
+        double *pv = pt ? realloc(a->pv, (size_t)(a->n_prof + 1) * sizeof *pv) : NULL;
+        if (!pv) return xosc_fail(P, e, SIM_ENOMEM, "out of memory");
+        a->pv = pv;
+        a->pt[a->n_prof] = t;
+        a->pv[a->n_prof++] = v;
+    }
+    if (a->n_prof == 0) return xosc_fail(P, sp, SIM_EINVAL, "has no <SpeedProfileEntry>");
+    return P->rc;
+}
+
 static int read_lateral(xosc_parser *P, const xmlNode *la, sim_sb_action *a, bool *ignored)
 {
     const xmlNode *c = xosc_first(la);
@@ -96,7 +139,23 @@ static int read_lateral(xosc_parser *P, const xmlNode *la, sim_sb_action *a, boo
         }
         return P->rc;
     }
-    xosc_unsupported(P, c ? c : la); /* LateralDistanceAction */
+    if (xosc_is(c, "LateralDistanceAction")) {
+        static const char *const sides[] = {"any", "leftToReferencedEntity", "rightToReferencedEntity", NULL};
+        static const char *const systems[] = {"entity", "lane", "road", "trajectory", NULL};
+        int side, cs;
+        a->type = SIM_SB_A_LAT_DISTANCE;
+        if (xosc_entity(P, c, "entityRef", &a->entity) && xosc_num(P, c, "distance", false, NAN, &a->target) &&
+            xosc_bool(P, c, "freespace", true, false, &a->freespace) &&
+            xosc_bool(P, c, "continuous", true, false, &a->continuous) &&
+            xosc_enum(P, c, "displacement", false, sides, 0, &side) &&
+            xosc_enum(P, c, "coordinateSystem", false, systems, 0, &cs))
+            a->side = side == 1 ? 1 : side == 2 ? -1 : 0;
+        if (!P->rc && a->target < 0)
+            return xosc_fail(P, c, SIM_ERANGE, "has distance %g, expected >= 0 (the side is displacement's)", a->target);
+        if (!P->rc) read_constraints(P, xosc_child(c, "DynamicConstraints"), &a->lim);
+        return P->rc;
+    }
+    xosc_unsupported(P, c ? c : la);
     *ignored = true;
     return P->rc;
 }
@@ -176,8 +235,21 @@ static int read_synchronize(xosc_parser *P, const xmlNode *s, sim_sb_action *a, 
     if (a->pos.kind == SIM_SB_POS_NONE || a->pos2.kind == SIM_SB_POS_NONE) *ignored = true;
     a->target = NAN;
     const xmlNode *fs = xosc_first(xosc_child(s, "FinalSpeed"));
-    if (xosc_is(fs, "AbsoluteSpeed")) xosc_num(P, fs, "value", true, 0, &a->target);
-    else if (fs) xosc_unsupported(P, fs);
+    if (xosc_is(fs, "AbsoluteSpeed")) {
+        xosc_num(P, fs, "value", true, 0, &a->target);
+    } else if (xosc_is(fs, "RelativeSpeedToMaster")) { /* the master's speed plus value, or times it */
+        static const char *const kinds[] = {"delta", "factor", NULL};
+        int k;
+        if (xosc_num(P, fs, "value", true, 0, &a->target) && xosc_enum(P, fs, "speedTargetValueType", true, kinds, 0, &k)) {
+            a->relative = true;
+            a->rel = k;
+        }
+    } else if (fs) {
+        xosc_unsupported(P, fs);
+    }
+    const xmlNode *ss = xosc_child(fs, "SteadyState");
+    if (!P->rc && ss && (xosc_is(fs, "AbsoluteSpeed") || xosc_is(fs, "RelativeSpeedToMaster")))
+        xosc_unsupported(P, ss); /* arriving early and driving on at the final speed */
     return P->rc;
 }
 
@@ -198,10 +270,11 @@ int xosc_read_private_action(xosc_parser *P, const xmlNode *pa, int *index)
                 xosc_num(P, l, a->by_time ? "timeGap" : "distance", true, 0, &a->target) &&
                 xosc_bool(P, l, "freespace", true, false, &a->freespace))
                 xosc_bool(P, l, "continuous", true, false, &a->continuous);
-            const xmlNode *dc = xosc_child(l, "DynamicConstraints");
-            if (!P->rc && dc) xosc_num(P, dc, "maxAcceleration", false, 0, &a->dyn.value);
+            if (!P->rc) read_constraints(P, xosc_child(l, "DynamicConstraints"), &a->lim);
+        } else if (xosc_is(l, "SpeedProfileAction")) {
+            read_speed_profile(P, l, a);
         } else {
-            xosc_unsupported(P, l ? l : c); /* SpeedProfileAction */
+            xosc_unsupported(P, l ? l : c);
             ignored = true;
         }
     } else if (xosc_is(c, "LateralAction")) {

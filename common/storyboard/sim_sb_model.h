@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 
+#include "sim_sb_profile.h"
+
 #define SIM_SB_NAME 64
 
 typedef enum { SIM_SB_VEHICLE, SIM_SB_PEDESTRIAN, SIM_SB_MISC } sim_sb_category;
@@ -69,8 +71,11 @@ typedef struct sim_sb_dynamics {
 
 typedef enum {
     SIM_SB_A_SPEED,
+    SIM_SB_A_SPEED_PROFILE,       /* SpeedProfileAction: entries' times in pt (NAN: not given), speeds in pv */
     SIM_SB_A_LANE_CHANGE,
     SIM_SB_A_LANE_OFFSET,
+    SIM_SB_A_LAT_DISTANCE,        /* LateralDistanceAction: `entity`, target (m, NAN: the distance at the
+                                     start), side, freespace, continuous, lim */
     SIM_SB_A_TELEPORT,
     SIM_SB_A_FOLLOW_TRAJECTORY,
     SIM_SB_A_ACQUIRE_POSITION,
@@ -109,6 +114,12 @@ typedef struct sim_sb_action {
     char param[SIM_SB_NAME];      /* parameter actions */
     char value[SIM_SB_NAME];
     int light;                    /* signal state action: a sim_light_state (sim_lights.h); phase: its index */
+    double *pv;                   /* speed profile: the entries' speeds (relative to `entity`'s when relative) */
+    int n_prof;                   /* speed profile: entries */
+    bool follow;                  /* speed profile: followingMode follow (else position) */
+    int side;                     /* lateral distance: +1 left of the entity, -1 right, 0 either */
+    sim_sb_limits lim;            /* DynamicConstraints as given (NAN: not given; the entity's
+                                     Performance fills them in when the action starts) */
 } sim_sb_action;
 
 typedef enum {

@@ -283,6 +283,34 @@ static double offset_duration(sim_sb_shape shape, double dist, double max_acc)
     return 2 * sqrt(dist / max_acc); /* linear: as fast as accelerating then braking at max_acc */
 }
 
+/* One of a DynamicConstraints' limits: as given, within the entity's Performance (perf
+ * > 0), as esmini does; a value of 0 or less is taken as `dflt`; not given, the
+ * Performance's, else none. */
+static double constraint(double given, double perf, double dflt)
+{
+    if (isnan(given)) return perf > 0 ? perf : INFINITY;
+    if (!(given > 0)) given = dflt;
+    return perf > 0 ? fmin(given, perf) : given;
+}
+
+/* The limits an action's DynamicConstraints leave entity en (esmini's defaults for
+ * values of 0: 250 km/h, 5 and 10 m/s^2, no jerk limit). */
+sim_sb_limits sb_limits(const sim_sb_entity *en, const sim_sb_limits *given)
+{
+    return (sim_sb_limits){.max_speed = constraint(given->max_speed, en->max_speed, 250 / 3.6),
+                           .max_acc = constraint(given->max_acc, en->max_accel, 5),
+                           .max_dec = constraint(given->max_dec, en->max_decel, 10),
+                           .max_acc_rate = constraint(given->max_acc_rate, 0, INFINITY),
+                           .max_dec_rate = constraint(given->max_dec_rate, 0, INFINITY)};
+}
+
+double sb_lat_of(const sim_storyboard *sb, const sim_sb_state_ent *e, const sim_sb_state_ent *r)
+{
+    double cx, cy, ch;
+    sim_lanegraph_pose(sb->g, e->lane, e->s, 0, &cx, &cy, &ch);
+    return -(r->x - cx) * sin(ch) + (r->y - cy) * cos(ch);
+}
+
 void sb_action_end(sim_storyboard *sb, int i)
 {
     sim_sb_inst *in = &sb->inst[i];
@@ -330,6 +358,7 @@ void sb_action_start(sim_storyboard *sb, int i)
     case SIM_SB_A_SYNCHRONIZE:
         if (e->long_inst >= 0) sb_action_end(sb, e->long_inst); /* the newer longitudinal action wins */
         e->long_inst = i;
+        in->acc = e->a; /* a distance controller starts from the acceleration the entity has */
         if (a->type != SIM_SB_A_SPEED) break;
         in->v0 = e->v;
         in->v1 = sb_target_speed(sb, a);
@@ -344,6 +373,15 @@ void sb_action_start(sim_storyboard *sb, int i)
             if (!a->continuous) sb_action_end(sb, i);
         }
         break;
+    case SIM_SB_A_SPEED_PROFILE: {
+        if (e->long_inst >= 0) sb_action_end(sb, e->long_inst);
+        e->long_inst = i;
+        sim_sb_limits lim = sb_limits(&sb->m->entities[in->entity], &a->lim);
+        double offset = a->relative ? sb->ent[a->entity].v : 0;
+        in->seg = 0;
+        in->n_seg = sim_sb_profile_plan(a->pt, a->pv, a->n_prof, a->follow, e->v, e->a, offset, &lim, sb->prof + in->prof0);
+        break;
+    }
     case SIM_SB_A_LANE_CHANGE: {
         if (!e->on_lane) {
             in->running = false;
@@ -388,6 +426,26 @@ void sb_action_start(sim_storyboard *sb, int i)
             if (!a->continuous) sb_action_end(sb, i);
         }
         break;
+    case SIM_SB_A_LAT_DISTANCE: {
+        const sim_sb_state_ent *r = &sb->ent[a->entity];
+        if (!e->on_lane || !r->placed || a->entity == in->entity) {
+            in->running = false;
+            break;
+        }
+        if (e->lat_inst >= 0) sb_action_end(sb, e->lat_inst);
+        e->lat_inst = i;
+        /* the wanted offset from the reference entity, in the entity's lane frame: on the
+         * side asked for (any: the side it is on), the distance given (freespace: between
+         * the boxes' sides) or the one it has now */
+        double now = e->lat - sb_lat_of(sb, e, r);
+        int side = a->side ? a->side : now >= 0 ? 1 : -1;
+        const sim_sb_entity *me = &sb->m->entities[in->entity], *re = &sb->m->entities[a->entity];
+        double dist = isnan(a->target) ? fabs(now) : a->target + (a->freespace ? (me->width + re->width) / 2 : 0);
+        in->d1 = side * dist;
+        in->d0 = 0; /* lateral speed */
+        in->acc = 0;
+        break;
+    }
     case SIM_SB_A_TELEPORT:
         sb_place(sb, in->entity, &a->pos);
         in->running = false;

@@ -163,6 +163,33 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     check("automation: back to manual from the page", true);
   });
 
+  await step("answers: numbers of two and three digits show whole", async () => {
+    // pause and resume until the list has over 100 answers (each is answered by every module)
+    for (let i = 0; (await page.locator("#answers li").count()) < 102; i++) {
+      const n = await page.locator("#answers li").count();
+      await page.click(i % 2 ? "#cmd-resume" : "#cmd-pause");
+      await page.waitForFunction((n) => document.querySelectorAll("#answers li").length > n, n, { timeout: WAIT });
+    }
+    await page.click("#cmd-resume");
+    await page.waitForSelector('#paused[data-paused="0"]', { timeout: WAIT });
+    const bad = await page.evaluate(() => {
+      const list = document.getElementById("answers"), box = list.getBoundingClientRect();
+      const items = [...list.querySelectorAll("li")];
+      return items.map((li, i) => {
+        const n = li.querySelector(".n"), r = n.getBoundingClientRect();
+        // shown whole: the number's text is the item's, inside its box and the list's
+        const whole = n.textContent === `${items.length - i}.` && n.scrollWidth <= n.clientWidth &&
+          r.left >= box.left && r.right <= box.right && r.width > 0;
+        return whole ? null : `${n.textContent} (${r.left.toFixed(1)}..${r.right.toFixed(1)} in ${box.left.toFixed(1)}..` +
+          `${box.right.toFixed(1)}, scroll ${n.scrollWidth} > ${n.clientWidth})`;
+      }).filter(Boolean);
+    });
+    const count = await page.locator("#answers li").count();
+    check("answers: numbers of two and three digits show whole", count >= 100 && bad.length === 0,
+      count + " answers; " + bad.slice(0, 5).join("; "));
+    await page.locator("#controls").screenshot({ path: path.join(shots, "console-answers.png") });
+  });
+
   await step("event marker", async () => {
     await page.fill("#mark-note", "participant looked away");
     await page.click("#mark");
@@ -472,6 +499,9 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.screenshot({ path: path.join(shots, "study-tablet-waiting.png") });
   await op.waitForSelector("#study-go:not([hidden])", { timeout: WAIT });
   await op.locator("#study-panel").screenshot({ path: path.join(shots, "study-console-go.png") });
+  const gateText = await op.locator('#study tr[data-field="waiting on"]').innerText();
+  check("study day: the console says the day waits for the experimenter's go",
+    /waiting for the experimenter to start drive 1 of 1/.test(gateText), gateText);
   check("study day: the drive waits for the operator's go", (await q.locator("body").getAttribute("data-phase")) === "waiting");
   await op.click("#study-go");
   await q.waitForSelector('body[data-phase="driving"]', { timeout: 60000 });
@@ -491,6 +521,10 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.click("#submit");
   // the final questionnaire follows: SUS 4 2 _ 1 5 2 4 2 5 1 (item 3 skipped), the remark left empty
   await q.waitForSelector('[data-item="sus10"] input[type=radio]', { timeout: WAIT });
+  await op.waitForFunction(() => /waiting for the test person's answers to final/.test(
+    document.querySelector('#study tr[data-field="waiting on"]')?.innerText ?? ""), null, { timeout: WAIT })
+    .then(() => check("study day: the console says the day waits for the test person's answers to final", true),
+      (e) => check("study day: the console says the day waits for the test person's answers to final", false, e.message));
   const sus = [4, 2, null, 1, 5, 2, 4, 2, 5, 1];
   for (let i = 0; i < sus.length; i++) {
     const item = q.locator(`[data-item="sus${i + 1}"]`);

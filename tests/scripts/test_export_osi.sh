@@ -8,7 +8,10 @@
 # here again), and every traffic vehicle against the logged traffic.state of the same
 # tick; the environmental conditions from the scenario's environment; the OSI file name
 # in a directory; a log without raw messages and an existing file refused with the
-# reason; a missing scenario leaves the environment out and says so.
+# reason; a missing scenario leaves the environment out and says so. A drive of
+# scenarios/crossing-lights.json: every head's bulbs as traffic lights, their modes
+# from the logged signal.state, each head where the scenario puts it (found back with
+# simctl where) and facing its traffic.
 . "$(dirname "$0")/lib.sh"
 P=$(free_port)
 C=$(free_port)
@@ -80,7 +83,7 @@ light = {"night": 2, "dawn": 5, "dusk": 5}.get(env["light"], 9 if env["weather"]
 rain = 1 if env["weather"] in ("rain", "snow") else 2
 ind = {"off": 2, "left": 3, "right": 4, "hazard": 5}
 vc = {"car": 4, "van": 6, "truck": 7, "bus": 12, "motorbike": 10, "bicycle": 11}
-moving = 0
+moving = stale = 0
 for m, (run, tick, t) in zip(frames, samples):
     w = f"t {t}"
     v = m.version
@@ -105,8 +108,12 @@ for m, (run, tick, t) in zip(frames, samples):
     near(h.base.orientation.pitch, s["pitch"], f"{w}: host pitch", 0)
     if [h.base.dimension.length, h.base.dimension.width, h.base.dimension.height] != [2 * x for x in veh["box_half"]]:
         fail(f"{w}: host box {h.base.dimension}")
-    others = traffic.get((run, tick))
-    if others is None: fail(f"{w}: no traffic.state of run {run} at that tick in the log")
+    # the traffic.state of the tick, else the newest before it in the run (the drive's
+    # last tick may end before traffic-node's message of it is logged)
+    at = max((k for k in traffic if k[0] == run and k[1] <= tick), default=None)
+    if at is None: fail(f"{w}: no traffic.state of run {run} at or before that tick in the log")
+    others = traffic[at]
+    stale += at[1] != tick
     if len(m.moving_object) != 1 + len(others):
         fail(f"{w}: {len(m.moving_object)} moving objects, the log has the host and {len(others)} vehicles")
     for o, a in zip(m.moving_object[1:], others):
@@ -122,6 +129,7 @@ for m, (run, tick, t) in zip(frames, samples):
             fail(f"{ow}: lights {ls} for indicator {a['indicator']}, brake {a['brake']}")
         if o.type != 2 or o.vehicle_classification.type != vc[a["model"]]: fail(f"{ow}: type of a {a['model']}")
     moving += len(others)
+if stale > 2: fail(f"{stale} messages had no traffic.state of their own tick")
 if moving < 100: fail(f"only {moving} traffic vehicles in {len(frames)} messages: the drive had no traffic to check")
 print(f"ok {len(frames)} GroundTruth messages, {moving} traffic vehicles equal to the log's; environment {env['light']}, "
       f"{env['weather']}, {env['visibility_m']} m as ambient illumination {light}, precipitation {rain}, fog {fog}")
@@ -136,6 +144,10 @@ echo "$name" | grep -Eq "^[0-9]{8}T[0-9]{6}Z_gt_380_${pb}_${frames}_motorway\.os
     { echo "FAIL the file in the directory is named '$name'"; exit 1; }
 cmp -s "$tmp/dir/$name" "$tmp/gt.osi" || { echo "FAIL $name differs from the file export"; exit 1; }
 echo "ok named $name"
+# --run 0 of this one-run log: the same messages (the first vehicle.state, filed under run
+# -1 because it came before its sim.tick, is run 0's by its own "run")
+"$bin/simctl" export "$log" --osi "$tmp/run0.osi" --run 0 >/dev/null 2>&1 || { echo "FAIL export --run 0"; exit 1; }
+cmp -s "$tmp/run0.osi" "$tmp/gt.osi" || { echo "FAIL --run 0 differs from the whole log's trace"; exit 1; }
 # An existing file needs --force; a log without raw messages says how to record one.
 "$bin/simctl" export "$log" --osi "$tmp/gt.osi" >/dev/null 2>"$tmp/exists.txt" &&
     { echo "FAIL an existing file was overwritten without --force"; exit 1; }
@@ -148,6 +160,68 @@ grep -q "record-all" "$tmp/bare.txt" || { echo "FAIL said:"; cat "$tmp/bare.txt"
 [ ! -e "$tmp/bare.osi" ] && [ ! -e "$tmp/bare.osi.part" ] || { echo "FAIL a failed export left a file"; exit 1; }
 "$bin/simctl" export "$log" --osi "$tmp/noenv.osi" --scenario "$tmp/none.json" >/dev/null 2>"$tmp/noenv.txt" ||
     { echo "FAIL export without a scenario:"; cat "$tmp/noenv.txt"; exit 1; }
-grep -q "environmental conditions left out" "$tmp/noenv.txt" || { echo "FAIL said:"; cat "$tmp/noenv.txt"; exit 1; }
+grep -q "environmental conditions and traffic lights left out" "$tmp/noenv.txt" || { echo "FAIL said:"; cat "$tmp/noenv.txt"; exit 1; }
 [ "$(wc -c <"$tmp/noenv.osi")" -lt "$(wc -c <"$tmp/gt.osi")" ] || { echo "FAIL the trace without a scenario is no smaller"; exit 1; }
+# Traffic lights: the crossing's four heads, three bulbs each.
+"$bin/simctl" run "$root/scenarios/crossing-lights.json" --headless --until 1 --no-analysis --record-all \
+    --out "$tmp/cl" --bus "127.0.0.1:$P" --control "tcp://127.0.0.1:$C" >"$tmp/cl.log" 2>&1 ||
+    { echo "FAIL the crossing drive:"; tail -n 20 "$tmp/cl.log"; exit 1; }
+cl=$(ls "$tmp"/cl/logs/*/*.sqlite | head -n 1)
+"$bin/simctl" export "$cl" --osi "$tmp/cl.osi" >"$tmp/cl.txt" 2>&1 || { echo "FAIL export:"; cat "$tmp/cl.txt"; exit 1; }
+/usr/bin/python3 - "$tmp/py" "$tmp/cl.osi" "$cl" "$root/scenarios/crossing-lights.json" "$bin/simctl" <<'PY' || exit 1
+import json, math, sqlite3, struct, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+import osi_groundtruth_pb2 as osi
+data = open(sys.argv[2], "rb").read()
+db = sqlite3.connect(sys.argv[3])
+heads = {h["id"]: h for h in json.load(open(sys.argv[4]))["traffic_lights"]["heads"]}
+def fail(what):
+    print("FAIL", what); sys.exit(1)
+def where(x, y):
+    return json.loads(subprocess.run([sys.argv[5], "where", sys.argv[4], repr(x), repr(y)], capture_output=True,
+                                     text=True, check=True).stdout)
+frames, at = [], 0
+while at < len(data):
+    n = struct.unpack_from("<I", data, at)[0]
+    m = osi.GroundTruth(); m.ParseFromString(data[at + 4:at + 4 + n]); frames.append(m); at += 4 + n
+signals = [(t, json.loads(l)) for t, l in db.execute("SELECT t, line FROM messages WHERE topic = 'signal.state' ORDER BY rowid")]
+if not signals: fail("the crossing drive logged no signal.state")
+lit = {"red": {2}, "red_amber": {2, 3}, "amber": {3}, "green": {4}, "flashing_amber": set(), "off": set()}
+seen = set()
+for m in frames:
+    t = m.timestamp.seconds + m.timestamp.nanos * 1e-9
+    state = {}
+    for ts, s in signals:
+        if ts <= t + 1e-9: state[s["id"]] = s["state"]
+    by_head = {}
+    for tl in m.traffic_light:
+        by_head.setdefault(tl.source_reference[0].identifier[0], []).append(tl)
+    if set(by_head) != set(state): fail(f"t {t}: lights of {sorted(by_head)}, signal.state of {sorted(state)}")
+    for hid, bulbs in by_head.items():
+        c = [b.classification for b in bulbs]
+        if [x.color for x in c] != [2, 3, 4] or any(x.icon != 2 for x in c): fail(f"t {t}, {hid}: bulbs {c}")
+        on = {x.color for x in c if x.mode == 3}
+        flashing = {x.color for x in c if x.mode == 4}
+        if on != lit[state[hid]] or flashing != ({3} if state[hid] == "flashing_amber" else set()):
+            fail(f"t {t}, {hid}: lit {on}, flashing {flashing} for {state[hid]}")
+        seen.add((hid, state[hid]))
+# each head where the scenario puts it: the bulbs' centre less the housing's 0.195 m in
+# front of the post is the post's foot at the head's road, s and t; 1 m further along
+# the face's look goes against the traffic it controls (s down for "+", up for "-")
+for hid, bulbs in by_head.items():
+    b = bulbs[0].base
+    yaw = b.orientation.yaw
+    fx, fy = b.position.x - 0.195 * math.cos(yaw), b.position.y - 0.195 * math.sin(yaw)
+    w, h = where(fx, fy), heads[hid]
+    if w["road"] != h["road"] or abs(w["s"] - h["s"]) > 1e-6 or abs(w["d"] - h["t"]) > 1e-6:
+        fail(f"{hid}: its post stands at {w}, the scenario says {h}")
+    ahead = where(fx + math.cos(yaw), fy + math.sin(yaw))
+    if round(ahead["s"] - w["s"]) != (-1 if h["orientation"] == "+" else 1):
+        fail(f"{hid}: its face looks towards s {ahead['s']} from {w['s']} ({h['orientation']})")
+    z = [x.base.position.z for x in bulbs]
+    # z_offset: the scenario's default 3 m (docs/scenario.md); a head 0.8 m high (render-node's)
+    want = [w["z"] + h.get("z_offset", 3) + 0.8 * k / 6 for k in (5, 3, 1)]
+    if any(abs(a - b) > 1e-9 for a, b in zip(z, want)): fail(f"{hid}: bulbs at z {z}, want {want}")
+print(f"ok {len(frames)} messages with {len(frames[0].traffic_light)} traffic lights each; states {sorted(seen)}")
+PY
 echo "ok export osi"

@@ -205,13 +205,61 @@ static void test_environment(void **state)
     free(buf);
 }
 
+static void test_traffic_lights(void **state)
+{
+    (void)state;
+    sim_light_head h = {.id = "north", .kind = SIM_HEAD_VEHICLE, .x = 10, .y = 0, .z = 1, .heading = M_PI / 2,
+                        .z_offset = 3, .height = 0.9, .width = 0.3};
+    sim_osi_light l[3];
+    assert_int_equal(sim_osi_lights_from_head(&h, SIM_SIGNAL_RED_AMBER, l), 3);
+    int modes[3] = {l[0].mode, l[1].mode, l[2].mode};
+    assert_int_equal(l[0].color, 2);
+    assert_int_equal(l[1].color, 3);
+    assert_int_equal(l[2].color, 4);
+    assert_int_equal(modes[0], 3);
+    assert_int_equal(modes[1], 3);
+    assert_int_equal(modes[2], 2);
+    /* the housing 0.07 + 0.125 m in front of the post, along the face's look (+y) */
+    assert_float_equal(l[0].position[0], 10, 1e-12);
+    assert_float_equal(l[0].position[1], 0.195, 1e-12);
+    assert_float_equal(l[0].position[2], 1 + 3 + 0.75, 1e-12); /* 5/6 of 0.9 */
+    assert_float_equal(l[2].position[2], 1 + 3 + 0.15, 1e-12);
+    assert_float_equal(l[1].dimension[2], 0.3, 1e-12);
+    assert_float_equal(l[1].yaw, M_PI / 2, 0);
+    assert_int_equal(l[0].id, sim_osi_id("north/red"));
+    assert_string_equal(l[0].name, "north");
+    sim_osi_lights_from_head(&h, SIM_SIGNAL_FLASHING_AMBER, l);
+    assert_int_equal(l[0].mode, 2);
+    assert_int_equal(l[1].mode, 4);
+    sim_osi_lights_from_head(&h, SIM_SIGNAL_OFF, l);
+    assert_int_equal(l[0].mode + l[1].mode + l[2].mode, 6);
+    /* a pedestrian head: red and green, at 3/4 and 1/4; amber lights neither */
+    h.kind = SIM_HEAD_PEDESTRIAN;
+    assert_int_equal(sim_osi_lights_from_head(&h, SIM_SIGNAL_AMBER, l), 2);
+    assert_int_equal(l[0].color, 2);
+    assert_int_equal(l[1].color, 4);
+    assert_int_equal(l[0].icon, 15);
+    assert_int_equal(l[0].mode, 2);
+    assert_int_equal(l[1].mode, 2);
+    assert_float_equal(l[1].position[2], 1 + 3 + 0.225, 1e-12);
+    sim_osi_lights_from_head(&h, SIM_SIGNAL_GREEN, l);
+    assert_int_equal(l[1].mode, 3);
+    /* on the wire: GroundTruth field 7 */
+    sim_osi_ground_truth gt = {.t = 0, .host_id = 1, .lights = l, .n_lights = 2};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    encode(&gt, &buf, &len);
+    assert_int_equal(buf[18], 0x3a);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_ground_truth_bytes), cmocka_unit_test(test_object_bytes),
         cmocka_unit_test(test_bad_time_refused),         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_host_box_centre),          cmocka_unit_test(test_traffic_vehicle),
-        cmocka_unit_test(test_environment),
+        cmocka_unit_test(test_environment),              cmocka_unit_test(test_traffic_lights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
