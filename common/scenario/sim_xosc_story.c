@@ -160,17 +160,10 @@ static int read_lateral(xosc_parser *P, const xmlNode *la, sim_sb_action *a, boo
     return P->rc;
 }
 
-static int read_trajectory(xosc_parser *P, const xmlNode *fa, sim_sb_action *a, bool *ignored)
+/* A FollowTrajectoryAction's TimeReference (Timing: times relative or absolute,
+ * scale, offset). */
+static int read_timing(xosc_parser *P, const xmlNode *fa, sim_sb_action *a)
 {
-    const xmlNode *tr = xosc_child(fa, "Trajectory");
-    if (!tr) tr = xosc_child(xosc_child(fa, "TrajectoryRef"), "Trajectory");
-    const xmlNode *shape = xosc_first(xosc_child(tr, "Shape"));
-    if (!xosc_is(shape, "Polyline")) {
-        xosc_unsupported(P, shape ? shape : fa); /* Clothoid, Nurbs, a catalog trajectory */
-        *ignored = true;
-        return P->rc;
-    }
-    a->type = SIM_SB_A_FOLLOW_TRAJECTORY;
     const xmlNode *tref = xosc_first(xosc_child(fa, "TimeReference"));
     a->timed = xosc_is(tref, "Timing");
     if (a->timed) {
@@ -184,6 +177,54 @@ static int read_trajectory(xosc_parser *P, const xmlNode *fa, sim_sb_action *a, 
         a->dyn.value = scale;
         a->target = offset;
     }
+    return P->rc;
+}
+
+/* A Clothoid (curvature, curvaturePrime or 1.0's curvatureDot, length, startTime,
+ * stopTime, its start Position or the entity's): followed through
+ * SIM_SB_CLOTHOID_PTS vertices placed when the action starts, their times spread
+ * evenly over startTime .. stopTime (none given: at the entity's speed). */
+static int read_clothoid(xosc_parser *P, const xmlNode *fa, const xmlNode *c, sim_sb_action *a, bool *ignored)
+{
+    double t0 = NAN, t1 = NAN;
+    a->type = SIM_SB_A_FOLLOW_TRAJECTORY;
+    a->clothoid = true;
+    if (!xosc_num(P, c, "curvature", true, 0, &a->clo_k) || !xosc_num(P, c, "length", true, 0, &a->clo_len) ||
+        !xosc_num(P, c, xmlHasProp(c, (const xmlChar *)"curvaturePrime") ? "curvaturePrime" : "curvatureDot", false, 0,
+                  &a->clo_dk) ||
+        !xosc_num(P, c, "startTime", false, NAN, &t0) || !xosc_num(P, c, "stopTime", false, NAN, &t1))
+        return P->rc;
+    if (!(a->clo_len > 0)) return xosc_fail(P, c, SIM_ERANGE, "has length %g, expected > 0", a->clo_len);
+    if (!isnan(t0) && !isnan(t1) && !(t1 > t0))
+        return xosc_fail(P, c, SIM_ERANGE, "has stopTime %g, expected after startTime %g", t1, t0);
+    const xmlNode *pn = xosc_child(c, "Position");
+    if (pn && xosc_position(P, pn, &a->pos)) return P->rc;
+    if (pn && a->pos.kind == SIM_SB_POS_NONE) *ignored = true;
+    int n = SIM_SB_CLOTHOID_PTS;
+    a->pt = malloc((size_t)n * sizeof *a->pt);
+    a->route = calloc((size_t)n, sizeof *a->route); /* unused (kind none): the vertices are computed */
+    if (!a->pt || !a->route) return xosc_fail(P, c, SIM_ENOMEM, "out of memory");
+    a->n_route = n;
+    for (int k = 0; k < n; k++) {
+        a->route[k].entity = a->route[k].road_index = -1;
+        a->pt[k] = isnan(t0) || isnan(t1) ? NAN : t0 + (t1 - t0) * k / (n - 1);
+    }
+    return read_timing(P, fa, a);
+}
+
+static int read_trajectory(xosc_parser *P, const xmlNode *fa, sim_sb_action *a, bool *ignored)
+{
+    const xmlNode *tr = xosc_child(fa, "Trajectory");
+    if (!tr) tr = xosc_child(xosc_child(fa, "TrajectoryRef"), "Trajectory");
+    const xmlNode *shape = xosc_first(xosc_child(tr, "Shape"));
+    if (xosc_is(shape, "Clothoid")) return read_clothoid(P, fa, shape, a, ignored);
+    if (!xosc_is(shape, "Polyline")) {
+        xosc_unsupported(P, shape ? shape : fa); /* Nurbs, a catalog trajectory */
+        *ignored = true;
+        return P->rc;
+    }
+    a->type = SIM_SB_A_FOLLOW_TRAJECTORY;
+    if (read_timing(P, fa, a)) return P->rc;
     for (const xmlNode *v = shape->children; v && !P->rc; v = v->next) {
         if (!xosc_is(v, "Vertex")) continue;
         double t = NAN;

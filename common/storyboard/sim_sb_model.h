@@ -15,6 +15,7 @@
 #include "sim_sb_profile.h"
 
 #define SIM_SB_NAME 64
+#define SIM_SB_CLOTHOID_PTS 65        /* vertices a Clothoid is followed through (64 chords) */
 
 typedef enum { SIM_SB_VEHICLE, SIM_SB_PEDESTRIAN, SIM_SB_MISC } sim_sb_category;
 
@@ -118,6 +119,9 @@ typedef struct sim_sb_action {
     int n_prof;                   /* speed profile: entries */
     bool follow;                  /* speed profile: followingMode follow (else position) */
     int side;                     /* lateral distance: +1 left of the entity, -1 right, 0 either */
+    bool clothoid;                /* trajectory: a Clothoid from pos (NONE: where the entity is), its
+                                     n_route vertices placed when the action starts (route unused) */
+    double clo_k, clo_dk, clo_len; /* clothoid: curvature (1/m), its change (1/m^2), length (m) */
     sim_sb_limits lim;            /* DynamicConstraints as given (NAN: not given; the entity's
                                      Performance fills them in when the action starts) */
 } sim_sb_action;
