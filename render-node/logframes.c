@@ -6,7 +6,7 @@
  * around the frame's time, as a session interpolates two states; the other cars, in a
  * log recorded with --all, the two traffic.state messages around it; the traffic
  * lights as their controllers show them at that time; the HUD the car's speed and the
- * limit where it is. */
+ * limit where it is, and with --stamp the frame's log time, run and number. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -198,6 +198,9 @@ int rn_run_log_frames(rn_node *n, sim_error *err)
         rc = traffic_at(n, r, a.run, t, err);
         if (rc) break;
         rn_lights_show_at(&n->scene.lights, t);
+        if (o->stamp)
+            snprintf(n->scene.hud.stamp, sizeof n->scene.hud.stamp, "t %.3f s  run %lld  frame %ld", t,
+                     (long long)a.run, k);
         rn_frame_stats st;
         rc = rn_frame(n, &p, t, NULL, &st, err);
         if (!rc && fwrite(n->grab, 1, frame_bytes, out) != frame_bytes)

@@ -8,6 +8,7 @@
  *    screenshot of the car's logged pose at 2 s than the frames one frame and one
  *    second before and after it are;
  *  - --from/--to cut the range (1 to 2 s: 31 frames);
+ *  - --stamp writes the frame's time in the top right corner and changes nothing else;
  *  - bad input is refused, naming what was wrong, and leaves no file. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,6 +218,49 @@ static void from_to_cut_the_range(void **state)
     assert_int_equal(decode(out, none, 1, keep), 31);
 }
 
+/* Mean |a - b| over the rectangle [x0, x1) x [y0, y1) (inside) or outside it. */
+static double mad_region(const uint8_t *a, const uint8_t *b, int x0, int x1, int y0, int y1, bool inside)
+{
+    double s = 0;
+    long n = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            bool in = x >= x0 && x < x1 && y >= y0 && y < y1;
+            if (in != inside) continue;
+            for (int c = 0; c < 3; c++) s += abs((int)a[((size_t)y * W + x) * 3 + c] - (int)b[((size_t)y * W + x) * 3 + c]);
+            n += 3;
+        }
+    return s / (double)n;
+}
+
+static void stamp_marks_the_top_right_corner_only(void **state)
+{
+    (void)state;
+    char plain[400], stamped[400], words[8192];
+    snprintf(plain, sizeof plain, "%s/plain.mp4", dir);
+    snprintf(stamped, sizeof stamped, "%s/stamped.mp4", dir);
+    assert_int_equal(video(plain, "0", "1", words, sizeof words), 0);
+    const char *args[] = {"video", log_path, "-o", stamped, "--size", "320x180", "--fps", "30", "--to", "1", "--stamp",
+                          NULL};
+    int rc = ts_run("simctl", args, words, sizeof words);
+    if (rc != 0) fail_msg("simctl video --stamp: %d: %s", rc, words);
+    static uint8_t a[2][W * H * 3], b[2][W * H * 3];
+    int want[2] = {15, 30};
+    assert_int_equal(decode(plain, want, 2, &a[0][0]), 31);
+    assert_int_equal(decode(stamped, want, 2, &b[0][0]), 31);
+    /* the stamp is right-aligned in the top 8 % (24 px of 720 high, 20 px in: 6 px here) */
+    int x0 = W / 2, y1 = H * 8 / 100;
+    double in15 = mad_region(a[0], b[0], x0, W, 0, y1, true), out15 = mad_region(a[0], b[0], x0, W, 0, y1, false);
+    double in30 = mad_region(a[1], b[1], x0, W, 0, y1, true);
+    double stamps = mad_region(b[0], b[1], x0, W, 0, y1, true), sky = mad_region(a[0], a[1], x0, W, 0, y1, true);
+    print_message("stamp: corner %.2f, elsewhere %.2f; stamped corner 0.5 s against 1 s %.2f (unstamped %.2f)\n",
+                  in15, out15, stamps, sky);
+    assert_true(in15 > 4 * out15 + 1.5); /* the corner has the text */
+    assert_true(in30 > 4 * out15 + 1.5);
+    assert_true(out15 < 1.0);            /* the rest is the same picture */
+    assert_true(stamps > 2 * sky + 0.8); /* the time written changes with the frame */
+}
+
 static void bad_input_is_refused(void **state)
 {
     (void)state;
@@ -255,6 +299,7 @@ int main(void)
         cmocka_unit_test(whole_drive_frames_count_size_and_change),
         cmocka_unit_test(frame_k_is_the_drive_at_t0_plus_k_over_fps),
         cmocka_unit_test(from_to_cut_the_range),
+        cmocka_unit_test(stamp_marks_the_top_right_corner_only),
         cmocka_unit_test(bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
