@@ -462,8 +462,10 @@ static int read_children(xosc_parser *P, const xmlNode *n, int self)
     sim_sb_model *m = &P->x->model;
     sim_sb_elem_type type = m->elements[self].type;
     const char *child = CHILD_OF[type];
+    /* a maneuver group's maneuvers may come from a ManeuverCatalog */
+    bool by_ref = type == SIM_SB_E_GROUP;
     int count = 0;
-    for (const xmlNode *c = n->children; c; c = c->next) count += xosc_is(c, child);
+    for (const xmlNode *c = n->children; c; c = c->next) count += xosc_is(c, child) || (by_ref && xosc_is(c, "CatalogReference"));
     int *k = realloc(m->kids, (size_t)(m->n_kids + count + 1) * sizeof *k);
     if (!k) return xosc_fail(P, n, SIM_ENOMEM, "out of memory");
     m->kids = k;
@@ -477,6 +479,16 @@ static int read_children(xosc_parser *P, const xmlNode *n, int self)
             int e;
             if (read_element(P, c, type + 1, self, &e)) return P->rc;
             m->kids[base + i++] = e;
+        } else if (by_ref && xosc_is(c, "CatalogReference")) { /* with its parameters in scope */
+            int mark, e;
+            const xmlNode *mn = xosc_catalog_entry(P, c, &mark);
+            if (mn && !xosc_is(mn, "Maneuver"))
+                xosc_fail(P, c, SIM_EINVAL, "names a <%s>, expected a <Maneuver>", (const char *)mn->name);
+            else if (mn && !read_element(P, mn, SIM_SB_E_MANEUVER, self, &e))
+                m->kids[base + i++] = e;
+            P->n_params = mark;
+            P->depth--;
+            if (P->rc) return P->rc;
         }
     }
     return P->rc;
@@ -511,8 +523,6 @@ static int read_element(xosc_parser *P, const xmlNode *n, sim_sb_elem_type type,
             *slot = ent;
             m->elements[self].n_actors++;
         }
-        for (const xmlNode *c = n->children; c; c = c->next)
-            if (xosc_is(c, "CatalogReference")) xosc_unsupported(P, c); /* maneuvers from a catalog */
     }
     if (type == SIM_SB_E_EVENT) {
         static const char *const prios[] = {"overwrite", "skip", "parallel", "override", NULL};
