@@ -9,6 +9,7 @@
  *    second before and after it are;
  *  - --from/--to cut the range (1 to 2 s: 31 frames);
  *  - --stamp writes the frame's time in the top right corner and changes nothing else;
+ *  - the scenario's hud_text triggers show as the driver saw them (a lane-change drive);
  *  - bad input is refused, naming what was wrong, and leaves no file. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -261,6 +262,41 @@ static void stamp_marks_the_top_right_corner_only(void **state)
     assert_true(stamps > 2 * sky + 0.8); /* the time written changes with the frame */
 }
 
+/* The scenario's hud_text triggers as the driver saw them: the lane-change track's
+ * "Drive at 60 km/h ..." fires at s = 25 m (about t = 1.9 s from standstill at s = 20)
+ * and stays 5 s, in the top area. */
+static void hud_text_triggers_as_the_driver_saw_them(void **state)
+{
+    (void)state;
+    char out[300], bus[64], control[64], logs[400], lc_log[2400], mk[400], video_path[400], words[8192];
+    snprintf(out, sizeof out, "%s/lane-change", dir);
+    snprintf(mk, sizeof mk, "mkdir -p %s", out);
+    assert_int_equal(system(mk), 0);
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
+    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/lane-change.json"), "--headless", "--until", "4.5",
+                    "--no-analysis", "--out", out, "--bus", bus, "--control", control, NULL};
+    pid_t pid = ts_spawn(argv, false);
+    assert_true(pid > 0);
+    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
+    assert_true(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(logs, sizeof logs, "%s/logs/default", out);
+    ts_drive_find_log(logs, lc_log, sizeof lc_log);
+    snprintf(video_path, sizeof video_path, "%s/lane-change.mp4", dir);
+    const char *args[] = {"video", lc_log, "-o", video_path, "--size", "320x180", "--fps", "30", "--from", "0.5",
+                          "--to", "4", NULL};
+    int rc = ts_run("simctl", args, words, sizeof words);
+    if (rc != 0) fail_msg("simctl video: %d: %s", rc, words);
+    static uint8_t f[3][W * H * 3];
+    int want[3] = {0, 15, 105}; /* t = 0.5, 1, 4 s */
+    assert_int_equal(decode(video_path, want, 3, &f[0][0]), 106);
+    /* the top area: centred, its text's top at 8 % of the height */
+    int x0 = W / 5, x1 = W * 4 / 5, y0 = H * 6 / 100, y1 = H * 16 / 100;
+    double before = mad_region(f[0], f[1], x0, x1, y0, y1, true), shown = mad_region(f[1], f[2], x0, x1, y0, y1, true);
+    print_message("top area: 0.5 s against 1 s %.2f, 1 s against 4 s %.2f\n", before, shown);
+    assert_true(shown > 3 * before + 2);
+}
+
 static void bad_input_is_refused(void **state)
 {
     (void)state;
@@ -300,6 +336,7 @@ int main(void)
         cmocka_unit_test(frame_k_is_the_drive_at_t0_plus_k_over_fps),
         cmocka_unit_test(from_to_cut_the_range),
         cmocka_unit_test(stamp_marks_the_top_right_corner_only),
+        cmocka_unit_test(hud_text_triggers_as_the_driver_saw_them),
         cmocka_unit_test(bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
