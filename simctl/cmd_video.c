@@ -133,7 +133,7 @@ int simctl_cmd_video(int argc, char **argv)
     const char *out = NULL, *from = NULL, *to = NULL, *size = "1280x720", *scenario = NULL, *quality = NULL,
                *preset = NULL;
     int fps = 30, run = -1, crf = 0;
-    bool force = false;
+    bool force = false, stamp = false;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &out, "OUT.mp4", "the video (also -o): H.264 in MP4 (.mp4) or VP9 in WebM (.webm)"},
         {"size", SIM_OPT_STRING, &size, "WxH", "picture size in pixels, even (default 1280x720)"},
@@ -145,10 +145,11 @@ int simctl_cmd_video(int argc, char **argv)
         {"preset", SIM_OPT_STRING, &preset, "NAME", "H.264's speed: ultrafast (fastest, largest file), superfast, veryfast (default), faster, fast, medium, slow, slower, veryslow"},
         {"quality", SIM_OPT_STRING, &quality, "low|medium|high", "render-node's preset (default: low on a software renderer)"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "the drive's scenario (default: the one the log names)"},
+        {"stamp", SIM_OPT_FLAG, &stamp, NULL, "each frame's log time, run and number in the top right corner"},
         {"force", SIM_OPT_FLAG, &force, NULL, "overwrite an existing OUT"},
     };
     const char *usage = "simctl video LOG -o OUT.mp4 [--size WxH] [--fps N] [--from ...] [--to ...] [--run N] [--crf N] "
-                        "[--preset NAME] [--quality Q] [--scenario FILE] [--force]";
+                        "[--preset NAME] [--quality Q] [--stamp] [--scenario FILE] [--force]";
     const char *desc = "Renders a drive log's driver view offscreen to a video on the log's time base: frame k shows "
                        "the drive at log time t0 + k / fps (docs/video.md).";
     size_t n_opts = sizeof opts / sizeof opts[0];
@@ -249,6 +250,7 @@ int simctl_cmd_video(int argc, char **argv)
     rargv[k++] = "--from", rargv[k++] = a_from;
     rargv[k++] = "--to", rargv[k++] = a_to;
     if (quality) rargv[k++] = "--quality", rargv[k++] = (char *)quality;
+    if (stamp) rargv[k++] = "--stamp";
     rargv[k] = NULL;
 
     char comment[600];

@@ -143,6 +143,8 @@ typedef enum {
     SIM_SB_C_END_OF_ROAD,
     SIM_SB_C_COLLISION,
     SIM_SB_C_OFFROAD,
+    SIM_SB_C_CLEARANCE,           /* RelativeClearanceCondition: no other entity within value ahead,
+                                     dist_back behind, in the relative lanes of `ranges` */
     SIM_SB_C_SIGNAL,              /* TrafficSignalCondition: signal `ref` shows `light` */
     SIM_SB_C_SIGNAL_PHASE,        /* TrafficSignalControllerCondition: controller `ref` is in phase `light` */
 } sim_sb_cond_type;
@@ -193,6 +195,11 @@ typedef struct sim_sb_condition {
     char ref[SIM_SB_NAME];        /* element state: the element's name as written */
     sim_sb_elem_type ref_type;
     int light;                    /* signal condition: a sim_light_state (sim_lights.h); phase: its index */
+    double dist_back;             /* clearance: m behind (value: m ahead) */
+    bool opposite;                /* clearance: lanes the other way count too */
+    int ref0, n_ref;              /* clearance: the entities that count, model->trig[ref0 ..] (none: all) */
+    int n_ranges;                 /* clearance: relative lane ranges (none: every lane) */
+    int lane_from[4], lane_to[4];
 } sim_sb_condition;
 
 typedef struct sim_sb_group { int c0, n; } sim_sb_group;    /* AND of conditions */
