@@ -2,6 +2,7 @@
  * DynamicConstraints, SpeedProfileAction, a trajectory's TimeReference and Clothoid
  * shape (see sim_xosc.h; the model in sim_sb_model.h). */
 #include "sim_xosc_util.h"
+#include "sim_sb_nurbs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,3 +102,65 @@ int xosc_read_clothoid(xosc_parser *P, const xmlNode *fa, const xmlNode *c, sim_
     return xosc_read_timing(P, fa, a);
 }
 
+
+/* A Nurbs (order, ControlPoint time, weight and Position, Knot values): followed through
+ * SIM_SB_CLOTHOID_PTS vertices at evenly spaced parameters over its knots' range, each
+ * at the time the curve's own basis gives from the control points' times (esmini's
+ * reading); the control points are placed when the action starts. */
+int xosc_read_nurbs(xosc_parser *P, const xmlNode *fa, const xmlNode *c, sim_sb_action *a, bool *ignored)
+{
+    a->type = SIM_SB_A_FOLLOW_TRAJECTORY;
+    a->nurbs = true;
+    double *ct = NULL;
+    int n_ct = 0;
+    if (!xosc_int(P, c, "order", true, 2, &a->order)) return P->rc;
+    for (const xmlNode *k = c->children; k && !P->rc; k = k->next) {
+        if (xosc_is(k, "ControlPoint")) {
+            const xmlNode *pn = xosc_child(k, "Position");
+            if (!pn) return free(ct), xosc_fail(P, k, SIM_EINVAL, "has no <Position>");
+            double t = NAN, w = 1;
+            if (!xosc_num(P, k, "time", false, NAN, &t) || !xosc_num(P, k, "weight", false, 1, &w)) return free(ct), P->rc;
+            double *nt = realloc(ct, (size_t)(n_ct + 1) * sizeof *nt), *nw = nt ? realloc(a->cw, (size_t)(n_ct + 1) * sizeof *nw) : NULL;
+            if (nt) ct = nt;
+            if (nw) a->cw = nw;
+            if (!nt || !nw) return free(ct), xosc_fail(P, k, SIM_ENOMEM, "out of memory");
+            ct[n_ct] = t;
+            a->cw[n_ct++] = w;
+            sim_sb_position *pos = xosc_push(P, k, (void **)&a->ctrl, &a->n_ctrl, sizeof *pos);
+            if (!pos || xosc_position(P, pn, pos)) return free(ct), P->rc;
+            if (pos->kind == SIM_SB_POS_NONE) *ignored = true;
+        } else if (xosc_is(k, "Knot")) {
+            double v, *nk = realloc(a->kn, (size_t)(a->n_route + 1) * sizeof *nk);
+            if (!nk) return free(ct), xosc_fail(P, k, SIM_ENOMEM, "out of memory");
+            a->kn = nk;
+            if (!xosc_num(P, k, "value", true, 0, &v)) return free(ct), P->rc;
+            if (a->n_route > 0 && v < a->kn[a->n_route - 1])
+                return free(ct), xosc_fail(P, k, SIM_EINVAL, "has value %g, below the knot before (%g): knots never decrease", v,
+                                           a->kn[a->n_route - 1]);
+            a->kn[a->n_route++] = v; /* counted in n_route until the vertices replace them */
+        }
+    }
+    int n_kn = a->n_route;
+    a->n_route = 0;
+    if (a->order < 2 || a->n_ctrl < a->order || a->n_ctrl > SIM_SB_NURBS_MAX || n_kn != a->n_ctrl + a->order ||
+        !(a->kn[a->n_ctrl] > a->kn[a->order - 1])) {
+        free(ct);
+        return xosc_fail(P, c, SIM_EINVAL, "has order %d, %d control points and %d knots, expected order >= 2, %d to %d "
+                         "control points and knots as many as both, rising over the curve",
+                         a->order, a->n_ctrl, n_kn, a->order, SIM_SB_NURBS_MAX);
+    }
+    int n = SIM_SB_CLOTHOID_PTS;
+    bool timed = true;
+    for (int i = 0; i < a->n_ctrl; i++) timed &= !isnan(ct[i]);
+    a->pt = malloc((size_t)n * sizeof *a->pt);
+    a->route = calloc((size_t)n, sizeof *a->route); /* unused (kind none): the vertices are computed */
+    if (!a->pt || !a->route) return free(ct), xosc_fail(P, c, SIM_ENOMEM, "out of memory");
+    a->n_route = n;
+    double u0 = a->kn[a->order - 1], u1 = a->kn[a->n_ctrl];
+    for (int k = 0; k < n; k++) {
+        a->route[k].entity = a->route[k].road_index = -1;
+        a->pt[k] = timed ? sim_sb_nurbs_value(a->kn, a->order, a->cw, ct, a->n_ctrl, u0 + (u1 - u0) * k / (n - 1)) : NAN;
+    }
+    free(ct);
+    return xosc_read_timing(P, fa, a);
+}

@@ -123,8 +123,9 @@ static int read_trajectory(xosc_parser *P, const xmlNode *fa, sim_sb_action *a, 
     if (!tr) tr = xosc_child(xosc_child(fa, "TrajectoryRef"), "Trajectory");
     const xmlNode *shape = xosc_first(xosc_child(tr, "Shape"));
     if (xosc_is(shape, "Clothoid")) return xosc_read_clothoid(P, fa, shape, a, ignored);
+    if (xosc_is(shape, "Nurbs")) return xosc_read_nurbs(P, fa, shape, a, ignored);
     if (!xosc_is(shape, "Polyline")) {
-        xosc_unsupported(P, shape ? shape : fa); /* Nurbs, a catalog trajectory */
+        xosc_unsupported(P, shape ? shape : fa); /* a catalog trajectory */
         *ignored = true;
         return P->rc;
     }

@@ -99,6 +99,7 @@ int xosc_read_constraints(xosc_parser *P, const xmlNode *dc, sim_sb_limits *lim)
 int xosc_read_speed_profile(xosc_parser *P, const xmlNode *sp, sim_sb_action *a);
 int xosc_read_timing(xosc_parser *P, const xmlNode *fa, sim_sb_action *a);
 int xosc_read_clothoid(xosc_parser *P, const xmlNode *fa, const xmlNode *c, sim_sb_action *a, bool *ignored);
+int xosc_read_nurbs(xosc_parser *P, const xmlNode *fa, const xmlNode *c, sim_sb_action *a, bool *ignored);
 /* A StartTrigger or StopTrigger into t (groups with a condition not taken dropped). */
 int xosc_read_trigger(xosc_parser *P, const xmlNode *tn, sim_sb_trigger *t);
 /* sim_xosc_signal.c: a TrafficSignalStateAction under an InfrastructureAction into a

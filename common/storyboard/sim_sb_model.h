@@ -122,6 +122,11 @@ typedef struct sim_sb_action {
     bool clothoid;                /* trajectory: a Clothoid from pos (NONE: where the entity is), its
                                      n_route vertices placed when the action starts (route unused) */
     double clo_k, clo_dk, clo_len; /* clothoid: curvature (1/m), its change (1/m^2), length (m) */
+    bool nurbs;                   /* trajectory: a Nurbs through ctrl (placed when the action starts),
+                                     followed through n_route vertices at times pt */
+    sim_sb_position *ctrl;        /* nurbs: control points */
+    double *cw, *kn;              /* nurbs: their weights; the n_ctrl + order knots */
+    int n_ctrl, order;
     sim_sb_limits lim;            /* DynamicConstraints as given (NAN: not given; the entity's
                                      Performance fills them in when the action starts) */
 } sim_sb_action;

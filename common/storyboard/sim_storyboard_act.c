@@ -2,6 +2,7 @@
  * sim_storyboard.h): positions, targets, and what each action does when it starts
  * (the motion it sets going is in sim_storyboard_move.c). */
 #include "sim_storyboard_impl.h"
+#include "sim_sb_nurbs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -143,7 +144,12 @@ bool sb_position(const sim_storyboard *sb, const sim_sb_position *p, double *x, 
         if (!r->on_lane && !sim_lanegraph_locate(sb->g, r->x, r->y, -1, 0.0, &q)) return false;
         double shift = 0, rs = sim_lanegraph_road_s(sb->g, q.lane, q.s);
         l = q.lane;
-        if (p->dlane != 0 && !lane_beside(sb->g, q.lane, rs, p->dlane, &l, &shift)) return false;
+        /* a lane beside that traffic does not use (a shoulder, a border: not in the graph)
+         * is taken as lanes as wide as the entity's */
+        if (p->dlane != 0 && !lane_beside(sb->g, q.lane, rs, p->dlane, &l, &shift)) {
+            l = q.lane;
+            shift = p->dlane * sb->g->lanes[q.lane].width;
+        }
         ls = sim_lanegraph_lane_s(sb->g, l, rs) + p->ds;
         llat = shift + (p->kind == SIM_SB_POS_REL_LANE ? p->offset : q.lat + p->t);
         while (ls > sb->g->lanes[l].length && sb->g->lanes[l].n_succ > 0) {
@@ -342,6 +348,22 @@ static bool clothoid_vertices(const sim_storyboard *sb, const sim_sb_action *a, 
     return true;
 }
 
+/* A Nurbs' vertices: its control points where they are now, the curve at evenly
+ * spaced parameters over its knots' range. */
+static bool nurbs_vertices(const sim_storyboard *sb, const sim_sb_action *a, double *px, double *py)
+{
+    double cx[SIM_SB_NURBS_MAX], cy[SIM_SB_NURBS_MAX];
+    for (int k = 0; k < a->n_ctrl; k++)
+        if (!sb_position(sb, &a->ctrl[k], &cx[k], &cy[k], NULL, NULL, NULL, NULL)) return false;
+    double u0 = a->kn[a->order - 1], u1 = a->kn[a->n_ctrl];
+    for (int k = 0; k < a->n_route; k++) {
+        double u = u0 + (u1 - u0) * k / (a->n_route - 1);
+        px[k] = sim_sb_nurbs_value(a->kn, a->order, a->cw, cx, a->n_ctrl, u);
+        py[k] = sim_sb_nurbs_value(a->kn, a->order, a->cw, cy, a->n_ctrl, u);
+    }
+    return true;
+}
+
 void sb_action_end(sim_storyboard *sb, int i)
 {
     sim_sb_inst *in = &sb->inst[i];
@@ -485,7 +507,8 @@ void sb_action_start(sim_storyboard *sb, int i)
         /* the vertices where they are now (relative ones from where their entity is) */
         bool ok = true;
         if (a->clothoid) ok = clothoid_vertices(sb, a, e, sb->px + in->pool0, sb->py + in->pool0);
-        for (int k = 0; k < a->n_route && ok && !a->clothoid; k++)
+        if (a->nurbs) ok = nurbs_vertices(sb, a, sb->px + in->pool0, sb->py + in->pool0);
+        for (int k = 0; k < a->n_route && ok && !a->clothoid && !a->nurbs; k++)
             ok = sb_position(sb, &a->route[k], &sb->px[in->pool0 + k], &sb->py[in->pool0 + k], NULL, NULL, NULL, NULL);
         if (!ok) {
             in->running = false;

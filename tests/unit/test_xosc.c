@@ -41,7 +41,7 @@ static const struct {
     {"straight_500m.xosc", NULL, NULL},
     {"synchronize.xosc", NULL, "ObjectController (1, line 62), ControllerAction (1, line 97)"},
     {"traffic_lights.xosc", NULL, NULL}, /* TrafficSignalStateActions, TrafficSignalConditions */
-    {"trajectory-test.xosc", NULL, "Nurbs (1, line 209)"},
+    {"trajectory-test.xosc", NULL, NULL},
 };
 
 static void test_shared_files(void **state)
