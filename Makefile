@@ -130,8 +130,8 @@ $(OSI_GEN)/.stamp: $(OSI_PROTO) scripts/gen-osi.sh
 $(OSI_GEN_SRC): $(OSI_GEN)/.stamp ;
 $(patsubst %.c,$(BUILD)/%.o,$(wildcard common/osi/*.c)): $(OSI_GEN)/.stamp
 # (protoc-c's C, not the project's: built without the project's warnings)
-OSI_SAN := $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
 comma := ,
+OSI_SAN := $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
 $(OSI_GEN)/%.pb-c.o: $(OSI_GEN)/%.pb-c.c
 	@$(if $(V),,echo "  CC $<")
 	$(Q)$(CC) -std=c17 $(CFLAGS) $(OSI_SAN) -I$(OSI_GEN) $(call pc_cflags,libprotobuf-c) -MMD -MP -c $< -o $@
