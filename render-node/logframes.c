@@ -5,8 +5,9 @@
  * (docs/video.md). The ego car is the log's samples interpolated between the two
  * around the frame's time, as a session interpolates two states; the other cars, in a
  * log recorded with --all, the two traffic.state messages around it; the traffic
- * lights as their controllers show them at that time; the HUD the car's speed and the
- * limit where it is. */
+ * lights as their controllers show them at that time; the HUD the car's speed, the
+ * limit where it is and the scenario's hud_text triggers, as the driver saw them, and
+ * with --stamp the frame's log time, run and number. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -140,16 +141,18 @@ static void ego_at(rn_node *n, const lf_samples *a, size_t *i, double t, sim_pos
     n->ego_speed = s0->speed + (s1->speed - s0->speed) * f;
     n->ego_steer = s0->steer + (s1->steer - s0->steer) * f;
     n->ego_brake = isfinite(near->brake) && near->brake > 0.05;
-    rn_hud *h = &n->scene.hud;
-    h->speed_kmh = (int)lround(fabs(n->ego_speed) * 3.6);
-    h->speed_mph = (int)lround(fabs(n->ego_speed) * 3.6 / RN_KMH_PER_MPH);
-    h->mph = n->sc->env.speed_mph;
-    double kmh = 0;
-    int road;
-    double s;
-    bool on = near->road[0] ? ra_speed_limit_on(n->sc, near->road, near->s, near->lane, &kmh, &road)
-                            : ra_speed_limit_at(n->sc, p->pos[0], p->pos[1], &kmh, &road, &s);
-    h->limit_kmh = on ? kmh : 0;
+    /* the HUD as a session's render-node makes it from a state at t (rn_session_update_hud:
+     * speed, the limit where physics put the car, the scenario's hud_text triggers, which
+     * fire and expire on the log's clock here) */
+    n->ego_placed = near->road[0] != '\0';
+    snprintf(n->ego_road, sizeof n->ego_road, "%s", near->road);
+    n->ego_s = near->s;
+    n->ego_lane = near->lane;
+    n->ip.pose[1] = *p; /* where the limit is looked up when the log has no road */
+    n->ip.n = 2;
+    n->connected = true;
+    n->last_state_wall = t;
+    rn_session_update_hud(n, t);
 }
 
 int rn_run_log_frames(rn_node *n, sim_error *err)
@@ -198,6 +201,9 @@ int rn_run_log_frames(rn_node *n, sim_error *err)
         rc = traffic_at(n, r, a.run, t, err);
         if (rc) break;
         rn_lights_show_at(&n->scene.lights, t);
+        if (o->stamp)
+            snprintf(n->scene.hud.stamp, sizeof n->scene.hud.stamp, "t %.3f s  run %lld  frame %ld", t,
+                     (long long)a.run, k);
         rn_frame_stats st;
         rc = rn_frame(n, &p, t, NULL, &st, err);
         if (!rc && fwrite(n->grab, 1, frame_bytes, out) != frame_bytes)

@@ -168,6 +168,7 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"run", SIM_OPT_INT, &o->log_run, "N", "with --log: the log's run N (default its first)"},
         {"from", SIM_OPT_DOUBLE, &o->log_from, "T", "with --log: the first frame at log time T (default the run's first sample); then every 1/--fps s"},
         {"to", SIM_OPT_DOUBLE, &o->log_to, "T", "with --log: the last frame at or before log time T (default the run's last sample)"},
+        {"stamp", SIM_OPT_FLAG, &o->stamp, NULL, "with --log: each frame's log time (and run, frame number) in the top right corner"},
         {"latency-log", SIM_OPT_STRING, &o->latency_log, "FILE", "in a session: every frame's wheel-to-picture delay and stages (and the patch as read back) as CSV"},
     };
     int npos = 0;
@@ -196,6 +197,8 @@ static int parse_options(int argc, char **argv, rn_options *o)
         bad = "--study-screen takes --screenshot OUT.png (written on SIGUSR1) but not --screenshot-at or --bench-frames";
     else if (!o->log != !o->frames_out)
         bad = "--log LOG and --frames-out FILE go together";
+    else if (o->stamp && !o->log)
+        bad = "--stamp goes with --log";
     else if (o->log && (o->bench_frames > 0 || o->screenshot || o->study_screen))
         bad = "--log takes neither --screenshot, --bench-frames nor --study-screen";
     else if (o->screenshot_at >= 0 && !o->screenshot)

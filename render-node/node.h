@@ -31,6 +31,7 @@ typedef struct rn_options {
     const char *latency_log;       /* every frame's delay, and the patch as read back, as CSV */
     const char *log, *frames_out;  /* --log LOG --frames-out FILE: a drive's frames (logframes.c) */
     int log_run;                   /* --run: the log's run (< 0: its first) */
+    bool stamp;                    /* --stamp: each frame's log time drawn in the top right */
     double log_from, log_to;       /* --from, --to: log times (NAN: the run's first, last) */
 } rn_options;
 

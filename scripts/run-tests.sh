@@ -74,13 +74,19 @@ export SIM_TEST_TMP
 trap 'rm -rf "$SIM_TEST_TMP"' EXIT INT TERM
 : > "$SIM_TEST_TMP/lock"
 
-serial=""; parallel=""
+# The longest tests (SIM_TEST_FIRST, by file name) start first: started last, one of
+# them kept a core busy for a minute and a half after the others had finished.
+serial=""; first=""; parallel=""
 for t in "$@"; do
     case " ${SIM_TEST_SERIAL:-} " in
-        *" $(basename "$t") "*) serial="$serial $t" ;;
+        *" $(basename "$t") "*) serial="$serial $t"; continue ;;
+    esac
+    case " ${SIM_TEST_FIRST:-} " in
+        *" $(basename "$t") "*) first="$first $t" ;;
         *) parallel="$parallel $t" ;;
     esac
 done
+parallel=$(echo $first $parallel)
 [ -n "$parallel" ] && printf '%s\n' $parallel | xargs -P "${jobs:-1}" -I{} sh "$0" --one {}
 for t in $serial; do sh "$0" --one "$t"; done
 

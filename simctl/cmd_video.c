@@ -130,9 +130,10 @@ static void progress(long k, long frames, double fps, double t_first, bool tty, 
 
 int simctl_cmd_video(int argc, char **argv)
 {
-    const char *out = NULL, *from = NULL, *to = NULL, *size = "1280x720", *scenario = NULL, *quality = NULL;
+    const char *out = NULL, *from = NULL, *to = NULL, *size = "1280x720", *scenario = NULL, *quality = NULL,
+               *preset = NULL;
     int fps = 30, run = -1, crf = 0;
-    bool force = false;
+    bool force = false, stamp = false;
     sim_opt opts[] = {
         {"out", SIM_OPT_STRING, &out, "OUT.mp4", "the video (also -o): H.264 in MP4 (.mp4) or VP9 in WebM (.webm)"},
         {"size", SIM_OPT_STRING, &size, "WxH", "picture size in pixels, even (default 1280x720)"},
@@ -141,12 +142,14 @@ int simctl_cmd_video(int argc, char **argv)
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "last frame at or before here (default the run's last sample)"},
         {"run", SIM_OPT_INT, &run, "N", "the log's run N (default its first)"},
         {"crf", SIM_OPT_INT, &crf, "N", "the encoder's constant quality, lower is better (default H.264 23, VP9 32)"},
+        {"preset", SIM_OPT_STRING, &preset, "NAME", "H.264's speed: ultrafast (fastest, largest file), superfast, veryfast (default), faster, fast, medium, slow, slower, veryslow"},
         {"quality", SIM_OPT_STRING, &quality, "low|medium|high", "render-node's preset (default: low on a software renderer)"},
         {"scenario", SIM_OPT_STRING, &scenario, "FILE", "the drive's scenario (default: the one the log names)"},
+        {"stamp", SIM_OPT_FLAG, &stamp, NULL, "each frame's log time, run and number in the top right corner"},
         {"force", SIM_OPT_FLAG, &force, NULL, "overwrite an existing OUT"},
     };
     const char *usage = "simctl video LOG -o OUT.mp4 [--size WxH] [--fps N] [--from ...] [--to ...] [--run N] [--crf N] "
-                        "[--quality Q] [--scenario FILE] [--force]";
+                        "[--preset NAME] [--quality Q] [--stamp] [--scenario FILE] [--force]";
     const char *desc = "Renders a drive log's driver view offscreen to a video on the log's time base: frame k shows "
                        "the drive at log time t0 + k / fps (docs/video.md).";
     size_t n_opts = sizeof opts / sizeof opts[0];
@@ -167,6 +170,12 @@ int simctl_cmd_video(int argc, char **argv)
         bad = "--size: expected WIDTHxHEIGHT, even, 16 to 8192 pixels";
     else if (fps < 1 || fps > SIM_VIDEO_FPS_MAX) bad = "--fps: expected 1 to 240";
     else if (crf < 0 || crf > 63) bad = "--crf: expected 1 to 51 (H.264) or 63 (VP9)";
+    else if (preset) {
+        bool known = false;
+        for (int i = 0; !known && sim_video_presets[i]; i++) known = !strcmp(preset, sim_video_presets[i]);
+        if (!known) bad = "--preset: expected ultrafast, superfast, veryfast, faster, fast, medium, slow, slower or veryslow";
+        else if (strcmp(sim_video_codec_for(out), "libx264")) bad = "--preset: for H.264 (.mp4) only";
+    }
     if (bad) {
         fprintf(stderr, "simctl video: %s\n", bad);
         sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
@@ -241,12 +250,14 @@ int simctl_cmd_video(int argc, char **argv)
     rargv[k++] = "--from", rargv[k++] = a_from;
     rargv[k++] = "--to", rargv[k++] = a_to;
     if (quality) rargv[k++] = "--quality", rargv[k++] = (char *)quality;
+    if (stamp) rargv[k++] = "--stamp";
     rargv[k] = NULL;
 
     char comment[600];
     snprintf(comment, sizeof comment, "simctl video %s: run %lld, frame k at log time %.6f + k/%d s", log,
              (long long)sp.run, t0, fps);
-    sim_video_writer_opts vo = {.width = w, .height = h, .fps = fps, .crf = crf, .comment = comment};
+    sim_video_writer_opts vo = {.width = w, .height = h, .fps = fps, .crf = crf, .comment = comment,
+                                  .preset = preset};
     sim_video_writer *vw = NULL;
     if (sim_video_writer_open(out, &vo, &vw, &err)) {
         fprintf(stderr, "simctl video: %s\n", err.msg);

@@ -32,7 +32,12 @@ typedef struct trace {
     sim_environment env;
     sim_scenario *sc;     /* the drive's (NULL: none): environment and traffic-light heads */
     int *head_state;      /* per scenario head: its sim_light_state from signal.state, -1 not yet */
+    sim_light_head *extra; /* heads the scenario does not have (SUMO's), from signal.state's place */
+    char (*extra_id)[64];
+    int *extra_state;
+    int n_extra, cap_extra;
     sim_osi_light *lights;
+    size_t cap_lights;
     bool have_ego;
     int64_t ego_run;
     double ego_t, ego_tick;
@@ -88,6 +93,15 @@ static int emit(trace *c)
     }
     size_t n_lights = 0;
     const sim_lights *L = c->sc ? &c->sc->net.lights : NULL;
+    size_t need = 3 * (size_t)((L ? L->n_heads : 0) + c->n_extra);
+    if (need > c->cap_lights) {
+        sim_osi_light *nl = realloc(c->lights, need * sizeof *nl);
+        if (!nl) return sim_error_set(c->err, SIM_ENOMEM, "out of memory");
+        c->lights = nl, c->cap_lights = need;
+    }
+    for (int i = 0; i < c->n_extra; i++)
+        n_lights += (size_t)sim_osi_lights_from_head(&c->extra[i], (sim_light_state)c->extra_state[i],
+                                                     &c->lights[n_lights]);
     for (int i = 0; L && i < L->n_heads; i++)
         if (c->head_state[i] >= 0)
             n_lights += (size_t)sim_osi_lights_from_head(&L->heads[i], (sim_light_state)c->head_state[i],
@@ -161,17 +175,46 @@ static int on_traffic(trace *c, int64_t run, double t, const char *line, size_t 
  * not in the scenario and not written yet). */
 static int on_signal(trace *c, const char *line, size_t len)
 {
-    if (!c->sc) return 0;
     cJSON *pl = cJSON_ParseWithLength(line, len);
     sim_msg_signal_state m;
+    sim_msg_signal_where w;
     sim_error e = {0};
     int rc = cJSON_IsObject(pl) ? sim_msg_signal_state_decode(pl, &m, &e) : SIM_EINVAL;
+    if (!rc) rc = sim_msg_signal_where_decode(pl, &w, &e);
     cJSON_Delete(pl);
     if (rc) return 0; /* (a bad message is the recorder's event; the lights stay as they were) */
     int st = sim_light_state_parse(m.state);
-    const sim_lights *L = &c->sc->net.lights;
-    for (int i = 0; st >= 0 && i < L->n_heads; i++)
-        if (strcmp(L->heads[i].id, m.id) == 0) c->head_state[i] = st;
+    if (st < 0) return 0;
+    const sim_lights *L = c->sc ? &c->sc->net.lights : NULL;
+    for (int i = 0; L && i < L->n_heads; i++)
+        if (strcmp(L->heads[i].id, m.id) == 0) {
+            c->head_state[i] = st;
+            return 0;
+        }
+    for (int i = 0; i < c->n_extra; i++)
+        if (strcmp(c->extra_id[i], m.id) == 0) {
+            c->extra_state[i] = st;
+            return 0;
+        }
+    if (isnan(w.pos[0])) return 0; /* neither the scenario's nor placed by its message */
+    if (c->n_extra == c->cap_extra) {
+        int cap = c->cap_extra ? 2 * c->cap_extra : 16;
+        sim_light_head *nh = realloc(c->extra, (size_t)cap * sizeof *nh);
+        if (nh) c->extra = nh;
+        char(*ni)[64] = realloc(c->extra_id, (size_t)cap * sizeof *ni);
+        if (ni) c->extra_id = ni;
+        int *ns = realloc(c->extra_state, (size_t)cap * sizeof *ns);
+        if (ns) c->extra_state = ns;
+        if (!nh || !ni || !ns) return sim_error_set(c->err, SIM_ENOMEM, "out of memory");
+        c->cap_extra = cap;
+        for (int i = 0; i < c->n_extra; i++) c->extra[i].id = c->extra_id[i]; /* (moved) */
+    }
+    int k = c->n_extra++;
+    snprintf(c->extra_id[k], sizeof c->extra_id[k], "%s", m.id);
+    /* as render-node builds such a head: a vehicle head of the default size and height */
+    c->extra[k] = (sim_light_head){.id = c->extra_id[k], .kind = SIM_HEAD_VEHICLE, .road = -1, .x = w.pos[0],
+                                   .y = w.pos[1], .z = w.pos[2], .heading = w.heading, .controller = -1};
+    c->extra_state[k] = st;
     return 0;
 }
 
@@ -288,8 +331,7 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
             c->env = c->sc->env;
             int nh = c->sc->net.lights.n_heads;
             c->head_state = malloc(sizeof *c->head_state * (size_t)(nh ? nh : 1));
-            c->lights = malloc(sizeof *c->lights * (size_t)(nh ? 3 * nh : 1));
-            if (!c->head_state || !c->lights) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
+            if (!c->head_state) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
             for (int i = 0; !rc && i < nh; i++) c->head_state[i] = -1;
         }
         c->err = err;
@@ -324,6 +366,9 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
         free(c->buf);
         free(c->head_state);
         free(c->lights);
+        free(c->extra);
+        free(c->extra_id);
+        free(c->extra_state);
         sim_scenario_free(c->sc);
     }
     free(c);

@@ -56,49 +56,6 @@ static int read_speed(xosc_parser *P, const xmlNode *sa, sim_sb_action *a)
     return xosc_fail(P, sa, SIM_EINVAL, "has no target, expected <AbsoluteTargetSpeed> or <RelativeTargetSpeed>");
 }
 
-/* DynamicConstraints' five limits (NAN: not given). */
-static int read_constraints(xosc_parser *P, const xmlNode *dc, sim_sb_limits *lim)
-{
-    *lim = (sim_sb_limits){NAN, NAN, NAN, NAN, NAN};
-    if (dc && xosc_num(P, dc, "maxSpeed", false, NAN, &lim->max_speed) &&
-        xosc_num(P, dc, "maxAcceleration", false, NAN, &lim->max_acc) &&
-        xosc_num(P, dc, "maxDeceleration", false, NAN, &lim->max_dec) &&
-        xosc_num(P, dc, "maxAccelerationRate", false, NAN, &lim->max_acc_rate))
-        xosc_num(P, dc, "maxDecelerationRate", false, NAN, &lim->max_dec_rate);
-    return P->rc;
-}
-
-/* SpeedProfileAction (1.2): followingMode, entityRef (speeds relative to its speed
- * when the action starts), DynamicConstraints, SpeedProfileEntry speed and time. */
-static int read_speed_profile(xosc_parser *P, const xmlNode *sp, sim_sb_action *a)
-{
-    static const char *const modes[] = {"position", "follow", NULL};
-    int mode;
-    a->type = SIM_SB_A_SPEED_PROFILE;
-    if (!xosc_enum(P, sp, "followingMode", true, modes, 0, &mode)) return P->rc;
-    a->follow = mode == 1;
-    if (xmlHasProp(sp, (const xmlChar *)"entityRef")) {
-        a->relative = true;
-        if (!xosc_entity(P, sp, "entityRef", &a->entity)) return P->rc;
-    }
-    if (read_constraints(P, xosc_child(sp, "DynamicConstraints"), &a->lim)) return P->rc;
-    for (const xmlNode *e = sp->children; e && !P->rc; e = e->next) {
-        if (!xosc_is(e, "SpeedProfileEntry")) continue;
-        double t = NAN, v;
-        if (!xosc_num(P, e, "speed", true, 0, &v) || !xosc_num(P, e, "time", false, NAN, &t)) return P->rc;
-        if (t < 0) return xosc_fail(P, e, SIM_ERANGE, "has time %g, expected >= 0 (s after the entry before)", t);
-        double *pt = realloc(a->pt, (size_t)(a->n_prof + 1) * sizeof *pt);
-        if (pt) a->pt = pt;
-        double *pv = pt ? realloc(a->pv, (size_t)(a->n_prof + 1) * sizeof *pv) : NULL;
-        if (!pv) return xosc_fail(P, e, SIM_ENOMEM, "out of memory");
-        a->pv = pv;
-        a->pt[a->n_prof] = t;
-        a->pv[a->n_prof++] = v;
-    }
-    if (a->n_prof == 0) return xosc_fail(P, sp, SIM_EINVAL, "has no <SpeedProfileEntry>");
-    return P->rc;
-}
-
 static int read_lateral(xosc_parser *P, const xmlNode *la, sim_sb_action *a, bool *ignored)
 {
     const xmlNode *c = xosc_first(la);
@@ -152,7 +109,7 @@ static int read_lateral(xosc_parser *P, const xmlNode *la, sim_sb_action *a, boo
             a->side = side == 1 ? 1 : side == 2 ? -1 : 0;
         if (!P->rc && a->target < 0)
             return xosc_fail(P, c, SIM_ERANGE, "has distance %g, expected >= 0 (the side is displacement's)", a->target);
-        if (!P->rc) read_constraints(P, xosc_child(c, "DynamicConstraints"), &a->lim);
+        if (!P->rc) xosc_read_constraints(P, xosc_child(c, "DynamicConstraints"), &a->lim);
         return P->rc;
     }
     xosc_unsupported(P, c ? c : la);
@@ -165,25 +122,15 @@ static int read_trajectory(xosc_parser *P, const xmlNode *fa, sim_sb_action *a, 
     const xmlNode *tr = xosc_child(fa, "Trajectory");
     if (!tr) tr = xosc_child(xosc_child(fa, "TrajectoryRef"), "Trajectory");
     const xmlNode *shape = xosc_first(xosc_child(tr, "Shape"));
+    if (xosc_is(shape, "Clothoid")) return xosc_read_clothoid(P, fa, shape, a, ignored);
+    if (xosc_is(shape, "Nurbs")) return xosc_read_nurbs(P, fa, shape, a, ignored);
     if (!xosc_is(shape, "Polyline")) {
-        xosc_unsupported(P, shape ? shape : fa); /* Clothoid, Nurbs, a catalog trajectory */
+        xosc_unsupported(P, shape ? shape : fa); /* a catalog trajectory */
         *ignored = true;
         return P->rc;
     }
     a->type = SIM_SB_A_FOLLOW_TRAJECTORY;
-    const xmlNode *tref = xosc_first(xosc_child(fa, "TimeReference"));
-    a->timed = xosc_is(tref, "Timing");
-    if (a->timed) {
-        static const char *const domains[] = {"absolute", "relative", NULL};
-        int dom;
-        double scale, offset;
-        if (!xosc_enum(P, tref, "domainAbsoluteRelative", true, domains, 0, &dom) ||
-            !xosc_num(P, tref, "scale", true, 1, &scale) || !xosc_num(P, tref, "offset", true, 0, &offset))
-            return P->rc;
-        a->continuous = dom == 1; /* times relative to the action's start */
-        a->dyn.value = scale;
-        a->target = offset;
-    }
+    if (xosc_read_timing(P, fa, a)) return P->rc;
     for (const xmlNode *v = shape->children; v && !P->rc; v = v->next) {
         if (!xosc_is(v, "Vertex")) continue;
         double t = NAN;
@@ -270,9 +217,9 @@ int xosc_read_private_action(xosc_parser *P, const xmlNode *pa, int *index)
                 xosc_num(P, l, a->by_time ? "timeGap" : "distance", true, 0, &a->target) &&
                 xosc_bool(P, l, "freespace", true, false, &a->freespace))
                 xosc_bool(P, l, "continuous", true, false, &a->continuous);
-            if (!P->rc) read_constraints(P, xosc_child(l, "DynamicConstraints"), &a->lim);
+            if (!P->rc) xosc_read_constraints(P, xosc_child(l, "DynamicConstraints"), &a->lim);
         } else if (xosc_is(l, "SpeedProfileAction")) {
-            read_speed_profile(P, l, a);
+            xosc_read_speed_profile(P, l, a);
         } else {
             xosc_unsupported(P, l ? l : c);
             ignored = true;
@@ -421,8 +368,10 @@ static int read_children(xosc_parser *P, const xmlNode *n, int self)
     sim_sb_model *m = &P->x->model;
     sim_sb_elem_type type = m->elements[self].type;
     const char *child = CHILD_OF[type];
+    /* a maneuver group's maneuvers may come from a ManeuverCatalog */
+    bool by_ref = type == SIM_SB_E_GROUP;
     int count = 0;
-    for (const xmlNode *c = n->children; c; c = c->next) count += xosc_is(c, child);
+    for (const xmlNode *c = n->children; c; c = c->next) count += xosc_is(c, child) || (by_ref && xosc_is(c, "CatalogReference"));
     int *k = realloc(m->kids, (size_t)(m->n_kids + count + 1) * sizeof *k);
     if (!k) return xosc_fail(P, n, SIM_ENOMEM, "out of memory");
     m->kids = k;
@@ -436,6 +385,16 @@ static int read_children(xosc_parser *P, const xmlNode *n, int self)
             int e;
             if (read_element(P, c, type + 1, self, &e)) return P->rc;
             m->kids[base + i++] = e;
+        } else if (by_ref && xosc_is(c, "CatalogReference")) { /* with its parameters in scope */
+            int mark, e;
+            const xmlNode *mn = xosc_catalog_entry(P, c, &mark);
+            if (mn && !xosc_is(mn, "Maneuver"))
+                xosc_fail(P, c, SIM_EINVAL, "names a <%s>, expected a <Maneuver>", (const char *)mn->name);
+            else if (mn && !read_element(P, mn, SIM_SB_E_MANEUVER, self, &e))
+                m->kids[base + i++] = e;
+            P->n_params = mark;
+            P->depth--;
+            if (P->rc) return P->rc;
         }
     }
     return P->rc;
@@ -470,8 +429,6 @@ static int read_element(xosc_parser *P, const xmlNode *n, sim_sb_elem_type type,
             *slot = ent;
             m->elements[self].n_actors++;
         }
-        for (const xmlNode *c = n->children; c; c = c->next)
-            if (xosc_is(c, "CatalogReference")) xosc_unsupported(P, c); /* maneuvers from a catalog */
     }
     if (type == SIM_SB_E_EVENT) {
         static const char *const prios[] = {"overwrite", "skip", "parallel", "override", NULL};

@@ -2,6 +2,7 @@
  * sim_storyboard.h): positions, targets, and what each action does when it starts
  * (the motion it sets going is in sim_storyboard_move.c). */
 #include "sim_storyboard_impl.h"
+#include "sim_sb_nurbs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -137,12 +138,20 @@ bool sb_position(const sim_storyboard *sb, const sim_sb_position *p, double *x, 
         return false; /* the reader turns road points into world points (sim_xosc_resolve_roads) */
     case SIM_SB_POS_REL_LANE:
     case SIM_SB_POS_REL_ROAD: {
-        if (!r->on_lane) return false;
-        double shift = 0, rs = sim_lanegraph_road_s(sb->g, r->lane, r->s);
-        l = r->lane;
-        if (p->dlane != 0 && !lane_beside(sb->g, r->lane, rs, p->dlane, &l, &shift)) return false;
+        /* an entity off the lanes (a trajectory took it there) is measured from the lane
+         * its reference point lies on */
+        sim_lg_pos q = {.lane = r->lane, .s = r->s, .lat = r->lat};
+        if (!r->on_lane && !sim_lanegraph_locate(sb->g, r->x, r->y, -1, 0.0, &q)) return false;
+        double shift = 0, rs = sim_lanegraph_road_s(sb->g, q.lane, q.s);
+        l = q.lane;
+        /* a lane beside that traffic does not use (a shoulder, a border: not in the graph)
+         * is taken as lanes as wide as the entity's */
+        if (p->dlane != 0 && !lane_beside(sb->g, q.lane, rs, p->dlane, &l, &shift)) {
+            l = q.lane;
+            shift = p->dlane * sb->g->lanes[q.lane].width;
+        }
         ls = sim_lanegraph_lane_s(sb->g, l, rs) + p->ds;
-        llat = shift + (p->kind == SIM_SB_POS_REL_LANE ? p->offset : r->lat + p->t);
+        llat = shift + (p->kind == SIM_SB_POS_REL_LANE ? p->offset : q.lat + p->t);
         while (ls > sb->g->lanes[l].length && sb->g->lanes[l].n_succ > 0) {
             ls -= sb->g->lanes[l].length;
             l = sb->g->lanes[l].succ[0];
@@ -311,6 +320,50 @@ double sb_lat_of(const sim_storyboard *sb, const sim_sb_state_ent *e, const sim_
     return -(r->x - cx) * sin(ch) + (r->y - cy) * cos(ch);
 }
 
+/* A Clothoid's vertices from its start pose (its Position, or where the entity is):
+ * heading h + k s + dk s^2 / 2 after s m, the chords' ends integrated by Simpson's
+ * rule over 16 pieces each. */
+static bool clothoid_vertices(const sim_storyboard *sb, const sim_sb_action *a, const sim_sb_state_ent *e, double *px,
+                              double *py)
+{
+    double x = e->x, y = e->y, h = e->heading;
+    if (a->pos.kind != SIM_SB_POS_NONE && !sb_position(sb, &a->pos, &x, &y, &h, NULL, NULL, NULL)) return false;
+    int n = a->n_route, m = 16;
+    double ds = a->clo_len / (n - 1) / m;
+    px[0] = x;
+    py[0] = y;
+    for (int k = 1; k < n; k++) {
+        for (int i = 0; i < m; i++) {
+            double s0 = ((k - 1) * m + i) * ds, th[3];
+            for (int q = 0; q < 3; q++) {
+                double u = s0 + q * ds / 2;
+                th[q] = h + a->clo_k * u + a->clo_dk * u * u / 2;
+            }
+            x += ds / 6 * (cos(th[0]) + 4 * cos(th[1]) + cos(th[2]));
+            y += ds / 6 * (sin(th[0]) + 4 * sin(th[1]) + sin(th[2]));
+        }
+        px[k] = x;
+        py[k] = y;
+    }
+    return true;
+}
+
+/* A Nurbs' vertices: its control points where they are now, the curve at evenly
+ * spaced parameters over its knots' range. */
+static bool nurbs_vertices(const sim_storyboard *sb, const sim_sb_action *a, double *px, double *py)
+{
+    double cx[SIM_SB_NURBS_MAX], cy[SIM_SB_NURBS_MAX];
+    for (int k = 0; k < a->n_ctrl; k++)
+        if (!sb_position(sb, &a->ctrl[k], &cx[k], &cy[k], NULL, NULL, NULL, NULL)) return false;
+    double u0 = a->kn[a->order - 1], u1 = a->kn[a->n_ctrl];
+    for (int k = 0; k < a->n_route; k++) {
+        double u = u0 + (u1 - u0) * k / (a->n_route - 1);
+        px[k] = sim_sb_nurbs_value(a->kn, a->order, a->cw, cx, a->n_ctrl, u);
+        py[k] = sim_sb_nurbs_value(a->kn, a->order, a->cw, cy, a->n_ctrl, u);
+    }
+    return true;
+}
+
 void sb_action_end(sim_storyboard *sb, int i)
 {
     sim_sb_inst *in = &sb->inst[i];
@@ -453,7 +506,9 @@ void sb_action_start(sim_storyboard *sb, int i)
     case SIM_SB_A_FOLLOW_TRAJECTORY: {
         /* the vertices where they are now (relative ones from where their entity is) */
         bool ok = true;
-        for (int k = 0; k < a->n_route && ok; k++)
+        if (a->clothoid) ok = clothoid_vertices(sb, a, e, sb->px + in->pool0, sb->py + in->pool0);
+        if (a->nurbs) ok = nurbs_vertices(sb, a, sb->px + in->pool0, sb->py + in->pool0);
+        for (int k = 0; k < a->n_route && ok && !a->clothoid && !a->nurbs; k++)
             ok = sb_position(sb, &a->route[k], &sb->px[in->pool0 + k], &sb->py[in->pool0 + k], NULL, NULL, NULL, NULL);
         if (!ok) {
             in->running = false;

@@ -41,6 +41,9 @@ static bool kind_of(const char *path, const char **format, const char **codec)
     return false;
 }
 
+const char *const sim_video_presets[] = {"ultrafast", "superfast", "veryfast", "faster", "fast",
+                                         "medium", "slow", "slower", "veryslow", NULL};
+
 const char *sim_video_codec_for(const char *path)
 {
     const char *f, *c;
@@ -85,6 +88,12 @@ int sim_video_writer_open(const char *path, const sim_video_writer_opts *o, sim_
         return sim_error_set(err, SIM_EINVAL, "%s: crf %d: expected 1 to %d (0: the default)", path, o->crf,
                              h264 ? 51 : 63);
     av_log_set_level(AV_LOG_ERROR); /* the encoder's own statistics are not ours to print */
+    bool known = !o->preset;
+    for (int i = 0; !known && sim_video_presets[i]; i++) known = !strcmp(o->preset, sim_video_presets[i]);
+    if (!known || (o->preset && !h264))
+        return sim_error_set(err, SIM_EINVAL, "%s: preset %s: %s", path, o->preset,
+                             h264 ? "expected ultrafast, superfast, veryfast, faster, fast, medium, slow, slower or veryslow"
+                                  : "presets are for H.264 (.mp4) only");
     const AVCodec *codec = avcodec_find_encoder_by_name(codec_name);
     if (!codec)
         return sim_error_set(err, SIM_ENOTFOUND, "%s: this libavcodec has no %s encoder", path, codec_name);
@@ -122,7 +131,7 @@ int sim_video_writer_open(const char *path, const sim_video_writer_opts *o, sim_
     snprintf(crf, sizeof crf, "%d", o->crf ? o->crf : h264 ? 23 : 32);
     av_dict_set(&opt, "crf", crf, 0);
     if (h264) {
-        av_dict_set(&opt, "preset", "veryfast", 0);
+        av_dict_set(&opt, "preset", o->preset ? o->preset : "veryfast", 0);
     } else {
         av_dict_set(&opt, "b", "0", 0); /* constant quality */
         av_dict_set(&opt, "deadline", "realtime", 0);

@@ -43,7 +43,12 @@ typedef struct sim_video_writer_opts {
     int crf;                 /* constant quality: lower is better; 0: the codec's default
                                 (H.264 23, VP9 32); 1..51 for H.264, 1..63 for VP9 */
     const char *comment;     /* the container's comment tag (the log and its t0); may be NULL */
+    const char *preset;      /* H.264 only: x264's speed preset, ultrafast .. veryslow
+                                (sim_video_presets); NULL: veryfast */
 } sim_video_writer_opts;
+
+/* x264's presets, fastest first, NULL-terminated. */
+extern const char *const sim_video_presets[];
 
 /* The codec a file name gets ("libx264", "libvpx-vp9"), NULL for an unknown extension. */
 const char *sim_video_codec_for(const char *path);

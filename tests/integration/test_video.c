@@ -8,6 +8,8 @@
  *    screenshot of the car's logged pose at 2 s than the frames one frame and one
  *    second before and after it are;
  *  - --from/--to cut the range (1 to 2 s: 31 frames);
+ *  - --stamp writes the frame's time in the top right corner and changes nothing else;
+ *  - the scenario's hud_text triggers show as the driver saw them (a lane-change drive);
  *  - bad input is refused, naming what was wrong, and leaves no file. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,6 +219,84 @@ static void from_to_cut_the_range(void **state)
     assert_int_equal(decode(out, none, 1, keep), 31);
 }
 
+/* Mean |a - b| over the rectangle [x0, x1) x [y0, y1) (inside) or outside it. */
+static double mad_region(const uint8_t *a, const uint8_t *b, int x0, int x1, int y0, int y1, bool inside)
+{
+    double s = 0;
+    long n = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            bool in = x >= x0 && x < x1 && y >= y0 && y < y1;
+            if (in != inside) continue;
+            for (int c = 0; c < 3; c++) s += abs((int)a[((size_t)y * W + x) * 3 + c] - (int)b[((size_t)y * W + x) * 3 + c]);
+            n += 3;
+        }
+    return s / (double)n;
+}
+
+static void stamp_marks_the_top_right_corner_only(void **state)
+{
+    (void)state;
+    char plain[400], stamped[400], words[8192];
+    snprintf(plain, sizeof plain, "%s/plain.mp4", dir);
+    snprintf(stamped, sizeof stamped, "%s/stamped.mp4", dir);
+    assert_int_equal(video(plain, "0", "1", words, sizeof words), 0);
+    const char *args[] = {"video", log_path, "-o", stamped, "--size", "320x180", "--fps", "30", "--to", "1", "--stamp",
+                          NULL};
+    int rc = ts_run("simctl", args, words, sizeof words);
+    if (rc != 0) fail_msg("simctl video --stamp: %d: %s", rc, words);
+    static uint8_t a[2][W * H * 3], b[2][W * H * 3];
+    int want[2] = {15, 30};
+    assert_int_equal(decode(plain, want, 2, &a[0][0]), 31);
+    assert_int_equal(decode(stamped, want, 2, &b[0][0]), 31);
+    /* the stamp is right-aligned in the top 8 % (24 px of 720 high, 20 px in: 6 px here) */
+    int x0 = W / 2, y1 = H * 8 / 100;
+    double in15 = mad_region(a[0], b[0], x0, W, 0, y1, true), out15 = mad_region(a[0], b[0], x0, W, 0, y1, false);
+    double in30 = mad_region(a[1], b[1], x0, W, 0, y1, true);
+    double stamps = mad_region(b[0], b[1], x0, W, 0, y1, true), sky = mad_region(a[0], a[1], x0, W, 0, y1, true);
+    print_message("stamp: corner %.2f, elsewhere %.2f; stamped corner 0.5 s against 1 s %.2f (unstamped %.2f)\n",
+                  in15, out15, stamps, sky);
+    assert_true(in15 > 4 * out15 + 1.5); /* the corner has the text */
+    assert_true(in30 > 4 * out15 + 1.5);
+    assert_true(out15 < 1.0);            /* the rest is the same picture */
+    assert_true(stamps > 2 * sky + 0.8); /* the time written changes with the frame */
+}
+
+/* The scenario's hud_text triggers as the driver saw them: the lane-change track's
+ * "Drive at 60 km/h ..." fires at s = 25 m (about t = 1.9 s from standstill at s = 20)
+ * and stays 5 s, in the top area. */
+static void hud_text_triggers_as_the_driver_saw_them(void **state)
+{
+    (void)state;
+    char out[300], bus[64], control[64], logs[400], lc_log[2400], mk[400], video_path[400], words[8192];
+    snprintf(out, sizeof out, "%s/lane-change", dir);
+    snprintf(mk, sizeof mk, "mkdir -p %s", out);
+    assert_int_equal(system(mk), 0);
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
+    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/lane-change.json"), "--headless", "--until", "4.5",
+                    "--no-analysis", "--out", out, "--bus", bus, "--control", control, NULL};
+    pid_t pid = ts_spawn(argv, false);
+    assert_true(pid > 0);
+    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
+    assert_true(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(logs, sizeof logs, "%s/logs/default", out);
+    ts_drive_find_log(logs, lc_log, sizeof lc_log);
+    snprintf(video_path, sizeof video_path, "%s/lane-change.mp4", dir);
+    const char *args[] = {"video", lc_log, "-o", video_path, "--size", "320x180", "--fps", "30", "--from", "0.5",
+                          "--to", "4", NULL};
+    int rc = ts_run("simctl", args, words, sizeof words);
+    if (rc != 0) fail_msg("simctl video: %d: %s", rc, words);
+    static uint8_t f[3][W * H * 3];
+    int want[3] = {0, 15, 105}; /* t = 0.5, 1, 4 s */
+    assert_int_equal(decode(video_path, want, 3, &f[0][0]), 106);
+    /* the top area: centred, its text's top at 8 % of the height */
+    int x0 = W / 5, x1 = W * 4 / 5, y0 = H * 6 / 100, y1 = H * 16 / 100;
+    double before = mad_region(f[0], f[1], x0, x1, y0, y1, true), shown = mad_region(f[1], f[2], x0, x1, y0, y1, true);
+    print_message("top area: 0.5 s against 1 s %.2f, 1 s against 4 s %.2f\n", before, shown);
+    assert_true(shown > 3 * before + 2);
+}
+
 static void bad_input_is_refused(void **state)
 {
     (void)state;
@@ -255,6 +335,8 @@ int main(void)
         cmocka_unit_test(whole_drive_frames_count_size_and_change),
         cmocka_unit_test(frame_k_is_the_drive_at_t0_plus_k_over_fps),
         cmocka_unit_test(from_to_cut_the_range),
+        cmocka_unit_test(stamp_marks_the_top_right_corner_only),
+        cmocka_unit_test(hud_text_triggers_as_the_driver_saw_them),
         cmocka_unit_test(bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -224,4 +224,33 @@ for hid, bulbs in by_head.items():
     if any(abs(a - b) > 1e-9 for a, b in zip(z, want)): fail(f"{hid}: bulbs at z {z}, want {want}")
 print(f"ok {len(frames)} messages with {len(frames[0].traffic_light)} traffic lights each; states {sorted(seen)}")
 PY
+# A head the scenario does not have (SUMO's), placed by its signal.state: added to a copy
+# of the log at t = 0.5 s; its bulbs from then on, where render-node draws such a head.
+cp "$cl" "$tmp/sumo.sqlite"
+sqlite3 "$tmp/sumo.sqlite" "INSERT INTO messages (run, t, topic, src, seq, hash, line) VALUES (0, 0.5, 'signal.state', \
+'traffic', 99999, 4242, '{\"topic\":\"signal.state\",\"src\":\"traffic\",\"seq\":99999,\"t\":0.5,\"id\":\"sumo:106:3\",\"state\":\"amber\",\"controller\":\"sumo:106\",\"pos\":[8.01,-142.995,0.5],\"heading\":-1.5646,\"stop_a\":[7.31,-142.999,0],\"stop_b\":[3.81,-143.021,0]}')"
+"$bin/simctl" export "$tmp/sumo.sqlite" --osi "$tmp/sumo.osi" --scenario "$root/scenarios/crossing-lights.json" \
+    >"$tmp/sumo.txt" 2>&1 || { echo "FAIL export:"; cat "$tmp/sumo.txt"; exit 1; }
+/usr/bin/python3 - "$tmp/py" "$tmp/sumo.osi" <<'PY' || exit 1
+import math, struct, sys
+sys.path.insert(0, sys.argv[1])
+import osi_groundtruth_pb2 as osi
+data, at, n_after = open(sys.argv[2], "rb").read(), 0, 0
+while at < len(data):
+    n = struct.unpack_from("<I", data, at)[0]
+    m = osi.GroundTruth(); m.ParseFromString(data[at + 4:at + 4 + n]); at += 4 + n
+    t = m.timestamp.seconds + m.timestamp.nanos * 1e-9
+    sumo = [tl for tl in m.traffic_light if tl.source_reference[0].identifier[0] == "sumo:106:3"]
+    if len(sumo) != (3 if t >= 0.5 - 1e-9 else 0): print(f"FAIL t {t}: {len(sumo)} bulbs of the SUMO head"); sys.exit(1)
+    if not sumo: continue
+    n_after += 1
+    h = -1.5646
+    for k, b in enumerate(sumo):
+        p = b.base.position
+        want = (8.01 + 0.195 * math.cos(h), -142.995 + 0.195 * math.sin(h), 0.5 + 2.5 + 0.8 * (5 - 2 * k) / 6)
+        if max(abs(p.x - want[0]), abs(p.y - want[1]), abs(p.z - want[2])) > 1e-9 or b.base.orientation.yaw != h:
+            print(f"FAIL t {t}: bulb {k} at {p}, want {want}"); sys.exit(1)
+        if b.classification.mode != (3 if k == 1 else 2): print(f"FAIL t {t}: bulb {k} {b.classification}"); sys.exit(1)
+print(f"ok a SUMO head placed by its signal.state in the {n_after} messages from t 0.5 s")
+PY
 echo "ok export osi"

@@ -10,7 +10,8 @@ P=$(free_port)
 C=$(free_port)
 cannot=""                                     # docs/openscenario.md would say why
 needs_driver="cut-in:OverTaker cut-in_simple:OverTaker straight_500m:Target"
-by_design="ltap-od:NPC"                       # the NPC synchronised to meet the ego
+by_design="ltap-od:NPC synchronize:NPC4"      # the NPC synchronised to meet the ego; NPC4 stopping in
+                                              # front of an ego made for a person (interactiveDriver)
 fails=0
 runs=0
 

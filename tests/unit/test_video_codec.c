@@ -42,11 +42,11 @@ static double mean_abs_diff(const uint8_t *a, const uint8_t *b)
     return s / ((double)W * H * 3);
 }
 
-static void round_trip(const char *ext, const char *codec)
+static void round_trip(const char *ext, const char *codec, const char *preset)
 {
     char path[64];
     snprintf(path, sizeof path, "/tmp/test_video_%d%s", (int)getpid(), ext);
-    sim_video_writer_opts o = {.width = W, .height = H, .fps = FPS, .comment = "test"};
+    sim_video_writer_opts o = {.width = W, .height = H, .fps = FPS, .comment = "test", .preset = preset};
     sim_video_writer *w = NULL;
     sim_error err = {0};
     assert_int_equal(sim_video_writer_open(path, &o, &w, &err), 0);
@@ -89,8 +89,9 @@ static void round_trip(const char *ext, const char *codec)
     unlink(path);
 }
 
-static void mp4_is_h264_and_reads_back(void **state) { (void)state; round_trip(".mp4", "h264"); }
-static void webm_is_vp9_and_reads_back(void **state) { (void)state; round_trip(".webm", "vp9"); }
+static void mp4_is_h264_and_reads_back(void **state) { (void)state; round_trip(".mp4", "h264", NULL); }
+static void mp4_ultrafast_reads_back(void **state) { (void)state; round_trip(".mp4", "h264", "ultrafast"); }
+static void webm_is_vp9_and_reads_back(void **state) { (void)state; round_trip(".webm", "vp9", NULL); }
 
 static void frame_times_cover_the_range(void **state)
 {
@@ -122,6 +123,13 @@ static void bad_calls_say_why(void **state)
     assert_int_equal(sim_video_writer_open("/tmp/x.mp4", &o, &w, &err), SIM_EINVAL);
     assert_non_null(strstr(err.msg, "frame rate"));
     o.fps = FPS;
+    o.preset = "quick";
+    assert_int_equal(sim_video_writer_open("/tmp/x.mp4", &o, &w, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "ultrafast"));
+    o.preset = "ultrafast";
+    assert_int_equal(sim_video_writer_open("/tmp/x.webm", &o, &w, &err), SIM_EINVAL);
+    assert_non_null(strstr(err.msg, "H.264"));
+    o.preset = NULL;
     assert_int_equal(sim_video_writer_open("/nonexistent-dir/x.mp4", &o, &w, &err), SIM_EIO);
     assert_non_null(strstr(err.msg, "/nonexistent-dir/x.mp4"));
     /* an aborted video leaves nothing */
@@ -149,6 +157,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mp4_is_h264_and_reads_back),
+        cmocka_unit_test(mp4_ultrafast_reads_back),
         cmocka_unit_test(webm_is_vp9_and_reads_back),
         cmocka_unit_test(frame_times_cover_the_range),
         cmocka_unit_test(bad_calls_say_why),
