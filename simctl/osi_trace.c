@@ -15,6 +15,7 @@
 #include "sim_sha256.h"
 #include "sim_vehicle_file.h"
 
+#define OSI_LANE_STEP 2.0 /* m of s between a lane's sampled points (docs/osi.md) */
 #define RECENT 4 /* traffic.state messages kept for the pending tick */
 
 typedef struct traffic_line {
@@ -38,6 +39,7 @@ typedef struct trace {
     int n_extra, cap_extra;
     sim_osi_light *lights;
     size_t cap_lights;
+    sim_osi_road_lanes lanes; /* the scenario's road network, in the first message only */
     bool have_ego;
     int64_t ego_run;
     double ego_t, ego_tick;
@@ -110,7 +112,8 @@ static int emit(trace *c)
     if (c->have_env)
         sim_osi_environment_from(c->env.light, c->env.time_of_day, c->env.weather, c->env.visibility, c->ego_t, &env);
     sim_osi_ground_truth gt = {.t = c->ego_t, .host_id = SIM_OSI_HOST_ID, .objects = c->objects, .n_objects = n,
-                               .lights = c->lights, .n_lights = n_lights, .env = c->have_env ? &env : NULL};
+                               .lights = c->lights, .n_lights = n_lights, .env = c->have_env ? &env : NULL,
+                               .lanes = c->frames == 0 && c->sc ? &c->lanes : NULL};
     size_t len = 0;
     int rc = sim_osi_groundtruth_encode(&gt, &c->buf, &c->cap, &len, c->err);
     if (rc) return rc;
@@ -260,7 +263,7 @@ static sim_scenario *load_scenario(sim_drivelog_reader *r, const char *given, ch
         snprintf(path, sizeof path, "%s", given);
     } else {
         if (sim_drivelog_read_meta(r, "scenario_file", file, sizeof file, NULL) != 0 || !file[0]) {
-            snprintf(note, n, "the log's meta names no scenario: environmental conditions and traffic lights left out "
+            snprintf(note, n, "the log's meta names no scenario: environmental conditions, traffic lights and lanes left out "
                      "(give --scenario FILE)");
             return NULL;
         }
@@ -274,14 +277,14 @@ static sim_scenario *load_scenario(sim_drivelog_reader *r, const char *given, ch
         }
         if (!path[0]) {
             snprintf(note, n, "the drive's scenario %s (with the SHA-256 in the log's meta) is not here, nor under "
-                     "scenarios/: environmental conditions and traffic lights left out (give --scenario FILE)", file);
+                     "scenarios/: environmental conditions, traffic lights and lanes left out (give --scenario FILE)", file);
             return NULL;
         }
     }
     sim_scenario *sc = NULL;
     sim_error e = {0};
     if (sim_scenario_load_params(path, params[0] ? params : NULL, &sc, &e) != 0) {
-        snprintf(note, n, "environmental conditions and traffic lights left out: %s", e.msg);
+        snprintf(note, n, "environmental conditions, traffic lights and lanes left out: %s", e.msg);
         return NULL;
     }
     return sc;
@@ -333,6 +336,7 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
             c->head_state = malloc(sizeof *c->head_state * (size_t)(nh ? nh : 1));
             if (!c->head_state) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
             for (int i = 0; !rc && i < nh; i++) c->head_state[i] = -1;
+            if (!rc) rc = sim_osi_lanes_from_net(&c->sc->net, OSI_LANE_STEP, &c->lanes, err);
         }
         c->err = err;
     }
@@ -366,6 +370,7 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
         free(c->buf);
         free(c->head_state);
         free(c->lights);
+        sim_osi_road_lanes_free(&c->lanes);
         free(c->extra);
         free(c->extra_id);
         free(c->extra_state);

@@ -169,6 +169,96 @@ static void fill_light(tl_block *b, const sim_osi_light *l)
     }
 }
 
+/* The protobuf-c messages of the lanes and boundaries, in blocks freed together. */
+typedef struct lane_blocks {
+    Osi3__Lane *lanes;
+    Osi3__Lane **lane_p;
+    Osi3__Lane__Classification *lcls;
+    Osi3__LaneBoundary *bounds;
+    Osi3__LaneBoundary **bound_p;
+    Osi3__LaneBoundary__Classification *bcls;
+    Osi3__Identifier *ids;          /* per lane 5 (id, adjacent l/r, boundary l/r), per boundary 1 */
+    Osi3__Identifier **id_p;
+    Osi3__Vector3d *vecs;           /* every point */
+    Osi3__Vector3d **vec_p;         /* the lanes' centre lines */
+    Osi3__LaneBoundary__BoundaryPoint *bp;
+    Osi3__LaneBoundary__BoundaryPoint **bp_p;
+} lane_blocks;
+
+static void lane_blocks_free(lane_blocks *b)
+{
+    free(b->lanes), free(b->lane_p), free(b->lcls), free(b->bounds), free(b->bound_p), free(b->bcls);
+    free(b->ids), free(b->id_p), free(b->vecs), free(b->vec_p), free(b->bp), free(b->bp_p);
+}
+
+static Osi3__Identifier *ident(Osi3__Identifier *i, uint64_t v)
+{
+    osi3__identifier__init(i);
+    i->has_value = 1, i->value = v;
+    return i;
+}
+
+static int fill_lanes(lane_blocks *b, const sim_osi_road_lanes *L)
+{
+    size_t nl = L->n_lanes, nb = L->n_boundaries, nc = 0, np = 0;
+    for (size_t i = 0; i < nl; i++) nc += L->lanes[i].n_centerline;
+    for (size_t i = 0; i < nb; i++) np += L->boundaries[i].n_points;
+    b->lanes = calloc(nl + 1, sizeof *b->lanes), b->lane_p = calloc(nl + 1, sizeof *b->lane_p);
+    b->lcls = calloc(nl + 1, sizeof *b->lcls);
+    b->bounds = calloc(nb + 1, sizeof *b->bounds), b->bound_p = calloc(nb + 1, sizeof *b->bound_p);
+    b->bcls = calloc(nb + 1, sizeof *b->bcls);
+    b->ids = calloc(5 * nl + nb + 1, sizeof *b->ids), b->id_p = calloc(4 * nl + 1, sizeof *b->id_p);
+    b->vecs = calloc(nc + np + 1, sizeof *b->vecs), b->vec_p = calloc(nc + 1, sizeof *b->vec_p);
+    b->bp = calloc(np + 1, sizeof *b->bp), b->bp_p = calloc(np + 1, sizeof *b->bp_p);
+    if (!b->lanes || !b->lane_p || !b->lcls || !b->bounds || !b->bound_p || !b->bcls || !b->ids || !b->id_p ||
+        !b->vecs || !b->vec_p || !b->bp || !b->bp_p)
+        return -1;
+    Osi3__Identifier *id = b->ids, **idp = b->id_p;
+    Osi3__Vector3d *v = b->vecs, **vp = b->vec_p;
+    for (size_t i = 0; i < nl; i++) {
+        const sim_osi_lane *l = &L->lanes[i];
+        Osi3__Lane *m = &b->lanes[i];
+        Osi3__Lane__Classification *c = &b->lcls[i];
+        osi3__lane__init(m);
+        osi3__lane__classification__init(c);
+        m->id = ident(id++, l->id);
+        c->has_type = 1, c->type = (Osi3__Lane__Classification__Type)l->type;
+        c->has_centerline_is_driving_direction = 1, c->centerline_is_driving_direction = l->forward;
+        c->n_centerline = l->n_centerline, c->centerline = vp;
+        for (size_t k = 0; k < l->n_centerline; k++) *vp++ = vec(v++, l->centerline[k]);
+        uint64_t ref[4] = {l->left_adjacent, l->right_adjacent, l->right_boundary, l->left_boundary};
+        Osi3__Identifier ***dst[4] = {&c->left_adjacent_lane_id, &c->right_adjacent_lane_id,
+                                      &c->right_lane_boundary_id, &c->left_lane_boundary_id};
+        size_t *cnt[4] = {&c->n_left_adjacent_lane_id, &c->n_right_adjacent_lane_id, &c->n_right_lane_boundary_id,
+                          &c->n_left_lane_boundary_id};
+        for (int k = 0; k < 4; k++)
+            if (ref[k]) *dst[k] = idp, *cnt[k] = 1, *idp++ = ident(id++, ref[k]);
+        m->classification = c;
+        b->lane_p[i] = m;
+    }
+    Osi3__LaneBoundary__BoundaryPoint *bp = b->bp, **bpp = b->bp_p;
+    for (size_t i = 0; i < nb; i++) {
+        const sim_osi_boundary *s = &L->boundaries[i];
+        Osi3__LaneBoundary *m = &b->bounds[i];
+        Osi3__LaneBoundary__Classification *c = &b->bcls[i];
+        osi3__lane_boundary__init(m);
+        osi3__lane_boundary__classification__init(c);
+        m->id = ident(id++, s->id);
+        m->n_boundary_line = s->n_points, m->boundary_line = bpp;
+        for (size_t k = 0; k < s->n_points; k++) {
+            osi3__lane_boundary__boundary_point__init(bp);
+            bp->position = vec(v++, s->points[k].position);
+            bp->has_width = 1, bp->width = s->points[k].width;
+            *bpp++ = bp++;
+        }
+        if (s->type) c->has_type = 1, c->type = (Osi3__LaneBoundary__Classification__Type)s->type;
+        if (s->color) c->has_color = 1, c->color = (Osi3__LaneBoundary__Classification__Color)s->color;
+        m->classification = c;
+        b->bound_p[i] = m;
+    }
+    return 0;
+}
+
 int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, size_t *cap, size_t *len,
                                sim_error *err)
 {
@@ -245,13 +335,21 @@ int sim_osi_groundtruth_encode(const sim_osi_ground_truth *gt, uint8_t **buf, si
     m.n_traffic_light = gt->n_lights;
     m.traffic_light = tlp;
     int rc = 0;
-    size_t n = osi3__ground_truth__get_packed_size(&m);
-    if (n > *cap || !*buf) {
+    lane_blocks lb = {0};
+    if (gt->lanes && (gt->lanes->n_lanes || gt->lanes->n_boundaries)) {
+        if (fill_lanes(&lb, gt->lanes))
+            rc = sim_error_set(err, SIM_ENOMEM, "osi: out of memory for %zu lanes", gt->lanes->n_lanes);
+        m.n_lane = gt->lanes->n_lanes, m.lane = lb.lane_p;
+        m.n_lane_boundary = gt->lanes->n_boundaries, m.lane_boundary = lb.bound_p;
+    }
+    size_t n = rc ? 0 : osi3__ground_truth__get_packed_size(&m);
+    if (!rc && (n > *cap || !*buf)) {
         uint8_t *nb = realloc(*buf, n ? n : 1);
         if (!nb) rc = sim_error_set(err, SIM_ENOMEM, "osi: out of memory for a %zu-byte GroundTruth", n);
         else *buf = nb, *cap = n ? n : 1;
     }
     if (!rc) *len = osi3__ground_truth__pack(&m, *buf);
+    lane_blocks_free(&lb);
     free(tls);
     free(tlp);
     free(blocks);

@@ -16,11 +16,13 @@
 #ifndef SIM_OSI_H
 #define SIM_OSI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "sim_error.h"
 #include "sim_lights.h"
+#include "sim_road.h"
 #include "sim_sky.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
@@ -88,6 +90,67 @@ typedef struct sim_osi_light {
     double yaw;                  /* rad: the view normal (the way the head's face looks) */
 } sim_osi_light;
 
+/* osi3.Lane.Classification.Type and osi3.LaneBoundary.Classification Type and Color
+ * (the values the platform uses). */
+enum { SIM_OSI_LANE_DRIVING = 2, SIM_OSI_LANE_NONDRIVING = 3, SIM_OSI_LANE_INTERSECTION = 4 };
+enum {
+    SIM_OSI_LB_UNKNOWN = 0, SIM_OSI_LB_OTHER = 1, SIM_OSI_LB_NO_LINE = 2, SIM_OSI_LB_SOLID = 3, SIM_OSI_LB_DASHED = 4,
+    SIM_OSI_LB_BOTTS_DOTS = 5, SIM_OSI_LB_GRASS_EDGE = 8, SIM_OSI_LB_CURB = 12
+};
+
+/* One osi3.Lane: a lane of one lane section of one road. Left and right as OSI: seen
+ * along the centre line's points (which run along the road's s). 0: no such id. */
+typedef struct sim_osi_lane {
+    uint64_t id;                 /* sim_osi_lane_id */
+    int type;                    /* SIM_OSI_LANE_* */
+    bool forward;                /* centerline_is_driving_direction */
+    double (*centerline)[3];     /* m, world; owned by the sim_osi_road_lanes */
+    size_t n_centerline;
+    uint64_t left_adjacent, right_adjacent;
+    uint64_t left_boundary, right_boundary;
+} sim_osi_lane;
+
+/* One osi3.LaneBoundary.BoundaryPoint: a point of the line and its mark's width. */
+typedef struct sim_osi_boundary_point {
+    double position[3];          /* m, world */
+    double width;                /* m; 0 where no line is painted */
+} sim_osi_boundary_point;
+
+/* One osi3.LaneBoundary: a lane border of one lane section (the centre line, or a
+ * lane's outer border) with its mark's type and colour at the section's start. */
+typedef struct sim_osi_boundary {
+    uint64_t id;                 /* sim_osi_boundary_id */
+    int type;                    /* SIM_OSI_LB_* */
+    int color;                   /* Classification.Color (0: left out) */
+    sim_osi_boundary_point *points; /* owned by the sim_osi_road_lanes */
+    size_t n_points;
+} sim_osi_boundary;
+
+/* The width of a painted line whose road data gives none (as render-node draws it). */
+#define SIM_OSI_MARK_WIDTH 0.15
+
+/* Every lane and boundary of a road network, sampled once (they do not move). */
+typedef struct sim_osi_road_lanes {
+    sim_osi_lane *lanes;
+    size_t n_lanes;
+    sim_osi_boundary *boundaries;
+    size_t n_boundaries;
+    void *mem;                   /* the points */
+} sim_osi_road_lanes;
+
+/* Ids: sim_osi_id of "lane:<road id>/<section index>/<lane id>" and of
+ * "boundary:<road id>/<section index>/<lane id>" (lane 0: the centre line, lane k:
+ * lane k's outer border). */
+uint64_t sim_osi_lane_id(const char *road, int section, int lane);
+uint64_t sim_osi_boundary_id(const char *road, int section, int lane);
+
+/* The lanes and boundaries of every road of net (docs/osi.md, "Lanes"): each lane
+ * section's lanes, their centre lines and borders sampled every `step` m of s from
+ * the section's start, and at its end, on the road surface (sim_road_pose_at).
+ * SIM_EINVAL for step <= 0, SIM_ENOMEM. Free with sim_osi_road_lanes_free. */
+int sim_osi_lanes_from_net(const sim_roadnet *net, double step, sim_osi_road_lanes *out, sim_error *err);
+void sim_osi_road_lanes_free(sim_osi_road_lanes *l);
+
 /* One osi3.GroundTruth. */
 typedef struct sim_osi_ground_truth {
     double t;                    /* s of simulation time (>= 0) -> timestamp */
@@ -97,6 +160,7 @@ typedef struct sim_osi_ground_truth {
     const sim_osi_light *lights; /* traffic_light */
     size_t n_lights;
     const sim_osi_environment *env; /* NULL: no environmental_conditions */
+    const sim_osi_road_lanes *lanes; /* NULL: no lane or lane_boundary */
 } sim_osi_ground_truth;
 
 /* An object with nothing set: every number NAN, type unknown, no classification. */

@@ -134,6 +134,83 @@ if moving < 100: fail(f"only {moving} traffic vehicles in {len(frames)} messages
 print(f"ok {len(frames)} GroundTruth messages, {moving} traffic vehicles equal to the log's; environment {env['light']}, "
       f"{env['weather']}, {env['visibility_m']} m as ambient illumination {light}, precipitation {rain}, fog {fog}")
 PY
+# The road network's lanes and lane boundaries, in the first message only: one Lane
+# per lane of each road's lane sections (ids FNV-1a of "lane:<road>/<section>/<lane>"),
+# each lane's middle centre-line point found back in that road and lane by simctl where,
+# each boundary's middle point at the t the scenario's widths give (where's d), painted
+# lines 0.15 m wide, types from the marks.
+/usr/bin/python3 - "$tmp/py" "$tmp/gt.osi" "$root/scenarios/motorway.json" "$bin/simctl" <<'PY' || exit 1
+import json, struct, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+import osi_groundtruth_pb2 as osi
+data = open(sys.argv[2], "rb").read()
+sc = json.load(open(sys.argv[3]))
+def fail(what):
+    print("FAIL", what); sys.exit(1)
+def fnv(name):
+    h = 0xcbf29ce484222325
+    for c in name.encode():
+        h = ((h ^ c) * 0x100000001b3) % (1 << 64)
+    h &= (1 << 53) - 1
+    return h + 2 if h < 2 else h
+def where(x, y):
+    return json.loads(subprocess.run([sys.argv[4], "where", sys.argv[3], repr(x), repr(y)], capture_output=True,
+                                     text=True, check=True).stdout)
+frames, at = [], 0
+while at < len(data):
+    n = struct.unpack_from("<I", data, at)[0]
+    m = osi.GroundTruth(); m.ParseFromString(data[at + 4:at + 4 + n]); frames.append(m); at += 4 + n
+first = frames[0]
+if any(len(m.lane) or len(m.lane_boundary) for m in frames[1:]): fail("lanes in a message after the first")
+junction_roads = {c["connecting"] for j in sc.get("junctions", []) for c in j["connections"]}
+lanes = {l.id.value: l for l in first.lane}
+bounds = {b.id.value: b for b in first.lane_boundary}
+want_lanes = want_bounds = checked = 0
+mark = {"none": 2, "solid": 3, "dashed": 4}
+for r in sc["roads"]:
+    secs = r["lanes"] if isinstance(r["lanes"], list) else [dict(r["lanes"], s=0)]
+    for si, sec in enumerate(secs):
+        side = {k: sec.get(name, []) for k, name in ((1, "left"), (-1, "right"))}
+        want_bounds += 1 + len(side[1]) + len(side[-1])
+        for sg in (1, -1):
+            t = 0.0
+            for i, spec in enumerate(side[sg]):
+                k = sg * (i + 1)
+                lid, bid = fnv(f"lane:{r['id']}/{si}/{k}"), fnv(f"boundary:{r['id']}/{si}/{k}")
+                want_lanes += 1
+                l, b = lanes.get(lid), bounds.get(bid)
+                if l is None or b is None: fail(f"{r['id']} section {si} lane {k}: no Lane {lid} / LaneBoundary {bid}")
+                w = spec["width"]
+                if "width_end" in spec: w = (w + spec["width_end"]) / 2  # a taper, at the section's middle
+                cl = l.classification.centerline
+                p = cl[len(cl) // 2]
+                got = where(p.x, p.y)
+                if got["road"] != r["id"] or got["lane"] != k or abs(got["d"] - sg * (t + w / 2)) > 0.05:
+                    fail(f"{r['id']} lane {k}: centre-line point ({p.x}, {p.y}) is {got}, want d {sg * (t + w / 2)}")
+                t += w
+                q = b.boundary_line[len(b.boundary_line) // 2]
+                got = where(q.position.x, q.position.y)
+                if got["road"] != r["id"] or abs(got["d"] - sg * t) > 0.05:
+                    fail(f"{r['id']} boundary of lane {k}: ({q.position.x}, {q.position.y}) is {got}, want d {sg * t}")
+                wm = spec.get("mark", "none")
+                if q.width != (0 if wm == "none" else 0.15) or b.classification.type != mark.get(wm, 1):
+                    fail(f"{r['id']} boundary of lane {k}: width {q.width}, type {b.classification.type} for {wm}")
+                typ = 4 if r["id"] in junction_roads else 2
+                if spec.get("type", "driving") != "driving": typ = 3
+                if l.classification.type != typ: fail(f"{r['id']} lane {k}: type {l.classification.type}, want {typ}")
+                if typ == 2:
+                    lb, rb = (bid, fnv(f"boundary:{r['id']}/{si}/{k - 1}")) if k > 0 else \
+                             (fnv(f"boundary:{r['id']}/{si}/{k + 1}"), bid)
+                    c = l.classification
+                    if [i.value for i in c.left_lane_boundary_id] != [lb] or [i.value for i in c.right_lane_boundary_id] != [rb]:
+                        fail(f"{r['id']} lane {k}: boundaries {c.left_lane_boundary_id} {c.right_lane_boundary_id}")
+                    if c.centerline_is_driving_direction != (k < 0): fail(f"{r['id']} lane {k}: direction")
+                checked += 1
+if len(lanes) != want_lanes or len(bounds) != want_bounds:
+    fail(f"{len(lanes)} lanes and {len(bounds)} boundaries, the scenario has {want_lanes} and {want_bounds}")
+print(f"ok {len(lanes)} lanes and {len(bounds)} boundaries in the first message, {checked} lanes' centre and "
+      f"border found back by simctl where")
+PY
 # In a directory: OSI's file name, the same bytes.
 mkdir -p "$tmp/dir"
 "$bin/simctl" export "$log" --osi "$tmp/dir" >"$tmp/export2.txt" 2>&1 || { echo "FAIL export to a dir:"; cat "$tmp/export2.txt"; exit 1; }
@@ -160,7 +237,7 @@ grep -q "record-all" "$tmp/bare.txt" || { echo "FAIL said:"; cat "$tmp/bare.txt"
 [ ! -e "$tmp/bare.osi" ] && [ ! -e "$tmp/bare.osi.part" ] || { echo "FAIL a failed export left a file"; exit 1; }
 "$bin/simctl" export "$log" --osi "$tmp/noenv.osi" --scenario "$tmp/none.json" >/dev/null 2>"$tmp/noenv.txt" ||
     { echo "FAIL export without a scenario:"; cat "$tmp/noenv.txt"; exit 1; }
-grep -q "environmental conditions and traffic lights left out" "$tmp/noenv.txt" || { echo "FAIL said:"; cat "$tmp/noenv.txt"; exit 1; }
+grep -q "environmental conditions, traffic lights and lanes left out" "$tmp/noenv.txt" || { echo "FAIL said:"; cat "$tmp/noenv.txt"; exit 1; }
 [ "$(wc -c <"$tmp/noenv.osi")" -lt "$(wc -c <"$tmp/gt.osi")" ] || { echo "FAIL the trace without a scenario is no smaller"; exit 1; }
 # Traffic lights: the crossing's four heads, three bulbs each.
 "$bin/simctl" run "$root/scenarios/crossing-lights.json" --headless --until 1 --no-analysis --record-all \

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sim_osi.h"
+#include "sim_scenario.h"
 
 static void encode(const sim_osi_ground_truth *gt, uint8_t **buf, size_t *len)
 {
@@ -253,6 +254,163 @@ static void test_traffic_lights(void **state)
     free(buf);
 }
 
+/* A road of a scenario JSON text, its lanes sampled every 2 m. */
+static sim_scenario *road_scenario(const char *road, sim_osi_road_lanes *L)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "{\"name\": \"r\", \"roads\": [%s]}", road);
+    sim_scenario *sc = NULL;
+    sim_diag d = {0};
+    int rc = sim_scenario_parse(text, strlen(text), "r.json", ".", &sc, &d);
+    if (rc) fail_msg("%s", d.n ? d.msgs[0] : "?");
+    sim_error err = {0};
+    assert_int_equal(sim_osi_lanes_from_net(&sc->net, 2.0, L, &err), 0);
+    return sc;
+}
+
+static const sim_osi_lane *lane_by_id(const sim_osi_road_lanes *L, uint64_t id)
+{
+    for (size_t i = 0; i < L->n_lanes; i++)
+        if (L->lanes[i].id == id) return &L->lanes[i];
+    fail_msg("no lane %llu", (unsigned long long)id);
+    return NULL;
+}
+
+static const sim_osi_boundary *boundary_by_id(const sim_osi_road_lanes *L, uint64_t id)
+{
+    for (size_t i = 0; i < L->n_boundaries; i++)
+        if (L->boundaries[i].id == id) return &L->boundaries[i];
+    fail_msg("no boundary %llu", (unsigned long long)id);
+    return NULL;
+}
+
+/* A straight road 5 m long from (10, 20) heading north (+y): its left is -x. Lane 1
+ * (3.5 m, dashed outer mark) and lane -1 (3 m, solid), a solid centre line. Samples at
+ * s 0, 2, 4 and the end 5; lane 1's centre at t 1.75 (x 8.25), lane -1's at t -1.5
+ * (x 11.5); borders at x 6.5, 10, 13. */
+static void test_lanes_straight(void **state)
+{
+    (void)state;
+    sim_osi_road_lanes L;
+    sim_scenario *sc = road_scenario(
+        "{\"id\": \"st\", \"start\": {\"x\": 10, \"y\": 20, \"heading_deg\": 90}, \"segments\": [{\"type\": \"line\", "
+        "\"length\": 5}], \"lanes\": {\"center_mark\": \"solid\", \"left\": [{\"width\": 3.5, \"mark\": \"dashed\"}], "
+        "\"right\": [{\"width\": 3, \"mark\": \"solid\"}]}}",
+        &L);
+    assert_int_equal(L.n_lanes, 2);
+    assert_int_equal(L.n_boundaries, 3);
+    uint64_t b0 = sim_osi_boundary_id("st", 0, 0), b1 = sim_osi_boundary_id("st", 0, 1);
+    uint64_t bm1 = sim_osi_boundary_id("st", 0, -1);
+    const sim_osi_lane *l1 = lane_by_id(&L, sim_osi_lane_id("st", 0, 1));
+    const sim_osi_lane *r1 = lane_by_id(&L, sim_osi_lane_id("st", 0, -1));
+    const double ys[4] = {20, 22, 24, 25};
+    assert_int_equal(l1->n_centerline, 4);
+    assert_int_equal(r1->n_centerline, 4);
+    for (int i = 0; i < 4; i++) {
+        assert_float_equal(l1->centerline[i][0], 8.25, 1e-9);
+        assert_float_equal(l1->centerline[i][1], ys[i], 1e-9);
+        assert_float_equal(l1->centerline[i][2], 0, 1e-9);
+        assert_float_equal(r1->centerline[i][0], 11.5, 1e-9);
+        assert_float_equal(r1->centerline[i][1], ys[i], 1e-9);
+    }
+    /* right-hand traffic: lane -1 runs along s; left and right seen along the points */
+    assert_true(r1->forward);
+    assert_false(l1->forward);
+    assert_int_equal(l1->type, SIM_OSI_LANE_DRIVING);
+    assert_true(l1->left_boundary == b1 && l1->right_boundary == b0);
+    assert_true(r1->left_boundary == b0 && r1->right_boundary == bm1);
+    assert_true(l1->left_adjacent == 0 && l1->right_adjacent == r1->id);
+    assert_true(r1->left_adjacent == l1->id && r1->right_adjacent == 0);
+    const double xs[3] = {10, 6.5, 13};
+    const int types[3] = {SIM_OSI_LB_SOLID, SIM_OSI_LB_DASHED, SIM_OSI_LB_SOLID};
+    const uint64_t ids[3] = {b0, b1, bm1};
+    for (int k = 0; k < 3; k++) {
+        const sim_osi_boundary *b = boundary_by_id(&L, ids[k]);
+        assert_int_equal(b->type, types[k]);
+        assert_int_equal(b->color, 3);
+        assert_int_equal(b->n_points, 4);
+        for (int i = 0; i < 4; i++) {
+            assert_float_equal(b->points[i].position[0], xs[k], 1e-9);
+            assert_float_equal(b->points[i].position[1], ys[i], 1e-9);
+            assert_float_equal(b->points[i].width, SIM_OSI_MARK_WIDTH, 0);
+        }
+    }
+    sim_osi_road_lanes_free(&L);
+    sim_scenario_free(sc);
+}
+
+/* A quarter circle of radius 50 turning left from (0, 0) heading +x: the centre of
+ * the circle at (0, 50); a point at (s, t) is at radius 50 - t, angle s / 50:
+ * ((50 - t) sin(s/50), 50 - (50 - t) cos(s/50)). One right lane 4 m wide (centre at
+ * radius 52, outer border 54) with no mark; 25 pi m sampled at 0, 2, ..., 78 and the
+ * end (41 points), the last at (52, 50) and (54, 50). */
+static void test_lanes_curved(void **state)
+{
+    (void)state;
+    sim_osi_road_lanes L;
+    const double len = 25 * M_PI;
+    char road[512];
+    snprintf(road, sizeof road,
+             "{\"id\": \"arc\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 0}, \"segments\": [{\"type\": \"arc\", "
+             "\"length\": %.17g, \"curvature\": 0.02}], \"lanes\": {\"right\": [{\"width\": 4, \"mark\": \"none\"}]}}",
+             len);
+    sim_scenario *sc = road_scenario(road, &L);
+    assert_int_equal(L.n_lanes, 1);
+    assert_int_equal(L.n_boundaries, 2);
+    const sim_osi_lane *l = lane_by_id(&L, sim_osi_lane_id("arc", 0, -1));
+    const sim_osi_boundary *outer = boundary_by_id(&L, sim_osi_boundary_id("arc", 0, -1));
+    const sim_osi_boundary *centre = boundary_by_id(&L, sim_osi_boundary_id("arc", 0, 0));
+    assert_int_equal(l->n_centerline, 41);
+    assert_int_equal(outer->n_points, 41);
+    assert_int_equal(outer->type, SIM_OSI_LB_NO_LINE);
+    assert_int_equal(outer->color, 0);
+    for (int i = 0; i < 41; i++) {
+        double s = i == 40 ? len : 2.0 * i, a = s / 50;
+        assert_float_equal(l->centerline[i][0], 52 * sin(a), 1e-6);
+        assert_float_equal(l->centerline[i][1], 50 - 52 * cos(a), 1e-6);
+        assert_float_equal(outer->points[i].position[0], 54 * sin(a), 1e-6);
+        assert_float_equal(outer->points[i].position[1], 50 - 54 * cos(a), 1e-6);
+        assert_float_equal(outer->points[i].width, 0, 0);
+        assert_float_equal(centre->points[i].position[0], 50 * sin(a), 1e-6);
+        assert_float_equal(centre->points[i].position[1], 50 - 50 * cos(a), 1e-6);
+    }
+    assert_float_equal(l->centerline[40][0], 52, 1e-6);
+    assert_float_equal(l->centerline[40][1], 50, 1e-6);
+    sim_osi_road_lanes_free(&L);
+    sim_scenario_free(sc);
+    sim_error err = {0};
+    assert_int_equal(sim_osi_lanes_from_net(&(sim_roadnet){0}, 0, &L, &err), SIM_EINVAL);
+}
+
+/* A LaneBoundary's bytes: GroundTruth field 9 (tag 0x4a), then a Lane in field 10
+ * (tag 0x52), after the version, timestamp and host id. */
+static void test_lane_bytes(void **state)
+{
+    (void)state;
+    sim_osi_boundary_point p = {.position = {0, 0, 0}, .width = 0.5};
+    sim_osi_boundary b = {.id = 7, .type = SIM_OSI_LB_SOLID, .color = 3, .points = &p, .n_points = 1};
+    sim_osi_lane ln = {.id = 5, .type = SIM_OSI_LANE_DRIVING, .forward = true};
+    sim_osi_road_lanes L = {.lanes = &ln, .n_lanes = 1, .boundaries = &b, .n_boundaries = 1};
+    sim_osi_ground_truth gt = {.t = 1.005, .host_id = 1, .lanes = &L};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    encode(&gt, &buf, &len);
+    const uint8_t want[] = {
+        0x4a, 50,                                            /* lane_boundary, 50 bytes */
+        0x0a, 2, 0x08, 7,                                    /* id {value 7} */
+        0x12, 38,                                            /* boundary_line (BoundaryPoint) */
+        0x0a, 27, 0x09, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0, 0, 0, 0, 0, 0, 0, 0, 0x19, 0, 0, 0, 0, 0, 0, 0, 0,
+        0x11, 0, 0, 0, 0, 0, 0, 0xe0, 0x3f,                  /* width 0.5 */
+        0x1a, 4, 0x08, 3, 0x10, 3,                           /* classification {type solid, color white} */
+        0x52, 10,                                            /* lane, 10 bytes */
+        0x0a, 2, 0x08, 5,                                    /* id {value 5} */
+        0x12, 4, 0x08, 2, 0x20, 1,                           /* classification {type driving, along} */
+    };
+    assert_int_equal(len, 21 + sizeof want);
+    assert_memory_equal(buf + 21, want, sizeof want);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -260,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_bad_time_refused),         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_host_box_centre),          cmocka_unit_test(test_traffic_vehicle),
         cmocka_unit_test(test_environment),              cmocka_unit_test(test_traffic_lights),
+        cmocka_unit_test(test_lanes_straight),           cmocka_unit_test(test_lanes_curved),
+        cmocka_unit_test(test_lane_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
