@@ -6,8 +6,9 @@
  * around the frame's time, as a session interpolates two states; the other cars, in a
  * log recorded with --all, the two traffic.state messages around it; the traffic
  * lights as their controllers show them at that time; the HUD the car's speed, the
- * limit where it is and the scenario's hud_text triggers, as the driver saw them, and
- * with --stamp the frame's log time, run and number. */
+ * limit where it is, the scenario's hud_text triggers and the visual DRT stimulus (from
+ * the logged drt events), as the driver saw them, and with --stamp the frame's log
+ * time, run and number. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include "node.h"
 #include "road_adapter.h"
 #include "sim_drivelog.h"
+#include "sim_msg_task.h"
 #include "sim_video.h"
 
 typedef struct lf_sample {
@@ -127,6 +129,35 @@ static int traffic_at(rn_node *n, sim_drivelog_reader *r, int64_t run, double t,
     return rc;
 }
 
+/* The visual DRT stimulus as the driver saw it: the logged drt.stimulus events (kind
+ * "drt", name "stimulus") of the visual modality, on and off at their times. */
+typedef struct lf_drt {
+    double t, angle;
+    bool on;
+} lf_drt;
+
+static int read_drt(sim_drivelog_reader *r, int64_t run, lf_drt **out, size_t *n, sim_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    sim_drivelog_event *e = NULL;
+    size_t ne = 0;
+    sim_drivelog_range range = sim_drivelog_range_all();
+    range.run = run;
+    int rc = sim_drivelog_read_events(r, range, &e, &ne, err);
+    if (!rc && ne && !(*out = calloc(ne, sizeof **out))) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < ne; i++) {
+        if (strcmp(e[i].kind, "drt") || strcmp(e[i].name, "stimulus") || !e[i].json) continue;
+        cJSON *msg = cJSON_Parse(e[i].json);
+        sim_msg_drt_stimulus m;
+        if (msg && sim_msg_drt_stimulus_decode(msg, &m, NULL) == SIM_OK && !strcmp(m.modality, "visual"))
+            (*out)[(*n)++] = (lf_drt){.t = e[i].t, .angle = isnan(m.angle_deg) ? 20 : m.angle_deg, .on = m.on};
+        cJSON_Delete(msg);
+    }
+    sim_drivelog_events_free(e, ne);
+    return rc;
+}
+
 /* The ego pose and HUD at log time t: samples i and i + 1 around it (i advanced). */
 static void ego_at(rn_node *n, const lf_samples *a, size_t *i, double t, sim_pose *p)
 {
@@ -193,7 +224,9 @@ int rn_run_log_frames(rn_node *n, sim_error *err)
         fprintf(stderr, "render-node: %ld frames of %s run %lld from %.3f to %.3f s at %g fps, %dx%d\n", frames, o->log,
                 (long long)a.run, t0, t1, o->fps, n->g.width, n->g.height);
     }
-    size_t i = 0;
+    lf_drt *drt = NULL;
+    size_t n_drt = 0, i = 0, di = 0;
+    if (!rc) rc = read_drt(r, a.run, &drt, &n_drt, err);
     for (long k = 0; !rc && k < frames; k++) {
         double t = sim_video_frame_time(t0, o->fps, k);
         sim_pose p;
@@ -201,6 +234,11 @@ int rn_run_log_frames(rn_node *n, sim_error *err)
         rc = traffic_at(n, r, a.run, t, err);
         if (rc) break;
         rn_lights_show_at(&n->scene.lights, t);
+        while (di < n_drt && drt[di].t <= t + 1e-9) { /* the newest visual stimulus event by t */
+            n->scene.hud.drt_on = drt[di].on;
+            n->scene.hud.drt_angle_deg = drt[di].angle;
+            di++;
+        }
         if (o->stamp)
             snprintf(n->scene.hud.stamp, sizeof n->scene.hud.stamp, "t %.3f s  run %lld  frame %ld", t,
                      (long long)a.run, k);
@@ -214,6 +252,7 @@ int rn_run_log_frames(rn_node *n, sim_error *err)
         rc = sim_error_set(err, SIM_EIO, "--frames-out %s: cannot write: %s", o->frames_out, strerror(errno));
     if (out && !to_stdout && fclose(out) != 0 && !rc)
         rc = sim_error_set(err, SIM_EIO, "--frames-out %s: cannot write: %s", o->frames_out, strerror(errno));
+    free(drt);
     free(n->grab);
     n->grab = NULL;
     free(a.v);

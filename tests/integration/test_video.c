@@ -9,7 +9,8 @@
  *    second before and after it are;
  *  - --from/--to cut the range (1 to 2 s: 31 frames);
  *  - --stamp writes the frame's time in the top right corner and changes nothing else;
- *  - the scenario's hud_text triggers show as the driver saw them (a lane-change drive);
+ *  - the scenario's hud_text triggers show as the driver saw them (a lane-change drive),
+ *    and the visual DRT stimulus while it was on (a drt drive);
  *  - bad input is refused, naming what was wrong, and leaves no file. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -297,6 +298,85 @@ static void hud_text_triggers_as_the_driver_saw_them(void **state)
     assert_true(shown > 3 * before + 2);
 }
 
+/* Pixels of the DRT's red dot (R > 180, G and B < 90) in a 640x360 frame's box. */
+static int red_pixels(const uint8_t *f, int w, int x0, int x1, int y0, int y1)
+{
+    int n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            const uint8_t *p = f + ((size_t)y * w + x) * 3;
+            n += p[0] > 180 && p[1] < 90 && p[2] < 90;
+        }
+    return n;
+}
+
+/* The visual DRT stimulus as the driver saw it: the drt scenario's first visual
+ * stimulus (on and off in the log's drt events) is a red dot 20 degrees left and 3 up
+ * while it is on, and not before or after. */
+static void drt_stimulus_as_the_driver_saw_it(void **state)
+{
+    (void)state;
+    char out[300], bus[64], control[64], logs[400], drt_log[2400], mk[400], video_path[400], words[8192];
+    snprintf(out, sizeof out, "%s/drt", dir);
+    snprintf(mk, sizeof mk, "mkdir -p %s", out);
+    assert_int_equal(system(mk), 0);
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
+    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/drt.json"), "--headless", "--until", "12",
+                    "--no-analysis", "--out", out, "--bus", bus, "--control", control, NULL};
+    pid_t pid = ts_spawn(argv, false);
+    assert_true(pid > 0);
+    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
+    assert_true(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(logs, sizeof logs, "%s/logs/default", out);
+    ts_drive_find_log(logs, drt_log, sizeof drt_log);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(drt_log, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    double on = ts_drive_query(db, "SELECT min(t) FROM events WHERE kind = 'drt' AND name = 'stimulus' AND "
+                                   "json LIKE '%\"visual\"%' AND json LIKE '%\"on\":true%'");
+    char sql[300];
+    snprintf(sql, sizeof sql, "SELECT min(t) FROM events WHERE kind = 'drt' AND name = 'stimulus' AND t > %.6f AND "
+                              "json LIKE '%%\"on\":false%%'", on);
+    double off = ts_drive_query(db, sql);
+    sqlite3_close(db);
+    if (isnan(on) || isnan(off) || off - on < 0.2) fail_msg("no visual stimulus of 0.2 s or more: on %g, off %g", on, off);
+    snprintf(video_path, sizeof video_path, "%s/drt.mp4", dir);
+    char from[32], to[32];
+    snprintf(from, sizeof from, "%.3f", on - 0.3);
+    snprintf(to, sizeof to, "%.3f", off + 0.3);
+    const char *args[] = {"video", drt_log, "-o", video_path, "--size", "640x360", "--fps", "30", "--from", from,
+                          "--to", to, NULL};
+    int rc = ts_run("simctl", args, words, sizeof words);
+    if (rc != 0) fail_msg("simctl video: %d: %s", rc, words);
+    /* frames before, in the middle of and after the stimulus */
+    int want[3] = {3, (int)lround((0.3 + (off - on) / 2) * 30), (int)lround((off - on + 0.3) * 30) + 6};
+    static uint8_t f[3][640 * 360 * 3];
+    sim_video_reader *r = NULL;
+    sim_video_info info;
+    sim_error err = {0};
+    if (sim_video_reader_open(video_path, &r, &info, &err)) fail_msg("%s", err.msg);
+    assert_int_equal(info.width, 640);
+    static uint8_t px[640 * 360 * 3];
+    double t;
+    int k = 0;
+    while (sim_video_reader_next(r, px, &t, &err) == 1) {
+        for (int i = 0; i < 3; i++)
+            if (want[i] == k) memcpy(f[i], px, sizeof px);
+        k++;
+    }
+    sim_video_reader_close(r);
+    assert_true(k > want[2]);
+    /* 20 degrees left, 3 up at a 45 degree vertical field: (81, 79) of 320x180, doubled */
+    int x0 = 162 - 14, x1 = 162 + 14, y0 = 157 - 14, y1 = 157 + 14;
+    int before = red_pixels(f[0], 640, x0, x1, y0, y1), during = red_pixels(f[1], 640, x0, x1, y0, y1),
+        after = red_pixels(f[2], 640, x0, x1, y0, y1);
+    print_message("DRT dot pixels: before %d, during %d, after %d (on %.2f s, off %.2f s)\n", before, during, after,
+                  on, off);
+    assert_true(during >= 20);
+    assert_true(before <= 2);
+    assert_true(after <= 2);
+}
+
 static void bad_input_is_refused(void **state)
 {
     (void)state;
@@ -337,6 +417,7 @@ int main(void)
         cmocka_unit_test(from_to_cut_the_range),
         cmocka_unit_test(stamp_marks_the_top_right_corner_only),
         cmocka_unit_test(hud_text_triggers_as_the_driver_saw_them),
+        cmocka_unit_test(drt_stimulus_as_the_driver_saw_it),
         cmocka_unit_test(bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
