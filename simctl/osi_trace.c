@@ -77,6 +77,7 @@ static int emit(trace *c)
                              "the log holds more than one run (%lld and %lld): OSI time may not go back, so export "
                              "one run at a time with --run N", (long long)c->first_run, (long long)c->ego_run);
     sim_osi_object_from_vehicle(&c->ego, &c->geo, &c->objects[0]);
+    if (c->sc) c->objects[0].assigned_lane = sim_osi_assigned_lane(&c->sc->net, c->ego.road, c->ego.s, c->ego.lane);
     size_t n = 1;
     const traffic_line *l = traffic_for(c);
     if (l) {
@@ -91,7 +92,12 @@ static int emit(trace *c)
             return sim_error_set(c->err, rc, "the traffic.state logged at t %.3f s (run %lld): %s", l->t,
                                  (long long)l->run, why);
         }
-        for (int i = 0; i < m.n_vehicles; i++) sim_osi_object_from_traffic(&c->vehicles[i], &c->objects[n++]);
+        for (int i = 0; i < m.n_vehicles; i++) {
+            const sim_msg_traffic_vehicle *v = &c->vehicles[i];
+            sim_osi_object_from_traffic(v, &c->objects[n]);
+            if (c->sc) c->objects[n].assigned_lane = sim_osi_assigned_lane(&c->sc->net, v->road, v->s, v->lane);
+            n++;
+        }
     }
     size_t n_lights = 0;
     const sim_lights *L = c->sc ? &c->sc->net.lights : NULL;

@@ -15,6 +15,7 @@
 #include "sim_scenario_rewrite.h"
 #include "sim_sha256.h"
 #include "session_opts.h"
+#include "simctl.h"
 #include "study.h"
 
 #ifndef SIM_VERSION
@@ -145,7 +146,10 @@ void study_condition_paths(const study_ctx *c, int k, char *scenario, size_t ss,
     const sim_study_condition *cond = &c->s->conditions[k];
     resolve(c->dir, cond->scenario, scenario, ss);
     if (cond->vehicle[0]) resolve(c->dir, cond->vehicle, vehicle, vs);
-    else snprintf(vehicle, vs, "vehicles/bmw-318i.json");
+    /* simctl run's default vehicle, found also when the runner is started outside the
+     * project's folder (it was "cannot open" from any other folder): beside bin/. */
+    else if (access("vehicles/bmw-318i.json", R_OK) == 0) snprintf(vehicle, vs, "vehicles/bmw-318i.json");
+    else snprintf(vehicle, vs, "%s/../vehicles/bmw-318i.json", simctl_bin_dir());
 }
 
 char *study_condition_scenario(const study_ctx *c, int k, sim_error *err)

@@ -43,6 +43,12 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     if (sim_msg_study_state_decode(msg, s, &err) != SIM_OK) return;
     if (strcmp(s->participant, g->participant) || strcmp(s->study, g->c->s->name)) return;
     bool gate = !strcmp(s->phase, "waiting") || !strcmp(s->phase, "ready");
+    if (g->sent_drive && !gate && s->drive == g->sent_drive) {
+        /* The runner took the go: the drive it leads to is starting. */
+        printf("%s: go given, drive %d of %d (%s) starting\n", s->participant, s->drive, s->drives, s->condition);
+        finish(g, 0);
+        return;
+    }
     /* What the day waits on, said as it changes: a go given early waits for that. */
     char on[sizeof s->waiting_on];
     if (s->waiting_on[0]) snprintf(on, sizeof on, "%s", s->waiting_on);
@@ -57,15 +63,7 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         finish(g, 1);
         return;
     }
-    if (g->sent_drive) {
-        /* The runner took it: the drive it leads to is starting. */
-        if (!gate && s->drive == g->sent_drive) {
-            printf("%s: go given, drive %d of %d (%s) starting\n", s->participant, s->drive, s->drives, s->condition);
-            finish(g, 0);
-        }
-        return;
-    }
-    if (!gate) return;
+    if (g->sent_drive || !gate) return;
     sim_msg_study_go m = {.drive = s->drive};
     snprintf(m.study, sizeof m.study, "%s", s->study);
     snprintf(m.participant, sizeof m.participant, "%s", s->participant);

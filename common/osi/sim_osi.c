@@ -42,6 +42,9 @@ typedef struct mo_block {
     Osi3__Orientation3d ori, rate;
     Osi3__MovingObject__VehicleAttributes va;
     Osi3__MovingObject__VehicleClassification vc;
+    Osi3__MovingObject__MovingObjectClassification moc;
+    Osi3__Identifier lane;
+    Osi3__Identifier *lanes[1];
     Osi3__MovingObject__VehicleClassification__LightState ls;
     Osi3__ExternalReference ref;
     Osi3__ExternalReference *refs[1];
@@ -111,6 +114,14 @@ static void fill(mo_block *b, const sim_osi_object *o)
         }
         if (b->ls.has_indicator_state || b->ls.has_brake_light_state) b->vc.light_state = &b->ls;
         b->mo.vehicle_classification = &b->vc;
+    }
+    if (o->assigned_lane) {
+        osi3__moving_object__moving_object_classification__init(&b->moc);
+        osi3__identifier__init(&b->lane);
+        b->lane.has_value = 1, b->lane.value = o->assigned_lane;
+        b->lanes[0] = &b->lane;
+        b->moc.n_assigned_lane_id = 1, b->moc.assigned_lane_id = b->lanes;
+        b->mo.moving_object_classification = &b->moc;
     }
     if (o->name[0]) {
         osi3__external_reference__init(&b->ref);

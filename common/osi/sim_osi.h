@@ -68,6 +68,7 @@ typedef struct sim_osi_object {
     double bbcenter_to_front[3]; /* m, object frame: box centre to the front axle's middle */
     double radius_wheel;         /* m */
     int number_wheels;           /* <= 0: left out */
+    uint64_t assigned_lane;      /* moving_object_classification.assigned_lane_id (sim_osi_lane_id); 0: none */
 } sim_osi_object;
 
 /* osi3.EnvironmentalConditions (0 in an enum: unknown, left out). */
@@ -150,6 +151,11 @@ uint64_t sim_osi_boundary_id(const char *road, int section, int lane);
  * SIM_EINVAL for step <= 0, SIM_ENOMEM. Free with sim_osi_road_lanes_free. */
 int sim_osi_lanes_from_net(const sim_roadnet *net, double step, sim_osi_road_lanes *out, sim_error *err);
 void sim_osi_road_lanes_free(sim_osi_road_lanes *l);
+
+/* The OSI id of the lane an object is in, from the bus's road id, s and lane id: the
+ * Lane of the lane section holding s; 0 when the road is not in net, lane is
+ * SIM_MSG_NO_INT or 0, or the section has no such lane. */
+uint64_t sim_osi_assigned_lane(const sim_roadnet *net, const char *road, double s, int lane);
 
 /* One osi3.GroundTruth. */
 typedef struct sim_osi_ground_truth {

@@ -186,3 +186,15 @@ void sim_osi_road_lanes_free(sim_osi_road_lanes *l)
     free(l->mem);
     memset(l, 0, sizeof *l);
 }
+
+uint64_t sim_osi_assigned_lane(const sim_roadnet *net, const char *road, double s, int lane)
+{
+    if (!road || !road[0] || lane == 0 || lane == SIM_MSG_NO_INT || !isfinite(s)) return 0;
+    int ri = sim_roadnet_find_road(net, road);
+    if (ri < 0) return 0;
+    const sim_road *r = &net->roads[ri];
+    if (r->n_sections <= 0) return 0;
+    int si = sim_road_section_at(r, s);
+    if (!sim_road_lane(r, si, lane)) return 0;
+    return sim_osi_lane_id(r->id, si, lane);
+}

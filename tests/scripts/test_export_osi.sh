@@ -83,6 +83,17 @@ light = {"night": 2, "dawn": 5, "dusk": 5}.get(env["light"], 9 if env["weather"]
 rain = 1 if env["weather"] in ("rain", "snow") else 2
 ind = {"off": 2, "left": 3, "right": 4, "hazard": 5}
 vc = {"car": 4, "van": 6, "truck": 7, "bus": 12, "motorbike": 10, "bicycle": 11}
+# an object's lane: the scenario's section holding its s (OSI ids as docs/osi.md)
+sections = {}
+for r in json.load(open(sys.argv[6]))["roads"]:
+    sections[r["id"]] = r["lanes"] if isinstance(r["lanes"], list) else [r["lanes"]]
+def lane_id(road, s, lane):
+    secs = sections.get(road)
+    if not secs or not lane or s is None: return []
+    si = max(i for i, sec in enumerate(secs) if sec.get("s", 0) <= s)
+    if not (1 <= lane <= len(secs[si].get("left", [])) or 1 <= -lane <= len(secs[si].get("right", []))): return []
+    return [fnv(f"lane:{road}/{si}/{lane}")]
+assigned = 0
 moving = stale = 0
 for m, (run, tick, t) in zip(frames, samples):
     w = f"t {t}"
@@ -105,6 +116,10 @@ for m, (run, tick, t) in zip(frames, samples):
     for k, axis in enumerate("xyz"):
         near(getattr(h.base.velocity, axis), s["vel"][k] + cross[k], f"{w}: host velocity {axis}")
     near(h.base.orientation.yaw, s["heading"], f"{w}: host yaw", 0)
+    want = lane_id(s.get("road"), s.get("s"), s.get("lane"))
+    if [i.value for i in h.moving_object_classification.assigned_lane_id] != want:
+        fail(f"{w}: host lane {h.moving_object_classification} for {s.get('road')} s {s.get('s')} lane {s.get('lane')}")
+    assigned += len(want)
     near(h.base.orientation.pitch, s["pitch"], f"{w}: host pitch", 0)
     if [h.base.dimension.length, h.base.dimension.width, h.base.dimension.height] != [2 * x for x in veh["box_half"]]:
         fail(f"{w}: host box {h.base.dimension}")
@@ -128,10 +143,15 @@ for m, (run, tick, t) in zip(frames, samples):
         if ls.indicator_state != ind[a["indicator"]] or ls.brake_light_state != (3 if a["brake"] else 2):
             fail(f"{ow}: lights {ls} for indicator {a['indicator']}, brake {a['brake']}")
         if o.type != 2 or o.vehicle_classification.type != vc[a["model"]]: fail(f"{ow}: type of a {a['model']}")
+        want = lane_id(a.get("road"), a.get("s"), a.get("lane"))
+        if [i.value for i in o.moving_object_classification.assigned_lane_id] != want:
+            fail(f"{ow}: lane {o.moving_object_classification} for {a.get('road')} s {a.get('s')} lane {a.get('lane')}")
+        assigned += len(want)
     moving += len(others)
 if stale > 2: fail(f"{stale} messages had no traffic.state of their own tick")
+if assigned < moving: fail(f"only {assigned} of {moving + len(frames)} objects have a lane")
 if moving < 100: fail(f"only {moving} traffic vehicles in {len(frames)} messages: the drive had no traffic to check")
-print(f"ok {len(frames)} GroundTruth messages, {moving} traffic vehicles equal to the log's; environment {env['light']}, "
+print(f"ok {len(frames)} GroundTruth messages, {moving} traffic vehicles equal to the log's, {assigned} lanes; environment {env['light']}, "
       f"{env['weather']}, {env['visibility_m']} m as ambient illumination {light}, precipitation {rain}, fog {fog}")
 PY
 # The road network's lanes and lane boundaries, in the first message only: one Lane

@@ -82,13 +82,14 @@ rows=$(sqlite3 "$tmp/out/study.db" "SELECT position, status, item, quote(value),
     { echo "FAIL the final questionnaire's rows: '$rows'"; exit 1; }
 echo "ok a study waits for the operator's go before each drive and ends on done, its final answers stored as given"
 
-# auto_go: the same day without a go.
+# auto_go: the same day without a go, started from another folder than the project's
+# (the default vehicle was "cannot open" from anywhere else)
 rm -rf "$tmp/out"
 study "$tmp/s.json" true
-"$bin/simctl" study run "$tmp/s.json" --participant P01 --out "$tmp/out" --bus "127.0.0.1:$P" \
-    --control "tcp://127.0.0.1:$C" >"$tmp/run2.log" 2>&1 ||
-    { echo "FAIL auto_go run:"; tail -n 30 "$tmp/run2.log"; exit 1; }
+(cd "$tmp" && "$bin/simctl" study run "$tmp/s.json" --participant P01 --out "$tmp/out" --bus "127.0.0.1:$P" \
+    --control "tcp://127.0.0.1:$C") >"$tmp/run2.log" 2>&1 ||
+    { echo "FAIL auto_go run from $tmp:"; tail -n 30 "$tmp/run2.log"; exit 1; }
 phases=$(sed -n 's/^simctl study: phase //p' "$tmp/run2.log" | tr '\n' ' ')
 want="instructions driving instructions driving done "
 [ "$phases" = "$want" ] || { echo "FAIL auto_go phases: '$phases', expected '$want'"; exit 1; }
-echo "ok auto_go: no go needed"
+echo "ok auto_go: no go needed, started outside the project's folder"

@@ -411,6 +411,46 @@ static void test_lane_bytes(void **state)
     free(buf);
 }
 
+/* An object's lane from the bus's road, s and lane: the Lane of the section holding s
+ * (a road of two sections, the second from s 3), none for an unknown road, lane or a
+ * lane the section lacks; its bytes: MovingObject field 9 {assigned_lane_id (1)}. */
+static void test_assigned_lane(void **state)
+{
+    (void)state;
+    sim_osi_road_lanes L;
+    sim_scenario *sc = road_scenario(
+        "{\"id\": \"two\", \"start\": {\"x\": 0, \"y\": 0, \"heading_deg\": 0}, \"segments\": [{\"type\": \"line\", "
+        "\"length\": 10}], \"lanes\": [{\"s\": 0, \"right\": [{\"width\": 3}]}, {\"s\": 3, \"right\": [{\"width\": 3}, "
+        "{\"width\": 3}]}]}",
+        &L);
+    assert_int_equal(L.n_lanes, 3);
+    const sim_roadnet *net = &sc->net;
+    assert_true(sim_osi_assigned_lane(net, "two", 2.9, -1) == sim_osi_lane_id("two", 0, -1));
+    assert_true(sim_osi_assigned_lane(net, "two", 3.1, -1) == sim_osi_lane_id("two", 1, -1));
+    assert_true(sim_osi_assigned_lane(net, "two", 7, -2) == sim_osi_lane_id("two", 1, -2));
+    assert_true(sim_osi_lane_id("two", 0, -1) != sim_osi_lane_id("two", 1, -1));
+    assert_true(sim_osi_assigned_lane(net, "two", 1, -2) == 0);
+    assert_true(sim_osi_assigned_lane(net, "two", 1, 1) == 0);
+    assert_true(sim_osi_assigned_lane(net, "two", 1, 0) == 0);
+    assert_true(sim_osi_assigned_lane(net, "two", 1, SIM_MSG_NO_INT) == 0);
+    assert_true(sim_osi_assigned_lane(net, "nope", 1, -1) == 0);
+    assert_true(sim_osi_assigned_lane(net, "", 1, -1) == 0);
+    sim_osi_road_lanes_free(&L);
+    sim_scenario_free(sc);
+    sim_osi_object o;
+    sim_osi_object_clear(&o);
+    o.id = 9, o.assigned_lane = 5;
+    sim_osi_ground_truth gt = {.t = 1.005, .host_id = 1, .objects = &o, .n_objects = 1};
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    encode(&gt, &buf, &len);
+    /* id {9}, base {} (nothing known), type unknown, moving_object_classification {lane 5} */
+    const uint8_t want[] = {0x2a, 14, 0x0a, 2, 0x08, 9, 0x12, 0, 0x18, 0, 0x4a, 4, 0x0a, 2, 0x08, 5};
+    assert_int_equal(len, 21 + sizeof want);
+    assert_memory_equal(buf + 21, want, sizeof want);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -419,7 +459,7 @@ int main(void)
         cmocka_unit_test(test_host_box_centre),          cmocka_unit_test(test_traffic_vehicle),
         cmocka_unit_test(test_environment),              cmocka_unit_test(test_traffic_lights),
         cmocka_unit_test(test_lanes_straight),           cmocka_unit_test(test_lanes_curved),
-        cmocka_unit_test(test_lane_bytes),
+        cmocka_unit_test(test_lane_bytes),               cmocka_unit_test(test_assigned_lane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
