@@ -2,7 +2,8 @@
 #
 #   make            every executable into bin/
 #   make test       unit, integration (real processes, loopback) and script tests; with
-#                   -jN they run N at a time, each under SIM_TEST_TIMEOUT s (default 300)
+#                   -jN they run N at a time (default: one per core, at most 4), each
+#                   under SIM_TEST_TIMEOUT s (default 300; 600 under make asan)
 #   make run        a session with the default scenario (headless when there is no display)
 #   make bench      benchmarks, each beside its baseline, printing the ratio
 #   make asan       the whole test suite under AddressSanitizer + UBSan
@@ -46,7 +47,7 @@ FUZZ_SECONDS ?= 30
 SCENARIO ?= scenarios/lane-change.json
 
 PKG_CORE := libuv libcjson nanomsg sqlite3 libpng libxml-2.0
-PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo assimp libzstd zlib
+PKG_ALL  := $(PKG_CORE) sdl2 epoxy cairo assimp libzstd zlib libprotobuf-c libavformat libavcodec libswscale libavutil
 # (an empty list asks nothing: pkg-config would complain for the pure components)
 pc_cflags = $(if $(strip $(1)),$(shell pkg-config --cflags $(1)))
 pc_libs   = $(if $(strip $(1)),$(shell pkg-config --libs $(1)))
@@ -73,7 +74,13 @@ ALL_CFLAGS += -Werror
 endif
 
 COMMON_SRC := $(wildcard $(addsuffix /*.c,$(addprefix common/,$(COMPONENTS))))
-COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
+# OSI (common/osi, docs/osi.md): protoc-c makes C from the project's .proto files into
+# $(BUILD)/gen/osi (never checked in), compiled into libsim with common/osi.
+OSI_PROTO   := $(wildcard common/osi/proto/*.proto)
+OSI_GEN     := $(BUILD)/gen/osi
+OSI_GEN_SRC := $(patsubst common/osi/proto/%.proto,$(OSI_GEN)/%.pb-c.c,$(OSI_PROTO))
+OSI_GEN_OBJ := $(OSI_GEN_SRC:.c=.o)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(OSI_GEN_OBJ)
 LIB        := $(BUILD)/libsim.a
 
 EXES := $(patsubst %/main.c,%,$(wildcard */main.c))
@@ -84,6 +91,7 @@ $(BUILD)/common/$(1)/%.o: INC := $(addprefix -Icommon/,$(1) $($(1)_USES))
 $(BUILD)/common/$(1)/%.o: LIB_CFLAGS := $(call pc_cflags,$($(1)_PKGS))
 endef
 $(foreach c,$(COMPONENTS),$(eval $(call component_flags,$(c))))
+$(BUILD)/common/osi/%.o: INC += -I$(OSI_GEN)
 define module_flags
 $(BUILD)/$(1)/%.o: INC := $(COMMON_INC)
 $(BUILD)/$(1)/%.o: LIB_CFLAGS := $(call pc_cflags,$(PKG_CORE) $($(1)_PKGS))
@@ -111,6 +119,22 @@ $(BUILD)/%.o: %.c
 # "How to add a topic"); checked in, remade when the table changes.
 common/protocol/sim_topic_names.h: common/protocol/sim_topics.def scripts/gen-topic-names.sh
 	sh scripts/gen-topic-names.sh $< $@
+
+# One protoc-c run writes every .pb-c.c/.h (a stamp stands for them all); common/osi's
+# objects wait for the headers.
+$(OSI_GEN)/.stamp: $(OSI_PROTO) scripts/gen-osi.sh
+	@mkdir -p $(OSI_GEN)
+	@$(if $(V),,echo "  PROTOC-C common/osi/proto")
+	$(Q)sh scripts/gen-osi.sh $(OSI_GEN) $(OSI_PROTO)
+	@touch $@
+$(OSI_GEN_SRC): $(OSI_GEN)/.stamp ;
+$(patsubst %.c,$(BUILD)/%.o,$(wildcard common/osi/*.c)): $(OSI_GEN)/.stamp
+# (protoc-c's C, not the project's: built without the project's warnings)
+comma := ,
+OSI_SAN := $(if $(SANITIZE),-fsanitize=address$(comma)undefined -fno-omit-frame-pointer)
+$(OSI_GEN)/%.pb-c.o: $(OSI_GEN)/%.pb-c.c
+	@$(if $(V),,echo "  CC $<")
+	$(Q)$(CC) -std=c17 $(CFLAGS) $(OSI_SAN) -I$(OSI_GEN) $(call pc_cflags,libprotobuf-c) -MMD -MP -c $< -o $@
 
 $(LIB): $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
@@ -154,7 +178,10 @@ SCRIPT_TESTS := $(wildcard tests/scripts/test_*.sh)
 # Tests that time real-time behaviour (force-feedback fades within tens of ms) run alone,
 # after the others, even under make -jN test.
 SIM_TEST_SERIAL ?= test_input_node test_latency
-export SIM_TEST_SERIAL
+# The longest (about 60-90 s each on the idle 2-core machine) start first.
+SIM_TEST_FIRST ?= test_session_faults test_console.sh test_xosc_shared_2.sh test_render_screenshots.sh \
+                  test_xosc_shared.sh
+export SIM_TEST_SERIAL SIM_TEST_FIRST
 test: all $(UNIT_TESTS) $(INTEG_TESTS)
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(INTEG_TESTS) $(SCRIPT_TESTS) $(UNIT_TESTS)
 
@@ -166,14 +193,16 @@ bench: all $(BENCHES)
 	@echo "== bench_console (node; pages in chromium through bin/console)"
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) node bench/bench_console.mjs
 
+# Sanitized binaries run 2-3 times slower: each test gets twice the time limit.
 asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin SANITIZE=1 CFLAGS="-O1 -g" test
+	@SIM_TEST_TIMEOUT=$${SIM_TEST_TIMEOUT:-600} $(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin SANITIZE=1 CFLAGS="-O1 -g" test
 
 # Fuzz targets: libsim rebuilt by clang with coverage instrumentation.
 FUZZ_CC     := clang
-FUZZ_FLAGS  := -std=c17 -D_GNU_SOURCE -g -O1 $(COMMON_INC) -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_FLAGS  := -std=c17 -D_GNU_SOURCE -g -O1 $(COMMON_INC) -I$(OSI_GEN) -fsanitize=fuzzer-no-link,address,undefined \
                $(call pc_cflags,$(PKG_ALL))
-FUZZ_OBJ    := $(COMMON_SRC:%.c=$(BUILD)/fuzzlib/%.o)
+FUZZ_OBJ    := $(COMMON_SRC:%.c=$(BUILD)/fuzzlib/%.o) $(OSI_GEN_OBJ)
+$(BUILD)/fuzzlib/common/osi/%.o: $(OSI_GEN)/.stamp
 FUZZERS     := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 $(BUILD)/fuzzlib/%.o: %.c
 	@mkdir -p $(dir $@)

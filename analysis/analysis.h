@@ -96,6 +96,8 @@ typedef struct an_drive {
     size_t n_sensors;
     an_latency_row *latency;     /* the log's latency rows (latency.c); none for CSV */
     size_t n_latency;
+    struct an_motion *motion;    /* the log's motion rows and their fidelity (motion.c); NULL: none */
+    struct an_motion_result *motion_fid;
 } an_drive;
 
 /* Reads a drive: a drive log (SQLite, through sim_drivelog), or a folder or samples.csv
@@ -395,10 +397,11 @@ int an_synth_secondary(an_drive *dr, uint64_t seed, sim_error *err);
 
 #include "sim_motion_fidelity.h"
 
-/* One motion.state message: the car's and the platform's specific force (0..2) and
- * angular rate (3..5). */
+/* One motion step (a motion table row, or a motion.state message of an older --all
+ * log): the car's and the platform's specific force (0..2) and angular rate (3..5). */
 typedef struct an_motion_row {
     double t;
+    int64_t step;
     bool running;
     unsigned limits;
     double car[6], plat[6];
@@ -409,6 +412,7 @@ typedef struct an_motion {
     an_motion_row *rows;
     size_t n, cap;
     int bad;                 /* messages that did not decode */
+    bool from_messages;      /* read from the messages table (a log before the motion table) */
 } an_motion;
 
 typedef struct an_motion_result {
@@ -419,9 +423,24 @@ typedef struct an_motion_result {
     double limit_s;
 } an_motion_result;
 
-/* The drive log's motion.state messages (messages table); SIM_ENOTFOUND without any. */
+/* The drive log's motion rows (its motion table; a log without one: the motion.state
+ * messages of its messages table); SIM_ENOTFOUND without any. */
 int an_motion_load(const char *path, an_motion *m, sim_error *err);
 void an_motion_free(an_motion *m);
+/* The motion table's rows of an open log appended to m (motion_report.c). */
+int an_motion_read(sim_drivelog_reader *rd, an_motion *m, sim_error *err);
+/* The report's part: the motion table's rows of an open log into dr->motion with their
+ * fidelity (step 0.01 s) in dr->motion_fid; both stay NULL for a log without rows.
+ * an_motion_drive_free frees them. */
+int an_motion_attach(an_drive *dr, sim_drivelog_reader *rd, sim_error *err);
+void an_motion_drive_free(an_drive *dr);
+/* The report's "Motion cueing" section (the figure motion.png when plots) and
+ * metrics.json's drive.motion; nothing without motion rows. */
+void an_motion_html(FILE *f, const an_drive *dr, bool plots);
+struct cJSON *an_motion_json(const an_motion *m, const an_motion_result *r);
+/* The figure: per axis the car's and the platform's specific force and angular rate
+ * over time, limit hits shaded, the perceived RMSE and correlation in each caption. */
+int an_plot_motion(const an_drive *dr, const char *path, an_format fmt, sim_error *err);
 /* Every row through the vestibular model (step dt), compared while running. */
 int an_motion_compute(const an_motion *m, double dt, an_motion_result *out, sim_error *err);
 void an_motion_print(FILE *f, const an_motion *m, const an_motion_result *r, bool json);

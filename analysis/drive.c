@@ -62,6 +62,7 @@ void an_drive_free(an_drive *dr)
     free(dr->latency);
     dr->latency = NULL;
     dr->n_latency = 0;
+    an_motion_drive_free(dr);
     memset(dr, 0, sizeof *dr);
 }
 

@@ -105,6 +105,7 @@ int an_drive_load_log(const char *path, an_drive *out, sim_error *err)
     if (!rc) rc = add_events_and_gaze(out, rd, ev, ne, err);
     if (!rc) rc = an_sensors_load(out, rd, err);
     if (!rc) rc = an_latency_load(out, rd, err);
+    if (!rc) rc = an_motion_attach(out, rd, err);
     char buf[4096];
     for (size_t k = 0; !rc && k < sizeof meta_keys / sizeof meta_keys[0]; k++) {
         sim_error e2 = {0};

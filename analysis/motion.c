@@ -1,6 +1,6 @@
 /* motion: `analysis motion LOG`, what the driver felt on the motion base against what
- * the car did (docs/motion.md, "Fidelity"): motion.state messages of the drive log
- * (kept by recorder --all, which simctl run --motion asks for), each through the same
+ * the car did (docs/motion.md, "Fidelity"): the drive log's motion table (one row per
+ * motion.state; an older log's messages of recorder --all), each through the same
  * vestibular model (common/motion's sim_motion_fidelity), compared per axis while the
  * platform ran (state "running"): RMSE, correlation, delay, false cues; and the
  * stretches where a limit acted. */
@@ -22,7 +22,25 @@ typedef struct take {
     int rc;
 } take;
 
-static int take_row(int64_t run, double t, const char *topic, const char *line, size_t len, void *user)
+/* Room for one more row (NULL: out of memory, tk->rc set). */
+static an_motion_row *new_row(take *tk)
+{
+    an_motion *m = tk->m;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 1024;
+        an_motion_row *p = realloc(m->rows, cap * sizeof *p);
+        if (!p) {
+            tk->rc = SIM_ENOMEM;
+            return NULL;
+        }
+        m->rows = p;
+        m->cap = cap;
+    }
+    return &m->rows[m->n++];
+}
+
+/* A log made before the motion table: motion.state kept by recorder --all. */
+static int take_message(int64_t run, double t, const char *topic, const char *line, size_t len, void *user)
 {
     take *tk = user;
     if (strcmp(topic, SIM_TOPIC_MOTION_STATE) != 0) return 0;
@@ -34,28 +52,19 @@ static int take_row(int64_t run, double t, const char *topic, const char *line, 
         return 0;
     }
     cJSON_Delete(j);
-    an_motion *m = tk->m;
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 1024;
-        an_motion_row *p = realloc(m->rows, cap * sizeof *p);
-        if (!p) {
-            tk->rc = SIM_ENOMEM;
-            return 1;
-        }
-        m->rows = p;
-        m->cap = cap;
-    }
-    an_motion_row *r = &m->rows[m->n++];
+    an_motion_row *r = new_row(tk);
+    if (!r) return 1;
     r->t = t;
+    r->step = (int64_t)ms.step;
     r->running = strcmp(ms.state, "running") == 0;
-    r->limits = (unsigned)ms.limits;
+    r->limits = ms.limits == SIM_MSG_NO_INT ? 0 : (unsigned)ms.limits;
     for (int k = 0; k < 3; k++) {
         r->car[k] = ms.car_f[k];
         r->car[3 + k] = ms.car_w[k];
         r->plat[k] = ms.f[k];
         r->plat[3 + k] = ms.w[k];
     }
-    snprintf(m->platform, sizeof m->platform, "%s", ms.platform);
+    snprintf(tk->m->platform, sizeof tk->m->platform, "%s", ms.platform);
     return 0;
 }
 
@@ -66,13 +75,17 @@ int an_motion_load(const char *path, an_motion *m, sim_error *err)
     int rc = sim_drivelog_reader_open(path, &rd, err);
     if (rc) return rc;
     take tk = {.m = m};
-    rc = sim_drivelog_read_messages(rd, sim_drivelog_range_all(), SIM_TOPIC_MOTION_STATE, take_row, &tk, err);
+    rc = an_motion_read(rd, m, err);
+    if (!rc && m->n == 0) {
+        m->from_messages = true;
+        rc = sim_drivelog_read_messages(rd, sim_drivelog_range_all(), SIM_TOPIC_MOTION_STATE, take_message, &tk, err);
+    }
     sim_drivelog_reader_close(rd);
     if (!rc && tk.rc) rc = sim_error_set(err, tk.rc, "analysis motion: out of memory");
     if (!rc && m->n == 0)
         rc = sim_error_set(err, SIM_ENOTFOUND,
-                           "%s: no motion.state messages (a drive with simctl run --motion, or recorder --all "
-                           "with motion-node)", path);
+                           "%s: no motion rows (a drive with simctl run --motion, or a recorder with motion-node on "
+                           "the bus)", path);
     return rc;
 }
 

@@ -86,6 +86,10 @@ static int write_json(const an_result *res, const char *path, sim_error *err)
                                           "swap_ms"};
         for (int k = 0; k < 7; k++) cJSON_AddItemToObject(lat, st[k], num_or_null(ls.stage_ms[k]));
     }
+    if (res->drive->motion && res->drive->motion_fid) { /* docs/motion.md */
+        cJSON *mo = an_motion_json(res->drive->motion, res->drive->motion_fid);
+        if (mo) cJSON_AddItemToObject(drive, "motion", mo);
+    }
     cJSON *warn = cJSON_AddArrayToObject(root, "warnings");
     for (size_t k = 0; k < res->n_warnings; k++)
         cJSON_AddItemToArray(warn, cJSON_CreateString(res->warnings[k]));
@@ -265,6 +269,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
     if (res->drive->n_sensors) fputs(", <a href=\"sensors.csv\">sensors.csv</a> (lab sensors per task)", f);
     fputs(".</p>\n", f);
     an_latency_html(f, res->drive);
+    an_motion_html(f, res->drive, plots);
     fputs("<h2>Tasks</h2>\n<table><tr><th class=\"l\">task</th><th>run</th><th>status</th>"
           "<th>length (m)</th><th>duration (s)</th><th>events</th><th>severe</th>"
           "<th>A<sub>global</sub> (m&sup2;)</th><th>A<sub>global</sub> (m&middot;s)</th>"
@@ -402,6 +407,7 @@ static void *fig_worker(void *arg)
         int rc = j->kind == 0   ? an_plot_lateral(P->res, j->tr, j->path, j->fmt, &e)
                  : j->kind == 1 ? an_plot_timeline(P->res, j->tr, j->path, j->fmt, &e)
                  : j->kind == 3 ? an_plot_tasks(P->res, j->tr, j->path, j->fmt, &e)
+                 : j->kind == 4 ? an_plot_motion(P->res->drive, j->path, j->fmt, &e)
                                 : an_plot_map(P->res, j->run, j->path, j->fmt, &e);
         if (rc) {
             pthread_mutex_lock(&P->lock);
@@ -419,7 +425,7 @@ static int plot_all(const an_result *res, const char *dir, sim_error *err)
     static const an_format fmts[] = {AN_PNG, AN_SVG};
     static const char *ext[] = {"png", "svg"};
     fig_pool P = {.res = res};
-    P.jobs = calloc(8 * res->n_tasks + 2, sizeof *P.jobs);
+    P.jobs = calloc(8 * res->n_tasks + 4, sizeof *P.jobs);
     if (!P.jobs) return sim_error_set(err, SIM_ENOMEM, "out of memory");
     bool seen[64] = {0};
     char name[160];
@@ -447,6 +453,11 @@ static int plot_all(const an_result *res, const char *dir, sim_error *err)
             }
         }
         if (tr->run >= 0 && tr->run < 64) seen[tr->run] = true;
+    }
+    for (int x = 0; x < 2 && res->drive->motion && res->drive->motion->n >= 2; x++) {
+        fig_job *j = &P.jobs[P.n++];
+        *j = (fig_job){.kind = 4, .fmt = fmts[x]};
+        snprintf(j->path, sizeof j->path, "%s/motion.%s", dir, ext[x]);
     }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t nt = cores > 1 ? (size_t)cores : 1;

@@ -30,17 +30,19 @@ static bool has_cookie(struct lws *wsi, const console_gateway *gw, const char *w
 
 /* The role a WebSocket asks for with ?role= (docs/console.md, "Page roles") and may
  * have: the operator's only with the operator's cookie, or for a program (no Origin:
- * it showed the token); one that names no role is the operator when it may be, else a
- * plain page. NULL with *out set, or why it is refused (in why_buf). */
+ * it showed the token). One that names no role is a plain page when it comes from a
+ * browser, whatever cookies the browser holds (a page of the origin that asks for
+ * nothing gets nothing: the operator's page asks for its role), and the operator when
+ * it is a program. NULL with *out set, or why it is refused (in why_buf). */
 static const char *ws_role(struct lws *wsi, const console_gateway *gw, sim_page_role *out, char *why_buf,
                            size_t why_size)
 {
     char buf[128];
-    bool may_operate = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0 ||
-                       has_cookie(wsi, gw, "operator", gw->operator_secret);
+    bool program = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) <= 0;
+    bool may_operate = program || has_cookie(wsi, gw, "operator", gw->operator_secret);
     const char *v = lws_get_urlarg_by_name(wsi, "role=", buf, sizeof buf);
     if (!v) {
-        *out = may_operate ? SIM_PAGE_ROLE_OPERATOR : SIM_PAGE_ROLE_PAGE;
+        *out = program ? SIM_PAGE_ROLE_OPERATOR : SIM_PAGE_ROLE_PAGE;
         return NULL;
     }
     sim_error err = {0};

@@ -217,6 +217,7 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
     }
     sim_error err = {0};
     sim_recording_set_wall(&r->rec, rec_wall_now());
+    sim_recording_set_line(&r->rec, sim_bus_received(r->bus));
     int ret = sim_recording_feed(&r->rec, r->w, topic, msg, env->line, env->len, &err);
     if (ret == SIM_EINVAL) {
         /* Logged as far as it could be; say so, but not for every message. */
@@ -258,6 +259,7 @@ static void on_bus(sim_node *sn, const cJSON *welcome, void *user)
         const cJSON *dropped = cJSON_GetObjectItemCaseSensitive(welcome, "backlog_dropped");
         double n = cJSON_IsNumber(bl) ? bl->valuedouble : 0;
         r->acked = 0; /* a new connection counts its lines from 1 */
+        sim_recording_set_line(&r->rec, 0); /* and hands the old one's unacknowledged lines over again */
         double d = cJSON_IsNumber(dropped) ? dropped->valuedouble : 0;
         if (r->welcomed && r->skip_held) {
             /* Cut off before the discarded backlog was acknowledged: the dispatcher hands
@@ -301,6 +303,10 @@ static void on_bus(sim_node *sn, const cJSON *welcome, void *user)
 static void acknowledge(recorder *r)
 {
     uint64_t received = sim_bus_received(r->bus), now = uv_now(r->loop);
+    /* Lines read but held in memory (half a tick/state pair, say) are not done: a
+     * recorder killed now must be handed them again. */
+    uint64_t held = sim_recording_held_from(&r->rec);
+    if (held && held <= received) received = held - 1;
     if (!sim_bus_connected(r->bus) || received <= r->acked || now - r->acked_ms < ACK_MS) return;
     cJSON *p = cJSON_CreateObject();
     cJSON_AddNumberToObject(p, "received", (double)received);

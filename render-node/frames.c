@@ -172,6 +172,8 @@ int rn_frame(rn_node *n, const sim_pose *ego, double now, const char *shot, rn_f
     }
     if (shot && (rc = gfx_screenshot(&n->g, shot, err)))
         return rc;
+    if (n->grab)
+        gfx_read_rgb_into(&n->g, n->grab);
     /* Finished before the swap, so that the delay's split tells drawing from
      * presenting (the loop waits for the swap's end with glFinish anyway). */
     glFinish();

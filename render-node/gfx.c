@@ -377,22 +377,27 @@ GLuint gfx_texture_from_argb(const unsigned char *px, int w, int h, int stride, 
     return t;
 }
 
-unsigned char *gfx_read_rgb(const gfx *g)
+void gfx_read_rgb_into(const gfx *g, unsigned char *out)
 {
     size_t row = (size_t)g->width * 3;
-    unsigned char *px = malloc(row * g->height), *flip = malloc(row * g->height);
-    if (!px || !flip) {
-        free(px);
-        free(flip);
-        return NULL;
-    }
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_BACK);
-    glReadPixels(0, 0, g->width, g->height, GL_RGB, GL_UNSIGNED_BYTE, px);
-    for (int y = 0; y < g->height; y++)
-        memcpy(flip + (size_t)y * row, px + (size_t)(g->height - 1 - y) * row, row);
-    free(px);
-    return flip;
+    glReadPixels(0, 0, g->width, g->height, GL_RGB, GL_UNSIGNED_BYTE, out);
+    /* OpenGL's rows are bottom first: swapped in place through one row */
+    unsigned char tmp[3 * 16384];
+    for (int y = 0; y < g->height / 2; y++) {
+        unsigned char *a = out + (size_t)y * row, *b = out + (size_t)(g->height - 1 - y) * row;
+        memcpy(tmp, a, row);
+        memcpy(a, b, row);
+        memcpy(b, tmp, row);
+    }
+}
+
+unsigned char *gfx_read_rgb(const gfx *g)
+{
+    unsigned char *px = malloc((size_t)g->width * 3 * g->height);
+    if (px) gfx_read_rgb_into(g, px);
+    return px;
 }
 
 int gfx_screenshot(const gfx *g, const char *path, sim_error *err)

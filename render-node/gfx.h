@@ -107,5 +107,7 @@ GLuint gfx_texture_from_argb(const unsigned char *px, int w, int h, int stride, 
 int gfx_screenshot(const gfx *g, const char *path, sim_error *err);
 /* Reads the back buffer as RGB rows, top row first (caller frees). */
 unsigned char *gfx_read_rgb(const gfx *g);
+/* The same into out (width * height * 3 bytes). */
+void gfx_read_rgb_into(const gfx *g, unsigned char *out);
 
 #endif

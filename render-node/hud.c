@@ -221,6 +221,8 @@ static void redraw(rn_hud *h)
         cairo_fill(cr);
         grow(box, cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1);
     }
+    if (h->stamp[0])
+        label(box, cr, h->stamp, h->w - 20 * u, 20 * u, 1, 0, 24 * u, white);
     if (h->no_data) {
         cairo_rectangle(cr, 10 * u, 10 * u, 190 * u, 50 * u);
         cairo_set_source_rgba(cr, 0.6, 0, 0, 0.85);
@@ -269,11 +271,12 @@ void rn_hud_draw(rn_hud *h, int w, int hp, double now, GLint u_tex)
     k = fnv(k, &h->page, sizeof h->page);
     k = fnv(k, h->page_title, strlen(h->page_title) + 1);
     k = fnv(k, h->page_text, strlen(h->page_text) + 1);
+    k = fnv(k, h->stamp, strlen(h->stamp) + 1);
     for (int a = 0; a < SIM_HUD_AREA_COUNT; a++) {
         k = fnv(k, h->area[a].text, strlen(h->area[a].text) + 1);
         k = fnv(k, h->area[a].rgb, sizeof h->area[a].rgb);
     }
-    bool empty = !h->page && !h->no_data && !h->paused && (!h->full || (h->speed_kmh < 0 && h->limit_kmh <= 0 && !h->drt_on));
+    bool empty = !h->page && !h->no_data && !h->paused && !h->stamp[0] && (!h->full || (h->speed_kmh < 0 && h->limit_kmh <= 0 && !h->drt_on));
     for (int a = 0; h->full && a < SIM_HUD_AREA_COUNT; a++)
         if (h->area[a].text[0])
             empty = false;

@@ -42,6 +42,9 @@ typedef struct rn_hud {
     bool page;
     char page_title[128];
     char page_text[1024];
+    /* render-node --log --stamp: the frame's log time in the top right corner (a video's
+     * frames tell their time, docs/video.md); "": none */
+    char stamp[64];
     int w, h;
     cairo_surface_t *surf;
     GLuint tex;

@@ -4,7 +4,9 @@
  * Modes: on the bus (default) it draws frames at the display rate, interpolating the
  * ego car between the last two vehicle.state messages; `--screenshot OUT.png` draws
  * one frame of a scenario's start point without a bus and exits; `--bench-frames N`
- * drives along the first road without a bus and reports frame times. */
+ * drives along the first road without a bus and reports frame times; `--log LOG
+ * --frames-out FILE` draws a drive log's frames at log times for simctl video
+ * (logframes.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +123,8 @@ static int parse_options(int argc, char **argv, rn_options *o)
     o->fps = 60;
     o->lod_tolerance = NAN; /* the quality preset's */
     o->quality = NULL; /* the renderer's: low on a software rasteriser, else medium */
+    o->log_run = -1;
+    o->log_from = o->log_to = NAN;
     const sim_opt opts[] = {
         {"bus", SIM_OPT_STRING, &o->bus, "HOST:PORT", "dispatcher to join (default 127.0.0.1:7700)"},
         {"token", SIM_OPT_STRING, &o->token, "TOKEN", "token for a dispatcher off loopback"},
@@ -159,6 +163,12 @@ static int parse_options(int argc, char **argv, rn_options *o)
         {"motion", SIM_OPT_STRING, &o->motion, "predict|interpolate", "the car's pose: predicted from the newest state to the frame's presentation (default), or interpolated between the last two, one state period behind (docs/latency.md)"},
         {"latency-marker", SIM_OPT_FLAG, &o->latency_marker, NULL, "a 32-pixel patch in the top left corner, white while the steering input is past half lock, for a photodiode (docs/latency.md)"},
         {"study-screen", SIM_OPT_FLAG, &o->study_screen, NULL, "the driver's screen between a study's drives: a calm page with what study.state says, no scene (simctl study run starts it; docs/study.md)"},
+        {"log", SIM_OPT_STRING, &o->log, "LOG", "draw a drive log's frames without a bus (with --frames-out; simctl video, docs/video.md)"},
+        {"frames-out", SIM_OPT_STRING, &o->frames_out, "FILE", "with --log: every frame as raw RGB (width x height x 3 bytes, top row first) to FILE, - for stdout"},
+        {"run", SIM_OPT_INT, &o->log_run, "N", "with --log: the log's run N (default its first)"},
+        {"from", SIM_OPT_DOUBLE, &o->log_from, "T", "with --log: the first frame at log time T (default the run's first sample); then every 1/--fps s"},
+        {"to", SIM_OPT_DOUBLE, &o->log_to, "T", "with --log: the last frame at or before log time T (default the run's last sample)"},
+        {"stamp", SIM_OPT_FLAG, &o->stamp, NULL, "with --log: each frame's log time (and run, frame number) in the top right corner"},
         {"latency-log", SIM_OPT_STRING, &o->latency_log, "FILE", "in a session: every frame's wheel-to-picture delay and stages (and the patch as read back) as CSV"},
     };
     int npos = 0;
@@ -185,6 +195,12 @@ static int parse_options(int argc, char **argv, rn_options *o)
         bad = light_bad;
     else if (o->study_screen && (o->bench_frames > 0 || (o->screenshot && o->screenshot_at >= 0)))
         bad = "--study-screen takes --screenshot OUT.png (written on SIGUSR1) but not --screenshot-at or --bench-frames";
+    else if (!o->log != !o->frames_out)
+        bad = "--log LOG and --frames-out FILE go together";
+    else if (o->stamp && !o->log)
+        bad = "--stamp goes with --log";
+    else if (o->log && (o->bench_frames > 0 || o->screenshot || o->study_screen))
+        bad = "--log takes neither --screenshot, --bench-frames nor --study-screen";
     else if (o->screenshot_at >= 0 && !o->screenshot)
         bad = "--screenshot-at needs --screenshot OUT.png";
     else if (!(o->fps > 0 && o->fps <= 1000))
@@ -229,7 +245,7 @@ int main(int argc, char **argv)
         wx = (int)v[0];
         wy = (int)v[1];
     }
-    bool one_off = (o->screenshot && o->screenshot_at < 0 && !o->study_screen) || o->bench_frames > 0;
+    bool one_off = (o->screenshot && o->screenshot_at < 0 && !o->study_screen) || o->bench_frames > 0 || o->log;
     if (!getenv("SDL_VIDEODRIVER") && (o->offscreen || one_off)) {
         SDL_SetHint(SDL_HINT_VIDEODRIVER, "offscreen");
         o->offscreen = true;
@@ -289,6 +305,8 @@ int main(int argc, char **argv)
             n.scene.no_hud = true;
         if (o->study_screen) {
             rc = rn_run_study_screen(&n, &err);
+        } else if (o->log) {
+            rc = rn_run_log_frames(&n, &err);
         } else if (o->bench_frames > 0) {
             rc = o->traffic ? rn_load_traffic_file(&n, &err) : SIM_OK;
             if (!rc)

@@ -29,6 +29,10 @@ typedef struct rn_options {
     bool study_screen;             /* the page between a study's drives (study_screen.c) */
     const char *motion;            /* --motion predict|interpolate */
     const char *latency_log;       /* every frame's delay, and the patch as read back, as CSV */
+    const char *log, *frames_out;  /* --log LOG --frames-out FILE: a drive's frames (logframes.c) */
+    int log_run;                   /* --run: the log's run (< 0: its first) */
+    bool stamp;                    /* --stamp: each frame's log time drawn in the top right */
+    double log_from, log_to;       /* --from, --to: log times (NAN: the run's first, last) */
 } rn_options;
 
 /* --motion: the ego pose drawn predicted to the frame's presentation from the newest
@@ -118,6 +122,7 @@ typedef struct rn_node {
     double *wheel;
     int n_wheel;
     bool shot_done, shot_now;
+    unsigned char *grab;           /* not NULL: rn_frame reads the frame into it (RGB) */
 } rn_node;
 
 /* The node's clock in seconds (monotonic). */
@@ -140,6 +145,9 @@ int rn_write_stats(rn_node *n, const char *json, sim_error *err);
 int rn_run_screenshot(rn_node *n, sim_error *err);
 int rn_run_bench(rn_node *n, sim_error *err);
 int rn_run_session(rn_node *n, sim_error *err);
+/* --log LOG --frames-out FILE: the drive's frames at log times from + k / fps, raw RGB
+ * (logframes.c, docs/video.md). */
+int rn_run_log_frames(rn_node *n, sim_error *err);
 /* --study-screen: the calm page between a study's drives (study_screen.c). */
 int rn_run_study_screen(rn_node *n, sim_error *err);
 

@@ -28,6 +28,7 @@ LIB_HEADERS = [
     (re.compile(r"libxml/"), "libxml-2.0"),
     (re.compile(r"libwebsockets\.h$|libwebsockets/"), "libwebsockets"),
     (re.compile(r"cmocka\.h$"), "cmocka"),
+    (re.compile(r"protobuf-c/"), "libprotobuf-c"),
 ]
 # The libraries a pure component may not use: they mean I/O, a GUI or a network.
 IMPURE = "libuv nanomsg sqlite3 sdl2 epoxy cairo libpng zlib fontconfig libxml-2.0".split()
@@ -150,6 +151,9 @@ def run(root):
                     report(f'{f}: includes "{h}" by path; components include headers by name')
                     continue
                 if isfile(f"common/{c}/{h}"):
+                    continue
+                # C that protoc-c makes at build time from the component's own proto/X.proto
+                if h.endswith(".pb-c.h") and isfile(f"common/{c}/proto/{h[:-len('.pb-c.h')]}.proto"):
                     continue
                 o = owner.get(h)
                 if not o:

@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 PKGS="libuv:libuv1-dev libcjson:libcjson-dev nanomsg:libnanomsg-dev sqlite3:libsqlite3-dev \
 sdl2:libsdl2-dev epoxy:libepoxy-dev cairo:libcairo2-dev cmocka:libcmocka-dev libpng:libpng-dev \
 zlib:zlib1g-dev fontconfig:libfontconfig-dev libxml-2.0:libxml2-dev \
-libwebsockets:libwebsockets-dev assimp:libassimp-dev libzstd:libzstd-dev"
+libwebsockets:libwebsockets-dev assimp:libassimp-dev libzstd:libzstd-dev \
+libprotobuf-c:libprotobuf-c-dev libavformat:libavformat-dev libavcodec:libavcodec-dev libswscale:libswscale-dev libavutil:libavutil-dev"
 # command -> Debian package (tools the build, the tests and fuzzing start; Xvfb and
 # xdotool drive the keyboard window in tests/integration/test_keyboard_window.c; python3
 # runs the Python client's tests, tests/scripts/test_pyclient.sh; nc and socat run the
@@ -22,10 +23,13 @@ libwebsockets:libwebsockets-dev assimp:libassimp-dev libzstd:libzstd-dev"
 # node and npm run the console's browser tests, tests/scripts/test_console.sh; sumo and
 # netconvert run SUMO's traffic, traffic-node with "engine": "sumo", test_sumo_session;
 # stress-ng loads the machine for scripts/stress.sh; ssh and ssh-keygen start a lab's
-# remote modules, simctl run --lab, docs/lab.md)
+# remote modules, simctl run --lab, docs/lab.md; protoc-c makes common/osi's C from its
+# .proto files at build time, protoc the Python classes test_export_osi.sh decodes the
+# OSI trace with, docs/osi.md)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
 sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool nc:netcat-openbsd socat:socat python3:python3 \
-chromium:chromium node:nodejs npm:npm sumo:sumo netconvert:sumo stress-ng:stress-ng ssh:openssh-client ssh-keygen:openssh-client"
+chromium:chromium node:nodejs npm:npm sumo:sumo netconvert:sumo stress-ng:stress-ng ssh:openssh-client ssh-keygen:openssh-client \
+protoc-c:protobuf-c-compiler protoc:protobuf-compiler"
 # library file -> Debian package, for what has neither a pkg-config name nor a command:
 # render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
 # vendor library and its software rasteriser (llvmpipe), as do its tests
@@ -36,8 +40,9 @@ FILES="libEGL.so.1:libegl1 libEGL_mesa.so.0:libegl-mesa0 dri/swrast_dri.so:libgl
 DATA="/usr/share/sumo/tools/randomTrips.py:sumo-tools /usr/sbin/sshd:openssh-server"
 # Python module -> Debian package, imported by Debian's own python3 (/usr/bin/python3):
 # the eye-tracker bridge speaks Pupil Capture's network API, ZeroMQ + msgpack
-# (clients/python/pupil_bridge.py, tests/scripts/test_instruments.sh)
-PYMODS="zmq:python3-zmq msgpack:python3-msgpack"
+# (clients/python/pupil_bridge.py, tests/scripts/test_instruments.sh); Google's
+# protobuf decodes the OSI trace in tests/scripts/test_export_osi.sh (docs/osi.md)
+PYMODS="zmq:python3-zmq msgpack:python3-msgpack google.protobuf:python3-protobuf"
 
 # The pkg-config names the Makefile (PKG_CORE, PKG_ALL), the components (<c>_PKGS in
 # common/<c>/component.mk) and the modules (<dir>_PKGS in

@@ -6,7 +6,8 @@
 #   sh scripts/run-tests.sh KIND TEST...
 #
 # Jobs: SIM_TEST_JOBS, else the -j of the make that runs this (MAKEFLAGS; a bare -j
-# means one per core), else 1. Each binary is killed after SIM_TEST_TIMEOUT seconds
+# means one per core), else one per core up to 4 (a plain `make test`, as CI runs it:
+# one at a time took 17 min on 2 cores, and the suite is built to run side by side). Each binary is killed after SIM_TEST_TIMEOUT seconds
 # (default 300) and then counts as failed. Every test's output is printed in one piece
 # when it ends, so parallel tests never interleave their lines. The tests named (by
 # file name) in SIM_TEST_SERIAL judge real-time behaviour (a fade within 50 ms, say):
@@ -64,18 +65,28 @@ if [ -z "$jobs" ]; then
         esac
     done
 fi
+if [ -z "$jobs" ]; then
+    jobs=$(nproc 2> /dev/null || echo 1)
+    [ "$jobs" -gt 4 ] && jobs=4
+fi
 SIM_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/sim-tests.XXXXXX") || exit 2
 export SIM_TEST_TMP
 trap 'rm -rf "$SIM_TEST_TMP"' EXIT INT TERM
 : > "$SIM_TEST_TMP/lock"
 
-serial=""; parallel=""
+# The longest tests (SIM_TEST_FIRST, by file name) start first: started last, one of
+# them kept a core busy for a minute and a half after the others had finished.
+serial=""; first=""; parallel=""
 for t in "$@"; do
     case " ${SIM_TEST_SERIAL:-} " in
-        *" $(basename "$t") "*) serial="$serial $t" ;;
+        *" $(basename "$t") "*) serial="$serial $t"; continue ;;
+    esac
+    case " ${SIM_TEST_FIRST:-} " in
+        *" $(basename "$t") "*) first="$first $t" ;;
         *) parallel="$parallel $t" ;;
     esac
 done
+parallel=$(echo $first $parallel)
 [ -n "$parallel" ] && printf '%s\n' $parallel | xargs -P "${jobs:-1}" -I{} sh "$0" --one {}
 for t in $serial; do sh "$0" --one "$t"; done
 

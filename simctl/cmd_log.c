@@ -21,6 +21,7 @@
 #include "sim_file.h"
 #include "sim_msg_vehicle.h"
 #include "sim_recording.h"
+#include "osi_trace.h"
 #include "xosc_csv.h"
 
 /* The CSV files export is about to write: never the log itself (a log named
@@ -46,29 +47,32 @@ static int export_targets_free(const char *log, const char *dir, bool force, sim
 
 int simctl_cmd_export(int argc, char **argv)
 {
-    const char *csv = NULL, *xosc_csv = NULL, *mcap = NULL, *from = NULL, *to = NULL;
+    const char *csv = NULL, *xosc_csv = NULL, *mcap = NULL, *osi = NULL, *vehicle = NULL, *scenario = NULL, *from = NULL, *to = NULL;
     int run = -1;
     bool force = false, uncompressed = false;
     sim_opt opts[] = {
         {"csv", SIM_OPT_STRING, &csv, "DIR", "write DIR/samples.csv, events.csv, gaze.csv, sensor.csv and clock.csv"},
         {"mcap", SIM_OPT_STRING, &mcap, "FILE", "write FILE.mcap: samples, events (and an --all log's bus topics) as JSON channels"},
         {"uncompressed", SIM_OPT_FLAG, &uncompressed, NULL, "--mcap: chunks without zstd"},
+        {"osi", SIM_OPT_STRING, &osi, "FILE|DIR", "write an ASAM OSI trace (.osi): one osi3.GroundTruth per tick, the host vehicle and the traffic (a log recorded with simctl run --record-all); a DIR gets a file named by OSI's convention (docs/osi.md)"},
+        {"vehicle", SIM_OPT_STRING, &vehicle, "FILE", "--osi: the host vehicle's file (default: the log's, checked by its SHA-256)"},
+        {"scenario", SIM_OPT_STRING, &scenario, "FILE", "--osi: the scenario whose environment the messages carry (default: the log's, checked by its SHA-256)"},
         {"xosc-csv", SIM_OPT_STRING, &xosc_csv, "FILE", "write FILE: time, entity, x, y, z, h, speed of every entity at OpenSCENARIO's reference point, as esmini's --csv_logger (a log recorded with simctl run --record-all)"},
         {"force", SIM_OPT_FLAG, &force, NULL, "overwrite existing CSV files (never the LOG itself)"},
         {"from", SIM_OPT_STRING, &from, "T|sector:ID|task:ID", "start at time T (s) or where the sector/task begins"},
         {"to", SIM_OPT_STRING, &to, "T|sector:ID|task:ID", "end at time T (s) or where the sector/task ends"},
         {"run", SIM_OPT_INT, &run, "N", "only run N (a restart starts a new run); default all"},
     };
-    const char *usage = "simctl export LOG --csv DIR|--mcap FILE|--xosc-csv FILE [--from ...] [--to ...] [--run N] [--force]";
+    const char *usage = "simctl export LOG --csv DIR|--mcap FILE|--osi FILE|DIR|--xosc-csv FILE [--from ...] [--to ...] [--run N] [--force]";
     const char *desc = "Writes a drive log's samples, events, gaze, sensor and clock tables as CSV files with a header row, "
-                       "the drive as one MCAP file, or its trajectories as an OpenSCENARIO player logs them.";
+                       "the drive as one MCAP file or an ASAM OSI trace, or its trajectories as an OpenSCENARIO player logs them.";
     size_t n_opts = sizeof opts / sizeof opts[0];
     int npos = 0;
     int rc = sim_cli_parse(usage, desc, opts, n_opts, argc, argv, 1, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc != SIM_CLI_OK) return 2;
-    if (npos != 1 || (csv != NULL) + (mcap != NULL) + (xosc_csv != NULL) != 1) {
-        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "give one of --csv DIR, --mcap FILE and --xosc-csv FILE");
+    if (npos != 1 || (csv != NULL) + (mcap != NULL) + (xosc_csv != NULL) + (osi != NULL) != 1) {
+        fprintf(stderr, "simctl export: %s\n", npos != 1 ? "expected one LOG file" : "give one of --csv DIR, --mcap FILE, --osi FILE|DIR and --xosc-csv FILE");
         sim_cli_print_usage(usage, desc, opts, n_opts, stderr);
         return 2;
     }
@@ -81,6 +85,28 @@ int simctl_cmd_export(int argc, char **argv)
     if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, run, &range.t_from, &err);
     if (!ret && to) ret = sim_drivelog_parse_bound(r, to, true, run, &range.t_to, &err);
     usage_error = ret != 0 && r != NULL;
+    if (osi) {
+        struct stat st;
+        bool dir = stat(osi, &st) == 0 && S_ISDIR(st.st_mode);
+        char written[4200] = "", note[1400] = "";
+        size_t frames = 0;
+        struct stat in;
+        if (!ret && !dir && stat(argv[1], &in) == 0 && stat(osi, &st) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
+            ret = sim_error_set(&err, SIM_EINVAL, "%s is the drive log being exported; it is never overwritten", osi);
+        if (!ret && !dir && !force && access(osi, F_OK) == 0)
+            ret = sim_error_set(&err, SIM_EINVAL, "%s exists; give --force to overwrite it", osi);
+        if (!ret)
+            ret = osi_trace_export(r, range, osi, dir, vehicle, scenario, written, sizeof written, note, sizeof note,
+                                   &frames, &err);
+        sim_drivelog_reader_close(r);
+        if (ret) {
+            fprintf(stderr, "simctl export: %s\n", err.msg);
+            return usage_error && ret == SIM_EINVAL ? 2 : 1;
+        }
+        if (note[0]) fprintf(stderr, "simctl export: %s\n", note);
+        printf("%s (%zu GroundTruth messages)\n", written, frames);
+        return 0;
+    }
     const char *file = mcap ? mcap : xosc_csv; /* the one-file exports */
     if (file) {
         size_t n = 0;

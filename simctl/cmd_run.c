@@ -455,8 +455,7 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
         run_arg2(c, "--study", rc->study);
         run_arg2(c, "--subject", rc->subject);
         if (rc->meta_file) run_arg2(c, "--meta-file", rc->meta_file);
-        /* --motion: motion.state for analysis motion (docs/motion.md) */
-        if (rc->record_all || rc->motion) run_arg(c, "--all");
+        if (rc->record_all) run_arg(c, "--all");
         break;
     case SIM_MODULE_ID_TRAFFIC: /* a restarted node continues from its snapshot */
         snprintf(path, sizeof path, "%s/traffic.snapshot", rc->out);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd_log.h"
+#include "cmd_video.h"
 #include "cmd_world.h"
 #include "cmd_xodr.h"
 #include "simctl.h"
@@ -36,8 +37,9 @@ static const command commands[] = {
     {"signal", simctl_cmd_control, "HEAD STATE|auto | controller ID PHASE", "a traffic light: hold a head in a state (red, green, ...) or back to auto; a controller to a phase"},
     {"sound", simctl_cmd_control, "on|off", "sound on or off"},
     {"stop", simctl_cmd_control, "", "end the session"},
-    {"export", simctl_cmd_export, "LOG --csv DIR|--mcap FILE|--xosc-csv FILE [--from X] [--to X]", "write a drive log as CSV files, one MCAP file, or its trajectories as an OpenSCENARIO player does"},
+    {"export", simctl_cmd_export, "LOG --csv DIR|--mcap FILE|--osi FILE|--xosc-csv FILE [--from X] [--to X]", "write a drive log as CSV files, one MCAP file, an ASAM OSI trace, or its trajectories as an OpenSCENARIO player does"},
     {"replay", simctl_cmd_replay, "LOG [--speed X]", "publish a logged drive on the bus at its logged times"},
+    {"video", simctl_cmd_video, "LOG -o OUT.mp4 [--size WxH] [--fps N] [--from X] [--to X]", "render a drive log's driver view to a video on the log's time base"},
     {"seek", simctl_cmd_control, "T", "replay: jump to simulation time T (s)"},
     {"validate", simctl_cmd_validate, "FILE...", "check scenario files; exit 0 only when all are valid"},
     {"where", simctl_cmd_where, "FILE X Y", "road, s, d, lane and terrain height at a point, as JSON"},

@@ -62,6 +62,12 @@ typedef enum {
 } study_log_state;
 study_log_state study_log_closed(const char *path);
 
+struct sim_msg_study_state;
+/* What the day of state s waits on, for the operator (study.state's waiting_on, the
+ * console, `simctl study go`): "waiting for the experimenter to start drive 2 of 3",
+ * "waiting for the test person's answers to post", ... */
+void study_waiting_on(const struct sim_msg_study_state *s, char *out, size_t size);
+
 /* "2026-11-27T10:45:08.123Z" */
 void study_utc_now(char *buf, size_t size);
 

@@ -28,6 +28,7 @@ typedef struct answerer {
     sim_bus *bus;
     uv_timer_t timer;
     bool sent;
+    uint64_t sent_ms;           /* when the answers last went out */
     sim_msg_study_answer a;
     sim_msg_study_state state;  /* the newest study.state (too big for the stack) */
     int status;
@@ -40,6 +41,13 @@ typedef struct answerer {
 } answerer;
 
 #define REPORT_MS 3000 /* the runner says study.state once a second: 3 s without one is no runner */
+/* Answers without a verdict while the runner still shows the same questionnaire pending
+ * are sent again after this long: once, in a day at the terminal, the answers to a
+ * questionnaire got no verdict although the runner kept asking for them (the runner's
+ * log showed neither "answered" nor "refused"). A copy that reaches the runner after
+ * an earlier one was taken is refused (it is no longer pending), but that verdict comes
+ * after the ok, which has ended this command. */
+#define RESEND_MS 3000
 
 static void on_bus_state(sim_bus *bus, const cJSON *welcome, void *user)
 {
@@ -169,7 +177,25 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
             return;
         }
         cJSON *o = sim_msg_study_answer_encode(&w->a);
-        if (o && sim_bus_publish(bus, SIM_TOPIC_STUDY_ANSWER, 0, o) == SIM_OK) w->sent = true;
+        if (o && sim_bus_publish(bus, SIM_TOPIC_STUDY_ANSWER, 0, o) == SIM_OK) {
+            w->sent = true;
+            w->sent_ms = uv_now(uv_default_loop());
+        }
+        cJSON_Delete(o);
+    } else if (w->sent && !strcmp(topic, SIM_TOPIC_STUDY_STATE)) {
+        /* No verdict yet, and the runner still asks for these very answers: again. */
+        sim_msg_study_state *s = &w->state;
+        uint64_t now = uv_now(uv_default_loop());
+        if (now - w->sent_ms < RESEND_MS || sim_msg_study_state_decode(msg, s, &err) != SIM_OK ||
+            strcmp(s->phase, "questionnaire") || strcmp(s->participant, w->a.participant) ||
+            s->drive != w->a.drive || strcmp(s->questionnaire, w->a.questionnaire))
+            return;
+        cJSON *o = sim_msg_study_answer_encode(&w->a);
+        if (o && sim_bus_publish(bus, SIM_TOPIC_STUDY_ANSWER, 0, o) == SIM_OK) {
+            w->sent_ms = now;
+            fprintf(stderr, "simctl study answer: no verdict on the answers in %d s while %s drive %d '%s' is still "
+                            "pending: sent again\n", RESEND_MS / 1000, s->participant, s->drive, s->questionnaire);
+        }
         cJSON_Delete(o);
     } else if (w->sent && !strcmp(topic, SIM_TOPIC_STUDY_ANSWERED)) {
         sim_msg_study_answered r;

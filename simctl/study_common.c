@@ -11,9 +11,11 @@
 
 #include "sim_drivelog.h"
 #include "sim_file.h"
+#include "sim_msg_study.h"
 #include "sim_scenario_rewrite.h"
 #include "sim_sha256.h"
 #include "session_opts.h"
+#include "simctl.h"
 #include "study.h"
 
 #ifndef SIM_VERSION
@@ -144,7 +146,10 @@ void study_condition_paths(const study_ctx *c, int k, char *scenario, size_t ss,
     const sim_study_condition *cond = &c->s->conditions[k];
     resolve(c->dir, cond->scenario, scenario, ss);
     if (cond->vehicle[0]) resolve(c->dir, cond->vehicle, vehicle, vs);
-    else snprintf(vehicle, vs, "vehicles/bmw-318i.json");
+    /* simctl run's default vehicle, found also when the runner is started outside the
+     * project's folder (it was "cannot open" from any other folder): beside bin/. */
+    else if (access("vehicles/bmw-318i.json", R_OK) == 0) snprintf(vehicle, vs, "vehicles/bmw-318i.json");
+    else snprintf(vehicle, vs, "%s/../vehicles/bmw-318i.json", simctl_bin_dir());
 }
 
 char *study_condition_scenario(const study_ctx *c, int k, sim_error *err)
@@ -170,4 +175,23 @@ int study_journal(const study_ctx *c, const cJSON *entry, sim_error *err)
     if (fd >= 0) close(fd);
     cJSON_free(line);
     return rc;
+}
+
+void study_waiting_on(const sim_msg_study_state *s, char *out, size_t size)
+{
+    const char *p = s->phase;
+    if (!strcmp(p, "waiting") || !strcmp(p, "ready"))
+        snprintf(out, size, "waiting for the experimenter to start drive %d of %d (the console's Go, or simctl study go)",
+                 s->drive, s->drives);
+    else if (!strcmp(p, "instructions"))
+        snprintf(out, size, "waiting for drive %d of %d (%s) to start", s->drive, s->drives, s->condition);
+    else if (!strcmp(p, "driving"))
+        snprintf(out, size, "waiting for drive %d of %d (%s) to end", s->drive, s->drives, s->condition);
+    else if (!strcmp(p, "questionnaire"))
+        snprintf(out, size, "waiting for the test person's answers to %s (after drive %d of %d)", s->questionnaire,
+                 s->drive, s->drives);
+    else if (!strcmp(p, "done"))
+        snprintf(out, size, "nothing: the study day is over");
+    else
+        snprintf(out, size, "phase %s", p);
 }

@@ -21,6 +21,7 @@ typedef struct goer {
     sim_bus *bus;
     uv_timer_t timer;
     int sent_drive;             /* 0: not sent yet */
+    char said[160];             /* the waiting_on last said, so each is said once */
     sim_msg_study_state state;  /* the newest study.state (too big for the stack) */
     int status;
 } goer;
@@ -42,15 +43,27 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     if (sim_msg_study_state_decode(msg, s, &err) != SIM_OK) return;
     if (strcmp(s->participant, g->participant) || strcmp(s->study, g->c->s->name)) return;
     bool gate = !strcmp(s->phase, "waiting") || !strcmp(s->phase, "ready");
-    if (g->sent_drive) {
-        /* The runner took it: the drive it leads to is starting. */
-        if (!gate && s->drive == g->sent_drive) {
-            printf("%s: go given, drive %d of %d (%s) starting\n", s->participant, s->drive, s->drives, s->condition);
-            finish(g, 0);
-        }
+    if (g->sent_drive && !gate && s->drive == g->sent_drive) {
+        /* The runner took the go: the drive it leads to is starting. */
+        printf("%s: go given, drive %d of %d (%s) starting\n", s->participant, s->drive, s->drives, s->condition);
+        finish(g, 0);
         return;
     }
-    if (!gate) return;
+    /* What the day waits on, said as it changes: a go given early waits for that. */
+    char on[sizeof s->waiting_on];
+    if (s->waiting_on[0]) snprintf(on, sizeof on, "%s", s->waiting_on);
+    else study_waiting_on(s, on, sizeof on); /* a runner from before waiting_on */
+    if (strcmp(on, g->said)) {
+        snprintf(g->said, sizeof g->said, "%s", on);
+        fprintf(stderr, "simctl study go: %s is at drive %d of %d, phase %s: %s\n", s->participant, s->drive,
+                s->drives, s->phase, on);
+    }
+    if (!strcmp(s->phase, "done")) {
+        fprintf(stderr, "simctl study go: %s's study day is over: there is no drive left to start\n", s->participant);
+        finish(g, 1);
+        return;
+    }
+    if (g->sent_drive || !gate) return;
     sim_msg_study_go m = {.drive = s->drive};
     snprintf(m.study, sizeof m.study, "%s", s->study);
     snprintf(m.participant, sizeof m.participant, "%s", s->participant);
@@ -63,9 +76,12 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
 static void on_timeout(uv_timer_t *t)
 {
     goer *g = t->data;
-    fprintf(stderr, "simctl study go: %s in time (is `simctl study run` for %s waiting for the operator's go on this "
-                    "bus?)\n", g->sent_drive ? "the runner did not take the go" : "no runner waited for a go",
-            g->participant);
+    if (g->said[0])
+        fprintf(stderr, "simctl study go: %s in time: %s was still %s\n",
+                g->sent_drive ? "the runner did not take the go" : "no go was wanted", g->participant, g->said);
+    else
+        fprintf(stderr, "simctl study go: no study.state of %s in time (is `simctl study run` for %s running on "
+                        "this bus?)\n", g->participant, g->participant);
     finish(g, 1);
 }
 

@@ -119,6 +119,26 @@ static void params_json(const sim_study_condition *cond, char *out, size_t size)
     cJSON_Delete(o);
 }
 
+/* The pending questionnaire q into study.state s: its id and items. */
+static void questionnaire_items(const sim_questionnaire *q, sim_msg_study_state *s)
+{
+    snprintf(s->questionnaire, sizeof s->questionnaire, "%s", q->id);
+    for (int a = 0; a < q->n_instruments; a++)
+        for (int i = 0; i < q->instruments[a].n_items && s->n_items < SIM_STUDY_MSG_ITEMS_MAX; i++) {
+            const sim_item *it = &q->instruments[a].items[i];
+            sim_msg_study_item *m = &s->items[s->n_items++];
+            snprintf(m->id, sizeof m->id, "%s", it->id);
+            snprintf(m->instrument, sizeof m->instrument, "%s", q->instruments[a].id);
+            snprintf(m->text, sizeof m->text, "%s", it->text);
+            m->is_text = it->kind == SIM_ITEM_TEXT;
+            m->min = it->min, m->max = it->max, m->step = it->step;
+            snprintf(m->low, sizeof m->low, "%s", it->low);
+            snprintf(m->high, sizeof m->high, "%s", it->high);
+            for (int k = 0; it->labels && k < it->n_labels && k < SIM_STUDY_MSG_LABELS_MAX; k++)
+                snprintf(m->labels[m->n_labels++], sizeof m->labels[0], "%s", it->labels[k]);
+        }
+}
+
 /* study.state about the drive at index idx of the plan. */
 static void set_state_at(runner *r, int idx, const char *phase, const char *message)
 {
@@ -136,22 +156,8 @@ static void set_state_at(runner *r, int idx, const char *phase, const char *mess
     snprintf(s->kind, sizeof s->kind, "%s", sim_drive_kind_name(d->kind));
     snprintf(s->message, sizeof s->message, "%s", message ? message : "");
     params_json(cond, s->params, sizeof s->params);
-    if (!r->q || strcmp(phase, "questionnaire")) return;
-    snprintf(s->questionnaire, sizeof s->questionnaire, "%s", r->q->id);
-    for (int a = 0; a < r->q->n_instruments; a++)
-        for (int i = 0; i < r->q->instruments[a].n_items && s->n_items < SIM_STUDY_MSG_ITEMS_MAX; i++) {
-            const sim_item *it = &r->q->instruments[a].items[i];
-            sim_msg_study_item *m = &s->items[s->n_items++];
-            snprintf(m->id, sizeof m->id, "%s", it->id);
-            snprintf(m->instrument, sizeof m->instrument, "%s", r->q->instruments[a].id);
-            snprintf(m->text, sizeof m->text, "%s", it->text);
-            m->is_text = it->kind == SIM_ITEM_TEXT;
-            m->min = it->min, m->max = it->max, m->step = it->step;
-            snprintf(m->low, sizeof m->low, "%s", it->low);
-            snprintf(m->high, sizeof m->high, "%s", it->high);
-            for (int k = 0; it->labels && k < it->n_labels && k < SIM_STUDY_MSG_LABELS_MAX; k++)
-                snprintf(m->labels[m->n_labels++], sizeof m->labels[0], "%s", it->labels[k]);
-        }
+    if (r->q && !strcmp(phase, "questionnaire")) questionnaire_items(r->q, s);
+    study_waiting_on(s, s->waiting_on, sizeof s->waiting_on);
 }
 
 static void set_state(runner *r, const char *phase, const char *message)
@@ -185,15 +191,18 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
                           const sim_msg_study_answer *a, sim_error *err)
 {
     const char *items[SIM_STUDY_MSG_ITEMS_MAX], *texts[SIM_STUDY_MSG_ITEMS_MAX];
+    double values[SIM_STUDY_MSG_ITEMS_MAX];
     int n = a ? a->n : 0;
     for (int i = 0; i < n; i++) {
         items[i] = a->item[i];
-        texts[i] = a->is_text[i] ? a->text[i] : NULL;
+        /* A text box left empty is no answer: stored as missing (NULL), as a skip. */
+        texts[i] = a->is_text[i] && a->text[i][0] ? a->text[i] : NULL;
+        values[i] = a->is_text[i] ? NAN : a->value[i];
     }
     char utc[40];
     study_utc_now(utc, sizeof utc);
     const char *source = a && a->source[0] ? a->source : (a ? "bus" : "runner");
-    int rc = sim_studydb_answers(r->c->db, r->id, position, q->id, status, n, items, a ? a->value : NULL, texts,
+    int rc = sim_studydb_answers(r->c->db, r->id, position, q->id, status, n, items, values, texts,
                                  utc, source, err);
     if (rc) return rc;
     cJSON *e = cJSON_CreateObject(), *ans = cJSON_CreateObject();
@@ -204,8 +213,8 @@ static int record_answers(runner *r, const sim_questionnaire *q, int position, c
     cJSON_AddStringToObject(e, "status", status);
     for (int i = 0; i < n; i++)
         cJSON_AddItemToObject(ans, items[i], texts[i]               ? cJSON_CreateString(texts[i])
-                                             : isnan(a->value[i]) ? cJSON_CreateNull() /* skipped */
-                                                                  : cJSON_CreateNumber(a->value[i]));
+                                             : isnan(values[i]) ? cJSON_CreateNull() /* skipped */
+                                                                : cJSON_CreateNumber(values[i]));
     cJSON_AddItemToObject(e, "answers", ans);
     cJSON_AddStringToObject(e, "utc", utc);
     cJSON_AddStringToObject(e, "source", source);

@@ -44,7 +44,8 @@
  * without them as one with no rows; a writer creates them in any file it opens). */
 /* 4: gaze gained surface_x, surface_y (a writer resuming an older file adds them, NULL
  * in the rows already there; readers take a gaze table without them as all NULL). */
-#define SIM_DRIVELOG_SCHEMA_VERSION 5
+/* 5: the latency table. 6: the motion table (created like the instrument tables). */
+#define SIM_DRIVELOG_SCHEMA_VERSION 6
 #define SIM_DRIVELOG_NULL_INT INT32_MIN
 #define SIM_DRIVELOG_ID_MAX 48 /* sector, task and road ids, including the terminating NUL */
 
@@ -386,6 +387,48 @@ int sim_drivelog_append_latency(sim_drivelog_writer *w, const sim_drivelog_laten
 typedef int (*sim_drivelog_latency_cb)(const sim_drivelog_latency *l, void *user);
 int sim_drivelog_each_latency(sim_drivelog_reader *r, sim_drivelog_range range, sim_drivelog_latency_cb cb,
                               void *user, sim_error *err);
+
+/* ---- motion (schema 6; sim_drivelog_motion.c; docs/motion.md) ----
+ * One row per motion.state message: a motion base's commanded motion, each cueing step
+ * of motion-node (100 Hz of its own clock). The columns, the one list that makes the
+ * struct, the table's SQL, the insert and the reader (types as the samples' list):
+ *   run, t        the recorder's run; the simulation time of the message, s
+ *   tick          the samples row it lands on (floor(t / sample period))
+ *   step          motion-node's step count (the UDP datagram's seq): +1 each step
+ *   platform      the platform's name;  state  neutral, fading_in, running, fading_out
+ *   gain          the fade, 0..1;  limits  SIM_MOTION_HIT_* bits that acted this step
+ *   x y z         the commanded pose of the head point from neutral, m
+ *   roll pitch yaw  rad
+ *   len0..len5    actuator lengths, m (NULL past the platform's actuators)
+ *   f_x f_y f_z   the specific force the platform gives the driver, m/s^2
+ *   w_x w_y w_z   its angular rate, rad/s
+ *   car_f_*, car_w_*  the car's at the driver's head (the cueing's input)
+ * Rows seen twice (backlog replay) are stored once: the key is (run, step, t). A log
+ * without the table has no rows; a writer creates it in any file it opens. */
+#define SIM_DRIVELOG_MOTION_COLUMNS(COL)                                                         \
+    COL(run, RUN, I64) COL(t, T, F64) COL(tick, TICK, I64) COL(step, STEP, I64)                     \
+    COL(platform, PLATFORM, ID) COL(state, STATE, ID) COL(gain, GAIN, REAL) COL(limits, LIMITS, INT) \
+    COL(x, X, REAL) COL(y, Y, REAL) COL(z, Z, REAL) COL(roll, ROLL, REAL) COL(pitch, PITCH, REAL)     \
+    COL(yaw, YAW, REAL) COL(len0, LEN0, REAL) COL(len1, LEN1, REAL) COL(len2, LEN2, REAL)             \
+    COL(len3, LEN3, REAL) COL(len4, LEN4, REAL) COL(len5, LEN5, REAL) COL(f_x, F_X, REAL)             \
+    COL(f_y, F_Y, REAL) COL(f_z, F_Z, REAL) COL(w_x, W_X, REAL) COL(w_y, W_Y, REAL) COL(w_z, W_Z, REAL) \
+    COL(car_f_x, CAR_F_X, REAL) COL(car_f_y, CAR_F_Y, REAL) COL(car_f_z, CAR_F_Z, REAL)              \
+    COL(car_w_x, CAR_W_X, REAL) COL(car_w_y, CAR_W_Y, REAL) COL(car_w_z, CAR_W_Z, REAL)
+
+typedef struct sim_drivelog_motion {
+    SIM_DRIVELOG_MOTION_COLUMNS(SIM_DRIVELOG_FIELD)
+} sim_drivelog_motion;
+enum { SIM_DRIVELOG_MOTION_N_COLUMNS = 0 SIM_DRIVELOG_MOTION_COLUMNS(SIM_DRIVELOG_COUNT_) };
+extern const sim_drivelog_column sim_drivelog_motion_columns[SIM_DRIVELOG_MOTION_N_COLUMNS];
+
+/* A motion row with every nullable field NULL, run/t/tick/step 0. */
+void sim_drivelog_motion_init(sim_drivelog_motion *m);
+/* Appends a row (tick is set from t); t finite, step >= 0 and platform required. */
+int sim_drivelog_append_motion(sim_drivelog_writer *w, const sim_drivelog_motion *m, sim_error *err);
+/* Rows in the range ordered by run, t, step, one by one to cb (return nonzero to stop). */
+typedef int (*sim_drivelog_motion_cb)(const sim_drivelog_motion *m, void *user);
+int sim_drivelog_each_motion(sim_drivelog_reader *r, sim_drivelog_range range, sim_drivelog_motion_cb cb, void *user,
+                             sim_error *err);
 
 /* ---- naming ---- */
 

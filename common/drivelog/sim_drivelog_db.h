@@ -71,8 +71,8 @@ typedef struct dl_unit {
     char sensor[SIM_DRIVELOG_ID_MAX], channel[SIM_DRIVELOG_ID_MAX], unit[32];
 } dl_unit;
 typedef struct dl_instr {
-    sqlite3_stmt *ins_gaze, *ins_sensor, *ins_clock, *ins_unit, *ins_latency;
-    vec gaze, sensor, clock, units, latency; /* pending rows (units: dl_unit) */
+    sqlite3_stmt *ins_gaze, *ins_sensor, *ins_clock, *ins_unit, *ins_latency, *ins_motion;
+    vec gaze, sensor, clock, units, latency, motion; /* pending rows (units: dl_unit) */
     dl_unit known[DL_UNITS_MAX];    /* units written or pending, to write each once */
     size_t n_known;
 } dl_instr;
@@ -87,6 +87,10 @@ void dl_instr_close(dl_instr *in);
  * too many rows are pending); sets the writer's newest run and t. */
 dl_instr *dl_writer_instr(sim_drivelog_writer *w, int64_t run, double t, sim_error *err);
 const char *dl_writer_path(const sim_drivelog_writer *w);
+/* The motion table (sim_drivelog_motion.c): creates it and prepares its insert; inserts
+ * n pending rows (SQLite's code). */
+int dl_motion_open(sqlite3 *db, sqlite3_stmt **ins, const char *path, sim_error *err);
+int dl_motion_insert(sqlite3 *db, sqlite3_stmt *st, const sim_drivelog_motion *rows, size_t n, uint64_t *inserted);
 /* The reader's connection and file name, for the instruments' queries. */
 sqlite3 *dl_reader_db(sim_drivelog_reader *r);
 const char *dl_reader_path(const sim_drivelog_reader *r);

@@ -98,14 +98,15 @@ int dl_instr_open(sqlite3 *db, dl_instr *in, const char *path, sim_error *err)
                     &in->ins_unit, path, err)) ||
         (ret = prep(db, "INSERT OR IGNORE INTO latency(run, t, tick, source, window_s, frames, min_ms, median_ms,"
                         " p95_ms, max_ms, device_ms, input_ms, step_ms, physics_ms, wait_ms, draw_ms, swap_ms)"
-                        " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &in->ins_latency, path, err)))
+                        " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &in->ins_latency, path, err)) ||
+        (ret = dl_motion_open(db, &in->ins_motion, path, err)))
         return ret;
     return 0;
 }
 
 size_t dl_instr_pending(const dl_instr *in)
 {
-    return in->gaze.n + in->sensor.n + in->clock.n + in->units.n + in->latency.n;
+    return in->gaze.n + in->sensor.n + in->clock.n + in->units.n + in->latency.n + in->motion.n;
 }
 
 static int step(sqlite3 *db, sqlite3_stmt *st, uint64_t *inserted)
@@ -187,12 +188,13 @@ int dl_instr_insert(sqlite3 *db, dl_instr *in, uint64_t *inserted)
         for (int k = 0; k < SIM_DRIVELOG_LATENCY_STAGES; k++) dl_bind_real(st, 11 + k, l[i].stage_ms[k]);
         rc = step(db, st, inserted);
     }
+    if (rc == SQLITE_DONE) rc = dl_motion_insert(db, in->ins_motion, in->motion.items, in->motion.n, inserted);
     return rc;
 }
 
 void dl_instr_clear(dl_instr *in)
 {
-    in->gaze.n = in->sensor.n = in->clock.n = in->units.n = in->latency.n = 0;
+    in->gaze.n = in->sensor.n = in->clock.n = in->units.n = in->latency.n = in->motion.n = 0;
 }
 
 void dl_instr_close(dl_instr *in)
@@ -202,7 +204,9 @@ void dl_instr_close(dl_instr *in)
     sqlite3_finalize(in->ins_clock);
     sqlite3_finalize(in->ins_unit);
     sqlite3_finalize(in->ins_latency);
+    sqlite3_finalize(in->ins_motion);
     free(in->latency.items);
+    free(in->motion.items);
     free(in->gaze.items);
     free(in->sensor.items);
     free(in->clock.items);

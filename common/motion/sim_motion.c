@@ -33,13 +33,14 @@ void sim_motion_step(sim_motion *m, const sim_motion_input *in, sim_motion_out *
 {
     static const sim_motion_input rest = {.f = {0, 0, SIM_MOTION_G}};
     sim_motion_cue cue;
-    sim_motion_washout_step(&m->wo, in ? in : &rest, &cue);
+    sim_motion_washout_pose_step(&m->wo, in ? in : &rest, &cue);
     /* the fade: a half cosine, so that the gain's rate starts and ends at 0 */
     double fs = m->pf.fade_s;
     m->fade_t += m->fade_in ? m->dt : -m->dt;
     if (m->fade_t < 0) m->fade_t = 0;
     if (m->fade_t > fs) m->fade_t = fs;
-    m->gain = 0.5 * (1 - cos(M_PI * m->fade_t / fs));
+    /* faded in or out the half cosine is 1 or 0 (cos(pi) is -1 in double) */
+    m->gain = m->fade_t == fs ? 1 : m->fade_t == 0 ? 0 : 0.5 * (1 - cos(M_PI * m->fade_t / fs));
     if (m->gain == 0) sim_motion_washout_reset(&m->wo); /* faded out: start afresh next time */
     double want[6];
     for (int k = 0; k < 3; k++) {
@@ -55,14 +56,16 @@ void sim_motion_step(sim_motion *m, const sim_motion_input *in, sim_motion_out *
     if (m->pf.pivot[0] || m->pf.pivot[1] || m->pf.pivot[2]) sim_motion_head(&m->pf, out->pose, m->head);
     else memcpy(m->head, out->pose, 3 * sizeof *m->head); /* turning about the head leaves it in place */
     memcpy(m->head + 3, out->pose + 3, 3 * sizeof *m->head);
-    for (int k = 0; k < 6; k++) m->vel[k] = (m->head[k] - prev[k]) / m->dt;
+    double inv_dt = 1 / m->dt;
+    for (int k = 0; k < 6; k++) m->vel[k] = (m->head[k] - prev[k]) * inv_dt;
     /* what the driver feels: the head's acceleration (small angles: in the moving
      * frame) plus gravity through the tilt; pitch up (negative) pushes back */
-    double acc[3], r = out->pose[3], p = out->pose[4];
-    for (int k = 0; k < 3; k++) acc[k] = (m->vel[k] - prev_vel[k]) / m->dt;
-    out->f[0] = acc[0] - SIM_MOTION_G * sin(p);
-    out->f[1] = acc[1] + SIM_MOTION_G * sin(r) * cos(p);
-    out->f[2] = acc[2] + SIM_MOTION_G * cos(r) * cos(p);
+    double acc[3]; /* the sines and cosines of the pose's roll and pitch: the limiter's */
+    const sim_motion_limiter *l = &m->lim;
+    for (int k = 0; k < 3; k++) acc[k] = (m->vel[k] - prev_vel[k]) * inv_dt;
+    out->f[0] = acc[0] - SIM_MOTION_G * l->sin_pitch;
+    out->f[1] = acc[1] + SIM_MOTION_G * l->sin_roll * l->cos_pitch;
+    out->f[2] = acc[2] + SIM_MOTION_G * l->cos_roll * l->cos_pitch;
     for (int k = 0; k < 3; k++) out->w[k] = m->vel[3 + k];
 }
 

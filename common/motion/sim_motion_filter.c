@@ -42,6 +42,18 @@ int sim_motion_filter_init(sim_motion_filter *f, int n, const double *num, const
 double sim_motion_filter_step(sim_motion_filter *f, double x)
 {
     double y = f->b[0] * x + f->w[0];
+    /* the washout's orders written out (the loop's arithmetic, term by term) */
+    if (f->n == 3) {
+        f->w[0] = f->b[1] * x - f->a[1] * y + f->w[1];
+        f->w[1] = f->b[2] * x - f->a[2] * y + f->w[2];
+        f->w[2] = f->b[3] * x - f->a[3] * y + 0;
+        return y;
+    }
+    if (f->n == 2) {
+        f->w[0] = f->b[1] * x - f->a[1] * y + f->w[1];
+        f->w[1] = f->b[2] * x - f->a[2] * y + 0;
+        return y;
+    }
     for (int i = 1; i <= f->n; i++) {
         double next = i < f->n ? f->w[i] : 0;
         f->w[i - 1] = f->b[i] * x - f->a[i] * y + next;

@@ -93,6 +93,11 @@ int sim_motion_platform_parse(const char *text, size_t len, const char *file, si
     }
     if (!rc) rc = sim_json_num(&j, root, "", "fade_s", false, 2.0, SIM_JSON_RANGE, 0.1, 30, &pf->fade_s);
     if (!rc) rc = sim_motion_washout_read(&j, cJSON_GetObjectItemCaseSensitive(root, "washout"), "washout", &pf->washout);
+    for (int i = 0; i < pf->legs && !rc; i++)
+        for (int k = 0; k < 3; k++) {
+            pf->arm[i][k] = pf->top[i][k] - pf->pivot[k];
+            pf->reach[i][k] = pf->pivot[k] - pf->base[i][k];
+        }
     if (!rc) {
         /* neutral must be inside the strokes, or nothing is reachable */
         double zero[6] = {0}, l[SIM_MOTION_LEGS];
@@ -106,17 +111,52 @@ int sim_motion_platform_parse(const char *text, size_t len, const char *file, si
     return rc;
 }
 
-/* R = Rz(yaw) Ry(pitch) Rx(roll) */
-static void rotation(const double q[6], double R[3][3])
+/* sin and cos of x: for the angles a motion base turns (|x| <= 0.5 rad, 28.6 deg) their
+ * Taylor series to x^15 and x^16 (the next terms are below 1e-19, under half an ulp),
+ * within 1 ulp of libm's (checked every 1.3e-6 rad) without a call; beyond, sincos. */
+static inline void small_sincos(double x, double *s, double *c)
+{
+    if (!(fabs(x) <= 0.5)) {
+        sincos(x, s, c);
+        return;
+    }
+    double z = x * x;
+    double ps = -1.0 / 1307674368000.0;
+    ps = ps * z + 1.0 / 6227020800.0;
+    ps = ps * z - 1.0 / 39916800.0;
+    ps = ps * z + 1.0 / 362880.0;
+    ps = ps * z - 1.0 / 5040.0;
+    ps = ps * z + 1.0 / 120.0;
+    ps = ps * z - 1.0 / 6.0;
+    double pc = 1.0 / 20922789888000.0;
+    pc = pc * z - 1.0 / 87178291200.0;
+    pc = pc * z + 1.0 / 479001600.0;
+    pc = pc * z - 1.0 / 3628800.0;
+    pc = pc * z + 1.0 / 40320.0;
+    pc = pc * z - 1.0 / 720.0;
+    pc = pc * z + 1.0 / 24.0;
+    *s = x + x * (z * ps);
+    *c = 1.0 + z * (pc * z - 0.5);
+}
+
+/* R = Rz(yaw) Ry(pitch) Rx(roll) of pose q; trig, when not NULL, gets sin and cos of
+ * roll and pitch. */
+static void rotation_trig(const double q[6], double R[3][3], double trig[4])
 {
     double cr, sr, cp, sp, cy, sy;
-    sincos(q[3], &sr, &cr); /* one call a pair: the limiter's inverse kinematics is most of a step */
-    sincos(q[4], &sp, &cp);
-    sincos(q[5], &sy, &cy);
+    small_sincos(q[3], &sr, &cr); /* the limiter's inverse kinematics is most of a step */
+    small_sincos(q[4], &sp, &cp);
+    small_sincos(q[5], &sy, &cy);
+    if (trig) trig[0] = sr, trig[1] = cr, trig[2] = sp, trig[3] = cp;
     double M[3][3] = {{cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr},
                       {sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr},
                       {-sp, cp * sr, cp * cr}};
     memcpy(R, M, sizeof M);
+}
+
+static void rotation(const double q[6], double R[3][3])
+{
+    rotation_trig(q, R, NULL);
 }
 
 /* Where point p of the moving frame is at pose q: t + c + R (p - c). */
@@ -135,22 +175,32 @@ void sim_motion_head(const sim_motion_platform *pf, const double q[6], double he
     place(pf, q, R, (double[3]){0, 0, 0}, head);
 }
 
-void sim_motion_ik(const sim_motion_platform *pf, const double q[6], double len[SIM_MOTION_LEGS])
+/* The inverse kinematics, with sin and cos of roll and pitch into trig (NULL: not). */
+static inline __attribute__((always_inline)) void ik_trig(const sim_motion_platform *pf, const double q[6], double len[SIM_MOTION_LEGS], double trig[4])
 {
     double R[3][3];
-    rotation(q, R);
+    rotation_trig(q, R, trig);
     for (int i = 0; i < pf->legs; i++) {
-        double j[3];
-        place(pf, q, R, pf->top[i], j);
-        len[i] = sqrt((j[0] - pf->base[i][0]) * (j[0] - pf->base[i][0]) + (j[1] - pf->base[i][1]) * (j[1] - pf->base[i][1]) +
-                      (j[2] - pf->base[i][2]) * (j[2] - pf->base[i][2]));
+        /* moving joint - base joint = t + (c - base) + R (top - c) */
+        const double *a = pf->arm[i], *r = pf->reach[i];
+        double d0 = q[0] + r[0] + R[0][0] * a[0] + R[0][1] * a[1] + R[0][2] * a[2];
+        double d1 = q[1] + r[1] + R[1][0] * a[0] + R[1][1] * a[1] + R[1][2] * a[2];
+        double d2 = q[2] + r[2] + R[2][0] * a[0] + R[2][1] * a[1] + R[2][2] * a[2];
+        len[i] = sqrt(d0 * d0 + d1 * d1 + d2 * d2);
     }
+}
+
+void sim_motion_ik(const sim_motion_platform *pf, const double q[6], double len[SIM_MOTION_LEGS])
+{
+    ik_trig(pf, q, len, NULL);
 }
 
 void sim_motion_limiter_reset(const sim_motion_platform *pf, sim_motion_limiter *l)
 {
     memset(l, 0, sizeof *l);
-    sim_motion_ik(pf, l->pose, l->len);
+    double trig[4];
+    ik_trig(pf, l->pose, l->len, trig);
+    l->sin_roll = trig[0], l->cos_roll = trig[1], l->sin_pitch = trig[2], l->cos_pitch = trig[3];
 }
 
 /* what the check forgives: Newton leaves 1e-12 m, which is 1e-8 m/s^2 over a 0.01 s step squared */
@@ -181,13 +231,27 @@ static double brake_speed(double d, double a, double dt)
 /* One actuator's next length towards want: the acceleration, velocity and braking
  * limits, in that order of precedence (acceleration is what the hardware can do).
  * Sets *bits for what limited it. */
-static double limit_leg(const sim_motion_platform *pf, double len, double vel, double want, double dt,
-                        unsigned *bits)
+/* Whether v may be above brake_speed(d, a, dt), by the square of v + a dt against
+ * (a dt)^2 + 2 a d with room for rounding: false only where it surely is not, so the
+ * square root is taken only near a stroke end (the same result as taking it always). */
+static bool may_exceed(double v, double d, double a, double dt)
 {
-    double a = pf->acc_max, v = (want - len) / dt;
-    double up = brake_speed(pf->len_max - len, a, dt), down = -brake_speed(len - pf->len_min, a, dt);
-    if (v > up) v = up, *bits |= SIM_MOTION_HIT_LENGTH;
-    if (v < down) v = down, *bits |= SIM_MOTION_HIT_LENGTH;
+    double s = v + a * dt;
+    return d <= 0 || (s > 0 && s * s >= (a * a * dt * dt + 2 * a * d) * (1 - 1e-9));
+}
+
+static double limit_leg(const sim_motion_platform *pf, double len, double vel, double want, double dt,
+                        double inv_dt, unsigned *bits)
+{
+    double a = pf->acc_max, v = (want - len) * inv_dt;
+    if (may_exceed(v, pf->len_max - len, a, dt)) {
+        double up = brake_speed(pf->len_max - len, a, dt);
+        if (v > up) v = up, *bits |= SIM_MOTION_HIT_LENGTH;
+    }
+    if (may_exceed(-v, len - pf->len_min, a, dt)) {
+        double down = -brake_speed(len - pf->len_min, a, dt);
+        if (v < down) v = down, *bits |= SIM_MOTION_HIT_LENGTH;
+    }
     if (v > pf->vel_max) v = pf->vel_max, *bits |= SIM_MOTION_HIT_VELOCITY;
     if (v < -pf->vel_max) v = -pf->vel_max, *bits |= SIM_MOTION_HIT_VELOCITY;
     if (v > vel + a * dt) v = vel + a * dt, *bits |= SIM_MOTION_HIT_ACCEL;
@@ -250,19 +314,22 @@ unsigned sim_motion_limit(const sim_motion_platform *pf, sim_motion_limiter *l, 
         if (w[k] < pf->ws_lo[k]) w[k] = pf->ws_lo[k], bits |= SIM_MOTION_HIT_WORKSPACE;
         if (w[k] > pf->ws_hi[k]) w[k] = pf->ws_hi[k], bits |= SIM_MOTION_HIT_WORKSPACE;
     }
-    sim_motion_ik(pf, w, lw);
+    double trig[4];
+    ik_trig(pf, w, lw, trig);
     unsigned leg_bits = 0;
-    for (int i = 0; i < pf->legs; i++) len[i] = limit_leg(pf, l->len[i], l->vel[i], lw[i], dt, &leg_bits);
+    double inv_dt = 1 / dt; /* a product a leg instead of a quotient */
+    for (int i = 0; i < pf->legs; i++) len[i] = limit_leg(pf, l->len[i], l->vel[i], lw[i], dt, inv_dt, &leg_bits);
     memcpy(pose, w, sizeof w);
     if (leg_bits) {
         /* an actuator was held back: the pose its lengths make, from the last one; the
          * lengths then are that pose's (equal to within Newton's 1e-12 m) */
         memcpy(pose, l->pose, 6 * sizeof *pose);
         forward(pf, len, pose);
-        sim_motion_ik(pf, pose, len);
+        ik_trig(pf, pose, len, trig);
     }
+    l->sin_roll = trig[0], l->cos_roll = trig[1], l->sin_pitch = trig[2], l->cos_pitch = trig[3];
     for (int i = 0; i < pf->legs; i++) {
-        l->vel[i] = (len[i] - l->len[i]) / dt;
+        l->vel[i] = (len[i] - l->len[i]) * inv_dt;
         l->len[i] = len[i];
     }
     memcpy(l->prev, l->pose, sizeof l->prev);

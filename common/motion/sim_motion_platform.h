@@ -53,6 +53,10 @@ typedef struct sim_motion_platform {
     double ws_lo[6], ws_hi[6];           /* workspace box of the pose: m and rad */
     double fade_s;                       /* s, fade in and out */
     sim_motion_washout_params washout;
+    /* derived by sim_motion_platform_parse, for the inverse kinematics: actuator i's
+     * moving joint from the pivot (top - pivot) and the pivot from its base joint
+     * (pivot - base), so a step computes no constant geometry */
+    double arm[SIM_MOTION_LEGS][3], reach[SIM_MOTION_LEGS][3];
 } sim_motion_platform;
 
 /* Reads a platform file's text (file names it in messages). */
@@ -70,6 +74,7 @@ void sim_motion_ik(const sim_motion_platform *pf, const double pose[6], double l
 typedef struct sim_motion_limiter {
     double pose[6], prev[6];
     double len[SIM_MOTION_LEGS], vel[SIM_MOTION_LEGS];
+    double sin_roll, cos_roll, sin_pitch, cos_pitch; /* of pose, from its kinematics (sim_motion_limit) */
 } sim_motion_limiter;
 
 /* At neutral, at rest. */

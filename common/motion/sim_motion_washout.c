@@ -108,16 +108,18 @@ int sim_motion_washout_init(sim_motion_washout *w, const sim_motion_washout_para
     return rc;
 }
 
-void sim_motion_washout_step(sim_motion_washout *w, const sim_motion_input *in, sim_motion_cue *out)
+/* all: also the velocity, acceleration and rate filters (the pose needs none of them) */
+static void washout_step(sim_motion_washout *w, const sim_motion_input *in, sim_motion_cue *out, bool all)
 {
     const sim_motion_washout_params *p = &w->p;
     for (int i = 0; i < 3; i++) {
         double u = clip(p->f_scale[i] * (in->f[i] - (i == 2 ? SIM_MOTION_G : 0)), p->f_limit[i]);
         out->pos[i] = sim_motion_filter_step(&w->pos[i], u);
-        out->vel[i] = sim_motion_filter_step(&w->vel[i], u);
-        out->acc[i] = sim_motion_filter_step(&w->acc[i], u);
         double r = clip(p->w_scale[i] * in->w[i], p->w_limit[i]);
         out->ang[i] = sim_motion_filter_step(&w->ang[i], r);
+        if (!all) continue;
+        out->vel[i] = sim_motion_filter_step(&w->vel[i], u);
+        out->acc[i] = sim_motion_filter_step(&w->acc[i], u);
         out->rate[i] = sim_motion_filter_step(&w->rate[i], r);
     }
     /* tilt[0]: roll from y, tilt[1]: pitch from x (nose up for a forward force) */
@@ -133,6 +135,16 @@ void sim_motion_washout_step(sim_motion_washout *w, const sim_motion_input *in, 
     }
     out->ang[0] += out->tilt[0];
     out->ang[1] += out->tilt[1];
+}
+
+void sim_motion_washout_step(sim_motion_washout *w, const sim_motion_input *in, sim_motion_cue *out)
+{
+    washout_step(w, in, out, true);
+}
+
+void sim_motion_washout_pose_step(sim_motion_washout *w, const sim_motion_input *in, sim_motion_cue *out)
+{
+    washout_step(w, in, out, false);
 }
 
 void sim_motion_washout_reset(sim_motion_washout *w)

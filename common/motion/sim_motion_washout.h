@@ -23,6 +23,8 @@
 
 #include "sim_error.h"
 #include "sim_json.h"
+#include <stdbool.h>
+
 #include "sim_motion_filter.h"
 
 #define SIM_MOTION_G 9.80665
@@ -73,6 +75,10 @@ int sim_motion_washout_read(sim_json *j, const cJSON *v, const char *path, sim_m
 int sim_motion_washout_init(sim_motion_washout *w, const sim_motion_washout_params *p, double dt,
                             sim_error *err);
 void sim_motion_washout_step(sim_motion_washout *w, const sim_motion_input *in, sim_motion_cue *out);
+/* The same step for the pose only: out's pos, ang and tilt (vel, acc and rate are left
+ * as they were, and their filters do not run: a washout stepped this way must go on so,
+ * or be reset). What sim_motion_step uses; the same pos, ang and tilt bit for bit. */
+void sim_motion_washout_pose_step(sim_motion_washout *w, const sim_motion_input *in, sim_motion_cue *out);
 void sim_motion_washout_reset(sim_motion_washout *w);
 
 #endif

@@ -17,7 +17,7 @@ static const sim_msg_field STATE[] = {
     S(sim_msg_study_state, study),       S(sim_msg_study_state, participant), S(sim_msg_study_state, group),
     S(sim_msg_study_state, phase),       I(sim_msg_study_state, drive),       I(sim_msg_study_state, drives),
     S(sim_msg_study_state, condition),   S(sim_msg_study_state, kind),        S(sim_msg_study_state, message),
-    S(sim_msg_study_state, questionnaire),
+    S(sim_msg_study_state, questionnaire), S(sim_msg_study_state, waiting_on),
 };
 static const sim_msg_field ANSWER[] = {
     S(sim_msg_study_answer, study), S(sim_msg_study_answer, participant), I(sim_msg_study_answer, drive),

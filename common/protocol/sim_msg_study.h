@@ -58,6 +58,8 @@ typedef struct sim_msg_study_state {
     char message[SIM_STUDY_MSG_TEXT_MAX]; /* text for the test person; "" none */
     char params[SIM_STUDY_MSG_TEXT_MAX];  /* the condition's params object as JSON ("{}") */
     char questionnaire[48];       /* phase "questionnaire": its id */
+    char waiting_on[160];         /* for the operator: what the day waits on ("waiting for
+                                     the test person's answers to post"); "" none */
     int n_items;
     sim_msg_study_item items[SIM_STUDY_MSG_ITEMS_MAX];
 } sim_msg_study_state;

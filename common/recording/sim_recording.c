@@ -16,6 +16,7 @@
 #include "sim_offset.h"
 #include "sim_msg_input.h"
 #include "sim_msg_log.h"
+#include "sim_msg_motion.h"
 #include "sim_msg_render.h"
 #include "sim_msg_sim.h"
 #include "sim_msg_vehicle.h"
@@ -38,6 +39,32 @@ void sim_recording_init(sim_recording *rec, bool record_all, int64_t run)
     sim_drivelog_sample_init(&rec->state);
     rec->wall = rec->clock_wall = rec->tick_wall = NAN;
     sim_timebase_init(&rec->tb, rec->period);
+}
+
+void sim_recording_set_line(sim_recording *rec, uint64_t line)
+{
+    if (line == 0) {
+        rec->tick_line = rec->state_line = 0;
+        for (size_t i = 0; i < SIM_RECORDING_HELD_GAZE; i++) rec->held_gaze[i].line = 0;
+        for (size_t i = 0; i < SIM_RECORDING_HELD_SENSOR; i++) rec->held_sensor[i].line = 0;
+    }
+    rec->line = line;
+}
+
+static uint64_t earlier_line(uint64_t a, uint64_t b)
+{
+    return a == 0 ? b : b == 0 ? a : a < b ? a : b;
+}
+
+uint64_t sim_recording_held_from(const sim_recording *rec)
+{
+    uint64_t first = 0;
+    if (rec->tick_valid) first = earlier_line(first, rec->tick_line);
+    if (rec->state_valid) first = earlier_line(first, rec->state_line);
+    /* the rings release oldest first: their heads are their earliest lines */
+    if (rec->n_held_gaze) first = earlier_line(first, rec->held_gaze[rec->held_gaze_head].line);
+    if (rec->n_held_sensor) first = earlier_line(first, rec->held_sensor[rec->held_sensor_head].line);
+    return first;
 }
 
 /* The first malformed field of a message is reported after the message was used as
@@ -375,6 +402,7 @@ static int feed_tick(sim_recording *rec, sim_drivelog_writer *w, const cJSON *ms
     rec->tick_valid = true;
     rec->tick_t = msg_t;
     rec->tick_n = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(msg, "n")) ? (double)tick.n : NAN;
+    rec->tick_line = rec->line;
     rec->tick_run = rec->run;
     rec->tick_wall = tick.wall;
     if (!ret) ret = try_pair(rec, w, err);
@@ -398,6 +426,7 @@ static int feed_sample(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id 
         parse_state(rec, msg, bad);
         rec->state_valid = true;
         rec->state_t = msg_t;
+        rec->state_line = rec->line;
         return try_pair(rec, w, err);
     case SIM_TOPIC_ID_INPUT_CONTROLS: {
         sim_msg_input_controls c;
@@ -433,9 +462,43 @@ static int feed_sample(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id 
 
 /* The topics with a table of their own (KEEP TABLE) kept here; gaze.sample and sensor.*
  * are sim_recording_instr's, traffic.engine the recorder's (drive-log meta). */
+static int feed_motion(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, double msg_t, sim_error *bad,
+                       sim_error *err)
+{
+    /* a motion base's commanded motion: its own table (docs/motion.md) */
+    sim_msg_motion_state ms;
+    if (isnan(msg_t) || sim_msg_motion_state_decode(msg, &ms, first(bad)) != SIM_OK) return 0;
+    sim_drivelog_motion m;
+    sim_drivelog_motion_init(&m);
+    m.run = rec->run < 0 ? 0 : rec->run;
+    m.t = msg_t;
+    m.step = (int64_t)ms.step;
+    snprintf(m.platform, sizeof m.platform, "%s", ms.platform[0] ? ms.platform : "motion");
+    snprintf(m.state, sizeof m.state, "%s", ms.state);
+    m.gain = ms.gain;
+    m.limits = ms.limits == SIM_MSG_NO_INT ? SIM_DRIVELOG_NULL_INT : ms.limits;
+    double *pose[6] = {&m.x, &m.y, &m.z, &m.roll, &m.pitch, &m.yaw};
+    double *len[SIM_MSG_MOTION_LEGS] = {&m.len0, &m.len1, &m.len2, &m.len3, &m.len4, &m.len5};
+    double *f[3] = {&m.f_x, &m.f_y, &m.f_z}, *wr[3] = {&m.w_x, &m.w_y, &m.w_z};
+    double *cf[3] = {&m.car_f_x, &m.car_f_y, &m.car_f_z}, *cw[3] = {&m.car_w_x, &m.car_w_y, &m.car_w_z};
+    for (int k = 0; k < 3; k++) {
+        *pose[k] = ms.pos[k];
+        *pose[3 + k] = ms.ang[k];
+        *f[k] = ms.f[k];
+        *wr[k] = ms.w[k];
+        *cf[k] = ms.car_f[k];
+        *cw[k] = ms.car_w[k];
+    }
+    for (int k = 0; k < ms.n_len && k < SIM_MSG_MOTION_LEGS; k++) *len[k] = ms.len[k];
+    int ret = sim_drivelog_append_motion(w, &m, err);
+    if (!ret) rec->motion_rows++;
+    return ret;
+}
+
 static int feed_table(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id id, const cJSON *msg,
                       double msg_t, sim_error *bad, sim_error *err)
 {
+    if (id == SIM_TOPIC_ID_MOTION_STATE) return feed_motion(rec, w, msg, msg_t, bad, err);
     if (id != SIM_TOPIC_ID_RENDER_LATENCY) return 0;
     /* the wheel-to-picture delay: its own table (docs/latency.md) */
     sim_msg_render_latency m;

@@ -63,10 +63,12 @@
 typedef struct sim_recording_held_gaze {
     sim_drivelog_gaze g;
     double recv;
+    uint64_t line; /* the bus line it came on (sim_recording_set_line); 0: unknown */
 } sim_recording_held_gaze;
 typedef struct sim_recording_held_sensor {
     sim_drivelog_sensor s;
     double recv;
+    uint64_t line;
 } sim_recording_held_sensor;
 
 typedef struct sim_recording_source {
@@ -89,11 +91,13 @@ typedef struct sim_recording {
     double tick_t;
     int64_t tick_run;
     double tick_n;      /* its n; NAN when it had none */
+    uint64_t tick_line; /* the bus line it came on; 0: unknown */
     /* the newest vehicle.state not yet paired with a tick */
     bool state_valid;
     double state_t;
     double state_tick;  /* the n of the tick it belongs to; NAN: not given (pair by t) */
     int64_t state_run;  /* its run; -1: not given */
+    uint64_t state_line;
     sim_drivelog_sample state;
     /* the newest input.controls */
     bool controls_valid;
@@ -115,6 +119,7 @@ typedef struct sim_recording {
     /* instruments: the session's wall clock now (sim_recording_set_wall; NAN: unknown),
      * the time base, the clock rows of "sim", the senders */
     double wall;
+    uint64_t line;            /* the bus line being fed (sim_recording_set_line); 0: unknown */
     double tick_wall;         /* the newest sim.tick's own wall stamp (physics'); NAN: none */
     sim_timebase tb;
     double clock_wall;        /* wall time of the newest "sim" clock row; NAN: none */
@@ -131,6 +136,7 @@ typedef struct sim_recording {
     int n_sources;
     uint64_t gaze_rows, sensor_rows;  /* handed to the writer */
     uint64_t latency_rows;            /* render.latency rows handed to the writer */
+    uint64_t motion_rows;             /* motion.state rows handed to the writer */
     /* gaze on the world (sim_gaze): the vehicle file's areas and eye point, the
      * scenario's signs then the newest traffic.state's vehicles, and the newest
      * gaze.sample's hit (hit_new until the recorder has published it as gaze.target) */
@@ -184,6 +190,20 @@ int sim_recording_feed(sim_recording *rec, sim_drivelog_writer *w, const char *t
  * the next messages: the recorder sets it before each feed, so that the time base and
  * arrival times are known; tests set it to what they like. */
 void sim_recording_set_wall(sim_recording *rec, double wall);
+
+/* The number of the bus line fed next on the current connection (the recorder's
+ * sim_bus_received), so that sim_recording_held_from can say which lines are still
+ * only in memory; 0 forgets the numbers of what is held (a new connection counts
+ * from 1 again, and the dispatcher hands the old connection's unacknowledged lines
+ * over again). */
+void sim_recording_set_line(sim_recording *rec, uint64_t line);
+
+/* The first bus line whose content is held in memory and not yet handed to the
+ * writer (half of a tick/state pair, a gaze or sensor sample waiting for its tick),
+ * 0 when none (or its number is unknown). A durable recorder acknowledges only the
+ * lines before it: a restarted one must be handed that line again, or the sample it
+ * completes is lost (the pair's other half arrives after the restart alone). */
+uint64_t sim_recording_held_from(const sim_recording *rec);
 
 /* Senders of gaze.sample or sensor.* silent for SIM_RECORDING_SOURCE_STOP_S of wall
  * time (as of sim_recording_set_wall) get an event "sensor" "stopped" {source, last_t,

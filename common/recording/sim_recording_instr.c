@@ -257,6 +257,7 @@ static int gaze(sim_recording *rec, sim_drivelog_writer *w, const cJSON *msg, do
     sim_recording_held_gaze *h = &rec->held_gaze[(rec->held_gaze_head + rec->n_held_gaze++) % SIM_RECORDING_HELD_GAZE];
     h->g = g;
     h->recv = rec->wall;
+    h->line = rec->line;
     return 0;
 }
 
@@ -292,6 +293,7 @@ static int sensor(sim_recording *rec, sim_drivelog_writer *w, const char *topic,
             &rec->held_sensor[(rec->held_sensor_head + rec->n_held_sensor++) % SIM_RECORDING_HELD_SENSOR];
         h->s = s;
         h->recv = rec->wall;
+        h->line = rec->line;
     }
     return ret;
 }

@@ -508,6 +508,7 @@ int sim_xosc_resolve_roads(sim_xosc *x, const sim_roadnet *net, sim_error *err)
         rc = resolve_any(x, &a->pos, net, &map, &have_map, err);
         if (!rc) rc = resolve_any(x, &a->pos2, net, &map, &have_map, err);
         for (int k = 0; !rc && k < a->n_route; k++) rc = resolve_any(x, &a->route[k], net, &map, &have_map, err);
+        for (int k = 0; !rc && k < a->n_ctrl; k++) rc = resolve_any(x, &a->ctrl[k], net, &map, &have_map, err);
     }
     for (int i = 0; i < x->model.n_conds && !rc; i++) rc = resolve_any(x, &x->model.conds[i].pos, net, &map, &have_map, err);
     if (have_map) sim_route_map_free(&map);

@@ -60,6 +60,30 @@ static int read_entity_condition(xosc_parser *P, const xmlNode *ec, sim_sb_condi
     } else if (xosc_is(k, "TraveledDistanceCondition")) {
         c->type = SIM_SB_C_TRAVELED;
         xosc_num(P, k, "value", true, 0, &c->value);
+    } else if (xosc_is(k, "RelativeClearanceCondition")) {
+        sim_sb_model *m = &P->x->model;
+        c->type = SIM_SB_C_CLEARANCE;
+        if (!xosc_num(P, k, "distanceForward", true, 0, &c->value) || !xosc_num(P, k, "distanceBackward", true, 0, &c->dist_back) ||
+            !xosc_bool(P, k, "freeSpace", true, false, &c->freespace) || !xosc_bool(P, k, "oppositeLanes", true, false, &c->opposite))
+            return P->rc;
+        if (c->value < 0 || c->dist_back < 0)
+            return xosc_fail(P, k, SIM_ERANGE, "has distanceForward %g and distanceBackward %g, expected both >= 0", c->value, c->dist_back);
+        c->ref0 = m->n_trig;
+        for (const xmlNode *e = k->children; e && !P->rc; e = e->next) {
+            if (xosc_is(e, "EntityRef")) {
+                int ent, *slot;
+                if (!xosc_entity(P, e, "entityRef", &ent) || !(slot = xosc_push(P, e, (void **)&m->trig, &m->n_trig, sizeof *slot)))
+                    return P->rc;
+                *slot = ent;
+                c->n_ref++;
+            } else if (xosc_is(e, "RelativeLaneRange")) {
+                if (c->n_ranges == 4) return xosc_fail(P, e, SIM_ETOOBIG, "is the fifth, expected at most 4");
+                if (!xosc_int(P, e, "from", false, -100, &c->lane_from[c->n_ranges]) ||
+                    !xosc_int(P, e, "to", false, 100, &c->lane_to[c->n_ranges]))
+                    return P->rc;
+                c->n_ranges++;
+            }
+        }
     } else if (xosc_is(k, "CollisionCondition")) {
         c->type = SIM_SB_C_COLLISION;
         const xmlNode *t = xosc_first(k);

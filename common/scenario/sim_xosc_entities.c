@@ -108,7 +108,14 @@ const xmlNode *xosc_catalog_entry(xosc_parser *P, const xmlNode *ref, int *mark)
     for (const xmlNode *a = as ? as->children : NULL; a; a = a->next) {
         if (!xosc_is(a, "ParameterAssignment")) continue;
         char name[SIM_SB_NAME], value[SIM_SB_NAME];
-        if (!xosc_attr(P, a, "parameterRef", true, name, sizeof name) || !xosc_attr(P, a, "value", true, value, sizeof value))
+        /* parameterRef names the parameter; written as a reference ("$Name", as esmini's
+         * files do) it is that name too, not the value it has now */
+        xmlChar *raw = xmlGetProp(a, (const xmlChar *)"parameterRef");
+        bool dollar = raw && raw[0] == '$' && raw[1] != '{';
+        if (dollar) snprintf(name, sizeof name, "%s", (const char *)raw + 1);
+        xmlFree(raw);
+        if ((!dollar && !xosc_attr(P, a, "parameterRef", true, name, sizeof name)) ||
+            !xosc_attr(P, a, "value", true, value, sizeof value))
             return NULL;
         bool set = false;
         for (int i = P->n_params - 1; i >= *mark && !set; i--)

@@ -96,7 +96,23 @@ static int read_lateral(xosc_parser *P, const xmlNode *la, sim_sb_action *a, boo
         }
         return P->rc;
     }
-    xosc_unsupported(P, c ? c : la); /* LateralDistanceAction */
+    if (xosc_is(c, "LateralDistanceAction")) {
+        static const char *const sides[] = {"any", "leftToReferencedEntity", "rightToReferencedEntity", NULL};
+        static const char *const systems[] = {"entity", "lane", "road", "trajectory", NULL};
+        int side, cs;
+        a->type = SIM_SB_A_LAT_DISTANCE;
+        if (xosc_entity(P, c, "entityRef", &a->entity) && xosc_num(P, c, "distance", false, NAN, &a->target) &&
+            xosc_bool(P, c, "freespace", true, false, &a->freespace) &&
+            xosc_bool(P, c, "continuous", true, false, &a->continuous) &&
+            xosc_enum(P, c, "displacement", false, sides, 0, &side) &&
+            xosc_enum(P, c, "coordinateSystem", false, systems, 0, &cs))
+            a->side = side == 1 ? 1 : side == 2 ? -1 : 0;
+        if (!P->rc && a->target < 0)
+            return xosc_fail(P, c, SIM_ERANGE, "has distance %g, expected >= 0 (the side is displacement's)", a->target);
+        if (!P->rc) xosc_read_constraints(P, xosc_child(c, "DynamicConstraints"), &a->lim);
+        return P->rc;
+    }
+    xosc_unsupported(P, c ? c : la);
     *ignored = true;
     return P->rc;
 }
@@ -106,25 +122,15 @@ static int read_trajectory(xosc_parser *P, const xmlNode *fa, sim_sb_action *a, 
     const xmlNode *tr = xosc_child(fa, "Trajectory");
     if (!tr) tr = xosc_child(xosc_child(fa, "TrajectoryRef"), "Trajectory");
     const xmlNode *shape = xosc_first(xosc_child(tr, "Shape"));
+    if (xosc_is(shape, "Clothoid")) return xosc_read_clothoid(P, fa, shape, a, ignored);
+    if (xosc_is(shape, "Nurbs")) return xosc_read_nurbs(P, fa, shape, a, ignored);
     if (!xosc_is(shape, "Polyline")) {
-        xosc_unsupported(P, shape ? shape : fa); /* Clothoid, Nurbs, a catalog trajectory */
+        xosc_unsupported(P, shape ? shape : fa); /* a catalog trajectory */
         *ignored = true;
         return P->rc;
     }
     a->type = SIM_SB_A_FOLLOW_TRAJECTORY;
-    const xmlNode *tref = xosc_first(xosc_child(fa, "TimeReference"));
-    a->timed = xosc_is(tref, "Timing");
-    if (a->timed) {
-        static const char *const domains[] = {"absolute", "relative", NULL};
-        int dom;
-        double scale, offset;
-        if (!xosc_enum(P, tref, "domainAbsoluteRelative", true, domains, 0, &dom) ||
-            !xosc_num(P, tref, "scale", true, 1, &scale) || !xosc_num(P, tref, "offset", true, 0, &offset))
-            return P->rc;
-        a->continuous = dom == 1; /* times relative to the action's start */
-        a->dyn.value = scale;
-        a->target = offset;
-    }
+    if (xosc_read_timing(P, fa, a)) return P->rc;
     for (const xmlNode *v = shape->children; v && !P->rc; v = v->next) {
         if (!xosc_is(v, "Vertex")) continue;
         double t = NAN;
@@ -176,8 +182,21 @@ static int read_synchronize(xosc_parser *P, const xmlNode *s, sim_sb_action *a, 
     if (a->pos.kind == SIM_SB_POS_NONE || a->pos2.kind == SIM_SB_POS_NONE) *ignored = true;
     a->target = NAN;
     const xmlNode *fs = xosc_first(xosc_child(s, "FinalSpeed"));
-    if (xosc_is(fs, "AbsoluteSpeed")) xosc_num(P, fs, "value", true, 0, &a->target);
-    else if (fs) xosc_unsupported(P, fs);
+    if (xosc_is(fs, "AbsoluteSpeed")) {
+        xosc_num(P, fs, "value", true, 0, &a->target);
+    } else if (xosc_is(fs, "RelativeSpeedToMaster")) { /* the master's speed plus value, or times it */
+        static const char *const kinds[] = {"delta", "factor", NULL};
+        int k;
+        if (xosc_num(P, fs, "value", true, 0, &a->target) && xosc_enum(P, fs, "speedTargetValueType", true, kinds, 0, &k)) {
+            a->relative = true;
+            a->rel = k;
+        }
+    } else if (fs) {
+        xosc_unsupported(P, fs);
+    }
+    const xmlNode *ss = xosc_child(fs, "SteadyState");
+    if (!P->rc && ss && (xosc_is(fs, "AbsoluteSpeed") || xosc_is(fs, "RelativeSpeedToMaster")))
+        xosc_unsupported(P, ss); /* arriving early and driving on at the final speed */
     return P->rc;
 }
 
@@ -198,10 +217,11 @@ int xosc_read_private_action(xosc_parser *P, const xmlNode *pa, int *index)
                 xosc_num(P, l, a->by_time ? "timeGap" : "distance", true, 0, &a->target) &&
                 xosc_bool(P, l, "freespace", true, false, &a->freespace))
                 xosc_bool(P, l, "continuous", true, false, &a->continuous);
-            const xmlNode *dc = xosc_child(l, "DynamicConstraints");
-            if (!P->rc && dc) xosc_num(P, dc, "maxAcceleration", false, 0, &a->dyn.value);
+            if (!P->rc) xosc_read_constraints(P, xosc_child(l, "DynamicConstraints"), &a->lim);
+        } else if (xosc_is(l, "SpeedProfileAction")) {
+            xosc_read_speed_profile(P, l, a);
         } else {
-            xosc_unsupported(P, l ? l : c); /* SpeedProfileAction */
+            xosc_unsupported(P, l ? l : c);
             ignored = true;
         }
     } else if (xosc_is(c, "LateralAction")) {
@@ -348,8 +368,10 @@ static int read_children(xosc_parser *P, const xmlNode *n, int self)
     sim_sb_model *m = &P->x->model;
     sim_sb_elem_type type = m->elements[self].type;
     const char *child = CHILD_OF[type];
+    /* a maneuver group's maneuvers may come from a ManeuverCatalog */
+    bool by_ref = type == SIM_SB_E_GROUP;
     int count = 0;
-    for (const xmlNode *c = n->children; c; c = c->next) count += xosc_is(c, child);
+    for (const xmlNode *c = n->children; c; c = c->next) count += xosc_is(c, child) || (by_ref && xosc_is(c, "CatalogReference"));
     int *k = realloc(m->kids, (size_t)(m->n_kids + count + 1) * sizeof *k);
     if (!k) return xosc_fail(P, n, SIM_ENOMEM, "out of memory");
     m->kids = k;
@@ -363,6 +385,16 @@ static int read_children(xosc_parser *P, const xmlNode *n, int self)
             int e;
             if (read_element(P, c, type + 1, self, &e)) return P->rc;
             m->kids[base + i++] = e;
+        } else if (by_ref && xosc_is(c, "CatalogReference")) { /* with its parameters in scope */
+            int mark, e;
+            const xmlNode *mn = xosc_catalog_entry(P, c, &mark);
+            if (mn && !xosc_is(mn, "Maneuver"))
+                xosc_fail(P, c, SIM_EINVAL, "names a <%s>, expected a <Maneuver>", (const char *)mn->name);
+            else if (mn && !read_element(P, mn, SIM_SB_E_MANEUVER, self, &e))
+                m->kids[base + i++] = e;
+            P->n_params = mark;
+            P->depth--;
+            if (P->rc) return P->rc;
         }
     }
     return P->rc;
@@ -397,8 +429,6 @@ static int read_element(xosc_parser *P, const xmlNode *n, sim_sb_elem_type type,
             *slot = ent;
             m->elements[self].n_actors++;
         }
-        for (const xmlNode *c = n->children; c; c = c->next)
-            if (xosc_is(c, "CatalogReference")) xosc_unsupported(P, c); /* maneuvers from a catalog */
     }
     if (type == SIM_SB_E_EVENT) {
         static const char *const prios[] = {"overwrite", "skip", "parallel", "override", NULL};

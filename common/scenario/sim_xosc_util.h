@@ -92,6 +92,14 @@ int xosc_read_storyboard(xosc_parser *P, const xmlNode *sb);
 int xosc_read_catalog_locations(xosc_parser *P, const xmlNode *cl);
 int xosc_read_entities(xosc_parser *P, const xmlNode *ents);
 int xosc_read_private_action(xosc_parser *P, const xmlNode *pa, int *action);
+/* sim_xosc_dynamics.c: DynamicConstraints' limits (NAN: not given; dc may be NULL), a
+ * SpeedProfileAction into a, a FollowTrajectoryAction's TimeReference, its Clothoid
+ * shape c (*ignored when its Position is of a kind not taken). */
+int xosc_read_constraints(xosc_parser *P, const xmlNode *dc, sim_sb_limits *lim);
+int xosc_read_speed_profile(xosc_parser *P, const xmlNode *sp, sim_sb_action *a);
+int xosc_read_timing(xosc_parser *P, const xmlNode *fa, sim_sb_action *a);
+int xosc_read_clothoid(xosc_parser *P, const xmlNode *fa, const xmlNode *c, sim_sb_action *a, bool *ignored);
+int xosc_read_nurbs(xosc_parser *P, const xmlNode *fa, const xmlNode *c, sim_sb_action *a, bool *ignored);
 /* A StartTrigger or StopTrigger into t (groups with a condition not taken dropped). */
 int xosc_read_trigger(xosc_parser *P, const xmlNode *tn, sim_sb_trigger *t);
 /* sim_xosc_signal.c: a TrafficSignalStateAction under an InfrastructureAction into a

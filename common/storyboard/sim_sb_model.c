@@ -9,6 +9,10 @@ void sim_sb_model_free(sim_sb_model *m)
 {
     for (int i = 0; i < m->n_actions; i++) {
         free(m->actions[i].pt);
+        free(m->actions[i].pv);
+        free(m->actions[i].ctrl);
+        free(m->actions[i].cw);
+        free(m->actions[i].kn);
         free(m->actions[i].route);
     }
     free(m->route_pts);

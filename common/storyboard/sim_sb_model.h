@@ -12,7 +12,10 @@
 
 #include <stdbool.h>
 
+#include "sim_sb_profile.h"
+
 #define SIM_SB_NAME 64
+#define SIM_SB_CLOTHOID_PTS 65        /* vertices a Clothoid is followed through (64 chords) */
 
 typedef enum { SIM_SB_VEHICLE, SIM_SB_PEDESTRIAN, SIM_SB_MISC } sim_sb_category;
 
@@ -69,8 +72,11 @@ typedef struct sim_sb_dynamics {
 
 typedef enum {
     SIM_SB_A_SPEED,
+    SIM_SB_A_SPEED_PROFILE,       /* SpeedProfileAction: entries' times in pt (NAN: not given), speeds in pv */
     SIM_SB_A_LANE_CHANGE,
     SIM_SB_A_LANE_OFFSET,
+    SIM_SB_A_LAT_DISTANCE,        /* LateralDistanceAction: `entity`, target (m, NAN: the distance at the
+                                     start), side, freespace, continuous, lim */
     SIM_SB_A_TELEPORT,
     SIM_SB_A_FOLLOW_TRAJECTORY,
     SIM_SB_A_ACQUIRE_POSITION,
@@ -109,6 +115,20 @@ typedef struct sim_sb_action {
     char param[SIM_SB_NAME];      /* parameter actions */
     char value[SIM_SB_NAME];
     int light;                    /* signal state action: a sim_light_state (sim_lights.h); phase: its index */
+    double *pv;                   /* speed profile: the entries' speeds (relative to `entity`'s when relative) */
+    int n_prof;                   /* speed profile: entries */
+    bool follow;                  /* speed profile: followingMode follow (else position) */
+    int side;                     /* lateral distance: +1 left of the entity, -1 right, 0 either */
+    bool clothoid;                /* trajectory: a Clothoid from pos (NONE: where the entity is), its
+                                     n_route vertices placed when the action starts (route unused) */
+    double clo_k, clo_dk, clo_len; /* clothoid: curvature (1/m), its change (1/m^2), length (m) */
+    bool nurbs;                   /* trajectory: a Nurbs through ctrl (placed when the action starts),
+                                     followed through n_route vertices at times pt */
+    sim_sb_position *ctrl;        /* nurbs: control points */
+    double *cw, *kn;              /* nurbs: their weights; the n_ctrl + order knots */
+    int n_ctrl, order;
+    sim_sb_limits lim;            /* DynamicConstraints as given (NAN: not given; the entity's
+                                     Performance fills them in when the action starts) */
 } sim_sb_action;
 
 typedef enum {
@@ -128,6 +148,8 @@ typedef enum {
     SIM_SB_C_END_OF_ROAD,
     SIM_SB_C_COLLISION,
     SIM_SB_C_OFFROAD,
+    SIM_SB_C_CLEARANCE,           /* RelativeClearanceCondition: no other entity within value ahead,
+                                     dist_back behind, in the relative lanes of `ranges` */
     SIM_SB_C_SIGNAL,              /* TrafficSignalCondition: signal `ref` shows `light` */
     SIM_SB_C_SIGNAL_PHASE,        /* TrafficSignalControllerCondition: controller `ref` is in phase `light` */
 } sim_sb_cond_type;
@@ -178,6 +200,11 @@ typedef struct sim_sb_condition {
     char ref[SIM_SB_NAME];        /* element state: the element's name as written */
     sim_sb_elem_type ref_type;
     int light;                    /* signal condition: a sim_light_state (sim_lights.h); phase: its index */
+    double dist_back;             /* clearance: m behind (value: m ahead) */
+    bool opposite;                /* clearance: lanes the other way count too */
+    int ref0, n_ref;              /* clearance: the entities that count, model->trig[ref0 ..] (none: all) */
+    int n_ranges;                 /* clearance: relative lane ranges (none: every lane) */
+    int lane_from[4], lane_to[4];
 } sim_sb_condition;
 
 typedef struct sim_sb_group { int c0, n; } sim_sb_group;    /* AND of conditions */

@@ -25,6 +25,7 @@ void sim_storyboard_free(sim_storyboard *sb)
     free(sb->starting);
     free(sb->px);
     free(sb->py);
+    free(sb->prof);
     sb_signals_free(sb);
     memset(sb, 0, sizeof *sb);
 }
@@ -151,11 +152,19 @@ int sim_storyboard_init(sim_storyboard *sb, const sim_sb_model *m, const sim_lan
             sb->inst[sb->n_inst++] = (sim_sb_inst){.action = el->action, .element = i,
                                                    .entity = actors > 0 ? m->actors[m->elements[gi].actor0 + k] : -1};
     }
-    int pool = 0;
+    int pool = 0, prof = 0;
     for (int i = 0; i < sb->n_inst; i++) {
         const sim_sb_action *a = &m->actions[sb->inst[i].action];
         sb->inst[i].pool0 = pool;
+        sb->inst[i].prof0 = prof;
         if (a->type == SIM_SB_A_FOLLOW_TRAJECTORY) pool += a->n_route;
+        if (a->type == SIM_SB_A_SPEED_PROFILE) prof += SIM_SB_PROFILE_CAP(a->n_prof);
+    }
+    sb->n_prof = prof;
+    sb->prof = calloc((size_t)prof + 1, sizeof *sb->prof);
+    if (!sb->prof) {
+        sim_storyboard_free(sb);
+        return sim_error_set(err, SIM_ENOMEM, "storyboard: out of memory");
     }
     /* Init: teleports first (relative positions may name entities placed later in the
      * file), then the rest */

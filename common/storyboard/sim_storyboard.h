@@ -60,6 +60,9 @@ typedef struct sim_sb_inst {       /* an action running for one actor */
     int seg;                       /* trajectory: current segment */
     int pool0;                     /* trajectory: its vertices in the world, px/py[pool0 ..] */
     double along;                  /* trajectory: m along the polyline */
+    double acc;                    /* longitudinal distance: the controller's acceleration (jerk limits) */
+    int prof0, n_seg;              /* speed profile: its plan, prof[prof0 .. prof0 + n_seg - 1] (seg:
+                                      the segment reached) */
 } sim_sb_inst;
 
 typedef struct sim_sb_event {
@@ -87,6 +90,8 @@ typedef struct sim_storyboard {
                                       per lane, edges to its successors, its neighbours and theirs */
     double *px, *py;               /* trajectory vertices placed when their action starts */
     int n_pool;                    /* how many of them */
+    sim_sb_seg *prof;              /* speed profiles' plans (SIM_SB_PROFILE_CAP of each instance's entries) */
+    int n_prof;                    /* room in prof */
     int *starting;                 /* instances whose action starts once every trigger of the
                                       step is evaluated (all see the same state) */
     int n_starting;

@@ -2,6 +2,7 @@
  * sim_storyboard.h): positions, targets, and what each action does when it starts
  * (the motion it sets going is in sim_storyboard_move.c). */
 #include "sim_storyboard_impl.h"
+#include "sim_sb_nurbs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -137,12 +138,20 @@ bool sb_position(const sim_storyboard *sb, const sim_sb_position *p, double *x, 
         return false; /* the reader turns road points into world points (sim_xosc_resolve_roads) */
     case SIM_SB_POS_REL_LANE:
     case SIM_SB_POS_REL_ROAD: {
-        if (!r->on_lane) return false;
-        double shift = 0, rs = sim_lanegraph_road_s(sb->g, r->lane, r->s);
-        l = r->lane;
-        if (p->dlane != 0 && !lane_beside(sb->g, r->lane, rs, p->dlane, &l, &shift)) return false;
+        /* an entity off the lanes (a trajectory took it there) is measured from the lane
+         * its reference point lies on */
+        sim_lg_pos q = {.lane = r->lane, .s = r->s, .lat = r->lat};
+        if (!r->on_lane && !sim_lanegraph_locate(sb->g, r->x, r->y, -1, 0.0, &q)) return false;
+        double shift = 0, rs = sim_lanegraph_road_s(sb->g, q.lane, q.s);
+        l = q.lane;
+        /* a lane beside that traffic does not use (a shoulder, a border: not in the graph)
+         * is taken as lanes as wide as the entity's */
+        if (p->dlane != 0 && !lane_beside(sb->g, q.lane, rs, p->dlane, &l, &shift)) {
+            l = q.lane;
+            shift = p->dlane * sb->g->lanes[q.lane].width;
+        }
         ls = sim_lanegraph_lane_s(sb->g, l, rs) + p->ds;
-        llat = shift + (p->kind == SIM_SB_POS_REL_LANE ? p->offset : r->lat + p->t);
+        llat = shift + (p->kind == SIM_SB_POS_REL_LANE ? p->offset : q.lat + p->t);
         while (ls > sb->g->lanes[l].length && sb->g->lanes[l].n_succ > 0) {
             ls -= sb->g->lanes[l].length;
             l = sb->g->lanes[l].succ[0];
@@ -283,6 +292,78 @@ static double offset_duration(sim_sb_shape shape, double dist, double max_acc)
     return 2 * sqrt(dist / max_acc); /* linear: as fast as accelerating then braking at max_acc */
 }
 
+/* One of a DynamicConstraints' limits: as given, within the entity's Performance (perf
+ * > 0), as esmini does; a value of 0 or less is taken as `dflt`; not given, the
+ * Performance's, else none. */
+static double constraint(double given, double perf, double dflt)
+{
+    if (isnan(given)) return perf > 0 ? perf : INFINITY;
+    if (!(given > 0)) given = dflt;
+    return perf > 0 ? fmin(given, perf) : given;
+}
+
+/* The limits an action's DynamicConstraints leave entity en (esmini's defaults for
+ * values of 0: 250 km/h, 5 and 10 m/s^2, no jerk limit). */
+sim_sb_limits sb_limits(const sim_sb_entity *en, const sim_sb_limits *given)
+{
+    return (sim_sb_limits){.max_speed = constraint(given->max_speed, en->max_speed, 250 / 3.6),
+                           .max_acc = constraint(given->max_acc, en->max_accel, 5),
+                           .max_dec = constraint(given->max_dec, en->max_decel, 10),
+                           .max_acc_rate = constraint(given->max_acc_rate, 0, INFINITY),
+                           .max_dec_rate = constraint(given->max_dec_rate, 0, INFINITY)};
+}
+
+double sb_lat_of(const sim_storyboard *sb, const sim_sb_state_ent *e, const sim_sb_state_ent *r)
+{
+    double cx, cy, ch;
+    sim_lanegraph_pose(sb->g, e->lane, e->s, 0, &cx, &cy, &ch);
+    return -(r->x - cx) * sin(ch) + (r->y - cy) * cos(ch);
+}
+
+/* A Clothoid's vertices from its start pose (its Position, or where the entity is):
+ * heading h + k s + dk s^2 / 2 after s m, the chords' ends integrated by Simpson's
+ * rule over 16 pieces each. */
+static bool clothoid_vertices(const sim_storyboard *sb, const sim_sb_action *a, const sim_sb_state_ent *e, double *px,
+                              double *py)
+{
+    double x = e->x, y = e->y, h = e->heading;
+    if (a->pos.kind != SIM_SB_POS_NONE && !sb_position(sb, &a->pos, &x, &y, &h, NULL, NULL, NULL)) return false;
+    int n = a->n_route, m = 16;
+    double ds = a->clo_len / (n - 1) / m;
+    px[0] = x;
+    py[0] = y;
+    for (int k = 1; k < n; k++) {
+        for (int i = 0; i < m; i++) {
+            double s0 = ((k - 1) * m + i) * ds, th[3];
+            for (int q = 0; q < 3; q++) {
+                double u = s0 + q * ds / 2;
+                th[q] = h + a->clo_k * u + a->clo_dk * u * u / 2;
+            }
+            x += ds / 6 * (cos(th[0]) + 4 * cos(th[1]) + cos(th[2]));
+            y += ds / 6 * (sin(th[0]) + 4 * sin(th[1]) + sin(th[2]));
+        }
+        px[k] = x;
+        py[k] = y;
+    }
+    return true;
+}
+
+/* A Nurbs' vertices: its control points where they are now, the curve at evenly
+ * spaced parameters over its knots' range. */
+static bool nurbs_vertices(const sim_storyboard *sb, const sim_sb_action *a, double *px, double *py)
+{
+    double cx[SIM_SB_NURBS_MAX], cy[SIM_SB_NURBS_MAX];
+    for (int k = 0; k < a->n_ctrl; k++)
+        if (!sb_position(sb, &a->ctrl[k], &cx[k], &cy[k], NULL, NULL, NULL, NULL)) return false;
+    double u0 = a->kn[a->order - 1], u1 = a->kn[a->n_ctrl];
+    for (int k = 0; k < a->n_route; k++) {
+        double u = u0 + (u1 - u0) * k / (a->n_route - 1);
+        px[k] = sim_sb_nurbs_value(a->kn, a->order, a->cw, cx, a->n_ctrl, u);
+        py[k] = sim_sb_nurbs_value(a->kn, a->order, a->cw, cy, a->n_ctrl, u);
+    }
+    return true;
+}
+
 void sb_action_end(sim_storyboard *sb, int i)
 {
     sim_sb_inst *in = &sb->inst[i];
@@ -330,6 +411,7 @@ void sb_action_start(sim_storyboard *sb, int i)
     case SIM_SB_A_SYNCHRONIZE:
         if (e->long_inst >= 0) sb_action_end(sb, e->long_inst); /* the newer longitudinal action wins */
         e->long_inst = i;
+        in->acc = e->a; /* a distance controller starts from the acceleration the entity has */
         if (a->type != SIM_SB_A_SPEED) break;
         in->v0 = e->v;
         in->v1 = sb_target_speed(sb, a);
@@ -344,6 +426,15 @@ void sb_action_start(sim_storyboard *sb, int i)
             if (!a->continuous) sb_action_end(sb, i);
         }
         break;
+    case SIM_SB_A_SPEED_PROFILE: {
+        if (e->long_inst >= 0) sb_action_end(sb, e->long_inst);
+        e->long_inst = i;
+        sim_sb_limits lim = sb_limits(&sb->m->entities[in->entity], &a->lim);
+        double offset = a->relative ? sb->ent[a->entity].v : 0;
+        in->seg = 0;
+        in->n_seg = sim_sb_profile_plan(a->pt, a->pv, a->n_prof, a->follow, e->v, e->a, offset, &lim, sb->prof + in->prof0);
+        break;
+    }
     case SIM_SB_A_LANE_CHANGE: {
         if (!e->on_lane) {
             in->running = false;
@@ -388,6 +479,26 @@ void sb_action_start(sim_storyboard *sb, int i)
             if (!a->continuous) sb_action_end(sb, i);
         }
         break;
+    case SIM_SB_A_LAT_DISTANCE: {
+        const sim_sb_state_ent *r = &sb->ent[a->entity];
+        if (!e->on_lane || !r->placed || a->entity == in->entity) {
+            in->running = false;
+            break;
+        }
+        if (e->lat_inst >= 0) sb_action_end(sb, e->lat_inst);
+        e->lat_inst = i;
+        /* the wanted offset from the reference entity, in the entity's lane frame: on the
+         * side asked for (any: the side it is on), the distance given (freespace: between
+         * the boxes' sides) or the one it has now */
+        double now = e->lat - sb_lat_of(sb, e, r);
+        int side = a->side ? a->side : now >= 0 ? 1 : -1;
+        const sim_sb_entity *me = &sb->m->entities[in->entity], *re = &sb->m->entities[a->entity];
+        double dist = isnan(a->target) ? fabs(now) : a->target + (a->freespace ? (me->width + re->width) / 2 : 0);
+        in->d1 = side * dist;
+        in->d0 = 0; /* lateral speed */
+        in->acc = 0;
+        break;
+    }
     case SIM_SB_A_TELEPORT:
         sb_place(sb, in->entity, &a->pos);
         in->running = false;
@@ -395,7 +506,9 @@ void sb_action_start(sim_storyboard *sb, int i)
     case SIM_SB_A_FOLLOW_TRAJECTORY: {
         /* the vertices where they are now (relative ones from where their entity is) */
         bool ok = true;
-        for (int k = 0; k < a->n_route && ok; k++)
+        if (a->clothoid) ok = clothoid_vertices(sb, a, e, sb->px + in->pool0, sb->py + in->pool0);
+        if (a->nurbs) ok = nurbs_vertices(sb, a, sb->px + in->pool0, sb->py + in->pool0);
+        for (int k = 0; k < a->n_route && ok && !a->clothoid && !a->nurbs; k++)
             ok = sb_position(sb, &a->route[k], &sb->px[in->pool0 + k], &sb->py[in->pool0 + k], NULL, NULL, NULL, NULL);
         if (!ok) {
             in->running = false;

@@ -200,6 +200,53 @@ static double entity_value(sim_storyboard *sb, const sim_sb_condition *c, int e)
     }
 }
 
+/* RelativeClearanceCondition for lane-bound entity e: does no other entity (of those
+ * named, else any) lie between dist_back behind and value ahead of it (bumper to
+ * bumper when freespace) in a lane the ranges name (relative lane numbers, left +, in
+ * e's direction; a lane the other way only when opposite)? An entity's lane is the
+ * lane centre nearest to it across e's road. */
+static bool clearance(sim_storyboard *sb, const sim_sb_condition *c, int e)
+{
+    const sim_sb_state_ent *s = &sb->ent[e];
+    if (!s->on_lane) return false;
+    const sim_lanegraph *g = sb->g;
+    const sim_lg_lane *ln = &g->lanes[s->lane];
+    double rs = sim_lanegraph_road_s(g, s->lane, s->s);
+    /* the centres of the lanes beside e's, relative lane k at shift[k + 8] */
+    double shift[17];
+    bool ok[17], fwd[17];
+    for (int k = -8; k <= 8; k++) {
+        int id = ln->lane_id, step = (k > 0) == ln->forward ? 1 : -1;
+        for (int q = 0; q < abs(k); q++) {
+            id += step;
+            if (id == 0) id += step;
+        }
+        int o = sim_lanegraph_find(g, ln->road, id, rs);
+        ok[k + 8] = o >= 0;
+        if (o < 0) continue;
+        double ax, ay, ah, bx, by, bh;
+        sim_lanegraph_pose(g, s->lane, s->s, 0, &ax, &ay, &ah);
+        sim_lanegraph_pose(g, o, sim_lanegraph_lane_s(g, o, rs), 0, &bx, &by, &bh);
+        shift[k + 8] = -(bx - ax) * sin(ah) + (by - ay) * cos(ah);
+        fwd[k + 8] = g->lanes[o].forward == ln->forward;
+    }
+    for (int i = 0; i < (c->n_ref ? c->n_ref : sb->m->n_entities); i++) {
+        int o = c->n_ref ? sb->m->trig[c->ref0 + i] : i;
+        if (o == e || !sb->ent[o].placed) continue;
+        double d = sim_storyboard_long_dist(sb, e, o, c->freespace);
+        if (d > c->value || d < -c->dist_back) continue;
+        double lat = sb_lat_of(sb, s, &sb->ent[o]), best = INFINITY;
+        int rel = 99;
+        for (int k = -8; k <= 8; k++)
+            if (ok[k + 8] && fabs(lat - shift[k + 8]) < best) best = fabs(lat - shift[k + 8]), rel = k;
+        if (rel == 99 || (!fwd[rel + 8] && !c->opposite)) continue;
+        bool in_range = c->n_ranges == 0;
+        for (int r = 0; r < c->n_ranges && !in_range; r++) in_range = rel >= c->lane_from[r] && rel <= c->lane_to[r];
+        if (in_range) return false;
+    }
+    return true;
+}
+
 static bool entity_holds(sim_storyboard *sb, const sim_sb_condition *c, int e)
 {
     if (!sb->ent[e].placed) return false;
@@ -209,6 +256,7 @@ static bool entity_holds(sim_storyboard *sb, const sim_sb_condition *c, int e)
     case SIM_SB_C_END_OF_ROAD:
     case SIM_SB_C_TRAVELED: return entity_value(sb, c, e) >= c->value - 1e-9;
     case SIM_SB_C_OFFROAD: return sb->ent[e].offroad_time > 0 && sb->ent[e].offroad_time >= c->value - 1e-9;
+    case SIM_SB_C_CLEARANCE: return clearance(sb, c, e);
     case SIM_SB_C_COLLISION:
         if (c->entity >= 0) return c->entity != e && sb->ent[c->entity].placed && sim_storyboard_overlap(sb, e, c->entity);
         for (int o = 0; o < sb->m->n_entities; o++)

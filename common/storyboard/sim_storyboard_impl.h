@@ -23,6 +23,11 @@ void sb_action_start(sim_storyboard *sb, int i);
 void sb_action_end(sim_storyboard *sb, int i);
 /* An action's target speed now (absolute, or relative to its entity). */
 double sb_target_speed(const sim_storyboard *sb, const sim_sb_action *a);
+/* The limits an action's DynamicConstraints (`given`, NAN: not given) leave entity en:
+ * each within its Performance, missing ones the Performance's (INFINITY: none). */
+sim_sb_limits sb_limits(const sim_sb_entity *en, const sim_sb_limits *given);
+/* Where r's reference point is left of the centre of lane-bound e's lane (m, e's lane frame). */
+double sb_lat_of(const sim_storyboard *sb, const sim_sb_state_ent *e, const sim_sb_state_ent *r);
 /* Moves every entity by dt (sim_storyboard_move.c). */
 void sb_move(sim_storyboard *sb, double dt);
 /* One condition's raw value now. */

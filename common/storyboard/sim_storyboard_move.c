@@ -59,16 +59,25 @@ static void speed_control(sim_storyboard *sb, int e, double dt)
             v = in->v1;
             if (!a->continuous) sb_action_end(sb, s->long_inst);
         }
+    } else if (a->type == SIM_SB_A_SPEED_PROFILE) {
+        const sim_sb_seg *seg = sb->prof + in->prof0;
+        v = sim_sb_profile_speed(seg, in->n_seg, &in->seg, sb->t + dt - in->t0);
+        if (in->seg >= in->n_seg - 1) sb_action_end(sb, s->long_inst); /* on the final speed */
     } else if (a->type == SIM_SB_A_LONG_DISTANCE) {
         const sim_sb_state_ent *r = &sb->ent[a->entity];
         double gap = sim_storyboard_long_dist(sb, e, a->entity, a->freespace);
         double want = a->by_time ? a->target * r->v : a->target;
-        double acc = a->dyn.value > 0 ? a->dyn.value : 5.0;
-        /* close the gap error in about 2 s, at most acc */
-        double dv = r->v + (gap - want) / 2.0 - v;
-        if (dv > acc * dt) dv = acc * dt;
-        if (dv < -acc * dt) dv = -acc * dt;
-        v += dv;
+        sim_sb_limits lim = sb_limits(&sb->m->entities[e], &a->lim);
+        double up = isfinite(lim.max_acc) ? lim.max_acc : 5.0, down = isfinite(lim.max_dec) ? lim.max_dec : 10.0;
+        /* close the gap error in about 2 s, within maxAcceleration / maxDeceleration; the
+         * acceleration grows at most at maxAccelerationRate (towards more braking at
+         * maxDecelerationRate) per s, as esmini's controller (it eases off at once) */
+        double acc = (r->v + (gap - want) / 2.0 - v) / dt;
+        acc = fmax(-down, fmin(up, acc));
+        if (acc >= 0 && acc > in->acc) acc = fmin(acc, in->acc + lim.max_acc_rate * dt);
+        else if (acc < 0 && acc < in->acc) acc = fmax(acc, in->acc - lim.max_dec_rate * dt);
+        in->acc = acc;
+        v = fmin(v + acc * dt, lim.max_speed);
         if (!a->continuous && fabs(gap - want) < 0.1 && fabs(r->v - v) < 0.1) sb_action_end(sb, s->long_inst);
     } else if (a->type == SIM_SB_A_SYNCHRONIZE) {
         const sim_sb_state_ent *mst = &sb->ent[a->entity];
@@ -79,8 +88,12 @@ static void speed_control(sim_storyboard *sb, int e, double dt)
             return;
         }
         double dm = dist_xy(mst->x, mst->y, mx, my), d = dist_xy(s->x, s->y, ox, oy);
+        /* the final speed: absolute, relative to the master's speed now (RelativeSpeedToMaster,
+         * followed as the master's speed changes, as esmini), or none (NAN) */
+        double fin = !a->relative ? a->target : a->rel == SIM_SB_REL_FACTOR ? mst->v * a->target : mst->v + a->target;
+        if (fin < 0) fin = 0;
         if (dm < 1.0 || d < 1.0) {
-            if (!isnan(a->target)) v = a->target;
+            if (!isnan(fin)) v = fin;
             sb_action_end(sb, s->long_inst);
         } else if (mst->v < MIN_SPEED) {
             /* a standing master gives no time to arrive in: keep the speed, wait for it
@@ -88,10 +101,43 @@ static void speed_control(sim_storyboard *sb, int e, double dt)
         } else {
             double tm = dm / mst->v;
             /* average speed d/tm; with a final speed the profile is linear to it */
-            v = isnan(a->target) ? d / tm : fmax(0, 2 * d / tm - a->target);
+            v = isnan(fin) ? d / tm : fmax(0, 2 * d / tm - fin);
         }
     }
     s->v = v < 0 ? 0 : v;
+}
+
+#define LAT_REACHED 0.01 /* m: a LateralDistanceAction that is not continuous ends this close */
+
+/* LateralDistanceAction: the offset from the reference entity (in->d1) kept in the
+ * entity's lane frame. No DynamicConstraints: at once. maxSpeed alone: at that lateral
+ * speed (at most the entity's speed) straight to it. maxAcceleration: a critically
+ * damped spring (stiffness 0.4 maxAcceleration per m, as esmini's), its acceleration
+ * within maxAcceleration and changing at most at maxAccelerationRate, the lateral
+ * speed within maxSpeed and the entity's speed. */
+static void lat_distance(sim_storyboard *sb, sim_sb_state_ent *s, sim_sb_inst *in, const sim_sb_action *a, double dt)
+{
+    const sim_sb_state_ent *r = &sb->ent[a->entity];
+    double err = sb_lat_of(sb, s, r) + in->d1 - s->lat; /* m to move left */
+    const sim_sb_limits *given = &a->lim;
+    sim_sb_limits lim = sb_limits(&sb->m->entities[in->entity], given);
+    bool rigid = isnan(given->max_speed) && isnan(given->max_acc) && isnan(given->max_dec) &&
+                 isnan(given->max_acc_rate) && isnan(given->max_dec_rate);
+    double vmax = fmin(lim.max_speed, fabs(s->v)), move;
+    if (rigid || (!isfinite(lim.max_acc) && !isfinite(lim.max_speed))) {
+        move = err;
+    } else if (!isfinite(lim.max_acc)) {
+        move = fabs(err) <= vmax * dt ? err : copysign(vmax * dt, err);
+    } else {
+        double k = 0.4 * lim.max_acc, acc = k * err - 2 * sqrt(k) * in->d0;
+        acc = fmax(in->acc - lim.max_acc_rate * dt, fmin(in->acc + lim.max_acc_rate * dt, acc));
+        acc = fmax(-lim.max_acc, fmin(lim.max_acc, acc));
+        in->acc = acc;
+        in->d0 = fmax(-vmax, fmin(vmax, in->d0 + acc * dt));
+        move = in->d0 * dt;
+    }
+    s->lat += move;
+    if (!a->continuous && fabs(err - move) < LAT_REACHED) sb_action_end(sb, s->lat_inst);
 }
 
 static void lateral(sim_storyboard *sb, int e, double dt)
@@ -100,6 +146,11 @@ static void lateral(sim_storyboard *sb, int e, double dt)
     if (s->lat_inst < 0) return;
     sim_sb_inst *in = &sb->inst[s->lat_inst];
     const sim_sb_action *a = &sb->m->actions[in->action];
+    if (a->type == SIM_SB_A_LAT_DISTANCE) {
+        if (s->on_lane) lat_distance(sb, s, in, a, dt);
+        else sb_action_end(sb, s->lat_inst);
+        return;
+    }
     double tau = sb->t + dt - in->t0;
     if (a->type == SIM_SB_A_LANE_OFFSET && a->relative && a->continuous) in->d1 = sb->ent[a->entity].lat + a->target;
     if (in->T > 0 && tau < in->T) s->lat = in->d0 + (in->d1 - in->d0) * sb_shape(a->dyn.shape, tau / in->T);

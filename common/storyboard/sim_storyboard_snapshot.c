@@ -8,11 +8,11 @@
 #include <stdbool.h>
 #include <string.h>
 
-#define SNAP_MAGIC 0x53425331u /* "SBS1" */
+#define SNAP_MAGIC 0x53425332u /* "SBS2" */
 
 typedef struct snap_shape {
     uint32_t magic;
-    int32_t n_entities, n_elements, n_inst, n_conds, n_params, n_pool, n_lanes;
+    int32_t n_entities, n_elements, n_inst, n_conds, n_params, n_pool, n_lanes, n_prof;
 } snap_shape;
 
 typedef struct snap_scalars {
@@ -27,7 +27,7 @@ static snap_shape shape_of(const sim_storyboard *sb)
     const sim_sb_model *m = sb->m;
     return (snap_shape){.magic = SNAP_MAGIC, .n_entities = m->n_entities, .n_elements = m->n_elements + 1,
                         .n_inst = sb->n_inst, .n_conds = m->n_conds, .n_params = m->n_params, .n_pool = sb->n_pool,
-                        .n_lanes = sb->g->n_lanes};
+                        .n_lanes = sb->g->n_lanes, .n_prof = sb->n_prof};
 }
 
 /* The arrays in their order: base pointer and bytes. */
@@ -53,6 +53,7 @@ static int parts_of(const sim_storyboard *sb, snap_part *out)
     out[k++] = (snap_part){sb->px, (size_t)s.n_pool * sizeof *sb->px};
     out[k++] = (snap_part){sb->py, (size_t)s.n_pool * sizeof *sb->py};
     out[k++] = (snap_part){sb->starting, (size_t)s.n_inst * sizeof *sb->starting};
+    out[k++] = (snap_part){sb->prof, (size_t)s.n_prof * sizeof *sb->prof};
     return k;
 }
 
@@ -107,7 +108,9 @@ static int check_indices(const sim_storyboard *sb, const unsigned char *p, const
         memcpy(&x, p + (size_t)i * sizeof x, sizeof x);
         const sim_sb_inst *fresh = &sb->inst[i];
         if (x.action != fresh->action || x.element != fresh->element || x.entity != fresh->entity ||
-            x.pool0 != fresh->pool0 || x.seg < 0 || x.seg > sb->m->actions[x.action].n_route)
+            x.pool0 != fresh->pool0 || x.prof0 != fresh->prof0 || x.seg < 0 || x.n_seg < 0 ||
+            x.n_seg > SIM_SB_PROFILE_CAP(sb->m->actions[x.action].n_prof) ||
+            x.seg > (sb->m->actions[x.action].type == SIM_SB_A_SPEED_PROFILE ? x.n_seg : sb->m->actions[x.action].n_route))
             return sim_error_set(err, SIM_EINVAL, "storyboard snapshot: action instance %d is not this scenario's", i);
     }
     p += (size_t)s->n_inst * sizeof(sim_sb_inst);

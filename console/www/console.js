@@ -25,10 +25,18 @@ export function describeAnswer(cmd, reply) {
   return lines;
 }
 
+// The Answers list, newest first, each numbered by a number of its own (not the list's
+// marker, which sits in the list's padding and was clipped once it had two digits).
+let answerCount = 0;
 function addAnswer(cls, s) {
   const li = document.createElement("li");
   li.className = cls;
-  li.textContent = s;
+  const n = document.createElement("span");
+  n.className = "n";
+  n.textContent = `${++answerCount}.`;
+  const text = document.createElement("span");
+  text.textContent = s;
+  li.append(n, text);
   const list = $("answers");
   list.insertBefore(li, list.firstChild);
 }
@@ -74,11 +82,13 @@ function renderStudy(msg) {
   if (msg.condition) rows.push(["condition", msg.condition + (msg.kind ? ` (${msg.kind})` : "")]);
   if (typeof msg.drive === "number") rows.push(["drive", `${msg.drive} of ${msg.drives ?? "?"}`]);
   if (msg.phase) rows.push(["phase", PHASES[msg.phase] ? `${msg.phase}: ${PHASES[msg.phase]}` : msg.phase]);
+  // what the day waits on, in the runner's words (the same as simctl study go says)
+  if (msg.waiting_on) rows.push(["waiting on", msg.waiting_on]);
   rows.push(["questionnaire", msg.phase === "questionnaire" && msg.questionnaire
     ? `${msg.questionnaire}: waiting for the test person's answers (questionnaire.html)` : lastAnswered || "none pending"]);
   if (msg.message) rows.push(["message", msg.message]);
   const known = new Set(["topic", "src", "seq", "t", "study", "participant", "group", "condition", "kind", "drive",
-    "drives", "phase", "questionnaire", "message", "items", "params"]);
+    "drives", "phase", "questionnaire", "message", "items", "params", "waiting_on"]);
   for (const [k, v] of Object.entries(msg)) if (!known.has(k)) rows.push([k, typeof v === "object" ? JSON.stringify(v) : String(v)]);
   const table = document.createElement("table");
   for (const [k, v] of rows) {

@@ -90,7 +90,8 @@ function scale(div, it) {
 // The answer of one item: a number, a text, null (skipped) or undefined (left alone).
 function answerOf(it) {
   const div = $("items").querySelector(`[data-item="${CSS.escape(it.id)}"]`);
-  if (it.type === "text") return div.querySelector("textarea").value;
+  // free text is optional: a box left empty is no answer, stored as missing (null)
+  if (it.type === "text") return div.querySelector("textarea").value.trim() ? div.querySelector("textarea").value : null;
   if (div.querySelector(".skip input").checked) return null;
   const r = div.querySelector("input[type=radio]:checked");
   if (r) return Number(r.value);

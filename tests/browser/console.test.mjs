@@ -163,6 +163,33 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     check("automation: back to manual from the page", true);
   });
 
+  await step("answers: numbers of two and three digits show whole", async () => {
+    // pause and resume until the list has over 100 answers (each is answered by every module)
+    for (let i = 0; (await page.locator("#answers li").count()) < 102; i++) {
+      const n = await page.locator("#answers li").count();
+      await page.click(i % 2 ? "#cmd-resume" : "#cmd-pause");
+      await page.waitForFunction((n) => document.querySelectorAll("#answers li").length > n, n, { timeout: WAIT });
+    }
+    await page.click("#cmd-resume");
+    await page.waitForSelector('#paused[data-paused="0"]', { timeout: WAIT });
+    const bad = await page.evaluate(() => {
+      const list = document.getElementById("answers"), box = list.getBoundingClientRect();
+      const items = [...list.querySelectorAll("li")];
+      return items.map((li, i) => {
+        const n = li.querySelector(".n"), r = n.getBoundingClientRect();
+        // shown whole: the number's text is the item's, inside its box and the list's
+        const whole = n.textContent === `${items.length - i}.` && n.scrollWidth <= n.clientWidth &&
+          r.left >= box.left && r.right <= box.right && r.width > 0;
+        return whole ? null : `${n.textContent} (${r.left.toFixed(1)}..${r.right.toFixed(1)} in ${box.left.toFixed(1)}..` +
+          `${box.right.toFixed(1)}, scroll ${n.scrollWidth} > ${n.clientWidth})`;
+      }).filter(Boolean);
+    });
+    const count = await page.locator("#answers li").count();
+    check("answers: numbers of two and three digits show whole", count >= 100 && bad.length === 0,
+      count + " answers; " + bad.slice(0, 5).join("; "));
+    await page.locator("#controls").screenshot({ path: path.join(shots, "console-answers.png") });
+  });
+
   await step("event marker", async () => {
     await page.fill("#mark-note", "participant looked away");
     await page.click("#mark");
@@ -452,7 +479,9 @@ await step("a questionnaire submitted in the page is in the study database", asy
     participants: { count: 1 }, design: { type: "explicit", orders: [["a"]] },
     instructions: { welcome: "Welcome: please take a seat.", end: "Thank you for taking part." },
     questionnaires: [{ id: "post", when: "after_each", instruments: ["kss"], items: [
-      { id: "ease", type: "likert", text: "Easy?", min: 1, max: 7 }, { id: "note", type: "text", text: "Remarks?" }] }] }));
+      { id: "ease", type: "likert", text: "Easy?", min: 1, max: 7 }, { id: "note", type: "text", text: "Remarks?" }] },
+      // the final questionnaire, after the last drive: SUS and a remark left empty
+      { id: "final", when: "at_end", instruments: ["sus"], items: [{ id: "remarks", type: "text", text: "Anything else?" }] }] }));
   // the console first, on the bus address the runner's sessions and its own dispatcher use
   start("console", ["--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C, "--listen", "127.0.0.1:" + W], "study-gw.log");
   const base = "http://127.0.0.1:" + W;
@@ -470,6 +499,9 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.screenshot({ path: path.join(shots, "study-tablet-waiting.png") });
   await op.waitForSelector("#study-go:not([hidden])", { timeout: WAIT });
   await op.locator("#study-panel").screenshot({ path: path.join(shots, "study-console-go.png") });
+  const gateText = await op.locator('#study tr[data-field="waiting on"]').innerText();
+  check("study day: the console says the day waits for the experimenter's go",
+    /waiting for the experimenter to start drive 1 of 1/.test(gateText), gateText);
   check("study day: the drive waits for the operator's go", (await q.locator("body").getAttribute("data-phase")) === "waiting");
   await op.click("#study-go");
   await q.waitForSelector('body[data-phase="driving"]', { timeout: 60000 });
@@ -487,16 +519,34 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.locator('[data-item="ease"] .skip input').check();
   await q.locator('[data-item="note"] textarea').fill("typed on the tablet");
   await q.click("#submit");
-  await q.waitForFunction(() => /answers are saved|study is complete/.test(document.getElementById("status").innerText),
-    null, { timeout: WAIT });
+  // the final questionnaire follows: SUS 4 2 _ 1 5 2 4 2 5 1 (item 3 skipped), the remark left empty
+  await q.waitForSelector('[data-item="sus10"] input[type=radio]', { timeout: WAIT });
+  await op.waitForFunction(() => /waiting for the test person's answers to final/.test(
+    document.querySelector('#study tr[data-field="waiting on"]')?.innerText ?? ""), null, { timeout: WAIT })
+    .then(() => check("study day: the console says the day waits for the test person's answers to final", true),
+      (e) => check("study day: the console says the day waits for the test person's answers to final", false, e.message));
+  const sus = [4, 2, null, 1, 5, 2, 4, 2, 5, 1];
+  for (let i = 0; i < sus.length; i++) {
+    const item = q.locator(`[data-item="sus${i + 1}"]`);
+    if (sus[i] === null) await item.locator(".skip input").check();
+    else await item.locator(`input[value="${sus[i]}"]`).check({ force: true });
+  }
+  await q.click("#submit");
   await q.waitForSelector('body[data-phase="done"]', { timeout: WAIT });
   const thanks = await q.locator("#status").innerText();
   await q.screenshot({ path: path.join(shots, "study-tablet-done.png") });
   check("study day: the tablet ends on the study's thank you", /Thank you for taking part/.test(thanks), thanks);
   const r = await runner.exited;
   check("study: the runner ends its study", r.code === 0, JSON.stringify(r) + " " + readLog("study.log").slice(-800));
+  // after the runner: the thank-you stays, the final questionnaire does not come back
+  const after = await q.evaluate(() => ({ phase: document.body.dataset.phase, items: document.getElementById("items").children.length,
+    form: !document.getElementById("form").hidden && getComputedStyle(document.getElementById("form")).display !== "none" }));
+  check("study day: after the final questionnaire the tablet stays on done, no questionnaire shown",
+    after.phase === "done" && (after.items === 0 || !after.form), JSON.stringify(after));
   const opPhase = await op.locator("#study").getAttribute("data-phase");
-  check("study day: the console shows done after the runner exits", opPhase === "done", opPhase);
+  const opText = await op.locator("#study").innerText();
+  check("study day: the console shows done after the runner exits", opPhase === "done" &&
+    /final of drive 1: saved/.test(await op.locator("#answers").innerText()), opPhase + " " + opText);
   await op.close();
   const db = path.join(dir, "out", "study.db");
   const rows = execFileSync("sqlite3", [db, "SELECT item, value, text FROM answers WHERE participant = 'P01' ORDER BY item"]).toString();
@@ -505,12 +555,27 @@ await step("a questionnaire submitted in the page is in the study database", asy
   const skipped = execFileSync("sqlite3", [db, "SELECT count(*) FROM answers WHERE item = 'ease' AND value IS NULL" +
     " AND text IS NULL"]).toString().trim();
   check("a skipped item is NULL in the study database", skipped === "1", skipped + "\n" + rows);
+  // the final questionnaire: in answers, after drive 1 (the last), one row per item,
+  // the skipped SUS item and the empty remark NULL, never a number or ''
+  const fin = execFileSync("sqlite3", [db, "SELECT position, status, item, quote(value), quote(text) FROM answers" +
+    " WHERE participant = 'P01' AND questionnaire = 'final' ORDER BY id"]).toString().trim().split("\n");
+  const want = sus.map((v, i) => `1|answered|sus${i + 1}|${v === null ? "NULL" : v.toFixed(1)}|NULL`)
+    .concat(["1|answered|remarks|NULL|NULL"]);
+  check("the final questionnaire's answers are in study.db as given, skipped and empty ones NULL",
+    JSON.stringify(fin.slice().sort()) === JSON.stringify(want.slice().sort()), fin.join("; "));
   const an = path.join(dir, "an");
   execFileSync(path.join(bin, "analysis"), ["study", file, "--study-dir", path.join(dir, "out"), "--out", an,
     "--no-plots"], { cwd: root, stdio: ["ignore", "ignore", "ignore"] });
   const csv = fs.readFileSync(path.join(an, "questionnaires.csv"), "utf8");
   check("a skipped item is empty in questionnaires.csv", /^P01,,a,1,post,ease,$/m.test(csv) &&
     /^P01,,a,1,post,kss,7$/m.test(csv), csv);
+  // SUS with item 3 skipped counts it as the centre point 3: 2.5 x (16 + 17) = 82.5 (docs/study.md)
+  check("the final questionnaire's score is in questionnaires.csv", /^P01,,\(end\),1,final,sus,82\.5$/m.test(csv) &&
+    !/,remarks,/.test(csv), csv);
+  const html = fs.readFileSync(path.join(an, "study.html"), "utf8");
+  const table = (html.match(/<h3>final: sus<\/h3>\s*<table>[\s\S]*?<\/table>/) || [""])[0];
+  check("the study page's final: sus table holds the score", /<td>all \(at the end\)<\/td><td>1<\/td><td>82\.5<\/td>/.test(table),
+    table || html.slice(0, 600));
   await q.close();
 });
 

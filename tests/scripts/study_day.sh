@@ -20,14 +20,15 @@ go_drive() {
     grep -q "drive $1 of 2 ($2) starting" "$tmp/go$1.txt" || { echo "FAIL go $1 said:"; cat "$tmp/go$1.txt"; exit 1; }
 }
 
-# day_done: the runner ended with status 0 after every phase of the two drives, in
-# order, and both drives are complete in the study database
+# day_done [PHASES]: the runner ended with status 0 after every phase of the two drives,
+# in order (PHASES, else those of a day without questionnaires), and both drives are
+# complete in the study database
 day_done() {
     wait "$runner"
     rc=$?
     [ $rc -eq 0 ] || { echo "FAIL the runner ended with $rc:"; tail -n 30 "$tmp/run.log"; exit 1; }
     phases=$(sed -n 's/^simctl study: phase //p' "$tmp/run.log" | tr '\n' ' ')
-    want="waiting instructions driving ready instructions driving done "
+    want=${1:-"waiting instructions driving ready instructions driving done "}
     [ "$phases" = "$want" ] || { echo "FAIL phases: '$phases', expected '$want'"; exit 1; }
     complete=$(sqlite3 "$tmp/out/study.db" "SELECT count(*) FROM attempts WHERE status = 'complete'")
     [ "$complete" = 2 ] || { echo "FAIL $complete complete drives, expected 2"; exit 1; }

@@ -103,8 +103,10 @@ check("the HMI page sets no cookie", "set-cookie" in hh.lower(), False, hh)
 cmd = '{"topic":"console.command","cmd":"pause","req":1}'
 st, ans = req(T, origin=own, frame=cmd)
 check("console.command without the operator cookie is refused", "operator commands come only from the console's operator page" in ans, True, ans)
+st, ans = req(T, path="/bus?role=operator", origin=own, frame=cmd, cookie=cookie[0].split(";")[0] if cookie else "")
+check("as the operator with the cookie it goes on (to the hello check)", "say hello first" in ans, True, ans)
 st, ans = req(T, origin=own, frame=cmd, cookie=cookie[0].split(";")[0] if cookie else "")
-check("with the cookie it goes on (to the hello check)", "say hello first" in ans, True, ans)
+check("a page naming no role is no operator, even with the cookie", "operator commands come only" in ans, True, ans)
 st, ans = req(T, origin=own, frame=cmd, cookie="sim_operator_%d=%s" % (T, "0" * 32))
 check("a guessed cookie is refused", "operator commands come only" in ans, True, ans)
 # page roles: ?role= names what a page is; the operator's role needs the cookie, and an

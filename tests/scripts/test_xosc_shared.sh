@@ -5,7 +5,8 @@
 # - with --driver scenario (the storyboard drives its ego, physics puts the car on it)
 #   with no collision in the drive log, except the three made for a driver to brake,
 #   where the ego, which nothing in the scenario slows, hits the named vehicle, and
-#   ltap-od, whose NPC is synchronised to meet the ego in the junction;
+#   ltap-od, whose NPC is synchronised to meet the ego in the junction, and
+#   synchronize, whose NPC4 stops in front of an ego made for a person at the wheel;
 # - those three with --driver script (the scripted driver at the wheel, the physics
 #   car is the storyboard's ego): the stop trigger with no collision;
 # - the files that cannot run to their end are the ones docs/openscenario.md names;

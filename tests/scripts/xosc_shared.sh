@@ -10,7 +10,8 @@ P=$(free_port)
 C=$(free_port)
 cannot=""                                     # docs/openscenario.md would say why
 needs_driver="cut-in:OverTaker cut-in_simple:OverTaker straight_500m:Target"
-by_design="ltap-od:NPC"                       # the NPC synchronised to meet the ego
+by_design="ltap-od:NPC synchronize:NPC4"      # the NPC synchronised to meet the ego; NPC4 stopping in
+                                              # front of an ego made for a person (interactiveDriver)
 fails=0
 runs=0
 
@@ -46,6 +47,18 @@ check_lights() {
                        (select max(t) from s where id = '2' and st = 'red') - (select t from r))")
     [ "$gaps" = "3.01 10.01 3.01 9.01" ] || fail "traffic_lights: gaps red-amber, green-red, walk-red, stop-red: $gaps s"
 }
+# speed-profile: the ego (Car1) follows its SpeedProfileAction from 2 s (followingMode
+# follow, jerk-limited corners; test_storyboard_profile solves it by hand): 4.22 m/s at
+# 4 s, 8.89 at 6 s (the corner's 10 rounded), 7 at 8 s, 8 from 12.34 s; the drive
+# log's car (physics on the storyboard's ego, a tick behind) within 0.05 m/s of it.
+check_profile() {
+    got=$(sqlite3 "$db" "select printf('%.2f', speed) from samples where abs(t - 4) < 0.006 or abs(t - 6) < 0.006
+         or abs(t - 8) < 0.006 or abs(t - 13) < 0.006 order by t" | tr '\n' ' ')
+    set -- $got
+    [ $# -eq 4 ] && awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN { e = 0.05
+        exit !((a - 4.22)^2 < e^2 && (b - 8.89)^2 < e^2 && (c - 7)^2 < e^2 && (d - 8)^2 < e^2) }' ||
+        fail "speed-profile: the ego's speed at 4, 6, 8, 13 s is [$got], expected 4.22 8.89 7.00 8.00 (within 0.05)"
+}
 ended() { grep -q "ending the session (the scenario's end was reached: the storyboard's stop trigger)" "$tmp/$1.$2.log"; }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
@@ -68,6 +81,7 @@ shared_files() {
         run "$name" scenario
         ended "$name" scenario || { fail "$name --driver scenario did not end by its stop trigger:"; tail -5 "$tmp/$name.scenario.log"; continue; }
         [ "$name" = traffic_lights ] && check_lights
+        [ "$name" = speed-profile ] && check_profile
         want="" script=""
         for nd in $needs_driver; do [ "${nd%%:*}" = "$name" ] && want=${nd#*:} script=yes; done
         for nd in $by_design; do [ "${nd%%:*}" = "$name" ] && want=${nd#*:}; done

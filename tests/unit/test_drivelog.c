@@ -608,11 +608,12 @@ static void schema_1_logs_read_and_upgrade(void **state)
     assert_int_equal(sim_drivelog_schema_version(r), SIM_DRIVELOG_SCHEMA_VERSION);
     char ver[16];
     assert_int_equal(sim_drivelog_read_meta(r, "schema_version", ver, sizeof ver, &err), 0);
-    assert_string_equal(ver, "5"); /* meta says what the file is */
+    assert_string_equal(ver, "6"); /* meta says what the file is */
     /* and it gained the instrument tables (empty) */
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM gaze"), 0);
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM clock"), 0);
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM latency"), 0);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM motion"), 0);
     assert_int_equal(sim_drivelog_read_samples(r, sim_drivelog_range_all(), &s, &n, &err), 0);
     assert_int_equal(n, 3);
     assert_string_equal(s[0].task, "T1");
@@ -725,7 +726,7 @@ static void latency_rows_round_trip(void **state)
     l.frames = 0;
     assert_int_equal(sim_drivelog_append_latency(w, &l, &err), SIM_EINVAL);
     assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
-    assert_int_equal(count_rows(f->path, "PRAGMA user_version"), 5);
+    assert_int_equal(count_rows(f->path, "PRAGMA user_version"), SIM_DRIVELOG_SCHEMA_VERSION);
     assert_int_equal(count_rows(f->path, "SELECT count(*) FROM latency"), 1);
     assert_int_equal(count_rows(f->path, "SELECT tick FROM latency"), 250);
 
@@ -739,6 +740,78 @@ static void latency_rows_round_trip(void **state)
     assert_string_equal(got[0].source, "render");
     assert_true(got[0].t == 2.5 && got[0].p95_ms == 36 && got[0].stage_ms[1] == 0.25 && isnan(got[0].stage_ms[6]));
     sim_drivelog_reader_close(r);
+}
+
+static int count_motion(const sim_drivelog_motion *m, void *user)
+{
+    sim_drivelog_motion *last = user;
+    *last = *m;
+    return 0;
+}
+
+/* Schema 6: the motion table, from its column list: a row reads back as written, the
+ * same row twice is one, a schema-5 log resumed gains the table; a row without a
+ * platform is refused, and a log without the table reads no rows. */
+static void motion_rows_round_trip(void **state)
+{
+    fixture *f = *state;
+    sim_error err = {0};
+    sim_drivelog_writer *w;
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DROP TABLE motion; PRAGMA user_version=5;"
+                                      " UPDATE meta SET value = '5' WHERE key = 'schema_version';", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    sim_drivelog_reader *r;
+    sim_drivelog_motion got;
+    memset(&got, 0, sizeof got);
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    assert_int_equal(sim_drivelog_each_motion(r, sim_drivelog_range_all(), count_motion, &got, &err), 0);
+    assert_string_equal(got.platform, ""); /* none read */
+    sim_drivelog_reader_close(r);
+
+    assert_int_equal(sim_drivelog_writer_open(f->path, NULL, &w, &err), 0);
+    sim_drivelog_motion m;
+    sim_drivelog_motion_init(&m);
+    assert_true(isnan(m.x) && isnan(m.len5) && m.limits == SIM_DRIVELOG_NULL_INT);
+    m.run = 1;
+    m.t = 3.25;
+    m.step = 7;
+    snprintf(m.platform, sizeof m.platform, "hexapod");
+    snprintf(m.state, sizeof m.state, "running");
+    m.limits = 2;
+    m.x = -0.0625;
+    m.pitch = 0.125;
+    m.len0 = 1.1;
+    m.len5 = 1.3;
+    m.car_w_z = 0.5;
+    assert_int_equal(sim_drivelog_append_motion(w, &m, &err), 0);
+    assert_int_equal(sim_drivelog_append_motion(w, &m, &err), 0); /* seen twice: one row */
+    m.step = 6;
+    m.t = 3.24;
+    assert_int_equal(sim_drivelog_append_motion(w, &m, &err), 0);
+    m.platform[0] = '\0';
+    assert_int_equal(sim_drivelog_append_motion(w, &m, &err), SIM_EINVAL);
+    assert_int_equal(sim_drivelog_writer_close(w, &err), 0);
+    assert_int_equal(count_rows(f->path, "PRAGMA user_version"), SIM_DRIVELOG_SCHEMA_VERSION);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM motion"), 2);
+    assert_int_equal(count_rows(f->path, "SELECT tick FROM motion WHERE step = 7"), 325);
+    assert_int_equal(count_rows(f->path, "SELECT count(*) FROM motion WHERE len1 IS NULL AND y IS NULL"), 2);
+
+    assert_int_equal(sim_drivelog_reader_open(f->path, &r, &err), 0);
+    assert_int_equal(sim_drivelog_each_motion(r, sim_drivelog_range_all(), count_motion, &got, &err), 0);
+    sim_drivelog_reader_close(r);
+    assert_int_equal(got.step, 7);
+    assert_int_equal(got.run, 1);
+    assert_int_equal(got.tick, 325);
+    assert_int_equal(got.limits, 2);
+    assert_string_equal(got.platform, "hexapod");
+    assert_string_equal(got.state, "running");
+    assert_true(got.t == 3.25 && got.x == -0.0625 && got.pitch == 0.125 && got.len0 == 1.1 && got.len5 == 1.3);
+    assert_true(got.car_w_z == 0.5 && isnan(got.y) && isnan(got.len1) && isnan(got.f_x));
 }
 
 static void some_columns(void **state)
@@ -855,6 +928,7 @@ int main(void)
 cmocka_unit_test_setup_teardown(schema_3_gaze_reads_and_gains_the_surface_point, setup, teardown),
         cmocka_unit_test_setup_teardown(some_columns, setup, teardown),
         cmocka_unit_test_setup_teardown(latency_rows_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(motion_rows_round_trip, setup, teardown),
         cmocka_unit_test(log_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

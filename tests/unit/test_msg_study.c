@@ -35,6 +35,7 @@ static void state_bytes_and_round_trip(void **st)
     strcpy(state.kind, "condition");
     strcpy(state.params, "{\"light\":\"night\"}");
     strcpy(state.questionnaire, "post");
+    strcpy(state.waiting_on, "waiting for the test person's answers to post");
     state.n_items = 2;
     sim_msg_study_item *a = &state.items[0], *b = &state.items[1];
     strcpy(a->id, "kss");
@@ -54,6 +55,7 @@ static void state_bytes_and_round_trip(void **st)
     char *s = cJSON_PrintUnformatted(o);
     assert_string_equal(s, "{\"study\":\"example\",\"participant\":\"P02\",\"phase\":\"questionnaire\",\"drive\":2,"
                            "\"drives\":3,\"condition\":\"night\",\"kind\":\"condition\",\"questionnaire\":\"post\","
+                           "\"waiting_on\":\"waiting for the test person's answers to post\","
                            "\"params\":{\"light\":\"night\"},\"items\":[{\"id\":\"kss\",\"instrument\":\"kss\","
                            "\"text\":\"Sleepy?\",\"type\":\"scale\",\"min\":1,\"max\":9,\"step\":1,\"low\":\"alert\","
                            "\"high\":\"sleepy\",\"labels\":[\"alert\",\"\",\"fine\"]},{\"id\":\"note\",\"instrument\":\"post\",\"text\":\"Anything else?\","
