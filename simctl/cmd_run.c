@@ -646,7 +646,14 @@ int simctl_cmd_run(int argc, char **argv)
     if (ret >= 0) return ret;
     session s = {.loop = uv_default_loop(), .until_t = -1, .last_run = -1, .ssh_config = rc.ssh_config};
     if ((ret = run_settle(&rc, &s)) >= 0) return ret;
-    mkdir(rc.out, 0777);
+    /* The whole path: the modules' files (context.db, the drive log) go below it, and a
+     * nested --out whose parent was missing left context-server unable to open its
+     * database. */
+    sim_error out_err = {0};
+    if (sim_file_mkdirs(rc.out, &out_err)) {
+        fprintf(stderr, "simctl: --out %s: %s\n", rc.out, out_err.msg);
+        return 1;
+    }
     /* The session's secret: modules started here show it in their hello, so that only
      * they may publish the session's topics and take its names (docs/protocol.md, "Who
      * may publish what"). It and the token reach the children through the environment,
