@@ -6,6 +6,8 @@
 #ifndef RN_MATERIALS_H
 #define RN_MATERIALS_H
 
+#include <stdbool.h>
+
 #include "gfx.h"
 
 /* The shaders' u_material: layer u_material - 1 (sim_texture_kind + 1). */
@@ -22,7 +24,8 @@ typedef enum {
 
 /* Uploads the layers as a GL_TEXTURE_2D_ARRAY with their mipmaps, filtered with up to
  * `anisotropy` samples where the GL has anisotropic filtering (the amount used in
- * *anisotropy_used, 1 without; may be NULL); 0 when out of memory. */
-GLuint rn_materials_texture(float anisotropy, float *anisotropy_used);
+ * *anisotropy_used, 1 without; may be NULL), trilinear, or from the nearest mip level
+ * alone on a software renderer; 0 when out of memory. */
+GLuint rn_materials_texture(float anisotropy, bool software, float *anisotropy_used);
 
 #endif

@@ -175,7 +175,7 @@ int rn_scene_init(rn_scene *s, const sim_scenario *sc, const char *dir, const si
      * anisotropic filtering keeps it beyond 20 m at grazing angles */
     bool software = false;
     rn_quality_for_renderer((const char *)glGetString(GL_RENDERER), &software);
-    if (!(s->detail = rn_materials_texture(software ? 1.0f : low ? RN_ANISO_LOW : RN_ANISO, &s->anisotropy)))
+    if (!(s->detail = rn_materials_texture(software ? 1.0f : low ? RN_ANISO_LOW : RN_ANISO, software, &s->anisotropy)))
         return sim_error_set(err, SIM_ENOMEM, "materials: out of memory");
     if (!low) {
         bool high = quality == RN_QUALITY_HIGH;
