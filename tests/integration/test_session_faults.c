@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -358,23 +359,33 @@ static void operator_stop_ends_the_session(void **state)
 }
 
 /* A module that exits with status 1 (here the recorder, whose log directory cannot
- * be made, or the context server, whose database cannot) ends the session with its
- * reason; nothing is restarted in a loop and no log file is left. */
+ * be made: a file named logs is in the way) ends the session with its reason; nothing
+ * is restarted in a loop and no log file is left. An --out that cannot be made at all
+ * is simctl's own refusal, before any module starts. */
 static void configuration_error_ends_the_session(void **state)
 {
-    char out[4096];
-    char bus[64], control[64];
+    char out[4096], bus[64], control[64], blocked[160], in_the_way[200];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
     snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
+    snprintf(blocked, sizeof blocked, "%s/blocked", dir);
+    snprintf(in_the_way, sizeof in_the_way, "%s/logs", blocked);
+    assert_int_equal(mkdir(blocked, 0777), 0);
+    FILE *f = fopen(in_the_way, "w");
+    assert_non_null(f);
+    fclose(f);
     const char *args[] = {"run", scenario, "--headless", "--until", "3", "--bus", bus, "--control", control,
-                          "--out", "/proc/no-such-dir", NULL};
+                          "--out", blocked, NULL};
     double t0 = ts_now_ms();
     assert_int_equal(ts_run("simctl", args, out, sizeof out), 1);
     assert_true(ts_now_ms() - t0 < 20000);
-    /* the recorder, or another module that writes under --out (the context server's
-     * database), whichever meets the unusable directory first */
-    if (!strstr(out, "stopped with a configuration error (exit status 1)") || strstr(out, "restarting"))
-        fail_msg("expected a configuration error and no restart; simctl said:\n%s", out);
+    if (!strstr(out, "recorder") || !strstr(out, "stopped with a configuration error (exit status 1)") ||
+        strstr(out, "restarting"))
+        fail_msg("expected the recorder's configuration error and no restart; simctl said:\n%s", out);
+    const char *unmakeable[] = {"run", scenario, "--headless", "--until", "3", "--bus", bus, "--control", control,
+                                "--out", "/proc/no-such-dir", NULL};
+    assert_int_equal(ts_run("simctl", unmakeable, out, sizeof out), 1);
+    if (!strstr(out, "--out /proc/no-such-dir: cannot create directory /proc/no-such-dir"))
+        fail_msg("expected simctl to refuse the --out it cannot make; it said:\n%s", out);
 }
 
 static void bad_vehicle_file_is_refused_before_start(void **state)
