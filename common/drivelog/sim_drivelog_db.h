@@ -36,6 +36,24 @@ static inline void dl_bind_text(sqlite3_stmt *st, int i, const char *v)
     else sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
 }
 
+/* A column list's (SIM_DRIVELOG_*_COLUMNS) SQL declaration, "name TYPE," per column:
+ * the one mapping from the column types to SQL for every table made from a list. */
+#define SQL_I64 "INTEGER NOT NULL"
+#define SQL_F64 "REAL NOT NULL"
+#define SQL_REAL "REAL"
+#define SQL_INT "INTEGER"
+#define SQL_ID "TEXT"
+#define SQL_COLUMN(name, NAME, type) " " #name " " SQL_##type ","
+
+/* Binds a range to a statement's ?1 (run), ?2 and ?3 (t from, to; a nanosecond of
+ * slack either side, so that a bound given as a logged time includes its row). */
+static inline void dl_bind_range(sqlite3_stmt *st, sim_drivelog_range range)
+{
+    sqlite3_bind_int64(st, 1, range.run);
+    sqlite3_bind_double(st, 2, isinf(range.t_from) ? -1e300 : range.t_from - 1e-9);
+    sqlite3_bind_double(st, 3, isinf(range.t_to) ? 1e300 : range.t_to + 1e-9);
+}
+
 /* CSV fields: sim_csv_field (ids and names come from bus messages, so any of them may
  * hold a comma, quote or line break). */
 #include "sim_csv.h"

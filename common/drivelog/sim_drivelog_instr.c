@@ -309,9 +309,7 @@ static int each_row(sim_drivelog_reader *r, const char *table, const char *sql, 
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (rc != SQLITE_OK) return dl_db_error(err, db, rc, dl_reader_path(r), "query");
-    sqlite3_bind_int64(st, 1, range.run);
-    sqlite3_bind_double(st, 2, isinf(range.t_from) ? -1e300 : range.t_from - 1e-9);
-    sqlite3_bind_double(st, 3, isinf(range.t_to) ? 1e300 : range.t_to + 1e-9);
+    dl_bind_range(st, range);
     if (extra) sqlite3_bind_text(st, 4, extra, -1, SQLITE_STATIC);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
         if (row(st, cb, user)) {

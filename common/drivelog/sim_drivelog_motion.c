@@ -25,12 +25,6 @@ const sim_drivelog_column sim_drivelog_motion_columns[SIM_DRIVELOG_MOTION_N_COLU
 };
 #undef COLUMN
 
-#define SQL_I64 "INTEGER NOT NULL"
-#define SQL_F64 "REAL NOT NULL"
-#define SQL_REAL "REAL"
-#define SQL_INT "INTEGER"
-#define SQL_ID "TEXT"
-#define SQL_COLUMN(name, NAME, type) " " #name " " SQL_##type ","
 #define SQL_NAME(name, NAME, type) #name ","
 #define SQL_PARAM(name, NAME, type) "?,"
 
@@ -138,9 +132,7 @@ int sim_drivelog_each_motion(sim_drivelog_reader *r, sim_drivelog_range range, s
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(db, MOTION_SELECT_SQL, -1, &st, NULL);
     if (rc != SQLITE_OK) return dl_db_error(err, db, rc, dl_reader_path(r), "query");
-    sqlite3_bind_int64(st, 1, range.run);
-    sqlite3_bind_double(st, 2, isinf(range.t_from) ? -1e300 : range.t_from - 1e-9);
-    sqlite3_bind_double(st, 3, isinf(range.t_to) ? 1e300 : range.t_to + 1e-9);
+    dl_bind_range(st, range);
     sim_drivelog_motion m;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         read_row(st, &m);

@@ -177,9 +177,7 @@ static int prepare_range(sim_drivelog_reader *r, const char *sql, sim_drivelog_r
 {
     int rc = sqlite3_prepare_v2(r->db, sql, -1, st, NULL);
     if (rc != SQLITE_OK) return dl_db_error(err, r->db, rc, r->path, "query");
-    sqlite3_bind_int64(*st, 1, range.run);
-    sqlite3_bind_double(*st, 2, isinf(range.t_from) ? -1e300 : range.t_from - 1e-9);
-    sqlite3_bind_double(*st, 3, isinf(range.t_to) ? 1e300 : range.t_to + 1e-9);
+    dl_bind_range(*st, range);
     return 0;
 }
 

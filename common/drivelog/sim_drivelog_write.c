@@ -21,12 +21,6 @@
 
 #include "sim_drivelog_db.h"
 
-#define SQL_I64 "INTEGER NOT NULL"
-#define SQL_F64 "REAL NOT NULL"
-#define SQL_REAL "REAL"
-#define SQL_INT "INTEGER"
-#define SQL_ID "TEXT"
-#define SQL_COLUMN(name, NAME, type) " " #name " " SQL_##type ","
 static const char SCHEMA_SQL[] =
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"
     /* WITHOUT ROWID: the (run, tick) key is the table's order, so appending in tick
