@@ -202,7 +202,9 @@ FUZZ_CC     := clang
 FUZZ_FLAGS  := -std=c17 -D_GNU_SOURCE -g -O1 $(COMMON_INC) -I$(OSI_GEN) -fsanitize=fuzzer-no-link,address,undefined \
                $(call pc_cflags,$(PKG_ALL))
 FUZZ_OBJ    := $(COMMON_SRC:%.c=$(BUILD)/fuzzlib/%.o) $(OSI_GEN_OBJ)
-$(BUILD)/fuzzlib/common/osi/%.o: $(OSI_GEN)/.stamp
+# (named one by one: a pattern rule without a recipe adds no prerequisite, and a fresh
+# clone's make fuzz compiled sim_osi.c before its generated headers existed)
+$(patsubst %.c,$(BUILD)/fuzzlib/%.o,$(wildcard common/osi/*.c)): $(OSI_GEN)/.stamp
 FUZZERS     := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard fuzz/fuzz_*.c))
 $(BUILD)/fuzzlib/%.o: %.c
 	@mkdir -p $(dir $@)
