@@ -131,9 +131,14 @@ static void held_keys_drive_and_steering_recentres(void **state)
     for (double end = ts_now_ms() + 20000; ts_now_ms() < end && !vis[0]; ts_sleep_ms(20))
         xdotool(f, "search --onlyvisible --name input-node", vis, sizeof vis);
     if (!vis[0]) fail_msg("the input-node window was not mapped within 20 s");
-    snprintf(args, sizeof args, "windowfocus --sync %s", vis);
     bool focused = false;
     for (double end = ts_now_ms() + 20000; ts_now_ms() < end && !focused; ts_sleep_ms(20)) {
+        /* searched again each time: SDL may map a first window and replace it (seen
+         * under ASan: the search found 0x400002, the node's window was 0x400008) */
+        char again[64] = "";
+        xdotool(f, "search --onlyvisible --name input-node | tail -n 1", again, sizeof again);
+        if (again[0]) snprintf(vis, sizeof vis, "%s", again);
+        snprintf(args, sizeof args, "windowfocus --sync %s", vis);
         xdotool(f, args, NULL, 0);
         xdotool(f, "getwindowfocus", got, sizeof got);
         focused = strcmp(got, vis) == 0;
