@@ -141,15 +141,33 @@ static void resolve(const char *dir, const char *rel, char *out, size_t size)
     else snprintf(out, size, "%s/%s", dir, rel);
 }
 
+/* simctl run's default vehicle, found also when the runner is started outside the
+ * project's folder (it was "cannot open" from any other folder): in the project folder
+ * above the executables (bin/, or build/asan/bin/ for the sanitized ones). */
+static void default_vehicle(char *vehicle, size_t vs)
+{
+    static const char rel[] = "vehicles/bmw-318i.json";
+    snprintf(vehicle, vs, "%s", rel);
+    if (access(rel, R_OK) == 0) return;
+    char up[16] = "";
+    for (int levels = 1; levels <= 3; levels++) {
+        size_t used = strlen(up);
+        snprintf(up + used, sizeof up - used, "../");
+        char candidate[4200];
+        snprintf(candidate, sizeof candidate, "%s/%s%s", simctl_bin_dir(), up, rel);
+        if (access(candidate, R_OK) == 0) {
+            snprintf(vehicle, vs, "%s", candidate);
+            return;
+        }
+    }
+}
+
 void study_condition_paths(const study_ctx *c, int k, char *scenario, size_t ss, char *vehicle, size_t vs)
 {
     const sim_study_condition *cond = &c->s->conditions[k];
     resolve(c->dir, cond->scenario, scenario, ss);
     if (cond->vehicle[0]) resolve(c->dir, cond->vehicle, vehicle, vs);
-    /* simctl run's default vehicle, found also when the runner is started outside the
-     * project's folder (it was "cannot open" from any other folder): beside bin/. */
-    else if (access("vehicles/bmw-318i.json", R_OK) == 0) snprintf(vehicle, vs, "vehicles/bmw-318i.json");
-    else snprintf(vehicle, vs, "%s/../vehicles/bmw-318i.json", simctl_bin_dir());
+    else default_vehicle(vehicle, vs);
 }
 
 char *study_condition_scenario(const study_ctx *c, int k, sim_error *err)
