@@ -181,7 +181,9 @@ SIM_TEST_SERIAL ?= test_input_node test_latency
 # The longest (about 60-90 s each on the idle 2-core machine) start first.
 SIM_TEST_FIRST ?= test_session_faults test_console.sh test_xosc_shared_2.sh test_render_screenshots.sh \
                   test_xosc_shared.sh
-export SIM_TEST_SERIAL SIM_TEST_FIRST
+# The browser suite gets twice the time limit (scripts/run-tests.sh).
+SIM_TEST_LONG ?= test_console.sh
+export SIM_TEST_SERIAL SIM_TEST_FIRST SIM_TEST_LONG
 test: all $(UNIT_TESTS) $(INTEG_TESTS)
 	@SIM_BIN=$(abspath $(BIN)) SIM_ROOT=$(CURDIR) sh scripts/run-tests.sh all $(INTEG_TESTS) $(SCRIPT_TESTS) $(UNIT_TESTS)
 

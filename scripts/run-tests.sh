@@ -21,6 +21,10 @@ if [ "${1:-}" = --one ]; then
     t=$2
     name=$(basename "$t")
     limit=${SIM_TEST_TIMEOUT:-300}
+    # The end-to-end browser suites (SIM_TEST_LONG) get twice the limit: test_console.sh
+    # drives a dozen sessions in Chromium, 2 min alone, and passed 300 s beside the
+    # longest tests in a full run.
+    case " ${SIM_TEST_LONG:-} " in *" $name "*) limit=$((limit * 2)) ;; esac
     start=$(date +%s)
     # A script runs through sh: a test committed without its executable bit still runs.
     case "$t" in
