@@ -37,28 +37,31 @@
 
 static char dir[256], log_path[2400];
 
+/* A headless drive of scenario (a path below the project) into dir/name until `until`
+ * s; its drive log's path into log. False when simctl failed. */
+static bool record_drive(const char *name, const char *scenario, const char *until, char *log, size_t size)
+{
+    char bus[64], control[64], out[300], logs[400];
+    snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
+    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
+    snprintf(out, sizeof out, "%s/%s", dir, name); /* simctl run makes it */
+    char *argv[] = {"simctl", "run", (char *)ts_root(scenario), "--headless", "--until", (char *)until,
+                    "--no-analysis", "--out", out, "--bus", bus, "--control", control, NULL};
+    pid_t pid = ts_spawn(argv, false);
+    if (pid <= 0) return false;
+    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) return false;
+    snprintf(logs, sizeof logs, "%s/logs/default", out);
+    ts_drive_find_log(logs, log, size);
+    return true;
+}
+
 static int setup(void **state)
 {
     (void)state;
     ts_children_without_leak_detection(); /* Mesa's driver leaks at exit (render-node) */
     snprintf(dir, sizeof dir, "/tmp/test_video_%d", (int)getpid());
-    char bus[64], control[64], out[300];
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
-    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
-    snprintf(out, sizeof out, "%s/run", dir);
-    char mk[400];
-    snprintf(mk, sizeof mk, "mkdir -p %s", out); /* context-server opens OUT/context.db as it starts */
-    if (system(mk) != 0) return -1;
-    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/motorway.json"), "--headless", "--until", "3",
-                    "--no-analysis", "--out", out, "--bus", bus, "--control", control, NULL};
-    pid_t pid = ts_spawn(argv, false);
-    if (pid <= 0) return -1;
-    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) return -1;
-    char logs[400];
-    snprintf(logs, sizeof logs, "%s/logs/default", out);
-    ts_drive_find_log(logs, log_path, sizeof log_path);
-    return 0;
+    return record_drive("run", "scenarios/motorway.json", "3", log_path, sizeof log_path) ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -269,20 +272,8 @@ static void stamp_marks_the_top_right_corner_only(void **state)
 static void hud_text_triggers_as_the_driver_saw_them(void **state)
 {
     (void)state;
-    char out[300], bus[64], control[64], logs[400], lc_log[2400], mk[400], video_path[400], words[8192];
-    snprintf(out, sizeof out, "%s/lane-change", dir);
-    snprintf(mk, sizeof mk, "mkdir -p %s", out);
-    assert_int_equal(system(mk), 0);
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
-    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
-    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/lane-change.json"), "--headless", "--until", "4.5",
-                    "--no-analysis", "--out", out, "--bus", bus, "--control", control, NULL};
-    pid_t pid = ts_spawn(argv, false);
-    assert_true(pid > 0);
-    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
-    assert_true(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    snprintf(logs, sizeof logs, "%s/logs/default", out);
-    ts_drive_find_log(logs, lc_log, sizeof lc_log);
+    char lc_log[2400], video_path[400], words[8192];
+    assert_true(record_drive("lane-change", "scenarios/lane-change.json", "4.5", lc_log, sizeof lc_log));
     snprintf(video_path, sizeof video_path, "%s/lane-change.mp4", dir);
     const char *args[] = {"video", lc_log, "-o", video_path, "--size", "320x180", "--fps", "30", "--from", "0.5",
                           "--to", "4", NULL};
@@ -316,20 +307,8 @@ static int red_pixels(const uint8_t *f, int w, int x0, int x1, int y0, int y1)
 static void drt_stimulus_as_the_driver_saw_it(void **state)
 {
     (void)state;
-    char out[300], bus[64], control[64], logs[400], drt_log[2400], mk[400], video_path[400], words[8192];
-    snprintf(out, sizeof out, "%s/drt", dir);
-    snprintf(mk, sizeof mk, "mkdir -p %s", out);
-    assert_int_equal(system(mk), 0);
-    snprintf(bus, sizeof bus, "127.0.0.1:%d", ts_free_port());
-    snprintf(control, sizeof control, "tcp://127.0.0.1:%d", ts_free_port());
-    char *argv[] = {"simctl", "run", (char *)ts_root("scenarios/drt.json"), "--headless", "--until", "12",
-                    "--no-analysis", "--out", out, "--bus", bus, "--control", control, NULL};
-    pid_t pid = ts_spawn(argv, false);
-    assert_true(pid > 0);
-    int st = ts_stop(pid, 0, TS_SESSION_HANG_MS);
-    assert_true(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    snprintf(logs, sizeof logs, "%s/logs/default", out);
-    ts_drive_find_log(logs, drt_log, sizeof drt_log);
+    char drt_log[2400], video_path[400], words[8192];
+    assert_true(record_drive("drt", "scenarios/drt.json", "12", drt_log, sizeof drt_log));
     sqlite3 *db;
     assert_int_equal(sqlite3_open_v2(drt_log, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     double on = ts_drive_query(db, "SELECT min(t) FROM events WHERE kind = 'drt' AND name = 'stimulus' AND "
