@@ -103,6 +103,12 @@ for t in "$@"; do
         failed=$((failed + 1)); failed_names="$failed_names $name"
     fi
 done
+# The last lines of each failed test once more, just above the summary: CI shows only
+# the end of a run's output, and a failure's cause was scrolled out of it.
+for name in $failed_names; do
+    echo "== the last lines of $name:"
+    tail -n 40 "$SIM_TEST_TMP/$name.out" 2> /dev/null
+done
 [ -n "$failed_names" ] && echo "failed:$failed_names"
 echo "$kind: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,7 +14,10 @@ const bin = env.SIM_BIN, root = env.SIM_ROOT, tmp = env.TEST_TMP;
 const shots = env.SIM_SCREENSHOT_DIR || tmp;
 const ports = env.TEST_PORTS.split(" ").map(Number);
 const nextPort = () => ports.shift();
-const WAIT = 30000;
+// Deadlines scale with SIM_TEST_SLOWDOWN (make asan sets 3: sanitized modules run 2-3
+// times slower, and a 30 s wait that holds on a loaded machine did not under ASan in CI).
+const SLOW = Math.max(1, Number(env.SIM_TEST_SLOWDOWN) || 1);
+const WAIT = 30000 * SLOW;
 
 let failures = 0;
 const procs = [];
@@ -294,7 +297,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
       bus.sendRaw(JSON.stringify({ topic: "log.mark", name: "x".repeat(70000) }));
       bus.sendRaw("[1,2]");
       bus.publish("log.mark", { name: "from the surt page" }); // not its role's
-      const end = Date.now() + 10000;
+      const end = Date.now() + 10000 * SLOW;
       while (got.length < 5 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       const reply = await bus.request("poi.search", { text: "fuel" }); // still on the bus
       return [...got, reply.ok === true ? "still answered" : JSON.stringify(reply)];
@@ -493,7 +496,7 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await op.goto(base + "/");
   const runner = start("simctl", ["study", "run", file, "--participant", "P01", "--out", path.join(dir, "out"),
     "--bus", "127.0.0.1:" + P, "--control", "tcp://127.0.0.1:" + C], "study.log");
-  await q.waitForSelector('body[data-phase="waiting"]', { timeout: 60000 });
+  await q.waitForSelector('body[data-phase="waiting"]', { timeout: 60000 * SLOW });
   const welcome = await q.locator("#status").innerText();
   check("study day: a page opened before the runner shows the welcome", /Welcome: please take a seat/.test(welcome), welcome);
   await q.screenshot({ path: path.join(shots, "study-tablet-waiting.png") });
@@ -504,9 +507,9 @@ await step("a questionnaire submitted in the page is in the study database", asy
     /waiting for the experimenter to start drive 1 of 1/.test(gateText), gateText);
   check("study day: the drive waits for the operator's go", (await q.locator("body").getAttribute("data-phase")) === "waiting");
   await op.click("#study-go");
-  await q.waitForSelector('body[data-phase="driving"]', { timeout: 60000 });
+  await q.waitForSelector('body[data-phase="driving"]', { timeout: 60000 * SLOW });
   check("study day: the console's go starts the drive", true);
-  await q.waitForSelector('[data-item="kss"] input[type=radio]', { timeout: 60000 });
+  await q.waitForSelector('[data-item="kss"] input[type=radio]', { timeout: 60000 * SLOW });
   const kssLabels = await q.locator('[data-item="kss"] .choices').innerText();
   check("questionnaire: KSS shows its named levels", /extremely alert/.test(kssLabels) &&
     /neither alert nor sleepy/.test(kssLabels), kssLabels);
@@ -621,7 +624,7 @@ await step("a questionnaire submitted in the page is in the study database", asy
     }
     check("the page that does not read is cut off by the dispatcher", cut.reason === "send queue overflow", JSON.stringify(cut));
     const atCut = await healthy.evaluate(() => window.lastT);
-    await healthy.waitForFunction((t0) => window.lastT >= t0 + 5, atCut, { timeout: 60000 });
+    await healthy.waitForFunction((t0) => window.lastT >= t0 + 5, atCut, { timeout: 60000 * SLOW });
     check("the lockstep session steps on: another page sees 5 s more of simulation time", true);
     const left = t.msgs.filter((m) => m.topic === "dispatcher.left" && m.name === "healthy-page");
     check("the other page was not cut off", left.length === 0, JSON.stringify(left));
