@@ -34,5 +34,7 @@ const char *simctl_bin_dir(void);
 int simctl_exec_child(int argc, char **argv);
 /* `simctl __remote HOST EXE ARGS...`: a module on another host of a lab (remote.c). */
 int simctl_exec_remote(int argc, char **argv);
+/* `simctl __clock HOST --bus ADDR:PORT`: a lab host's clock agent (clock_agent.c). */
+int simctl_exec_clock(int argc, char **argv);
 
 #endif
