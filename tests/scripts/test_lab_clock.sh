@@ -6,7 +6,7 @@
 #  1. simctl prints each host's clock: the real-time offsets of sim and aux (one kernel)
 #     within 1 ms of 0, aux's monotonic offset within 1 ms of +7000 ms, sim's within 1 ms
 #     of 0; the round trip at least the netem delay there and back (when the kernel has
-#     netem) and at most that + 3 ms;
+#     netem) and at most that + 5 ms (a loaded machine);
 #  2. aux's link taken down: "host aux lost" within 1 s (measured from the `ip link set
 #     down` to the line in simctl's stderr), naming what ran there; link up: "back";
 #  3. every process of aux killed (kill -9): "host aux lost" within 1 s;
@@ -30,7 +30,7 @@ lab_netns_up
 token=tok$$-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 cd "$root" || exit 1
 SIM_BUS_TOKEN=$token ip netns exec "$pre-op" "$bin/simctl" run scenarios/lane-change.json --lab "$lab" \
-    --ssh-config "$tmp/ssh_config" --headless --until 3600 --stall-s 0 --no-analysis --out "$tmp/out" </dev/null \
+    --ssh-config "$tmp/ssh_config" --headless --until 3600 --stall-s 0 --join-s 120 --no-analysis --out "$tmp/out" </dev/null \
     >"$tmp/run.out" 2>"$tmp/run.err" &
 simctl_pid=$!
 pids="$pids $simctl_pid"
@@ -48,7 +48,7 @@ wait_for() {
 
 # 1. offsets and round trips
 for h in sim aux; do
-    wait_for "simctl: clock of $h:" 40 || check no "no clock report of $h in 40 s"
+    wait_for "simctl: clock of $h:" 120 || check no "no clock report of $h in 120 s"
 done
 # "simctl: clock of aux: offset +0.012 ms (monotonic +7000.003 ms), round trip 0.180 ms (best of 10, 10 answered)"
 clock_field() { sed -n "s/^simctl: clock of $1: offset \([-+0-9.]*\) ms (monotonic \([-+0-9.]*\) ms), round trip \([0-9.]*\) ms.*/\\$2/p" "$tmp/run.err" | head -1; }
@@ -60,9 +60,9 @@ for h in sim aux; do
         check no "$h: real-time offset '$off' ms, expected within 1 ms of 0"
     within "$mono" $want 1 && check ok "$h: monotonic offset $mono ms (within 1 ms of $want)" ||
         check no "$h: monotonic offset '$mono' ms, expected within 1 ms of $want"
-    awk -v r="$rtt" -v d=$delay_ms 'BEGIN { exit !(r != "" && r >= d && r <= d + 3) }' &&
-        check ok "$h: round trip $rtt ms (netem there and back: $delay_ms ms; bound $delay_ms + 3 ms)" ||
-        check no "$h: round trip '$rtt' ms, expected in [$delay_ms, $delay_ms + 3] ms"
+    awk -v r="$rtt" -v d=$delay_ms 'BEGIN { exit !(r != "" && r >= d && r <= d + 5) }' &&
+        check ok "$h: round trip $rtt ms (netem there and back: $delay_ms ms; bound $delay_ms + 5 ms)" ||
+        check no "$h: round trip '$rtt' ms, expected in [$delay_ms, $delay_ms + 5] ms"
 done
 for m in physics input; do wait_for "simctl: $m joined" 30 || check no "$m never joined"; done
 
