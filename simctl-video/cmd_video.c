@@ -77,22 +77,6 @@ static int span_sample(const sim_drivelog_sample *s, void *user)
     return 0;
 }
 
-int simctl_video_span(sim_drivelog_reader *r, int64_t run, int64_t *run_out, double *first, double *last,
-                      sim_error *err)
-{
-    span sp = {0};
-    sim_drivelog_range range = sim_drivelog_range_all();
-    range.run = run;
-    static const char *const cols[] = {"t", "x", "y", "z"};
-    int ret = sim_drivelog_each_sample(r, range, cols, 4, span_sample, &sp, err);
-    if (ret) return ret;
-    if (!sp.n) return sim_error_set(err, SIM_ENOTFOUND, "no samples with a position%s", run >= 0 ? " in that run" : "");
-    *run_out = sp.run;
-    *first = sp.first;
-    *last = sp.last;
-    return SIM_OK;
-}
-
 static pid_t spawn_render(char *const argv[], int *read_fd, sim_error *err)
 {
     int fd[2];

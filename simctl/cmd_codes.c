@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd_video.h"
 #include "sim_cli.h"
 #include "sim_codes.h"
 #include "sim_csv.h"
@@ -22,6 +21,45 @@
 #include "sim_file.h"
 
 #define MAX_OPEN 64
+
+/* The run a video shows and its first and last sample with a position: frame 0 of
+ * `simctl video` without --from is the drive at *first (the rule of simctl-video's
+ * span, docs/video.md "The time base"). */
+typedef struct span {
+    int64_t run;
+    double first, last;
+    size_t n;
+} span;
+
+static int span_sample(const sim_drivelog_sample *s, void *user)
+{
+    span *p = user;
+    if (p->n && s->run != p->run) return 1;
+    if (!isfinite(s->x) || !isfinite(s->y) || !isfinite(s->z)) return 0;
+    if (!p->n) {
+        p->run = s->run;
+        p->first = s->t;
+    }
+    p->last = s->t;
+    p->n++;
+    return 0;
+}
+
+static int video_span(sim_drivelog_reader *r, int64_t run, int64_t *run_out, double *first, double *last,
+                      sim_error *err)
+{
+    span sp = {0};
+    sim_drivelog_range range = sim_drivelog_range_all();
+    range.run = run;
+    static const char *const cols[] = {"t", "x", "y", "z"};
+    int ret = sim_drivelog_each_sample(r, range, cols, 4, span_sample, &sp, err);
+    if (ret) return ret;
+    if (!sp.n) return sim_error_set(err, SIM_ENOTFOUND, "no samples with a position%s", run >= 0 ? " in that run" : "");
+    *run_out = sp.run;
+    *first = sp.first;
+    *last = sp.last;
+    return SIM_OK;
+}
 
 /* An interval being built: opened by one event, closed by a later one. */
 typedef struct open_iv {
@@ -221,7 +259,7 @@ static int cmd_export(int argc, char **argv)
     size_t nev = 0;
     sim_codes codes = {0};
     int ret = sim_drivelog_reader_open(log, &r, &err);
-    if (!ret) ret = simctl_video_span(r, run, &the_run, &first, &last, &err);
+    if (!ret) ret = video_span(r, run, &the_run, &first, &last, &err);
     if (!ret && from) ret = sim_drivelog_parse_bound(r, from, false, the_run, &t_from, &err);
     if (!ret) {
         sim_drivelog_range range = sim_drivelog_range_all();
@@ -316,7 +354,7 @@ static int cmd_import(int argc, char **argv)
         sim_drivelog_reader *r = NULL;
         ret = sim_drivelog_reader_open(log, &r, &err);
         int64_t found = -1;
-        if (!ret) ret = simctl_video_span(r, the_run, &found, &first, &last, &err);
+        if (!ret) ret = video_span(r, the_run, &found, &first, &last, &err);
         sim_drivelog_reader_close(r);
         if (!ret) the_run = found;
         if (isnan(t0)) t0 = codes.has_t0 ? codes.t0 : first;
