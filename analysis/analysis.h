@@ -458,5 +458,7 @@ typedef struct an_code_episode {
 void an_code_measure(const an_drive *dr, const sim_drivelog_code *c, an_code_episode *out);
 void an_code_episodes_csv(FILE *f, const an_code_episode *ep, size_t n);
 int an_cmd_codes(int argc, char **argv);
+/* The report's "Coded episodes" table; nothing when dr's log has no codes (or is a CSV export). */
+void an_codes_html(FILE *f, const an_drive *dr);
 
 #endif

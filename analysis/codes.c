@@ -97,6 +97,64 @@ void an_code_episodes_csv(FILE *f, const an_code_episode *ep, size_t n)
     }
 }
 
+static void html_esc(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '<') fputs("&lt;", f);
+        else if (*s == '>') fputs("&gt;", f);
+        else if (*s == '&') fputs("&amp;", f);
+        else if (*s == '"') fputs("&quot;", f);
+        else fputc(*s, f);
+    }
+}
+
+/* The codes of the log dr was read from (none for a CSV export or a log without). */
+static int load_codes(const char *path, const char *tier, collect *k, sim_error *err)
+{
+    sim_drivelog_reader *r = NULL;
+    k->tier = tier;
+    int ret = sim_drivelog_reader_open(path, &r, err);
+    if (!ret) ret = sim_drivelog_each_code(r, -1, collect_code, k, err);
+    sim_drivelog_reader_close(r);
+    return ret;
+}
+
+void an_codes_html(FILE *f, const an_drive *dr)
+{
+    collect k = {0};
+    sim_error err = {0};
+    if (!dr->path || load_codes(dr->path, NULL, &k, &err) || !k.n) {
+        free(k.v);
+        return;
+    }
+    fputs("<h2>Coded episodes</h2>\n<p>Behaviour codes imported from ELAN (simctl codes import; docs/codes.md): "
+          "the samples of each episode's run with t_start &le; t &lt; t_end.</p>\n<table><tr><th class=\"l\">tier</th>"
+          "<th class=\"l\">code</th><th>run</th><th>from (s)</th><th>to (s)</th><th>samples</th>"
+          "<th>mean speed (km/h)</th><th>SDLP (m)</th><th>DRT stimuli</th><th>DRT responses</th>"
+          "<th class=\"l\">annotator</th><th class=\"l\">source</th></tr>\n",
+          f);
+    for (size_t i = 0; i < k.n; i++) {
+        an_code_episode e;
+        an_code_measure(dr, &k.v[i], &e);
+        fputs("<tr><td class=\"l\">", f);
+        html_esc(f, e.code.tier);
+        fputs("</td><td class=\"l\">", f);
+        html_esc(f, e.code.code);
+        fprintf(f, "</td><td>%lld</td><td>%.3f</td><td>%.3f</td><td>%zu</td><td>", (long long)e.code.run,
+                e.code.t_start, e.code.t_end, e.samples);
+        an_html_num(f, e.mean_speed * 3.6, 1);
+        fputs("</td><td>", f);
+        an_html_num(f, e.sdlp, 3);
+        fprintf(f, "</td><td>%zu</td><td>%zu</td><td class=\"l\">", e.drt_stimuli, e.drt_responses);
+        html_esc(f, e.code.annotator);
+        fputs("</td><td class=\"l\">", f);
+        html_esc(f, e.code.source);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    free(k.v);
+}
+
 int an_cmd_codes(int argc, char **argv)
 {
     const char *out = NULL, *tier = NULL;
@@ -118,16 +176,13 @@ int an_cmd_codes(int argc, char **argv)
     const char *log = argv[2];
     sim_error err = {0};
     an_drive dr;
-    collect k = {.tier = tier};
+    collect k = {0};
     int ret = an_drive_load_log(log, &dr, &err);
     if (ret) {
         fprintf(stderr, "analysis codes: %s\n", err.msg);
         return 1;
     }
-    sim_drivelog_reader *r = NULL;
-    ret = sim_drivelog_reader_open(log, &r, &err);
-    if (!ret) ret = sim_drivelog_each_code(r, -1, collect_code, &k, &err);
-    sim_drivelog_reader_close(r);
+    ret = load_codes(log, tier, &k, &err);
     an_code_episode *ep = k.n ? calloc(k.n, sizeof *ep) : NULL;
     if (!ret && k.n && !ep) ret = sim_error_set(&err, SIM_ENOMEM, "out of memory");
     for (size_t i = 0; !ret && i < k.n; i++) an_code_measure(&dr, &k.v[i], &ep[i]);

@@ -52,6 +52,10 @@ case "$line" in
 "0,secondary,phone,20.000,25.500,5.500,${want%%,*},${want#*,},"*) ;;
 *) echo "FAIL measure: $line (want samples,km/h $want)"; exit 1 ;;
 esac
+# ... and in the drive's report page
+"$bin/analysis" report $log --no-plots --out rep >rep.txt 2>&1 || { echo "FAIL analysis report"; cat rep.txt; exit 1; }
+grep -q '<tr><td class="l">secondary</td><td class="l">phone</td><td>0</td><td>20.000</td><td>25.500</td><td>550</td>' rep/report.html ||
+    { echo "FAIL the report has no coded phone episode"; grep -A2 'Coded episodes' rep/report.html; exit 1; }
 # bad files: refused, the file and element named, nothing written
 sed 's#TIME_SLOT_REF2="ts901"#TIME_SLOT_REF2="ts999"#' coded.eaf >bad.eaf
 if "$bin/simctl" codes import $log bad.eaf >bad.txt 2>&1; then echo "FAIL bad.eaf accepted"; exit 1; fi
