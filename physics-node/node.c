@@ -319,6 +319,11 @@ static void follow_step(pn_node *n)
     n->follow_pending = false;
     if (n->tick != n->follow_n || n->stopping)
         return; /* a repeat of a tick stepped past (after a reconnection): answered below */
+    if (n->follow_first) {
+        /* the state of the first tick, after its controls as every later one */
+        n->follow_first = false;
+        publish_tick(n);
+    }
     advance(n);
     if (n->cfg.lockstep) {
         sim_msg_ack a = {.n = n->follow_n};
@@ -326,8 +331,9 @@ static void follow_step(pn_node *n)
     }
 }
 
-/* sim.tick of the session's clock. Tick 0 puts out this cab's first state; the car is
- * then stepped to tick n + 1 once its own modules have answered tick n (follow_step).
+/* sim.tick of the session's clock. Once this cab's own modules have answered tick n
+ * (follow_step), the car is stepped to tick n + 1 (at the first tick, its state of
+ * that tick goes out first).
  * A paused tick steps nothing. The clock's restarts are not followed (docs/cabs.md). */
 static void follow_tick(pn_node *n, const cJSON *msg)
 {
@@ -342,11 +348,12 @@ static void follow_tick(pn_node *n, const cJSON *msg)
         n->tick = tick.n;
         n->follow_n = tick.n;
         /* its own modules were there before the clock's first tick (simctl's
-         * --wait-for): each answers it */
+         * --wait-for): each answers it, and only then does this cab's state of the
+         * first tick go out (later ones go out before the clock's tick): a recorder
+         * then always has the driver's first controls with it */
         for (int i = 0; i < n->n_peers; i++)
             n->peers[i].acked = false;
-        /* the state of this first tick; later ones go out before the clock's tick */
-        publish_tick(n);
+        n->follow_first = true;
     }
     if (tick.n < n->tick) {
         if (n->cfg.lockstep) { /* a repeat: answered again */

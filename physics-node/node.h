@@ -101,6 +101,7 @@ typedef struct pn_node {
     /* cfg.follow_clock: the session clock's tick that is waiting for this cab's own
      * lockstep modules (follow_n), before the car steps past it */
     bool follow_pending;
+    bool follow_first;            /* the first tick's state is still to go out */
     uint64_t follow_n;
 } pn_node;
 
