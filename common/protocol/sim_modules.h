@@ -43,7 +43,8 @@ typedef struct sim_module {
 extern const sim_module sim_modules[SIM_MODULE_COUNT];
 
 /* Whether name is a bus name only a session's modules may take: a row's, "simctl", or
- * "render-VIEW" (the render nodes of a screens file's other views). */
+ * "render-VIEW" (the render nodes of a screens file's other views), or one of those as a
+ * cab's module, "NAME@CAB" (docs/cabs.md). */
 bool sim_module_session_name(const char *name);
 
 #endif
