@@ -37,6 +37,7 @@
 #include "sim_msg_vehicle.h"
 #include "cmd_world.h"
 #include "lab.h"
+#include "labclock.h"
 #include "screens.h"
 #include "session_opts.h"
 #include "supervise.h"
@@ -61,6 +62,8 @@ static void on_bus_message(sim_bus *bus, const char *topic, const cJSON *msg, co
                            void *user)
 {
     session *s = user;
+    if (s->lab_clock) lab_clock_on_message(s->lab_clock, topic, msg);
+    if (strcmp(topic, SIM_TOPIC_CLOCK_PONG) == 0) return;
     if (strcmp(topic, SIM_TOPIC_DISPATCHER_JOINED) == 0) {
         fprintf(stderr, "simctl: %s joined\n", cJSON_GetObjectItem(msg, "name")->valuestring);
         run_note_peer(s, msg);
@@ -536,6 +539,25 @@ static void lab_channels(session *s, const run_config *rc)
     }
 }
 
+/* A lab's clock agents: one on each other host that runs a module (labclock.h). */
+static void run_lab_clocks(session *s, const run_config *rc)
+{
+    static lab_clock clock;
+    for (int i = 0; i < rc->lab->n_hosts; i++) {
+        const sim_lab_host *h = run_host(rc, i);
+        bool used = false;
+        for (int k = 0; h && k < s->n_children && !used; k++) used = s->children[k].host == h;
+        if (!used) continue;
+        child *c = run_add_child(s, "simctl");
+        c->host = h;
+        run_arg(c, "__clock");
+        run_arg(c, h->name);
+        run_arg2(c, "--bus", rc->bus_addr);
+        lab_clock_add(&clock, h->name);
+    }
+    s->lab_clock = &clock;
+}
+
 /* The session's children: the dispatcher, then every module sim_modules.def lists that
  * is built and wanted, with the options its row says it takes and its own. */
 static void run_plan(session *s, run_config *rc)
@@ -592,6 +614,7 @@ static void run_plan(session *s, run_config *rc)
         if (rc->params && (m->takes & SIM_MODULE_PARAMS)) run_arg2(c, "--params", rc->params);
         module_args(s, c, m, rc);
     }
+    if (rc->lab) run_lab_clocks(s, rc);
 }
 
 /* The operator's console: pages join the bus through it (docs/console.md). 0 or 1. */
@@ -633,16 +656,20 @@ static void run_loop(session *s, const run_config *rc)
         if (strcmp(s->children[i].exe, "recorder") == 0)
             uv_timer_start(&s->join_timer, run_on_join_timer, (uint64_t)(rc->join_s * 1000), 0);
 
-    static const char *const watch[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS,
-                                        SIM_TOPIC_LOG_ERROR, SIM_TOPIC_VEHICLE_STATE};
+    const char *watch[8] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_END, SIM_TOPIC_CONTROL_STOP, SIM_TOPIC_LOG_STATUS,
+                            SIM_TOPIC_LOG_ERROR};
+    size_t n_watch = 5;
+    if (s->stall.limit_s > 0) watch[n_watch++] = SIM_TOPIC_VEHICLE_STATE;
+    if (s->lab_clock) watch[n_watch++] = SIM_TOPIC_CLOCK_PONG;
     sim_bus_options bo = {.name = "simctl", .lockstep = s->acks_ticks, .host = rc->host, .port = rc->port,
-                          .token = rc->token, .subscribe = watch, .n_subscribe = s->stall.limit_s > 0 ? 6 : 5,
+                          .token = rc->token, .subscribe = watch, .n_subscribe = n_watch,
                           .on_message = on_bus_message, .on_state = run_on_bus_state, .user = s};
     sim_error err;
     if (sim_bus_open(s->loop, &bo, &s->bus, &err) != SIM_OK) {
         fprintf(stderr, "simctl: %s\n", err.msg);
         run_end_session(s, "no bus");
     }
+    if (s->lab_clock) lab_clock_start(s->lab_clock, s);
     /* During shutdown, stages advance as children exit; a light poll keeps that simple. */
     uv_timer_t poll;
     uv_timer_init(s->loop, &poll);
@@ -651,6 +678,7 @@ static void run_loop(session *s, const run_config *rc)
     uv_unref((uv_handle_t *)&poll);
     uv_run(s->loop, UV_RUN_DEFAULT);
     uv_close((uv_handle_t *)&poll, NULL);
+    if (s->lab_clock) lab_clock_close(s->lab_clock);
     uv_run(s->loop, UV_RUN_DEFAULT);
     for (int i = 0; i < s->n_children; i++)
         for (int k = 0; k < s->children[i].argc; k++) free(s->children[i].argv[k]);

@@ -71,6 +71,7 @@ struct session {
     int n_children;
     bool ending;
     const char *ssh_config; /* lab: ssh's -F FILE, or NULL */
+    struct lab_clock *lab_clock; /* lab: the other hosts' clocks (labclock.h); NULL: none */
     uint64_t ending_ms;     /* loop time the session began to end */
     bool handles_closed; /* the session's own handles are closing: shutdown ran to its end */
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */
