@@ -31,8 +31,8 @@
 #include "sim_topics.h" /* the topic names: SIM_TOPIC_* */
 
 #define SIM_CLOCK_HOST_MAX 64
-#define SIM_CLOCK_PING_MS 200      /* one exchange per host this often */
-#define SIM_CLOCK_REPORT_PINGS 10  /* session.clock after this many (2 s), best of them */
+#define SIM_CLOCK_PING_MS 100      /* one exchange per host this often */
+#define SIM_CLOCK_REPORT_PINGS 20  /* session.clock after this many (2 s), best of them */
 #define SIM_CLOCK_LOST_MS 700      /* no answer for this long: the host is lost */
 #define SIM_CLOCK_SYNC_MAX 16
 

@@ -57,7 +57,7 @@ wait_for() {
 for h in sim aux; do
     wait_for "simctl: clock of $h:" 120 || check no "no clock report of $h in 120 s"
 done
-# "simctl: clock of aux: offset +0.012 ms (monotonic +7000.003 ms), round trip 0.180 ms (best of 10, 10 answered)"
+# "simctl: clock of aux: offset +0.012 ms (monotonic +7000.003 ms), round trip 0.180 ms (best of 20, 20 answered)"
 clock_field() { sed -n "s/^simctl: clock of $1: offset \([-+0-9.]*\) ms (monotonic \([-+0-9.]*\) ms), round trip \([0-9.]*\) ms.*/\\$2/p" "$tmp/run.err" | head -1; }
 within() { awk -v x="$1" -v want="$2" -v tol="$3" 'BEGIN { d = x - want; if (d < 0) d = -d; exit !(x != "" && d <= tol) }'; }
 for h in sim aux; do
