@@ -237,6 +237,11 @@ typedef struct run_config {
     bool lab_here[SIM_LAB_HOSTS_MAX];  /* which of its hosts is this machine */
     char lab_bus[96];                  /* the dispatcher's address in the lab */
     char wait_for[1024]; /* physics' --wait-for: the modules and views the clock waits for */
+    /* the scenario's cabs (docs/cabs.md): none, or each one's name, start and vehicle */
+    int n_cabs;
+    struct run_cab {
+        char name[33], start[128], vehicle[512];
+    } cabs[SIM_SCENARIO_MAX_CABS];
     char host[256];
     int port;
 } run_config;
@@ -323,7 +328,18 @@ static int run_check_files(run_config *rc)
     int ret = rc->start ? sim_scenario_start_index(sc, rc->start, &start_idx, &serr) : SIM_OK;
     /* --driver scenario needs a storyboard with an ego */
     rc->has_ego = sc->xosc && sc->ego_entity >= 0;
+    rc->n_cabs = sc->n_cabs;
+    for (int k = 0; k < sc->n_cabs; k++) {
+        struct run_cab *cab = &rc->cabs[k];
+        snprintf(cab->name, sizeof cab->name, "%s", sc->cabs[k].name);
+        snprintf(cab->start, sizeof cab->start, "%s", sc->starts[sc->cabs[k].start].name);
+        snprintf(cab->vehicle, sizeof cab->vehicle, "%s", sc->cabs[k].vehicle ? sc->cabs[k].vehicle : rc->vehicle);
+    }
     sim_scenario_free(sc);
+    if (rc->n_cabs && rc->start) {
+        fprintf(stderr, "simctl run: --start: the scenario's cabs name their start points (docs/cabs.md)\n");
+        return 2;
+    }
     if (!ret && rc->params) { /* refused here once, not by every module restarted forever */
         ret = sim_scenario_load_params(rc->scenario, rc->params, &sc, &serr);
         sim_scenario_free(sc);
@@ -347,6 +363,12 @@ static int run_check_files(run_config *rc)
     if (sim_vehicle_params_load(rc->vehicle, &vp, &verr) != SIM_OK) {
         fprintf(stderr, "simctl run: %s\n", verr.msg);
         return 1;
+    }
+    for (int k = 0; k < rc->n_cabs; k++) {
+        if (sim_vehicle_params_load(rc->cabs[k].vehicle, &vp, &verr) != SIM_OK) {
+            fprintf(stderr, "simctl run: cab %s: %s\n", rc->cabs[k].name, verr.msg);
+            return 1;
+        }
     }
     return -1;
 }
@@ -403,6 +425,10 @@ static int run_settle(run_config *rc, session *s)
             return 2;
         }
     }
+    if (rc->lab_file && rc->n_cabs) {
+        fprintf(stderr, "simctl run: --lab: a scenario with cabs runs on one PC for now (docs/cabs.md)\n");
+        return 2;
+    }
     if (rc->lab_file && run_lab(rc) != 0) return 2;
     sim_error err;
     if (sim_bus_parse_endpoint(rc->bus_addr, rc->host, sizeof rc->host, &rc->port, &err) != SIM_OK) {
@@ -426,29 +452,31 @@ static bool module_wanted(const sim_module *m, const run_config *rc)
 }
 
 /* render-node's view options: the front view's, and a render node of its own for each
- * of the screens file's other views. */
-static void render_args(session *s, child *c, const run_config *rc)
+ * of the screens file's other views (not for the other cabs: their front view only). */
+static void render_args(session *s, child *c, const run_config *rc, int cab)
 {
     const run_screens *screens = rc->screens;
     if (!rc->render_window) run_arg(c, "--offscreen");
     if (rc->so.quality) run_arg2(c, "--quality", rc->so.quality);
-    if (screens->front >= 0) screen_args(c, &screens->s[screens->front]);
+    if (screens->front >= 0 && cab <= 0) screen_args(c, &screens->s[screens->front]);
     if (rc->so.display >= 0) run_arg2(c, "--display", int_text(rc->so.display));
     if (rc->so.fullscreen) run_arg(c, "--fullscreen");
-    for (int k = 0; k < screens->n; k++) {
+    for (int k = 0; k < screens->n && cab <= 0; k++) {
         if (k == screens->front) continue;
         child *v = run_add_child(s, c->exe);
+        snprintf(v->cab, sizeof v->cab, "%s", c->cab);
         run_arg2(v, "--bus", rc->bus_addr); /* the token: in the environment, never in argv (ps) */
         run_arg2(v, "--scenario", rc->scenario);
-        run_arg2(v, "--vehicle", rc->vehicle);
+        run_arg2(v, "--vehicle", cab < 0 ? rc->vehicle : rc->cabs[cab].vehicle);
         if (!rc->render_window) run_arg(v, "--offscreen");
         if (rc->so.quality) run_arg2(v, "--quality", rc->so.quality);
         screen_args(v, &screens->s[k]);
     }
 }
 
-/* A module's options of its own (those not in its row's TAKES). */
-static void module_args(session *s, child *c, const sim_module *m, const run_config *rc)
+/* A module's options of its own (those not in its row's TAKES); cab: its index in the
+ * scenario's cabs, -1 without cabs. */
+static void module_args(session *s, child *c, const sim_module *m, const run_config *rc, int cab)
 {
     char path[1100];
     switch (m->id) {
@@ -456,7 +484,12 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
         snprintf(path, sizeof path, "%s/logs", rc->out);
         run_arg2(c, "--out", path);
         run_arg2(c, "--study", rc->study);
-        run_arg2(c, "--subject", rc->subject);
+        if (cab >= 0) { /* one log per cab, each its own test person's (docs/cabs.md) */
+            snprintf(path, sizeof path, "%s-%s", rc->subject, rc->cabs[cab].name);
+            run_arg2(c, "--subject", path);
+        } else {
+            run_arg2(c, "--subject", rc->subject);
+        }
         if (rc->meta_file) run_arg2(c, "--meta-file", rc->meta_file);
         if (rc->record_all) run_arg(c, "--all");
         break;
@@ -473,8 +506,10 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
     case SIM_MODULE_ID_PHYSICS:
         if (rc->model) run_arg2(c, "--model", rc->model);
         /* The clock starts once everyone is there: a headless run is then the same
-         * every time, and the log starts at tick 0. */
-        if (rc->wait_for[0]) run_arg2(c, "--wait-for", rc->wait_for);
+         * every time, and the log starts at tick 0. The other cabs' cars step on
+         * the first cab's clock (docs/cabs.md). */
+        if (cab > 0) run_arg(c, "--follow-clock");
+        else if (rc->wait_for[0]) run_arg2(c, "--wait-for", rc->wait_for);
         run_arg2(c, "--run", "0");
         c->run_arg = c->argc - 1;
         break;
@@ -483,7 +518,7 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
         else run_arg2(c, "--device", "auto");
         break;
     case SIM_MODULE_ID_RENDER:
-        render_args(s, c, rc);
+        render_args(s, c, rc, cab);
         break;
     case SIM_MODULE_ID_MOTION:
         run_arg2(c, "--platform", rc->motion);
@@ -520,6 +555,34 @@ static void lab_channels(session *s, const run_config *rc)
     }
 }
 
+/* Appends a name to physics' --wait-for, as NAME@CAB for a cab's module. */
+static void wait_for_add(run_config *rc, const char *name, int cab)
+{
+    size_t used = strlen(rc->wait_for);
+    snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s%s%s", used ? "," : "", name,
+             cab >= 0 ? "@" : "", cab >= 0 ? rc->cabs[cab].name : "");
+}
+
+/* Module m's child, with the options its row says it takes and its own; cab: its
+ * index in the scenario's cabs (its start point, vehicle and SIM_CAB), -1: none. */
+static void plan_module(session *s, run_config *rc, const sim_module *m, int cab)
+{
+    const char *vehicle = cab >= 0 ? rc->cabs[cab].vehicle : rc->vehicle;
+    const char *start = cab >= 0 ? rc->cabs[cab].start : rc->start;
+    child *c = run_add_child(s, m->exe);
+    if (cab >= 0) snprintf(c->cab, sizeof c->cab, "%s", rc->cabs[cab].name);
+    if (rc->lab) c->host = run_host(rc, rc->lab->module_host[m->id]);
+    run_arg2(c, "--bus", rc->bus_addr);
+    run_arg2(c, "--scenario", rc->scenario);
+    if (rc->lockstep && (m->takes & SIM_MODULE_LOCKSTEP)) run_arg(c, "--lockstep");
+    if (m->takes & SIM_MODULE_VEHICLE) run_arg2(c, "--vehicle", vehicle);
+    if (start && (m->takes & SIM_MODULE_START)) run_arg2(c, "--start", start);
+    if (rc->scenario_ego && (m->takes & SIM_MODULE_EGO)) run_arg(c, "--scenario-ego");
+    /* the recorder keeps them as meta (xosc_params): the analysis loads with them */
+    if (rc->params && (m->takes & SIM_MODULE_PARAMS)) run_arg2(c, "--params", rc->params);
+    module_args(s, c, m, rc, cab);
+}
+
 /* A lab's clock agents: one on each other host that runs a module (labclock.h). */
 static void run_lab_clocks(session *s, const run_config *rc)
 {
@@ -540,7 +603,9 @@ static void run_lab_clocks(session *s, const run_config *rc)
 }
 
 /* The session's children: the dispatcher, then every module sim_modules.def lists that
- * is built and wanted, with the options its row says it takes and its own. */
+ * is built and wanted, with the options its row says it takes and its own. With cabs
+ * (docs/cabs.md) every module runs in the first cab, and each other cab has its own of
+ * the PER_CAB modules (its car following the first cab's clock). */
 static void run_plan(session *s, run_config *rc)
 {
     child *c = run_add_child(s, "dispatcher");
@@ -552,30 +617,29 @@ static void run_plan(session *s, run_config *rc)
     /* One front view when there is a display to show it on; none headless unless asked. */
     rc->render_window = !rc->headless && has_display();
     rc->want_render = rc->render_window || rc->render_offscreen;
+    int first = rc->n_cabs ? 0 : -1;
     if (s->acks_ticks) snprintf(rc->wait_for, sizeof rc->wait_for, "simctl");
     for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
         const sim_module *m = &sim_modules[i];
         if (!m->clock_waits || !module_wanted(m, rc)) continue;
         if (m->id == SIM_MODULE_ID_RENDER && rc->lab && rc->lab->n_channels) {
-            for (int k = 0; k < rc->lab->n_channels; k++) {
-                size_t used = strlen(rc->wait_for);
-                snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s", used ? "," : "",
-                         rc->lab->channels[k].name);
-            }
+            for (int k = 0; k < rc->lab->n_channels; k++) wait_for_add(rc, rc->lab->channels[k].name, -1);
             continue;
         }
-        size_t used = strlen(rc->wait_for);
-        snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s", used ? "," : "", m->bus_name);
+        wait_for_add(rc, m->bus_name, first);
     }
     /* Every extra view of a screens file too: under load a side screen joined after a
      * short drive had ended, and a view that misses the start misses frames of the log. */
     for (int k = 0; rc->want_render && k < rc->screens->n; k++) {
         if (k == rc->screens->front) continue;
         char name[64];
-        size_t used = strlen(rc->wait_for);
-        snprintf(rc->wait_for + used, sizeof rc->wait_for - used, "%s%s", used ? "," : "",
-                 run_screen_bus_name(&rc->screens->s[k], name, sizeof name));
+        wait_for_add(rc, run_screen_bus_name(&rc->screens->s[k], name, sizeof name), first);
     }
+    /* the other cabs' modules, their cars too: a car that joins late misses ticks */
+    for (int k = 1; k < rc->n_cabs; k++)
+        for (size_t i = 0; i < SIM_MODULE_COUNT; i++)
+            if ((sim_modules[i].takes & SIM_MODULE_PER_CAB) && module_wanted(&sim_modules[i], rc))
+                wait_for_add(rc, sim_modules[i].bus_name, k);
     for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
         const sim_module *m = &sim_modules[i];
         if (!module_wanted(m, rc)) continue;
@@ -583,18 +647,12 @@ static void run_plan(session *s, run_config *rc)
             lab_channels(s, rc);
             continue;
         }
-        c = run_add_child(s, m->exe);
-        if (rc->lab) c->host = run_host(rc, rc->lab->module_host[m->id]);
-        run_arg2(c, "--bus", rc->bus_addr);
-        run_arg2(c, "--scenario", rc->scenario);
-        if (rc->lockstep && (m->takes & SIM_MODULE_LOCKSTEP)) run_arg(c, "--lockstep");
-        if (m->takes & SIM_MODULE_VEHICLE) run_arg2(c, "--vehicle", rc->vehicle);
-        if (rc->start && (m->takes & SIM_MODULE_START)) run_arg2(c, "--start", rc->start);
-        if (rc->scenario_ego && (m->takes & SIM_MODULE_EGO)) run_arg(c, "--scenario-ego");
-        /* the recorder keeps them as meta (xosc_params): the analysis loads with them */
-        if (rc->params && (m->takes & SIM_MODULE_PARAMS)) run_arg2(c, "--params", rc->params);
-        module_args(s, c, m, rc);
+        plan_module(s, rc, m, first);
     }
+    for (int k = 1; k < rc->n_cabs; k++)
+        for (size_t i = 0; i < SIM_MODULE_COUNT; i++)
+            if ((sim_modules[i].takes & SIM_MODULE_PER_CAB) && module_wanted(&sim_modules[i], rc))
+                plan_module(s, rc, &sim_modules[i], k);
     if (rc->lab) run_lab_clocks(s, rc);
 }
 
@@ -715,6 +773,11 @@ int simctl_cmd_run(int argc, char **argv)
     }
     /* A short session may end before simctl heard the recorder's log.status: the
      * drive's log is then the newest in the study's folder. */
+    if (rc.n_cabs) { /* one log per cab: the analysis is asked for by hand (docs/cabs.md) */
+        fprintf(stderr, "simctl: %d cabs: their drive logs are %s/logs/%s/%s-CAB-*.sqlite\n", rc.n_cabs, rc.out,
+                rc.study, rc.subject);
+        return s.status;
+    }
     if (!s.log_file[0]) simctl_newest_log(rc.out, rc.study, s.log_file, sizeof s.log_file);
     /* Interactive sessions too: a test person's drive is analysed when it stops. */
     if (!rc.no_analysis && s.log_file[0] && access(s.log_file, R_OK) == 0 &&

@@ -1,15 +1,27 @@
 /* simctl: the operator's and experimenter's command line: run a session, watch and
  * talk to the bus, send operator commands, and work with scenarios and drive logs. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cmd_log.h"
-#include "cmd_video.h"
 #include "cmd_world.h"
 #include "cmd_xodr.h"
 #include "simctl.h"
+
+/* `simctl video` is bin/simctl-video (simctl-video/): FFmpeg's libraries, about 120
+ * shared objects, cost about 150 ms of CPU to load, for every simctl command. */
+static int simctl_cmd_video(int argc, char **argv)
+{
+    char exe[PATH_MAX + 16];
+    snprintf(exe, sizeof exe, "%s/simctl-video", simctl_bin_dir());
+    argv[0] = "simctl-video";
+    execv(exe, argv);
+    fprintf(stderr, "simctl video: cannot start %s: %s (make builds it)\n", exe, strerror(errno));
+    return 1;
+}
 
 typedef struct {
     const char *name;

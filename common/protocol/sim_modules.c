@@ -11,6 +11,7 @@
 #define START SIM_MODULE_START
 #define EGO SIM_MODULE_EGO
 #define PARAMS SIM_MODULE_PARAMS
+#define PER_CAB SIM_MODULE_PER_CAB
 #define SIM_MODULE(id_, exe_, name_, when_, waits_, takes_, acts_)                                  \
     [SIM_MODULE_ID_##id_] = {.id = SIM_MODULE_ID_##id_, .exe = exe_, .bus_name = name_,              \
                              .when = SIM_MODULE_##when_, .clock_waits = waits_, .takes = takes_, \

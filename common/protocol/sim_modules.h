@@ -21,6 +21,7 @@ typedef enum sim_module_when {
 #define SIM_MODULE_START 4u
 #define SIM_MODULE_EGO 8u
 #define SIM_MODULE_PARAMS 16u
+#define SIM_MODULE_PER_CAB 32u /* not an option: every cab has its own (docs/cabs.md) */
 
 typedef enum sim_module_id {
 #define SIM_MODULE(id, ...) SIM_MODULE_ID_##id,

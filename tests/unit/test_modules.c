@@ -38,7 +38,14 @@ static void rows_in_start_order(void **state)
     assert_int_equal(sim_modules[SIM_MODULE_ID_RENDER].when, SIM_MODULE_VIEW);
     assert_int_equal(sim_modules[SIM_MODULE_ID_TASK].when, SIM_MODULE_TASK);
     assert_int_equal(sim_modules[SIM_MODULE_ID_MOTION].when, SIM_MODULE_MOTION);
-    assert_int_equal(sim_modules[SIM_MODULE_ID_INPUT].takes, SIM_MODULE_LOCKSTEP | SIM_MODULE_START);
+    assert_int_equal(sim_modules[SIM_MODULE_ID_INPUT].takes,
+                     SIM_MODULE_LOCKSTEP | SIM_MODULE_START | SIM_MODULE_PER_CAB);
+    /* every cab's own (docs/cabs.md): recorder, physics, input, render; the rest once */
+    for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
+        bool own = i == SIM_MODULE_ID_RECORDER || i == SIM_MODULE_ID_PHYSICS || i == SIM_MODULE_ID_INPUT ||
+                   i == SIM_MODULE_ID_RENDER;
+        assert_int_equal(!!(sim_modules[i].takes & SIM_MODULE_PER_CAB), own);
+    }
 }
 
 static void session_names(void **state)
