@@ -11,7 +11,8 @@
 # vehicle.state's (to the cm), the traffic ids and count equal to the logged
 # traffic.state's; lanes in A's first message and in B's first (the newest message
 # again), in no other; B's later messages those A got; every datagram one GroundTruth
-# without lanes, equal to A's of its tick.
+# without lanes, equal to A's of its tick. Then: a datagram over --udp-max not sent, said
+# once and counted; beyond loopback the token required, checked, a wrong one disconnected.
 . "$(dirname "$0")/lib.sh"
 P=$(free_port)
 C=$(free_port)
@@ -211,6 +212,50 @@ print(f"ok {len(A)} messages to A (trace {len(trace)}), one a tick from 0, equal
       f"{worst * 1000:.3f} mm of the log; {nveh} traffic vehicles by id; {len(A[0].lane)} lanes in A's first "
       f"and in B's first (joined at {ts(B[0]) / 1e9:.2f} s, {len(B)} messages); {len(U)} datagrams equal to A's")
 PY
+# a message larger than a datagram may carry (--udp-max) is not sent by UDP and said once
+# (the test's own bus: the drive's first three vehicle.state lines published again)
+sqlite3 "$log" "SELECT line FROM messages WHERE topic = 'vehicle.state' ORDER BY rowid LIMIT 3" >"$tmp/states.ndjson"
+P2=$(free_port)
+U2=$(free_port)
+"$bin/dispatcher" --listen "127.0.0.1:$P2" --control none >"$tmp/disp2.txt" 2>&1 &
+pids="$pids $!"
+"$bin/osi-node" --bus "127.0.0.1:$P2" --udp "127.0.0.1:$U2" --udp-max 200 >"$tmp/small.txt" 2>&1 &
+small=$!
+pids="$pids $small"
+/usr/bin/python3 - "$P2" "$tmp/states.ndjson" <<'PY' || exit 1
+import json, socket, sys, time
+P = int(sys.argv[1])
+t0 = time.time()
+while True:
+    try: s = socket.create_connection(("127.0.0.1", P), 1); break
+    except OSError:
+        if time.time() - t0 > 30: print("FAIL no test bus"); sys.exit(1)
+        time.sleep(0.01)  # polling for the dispatcher to listen
+s.sendall(b'{"topic":"hello","name":"feeder","subscribe":["dispatcher.joined"]}\n')
+s.settimeout(30)
+buf, peers = b"", []
+while "osi" not in peers:  # osi-node on the bus (it may have been there first: the welcome's peers)
+    c = s.recv(65536)
+    if not c: print("FAIL the test bus closed"); sys.exit(1)
+    buf += c
+    while b"\n" in buf:
+        line, buf = buf.split(b"\n", 1); m = json.loads(line)
+        peers += [p["name"] for p in m.get("peers", [])] + ([m["name"]] if m.get("topic") == "dispatcher.joined" else [])
+for line in open(sys.argv[2]):
+    m = json.loads(line); m.pop("src", None); m.pop("seq", None)
+    s.sendall((json.dumps(m) + "\n").encode())
+s.sendall(b'{"topic":"bye"}\n')
+PY
+i=0
+while ! grep -q "more than one datagram" "$tmp/small.txt" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+grep -Eq "^osi-node: udp: the GroundTruth at t 0.000 s is [0-9]+ bytes, more than one datagram carries \(200\): not sent" \
+    "$tmp/small.txt" || { echo "FAIL no note of the oversized datagram:"; cat "$tmp/small.txt"; exit 1; }
+kill $small
+wait $small 2>/dev/null
+grep -q "^osi-node: 3 messages were too large for a datagram" "$tmp/small.txt" ||
+    { echo "FAIL the oversized messages were not counted at the end:"; cat "$tmp/small.txt"; exit 1; }
+echo "ok datagrams over --udp-max 200 not sent, said once and counted (3: two as the next state came, the last at the stop)"
+
 # beyond loopback: refused without a token; with one, a consumer is admitted only after
 # sending it as its first line, a wrong one is disconnected
 T=$(free_port)
