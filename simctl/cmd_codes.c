@@ -326,15 +326,15 @@ static int cmd_import(int argc, char **argv)
         {"t0", SIM_OPT_DOUBLE, &t0, "S", "log time of media time 0 (default: the .eaf's sim.t0_s, else the run's first sample)"},
         {"annotator", SIM_OPT_STRING, &annotator, "NAME", "for tiers without an ANNOTATOR"},
     };
-    const char *usage = "simctl codes import LOG FILE.eaf [--run N] [--t0 S] [--annotator NAME]";
+    const char *usage = "simctl codes import LOG FILE.eaf|FILE.csv [--run N] [--t0 S] [--annotator NAME]";
     int npos = 0;
-    int rc = sim_cli_parse(usage, "Coded tiers of an ELAN file into the drive log's codes table; importing the same "
+    int rc = sim_cli_parse(usage, "Coded tiers of an ELAN file (or a BORIS-style events CSV) into the drive log's codes table; importing the same "
                                   "file again replaces its rows (docs/codes.md).",
                            opts, sizeof opts / sizeof opts[0], argc, argv, 2, &npos);
     if (rc == SIM_CLI_HELP) return 0;
     if (rc) return 2;
     if (npos != 2) {
-        fprintf(stderr, "simctl codes import: expected LOG and FILE.eaf\n");
+        fprintf(stderr, "simctl codes import: expected LOG and FILE.eaf (or FILE.csv)\n");
         return 2;
     }
     const char *log = argv[2], *file = argv[3];
@@ -345,7 +345,10 @@ static int cmd_import(int argc, char **argv)
     sim_drivelog_code *rows = NULL;
     size_t removed = 0;
     int ret = sim_file_read_max(file, 256u << 20, &data, &len, &err);
-    if (!ret) ret = sim_codes_eaf_parse(data, len, file, &codes, &err);
+    const char *dot = strrchr(file, '.');
+    bool csv = dot && !strcasecmp(dot, ".csv");
+    if (!ret) ret = csv ? sim_codes_boris_parse(data, len, file, &codes, &err)
+                        : sim_codes_eaf_parse(data, len, file, &codes, &err);
     free(data);
     int64_t the_run = run;
     double first = 0, last = 0;
@@ -426,7 +429,7 @@ int simctl_cmd_codes(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "import")) return cmd_import(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "list")) return cmd_list(argc, argv);
     fprintf(stderr, "usage: simctl codes export LOG -o OUT.eaf [--video FILE] [--boris FILE.csv]\n"
-                    "       simctl codes import LOG FILE.eaf [--run N] [--t0 S] [--annotator NAME]\n"
+                    "       simctl codes import LOG FILE.eaf|FILE.csv [--run N] [--t0 S] [--annotator NAME]\n"
                     "       simctl codes list LOG\n");
     return 2;
 }

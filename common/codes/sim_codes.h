@@ -77,6 +77,12 @@ int sim_codes_eaf_write(FILE *f, const sim_codes_media *m, const sim_codes *c, s
  * Behavioral category (the tier), Status (START, STOP or POINT), Comment (the annotator). */
 int sim_codes_boris_write(FILE *f, const sim_codes_media *m, const char *observation, const sim_codes *c,
                           sim_error *err);
+/* Parses a BORIS-style events table (CSV, RFC 4180): a header row naming at least Time
+ * (s), Behavior and Status (START, STOP, POINT; or a "Behavior type" column with those),
+ * optionally Behavioral category (the tier; else Subject, else "boris") and Comment (the
+ * annotator). A STOP closes the open START of the same tier and behavior; a POINT is an
+ * instant. Errors name the file and line. */
+int sim_codes_boris_parse(const char *data, size_t size, const char *name, sim_codes *out, sim_error *err);
 /* Parses size bytes of an .eaf named name (for messages) into *out (initialised here). */
 int sim_codes_eaf_parse(const char *data, size_t size, const char *name, sim_codes *out, sim_error *err);
 

@@ -56,6 +56,17 @@ esac
 "$bin/analysis" report $log --no-plots --out rep >rep.txt 2>&1 || { echo "FAIL analysis report"; cat rep.txt; exit 1; }
 grep -q '<tr><td class="l">secondary</td><td class="l">phone</td><td>0</td><td>20.000</td><td>25.500</td><td>550</td>' rep/report.html ||
     { echo "FAIL the report has no coded phone episode"; grep -A2 'Coded episodes' rep/report.html; exit 1; }
+# the BORIS-style table comes back too: the exported one (as many codes as the .eaf's
+# annotations less the coder's), and a coder's table with a state event and an instant
+"$bin/simctl" codes import $log S01.csv >bimp.txt 2>&1 || { echo "FAIL import of the BORIS table"; cat bimp.txt; exit 1; }
+grep -q "^$log: $((n_ann - 1)) codes from S01.csv" bimp.txt || { echo "FAIL BORIS import:"; cat bimp.txt; exit 1; }
+printf 'Observation id,Time,Subject,Behavior,Behavioral category,Status,Comment\n' >coder.csv
+printf 'S01,30.25,driver,"phone, texting",secondary,START,coder2\nS01,31,driver,mirror,glance,POINT,coder2\nS01,33.5,driver,"phone, texting",secondary,STOP,coder2\n' >>coder.csv
+"$bin/simctl" codes import $log coder.csv >cimp.txt 2>&1 || { echo "FAIL import of coder.csv"; cat cimp.txt; exit 1; }
+"$bin/simctl" codes list $log >list2.csv
+grep -q '^0,secondary,"phone, texting",30.250,33.500,coder2,coder.csv$' list2.csv &&
+    grep -q '^0,glance,mirror,31.000,31.000,coder2,coder.csv$' list2.csv || { echo "FAIL coder.csv rows:"; grep coder.csv list2.csv; exit 1; }
+n_all=$(sqlite3 $log "SELECT count(*) FROM codes")
 # bad files: refused, the file and element named, nothing written
 sed 's#TIME_SLOT_REF2="ts901"#TIME_SLOT_REF2="ts999"#' coded.eaf >bad.eaf
 if "$bin/simctl" codes import $log bad.eaf >bad.txt 2>&1; then echo "FAIL bad.eaf accepted"; exit 1; fi
@@ -64,5 +75,8 @@ grep -q 'bad.eaf:[0-9]*: ALIGNABLE_ANNOTATION: "a900": TIME_SLOT_REF2 "ts999" na
 printf '<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY e SYSTEM "file:///etc/hostname">]>\n<ANNOTATION_DOCUMENT><TIME_ORDER/>&e;</ANNOTATION_DOCUMENT>\n' >ent.eaf
 if "$bin/simctl" codes import $log ent.eaf >ent.txt 2>&1; then echo "FAIL ent.eaf accepted"; exit 1; fi
 grep -q 'ent.eaf: a DOCTYPE is not accepted' ent.txt || { echo "FAIL message:"; cat ent.txt; exit 1; }
-[ "$(sqlite3 $log "SELECT count(*) FROM codes")" = "$n_ann" ] || { echo "FAIL a refused file changed the codes"; exit 1; }
+printf 'Time,Behavior,Status\n3,x,STOP\n' >bad.csv
+if "$bin/simctl" codes import $log bad.csv >badc.txt 2>&1; then echo "FAIL bad.csv accepted"; exit 1; fi
+grep -q 'bad.csv:2: STOP of "x" without a START' badc.txt || { echo "FAIL message:"; cat badc.txt; exit 1; }
+[ "$(sqlite3 $log "SELECT count(*) FROM codes")" = "$n_all" ] || { echo "FAIL a refused file changed the codes"; exit 1; }
 echo "PASS codes: export validates, $n_ann annotations round-trip, re-import idempotent, measure $line"

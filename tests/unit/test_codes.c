@@ -193,6 +193,66 @@ static void bad_files(void **state)
            "bad.eaf: a DOCTYPE is not accepted");
 }
 
+/* The BORIS-style table: written from codes and read back equal (instants stay instants);
+ * BORIS' own "Behavior type" column is read as Status; bad tables name file and line. */
+static void boris_table(void **state)
+{
+    (void)state;
+    sim_codes c = {0};
+    sim_error err = {0};
+    assert_int_equal(sim_codes_add(&c, "secondary", "phone, left hand", "AB", 20000, 25500, &err), 0);
+    assert_int_equal(sim_codes_add(&c, "glance", "mirror \"left\"", "AB", 21500, 21500, &err), 0);
+    assert_int_equal(sim_codes_add(&c, "secondary", "radio", "AB", 25500, 26000, &err), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(sim_codes_boris_write(f, &MEDIA, "p01", &c, &err), 0);
+    fclose(f);
+    /* at 25.5 s the phone STOP comes before the radio START */
+    assert_non_null(strstr(buf, "p01,./p01%20drive.mp4,25.500,driver,\"phone, left hand\",secondary,STOP,AB\n"
+                                "p01,./p01%20drive.mp4,25.500,driver,radio,secondary,START,AB\n"));
+    sim_codes back;
+    assert_int_equal(sim_codes_boris_parse(buf, len, "t.csv", &back, &err), 0);
+    assert_int_equal(back.n, 3);
+    for (size_t i = 0; i < back.n; i++) {
+        size_t j = 0;
+        while (j < c.n && strcmp(c.items[j].value, back.items[i].value)) j++;
+        assert_true(j < c.n);
+        assert_string_equal(back.items[i].tier, c.items[j].tier);
+        assert_string_equal(back.items[i].annotator, "AB");
+        assert_int_equal(back.items[i].start_ms, c.items[j].start_ms);
+        assert_int_equal(back.items[i].end_ms, c.items[j].end_ms);
+    }
+    sim_codes_free(&back);
+    free(buf);
+    sim_codes_free(&c);
+    static const char BORIS8[] = "Observation id,Time,Subject,Behavior,Behavior type\r\n"
+                                 "o1,1.25,driver,hands off,START\r\no1,3.5,driver,hands off,STOP\r\n";
+    assert_int_equal(sim_codes_boris_parse(BORIS8, sizeof BORIS8 - 1, "b8.csv", &back, &err), 0);
+    assert_int_equal(back.n, 1);
+    assert_string_equal(back.items[0].tier, "driver");
+    assert_int_equal(back.items[0].start_ms, 1250);
+    assert_int_equal(back.items[0].end_ms, 3500);
+    sim_codes_free(&back);
+    static const struct { const char *doc, *want; } bad[] = {
+        {"Time,Behavior\n1,x\n", "b.csv:1: the header needs the columns Time, Behavior and Status"},
+        {"Time,Behavior,Status\n1,x,START\n", "b.csv:2: START of \"x\" without a STOP"},
+        {"Time,Behavior,Status\n1,x,START\n\n3,y,STOP\n", "b.csv:4: STOP of \"y\" without a START"},
+        {"Time,Behavior,Status\n4,x,START\n3,x,STOP\n", "b.csv:3: STOP of \"x\" at 3.000 s before its START (line 2)"},
+        {"Time,Behavior,Status\nsoon,x,POINT\n", "b.csv:2: Time \"soon\": expected seconds >= 0"},
+        {"Time,Behavior,Status\n1,x,MAYBE\n", "b.csv:2: Status \"MAYBE\": expected START, STOP or POINT"},
+        {"Time,Behavior,Status\n1,\"x\n", "b.csv:3: a quoted field is not closed"},
+        {"Time,Behavior,Status\n1,x\n", "b.csv:2: 2 fields, the header has 3"},
+        {"", "b.csv: empty file"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err = (sim_error){0};
+        assert_int_equal(sim_codes_boris_parse(bad[i].doc, strlen(bad[i].doc), "b.csv", &back, &err), SIM_EINVAL);
+        if (!strstr(err.msg, bad[i].want)) fail_msg("case %zu: \"%s\" lacks \"%s\"", i, err.msg, bad[i].want);
+        assert_null(back.items);
+    }
+}
+
 typedef struct sink {
     sim_drivelog_code *v;
     size_t *n;
@@ -257,6 +317,7 @@ static void log_table(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(round_trip), cmocka_unit_test(elan_file),
-                                       cmocka_unit_test(bad_files), cmocka_unit_test(log_table)};
+                                       cmocka_unit_test(bad_files), cmocka_unit_test(boris_table),
+                                       cmocka_unit_test(log_table)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
