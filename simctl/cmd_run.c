@@ -226,6 +226,8 @@ static int run_new_secret(char *out, size_t size)
 typedef struct run_config {
     const char *bus_addr, *control, *token;
     const char *until, *out, *study, *subject, *params, *meta_file, *vehicle, *model, *motion, *motion_udp;
+    const char *osi, *osi_udp; /* osi-node (docs/osi.md, "Live: osi-node") */
+    int osi_wait;
     const char *start, *scenario;
     session_opts so; /* driver, fullscreen, display, screens, quality, console */
     double stall_s, join_s;
@@ -253,7 +255,7 @@ static int run_parse(int argc, char **argv, run_config *rc)
                        .study = "default", .subject = "s01", .vehicle = "vehicles/bmw-318i.json",
                        .stall_s = -1, .join_s = 30};
     session_opts_init(&rc->so);
-    sim_opt opts[SESSION_OPTS_N + 26] = {
+    sim_opt opts[SESSION_OPTS_N + 29] = {
         {"headless", SIM_OPT_FLAG, &rc->headless, NULL, "no windows (default when there is no display)"},
         {"interactive", SIM_OPT_FLAG, &rc->interactive, NULL, "a drive at the wheel or keyboard even without $DISPLAY"},
         {"lockstep", SIM_OPT_FLAG, &rc->lockstep, NULL, "run as fast as the slowest module allows (default when headless)"},
@@ -266,6 +268,9 @@ static int run_parse(int argc, char **argv, run_config *rc)
         {"record-all", SIM_OPT_FLAG, &rc->record_all, NULL, "the recorder also keeps every bus message (recorder --all; simctl export --mcap gives each topic a channel, --xosc-csv reads the trajectories)"},
         {"motion", SIM_OPT_STRING, &rc->motion, "PLATFORM", "drive a motion base: motion-node with config/motion/PLATFORM.json or a file (docs/motion.md)"},
         {"motion-udp", SIM_OPT_STRING, &rc->motion_udp, "HOST:PORT", "where motion-node sends the poses (default 127.0.0.1:7710)"},
+        {"osi", SIM_OPT_STRING, &rc->osi, "[HOST:]PORT", "osi-node: ASAM OSI GroundTruth live to TCP consumers there (loopback when HOST is left out; docs/osi.md)"},
+        {"osi-udp", SIM_OPT_STRING, &rc->osi_udp, "HOST:PORT", "osi-node: each GroundTruth also as one UDP datagram there"},
+        {"osi-wait", SIM_OPT_INT, &rc->osi_wait, "N", "the drive starts once N OSI consumers are connected (default 0)"},
         {"vehicle", SIM_OPT_STRING, &rc->vehicle, "FILE", "vehicle parameter file (default vehicles/bmw-318i.json)"},
         {"model", SIM_OPT_STRING, &rc->model, "full|simple|wall", "vehicle model of the physics node (default full)"},
         {"start", SIM_OPT_STRING, &rc->start, "NAME", "start point of the drive (default the scenario's first)"},
@@ -299,6 +304,10 @@ static int run_parse(int argc, char **argv, run_config *rc)
     sim_error err = {0};
     if (session_opts_check(&rc->so, NULL, NULL, &err)) {
         fprintf(stderr, "simctl run: %s\n", err.msg);
+        return 2;
+    }
+    if (rc->osi_wait < 0 || (rc->osi_wait > 0 && !rc->osi)) {
+        fprintf(stderr, "simctl run: --osi-wait N needs N >= 0 and --osi [HOST:]PORT\n");
         return 2;
     }
     if (rc->join_s < 0) {
@@ -447,6 +456,7 @@ static bool module_wanted(const sim_module *m, const run_config *rc)
     case SIM_MODULE_SOUND: return !rc->headless;
     case SIM_MODULE_TASK: return rc->want_task;
     case SIM_MODULE_MOTION: return rc->motion != NULL;
+    case SIM_MODULE_OSI: return rc->osi != NULL || rc->osi_udp != NULL;
     default: return true;
     }
 }
@@ -523,6 +533,15 @@ static void module_args(session *s, child *c, const sim_module *m, const run_con
     case SIM_MODULE_ID_MOTION:
         run_arg2(c, "--platform", rc->motion);
         if (rc->motion_udp) run_arg2(c, "--udp", rc->motion_udp);
+        break;
+    case SIM_MODULE_ID_OSI:
+        if (rc->osi) {
+            /* a bare PORT listens on loopback */
+            snprintf(path, sizeof path, "%s%s", strchr(rc->osi, ':') ? "" : "127.0.0.1:", rc->osi);
+            run_arg2(c, "--listen", path);
+        }
+        if (rc->osi_udp) run_arg2(c, "--udp", rc->osi_udp);
+        if (rc->osi_wait > 0) run_arg2(c, "--wait-consumers", int_text(rc->osi_wait));
         break;
     default:
         break;

@@ -69,13 +69,18 @@ static void report(lab_clock *c, lab_clock_host *h)
     sim_msg_session_clock m = {.offset_ms = got[b].offset * 1e3, .mono_offset_ms = got[b].mono_offset * 1e3,
                                .rtt_ms = got[b].rtt * 1e3, .samples = SIM_CLOCK_REPORT_PINGS, .answered = n};
     snprintf(m.host, sizeof m.host, "%s", h->name);
+    snprintf(m.sync, sizeof m.sync, "%s", h->sync[0] ? h->sync : "none");
+    m.synced = h->synced;
     session *s = c->s;
     cJSON *o = sim_msg_session_clock_encode(&m);
     if (o && s->bus) sim_bus_publish(s->bus, SIM_TOPIC_SESSION_CLOCK, s->last_t, o);
     cJSON_Delete(o);
     if (!h->printed || fabs(m.offset_ms - h->printed_offset_ms) > 1 || fabs(m.mono_offset_ms - h->printed_mono_ms) > 1) {
-        fprintf(stderr, "simctl: clock of %s: offset %+.3f ms (monotonic %+.3f ms), round trip %.3f ms (best of %d, %d answered)\n",
-                h->name, m.offset_ms, m.mono_offset_ms, m.rtt_ms, SIM_CLOCK_REPORT_PINGS, n);
+        fprintf(stderr,
+                "simctl: clock of %s: offset %+.3f ms (monotonic %+.3f ms), round trip %.3f ms (best of %d, %d answered); "
+                "kept by %s, kernel %s\n",
+                h->name, m.offset_ms, m.mono_offset_ms, m.rtt_ms, SIM_CLOCK_REPORT_PINGS, n, m.sync,
+                m.synced ? "synchronised" : "not synchronised");
         h->printed = true;
         h->printed_offset_ms = m.offset_ms;
         h->printed_mono_ms = m.mono_offset_ms;
@@ -147,6 +152,8 @@ void lab_clock_on_message(lab_clock *c, const char *topic, const cJSON *msg)
             if (strcmp(h->name, p.host) != 0) continue;
             uv_update_time(s->loop);
             h->last_answer_ms = uv_now(s->loop);
+            snprintf(h->sync, sizeof h->sync, "%s", p.sync);
+            h->synced = p.synced;
             if (h->lost && !s->ending) {
                 h->lost = false;
                 announce(c, h, "back", "its clock agent answers again");

@@ -29,6 +29,8 @@ typedef struct lab_clock_host {
     int pings;            /* sent in this window */
     uint64_t last_answer_ms; /* loop time of its newest pong; 0: none yet */
     bool lost;
+    char sync[SIM_CLOCK_SYNC_MAX]; /* the newest pong's */
+    bool synced;
     bool printed;
     double printed_offset_ms, printed_mono_ms;
 } lab_clock_host;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_codes.h"
 #include "cmd_log.h"
 #include "cmd_world.h"
 #include "cmd_xodr.h"
@@ -52,6 +53,8 @@ static const command commands[] = {
     {"export", simctl_cmd_export, "LOG --csv DIR|--mcap FILE|--osi FILE|--xosc-csv FILE [--from X] [--to X]", "write a drive log as CSV files, one MCAP file, an ASAM OSI trace, or its trajectories as an OpenSCENARIO player does"},
     {"replay", simctl_cmd_replay, "LOG [--speed X]", "publish a logged drive on the bus at its logged times"},
     {"video", simctl_cmd_video, "LOG -o OUT.mp4 [--size WxH] [--fps N] [--from X] [--to X]", "render a drive log's driver view to a video on the log's time base"},
+    {"codes", simctl_cmd_codes, "export LOG -o OUT.eaf [--video V] [--boris CSV] | import LOG FILE.eaf|CSV | list LOG",
+     "a drive's events as ELAN tiers (and BORIS CSV); coded tiers from an .eaf or CSV back into the log"},
     {"seek", simctl_cmd_control, "T", "replay: jump to simulation time T (s)"},
     {"validate", simctl_cmd_validate, "FILE...", "check scenario files; exit 0 only when all are valid"},
     {"where", simctl_cmd_where, "FILE X Y", "road, s, d, lane and terrain height at a point, as JSON"},

@@ -13,6 +13,7 @@ typedef enum sim_module_when {
     SIM_MODULE_SOUND, /* not headless */
     SIM_MODULE_TASK,  /* the scenario runs a secondary task */
     SIM_MODULE_MOTION, /* a motion base was asked for (simctl run --motion) */
+    SIM_MODULE_OSI,    /* OSI consumers were asked for (simctl run --osi, --osi-udp) */
 } sim_module_when;
 
 /* The session's options a module takes (sim_modules.def's TAKES). */

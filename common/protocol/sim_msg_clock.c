@@ -16,12 +16,16 @@ static const sim_msg_field PING[] = {HOST(sim_msg_clock_ping), F(id, SIM_MF_U64,
 #define F(name, kind, ...) {#name, kind, SIM_MF_AT(sim_msg_clock_pong, name, kind, 0), __VA_ARGS__, 0}
 static const sim_msg_field PONG[] = {HOST(sim_msg_clock_pong), F(id, SIM_MF_U64, 0, 0), F(t1, SIM_MF_NUM, ANY),
                                      F(m1, SIM_MF_NUM, ANY), F(t2, SIM_MF_NUM, ANY), F(m2, SIM_MF_NUM, ANY),
-                                     F(t3, SIM_MF_NUM, ANY), F(m3, SIM_MF_NUM, ANY)};
+                                     F(t3, SIM_MF_NUM, ANY), F(m3, SIM_MF_NUM, ANY),
+                                     {"sync", SIM_MF_STR, SIM_MF_AT(sim_msg_clock_pong, sync, SIM_MF_STR, SIM_CLOCK_SYNC_MAX), 0, 0, SIM_CLOCK_SYNC_MAX},
+                                     F(synced, SIM_MF_BOOL, 0, 0)};
 #undef F
 #define F(name, kind, ...) {#name, kind, SIM_MF_AT(sim_msg_session_clock, name, kind, 0), __VA_ARGS__, 0}
 static const sim_msg_field CLOCK[] = {HOST(sim_msg_session_clock), F(offset_ms, SIM_MF_NUM, ANY),
                                       F(mono_offset_ms, SIM_MF_NUM, ANY), F(rtt_ms, SIM_MF_NUM, 0, INFINITY),
-                                      F(samples, SIM_MF_INT, 1, 1000), F(answered, SIM_MF_INT, 0, 1000)};
+                                      F(samples, SIM_MF_INT, 1, 1000), F(answered, SIM_MF_INT, 0, 1000),
+                                      {"sync", SIM_MF_STR, SIM_MF_AT(sim_msg_session_clock, sync, SIM_MF_STR, SIM_CLOCK_SYNC_MAX), 0, 0, SIM_CLOCK_SYNC_MAX},
+                                      F(synced, SIM_MF_BOOL, 0, 0)};
 #undef F
 #define F(name, kind, ...) {#name, kind, SIM_MF_AT(sim_msg_session_host, name, kind, 0), __VA_ARGS__, 0}
 static const sim_msg_field HOSTMSG[] = {
@@ -33,10 +37,11 @@ static const sim_msg_field HOSTMSG[] = {
 #define COUNT(a) (sizeof a / sizeof *a)
 
 /* Decodes with every listed number required (absent: named). */
-static int decode(const char *topic, const cJSON *msg, void *out, const sim_msg_field *f, size_t n, sim_error *err)
+static int decode(const char *topic, const cJSON *msg, void *out, size_t size, const sim_msg_field *f, size_t n,
+                  sim_error *err)
 {
     sim_json j = {.file = topic, .err = err};
-    memset(out, 0, f[n - 1].offset + SIM_MF_SIZE(f[n - 1].kind, f[n - 1].size));
+    memset(out, 0, size);
     int rc = sim_msg_fields_decode(&j, msg, out, f, n);
     if (rc) return rc;
     for (size_t i = 0; i < n; i++) {
@@ -54,12 +59,12 @@ static int decode(const char *topic, const cJSON *msg, void *out, const sim_msg_
 cJSON *sim_msg_clock_ping_encode(const sim_msg_clock_ping *m) { return sim_msg_fields_object(m, PING, COUNT(PING)); }
 int sim_msg_clock_ping_decode(const cJSON *msg, sim_msg_clock_ping *out, sim_error *err)
 {
-    return decode(SIM_TOPIC_CLOCK_PING, msg, out, PING, COUNT(PING), err);
+    return decode(SIM_TOPIC_CLOCK_PING, msg, out, sizeof *out, PING, COUNT(PING), err);
 }
 cJSON *sim_msg_clock_pong_encode(const sim_msg_clock_pong *m) { return sim_msg_fields_object(m, PONG, COUNT(PONG)); }
 int sim_msg_clock_pong_decode(const cJSON *msg, sim_msg_clock_pong *out, sim_error *err)
 {
-    return decode(SIM_TOPIC_CLOCK_PONG, msg, out, PONG, COUNT(PONG), err);
+    return decode(SIM_TOPIC_CLOCK_PONG, msg, out, sizeof *out, PONG, COUNT(PONG), err);
 }
 cJSON *sim_msg_session_clock_encode(const sim_msg_session_clock *m)
 {
@@ -67,7 +72,7 @@ cJSON *sim_msg_session_clock_encode(const sim_msg_session_clock *m)
 }
 int sim_msg_session_clock_decode(const cJSON *msg, sim_msg_session_clock *out, sim_error *err)
 {
-    return decode(SIM_TOPIC_SESSION_CLOCK, msg, out, CLOCK, COUNT(CLOCK), err);
+    return decode(SIM_TOPIC_SESSION_CLOCK, msg, out, sizeof *out, CLOCK, COUNT(CLOCK), err);
 }
 cJSON *sim_msg_session_host_encode(const sim_msg_session_host *m)
 {
@@ -75,7 +80,7 @@ cJSON *sim_msg_session_host_encode(const sim_msg_session_host *m)
 }
 int sim_msg_session_host_decode(const cJSON *msg, sim_msg_session_host *out, sim_error *err)
 {
-    int rc = decode(SIM_TOPIC_SESSION_HOST, msg, out, HOSTMSG, COUNT(HOSTMSG), err);
+    int rc = decode(SIM_TOPIC_SESSION_HOST, msg, out, sizeof *out, HOSTMSG, COUNT(HOSTMSG), err);
     if (rc == SIM_OK && strcmp(out->state, "lost") != 0 && strcmp(out->state, "back") != 0) {
         sim_json j = {.file = SIM_TOPIC_SESSION_HOST, .err = err};
         return sim_json_found(&j, "state", cJSON_GetObjectItemCaseSensitive(msg, "state"), "\"lost\" or \"back\"");
@@ -90,6 +95,15 @@ sim_clock_sample sim_clock_estimate(const sim_msg_clock_pong *p, double t4, doub
     s.mono_offset = ((p->m2 - p->m1) + (p->m3 - m4)) / 2;
     s.rtt = (m4 - p->m1) - (p->m3 - p->m2);
     return s;
+}
+
+const char *sim_clock_sync_daemon(const char *comm)
+{
+    static const char *const known[][2] = {{"chronyd", "chrony"},       {"ntpd", "ntpd"},     {"openntpd", "ntpd"},
+                                           {"systemd-timesyn", "timesyncd"}, {"ptp4l", "ptp4l"}, {"phc2sys", "phc2sys"}};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(comm, known[i][0]) == 0) return known[i][1];
+    return NULL;
 }
 
 int sim_clock_best(const sim_clock_sample *s, int n)

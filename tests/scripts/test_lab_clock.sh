@@ -6,7 +6,9 @@
 #  1. simctl prints each host's clock: the real-time offsets of sim and aux (one kernel)
 #     within 1 ms of 0, aux's monotonic offset within 1 ms of +7000 ms, sim's within 1 ms
 #     of 0; the round trip at least the netem delay there and back (when the kernel has
-#     netem) and at most that + 5 ms (a loaded machine);
+#     netem) and at most that + 5 ms (a loaded machine); what keeps each host's clock:
+#     a process named chronyd runs (a copy of sleep: "kept by chrony"), the kernel's
+#     synchronised flag as adjtimex(2) gives it here;
 #  2. aux's link taken down: "host aux lost" within 1 s (measured from the `ip link set
 #     down` to the line in simctl's stderr), naming what ran there; link up: "back";
 #  3. every process of aux killed (kill -9): "host aux lost" within 1 s;
@@ -26,6 +28,11 @@ check() { if [ "$1" = ok ]; then echo "ok   $2"; else echo "FAIL $2"; fail=1; fi
 
 lab_netns_up
 [ $netem = yes ] && delay_ms=2 || delay_ms=0 # 1 ms out of op's link, 1 ms out of the host's
+
+# a clock daemon as the agents look for one (the namespaces share the process list)
+cp /bin/sleep "$tmp/chronyd" && "$tmp/chronyd" 600 &
+pids="$pids $!"
+kernel=$(python3 -c 'import ctypes; print("not synchronised" if ctypes.CDLL(None).adjtimex(ctypes.create_string_buffer(512)) == 5 else "synchronised")')
 
 token=tok$$-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 cd "$root" || exit 1
@@ -50,7 +57,7 @@ wait_for() {
 for h in sim aux; do
     wait_for "simctl: clock of $h:" 120 || check no "no clock report of $h in 120 s"
 done
-# "simctl: clock of aux: offset +0.012 ms (monotonic +7000.003 ms), round trip 0.180 ms (best of 10, 10 answered)"
+# "simctl: clock of aux: offset +0.012 ms (monotonic +7000.003 ms), round trip 0.180 ms (best of 20, 20 answered)"
 clock_field() { sed -n "s/^simctl: clock of $1: offset \([-+0-9.]*\) ms (monotonic \([-+0-9.]*\) ms), round trip \([0-9.]*\) ms.*/\\$2/p" "$tmp/run.err" | head -1; }
 within() { awk -v x="$1" -v want="$2" -v tol="$3" 'BEGIN { d = x - want; if (d < 0) d = -d; exit !(x != "" && d <= tol) }'; }
 for h in sim aux; do
@@ -63,6 +70,11 @@ for h in sim aux; do
     awk -v r="$rtt" -v d=$delay_ms 'BEGIN { exit !(r != "" && r >= d && r <= d + 5) }' &&
         check ok "$h: round trip $rtt ms (netem there and back: $delay_ms ms; bound $delay_ms + 5 ms)" ||
         check no "$h: round trip '$rtt' ms, expected in [$delay_ms, $delay_ms + 5] ms"
+done
+for h in sim aux; do
+    grep -q "^simctl: clock of $h: .*; kept by chrony, kernel $kernel\$" "$tmp/run.err" &&
+        check ok "$h: kept by chrony, kernel $kernel (as adjtimex says here)" ||
+        check no "$h: '$(grep "^simctl: clock of $h:" "$tmp/run.err" | head -1)', expected 'kept by chrony, kernel $kernel'"
 done
 for m in physics input; do wait_for "simctl: $m joined" 30 || check no "$m never joined"; done
 

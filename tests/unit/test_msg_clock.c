@@ -26,15 +26,17 @@ static void encode_bytes(void **state)
     char *s = print(sim_msg_clock_ping_encode(&ping));
     assert_string_equal(s, "{\"host\":\"sim\",\"id\":7,\"t1\":1764700000.125,\"m1\":12.5}");
     free(s);
-    sim_msg_clock_pong pong = {.host = "aux", .id = 8, .t1 = 1.5, .m1 = 2, .t2 = 3.25, .m2 = 4, .t3 = 3.5, .m3 = 4.25};
+    sim_msg_clock_pong pong = {.host = "aux", .id = 8, .t1 = 1.5, .m1 = 2, .t2 = 3.25, .m2 = 4, .t3 = 3.5, .m3 = 4.25,
+                               .sync = "chrony", .synced = true};
     s = print(sim_msg_clock_pong_encode(&pong));
-    assert_string_equal(s, "{\"host\":\"aux\",\"id\":8,\"t1\":1.5,\"m1\":2,\"t2\":3.25,\"m2\":4,\"t3\":3.5,\"m3\":4.25}");
+    assert_string_equal(s, "{\"host\":\"aux\",\"id\":8,\"t1\":1.5,\"m1\":2,\"t2\":3.25,\"m2\":4,\"t3\":3.5,\"m3\":4.25,"
+                           "\"sync\":\"chrony\",\"synced\":true}");
     free(s);
     sim_msg_session_clock c = {.host = "sim", .offset_ms = -0.25, .mono_offset_ms = 5250.5, .rtt_ms = 0.125,
-                               .samples = 10, .answered = 9};
+                               .samples = 10, .answered = 9, .sync = "none"};
     s = print(sim_msg_session_clock_encode(&c));
     assert_string_equal(s, "{\"host\":\"sim\",\"offset_ms\":-0.25,\"mono_offset_ms\":5250.5,\"rtt_ms\":0.125,"
-                           "\"samples\":10,\"answered\":9}");
+                           "\"samples\":10,\"answered\":9,\"sync\":\"none\",\"synced\":false}");
     free(s);
     sim_msg_session_host h = {.host = "aux", .state = "lost", .reason = "no answer", .silent_ms = 750};
     s = print(sim_msg_session_host_encode(&h));
@@ -47,23 +49,33 @@ static void round_trip(void **state)
     (void)state;
     /* microseconds of a Unix time survive the trip */
     sim_msg_clock_pong pong = {.host = "render-a", .id = 123456789012ULL, .t1 = 1764700000.123456, .m1 = 1e5 + 1e-6,
-                               .t2 = 1764700000.123789, .m2 = 3, .t3 = 1764700000.12379, .m3 = 3.000001};
+                               .t2 = 1764700000.123789, .m2 = 3, .t3 = 1764700000.12379, .m3 = 3.000001,
+                               .sync = "ptp4l", .synced = true};
     cJSON *o = sim_msg_clock_pong_encode(&pong);
     sim_msg_clock_pong back;
     sim_error err = {0};
     assert_int_equal(sim_msg_clock_pong_decode(o, &back, &err), 0);
-    assert_memory_equal(&pong, &back, sizeof pong);
+    assert_string_equal(back.host, pong.host);
+    assert_true(back.id == pong.id && back.t1 == pong.t1 && back.m1 == pong.m1 && back.t2 == pong.t2 &&
+                back.m2 == pong.m2 && back.t3 == pong.t3 && back.m3 == pong.m3 && back.synced);
+    assert_string_equal(back.sync, "ptp4l");
     cJSON_Delete(o);
     sim_msg_session_clock c = {.host = "sim", .offset_ms = 1, .mono_offset_ms = 2, .rtt_ms = 3, .samples = 10,
-                               .answered = 10}, cb;
+                               .answered = 10, .sync = "timesyncd"}, cb;
     o = sim_msg_session_clock_encode(&c);
     assert_int_equal(sim_msg_session_clock_decode(o, &cb, &err), 0);
-    assert_memory_equal(&c, &cb, sizeof c);
+    assert_string_equal(cb.host, "sim");
+    assert_true(cb.offset_ms == 1 && cb.mono_offset_ms == 2 && cb.rtt_ms == 3 && cb.samples == 10 &&
+                cb.answered == 10 && !cb.synced);
+    assert_string_equal(cb.sync, "timesyncd");
     cJSON_Delete(o);
     sim_msg_session_host h = {.host = "aux", .state = "back", .reason = "answers again", .silent_ms = 0}, hb;
     o = sim_msg_session_host_encode(&h);
     assert_int_equal(sim_msg_session_host_decode(o, &hb, &err), 0);
-    assert_memory_equal(&h, &hb, sizeof h);
+    assert_string_equal(hb.host, "aux");
+    assert_string_equal(hb.state, "back");
+    assert_string_equal(hb.reason, "answers again");
+    assert_true(hb.silent_ms == 0);
     cJSON_Delete(o);
 }
 
@@ -76,6 +88,7 @@ static void bad_fields_named(void **state)
         {"{\"host\":\"a\",\"id\":1,\"m1\":1}", " t1: ", 0},
         {"{\"host\":\"a\",\"id\":1,\"t1\":\"x\",\"m1\":1}", " t1: ", 0},
         {"{\"host\":\"a\",\"id\":1,\"t1\":1,\"m1\":1,\"t2\":1,\"m2\":1,\"t3\":1}", " m3: ", 1},
+        {"{\"host\":\"a\",\"id\":1,\"t1\":1,\"m1\":1,\"t2\":1,\"m2\":1,\"t3\":1,\"m3\":1,\"synced\":true}", " sync: ", 1},
         {"{\"host\":\"a\",\"offset_ms\":0,\"mono_offset_ms\":0,\"rtt_ms\":-1,\"samples\":1,\"answered\":1}", " rtt_ms: ", 2},
         {"{\"host\":\"a\",\"state\":\"gone\",\"reason\":\"x\",\"silent_ms\":1}", " state: ", 3},
     };
@@ -121,6 +134,18 @@ static void four_stamps(void **state)
     assert_int_equal(sim_clock_best(v, 0), -1);
 }
 
+static void sync_daemons(void **state)
+{
+    (void)state;
+    assert_string_equal(sim_clock_sync_daemon("chronyd"), "chrony");
+    assert_string_equal(sim_clock_sync_daemon("systemd-timesyn"), "timesyncd"); /* comm: 15 bytes */
+    assert_string_equal(sim_clock_sync_daemon("ptp4l"), "ptp4l");
+    assert_string_equal(sim_clock_sync_daemon("phc2sys"), "phc2sys");
+    assert_string_equal(sim_clock_sync_daemon("ntpd"), "ntpd");
+    assert_null(sim_clock_sync_daemon("chrony"));
+    assert_null(sim_clock_sync_daemon("bash"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +153,7 @@ int main(void)
         cmocka_unit_test(round_trip),
         cmocka_unit_test(bad_fields_named),
         cmocka_unit_test(four_stamps),
+        cmocka_unit_test(sync_daemons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
