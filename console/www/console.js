@@ -168,6 +168,32 @@ function renderErrors() {
   }
 }
 
+// The traffic lights seen on the bus (signal.state: every head at the start of a run,
+// then each change), newest state per head: offered in the Signal row's list and shown
+// under it, a held head marked "held" (no controller phase while the operator holds it).
+const signals = new Map(); // head id -> signal.state
+function showSignal(m) {
+  if (typeof m.id !== "string" || typeof m.state !== "string") return;
+  const isNew = !signals.has(m.id);
+  signals.set(m.id, m);
+  if (isNew) {
+    const list = $("signal-heads");
+    list.replaceChildren(...[...signals.keys()].sort().map((id) => Object.assign(document.createElement("option"), { value: id })));
+    if (!$("signal-head").value) $("signal-head").value = [...signals.keys()].sort()[0];
+  }
+  const div = $("signals");
+  div.className = "signals";
+  div.replaceChildren(...[...signals.values()].sort((a, b) => a.id.localeCompare(b.id)).map((h) => {
+    const span = document.createElement("span");
+    span.dataset.head = h.id;
+    span.dataset.state = h.state;
+    const held = h.controller && (h.phase === undefined || h.phase === null);
+    span.className = "head " + h.state;
+    span.textContent = `${h.id} ${h.state.replace("_", "-")}${held ? " (held)" : ""}`;
+    return span;
+  }));
+}
+
 function wire(map) {
   $("cmd-pause").onclick = () => send("pause");
   $("cmd-resume").onclick = () => send("resume");
@@ -177,6 +203,9 @@ function wire(map) {
   $("cmd-traffic").onclick = () =>
     send("traffic", { density: Number($("traffic-density").value), freeze: $("traffic-freeze").checked });
   $("cmd-light").onclick = () => send("light", { mode: $("light-mode").value });
+  // a traffic light: the head held in a state, or "auto" back to its controller, as
+  // `simctl signal HEAD STATE|auto` (the traffic node acts; signal.state shows it)
+  $("cmd-signal").onclick = () => send("signal", { head: $("signal-head").value.trim(), state: $("signal-state").value });
   // the ego car's automation (docs/automation.md): input-node acts on the command
   $("cmd-automation").onclick = () => send("automation", { mode: $("auto-select").value });
   $("cmd-automation-set").onclick = () => send("automation", { set_kmh: Number($("auto-kmh").value) });
@@ -206,7 +235,7 @@ async function main() {
       bus = await join(name, {
         role: "operator",
         subscribe: ["dispatcher.", "vehicle.state", "traffic.state", "sim.tick", "log.", "session.", "study.",
-          "traffic.event", "control.ack", "automation.", "bridge."],
+          "traffic.event", "control.ack", "automation.", "bridge.", "signal.state"],
       });
     } catch (e) {
       text($("conn"), "not on the bus: " + e.message + "; trying again");
@@ -240,6 +269,7 @@ async function main() {
     map.setEgo(m);
   });
   bus.on("traffic.state", (m) => map.setTraffic(m.vehicles || []));
+  bus.on("signal.state", (m) => showSignal(m));
   bus.on("automation.state", (m) => {
     const el = $("auto-mode");
     const tor = m.tor && m.tor !== "none" ? ` — TOR ${m.tor}` : "";

@@ -20,6 +20,14 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 let pending = null; // the study.state whose questionnaire is shown
 let sent = null;    // the study.answer waiting for its verdict
+let sentAt = 0, tries = 0, lost = false; // when it last went out, how many times, a connection lost since
+// No verdict (a connection lost mid-send, a dispatcher swap between drives): the page
+// says so and sends the same answers again until the runner answers: at the runner's
+// next study.state after a lost connection or STATE_RESEND_MS without a verdict (the
+// runner is on this dispatcher then), and every RESEND_MS regardless. The runner stores
+// a questionnaire's answers once; a copy of answers it has already stored gets its ok
+// again (docs/study.md, "Answers are never lost").
+const RESEND_MS = 3000, STATE_RESEND_MS = 1000;
 const saved = new Set(); // questionnaires answered and saved: never shown again
 
 const key = (m) => [m.study, m.participant, m.drive, m.questionnaire].join("/");
@@ -165,14 +173,56 @@ async function joinRetrying() {
   }
 }
 
+// Sends the answers waiting for their verdict (again): on the bus when the page is on
+// it, else at its next welcome.
+function sendAnswers(bus, why) {
+  if (!sent) return;
+  sentAt = Date.now();
+  lost = false;
+  let out = false;
+  try {
+    bus.publish("study.answer", sent);
+    out = true;
+  } catch (e) { /* off the bus: sent at the next welcome */ }
+  tries += out ? 1 : 0;
+  document.body.dataset.tries = String(tries);
+  if (tries <= 1 && out && !why) {
+    $("result").className = "note";
+    $("result").textContent = "Sending…";
+  } else {
+    $("result").className = "bad";
+    $("result").textContent = "Not sent yet (" + (why || "no answer from the study runner") + "): retrying" +
+      (out ? " (sent " + tries + " times)…" : "…");
+  }
+}
+
 async function main() {
   const bus = await joinRetrying();
   window.questionnaireBus = bus;
   $("conn").textContent = "on the bus";
   $("conn").className = "pill ok";
   // between drives the study runner's own dispatcher takes over: the page joins again
-  bus.on("close", (e) => { $("conn").textContent = "off the bus: " + e.reason + "; joining again…"; $("conn").className = "pill bad"; });
-  bus.on("welcome", () => { $("conn").textContent = "on the bus"; $("conn").className = "pill ok"; });
+  bus.on("close", (e) => {
+    $("conn").textContent = "off the bus: " + e.reason + "; joining again…";
+    $("conn").className = "pill bad";
+    if (sent) {
+      lost = true;
+      $("result").className = "bad";
+      $("result").textContent = "Not sent yet (the connection was lost): retrying…";
+    }
+  });
+  bus.on("welcome", () => {
+    $("conn").textContent = "on the bus";
+    $("conn").className = "pill ok";
+    // sent at once, and again at the runner's next study.state: the runner may join
+    // this dispatcher after the page
+    if (sent) { sendAnswers(bus, "the connection was lost"); lost = true; }
+  });
+  bus.on("study.state", (m) => {
+    if (sent && m.participant === sent.participant && (lost || Date.now() - sentAt >= STATE_RESEND_MS))
+      sendAnswers(bus, lost ? "the connection was lost" : "no answer from the study runner");
+  });
+  setInterval(() => { if (sent && Date.now() - sentAt >= RESEND_MS) sendAnswers(bus, "no answer from the study runner"); }, 500);
   bus.on("study.state", (m) => {
     if (m.phase === "questionnaire" && m.questionnaire && !saved.has(key(m))) {
       if (!pending || key(pending) !== key(m)) show(m);
@@ -217,10 +267,9 @@ async function main() {
     }
     sent = { study: pending.study, participant: pending.participant, drive: pending.drive,
       questionnaire: pending.questionnaire, source: "questionnaire-page", answers };
-    bus.publish("study.answer", sent);
+    tries = 0;
     $("submit").disabled = true;
-    $("result").className = "note";
-    $("result").textContent = "Sending…";
+    sendAnswers(bus, bus.closed ? "the connection was lost" : "");
   };
 }
 main();
