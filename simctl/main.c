@@ -85,7 +85,6 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "__remote") == 0) return simctl_exec_remote(argc, argv); /* a lab's remote module: remote.c */
-    if (strcmp(argv[1], "__child") == 0) return simctl_exec_child(argc, argv); /* not a command: see supervise.c */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "simctl: unknown command '%s'\n\n", argv[1]);

@@ -30,8 +30,6 @@ char *simctl_control_request(const char *url, const char *request, int timeout_m
 /* Directory of the running executable (for finding sibling executables): a static
  * buffer filled on the first call, never to be freed. */
 const char *simctl_bin_dir(void);
-/* `simctl __child PPID FILE ARGV...`: a supervised module's first moment (supervise.c). */
-int simctl_exec_child(int argc, char **argv);
 /* `simctl __remote HOST EXE ARGS...`: a module on another host of a lab (remote.c). */
 int simctl_exec_remote(int argc, char **argv);
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "lab.h"
@@ -192,28 +191,6 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     schedule_restart(c);
 }
 
-/* A module ends when simctl ends, however simctl ends (kill -9 included): a module
- * left running would go on driving and logging for nobody. libuv has no hook between
- * fork and exec, so the child is simctl itself (`simctl __child PPID FILE ARGV...`),
- * which asks the kernel for SIGTERM when its parent dies (PR_SET_PDEATHSIG survives
- * the exec) and then becomes the module: the same process, so simctl's supervision
- * sees the module's own exit. SIGTERM is each module's orderly stop (the recorder
- * still drains and closes its log). */
-int simctl_exec_child(int argc, char **argv)
-{
-    if (argc < 5) {
-        fprintf(stderr, "simctl __child: expected PPID FILE ARGV0 [ARGS...]\n");
-        return 2;
-    }
-    pid_t parent = (pid_t)atol(argv[2]);
-    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0)
-        fprintf(stderr, "simctl: %s will outlive simctl: PR_SET_PDEATHSIG: %s\n", argv[3], strerror(errno));
-    if (getppid() != parent) return 0; /* simctl died before the request took hold */
-    execv(argv[3], argv + 4);
-    fprintf(stderr, "simctl: cannot start %s: %s\n", argv[3], strerror(errno));
-    return 127;
-}
-
 /* Sends sig to c: a remote module's is a line on the ssh channel for simctl __remote
  * ("term"); SIGKILL ends the ssh client itself (__remote then ends the module). */
 void run_signal_child(child *c, int sig)
@@ -239,21 +216,23 @@ static void send_secrets(child *c)
 
 void run_start_child(child *c)
 {
+    /* Every module starts as simctl-child (simctl-child/main.c), which makes it end when
+     * simctl ends (PR_SET_PDEATHSIG) and then becomes the module. */
     char path[1024], self[1024], ppid[24], cmd[8192];
     snprintf(path, sizeof path, "%s/%s", simctl_bin_dir(), c->exe);
-    snprintf(self, sizeof self, "%s/simctl", simctl_bin_dir());
+    snprintf(self, sizeof self, "%s/simctl-child", simctl_bin_dir());
     snprintf(ppid, sizeof ppid, "%ld", (long)getpid());
-    char *args[sizeof c->argv / sizeof c->argv[0] + 40] = {self, "__child", ppid, path};
-    for (int i = 0; i < c->argc; i++) args[4 + i] = c->argv[i];
+    char *args[sizeof c->argv / sizeof c->argv[0] + 40] = {self, ppid, path};
+    for (int i = 0; i < c->argc; i++) args[3 + i] = c->argv[i];
     uv_stdio_container_t stdio[3] = {{.flags = UV_IGNORE},
                                      {.flags = UV_INHERIT_FD, .data.fd = 1},
                                      {.flags = UV_INHERIT_FD, .data.fd = 2}};
     if (c->host) {
-        /* ssh ... simctl __remote HOST EXE ARGS, still under __child (dies with simctl) */
+        /* ssh ... simctl __remote HOST EXE ARGS, still under simctl-child (dies with simctl) */
         const char *ssh = getenv("SIMCTL_SSH") ? getenv("SIMCTL_SSH") : "/usr/bin/ssh";
         snprintf(path, sizeof path, "%s", ssh);
-        if (lab_ssh_args(c->host, c->s->ssh_config, c->exe, c->argv, c->argc, args + 4,
-                         (int)(sizeof args / sizeof *args) - 4, cmd, sizeof cmd) != 0) {
+        if (lab_ssh_args(c->host, c->s->ssh_config, c->exe, c->argv, c->argc, args + 3,
+                         (int)(sizeof args / sizeof *args) - 3, cmd, sizeof cmd) != 0) {
             fprintf(stderr, "simctl: the command line of %s on %s is too long\n", c->exe, c->host->name);
             return;
         }
@@ -261,8 +240,14 @@ void run_start_child(child *c)
         stdio[0] = (uv_stdio_container_t){.flags = UV_CREATE_PIPE | UV_READABLE_PIPE,
                                           .data.stream = (uv_stream_t *)&c->stdin_pipe};
     }
-    /* a missing module is spawned as it is, so that the failure shows at once */
-    bool wrap = access(path, X_OK) == 0;
+    /* a missing module is spawned as it is, so that the failure shows at once; without
+     * simctl-child (an install that lacks it) the module would outlive a killed simctl */
+    bool wrap = access(path, X_OK) == 0 && access(self, X_OK) == 0;
+    static bool warned;
+    if (access(self, X_OK) != 0 && !warned) {
+        warned = true;
+        fprintf(stderr, "simctl: %s is missing: the modules will not end if simctl is killed\n", self);
+    }
     uv_process_options_t o = {.file = wrap ? self : path, .args = wrap ? args : c->argv, .stdio = stdio,
                               .stdio_count = 3, .exit_cb = on_child_exit};
     c->proc.data = c;
