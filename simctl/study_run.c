@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -844,11 +845,26 @@ static void start_screen(runner *r)
                         "up within %d s\n", SCREEN_UP_MS / 1000);
 }
 
+/* The day's console and study screen at the end: SIGTERM, then SIGKILL after
+ * STOP_CHILD_MS. (A study screen on a busy virtual desktop once hung in its exit, a
+ * futex wait in the GL driver, after SIGTERM: the runner, stopped at a questionnaire,
+ * waited for it without end.) */
+#define STOP_CHILD_MS 5000
 static void stop_child(pid_t *pid)
 {
     if (*pid <= 0) return;
     kill(*pid, SIGTERM);
-    waitpid(*pid, NULL, 0);
+    for (int waited = 0; waitpid(*pid, NULL, WNOHANG) == 0; waited += 50) {
+        if (waited >= STOP_CHILD_MS) {
+            fprintf(stderr, "simctl study: child %d did not stop within %d s of SIGTERM: killed\n", (int)*pid,
+                    STOP_CHILD_MS / 1000);
+            kill(*pid, SIGKILL);
+            waitpid(*pid, NULL, 0);
+            break;
+        }
+        struct timespec ts = {0, 50 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     *pid = 0;
 }
 

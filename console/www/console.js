@@ -11,6 +11,8 @@ const name = params.get("name") || "console";
 
 const modules = new Map(); // name -> {state, in_rate, out_rate, dropped, queued_bytes, lockstep}
 let bus = null;
+let lostTimer = null;
+const LOST_MS = 15000; // off the bus this long: not a dispatcher swap between drives
 
 function text(el, s) { el.textContent = s; }
 
@@ -194,6 +196,21 @@ function showSignal(m) {
   }));
 }
 
+// While off the bus, this page asks its console for "/" every 2 s: a console started
+// anew (the next participant's study runner starts its own) has a new operator cookie,
+// which it sets with "/", and the old one was refused at every rejoin (403) until the
+// operator reloaded the page. This is the operator's page, so it may hold that cookie.
+let refreshing = false;
+async function refreshCookie() {
+  if (refreshing) return;
+  refreshing = true;
+  while (bus.closed) {
+    try { await fetch("/", { cache: "no-store", credentials: "same-origin" }); } catch { /* console down */ }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  refreshing = false;
+}
+
 function wire(map) {
   $("cmd-pause").onclick = () => send("pause");
   $("cmd-resume").onclick = () => send("resume");
@@ -306,8 +323,27 @@ async function main() {
   bus.on("close", (e) => {
     text($("conn"), "off the bus: " + e.reason + "; joining again…");
     $("conn").className = "pill bad";
+    refreshCookie();
+    // the session is gone with its dispatcher (a drive's end, the study runner's break):
+    // its time, speed and "running" are no longer true (until the next sim.tick)
+    for (const id of ["simtime", "run", "speed"]) text($(id), "–");
+    text($("paused"), "no drive");
+    $("paused").className = "pill";
+    // not back within LOST_MS: no dispatcher swap but a runner (and its console) gone
+    if (!lostTimer && lastStudy && lastStudy.phase !== "done") lostTimer = setTimeout(() => {
+      const note = $("study-lost");
+      note.hidden = false;
+      text(note, `No study runner on the bus since ${new Date(Date.now() - LOST_MS).toLocaleTimeString()}: ` +
+        `the day of ${lastStudy.participant} is interrupted at drive ${lastStudy.drive} of ${lastStudy.drives} ` +
+        `(${lastStudy.phase}). Run the same simctl study run command again to resume it (simctl study status shows ` +
+        "where it stands); this page joins it again by itself.");
+    }, LOST_MS);
   });
   bus.on("welcome", () => {
+    clearTimeout(lostTimer);
+    lostTimer = null;
+    $("study-lost").hidden = true;
+    if (text && $("paused").textContent === "no drive") text($("paused"), "no sim.tick yet");
     // a new dispatcher (a restart, the study runner's between drives): its modules
     text($("conn"), "on the bus as " + name);
     $("conn").className = "pill ok";

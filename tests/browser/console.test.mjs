@@ -656,6 +656,9 @@ await step("traffic light from the console page", async () => {
   check("traffic light from the console page: the traffic node holds the head (signal.state on the bus)",
     green.phase === undefined && green.src === "traffic", JSON.stringify(green));
   await page.waitForSelector('#signals [data-head="west_in"][data-state="green"]', { timeout: WAIT });
+  // the reply comes once every module has answered, maybe after the new state
+  await page.waitForFunction(() => /signal: (done|REFUSED|NO ANSWER)/.test(document.getElementById("answers").innerText),
+    null, { timeout: WAIT }).catch(() => {});
   const chip = await page.locator('#signals [data-head="west_in"]').innerText();
   const said = await page.locator("#answers").innerText();
   check("traffic light from the console page: the page shows the head's new state and who acted",
