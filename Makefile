@@ -198,7 +198,7 @@ bench: all $(BENCHES)
 # The unit tests alone under ASan+UBSan (what CI runs: the whole make asan takes 35-40 min
 # on 2 cores, and CI is to stay well under an hour).
 asan-unit:
-	@$(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin SANITIZE=1 CFLAGS="-O1 -g" unit
+	@SIM_TEST_TIMEOUT=$${SIM_TEST_TIMEOUT:-600} $(MAKE) --no-print-directory BUILD=build/asan BIN=build/asan/bin SANITIZE=1 CFLAGS="-O1 -g" unit
 
 # Sanitized binaries run 2-3 times slower: each test gets twice the time limit, and the
 # browser suite's own deadlines are stretched (SIM_TEST_SLOWDOWN).

@@ -446,4 +446,19 @@ int an_motion_compute(const an_motion *m, double dt, an_motion_result *out, sim_
 void an_motion_print(FILE *f, const an_motion *m, const an_motion_result *r, bool json);
 int an_cmd_motion(int argc, char **argv);
 
+/* ---- coded episodes (codes.c; docs/codes.md) ---- */
+typedef struct an_code_episode {
+    sim_drivelog_code code;   /* the codes table's row */
+    size_t samples, n_lat;    /* samples in [t_start, t_end) of its run; those with lat_dev */
+    double mean_speed;        /* m/s, NAN without samples */
+    double sdlp;              /* population SD of lat_dev, m, NAN without */
+    size_t drt_stimuli, drt_responses; /* drt events (stimulus on, response) inside */
+} an_code_episode;
+/* The measures of one coded episode over dr's samples and events (pure). */
+void an_code_measure(const an_drive *dr, const sim_drivelog_code *c, an_code_episode *out);
+void an_code_episodes_csv(FILE *f, const an_code_episode *ep, size_t n);
+int an_cmd_codes(int argc, char **argv);
+/* The report's "Coded episodes" table; nothing when dr's log has no codes (or is a CSV export). */
+void an_codes_html(FILE *f, const an_drive *dr);
+
 #endif

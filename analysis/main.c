@@ -301,7 +301,8 @@ static void usage(FILE *f)
           "  study FILE                    a study (simctl study): tidy.csv, questionnaires, study.html\n"
           "  synth --out DIR               a synthetic study to try it on\n"
           "  figure [--out BASE]           the definitions figure of docs/metrics.md\n"
-          "  motion LOG [--json]           motion cueing fidelity of a drive with a motion base\n\n"
+          "  motion LOG [--json]           motion cueing fidelity of a drive with a motion base\n"
+          "  codes LOG [--out FILE.csv]    measures per coded episode (simctl codes import)\n\n"
           "'analysis COMMAND --help' describes each command's options.\n",
           f);
 }
@@ -318,6 +319,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(argv[1], "study")) return cmd_study(argc, argv);
     if (!strcmp(argv[1], "figure")) return cmd_figure(argc, argv);
     if (!strcmp(argv[1], "motion")) return an_cmd_motion(argc, argv);
+    if (!strcmp(argv[1], "codes")) return an_cmd_codes(argc, argv);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
         return 0;

@@ -270,6 +270,7 @@ static int write_html(const an_result *res, const char *dir, bool plots, sim_err
     fputs(".</p>\n", f);
     an_latency_html(f, res->drive);
     an_motion_html(f, res->drive, plots);
+    an_codes_html(f, res->drive);
     fputs("<h2>Tasks</h2>\n<table><tr><th class=\"l\">task</th><th>run</th><th>status</th>"
           "<th>length (m)</th><th>duration (s)</th><th>events</th><th>severe</th>"
           "<th>A<sub>global</sub> (m&sup2;)</th><th>A<sub>global</sub> (m&middot;s)</th>"

@@ -376,8 +376,11 @@ static void conn_close(conn *c, const char *reason)
                                   c->pending.items[i]->len - (unsigned)(n ? 0 : c->first_offset));
         uv_try_write((uv_stream_t *)&c->tcp, bufs, (unsigned)n);
     }
-    for (int f = 0; f < ROUTE_FAMILIES; f++)
+    for (int f = 0; f < ROUTE_FAMILIES; f++) {
         if (h->owner[f] == c) h->owner[f] = NULL;
+        for (size_t k = 0; k < h->n_cab_owners; k++)
+            if (h->cab_owners[k].owner[f] == c) h->cab_owners[k].owner[f] = NULL;
+    }
     if (c->prev) c->prev->next = c->next;
     else h->conns = c->next;
     if (c->next) c->next->prev = c->prev;

@@ -7,6 +7,7 @@
 #include "hub.h"
 #include "queue.h"
 #include "route.h"
+#include "sim_cab.h"
 #include "sim_line.h"
 
 #define MAX_IOV 256
@@ -20,6 +21,7 @@
 #define RESEND_KEEP_DEFAULT (16u * 1024 * 1024)
 /* The newest error report per (topic, module) is kept for the operator's status. */
 #define MAX_RETAINED 16
+#define HUB_MAX_CABS 16 /* cabs with owned per-cab topics in one session (docs/cabs.md) */
 
 typedef struct conn conn;
 
@@ -81,6 +83,13 @@ struct hub {
     char *token;
     char *secret;
     conn *owner[ROUTE_FAMILIES]; /* who owns each topic family (NULL: nobody yet) */
+    /* The same for each cab's copy of the per-cab topics (cab.NAME.vehicle.state, ...;
+     * docs/cabs.md): one owner per cab and family. */
+    struct {
+        char cab[SIM_CAB_NAME_MAX + 1];
+        conn *owner[ROUTE_FAMILIES];
+    } cab_owners[HUB_MAX_CABS];
+    size_t n_cab_owners;
     /* Names session modules joined under: without the secret nobody may take them, so
      * a forger cannot slip in while a module restarts. */
     char session_names[32][ROUTE_MAX_NAME + 1];

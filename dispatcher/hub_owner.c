@@ -91,11 +91,28 @@ static void refuse_topic(conn *c, const char *topic, const char *why)
     cJSON_Delete(f);
 }
 
-/* The ownership rules (route.h): true when c may publish on topic; else refused. */
+/* Where the owner of cab's copy of family f is kept; NULL when HUB_MAX_CABS cabs
+ * have one already. */
+static conn **cab_owner(hub *h, const char *cab, route_family f)
+{
+    for (size_t k = 0; k < h->n_cab_owners; k++)
+        if (strcmp(h->cab_owners[k].cab, cab) == 0) return &h->cab_owners[k].owner[f];
+    if (h->n_cab_owners == HUB_MAX_CABS) return NULL;
+    size_t k = h->n_cab_owners++;
+    snprintf(h->cab_owners[k].cab, sizeof h->cab_owners[k].cab, "%s", cab);
+    return &h->cab_owners[k].owner[f];
+}
+
+/* The ownership rules (route.h): true when c may publish on topic; else refused. A
+ * cab's copy of a per-cab topic (cab.NAME.vehicle.state) belongs to its family as the
+ * plain topic does, with an owner per cab (docs/cabs.md). */
 bool hub_may_publish(conn *c, const char *topic)
 {
     hub *h = c->h;
-    route_family f = route_topic_family(topic);
+    char cab[SIM_CAB_NAME_MAX + 1];
+    const char *rest;
+    bool of_cab = sim_cab_split(topic, cab, sizeof cab, &rest);
+    route_family f = route_topic_family(of_cab ? rest : topic);
     if (f == ROUTE_FAMILY_NONE) return true;
     char why[320], words[ROUTE_FAMILY_WORDS];
     if (h->secret && !c->session) {
@@ -109,15 +126,21 @@ bool hub_may_publish(conn *c, const char *topic)
     /* Commands and the end of the scenario are not owned: the endpoint and, in a
      * session, every module of it (more than one module may end a scenario). */
     if (f == ROUTE_FAMILY_CONTROL || f == ROUTE_FAMILY_END) return true;
-    conn *o = h->owner[f];
+    conn **slot = of_cab ? cab_owner(h, cab, f) : &h->owner[f];
+    if (!slot) {
+        snprintf(why, sizeof why, "a session has at most %d cabs", HUB_MAX_CABS);
+        refuse_topic(c, topic, why);
+        return false;
+    }
+    conn *o = *slot;
     if (o && o != c) {
-        snprintf(why, sizeof why, "%s are owned by '%s' (id %llu) while it is connected",
-                 route_family_topics(f, words, sizeof words),
+        snprintf(why, sizeof why, "%s%s%s are owned by '%s' (id %llu) while it is connected",
+                 route_family_topics(f, words, sizeof words), of_cab ? " of cab " : "", of_cab ? cab : "",
                  o->name, (unsigned long long)o->id);
         refuse_topic(c, topic, why);
         return false;
     }
-    h->owner[f] = c;
+    *slot = c;
     return true;
 }
 

@@ -21,7 +21,7 @@ typedef struct app {
     pn_node node;
     const char *scenario, *start, *vehicle, *model, *integrator, *wait_for, *params;
     int rate_hz, publish_hz, first_run;
-    bool lockstep, scenario_ego, no_early;
+    bool lockstep, scenario_ego, no_early, follow_clock;
     pn_world *world;
 } app;
 
@@ -33,13 +33,28 @@ static int setup(sim_node *sn, void *user, sim_error *err)
     pn_config cfg = {.first_run = a->first_run, .start = a->start, .rate_hz = a->rate_hz,
                      .publish_hz = a->publish_hz, .lockstep = a->lockstep, .wait_for = a->wait_for,
                      .wait_for_session = getenv("SIM_BUS_SECRET") && getenv("SIM_BUS_SECRET")[0], .scenario_ego = a->scenario_ego,
-                     .early_states = !a->no_early};
+                     .early_states = !a->no_early, .follow_clock = a->follow_clock,
+                     .cab = getenv("SIM_CAB") && getenv("SIM_CAB")[0] ? getenv("SIM_CAB") : NULL};
     if (sim_vehicle_model_parse(a->model, &cfg.model, err) || sim_integrator_parse(a->integrator, &cfg.integrator, err))
         return 2;
     if (a->rate_hz < 1 || a->rate_hz > 100000 || a->publish_hz < 1 || a->publish_hz > a->rate_hz ||
         a->rate_hz % a->publish_hz)
         return sim_error_set(err, SIM_EINVAL, "--rate-hz %d / --publish-hz %d: expected 1 <= publish <= rate "
                              "<= 100000 with publish dividing rate", a->rate_hz, a->publish_hz), 2;
+    if (a->follow_clock && (a->scenario_ego || a->wait_for))
+        return sim_error_set(err, SIM_EINVAL, "--follow-clock: not with --scenario-ego or --wait-for (the clock's "
+                             "owner waits)"), 2;
+    if (a->follow_clock) {
+        /* Another cab's physics (docs/cabs.md): it answers the session clock's ticks. */
+        static const char *const subscribe[] = {"input.",           "control.",        SIM_TOPIC_TRAFFIC_STATE,
+                                                SIM_TOPIC_SIM_TICK, SIM_TOPIC_SIM_ACK, "dispatcher."};
+        sim_bus_options *bo = sim_node_bus_options(sn);
+        bo->subscribe = subscribe;
+        bo->n_subscribe = sizeof subscribe / sizeof *subscribe;
+        bo->lockstep = a->lockstep;
+        bo->acts_on = pn_follower_acts_on;
+        bo->n_acts_on = pn_n_follower_acts_on;
+    }
     sim_vehicle_params params;
     if (sim_vehicle_params_load(a->vehicle, &params, err) || pn_world_open(a->scenario, a->params, &a->world, err))
         return 1;
@@ -91,6 +106,7 @@ int main(int argc, char **argv)
         {"publish-hz", SIM_OPT_INT, &a.publish_hz, "HZ", "sim.tick and vehicle.state rate (default 100); divides rate-hz"},
         {"no-early-states", SIM_OPT_FLAG, &a.no_early, NULL, "real time: no vehicle.early.state between the ticks when an input arrives (docs/latency.md)"},
         {"lockstep", SIM_OPT_FLAG, &a.lockstep, NULL, "step tick n+1 only when every lockstep module has acknowledged tick n"},
+        {"follow-clock", SIM_OPT_FLAG, &a.follow_clock, NULL, "another cab's car (docs/cabs.md): step on the session clock's sim.tick instead of owning the clock; with --lockstep, answer each tick"},
         {"wait-for", SIM_OPT_STRING, &a.wait_for, "NAMES", "start the clock only once these modules (comma-separated) have joined"},
         {"run", SIM_OPT_INT, &a.first_run, "N",
          "number of the first run, 0..1000000 (default 0); simctl run gives a restarted node the next one"},

@@ -52,6 +52,7 @@ static void publish_tick(pn_node *n)
     }
     sim_ffb_output f = sim_vehicle_ffb(&n->ffb, &s, n->in.steer);
     publish(n, SIM_TOPIC_FFB_COMMAND, pn_ffb_json(&f));
+    if (n->cfg.follow_clock) return; /* the session's clock is another cab's */
     publish(n, SIM_TOPIC_SIM_TICK, pn_tick_json(n->tick, 1.0 / n->cfg.publish_hz, n->run,
                                         n->paused));
     for (int i = 0; i < n->n_peers; i++)
@@ -180,8 +181,15 @@ static bool all_acked(const pn_node *n)
 
 static void on_idle(uv_idle_t *h);
 
+static void follow_step(pn_node *n);
+
 static void schedule(pn_node *n)
 {
+    if (n->cfg.follow_clock) { /* another cab's car: the clock is not ours */
+        if (n->follow_pending && !n->stopping && all_acked(n))
+            follow_step(n);
+        return;
+    }
     if (n->cfg.lockstep && n->started && !n->paused && !n->stopping && all_acked(n))
         uv_idle_start(&n->idle, on_idle);
 }
@@ -203,6 +211,12 @@ static void add_peer(pn_node *n, const cJSON *p)
     const cJSON *ls = cJSON_GetObjectItemCaseSensitive(p, "lockstep");
     if (!cJSON_IsTrue(ls) || !cJSON_IsNumber(id) || !cJSON_IsString(name))
         return;
+    if (n->cfg.follow_clock) { /* another cab's car waits for its own cab's modules only */
+        size_t nl = strlen(name->valuestring), cl = n->cfg.cab ? strlen(n->cfg.cab) : 0;
+        if (!cl || nl < cl + 2 || name->valuestring[nl - cl - 1] != '@' ||
+            strcmp(name->valuestring + nl - cl, n->cfg.cab) != 0)
+            return;
+    }
     for (int i = 0; i < n->n_peers; i++)
         if (n->peers[i].id == id->valueint)
             return;
@@ -261,7 +275,7 @@ static void anchor_clock(pn_node *n);
 
 static void start_clock_if_ready(pn_node *n)
 {
-    if (n->started || !awaited_present(n))
+    if (n->cfg.follow_clock || n->started || !awaited_present(n))
         return;
     n->started = true;
     anchor_clock(n);
@@ -290,6 +304,66 @@ static void on_ack(pn_node *n, const cJSON *msg)
     for (int i = 0; i < n->n_peers; i++)
         if (strcmp(n->peers[i].name, src->valuestring) == 0)
             n->peers[i].acked = true;
+    schedule(n);
+}
+
+/* ---- another cab's clock (docs/cabs.md) ---- */
+
+/* The clock's tick follow_n has been answered by this cab's own lockstep modules (its
+ * input-node has sent its controls for it): the car steps to the next tick with them
+ * and publishes that state, then answers the tick. The clock's next tick comes after
+ * that answer, so every module has this cab's state of a tick before the tick, as it
+ * has the clock's own car's: the same order, and the same logs, at every run. */
+static void follow_step(pn_node *n)
+{
+    n->follow_pending = false;
+    if (n->tick != n->follow_n || n->stopping)
+        return; /* a repeat of a tick stepped past (after a reconnection): answered below */
+    if (n->follow_first) {
+        /* the state of the first tick, after its controls as every later one */
+        n->follow_first = false;
+        publish_tick(n);
+    }
+    advance(n);
+    if (n->cfg.lockstep) {
+        sim_msg_ack a = {.n = n->follow_n};
+        publish(n, SIM_TOPIC_SIM_ACK, sim_msg_ack_encode(&a));
+    }
+}
+
+/* sim.tick of the session's clock. Once this cab's own modules have answered tick n
+ * (follow_step), the car is stepped to tick n + 1 (at the first tick, its state of
+ * that tick goes out first).
+ * A paused tick steps nothing. The clock's restarts are not followed (docs/cabs.md). */
+static void follow_tick(pn_node *n, const cJSON *msg)
+{
+    sim_msg_tick tick;
+    if (sim_msg_tick_decode(msg, &tick, NULL) != SIM_OK || tick.paused)
+        return;
+    if (!n->started) {
+        if (tick.n != 0)
+            fprintf(stderr, "physics-node: joined the clock at its tick %llu: this cab counts from there as its "
+                            "tick 0\n", (unsigned long long)tick.n);
+        n->started = true;
+        n->tick = tick.n;
+        n->follow_n = tick.n;
+        /* its own modules were there before the clock's first tick (simctl's
+         * --wait-for): each answers it, and only then does this cab's state of the
+         * first tick go out (later ones go out before the clock's tick): a recorder
+         * then always has the driver's first controls with it */
+        for (int i = 0; i < n->n_peers; i++)
+            n->peers[i].acked = false;
+        n->follow_first = true;
+    }
+    if (tick.n < n->tick) {
+        if (n->cfg.lockstep) { /* a repeat: answered again */
+            sim_msg_ack a = {.n = tick.n};
+            publish(n, SIM_TOPIC_SIM_ACK, sim_msg_ack_encode(&a));
+        }
+        return;
+    }
+    n->follow_n = tick.n;
+    n->follow_pending = true;
     schedule(n);
 }
 
@@ -326,6 +400,9 @@ static void stop_node(pn_node *n)
 
 const char *const pn_acts_on[] = {"pause", "resume", "restart", "seek", "stop"};
 const size_t pn_n_acts_on = sizeof pn_acts_on / sizeof pn_acts_on[0];
+/* Another cab's physics: the clock pauses, resumes and restarts the session; it stops. */
+const char *const pn_follower_acts_on[] = {"stop"};
+const size_t pn_n_follower_acts_on = sizeof pn_follower_acts_on / sizeof pn_follower_acts_on[0];
 
 static void answer(pn_node *n, const cJSON *msg, bool ok, const char *error)
 {
@@ -336,7 +413,9 @@ static void answer(pn_node *n, const cJSON *msg, bool ok, const char *error)
  * clock is in the asked state either way). */
 static void on_control(pn_node *n, const cJSON *msg)
 {
-    const char *cmd = sim_command_receive(n->bus, tick_time(n), "physics-node", pn_acts_on, pn_n_acts_on, msg);
+    bool f = n->cfg.follow_clock;
+    const char *cmd = sim_command_receive(n->bus, tick_time(n), "physics-node", f ? pn_follower_acts_on : pn_acts_on,
+                                          f ? pn_n_follower_acts_on : pn_n_acts_on, msg);
     if (!cmd)
         return;
     if (strcmp(cmd, "pause") == 0) {
@@ -398,6 +477,8 @@ void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
             if (n->cfg.early_states && !n->cfg.lockstep && !n->cfg.scenario_ego && n->started && !n->paused)
                 early_state(n, &old);
         }
+    } else if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0 && n->cfg.follow_clock) {
+        follow_tick(n, msg);
     } else if (strcmp(topic, SIM_TOPIC_SIM_ACK) == 0) {
         on_ack(n, msg);
     } else if (strncmp(topic, "control.", 8) == 0) {
@@ -471,7 +552,7 @@ void pn_node_start(pn_node *n, sim_node *sn)
     uv_timer_init(n->loop, &n->timer);
     uv_idle_init(n->loop, &n->idle);
     n->timer.data = n->idle.data = n;
-    if (!n->cfg.lockstep) {
+    if (!n->cfg.lockstep && !n->cfg.follow_clock) {
         uint64_t ms = 1000 / (uint64_t)n->cfg.publish_hz;
         uv_timer_start(&n->timer, on_timer, ms ? ms : 1, ms ? ms : 1);
     }

@@ -33,6 +33,11 @@ typedef struct pn_config {
      * up first. NULL: start at once. */
     const char *wait_for;
     bool wait_for_session;  /* only modules that showed the session's secret count (in a session) */
+    /* Another cab's physics (docs/cabs.md): no clock of its own; each sim.tick of the
+     * session's clock steps the car to that tick, publishes its state (never sim.tick)
+     * and, in lockstep, answers sim.ack. */
+    bool follow_clock;
+    const char *cab;        /* its cab (SIM_CAB): whose lockstep modules it waits for; NULL: none */
     /* The first run's number: a node restarted after a crash starts a new run rather
      * than splice a second run 0 into the log. */
     int first_run;
@@ -93,10 +98,17 @@ typedef struct pn_node {
     uint64_t t0_ns;               /* wall clock of tick 0 of this run (real time) */
     uint64_t tick0;               /* tick that t0_ns belongs to (after resume) */
     int exit_code;
+    /* cfg.follow_clock: the session clock's tick that is waiting for this cab's own
+     * lockstep modules (follow_n), before the car steps past it */
+    bool follow_pending;
+    bool follow_first;            /* the first tick's state is still to go out */
+    uint64_t follow_n;
 } pn_node;
 
 /* The operator commands the node acts on (its hello's acts_on). */
 extern const char *const pn_acts_on[];
+extern const char *const pn_follower_acts_on[];
+extern const size_t pn_n_follower_acts_on;
 extern const size_t pn_n_acts_on;
 
 /* Sets up the car at the start point (no bus yet). */

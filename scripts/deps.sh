@@ -25,11 +25,12 @@ libprotobuf-c:libprotobuf-c-dev libavformat:libavformat-dev libavcodec:libavcode
 # stress-ng loads the machine for scripts/stress.sh; ssh and ssh-keygen start a lab's
 # remote modules, simctl run --lab, docs/lab.md; protoc-c makes common/osi's C from its
 # .proto files at build time, protoc the Python classes test_export_osi.sh decodes the
-# OSI trace with, docs/osi.md)
+# OSI trace with, docs/osi.md; xmllint validates simctl codes export's .eaf against the
+# EAF 3.0 schema, tests/scripts/test_codes.sh)
 CMDS="pkg-config:pkg-config cc:gcc make:make nanocat:nanomsg-utils clang:clang \
 sqlite3:sqlite3 Xvfb:xvfb xdotool:xdotool nc:netcat-openbsd socat:socat python3:python3 \
 chromium:chromium node:nodejs npm:npm sumo:sumo netconvert:sumo stress-ng:stress-ng ssh:openssh-client ssh-keygen:openssh-client \
-protoc-c:protobuf-c-compiler protoc:protobuf-compiler"
+protoc-c:protobuf-c-compiler protoc:protobuf-compiler xmllint:libxml2-utils"
 # library file -> Debian package, for what has neither a pkg-config name nor a command:
 # render-node without a display (SDL_VIDEODRIVER=offscreen) needs EGL with Mesa's
 # vendor library and its software rasteriser (llvmpipe), as do its tests

@@ -1,15 +1,28 @@
 /* simctl: the operator's and experimenter's command line: run a session, watch and
  * talk to the bus, send operator commands, and work with scenarios and drive logs. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd_codes.h"
 #include "cmd_log.h"
-#include "cmd_video.h"
 #include "cmd_world.h"
 #include "cmd_xodr.h"
 #include "simctl.h"
+
+/* `simctl video` is bin/simctl-video (simctl-video/): FFmpeg's libraries, about 120
+ * shared objects, cost about 150 ms of CPU to load, for every simctl command. */
+static int simctl_cmd_video(int argc, char **argv)
+{
+    char exe[PATH_MAX + 16];
+    snprintf(exe, sizeof exe, "%s/simctl-video", simctl_bin_dir());
+    argv[0] = "simctl-video";
+    execv(exe, argv);
+    fprintf(stderr, "simctl video: cannot start %s: %s (make builds it)\n", exe, strerror(errno));
+    return 1;
+}
 
 typedef struct {
     const char *name;
@@ -40,6 +53,8 @@ static const command commands[] = {
     {"export", simctl_cmd_export, "LOG --csv DIR|--mcap FILE|--osi FILE|--xosc-csv FILE [--from X] [--to X]", "write a drive log as CSV files, one MCAP file, an ASAM OSI trace, or its trajectories as an OpenSCENARIO player does"},
     {"replay", simctl_cmd_replay, "LOG [--speed X]", "publish a logged drive on the bus at its logged times"},
     {"video", simctl_cmd_video, "LOG -o OUT.mp4 [--size WxH] [--fps N] [--from X] [--to X]", "render a drive log's driver view to a video on the log's time base"},
+    {"codes", simctl_cmd_codes, "export LOG -o OUT.eaf [--video V] [--boris CSV] | import LOG FILE.eaf|CSV | list LOG",
+     "a drive's events as ELAN tiers (and BORIS CSV); coded tiers from an .eaf or CSV back into the log"},
     {"seek", simctl_cmd_control, "T", "replay: jump to simulation time T (s)"},
     {"validate", simctl_cmd_validate, "FILE...", "check scenario files; exit 0 only when all are valid"},
     {"where", simctl_cmd_where, "FILE X Y", "road, s, d, lane and terrain height at a point, as JSON"},
@@ -85,6 +100,7 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "__remote") == 0) return simctl_exec_remote(argc, argv); /* a lab's remote module: remote.c */
+    if (strcmp(argv[1], "__clock") == 0) return simctl_exec_clock(argc, argv); /* a lab host's clock agent */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "simctl: unknown command '%s'\n\n", argv[1]);

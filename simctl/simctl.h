@@ -32,5 +32,7 @@ char *simctl_control_request(const char *url, const char *request, int timeout_m
 const char *simctl_bin_dir(void);
 /* `simctl __remote HOST EXE ARGS...`: a module on another host of a lab (remote.c). */
 int simctl_exec_remote(int argc, char **argv);
+/* `simctl __clock HOST --bus ADDR:PORT`: a lab host's clock agent (clock_agent.c). */
+int simctl_exec_clock(int argc, char **argv);
 
 #endif

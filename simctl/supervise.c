@@ -73,7 +73,9 @@ static void publish_module_event(session *s, const child *c, const char *what, i
 void run_note_peer(session *s, const cJSON *peer)
 {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(peer, "name");
-    if (cJSON_IsString(name) && strcmp(name->valuestring, "recorder") == 0 &&
+    /* "recorder", or a cab's "recorder@CAB" (docs/cabs.md) */
+    if (cJSON_IsString(name) && strncmp(name->valuestring, "recorder", 8) == 0 &&
+        (name->valuestring[8] == '\0' || name->valuestring[8] == '@') &&
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(peer, "session")))
         s->recorder_joined = true;
 }
@@ -251,7 +253,11 @@ void run_start_child(child *c)
     uv_process_options_t o = {.file = wrap ? self : path, .args = wrap ? args : c->argv, .stdio = stdio,
                               .stdio_count = 3, .exit_cb = on_child_exit};
     c->proc.data = c;
+    /* A cab's module learns its cab from its environment (docs/cabs.md); uv_spawn
+     * copies the environment as it is now, and simctl is single-threaded. */
+    if (c->cab[0]) setenv("SIM_CAB", c->cab, 1);
     int rc = uv_spawn(c->s->loop, &c->proc, &o);
+    if (c->cab[0]) unsetenv("SIM_CAB");
     if (rc != 0) {
         fprintf(stderr, "simctl: cannot start %s: %s; retrying in %u ms\n", path, uv_strerror(rc), c->backoff_ms);
         uv_close((uv_handle_t *)&c->proc, NULL);

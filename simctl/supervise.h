@@ -56,6 +56,7 @@ typedef struct child {
      * through ssh under `simctl __remote`); NULL: here */
     const sim_lab_host *host;
     uv_pipe_t stdin_pipe;   /* remote: the ssh channel's stdin (token, secret, "term") */
+    char cab[33];           /* the cab it belongs to (SIM_CAB in its environment, docs/cabs.md); "": none */
 } child;
 
 struct session {
@@ -67,10 +68,11 @@ struct session {
     uv_timer_t join_timer;      /* --join-s: the recorder must have joined by then */
     double join_s;              /* 0: no limit */
     bool stopped_by_operator;   /* modules are exiting by themselves: do not restart them */
-    child children[20];      /* the dispatcher, the modules, extra views of a screens file */
+    child children[40];      /* the dispatcher, the modules, extra views of a screens file */
     int n_children;
     bool ending;
     const char *ssh_config; /* lab: ssh's -F FILE, or NULL */
+    struct lab_clock *lab_clock; /* lab: the other hosts' clocks (labclock.h); NULL: none */
     uint64_t ending_ms;     /* loop time the session began to end */
     bool handles_closed; /* the session's own handles are closing: shutdown ran to its end */
     int stage;              /* shutdown stage: 0 modules, 1 recorder, 2 dispatcher */

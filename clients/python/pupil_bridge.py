@@ -318,7 +318,8 @@ def main(argv=None):
     signal.signal(signal.SIGINT, on_signal)
     print("pupil_bridge: %s -> gaze.sample on %s (clock %s%s)" % (
         args.pupil, args.bus, args.clock,
-        ", offset %.6f s" % bridge.clock.offset if bridge.clock.offset is not None else ""), file=sys.stderr)
+        ", offset %.6f s, known to %.1f ms" % (bridge.clock.offset, bridge.clock.delay * 500)
+        if bridge.clock.offset is not None else ""), file=sys.stderr)
     bridge.run()
     print("pupil_bridge: stopped, %d samples forwarded, %d lost (%d while the dispatcher was away, e.g. after the "
           "session ended), %d unreadable" % (bridge.status.forwarded, bridge.status.lost, bridge.bus.dropped,

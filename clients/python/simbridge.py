@@ -14,19 +14,24 @@ import time
 class ClockOffset:
     """A device clock onto the wall clock: wall = device + offset, the offset measured
     by asking the device for its time between two readings of the wall clock (the
-    midpoint; the best of the round trips with the shortest delay wins)."""
+    midpoint; the best of the round trips with the shortest delay wins: the offset is
+    then known to half that delay). On a loaded machine every one of a few round trips
+    could take tens of ms (a scheduler's time slice on each side), so measure() goes on
+    asking, up to max_tries, until one came back within good_s."""
 
     def __init__(self):
         self.offset = None
         self.delay = None
         self.measured_at = None
 
-    def measure(self, ask_device_time, tries=5):
+    def measure(self, ask_device_time, tries=5, max_tries=50, good_s=0.004):
         best = None
-        for _ in range(tries):
+        n = 0
+        while n < tries or (n < max_tries and best[0] > good_s):
             w0 = time.time()
             dev = ask_device_time()
             w1 = time.time()
+            n += 1
             if best is None or w1 - w0 < best[0]:
                 best = (w1 - w0, (w0 + w1) / 2 - dev)
         self.delay, self.offset = best

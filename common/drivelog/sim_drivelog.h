@@ -444,4 +444,22 @@ int sim_drivelog_make_path(char *buf, size_t size, const char *dir, const char *
  * Returns 0, or -1 when the log itself could not be removed (errno says why). */
 int sim_drivelog_remove(const char *path);
 
+/* ---- codes (sim_drivelog_codes.c; docs/drivelog.md "codes") ----
+ * Behaviour codes imported from ELAN or BORIS: one row per coded interval, on the
+ * log's time base. The table is created by the first import; the schema version stays. */
+typedef struct sim_drivelog_code {
+    int64_t run;
+    double t_start, t_end;       /* log time, s */
+    char tier[128], code[512];   /* the coding file's tier and the annotation's value */
+    char annotator[128];         /* "" is NULL */
+    char source[256];            /* the coding file's name: what an import replaces */
+} sim_drivelog_code;
+/* Replaces every row of source with rows, in one transaction (so a second import of the
+ * same file changes nothing); *removed: the rows it replaced. Opens path itself. */
+int sim_drivelog_replace_codes(const char *path, const char *source, const sim_drivelog_code *rows, size_t n,
+                               size_t *removed, sim_error *err);
+typedef int (*sim_drivelog_code_cb)(const sim_drivelog_code *c, void *user);
+/* Each code of run (< 0: all), by run, tier, t_start; none for a log without the table. */
+int sim_drivelog_each_code(sim_drivelog_reader *r, int64_t run, sim_drivelog_code_cb cb, void *user, sim_error *err);
+
 #endif

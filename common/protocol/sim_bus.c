@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_cab.h"
 #include "sim_line.h"
 
 #define DRAIN_MS 1000 /* closing: the longest wait for the dispatcher's EOF */
@@ -28,6 +29,7 @@ struct sim_bus {
 
     char *name, *host, *token;
     char *secret; /* the session's, from $SIM_BUS_SECRET (simctl run); NULL: none */
+    char *cab;    /* the module's cab, from $SIM_CAB (docs/cabs.md); NULL: none */
     uint64_t received; /* lines read on the current connection, the welcome included */
     char **subscribe;
     size_t n_subscribe;
@@ -108,6 +110,7 @@ static void free_bus(sim_bus *bus)
     free(bus->host);
     free(bus->token);
     free(bus->secret);
+    free(bus->cab);
     for (size_t i = 0; i < bus->n_subscribe; i++) free(bus->subscribe[i]);
     free(bus->subscribe);
     for (size_t i = 0; i < bus->n_acts_on; i++) free(bus->acts_on[i]);
@@ -172,6 +175,19 @@ static int on_line(const char *line, size_t len, void *user)
     const char *topic;
     bus->received++; /* every line, as the dispatcher counts them for durable.ack */
     if (sim_msg_parse(line, len, &msg, &topic, NULL) != SIM_OK) return 0; /* not ours to judge */
+    if (bus->cab) { /* a cab's module: its own per-cab topics without their prefix */
+        const char *as;
+        sim_cab_seen seen = sim_cab_receive(bus->cab, topic, &as);
+        if (seen == SIM_CAB_SEEN_DROP) {
+            cJSON_Delete(msg);
+            return 0;
+        }
+        char plain[256];
+        cJSON *item = cJSON_GetObjectItemCaseSensitive(msg, "topic");
+        if (seen == SIM_CAB_SEEN_OWN && snprintf(plain, sizeof plain, "%s", as) < (int)sizeof plain &&
+            cJSON_SetValuestring(item, plain))
+            topic = item->valuestring;
+    }
     if (bus->state == BUS_HELLO_SENT && strcmp(topic, "dispatcher.welcome") == 0) {
         assert(bus->tcp && !bus->closing); /* welcomed only on a live connection */
         bus->state = BUS_READY;
@@ -302,6 +318,25 @@ static void schedule_reconnect(sim_bus *bus)
     bus->retry_ms = bus->retry_ms * 2 > RECONNECT_MAX_MS ? RECONNECT_MAX_MS : bus->retry_ms * 2;
 }
 
+/* A cab's module also asks for "cab.<cab>.<prefix>" for each prefix that covers a
+ * per-cab topic; false when out of memory. */
+static bool cab_subscriptions(sim_bus *bus)
+{
+    size_t n = bus->n_subscribe, more = 0;
+    for (size_t i = 0; i < n; i++) more += sim_cab_prefix_covers(bus->subscribe[i]);
+    if (!more) return true;
+    char **all = realloc(bus->subscribe, (n + more) * sizeof *all);
+    if (!all) return false;
+    bus->subscribe = all;
+    for (size_t i = 0; i < n; i++) {
+        if (!sim_cab_prefix_covers(all[i])) continue;
+        char *s = NULL;
+        if (asprintf(&s, SIM_CAB_PREFIX "%s.%s", bus->cab, all[i]) < 0) return false;
+        all[bus->n_subscribe++] = s;
+    }
+    return true;
+}
+
 int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_error *err)
 {
     *out = NULL;
@@ -319,6 +354,23 @@ int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_e
     const char *env_token = getenv("SIM_BUS_TOKEN"), *env_secret = getenv("SIM_BUS_SECRET");
     bus->token = dup_or_null(o->token ? o->token : env_token && env_token[0] ? env_token : NULL);
     bus->secret = dup_or_null(env_secret && env_secret[0] ? env_secret : NULL);
+    const char *env_cab = getenv(SIM_CAB_ENV);
+    if (env_cab && env_cab[0] && !sim_cab_name_ok(env_cab)) {
+        free_bus(bus);
+        return sim_error_set(err, SIM_EINVAL, "bus: " SIM_CAB_ENV "='%.40s': a cab's name is 1 to %d of A-Z a-z 0-9 _ -",
+                             env_cab, SIM_CAB_NAME_MAX);
+    }
+    if (env_cab && env_cab[0]) { /* the cab's module joins as NAME@CAB (docs/cabs.md) */
+        char *named = NULL;
+        bus->cab = strdup(env_cab);
+        if (asprintf(&named, "%s@%s", bus->name, env_cab) < 0) named = NULL;
+        free(bus->name);
+        bus->name = named;
+        if (!bus->cab || !bus->name) {
+            free_bus(bus);
+            return sim_error_set(err, SIM_ENOMEM, "bus: out of memory");
+        }
+    }
     bus->port = o->port ? o->port : SIM_BUS_DEFAULT_PORT;
     bus->subscribe_none = o->subscribe_none;
     bus->lockstep = o->lockstep;
@@ -328,7 +380,8 @@ int sim_bus_open(uv_loop_t *loop, const sim_bus_options *o, sim_bus **out, sim_e
     bus->user = o->user;
     bus->retry_ms = RECONNECT_FIRST_MS;
     bool copied = copy_strings(o->subscribe, o->n_subscribe, &bus->subscribe, &bus->n_subscribe) &&
-                  copy_strings(o->acts_on, o->n_acts_on, &bus->acts_on, &bus->n_acts_on);
+                  copy_strings(o->acts_on, o->n_acts_on, &bus->acts_on, &bus->n_acts_on) &&
+                  (!bus->cab || cab_subscriptions(bus));
     if (!copied || !bus->name || !bus->host || sim_linebuf_init(&bus->lines, SIM_BUS_MAX_LINE) != SIM_OK) {
         free_bus(bus);
         return sim_error_set(err, SIM_ENOMEM, "bus: out of memory");
@@ -350,6 +403,8 @@ int sim_bus_publish(sim_bus *bus, const char *topic, double t, const cJSON *payl
     assert(bus->tcp); /* ready means connected */
     cJSON *msg = cJSON_CreateObject();
     if (!msg) return SIM_ENOMEM;
+    char wire[256];
+    if (bus->cab && sim_cab_wire(bus->cab, topic, wire, sizeof wire) >= 0) topic = wire;
     cJSON_AddStringToObject(msg, "topic", topic);
     cJSON_AddStringToObject(msg, "src", bus->name);
     cJSON_AddNumberToObject(msg, "seq", (double)++bus->seq);

@@ -13,6 +13,7 @@ typedef enum sim_module_when {
     SIM_MODULE_SOUND, /* not headless */
     SIM_MODULE_TASK,  /* the scenario runs a secondary task */
     SIM_MODULE_MOTION, /* a motion base was asked for (simctl run --motion) */
+    SIM_MODULE_OSI,    /* OSI consumers were asked for (simctl run --osi, --osi-udp) */
 } sim_module_when;
 
 /* The session's options a module takes (sim_modules.def's TAKES). */
@@ -21,6 +22,7 @@ typedef enum sim_module_when {
 #define SIM_MODULE_START 4u
 #define SIM_MODULE_EGO 8u
 #define SIM_MODULE_PARAMS 16u
+#define SIM_MODULE_PER_CAB 32u /* not an option: every cab has its own (docs/cabs.md) */
 
 typedef enum sim_module_id {
 #define SIM_MODULE(id, ...) SIM_MODULE_ID_##id,
@@ -42,7 +44,8 @@ typedef struct sim_module {
 extern const sim_module sim_modules[SIM_MODULE_COUNT];
 
 /* Whether name is a bus name only a session's modules may take: a row's, "simctl", or
- * "render-VIEW" (the render nodes of a screens file's other views). */
+ * "render-VIEW" (the render nodes of a screens file's other views), or one of those as a
+ * cab's module, "NAME@CAB" (docs/cabs.md). */
 bool sim_module_session_name(const char *name);
 
 #endif

@@ -3,19 +3,24 @@
 
 #include <string.h>
 
-#define SIM_TOPIC(id_, name_, match, family_, owner_, keep_, kind, field, dflt)                   \
+#define SIM_TOPIC(id_, name_, match, family_, owner_, keep_, kind, field, dflt, scope)            \
     [SIM_TOPIC_ID_##id_] = {.id = SIM_TOPIC_ID_##id_, .name = name_, .prefix = SIM_TOPIC_MATCH_##match, \
                            .family = SIM_TOPIC_FAMILY_##family_, .owner = owner_,               \
                            .keep = SIM_TOPIC_KEEP_##keep_, .event_kind = kind,                  \
-                           .event_field = field, .event_default = dflt},
+                           .event_field = field, .event_default = dflt,                         \
+                           .per_cab = SIM_TOPIC_SCOPE_##scope},
 #define SIM_TOPIC_MATCH_EXACT false
 #define SIM_TOPIC_MATCH_PREFIX true
+#define SIM_TOPIC_SCOPE_SESSION false
+#define SIM_TOPIC_SCOPE_CAB true
 const sim_topic sim_topics[SIM_TOPIC_COUNT] = {
 #include "sim_topics.def"
 };
 #undef SIM_TOPIC
 #undef SIM_TOPIC_MATCH_EXACT
 #undef SIM_TOPIC_MATCH_PREFIX
+#undef SIM_TOPIC_SCOPE_SESSION
+#undef SIM_TOPIC_SCOPE_CAB
 
 static bool begins(const char *topic, const char *prefix)
 {

@@ -52,6 +52,7 @@ typedef struct sim_topic {
     const char *owner;
     sim_topic_keep keep;
     const char *event_kind, *event_field, *event_default; /* KEEP EVENT and MARK */
+    bool per_cab; /* SCOPE CAB: one per cab, cab.NAME.<name> on the wire (docs/cabs.md) */
 } sim_topic;
 
 /* The table, in sim_topics.def's order (sim_topics[SIM_TOPIC_ID_X] is X's row). */

@@ -79,7 +79,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
     static const char *const keys[] = {"format", "name", "description", "author", "version",
                                        "terrain", "roads", "junctions", "pois", "start_points",
                                        "traffic", "triggers", "sectors", "tasks", "environment",
-                                       "road_friction", "drt", "automation", "traffic_lights", "scenery", NULL};
+                                       "road_friction", "drt", "automation", "traffic_lights", "scenery", "cabs", NULL};
     *out = NULL;
     ld L = {.j = {.file = name, .report = diag_report, .user = diag}, .base_dir = base_dir};
     cJSON *root;
@@ -114,6 +114,7 @@ int sim_scenario_parse(const char *text, size_t len, const char *name, const cha
         scn_load_lights(&L, root);
         scn_load_pois(&L, root);
         scn_load_starts(&L, root);
+        scn_load_cabs(&L, root);
         scn_load_traffic(&L, root);
         scn_load_triggers(&L, root);
         scn_check_sumo(&L);
@@ -239,6 +240,11 @@ void sim_scenario_free(sim_scenario *sc)
     }
     free(sc->pois);
     for (int i = 0; i < sc->n_starts; i++) free(sc->starts[i].name);
+    for (int i = 0; i < sc->n_cabs; i++) {
+        free(sc->cabs[i].name);
+        free(sc->cabs[i].vehicle);
+    }
+    free(sc->cabs);
     free(sc->starts);
     for (int i = 0; i < sc->n_agents; i++) {
         free(sc->agents[i].id);

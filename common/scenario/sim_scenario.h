@@ -156,6 +156,16 @@ typedef struct sim_environment {
     bool speed_mph;               /* the HUD shows speeds and limits in mph (speed_unit) */
 } sim_environment;
 
+/* One of several cabs (drivers) of a session (docs/cabs.md). */
+#define SIM_SCENARIO_MAX_CABS 8
+#define SIM_SCENARIO_CAB_NAME_MAX 32 /* as SIM_CAB_NAME_MAX */
+typedef struct sim_cab_spec {
+    char *name;    /* 1..32 of A-Z a-z 0-9 _ -: topics say cab.NAME., modules MODULE@NAME */
+    int start;     /* index into starts */
+    char *vehicle; /* the vehicle file as written (relative to the working directory, as
+                    * simctl run --vehicle), or NULL: the session's */
+} sim_cab_spec;
+
 typedef struct sim_scenario {
     char *path;                   /* the file it came from (or the name given to parse) */
     char *opendrive;              /* the OpenDRIVE file its roads came from, or NULL */
@@ -195,6 +205,10 @@ typedef struct sim_scenario {
     /* "scenery": roadside rules and explicit objects (sim_scenery.h, docs/scenario.md);
      * NULL when the scenario has no section (the rules' defaults apply). Owned. */
     struct sim_scenery_config *scenery;
+    /* "cabs": the session's drivers, in order (the first owns the clock); none: one
+     * cab as before, with plain topics (docs/cabs.md). */
+    sim_cab_spec *cabs;
+    int n_cabs;
 } sim_scenario;
 
 /* Loads and validates the scenario file at path; files it names (height maps,

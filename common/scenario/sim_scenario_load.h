@@ -152,5 +152,7 @@ void scn_load_tasks(ld *L, const cJSON *root);
 void scn_load_environment(ld *L, const cJSON *root);
 /* `traffic_lights`: heads and controllers into sc->net.lights (sim_scenario_lights.c). */
 void scn_load_lights(ld *L, const cJSON *root);
+/* `cabs`: several drivers (sim_scenario_cabs.c); after the start points. */
+void scn_load_cabs(ld *L, const cJSON *root);
 
 #endif

@@ -4,6 +4,7 @@
 // a soft stop, and the study runner's state.
 import { join } from "./simbus.js";
 import { MapView } from "./map.js";
+import { Hosts } from "./hosts.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -149,6 +150,26 @@ function renderBridges() {
       (gone ? `no status for ${age.toFixed(0)} s: gone?` : b.connected ? "connected" : "NOT CONNECTED") +
       `, ${Number(b.rate_hz).toFixed(0)} samples/s, ${b.dropped} dropped${cal}`;
     ul.appendChild(li);
+  }
+}
+
+// a lab's hosts (simctl run --lab, docs/lab.md): clock offsets, round trips, lost hosts
+const hosts = new Hosts();
+function renderHosts() {
+  const rows = hosts.rows(Date.now());
+  $("hosts-panel").hidden = !rows.length;
+  const tbody = $("hosts").querySelector("tbody");
+  tbody.replaceChildren();
+  for (const r of rows) {
+    const tr = document.createElement("tr");
+    tr.dataset.host = r.host;
+    for (const c of [r.host, r.state, r.offset, r.mono, r.rtt, r.sync]) {
+      const td = document.createElement("td");
+      td.textContent = c;
+      tr.appendChild(td);
+    }
+    tr.children[1].className = r.cls;
+    tbody.appendChild(tr);
   }
 }
 
@@ -306,6 +327,9 @@ async function main() {
   });
   bus.on("log.error", (m) => { errors.set(`${m.src} log.error`, m); renderErrors(); });
   bus.on("bridge.status", (m) => { bridges.set(m.name, { status: m, at: Date.now() }); renderBridges(); });
+  for (const t of ["session.clock", "session.host"])
+    bus.on(t, (m) => { hosts.update(t, m, Date.now()); renderHosts(); });
+  setInterval(renderHosts, 1000); // a host that stops reporting shows it
   bus.on("session.module", (m) => addAnswer(m.what === "restarted" ? "ok" : "bad", `session: ${m.module} ${m.what}`));
   bus.on("traffic.event", (m) => map.flashTrigger(m.trigger));
   bus.on("study.state", renderStudy);

@@ -288,7 +288,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
 
   await step("bad frames from a page", async () => {
     const leftBefore = t.msgs.filter((m) => m.topic === "dispatcher.left").length;
-    const errors = await surt.evaluate(async (SLOW) => { // SLOW: the test's, handed to the page
+    const errors = await surt.evaluate(async (slow) => { // (runs in the page: SLOW passed in)
       const bus = window.surtBus;
       const got = [];
       bus.on("console.error", (m) => got.push(m.error));
@@ -297,7 +297,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
       bus.sendRaw(JSON.stringify({ topic: "log.mark", name: "x".repeat(70000) }));
       bus.sendRaw("[1,2]");
       bus.publish("log.mark", { name: "from the surt page" }); // not its role's
-      const end = Date.now() + 10000 * SLOW;
+      const end = Date.now() + 10000 * slow;
       while (got.length < 5 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
       const reply = await bus.request("poi.search", { text: "fuel" }); // still on the bus
       return [...got, reply.ok === true ? "still answered" : JSON.stringify(reply)];
@@ -706,15 +706,22 @@ await step("traffic light from the console page", async () => {
       window.lastT = 0;
       bus.on("sim.tick", (m) => { window.lastT = m.t; });
     });
-    // the slow page in a browser of its own: its busy renderer holds up nobody else's
+    // the slow page in a browser of its own: its held renderer holds up nobody else's.
+    // It stops reading in an alert() left open (a dialog listener that never answers
+    // it): the page's thread waits without using a core (a busy loop here took one of
+    // the machine's two for the rest of the test, and the lockstep session beside it
+    // missed its 60 s deadline at load 48).
     const other = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
     const slow = await other.newPage();
+    let held = false;
+    slow.on("dialog", () => { held = true; }); // never accepted or dismissed
     await slow.goto(base + "/join.html");
     await slow.evaluate(async () => {
       const { join } = await import("./simbus.js");
       await join("slow-page", { subscribe: ["test.flood", "sim.tick"] });
-      setTimeout(() => { const end = Date.now() + 120000; while (Date.now() < end) { /* not reading */ } }, 0);
+      setTimeout(() => alert("not reading"), 0);
     });
+    await until(() => held, "the slow page's alert (its thread held)");
     // flood the slow page's topic (events: never dropped, so its queue overflows)
     const line = JSON.stringify({ topic: "test.flood", src: "flood-tap", seq: 0, t: 0, pad: "f".repeat(32000) }) + "\n";
     t.send({ topic: "hello", name: "flood-tap", subscribe: ["dispatcher.left"] });

@@ -337,7 +337,10 @@ class PupilRealTime(Base):
             self.assertLess(abs(lwall - wall), 0.02)
             clock_err = max(clock_err, abs(lwall - wall))
             self.assertEqual(tick, math.floor(t / 0.01 + 1e-9))
-            t_k, paused = obs.tick_at(wall)
+            # (at the wall time the bridge stated, lwall: physics catches up after a
+            # stall with up to five ticks at once, and there a few ms of the bridge's
+            # clock error are tens of ms of simulation time)
+            t_k, paused = obs.tick_at(lwall)
             if name == "paused" and paused_from <= wall <= paused_to:
                 paused_ts.add(t)
             else:
@@ -345,10 +348,8 @@ class PupilRealTime(Base):
                 errors.append(err_t)
                 if err_t > worst:
                     worst, worst_at = err_t, (name, wall - sent[0][0], t, t_k, paused)
-        # within one tick of the simulation time the observer saw at that wall time
-        # Within one tick of the simulation time physics had reached at that wall time
-        # (its ticks' own wall stamps). What is left is the bridge's measure of Pupil's
-        # clock (a REQ/REP round trip) and the tracker's pacing: a few ms.
+        # Within one tick of the simulation time physics had reached at the sample's
+        # stated wall time (its ticks' own wall stamps): the recorder's mapping.
         errors.sort()
         p50, p95 = errors[len(errors) // 2], errors[int(0.95 * (len(errors) - 1))]
         self.assertLessEqual(worst, 0.01, worst_at)
@@ -366,16 +367,23 @@ class PupilRealTime(Base):
         # the sender's clock in the time base
         clock = rows(log, "SELECT src_t, wall, recv_wall FROM clock WHERE source='pupil' ORDER BY wall")
         self.assertGreaterEqual(len(clock), 2)
+        # (each row's wall, the bridge's, against when the test took that sample: its
+        # arrival, recv, came over 1 s later at load 35-50 and failed a bound of 1 s)
+        taken = {ts: wall for wall, ts, _yaw, _name in sent}
         for src_t, w, recv in clock:
             self.assertLess(0, recv - w)
-            self.assertLess(recv - w, 1.0)
+            self.assertIn(src_t, taken)
+            self.assertLess(abs(w - taken[src_t]), 0.02)
         print("pupil real time: %d samples, median %.4f s, p95 %.4f s, worst %.4f s from the observed tick, "
               "bridge clock error %.4f s, paused at t=%.2f" % (len(got), p50, p95, worst, clock_err, pt),
               file=sys.stderr)
 
         # The same gaze script as a file some other device recorded on its own clock
         # (device = wall - 5000): aligned afterwards through the log's clock table, each
-        # row lands within a tick of where the recorder put the live sample.
+        # row lands where physics was at the wall time the alignment gives it (device +
+        # the offset it found): within a tick and the clock table's 2 ms slack at each end of a row. (Not
+        # against the live sample: after a stall physics steps up to five ticks at once,
+        # and there the bridge's few ms of clock error were 24 ms of simulation time.)
         ext = os.path.join(s.dir, "eyes.csv")
         with open(ext, "w") as f:
             f.write("device_t,yaw\n")
@@ -391,10 +399,15 @@ class PupilRealTime(Base):
             with open(os.path.join(s.dir, "eyes-aligned.csv")) as f:
                 aligned = list(csv.DictReader(f))
             self.assertEqual(len(aligned), len(sent))
-            diffs = sorted(abs(float(row["t"]) - t) for row, (t, *_rest) in zip(aligned, got))
-            # the file's rows against the live samples: a tick, the sync's error and the
-            # bridge's clock error apart at most
-            self.assertLessEqual(diffs[-1], 0.01 + abs(offset - 5000) + clock_err)
+            worst_row, worst_row_at = 0.0, None
+            for row, (wall, _ts, _yaw, name) in zip(aligned, sent):
+                at = wall + (offset - 5000)
+                t_k, _paused = obs.tick_at(at)
+                a = float(row["t"])
+                err_t = t_k - a if a < t_k else max(0.0, a - (t_k + 0.01))
+                if err_t > worst_row:
+                    worst_row, worst_row_at = err_t, (how[0], name, at - sent[0][0], a, t_k)
+            self.assertLessEqual(worst_row, 2 * 0.002 + 0.0005, worst_row_at)  # the slack on either end of a row, rounding
         # imported again: the sensor's rows are replaced, not added
         self.assertEqual(rows(log, "SELECT count(*) FROM sensor WHERE sensor='eyes'")[0][0], len(sent))
 

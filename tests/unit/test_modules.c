@@ -14,12 +14,12 @@ static void rows_in_start_order(void **state)
 {
     (void)state;
     /* simctl/cmd_run.c's modules[] before the table, in its order, and motion-node
-     * (issue 44) */
+     * (issue 44), osi-node (issue 43) */
     static const char *const old[][2] = {{"recorder", "recorder"}, {"physics-node", "physics"},
                                          {"traffic-node", "traffic"}, {"input-node", "input"},
                                          {"context-server", "context"}, {"render-node", "render"},
                                          {"sound-node", "sound"}, {"task-node", "task"},
-                                         {"motion-node", "motion"}};
+                                         {"motion-node", "motion"}, {"osi-node", "osi"}};
     assert_int_equal(SIM_MODULE_COUNT, sizeof old / sizeof *old);
     for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
         const sim_module *m = &sim_modules[i];
@@ -38,7 +38,16 @@ static void rows_in_start_order(void **state)
     assert_int_equal(sim_modules[SIM_MODULE_ID_RENDER].when, SIM_MODULE_VIEW);
     assert_int_equal(sim_modules[SIM_MODULE_ID_TASK].when, SIM_MODULE_TASK);
     assert_int_equal(sim_modules[SIM_MODULE_ID_MOTION].when, SIM_MODULE_MOTION);
-    assert_int_equal(sim_modules[SIM_MODULE_ID_INPUT].takes, SIM_MODULE_LOCKSTEP | SIM_MODULE_START);
+    assert_int_equal(sim_modules[SIM_MODULE_ID_OSI].when, SIM_MODULE_OSI);
+    assert_true(sim_modules[SIM_MODULE_ID_OSI].clock_waits);
+    assert_int_equal(sim_modules[SIM_MODULE_ID_INPUT].takes,
+                     SIM_MODULE_LOCKSTEP | SIM_MODULE_START | SIM_MODULE_PER_CAB);
+    /* every cab's own (docs/cabs.md): recorder, physics, input, render; the rest once */
+    for (size_t i = 0; i < SIM_MODULE_COUNT; i++) {
+        bool own = i == SIM_MODULE_ID_RECORDER || i == SIM_MODULE_ID_PHYSICS || i == SIM_MODULE_ID_INPUT ||
+                   i == SIM_MODULE_ID_RENDER;
+        assert_int_equal(!!(sim_modules[i].takes & SIM_MODULE_PER_CAB), own);
+    }
 }
 
 static void session_names(void **state)

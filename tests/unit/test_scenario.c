@@ -303,6 +303,44 @@ static void junction_and_route_errors(void **state)
     sim_diag_free(&d);
 }
 
+/* "cabs" (docs/cabs.md): each cab's name, start point and vehicle file; a wrong
+ * start, a name that cannot go into a topic and a name given twice are named. */
+static void cabs_section(void **state)
+{
+    (void)state;
+    const char *head = "{\"name\":\"c\",\"roads\":[{\"id\":\"a\",\"start\":{\"x\":0,\"y\":0},"
+                       "\"segments\":[{\"type\":\"line\",\"length\":100}],\"lanes\":{\"right\":[{\"width\":3}]}}],"
+                       "\"start_points\":[{\"name\":\"s1\",\"road\":\"a\",\"s\":5,\"lane\":-1},"
+                       "{\"name\":\"s2\",\"road\":\"a\",\"s\":40,\"lane\":-1}],";
+    char js[2048];
+    snprintf(js, sizeof js, "%s\"cabs\":[{\"name\":\"a\",\"start\":\"s1\"},"
+             "{\"name\":\"b\",\"start\":\"s2\",\"vehicle\":\"vehicles/x.json\"}]}", head);
+    sim_diag d = {0};
+    sim_scenario *sc;
+    assert_int_equal(sim_scenario_parse(js, strlen(js), "c.json", NULL, &sc, &d), 0);
+    assert_int_equal(sc->n_cabs, 2);
+    assert_string_equal(sc->cabs[0].name, "a");
+    assert_int_equal(sc->cabs[0].start, 0);
+    assert_null(sc->cabs[0].vehicle);
+    assert_string_equal(sc->cabs[1].name, "b");
+    assert_int_equal(sc->cabs[1].start, 1);
+    assert_string_equal(sc->cabs[1].vehicle, "vehicles/x.json");
+    sim_scenario_free(sc);
+    snprintf(js, sizeof js, "%s\"cabs\":[{\"name\":\"a.b\",\"start\":\"s1\"},"
+             "{\"name\":\"b\",\"start\":\"nowhere\"},{\"name\":\"b\",\"start\":\"s1\",\"seat\":1}]}", head);
+    static const char *const expect[] = {
+        "c.json: cabs[0].name: \"a.b\": expected 1 to 32 of A-Z a-z 0-9 _ -",
+        "c.json: cabs[1].start: no start point named \"nowhere\"",
+    };
+    assert_int_equal(sim_scenario_parse(js, strlen(js), "c.json", NULL, &sc, &d), SIM_EINVAL);
+    assert_int_equal(d.n, 4);
+    assert_string_equal(d.msgs[0], expect[0]);
+    assert_string_equal(d.msgs[1], expect[1]);
+    assert_string_equal(d.msgs[2], "c.json: cabs[2].seat: unknown field, expected one of: name, start, vehicle");
+    assert_string_equal(d.msgs[3], "c.json: cabs[2].name: found \"b\" again, expected a unique cab name");
+    sim_diag_free(&d);
+}
+
 /* Writes len bytes to dir/name. */
 static void put_file(const char *dir, const char *name, const void *data, size_t len)
 {
@@ -465,6 +503,7 @@ int main(void)
         cmocka_unit_test(raw_terrain_and_friction_map),
         cmocka_unit_test(png_terrain_equals_pgm_terrain),
         cmocka_unit_test(diag_caps_messages),
+        cmocka_unit_test(cabs_section),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

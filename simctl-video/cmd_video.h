@@ -4,6 +4,9 @@
 #ifndef SIMCTL_CMD_VIDEO_H
 #define SIMCTL_CMD_VIDEO_H
 
+/* argv[0] is the command's name, the options follow. */
 int simctl_cmd_video(int argc, char **argv);
+/* The directory of the running executable (render-node is found beside it; main.c). */
+const char *simctl_bin_dir(void);
 
 #endif

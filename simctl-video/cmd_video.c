@@ -1,4 +1,4 @@
-/* cmd_video: `simctl video` (cmd_video.h). The frames come from render-node in
+/* cmd_video: `simctl video`, run as bin/simctl-video (cmd_video.h). The frames come from render-node in
  * lockstep with nothing but the log: frame k is the drive at log time t0 + k / fps
  * (sim_video_frame_time), whatever the machine's speed. */
 #include "cmd_video.h"
@@ -19,7 +19,6 @@
 #include "sim_drivelog.h"
 #include "sim_sha256.h"
 #include "sim_video.h"
-#include "simctl.h"
 
 static double mono_now(void)
 {
