@@ -102,7 +102,8 @@ async function day(p, opts = {}) {
       const tph = await phaseOf(tablet).catch(() => "");
       if (tph === "questionnaire" && await tablet.locator("#submit").isEnabled().catch(() => false)) return "questionnaire";
       if (goShown) return "go";
-      if (tph === "done") return "done";
+      // (the tablet still shows the last participant's "done" until this runner's state)
+      if (tph === "done" && (await op.locator("#study").innerText().catch(() => "")).includes(p)) return "done";
       return "";
     }, "a phase that needs someone", 900000);
     if (ph === "go") {
