@@ -227,12 +227,24 @@ static int on_signal(trace *c, const char *line, size_t len)
     return 0;
 }
 
+/* The operator's light (simctl light MODE): the environment from the next message on,
+ * as osi-node follows it live. */
+static void on_light(trace *c, const char *line, size_t len)
+{
+    cJSON *pl = cJSON_ParseWithLength(line, len);
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(pl, "mode");
+    int l = cJSON_IsString(mode) ? sim_light_find(mode->valuestring, true) : -1;
+    if (l >= 0) c->env.light = (sim_light)l;
+    cJSON_Delete(pl);
+}
+
 static int one(int64_t run, double t, const char *topic, const char *line, size_t len, void *user)
 {
     trace *c = user;
     if (strcmp(topic, SIM_TOPIC_SIGNAL_STATE) == 0) c->rc = on_signal(c, line, len);
     else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) c->rc = on_vehicle(c, run, t, line, len);
     else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) c->rc = on_traffic(c, run, t, line, len);
+    else if (strcmp(topic, "control.light") == 0) on_light(c, line, len);
     return c->rc != 0;
 }
 
