@@ -487,6 +487,14 @@ static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, 
         sim_msg_traffic_state st = {.vehicles = around};
         if (n->have_script || n->have_auto) {
             int rc = sim_msg_traffic_state_decode(msg, &st, IN_SCRIPT_MAX_TRAFFIC, NULL);
+            /* With cabs (docs/cabs.md) the lead is the traffic ego's: another cab's lead is
+             * not this car's, and this car is among the vehicles as "cab.NAME" */
+            const char *cab = getenv("SIM_CAB");
+            if (cab && *cab && st.cab[0] && strcmp(st.cab, cab) != 0) st.lead.valid = false;
+            char mine[64];
+            snprintf(mine, sizeof mine, "cab.%s", cab ? cab : "");
+            for (int k = 0; cab && *cab && k < st.n_vehicles; k++)
+                if (strcmp(around[k].id, mine) == 0) around[k--] = around[--st.n_vehicles];
             if (rc == SIM_OK && n->have_script) in_script_set_lead(&n->script, st.lead.valid, st.lead.gap, st.lead.speed);
             if (rc == SIM_OK && n->have_auto) in_auto_set_lead(&n->autom, st.lead.valid, st.lead.gap, st.lead.speed);
             if (n->have_script && (rc == SIM_OK || st.n_vehicles > 0)) in_script_set_traffic(&n->script, around, st.n_vehicles);

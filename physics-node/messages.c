@@ -128,7 +128,7 @@ int pn_controls_stamped(const cJSON *msg, sim_vehicle_controls *c, double *stamp
     return SIM_OK;
 }
 
-size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max)
+size_t pn_boxes_from_json(const cJSON *msg, const char *cab, sim_box *boxes, size_t max)
 {
     /* The one definition of traffic.state (sim_msg_traffic); a bad entry is left out
      * and the others kept, as before. */
@@ -136,7 +136,10 @@ size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max)
     sim_msg_traffic_state st = {.vehicles = v};
     if (max > PN_MAX_TRAFFIC) max = PN_MAX_TRAFFIC;
     sim_msg_traffic_state_decode(msg, &st, (int)max, NULL);
+    size_t n = 0;
     for (int i = 0; i < st.n_vehicles; i++) {
+        /* this cab's own car among the agents (docs/cabs.md): not an obstacle to itself */
+        if (cab && strncmp(v[i].id, "cab.", 4) == 0 && strcmp(v[i].id + 4, cab) == 0) continue;
         sim_box b = {.heading = v[i].heading};
         for (int k = 0; k < 3; k++) {
             b.center[k] = v[i].pos[k];
@@ -144,9 +147,9 @@ size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max)
             b.velocity[k] = v[i].velocity[k];
         }
         b.center[2] += b.half[2]; /* pos is on the road; the box stands on it */
-        boxes[i] = b;
+        boxes[n++] = b;
     }
-    return (size_t)st.n_vehicles;
+    return n;
 }
 
 void pn_head_motion(const sim_vehicle_state *s, const sim_vehicle_params *p, const double alpha[3], double head[6])

@@ -51,7 +51,8 @@ int pn_controls_stamped(const cJSON *msg, sim_vehicle_controls *c, double *stamp
 
 /* Reads traffic.state {"vehicles":[{"pos":[x,y,z],"heading":h,"size":[l,w,h],
  * "velocity":[vx,vy,vz]}]} into at most max boxes; returns how many. Entries without
- * pos are skipped; size defaults to a car (4.5 x 1.8 x 1.5 m). */
-size_t pn_boxes_from_json(const cJSON *msg, sim_box *boxes, size_t max);
+ * pos are skipped; size defaults to a car (4.5 x 1.8 x 1.5 m). cab: this car's cab, whose
+ * own entry ("cab.NAME", docs/cabs.md) is skipped; NULL: none. */
+size_t pn_boxes_from_json(const cJSON *msg, const char *cab, sim_box *boxes, size_t max);
 
 #endif

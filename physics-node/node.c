@@ -484,7 +484,7 @@ void pn_node_on_message(pn_node *n, const sim_envelope *env, const cJSON *msg)
     } else if (strncmp(topic, "control.", 8) == 0) {
         on_control(n, msg);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_STATE) == 0) {
-        n->n_boxes = pn_boxes_from_json(msg, n->boxes, PN_MAX_BOXES);
+        n->n_boxes = pn_boxes_from_json(msg, n->cfg.cab, n->boxes, PN_MAX_BOXES);
     } else if (strcmp(topic, SIM_TOPIC_TRAFFIC_EGO) == 0 && n->cfg.scenario_ego) {
         sim_msg_traffic_ego e;
         sim_error err = {0};

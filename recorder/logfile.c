@@ -146,6 +146,8 @@ int rec_open_log(recorder *r, bool *resumed, sim_error *err)
     sim_drivelog_write_options wo = {.flush_ms = o->flush_ms, .fsync_each = o->fsync};
     if ((ret = sim_drivelog_writer_open(path, &wo, &r->w, err))) return ret;
     sim_recording_init(&r->rec, o->all, -1);
+    const char *cab = getenv("SIM_CAB"); /* a cab's log (docs/cabs.md) */
+    if (cab) snprintf(r->rec.cab, sizeof r->rec.cab, "%s", cab);
     sim_recording_set_scenario(&r->rec, r->scenario);
     sim_recording_set_gaze(&r->rec, r->gaze_areas, r->n_gaze_areas, r->eye);
     if (have_last) sim_recording_resume(&r->rec, &last);

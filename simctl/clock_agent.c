@@ -4,9 +4,9 @@
  * each clock.ping for HOST with a clock.pong carrying the moments the ping came (t2,
  * m2) and the pong left (t3, m3) on this host's clocks, and what keeps its clock (a
  * clock daemon among its processes, the kernel's synchronised flag: looked at every
- * SYNC_LOOK_MS). Ends on SIGTERM/SIGINT. */
+ * SYNC_LOOK_MS). SIGTERM ends it as a signal (no handler): simctl reads that as a
+ * crash to restart, not as a module ending the session by itself (status 0). */
 #include <dirent.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,6 @@ typedef struct agent {
     char sync[SIM_CLOCK_SYNC_MAX];
     bool synced;
     double sync_looked; /* monotonic s of the last look; 0: never */
-    uv_signal_t sigterm, sigint;
     sim_bus *bus;
 } agent;
 
@@ -87,17 +86,6 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
     cJSON_Delete(o);
 }
 
-static void on_signal(uv_signal_t *s, int signum)
-{
-    (void)signum;
-    agent *a = s->data;
-    uv_signal_stop(&a->sigterm);
-    uv_signal_stop(&a->sigint);
-    uv_close((uv_handle_t *)&a->sigterm, NULL);
-    uv_close((uv_handle_t *)&a->sigint, NULL);
-    sim_bus_close(a->bus);
-}
-
 int simctl_exec_clock(int argc, char **argv)
 {
     if (argc != 5 || strcmp(argv[3], "--bus") != 0) {
@@ -121,11 +109,6 @@ int simctl_exec_clock(int argc, char **argv)
         fprintf(stderr, "simctl __clock: %s\n", err.msg);
         return 1;
     }
-    uv_signal_init(loop, &a.sigterm);
-    uv_signal_init(loop, &a.sigint);
-    a.sigterm.data = a.sigint.data = &a;
-    uv_signal_start(&a.sigterm, on_signal, SIGTERM);
-    uv_signal_start(&a.sigint, on_signal, SIGINT);
     uv_run(loop, UV_RUN_DEFAULT);
     return 0;
 }

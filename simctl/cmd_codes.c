@@ -126,6 +126,15 @@ static const char *jstr(const cJSON *j, const char *key)
 }
 
 /* The log's events of one run as tiers (docs/codes.md "Tiers"). */
+static int build(builder *b, const sim_drivelog_event *ev, size_t n);
+
+int simctl_codes_from_events(const sim_drivelog_event *ev, size_t n, double t0, double t_end, sim_codes *out,
+                             sim_error *err)
+{
+    builder b = {.codes = out, .t0 = t0, .t_end = t_end, .err = err};
+    return build(&b, ev, n);
+}
+
 static int build(builder *b, const sim_drivelog_event *ev, size_t n)
 {
     int rc = SIM_OK;

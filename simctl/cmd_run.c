@@ -612,6 +612,9 @@ static void run_lab_clocks(session *s, const run_config *rc)
         for (int k = 0; h && k < s->n_children && !used; k++) used = s->children[k].host == h;
         if (!used) continue;
         child *c = run_add_child(s, "simctl");
+        static char names[SIM_LAB_HOSTS_MAX][80];
+        snprintf(names[i], sizeof names[i], "clock-%s", h->name);
+        c->name = names[i];
         c->host = h;
         run_arg(c, "__clock");
         run_arg(c, h->name);

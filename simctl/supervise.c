@@ -13,6 +13,12 @@
 #include "sim_msg_log.h"
 #include "simctl.h"
 
+/* How messages and session.module name a child: its name, or its executable's. */
+static const char *who(const child *c)
+{
+    return c->name ? c->name : c->exe;
+}
+
 static char *xstrdup(const char *s)
 {
     return strdup(s ? s : "");
@@ -54,7 +60,7 @@ static void schedule_restart(child *c)
 static void publish_module_event(session *s, const child *c, const char *what, int64_t status, int term_signal)
 {
     sim_msg_session_module m = {.status = (double)status, .signal = term_signal, .run = (double)s->last_run};
-    snprintf(m.module, sizeof m.module, "%s", c->exe);
+    snprintf(m.module, sizeof m.module, "%s", who(c));
     snprintf(m.what, sizeof m.what, "%s", what);
     cJSON *p = sim_msg_session_module_encode(&m);
     if (!p) return;
@@ -65,7 +71,7 @@ static void publish_module_event(session *s, const child *c, const char *what, i
         s->unsent_t[s->n_unsent] = s->last_t;
         s->unsent[s->n_unsent++] = p;
     } else {
-        fprintf(stderr, "simctl: could not publish that %s %s (no bus)\n", c->exe, what);
+        fprintf(stderr, "simctl: could not publish that %s %s (no bus)\n", who(c), what);
         cJSON_Delete(p);
     }
 }
@@ -107,7 +113,7 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
             term_signal = (int)status - 128;
             status = 0;
         } else if (!term_signal && status == 255) {
-            fprintf(stderr, "simctl: lost %s on host %s (%s): ssh ended with status 255\n", c->exe, c->host->name,
+            fprintf(stderr, "simctl: lost %s on host %s (%s): ssh ended with status 255\n", who(c), c->host->name,
                     c->host->address);
         }
     }
@@ -159,7 +165,7 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     if (!term_signal && status == 0) {
         /* A module ends by itself only when told to (control.stop, which may reach it
          * before simctl hears of it): the session is ending, nothing is restarted. */
-        fprintf(stderr, "simctl: %s ended (status 0); ending the session\n", c->exe);
+        fprintf(stderr, "simctl: %s ended (status 0); ending the session\n", who(c));
         s->stopped_by_operator = true;
         uv_timer_start(&s->operator_stop, run_on_operator_stop, OPERATOR_STOP_GRACE_MS, 0);
         return;
@@ -167,7 +173,7 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     if (!term_signal && (status == 1 || status == 2)) {
         /* its own message (above, on stderr) says what is wrong */
         char why[160];
-        snprintf(why, sizeof why, "%s stopped with a %s error (exit status %lld); see its message above", c->exe,
+        snprintf(why, sizeof why, "%s stopped with a %s error (exit status %lld); see its message above", who(c),
                  status == 1 ? "configuration" : "usage", (long long)status);
         publish_module_event(s, c, "config_error", status, 0);
         s->status = 1;
@@ -177,9 +183,9 @@ static void on_child_exit(uv_process_t *p, int64_t status, int term_signal)
     uint64_t ran = uv_now(s->loop) - c->started_ms;
     if (ran >= STABLE_MS) c->backoff_ms = RESTART_FIRST_MS;
     if (term_signal)
-        fprintf(stderr, "simctl: %s was killed by signal %d; restarting in %u ms\n", c->exe, term_signal, c->backoff_ms);
+        fprintf(stderr, "simctl: %s was killed by signal %d; restarting in %u ms\n", who(c), term_signal, c->backoff_ms);
     else
-        fprintf(stderr, "simctl: %s exited with status %lld; restarting in %u ms\n", c->exe, (long long)status,
+        fprintf(stderr, "simctl: %s exited with status %lld; restarting in %u ms\n", who(c), (long long)status,
                 c->backoff_ms);
     publish_module_event(s, c, "crashed", status, term_signal);
     c->restarts++;
@@ -213,7 +219,7 @@ static void send_secrets(child *c)
     int n = snprintf(lines, sizeof lines, "%s\n%s\n", token ? token : "", secret ? secret : "");
     uv_buf_t b = uv_buf_init(lines, (unsigned)n);
     if (n <= 0 || (size_t)n >= sizeof lines || uv_try_write((uv_stream_t *)&c->stdin_pipe, &b, 1) != n)
-        fprintf(stderr, "simctl: could not hand %s on %s its token and secret\n", c->exe, c->host->name);
+        fprintf(stderr, "simctl: could not hand %s on %s its token and secret\n", who(c), c->host->name);
 }
 
 void run_start_child(child *c)
@@ -235,7 +241,7 @@ void run_start_child(child *c)
         snprintf(path, sizeof path, "%s", ssh);
         if (lab_ssh_args(c->host, c->s->ssh_config, c->exe, c->argv, c->argc, args + 3,
                          (int)(sizeof args / sizeof *args) - 3, cmd, sizeof cmd) != 0) {
-            fprintf(stderr, "simctl: the command line of %s on %s is too long\n", c->exe, c->host->name);
+            fprintf(stderr, "simctl: the command line of %s on %s is too long\n", who(c), c->host->name);
             return;
         }
         uv_pipe_init(c->s->loop, &c->stdin_pipe, 0);
@@ -289,7 +295,7 @@ void run_arg(child *c, const char *a)
 {
     if (c->argc >= MAX_ARGS - 1) {
         /* A programming error (the table of arguments grew): say so, do not drop it. */
-        fprintf(stderr, "simctl: too many arguments for %s (over %d); '%s' left out\n", c->exe, MAX_ARGS - 1, a);
+        fprintf(stderr, "simctl: too many arguments for %s (over %d); '%s' left out\n", who(c), MAX_ARGS - 1, a);
         return;
     }
     c->argv[c->argc++] = xstrdup(a);
@@ -312,7 +318,7 @@ void run_on_stop_timer(uv_timer_t *t)
         child *c = &s->children[i];
         if (c->running && c->stopping) {
             c->killed_by_simctl = true;
-            fprintf(stderr, "simctl: %s did not stop in time; killing it\n", c->exe);
+            fprintf(stderr, "simctl: %s did not stop in time; killing it\n", who(c));
             run_signal_child(c, SIGKILL);
         }
     }

@@ -40,6 +40,7 @@ typedef struct session session;
 typedef struct child {
     session *s;
     const char *exe;        /* executable name in the bin directory */
+    const char *name;       /* how simctl's messages name it (a lab's clock agent: "clock-HOST"); NULL: exe */
     char *argv[MAX_ARGS];
     int argc;
     uv_process_t proc;

@@ -334,10 +334,27 @@ static void on_control(node *n, const char *topic, const cJSON *msg)
     }
 }
 
+/* Another cab's car (docs/cabs.md): among the agents from its state of each tick on,
+ * which comes before the tick. */
+static void on_cab_state(node *n, const char *cab, const cJSON *msg)
+{
+    sim_msg_vehicle_state st;
+    if (n->sumo_on || sim_msg_vehicle_state_decode(msg, &st, NULL) || isnan(st.pos[0]) || isnan(st.pos[1]) ||
+        isnan(st.heading))
+        return; /* (with SUMO's traffic the other cabs are not handed to SUMO yet) */
+    tn_world_place_cab(&n->w, cab, st.pos[0], st.pos[1], st.heading, isnan(st.speed) ? 0 : st.speed);
+}
+
 static void on_message(sim_node *sn, const sim_envelope *env, const cJSON *msg, void *user)
 {
     node *n = user;
     const char *topic = env->topic;
+    char cab[SIM_CAB_NAME_MAX + 1];
+    const char *rest;
+    if (sim_cab_split(topic, cab, sizeof cab, &rest)) {
+        if (strcmp(rest, SIM_TOPIC_VEHICLE_STATE) == 0) on_cab_state(n, cab, msg);
+        return;
+    }
     if (strcmp(topic, SIM_TOPIC_SIM_TICK) == 0) on_tick(n, msg, env->t);
     else if (strcmp(topic, SIM_TOPIC_VEHICLE_STATE) == 0) on_vehicle_state(n, msg);
     else if (strncmp(topic, "control.", 8) == 0 && strcmp(topic, SIM_TOPIC_CONTROL_ACK) != 0) on_control(n, topic, msg);
@@ -354,6 +371,8 @@ static int setup(sim_node *sn, void *user, sim_error *err)
 {
     node *n = user;
     if (!n->scenario) return sim_error_set(err, SIM_EINVAL, "--scenario FILE is required"), 2;
+    /* traffic.state says whose car its ego is (docs/cabs.md) */
+    n->w.ego_cab = getenv("SIM_CAB") && getenv("SIM_CAB")[0] ? getenv("SIM_CAB") : NULL;
     if (!(n->radius > 0 && n->radius <= 10000))
         return sim_error_set(err, SIM_EINVAL, "--radius expects metres in (0, 10000], got %g", n->radius), 2;
     if (n->max_vehicles < 0 || n->max_vehicles > SIM_MSG_TRAFFIC_MAX_VEHICLES)
@@ -438,7 +457,8 @@ int main(int argc, char **argv)
          "\"engine\": \"sumo\": SUMO's network, demand and log go here (simctl run: OUT/sumo; default a folder in $TMPDIR)"},
         {"sumo-step", SIM_OPT_DOUBLE, &n.sumo_step, "S", "\"engine\": \"sumo\": SUMO's step length (default 0.01, the physics' tick)"},
     };
-    static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control."};
+    /* cab.: the other cabs' cars (docs/cabs.md) */
+    static const char *const subs[] = {SIM_TOPIC_SIM_TICK, SIM_TOPIC_VEHICLE_STATE, "control.", SIM_CAB_PREFIX};
     /* declared, so that the operator's reply waits for exactly these answers */
     static const char *const acts_on[] = {"traffic", "restart", "pause", "signal"};
     const sim_node_desc desc = {

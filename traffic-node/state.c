@@ -46,6 +46,7 @@ int tn_world_restart(tn_world *w, sim_error *err)
 {
     if (w->started) sim_traffic_free(&w->t);
     w->started = false;
+    w->n_cabs = 0; /* the other cabs' cars come back with their next states */
     int rc = sim_traffic_setup_start(&w->su, &w->t, err);
     if (rc) return rc;
     w->started = true;
@@ -56,8 +57,28 @@ int tn_world_restart(tn_world *w, sim_error *err)
     return tn_xosc_start(w, err);
 }
 
+void tn_world_place_cab(tn_world *w, const char *cab, double x, double y, double heading, double speed)
+{
+    int k = 0;
+    while (k < w->n_cabs && strcmp(w->cabs[k].name, cab) != 0) k++;
+    if (k == w->n_cabs) {
+        sim_error err = {0};
+        int slot = k < TN_MAX_CABS && w->started ? sim_traffic_add_external(&w->t, w->ego_len, w->ego_width, &err) : -1;
+        if (slot < 0) return; /* no room: its car is not among the agents */
+        snprintf(w->cabs[k].name, sizeof w->cabs[k].name, "%s", cab);
+        w->cabs[k].slot = slot;
+        w->n_cabs++;
+    }
+    sim_traffic_place_external(&w->t, w->cabs[k].slot, x, y, heading, speed);
+}
+
 static void agent_id(const tn_world *w, int slot, char *buf, size_t n)
 {
+    for (int k = 0; k < w->n_cabs; k++)
+        if (w->cabs[k].slot == slot) {
+            snprintf(buf, n, SIM_CAB_PREFIX "%s", w->cabs[k].name);
+            return;
+        }
     if (slot < w->su.n_specs) snprintf(buf, n, "%s", w->sc->agents[slot].id);
     else snprintf(buf, n, "a%u", w->t.agents[slot].uid);
 }
@@ -94,6 +115,7 @@ cJSON *tn_state_payload(tn_world *w)
 {
     sim_msg_traffic_state m = {.run = w->run, .total = w->t.n_active, .ambient = w->t.n_ambient, .frozen = w->t.frozen,
                                .vehicles = w->vehicles};
+    if (w->ego_cab) snprintf(m.cab, sizeof m.cab, "%s", w->ego_cab);
     double x = 0, y = 0;
     if (w->t.ego.valid) {
         x = w->t.ego.x;

@@ -12,11 +12,14 @@
 #include "sim_scenario.h"
 #include "sim_storyboard.h"
 #include "sim_xosc.h"
+#include "sim_cab.h"
 #include "sim_traffic.h"
 #include "sim_traffic_setup.h"
 
 #define TN_MAX_CONTACTS 16   /* vehicles the ego can touch at once that are told apart */
 #define TN_CONTACT_MARGIN 0.05 /* m: boxes this close count as touching (docs/traffic.md) */
+
+#define TN_MAX_CABS 8
 
 typedef struct tn_world {
     sim_scenario *sc;
@@ -43,7 +46,19 @@ typedef struct tn_world {
     bool *sb_touching;             /* per storyboard entity: its box touched the ego's last step */
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
     int order[SIM_MSG_TRAFFIC_MAX_VEHICLES];
+    /* the other cabs' cars (docs/cabs.md): external agents, id "cab.NAME" in
+     * traffic.state; emptied at every restart */
+    struct {
+        char name[SIM_CAB_NAME_MAX + 1];
+        int slot;
+    } cabs[TN_MAX_CABS];
+    int n_cabs;
+    const char *ego_cab; /* the cab the ego belongs to (SIM_CAB), NULL: none */
 } tn_world;
+
+/* Another cab's car (cab.NAME.vehicle.state, docs/cabs.md) at centre (x, y),
+ * heading, speed: an agent every agent reacts to, added at its first state. */
+void tn_world_place_cab(tn_world *w, const char *cab, double x, double y, double heading, double speed);
 
 /* Loads and validates the scenario and builds the traffic set-up; err names the file
  * and the problem. */

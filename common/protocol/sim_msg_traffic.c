@@ -48,7 +48,8 @@ cJSON *sim_msg_traffic_state_encode(const sim_msg_traffic_state *m)
     cJSON *o = cJSON_CreateObject(), *list, *lead;
     if (!o || !cJSON_AddNumberToObject(o, "run", m->run) || !cJSON_AddNumberToObject(o, "total", m->total) ||
         !cJSON_AddNumberToObject(o, "ambient", m->ambient) ||
-        !cJSON_AddBoolToObject(o, "frozen", m->frozen) || !(list = cJSON_AddArrayToObject(o, "vehicles")))
+        !cJSON_AddBoolToObject(o, "frozen", m->frozen) || (m->cab[0] && !cJSON_AddStringToObject(o, "cab", m->cab)) ||
+        !(list = cJSON_AddArrayToObject(o, "vehicles")))
         goto oom;
     for (int i = 0; i < m->n_vehicles; i++) {
         cJSON *v = vehicle_encode(&m->vehicles[i]);
@@ -132,6 +133,7 @@ int sim_msg_traffic_state_decode(const cJSON *msg, sim_msg_traffic_state *out, i
     sim_json_int(&j, msg, "", "total", false, 0, 0, 1 << 30, &out->total);
     sim_json_int(&j, msg, "", "ambient", false, 0, 0, 1 << 30, &out->ambient);
     sim_json_bool(&j, msg, "", "frozen", false, false, &out->frozen);
+    sim_json_strcpy(&j, msg, "", "cab", false, out->cab, sizeof out->cab);
     int first = j.errors ? SIM_EINVAL : SIM_OK;
     int i = 0;
     const cJSON *v;

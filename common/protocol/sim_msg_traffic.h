@@ -53,6 +53,8 @@ typedef struct sim_msg_traffic_state {
     int n_vehicles;
     int skipped;               /* decode: entries left out for a bad field */
     sim_msg_traffic_lead lead;
+    char cab[33];              /* the cab whose car is the ego here (lead, nearness; docs/cabs.md);
+                                  "" (not encoded) in a session without cabs */
 } sim_msg_traffic_state;
 
 cJSON *sim_msg_traffic_state_encode(const sim_msg_traffic_state *m);

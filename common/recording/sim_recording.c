@@ -446,7 +446,8 @@ static int feed_sample(sim_recording *rec, sim_drivelog_writer *w, sim_topic_id 
     case SIM_TOPIC_ID_TRAFFIC_STATE: {
         sim_msg_traffic_state st = {0};
         rec->lead_valid = false;
-        if (!isnan(msg_t) && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK && st.lead.valid) {
+        if (!isnan(msg_t) && sim_msg_traffic_state_decode(msg, &st, 0, NULL) == SIM_OK && st.lead.valid &&
+            !(rec->cab[0] && st.cab[0] && strcmp(rec->cab, st.cab) != 0)) {
             rec->lead_valid = true;
             rec->lead_t = msg_t;
             rec->lead_gap = st.lead.gap;

@@ -82,6 +82,9 @@ typedef struct sim_recording_source {
 
 typedef struct sim_recording {
     double period;      /* sample period, s */
+    char cab[33];       /* the cab whose log this is (docs/cabs.md; the recorder sets it from
+                           SIM_CAB after sim_recording_init): another cab's lead is not
+                           this car's headway; "": none */
     bool record_all;    /* also keep every message (messages table) */
     int64_t run;        /* current run; -1 until known */
     double t;           /* newest simulation time seen */

@@ -487,9 +487,9 @@ void sim_traffic_step(sim_traffic *t, double dt)
         index_build(t);
         occupancy(t);
         for (int i = 0; i < t->n_slots; i++)
-            if (t->agents[i].active) tr_decide(t, i, dt);
+            if (t->agents[i].active && !t->agents[i].external) tr_decide(t, i, dt);
         for (int i = 0; i < t->n_slots; i++)
-            if (t->agents[i].active) integrate(t, i, dt);
+            if (t->agents[i].active && !t->agents[i].external) integrate(t, i, dt);
     }
     tr_world_after_step(t, dt);
     t->t += dt;

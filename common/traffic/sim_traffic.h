@@ -85,6 +85,8 @@ typedef struct sim_traffic_spec {
 
 typedef struct sim_traffic_agent {
     bool active, ambient;
+    bool external;             /* another cab's car (docs/cabs.md): placed from outside at every
+                                  step (sim_traffic_place_external), never driven or removed */
     uint32_t uid;              /* unique per world, from 1; scenario agents 1..n in order */
     int model;
     double length, width, height;
@@ -225,6 +227,15 @@ void sim_traffic_set_lights(sim_traffic *t, const sim_traffic_stop *stops, int n
 void sim_traffic_step(sim_traffic *t, double dt);
 /* The world speed of an agent as published (0 while frozen). */
 double sim_traffic_agent_speed(const sim_traffic *t, int slot);
+/* Another cab's car (docs/cabs.md): an agent of the given size that the caller places
+ * before every step (sim_traffic_place_external); the agents see it as any vehicle
+ * (leaders, gaps, the ego's lead), it is never driven, spawned or removed. Inactive
+ * until placed on a lane. Returns its slot or a negative error. */
+int sim_traffic_add_external(sim_traffic *t, double length, double width, sim_error *err);
+/* Puts external agent slot at centre (x, y), heading, speed (m/s); off every lane in
+ * its direction of travel it is inactive (no agent sees it) until back on one. */
+void sim_traffic_place_external(sim_traffic *t, int slot, double x, double y, double heading, double speed);
+
 /* At most max active agents within radius of (x, y), nearest first (ties: slot), into
  * out; returns how many. */
 int sim_traffic_nearest(const sim_traffic *t, double x, double y, double radius, int *out, int max);

@@ -26,7 +26,7 @@ static void run_cabs(const char *out_dir, const char *until)
     char bus[64], control[64];
     snprintf(bus, sizeof bus, "127.0.0.1:%d", port);
     snprintf(control, sizeof control, "tcp://127.0.0.1:%d", cport);
-    char *argv[] = {"simctl", "run", (char *)ts_root(SCENARIO), "--headless", "--until", (char *)until,
+    char *argv[] = {"simctl", "run", (char *)ts_root(SCENARIO), "--headless", "--until", (char *)until, "--record-all",
                     "--bus", bus, "--control", control, "--out", (char *)out_dir, NULL};
     int st = ts_stop(ts_spawn(argv, false), 0, TS_SESSION_HANG_MS);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -99,22 +99,55 @@ static void two_cabs_in_lockstep(void **state)
     assert_true(query(a, "SELECT MAX(t) FROM samples") == 5.0);
     assert_true(query(b, "SELECT MAX(t) FROM samples") == 5.0);
     /* each log's ego is its own car from its own start point: a at s = 20 in lane -1
-     * (y = -1.75) from standstill, b at s = 80 in lane -2 (y = -5.25) at 30 km/h */
+     * (y = -1.75) from standstill, b at s = 80 in the same lane at 30 km/h */
     assert_true(query(a, "SELECT x FROM samples WHERE tick = 0") == 20.0);
     assert_true(query(a, "SELECT y FROM samples WHERE tick = 0") == -1.75);
     assert_true(query(a, "SELECT speed FROM samples WHERE tick = 0") == 0.0);
     assert_true(query(b, "SELECT x FROM samples WHERE tick = 0") == 80.0);
-    assert_true(query(b, "SELECT y FROM samples WHERE tick = 0") == -5.25);
+    assert_true(query(b, "SELECT y FROM samples WHERE tick = 0") == -1.75);
     assert_true(fabs(query(b, "SELECT speed FROM samples WHERE tick = 0") - 30 / 3.6) < 1e-9);
-    /* ... and its scripted driver drives it: each stays in its lane and goes on at up
-     * to the 50 km/h limit (a from 0, b from 30 km/h: b's run is the longer) */
+    /* ... and its scripted driver drives it: each stays in its lane (b is not pushed
+     * off by its own car among the agents) and goes on at up to the 50 km/h limit (a
+     * from 0, b from 30 km/h: b's run is the longer) */
     assert_true(query(a, "SELECT MAX(ABS(y + 1.75)) FROM samples") < 0.2);
-    assert_true(query(b, "SELECT MAX(ABS(y + 5.25)) FROM samples") < 0.2);
+    assert_true(query(b, "SELECT MAX(ABS(y + 1.75)) FROM samples") < 0.2);
     double xa = query(a, "SELECT x FROM samples WHERE tick = 500"), xb = query(b, "SELECT x FROM samples WHERE tick = 500");
     assert_true(xa > 20 + 25 && xa < 20 + 5 * 50 / 3.6);
     assert_true(xb - 80 > xa - 20 + 10 && xb < 80 + 5 * 50 / 3.6 + 1);
     assert_true(query(a, "SELECT MAX(speed) FROM samples") < 50 / 3.6 + 0.5);
     assert_true(query(a, "SELECT speed FROM samples WHERE tick = 500") > 10.0);
+    /* one world: b's car is a vehicle of the traffic, so it is a's lead. a's headway
+     * at tick n is the gap of tick n - 1 (traffic.state comes after the tick's step):
+     * b's x less a's less the two half lengths (4.5 m cars), to the 1 mm it is sent
+     * with, from the first traffic.state on. b has nobody ahead: no headway. */
+    char sql[1400];
+    snprintf(sql, sizeof sql,
+             "SELECT COUNT(*) FROM samples s JOIN samples pa ON pa.tick = s.tick - 1 "
+             "JOIN (SELECT * FROM other.samples) pb ON pb.tick = s.tick - 1 "
+             "WHERE s.headway_dist IS NOT NULL AND ABS(s.headway_dist - (pb.x - pa.x - 4.5)) < 0.001");
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    char attach[1200];
+    assert_int_equal(sqlite3_open_v2(a, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    snprintf(attach, sizeof attach, "ATTACH '%s' AS other", b);
+    assert_int_equal(sqlite3_exec(db, attach, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int matching = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    assert_true(matching >= 490);
+    assert_int_equal((int)query(a, "SELECT COUNT(*) FROM samples WHERE headway_dist IS NOT NULL"), matching);
+    assert_int_equal((int)query(b, "SELECT COUNT(*) FROM samples WHERE headway_dist IS NOT NULL"), 0);
+    /* a's log keeps the traffic (--record-all): at t = 1 b's car is "cab.b" where b's
+     * log has it at tick 100, the lead of the state whose ego is cab a */
+    double xb100 = query(b, "SELECT x FROM samples WHERE tick = 100");
+    const char *at1 = "FROM messages WHERE topic = 'traffic.state' AND t = 1.0";
+    snprintf(sql, sizeof sql, "SELECT COUNT(*) %s AND json_extract(line, '$.vehicles[0].id') = 'cab.b' AND "
+             "json_extract(line, '$.lead.id') = 'cab.b' AND json_extract(line, '$.cab') = 'a'", at1);
+    assert_int_equal((int)query(a, sql), 1);
+    snprintf(sql, sizeof sql, "SELECT json_extract(line, '$.vehicles[0].pos[0]') %s", at1);
+    assert_true(fabs(query(a, sql) - xb100) < 0.001);
     /* the same again: the same samples in both cabs' logs */
     run_cabs(d2, "5");
     char a2[1024], b2[1024];

@@ -11,7 +11,8 @@
 # vehicle.state's (to the cm), the traffic ids and count equal to the logged
 # traffic.state's; lanes in A's first message and in B's first (the newest message
 # again), in no other; B's later messages those A got; every datagram one GroundTruth
-# without lanes, equal to A's of its tick. Then: a datagram over --udp-max not sent, said
+# without lanes, equal to A's of its tick; the operator's `simctl light night` at B's
+# join followed from that tick, by the export too. Then: a datagram over --udp-max not sent, said
 # once and counted; beyond loopback the token required, checked, a wrong one disconnected.
 . "$(dirname "$0")/lib.sh"
 P=$(free_port)
@@ -23,8 +24,8 @@ mkdir -p "$tmp/py"
 protoc --proto_path="$root/common/osi/proto" --python_out="$tmp/py" "$root"/common/osi/proto/*.proto ||
     { echo "FAIL protoc"; exit 1; }
 # the consumer first (it waits for the session's ports), then the session
-/usr/bin/python3 - "$tmp/py" "$O" "$U" "$P" "$secret" "$tmp/live" >"$tmp/consumer.log" 2>&1 <<'PY' &
-import json, os, pickle, socket, struct, sys, threading, time
+/usr/bin/python3 - "$tmp/py" "$O" "$U" "$P" "$secret" "$tmp/live" "$bin/simctl" "$C" >"$tmp/consumer.log" 2>&1 <<'PY' &
+import json, os, pickle, socket, struct, subprocess, sys, threading, time
 sys.path.insert(0, sys.argv[1])
 import osi_groundtruth_pb2 as osi
 O, U, P, secret, out = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
@@ -96,6 +97,11 @@ while True:
             B.append(b_first)
             tb = threading.Thread(target=reader, args=(b, B)); tb.start()
             print("consumer B joined at t %.2f" % m["t"], flush=True)
+            # the operator's light, still at this tick (no module of a headless session
+            # answers it: simctl says so and exits 1; osi-node follows it all the same)
+            r = subprocess.run([sys.argv[7], "light", "night", "--control", "tcp://127.0.0.1:" + sys.argv[8]],
+                               capture_output=True, text=True)
+            print("simctl light night: %d %s" % (r.returncode, r.stdout.strip() + r.stderr.strip()), flush=True)
         try: bus.sendall((json.dumps({"topic": "sim.ack", "src": "osi-late", "t": m["t"], "n": m["n"]}) + "\n").encode())
         except OSError: pass
 ta.join()
@@ -193,6 +199,12 @@ for m in A:
     got = sorted(o.id.value for o in m.moving_object[1:])
     if got not in wants: fail(f"tick {tick}: traffic ids {len(got)} live, {len(wants[0])} logged (or differ)")
     nveh += len(got)
+# the operator's `simctl light night` at B's join: the scenario's day (cloudy: LEVEL7, 8)
+# before, night (LEVEL1, 2) from the tick after it on (the export, compared above, too)
+amb = [m.environmental_conditions.ambient_illumination for m in A]
+switch = [i for i in range(1, len(A)) if amb[i] != amb[i - 1]]
+if amb[0] != 8 or amb[-1] != 2 or len(switch) != 1: fail(f"ambient illumination {amb[0]} .. {amb[-1]}, changes at {switch}")
+if abs(tsA[switch[0]] - ts(B[0])) > 3 * 10**7: fail(f"the light changed at {tsA[switch[0]]} ns, the command came at {ts(B[0])} ns")
 # B: joined late; its first message the newest again, with lanes; then A's, in order
 if len(B) < 2: fail(f"consumer B got {len(B)} messages")
 if len(B[0].lane) != len(A[0].lane) or len(B[0].lane_boundary) != len(A[0].lane_boundary):
@@ -210,7 +222,8 @@ for d in U:
 if not U: fail("no datagram came")
 print(f"ok {len(A)} messages to A (trace {len(trace)}), one a tick from 0, equal to the export's; host within "
       f"{worst * 1000:.3f} mm of the log; {nveh} traffic vehicles by id; {len(A[0].lane)} lanes in A's first "
-      f"and in B's first (joined at {ts(B[0]) / 1e9:.2f} s, {len(B)} messages); {len(U)} datagrams equal to A's")
+      f"and in B's first (joined at {ts(B[0]) / 1e9:.2f} s, {len(B)} messages); night from {tsA[switch[0]] / 1e9:.2f} s; "
+      f"{len(U)} datagrams equal to A's")
 PY
 # a message larger than a datagram may carry (--udp-max) is not sent by UDP and said once
 # (the test's own bus: the drive's first three vehicle.state lines published again)
