@@ -17,13 +17,11 @@ int osi_node_load(osi_node *n, sim_error *err)
     int rc = sim_vehicle_params_load(n->vehicle, p, err);
     if (!rc) sim_osi_ego_geometry_from_params(p, &n->geo);
     free(p);
-    if (rc || !n->scenario) return rc;
+    if (rc) return rc;
+    if (!n->scenario) return sim_osi_heads_init(&n->heads, NULL, err); /* (SUMO's heads place themselves) */
     if ((rc = sim_scenario_load_params(n->scenario, n->params, &n->sc, err))) return rc;
     n->env = n->sc->env;
-    int nh = n->sc->net.lights.n_heads;
-    n->head_state = malloc(sizeof *n->head_state * (size_t)(nh ? nh : 1));
-    if (!n->head_state) return sim_error_set(err, SIM_ENOMEM, "out of memory");
-    for (int i = 0; i < nh; i++) n->head_state[i] = -1;
+    if ((rc = sim_osi_heads_init(&n->heads, &n->sc->net.lights, err))) return rc;
     return sim_osi_lanes_from_net(&n->sc->net, n->lane_step, &n->lanes, err);
 }
 
@@ -31,12 +29,8 @@ void osi_node_free(osi_node *n)
 {
     for (int i = 0; i < OSI_NODE_RECENT; i++) cJSON_Delete(n->recent[i]), n->recent[i] = NULL;
     free(n->buf), n->buf = NULL;
-    free(n->head_state), n->head_state = NULL;
-    free(n->lights), n->lights = NULL;
+    sim_osi_heads_free(&n->heads);
     sim_osi_road_lanes_free(&n->lanes);
-    free(n->extra), n->extra = NULL;
-    free(n->extra_id), n->extra_id = NULL;
-    free(n->extra_state), n->extra_state = NULL;
     sim_scenario_free(n->sc);
     n->sc = NULL;
 }
@@ -54,18 +48,9 @@ static const cJSON *traffic_for(const osi_node *n)
 
 static size_t lights(osi_node *n)
 {
-    const sim_lights *L = n->sc ? &n->sc->net.lights : NULL;
-    size_t need = 3 * (size_t)((L ? L->n_heads : 0) + n->n_extra), k = 0;
-    if (need > n->cap_lights) {
-        sim_osi_light *nl = realloc(n->lights, need * sizeof *nl);
-        if (!nl) return 0;
-        n->lights = nl, n->cap_lights = need;
-    }
-    for (int i = 0; i < n->n_extra; i++)
-        k += (size_t)sim_osi_lights_from_head(&n->extra[i], (sim_light_state)n->extra_state[i], &n->lights[k]);
-    for (int i = 0; L && i < L->n_heads; i++)
-        if (n->head_state[i] >= 0)
-            k += (size_t)sim_osi_lights_from_head(&L->heads[i], (sim_light_state)n->head_state[i], &n->lights[k]);
+    size_t k = 0;
+    sim_error err = {0};
+    if (sim_osi_heads_lights(&n->heads, &k, &err)) fprintf(stderr, "osi-node: traffic lights: %s\n", err.msg);
     return k;
 }
 
@@ -106,8 +91,9 @@ static void emit(osi_node *n)
     if (n->sc)
         sim_osi_environment_from(n->env.light, n->env.time_of_day, n->env.weather, n->env.visibility, n->ego_t,
                                  &n->last_env);
+    size_t n_lights = lights(n); /* (before its array is read: it may move it) */
     n->last = (sim_osi_ground_truth){.t = n->ego_t, .host_id = SIM_OSI_HOST_ID, .objects = n->objects, .n_objects = k,
-                                     .lights = n->lights, .n_lights = lights(n), .env = n->sc ? &n->last_env : NULL};
+                                     .lights = n->heads.lights, .n_lights = n_lights, .env = n->sc ? &n->last_env : NULL};
     n->have_last = true;
     n->have_ego = false;
     n->sent++;
@@ -154,38 +140,7 @@ void osi_node_signal(osi_node *n, const cJSON *msg)
     sim_msg_signal_where w;
     sim_error e = {0};
     if (sim_msg_signal_state_decode(msg, &m, &e) || sim_msg_signal_where_decode(msg, &w, &e)) return;
-    int st = sim_light_state_parse(m.state);
-    if (st < 0) return;
-    const sim_lights *L = n->sc ? &n->sc->net.lights : NULL;
-    for (int i = 0; L && i < L->n_heads; i++)
-        if (strcmp(L->heads[i].id, m.id) == 0) {
-            n->head_state[i] = st;
-            return;
-        }
-    for (int i = 0; i < n->n_extra; i++)
-        if (strcmp(n->extra_id[i], m.id) == 0) {
-            n->extra_state[i] = st;
-            return;
-        }
-    if (isnan(w.pos[0])) return; /* neither the scenario's nor placed by its message */
-    if (n->n_extra == n->cap_extra) {
-        int cap = n->cap_extra ? 2 * n->cap_extra : 16;
-        sim_light_head *nh = realloc(n->extra, (size_t)cap * sizeof *nh);
-        if (nh) n->extra = nh;
-        char(*ni)[64] = realloc(n->extra_id, (size_t)cap * sizeof *ni);
-        if (ni) n->extra_id = ni;
-        int *ns = realloc(n->extra_state, (size_t)cap * sizeof *ns);
-        if (ns) n->extra_state = ns;
-        if (!nh || !ni || !ns) return;
-        n->cap_extra = cap;
-        for (int i = 0; i < n->n_extra; i++) n->extra[i].id = n->extra_id[i]; /* (moved) */
-    }
-    int k = n->n_extra++;
-    snprintf(n->extra_id[k], sizeof n->extra_id[k], "%s", m.id);
-    /* as render-node builds such a head: a vehicle head of the default size and height */
-    n->extra[k] = (sim_light_head){.id = n->extra_id[k], .kind = SIM_HEAD_VEHICLE, .road = -1, .x = w.pos[0],
-                                   .y = w.pos[1], .z = w.pos[2], .heading = w.heading, .controller = -1};
-    n->extra_state[k] = st;
+    if (sim_osi_heads_signal(&n->heads, &m, &w, &e)) fprintf(stderr, "osi-node: signal.state: %s\n", e.msg);
 }
 
 void osi_node_light(osi_node *n, const cJSON *msg)

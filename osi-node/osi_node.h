@@ -26,11 +26,7 @@ typedef struct osi_node {
     sim_osi_ego_geometry geo;
     sim_scenario *sc;            /* NULL: no environment, lights or lanes */
     sim_environment env;         /* the scenario's; light follows the operator's command */
-    int *head_state;             /* per scenario head: sim_light_state, -1 not yet */
-    sim_light_head *extra;       /* heads placed by their own signal.state (SUMO's) */
-    char (*extra_id)[64];
-    int *extra_state;
-    int n_extra, cap_extra;
+    sim_osi_heads heads;         /* the traffic-light heads in their newest signal.state */
     sim_osi_road_lanes lanes;
     /* the pending tick */
     bool have_ego;
@@ -47,8 +43,6 @@ typedef struct osi_node {
     sim_osi_environment last_env;
     sim_osi_object objects[1 + SIM_MSG_TRAFFIC_MAX_VEHICLES];
     sim_msg_traffic_vehicle vehicles[SIM_MSG_TRAFFIC_MAX_VEHICLES];
-    sim_osi_light *lights;
-    size_t cap_lights;
     uint8_t *buf;
     size_t cap;
     size_t sent;

@@ -55,6 +55,13 @@ int gfx_open(gfx *g, const gfx_window_opts *o, sim_error *err)
     }
     SDL_GL_SetSwapInterval(o->vsync ? 1 : 0);
     SDL_GL_GetDrawableSize(g->win, &g->width, &g->height);
+    /* A first frame at once, in the study screen's calm colour (hud.c's page): until the
+     * scene has loaded (seconds on a busy machine) a new fullscreen window showed black
+     * over the study's page (issue 35, a study day at a virtual desktop). */
+    glViewport(0, 0, g->width, g->height);
+    glClearColor(0.10f, 0.14f, 0.20f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    SDL_GL_SwapWindow(g->win);
     return SIM_OK;
 }
 

@@ -32,13 +32,7 @@ typedef struct trace {
     bool have_env;
     sim_environment env;
     sim_scenario *sc;     /* the drive's (NULL: none): environment and traffic-light heads */
-    int *head_state;      /* per scenario head: its sim_light_state from signal.state, -1 not yet */
-    sim_light_head *extra; /* heads the scenario does not have (SUMO's), from signal.state's place */
-    char (*extra_id)[64];
-    int *extra_state;
-    int n_extra, cap_extra;
-    sim_osi_light *lights;
-    size_t cap_lights;
+    sim_osi_heads heads;  /* the traffic-light heads in their newest signal.state */
     sim_osi_road_lanes lanes; /* the scenario's road network, in the first message only */
     bool have_ego;
     int64_t ego_run;
@@ -71,6 +65,7 @@ static const traffic_line *traffic_for(const trace *c)
 
 static int emit(trace *c)
 {
+    int rc;
     if (!c->have_run) c->have_run = true, c->first_run = c->ego_run;
     else if (c->ego_run != c->first_run)
         return sim_error_set(c->err, SIM_EINVAL,
@@ -83,7 +78,7 @@ static int emit(trace *c)
     if (l) {
         cJSON *pl = cJSON_ParseWithLength(l->line, l->len);
         sim_msg_traffic_state m = {.vehicles = c->vehicles};
-        int rc = cJSON_IsObject(pl) ? sim_msg_traffic_state_decode(pl, &m, SIM_MSG_TRAFFIC_MAX_VEHICLES, c->err)
+        rc = cJSON_IsObject(pl) ? sim_msg_traffic_state_decode(pl, &m, SIM_MSG_TRAFFIC_MAX_VEHICLES, c->err)
                                     : sim_error_set(c->err, SIM_EINVAL, "not a JSON object");
         cJSON_Delete(pl);
         if (rc) {
@@ -100,28 +95,15 @@ static int emit(trace *c)
         }
     }
     size_t n_lights = 0;
-    const sim_lights *L = c->sc ? &c->sc->net.lights : NULL;
-    size_t need = 3 * (size_t)((L ? L->n_heads : 0) + c->n_extra);
-    if (need > c->cap_lights) {
-        sim_osi_light *nl = realloc(c->lights, need * sizeof *nl);
-        if (!nl) return sim_error_set(c->err, SIM_ENOMEM, "out of memory");
-        c->lights = nl, c->cap_lights = need;
-    }
-    for (int i = 0; i < c->n_extra; i++)
-        n_lights += (size_t)sim_osi_lights_from_head(&c->extra[i], (sim_light_state)c->extra_state[i],
-                                                     &c->lights[n_lights]);
-    for (int i = 0; L && i < L->n_heads; i++)
-        if (c->head_state[i] >= 0)
-            n_lights += (size_t)sim_osi_lights_from_head(&L->heads[i], (sim_light_state)c->head_state[i],
-                                                         &c->lights[n_lights]);
+    if ((rc = sim_osi_heads_lights(&c->heads, &n_lights, c->err))) return rc;
     sim_osi_environment env;
     if (c->have_env)
         sim_osi_environment_from(c->env.light, c->env.time_of_day, c->env.weather, c->env.visibility, c->ego_t, &env);
     sim_osi_ground_truth gt = {.t = c->ego_t, .host_id = SIM_OSI_HOST_ID, .objects = c->objects, .n_objects = n,
-                               .lights = c->lights, .n_lights = n_lights, .env = c->have_env ? &env : NULL,
+                               .lights = c->heads.lights, .n_lights = n_lights, .env = c->have_env ? &env : NULL,
                                .lanes = c->frames == 0 && c->sc ? &c->lanes : NULL};
     size_t len = 0;
-    int rc = sim_osi_groundtruth_encode(&gt, &c->buf, &c->cap, &len, c->err);
+    rc = sim_osi_groundtruth_encode(&gt, &c->buf, &c->cap, &len, c->err);
     if (rc) return rc;
     uint8_t head[4] = {(uint8_t)len, (uint8_t)(len >> 8), (uint8_t)(len >> 16), (uint8_t)(len >> 24)};
     if (fwrite(head, 1, 4, c->f) != 4 || fwrite(c->buf, 1, len, c->f) != len)
@@ -180,8 +162,7 @@ static int on_traffic(trace *c, int64_t run, double t, const char *line, size_t 
     return 0;
 }
 
-/* A head's new state (the scenario's heads; SUMO's, which say where they stand, are
- * not in the scenario and not written yet). */
+/* A head's new state (sim_osi_heads). */
 static int on_signal(trace *c, const char *line, size_t len)
 {
     cJSON *pl = cJSON_ParseWithLength(line, len);
@@ -192,39 +173,7 @@ static int on_signal(trace *c, const char *line, size_t len)
     if (!rc) rc = sim_msg_signal_where_decode(pl, &w, &e);
     cJSON_Delete(pl);
     if (rc) return 0; /* (a bad message is the recorder's event; the lights stay as they were) */
-    int st = sim_light_state_parse(m.state);
-    if (st < 0) return 0;
-    const sim_lights *L = c->sc ? &c->sc->net.lights : NULL;
-    for (int i = 0; L && i < L->n_heads; i++)
-        if (strcmp(L->heads[i].id, m.id) == 0) {
-            c->head_state[i] = st;
-            return 0;
-        }
-    for (int i = 0; i < c->n_extra; i++)
-        if (strcmp(c->extra_id[i], m.id) == 0) {
-            c->extra_state[i] = st;
-            return 0;
-        }
-    if (isnan(w.pos[0])) return 0; /* neither the scenario's nor placed by its message */
-    if (c->n_extra == c->cap_extra) {
-        int cap = c->cap_extra ? 2 * c->cap_extra : 16;
-        sim_light_head *nh = realloc(c->extra, (size_t)cap * sizeof *nh);
-        if (nh) c->extra = nh;
-        char(*ni)[64] = realloc(c->extra_id, (size_t)cap * sizeof *ni);
-        if (ni) c->extra_id = ni;
-        int *ns = realloc(c->extra_state, (size_t)cap * sizeof *ns);
-        if (ns) c->extra_state = ns;
-        if (!nh || !ni || !ns) return sim_error_set(c->err, SIM_ENOMEM, "out of memory");
-        c->cap_extra = cap;
-        for (int i = 0; i < c->n_extra; i++) c->extra[i].id = c->extra_id[i]; /* (moved) */
-    }
-    int k = c->n_extra++;
-    snprintf(c->extra_id[k], sizeof c->extra_id[k], "%s", m.id);
-    /* as render-node builds such a head: a vehicle head of the default size and height */
-    c->extra[k] = (sim_light_head){.id = c->extra_id[k], .kind = SIM_HEAD_VEHICLE, .road = -1, .x = w.pos[0],
-                                   .y = w.pos[1], .z = w.pos[2], .heading = w.heading, .controller = -1};
-    c->extra_state[k] = st;
-    return 0;
+    return sim_osi_heads_signal(&c->heads, &m, &w, c->err);
 }
 
 /* The operator's light (simctl light MODE): the environment from the next message on,
@@ -350,11 +299,10 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
         if (c->sc) {
             c->have_env = true;
             c->env = c->sc->env;
-            int nh = c->sc->net.lights.n_heads;
-            c->head_state = malloc(sizeof *c->head_state * (size_t)(nh ? nh : 1));
-            if (!c->head_state) rc = sim_error_set(err, SIM_ENOMEM, "out of memory");
-            for (int i = 0; !rc && i < nh; i++) c->head_state[i] = -1;
-            if (!rc) rc = sim_osi_lanes_from_net(&c->sc->net, OSI_LANE_STEP, &c->lanes, err);
+        }
+        rc = sim_osi_heads_init(&c->heads, c->sc ? &c->sc->net.lights : NULL, err);
+        if (!rc && c->sc) {
+            rc = sim_osi_lanes_from_net(&c->sc->net, OSI_LANE_STEP, &c->lanes, err);
         }
         c->err = err;
     }
@@ -386,12 +334,8 @@ int osi_trace_export(sim_drivelog_reader *r, sim_drivelog_range range, const cha
     if (c) {
         for (int i = 0; i < RECENT; i++) free(c->recent[i].line);
         free(c->buf);
-        free(c->head_state);
-        free(c->lights);
+        sim_osi_heads_free(&c->heads);
         sim_osi_road_lanes_free(&c->lanes);
-        free(c->extra);
-        free(c->extra_id);
-        free(c->extra_state);
         sim_scenario_free(c->sc);
     }
     free(c);

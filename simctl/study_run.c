@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -47,7 +48,7 @@
 #define STATE_PERIOD_MS 1000
 /* How long "done" stays on the bus after the last drive: pages republished to once a
  * second see it, and keep showing it after the runner exits. */
-#define DONE_LINGER_MS 2000
+#define DONE_LINGER_MS 3000
 
 typedef struct runner {
     study_ctx *c;
@@ -274,6 +275,21 @@ static void on_go(runner *r, const cJSON *msg)
     r->answered_ms = uv_now(r->loop);
 }
 
+/* Whether a's questionnaire of this participant, after the drive at a's position, is
+ * answered in the database already (the questionnaire pending now never is). */
+static bool already_stored(runner *r, const sim_msg_study_answer *a)
+{
+    if (strcmp(a->participant, r->id) || strcmp(a->study, r->c->s->name) || a->drive < 1) return false;
+    if (r->q && !r->answered && a->drive == r->plan.drives[r->cur].position && !strcmp(a->questionnaire, r->q->id))
+        return false;
+    const sim_questionnaire *q = NULL;
+    for (int i = 0; i < r->c->s->n_questionnaires && !q; i++)
+        if (!strcmp(r->c->s->questionnaires[i].id, a->questionnaire)) q = &r->c->s->questionnaires[i];
+    bool has = false;
+    sim_error err;
+    return q && sim_studydb_has_answers(r->c->db, r->id, a->drive, q->id, &has, &err) == SIM_OK && has;
+}
+
 static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const char *line, size_t len, void *user)
 {
     runner *r = user;
@@ -293,14 +309,23 @@ static void on_message(sim_bus *bus, const char *topic, const cJSON *msg, const 
         on_go(r, msg);
         return;
     }
-    if (strcmp(topic, SIM_TOPIC_STUDY_ANSWER) != 0 || !r->q || r->answered) return;
+    if (strcmp(topic, SIM_TOPIC_STUDY_ANSWER) != 0) return;
     sim_msg_study_answer *ap = &r->answer;
     sim_error err = {0};
     if (sim_msg_study_answer_decode(msg, ap, &err) != SIM_OK) {
-        answered(r, ap, err.msg);
+        if (r->q && !r->answered) answered(r, ap, err.msg);
         return;
     }
 #define a (*ap)
+    /* A copy of answers already stored (a client that did not hear the verdict and
+     * sends again): acknowledged again, never stored twice. */
+    if (already_stored(r, &a)) {
+        fprintf(stderr, "simctl study: %s drive %d: '%s' from %s again: already stored, acknowledged again\n",
+                a.participant, a.drive, a.questionnaire, a.source[0] ? a.source : "bus");
+        answered(r, &a, NULL);
+        return;
+    }
+    if (!r->q || r->answered) return;
     const sim_plan_drive *d = &r->plan.drives[r->cur];
     if (strcmp(a.participant, r->id) || a.drive != d->position || strcmp(a.questionnaire, r->q->id)) {
         char why[400];
@@ -820,11 +845,26 @@ static void start_screen(runner *r)
                         "up within %d s\n", SCREEN_UP_MS / 1000);
 }
 
+/* The day's console and study screen at the end: SIGTERM, then SIGKILL after
+ * STOP_CHILD_MS. (A study screen on a busy virtual desktop once hung in its exit, a
+ * futex wait in the GL driver, after SIGTERM: the runner, stopped at a questionnaire,
+ * waited for it without end.) */
+#define STOP_CHILD_MS 5000
 static void stop_child(pid_t *pid)
 {
     if (*pid <= 0) return;
     kill(*pid, SIGTERM);
-    waitpid(*pid, NULL, 0);
+    for (int waited = 0; waitpid(*pid, NULL, WNOHANG) == 0; waited += 50) {
+        if (waited >= STOP_CHILD_MS) {
+            fprintf(stderr, "simctl study: child %d did not stop within %d s of SIGTERM: killed\n", (int)*pid,
+                    STOP_CHILD_MS / 1000);
+            kill(*pid, SIGKILL);
+            waitpid(*pid, NULL, 0);
+            break;
+        }
+        struct timespec ts = {0, 50 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     *pid = 0;
 }
 

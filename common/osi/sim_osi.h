@@ -24,6 +24,7 @@
 #include "sim_lights.h"
 #include "sim_road.h"
 #include "sim_sky.h"
+#include "sim_msg_signal.h"
 #include "sim_msg_traffic.h"
 #include "sim_msg_vehicle.h"
 #include "sim_vehicle.h"
@@ -190,6 +191,30 @@ void sim_osi_environment_from(sim_light light, double time_of_day, sim_weather w
  * third (half) of the housing render-node draws, lit as render-node lights them. Ids:
  * sim_osi_id of "<head id>/red" (yellow, green). Returns the number written (3 or 2). */
 int sim_osi_lights_from_head(const sim_light_head *h, sim_light_state s, sim_osi_light out[3]);
+
+/* The traffic-light heads of a stream (a trace, osi-node): the scenario's heads (L, may
+ * be NULL) in the state of their newest signal.state, and heads the scenario does not
+ * have that a signal.state places itself (SUMO's, built as render-node builds them: a
+ * vehicle head of the default size), so that the export and the live node light the
+ * same bulbs. */
+typedef struct sim_osi_heads {
+    const sim_lights *L;
+    int *state;                  /* per head of L: its sim_light_state, -1 before its first signal.state */
+    sim_light_head *extra;
+    char (*extra_id)[64];
+    int *extra_state;
+    int n_extra, cap_extra;
+    sim_osi_light *lights;       /* sim_osi_heads_lights' */
+    size_t cap_lights;
+} sim_osi_heads;
+int sim_osi_heads_init(sim_osi_heads *h, const sim_lights *L, sim_error *err);
+void sim_osi_heads_free(sim_osi_heads *h);
+/* A head's new state; a head neither in L nor placed by w (NAN) is left out; a state
+ * name that is not one is ignored. SIM_ENOMEM. */
+int sim_osi_heads_signal(sim_osi_heads *h, const sim_msg_signal_state *m, const sim_msg_signal_where *w,
+                         sim_error *err);
+/* Every bulb of the heads with a state into h->lights (placed heads first), *n of them. */
+int sim_osi_heads_lights(sim_osi_heads *h, size_t *n, sim_error *err);
 
 /* The version of the protobuf library that encodes ("1.4.1": protobuf-c's), for the
  * trace file name (docs/osi.md, "Trace files"). */

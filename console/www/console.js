@@ -12,6 +12,8 @@ const name = params.get("name") || "console";
 
 const modules = new Map(); // name -> {state, in_rate, out_rate, dropped, queued_bytes, lockstep}
 let bus = null;
+let lostTimer = null;
+const LOST_MS = 15000; // off the bus this long: not a dispatcher swap between drives
 
 function text(el, s) { el.textContent = s; }
 
@@ -189,6 +191,47 @@ function renderErrors() {
   }
 }
 
+// The traffic lights seen on the bus (signal.state: every head at the start of a run,
+// then each change), newest state per head: offered in the Signal row's list and shown
+// under it, a held head marked "held" (no controller phase while the operator holds it).
+const signals = new Map(); // head id -> signal.state
+function showSignal(m) {
+  if (typeof m.id !== "string" || typeof m.state !== "string") return;
+  const isNew = !signals.has(m.id);
+  signals.set(m.id, m);
+  if (isNew) {
+    const list = $("signal-heads");
+    list.replaceChildren(...[...signals.keys()].sort().map((id) => Object.assign(document.createElement("option"), { value: id })));
+    if (!$("signal-head").value) $("signal-head").value = [...signals.keys()].sort()[0];
+  }
+  const div = $("signals");
+  div.className = "signals";
+  div.replaceChildren(...[...signals.values()].sort((a, b) => a.id.localeCompare(b.id)).map((h) => {
+    const span = document.createElement("span");
+    span.dataset.head = h.id;
+    span.dataset.state = h.state;
+    const held = h.controller && (h.phase === undefined || h.phase === null);
+    span.className = "head " + h.state;
+    span.textContent = `${h.id} ${h.state.replace("_", "-")}${held ? " (held)" : ""}`;
+    return span;
+  }));
+}
+
+// While off the bus, this page asks its console for "/" every 2 s: a console started
+// anew (the next participant's study runner starts its own) has a new operator cookie,
+// which it sets with "/", and the old one was refused at every rejoin (403) until the
+// operator reloaded the page. This is the operator's page, so it may hold that cookie.
+let refreshing = false;
+async function refreshCookie() {
+  if (refreshing) return;
+  refreshing = true;
+  while (bus.closed) {
+    try { await fetch("/", { cache: "no-store", credentials: "same-origin" }); } catch { /* console down */ }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  refreshing = false;
+}
+
 function wire(map) {
   $("cmd-pause").onclick = () => send("pause");
   $("cmd-resume").onclick = () => send("resume");
@@ -198,6 +241,9 @@ function wire(map) {
   $("cmd-traffic").onclick = () =>
     send("traffic", { density: Number($("traffic-density").value), freeze: $("traffic-freeze").checked });
   $("cmd-light").onclick = () => send("light", { mode: $("light-mode").value });
+  // a traffic light: the head held in a state, or "auto" back to its controller, as
+  // `simctl signal HEAD STATE|auto` (the traffic node acts; signal.state shows it)
+  $("cmd-signal").onclick = () => send("signal", { head: $("signal-head").value.trim(), state: $("signal-state").value });
   // the ego car's automation (docs/automation.md): input-node acts on the command
   $("cmd-automation").onclick = () => send("automation", { mode: $("auto-select").value });
   $("cmd-automation-set").onclick = () => send("automation", { set_kmh: Number($("auto-kmh").value) });
@@ -227,7 +273,7 @@ async function main() {
       bus = await join(name, {
         role: "operator",
         subscribe: ["dispatcher.", "vehicle.state", "traffic.state", "sim.tick", "log.", "session.", "study.",
-          "traffic.event", "control.ack", "automation.", "bridge."],
+          "traffic.event", "control.ack", "automation.", "bridge.", "signal.state"],
       });
     } catch (e) {
       text($("conn"), "not on the bus: " + e.message + "; trying again");
@@ -261,6 +307,7 @@ async function main() {
     map.setEgo(m);
   });
   bus.on("traffic.state", (m) => map.setTraffic(m.vehicles || []));
+  bus.on("signal.state", (m) => showSignal(m));
   bus.on("automation.state", (m) => {
     const el = $("auto-mode");
     const tor = m.tor && m.tor !== "none" ? ` — TOR ${m.tor}` : "";
@@ -300,8 +347,27 @@ async function main() {
   bus.on("close", (e) => {
     text($("conn"), "off the bus: " + e.reason + "; joining again…");
     $("conn").className = "pill bad";
+    refreshCookie();
+    // the session is gone with its dispatcher (a drive's end, the study runner's break):
+    // its time, speed and "running" are no longer true (until the next sim.tick)
+    for (const id of ["simtime", "run", "speed"]) text($(id), "–");
+    text($("paused"), "no drive");
+    $("paused").className = "pill";
+    // not back within LOST_MS: no dispatcher swap but a runner (and its console) gone
+    if (!lostTimer && lastStudy && lastStudy.phase !== "done") lostTimer = setTimeout(() => {
+      const note = $("study-lost");
+      note.hidden = false;
+      text(note, `No study runner on the bus since ${new Date(Date.now() - LOST_MS).toLocaleTimeString()}: ` +
+        `the day of ${lastStudy.participant} is interrupted at drive ${lastStudy.drive} of ${lastStudy.drives} ` +
+        `(${lastStudy.phase}). Run the same simctl study run command again to resume it (simctl study status shows ` +
+        "where it stands); this page joins it again by itself.");
+    }, LOST_MS);
   });
   bus.on("welcome", () => {
+    clearTimeout(lostTimer);
+    lostTimer = null;
+    $("study-lost").hidden = true;
+    if (text && $("paused").textContent === "no drive") text($("paused"), "no sim.tick yet");
     // a new dispatcher (a restart, the study runner's between drives): its modules
     text($("conn"), "on the bus as " + name);
     $("conn").className = "pill ok";

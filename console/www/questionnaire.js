@@ -20,6 +20,15 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 let pending = null; // the study.state whose questionnaire is shown
 let sent = null;    // the study.answer waiting for its verdict
+let sentAt = 0, tries = 0, lost = false; // when it last went out, how many times, a connection lost since
+// No verdict (a connection lost mid-send, a dispatcher swap between drives): the page
+// says so and sends the same answers again until the runner answers: at the runner's
+// next study.state after a lost connection or STATE_RESEND_MS without a verdict (the
+// runner is on this dispatcher then), and every RESEND_MS regardless. The runner stores
+// a questionnaire's answers once; a copy of answers it has already stored gets its ok
+// again (docs/study.md, "Answers are never lost").
+const RESEND_MS = 3000, STATE_RESEND_MS = 1000;
+const LOST_MS = 15000; // off the bus this long: not a dispatcher swap, the day is interrupted
 const saved = new Set(); // questionnaires answered and saved: never shown again
 
 const key = (m) => [m.study, m.participant, m.drive, m.questionnaire].join("/");
@@ -110,7 +119,8 @@ function show(state) {
   $("form").hidden = false;
   $("result").textContent = "";
   $("submit").disabled = false;
-  $("title").textContent = state.questionnaire;
+  // the study's id for it, and which drive it is about (the final one: after the last)
+  $("title").textContent = `${state.questionnaire} (after drive ${state.drive} of ${state.drives})`;
   const box = $("items");
   box.replaceChildren();
   for (const it of state.items || []) {
@@ -132,22 +142,39 @@ function show(state) {
   }
 }
 
-function idle(text, phase = "") {
+// A heading and one calm sentence, as the driver's screen shows them between drives.
+function idle(text, phase = "", heading = "") {
   pending = null;
   $("form").hidden = true;
   $("status").hidden = false;
-  $("status").textContent = text;
+  const h = document.createElement("strong");
+  h.className = "heading";
+  h.textContent = heading;
+  const p = document.createElement("span");
+  p.textContent = text;
+  $("status").replaceChildren(...(heading ? [h, document.createElement("br")] : []), p);
   document.body.dataset.phase = phase;
 }
 
+// The heading of each phase (the driver's screen's words, render-node's study page).
+function phaseHeading(m) {
+  switch (m.phase) {
+    case "waiting": return "Welcome";
+    case "instructions": return `Next: drive ${m.drive} of ${m.drives}`;
+    case "driving": return `Drive ${m.drive} of ${m.drives}`;
+    case "ready": return (justSaved ? "Thank you: your answers are saved. " : "") + `Next: drive ${m.drive} of ${m.drives}`;
+    default: return ""; // done: the study's thank-you says it
+  }
+}
+let justSaved = false; // answers saved in this break: said above the next drive's words
+
 // What the test person reads in each phase of the day.
 function phaseText(m) {
-  const k = `drive ${m.drive} of ${m.drives}`;
   switch (m.phase) {
-    case "waiting": return m.message || "Welcome. Please wait: the study begins soon.";
-    case "instructions": return `Next: ${k}. ` + (m.message || "The drive is starting.");
-    case "driving": return `${k[0].toUpperCase() + k.slice(1)}: please drive.` + (m.message ? " " + m.message : "");
-    case "ready": return `Next: ${k}. ` + (m.message || "") + " Please wait: the next drive starts soon.";
+    case "waiting": return m.message || "Please wait: the study begins soon.";
+    case "instructions": return (m.message ? m.message + " " : "") + "The drive is starting.";
+    case "driving": return "Please drive." + (m.message ? " " + m.message : "");
+    case "ready": return (m.message ? m.message + " " : "") + "Please wait: the experimenter starts the drive soon.";
     case "done": return m.message || "Thank you: the study is complete.";
     default: return m.message || "Please wait.";
   }
@@ -165,20 +192,74 @@ async function joinRetrying() {
   }
 }
 
+// Sends the answers waiting for their verdict (again): on the bus when the page is on
+// it, else at its next welcome.
+function sendAnswers(bus, why) {
+  if (!sent) return;
+  sentAt = Date.now();
+  lost = false;
+  let out = false;
+  try {
+    bus.publish("study.answer", sent);
+    out = true;
+  } catch (e) { /* off the bus: sent at the next welcome */ }
+  tries += out ? 1 : 0;
+  document.body.dataset.tries = String(tries);
+  if (tries <= 1 && out && !why) {
+    $("result").className = "note";
+    $("result").textContent = "Sending…";
+  } else {
+    $("result").className = "bad";
+    $("result").textContent = "Not sent yet (" + (why || "no answer from the study runner") + "): retrying" +
+      (out ? " (sent " + tries + " times)…" : "…");
+  }
+}
+
 async function main() {
   const bus = await joinRetrying();
   window.questionnaireBus = bus;
   $("conn").textContent = "on the bus";
   $("conn").className = "pill ok";
   // between drives the study runner's own dispatcher takes over: the page joins again
-  bus.on("close", (e) => { $("conn").textContent = "off the bus: " + e.reason + "; joining again…"; $("conn").className = "pill bad"; });
-  bus.on("welcome", () => { $("conn").textContent = "on the bus"; $("conn").className = "pill ok"; });
+  // Off the bus for LOST_MS (the runner stopped, crashed or was killed; a dispatcher
+  // swap between drives takes a few seconds): the last phase is no longer true ("please
+  // drive" with no drive running), so the test person is asked to wait; a form being
+  // filled in stays (a resumed runner asks for the same answers).
+  let lostTimer = null;
+  bus.on("close", (e) => {
+    $("conn").textContent = "off the bus: " + e.reason + "; joining again…";
+    $("conn").className = "pill bad";
+    if (!lostTimer) lostTimer = setTimeout(() => {
+      if ($("form").hidden && !sent && document.body.dataset.phase !== "done")
+        idle("The experimenter will be with you shortly.", "interrupted", "Please wait");
+    }, LOST_MS);
+    if (sent) {
+      lost = true;
+      $("result").className = "bad";
+      $("result").textContent = "Not sent yet (the connection was lost): retrying…";
+    }
+  });
+  bus.on("welcome", () => {
+    clearTimeout(lostTimer);
+    lostTimer = null;
+    $("conn").textContent = "on the bus";
+    $("conn").className = "pill ok";
+    // sent at once, and again at the runner's next study.state: the runner may join
+    // this dispatcher after the page
+    if (sent) { sendAnswers(bus, "the connection was lost"); lost = true; }
+  });
+  bus.on("study.state", (m) => {
+    if (sent && m.participant === sent.participant && (lost || Date.now() - sentAt >= STATE_RESEND_MS))
+      sendAnswers(bus, lost ? "the connection was lost" : "no answer from the study runner");
+  });
+  setInterval(() => { if (sent && Date.now() - sentAt >= RESEND_MS) sendAnswers(bus, "no answer from the study runner"); }, 500);
   bus.on("study.state", (m) => {
     if (m.phase === "questionnaire" && m.questionnaire && !saved.has(key(m))) {
       if (!pending || key(pending) !== key(m)) show(m);
       document.body.dataset.phase = "questionnaire";
     } else if (!sent && !(m.phase === "questionnaire" && saved.has(key(m)))) {
-      idle(phaseText(m), m.phase);
+      if (m.phase !== "ready") justSaved = false;
+      idle(phaseText(m), m.phase, phaseHeading(m));
     }
   });
   bus.on("study.answered", (m) => {
@@ -186,6 +267,7 @@ async function main() {
     if (m.ok) {
       saved.add(key(sent));
       sent = null;
+      justSaved = true;
       idle("Thank you: your answers are saved.", "saved");
       $("result").textContent = "";
     } else {
@@ -217,10 +299,9 @@ async function main() {
     }
     sent = { study: pending.study, participant: pending.participant, drive: pending.drive,
       questionnaire: pending.questionnaire, source: "questionnaire-page", answers };
-    bus.publish("study.answer", sent);
+    tries = 0;
     $("submit").disabled = true;
-    $("result").className = "note";
-    $("result").textContent = "Sending…";
+    sendAnswers(bus, bus.closed ? "the connection was lost" : "");
   };
 }
 main();

@@ -491,6 +491,31 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await httpUp(base);
   // both pages open before the runner: they keep trying to join until it is up
   const q = await browser.newPage({ viewport: { width: 820, height: 700 } });
+  // the tablet's connection, between the page and the console: the test drops the
+  // page's first study.answer and cuts the connection (lost mid-send), or drops the
+  // runner's verdict on its way to the page (the answers stored, the page not told)
+  const net = { dropAnswer: false, dropVerdict: false, dropped: [] };
+  await q.routeWebSocket(/\/bus/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (net.dropAnswer && /"topic":"study\.answer"/.test(m)) {
+        net.dropAnswer = false;
+        net.dropped.push("answer");
+        ws.close({ code: 1011, reason: "test: the tablet's connection dropped mid-send" });
+        server.close();
+        return;
+      }
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      if (net.dropVerdict && /"topic":"study\.answered"/.test(m)) {
+        net.dropVerdict = false;
+        net.dropped.push("verdict");
+        return;
+      }
+      ws.send(m);
+    });
+  });
   await q.goto(base + "/questionnaire.html");
   const op = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await op.goto(base + "/");
@@ -521,9 +546,19 @@ await step("a questionnaire submitted in the page is in the study database", asy
   await q.locator('[data-item="kss"] input[value="7"]').check({ force: true });
   await q.locator('[data-item="ease"] .skip input').check();
   await q.locator('[data-item="note"] textarea').fill("typed on the tablet");
+  await q.evaluate(() => { // every text the page shows under the form, in order
+    window.resultTexts = [];
+    const el = document.getElementById("result");
+    new MutationObserver(() => window.resultTexts.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+  });
+  net.dropAnswer = true;
   await q.click("#submit");
   // the final questionnaire follows: SUS 4 2 _ 1 5 2 4 2 5 1 (item 3 skipped), the remark left empty
   await q.waitForSelector('[data-item="sus10"] input[type=radio]', { timeout: WAIT });
+  // the answers never reached the runner: the page said so and sent them again
+  const shown = await q.evaluate(() => window.resultTexts);
+  check("questionnaire: an answer lost with the connection is shown as not sent, retrying, until stored",
+    shown.some((x) => /^Not sent yet \(the connection was lost\): retrying/.test(x)), JSON.stringify(shown));
   await op.waitForFunction(() => /waiting for the test person's answers to final/.test(
     document.querySelector('#study tr[data-field="waiting on"]')?.innerText ?? ""), null, { timeout: WAIT })
     .then(() => check("study day: the console says the day waits for the test person's answers to final", true),
@@ -534,8 +569,13 @@ await step("a questionnaire submitted in the page is in the study database", asy
     if (sus[i] === null) await item.locator(".skip input").check();
     else await item.locator(`input[value="${sus[i]}"]`).check({ force: true });
   }
+  net.dropVerdict = true;
   await q.click("#submit");
   await q.waitForSelector('body[data-phase="done"]', { timeout: WAIT });
+  const tries = await q.evaluate(() => document.body.dataset.tries);
+  check("questionnaire: the tablet's connection lost the answer and then a verdict (both dropped)",
+    net.dropped.join(",") === "answer,verdict", net.dropped.join(","));
+  check("questionnaire: without its verdict the page sent the final answers again", Number(tries) >= 2, "sent " + tries + " times");
   const thanks = await q.locator("#status").innerText();
   await q.screenshot({ path: path.join(shots, "study-tablet-done.png") });
   check("study day: the tablet ends on the study's thank you", /Thank you for taking part/.test(thanks), thanks);
@@ -566,6 +606,17 @@ await step("a questionnaire submitted in the page is in the study database", asy
     .concat(["1|answered|remarks|NULL|NULL"]);
   check("the final questionnaire's answers are in study.db as given, skipped and empty ones NULL",
     JSON.stringify(fin.slice().sort()) === JSON.stringify(want.slice().sort()), fin.join("; "));
+  // sent again after the lost answer and after the lost verdict: each answer stored once
+  const perItem = execFileSync("sqlite3", [db, "SELECT questionnaire || ':' || count(*) FROM answers WHERE participant = 'P01'" +
+    " GROUP BY questionnaire, item HAVING count(*) <> 1"]).toString().trim();
+  const total = execFileSync("sqlite3", [db, "SELECT count(*) FROM answers WHERE participant = 'P01'"]).toString().trim();
+  check("answers sent again are stored exactly once (3 post + 11 final rows)", perItem === "" && total === "14",
+    "rows: " + total + " items not once: " + perItem);
+  const journal = fs.readFileSync(path.join(dir, "out", "answers.jsonl"), "utf8").split("\n")
+    .filter((l) => /"type":"answers"/.test(l)).length;
+  check("answers sent again are journalled once per questionnaire", journal === 2, "answers entries: " + journal);
+  check("the runner says it acknowledged a copy it had already stored",
+    /'final' from questionnaire-page again: already stored, acknowledged again/.test(readLog("study.log")), readLog("study.log").slice(-600));
   const an = path.join(dir, "an");
   execFileSync(path.join(bin, "analysis"), ["study", file, "--study-dir", path.join(dir, "out"), "--out", an,
     "--no-plots"], { cwd: root, stdio: ["ignore", "ignore", "ignore"] });
@@ -580,6 +631,58 @@ await step("a questionnaire submitted in the page is in the study database", asy
   check("the study page's final: sus table holds the score", /<td>all \(at the end\)<\/td><td>1<\/td><td>82\.5<\/td>/.test(table),
     table || html.slice(0, 600));
   await q.close();
+});
+
+// ---- a traffic light from the console page (the command simctl signal sends) ----------
+await step("traffic light from the console page", async () => {
+  const P = nextPort(), C = nextPort(), W = nextPort();
+  const session = start("simctl", ["run", "scenarios/crossing-lights.json", "--interactive", "--driver", "script",
+    "--until", "600", "--no-analysis", "--out", path.join(tmp, "out-lights"), "--bus", "127.0.0.1:" + P,
+    "--control", "tcp://127.0.0.1:" + C, "--console", "127.0.0.1:" + W], "lights.log");
+  const base = "http://127.0.0.1:" + W;
+  await httpUp(base);
+  const t = tap(P, "lights-tap", ["signal.state", "sim.tick"]);
+  await t.waitFor((m) => m.topic === "sim.tick", "sim.tick (the session running)");
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(base + "/");
+  await page.waitForSelector("#conn.ok", { timeout: WAIT });
+  // west_in is red for the first 30 s of the crossing's 57 s cycle: held green
+  const from = t.msgs.length;
+  await page.fill("#signal-head", "west_in");
+  await page.selectOption("#signal-state", "green");
+  await page.click("#cmd-signal");
+  const green = await t.waitFor((m) => t.msgs.indexOf(m) >= from && m.topic === "signal.state" && m.id === "west_in" &&
+    m.state === "green", "signal.state west_in green");
+  check("traffic light from the console page: the traffic node holds the head (signal.state on the bus)",
+    green.phase === undefined && green.src === "traffic", JSON.stringify(green));
+  await page.waitForSelector('#signals [data-head="west_in"][data-state="green"]', { timeout: WAIT });
+  // the reply comes once every module has answered, maybe after the new state
+  await page.waitForFunction(() => /signal: (done|REFUSED|NO ANSWER)/.test(document.getElementById("answers").innerText),
+    null, { timeout: WAIT }).catch(() => {});
+  const chip = await page.locator('#signals [data-head="west_in"]').innerText();
+  const said = await page.locator("#answers").innerText();
+  check("traffic light from the console page: the page shows the head's new state and who acted",
+    /west_in green \(held\)/.test(chip) && /signal: done by traffic/.test(said), chip + " | " + said);
+  await page.locator("#controls").screenshot({ path: path.join(shots, "console-signal.png") });
+  // an unknown head is refused, naming it
+  await page.fill("#signal-head", "no_such_head");
+  await page.click("#cmd-signal");
+  await page.waitForFunction(() => /signal: REFUSED by traffic: .*no_such_head/.test(document.getElementById("answers").innerText),
+    null, { timeout: WAIT }).then(() => check("traffic light from the console page: an unknown head is refused, named", true),
+    (e) => check("traffic light from the console page: an unknown head is refused, named", false, e.message));
+  // back to its controller: the head follows the program again (a phase, not held)
+  const from2 = t.msgs.length;
+  await page.fill("#signal-head", "west_in");
+  await page.selectOption("#signal-state", "auto");
+  await page.click("#cmd-signal");
+  const auto = await t.waitFor((m) => t.msgs.indexOf(m) >= from2 && m.topic === "signal.state" && m.id === "west_in",
+    "signal.state west_in back to its controller");
+  check("traffic light from the console page: auto gives the head back to its controller",
+    typeof auto.phase === "number" && auto.controller === "crossing", JSON.stringify(auto));
+  execFileSync(path.join(bin, "simctl"), ["stop", "--control", "tcp://127.0.0.1:" + C], { cwd: root });
+  await session.exited;
+  t.sock.destroy();
+  await page.close();
 });
 
 // ---- a page that does not read, in a lockstep session ---------------------------------

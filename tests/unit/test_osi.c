@@ -451,6 +451,42 @@ static void test_assigned_lane(void **state)
     free(buf);
 }
 
+/* sim_osi_heads: a head placed by its own signal.state (no scenario), its state
+ * changed by id, an unknown state name and an unplaced unknown head ignored. */
+static void test_heads(void **state)
+{
+    (void)state;
+    sim_osi_heads h;
+    sim_error err = {0};
+    assert_int_equal(sim_osi_heads_init(&h, NULL, &err), 0);
+    size_t n = 99;
+    assert_int_equal(sim_osi_heads_lights(&h, &n, &err), 0);
+    assert_int_equal(n, 0);
+    sim_msg_signal_state m = {.id = "sumo_j1_0", .state = "red"};
+    sim_msg_signal_where w = {.pos = {NAN, NAN, NAN}, .heading = NAN};
+    assert_int_equal(sim_osi_heads_signal(&h, &m, &w, &err), 0); /* unknown and unplaced: left out */
+    assert_int_equal(h.n_extra, 0);
+    w = (sim_msg_signal_where){.pos = {10, 20, 0}, .heading = 0.5};
+    assert_int_equal(sim_osi_heads_signal(&h, &m, &w, &err), 0);
+    assert_int_equal(sim_osi_heads_lights(&h, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(h.lights[0].color, 2);
+    assert_int_equal(h.lights[0].mode, 3); /* red lit */
+    assert_int_equal(h.lights[2].mode, 2); /* green off */
+    assert_true(fabs(h.lights[0].yaw - 0.5) < 1e-12);
+    snprintf(m.state, sizeof m.state, "green"); /* by id, without its place again */
+    w = (sim_msg_signal_where){.pos = {NAN, NAN, NAN}, .heading = NAN};
+    assert_int_equal(sim_osi_heads_signal(&h, &m, &w, &err), 0);
+    snprintf(m.state, sizeof m.state, "purple"); /* not a state: ignored */
+    assert_int_equal(sim_osi_heads_signal(&h, &m, &w, &err), 0);
+    assert_int_equal(sim_osi_heads_lights(&h, &n, &err), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(h.n_extra, 1);
+    assert_int_equal(h.lights[0].mode, 2);
+    assert_int_equal(h.lights[2].mode, 3);
+    sim_osi_heads_free(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_environment),              cmocka_unit_test(test_traffic_lights),
         cmocka_unit_test(test_lanes_straight),           cmocka_unit_test(test_lanes_curved),
         cmocka_unit_test(test_lane_bytes),               cmocka_unit_test(test_assigned_lane),
+        cmocka_unit_test(test_heads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

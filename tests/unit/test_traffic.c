@@ -362,6 +362,57 @@ static void braking(sim_traffic_model model)
 static void follower_stops_zones(void **state) { braking(SIM_TRAFFIC_ZONES); }
 static void follower_stops_idm(void **state) { braking(SIM_TRAFFIC_IDM); }
 
+/* Another cab's car (docs/cabs.md) as an external agent: placed from outside at every
+ * step, it brakes at 8 m/s^2 to a stop; the agent behind stops without touching it, the
+ * core never moves it by itself, and it is the ego's lead. Off the road it is no
+ * obstacle. */
+static void external_car_is_a_leader(void **state)
+{
+    (void)state;
+    sim_lanegraph g;
+    sim_traffic t;
+    straight_world(&g, &t, 3000, 1, SIM_TRAFFIC_IDM);
+    int cab = sim_traffic_add_external(&t, 4.5, 1.8, NULL);
+    assert_true(cab >= 0);
+    assert_false(t.agents[cab].active); /* until placed */
+    int foll = put(&t, 0, 300 - 4.5 - 2.0 - 1.5 * 30, 30, false);
+    double s = 300, v = 30, min_gap = INFINITY, x, y, h;
+    for (int k = 0; k < (int)(30 / DT); k++) {
+        if (k >= (int)(5 / DT)) v = fmax(0, v - 8.0 * DT);
+        s += v * DT;
+        sim_lanegraph_pose(&g, 0, s, 0, &x, &y, &h);
+        sim_traffic_place_external(&t, cab, x, y, h, v);
+        sim_traffic_step(&t, DT);
+        assert_true(t.agents[cab].active);
+        assert_true(fabs(t.agents[cab].s - s) < 1e-6 && t.agents[cab].v == v); /* where it was put */
+        min_gap = fmin(min_gap, t.agents[cab].s - t.agents[foll].s - 4.5);
+    }
+    assert_true(v == 0 && t.agents[foll].v < 0.05);
+    assert_true(min_gap > 0.5);
+    /* off every lane (in a field beside the road): inactive, nobody's leader */
+    sim_traffic_place_external(&t, cab, x, y + 50, h, 0);
+    assert_false(t.agents[cab].active);
+    int active = t.n_active;
+    sim_traffic_place_external(&t, cab, x, y, h, 0);
+    assert_true(t.agents[cab].active);
+    assert_int_equal(t.n_active, active + 1);
+    sim_traffic_free(&t);
+    /* the ego 50 m behind it (centre to centre) has it as its lead */
+    sim_traffic_params p = params(SIM_TRAFFIC_IDM);
+    assert_int_equal(sim_traffic_init(&t, &g, &p, NULL), 0);
+    cab = sim_traffic_add_external(&t, 4.5, 1.8, NULL);
+    sim_lanegraph_pose(&g, 0, 300, 0, &x, &y, &h);
+    sim_traffic_place_external(&t, cab, x, y, h, 10);
+    sim_lanegraph_pose(&g, 0, 250, 0, &x, &y, &h);
+    sim_traffic_set_ego(&t, x, y, h, 20, 4.6, 1.85);
+    sim_traffic_step(&t, DT);
+    assert_true(t.lead.valid);
+    assert_int_equal(t.lead.agent, cab);
+    assert_true(fabs(t.lead.gap - (50 - 0.5 * (4.5 + 4.6))) < 0.01);
+    sim_traffic_free(&t);
+    sim_lanegraph_free(&g);
+}
+
 /* ---- junctions --------------------------------------------------------------------- */
 
 typedef struct town {
@@ -566,6 +617,7 @@ int main(void)
         cmocka_unit_test(overtakes_idm),
         cmocka_unit_test(follower_stops_zones),
         cmocka_unit_test(follower_stops_idm),
+        cmocka_unit_test(external_car_is_a_leader),
         cmocka_unit_test(priority_to_the_right),
         cmocka_unit_test(four_way_no_deadlock),
         cmocka_unit_test(trigger_fires_once),
